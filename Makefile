@@ -1,0 +1,46 @@
+# paperatlas: `make demo` runs the main job on the bundled sample; `make test` runs the tests.
+# Every target sets up .venv itself, so both work on a fresh machine with Python 3.11.
+
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+DB ?= .paperatlas/demo.db
+PORT ?= 8765
+
+.PHONY: install test-install demo test browser-deps clean
+
+install: $(VENV)/.installed
+
+# torch is pinned and installed first: its CPU wheel lies on disk, while letting a
+# dependency pull "torch" unpinned would fetch a multi-GB CUDA build.
+$(VENV)/.installed: pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet torch==2.13.0
+	$(BIN)/pip install --quiet -e .
+	touch $@
+
+test-install: $(VENV)/.test-installed
+
+$(VENV)/.test-installed: $(VENV)/.installed
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $@
+
+# Headless Chromium and its driver for the browser tests (Debian packages; needs root).
+browser-deps:
+	@if command -v chromium >/dev/null && command -v chromedriver >/dev/null; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	else echo "note: chromium/chromedriver not installed and not root: browser tests will be skipped"; fi
+
+demo: install
+	rm -f $(DB) $(DB)-wal $(DB)-shm
+	$(BIN)/paperatlas add examples/iclr2026_sample_list.txt --list sample --db $(DB)
+	$(BIN)/paperatlas stats --db $(DB)
+	$(BIN)/paperatlas ls --db $(DB)
+
+test: test-install browser-deps
+	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(BIN)/python -m pytest -q
+
+clean:
+	rm -rf $(VENV) .paperatlas .pytest_cache

@@ -1,0 +1,108 @@
+"""`Atlas`: the library face of paperatlas. The CLI and the web app call only this.
+
+Each method is a thin delegation to the pipeline stage that owns the work, imported
+lazily so that `import paperatlas` stays fast (torch and friends load only when a
+stage that needs them runs).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from paperatlas.store import Store
+
+
+class Atlas:
+    def __init__(self, db: str | os.PathLike[str] | None = None):
+        self.store = Store(db)
+
+    @property
+    def path(self) -> Path:
+        return self.store.path
+
+    def close(self) -> None:
+        self.store.close()
+
+    # -- foundation: sources -> store ------------------------------------------------------
+    def add(self, paths, list_name: str | None = None, progress: bool = False, enrich: bool = True):
+        """Read files into the store (one transaction per file); returns an AddReport."""
+        from paperatlas.ingest import add_files
+        report = add_files(self.store, [Path(p) for p in paths], list_name=list_name,
+                           progress=progress)
+        if enrich:
+            self.enrich(progress=progress)
+        return report
+
+    def papers(self, **filters) -> list[dict[str, Any]]:
+        """Papers matching filters (list_name, area, decision, text, kind, has_code, limit, offset)."""
+        return list(self.store.iter_papers(**filters))
+
+    def paper(self, paper_id: str) -> dict[str, Any] | None:
+        """One paper with its lists and facts, by id or unique id prefix."""
+        full = self.store.resolve_id(paper_id)
+        if full is None:
+            return None
+        paper = self.store.get_paper(full)
+        paper["lists"] = self.store.lists_of(full)
+        paper["facts"] = self.store.get_facts(full) or {}
+        return paper
+
+    def stats(self, list_name: str | None = None) -> dict[str, Any]:
+        return self.store.list_stats(list_name)
+
+    def lists(self) -> list[str]:
+        return self.store.list_names()
+
+    def export(self, fmt: str, out, **selection) -> int:
+        """Write papers (selected like `papers`, or by collection=/query=) as jsonl|csv|bibtex|markdown."""
+        from paperatlas.export import export_papers
+        return export_papers(self, fmt, out, **selection)
+
+    # -- understanding ----------------------------------------------------------------------
+    def enrich(self, force: bool = False, progress: bool = False) -> dict[str, int]:
+        from paperatlas.enrich.pipeline import enrich_store
+        return enrich_store(self.store, force=force, progress=progress)
+
+    # -- vectors -----------------------------------------------------------------------------
+    def embed(self, model: str | None = None, progress: bool = False) -> dict[str, int]:
+        from paperatlas.embed import embed_store
+        return embed_store(self.store, model=model, progress=progress)
+
+    # -- search --------------------------------------------------------------------------------
+    def search(self, query: str, k: int = 20, offset: int = 0, **filters):
+        from paperatlas.search import search
+        return search(self.store, query, k=k, offset=offset, **filters)
+
+    def similar(self, paper_id: str | None = None, text: str | None = None, k: int = 10, **filters):
+        from paperatlas.search import similar
+        return similar(self.store, paper_id=paper_id, text=text, k=k, **filters)
+
+    # -- atlas ---------------------------------------------------------------------------------
+    def build_map(self, list_name: str | None = None, model: str | None = None,
+                  force: bool = False, progress: bool = False):
+        from paperatlas.atlas import build_map
+        return build_map(self.store, list_name=list_name, model=model, force=force,
+                         progress=progress)
+
+    # -- take home -----------------------------------------------------------------------------
+    def like(self, ids, collection: str = "likes", value: int = 1) -> list[str]:
+        from paperatlas.recommend import mark
+        return mark(self.store, ids, collection=collection, value=value)
+
+    def unlike(self, ids, collection: str = "likes") -> list[str]:
+        from paperatlas.recommend import unmark
+        return unmark(self.store, ids, collection=collection)
+
+    def recommend(self, collection: str = "likes", k: int = 30, **filters):
+        from paperatlas.recommend import recommend
+        return recommend(self.store, collection=collection, k=k, **filters)
+
+    def digest(self, fmt: str = "md", lang: str = "en", **selection) -> str:
+        from paperatlas.report.digest import digest
+        return digest(self, fmt=fmt, lang=lang, **selection)
+
+    def compare(self, list_a: str, list_b: str, **options):
+        from paperatlas.compare import compare_lists
+        return compare_lists(self.store, list_a, list_b, **options)

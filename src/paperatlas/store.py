@@ -1,0 +1,616 @@
+"""The store: the only module that speaks SQL.
+
+SQLite in WAL mode (readers keep answering while an import writes), schema versioned by
+numbered migrations, FTS5 over title/abstract/keywords, and side tables for what later
+stages compute per paper: facts (enrich/), vectors (embed), topics (atlas) and user
+marks (likes, collections). Every multi-row write goes through `transaction()`, so an
+interrupted import leaves the atlas as it was.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+DEFAULT_DB = Path(".paperatlas") / "atlas.db"
+
+# Columns of `papers` that hold JSON lists/dicts.
+_JSON_COLUMNS = ("authors", "keywords", "urls", "extra")
+PAPER_COLUMNS = (
+    "id", "title", "abstract", "authors", "keywords", "venue", "year", "area",
+    "decision", "rating", "urls", "source", "extra",
+)
+
+MIGRATIONS: list[str] = [
+    # 1: papers, lists, membership, full-text index, dedup fingerprints
+    """
+    CREATE TABLE papers (
+        id TEXT PRIMARY KEY,
+        title TEXT,
+        abstract TEXT NOT NULL,
+        authors TEXT NOT NULL DEFAULT '[]',
+        keywords TEXT NOT NULL DEFAULT '[]',
+        venue TEXT,
+        year INTEGER,
+        area TEXT,
+        decision TEXT,
+        rating REAL,
+        urls TEXT NOT NULL DEFAULT '[]',
+        source TEXT,
+        extra TEXT NOT NULL DEFAULT '{}',
+        added_at TEXT NOT NULL DEFAULT (datetime('now')),
+        updated_at TEXT NOT NULL DEFAULT (datetime('now'))
+    );
+    CREATE INDEX papers_area ON papers(area);
+    CREATE INDEX papers_decision ON papers(decision);
+
+    CREATE TABLE lists (
+        name TEXT PRIMARY KEY,
+        created_at TEXT NOT NULL DEFAULT (datetime('now'))
+    );
+    CREATE TABLE list_members (
+        list_name TEXT NOT NULL REFERENCES lists(name) ON DELETE CASCADE,
+        paper_id TEXT NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
+        position INTEGER,
+        PRIMARY KEY (list_name, paper_id)
+    );
+    CREATE INDEX list_members_paper ON list_members(paper_id);
+
+    -- Normalised-text hashes of every abstract version a paper is known by
+    -- (submitted and camera-ready), for exact dedup.
+    CREATE TABLE paper_hashes (
+        hash TEXT PRIMARY KEY,
+        paper_id TEXT NOT NULL REFERENCES papers(id) ON DELETE CASCADE
+    );
+    CREATE INDEX paper_hashes_paper ON paper_hashes(paper_id);
+    -- MinHash signatures (uint64 blobs) for near-duplicate detection.
+    CREATE TABLE paper_minhash (
+        paper_id TEXT NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
+        variant INTEGER NOT NULL DEFAULT 0,
+        signature BLOB NOT NULL,
+        PRIMARY KEY (paper_id, variant)
+    );
+
+    CREATE VIRTUAL TABLE papers_fts USING fts5(
+        title, abstract, keywords,
+        content='papers', content_rowid='rowid',
+        tokenize='porter unicode61 remove_diacritics 2'
+    );
+    CREATE TRIGGER papers_ai AFTER INSERT ON papers BEGIN
+        INSERT INTO papers_fts(rowid, title, abstract, keywords)
+        VALUES (new.rowid, new.title, new.abstract, new.keywords);
+    END;
+    CREATE TRIGGER papers_ad AFTER DELETE ON papers BEGIN
+        INSERT INTO papers_fts(papers_fts, rowid, title, abstract, keywords)
+        VALUES ('delete', old.rowid, old.title, old.abstract, old.keywords);
+    END;
+    CREATE TRIGGER papers_au AFTER UPDATE OF title, abstract, keywords ON papers BEGIN
+        INSERT INTO papers_fts(papers_fts, rowid, title, abstract, keywords)
+        VALUES ('delete', old.rowid, old.title, old.abstract, old.keywords);
+        INSERT INTO papers_fts(rowid, title, abstract, keywords)
+        VALUES (new.rowid, new.title, new.abstract, new.keywords);
+    END;
+    """,
+    # 2: per-paper facts from enrich/ (plus the columns filters need), vectors, topics, marks
+    """
+    CREATE TABLE facts (
+        paper_id TEXT PRIMARY KEY REFERENCES papers(id) ON DELETE CASCADE,
+        name TEXT,
+        kind TEXT,
+        has_code INTEGER NOT NULL DEFAULT 0,
+        display_title TEXT,
+        predicted_area TEXT,
+        data TEXT NOT NULL DEFAULT '{}',
+        text_hash TEXT NOT NULL,
+        version TEXT NOT NULL,
+        updated_at TEXT NOT NULL DEFAULT (datetime('now'))
+    );
+    CREATE INDEX facts_kind ON facts(kind);
+
+    CREATE TABLE embeddings (
+        paper_id TEXT NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
+        model TEXT NOT NULL,
+        dim INTEGER NOT NULL,
+        vector BLOB NOT NULL,
+        text_hash TEXT NOT NULL,
+        PRIMARY KEY (model, paper_id)
+    );
+
+    -- One stored map per (scope, model); scope is a list name or '*' for the whole store.
+    CREATE TABLE maps (
+        scope TEXT NOT NULL,
+        model TEXT NOT NULL,
+        signature TEXT NOT NULL,
+        meta TEXT NOT NULL DEFAULT '{}',
+        created_at TEXT NOT NULL DEFAULT (datetime('now')),
+        PRIMARY KEY (scope, model)
+    );
+    CREATE TABLE topics (
+        scope TEXT NOT NULL,
+        model TEXT NOT NULL,
+        level INTEGER NOT NULL,          -- 0 = broad, 1 = fine
+        topic_id INTEGER NOT NULL,
+        parent_id INTEGER,
+        label TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        x REAL, y REAL,
+        data TEXT NOT NULL DEFAULT '{}',
+        PRIMARY KEY (scope, model, level, topic_id)
+    );
+    CREATE TABLE paper_topics (
+        scope TEXT NOT NULL,
+        model TEXT NOT NULL,
+        paper_id TEXT NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
+        x REAL NOT NULL, y REAL NOT NULL,
+        broad INTEGER NOT NULL,
+        fine INTEGER NOT NULL,
+        outlier INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (scope, model, paper_id)
+    );
+
+    -- Likes (+1) and dislikes (-1) per named collection; 'likes' is the default.
+    CREATE TABLE marks (
+        collection TEXT NOT NULL,
+        paper_id TEXT NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
+        value INTEGER NOT NULL,
+        created_at TEXT NOT NULL DEFAULT (datetime('now')),
+        PRIMARY KEY (collection, paper_id)
+    );
+    """,
+]
+
+
+class StoreError(Exception):
+    """A store that cannot be opened or used (not a database, newer schema, ...)."""
+
+
+def default_db_path() -> Path:
+    return Path(os.environ.get("PAPERATLAS_DB") or DEFAULT_DB)
+
+
+def _row_to_paper_dict(row: sqlite3.Row) -> dict[str, Any]:
+    d = dict(row)
+    for col in _JSON_COLUMNS:
+        if col in d and isinstance(d[col], str):
+            d[col] = json.loads(d[col])
+    return d
+
+
+class Store:
+    """A paperatlas SQLite database. Safe to share between threads (one connection each)."""
+
+    def __init__(self, path: str | os.PathLike[str] | None = None):
+        self.path = Path(path) if path is not None else default_db_path()
+        if self.path.exists() and self.path.is_dir():
+            raise StoreError(f"{self.path}: is a directory, not a database")
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._local = threading.local()
+        self._migrate()
+
+    # -- connection and transactions -------------------------------------------------
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(self.path, timeout=30, isolation_level=None,
+                                   check_same_thread=False)
+            conn.row_factory = sqlite3.Row
+            try:
+                conn.execute("PRAGMA journal_mode=WAL")
+            except sqlite3.DatabaseError as exc:
+                raise StoreError(f"{self.path}: not a paperatlas database ({exc})") from None
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            conn.execute("PRAGMA busy_timeout=30000")
+            self._local.conn = conn
+        return conn
+
+    def close(self) -> None:
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            conn.close()
+            self._local.conn = None
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction; rolled back whole on any exception (KeyboardInterrupt too)."""
+        conn = self.conn
+        if conn.in_transaction:  # nested use joins the outer transaction
+            yield conn
+            return
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        else:
+            conn.execute("COMMIT")
+
+    def _migrate(self) -> None:
+        conn = self.conn
+        try:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: not a paperatlas database ({exc})") from None
+        if version > len(MIGRATIONS):
+            raise StoreError(
+                f"{self.path}: schema version {version} is newer than this paperatlas "
+                f"({len(MIGRATIONS)}); upgrade paperatlas")
+        for number in range(version, len(MIGRATIONS)):
+            with self.transaction() as tx:
+                for statement in _split_sql(MIGRATIONS[number]):
+                    tx.execute(statement)
+                tx.execute(f"PRAGMA user_version = {number + 1}")
+
+    @property
+    def schema_version(self) -> int:
+        return self.conn.execute("PRAGMA user_version").fetchone()[0]
+
+    # -- papers ------------------------------------------------------------------------
+
+    def insert_paper(self, record: dict[str, Any]) -> None:
+        """Insert one paper row (keys from PAPER_COLUMNS; lists/dicts stored as JSON)."""
+        cols = [c for c in PAPER_COLUMNS if c in record]
+        values = [json.dumps(record[c], ensure_ascii=False) if c in _JSON_COLUMNS else record[c]
+                  for c in cols]
+        self.conn.execute(
+            f"INSERT INTO papers ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",
+            values)
+
+    def update_paper(self, paper_id: str, changes: dict[str, Any]) -> None:
+        if not changes:
+            return
+        cols = [c for c in changes if c in PAPER_COLUMNS and c != "id"]
+        values = [json.dumps(changes[c], ensure_ascii=False) if c in _JSON_COLUMNS else changes[c]
+                  for c in cols]
+        sets = ", ".join(f"{c} = ?" for c in cols)
+        self.conn.execute(
+            f"UPDATE papers SET {sets}, updated_at = datetime('now') WHERE id = ?",
+            [*values, paper_id])
+
+    def get_paper(self, paper_id: str) -> dict[str, Any] | None:
+        row = self.conn.execute("SELECT * FROM papers WHERE id = ?", (paper_id,)).fetchone()
+        return _row_to_paper_dict(row) if row else None
+
+    def get_papers(self, ids: Iterable[str]) -> list[dict[str, Any]]:
+        """Papers by id, in the order asked (missing ids are left out)."""
+        ids = list(ids)
+        found: dict[str, dict[str, Any]] = {}
+        for start in range(0, len(ids), 500):
+            chunk = ids[start:start + 500]
+            rows = self.conn.execute(
+                f"SELECT * FROM papers WHERE id IN ({', '.join('?' * len(chunk))})", chunk)
+            for row in rows:
+                found[row["id"]] = _row_to_paper_dict(row)
+        return [found[i] for i in ids if i in found]
+
+    def resolve_id(self, prefix: str) -> str | None:
+        """A full paper id from an exact id or a unique prefix (as users type them)."""
+        row = self.conn.execute("SELECT id FROM papers WHERE id = ?", (prefix,)).fetchone()
+        if row:
+            return row[0]
+        rows = self.conn.execute(
+            "SELECT id FROM papers WHERE id >= ? AND id < ? LIMIT 2",
+            (prefix, prefix + "\U0010ffff")).fetchall()
+        return rows[0][0] if len(rows) == 1 else None
+
+    def iter_papers(self, list_name: str | None = None, area: str | None = None,
+                    decision: str | None = None, text: str | None = None,
+                    kind: str | None = None, has_code: bool | None = None,
+                    ids: Iterable[str] | None = None, limit: int | None = None,
+                    offset: int = 0) -> Iterator[dict[str, Any]]:
+        """Papers matching every filter given, in list order (or insertion order).
+
+        `text` is a plain substring of title or abstract (case-insensitive); keyword
+        search with ranking is search.py's job. Each row has the paper's columns plus
+        `kind`, `name`, `has_code`, `display_title` and `predicted_area` from facts.
+        """
+        where, params, joins = [], [], []
+        order = "p.rowid"
+        if list_name is not None:
+            joins.append("JOIN list_members m ON m.paper_id = p.id AND m.list_name = ?")
+            params.append(list_name)
+            order = "m.position, p.rowid"
+        if area is not None:
+            where.append("(p.area = ? OR (p.area IS NULL AND f.predicted_area = ?))")
+            params += [area, area]
+        if decision is not None:
+            where.append("p.decision LIKE ?")
+            params.append(decision + "%")
+        if text:
+            where.append("(instr(lower(coalesce(p.title, '')), ?) > 0 OR instr(lower(p.abstract), ?) > 0)")
+            params += [text.lower(), text.lower()]
+        if kind is not None:
+            where.append("f.kind = ?")
+            params.append(kind)
+        if has_code is not None:
+            where.append("coalesce(f.has_code, 0) = ?")
+            params.append(1 if has_code else 0)
+        if ids is not None:
+            id_list = list(ids)
+            where.append(f"p.id IN (SELECT value FROM json_each(?))")
+            params.append(json.dumps(id_list))
+        sql = (
+            "SELECT p.*, f.kind AS kind, f.name AS name, coalesce(f.has_code, 0) AS has_code, "
+            "f.display_title AS display_title, f.predicted_area AS predicted_area "
+            f"FROM papers p {' '.join(joins)} LEFT JOIN facts f ON f.paper_id = p.id"
+        )
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += f" ORDER BY {order}"
+        if limit is not None:
+            sql += " LIMIT ? OFFSET ?"
+            params += [limit, offset]
+        for row in self.conn.execute(sql, params):
+            yield _row_to_paper_dict(row)
+
+    def count_papers(self, list_name: str | None = None) -> int:
+        if list_name is None:
+            return self.conn.execute("SELECT count(*) FROM papers").fetchone()[0]
+        return self.conn.execute(
+            "SELECT count(*) FROM list_members WHERE list_name = ?", (list_name,)).fetchone()[0]
+
+    def all_ids(self, list_name: str | None = None) -> list[str]:
+        if list_name is None:
+            return [r[0] for r in self.conn.execute("SELECT id FROM papers ORDER BY rowid")]
+        return [r[0] for r in self.conn.execute(
+            "SELECT paper_id FROM list_members WHERE list_name = ? ORDER BY position",
+            (list_name,))]
+
+    # -- dedup fingerprints ----------------------------------------------------------------
+
+    def add_hash(self, hash_: str, paper_id: str) -> None:
+        self.conn.execute("INSERT OR IGNORE INTO paper_hashes(hash, paper_id) VALUES (?, ?)",
+                          (hash_, paper_id))
+
+    def paper_for_hash(self, hash_: str) -> str | None:
+        row = self.conn.execute("SELECT paper_id FROM paper_hashes WHERE hash = ?",
+                                (hash_,)).fetchone()
+        return row[0] if row else None
+
+    def all_hashes(self) -> dict[str, str]:
+        return dict(self.conn.execute("SELECT hash, paper_id FROM paper_hashes"))
+
+    def set_minhash(self, paper_id: str, variant: int, signature: np.ndarray) -> None:
+        self.conn.execute(
+            "INSERT OR REPLACE INTO paper_minhash(paper_id, variant, signature) VALUES (?, ?, ?)",
+            (paper_id, variant, np.asarray(signature, dtype=np.uint64).tobytes()))
+
+    def iter_minhashes(self) -> Iterator[tuple[str, int, np.ndarray]]:
+        for pid, variant, blob in self.conn.execute(
+                "SELECT paper_id, variant, signature FROM paper_minhash"):
+            yield pid, variant, np.frombuffer(blob, dtype=np.uint64)
+
+    # -- lists -------------------------------------------------------------------------------
+
+    def ensure_list(self, name: str) -> None:
+        self.conn.execute("INSERT OR IGNORE INTO lists(name) VALUES (?)", (name,))
+
+    def add_member(self, list_name: str, paper_id: str, position: int | None = None) -> bool:
+        """Put a paper in a list; False if it was already there."""
+        cur = self.conn.execute(
+            "INSERT OR IGNORE INTO list_members(list_name, paper_id, position) VALUES (?, ?, ?)",
+            (list_name, paper_id, position))
+        return cur.rowcount > 0
+
+    def next_position(self, list_name: str) -> int:
+        row = self.conn.execute(
+            "SELECT coalesce(max(position), -1) + 1 FROM list_members WHERE list_name = ?",
+            (list_name,)).fetchone()
+        return row[0]
+
+    def list_names(self) -> list[str]:
+        return [r[0] for r in self.conn.execute("SELECT name FROM lists ORDER BY created_at, name")]
+
+    def lists_of(self, paper_id: str) -> list[str]:
+        return [r[0] for r in self.conn.execute(
+            "SELECT list_name FROM list_members WHERE paper_id = ? ORDER BY list_name",
+            (paper_id,))]
+
+    def list_stats(self, list_name: str | None = None) -> dict[str, Any]:
+        """Counts for one list (or the whole store): papers, with titles, by area, by decision."""
+        join, params = "", []
+        if list_name is not None:
+            join = "JOIN list_members m ON m.paper_id = p.id AND m.list_name = ?"
+            params = [list_name]
+        total, titled = self.conn.execute(
+            f"SELECT count(*), count(nullif(p.title, '')) FROM papers p {join}", params).fetchone()
+        by_area = dict(self.conn.execute(
+            f"SELECT coalesce(p.area, f.predicted_area, '(unknown)') AS a, count(*) FROM papers p "
+            f"{join} LEFT JOIN facts f ON f.paper_id = p.id GROUP BY a ORDER BY count(*) DESC",
+            params))
+        by_decision = dict(self.conn.execute(
+            f"SELECT coalesce(p.decision, '(unknown)') AS d, count(*) FROM papers p {join} "
+            "GROUP BY d ORDER BY count(*) DESC", params))
+        return {"papers": total, "with_title": titled, "by_area": by_area,
+                "by_decision": by_decision}
+
+    # -- full-text search ------------------------------------------------------------------
+
+    def fts_search(self, match: str, limit: int = 100) -> list[tuple[str, float]]:
+        """(paper id, bm25 score; higher is better) for an FTS5 MATCH expression.
+
+        The caller builds a safe expression (search.py quotes user terms); a malformed
+        expression raises sqlite3.OperationalError.
+        """
+        rows = self.conn.execute(
+            "SELECT p.id, -bm25(papers_fts, 3.0, 1.0, 2.0) FROM papers_fts "
+            "JOIN papers p ON p.rowid = papers_fts.rowid "
+            "WHERE papers_fts MATCH ? ORDER BY bm25(papers_fts, 3.0, 1.0, 2.0) LIMIT ?",
+            (match, limit))
+        return [(r[0], float(r[1])) for r in rows]
+
+    # -- facts (enrich/) ---------------------------------------------------------------------
+
+    def set_facts(self, paper_id: str, facts: dict[str, Any], text_hash: str, version: str) -> None:
+        """Store one paper's facts. Columns used by filters are lifted out of `facts`:
+        name, kind, has_code, display_title, predicted_area (its top label)."""
+        predicted = facts.get("predicted_area")
+        if isinstance(predicted, dict):
+            predicted = predicted.get("label")
+        self.conn.execute(
+            "INSERT OR REPLACE INTO facts(paper_id, name, kind, has_code, display_title, "
+            "predicted_area, data, text_hash, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (paper_id, facts.get("name"), facts.get("kind"), int(bool(facts.get("has_code"))),
+             facts.get("display_title"), predicted, json.dumps(facts, ensure_ascii=False),
+             text_hash, version))
+
+    def get_facts(self, paper_id: str) -> dict[str, Any] | None:
+        row = self.conn.execute("SELECT data FROM facts WHERE paper_id = ?", (paper_id,)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def facts_for(self, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
+        out: dict[str, dict[str, Any]] = {}
+        for pid, data in self.conn.execute(
+                "SELECT paper_id, data FROM facts WHERE paper_id IN (SELECT value FROM json_each(?))",
+                (json.dumps(list(ids)),)):
+            out[pid] = json.loads(data)
+        return out
+
+    def facts_state(self) -> dict[str, tuple[str, str]]:
+        """paper id -> (text_hash, version) of its stored facts, to skip unchanged work."""
+        return {r[0]: (r[1], r[2]) for r in self.conn.execute(
+            "SELECT paper_id, text_hash, version FROM facts")}
+
+    # -- vectors (embed) ----------------------------------------------------------------------
+
+    def put_vectors(self, model: str, ids: list[str], vectors: np.ndarray,
+                    text_hashes: list[str]) -> None:
+        vectors = np.ascontiguousarray(vectors, dtype=np.float32)
+        self.conn.executemany(
+            "INSERT OR REPLACE INTO embeddings(paper_id, model, dim, vector, text_hash) "
+            "VALUES (?, ?, ?, ?, ?)",
+            [(pid, model, vectors.shape[1], vectors[i].tobytes(), text_hashes[i])
+             for i, pid in enumerate(ids)])
+
+    def vector_state(self, model: str) -> dict[str, str]:
+        """paper id -> text_hash of the stored vector for `model`."""
+        return dict(self.conn.execute(
+            "SELECT paper_id, text_hash FROM embeddings WHERE model = ?", (model,)))
+
+    def get_vectors(self, model: str, ids: Iterable[str] | None = None
+                    ) -> tuple[list[str], np.ndarray]:
+        """(ids, float32 matrix [n, d]) of the stored vectors for `model`, in rowid order of
+        papers (or in the order of `ids`, leaving out papers without a vector)."""
+        if ids is None:
+            rows = self.conn.execute(
+                "SELECT e.paper_id, e.vector, e.dim FROM embeddings e JOIN papers p "
+                "ON p.id = e.paper_id WHERE e.model = ? ORDER BY p.rowid", (model,)).fetchall()
+        else:
+            wanted = list(ids)
+            got = {r[0]: r for r in self.conn.execute(
+                "SELECT paper_id, vector, dim FROM embeddings WHERE model = ? AND paper_id IN "
+                "(SELECT value FROM json_each(?))", (model, json.dumps(wanted)))}
+            rows = [got[i] for i in wanted if i in got]
+        if not rows:
+            return [], np.zeros((0, 0), dtype=np.float32)
+        dim = rows[0][2]
+        matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), dim)
+        return [r[0] for r in rows], matrix
+
+    def vector_models(self) -> list[str]:
+        return [r[0] for r in self.conn.execute("SELECT DISTINCT model FROM embeddings")]
+
+    # -- maps and topics (atlas) ---------------------------------------------------------------
+
+    def save_map(self, scope: str, model: str, signature: str, meta: dict[str, Any],
+                 topics: list[dict[str, Any]], assignments: list[dict[str, Any]]) -> None:
+        """Replace the stored map of (scope, model) in one transaction.
+
+        topics: dicts with level, topic_id, parent_id, label, size, x, y, data (dict).
+        assignments: dicts with paper_id, x, y, broad, fine, outlier.
+        """
+        with self.transaction() as tx:
+            for table in ("maps", "topics", "paper_topics"):
+                tx.execute(f"DELETE FROM {table} WHERE scope = ? AND model = ?", (scope, model))
+            tx.execute("INSERT INTO maps(scope, model, signature, meta) VALUES (?, ?, ?, ?)",
+                       (scope, model, signature, json.dumps(meta, ensure_ascii=False)))
+            tx.executemany(
+                "INSERT INTO topics(scope, model, level, topic_id, parent_id, label, size, x, y, data) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(scope, model, t["level"], t["topic_id"], t.get("parent_id"), t["label"], t["size"],
+                  t.get("x"), t.get("y"), json.dumps(t.get("data", {}), ensure_ascii=False))
+                 for t in topics])
+            tx.executemany(
+                "INSERT INTO paper_topics(scope, model, paper_id, x, y, broad, fine, outlier) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [(scope, model, a["paper_id"], a["x"], a["y"], a["broad"], a["fine"],
+                  int(bool(a.get("outlier")))) for a in assignments])
+
+    def get_map(self, scope: str, model: str | None = None) -> dict[str, Any] | None:
+        """The stored map for a scope (newest model if none named): meta, topics, assignments."""
+        sql = "SELECT * FROM maps WHERE scope = ?"
+        params: list[Any] = [scope]
+        if model is not None:
+            sql += " AND model = ?"
+            params.append(model)
+        row = self.conn.execute(sql + " ORDER BY created_at DESC LIMIT 1", params).fetchone()
+        if row is None:
+            return None
+        scope, model = row["scope"], row["model"]
+        topics = []
+        for t in self.conn.execute(
+                "SELECT * FROM topics WHERE scope = ? AND model = ? ORDER BY level, topic_id",
+                (scope, model)):
+            d = dict(t)
+            d["data"] = json.loads(d["data"])
+            topics.append(d)
+        assignments = [dict(a) for a in self.conn.execute(
+            "SELECT paper_id, x, y, broad, fine, outlier FROM paper_topics "
+            "WHERE scope = ? AND model = ?", (scope, model))]
+        return {"scope": scope, "model": model, "signature": row["signature"],
+                "meta": json.loads(row["meta"]), "created_at": row["created_at"],
+                "topics": topics, "assignments": assignments}
+
+    # -- marks: likes, dislikes, collections -------------------------------------------------
+
+    def set_mark(self, collection: str, paper_id: str, value: int) -> None:
+        self.conn.execute(
+            "INSERT OR REPLACE INTO marks(collection, paper_id, value) VALUES (?, ?, ?)",
+            (collection, paper_id, value))
+
+    def remove_mark(self, collection: str, paper_id: str) -> bool:
+        cur = self.conn.execute("DELETE FROM marks WHERE collection = ? AND paper_id = ?",
+                                (collection, paper_id))
+        return cur.rowcount > 0
+
+    def marks(self, collection: str | None = None) -> list[tuple[str, str, int]]:
+        """(collection, paper id, value) rows, oldest first."""
+        if collection is None:
+            rows = self.conn.execute(
+                "SELECT collection, paper_id, value FROM marks ORDER BY created_at, rowid")
+        else:
+            rows = self.conn.execute(
+                "SELECT collection, paper_id, value FROM marks WHERE collection = ? "
+                "ORDER BY created_at, rowid", (collection,))
+        return [(r[0], r[1], r[2]) for r in rows]
+
+    def collections(self) -> dict[str, int]:
+        return dict(self.conn.execute(
+            "SELECT collection, count(*) FROM marks WHERE value > 0 GROUP BY collection"))
+
+
+def _split_sql(script: str) -> list[str]:
+    """Split a migration into statements, keeping trigger bodies (BEGIN ... END;) whole."""
+    statements, current = [], []
+    for line in script.splitlines():
+        if not line.strip() or line.strip().startswith("--"):
+            continue
+        current.append(line)
+        text = "\n".join(current).strip()
+        if sqlite3.complete_statement(text):
+            statements.append(text)
+            current = []
+    if current and "\n".join(current).strip():
+        statements.append("\n".join(current).strip())
+    return statements
