@@ -165,6 +165,15 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (collection, paper_id)
     );
     """,
+    # 3 (embed): fitted embedding models that live with the corpus (lsa), as opaque blobs
+    """
+    CREATE TABLE embed_models (
+        name TEXT PRIMARY KEY,
+        data BLOB NOT NULL,
+        meta TEXT NOT NULL DEFAULT '{}',
+        created_at TEXT NOT NULL DEFAULT (datetime('now'))
+    );
+    """,
 ]
 
 
@@ -450,6 +459,27 @@ class Store:
             (match, limit))
         return [(r[0], float(r[1])) for r in rows]
 
+    def fts_highlight(self, match: str, ids: Iterable[str], open_mark: str, close_mark: str
+                      ) -> dict[str, tuple[str, str, str]]:
+        """paper id -> (title, abstract, keywords) with the tokens that `match` matches
+        wrapped in open_mark/close_mark (FTS5 highlight(), so stemming agrees with the
+        index). Papers among `ids` that `match` does not match are left out."""
+        rows = self.conn.execute(
+            "SELECT p.id, highlight(papers_fts, 0, ?1, ?2), highlight(papers_fts, 1, ?1, ?2), "
+            "highlight(papers_fts, 2, ?1, ?2) FROM papers_fts "
+            "JOIN papers p ON p.rowid = papers_fts.rowid "
+            "WHERE papers_fts MATCH ?3 AND p.id IN (SELECT value FROM json_each(?4))",
+            (open_mark, close_mark, match, json.dumps(list(ids))))
+        return {r[0]: (r[1] or "", r[2] or "", r[3] or "") for r in rows}
+
+    def vector_signature(self, model: str) -> tuple[int, int]:
+        """(count, max rowid) of the stored vectors of `model`: changes whenever they do
+        (INSERT OR REPLACE gives a replaced vector a new rowid; deletes lower the count)."""
+        row = self.conn.execute(
+            "SELECT count(*), coalesce(max(rowid), 0) FROM embeddings WHERE model = ?",
+            (model,)).fetchone()
+        return (int(row[0]), int(row[1]))
+
     # -- facts (enrich/) ---------------------------------------------------------------------
 
     def set_facts(self, paper_id: str, facts: dict[str, Any], text_hash: str, version: str) -> None:
@@ -520,6 +550,20 @@ class Store:
 
     def vector_models(self) -> list[str]:
         return [r[0] for r in self.conn.execute("SELECT DISTINCT model FROM embeddings")]
+
+    def delete_vectors(self, model: str) -> int:
+        """Drop every stored vector of `model` (its space changed, e.g. lsa was refit)."""
+        return self.conn.execute("DELETE FROM embeddings WHERE model = ?", (model,)).rowcount
+
+    def put_embed_model(self, name: str, data: bytes, meta: dict[str, Any] | None = None) -> None:
+        """Store a fitted embedding model (e.g. lsa's vocabulary and SVD) with the corpus."""
+        self.conn.execute(
+            "INSERT OR REPLACE INTO embed_models(name, data, meta) VALUES (?, ?, ?)",
+            (name, data, json.dumps(meta or {}, ensure_ascii=False)))
+
+    def get_embed_model(self, name: str) -> bytes | None:
+        row = self.conn.execute("SELECT data FROM embed_models WHERE name = ?", (name,)).fetchone()
+        return bytes(row[0]) if row else None
 
     # -- maps and topics (atlas) ---------------------------------------------------------------
 
