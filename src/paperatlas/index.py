@@ -1,0 +1,294 @@
+"""Vector indexes behind one small interface: exact numpy search, or an ANN graph (usearch).
+
+Exact search is a single matrix-vector product: at 20k papers it takes about a millisecond
+and is always right, so it is used below `ANN_THRESHOLD` vectors. Above it, a usearch HNSW
+graph is persisted next to the store (`<db>.<model>.usearch`, with a `.json` sidecar that
+maps graph keys to paper ids and text hashes) and kept in step with the store
+incrementally: new vectors are added, vectors of deleted or re-embedded papers removed.
+
+Both return cosine similarities (vectors are normalised on the way in).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import threading
+from pathlib import Path
+from typing import Iterable, Protocol
+
+import numpy as np
+
+ANN_THRESHOLD = int(os.environ.get("PAPERATLAS_ANN_THRESHOLD", "200000"))
+
+
+class VectorIndex(Protocol):
+    """Nearest neighbours among a fixed set of paper vectors."""
+
+    ids: list[str]
+    dim: int
+
+    def search(self, query: np.ndarray, k: int, allowed: Iterable[str] | None = None
+               ) -> list[tuple[str, float]]:
+        """(paper id, cosine similarity) of the k nearest vectors, best first; when `allowed`
+        is given, only those papers are candidates."""
+        ...
+
+
+def normalise_rows(matrix: np.ndarray) -> np.ndarray:
+    matrix = np.asarray(matrix, dtype=np.float32)
+    norms = np.linalg.norm(matrix, axis=-1, keepdims=True)
+    return matrix / np.maximum(norms, 1e-12)
+
+
+def top_k(scores: np.ndarray, k: int) -> np.ndarray:
+    """Positions of the k largest scores, best first (argpartition, then sort only those)."""
+    k = min(k, scores.shape[0])
+    if k <= 0:
+        return np.zeros(0, dtype=np.int64)
+    if k < scores.shape[0]:
+        part = np.argpartition(-scores, k - 1)[:k]
+    else:
+        part = np.arange(scores.shape[0])
+    return part[np.argsort(-scores[part], kind="stable")]
+
+
+class ExactIndex:
+    """Brute force: cosine = dot product of normalised vectors."""
+
+    kind = "exact"
+
+    def __init__(self, ids: list[str], matrix: np.ndarray):
+        self.ids = list(ids)
+        self.matrix = normalise_rows(matrix) if len(self.ids) else np.zeros((0, 0), np.float32)
+        self.dim = int(self.matrix.shape[1]) if len(self.ids) else 0
+        self._pos = {pid: i for i, pid in enumerate(self.ids)}
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def search(self, query: np.ndarray, k: int, allowed: Iterable[str] | None = None
+               ) -> list[tuple[str, float]]:
+        if not self.ids or k <= 0:
+            return []
+        q = normalise_rows(np.asarray(query, dtype=np.float32).reshape(-1))
+        if allowed is None:
+            scores = self.matrix @ q
+            return [(self.ids[i], float(scores[i])) for i in top_k(scores, k)]
+        positions = np.fromiter((self._pos[p] for p in allowed if p in self._pos), dtype=np.int64)
+        if positions.size == 0:
+            return []
+        scores = self.matrix[positions] @ q
+        return [(self.ids[positions[i]], float(scores[i])) for i in top_k(scores, k)]
+
+    def vectors_of(self, ids: Iterable[str]) -> tuple[list[str], np.ndarray]:
+        found = [p for p in ids if p in self._pos]
+        return found, self.matrix[[self._pos[p] for p in found]]
+
+
+class AnnIndex:
+    """A usearch HNSW graph over cosine distance, persisted at `path` (+ `path.json`).
+
+    Graph keys are integers handed out in insertion order; the sidecar maps each live key
+    to its paper id and the text hash of the vector, so `sync` can tell what changed.
+    """
+
+    kind = "ann"
+
+    def __init__(self, dim: int, path: str | os.PathLike[str] | None = None,
+                 connectivity: int = 16, expansion_add: int = 128, expansion_search: int = 96,
+                 dtype: str = "f16"):
+        from usearch.index import Index
+
+        self.path = Path(path) if path is not None else None
+        self.dim = dim
+        self._params = dict(connectivity=connectivity, expansion_add=expansion_add,
+                            expansion_search=expansion_search, dtype=dtype)
+        self._index = Index(ndim=dim, metric="cos", dtype=dtype, connectivity=connectivity,
+                            expansion_add=expansion_add, expansion_search=expansion_search)
+        self._key_to_id: dict[int, str] = {}
+        self._id_to_key: dict[str, int] = {}
+        self._hashes: dict[str, str] = {}
+        self._next_key = 0
+        self._lock = threading.Lock()
+
+    # -- contents ------------------------------------------------------------------------
+
+    @property
+    def ids(self) -> list[str]:
+        return list(self._id_to_key)
+
+    def __len__(self) -> int:
+        return len(self._id_to_key)
+
+    def add(self, ids: list[str], matrix: np.ndarray, hashes: list[str] | None = None,
+            threads: int = 0, progress=None) -> None:
+        """Add vectors (replacing any stored under the same paper ids)."""
+        if not ids:
+            return
+        with self._lock:
+            replaced = [self._id_to_key[p] for p in ids if p in self._id_to_key]
+            if replaced:
+                self._remove_keys(replaced)
+            keys = np.arange(self._next_key, self._next_key + len(ids), dtype=np.uint64)
+            self._next_key += len(ids)
+            self._index.add(keys, normalise_rows(matrix), threads=threads,
+                            progress=progress)
+            for key, pid, h in zip(keys.tolist(), ids, hashes or [""] * len(ids)):
+                self._key_to_id[key] = pid
+                self._id_to_key[pid] = key
+                self._hashes[pid] = h
+
+    def remove(self, ids: Iterable[str]) -> None:
+        with self._lock:
+            self._remove_keys([self._id_to_key[p] for p in ids if p in self._id_to_key])
+
+    def _remove_keys(self, keys: list[int]) -> None:
+        self._index.remove(np.asarray(keys, dtype=np.uint64))
+        for key in keys:
+            pid = self._key_to_id.pop(key)
+            self._id_to_key.pop(pid, None)
+            self._hashes.pop(pid, None)
+
+    def sync(self, state: dict[str, str], load_vectors) -> dict[str, int]:
+        """Bring the graph in step with the store: `state` is paper id -> text hash of every
+        stored vector; `load_vectors(ids)` returns (ids, matrix) for those that are new or
+        changed. Returns counts of added and removed vectors."""
+        gone = [p for p, h in self._hashes.items() if state.get(p) != h]
+        fresh = [p for p, h in state.items() if self._hashes.get(p) != h]
+        if gone:
+            self.remove(gone)
+        if fresh:
+            for start in range(0, len(fresh), 50_000):
+                got, matrix = load_vectors(fresh[start:start + 50_000])
+                self.add(got, matrix, [state[p] for p in got])
+        return {"added": len(fresh), "removed": len(gone)}
+
+    # -- search ----------------------------------------------------------------------------
+
+    def search(self, query: np.ndarray, k: int, allowed: Iterable[str] | None = None
+               ) -> list[tuple[str, float]]:
+        if not self._id_to_key or k <= 0:
+            return []
+        q = normalise_rows(np.asarray(query, dtype=np.float32).reshape(-1))
+        if allowed is None:
+            return self._search(q, k)
+        allowed = set(allowed)
+        # A filter keeps a fraction of the graph: over-fetch in proportion, then fall
+        # back to exact scoring of the allowed vectors when that was not enough.
+        share = max(len(allowed) / len(self._id_to_key), 1e-6)
+        want = int(min(len(self._id_to_key), max(4 * k, k / share * 2)))
+        if want <= 20_000:
+            hits = [h for h in self._search(q, want) if h[0] in allowed][:k]
+            if len(hits) >= min(k, len(allowed)):
+                return hits
+        keys = [self._id_to_key[p] for p in allowed if p in self._id_to_key]
+        if not keys:
+            return []
+        matrix = normalise_rows(self._index.get(np.asarray(keys, dtype=np.uint64)))
+        scores = matrix @ q
+        return [(self._key_to_id[keys[i]], float(scores[i])) for i in top_k(scores, k)]
+
+    def _search(self, q: np.ndarray, k: int) -> list[tuple[str, float]]:
+        matches = self._index.search(q, min(k, len(self._id_to_key)))
+        return [(self._key_to_id[int(key)], 1.0 - float(dist))
+                for key, dist in zip(matches.keys, matches.distances)
+                if int(key) in self._key_to_id]
+
+    # -- persistence --------------------------------------------------------------------------
+
+    def save(self) -> None:
+        if self.path is None:
+            raise ValueError("AnnIndex has no path to save to")
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        self._index.save(str(tmp))
+        meta = {"dim": self.dim, "params": self._params, "next_key": self._next_key,
+                "keys": {str(k): [pid, self._hashes.get(pid, "")]
+                         for k, pid in self._key_to_id.items()}}
+        meta_tmp = self.path.with_name(self.path.name + ".json.tmp")
+        meta_tmp.write_text(json.dumps(meta), encoding="utf-8")
+        # Graph first, sidecar last: a crash in between leaves a sidecar that no longer
+        # matches, which `load` detects by count and answers with a rebuild.
+        os.replace(tmp, self.path)
+        os.replace(meta_tmp, self.path.with_name(self.path.name + ".json"))
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str], dim: int) -> "AnnIndex | None":
+        """The index saved at `path`, or None if it is missing, unreadable or inconsistent."""
+        path = Path(path)
+        meta_path = path.with_name(path.name + ".json")
+        if not path.exists() or not meta_path.exists():
+            return None
+        try:
+            meta = json.loads(meta_path.read_text(encoding="utf-8"))
+            if meta["dim"] != dim:
+                return None
+            index = cls(dim, path, **meta["params"])
+            index._index.load(str(path))
+            keys = {int(k): v for k, v in meta["keys"].items()}
+            if len(index._index) != len(keys):
+                return None
+        except (OSError, ValueError, KeyError, TypeError, RuntimeError):
+            return None
+        index._next_key = int(meta["next_key"])
+        for key, (pid, h) in keys.items():
+            index._key_to_id[key] = pid
+            index._id_to_key[pid] = key
+            index._hashes[pid] = h
+        return index
+
+    def memory_bytes(self) -> int:
+        return int(self._index.memory_usage)
+
+
+def index_path(db_path: str | os.PathLike[str], model: str) -> Path:
+    """Where the ANN graph of `model` lives: next to the database file."""
+    db_path = Path(db_path)
+    safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", model)
+    return db_path.with_name(f"{db_path.name}.{safe}.usearch")
+
+
+# One index per (database, model) per process, reused while the stored vectors are unchanged.
+_CACHE: dict[tuple[str, str], tuple[tuple, object]] = {}
+_CACHE_LOCK = threading.Lock()
+
+
+def open_index(store, model: str, ann_threshold: int | None = None, progress: bool = False):
+    """The vector index of `model` over the store's vectors (exact or ANN by size), or None
+    when the store holds no vectors of that model."""
+    threshold = ANN_THRESHOLD if ann_threshold is None else ann_threshold
+    key = (str(Path(store.path).resolve()), model)
+    signature = store.vector_signature(model)
+    with _CACHE_LOCK:
+        cached = _CACHE.get(key)
+        if cached is not None and cached[0] == (signature, threshold):
+            return cached[1]
+    if signature[0] == 0:
+        index = None
+    elif signature[0] < threshold:
+        ids, matrix = store.get_vectors(model)
+        index = ExactIndex(ids, matrix)
+    else:
+        index = _open_ann(store, model, progress)
+    with _CACHE_LOCK:
+        _CACHE[key] = ((signature, threshold), index)
+    return index
+
+
+def _open_ann(store, model: str, progress: bool) -> AnnIndex:
+    path = index_path(store.path, model)
+    state = store.vector_state(model)
+    first = next(iter(state))
+    _, sample = store.get_vectors(model, [first])
+    dim = int(sample.shape[1])
+    index = AnnIndex.load(path, dim) or AnnIndex(dim, path)
+    changes = index.sync(state, lambda ids: store.get_vectors(model, ids))
+    if changes["added"] or changes["removed"]:
+        index.save()
+    return index
+
+
+def clear_cache() -> None:
+    with _CACHE_LOCK:
+        _CACHE.clear()
