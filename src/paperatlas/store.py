@@ -446,17 +446,22 @@ class Store:
 
     # -- full-text search ------------------------------------------------------------------
 
-    def fts_search(self, match: str, limit: int = 100) -> list[tuple[str, float]]:
-        """(paper id, bm25 score; higher is better) for an FTS5 MATCH expression.
+    def fts_search(self, match: str, limit: int = 100, within: Iterable[str] | None = None
+                   ) -> list[tuple[str, float]]:
+        """(paper id, bm25 score; higher is better) for an FTS5 MATCH expression,
+        optionally only among the papers `within`.
 
         The caller builds a safe expression (search.py quotes user terms); a malformed
         expression raises sqlite3.OperationalError.
         """
-        rows = self.conn.execute(
-            "SELECT p.id, -bm25(papers_fts, 3.0, 1.0, 2.0) FROM papers_fts "
-            "JOIN papers p ON p.rowid = papers_fts.rowid "
-            "WHERE papers_fts MATCH ? ORDER BY bm25(papers_fts, 3.0, 1.0, 2.0) LIMIT ?",
-            (match, limit))
+        sql = ("SELECT p.id, -bm25(papers_fts, 3.0, 1.0, 2.0) FROM papers_fts "
+               "JOIN papers p ON p.rowid = papers_fts.rowid WHERE papers_fts MATCH ?")
+        params: list[Any] = [match]
+        if within is not None:
+            sql += " AND p.id IN (SELECT value FROM json_each(?))"
+            params.append(json.dumps(list(within)))
+        rows = self.conn.execute(sql + " ORDER BY bm25(papers_fts, 3.0, 1.0, 2.0) LIMIT ?",
+                                 [*params, limit])
         return [(r[0], float(r[1])) for r in rows]
 
     def fts_highlight(self, match: str, ids: Iterable[str], open_mark: str, close_mark: str
