@@ -1,0 +1,113 @@
+"""Run the extractors: `extract_facts` for one paper (pure), `enrich_store` over a store.
+
+The facts schema is in docs/DEVELOPING.md ("The facts a paper carries").
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from typing import Any
+
+from paperatlas.enrich.gist import display_title, pick_gist
+from paperatlas.enrich.keyphrases import extract_keyphrases
+from paperatlas.enrich.kinds import classify_kind
+from paperatlas.enrich.links import extract_links
+from paperatlas.enrich.names import extract_names
+from paperatlas.enrich.numbers import extract_numbers
+from paperatlas.enrich.text import clean, sentences
+from paperatlas.paper import text_hash
+
+# Bump when any extractor's output changes: stored facts of an older version are redone.
+EXTRACTOR_VERSION = "1"
+BATCH = 500
+
+
+def extract_facts(title: str | None, abstract: str) -> dict[str, Any]:
+    """Everything the abstract says about its contribution, as a facts dict (no area)."""
+    raw = abstract or ""
+    plain = clean(raw)
+    sents = sentences(plain)
+    names = extract_names(raw, plain)
+    name = names[0] if names else None
+    kind, kinds = classify_kind(sents)
+    links = extract_links(raw)
+    gist = pick_gist(sents, name)
+    return {
+        "name": name,
+        "names": names,
+        "kind": kind,
+        "kinds": kinds,
+        "numbers": extract_numbers(plain),
+        "links": links,
+        "has_code": any(link["type"] == "code" for link in links),
+        "gist": gist,
+        "display_title": display_title(title, sents, name, gist),
+        "keyphrases": extract_keyphrases(plain, clean(title) if title else None),
+    }
+
+
+def facts_hash(title: str | None, abstract: str) -> str:
+    return text_hash(f"{title or ''}\n{abstract or ''}")
+
+
+def _area_predictor():
+    """areas.predict_areas once the area classifier exists (enrich/areas.py), else None."""
+    if importlib.util.find_spec("paperatlas.enrich.areas") is None:
+        return None
+    from paperatlas.enrich import areas
+    return getattr(areas, "predict_areas", None)
+
+
+def enrich_store(store, force: bool = False, progress: bool = False) -> dict[str, int]:
+    """Compute and store facts for every paper whose text or extractor version changed.
+
+    Work is written in batches of BATCH papers, one transaction each: an interrupt keeps
+    every finished batch, and the next run resumes where it stopped.
+    Returns counts: total, enriched, skipped, named, with_code, with_area.
+    """
+    predict_areas = _area_predictor()
+    use_areas = predict_areas is not None
+    version = EXTRACTOR_VERSION + ("+areas" if use_areas else "")
+    state = {} if force else store.facts_state()
+    todo: list[tuple[str, str | None, str, str]] = []
+    total = 0
+    for row in store.iter_papers():
+        total += 1
+        h = facts_hash(row.get("title"), row["abstract"])
+        if state.get(row["id"]) == (h, version):
+            continue
+        todo.append((row["id"], row.get("title"), row["abstract"], h))
+    counts = {"total": total, "enriched": 0, "skipped": total - len(todo), "named": 0,
+              "with_code": 0, "with_area": 0}
+    if not todo:
+        return counts
+
+    bar = None
+    if progress:
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                                   TimeRemainingColumn)
+        bar = Progress(TextColumn("enrich"), BarColumn(), MofNCompleteColumn(),
+                       TimeRemainingColumn(), transient=True)
+        bar.start()
+        task = bar.add_task("enrich", total=len(todo))
+    try:
+        for start in range(0, len(todo), BATCH):
+            batch = todo[start:start + BATCH]
+            facts = [extract_facts(title, abstract) for _, title, abstract, _ in batch]
+            if use_areas:
+                areas = predict_areas([f"{t}. {a}" if t else a for _, t, a, _ in batch])
+                for f, area in zip(facts, areas):
+                    f["predicted_area"] = area
+            with store.transaction():
+                for (pid, _, _, h), f in zip(batch, facts):
+                    store.set_facts(pid, f, h, version)
+            counts["enriched"] += len(batch)
+            counts["named"] += sum(1 for f in facts if f["name"])
+            counts["with_code"] += sum(1 for f in facts if f["has_code"])
+            counts["with_area"] += sum(1 for f in facts if f.get("predicted_area"))
+            if bar is not None:
+                bar.update(task, advance=len(batch))
+    finally:
+        if bar is not None:
+            bar.stop()
+    return counts

@@ -1,0 +1,147 @@
+"""Text clean-up shared by the extractors: LaTeX/Markdown markup out, numbers repaired.
+
+Abstracts arrive as typed by authors: `\\textbf{Name}`, `$\\texttt{Name}$`, `**Name**`,
+`18.8\\%`, `10$\\times$`, and copies that broke `12.5 %` into `12. 5 %`. Every extractor
+works on the plain text `clean()` returns; names.py also looks at the markup itself
+(emphasis marks coined words), via `emphasised_spans()`.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# Macros that stand for a symbol; everything else with a {argument} keeps its argument.
+_SYMBOLS = {
+    "times": "×", "cdot": "·", "sim": "~", "approx": "≈", "simeq": "≈", "leq": "≤", "le": "≤",
+    "geq": "≥", "ge": "≥", "pm": "±", "rightarrow": "→", "to": "→", "leftarrow": "←",
+    "uparrow": "↑", "downarrow": "↓", "infty": "∞", "alpha": "α", "beta": "β", "gamma": "γ",
+    "delta": "δ", "epsilon": "ε", "varepsilon": "ε", "theta": "θ", "lambda": "λ", "mu": "μ",
+    "sigma": "σ", "tau": "τ", "phi": "φ", "pi": "π", "rho": "ρ", "omega": "ω", "ell": "ℓ",
+    "Delta": "Δ", "Omega": "Ω", "Theta": "Θ", "Sigma": "Σ", "Phi": "Φ", "Psi": "Ψ", "psi": "ψ",
+    "eta": "η", "kappa": "κ", "xi": "ξ", "zeta": "ζ", "nu": "ν", "chi": "χ", "Lambda": "Λ",
+    "Gamma": "Γ", "Pi": "Π", "log": "log", "exp": "exp", "min": "min", "max": "max",
+    "sqrt": "√", "in": "∈", "ldots": "…", "dots": "…", "cdots": "…", "neq": "≠", "ne": "≠",
+    "propto": "∝", "partial": "∂", "nabla": "∇", "forall": "∀", "exists": "∃", "mid": "|",
+    "top": "⊤", "star": "*", "ast": "*", "circ": "∘", "%": "%", "&": "&", "_": "_", "#": "#",
+    "$": "$", "{": "{", "}": "}", ",": " ", ";": " ", "quad": " ", "qquad": " ", "!": "",
+    " ": " ", "textasciitilde": "~", "textendash": "–", "textemdash": "—", "ie": "i.e.",
+    "eg": "e.g.", "etal": "et al.", "LaTeX": "LaTeX", "TeX": "TeX",
+}
+# Commands whose braced argument is emphasis (a coined word is often set this way).
+EMPHASIS_COMMANDS = ("textbf", "textsc", "texttt", "textit", "emph", "mathbf", "mathtt", "mathsf",
+                     "textsf", "mathit", "mathrm", "textrm", "text", "mathcal", "mathbb",
+                     "underline", "textsl", "boldsymbol", "bm", "operatorname", "mbox", "textup",
+                     "texttt", "textmd", "textnormal", "mathbfit", "mathscr", "mathfrak")
+
+_HREF = re.compile(r"\\href\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
+_URL_CMD = re.compile(r"\\(?:url|path|nolinkurl)\s*\{([^{}]*)\}")
+_FOOTNOTE = re.compile(r"\\(?:footnote|thanks)\s*\{([^{}]*)\}")
+_CMD_ARG = re.compile(r"\\([A-Za-z]+)\*?\s*(?:\[[^\]]*\])?\s*\{([^{}]*)\}")
+_CMD_BARE = re.compile(r"\\([A-Za-z]+)\b\s?|\\([%&_#${},;! ])")
+_MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]", re.S)
+_MD_BOLD = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
+_MD_ITALIC = re.compile(r"(?<![\w*])\*(?=[^\s*])([^*\n]+?)(?<=\S)\*(?![\w*])")
+_MD_CODE = re.compile(r"`([^`\n]+)`")
+_MD_LINK = re.compile(r"\[([^\]\n]+)\]\((\S+?)\)")
+_WS = re.compile(r"\s+")
+
+# "12. 5 %" (a copy broke the number) -> "12.5%"; "18.8 %" -> "18.8%"
+_BROKEN_DECIMAL = re.compile(r"(?<![\w.])(\d+)\.\s(\d+)(?=\s*(?:%|×|x\b|times\b|pp\b|points?\b))")
+_SPACE_PERCENT = re.compile(r"(\d)\s+(%)")
+_SPACE_TIMES = re.compile(r"(\d)\s*(×)")
+
+
+def placeholder_macros(text: str) -> set[str]:
+    """Bare macros an author left undefined (`\\tool`, `\\method`): names stand-ins, not names."""
+    found = set()
+    for m in re.finditer(r"\\([A-Za-z]+)\b(?!\s*\{)", text):
+        word = m.group(1)
+        if word not in _SYMBOLS and word not in EMPHASIS_COMMANDS and word not in (
+                "url", "href", "footnote", "cite", "citep", "citet", "ref", "label"):
+            found.add(word)
+    return found
+
+
+def _symbol(match: re.Match) -> str:
+    word = match.group(1) or match.group(2)
+    if word in _SYMBOLS:
+        return _SYMBOLS[word]
+    return word  # an unknown bare macro (a placeholder such as \tool): keep its word
+
+
+def _strip_commands(text: str) -> str:
+    text = _HREF.sub(lambda m: f"{m.group(2)} ({m.group(1)})" if m.group(2) != m.group(1)
+                     else m.group(1), text)
+    text = _URL_CMD.sub(r"\1", text)
+    text = _FOOTNOTE.sub(r" (\1)", text)
+    for _ in range(3):  # nested \textbf{\textsc{X}}
+        new = _CMD_ARG.sub(r"\2", text)
+        if new == text:
+            break
+        text = new
+    text = _CMD_BARE.sub(_symbol, text)
+    return text.replace("{", "").replace("}", "")
+
+
+def _math(match: re.Match) -> str:
+    inner = next(g for g in match.groups() if g is not None)
+    inner = _strip_commands(inner)
+    inner = inner.replace("^", "").replace("~", " ") if not re.search(r"\d\^", inner) else inner
+    return inner.strip()
+
+
+def strip_markup(text: str) -> str:
+    """LaTeX and Markdown markup removed, their content kept (`\\textbf{X}` -> `X`)."""
+    if "\\" not in text and "$" not in text and "*" not in text and "`" not in text \
+            and "_" not in text and "[" not in text:
+        return text
+    text = _MD_LINK.sub(r"\1 (\2)", text)
+    text = _MATH.sub(_math, text)
+    text = _strip_commands(text)
+    text = _MD_BOLD.sub(r"\2", text)
+    text = _MD_ITALIC.sub(r"\1", text)
+    text = _MD_CODE.sub(r"\1", text)
+    return text
+
+
+def fix_numbers(text: str) -> str:
+    """Repair quantities broken by copying or typesetting: `12. 5 %` -> `12.5%`, `3 ×` -> `3×`."""
+    text = _BROKEN_DECIMAL.sub(r"\1.\2", text)
+    text = _SPACE_PERCENT.sub(r"\1\2", text)
+    text = _SPACE_TIMES.sub(r"\1\2", text)
+    return text
+
+
+def clean(text: str) -> str:
+    """Plain text for the extractors: NFKC, markup stripped, numbers repaired, spaces collapsed."""
+    text = unicodedata.normalize("NFKC", text or "")
+    text = text.replace("\u2009", " ").replace("\u00a0", " ")
+    text = strip_markup(text)
+    text = fix_numbers(text)
+    return _WS.sub(" ", text).strip()
+
+
+# Sentence ends: ". " + capital/digit/quote, not after common abbreviations or initials.
+_SENT_END = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[A-Z0-9\"'(\[])")
+_ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|et al|etc|vs|Fig|Eq|Sec|approx|resp|cf|Dr|Mr|Ms|No|al)\.|\b[A-Z]\.)$")
+
+
+def sentences(text: str) -> list[str]:
+    """Split clean text into sentences (abbreviations such as e.g. and et al. kept inside)."""
+    parts, start = [], 0
+    for m in _SENT_END.finditer(text):
+        chunk = text[start:m.start()].rstrip()
+        if _ABBREV.search(chunk[-8:] if len(chunk) > 8 else chunk):
+            continue
+        if chunk:
+            parts.append(chunk)
+        start = m.end()
+    tail = text[start:].strip()
+    if tail:
+        parts.append(tail)
+    return parts
+
+
+def words(text: str) -> list[str]:
+    return text.split()
