@@ -317,12 +317,13 @@ class Store:
                     decision: str | None = None, text: str | None = None,
                     kind: str | None = None, has_code: bool | None = None,
                     ids: Iterable[str] | None = None, limit: int | None = None,
-                    offset: int = 0) -> Iterator[dict[str, Any]]:
+                    offset: int = 0, id_only: bool = False) -> Iterator[dict[str, Any]]:
         """Papers matching every filter given, in list order (or insertion order).
 
         `text` is a plain substring of title or abstract (case-insensitive); keyword
         search with ranking is search.py's job. Each row has the paper's columns plus
-        `kind`, `name`, `has_code`, `display_title` and `predicted_area` from facts.
+        `kind`, `name`, `has_code`, `display_title` and `predicted_area` from facts
+        (only `id` with id_only=True: cheap filtering for search).
         """
         where, params, joins = [], [], []
         order = "p.rowid"
@@ -349,11 +350,11 @@ class Store:
             id_list = list(ids)
             where.append(f"p.id IN (SELECT value FROM json_each(?))")
             params.append(json.dumps(id_list))
-        sql = (
-            "SELECT p.*, f.kind AS kind, f.name AS name, coalesce(f.has_code, 0) AS has_code, "
-            "f.display_title AS display_title, f.predicted_area AS predicted_area "
-            f"FROM papers p {' '.join(joins)} LEFT JOIN facts f ON f.paper_id = p.id"
-        )
+        columns = ("p.id AS id" if id_only else
+                   "p.*, f.kind AS kind, f.name AS name, coalesce(f.has_code, 0) AS has_code, "
+                   "f.display_title AS display_title, f.predicted_area AS predicted_area")
+        sql = (f"SELECT {columns} "
+               f"FROM papers p {' '.join(joins)} LEFT JOIN facts f ON f.paper_id = p.id")
         if where:
             sql += " WHERE " + " AND ".join(where)
         sql += f" ORDER BY {order}"
@@ -361,7 +362,7 @@ class Store:
             sql += " LIMIT ? OFFSET ?"
             params += [limit, offset]
         for row in self.conn.execute(sql, params):
-            yield _row_to_paper_dict(row)
+            yield {"id": row[0]} if id_only else _row_to_paper_dict(row)
 
     def count_papers(self, list_name: str | None = None) -> int:
         if list_name is None:
