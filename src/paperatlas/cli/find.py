@@ -1,3 +1,132 @@
-"""CLI commands (see cli/__init__.py)."""
+"""`paperatlas search` and `paperatlas similar`: thin wrappers over Atlas.search / Atlas.similar."""
 
-from paperatlas.cli.common import app  # noqa: F401
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from paperatlas.cli.common import DbOption, UserError, app, console, err_console, open_atlas
+
+KOption = Annotated[int, typer.Option("--k", "-k", help="How many results.", min=1, max=1000)]
+OffsetOption = Annotated[int, typer.Option("--offset", help="Skip this many results (paging).",
+                                           min=0)]
+ListOption = Annotated[Optional[str], typer.Option("--list", help="Only papers of this list.")]
+AreaOption = Annotated[Optional[str], typer.Option("--area", help="Only this research area.")]
+KindOption = Annotated[Optional[str], typer.Option(
+    "--kind", help="Only this kind: method, benchmark, dataset, analysis, theory.")]
+DecisionOption = Annotated[Optional[str], typer.Option(
+    "--decision", help="Only papers whose decision starts with this (e.g. Accept, Poster).")]
+CodeOption = Annotated[Optional[bool], typer.Option(
+    "--has-code/--no-code", help="Only papers with (or without) a code link.",
+    show_default=False)]
+JsonOption = Annotated[bool, typer.Option("--json", help="Machine-readable JSON on stdout.")]
+
+
+@app.command("search")
+def search_command(
+    query: Annotated[str, typer.Argument(help="Words, a phrase, or a question (any language).")],
+    k: KOption = 20,
+    offset: OffsetOption = 0,
+    list_name: ListOption = None,
+    area: AreaOption = None,
+    kind: KindOption = None,
+    decision: DecisionOption = None,
+    has_code: CodeOption = None,
+    mode: Annotated[str, typer.Option(
+        "--mode", help="auto (keywords + meaning), keyword, or semantic.")] = "auto",
+    as_json: JsonOption = False,
+    db: DbOption = None,
+) -> None:
+    """Search by keywords and meaning together; Chinese and other languages work too."""
+    atlas = open_atlas(db)
+    result = atlas.search(query, k=k, offset=offset, list_name=list_name, area=area, kind=kind,
+                          decision=decision, has_code=has_code, method=mode)
+    _show(result, as_json)
+
+
+@app.command("similar")
+def similar_command(
+    paper_id: Annotated[Optional[str], typer.Argument(
+        help="A paper id (or unique prefix) to find papers like.", show_default=False)] = None,
+    text: Annotated[Optional[str], typer.Option(
+        "--text", help="Find papers like this text (e.g. the abstract you are writing).")] = None,
+    file: Annotated[Optional[Path], typer.Option(
+        "--file", help="Find papers like the text in this file.")] = None,
+    k: KOption = 10,
+    offset: OffsetOption = 0,
+    list_name: ListOption = None,
+    area: AreaOption = None,
+    kind: KindOption = None,
+    decision: DecisionOption = None,
+    has_code: CodeOption = None,
+    as_json: JsonOption = False,
+    db: DbOption = None,
+) -> None:
+    """More like this: the papers closest in meaning to a paper or to a text."""
+    given = [x is not None for x in (paper_id, text, file)]
+    if sum(given) != 1:
+        raise UserError("give exactly one of: a paper ID, --text \"...\", or --file PATH")
+    if file is not None:
+        text = _read_text(file)
+    atlas = open_atlas(db)
+    result = atlas.similar(paper_id=paper_id, text=text, k=k, offset=offset,
+                           list_name=list_name, area=area, kind=kind, decision=decision,
+                           has_code=has_code)
+    _show(result, as_json)
+
+
+def _read_text(path: Path) -> str:
+    from paperatlas.errors import InputError
+
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputError(path, f"cannot read ({exc.strerror or exc})") from None
+    if b"\x00" in data[:4096]:
+        raise InputError(path, "looks binary; give a plain-text file")
+    return data.decode("utf-8", errors="replace")
+
+
+def _show(result, as_json: bool) -> None:
+    if as_json:
+        sys.stdout.write(json.dumps(result.to_dict(), ensure_ascii=False, indent=1) + "\n")
+        return
+    for note in result.notes:
+        err_console.print(Text(f"note: {note}", style="yellow"))
+    if not result.hits:
+        console.print(Text("No results." if result.total == 0 else
+                           f"No results on this page ({result.total} in all)."))
+        return
+    table = Table(show_lines=True, expand=True)
+    table.add_column("#", justify="right", no_wrap=True)
+    table.add_column("paper", ratio=2)
+    table.add_column("why", ratio=1)
+    table.add_column("snippet", ratio=4)
+    for hit in result.hits:
+        paper = Text(hit.label, style="bold")
+        paper.append(f"\n{hit.id}", style="dim")
+        meta = " · ".join(x for x in (hit.kind, hit.decision) if x)
+        if meta:
+            paper.append(f"\n{meta}", style="dim")
+        table.add_row(str(hit.rank), paper, Text(hit.why()), _snippet_text(hit.snippet))
+    console.print(table)
+    shown_to = result.offset + len(result.hits)
+    more = (f"; next page: --offset {shown_to}" if shown_to < result.total else "")
+    model = f", model {result.model}" if result.model else ""
+    console.print(Text(
+        f"{result.offset + 1}-{shown_to} of {result.total} · {result.mode} · "
+        f"language {result.language}{model}{more}", style="dim"))
+
+
+def _snippet_text(segments) -> Text:
+    # Text.append takes the abstract as plain text: no rich markup is interpreted.
+    text = Text()
+    for seg in segments:
+        text.append(seg["text"], style="bold yellow" if seg["match"] else None)
+    return text

@@ -1,0 +1,81 @@
+"""Shared by the search benchmarks: an atlas of ../shared/data built once and cached.
+
+The papers go in through `Store.insert_paper` (title, abstract, keywords, area, decision),
+and their vectors come from the embeddings cache (/work/cache/vectors/<model>.npy with
+ids.json, rows in data-file order) when it is there, else they are computed with
+`embed_store` (slow on 2 cores: minutes per model).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "src"))
+
+from paperatlas.embed import embedding_text  # noqa: E402
+from paperatlas.paper import text_hash  # noqa: E402
+from paperatlas.store import Store  # noqa: E402
+
+DEFAULT_DATA = REPO / ".." / "shared" / "data" / "iclr2026.jsonl.gz"
+CACHE = Path(os.environ.get("PAPERATLAS_BENCH_CACHE", "/work/cache"))
+VECTOR_CACHE = CACHE / "vectors"
+
+
+def load_rows(data: Path) -> list[dict]:
+    with gzip.open(data, "rt", encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh]
+
+
+def build_store(data: Path, db: Path, models: list[str], log=print) -> Store:
+    """The atlas of `data` at `db`, with vectors of `models` (reused when already there)."""
+    db.parent.mkdir(parents=True, exist_ok=True)
+    store = Store(db)
+    rows = load_rows(data)
+    if store.count_papers() != len(rows):
+        t = time.perf_counter()
+        with store.transaction():
+            have = set(store.all_ids())
+            for r in rows:
+                if r["id"] in have:
+                    continue
+                store.insert_paper({
+                    "id": r["id"], "title": r.get("title"), "abstract": r["abstract"] or "",
+                    "keywords": r.get("keywords") or [], "year": r.get("year"),
+                    "area": r.get("primary_area"), "decision": r.get("decision"),
+                    "venue": "ICLR 2026"})
+        log(f"store: {len(rows):,} papers inserted in {time.perf_counter() - t:.1f}s")
+    for model in models:
+        ensure_vectors(store, rows, model, log)
+    return store
+
+
+def ensure_vectors(store: Store, rows: list[dict], model: str, log=print) -> None:
+    if store.vector_signature(model)[0] == len(rows):
+        return
+    cached = VECTOR_CACHE / f"{model}.npy"
+    ids_file = VECTOR_CACHE / "ids.json"
+    if cached.exists() and ids_file.exists():
+        ids = json.loads(ids_file.read_text())
+        matrix = np.load(cached)
+        if len(ids) == len(rows) == matrix.shape[0]:
+            by_id = {r["id"]: r for r in rows}
+            hashes = [text_hash(embedding_text(by_id[i].get("title"), by_id[i]["abstract"]))
+                      for i in ids]
+            with store.transaction():
+                store.put_vectors(model, ids, matrix, hashes)
+            log(f"vectors: {model} loaded from {cached}")
+            return
+    from paperatlas.embed import embed_store
+
+    log(f"vectors: {model} not cached; embedding {len(rows):,} papers (slow) ...")
+    t = time.perf_counter()
+    embed_store(store, model=model, progress=True)
+    log(f"vectors: {model} embedded in {time.perf_counter() - t:.0f}s")

@@ -1,0 +1,599 @@
+"""Search: keywords (BM25 over the store's FTS5 index) and meaning (vectors), fused.
+
+- The query's language is read from its script (and, for Latin script, its function
+  words). English goes to BM25 plus the default model's vectors. Chinese, Japanese,
+  Russian, ... go to the multilingual model, whose vectors of the English abstracts live
+  in the same space; BM25 then only sees the query's Latin-script words (e.g. "GRPO"),
+  down-weighted, and is skipped when there are none.
+- User text never reaches FTS5 as syntax: it is cut into alphanumeric terms, each one
+  quoted, joined with OR (plus the whole phrase for short queries).
+- The two ranked lists are fused (weighted reciprocal rank fusion by default; see
+  `FUSION`), then filtered by the caller's filters and paged.
+- Each hit says why it matched (the terms FTS5 matched, the cosine similarity) and
+  carries a snippet as plain-text segments flagged `match` — front ends style those
+  segments themselves and escape the text, so nothing from an abstract is ever HTML.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import unicodedata
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from paperatlas.errors import PaperatlasError
+
+MULTILINGUAL_MODEL = "use-multilingual"
+CANDIDATES = 200          # depth of each ranked list before fusion
+MAX_QUERY_CHARS = 20_000  # longer text is cut (a pasted paper, not a query)
+MAX_TERMS = 32            # distinct keyword terms sent to FTS5
+MAX_K = 1000
+MARK_OPEN, MARK_CLOSE = "\ue000", "\ue001"  # private-use code points: never in real text
+SNIPPET_CHARS = 320
+
+# Fusion of the keyword and vector rankings, chosen on the dev half of
+# benchmarks/queries (see docs/bench/search.md). "rrf": sum of w / (rrf_k + rank).
+FUSION: dict[str, Any] = {"method": "rrf", "rrf_k": 60, "keyword_weight": 1.0,
+                          "vector_weight": 1.0}
+# Weight of BM25 when the query is not English (only its Latin-script words can match).
+FOREIGN_KEYWORD_WEIGHT = 0.3
+
+STOPWORDS = frozenset("""
+a about above after again against all am an and any are as at be because been before being
+below between both but by can could did do does doing down during each few for from further
+had has have having he her here hers how i if in into is it its itself just me more most my
+no nor not now of off on once only or other our ours out over own same she should so some
+such than that the their them then there these they this those through to too under until
+up very was we were what when where which while who whom why will with would you your
+paper papers using use via based toward towards new approach method methods study
+""".split())
+
+# Function words that mark a Latin-script query as not English (need two of them).
+_LATIN_LANGS = {
+    "fr": "le la les des du une un est et pour dans sur avec pas que qui au aux ces sont par",
+    "de": "der die das und ist nicht mit für ein eine den dem von zu auf im des sich wie",
+    "es": "el la los las del una es y para en con por que se al como sobre más sin",
+    "pt": "o a os as do da dos das um uma é e para em com por que não no na sobre",
+    "it": "il lo la gli le del della di un una è e per con che non nel sulla dei",
+    "nl": "de het een en van is niet met voor op zijn dat die te bij",
+}
+_LATIN_WORDS = {lang: frozenset(words.split()) for lang, words in _LATIN_LANGS.items()}
+
+# (language, first, last code point) of scripts that name their language well enough.
+_SCRIPT_RANGES = [
+    ("ja", 0x3040, 0x30FF),   # hiragana, katakana
+    ("ko", 0xAC00, 0xD7AF),   # hangul syllables
+    ("ko", 0x1100, 0x11FF),
+    ("zh", 0x4E00, 0x9FFF),   # CJK unified ideographs
+    ("zh", 0x3400, 0x4DBF),
+    ("zh", 0xF900, 0xFAFF),
+    ("ru", 0x0400, 0x04FF),   # Cyrillic
+    ("ar", 0x0600, 0x06FF),
+    ("he", 0x0590, 0x05FF),
+    ("el", 0x0370, 0x03FF),
+    ("hi", 0x0900, 0x097F),   # Devanagari
+    ("th", 0x0E00, 0x0E7F),
+]
+_CJK = {"zh", "ja", "ko"}
+_TERM = re.compile(r"[^\W_]+")  # what FTS5's unicode61 tokenizer calls a token
+
+
+class SearchError(PaperatlasError):
+    """A query that cannot be run (empty, bad paging, unknown paper)."""
+
+
+# -- results ---------------------------------------------------------------------------------
+
+@dataclass
+class Hit:
+    id: str
+    title: str | None
+    display_title: str | None
+    score: float
+    rank: int
+    matched_terms: list[str] = field(default_factory=list)
+    keyword_rank: int | None = None
+    semantic_score: float | None = None
+    semantic_rank: int | None = None
+    # plain-text pieces of the abstract; `match` marks a matched term (render escaped)
+    snippet: list[dict[str, Any]] = field(default_factory=list)
+    area: str | None = None
+    decision: str | None = None
+    kind: str | None = None
+
+    @property
+    def label(self) -> str:
+        return self.title or self.display_title or self.id
+
+    def why(self) -> str:
+        parts = []
+        if self.matched_terms:
+            parts.append("terms: " + ", ".join(self.matched_terms))
+        if self.semantic_score is not None:
+            parts.append(f"meaning: {self.semantic_score:.2f}")
+        return "; ".join(parts) or "—"
+
+    def snippet_text(self, open_mark: str = "[", close_mark: str = "]") -> str:
+        return "".join(f"{open_mark}{s['text']}{close_mark}" if s["match"] else s["text"]
+                       for s in self.snippet)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["why"] = self.why()
+        return d
+
+
+@dataclass
+class SearchResult:
+    query: str
+    hits: list[Hit]
+    total: int          # papers ranked (keyword matches plus nearest by meaning, to the depth)
+    offset: int
+    k: int
+    language: str       # detected: "en", "zh", "fr", ...
+    mode: str           # hybrid | keyword | semantic | cross-lingual | similar
+    model: str | None   # the vector model used, if any
+    notes: list[str] = field(default_factory=list)  # things the user should know
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["hits"] = [h.to_dict() for h in self.hits]
+        return d
+
+
+# -- language ----------------------------------------------------------------------------------
+
+def detect_language(text: str) -> str:
+    """A language code for the query: from its script, or for Latin script from function
+    words ("en" unless two or more words of another language say otherwise)."""
+    counts: dict[str, int] = {}
+    latin = 0
+    for ch in text:
+        if not ch.isalpha():
+            continue
+        cp = ord(ch)
+        if cp < 0x250:
+            latin += 1
+            continue
+        for lang, lo, hi in _SCRIPT_RANGES:
+            if lo <= cp <= hi:
+                counts[lang] = counts.get(lang, 0) + 1
+                break
+    if counts:
+        # Japanese is written with kanji too: any kana makes it Japanese.
+        if counts.get("ja"):
+            return "ja"
+        lang, n = max(counts.items(), key=lambda kv: kv[1])
+        # Two CJK characters carry a word; other scripts need a real share of the letters.
+        if (lang in _CJK and n >= 2) or n >= max(2, 0.3 * (n + latin)):
+            return lang
+    words = [w.lower() for w in _TERM.findall(text)]
+    english = sum(w in STOPWORDS for w in words)
+    best, best_n = "en", 1
+    for lang, vocab in _LATIN_WORDS.items():
+        n = sum(w in vocab for w in words)
+        if n > best_n and n > english:
+            best, best_n = lang, n
+    return best
+
+
+# -- keyword side ------------------------------------------------------------------------------
+
+def query_terms(text: str) -> list[str]:
+    """The query's keyword terms as FTS5 will tokenise them: alphanumeric runs of Latin
+    (and other alphabetic) script, stop words dropped unless nothing else is left,
+    deduplicated, at most MAX_TERMS. CJK runs are left out: the index has no Chinese."""
+    text = unicodedata.normalize("NFKC", text).lower()
+    # "中的KV缓存" holds the term "kv": cut runs at CJK characters, keep the rest
+    raw = [t for run in _TERM.findall(text) for t in _CJK_RUN.split(run) if t]
+    content = [t for t in raw if t not in STOPWORDS]
+    terms = list(dict.fromkeys(content or raw))
+    return terms[:MAX_TERMS]
+
+
+_CJK_RUN = re.compile("[\u1100-\u11ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
+
+
+def match_expression(terms: list[str]) -> str | None:
+    """A safe FTS5 MATCH expression: every term quoted, ORed; the whole phrase too when
+    the query is short, so papers using the exact phrase rank first."""
+    if not terms:
+        return None
+    quoted = ['"' + t.replace('"', '""') + '"' for t in terms]
+    if 2 <= len(terms) <= 6:
+        quoted.append('"' + " ".join(t.replace('"', '""') for t in terms) + '"')
+    return " OR ".join(quoted)
+
+
+def keyword_ranking(store, terms: list[str], depth: int,
+                    allowed: set[str] | None) -> list[tuple[str, float]]:
+    expr = match_expression(terms)
+    if expr is None:
+        return []
+    try:
+        return store.fts_search(expr, limit=depth, within=allowed)
+    except sqlite3.OperationalError as exc:  # should not happen: every term is quoted
+        raise SearchError(f"keyword search failed for this query ({exc})") from None
+
+
+# -- vector side ---------------------------------------------------------------------------------
+
+def _vector_models_for(store, language: str) -> list[str]:
+    """Models to try, best first, for a query in `language`."""
+    from paperatlas.embed import DEFAULT_MODEL
+
+    stored = store.vector_models()
+    if language == "en":
+        order = [DEFAULT_MODEL] + sorted(m for m in stored if m != MULTILINGUAL_MODEL)
+        order.append(MULTILINGUAL_MODEL)
+    else:
+        order = [MULTILINGUAL_MODEL]
+    return [m for m in dict.fromkeys(order) if m in stored]
+
+
+_QUERY_BACKENDS: dict[tuple, Any] = {}
+_THREADPOOL: list[Any] = []
+
+
+def _one_blas_thread():
+    """A context where BLAS uses one thread: one query gains nothing from threads, and
+    on a busy machine their spinning costs tens of milliseconds a call."""
+    if not _THREADPOOL:
+        try:
+            from threadpoolctl import ThreadpoolController
+            _THREADPOOL.append(ThreadpoolController())
+        except Exception:  # threadpoolctl missing or confused: run as is
+            _THREADPOOL.append(None)
+    if _THREADPOOL[0] is None:
+        from contextlib import nullcontext
+        return nullcontext()
+    return _THREADPOOL[0].limit(limits=1, user_api="blas")
+
+
+def _query_backend(store, model: str):
+    from paperatlas import embed
+
+    if model == MULTILINGUAL_MODEL:
+        key: tuple = (model,)
+        if key not in _QUERY_BACKENDS:  # its own instance, pinned to one thread
+            _QUERY_BACKENDS[key] = embed.MultilingualBackend(threads=1)
+        return _QUERY_BACKENDS[key]
+    if model == "lsa":  # fitted per store: reload only when its vectors change
+        key = (model, str(store.path), store.vector_signature(model))
+        if key not in _QUERY_BACKENDS:
+            _QUERY_BACKENDS[key] = embed.get_backend(model, store=store)
+        return _QUERY_BACKENDS[key]
+    return embed.get_backend(model, store=store)
+
+
+def _embed(store, model: str, text: str):
+    backend = _query_backend(store, model)
+    with _one_blas_thread():
+        return backend.embed([text])[0]
+
+
+def _open_index(store, model: str):
+    from paperatlas.index import open_index
+
+    return open_index(store, model)
+
+
+# -- fusion ----------------------------------------------------------------------------------------
+
+def fuse(rankings: list[tuple[list[tuple[str, float]], float]], method: str = "rrf",
+         rrf_k: float = 60.0) -> list[tuple[str, float]]:
+    """One ranking from several: each is (list of (id, score) best first, weight).
+
+    "rrf": score = sum of weight / (rrf_k + rank). "score": each list's scores scaled to
+    [0, 1] by its maximum and minimum, then a weighted sum (absent = 0).
+    """
+    fused: dict[str, float] = {}
+    for ranking, weight in rankings:
+        if not ranking or weight <= 0:
+            continue
+        if method == "rrf":
+            for rank, (pid, _) in enumerate(ranking, start=1):
+                fused[pid] = fused.get(pid, 0.0) + weight / (rrf_k + rank)
+        elif method == "score":
+            scores = [s for _, s in ranking]
+            hi, lo = max(scores), min(scores)
+            span = hi - lo or 1.0
+            for pid, s in ranking:
+                fused[pid] = fused.get(pid, 0.0) + weight * (s - lo) / span
+        else:
+            raise ValueError(f"unknown fusion method {method!r}")
+    return sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+# -- search -----------------------------------------------------------------------------------------
+
+def _filters(list_name, area, kind, decision, has_code) -> dict[str, Any]:
+    given = {"list_name": list_name, "area": area, "kind": kind, "decision": decision,
+             "has_code": has_code}
+    return {k: v for k, v in given.items() if v is not None}
+
+
+def _allowed_ids(store, filters: dict[str, Any]) -> set[str] | None:
+    if not filters:
+        return None
+    return {p["id"] for p in store.iter_papers(id_only=True, **filters)}
+
+
+def _check_paging(k: int, offset: int) -> None:
+    if not isinstance(k, int) or k < 1 or k > MAX_K:
+        raise SearchError(f"k must be between 1 and {MAX_K} (got {k})")
+    if not isinstance(offset, int) or offset < 0:
+        raise SearchError(f"offset must be 0 or more (got {offset})")
+
+
+@dataclass
+class Rankings:
+    """Both candidate lists for one query, before fusion."""
+    language: str
+    terms: list[str]
+    keyword: list[tuple[str, float]]   # (id, bm25) best first
+    vector: list[tuple[str, float]]    # (id, cosine) best first
+    model: str | None
+    notes: list[str]
+
+
+def candidate_rankings(store, query: str, depth: int = CANDIDATES,
+                       allowed: set[str] | None = None, keyword: bool = True,
+                       vectors: bool = True) -> Rankings:
+    """The keyword (BM25) and vector rankings of `query`, each `depth` deep, among
+    `allowed` papers (all when None). Routes by the query's language."""
+    language = detect_language(query)
+    terms = query_terms(query)
+    notes: list[str] = []
+    model, vec_ranking = None, []
+    if vectors and allowed != set():
+        models = _vector_models_for(store, language)
+        if models:
+            model = models[0]
+            index = _open_index(store, model)
+            if index is not None:
+                qvec = _embed(store, model, query)
+                with _one_blas_thread():
+                    vec_ranking = index.search(qvec, depth, allowed)
+        elif language != "en":
+            notes.append(
+                f"{_language_name(language)} query: this atlas has no {MULTILINGUAL_MODEL} "
+                f"vectors, so it cannot search by meaning across languages; run "
+                f"`paperatlas embed --model {MULTILINGUAL_MODEL}` first"
+                + ("; showing keyword matches of the query's Latin-script words" if terms
+                   and keyword else ""))
+        else:
+            notes.append("no vectors in this atlas yet: run `paperatlas embed` to search by "
+                         "meaning" + ("; showing keyword matches only" if keyword else ""))
+    kw_ranking: list[tuple[str, float]] = []
+    if keyword and allowed != set():
+        kw_ranking = keyword_ranking(store, terms, depth, allowed)
+        if not terms and language != "en" and not vectors:
+            notes.append(f"keyword search cannot match a {_language_name(language)} query "
+                         "against English abstracts; search without --mode keyword")
+    return Rankings(language, terms, kw_ranking, vec_ranking, model, notes)
+
+
+def fuse_rankings(r: Rankings, fusion: dict[str, Any] | None = None
+                  ) -> tuple[list[tuple[str, float]], str]:
+    """(fused ranking, mode) from both lists: hybrid when both have candidates."""
+    fusion = {**FUSION, **(fusion or {})}
+    if not r.vector:
+        return r.keyword, "keyword"
+    if not r.keyword:
+        return r.vector, "semantic"
+    keyword_weight = fusion["keyword_weight"] if r.language == "en" else FOREIGN_KEYWORD_WEIGHT
+    return fuse([(r.keyword, keyword_weight), (r.vector, fusion["vector_weight"])],
+                method=fusion["method"], rrf_k=fusion["rrf_k"]), "hybrid"
+
+
+def search(store, query: str, k: int = 20, offset: int = 0, list_name: str | None = None,
+           area: str | None = None, kind: str | None = None, decision: str | None = None,
+           has_code: bool | None = None, method: str = "auto",
+           fusion: dict[str, Any] | None = None) -> SearchResult:
+    """Rank the store's papers for `query`; return hits offset..offset+k.
+
+    `method`: "auto"/"hybrid" (both when vectors exist), "keyword" (BM25 only) or
+    "semantic" (vectors only). `fusion` overrides FUSION (used by the benchmark).
+    """
+    if query is None or not str(query).strip():
+        raise SearchError("empty query: give some words to search for")
+    if method not in ("auto", "hybrid", "keyword", "semantic"):
+        raise SearchError(f"unknown search method {method!r} (auto, hybrid, keyword, semantic)")
+    _check_paging(k, offset)
+    query = str(query)
+    cut_note = []
+    if len(query) > MAX_QUERY_CHARS:
+        cut_note.append(f"query cut to its first {MAX_QUERY_CHARS:,} characters")
+        query = query[:MAX_QUERY_CHARS]
+    allowed = _allowed_ids(store, _filters(list_name, area, kind, decision, has_code))
+    r = candidate_rankings(store, query, depth=max(CANDIDATES, offset + k), allowed=allowed,
+                           keyword=method != "semantic", vectors=method != "keyword")
+    ranked, mode = fuse_rankings(r, fusion)
+    if r.language != "en" and r.vector:
+        mode = "cross-lingual"
+    if allowed == set():
+        r.notes.append("no paper matches the filters")
+    elif not ranked and not r.notes:
+        r.notes.append("no paper matches this query")
+    page = ranked[offset:offset + k]
+    hits = _make_hits(store, page, offset, r.terms, r.keyword, r.vector)
+    return SearchResult(query=query, hits=hits, total=len(ranked), offset=offset, k=k,
+                        language=r.language, mode=mode, model=r.model,
+                        notes=cut_note + r.notes)
+
+
+def _language_name(code: str) -> str:
+    names = {"zh": "Chinese", "ja": "Japanese", "ko": "Korean", "ru": "Russian",
+             "ar": "Arabic", "he": "Hebrew", "el": "Greek", "hi": "Hindi", "th": "Thai",
+             "fr": "French", "de": "German", "es": "Spanish", "pt": "Portuguese",
+             "it": "Italian", "nl": "Dutch", "en": "English"}
+    return names.get(code, code)
+
+
+# -- more like this --------------------------------------------------------------------------------
+
+def similar(store, paper_id: str | None = None, text: str | None = None, k: int = 10,
+            offset: int = 0, list_name: str | None = None, area: str | None = None,
+            kind: str | None = None, decision: str | None = None,
+            has_code: bool | None = None) -> SearchResult:
+    """The papers closest in meaning to one paper (by id or unique id prefix) or to a
+    free text (an abstract being written, a paragraph from a paper)."""
+    if (paper_id is None) == (text is None):
+        raise SearchError("give either a paper id or a text to find similar papers")
+    _check_paging(k, offset)
+    notes: list[str] = []
+    exclude: str | None = None
+    if paper_id is not None:
+        full = store.resolve_id(str(paper_id).strip())
+        if full is None:
+            raise SearchError(f"no paper with id {paper_id!r} (or the prefix is ambiguous)")
+        paper = store.get_paper(full)
+        from paperatlas.embed import embedding_text
+        text = embedding_text(paper.get("title"), paper.get("abstract"))
+        exclude = full
+        query_label = full
+    else:
+        if not text.strip():
+            raise SearchError("empty text: paste an abstract or a paragraph")
+        if len(text) > MAX_QUERY_CHARS:
+            notes.append(f"text cut to its first {MAX_QUERY_CHARS:,} characters")
+            text = text[:MAX_QUERY_CHARS]
+        query_label = text
+    language = detect_language(text)
+    models = _vector_models_for(store, language)
+    filters = _filters(list_name, area, kind, decision, has_code)
+    allowed = _allowed_ids(store, filters)
+    if not models:
+        wanted = "" if language == "en" else f" --model {MULTILINGUAL_MODEL}"
+        raise SearchError(f"no vectors to compare with: run `paperatlas embed{wanted}` first")
+    model = models[0]
+    index = _open_index(store, model)
+    qvec = None
+    if exclude is not None:
+        got, matrix = store.get_vectors(model, [exclude])
+        qvec = matrix[0] if got else None
+    if qvec is None:
+        qvec = _embed(store, model, text)
+    depth = offset + k + (1 if exclude else 0)
+    ranking = [h for h in index.search(qvec, depth, allowed) if h[0] != exclude]
+    page = ranking[offset:offset + k]
+    hits = _make_hits(store, page, offset, [], [], ranking)
+    return SearchResult(query=query_label, hits=hits, total=len(ranking), offset=offset, k=k,
+                        language=language, mode="similar", model=model, notes=notes)
+
+
+# -- hits and snippets -------------------------------------------------------------------------------
+
+def _make_hits(store, page: list[tuple[str, float]], offset: int, terms: list[str],
+               kw_ranking: list[tuple[str, float]],
+               vec_ranking: list[tuple[str, float]]) -> list[Hit]:
+    if not page:
+        return []
+    ids = [pid for pid, _ in page]
+    kw_rank = {pid: r for r, (pid, _) in enumerate(kw_ranking, start=1)}
+    vec = {pid: (r, s) for r, (pid, s) in enumerate(vec_ranking, start=1)}
+    rows = {p["id"]: p for p in store.iter_papers(ids=ids)}
+    stems = {stem(t): t for t in terms if len(t) > 1}
+    hits = []
+    for n, (pid, score) in enumerate(page):
+        row = rows.get(pid)
+        if row is None:  # deleted between ranking and now
+            continue
+        abstract_m = mark_terms(row.get("abstract") or "", stems)
+        head = " ".join([row.get("title") or "", *(row.get("keywords") or [])])
+        matched = _matched(mark_terms(head, stems) + " " + abstract_m, stems)
+        snippet = _snippet(abstract_m)
+        v = vec.get(pid)
+        hits.append(Hit(
+            id=pid, title=row.get("title"), display_title=row.get("display_title"),
+            score=float(score), rank=offset + n + 1, matched_terms=matched,
+            keyword_rank=kw_rank.get(pid), semantic_score=v[1] if v else None,
+            semantic_rank=v[0] if v else None, snippet=snippet,
+            area=row.get("area") or row.get("predicted_area"), decision=row.get("decision"),
+            kind=row.get("kind")))
+    return hits
+
+
+_MARKED = re.compile(re.escape(MARK_OPEN) + "(.*?)" + re.escape(MARK_CLOSE), re.S)
+
+
+_SUFFIXES = ("ational", "ations", "ation", "ments", "ment", "ness",
+             "ings", "ing", "ies", "ied", "ers", "ed", "er", "es", "ly", "s", "e")
+
+
+def stem(word: str) -> str:
+    """A light suffix-stripping stem, close enough to FTS5's Porter stemmer to show which
+    words of a paper a query term matched (training/trained/train, models/model)."""
+    w = word.lower()
+    for suffix in _SUFFIXES:
+        if w.endswith(suffix) and len(w) - len(suffix) >= 3:
+            w = w[: -len(suffix)]
+            break
+    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "lsz":  # forgetting -> forget
+        w = w[:-1]
+    return w
+
+
+def mark_terms(text: str, stems: dict[str, str]) -> str:
+    """`text` with every word whose stem is among `stems` wrapped in the private markers."""
+    if not stems:
+        return text.replace(MARK_OPEN, "").replace(MARK_CLOSE, "")
+    text = text.replace(MARK_OPEN, "").replace(MARK_CLOSE, "")
+    return _TERM.sub(lambda m: f"{MARK_OPEN}{m.group(0)}{MARK_CLOSE}"
+                     if stem(unicodedata.normalize("NFKC", m.group(0))) in stems
+                     else m.group(0), text)
+
+
+def _matched(marked: str, stems: dict[str, str]) -> list[str]:
+    """The query terms found (in query order)."""
+    found = {stem(unicodedata.normalize("NFKC", m)) for m in _MARKED.findall(marked)}
+    return [term for st, term in stems.items() if st in found]
+
+
+def _snippet(marked: str, width: int = SNIPPET_CHARS) -> list[dict[str, Any]]:
+    """The stretch of the abstract with the most distinct matched terms (its start when
+    nothing matched), cut at word boundaries, as [{text, match}] segments."""
+    text = " ".join(marked.split())
+    starts = [m.start() for m in _MARKED.finditer(text)]
+    begin = 0
+    if starts:
+        best, best_n = starts[0], 0
+        for s in starts:
+            window = text[s:s + width]
+            n = len(set(m.lower() for m in _MARKED.findall(window)))
+            if n > best_n:
+                best, best_n = s, n
+        # start a little before the first match, at a word boundary
+        begin = max(0, best - width // 4)
+        if begin > 0:
+            space = text.find(" ", begin)
+            begin = space + 1 if 0 <= space < best else begin
+    end = min(len(text), begin + width)
+    if end < len(text):
+        space = text.rfind(" ", begin, end)
+        end = space if space > begin else end
+    # never cut inside a marked term
+    opened = text.rfind(MARK_OPEN, begin, end)
+    if opened > text.rfind(MARK_CLOSE, begin, end):
+        close = text.find(MARK_CLOSE, end)
+        end = close + 1 if close >= 0 else end
+    piece = text[begin:end]
+    segments: list[dict[str, Any]] = []
+    if begin > 0:
+        segments.append({"text": "…", "match": False})
+    pos = 0
+    for m in _MARKED.finditer(piece):
+        if m.start() > pos:
+            segments.append({"text": piece[pos:m.start()], "match": False})
+        segments.append({"text": m.group(1), "match": True})
+        pos = m.end()
+    if pos < len(piece):
+        segments.append({"text": piece[pos:], "match": False})
+    if end < len(text):
+        segments.append({"text": "…", "match": False})
+    # stray marker characters (a cut we did not foresee) must not reach the user
+    for seg in segments:
+        seg["text"] = seg["text"].replace(MARK_OPEN, "").replace(MARK_CLOSE, "")
+    return segments

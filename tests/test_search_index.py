@@ -1,0 +1,112 @@
+"""Vector indexes: exact search, the usearch ANN graph (recall, incremental updates,
+persistence) and the switch between them by store size."""
+
+import numpy as np
+import pytest
+
+from paperatlas import index as I
+from paperatlas.store import Store
+
+
+def clustered(n, dim, seed, centres=50):
+    """Vectors around a few dozen centres, like document embeddings (not uniform noise)."""
+    rng = np.random.default_rng(seed)
+    c = rng.standard_normal((centres, dim)).astype(np.float32)
+    x = c[rng.integers(0, centres, n)] + 0.6 * rng.standard_normal((n, dim)).astype(np.float32)
+    return x
+
+
+def brute_force(matrix, q, k):
+    m = matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
+    s = m @ (q / np.linalg.norm(q))
+    return list(np.argsort(-s)[:k])
+
+
+def test_exact_index_matches_brute_force_and_respects_allowed():
+    x = clustered(2000, 32, 0)
+    ids = [f"p{i}" for i in range(len(x))]
+    index = I.ExactIndex(ids, x)
+    q = clustered(1, 32, 1)[0]
+    got = index.search(q, 10)
+    assert [p for p, _ in got] == [ids[i] for i in brute_force(x, q, 10)]
+    assert all(a[1] >= b[1] for a, b in zip(got, got[1:]))
+    allowed = {f"p{i}" for i in range(0, 2000, 7)}
+    sub = index.search(q, 5, allowed)
+    assert len(sub) == 5 and all(p in allowed for p, _ in sub)
+    assert index.search(q, 5, set()) == []
+
+
+def test_ann_recall_against_exact():
+    both = clustered(20100, 48, 2)
+    x, queries = both[:20000], both[20000:]  # queries from the same distribution
+    ids = [f"p{i}" for i in range(len(x))]
+    ann = I.AnnIndex(48)
+    ann.add(ids, x)
+    exact = I.ExactIndex(ids, x)
+    recall = np.mean([len({p for p, _ in ann.search(q, 10)} & {p for p, _ in exact.search(q, 10)})
+                      / 10 for q in queries])
+    assert recall >= 0.95, recall
+
+
+def test_ann_incremental_add_remove_and_persistence(tmp_path):
+    x = clustered(3000, 16, 4)
+    ids = [f"p{i}" for i in range(len(x))]
+    path = tmp_path / "atlas.db.static.usearch"
+    ann = I.AnnIndex(16, path)
+    ann.add(ids[:2000], x[:2000], ["h"] * 2000)
+    ann.add(ids[2000:], x[2000:], ["h"] * 1000)  # appended, not rebuilt
+    assert len(ann) == 3000
+    assert ann.search(x[2500], 1)[0][0] == "p2500"
+    ann.remove(["p2500"])
+    assert all(p != "p2500" for p, _ in ann.search(x[2500], 10))
+    ann.save()
+    again = I.AnnIndex.load(path, 16)
+    assert again is not None and len(again) == 2999
+    assert again.search(x[10], 1)[0][0] == "p10"
+    assert I.AnnIndex.load(path, 32) is None       # wrong dimension: rebuild, do not misuse
+    path.with_name(path.name + ".json").write_text("{broken")
+    assert I.AnnIndex.load(path, 16) is None       # damaged sidecar: rebuild
+
+
+def test_ann_sync_follows_store_state():
+    x = clustered(500, 8, 5)
+    ids = [f"p{i}" for i in range(500)]
+    by_id = dict(zip(ids, x))
+    ann = I.AnnIndex(8)
+    state = {p: "v1" for p in ids[:400]}
+    load = lambda want: (list(want), np.stack([by_id[p] for p in want]))  # noqa: E731
+    assert ann.sync(state, load) == {"added": 400, "removed": 0}
+    state.update({p: "v1" for p in ids[400:]})       # 100 new papers
+    del state["p0"]                                  # one deleted
+    state["p1"] = "v2"                               # one re-embedded
+    assert ann.sync(state, load) == {"added": 101, "removed": 2}
+    assert len(ann) == 499 and "p0" not in ann.ids
+
+
+def test_open_index_switches_to_ann_and_persists_next_to_store(tmp_path):
+    store = Store(tmp_path / "atlas.db")
+    x = clustered(300, 16, 6)
+    ids = [f"p{i}" for i in range(300)]
+    with store.transaction():
+        for pid in ids:
+            store.insert_paper({"id": pid, "abstract": f"abstract of {pid}"})
+        store.put_vectors("toy", ids[:250], x[:250], ["h"] * 250)
+    I.clear_cache()
+    assert isinstance(I.open_index(store, "toy"), I.ExactIndex)  # small: exact
+    ann = I.open_index(store, "toy", ann_threshold=100)
+    assert isinstance(ann, I.AnnIndex) and len(ann) == 250
+    path = I.index_path(store.path, "toy")
+    assert path.exists() and path.parent == store.path.parent
+    # new vectors: the persisted graph is extended, not rebuilt from scratch
+    with store.transaction():
+        store.put_vectors("toy", ids[250:], x[250:], ["h"] * 50)
+    I.clear_cache()
+    ann2 = I.open_index(store, "toy", ann_threshold=100)
+    assert len(ann2) == 300 and ann2.search(x[299], 1)[0][0] == "p299"
+    assert I.open_index(store, "missing-model") is None
+
+
+@pytest.mark.parametrize("k", [1, 10, 400])
+def test_top_k_order(k):
+    s = np.random.default_rng(7).standard_normal(300)
+    assert list(I.top_k(s, k)) == list(np.argsort(-s)[:k])
