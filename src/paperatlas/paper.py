@@ -38,6 +38,7 @@ class Paper:
 
 _WS = re.compile(r"\s+")
 _NON_WORD = re.compile(r"[^\w\s]")
+_ASCII_NON_WORD = bytes(32 if _NON_WORD.match(chr(c)) else c for c in range(256))
 
 
 def normalise_text(text: str) -> str:
@@ -47,6 +48,8 @@ def normalise_text(text: str) -> str:
     abstract that differ only in quotes, dashes, spacing or line breaks normalise alike.
     """
     text = unicodedata.normalize("NFKC", text).lower()
+    if text.isascii():  # fast path, same result: str.translate + split instead of two regexes
+        return " ".join(text.encode("ascii").translate(_ASCII_NON_WORD).decode("ascii").split())
     text = _NON_WORD.sub(" ", text)
     return _WS.sub(" ", text).strip()
 

@@ -401,6 +401,80 @@ class Store:
                 "SELECT paper_id, variant, signature FROM paper_minhash"):
             yield pid, variant, np.frombuffer(blob, dtype=np.uint64)
 
+    def count_minhashes(self) -> int:
+        return self.conn.execute("SELECT count(*) FROM paper_minhash").fetchone()[0]
+
+    # -- batch writes and look-ups for ingest (one query per batch, not per paper) ----------
+
+    def _in_query(self, sql: str, values: Iterable[str], extra: tuple = ()) -> list[sqlite3.Row]:
+        """Run `sql` (with one `IN (SELECT value FROM json_each(?))`) over many values."""
+        values = list(values)
+        if not values:
+            return []
+        return self.conn.execute(sql, (*extra, json.dumps(values))).fetchall()
+
+    def existing_ids(self, ids: Iterable[str]) -> set[str]:
+        return {r[0] for r in self._in_query(
+            "SELECT id FROM papers WHERE id IN (SELECT value FROM json_each(?))", ids)}
+
+    def papers_for_hashes(self, hashes: Iterable[str]) -> dict[str, str]:
+        """hash -> paper id, for the hashes that are known."""
+        return {r[0]: r[1] for r in self._in_query(
+            "SELECT hash, paper_id FROM paper_hashes WHERE hash IN (SELECT value FROM json_each(?))",
+            hashes)}
+
+    def members_among(self, list_name: str, ids: Iterable[str]) -> set[str]:
+        """Which of `ids` are already in the list."""
+        return {r[0] for r in self._in_query(
+            "SELECT paper_id FROM list_members WHERE list_name = ? AND paper_id IN "
+            "(SELECT value FROM json_each(?))", ids, (list_name,))}
+
+    def insert_papers(self, records: list[dict[str, Any]]) -> None:
+        """Insert many paper rows (every key of PAPER_COLUMNS present) in one statement."""
+        if not records:
+            return
+        self.conn.executemany(
+            f"INSERT INTO papers ({', '.join(PAPER_COLUMNS)}) "
+            f"VALUES ({', '.join('?' * len(PAPER_COLUMNS))})",
+            [[json.dumps(r[c], ensure_ascii=False) if c in _JSON_COLUMNS else r[c]
+              for c in PAPER_COLUMNS] for r in records])
+
+    def add_hashes(self, rows: Iterable[tuple[str, str]]) -> None:
+        """(hash, paper id) rows; a hash already known keeps its paper."""
+        self.conn.executemany(
+            "INSERT OR IGNORE INTO paper_hashes(hash, paper_id) VALUES (?, ?)", rows)
+
+    def set_minhashes(self, rows: Iterable[tuple[str, int, np.ndarray]]) -> None:
+        self.conn.executemany(
+            "INSERT OR REPLACE INTO paper_minhash(paper_id, variant, signature) VALUES (?, ?, ?)",
+            [(pid, variant, np.asarray(sig, dtype=np.uint64).tobytes())
+             for pid, variant, sig in rows])
+
+    def add_members(self, rows: Iterable[tuple[str, str, int]]) -> None:
+        """(list name, paper id, position) rows; existing memberships are kept as they are."""
+        self.conn.executemany(
+            "INSERT OR IGNORE INTO list_members(list_name, paper_id, position) VALUES (?, ?, ?)",
+            rows)
+
+    def rekey_paper(self, old_id: str, new_id: str) -> None:
+        """Give a paper a new id (a hash id replaced by the source id of a twin), moving
+        every row that refers to it. Finds referring tables from the schema, so tables
+        added by later migrations move too. Call inside a transaction."""
+        conn = self.conn
+        cols = ", ".join(c for c in PAPER_COLUMNS if c != "id")
+        conn.execute(f"INSERT INTO papers (id, {cols}, added_at, updated_at) "
+                     f"SELECT ?, {cols}, added_at, datetime('now') FROM papers WHERE id = ?",
+                     (new_id, old_id))
+        tables = [r[0] for r in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+            "AND name NOT LIKE '%fts%'")]
+        for table in tables:
+            for fk in conn.execute(f"PRAGMA foreign_key_list({table})").fetchall():
+                if fk["table"] == "papers" and fk["to"] in ("id", None):
+                    conn.execute(f"UPDATE OR REPLACE {table} SET {fk['from']} = ? "
+                                 f"WHERE {fk['from']} = ?", (new_id, old_id))
+        conn.execute("DELETE FROM papers WHERE id = ?", (old_id,))
+
     # -- lists -------------------------------------------------------------------------------
 
     def ensure_list(self, name: str) -> None:

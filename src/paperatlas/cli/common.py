@@ -48,7 +48,8 @@ def run_app(typer_app: typer.Typer) -> int:
     from paperatlas.store import StoreError
 
     try:
-        typer_app(standalone_mode=False)
+        # click returns the code of typer.Exit (instead of raising it) when not standalone
+        code = typer_app(standalone_mode=False)
     except (UserError, PaperatlasError, StoreError) as exc:
         err_console.print(f"error: {exc}", highlight=False, markup=False, style="bold red")
         return 2
@@ -68,4 +69,4 @@ def run_app(typer_app: typer.Typer) -> int:
             exc.show()
             return 2
         raise
-    return 0
+    return code if isinstance(code, int) else 0

@@ -1,3 +1,234 @@
-"""CLI commands (see cli/__init__.py)."""
+"""Core commands: add, ls, show, stats, export, lists (see cli/__init__.py).
 
-from paperatlas.cli.common import app  # noqa: F401
+Thin: parse options, call `Atlas`, format with rich. Text from papers is printed as
+rich `Text`, never as markup, so a `[bold]` in an abstract stays literal."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from paperatlas.cli.common import DbOption, UserError, app, console, err_console, open_atlas
+
+ListOption = Annotated[Optional[str], typer.Option("--list", "-l", help="Only papers of this list.")]
+
+
+def _check_list(atlas, list_name: str | None) -> None:
+    if list_name is not None and list_name not in atlas.lists():
+        known = ", ".join(atlas.lists()) or "none yet"
+        raise UserError(f"no list named '{list_name}' (lists: {known})")
+
+
+@app.command()
+def add(
+    files: Annotated[list[Path], typer.Argument(help="Paper lists: text, JSON/JSONL, CSV/TSV, BibTeX (gzip ok).",
+                                                show_default=False)],
+    list_name: Annotated[Optional[str], typer.Option(
+        "--list", "-l", help="List name (default: each file's name without suffixes).")] = None,
+    db: DbOption = None,
+    no_enrich: Annotated[bool, typer.Option("--no-enrich", help="Skip extracting facts after adding.")] = False,
+) -> None:
+    """Add paper lists to the atlas: deduplicated, merged with twins, one transaction per file."""
+    atlas = open_atlas(db)
+    report = atlas.add(files, list_name=list_name, progress=sys.stderr.isatty(), enrich=False)
+    for f in report.files:
+        if f.error:
+            continue
+        near = f" ({f.near} near-duplicates)" if f.near else ""
+        console.print(Text(
+            f"{f.path} -> list '{f.list_name}': added {f.added}, merged {f.merged}{near}, "
+            f"unchanged {f.unchanged}, skipped {f.skipped} (no abstract)"))
+    if len(report.files) > 1:
+        console.print(Text(f"total: added {report.added}, merged {report.merged}, "
+                           f"unchanged {report.unchanged}, skipped {report.skipped}"))
+    if not no_enrich and (report.added or report.merged):
+        atlas.enrich(progress=sys.stderr.isatty())
+    console.print(Text(f"atlas {atlas.path}: {atlas.stats()['papers']} papers"), style="dim")
+    for error in report.errors:
+        err_console.print(Text(f"error: {error} (nothing from this file was stored)"),
+                          style="bold red")
+    if report.errors:
+        raise typer.Exit(2)
+
+
+@app.command("ls")
+def list_papers(
+    list_name: ListOption = None,
+    area: Annotated[Optional[str], typer.Option(help="Primary area (exact).")] = None,
+    decision: Annotated[Optional[str], typer.Option(help="Decision prefix, e.g. 'Accept'.")] = None,
+    text: Annotated[Optional[str], typer.Option("--text", "-t", help="Substring of title or abstract.")] = None,
+    kind: Annotated[Optional[str], typer.Option(help="method | benchmark | dataset | analysis | theory")] = None,
+    has_code: Annotated[Optional[bool], typer.Option("--has-code/--no-code", help="Only papers with (or without) a code link.",
+                                                     show_default=False)] = None,
+    limit: Annotated[int, typer.Option(help="At most this many rows.")] = 50,
+    db: DbOption = None,
+) -> None:
+    """List papers as a table."""
+    atlas = open_atlas(db)
+    _check_list(atlas, list_name)
+    rows = atlas.papers(list_name=list_name, area=area, decision=decision, text=text, kind=kind,
+                        has_code=has_code, limit=limit + 1)
+    more = len(rows) > limit
+    rows = rows[:limit]
+    table = Table(show_lines=False, header_style="bold")
+    table.add_column("id", no_wrap=True, style="cyan")
+    table.add_column("title", ratio=3)
+    table.add_column("area", ratio=1)
+    table.add_column("decision", no_wrap=True)
+    table.add_column("kind", no_wrap=True)
+    for row in rows:
+        table.add_row(Text(row["id"]), _title_cell(row), _area_cell(row),
+                      Text(row.get("decision") or ""), Text(row.get("kind") or ""))
+    console.print(table)
+    shown = f"{len(rows)} papers" + (f" (first {limit}; use --limit for more)" if more else "")
+    console.print(Text(shown), style="dim")
+
+
+def _title_cell(row: dict[str, Any]) -> Text:
+    if row.get("title"):
+        return Text(row["title"])
+    if row.get("display_title"):
+        return Text(row["display_title"], style="italic")
+    abstract = row.get("abstract") or ""
+    return Text(abstract[:100] + ("…" if len(abstract) > 100 else ""), style="dim")
+
+
+def _area_cell(row: dict[str, Any]) -> Text:
+    if row.get("area"):
+        return Text(row["area"])
+    if row.get("predicted_area"):
+        return Text(f"~{row['predicted_area']}", style="italic")  # predicted, not given
+    return Text("")
+
+
+@app.command()
+def show(
+    paper_id: Annotated[str, typer.Argument(metavar="ID", help="Paper id or a unique prefix of it.")],
+    db: DbOption = None,
+) -> None:
+    """Show one paper: every field, its lists and its extracted facts."""
+    atlas = open_atlas(db)
+    paper = atlas.paper(paper_id)
+    if paper is None:
+        raise UserError(f"no paper with id '{paper_id}' (or the prefix matches several; "
+                        "see 'paperatlas ls')")
+    facts = paper.pop("facts", {}) or {}
+    title = paper.get("title") or facts.get("display_title") or "(untitled)"
+    console.print(Text(title, style="bold"))
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="bold cyan", no_wrap=True)
+    grid.add_column()
+    skip = {"title", "abstract", "extra"}
+    for key, value in paper.items():
+        if key not in skip and value not in (None, "", [], {}):
+            grid.add_row(key, _render(value))
+    for key, value in (paper.get("extra") or {}).items():
+        if key != "abstract_final":
+            grid.add_row(key, _render(value))
+    console.print(grid)
+    console.print(Text("\nabstract", style="bold"))
+    console.print(Text(paper["abstract"]))
+    final = (paper.get("extra") or {}).get("abstract_final")
+    if final and final != paper["abstract"]:
+        console.print(Text("\nabstract (camera-ready)", style="bold"))
+        console.print(Text(final))
+    if facts:
+        console.print(Text("\nfacts", style="bold"))
+        facts_grid = Table.grid(padding=(0, 2))
+        facts_grid.add_column(style="bold magenta", no_wrap=True)
+        facts_grid.add_column()
+        for key, value in facts.items():
+            if value not in (None, "", [], {}):
+                facts_grid.add_row(key, _render(value))
+        console.print(facts_grid)
+
+
+def _render(value: Any) -> Text:
+    """Any fact or field as plain text: lists one item a line, dicts as key=value."""
+    if isinstance(value, dict):
+        return Text(", ".join(f"{k}={_plain(v)}" for k, v in value.items()))
+    if isinstance(value, (list, tuple)):
+        if value and all(isinstance(v, (dict, list, tuple)) for v in value):
+            return Text("\n".join(_render(v).plain for v in value))
+        return Text("; ".join(_plain(v) for v in value))
+    return Text(_plain(value))
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.3g}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_plain(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}={_plain(v)}" for k, v in value.items()) + "}"
+    return str(value)
+
+
+@app.command()
+def stats(list_name: ListOption = None, db: DbOption = None) -> None:
+    """Per list: papers, papers with titles, counts by area and by decision."""
+    atlas = open_atlas(db)
+    _check_list(atlas, list_name)
+    names = [list_name] if list_name else atlas.lists()
+    if not names:
+        console.print("the atlas is empty: add a paper list with 'paperatlas add FILE'")
+        return
+    overview = Table(title="lists", header_style="bold")
+    for column in ("list", "papers", "with title"):
+        overview.add_column(column, justify="left" if column == "list" else "right")
+    per_list = {name: atlas.stats(name) for name in names}
+    for name, s in per_list.items():
+        overview.add_row(Text(name), str(s["papers"]), str(s["with_title"]))
+    if not list_name:
+        total = atlas.stats()
+        overview.add_row(Text("all (deduplicated)", style="bold"), str(total["papers"]),
+                         str(total["with_title"]))
+    console.print(overview)
+    for name, s in per_list.items():
+        for what in ("by_area", "by_decision"):
+            table = Table(title=f"{name}: {what.replace('_', ' ')}", header_style="bold")
+            table.add_column(what[3:])
+            table.add_column("papers", justify="right")
+            for key, count in s[what].items():
+                table.add_row(Text(str(key)), str(count))
+            console.print(table)
+
+
+@app.command("lists")
+def lists_command(db: DbOption = None) -> None:
+    """The lists in the atlas with their sizes."""
+    atlas = open_atlas(db)
+    table = Table(header_style="bold")
+    table.add_column("list")
+    table.add_column("papers", justify="right")
+    for name in atlas.lists():
+        table.add_row(Text(name), str(atlas.stats(name)["papers"]))
+    console.print(table)
+
+
+@app.command()
+def export(
+    fmt: Annotated[str, typer.Option("--format", "-f", help="jsonl | csv | bibtex | markdown")] = "jsonl",
+    list_name: ListOption = None,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="File to write (default: stdout).")] = None,
+    db: DbOption = None,
+) -> None:
+    """Export papers (all, or one list) as JSON Lines, CSV, BibTeX or Markdown."""
+    from paperatlas.export import FORMATS
+    if fmt not in FORMATS:
+        raise UserError(f"unknown format '{fmt}' (choose from {', '.join(FORMATS)})")
+    atlas = open_atlas(db)
+    _check_list(atlas, list_name)
+    if output is None:
+        count = atlas.export(fmt, sys.stdout, list_name=list_name)
+        sys.stdout.flush()
+    else:
+        if output.is_dir():
+            raise UserError(f"{output}: is a directory; name a file to write")
+        count = atlas.export(fmt, output, list_name=list_name)
+        err_console.print(Text(f"exported {count} papers to {output}"))

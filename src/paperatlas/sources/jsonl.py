@@ -1,0 +1,115 @@
+"""JSON Lines and JSON documents: ICLR rows, OpenReview notes (API v1 and v2), arXiv
+metadata snapshot rows, Paper Copilot lists. Each object becomes one Paper through
+`records.paper_from_record`; an array at the top level is streamed element by element."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from paperatlas.errors import InputError
+from paperatlas.paper import Paper
+from paperatlas.sources._io import iter_lines
+from paperatlas.sources.records import paper_from_record
+
+# Keys under which a JSON document may hold its list of papers ({"notes": [...]}).
+_LIST_KEYS = ("notes", "papers", "data", "results", "items", "entries", "rows", "submissions")
+_CHUNK_LINES = 2000
+_MAX_OBJECT_CHARS = 16 * 1024 * 1024  # one paper's JSON is far smaller
+
+
+def read_jsonl(path: Path) -> Iterator[Paper]:
+    decode = json.loads
+    for lineno, line in iter_lines(path):
+        if not line.strip():
+            continue
+        try:
+            record = decode(line)
+        except ValueError as exc:
+            raise InputError(path, f"malformed JSON: {_reason(exc)}", lineno) from None
+        yield from _papers(path, record, lineno)
+
+
+def read_json(path: Path) -> Iterator[Paper]:
+    """A JSON document: an array of papers (streamed), an object holding one, or one paper."""
+    lines = iter_lines(path)
+    first = ""
+    for lineno, line in lines:
+        if line.strip():
+            first = line.lstrip()
+            break
+    if first.startswith("["):
+        yield from _stream_array(path, lines, first, lineno)
+        return
+    text = "\n".join([first, *(line for _, line in lines)])
+    try:
+        document = json.loads(text)
+    except ValueError as exc:
+        raise InputError(path, f"malformed JSON: {_reason(exc)}",
+                         lineno + getattr(exc, "lineno", 1) - 1) from None
+    if isinstance(document, Mapping):
+        for key in _LIST_KEYS:
+            if isinstance(document.get(key), list):
+                for item in document[key]:
+                    yield from _papers(path, item, lineno)
+                return
+    yield from _papers(path, document, lineno)
+
+
+def _stream_array(path: Path, lines: Iterator[tuple[int, str]], first: str,
+                  first_line: int) -> Iterator[Paper]:
+    """Decode `[obj, obj, ...]` one object at a time, reading lines as needed, so a big
+    file never sits in memory whole. Line numbers of errors are the real ones."""
+    decoder = json.JSONDecoder()
+    buf, base_line, pos, eof = first, first_line, first.index("[") + 1, False
+
+    def more() -> bool:
+        nonlocal buf, base_line, pos
+        chunk = []
+        for _, line in lines:
+            chunk.append(line)
+            if len(chunk) >= _CHUNK_LINES:
+                break
+        if not chunk:
+            return False
+        base_line += buf.count("\n", 0, pos)  # drop what is consumed
+        buf = buf[pos:] + "\n" + "\n".join(chunk)
+        pos = 0
+        return True
+
+    while True:
+        while True:  # skip whitespace and separators
+            while pos < len(buf) and buf[pos] in " \t\r\n,":
+                pos += 1
+            if pos < len(buf) or eof:
+                break
+            eof = not more()
+        if pos >= len(buf):
+            raise InputError(path, "malformed JSON: the array is never closed ']'",
+                             base_line + buf.count("\n"))
+        if buf[pos] == "]":
+            return
+        try:
+            value, end = decoder.raw_decode(buf, pos)
+        except ValueError as exc:
+            if not eof and len(buf) - pos < _MAX_OBJECT_CHARS and more():
+                continue  # the object may continue on lines not read yet
+            eof = True
+            line = base_line + buf.count("\n", 0, getattr(exc, "pos", pos))
+            raise InputError(path, f"malformed JSON: {_reason(exc)}", line) from None
+        line = base_line + buf.count("\n", 0, pos)
+        pos = end
+        yield from _papers(path, value, line)
+
+
+def _papers(path: Path, record: Any, lineno: int) -> Iterator[Paper]:
+    if not isinstance(record, Mapping):
+        raise InputError(path, f"expected a JSON object per paper, got {type(record).__name__}",
+                         lineno)
+    yield paper_from_record(record, f"{path}:{lineno}")
+
+
+def _reason(exc: ValueError) -> str:
+    return getattr(exc, "msg", None) or str(exc)

@@ -1,0 +1,175 @@
+"""One mapping from a flat record (a JSON object, a CSV row) to a `Paper`.
+
+Sources name the same thing differently (`abstract`/`summary`, `primary_area`/`area`,
+`status`/`decision`, authors as a list or joined by `;`/`and`); column names are matched
+case-insensitively. What a record has beyond `Paper`'s fields goes into `Paper.extra`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from collections.abc import Mapping
+from typing import Any
+
+from paperatlas.paper import Paper
+
+ALIASES: dict[str, tuple[str, ...]] = {
+    "title": ("title", "paper_title", "papertitle"),
+    "abstract": ("abstract", "summary", "abstract_text", "paper_abstract", "abstract_note"),
+    "authors": ("authors_parsed", "authors", "author", "author_names", "authornames"),
+    "keywords": ("keywords", "keyword", "key_words", "author_keywords", "tags"),
+    "id": ("id", "paper_id", "openreview_id", "arxiv_id", "forum", "bibkey", "key"),
+    "venue": ("venue", "conference", "booktitle", "journal"),
+    "year": ("year", "publication_year"),
+    "area": ("primary_area", "area", "research_area", "subject_area"),
+    "decision": ("decision", "status"),
+    "rating": ("rating_avg", "avg_rating", "mean_rating", "rating"),
+    "urls": ("url", "urls", "site", "link", "pdf_url", "openreview_url", "paper_url"),
+}
+# Where a year can be read when there is no `year` (arXiv `update_date`, ...).
+_DATE_FIELDS = ("update_date", "published", "date", "publication_date")
+# Keys that say nothing about the paper: left out of `extra`.
+_DROP = {"", "content", "authors_parsed", "authorids"}
+
+_OPENREVIEW_ID = re.compile(r"^[A-Za-z0-9_-]{8,14}$")
+_ARXIV_ID = re.compile(r"^(\d{4}\.\d{4,5}|[a-z-]+(\.[A-Z]{2})?/\d{7})(v\d+)?$")
+_OPENREVIEW_HINTS = ("primary_area", "forum", "venueid", "number", "decision_source")
+
+
+@lru_cache(maxsize=4096)
+def canonical_key(key: str) -> str:
+    """`Primary Area` / `primary-area` / `PRIMARY_AREA` -> `primary_area`."""
+    return re.sub(r"[\s\-]+", "_", str(key).strip().lower())
+
+
+def flatten_openreview(record: Mapping[str, Any]) -> dict[str, Any]:
+    """OpenReview notes keep fields under `content`, in API v2 as `{"value": ...}`."""
+    flat = {k: v for k, v in record.items() if k != "content"}
+    for key, value in (record.get("content") or {}).items():
+        if isinstance(value, Mapping) and "value" in value:
+            value = value["value"]
+        flat.setdefault(key, value)
+    return flat
+
+
+def split_list(value: Any, authors: bool = False) -> list[str]:
+    """A list field from a list, a JSON list in a string, or a string joined by ; , or `and`."""
+    if value is None:
+        return []
+    if isinstance(value, (list, tuple)):
+        items = []
+        for item in value:
+            if isinstance(item, (list, tuple)):  # arXiv authors_parsed: [last, first, suffix]
+                last, first = (list(item) + ["", ""])[:2]
+                item = f"{first} {last}".strip()
+            items.append(str(item).strip())
+        return [i for i in items if i]
+    text = str(value).strip()
+    if not text:
+        return []
+    if text.startswith("[") and text.endswith("]"):
+        try:
+            parsed = json.loads(text)
+        except ValueError:
+            try:  # Python-repr lists: "['a', 'b']"
+                parsed = json.loads(text.replace("'", '"'))
+            except ValueError:
+                parsed = None
+        if isinstance(parsed, list):
+            return split_list(parsed, authors)
+    if ";" in text:
+        parts = text.split(";")
+    elif authors:
+        parts = re.split(r",\s*|\s+and\s+", text.replace("\n", " "))
+    else:
+        parts = text.split(",")
+    return [p.strip() for p in parts if p.strip()]
+
+
+def _as_year(value: Any) -> int | None:
+    match = re.search(r"\b(1[89]\d\d|20\d\d)\b", str(value)) if value is not None else None
+    return int(match.group(1)) if match else None
+
+
+def _as_float(value: Any) -> float | None:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _as_rating(value: Any) -> tuple[float | None, list[float] | None]:
+    """(mean rating, individual ratings) from 5.5, "5.5", [6, 4, 8], "6;4;8"."""
+    if value is None or value == "":
+        return None, None
+    if isinstance(value, str) and (";" in value or value.startswith("[")):
+        value = split_list(value)
+    if isinstance(value, (list, tuple)):
+        numbers = [n for n in (_as_float(v) for v in value) if n is not None]
+        return (sum(numbers) / len(numbers) if numbers else None), numbers
+    return _as_float(value), None
+
+
+def _text(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, (list, tuple)):
+        value = " ".join(str(v) for v in value)
+    text = str(value).strip()
+    return text or None
+
+
+def _json_safe(value: Any) -> Any:
+    if isinstance(value, (str, int, float, bool, list, dict)):  # what json/csv give
+        return value
+    return str(value)
+
+
+def paper_from_record(record: Mapping[str, Any], source: str) -> Paper:
+    """Map one record to a Paper; a record without an abstract gets abstract "" (skipped)."""
+    is_note = isinstance(record.get("content"), Mapping)
+    if is_note:
+        record = flatten_openreview(record)
+    fields: dict[str, Any] = {}
+    by_key = {canonical_key(k): v for k, v in record.items() if v not in (None, "", [], {})}
+    present = set(by_key)
+    for name, aliases in ALIASES.items():
+        for alias in aliases:
+            if alias in by_key:
+                fields[name] = by_key.pop(alias)
+                break
+    extra = {k: _json_safe(v) for k, v in by_key.items() if k not in _DROP}
+
+    paper_id = _text(fields.get("id"))
+    rating, ratings = _as_rating(fields.get("rating"))
+    if ratings is not None and "ratings" not in extra:
+        extra["ratings"] = ratings
+    year = _as_year(fields.get("year"))
+    if year is None:
+        year = next((_as_year(record[k]) for k in _DATE_FIELDS if record.get(k)), None)
+    urls = split_list(fields.get("urls"))
+    if paper_id and _ARXIV_ID.match(paper_id) and "categories" in extra:
+        urls = urls or [f"https://arxiv.org/abs/{paper_id}"]
+    elif paper_id and _OPENREVIEW_ID.match(paper_id) and (
+            is_note or any(h in present for h in _OPENREVIEW_HINTS)
+            or any("openreview.net" in u for u in urls)):
+        forum = f"https://openreview.net/forum?id={paper_id}"
+        if forum not in urls:
+            urls.insert(0, forum)
+    return Paper(
+        abstract=_text(fields.get("abstract")) or "",
+        title=_text(fields.get("title")),
+        id=paper_id,
+        authors=split_list(fields.get("authors"), authors=True),
+        keywords=split_list(fields.get("keywords")),
+        venue=_text(fields.get("venue")),
+        year=year,
+        area=_text(fields.get("area")),
+        decision=_text(fields.get("decision")),
+        rating=rating,
+        urls=urls,
+        source=source,
+        extra=extra,
+    )
