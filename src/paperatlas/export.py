@@ -28,14 +28,45 @@ _FACT_COLUMNS = ("kind", "name", "has_code", "display_title", "predicted_area")
 
 def export_papers(atlas, fmt: str, out: str | os.PathLike[str] | TextIO,
                   list_name: str | None = None, ids: Iterable[str] | None = None,
-                  **filters: Any) -> int:
+                  collection: str | None = None, query: str | None = None,
+                  query_k: int = 100, **filters: Any) -> int:
     from paperatlas.errors import PaperatlasError
     writer = _WRITERS.get(fmt)
     if writer is None:
         raise PaperatlasError(f"unknown export format '{fmt}' (choose from {', '.join(FORMATS)})")
+    if collection is not None or query is not None:
+        ids = _chosen_ids(atlas.store, ids, collection, query, query_k, list_name, filters)
+        list_name, filters = None, {}
     papers = _selected(atlas, list_name, ids, filters)
     with _opened(out) as fh:
         return writer(papers, fh)
+
+
+def _chosen_ids(store, ids, collection, query, query_k, list_name, filters) -> list[str]:
+    """Ids of a collection's liked papers (mark order) or of a search's hits (rank order),
+    narrowed by `ids`, the list and the filters when given too (take-home stage)."""
+    from paperatlas.errors import PaperatlasError
+    chosen: list[str] | None = None
+    if collection is not None:
+        if collection not in store.collections():
+            known = ", ".join(sorted(store.collections())) or "none yet"
+            raise PaperatlasError(f"no collection named '{collection}' (collections: {known})")
+        chosen = [pid for _, pid, value in store.marks(collection) if value > 0]
+    if query is not None:
+        from paperatlas.search import search
+        narrowing = {k: v for k, v in filters.items()
+                     if k in ("area", "kind", "decision", "has_code")}
+        hits = [h.id for h in search(store, query, k=query_k, list_name=list_name,
+                                     **narrowing).hits]
+        hit_set = set(hits)
+        chosen = hits if chosen is None else [pid for pid in chosen if pid in hit_set]
+    if ids is not None:
+        keep = set(ids)
+        chosen = [pid for pid in chosen if pid in keep]
+    if list_name is not None or filters:
+        keep = {p["id"] for p in store.iter_papers(list_name=list_name, ids=chosen, **filters)}
+        chosen = [pid for pid in chosen if pid in keep]
+    return chosen
 
 
 def _selected(atlas, list_name, ids, filters) -> Iterator[dict[str, Any]]:

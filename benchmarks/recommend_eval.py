@@ -1,0 +1,212 @@
+"""How well do recommendations from a few liked papers find the rest of a user's interest?
+
+Simulated users: each is an interest defined by a rule on the data (an ICLR primary area,
+or a phrase in a paper's title or author keywords). The recommender is given 5, 10 or 20
+of the user's papers as likes and ranks all the other 15,602 - n papers; we measure
+precision@20 and recall@100 against the user's remaining papers. Baselines in the same
+run: random, popularity (mean reviewer rating) and a TF-IDF centroid (cosine to the mean
+TF-IDF vector of the likes). The recommender is paperatlas.recommend's own ranking
+(linear SVM over embedding + TF-IDF from 5 likes on; centroid below), on the cached
+embedding vectors of the embeddings stage.
+
+    .venv/bin/python benchmarks/recommend_eval.py [--data ../shared/data/iclr2026.jsonl.gz]
+        [--vectors /work/cache/vectors] [--model NAME] [--seeds 3] [--json out.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import re
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from paperatlas import recommend as rec  # noqa: E402
+
+SIZES = (5, 10, 20)
+
+# Interests by primary area (submission-time area)
+AREA_USERS = [
+    "learning theory",
+    "causal reasoning",
+    "reinforcement learning",
+    "interpretability and explainable AI",
+    "learning on graphs and other geometries & topologies",
+    "applications to neuroscience & cognitive science",
+    "optimization",
+    "learning on time series and dynamical systems",
+]
+
+
+def _has(paper, *patterns, where=("title", "keywords")):
+    text = " ".join([paper["title"] if "title" in where else "",
+                     " ".join(paper["keywords"]) if "keywords" in where else ""]).lower()
+    return all(re.search(p, text) for p in patterns)
+
+
+# Interests by a phrase in the title or author keywords (never the abstract, which the
+# rankers read; the rule still favours word-matching, which we report as a caveat).
+KEYWORD_USERS = {
+    "unlearning": lambda p: _has(p, r"unlearn"),
+    "speculative decoding": lambda p: _has(p, r"speculative (decoding|sampling)"),
+    "diffusion models for inverse problems": lambda p: _has(p, r"inverse problem")
+    and _has(p, r"diffusion", where=("title", "keywords")),
+    "model merging": lambda p: _has(p, r"model merging|merging models|merge models|merged model"),
+    "mixture of experts": lambda p: _has(p, r"mixture[- ]of[- ]experts|\bmoe\b"),
+    "jailbreaks": lambda p: _has(p, r"jailbreak"),
+    "federated learning": lambda p: _has(p, r"federated"),
+    "kv cache": lambda p: _has(p, r"\bkv[- ]?cache|key-value cache"),
+    "protein design and structure": lambda p: _has(p, r"protein"),
+    "watermarking": lambda p: _has(p, r"watermark"),
+    "graph neural networks expressivity": lambda p: _has(p, r"expressiv")
+    and _has(p, r"graph|gnn|message passing"),
+    "test-time scaling / reasoning": lambda p: _has(p, r"test[- ]time (scaling|compute)"),
+}
+
+
+def load_rows(path: Path) -> list[dict]:
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh]
+
+
+def load_vectors(directory: Path, model: str | None, ids: list[str]) -> tuple[str, np.ndarray]:
+    candidates = sorted(directory.glob("*.npy"))
+    if model is None:
+        try:
+            from paperatlas.embed import DEFAULT_MODEL
+        except Exception:
+            DEFAULT_MODEL = None
+        names = [c.stem for c in candidates]
+        if DEFAULT_MODEL and DEFAULT_MODEL.replace("/", "_") in names:
+            model = DEFAULT_MODEL.replace("/", "_")
+        elif names:
+            model = names[0]
+        else:
+            sys.exit(f"no cached vectors in {directory} (the embeddings stage writes them)")
+    matrix = np.load(directory / f"{model}.npy", mmap_mode="r")
+    cached_ids = json.loads((directory / "ids.json").read_text())
+    if cached_ids != ids:
+        where = {pid: i for i, pid in enumerate(cached_ids)}
+        matrix = np.stack([matrix[where[pid]] for pid in ids])
+    return model, rec.normalise_rows(np.asarray(matrix, dtype=np.float32))
+
+
+def precision_recall(ranked: np.ndarray, relevant: set[int]) -> tuple[float, float]:
+    hits20 = sum(1 for r in ranked[:20] if int(r) in relevant)
+    hits100 = sum(1 for r in ranked[:100] if int(r) in relevant)
+    return hits20 / 20, hits100 / max(1, len(relevant))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=ROOT.parent / "shared/data/iclr2026.jsonl.gz")
+    parser.add_argument("--vectors", type=Path, default=Path("/work/cache/vectors"))
+    parser.add_argument("--model", default=None, help="cached vector file stem")
+    parser.add_argument("--seeds", type=int, default=3, help="draws of likes per user and size")
+    parser.add_argument("--json", type=Path, default=None, help="write all figures here")
+    args = parser.parse_args()
+
+    started = time.time()
+    rows = load_rows(args.data)
+    ids = [r["id"] for r in rows]
+    tfidf, terms = rec.tfidf_matrix([rec.paper_text(r) for r in rows])
+    model, emb = load_vectors(args.vectors, args.model, ids)
+    features = rec.Features(ids=ids, emb=emb, tfidf=tfidf, terms=terms, model=model)
+    tfidf_only = rec.Features(ids=ids, emb=None, tfidf=tfidf, terms=terms)
+    design = rec.design_matrix(features)
+    rating = np.array([r.get("rating_avg") or 0.0 for r in rows])
+    print(f"{len(rows)} papers, TF-IDF {tfidf.shape[1]} terms, vectors {model} {emb.shape}, "
+          f"loaded in {time.time() - started:.0f}s")
+
+    users: dict[str, set[int]] = {}
+    for area in AREA_USERS:
+        users[f"area: {area}"] = {i for i, r in enumerate(rows) if r["primary_area"] == area}
+    for name, rule in KEYWORD_USERS.items():
+        users[f"kw: {name}"] = {i for i, r in enumerate(rows) if rule(r)}
+    for name, members in users.items():
+        print(f"  {name:60s} {len(members):5d} papers")
+
+    methods = {
+        "random": None,
+        "popularity": None,
+        "tfidf centroid": None,
+        "embedding centroid": None,
+        "paperatlas": None,
+    }
+    results: dict[tuple[str, str, int], list[tuple[float, float]]] = {}
+    for user, members in users.items():
+        member_list = sorted(members)
+        for n in SIZES:
+            if len(member_list) < n + 20:
+                continue
+            for seed in range(args.seeds):
+                rng = np.random.default_rng(1000 * seed + n)
+                liked = [int(i) for i in rng.choice(member_list, size=n, replace=False)]
+                relevant = members - set(liked)
+                for method in methods:
+                    if method == "random":
+                        scores = rng.random(len(ids))
+                    elif method == "popularity":
+                        scores = rating + 1e-6 * rng.random(len(ids))
+                    elif method == "tfidf centroid":
+                        scores = rec.rank_centroid(tfidf_only, liked)
+                    elif method == "embedding centroid":
+                        scores = emb @ rec._centroid(emb, liked)
+                    else:
+                        if n >= rec.MIN_LIKES_FOR_CLASSIFIER:
+                            scores, _ = rec.rank_linear(features, liked, design=design)
+                        else:
+                            scores = rec.rank_centroid(features, liked)
+                    ranked = rec.top_unseen(np.asarray(scores), liked, 100)
+                    results.setdefault((method, user, n), []).append(
+                        precision_recall(ranked, relevant))
+        print(f"  done {user} ({time.time() - started:.0f}s)", flush=True)
+
+    def mean(method, n, which, user_filter=lambda u: True):
+        values = [np.mean([v[which] for v in vals]) for (m, u, size), vals in results.items()
+                  if m == method and size == n and user_filter(u)]
+        return float(np.mean(values)) if values else float("nan")
+
+    summary = {}
+    print(f"\nmean over {len(users)} users x {args.seeds} draws (model {model})")
+    header = f"{'method':22s}" + "".join(f"  P@20 n={n:<3d} R@100 n={n:<3d}" for n in SIZES)
+    print(header)
+    for method in methods:
+        line = f"{method:22s}"
+        for n in SIZES:
+            p, r = mean(method, n, 0), mean(method, n, 1)
+            summary[f"{method}|{n}"] = {"p@20": p, "r@100": r}
+            line += f"  {p:10.3f} {r:13.3f}"
+        print(line)
+    for group, test in (("area users", lambda u: u.startswith("area")),
+                        ("keyword users", lambda u: u.startswith("kw"))):
+        print(f"\n{group}: P@20 at 5 likes")
+        for method in methods:
+            print(f"  {method:22s} {mean(method, 5, 0, test):.3f}   R@100 {mean(method, 5, 1, test):.3f}")
+            summary[f"{group}|{method}|5"] = {"p@20": mean(method, 5, 0, test),
+                                                "r@100": mean(method, 5, 1, test)}
+    print("\nper user, P@20 at 5 likes: paperatlas vs tfidf centroid")
+    for user in users:
+        ours = np.mean([v[0] for v in results.get(("paperatlas", user, 5), [(np.nan, 0)])])
+        base = np.mean([v[0] for v in results.get(("tfidf centroid", user, 5), [(np.nan, 0)])])
+        print(f"  {user:60s} {ours:.3f}  {base:.3f}")
+    ours5, base5 = mean("paperatlas", 5, 0), mean("tfidf centroid", 5, 0)
+    ratio = ours5 / base5 if base5 else float("inf")
+    print(f"\nprecision@20 at 5 likes: paperatlas {ours5:.3f}, TF-IDF centroid {base5:.3f}, "
+          f"ratio {ratio:.2f}x (target 2x); popularity {mean('popularity', 5, 0):.3f}, "
+          f"random {mean('random', 5, 0):.3f}; {time.time() - started:.0f}s total")
+    if args.json:
+        args.json.write_text(json.dumps({"model": model, "users": {u: len(m) for u, m in users.items()},
+                                         "seeds": args.seeds, "summary": summary,
+                                         "ratio_p20_5": ratio}, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,419 @@
+"""Likes, dislikes and collections, and recommendations from them.
+
+A collection is a named set of marks (+1 like, -1 dislike) in the store's `marks` table;
+"likes" is the default one. `recommend` ranks the papers not yet marked by a model of
+the liked ones, arxiv-sanity style:
+
+- with 5 or more likes, a linear SVM over each paper's features (its stored embedding
+  beside a TF-IDF vector of title, abstract and keywords), liked papers against the rest,
+  dislikes weighted as sure negatives;
+- with 1-4 likes, too few to fit a classifier, cosine similarity to the likes' centroid
+  (minus a share of the similarity to the dislikes' centroid).
+
+Every pick is explained: the liked papers closest to it, and the terms it shares with
+what was liked (for the SVM, the terms that pushed its score up most).
+
+The ranking functions (`rank_centroid`, `rank_linear`, `explain`) are pure: arrays in,
+(indices, scores, reasons) out, so the benchmark runs them on the full data set without
+a store.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import asdict, dataclass, field
+from typing import Any, Iterable
+
+import numpy as np
+
+from paperatlas.errors import PaperatlasError
+
+DEFAULT_COLLECTION = "likes"
+MIN_LIKES_FOR_CLASSIFIER = 5
+DISLIKE_WEIGHT = 0.5      # centroid mode: how much similarity to dislikes subtracts
+EMBEDDING_WEIGHT = 1.0    # relative weight of the embedding block vs the TF-IDF block
+SVM_C = 0.01              # strong regularisation: few positives (0.1 and 1 did worse in the benchmark)
+
+
+# -- marks ---------------------------------------------------------------------------------
+
+def _resolve(store, ids: Iterable[str]) -> list[str]:
+    """Full ids for what a user typed (ids or unique prefixes); all-or-nothing."""
+    wanted = [str(i).strip() for i in ids if str(i).strip()]
+    if not wanted:
+        raise PaperatlasError("no paper ids given")
+    resolved, unknown = [], []
+    for typed in wanted:
+        full = store.resolve_id(typed)
+        if full is None:
+            unknown.append(typed)
+        elif full not in resolved:
+            resolved.append(full)
+    if unknown:
+        raise PaperatlasError(
+            f"unknown or ambiguous paper id{'s' if len(unknown) > 1 else ''}: "
+            f"{', '.join(unknown)} (see `paperatlas ls` or `paperatlas search`)")
+    return resolved
+
+
+def _check_collection(collection: str) -> str:
+    name = (collection or "").strip()
+    if not name:
+        raise PaperatlasError("a collection needs a name")
+    return name
+
+
+def mark(store, ids: Iterable[str], collection: str = DEFAULT_COLLECTION,
+         value: int = 1) -> list[str]:
+    """Like (value 1) or dislike (value -1) papers in a collection; returns their full ids.
+
+    Marking again replaces the earlier mark (a dislike can become a like). Unknown ids
+    raise PaperatlasError and nothing is written.
+    """
+    if value not in (1, -1):
+        raise PaperatlasError(f"a mark is 1 (like) or -1 (dislike), not {value!r}")
+    collection = _check_collection(collection)
+    full_ids = _resolve(store, ids)
+    with store.transaction():
+        for pid in full_ids:
+            store.set_mark(collection, pid, value)
+    return full_ids
+
+
+def unmark(store, ids: Iterable[str], collection: str = DEFAULT_COLLECTION) -> list[str]:
+    """Remove marks from a collection; returns the full ids that had one there."""
+    collection = _check_collection(collection)
+    full_ids = _resolve(store, ids)
+    removed = []
+    with store.transaction():
+        for pid in full_ids:
+            if store.remove_mark(collection, pid):
+                removed.append(pid)
+    return removed
+
+
+def collection_ids(store, collection: str = DEFAULT_COLLECTION) -> tuple[list[str], list[str]]:
+    """(liked ids, disliked ids) of a collection, oldest mark first."""
+    liked, disliked = [], []
+    for _, pid, value in store.marks(collection):
+        (liked if value > 0 else disliked).append(pid)
+    return liked, disliked
+
+
+# -- features --------------------------------------------------------------------------------
+
+@dataclass
+class Features:
+    """Per-paper features, rows aligned with `ids`.
+
+    emb: L2-normalised embeddings [n, d] or None; tfidf: L2-normalised sparse [n, V];
+    terms: the TF-IDF vocabulary, column order.
+    """
+
+    ids: list[str]
+    emb: np.ndarray | None
+    tfidf: Any
+    terms: np.ndarray
+    model: str | None = None
+
+    def index(self) -> dict[str, int]:
+        return {pid: i for i, pid in enumerate(self.ids)}
+
+
+def paper_text(paper: dict[str, Any]) -> str:
+    keywords = paper.get("keywords") or []
+    return " ".join(filter(None, [paper.get("title") or "", paper.get("abstract") or "",
+                                  " ".join(keywords)]))
+
+
+def tfidf_matrix(texts: list[str]):
+    """(L2-normalised TF-IDF matrix, vocabulary) over unigrams and bigrams."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    min_df = 2 if len(texts) >= 50 else 1
+    vectorizer = TfidfVectorizer(
+        sublinear_tf=True, stop_words="english", ngram_range=(1, 2), min_df=min_df,
+        max_df=0.5 if len(texts) >= 50 else 1.0, max_features=200_000, dtype=np.float32,
+        token_pattern=r"(?u)\b[a-zA-Z][a-zA-Z0-9\-]+\b")
+    try:
+        matrix = vectorizer.fit_transform(texts)
+    except ValueError:  # every text empty or stop words only
+        from scipy import sparse
+        return sparse.csr_matrix((len(texts), 0), dtype=np.float32), np.array([], dtype=object)
+    return matrix.tocsr(), vectorizer.get_feature_names_out()
+
+
+def normalise_rows(matrix: np.ndarray) -> np.ndarray:
+    matrix = np.asarray(matrix, dtype=np.float32)
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return matrix / norms
+
+
+def pick_model(store, model: str | None = None) -> str | None:
+    """The embedding model to use: the one asked for, else the default if stored, else any."""
+    stored = store.vector_models()
+    if model is not None:
+        if model not in stored:
+            raise PaperatlasError(
+                f"no vectors for model {model!r} in {store.path} (run `paperatlas embed`)")
+        return model
+    try:
+        from paperatlas.embed import DEFAULT_MODEL
+    except Exception:  # embed.py missing or broken: use whatever vectors are stored
+        DEFAULT_MODEL = None
+    if DEFAULT_MODEL in stored:
+        return DEFAULT_MODEL
+    return stored[0] if stored else None
+
+
+_cache_lock = threading.Lock()
+_cache: dict[tuple, Features] = {}
+
+
+def _store_signature(store, model: str | None) -> tuple:
+    row = store.conn.execute(
+        "SELECT count(*), coalesce(max(rowid), 0), coalesce(max(updated_at), '') FROM papers"
+    ).fetchone()
+    vec = store.conn.execute(
+        "SELECT count(*) FROM embeddings WHERE model = ?", (model,)).fetchone()[0]
+    return (str(store.path), model, tuple(row), vec)
+
+
+def load_features(store, model: str | None = None) -> Features:
+    """Features of every paper in the store (cached per process until the store changes)."""
+    model = pick_model(store, model)
+    key = _store_signature(store, model)
+    with _cache_lock:
+        if key in _cache:
+            return _cache[key]
+    papers = list(store.iter_papers())
+    ids = [p["id"] for p in papers]
+    tfidf, terms = tfidf_matrix([paper_text(p) for p in papers])
+    emb = None
+    if model is not None:
+        vec_ids, vectors = store.get_vectors(model)
+        if len(vec_ids):
+            emb = np.zeros((len(ids), vectors.shape[1]), dtype=np.float32)
+            where = {pid: i for i, pid in enumerate(ids)}
+            for j, pid in enumerate(vec_ids):
+                if pid in where:
+                    emb[where[pid]] = vectors[j]
+            emb = normalise_rows(emb)
+    features = Features(ids=ids, emb=emb, tfidf=tfidf, terms=terms, model=model)
+    with _cache_lock:
+        _cache.clear()  # one store at a time is plenty; keeps memory flat
+        _cache[key] = features
+    return features
+
+
+# -- pure ranking -------------------------------------------------------------------------------
+
+def _centroid(matrix, rows: list[int]) -> np.ndarray:
+    centroid = np.asarray(matrix[rows].mean(axis=0)).ravel()
+    norm = np.linalg.norm(centroid)
+    return centroid / norm if norm else centroid
+
+
+def rank_centroid(features: Features, liked: list[int], disliked: list[int] = ()
+                  ) -> np.ndarray:
+    """Scores for every row: cosine to the likes' centroid (embedding and TF-IDF averaged),
+    minus DISLIKE_WEIGHT times cosine to the dislikes' centroid."""
+    def similarity(rows):
+        parts = [features.tfidf @ _centroid(features.tfidf, rows)]
+        if features.emb is not None:
+            parts.append(EMBEDDING_WEIGHT * (features.emb @ _centroid(features.emb, rows)))
+        return np.sum(parts, axis=0) / len(parts)
+
+    scores = similarity(list(liked))
+    if len(disliked):
+        scores = scores - DISLIKE_WEIGHT * similarity(list(disliked))
+    return np.asarray(scores, dtype=np.float64).ravel()
+
+
+def design_matrix(features: Features):
+    """The classifier's input: TF-IDF beside the (weighted) embedding, as one sparse matrix."""
+    from scipy import sparse
+
+    if features.emb is None:
+        return features.tfidf
+    return sparse.hstack([features.tfidf, sparse.csr_matrix(EMBEDDING_WEIGHT * features.emb)],
+                         format="csr")
+
+
+def rank_linear(features: Features, liked: list[int], disliked: list[int] = (),
+                design=None) -> tuple[np.ndarray, np.ndarray]:
+    """(scores for every row, the fitted weights) from a linear SVM: liked papers are the
+    positives, every other paper a negative; dislikes count as negatives with more weight."""
+    from sklearn.svm import LinearSVC
+
+    X = design if design is not None else design_matrix(features)
+    n = X.shape[0]
+    y = np.zeros(n, dtype=np.int8)
+    y[list(liked)] = 1
+    weights = np.ones(n, dtype=np.float64)
+    if len(disliked):
+        weights[list(disliked)] = 3.0
+    svm = LinearSVC(C=SVM_C, class_weight="balanced", max_iter=5000, tol=1e-5)
+    svm.fit(X, y, sample_weight=weights)
+    return svm.decision_function(X).astype(np.float64), svm.coef_.ravel()
+
+
+def top_unseen(scores: np.ndarray, exclude: Iterable[int], k: int,
+               allowed: np.ndarray | None = None) -> np.ndarray:
+    """Indices of the k best-scoring rows that are not excluded (and are allowed)."""
+    scores = scores.astype(np.float64, copy=True)
+    scores[list(exclude)] = -np.inf
+    if allowed is not None:
+        scores[~allowed] = -np.inf
+    valid = int(np.isfinite(scores).sum())
+    k = min(k, valid)
+    if k <= 0:
+        return np.zeros(0, dtype=np.int64)
+    top = np.argpartition(-scores, k - 1)[:k]
+    return top[np.argsort(-scores[top], kind="stable")]
+
+
+def explain(features: Features, row: int, liked: list[int], coef: np.ndarray | None = None,
+            n_closest: int = 2, n_terms: int = 5) -> tuple[list[tuple[int, float]], list[str]]:
+    """Why a row was picked: ([(liked row, cosine)], [shared terms]).
+
+    Terms are those the pick shares with the liked papers, ranked by how much each adds to
+    the score: the SVM weight times the pick's TF-IDF value, or (centroid mode) the product
+    of the pick's and the likes' mean TF-IDF values.
+    """
+    matrix = features.emb if features.emb is not None else features.tfidf
+    sims = matrix[list(liked)] @ (matrix[row].T if hasattr(matrix, "tocsr") else matrix[row])
+    sims = np.asarray(sims.todense() if hasattr(sims, "todense") else sims).ravel()
+    order = np.argsort(-sims)[:n_closest]
+    closest = [(int(liked[i]), float(sims[i])) for i in order]
+
+    vec = features.tfidf[row]
+    cols, values = vec.indices, vec.data
+    if len(cols) == 0:
+        return closest, []
+    liked_mean = np.asarray(features.tfidf[list(liked)].mean(axis=0)).ravel()
+    shared = liked_mean[cols] > 0
+    if coef is not None:
+        contribution = values * coef[cols]
+    else:
+        contribution = values * liked_mean[cols]
+    contribution = np.where(shared & (contribution > 0), contribution, 0.0)
+    best = np.argsort(-contribution)[: n_terms * 3]
+    terms: list[str] = []
+    for j in best:
+        if contribution[j] <= 0:
+            break
+        term = str(features.terms[cols[j]])
+        # a bigram already covers its words, and a word its bigram: keep the first seen
+        if any(term in t or t in term for t in terms):
+            continue
+        terms.append(term)
+        if len(terms) == n_terms:
+            break
+    return closest, terms
+
+
+# -- recommendations ------------------------------------------------------------------------------
+
+@dataclass
+class Pick:
+    paper_id: str
+    score: float
+    title: str
+    closest: list[dict[str, Any]] = field(default_factory=list)  # [{id, title, similarity}]
+    terms: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @property
+    def reason(self) -> str:
+        parts = []
+        if self.closest:
+            parts.append("like " + "; ".join(c["title"][:60] for c in self.closest))
+        if self.terms:
+            parts.append("shares: " + ", ".join(self.terms))
+        return " — ".join(parts)
+
+
+class Recommendations(list):
+    """A list of `Pick`s, best first, plus how they were made (method, message)."""
+
+    def __init__(self, picks=(), method: str = "none", collection: str = DEFAULT_COLLECTION,
+                 n_likes: int = 0, n_dislikes: int = 0, model: str | None = None,
+                 message: str = ""):
+        super().__init__(picks)
+        self.method = method
+        self.collection = collection
+        self.n_likes = n_likes
+        self.n_dislikes = n_dislikes
+        self.model = model
+        self.message = message
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"collection": self.collection, "method": self.method, "model": self.model,
+                "likes": self.n_likes, "dislikes": self.n_dislikes, "message": self.message,
+                "picks": [p.to_dict() for p in self]}
+
+
+def _title(paper: dict[str, Any]) -> str:
+    title = paper.get("title") or paper.get("display_title")
+    if title:
+        return title
+    words = (paper.get("abstract") or "").split()
+    return " ".join(words[:12]) + ("…" if len(words) > 12 else "")
+
+
+def recommend(store, collection: str = DEFAULT_COLLECTION, k: int = 30,
+              model: str | None = None, **filters) -> Recommendations:
+    """The k best unseen papers for a collection, each with its reasons.
+
+    `filters` (list_name, area, decision, kind, has_code, ...) narrow the candidates, as in
+    `Store.iter_papers`; the model is always fit against the whole store.
+    """
+    collection = _check_collection(collection)
+    liked_ids, disliked_ids = collection_ids(store, collection)
+    if not liked_ids:
+        known = store.collections()
+        hint = (f"; collections with likes: {', '.join(sorted(known))}" if known else
+                "; like some first: `paperatlas like ID…`")
+        return Recommendations(collection=collection, n_dislikes=len(disliked_ids),
+                               message=f"no liked papers in collection {collection!r}{hint}")
+    if k <= 0:
+        raise PaperatlasError(f"k must be positive, not {k}")
+
+    features = load_features(store, model)
+    where = features.index()
+    liked = [where[i] for i in liked_ids if i in where]
+    disliked = [where[i] for i in disliked_ids if i in where]
+    allowed = None
+    if filters:
+        keep = {p["id"] for p in store.iter_papers(**filters)}
+        allowed = np.fromiter((pid in keep for pid in features.ids), dtype=bool,
+                              count=len(features.ids))
+
+    coef = None
+    if len(liked) >= MIN_LIKES_FOR_CLASSIFIER:
+        scores, coef = rank_linear(features, liked, disliked)
+        coef = coef[: features.tfidf.shape[1]]  # the TF-IDF block explains by words
+        method = "linear SVM"
+    else:
+        scores = rank_centroid(features, liked, disliked)
+        method = "centroid similarity"
+    top = top_unseen(scores, liked + disliked, k, allowed)
+
+    papers = {p["id"]: p for p in store.iter_papers(
+        ids=[features.ids[i] for i in top] + [features.ids[i] for i in liked])}
+    picks = []
+    for row in top:
+        closest, terms = explain(features, int(row), liked, coef)
+        pid = features.ids[row]
+        picks.append(Pick(
+            paper_id=pid, score=round(float(scores[row]), 4), title=_title(papers[pid]),
+            closest=[{"id": features.ids[r], "title": _title(papers[features.ids[r]]),
+                      "similarity": round(s, 3)} for r, s in closest],
+            terms=terms))
+    message = "" if picks else "no unseen papers match the filters"
+    return Recommendations(picks, method=method, collection=collection, n_likes=len(liked),
+                           n_dislikes=len(disliked), model=features.model, message=message)
