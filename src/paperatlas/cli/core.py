@@ -216,19 +216,27 @@ def export(
     fmt: Annotated[str, typer.Option("--format", "-f", help="jsonl | csv | bibtex | markdown")] = "jsonl",
     list_name: ListOption = None,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="File to write (default: stdout).")] = None,
+    collection: Annotated[Optional[str], typer.Option(
+        "--collection", help="Only the liked papers of this collection (see `paperatlas collections`).")] = None,
+    query: Annotated[Optional[str], typer.Option(
+        "--query", "-q", help="Only the top hits of this search (see --top).")] = None,
+    top: Annotated[int, typer.Option("--top", help="How many search hits --query exports.")] = 100,
     db: DbOption = None,
 ) -> None:
-    """Export papers (all, or one list) as JSON Lines, CSV, BibTeX or Markdown."""
+    """Export papers (all, one list, a collection or a search result) as JSON Lines, CSV, BibTeX or Markdown."""
     from paperatlas.export import FORMATS
     if fmt not in FORMATS:
         raise UserError(f"unknown format '{fmt}' (choose from {', '.join(FORMATS)})")
     atlas = open_atlas(db)
     _check_list(atlas, list_name)
+    selection = {"list_name": list_name}
+    if collection is not None or query is not None:
+        selection.update(collection=collection, query=query, query_k=top)
     if output is None:
-        count = atlas.export(fmt, sys.stdout, list_name=list_name)
+        count = atlas.export(fmt, sys.stdout, **selection)
         sys.stdout.flush()
     else:
         if output.is_dir():
             raise UserError(f"{output}: is a directory; name a file to write")
-        count = atlas.export(fmt, output, list_name=list_name)
+        count = atlas.export(fmt, output, **selection)
         err_console.print(Text(f"exported {count} papers to {output}"))
