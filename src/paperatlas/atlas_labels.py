@@ -1,0 +1,364 @@
+"""Readable topic labels: distinctive phrases per cluster, composed into a short heading.
+
+Candidate phrases come from what people wrote about each paper: author keywords, the
+keyphrases enrich/ extracted, and title n-grams that match one of those; when a list
+has neither (a bare list of abstracts, not enriched), noun-ish n-grams of the abstracts.
+Each phrase is scored per cluster c-TF-IDF style on document frequencies:
+
+    score(p, c) = (papers in c with p / size of c) * log(1 + papers / papers with p)
+
+so a phrase wins when it covers much of the cluster and little of the rest. The label is
+the best phrase, joined with a second one when the second adds a different, well-covered
+idea ("Machine unlearning for LLMs", "Federated learning & differential privacy").
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9\-+]*[A-Za-z0-9+]|[A-Za-z]")
+_SPACE = re.compile(r"\s+")
+
+# Abbreviations people use for the same idea; both spellings count as one phrase and the
+# short form is shown.
+ALIASES = {
+    "large language model": "llm",
+    "large language models": "llm",
+    "language model": "llm",
+    "pre-trained language model": "llm",
+    "pretrained language model": "llm",
+    "large vision-language model": "vlm",
+    "large vision language model": "vlm",
+    "vision-language": "vlm",
+    "reinforcement learning with verifiable reward": "rlvr",
+    "graph neural networks": "gnn",
+    "vision language model": "vlm",
+    "vision-language model": "vlm",
+    "multimodal large language model": "mllm",
+    "multi-modal large language model": "mllm",
+    "reinforcement learning": "rl",
+    "graph neural network": "gnn",
+    "large reasoning model": "lrm",
+    "diffusion model": "diffusion model",
+    "reinforcement learning from human feedback": "rlhf",
+    "retrieval-augmented generation": "rag",
+    "retrieval augmented generation": "rag",
+    "chain-of-thought": "chain of thought",
+    "cot": "chain of thought",
+    "in-context learning": "in-context learning",
+    "mixture of experts": "mixture-of-experts",
+    "moe": "mixture-of-experts",
+    "low-rank adaptation": "lora",
+    "parameter-efficient fine-tuning": "peft",
+    "out-of-distribution detection": "ood detection",
+    "federated learning": "federated learning",
+}
+# How a key is shown when it is an abbreviation.
+DISPLAY = {"llm": "LLMs", "vlm": "VLMs", "mllm": "multimodal LLMs", "rl": "reinforcement learning",
+           "gnn": "GNNs", "lrm": "reasoning models", "rlhf": "RLHF", "rag": "RAG",
+           "lora": "LoRA", "peft": "PEFT", "ood detection": "OOD detection"}
+# Model families a method is applied to: "Machine unlearning for LLMs", "LLM quantization".
+DOMAINS = {"llm": "LLM", "vlm": "VLM", "mllm": "multimodal LLM", "lrm": "reasoning model",
+           "diffusion model": "diffusion model", "gnn": "GNN", "transformer": "transformer",
+           "language model": "language model", "llm agent": "LLM agent",
+           "large reasoning model": "reasoning model"}
+# Too general to name a topic on their own in an ML conference.
+GENERIC = {"deep learning", "machine learning", "neural network", "neural networks",
+           "artificial intelligence", "ai", "benchmark", "dataset", "evaluation", "method",
+           "model", "learning", "framework", "approach", "training", "performance",
+           "optimization", "generalization", "representation learning", "efficiency",
+           "theory", "analysis", "algorithm", "data", "task", "deep neural network",
+           "application", "experiment", "results", "large-scale", "transformer",
+           "interpretability", "robustness", "empirical study", "novel", "state-of-the-art"}
+# Function words: a phrase never starts or ends with one.
+FUNCTION = {"a", "an", "the", "of", "for", "and", "or", "in", "on", "to", "with", "via", "by",
+            "from", "at", "as", "is", "are", "we", "our", "this", "that", "these", "its", "it",
+            "be", "can", "which", "using", "based", "towards", "toward", "into", "through",
+            "how", "what", "when", "why", "do", "does", "not", "than", "vs", "versus"}
+# Single words too vague to be a topic's label (adjectives, halves of longer terms); a
+# phrase that contains them is fine ("federated learning", "time series").
+VAGUE = {"language", "neural", "network", "deep", "representation", "robust", "generation",
+         "prediction", "design", "optimal", "gradient", "system", "multimodal", "efficient",
+         "scalable", "heterogeneous", "visual", "vision", "adaptive", "large", "learning",
+         "model", "reinforcement", "generative", "image", "text", "time", "series", "inference",
+         "sparse", "stochastic", "adversarial", "continual", "online", "offline", "federated",
+         "causal", "linear", "nonlinear", "contrastive", "personalized", "aggregation",
+         "molecular", "self-supervised", "supervised", "unsupervised", "semi-supervised",
+         "bayesian", "kernel", "flow", "dynamic", "embedding", "control", "multi-agent",
+         "generalization", "multi-modal", "structured", "probabilistic", "spatial", "temporal",
+         "local", "global", "latent", "hierarchical", "discrete", "continuous", "human", "open",
+         "zero-shot", "few-shot", "low-rank", "post-training", "fine-tuning", "pre-training",
+         "training", "distribution", "feature", "token", "layer", "function", "loss", "signal",
+         "score", "state", "space", "matching", "domain", "task", "data", "benchmarking"}
+STOP = FUNCTION | { "the", "of", "for", "and", "or", "in", "on", "to", "with", "via", "by",
+        "from", "at", "as", "is", "are", "we", "our", "this", "that", "these", "its", "it",
+        "be", "can", "which", "using", "based", "towards", "toward", "into", "through",
+        "how", "what", "when", "why", "do", "does", "not", "new", "than", "more", "less",
+        "their", "they", "such", "both", "between", "while", "also", "has", "have", "show",
+        "propose", "proposed", "paper", "work", "study", "results", "approach", "method",
+        "methods", "existing", "however", "across", "without", "under", "over", "each",
+        "well", "first", "two", "one", "only", "where", "them", "then", "there", "been",
+        "being", "many", "most", "other", "significantly", "achieve", "achieves", "state",
+        "art", "demonstrate", "experiments", "extensive", "novel", "introduce", "further",
+        "despite", "often", "remains", "challenging", "challenge", "key", "effective",
+        "efficient", "improve", "improves", "improved", "performance", "task", "tasks",
+        "model", "models", "learning", "data", "large", "different", "various", "specific"}
+
+
+def phrase_key(text: str) -> str:
+    """Matching key of a phrase: lower case, single spaces, crude singular, aliases merged."""
+    t = _SPACE.sub(" ", text.strip().lower()).strip(" .,;:-")
+    if t in ALIASES:
+        return ALIASES[t]
+    words = t.split(" ")
+    last = words[-1]
+    if len(last) > 3 and last.endswith("s") and not last.endswith(("ss", "is", "us", "ics")):
+        words[-1] = last[:-1]
+        if last.endswith("ies") and len(last) > 4:
+            words[-1] = last[:-3] + "y"
+    t = " ".join(words)
+    return ALIASES.get(t, t)
+
+
+def _usable(key: str) -> bool:
+    words = key.split(" ")
+    if not key or len(key) > 45 or len(words) > 5 or key in GENERIC:
+        return False
+    if words[0] in FUNCTION or words[-1] in FUNCTION:
+        return False
+    if len(words) == 1 and key in VAGUE:
+        return False
+    return any(len(w) > 2 for w in words) and not key.replace(" ", "").isdigit()
+
+
+@dataclass
+class PaperText:
+    """What labelling needs from one paper."""
+    title: str = ""
+    abstract: str = ""
+    keywords: list[str] = field(default_factory=list)
+    keyphrases: list[str] = field(default_factory=list)
+    name: str | None = None
+
+
+def _tokens(text: str) -> list[str]:
+    return [t.lower() for t in _TOKEN.findall(text or "")]
+
+
+def _ngrams(tokens: list[str], max_n: int = 4):
+    for n in range(1, max_n + 1):
+        for i in range(len(tokens) - n + 1):
+            yield " ".join(tokens[i:i + n])
+
+
+def _abstract_phrases(papers: list[PaperText]) -> list[set[str]]:
+    """Fallback phrases: 2-3 word runs without stop words, found in at least two abstracts."""
+    per_doc: list[set[str]] = []
+    df: Counter[str] = Counter()
+    for p in papers:
+        toks = _tokens(f"{p.title} {p.abstract}")
+        found = set()
+        for n in (1, 2, 3):
+            for i in range(len(toks) - n + 1):
+                gram = toks[i:i + n]
+                if any(w in STOP or len(w) < 3 for w in gram):
+                    continue
+                found.add(phrase_key(" ".join(gram)))
+        per_doc.append(found)
+        df.update(found)
+    return [{k for k in s if df[k] >= 2} for s in per_doc]
+
+
+def paper_phrases(papers: list[PaperText]) -> tuple[list[set[str]], dict[str, Counter]]:
+    """Per paper: the set of phrase keys it carries; and per key, the surface forms seen."""
+    surface: dict[str, Counter] = defaultdict(Counter)
+    given: list[set[str]] = []
+    for p in papers:
+        keys = set()
+        for raw in [*p.keywords, *p.keyphrases]:
+            if not isinstance(raw, str):
+                continue
+            k = phrase_key(raw)
+            if _usable(k):
+                keys.add(k)
+                surface[k][_SPACE.sub(" ", raw.strip())] += 1
+        given.append(keys)
+    keyword_df: Counter[str] = Counter()
+    for keys in given:
+        keyword_df.update(keys)
+    # a title that says "machine unlearning" counts even if the keywords do not; single
+    # words only when many authors use them as a keyword ("quantization", not "neural")
+    vocab = {k for k, c in keyword_df.items() if " " in k or c >= 10}
+    for p, keys in zip(papers, given):
+        if p.title:
+            for gram in _ngrams(_tokens(p.title)):
+                k = phrase_key(gram)
+                if k in vocab:
+                    keys.add(k)
+    covered = sum(1 for k in given if k) / max(1, len(papers))
+    if covered < 0.6:  # bare abstracts: fall back to frequent n-grams
+        for keys, extra in zip(given, _abstract_phrases(papers)):
+            keys.update(k for k in extra if _usable(k))
+    return given, surface
+
+
+def _display(key: str, surface: dict[str, Counter]) -> str:
+    if key in DISPLAY:
+        return DISPLAY[key]
+    forms = surface.get(key)
+    if forms:
+        form = forms.most_common(1)[0][0]
+        return " ".join(_soften(w) for w in form.split(" "))
+    return key
+
+
+def _soften(word: str) -> str:
+    """Lower-case Title-Case words, keep acronyms and names: "Multi-Agent" -> "multi-agent",
+    "LoRA", "GRPO", "3D", "LLM-as-a-Judge" -> "LLM-as-a-judge"."""
+    parts = word.split("-")
+    return "-".join(p.lower() if p[:1].isupper() and p[1:].islower() else p for p in parts)
+
+
+def _capitalise(text: str) -> str:
+    return text[:1].upper() + text[1:] if text and not text[:2].isupper() else text
+
+
+@dataclass
+class TopicTerms:
+    label: str
+    terms: list[str]           # best phrases, displayed form, best first
+    coverage: list[float]      # share of the topic's papers that carry each term
+
+
+def label_clusters(papers: list[PaperText], labels, n_topics: int,
+                   reserved: set[str] | None = None) -> list[TopicTerms]:
+    """One readable label per cluster id 0..n_topics-1 (clusters ordered by size, largest first).
+
+    Labels are kept distinct: a later (smaller) cluster whose best phrase is taken uses its
+    next best. `reserved` phrase keys are avoided as the head phrase too.
+    """
+    phrases, surface = paper_phrases(papers)
+    n = len(papers)
+    df: Counter[str] = Counter()
+    for keys in phrases:
+        df.update(keys)
+    members: dict[int, list[int]] = defaultdict(list)
+    for i, t in enumerate(labels):
+        members[int(t)].append(i)
+
+    used_heads: set[str] = set(reserved or ())
+    used_labels: set[str] = set()
+    out: list[TopicTerms] = []
+    for t in range(n_topics):
+        idx = members.get(t, [])
+        size = len(idx)
+        counts: Counter[str] = Counter()
+        for i in idx:
+            counts.update(phrases[i])
+        min_df = 1 if size < 8 else max(2, math.ceil(0.04 * size))
+        scored = []
+        for key, c in counts.items():
+            if c < min_df:
+                continue
+            cover = c / size
+            words = key.count(" ") + 1
+            # single words weigh less: "machine unlearning" says more than "unlearning"
+            weight = 0.75 if words == 1 else 1 + 0.1 * min(words - 2, 2)
+            score = cover * math.log(1 + n / df[key]) * weight
+            scored.append((score, cover, key))
+        scored.sort(key=lambda s: (-s[0], s[2]))
+        terms = [_display(k, surface) for _, _, k in scored[:8]]
+        coverage = [round(c, 3) for _, c, _ in scored[:8]]
+        label = _compose(scored, surface, used_heads, used_labels) if scored else ""
+        if not label:
+            label = f"Topic {t + 1}"
+        used_labels.add(label.lower())
+        out.append(TopicTerms(label=label, terms=terms, coverage=coverage))
+    return out
+
+
+_EXPANSIONS: dict[str, set[str]] = {}
+for _long, _short in ALIASES.items():
+    _EXPANSIONS.setdefault(_short, set()).update(re.split(r"[ \-]", _long))
+
+
+def _words(key: str, surface) -> set[str]:
+    text = f"{key} {_display(key, surface).lower()}"
+    return set(re.split(r"[ \-]+", text)) | _EXPANSIONS.get(key, set())
+
+
+def _initials(key: str) -> str:
+    return "".join(w[0] for w in re.split(r"[ \-]+", key) if w and w not in FUNCTION)
+
+
+def _overlaps(a: str, b: str, surface) -> bool:
+    """Whether two phrases say the same thing: shared words or word stems ("jailbreak",
+    "jailbreaking"), one inside the other, or one the acronym of the other."""
+    if a in b or b in a:
+        return True
+    wa, wb = _words(a, surface), _words(b, surface)
+    if wa & wb:
+        return True
+    stems_a = {w[:5] for w in wa if len(w) >= 5}
+    if stems_a & {w[:5] for w in wb if len(w) >= 5}:
+        return True
+    return (" " not in a and a == _initials(b)) or (" " not in b and b == _initials(a))
+
+
+def _expand(head: str, scored, cover_of: dict[str, float]) -> str:
+    """A longer phrase that contains the head and still covers much of the topic
+    ("unlearning" -> "machine unlearning"), else the head itself."""
+    head_words = head.split(" ")
+    best, best_cover = head, 0.0
+    for _, cover, key in scored[:30]:
+        words = key.split(" ")
+        if len(words) <= len(head_words) or not all(w in words for w in head_words):
+            continue
+        if cover >= 0.4 * cover_of[head] and cover > best_cover:
+            best, best_cover = key, cover
+    return best
+
+
+def _compose(scored, surface, used_heads: set[str], used_labels: set[str]) -> str:
+    """Best unused head phrase, plus a second idea when it is strong and different."""
+    cover_of = {key: cover for _, cover, key in scored}
+    score_of = {key: score for score, _, key in scored}
+    for score_h, cover_h, head in scored[:12]:
+        head = _expand(head, scored, cover_of)
+        if head in used_heads:
+            continue
+        second = None
+        for score_s, cover_s, key in scored[:10]:
+            if key == head or _overlaps(key, head, surface):
+                continue
+            if cover_s >= 0.15 and score_s >= 0.45 * score_of.get(head, score_h):
+                second = key
+                break
+        label = _phrase(head, second, surface)
+        label = _capitalise(label)
+        if label.lower() in used_labels:
+            continue
+        used_heads.add(head)
+        return label
+    return ""
+
+
+def _phrase(head: str, second: str | None, surface) -> str:
+    """Two ideas as a heading: "LLM quantization", "Machine unlearning for LLMs",
+    "Federated learning & differential privacy"."""
+    head_text = _display(head, surface)
+    if second is None:
+        return head_text
+    second_text = _display(second, surface)
+    if second in DOMAINS and head not in DOMAINS:
+        if " " not in head_text:
+            return f"{DOMAINS[second]} {head_text}"
+        return f"{head_text} for {second_text}"
+    if head in DOMAINS and second not in DOMAINS:
+        if " " not in second_text:
+            return f"{DOMAINS[head]} {second_text}"
+        return f"{second_text} for {head_text}"
+    return f"{head_text} & {second_text}"
