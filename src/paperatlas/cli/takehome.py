@@ -1,3 +1,175 @@
-"""CLI commands (see cli/__init__.py)."""
+"""Take-home commands: like, unlike, dislike, collections, recommend, digest, compare.
 
-from paperatlas.cli.common import app  # noqa: F401
+Thin: parse options, call `Atlas`, print. Paper text is printed as rich `Text`, never
+as markup."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from paperatlas.cli.common import DbOption, UserError, app, console, err_console, open_atlas
+
+IdsArgument = Annotated[list[str], typer.Argument(metavar="ID...", help="Paper ids or unique prefixes.",
+                                                  show_default=False)]
+
+
+def _say(message: str) -> None:
+    err_console.print(Text(message))
+
+
+@app.command()
+def like(
+    ids: IdsArgument,
+    into: Annotated[str, typer.Option("--into", help="Collection to put them in.")] = "likes",
+    db: DbOption = None,
+) -> None:
+    """Like papers (into the 'likes' collection, or a named one): recommendations learn from them."""
+    done = open_atlas(db).like(ids, collection=into, value=1)
+    _say(f"liked {len(done)} paper{'s' if len(done) != 1 else ''} in '{into}': {', '.join(done)}")
+
+
+@app.command()
+def dislike(
+    ids: IdsArgument,
+    into: Annotated[str, typer.Option("--into", help="Collection whose recommendations should avoid them.")] = "likes",
+    db: DbOption = None,
+) -> None:
+    """Mark papers as not wanted: recommendations for the collection steer away from them."""
+    done = open_atlas(db).like(ids, collection=into, value=-1)
+    _say(f"disliked {len(done)} paper{'s' if len(done) != 1 else ''} in '{into}': {', '.join(done)}")
+
+
+@app.command()
+def unlike(
+    ids: IdsArgument,
+    from_: Annotated[str, typer.Option("--from", help="Collection to remove them from.")] = "likes",
+    db: DbOption = None,
+) -> None:
+    """Remove likes (or dislikes) from a collection."""
+    done = open_atlas(db).unlike(ids, collection=from_)
+    if not done:
+        _say(f"none of these papers was marked in '{from_}'")
+    else:
+        _say(f"removed {len(done)} mark{'s' if len(done) != 1 else ''} from '{from_}': {', '.join(done)}")
+
+
+@app.command()
+def collections(db: DbOption = None) -> None:
+    """List collections with their numbers of liked and disliked papers."""
+    store = open_atlas(db).store
+    counts: dict[str, list[int]] = {}
+    for name, _, value in store.marks():
+        counts.setdefault(name, [0, 0])[0 if value > 0 else 1] += 1
+    if not counts:
+        _say("no collections yet: `paperatlas like ID…` starts 'likes'")
+        return
+    table = Table(header_style="bold")
+    table.add_column("collection")
+    table.add_column("liked", justify="right")
+    table.add_column("disliked", justify="right")
+    for name, (liked, disliked) in sorted(counts.items()):
+        table.add_row(Text(name), str(liked), str(disliked))
+    console.print(table)
+
+
+@app.command()
+def recommend(
+    collection: Annotated[str, typer.Option("--collection", "-c", help="Collection to learn from.")] = "likes",
+    k: Annotated[int, typer.Option("--k", "-k", help="How many papers to recommend.")] = 30,
+    list_name: Annotated[Optional[str], typer.Option("--list", "-l", help="Only recommend papers of this list.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+    db: DbOption = None,
+) -> None:
+    """Recommend unseen papers like the liked ones, each with its reasons."""
+    atlas = open_atlas(db)
+    if list_name is not None and list_name not in atlas.lists():
+        raise UserError(f"no list named '{list_name}' (lists: {', '.join(atlas.lists()) or 'none yet'})")
+    filters = {"list_name": list_name} if list_name else {}
+    picks = atlas.recommend(collection=collection, k=k, **filters)
+    if as_json:
+        sys.stdout.write(json.dumps(picks.to_dict(), ensure_ascii=False, indent=2) + "\n")
+        return
+    if picks.message:
+        _say(picks.message)
+    if not picks:
+        return
+    table = Table(header_style="bold", show_lines=True)
+    table.add_column("#", justify="right", no_wrap=True)
+    table.add_column("id", style="cyan", no_wrap=True)
+    table.add_column("title", ratio=3)
+    table.add_column("score", justify="right", no_wrap=True)
+    table.add_column("why", ratio=3)
+    for rank, pick in enumerate(picks, 1):
+        why = Text()
+        if pick.closest:
+            why.append("like: ", style="dim")
+            why.append("; ".join(c["title"][:70] for c in pick.closest))
+        if pick.terms:
+            why.append("\nshares: " if pick.closest else "shares: ", style="dim")
+            why.append(", ".join(pick.terms))
+        table.add_row(str(rank), Text(pick.paper_id), Text(pick.title), f"{pick.score:.3f}", why)
+    console.print(table)
+    console.print(Text(f"{len(picks)} picks for '{picks.collection}' from {picks.n_likes} likes"
+                       f"{f' and {picks.n_dislikes} dislikes' if picks.n_dislikes else ''} "
+                       f"({picks.method}{f', vectors: {picks.model}' if picks.model else ''})"),
+                  style="dim")
+
+
+@app.command()
+def digest(
+    fmt: Annotated[str, typer.Option("--format", "-f", help="md | html")] = "md",
+    list_name: Annotated[Optional[str], typer.Option("--list", "-l", help="Papers of this list.")] = None,
+    collection: Annotated[Optional[str], typer.Option("--collection", "-c", help="Liked papers of this collection.")] = None,
+    lang: Annotated[str, typer.Option("--lang", help="Headings in en | zh.")] = "en",
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="File to write (default: stdout).")] = None,
+    db: DbOption = None,
+) -> None:
+    """A shareable report grouped by topic: map, overview, one line per paper (Markdown or HTML)."""
+    if fmt not in ("md", "html"):
+        raise UserError(f"unknown digest format '{fmt}' (md or html)")
+    if lang not in ("en", "zh"):
+        raise UserError(f"unknown language '{lang}' (en or zh)")
+    atlas = open_atlas(db)
+    if list_name is not None and list_name not in atlas.lists():
+        raise UserError(f"no list named '{list_name}' (lists: {', '.join(atlas.lists()) or 'none yet'})")
+    if output is not None and output.is_dir():
+        raise UserError(f"{output}: is a directory; name a file to write")
+    text = atlas.digest(fmt=fmt, lang=lang, list_name=list_name, collection=collection,
+                        output=output)
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        output.write_text(text, encoding="utf-8")
+        _say(f"wrote {output}")
+
+
+@app.command()
+def compare(
+    list_a: Annotated[str, typer.Argument(metavar="LIST_A", help="The earlier or reference list.")],
+    list_b: Annotated[str, typer.Argument(metavar="LIST_B", help="The list to compare with it.")],
+    png: Annotated[Optional[Path], typer.Option("--png", help="Also draw the chart to this PNG file.")] = None,
+    top: Annotated[int, typer.Option("--top", help="Rows per table.")] = 12,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
+    db: DbOption = None,
+) -> None:
+    """Compare two lists: share by area and topic, biggest risers and fallers, what is new in B."""
+    atlas = open_atlas(db)
+    for name in (list_a, list_b):
+        if name not in atlas.lists():
+            raise UserError(f"no list named '{name}' (lists: {', '.join(atlas.lists()) or 'none yet'})")
+    result = atlas.compare(list_a, list_b, png=png)
+    if as_json:
+        sys.stdout.write(json.dumps(result.to_dict(), ensure_ascii=False, indent=2) + "\n")
+        return
+    from paperatlas.compare import render_tables
+    for table in render_tables(result, top=top):
+        console.print(table)
+    if png is not None:
+        _say(f"chart written to {png}")

@@ -1,0 +1,195 @@
+"""Likes, dislikes, collections and recommendations on a 120-paper, four-topic corpus."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from paperatlas import recommend as rec
+from paperatlas.api import Atlas
+from paperatlas.errors import PaperatlasError
+
+FIXTURES = Path(__file__).parent / "fixtures" / "takehome"
+CORPUS = FIXTURES / "corpus.jsonl"
+
+
+def _topics() -> dict[str, str]:
+    return {json.loads(line)["id"]: json.loads(line)["topic"]
+            for line in CORPUS.read_text().splitlines()}
+
+
+def _put_lsa_vectors(store, dims: int = 24) -> None:
+    """A cheap embedding: TF-IDF reduced by SVD, stored like any model's vectors."""
+    from sklearn.decomposition import TruncatedSVD
+
+    papers = list(store.iter_papers())
+    tfidf, _ = rec.tfidf_matrix([rec.paper_text(p) for p in papers])
+    vectors = TruncatedSVD(dims, random_state=0).fit_transform(tfidf)
+    with store.transaction():
+        store.put_vectors("test-lsa", [p["id"] for p in papers], vectors,
+                          ["x"] * len(papers))
+
+
+@pytest.fixture(scope="module")
+def corpus_db(tmp_path_factory) -> Path:
+    db = tmp_path_factory.mktemp("rec") / "atlas.db"
+    atlas = Atlas(db)
+    report = atlas.add([CORPUS], list_name="corpus", enrich=False)
+    assert atlas.store.count_papers() == 120, report
+    _put_lsa_vectors(atlas.store)
+    atlas.close()
+    return db
+
+
+@pytest.fixture()
+def atlas(corpus_db, tmp_path) -> Atlas:
+    # each test starts from the same corpus with no marks
+    copy = tmp_path / "atlas.db"
+    copy.write_bytes(corpus_db.read_bytes())
+    a = Atlas(copy)
+    yield a
+    a.close()
+
+
+def _by_topic(topic: str) -> list[str]:
+    return [pid for pid, t in _topics().items() if t == topic]
+
+
+def test_like_round_trip_with_prefixes_and_collections(atlas):
+    ids = _by_topic("unlearning")[:3]
+    done = atlas.like([ids[0][:7], ids[1], ids[2]], collection="reading")
+    assert done == ids
+    assert [pid for _, pid, _ in atlas.store.marks("reading")] == ids
+    assert atlas.store.collections() == {"reading": 3}
+    # a dislike replaces the like, an unmark removes it
+    atlas.like([ids[0]], collection="reading", value=-1)
+    assert rec.collection_ids(atlas.store, "reading") == (ids[1:], [ids[0]])
+    assert atlas.unlike([ids[1], ids[0]], collection="reading") == [ids[1], ids[0]]
+    assert rec.collection_ids(atlas.store, "reading") == ([ids[2]], [])
+    assert atlas.unlike([ids[1]], collection="reading") == []  # no longer marked
+
+
+def test_unknown_id_is_a_clear_error_and_writes_nothing(atlas):
+    good = _by_topic("graphs")[0]
+    with pytest.raises(PaperatlasError, match="unknown or ambiguous paper id: nope123"):
+        atlas.like([good, "nope123"])
+    assert atlas.store.marks() == []
+    with pytest.raises(PaperatlasError):
+        atlas.like([good], value=5)
+    with pytest.raises(PaperatlasError, match="no paper ids"):
+        atlas.like([" "])
+
+
+def test_zero_likes_gives_a_message_not_a_crash(atlas):
+    picks = atlas.recommend()
+    assert list(picks) == [] and "no liked papers" in picks.message
+    atlas.like([_by_topic("graphs")[0]], collection="other")
+    picks = atlas.recommend(collection="likes")
+    assert list(picks) == [] and "other" in picks.message
+
+
+def test_one_like_ranks_its_topic_first_by_centroid(atlas):
+    liked = _by_topic("speculative")[0]
+    atlas.like([liked])
+    picks = atlas.recommend(k=10)
+    assert picks.method == "centroid similarity" and picks.model == "test-lsa"
+    assert liked not in [p.paper_id for p in picks]
+    topics = _topics()
+    assert sum(topics[p.paper_id] == "speculative" for p in picks) >= 9
+    top = picks[0]
+    assert top.closest[0]["id"] == liked and top.closest[0]["similarity"] > 0
+    assert top.terms and all(isinstance(t, str) for t in top.terms)
+    assert top.reason.startswith("like ")
+
+
+def test_five_likes_use_the_linear_model(atlas):
+    liked = _by_topic("proteins")[:5]
+    atlas.like(liked)
+    picks = atlas.recommend(k=20)
+    assert picks.method == "linear SVM" and picks.n_likes == 5
+    topics = _topics()
+    precision = np.mean([topics[p.paper_id] == "proteins" for p in picks])
+    assert precision >= 0.9
+    assert not set(liked) & {p.paper_id for p in picks}
+    assert all(p.closest[0]["id"] in liked for p in picks)
+    scores = [p.score for p in picks]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_fifty_likes_from_two_topics(atlas):
+    liked = _by_topic("graphs")[:25] + _by_topic("unlearning")[:25]
+    atlas.like(liked)
+    picks = atlas.recommend(k=10)
+    topics = _topics()
+    assert {topics[p.paper_id] for p in picks} == {"graphs", "unlearning"}
+    assert len(picks) == 10 and not set(liked) & {p.paper_id for p in picks}
+
+
+def test_dislikes_push_their_topic_down(atlas):
+    # likes from one topic plus a paper of another; then dislike more of that other topic
+    atlas.like(_by_topic("unlearning")[:2] + _by_topic("graphs")[:1])
+    def mean_rank(topic):
+        picks = atlas.recommend(k=200)
+        ranks = [i for i, p in enumerate(picks) if _topics()[p.paper_id] == topic]
+        return np.mean(ranks)
+    before = mean_rank("graphs")
+    atlas.like(_by_topic("graphs")[5:8], value=-1)
+    after = mean_rank("graphs")
+    assert after > before + 5
+
+
+def test_filters_narrow_the_candidates(atlas, tmp_path):
+    other = tmp_path / "small.jsonl"
+    rows = [json.loads(line) for line in CORPUS.read_text().splitlines()]
+    keep = [r for r in rows if r["topic"] in ("graphs", "proteins")][::3]
+    other.write_text("".join(json.dumps(r) + "\n" for r in keep))
+    atlas.add([other], list_name="small", enrich=False)
+    atlas.like(_by_topic("proteins")[:2])
+    picks = atlas.recommend(k=50, list_name="small")
+    allowed = {r["id"] for r in keep} - set(_by_topic("proteins")[:2])
+    assert picks and {p.paper_id for p in picks} <= allowed
+
+
+def test_works_without_any_vectors(tmp_path):
+    atlas = Atlas(tmp_path / "plain.db")
+    atlas.add([CORPUS], enrich=False)
+    atlas.like(_by_topic("graphs")[:6])
+    picks = atlas.recommend(k=10)
+    assert picks.model is None and picks.method == "linear SVM"
+    assert all(_topics()[p.paper_id] == "graphs" for p in picks)
+    assert picks[0].closest and picks[0].terms
+
+
+def test_pure_ranking_helpers():
+    assert list(rec.top_unseen(np.array([0.1, 0.9, 0.5, 0.7]), [1], 2)) == [3, 2]
+    allowed = np.array([True, False, True, True])
+    assert list(rec.top_unseen(np.array([0.1, 0.9, 0.5, 0.7]), [], 3, allowed)) == [3, 2, 0]
+    assert len(rec.top_unseen(np.array([0.3]), [0], 5)) == 0
+
+
+def test_cli_like_recommend_and_errors(corpus_db, tmp_path):
+    db = tmp_path / "cli.db"
+    db.write_bytes(corpus_db.read_bytes())
+    cli = [str(Path(sys.executable).parent / "paperatlas")]
+    liked = _by_topic("unlearning")[:2]
+    run = lambda *args: subprocess.run(cli + list(args) + ["--db", str(db)],
+                                       capture_output=True, text=True, timeout=120)
+    out = run("like", *liked, "--into", "mine")
+    assert out.returncode == 0, out.stderr
+    assert "liked 2 papers in 'mine'" in out.stderr
+    out = run("like", "zzzz-not-an-id")
+    assert out.returncode == 2 and "unknown or ambiguous" in out.stderr
+    assert "Traceback" not in out.stderr
+    out = run("recommend", "--collection", "mine", "--k", "5", "--json")
+    data = json.loads(out.stdout)
+    assert data["method"] == "centroid similarity" and len(data["picks"]) == 5
+    assert all(_topics()[p["paper_id"]] == "unlearning" for p in data["picks"])
+    out = run("collections")
+    assert "mine" in out.stdout
+    out = run("recommend", "--collection", "empty")
+    assert out.returncode == 0 and "no liked papers" in out.stderr
