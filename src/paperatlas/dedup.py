@@ -121,14 +121,21 @@ class NearDuplicateIndex:
         return self._size
 
     def add(self, key: object, signature: np.ndarray) -> None:
-        from datasketch import LeanMinHash
         if np.array_equal(signature, _EMPTY):
             return
-        self._lsh.insert(key, LeanMinHash(seed=1, hashvalues=signature), check_duplication=False)
+        self._lsh.insert(key, _lean(signature), check_duplication=False)
         self._size += 1
 
     def candidates(self, signature: np.ndarray) -> list[object]:
-        from datasketch import LeanMinHash
         if not self._size or np.array_equal(signature, _EMPTY):
             return []
-        return self._lsh.query(LeanMinHash(seed=1, hashvalues=signature))
+        return self._lsh.query(_lean(signature))
+
+
+def _lean(signature: np.ndarray):
+    """Our signature as a datasketch LeanMinHash (LSH only reads its hash values)."""
+    from datasketch import LeanMinHash
+    try:
+        return LeanMinHash(seed=1, hashvalues=signature, scheme="affine64")
+    except TypeError:  # datasketch < 2.0 has no schemes
+        return LeanMinHash(seed=1, hashvalues=signature)

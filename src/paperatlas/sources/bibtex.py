@@ -53,6 +53,9 @@ def _parse_chunk(path: Path, lines: list[str], first_line: int) -> Iterator[Pape
         if entry.entry_type.lower() in _NON_PAPER:
             continue
         record = {key: field.value for key, field in entry.fields_dict.items()}
+        for key in [k for k in record if k.lower() == "author"]:
+            record[key] = [_first_last(name) for name in re.split(r"\s+and\s+", record[key])
+                           if name.strip()]
         record["id"] = entry.key
         record["entry_type"] = entry.entry_type.lower()
         paper = paper_from_record(record, f"{path}:{first_line + entry.start_line}")
@@ -61,3 +64,12 @@ def _parse_chunk(path: Path, lines: list[str], first_line: int) -> Iterator[Pape
         paper.abstract = _TEXT_ESCAPES.sub(r"\1", paper.abstract)
         paper.authors = [_BRACES.sub("", a) for a in paper.authors]
         yield paper
+
+
+def _first_last(name: str) -> str:
+    """BibTeX `Last, First` -> `First Last`; other forms unchanged."""
+    name = " ".join(name.split())
+    if name.count(",") == 1:
+        last, first = (part.strip() for part in name.split(","))
+        return f"{first} {last}".strip()
+    return name

@@ -112,4 +112,6 @@ def _papers(path: Path, record: Any, lineno: int) -> Iterator[Paper]:
 
 
 def _reason(exc: ValueError) -> str:
-    return getattr(exc, "msg", None) or str(exc)
+    if isinstance(exc, json.JSONDecodeError):
+        return f"{exc.msg} (column {exc.colno})"
+    return str(exc)

@@ -140,6 +140,8 @@ def paper_from_record(record: Mapping[str, Any], source: str) -> Paper:
             if alias in by_key:
                 fields[name] = by_key.pop(alias)
                 break
+    if "authors_parsed" in present:  # arXiv: the parsed names replace the joined string
+        by_key.pop("authors", None)
     extra = {k: _json_safe(v) for k, v in by_key.items() if k not in _DROP}
 
     paper_id = _text(fields.get("id"))
@@ -160,7 +162,7 @@ def paper_from_record(record: Mapping[str, Any], source: str) -> Paper:
             urls.insert(0, forum)
     return Paper(
         abstract=_text(fields.get("abstract")) or "",
-        title=_text(fields.get("title")),
+        title=" ".join(_text(fields.get("title")).split()) if fields.get("title") else None,
         id=paper_id,
         authors=split_list(fields.get("authors"), authors=True),
         keywords=split_list(fields.get("keywords")),

@@ -99,6 +99,14 @@ class _Entry:
 
 def _parse_block(start: int, lines: list[str]) -> _Entry:
     entry = _Entry(line=start)
+    entry = _parse_lines(entry, lines)
+    if entry.abstract is None and not is_title_like(entry.title or ""):
+        # too long for a title: whatever it was marked as, it is the paper's text
+        entry.abstract, entry.title = entry.title or _join(lines), None
+    return entry
+
+
+def _parse_lines(entry: _Entry, lines: list[str]) -> _Entry:
     labels = [m.group(1).lower() for m in map(_LABEL.match, lines) if m]
     if _LABEL.match(lines[0]) or "abstract" in labels or "summary" in labels:
         return _parse_labelled(entry, lines)
@@ -173,10 +181,11 @@ def read_text(path: Path) -> Iterator[Paper]:
     untitled = sum(e.abstract is not None and e.title is None for e in head[1:])
     alternating = short >= 2 and short >= 0.5 * untitled
 
+    first_line = head[0].line if head else 0
     pending: _Entry | None = None
     for entry in _chain(head, entries):
         if entry.title_only:
-            if pending is not None and pending.marked:
+            if pending is not None and pending.marked and pending.line != first_line:
                 yield _paper(path, pending)  # a titled paper without an abstract: skipped
             keep_as_title = entry.marked or alternating
             pending = entry if keep_as_title else None
@@ -185,11 +194,11 @@ def read_text(path: Path) -> Iterator[Paper]:
             if entry.title is None:
                 entry.title, entry.line = pending.title, pending.line
                 entry.fields = {**pending.fields, **entry.fields}
-            elif pending.marked:
+            elif pending.marked and pending.line != first_line:
                 yield _paper(path, pending)
             pending = None
         yield _paper(path, entry)
-    if pending is not None and pending.marked:
+    if pending is not None and pending.marked and pending.line != first_line:
         yield _paper(path, pending)
 
 

@@ -1,0 +1,209 @@
+"""Files into the store: dedup (exact and MinHash), merge, membership, idempotent re-add,
+one transaction per file."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from paperatlas import sources
+from paperatlas.ingest import add_files, default_list_name, merge_changes
+from paperatlas.paper import Paper
+from paperatlas.store import Store
+
+ROOT = Path(__file__).resolve().parent.parent
+FIX = Path(__file__).parent / "fixtures" / "sources"
+SAMPLE = ROOT / "examples" / "iclr2026_sample_list.txt"
+JSON_IDS = ["GmX7qQ1abc", "Dif_2-xYzq", "RLexp00001", "MemInf0001"]
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = Store(tmp_path / "atlas.db")
+    yield s
+    s.close()
+
+
+def dump(store: Store) -> dict:
+    """Every row of every table, to compare a store before and after."""
+    tables = [r[0] for r in store.conn.execute(
+        "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE '%fts%' "
+        "AND name NOT LIKE 'sqlite_%'")]
+    return {t: sorted(map(tuple, store.conn.execute(f"SELECT * FROM {t}"))) for t in tables}
+
+
+def test_sample_list_19_papers_and_idempotent(store):
+    report = add_files(store, [SAMPLE])
+    [f] = report.files
+    assert (f.list_name, f.read, f.added, f.merged, f.skipped, f.error) == \
+        ("iclr2026_sample_list", 19, 19, 0, 0, None)
+    assert store.count_papers() == 19 and store.count_papers("iclr2026_sample_list") == 19
+    before = dump(store)
+    again = add_files(store, [SAMPLE]).files[0]
+    assert (again.added, again.merged, again.unchanged) == (0, 0, 19)
+    assert dump(store) == before
+
+
+def test_default_list_name():
+    assert default_list_name(Path("data/iclr2026.jsonl.gz")) == "iclr2026"
+    assert default_list_name(Path("list.v2.txt")) == "list.v2"
+    assert default_list_name(Path("papers")) == "papers"
+
+
+@pytest.mark.parametrize("order", ["json_first", "list_first"])
+def test_list_entries_merge_into_json_twins(store, order):
+    files = [FIX / "iclr_mini.jsonl", FIX / "copied_list.txt"]
+    if order == "list_first":
+        files.reverse()
+    reports = {Path(f.path).name: f for f in add_files(store, files).files}
+    listed = reports["copied_list.txt"]
+    assert not listed.error and listed.read == 4
+    # 4 JSON papers + 1 unrelated list entry; the other 3 entries are twins
+    assert store.count_papers() == 5
+    assert store.count_papers("iclr_mini") == 4 and store.count_papers("copied_list") == 4
+    in_list = set(store.all_ids("copied_list"))
+    # source ids win, whichever file came first
+    assert {"GmX7qQ1abc", "Dif_2-xYzq", "RLexp00001"} <= in_list
+    for pid in ("GmX7qQ1abc", "Dif_2-xYzq", "RLexp00001"):
+        paper = store.get_paper(pid)
+        assert paper["title"] and paper["area"] and paper["decision"]
+        assert sorted(store.lists_of(pid)) == ["copied_list", "iclr_mini"]
+    assert store.lists_of("MemInf0001") == ["iclr_mini"]
+    [other] = in_list - set(JSON_IDS)
+    assert other.startswith("h") and store.get_paper(other)["title"] is None
+    # the edited abstract (a3) merged by MinHash, the camera-ready one (a2_final) exactly
+    near = sum(f.near for f in reports.values())
+    assert near == 1
+
+
+def test_readd_after_merge_changes_nothing(store):
+    add_files(store, [FIX / "iclr_mini.jsonl", FIX / "copied_list.txt"])
+    before = dump(store)
+    report = add_files(store, [FIX / "copied_list.txt", FIX / "iclr_mini.jsonl"])
+    assert [(f.added, f.merged) for f in report.files] == [(0, 0), (0, 0)]
+    assert [f.unchanged for f in report.files] == [4, 4]
+    assert dump(store) == before
+
+
+def test_rekeyed_paper_keeps_list_order_and_fts(store):
+    add_files(store, [FIX / "copied_list.txt"])
+    first_id = store.all_ids("copied_list")[0]
+    add_files(store, [FIX / "iclr_mini.jsonl"])
+    assert store.get_paper(first_id) is None
+    assert store.all_ids("copied_list")[0] == "GmX7qQ1abc"
+    hits = [pid for pid, _ in store.fts_search("graphmixer")]
+    assert hits == ["GmX7qQ1abc"]
+    # the list-first paper's hash now points at the source id
+    assert set(store.all_hashes().values()) <= set(store.all_ids())
+
+
+def test_near_duplicates_within_one_list_stay_apart(store, tmp_path):
+    texts = json.loads((FIX / "iclr_mini.jsonl").read_text().splitlines()[2])["abstract"]
+    rows = [{"id": "resub00001", "abstract": texts},
+            {"id": "resub00002", "abstract": texts.replace("often fail", "frequently fail")},
+            {"id": "resub00003", "abstract": texts}]  # identical text, different id
+    path = tmp_path / "dups.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    [f] = add_files(store, [path]).files
+    assert f.added == 3 and store.count_papers() == 3
+
+
+def test_rows_without_abstract_are_skipped_and_counted(store):
+    [f] = add_files(store, [FIX / "missing_abstract.jsonl"]).files
+    assert (f.read, f.added, f.skipped, f.error) == (3, 1, 2, None)
+    [f] = add_files(store, [FIX / "openreview_v2.json"]).files
+    assert (f.added, f.skipped) == (1, 1)
+
+
+def test_a_bad_file_stores_nothing_and_others_still_go_in(store):
+    report = add_files(store, [FIX / "malformed.jsonl", FIX / "iclr_mini.jsonl",
+                               FIX / "binary.bin", FIX / "does_not_exist.txt", FIX])
+    errors = report.errors
+    assert len(errors) == 4
+    assert "malformed.jsonl:3: malformed JSON" in errors[0]
+    assert store.count_papers() == 4  # malformed.jsonl's two good rows were rolled back
+    assert store.list_names() == ["iclr_mini"]
+
+
+def test_exception_mid_file_rolls_back_everything(store, monkeypatch):
+    add_files(store, [SAMPLE])
+    before = dump(store)
+    import paperatlas.ingest as ingest
+
+    def interrupted(path):
+        for i, paper in enumerate(sources.read(path)):
+            if i == 3:
+                raise KeyboardInterrupt
+            yield paper
+
+    monkeypatch.setattr(ingest, "read", interrupted)
+    monkeypatch.setattr(ingest, "BATCH", 2)  # two batches are written before the interrupt
+    with pytest.raises(KeyboardInterrupt):
+        add_files(store, [FIX / "iclr_mini.jsonl"])
+    assert dump(store) == before
+
+
+def test_merge_changes_fills_only_empty_fields():
+    stored = {"title": None, "area": "optimization", "authors": [], "keywords": ["A"],
+              "urls": [], "extra": {"k": 1}, "year": None, "venue": None, "decision": None,
+              "rating": None}
+    twin = Paper(abstract="x", title="T", area="other", authors=["Ann"], keywords=["a", "b"],
+                 year=2026, extra={"k": 2, "tldr": "t"})
+    changes = merge_changes(stored, twin)
+    assert changes == {"title": "T", "year": 2026, "authors": ["Ann"], "keywords": ["A", "b"],
+                       "extra": {"k": 1, "tldr": "t"}}
+
+
+def test_kill_mid_import_leaves_store_consistent(tmp_path):
+    """A process killed (SIGKILL) in the middle of a file leaves the store as it was."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    db = tmp_path / "killed.db"
+    rows = [{"id": f"k{i:05d}", "title": f"Paper {i}",
+             "abstract": f"Abstract {i}: we study problem {i} with method {i * 7} on data {i * 13}."}
+            for i in range(4000)]
+    big = tmp_path / "big.jsonl"
+    big.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    marker = tmp_path / "halfway"
+    script = f"""
+import time, pathlib
+import paperatlas.ingest as ingest
+from paperatlas.store import Store
+real = ingest.read
+def slow(path):
+    for i, p in enumerate(real(path)):
+        if i == 2500:
+            pathlib.Path({str(marker)!r}).write_text("x")
+            time.sleep(60)
+        yield p
+ingest.read = slow
+ingest.add_files(Store({str(db)!r}), [{str(FIX / 'iclr_mini.jsonl')!r}])
+ingest.add_files(Store({str(db)!r}), [{str(big)!r}])
+"""
+    proc = subprocess.Popen([sys.executable, "-c", script])
+    try:
+        deadline = time.time() + 60
+        while not marker.exists() and time.time() < deadline and proc.poll() is None:
+            time.sleep(0.05)
+        assert marker.exists(), "the import never got half way"
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    store = Store(db)
+    assert store.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    assert store.count_papers() == 4  # the first file only; nothing of the killed one
+    assert store.list_names() == ["iclr_mini"]
+    assert store.conn.execute("SELECT count(*) FROM list_members").fetchone()[0] == 4
+    # and the store still takes the file afterwards
+    [f] = add_files(store, [big]).files
+    assert f.added == 4000 and store.count_papers() == 4004
