@@ -156,12 +156,15 @@ def bibtex_escape(text: str) -> str:
 
     Inline math ($...$) is kept as written; outside it, & % # _ ~ ^ are escaped and a
     backslash that starts no command becomes \\textbackslash{}. Braces are kept when they
-    balance (they may be LaTeX groups), otherwise all are written as \\{ \\} with the
-    BibTeX-level count repaired, since BibTeX fails on unbalanced braces even escaped.
+    balance (they may be LaTeX groups); otherwise every brace is spelled
+    \\textbraceleft{} / \\textbraceright{}, since BibTeX counts even escaped braces.
     """
     text = " ".join(text.split())
-    if text.count("$") - text.count(r"\$") and (text.count("$") - text.count(r"\$")) % 2:
+    if (text.count("$") - text.count(r"\$")) % 2:
         text = re.sub(r"(?<!\\)\$", r"\\$", text)  # an unpaired $ is a dollar sign
+    balanced = _balanced(text)
+    if not balanced:  # set every brace aside; spelled out as commands at the end
+        text = re.sub(r"\\?([{}])", lambda m: "\x00" if m.group(1) == "{" else "\x01", text)
     out, last = [], 0
     for match in _MATH.finditer(text):
         out.append(_escape_plain(text[last:match.start()]))
@@ -169,9 +172,8 @@ def bibtex_escape(text: str) -> str:
         last = match.end()
     out.append(_escape_plain(text[last:]))
     result = "".join(out)
-    if not _balanced(result):
-        result = re.sub(r"\\?([{}])", lambda m: r"\textbraceleft{}" if m.group(1) == "{"
-                        else r"\textbraceright{}", result)
+    if not balanced:
+        result = result.replace("\x00", r"\textbraceleft{}").replace("\x01", r"\textbraceright{}")
     return result
 
 
@@ -185,8 +187,13 @@ def _escape_plain(text: str) -> str:
                 out.append(command.group(0))
                 i = command.end()
                 continue
-            if i + 1 < len(text) and text[i + 1] in "&%#_${}~^\\":
+            if i + 1 < len(text) and text[i + 1] in "&%#_$":
                 out.append(text[i:i + 2])  # already escaped
+                i += 2
+                continue
+            if i + 1 < len(text) and text[i + 1] in "{}":
+                # \{ counts as a brace for BibTeX but not for every parser: spell it out
+                out.append(r"\textbraceleft{}" if text[i + 1] == "{" else r"\textbraceright{}")
                 i += 2
                 continue
             out.append(r"\textbackslash{}")
