@@ -1,3 +1,61 @@
-"""CLI commands (see cli/__init__.py)."""
+"""Vector commands: embed, models, train-areas (see cli/__init__.py)."""
 
-from paperatlas.cli.common import app  # noqa: F401
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from paperatlas.cli.common import DbOption, UserError, app, console, open_atlas
+
+
+@app.command()
+def embed(
+    model: Annotated[Optional[str], typer.Option(
+        "--model", "-m", help="Embedding back end (see `paperatlas models`; default: static).",
+        show_default=False)] = None,
+    force: Annotated[bool, typer.Option("--force", help="Recompute every vector (lsa: refit).")] = False,
+    db: DbOption = None,
+) -> None:
+    """Compute the vectors of every paper (once per model; interrupt and rerun to resume)."""
+    from paperatlas.embed import available_backends, embed_store
+
+    if model is not None and model not in available_backends():
+        raise UserError(f"unknown model '{model}' (models: {', '.join(available_backends())})")
+    atlas = open_atlas(db)
+    result = embed_store(atlas.store, model=model, progress=sys.stderr.isatty(), force=force)
+    console.print(Text(f"{result['model']}: embedded {result['embedded']}, unchanged "
+                       f"{result['skipped']} of {result['total']} papers"))
+
+
+@app.command("models")
+def models() -> None:
+    """List the embedding back ends."""
+    from paperatlas.embed import DEFAULT_MODEL, available_backends
+
+    table = Table("model", "what")
+    for name, what in available_backends().items():
+        table.add_row(name + (" (default)" if name == DEFAULT_MODEL else ""), what)
+    console.print(table)
+
+
+@app.command("train-areas")
+def train_areas(
+    data: Annotated[Path, typer.Argument(help="Papers with a primary area: ICLR 2026 JSONL(.gz) "
+                                         "rows with title, abstract, primary_area.")],
+    out: Annotated[Optional[Path], typer.Option(
+        "--out", "-o", help="Model file to write (default: the one shipped in the package).",
+        show_default=False)] = None,
+    all_rows: Annotated[bool, typer.Option(
+        "--all", help="Also train on the held-out evaluation papers (for the shipped model, "
+        "after benchmarking).")] = False,
+) -> None:
+    """Train the research-area classifier from labelled papers and save it."""
+    from paperatlas.enrich.areas import train_from_file
+
+    info = train_from_file(data, out=out, include_held_out=all_rows, progress=sys.stderr.isatty())
+    console.print(Text(f"trained on {info['papers']} papers, {info['areas']} areas -> {info['path']}"))

@@ -1,0 +1,86 @@
+"""The default embedding back end: a static term-vector model shipped as one small file.
+
+A text is cut into words and word pairs (the TF-IDF vocabulary of the model, English,
+lower case); its vector is the TF-IDF-weighted mean of the vectors of its terms, then
+L2-normalised. One sparse matrix product per batch: thousands of abstracts per second on
+one core, no torch. Each term's vector concatenates blocks built by
+`scripts/build_static.py` (see there and docs/bench/embeddings.md):
+
+- meaning: the term embedded by all-MiniLM-L6-v2 (distillation into a static table),
+- topics: latent semantic directions of ML abstracts (SVD of TF-IDF),
+- areas: how strongly the term points to each ICLR primary area (a linear classifier's
+  weights), so that papers of one research area sit together.
+
+Every block was fit on the training part of the ICLR 2026 data only (the papers that
+`enrich.areas.is_held_out` leaves out are the evaluation set).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from paperatlas.errors import PaperatlasError
+
+MODEL_FILE = "static-v1.npz"
+
+
+def model_path() -> Path:
+    return Path(str(resources.files("paperatlas") / "models" / MODEL_FILE))
+
+
+def term_vectorizer(vocabulary=None, ngram_range=(1, 2), **kwargs):
+    """The tokenisation and weighting every static-model term table is keyed by."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    return TfidfVectorizer(sublinear_tf=True, strip_accents="unicode", lowercase=True,
+                           token_pattern=r"(?u)\b[^\W\d_][\w\-]*\w\b", stop_words="english",
+                           ngram_range=ngram_range, vocabulary=vocabulary, dtype=np.float32,
+                           **kwargs)
+
+
+class StaticBackend:
+    languages = ("en",)
+    max_length = None
+
+    def __init__(self, vocab: list[str], idf: np.ndarray, table: np.ndarray,
+                 name: str = "static", meta: dict | None = None, ngram_range=(1, 2)):
+        self.name = name
+        self.vectorizer = term_vectorizer({t: i for i, t in enumerate(vocab)},
+                                          ngram_range=ngram_range)
+        self.vectorizer.idf_ = np.asarray(idf, dtype=np.float32)
+        self.table = np.asarray(table, dtype=np.float32)
+        self.dim = int(self.table.shape[1])
+        self.meta = meta or {}
+
+    @classmethod
+    def load(cls, path: str | Path | None = None, name: str = "static") -> "StaticBackend":
+        path = Path(path) if path is not None else model_path()
+        if not path.exists():
+            raise PaperatlasError(f"{path}: static model file missing; rebuild it with "
+                                  "scripts/build_static.py or reinstall paperatlas")
+        with np.load(path, allow_pickle=False) as z:
+            meta = json.loads(str(z["meta"]))
+            return cls(json.loads(str(z["vocab"])), z["idf"], z["table"], name=name, meta=meta,
+                       ngram_range=tuple(meta.get("ngram_range", (1, 2))))
+
+    def save(self, path: str | Path) -> None:
+        vocab = sorted(self.vectorizer.vocabulary, key=self.vectorizer.vocabulary.get)
+        np.savez_compressed(path, vocab=np.asarray(json.dumps(vocab)),
+                            idf=self.vectorizer.idf_.astype(np.float32),
+                            table=self.table.astype(np.float16),
+                            meta=np.asarray(json.dumps(self.meta)))
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        texts = list(texts)
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        weights = self.vectorizer.transform(texts)
+        vectors = np.asarray(weights @ self.table, dtype=np.float32)
+        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+        norms[norms == 0] = 1.0  # a text with no known term stays the zero vector
+        return vectors / norms

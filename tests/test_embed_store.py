@@ -1,0 +1,101 @@
+"""Vectors in the store: computed once per (paper, model), resumable after an interrupt,
+recomputed when the text changes; lsa fits on the corpus and embeds queries later."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from paperatlas import embed
+from paperatlas.paper import Paper, paper_id
+from paperatlas.store import Store
+
+SAMPLE = Path(__file__).resolve().parents[1] / "examples" / "iclr2026_sample_list.txt"
+
+
+@pytest.fixture()
+def store(tmp_path):
+    st = Store(tmp_path / "atlas.db")
+    paragraphs = [p.strip() for p in SAMPLE.read_text(encoding="utf-8").split("\n\n")]
+    with st.transaction():
+        for text in paragraphs:
+            if len(text) > 200:
+                st.insert_paper({"id": paper_id(Paper(abstract=text)), "abstract": text})
+    yield st
+    st.close()
+
+
+class Interrupting:
+    """Wraps a real back end; raises KeyboardInterrupt on the n-th batch."""
+
+    def __init__(self, inner, fail_on: int | None):
+        self.inner, self.fail_on, self.calls, self.texts = inner, fail_on, 0, 0
+        self.name, self.dim = inner.name, inner.dim
+
+    def embed(self, texts):
+        self.calls += 1
+        if self.calls == self.fail_on:
+            raise KeyboardInterrupt
+        self.texts += len(texts)
+        return self.inner.embed(texts)
+
+
+def test_interrupted_embedding_resumes_without_redoing_work(store, monkeypatch):
+    total = store.count_papers()
+    real = embed.get_backend("use-multilingual")
+    first = Interrupting(real, fail_on=3)
+    monkeypatch.setattr(embed, "get_backend", lambda name=None, store=None: first)
+    with pytest.raises(KeyboardInterrupt):
+        embed.embed_store(store, model="use-multilingual", batch_size=4)
+    assert len(store.vector_state("use-multilingual")) == 8  # two batches were committed
+
+    second = Interrupting(real, fail_on=None)
+    monkeypatch.setattr(embed, "get_backend", lambda name=None, store=None: second)
+    result = embed.embed_store(store, model="use-multilingual", batch_size=4)
+    assert result["embedded"] == total - 8 and result["skipped"] == 8
+    assert second.texts == total - 8  # finished work was not redone
+    ids, vectors = store.get_vectors("use-multilingual")
+    assert sorted(ids) == sorted(store.all_ids()) and len(set(ids)) == total
+    np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-4)
+
+    again = embed.embed_store(store, model="use-multilingual")
+    assert again["embedded"] == 0 and again["skipped"] == total
+
+
+def test_changed_text_is_reembedded(store):
+    embed.embed_store(store, model="static")
+    pid = store.all_ids()[0]
+    _, before = store.get_vectors("static", [pid])
+    with store.transaction():
+        store.update_paper(pid, {"title": "Diffusion models for protein design"})
+    result = embed.embed_store(store, model="static")
+    assert result["embedded"] == 1
+    _, after = store.get_vectors("static", [pid])
+    assert float(before[0] @ after[0]) < 0.9999
+
+
+def test_lsa_fits_on_the_corpus_and_embeds_queries_later(store):
+    result = embed.embed_store(store, model="lsa")
+    assert result["embedded"] == store.count_papers()
+    ids, vectors = store.get_vectors("lsa")
+    np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-4)
+    store.close()
+    reopened = Store(store.path)
+    query = embed.embed_query("privacy of memory in large language models", "lsa", store=reopened)
+    assert query.shape == (vectors.shape[1],)
+    # the fitted model came back from the store: the same text gives the same vector
+    text = reopened.get_paper(ids[0])["abstract"]
+    np.testing.assert_allclose(embed.embed_query(text, "lsa", store=reopened), vectors[0],
+                               atol=1e-5)
+    reopened.close()
+
+
+def test_lsa_without_a_fit_says_what_to_do(tmp_path):
+    from paperatlas.errors import PaperatlasError
+
+    empty = Store(tmp_path / "empty.db")
+    with pytest.raises(PaperatlasError, match="paperatlas embed --model lsa"):
+        embed.embed_query("anything", "lsa", store=empty)
+    empty.close()
