@@ -1,0 +1,232 @@
+"""A digest of a list or a collection: overview, map, and one line per paper by topic.
+
+`digest(atlas, fmt, lang, list_name=None, collection=None)` gathers what the report
+shows into a `DigestData` (no formatting here) and hands it to the Markdown or HTML
+writer. Topics come from the stored map of the list (built with `Atlas.build_map` when
+missing); when no map can be made (no vectors), papers are grouped by research area and
+the report says so.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from paperatlas.errors import PaperatlasError
+
+MAX_NAMED = 15       # named contributions listed in the overview
+MAX_CODE = 20        # papers with code listed in the overview
+MAX_AREAS = 12
+
+
+@dataclass
+class PaperLine:
+    id: str
+    title: str
+    name: str | None
+    kind: str | None
+    number: str | None      # the headline quantity as written ("12.5%")
+    url: str | None         # the paper's page (OpenReview forum where known)
+    code_url: str | None
+    area: str | None
+    rating: float | None = None
+
+
+@dataclass
+class Group:
+    label: str
+    papers: list[PaperLine]
+    terms: list[str] = field(default_factory=list)
+    also: list[str] = field(default_factory=list)   # fine topics inside, for context
+    colour: str | None = None
+
+    @property
+    def size(self) -> int:
+        return len(self.papers)
+
+
+@dataclass
+class DigestData:
+    heading: str                 # list / collection name shown in the title
+    scope: str                   # "list" | "collection" | "all"
+    papers: list[PaperLine]
+    groups: list[Group]
+    grouping: str                # "topics" | "areas"
+    fallback_reason: str | None
+    by_area: list[tuple[str, int]]
+    by_kind: list[tuple[str | None, int]]
+    named: list[PaperLine]
+    with_code: list[PaperLine]
+    map_png: bytes | None
+    map_scope: str | None
+    date: str
+
+
+def digest(atlas, fmt: str = "md", lang: str = "en", list_name: str | None = None,
+           collection: str | None = None, output: str | Path | None = None) -> str:
+    """The digest as text. `output` (Markdown only) is where the caller will write it: the
+    map is then written beside it as a PNG and linked; without it the map is inlined."""
+    from paperatlas.report.strings import strings
+
+    words = strings(lang)
+    if fmt not in ("md", "html"):
+        raise PaperatlasError(f"unknown digest format {fmt!r} (md or html)")
+    data = collect(atlas, list_name=list_name, collection=collection)
+    if fmt == "html":
+        from paperatlas.report.html import render_html
+        return render_html(data, words, lang)
+    from paperatlas.report.markdown import render_markdown
+    return render_markdown(data, words, output=Path(output) if output else None)
+
+
+# -- gathering ---------------------------------------------------------------------------
+
+def selected_ids(store, list_name: str | None, collection: str | None) -> list[str]:
+    if list_name is not None and list_name not in store.list_names():
+        raise PaperatlasError(f"no list named {list_name!r} (lists: "
+                              f"{', '.join(store.list_names()) or 'none yet'})")
+    if collection is not None:
+        liked = [pid for _, pid, value in store.marks(collection) if value > 0]
+        if not liked:
+            known = ", ".join(sorted(store.collections())) or "none yet"
+            raise PaperatlasError(f"collection {collection!r} has no liked papers "
+                                  f"(collections: {known})")
+        if list_name is None:
+            return liked
+        in_list = set(store.all_ids(list_name))
+        return [pid for pid in liked if pid in in_list]
+    return store.all_ids(list_name)
+
+
+def paper_line(row: dict[str, Any], facts: dict[str, Any]) -> PaperLine:
+    from paperatlas.export import paper_url
+
+    title = row.get("title") or facts.get("display_title") or row.get("display_title")
+    if not title:
+        words = (row.get("abstract") or "").split()
+        title = " ".join(words[:14]) + ("…" if len(words) > 14 else "")
+    numbers = facts.get("numbers") or []
+    number = numbers[0].get("text") if numbers and isinstance(numbers[0], dict) else None
+    code = next((link.get("url") for link in facts.get("links") or []
+                 if isinstance(link, dict) and link.get("type") == "code"), None)
+    predicted = facts.get("predicted_area")
+    if isinstance(predicted, dict):
+        predicted = predicted.get("label")
+    return PaperLine(
+        id=row["id"], title=" ".join(str(title).split()), name=facts.get("name") or row.get("name"),
+        kind=facts.get("kind") or row.get("kind"), number=number, url=paper_url(row),
+        code_url=code, area=row.get("area") or predicted or row.get("predicted_area"),
+        rating=row.get("rating"))
+
+
+def _map_for(atlas, list_name: str | None, collection: str | None, ids: list[str]):
+    """(stored map covering `ids`, None) or (None, why not)."""
+    store = atlas.store
+    if list_name is not None:
+        scope_list = list_name
+    elif collection is not None:
+        # the smallest list holding every paper of the collection, else the whole store
+        wanted = set(ids)
+        covering = [(store.count_papers(name), name) for name in store.list_names()
+                    if wanted <= set(store.all_ids(name))]
+        scope_list = min(covering)[1] if covering else None
+    else:
+        scope_list = None
+    try:
+        return atlas.build_map(list_name=scope_list), None
+    except (PaperatlasError, ImportError) as exc:
+        return None, str(exc).split("\n")[0]
+
+
+def collect(atlas, list_name: str | None = None, collection: str | None = None) -> DigestData:
+    store = atlas.store
+    ids = selected_ids(store, list_name, collection)
+    rows = {row["id"]: row for row in store.iter_papers(ids=ids)}
+    facts = store.facts_for(ids)
+    papers = [paper_line(rows[pid], facts.get(pid, {})) for pid in ids if pid in rows]
+    heading = collection or list_name or ""
+    scope = "collection" if collection else ("list" if list_name else "all")
+
+    groups: list[Group] = []
+    map_png = map_scope = reason = None
+    stored = None
+    if papers:
+        stored, reason = _map_for(atlas, list_name, collection, ids)
+    if stored is not None:
+        groups = _groups_from_map(stored, papers)
+        from paperatlas.report.mapimage import render_map
+        map_png = render_map(stored, groups)
+        # name the map's scope when the digest shows only part of it (grey dots are the rest)
+        if len(stored["assignments"]) > len(papers):
+            map_scope = stored["scope"]
+    elif papers:
+        groups = _groups_by_area(papers)
+    by_area = Counter(p.area for p in papers)
+    by_kind = Counter(p.kind for p in papers)
+    named = sorted((p for p in papers if p.name), key=lambda p: -(p.rating or 0))[:MAX_NAMED]
+    return DigestData(
+        heading=heading, scope=scope, papers=papers, groups=groups,
+        grouping="topics" if stored is not None else "areas", fallback_reason=reason,
+        by_area=by_area.most_common(MAX_AREAS), by_kind=by_kind.most_common(),
+        named=named, with_code=[p for p in papers if p.code_url],
+        map_png=map_png, map_scope=map_scope,
+        date=_dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d"))
+
+
+PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
+           "#17becf", "#bcbd22", "#7f7f7f", "#393b79", "#637939", "#8c6d31", "#843c39",
+           "#7b4173", "#3182bd", "#e6550d", "#31a354", "#756bb1", "#636363"]
+
+
+def _groups_from_map(stored: dict[str, Any], papers: list[PaperLine]) -> list[Group]:
+    broad_of = {a["paper_id"]: a["broad"] for a in stored["assignments"]}
+    fine_of = {a["paper_id"]: a["fine"] for a in stored["assignments"]}
+    broad = {t["topic_id"]: t for t in stored["topics"] if t["level"] == 0}
+    fine = {t["topic_id"]: t for t in stored["topics"] if t["level"] == 1}
+    members: dict[int, list[PaperLine]] = {}
+    unmapped: list[PaperLine] = []
+    for p in papers:
+        if p.id in broad_of:
+            members.setdefault(broad_of[p.id], []).append(p)
+        else:
+            unmapped.append(p)
+    groups = []
+    for topic_id, lines in sorted(members.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        topic = broad[topic_id]
+        fine_counts = Counter(fine_of[p.id] for p in lines)
+        also = [fine[f]["label"] for f, _ in fine_counts.most_common(4)
+                if f in fine and fine[f]["label"] != topic["label"]][:3]
+        groups.append(Group(label=topic["label"], papers=lines,
+                            terms=list(topic["data"].get("terms", []))[:6], also=also))
+    if unmapped:
+        groups.append(Group(label="(not on the map)", papers=unmapped))
+    for i, g in enumerate(groups):
+        g.colour = PALETTE[i % len(PALETTE)]
+    return groups
+
+
+def _groups_by_area(papers: list[PaperLine]) -> list[Group]:
+    by_area: dict[str | None, list[PaperLine]] = {}
+    for p in papers:
+        by_area.setdefault(p.area, []).append(p)
+    ordered = sorted(by_area.items(), key=lambda kv: (-len(kv[1]), kv[0] or "~"))
+    groups = [Group(label=area or "(area unknown)", papers=lines) for area, lines in ordered]
+    for i, g in enumerate(groups):
+        g.colour = PALETTE[i % len(PALETTE)]
+    return groups
+
+
+def safe_url(url: str | None) -> str | None:
+    """An http(s) URL fit for a link, or None (a javascript: or data: URL from an abstract
+    must never become clickable)."""
+    if not url:
+        return None
+    url = str(url).strip()
+    if not url.lower().startswith(("http://", "https://")):
+        return None
+    if any(ch.isspace() or ch in "<>\"'`" for ch in url):
+        return None
+    return url

@@ -1,0 +1,90 @@
+"""The digest as Markdown: headings, an overview, the map, one bullet per paper.
+
+Paper text is untrusted: HTML-significant characters become entities and Markdown's own
+syntax characters are backslash-escaped, so a title renders as text on any viewer."""
+
+from __future__ import annotations
+
+import base64
+import re
+from pathlib import Path
+
+from paperatlas.report.digest import DigestData, PaperLine, safe_url
+
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]|~#!{}])")
+
+
+def md_text(text) -> str:
+    text = " ".join(str(text).split())
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+def md_link(label: str, url: str | None) -> str:
+    url = safe_url(url)
+    if url is None:
+        return ""
+    return f"[{label}](<{url.replace('>', '%3E')}>)"
+
+
+def paper_bullet(p: PaperLine, words: dict) -> str:
+    head = f"**{md_text(p.name)}**: {md_text(p.title)}" if p.name and p.name not in p.title \
+        else md_text(p.title)
+    parts = [head]
+    if p.kind:
+        parts.append(f"*{md_text(words['kinds'].get(p.kind, p.kind))}*")
+    if p.number:
+        parts.append(md_text(p.number))
+    links = [md_link(words["link"], p.url), md_link(words["code"], p.code_url)]
+    parts += [link for link in links if link]
+    return "- " + " · ".join(parts)
+
+
+def render_markdown(data: DigestData, words: dict, output: Path | None = None) -> str:
+    scope = words[data.scope] if data.scope != "all" else words["all"]
+    title = f"{words['digest']}: {md_text(data.heading)}" if data.heading else words["digest"]
+    lines = [f"# {title}", "",
+             f"*{md_text(words['generated'].format(date=data.date))} · {scope} · "
+             f"{len(data.papers)} {words['papers']} · {len(data.groups)} {words['topics']}*", ""]
+    if not data.papers:
+        return "\n".join(lines + [words["no_papers"], ""])
+
+    lines += [f"## {words['overview']}", "", f"### {words['by_area']}", "",
+              f"| {words['area_col']} | {words['count_col']} | {words['share']} |", "| --- | ---: | ---: |"]
+    total = len(data.papers)
+    for area, count in data.by_area:
+        lines.append(f"| {md_text(area or words['unknown_area'])} | {count} | {100 * count / total:.0f}% |")
+    kinds = " · ".join(f"{md_text(words['kinds'].get(k, k))} {n}" for k, n in data.by_kind)
+    lines += ["", f"### {words['by_kind']}", "", kinds, ""]
+    lines += [f"### {words['named']}", ""]
+    lines += [paper_bullet(p, words) for p in data.named] or [words["none"]]
+    lines += ["", f"### {words['with_code']} ({len(data.with_code)})", ""]
+    shown = data.with_code[:20]
+    lines += [paper_bullet(p, words) for p in shown] or [words["none"]]
+    if len(data.with_code) > len(shown):
+        lines.append(f"- {words['more_code'].format(n=len(data.with_code) - len(shown))}")
+    lines.append("")
+
+    if data.map_png:
+        lines += [f"## {words['map']}", "", _map_image(data.map_png, words, output), ""]
+        if data.map_scope:
+            scope_name = words["all"] if data.map_scope == "*" else data.map_scope
+            lines += [f"*{md_text(words['map_note'].format(scope=scope_name))}*", ""]
+    if data.grouping == "areas":
+        lines += [f"> {md_text(words['by_area_fallback'].format(why=data.fallback_reason or '-'))}", ""]
+    for number, group in enumerate(data.groups, 1):
+        label = words["unknown_area"] if group.label == "(area unknown)" else group.label
+        lines += [f"## {number}. {md_text(label)} ({group.size})", ""]
+        if group.also:
+            lines += [f"*{words['also']}: {md_text(' · '.join(group.also))}*", ""]
+        lines += [paper_bullet(p, words) for p in group.papers] + [""]
+    return "\n".join(lines)
+
+
+def _map_image(png: bytes, words: dict, output: Path | None) -> str:
+    """Beside the report when it is written to a file; inline as a data: URI otherwise."""
+    if output is not None:
+        image = output.with_name(output.stem + ".map.png")
+        image.write_bytes(png)
+        return f"![{words['map_alt']}]({image.name})"
+    return f"![{words['map_alt']}](data:image/png;base64,{base64.b64encode(png).decode()})"
