@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-KNOWN_NAMES = frozenset(w.lower() for w in """
+_KNOWN_WORDS = tuple("""
 AI ML DL NLP CV RL IL LLM LLMs VLM VLMs MLLM MLLMs LVLM LVLMs LMM LMMs LM LMs SLM SLMs VLA VLAs
 MLP MLPs CNN CNNs RNN RNNs LSTM LSTMs GRU GNN GNNs GCN GAT GIN ViT ViTs DiT DiTs VAE VAEs GAN GANs
 NeRF NeRFs 3DGS SDF PINN PINNs FNO NTK KAN KANs MoE MoEs SAE SAEs
@@ -42,6 +42,12 @@ WebArena OSWorld AgentBench ALFWorld WebShop BabyAI TextWorld HotPotQA
 HuggingFace PyTorch JAX TensorFlow GitHub OpenAI Anthropic Google Meta Microsoft NVIDIA
 LLM-as-a-judge Chain-of-Thought Mixture-of-Experts
 """.split())
+KNOWN_NAMES = frozenset(w.lower() for w in _KNOWN_WORDS)
+# lower-case form -> is the listed spelling all capitals? ("RoPE" must not swallow "ROPES")
+_KNOWN_UPPER: dict[str, set[bool]] = {}
+for _w in _KNOWN_WORDS:
+    _KNOWN_UPPER.setdefault(_w.lower(), set()).add(_w.isupper())
+del _w
 
 # Model families: any token starting with these (plus version/size suffixes) is an existing model.
 _FAMILY = re.compile(
@@ -54,11 +60,24 @@ _FAMILY = re.compile(
     r"(?:[-_.]\w[\w.-]*|v?\d[\w.-]*)?$", re.I)
 
 
+def _listed(token: str) -> bool:
+    forms = [token]
+    if len(token) > 2 and token.endswith("s"):
+        forms.append(token[:-1])
+    for form in forms:
+        shapes = _KNOWN_UPPER.get(form.lower())
+        # an all-capitals coinage (ROPES) is not a mixed-case known name (RoPE), and vice versa
+        if shapes and (form.isupper() in shapes or len(form) <= 3):
+            return True
+    return False
+
+
 def is_known(token: str) -> bool:
     """True for an existing thing a paper merely uses (GRPO, CLIP, Qwen3-Embedding, Transformers)."""
-    low = token.lower().strip(".,;:")
-    if low in KNOWN_NAMES:
-        return True
-    if low.endswith("s") and low[:-1] in KNOWN_NAMES:
-        return True
-    return bool(_FAMILY.match(low))
+    token = token.strip(".,;:")
+    return _listed(token) or bool(_FAMILY.match(token.lower()))
+
+
+def is_known_exact(token: str) -> bool:
+    """True for a listed name itself (not a compound such as `SD3.5-Flash` built on one)."""
+    return _listed(token.strip(".,;:"))

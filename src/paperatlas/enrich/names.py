@@ -1,14 +1,19 @@
 """Contribution names: what the abstract itself introduces ("We present CIMemories").
 
-Candidates come from cues authors use when they coin a name, each with a weight:
-  - an introducing verb: "we present/propose/introduce ... X"
-  - "named/called/dubbed/termed X"
-  - an appositive: "X, a novel framework for ..." / "X is a new benchmark"
-  - an acronym defined in place: "Hessian-Enhanced Token Attribution (HETA)"
+Authors mark a coined name in a handful of ways; each is a cue with a weight:
+  - "named / called / dubbed / termed / namely X"                        (strongest)
+  - "our framework, X," / "the proposed method X"
+  - an acronym defined in place, "Hessian-Enhanced Token Attribution (HETA)", checked with
+    the Schwartz-Hearst letter alignment so "(e.g. ...)" or "(ours)" do not count
+  - an appositive, "X, a novel framework for ..." / "X is a new benchmark"
+  - an introducing verb, "we present / propose / introduce ... X"; "X is proposed"
   - emphasis on a coined word: `\\textbf{X}`, `\\textsc{X}`, `$\\texttt{X}$`, `**X**`
-and are then filtered: undefined LaTeX placeholders (`\\tool`), well-known existing things
-(known.py), things only used ("using X", "such as X"), and ordinary words. A paper with no
-cue gets no name: an invented name is worse than none.
+  - a coined token (inner capitals, digits) that the abstract keeps using as a subject
+Candidates are then filtered: undefined LaTeX placeholders (`\\tool`), well-known existing
+things the paper only uses (known.py: GRPO, CLIP, Qwen3-Embedding, Transformers), words
+after "using / such as / on", and ordinary capitalised words. Evidence for the same name
+adds up; a name needs enough of it, so a paper with no cue gets no name — an invented name
+is worse than none.
 """
 
 from __future__ import annotations
@@ -16,230 +21,489 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from paperatlas.enrich.known import is_known
-from paperatlas.enrich.text import placeholder_macros, sentences
+from paperatlas.enrich.known import is_known, is_known_exact
+from paperatlas.enrich.text import clean, placeholder_macros
 
-# A name token: letters/digits joined by - . + _ (no trailing punctuation).
-_TOKEN = r"[A-Za-z0-9][A-Za-z0-9]*(?:[-+_.'][A-Za-z0-9]+)*(?:\+\+|\+)?"
+# A name token: letters/digits joined by - . + _ ' (trailing ++ allowed, as in C++).
+_TOKEN = r"[^\W_](?:[^\W_]|[-+_.'’/&](?=[^\W_]))*\+*\*?"
 _TOKEN_RE = re.compile(_TOKEN)
 
-_INTRO_VERBS = (
-    r"present|propose|introduce|develop|design|build|construct|release|curate|create|contribute|"
-    r"establish|devise|offer|unveil|formulate|put\s+forward|provide|describe|collect|assemble|"
-    r"open-source|train|pretrain|launch|report|derive|define")
-_INTRO = re.compile(
-    r"\b(?:we|this\s+(?:paper|work|study)|here,?\s+we|our\s+(?:paper|work))\s+"
-    r"(?:(?:also|further|then|first|additionally|therefore|thus|hence|now|newly|instead|"
-    r"formally|carefully|systematically|jointly|empirically|theoretically)\s+)?"
-    rf"(?:{_INTRO_VERBS})(?:s|es|d|ed)?\b", re.I)
-_NAMED = re.compile(
-    rf"\b(?:named|called|dubbed|termed|coined|nicknamed|namely|denoted(?:\s+as)?|"
-    rf"referred\s+to\s+as|which\s+we\s+(?:call|name|term|dub)|we\s+(?:call|name|term|dub)\s+"
-    rf"(?:it|this|them|our\s+\w+))\s*[:,]?\s*[\"'“‘]?({_TOKEN}(?:\s+{_TOKEN}){{0,3}})")
-# "X, a novel framework" / "X: a benchmark" / "X is a new method" / "X, an open ..."
-_APPOSITIVE = re.compile(
-    rf"(?<![\w-])({_TOKEN})\s*(?:\([^()]{{1,60}}\)\s*)?(?:,|:|\s+is|\s+-|\s+—|\s+–)\s+"
-    r"(?:a|an|the\s+first|our|the)\s+(?:\w+[\s-]+){0,4}?"
-    r"(?:framework|method|benchmark|dataset|model|approach|algorithm|technique|system|suite|"
-    r"agent|architecture|pipeline|library|toolkit|tool|platform|corpus|environment|metric|"
-    r"strategy|paradigm|family|network|estimator|optimizer|protocol|mechanism|module|recipe|"
-    r"procedure|scheme|test|testbed|collection|simulator|engine|language|solver|policy|"
-    r"objective|loss|layer|attack|defense|defence|evaluation|database|resource|arena|challenge|"
-    r"foundation|series|set|generator|planner|compiler|index|score|measure|criterion|game)s?\b")
-# "Long Name Words (ACRO)"
-_ACRONYM = re.compile(r"((?:[A-Za-z0-9][\w'-]*\s+){1,9}?)\(\s*(" + _TOKEN + r")\s*\)")
-# Emphasis in the raw text.
-_EMPHASIS = re.compile(
-    r"\\(?:textbf|textsc|texttt|textit|emph|mathtt|mathsf|textsf|mathbf|mathrm|text|"
-    r"underline)\s*\{\s*(?:\\[a-z]+\s*\{)?\s*([^{}$\\]{2,40}?)\s*\}|\*\*([^*\n]{2,40}?)\*\*|"
-    r"(?<![\w*])\*([A-Z][^*\n]{1,30}?)\*(?![\w*])|`([^`\n]{2,30})`|__([^_\n]{2,40}?)__")
-# Words that precede a thing being used rather than introduced.
-_USED_BEFORE = re.compile(
-    r"(?:using|use|uses|with|via|such\s+as|e\.g\.,?|including|like|on|of|from|than|over|"
-    r"versus|vs\.?|against|to|and|or|by|leveraging|applying|apply|employ|employing|fine-tune|"
-    r"finetune|fine-tuning|train|training|evaluate|evaluating|compared\s+to|extends?|extending|"
-    r"existing|popular|standard|prior|previous|baseline|baselines|models?\s+like)\s*$", re.I)
+_HEAD_NOUNS = (
+    r"framework|method|methodology|benchmark|dataset|data\s*set|model|approach|algorithm|technique|"
+    r"system|suite|agent|architecture|pipeline|library|toolkit|tool|platform|corpus|environment|"
+    r"metric|strategy|paradigm|family|network|estimator|optimizer|protocol|mechanism|module|"
+    r"recipe|procedure|scheme|test|testbed|collection|simulator|engine|language|solver|policy|"
+    r"objective|loss|layer|attack|defen[cs]e|evaluation|database|resource|arena|challenge|"
+    r"series|generator|planner|compiler|index|score|measure|criterion|game|taxonomy|head|"
+    r"regularizer|regularization|encoder|decoder|transformer|adapter|prompting|sampler|"
+    r"distillation|learning|training|tuning|fine-tuning|initialization|quantization|pruning|"
+    r"decoding|search|retrieval|alignment|verifier|detector|classifier|controller|memory|"
+    r"representation|embedding|kernel|operator|formulation|variant|extension|principle|"
+    r"task|problem|setting|study|analysis|leaderboard|gym|workflow|interface|assistant|"
+    r"copilot|foundation\s+model|world\s+model|language\s+model")
+_HEAD_RE = re.compile(rf"\b(?:{_HEAD_NOUNS})s?\b", re.I)
 
-# Capitalised words that are English, not names (sentence starts, headings).
+_INTRO_VERBS = (
+    r"present|propose|introduce|develop|design|build|construct|release|curate|create|"
+    r"contribute|establish|devise|offer|unveil|formulate|put\s+forward|provide|describe|"
+    r"collect|assemble|open-source|launch|derive|define|pretrain|train|obtain|instantiate|"
+    r"implement|bring|name|call|term|dub")
+_INTRO = re.compile(
+    r"\b(?:we|this\s+(?:paper|work|study|article)|here,?\s+we|our\s+(?:paper|work))\s+"
+    r"(?:(?:also|further|then|first|additionally|therefore|thus|hence|now|newly|instead|"
+    r"formally|carefully|systematically|jointly|empirically|theoretically|finally|next|"
+    r"subsequently|specifically|accordingly|consequently|simply|directly)\s+)?"
+    rf"(?:{_INTRO_VERBS})(?:s|es|d|ed)?\b|"
+    r"\band\s+(?:then\s+|further\s+|also\s+)?(?:propose|introduce|present|develop|design|"
+    r"construct|build|release|curate|contribute)\b", re.I)
+_PASSIVE = re.compile(
+    r"\b(?:is|are)\s+(?:thus\s+|then\s+|therefore\s+|hence\s+|further\s+|also\s+)?"
+    r"(?:proposed|introduced|presented|developed|designed|constructed|built|curated|released)\b",
+    re.I)
+_NAMED = re.compile(
+    r"\b(?:named|called|dubbed|termed|coined|nicknamed|namely|denoted\s+(?:as|by)|"
+    r"referred\s+to\s+as|known\s+as|which\s+we\s+(?:call|name|term|dub|refer\s+to\s+as)|"
+    r"we\s+(?:call|name|term|dub)\s+(?:it|this|them|these|the\s+\w+|our\s+\w+(?:\s+\w+)?))"
+    r"(?:\s+as)?[\s:,\"'“‘]*", re.I)
+_OUR = re.compile(
+    rf"\b(?:our|the\s+proposed|this|the\s+resulting|the\s+new|a\s+new|a\s+novel|the\s+novel)\s+"
+    rf"(?:[\w-]+\s+){{0,4}}?(?:{_HEAD_NOUNS})s?\s*(?:,|:|—|–|-)?\s*(?=[A-Z0-9])", re.I)
+_APPOSITION = re.compile(
+    r"(?:\s*\([^()]{1,80}\))?(?:\s*,|\s*:|\s+is|\s+are|\s+[-–—]+|[-–—]{2,})\s+"
+    r"(?:a|an|the\s+first|our|the|one|two|three|which\s+is\s+an?)\s+", re.I)
+_APPOSITION_ANCHOR = re.compile(
+    r"(?:,|:|\s(?:is|are)|\s[-–—]+|[-–—]{2,})\s+(?:a|an|the\s+first|our|the|which\s+is\s+an?)\s+",
+    re.I)
+_HEAD_BEFORE_PAREN = re.compile(rf"\b(?:{_HEAD_NOUNS})s?\s*$", re.I)
+_PAREN_TOKEN = re.compile(r"\(\s*(" + _TOKEN + r")\s*(?:\)|[;,])")
+_USED_BEFORE = re.compile(
+    r"\b(?:using|use|uses|used|with|via|such\s+as|e\.g\.,?|i\.e\.,?|including|includes|like|on|"
+    r"from|than|over|versus|vs\.?|against|by|leveraging|leverage|applying|apply|employ|employing|"
+    r"fine-tune|finetune|fine-tuning|fine-tuned|evaluate|evaluating|evaluated|compared\s+to|"
+    r"extends?|extending|existing|popular|standard|prior|previous|baselines?|of|to|in|and|or|as|"
+    r"at|into|onto|upon|for|across|toward|towards|under|within|between|among)[\s,]*$", re.I)
+_SENT_START = re.compile(r"(?:^|[.!?]\s+)$")
+_SUBJECT_VERBS = re.compile(
+    r"\s+(?:achieves|outperforms|improves|reduces|enables|uses|consists|consists|comprises|"
+    r"contains|provides|offers|leverages|integrates|combines|employs|introduces|learns|"
+    r"delivers|attains|surpasses|yields|maintains|generalizes|scales|supports|works|"
+    r"significantly|consistently|also|not\s+only|can|is|sets|establishes|exhibits|shows|"
+    r"demonstrates|requires|operates|decouples|adopts|features|includes|covers|spans)\b")
+
+# Capitalised words that are English, not names (sentence starts, headings, adjectives).
 _COMMON = frozenset("""
-a an the this that these those our we it its their in on of for to and or but with by from as at
-however moreover furthermore additionally finally first second third specifically notably
+a an the this that these those our we it its their in on of for to and or but with by from as
+at however moreover furthermore additionally finally first second third specifically notably
 recently existing experiments experimental results result extensive empirically theoretically
 code data dataset datasets benchmark benchmarks model models method methods approach framework
 large language vision learning deep neural network networks graph graphs reinforcement diffusion
 abstract introduction conclusion overall together based using while although despite unlike
 given since because thus hence therefore then also both each all many most some such other new
-novel simple efficient effective robust general unified scalable first-order zero-shot few-shot
-in-context out-of-distribution multi-agent multi-modal multimodal state-of-the-art open-source
-yes no not only even though when where which who what how why here there
+novel simple efficient effective robust general unified scalable yes no not only even though
+when where which who what how why here there instead crucially importantly inspired motivated
+building beyond toward towards unlike existing current modern standard traditional conventional
+part stage phase step module component components task tasks problem problems setting settings
+agent agents policy policies system systems tool tools memory attention transformer transformers
 """.split())
+_NOT_NAME_SHAPE = re.compile(
+    r"^(?:\d+[A-Za-z]{1,3}|[A-Za-z]\d{1,2}|\d+(?:\.\d+)*|[A-Z]|[IVX]+|[A-Za-z]-[a-z]+|\w+-(?:based|free|"
+    r"aware|like|level|scale|wise|specific|agnostic|guided|driven|conditioned|efficient|style|"
+    r"shot|order|step|time|of-the-art|to-end|in-the-loop))$")
+
+
+_PLAIN_PART = re.compile(r"^(?:[A-Z]?[a-z]+|[a-z]+)$")
 
 
 @dataclass
-class _Candidate:
+class Candidate:
     name: str
     score: float
     position: int
+    cue: str
 
 
 def _is_name_like(token: str, strong: bool) -> bool:
-    """A coined-looking token: inner capitals, digits with letters, or (with a strong cue)
+    """A coined-looking token: inner capitals, letters with digits, or (given a strong cue)
     a capitalised word that is not ordinary English."""
-    if len(token) < 2 or len(token) > 40:
+    if len(token) < 2 or len(token) > 40 or _NOT_NAME_SHAPE.match(token):
         return False
-    if token.lower() in _COMMON or not re.search(r"[A-Za-z]", token):
+    if sum(c.isalpha() for c in token) < 2:
         return False
-    if token.isdigit() or re.fullmatch(r"\d+(?:\.\d+)?[A-Za-z]?", token):
+    if token.lower() in _COMMON and (token.islower() or token == token.capitalize()):
         return False
-    if token[0].islower() and not re.search(r"[A-Z]", token[1:]):
-        return False  # plain lower-case word
-    inner_caps = sum(1 for c in token[1:] if c.isupper())
-    has_digit = any(c.isdigit() for c in token)
-    if inner_caps >= 1 or (has_digit and token[0].isalpha()):
+    rest = token[1:]
+    inner_caps = sum(1 for c in rest if c.isupper())
+    if token[0].islower():
+        # camelCase coined words (lmKANs, vCache, mmSSR); plain lower-case words and
+        # prefixed adjectives (non-Euclidean) are not names
+        return any(re.search(r"[A-Z]", part[1:]) for part in token.split("-"))
+    if inner_caps >= 1:
+        # "Model-Heterogeneous", "Spatio-Temporal": ordinary words joined, coined only with a cue
+        if strong or not all(_PLAIN_PART.match(p) for p in token.split("-")):
+            return True
+        return False
+    if any(c.isdigit() for c in token):
         return True
-    return strong and token[0].isupper() and len(token) >= 3
+    return strong and len(token) >= 3
 
 
-def _clean_token(tok: str) -> str:
+def _strip_token(tok: str) -> str:
     tok = tok.strip(" \t\"'“”‘’.,;:!?()[]{}")
-    if tok.endswith("'s") or tok.endswith("’s"):
+    if tok.endswith(("'s", "’s")):
         tok = tok[:-2]
     return tok
 
 
-def _acronym_matches(words: list[str], acro: str) -> bool:
-    """Does ACRO abbreviate the trailing words (initials, or letters of each word in order)?"""
-    letters = [c.lower() for c in acro if c.isalpha()]
-    if len(letters) < 2:
-        return False
-    parts = []
-    for w in words:
-        parts.extend(p for p in re.split(r"[-\s]", w) if p)
-    if not parts:
-        return False
-    # Greedy: each acronym letter must come from a word, in order; first letter = first
-    # letter of some word, and the words used must cover the tail of the phrase.
-    joined = [p.lower() for p in parts]
-    i = len(letters) - 1
-    j = len(joined) - 1
-    # Walk backwards matching letters to word starts or inside words.
-    while i >= 0 and j >= 0:
-        w = joined[j]
-        k = len(w)
-        matched_start = False
-        while i >= 0 and k > 0:
-            pos = w.rfind(letters[i], 0, k)
-            if pos < 0:
-                break
-            k = pos
+_NEXT_WORD = re.compile(r"\s+(" + _TOKEN + r")")
+_CONNECTORS = frozenset("of for via and with in on to the from by as a an".split())
+_ACRO_AFTER = re.compile(r"\s*\(\s*(" + _TOKEN + r")\s*\)")
+
+
+def _read_name(text: str, pos: int, multiword: bool) -> str | None:
+    """The name starting at `pos`. A capitalised run followed by its acronym,
+    "Symmetric Behavior Policy Optimization (SBPO)", gives the acronym; with `multiword`
+    (after "named"), a run of capitalised words with no acronym is the name itself."""
+    m = _TOKEN_RE.match(text, pos)
+    if not m:
+        return None
+    first = m.group(0)
+    if not first[:1].isupper():
+        return first
+    words, end = [first], m.end()
+    while len(words) < 10:
+        nxt = _NEXT_WORD.match(text, end)
+        if not nxt:
+            break
+        w = nxt.group(1)
+        if w[:1].isupper() or (w.lower() in _CONNECTORS and len(words) < 9):
+            words.append(w)
+            end = nxt.end()
+        else:
+            break
+    while len(words) > 1 and words[-1].lower() in _CONNECTORS:
+        end -= len(words[-1]) + 1
+        words.pop()
+    if _is_name_like(first, False):
+        return first
+    ahead = text[pos:pos + 120]
+    paren = _PAREN_TOKEN.search(ahead)
+    if paren and not re.search(r"[.;]\s", ahead[:paren.start()]):
+        form = _long_form(paren.group(1), ahead[:paren.start()])
+        if form is not None and ahead[:paren.start()].strip().startswith(form):
+            return paren.group(1)
+    if len(words) == 1:
+        return first
+    return " ".join(words[:4]) if multiword else None
+
+
+def _long_form(acronym: str, before: str) -> str | None:
+    """Schwartz-Hearst: the shortest run of words ending `before` whose letters spell `acronym`
+    (its first letter at the start of a word). None when the acronym is not defined here."""
+    short = acronym
+    if len(short) > 2 and short.endswith("s") and short[-2].isupper():
+        short = short[:-1]
+    if sum(c.isalpha() for c in short) < 2 or not short[0].isalnum():
+        return None
+    max_words = min(len(short) + 5, len(short) * 2)
+    words = before.split()[-max_words:]
+    long = " ".join(words)
+    s, i = len(short) - 1, len(long) - 1
+    while s >= 0:
+        c = short[s].lower()
+        if not c.isalnum():
+            s -= 1
+            continue
+        while i >= 0 and (long[i].lower() != c or (s == 0 and i > 0 and long[i - 1].isalnum())):
             i -= 1
-            if pos == 0:
-                matched_start = True
+        if i < 0:
+            return None
+        i -= 1
+        s -= 1
+    start = long.rfind(" ", 0, i + 1) + 1
+    form = long[start:]
+    if len(form.split()) < 2 and "-" not in form and len(form) < len(short) + 3:
+        return None
+    return form
+
+
+def _sentence_around(text: str, pos: int) -> str:
+    start = max(text.rfind(". ", 0, pos), text.rfind("? ", 0, pos)) + 1
+    end = text.find(". ", pos)
+    return text[start:end if end >= 0 else len(text)]
+
+
+_CUE_IN_SENTENCE = re.compile(
+    r"\b(?:we|our|novel|new|named|called|termed|dubbed|propos\w*|introduc\w*|present\w*)\b",
+    re.I)
+
+
+def _introduced_at(plain: str, start: int, end: int) -> bool:
+    """Is the thing at plain[start:end] being introduced: an introducing verb or "our / novel /
+    named" a few words before it in its sentence, or "is proposed" right after it?"""
+    sent_start = max(plain.rfind(". ", 0, start), plain.rfind("? ", 0, start),
+                     plain.rfind("; ", 0, start)) + 1
+    before = plain[sent_start:start]
+    last = None
+    for m in _INTRO.finditer(before):
+        last = m
+    for m in _CUE_BEFORE.finditer(before):
+        if last is None or m.end() > last.end():
+            last = m
+    if last is not None:
+        gap = before[last.end():]
+        if len(gap.split()) <= 8 and not _CLAUSE_BREAK.search(gap):
+            return True
+    return bool(_PASSIVE.match(plain, end, end + 40) or
+                re.match(r"\s*(?:,\s*)?(?:which|that)\s+(?:we\s+)?(?:propose|introduce)", plain[end:end + 40]))
+
+
+_CUE_BEFORE = re.compile(r"\b(?:our|novel|new|named|called|termed|dubbed|proposed|introducing|"
+                         r"propose|present|introduce)\b", re.I)
+_CLAUSE_BREAK = re.compile(r"\b(?:which|that|where|whose|to|using|by|leveraging|when|while|"
+                           r"identify|detect)\b|[,;]\s")
+
+
+def candidates(raw: str, plain: str | None = None) -> list[Candidate]:
+    """Every name candidate with its cue and weight (before merging); exposed for debugging."""
+    plain = clean(raw) if plain is None else plain
+    placeholders = {p.lower() for p in placeholder_macros(raw)} if "\\" in raw else set()
+    out: list[Candidate] = []
+
+    def add(token: str | None, score: float, pos: int, cue: str, strong: bool = True,
+            allow_family: bool = False) -> None:
+        if not token:
+            return
+        token = _strip_token(token)
+        if not token or token.lower() in placeholders:
+            return
+        if is_known_exact(token) or (not allow_family and is_known(token)):
+            return
+        if " " not in token and not _is_name_like(token, strong):
+            return
+        if cue != "named" and re.fullmatch(r"[A-Z]{2,}s", token):
+            score -= 1.5
+        out.append(Candidate(token, score, pos, cue))
+
+    # named / called X
+    for m in _NAMED.finditer(plain):
+        add(_read_name(plain, m.end(), multiword=True), NAMED_SCORE, m.end(), "named",
+            allow_family=True)
+
+    # our framework, X / the proposed method X
+    for m in _OUR.finditer(plain):
+        tok = _read_name(plain, m.end(), multiword=False)
+        if tok:
+            after = plain[m.end() + len(tok):m.end() + len(tok) + 2]
+            if after[:1] in (",", ")", " ", ".", ":", ";", "") or after[:2] in ("’s", "'s"):
+                add(tok, 4.0, m.end(), "our", strong=True)
+
+    # acronyms defined in place: Long Form (ACRO)  /  ACRO (Long Form)
+    for m in _PAREN_TOKEN.finditer(plain):
+        acro = m.group(1)
+        if not any(c.isupper() for c in acro) or acro.lower() in ("e.g", "i.e", "ours"):
+            continue
+        before = plain[max(0, m.start() - 160):m.start()]
+        cut = max(before.rfind(". "), before.rfind("; "), before.rfind("("))
+        before = before[cut + 1:] if cut >= 0 else before
+        form = _long_form(acro, before)
+        if form is None:
+            continue
+        cue = _introduced_at(plain, m.start() - len(form) - 1, m.end())
+        add(acro, 4.0 if cue else 1.5, m.start(1), "acronym", allow_family=cue)
+    for m in re.finditer(r"(?<![\w-])(" + _TOKEN + r")\s*\(([^()]{5,120})\)", plain):
+        acro = m.group(1)
+        if sum(c.isupper() for c in acro) >= 2 and _long_form(acro, m.group(2)) is not None:
+            add(acro, 4.0 if _introduced_at(plain, m.start(), m.end()) else 1.5, m.start(),
+                "acronym")
+
+    # "a novel ... architecture (STKAN)" / "our CogniPair simulation platform"
+    for m in _PAREN_TOKEN.finditer(plain):
+        if not _HEAD_BEFORE_PAREN.search(plain, max(0, m.start() - 30), m.start()):
+            continue
+        if _introduced_at(plain, m.start(), m.end()):
+            add(m.group(1), 3.5, m.start(1), "head-paren", strong=False)
+    for m in re.finditer(rf"\bour\s+({_TOKEN})\s+(?:[\w-]+\s+){{0,2}}?(?:{_HEAD_NOUNS})s?\b", plain):
+        add(m.group(1), 3.5, m.start(1), "our-attr", strong=False)
+    for m in re.finditer(rf"\bour\s+({_TOKEN})(?=\s*,|\s+(?:can|is|achieves|outperforms|"
+                         rf"improves|reduces|enables|consistently|significantly|also|not))", plain):
+        add(m.group(1), 3.0, m.start(1), "our", strong=False)
+
+    # appositive: X, a novel framework ... / X is a new benchmark
+    for m in _APPOSITION_ANCHOR.finditer(plain):
+        head = _HEAD_RE.search(plain, m.end(), min(len(plain), m.end() + 70))
+        if head is None:
+            continue
+        between = plain[m.end():head.start()]
+        if len(between.split()) > 6 or re.search(r"[.;]\s", between):
+            continue
+        # the token right before the anchor, skipping a parenthetical
+        left = plain[max(0, m.start() - 120):m.start()]
+        paren = re.search(r"\(\s*(" + _TOKEN + r")\s*\)\s*$", left)
+        if paren and _is_name_like(paren.group(1), True):
+            t = paren
+        else:
+            left = re.sub(r"\s*\([^()]*\)\s*$", "", left)
+            t = re.search(r"(" + _TOKEN + r")[\"'”’]?$", left)
+        if not t:
+            continue
+        prefix = left[:t.start()]
+        if _USED_BEFORE.search(prefix[-40:]) and not _INTRO.search(prefix[-60:]):
+            continue
+        if t is not paren and t.group(1)[:1].isupper():
+            run = re.search(r"((?:[A-Z][^\s,.;:()]*\s+){1,3})$", prefix)
+            if run and not _INTRO.search(run.group(1)) and not re.search(
+                    r"(?:^|[.!?]\s+)$", prefix[:run.start()]):
+                words = run.group(1).split()
+                while words and (words[0].lower() in _COMMON or is_known(words[0])):
+                    words.pop(0)
+                if words:
+                    name = " ".join(words + [t.group(1)])
+                    intro = bool(_INTRO.search(prefix[-80:]))
+                    add(name, 4.0 if intro else 3.0, m.start() - len(name), "appositive",
+                        allow_family=True)
+                    continue
+        intro = bool(_INTRO.search(prefix[-80:]))
+        right_after_intro = bool(re.search(_INTRO.pattern + r"\s+(?:the\s+)?$", prefix[-80:], re.I))
+        if not (t is paren or _is_name_like(t.group(1), False) or right_after_intro):
+            continue
+        add(t.group(1), 4.0 if intro else 3.0, m.start() - len(t.group(1)), "appositive",
+            strong=True, allow_family=intro)
+
+    # introducing verb, then the first name-like token before the clause ends
+    for m in _INTRO.finditer(plain):
+        span = plain[m.end():m.end() + 200]
+        stop = re.search(r"[.;:]\s|\s[-–—]+\s|\b(?:that|which|where|whose|using|leveraging|"
+                         r"based\s+on|by|to|with|via|on|from|in|for|over|between|across|"
+                         r"and\s+(?:show|find|demonstrate|evaluate))\b", span)
+        window = span[:stop.start()] if stop else span
+        first = None
+        for i, t in enumerate(_TOKEN_RE.finditer(window)):
+            tok = t.group(0)
+            # "a new architectural element, ASIDE, that ..." / "a model, VLAC, which ..."
+            set_off = (window[max(0, t.start() - 2):t.start()] == ", " and
+                       window[t.end():t.end() + 1] in (",", "(", "") and i > 1)
+            if set_off and _is_name_like(tok, True) and not is_known_exact(tok):
+                add(tok, 3.5, m.end() + t.start(), "intro", strong=True, allow_family=True)
+                first = None
                 break
-        if not matched_start and i >= 0:
-            return False
-        j -= 1
-    return i < 0
+            if first is None and _is_name_like(tok, False) and not is_known(tok):
+                first = (i, t)
+        if first is not None:
+            i, t = first
+            tok = t.group(0)
+            strong_pos = i <= 1 and window[t.end():t.end() + 1] in (",", " ", "")
+            add(tok, DIRECT_SCORE if strong_pos else 2.5, m.end() + t.start(), "intro",
+                strong=False, allow_family=strong_pos)
+    for m in _PASSIVE.finditer(plain):
+        left = re.sub(r"\s*\([^()]*\)\s*$", "", plain[max(0, m.start() - 200):m.start()])
+        t = re.search(r"(?:^|[.:;]\s+|,\s+)(?:(?:the\s+)?(?:[\w-]+\s+){0,3}?)?(" + _TOKEN + r")$",
+                      left)
+        if t:
+            add(t.group(1), 3.0, m.start(), "passive", strong=False)
+
+    # emphasised coined words in the raw text
+    if "\\" in raw or "*" in raw or "`" in raw:
+        for m in _EMPHASIS.finditer(raw):
+            inner = clean(next(g for g in m.groups() if g is not None)).strip()
+            if inner and len(inner.split()) == 1:
+                pos = plain.find(inner)
+                add(inner, 2.0, pos if pos >= 0 else len(plain), "emphasis", strong=True)
+
+    # a coined token the abstract keeps using as a subject
+    for m in re.finditer(r"(?:^|[.!?]\s+|,\s+|\band\s+)(" + _TOKEN + r")(?=" + _SUBJECT_VERBS.pattern + ")",
+                         plain):
+        tok = m.group(1)
+        if _is_name_like(tok, False) and not tok.isupper():
+            add(tok, 1.5, m.start(1), "subject", strong=False)
+        elif _is_name_like(tok, False):
+            add(tok, 1.0, m.start(1), "subject", strong=False)
+    return out
 
 
-def _used_context(text: str, start: int) -> bool:
-    return bool(_USED_BEFORE.search(text[max(0, start - 30):start]))
+_EMPHASIS = re.compile(
+    r"\\(?:textbf|textsc|texttt|textit|emph|mathtt|mathsf|textsf|mathbf|mathrm|mathcal|text|"
+    r"underline)\s*\{\s*((?:[^{}]|\{[^{}]*\}){2,60}?)\s*\}|\*\*([^*\n]{2,40}?)\*\*|"
+    r"(?<![\w*])\*([A-Z][^*\n]{1,30}?)\*(?![\w*])|`([^`\n]{2,30})`|(?<!\w)__([^_\n]{2,40}?)__")
+
+MIN_SCORE = 3.0
+NAMED_SCORE = 4.5
+DIRECT_SCORE = 4.5
+HEADLINE_MARGIN = 0.5
 
 
-def extract_names(text: str, clean_text: str | None = None) -> list[str]:
+def _key(name: str) -> str:
+    k = name.lower()
+    return k[:-1] if len(k) > 3 and k.endswith("s") else k
+
+
+def extract_names(raw: str, plain: str | None = None) -> list[str]:
     """Names the abstract introduces, headline first ([] when it coins none).
 
-    `text` is the raw abstract (markup still in: emphasis is a cue); `clean_text` its
-    clean() form if the caller has it.
+    `raw` is the abstract with its markup (emphasis is a cue); `plain` its clean() form.
     """
-    from paperatlas.enrich.text import clean
-
-    raw = text or ""
-    plain = clean_text if clean_text is not None else clean(raw)
-    placeholders = {p.lower() for p in placeholder_macros(raw)}
-    cands: list[_Candidate] = []
-
-    def add(token: str, score: float, pos: int, strong: bool = True) -> None:
-        token = _clean_token(token)
-        if not token or token.lower() in placeholders or is_known(token):
-            return
-        if not _is_name_like(token, strong):
-            return
-        cands.append(_Candidate(token, score, pos))
-
-    # 1. named / called X
-    for m in _NAMED.finditer(plain):
-        first = _TOKEN_RE.match(m.group(1))
-        if first:
-            phrase = m.group(1)
-            # Keep multi-word names only when every word is capitalised ("Diffusion Forcing").
-            toks = phrase.split()
-            keep = [toks[0]]
-            for t in toks[1:]:
-                if t[0].isupper() and t.lower() not in _COMMON:
-                    keep.append(t)
-                else:
-                    break
-            name = " ".join(keep) if len(keep) > 1 and not _is_name_like(keep[0], False) else keep[0]
-            add(name, 5.0, m.start(1))
-
-    # 2. acronyms defined in place
-    for m in _ACRONYM.finditer(plain):
-        acro = _clean_token(m.group(2))
-        words = m.group(1).split()
-        # Only the trailing capitalised run can be the long form.
-        if not any(c.isupper() for c in acro):
-            continue
-        n = len([c for c in acro if c.isalpha()])
-        tail = words[-max(1, min(len(words), n + 2)):]
-        if _acronym_matches(tail, acro):
-            sent_start = plain.rfind(". ", 0, m.start()) + 1
-            sentence = plain[sent_start:m.end() + 80]
-            cue = _INTRO.search(sentence) or re.search(
-                r"\b(?:our|novel|new|named|called|termed|dubbed)\b", sentence, re.I)
-            add(acro, 4.0 if cue else 1.0, m.start(2))
-
-    # 3. appositive: X, a novel framework ...
-    for m in _APPOSITIVE.finditer(plain):
-        if _used_context(plain, m.start(1)):
-            continue
-        add(m.group(1), 3.0, m.start(1))
-
-    # 4. introducing verb followed by a name-like token in the next few words
-    for m in _INTRO.finditer(plain):
-        span = plain[m.end():m.end() + 160]
-        stop = re.search(r"[.;]\s|\b(?:that|which|where|whose|using|leveraging|based\s+on|by|"
-                         r"to|with|via|on|from)\b", span)
-        window = span[:stop.start()] if stop else span
-        for t in _TOKEN_RE.finditer(window):
-            tok = t.group(0)
-            if _is_name_like(tok, False):
-                add(tok, 3.5 - 0.1 * len(window[:t.start()].split()), m.end() + t.start(),
-                    strong=False)
-                break
-
-    # 5. emphasised coined words in the raw text
-    for m in _EMPHASIS.finditer(raw):
-        inner = next(g for g in m.groups() if g is not None).strip()
-        if len(inner.split()) == 1:
-            # position in the clean text, approximately, by search
-            pos = plain.find(inner)
-            add(inner, 2.5, pos if pos >= 0 else len(plain), strong=True)
-
+    raw = raw or ""
+    plain = clean(raw) if plain is None else plain
+    cands = candidates(raw, plain)
     if not cands:
         return []
-    # Merge by name (case-insensitive, plural s), summing evidence; recurrence helps.
-    merged: dict[str, _Candidate] = {}
-    for c in cands:
-        key = c.name.lower().rstrip("s") if len(c.name) > 3 else c.name.lower()
-        if key in merged:
-            merged[key].score += c.score * 0.5
-            merged[key].position = min(merged[key].position, c.position)
+    return _rank(cands, plain)
+
+
+_SIZE_SUFFIX = re.compile(r"[-_](?:\d+(?:\.\d+)?[KMBT]|\d+(?:\.\d+)?k)$")
+
+
+def _prefer_base_names(kept: list[Candidate]) -> list[Candidate]:
+    """`AgenTracer-8B` is a size of `AgenTracer`; `RedSage-Bench` a part of `RedSage`: when the
+    base is a candidate too, it carries the evidence of its variants."""
+    out = []
+    for c in kept:
+        c.name = _SIZE_SUFFIX.sub("", c.name) if _SIZE_SUFFIX.search(c.name) and \
+            len(_SIZE_SUFFIX.sub("", c.name)) >= 3 else c.name
+        out.append(c)
+    by_key = {}
+    for c in out:
+        k = _key(c.name)
+        if k in by_key:
+            by_key[k].score = max(by_key[k].score, c.score)
+            by_key[k].position = min(by_key[k].position, c.position)
         else:
-            merged[key] = _Candidate(c.name, c.score, c.position)
-    for c in merged.values():
-        mentions = len(re.findall(r"(?<![\w-])" + re.escape(c.name) + r"(?![\w-])", plain))
-        c.score += 0.5 * min(mentions - 1, 3)
-    kept = [c for c in merged.values() if c.score >= 2.5]
-    kept.sort(key=lambda c: (-c.score, c.position))
-    return [c.name for c in kept]
+            by_key[k] = c
+    out = list(by_key.values())
+    names = {c.name for c in out}
+    for c in out:
+        base = c.name.split("-")[0]
+        if base != c.name and base in names:
+            for b in out:
+                if b.name == base:
+                    b.score = max(b.score, c.score)
+                    b.position = min(b.position, c.position)
+    return out
+
+
+def _rank(cands: list[Candidate], plain: str) -> list[str]:
+    """Merge evidence per name and order: headline first.
+
+    A name's strength is its strongest cue, plus a little for each further kind of cue and
+    for recurring mentions. The headline is the earliest name nearly as strong as the best
+    one: abstracts introduce their main contribution before its parts.
+    """
+    by_key: dict[str, list[Candidate]] = {}
+    for c in cands:
+        by_key.setdefault(_key(c.name), []).append(c)
+    ranked = []
+    for group in by_key.values():
+        best = max(group, key=lambda c: c.score)
+        cues = {c.cue for c in group}
+        score = best.score + 0.4 * min(len(cues) - 1, 2)
+        if " " not in best.name:
+            mentions = len(re.findall(r"(?<![\w-])" + re.escape(best.name) + r"(?![\w-])", plain))
+            score += 0.3 * min(max(mentions - 1, 0), 4)
+        ranked.append(Candidate(best.name, score, min(c.position for c in group), best.cue))
+    kept = [c for c in ranked if c.score >= MIN_SCORE]
+    if not kept:
+        return []
+    kept = _prefer_base_names(kept)
+    top = max(c.score for c in kept)
+    head = min((c for c in kept if c.score >= top - HEADLINE_MARGIN), key=lambda c: c.position)
+    rest = sorted((c for c in kept if c is not head), key=lambda c: (-c.score, c.position))
+    return [head.name] + [c.name for c in rest]
