@@ -86,7 +86,9 @@ def build_map(store, list_name: str | None = None, model: str | None = None,
         from paperatlas.atlas_cluster import cluster_papers
         result = cluster_papers(vectors)
         steps.advance("labels")
+        labelled = time.perf_counter()
         topics, assignments = _describe(store, ids, result)
+        stage_seconds = {**result.seconds, "labels": round(time.perf_counter() - labelled, 2)}
         steps.advance("saving")
         n = len(ids)
         meta = {
@@ -96,7 +98,7 @@ def build_map(store, list_name: str | None = None, model: str | None = None,
             "outlier_share": round(float(result.outlier.mean()), 4),
             "outlier_rule": "core distance (to the 15th nearest paper) above median + 3.5 MAD, "
                             "or no usable text; each outlier keeps its nearest topic",
-            "seconds": round(time.perf_counter() - started, 2),
+            "seconds": round(time.perf_counter() - started, 2), "stage_seconds": stage_seconds,
         }
         store.save_map(scope, model, signature, meta, topics, assignments)
         steps.advance("done")

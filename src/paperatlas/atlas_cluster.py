@@ -17,7 +17,8 @@ Method, chosen on ICLR 2026 (benchmarks/atlas_eval.py):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -41,6 +42,7 @@ class Clustering:
     fine_parent: np.ndarray  # [k_fine] broad topic of each fine topic
     outlier: np.ndarray      # [n] bool
     core_distance: np.ndarray  # [n] cosine distance to the k-th nearest neighbour
+    seconds: dict[str, float] = field(default_factory=dict)  # time per stage
 
 
 def unit_rows(vectors: np.ndarray) -> np.ndarray:
@@ -125,7 +127,8 @@ def _layout_umap(v: np.ndarray, knn: tuple[np.ndarray, np.ndarray], seed: int) -
 def _pca(v: np.ndarray, dims: int, seed: int) -> np.ndarray:
     from sklearn.decomposition import PCA
     dims = max(1, min(dims, v.shape[0] - 1 if v.shape[0] > 1 else 1, v.shape[1]))
-    out = PCA(n_components=dims, random_state=seed, svd_solver="full").fit_transform(v)
+    solver = "full" if v.shape[0] < 2000 else "randomized"
+    out = PCA(n_components=dims, random_state=seed, svd_solver=solver).fit_transform(v)
     if out.shape[1] == 1:
         out = np.hstack([out, np.zeros_like(out)])
     return out.astype(np.float32)
@@ -189,24 +192,43 @@ def cluster_papers(vectors: np.ndarray, seed: int = SEED, k_broad: int | None = 
     k_broad = min(k_broad or auto_broad, n)
     k_fine = max(k_broad, min(k_fine or auto_fine, n))
 
+    clock = _Clock()
     k = min(KNN, max(1, n - 1))
     knn_idx, knn_dist = _knn(v, k + 1, seed)  # +1: each row's first neighbour is itself
     core = knn_dist[:, -1].astype(np.float32)
+    clock.lap("knn")
 
     if n < SMALL_LIST:
         space = v
         xy = _pca(v, 2, seed) if n > 2 else np.array([[0.0, 0.0], [1.0, 1.0]][:n], np.float32)
     else:
-        space = _smooth(v, knn_idx, SMOOTHING_STEPS)
         xy = _layout_umap(v, (knn_idx, knn_dist), seed)
-    if n >= SMALL_LIST and space.shape[1] > CLUSTER_DIMS:
-        space = _pca(space, CLUSTER_DIMS, seed)
+        clock.lap("layout")
+        space = _smooth(v, knn_idx, SMOOTHING_STEPS)
+        if space.shape[1] > CLUSTER_DIMS:
+            space = _pca(space, CLUSTER_DIMS, seed)
 
-    broad = _renumber_by_size(_kmeans(space, k_broad, seed))
-    fine = _renumber_by_size(_fine_within(space, broad, k_fine, seed))
+    from threadpoolctl import threadpool_limits
+    # many small k-means runs: thread start-up and contention cost far more than they save
+    with threadpool_limits(limits=1, user_api="openmp"):
+        broad = _renumber_by_size(_kmeans(space, k_broad, seed))
+        fine = _renumber_by_size(_fine_within(space, broad, k_fine, seed))
     fine_parent = np.zeros(int(fine.max()) + 1, dtype=np.int64)
     fine_parent[fine] = broad
+    clock.lap("clusters")
 
     outlier = empty | (_robust_outliers(core) if n >= SMALL_LIST else np.zeros(n, dtype=bool))
     return Clustering(xy=_scale01(np.asarray(xy, dtype=np.float32)), space=space, fine=fine,
-                      broad=broad, fine_parent=fine_parent, outlier=outlier, core_distance=core)
+                      broad=broad, fine_parent=fine_parent, outlier=outlier, core_distance=core,
+                      seconds=clock.laps)
+
+
+class _Clock:
+    def __init__(self):
+        self.laps: dict[str, float] = {}
+        self._last = time.perf_counter()
+
+    def lap(self, name: str) -> None:
+        now = time.perf_counter()
+        self.laps[name] = round(now - self._last, 2)
+        self._last = now

@@ -1,0 +1,154 @@
+"""Static outputs of a stored map: a publication-quality PNG and a self-contained HTML file.
+
+The PNG is drawn with matplotlib; topic labels are moved apart by adjustText so none
+overlap. The HTML file inlines the web app's own map script, its stylesheet and the map
+data (JSON inside a script tag, with '<' escaped), so it opens offline with no requests.
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from paperatlas.atlas import map_view
+from paperatlas.errors import PaperatlasError
+
+STATIC = Path(__file__).parent / "web" / "static"
+# Same colours as the web map (web/static/atlas.js PALETTE).
+PALETTE = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1",
+           "#ff9da7", "#9c755f", "#2f7ebc", "#d37295", "#8cd17d", "#b6992d", "#499894", "#e49444",
+           "#86bcb6", "#d4a6c8", "#fabfd2", "#79706e", "#a0cbe8", "#ffbe7d", "#f1ce63", "#6a9f58",
+           "#d7b5a6", "#bab0ac", "#7b66d2", "#dc5fbd", "#5fa2ce", "#c85200", "#57606c"]
+
+
+def topic_colour(topic: int) -> str:
+    if topic < len(PALETTE):
+        return PALETTE[topic]
+    import colorsys
+    r, g, b = colorsys.hls_to_rgb(((topic * 137.508) % 360) / 360, 0.55, 0.55)
+    return f"#{int(r * 255):02x}{int(g * 255):02x}{int(b * 255):02x}"
+
+
+def _writable(path: Path) -> Path:
+    path = Path(path)
+    if path.exists() and path.is_dir():
+        raise PaperatlasError(f"{path}: is a directory, give a file name")
+    if not path.parent.exists():
+        raise PaperatlasError(f"{path.parent}: no such directory")
+    return path
+
+
+def _wrap(label: str, width: int = 22) -> str:
+    words, lines, line = label.split(" "), [], ""
+    for w in words:
+        if line and len(line) + 1 + len(w) > width:
+            lines.append(line)
+            line = w
+        else:
+            line = f"{line} {w}".strip()
+    lines.append(line)
+    return "\n".join(lines[:3])
+
+
+def write_png(stored: dict[str, Any], store, path: str | Path, title: str | None = None,
+              dpi: int = 200) -> Path:
+    """Draw the map: papers as dots coloured by broad topic, one label per broad topic."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.patheffects as pe
+    import matplotlib.pyplot as plt
+
+    path = _writable(Path(path))
+    points = stored["assignments"]
+    xy = np.array([[a["x"], a["y"]] for a in points], dtype=float)
+    broad = np.array([a["broad"] for a in points])
+    outlier = np.array([bool(a["outlier"]) for a in points])
+    n = len(points)
+    fig, ax = plt.subplots(figsize=(12, 10), dpi=dpi)
+    size = 3 if n > 5000 else 9 if n > 500 else 60
+    ax.scatter(xy[outlier, 0], xy[outlier, 1], s=size * 0.7, c="#9ca3af", alpha=0.6,
+               linewidths=0, rasterized=True)
+    colours = [topic_colour(int(b)) for b in broad[~outlier]]
+    ax.scatter(xy[~outlier, 0], xy[~outlier, 1], s=size, c=colours, alpha=0.75, linewidths=0,
+               rasterized=True)
+    topics = sorted((t for t in stored["topics"] if t["level"] == 0), key=lambda t: -t["size"])
+    biggest = max((t["size"] for t in topics), default=1)
+    texts = []
+    for t in topics:
+        fontsize = 8.5 + 4.5 * np.sqrt(t["size"] / biggest)
+        texts.append(ax.text(
+            t["x"], t["y"], _wrap(t["label"]), fontsize=fontsize, weight="bold", ha="center",
+            va="center", color="#111827", zorder=5,
+            path_effects=[pe.withStroke(linewidth=3.2, foreground="white", alpha=0.92)]))
+    ax.set_xlim(-0.03, 1.03)
+    ax.set_ylim(-0.03, 1.03)
+    ax.set_axis_off()
+    meta = stored["meta"]
+    heading = title or (f"{meta.get('list') or 'All papers'}: {meta['papers']:,} papers, "
+                        f"{meta['broad_topics']} topics")
+    ax.set_title(heading, fontsize=15, weight="bold", loc="left", color="#111827")
+    if len(texts) > 1:
+        from adjustText import adjust_text
+        adjust_text(texts, ax=ax, expand=(1.08, 1.15), max_move=None,
+                    arrowprops=dict(arrowstyle="-", color="#6b7280", lw=0.6), time_lim=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=dpi, facecolor="white")
+    plt.close(fig)
+    return path
+
+
+def label_boxes_overlap(fig_texts) -> bool:
+    """Whether any two matplotlib text boxes overlap (used by tests)."""
+    boxes = [t.get_window_extent() for t in fig_texts]
+    for i in range(len(boxes)):
+        for j in range(i + 1, len(boxes)):
+            if boxes[i].overlaps(boxes[j]):
+                return True
+    return False
+
+
+def standalone_html(stored: dict[str, Any], store, title: str | None = None) -> str:
+    """One HTML document with the map, its script, style and data inlined."""
+    from paperatlas.web.app import json_for_script
+
+    view = map_view(stored, store)
+    meta = stored["meta"]
+    heading = title or f"{meta.get('list') or 'All papers'} — {meta['papers']:,} papers"
+    style = (STATIC / "style.css").read_text(encoding="utf-8")
+    script = (STATIC / "atlas.js").read_text(encoding="utf-8").replace("</", "<\\/")
+    return f"""<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
+<title>{html.escape(heading)} · paperatlas</title>
+<style>{style}</style>
+</head>
+<body class="standalone">
+<div class="atlas" id="atlas" data-paper-url="" data-topic-url="">
+  <canvas class="atlas-canvas" aria-label="map"></canvas>
+  <div class="atlas-tools">
+    <h1>{html.escape(heading)}</h1>
+    <input type="search" class="atlas-filter" placeholder="Highlight titles containing…">
+    <button type="button" class="atlas-reset button">Reset view</button>
+    <p class="muted small">Scroll to zoom, drag to pan, click a dot for details.
+      {meta['broad_topics']} broad and {meta['fine_topics']} fine topics; zoom in for the fine ones.</p>
+    <ol class="atlas-legend"></ol>
+  </div>
+  <div class="atlas-card" hidden></div>
+</div>
+<script type="application/json" id="atlas-data">{json_for_script(view)}</script>
+<script>{script}</script>
+</body>
+</html>
+"""
+
+
+def write_html(stored: dict[str, Any], store, path: str | Path, title: str | None = None) -> Path:
+    path = _writable(Path(path))
+    path.write_text(standalone_html(stored, store, title), encoding="utf-8")
+    return path

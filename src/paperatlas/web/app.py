@@ -1,0 +1,410 @@
+"""The web app: `create_app(db_path)` returns a FastAPI app over one atlas database.
+
+Pages render with Jinja2 (autoescape on, so every title, abstract and label is text, never
+markup); scripts and styles are served from the package's static folder only; the map data
+comes from the stored map as JSON. Handlers are plain `def`s: FastAPI runs them in a thread
+pool and the store gives each thread its own SQLite connection, so pages keep answering
+while `paperatlas add` writes to the same file (WAL).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import threading
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from paperatlas.api import Atlas
+from paperatlas.errors import PaperatlasError
+from paperatlas.web.i18n import lang_of, translator
+
+HERE = Path(__file__).parent
+PAGE_SIZE = 50
+MAP_CACHE_SECONDS = 5.0
+SORTS = ("list", "title", "rating", "name")
+
+
+def json_for_script(data: Any) -> str:
+    """JSON safe to put inside <script type="application/json">: no '<' can end the tag."""
+    return (json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+            .replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
+
+
+class MapCache:
+    """The stored map of a scope, reloaded at most every few seconds (it is read on every
+    paper page; a rebuilt map shows up within MAP_CACHE_SECONDS)."""
+
+    def __init__(self, atlas: Atlas):
+        self.atlas = atlas
+        self._lock = threading.Lock()
+        self._cache: dict[str | None, tuple[float, dict | None]] = {}
+
+    def get(self, list_name: str | None = None) -> dict | None:
+        now = time.monotonic()
+        hit = self._cache.get(list_name)
+        if hit and now - hit[0] < MAP_CACHE_SECONDS:
+            return hit[1]
+        stored = self._load(list_name)
+        if stored is not None:
+            stored["by_paper"] = {a["paper_id"]: a for a in stored["assignments"]}
+            stored["by_topic"] = {(t["level"], t["topic_id"]): t for t in stored["topics"]}
+        with self._lock:
+            self._cache[list_name] = (now, stored)
+        return stored
+
+    def _load(self, list_name: str | None) -> dict | None:
+        store = self.atlas.store
+        if list_name:
+            return store.get_map(list_name)
+        stored = store.get_map("*")
+        if stored is None:  # a map of one list is better than none
+            for name in reversed(store.list_names()):
+                stored = store.get_map(name)
+                if stored is not None:
+                    break
+        return stored
+
+
+def create_app(db_path: str | Path | None = None) -> FastAPI:
+    atlas = Atlas(db_path)
+    maps = MapCache(atlas)
+    app = FastAPI(title="paperatlas", docs_url=None, redoc_url=None, openapi_url=None)
+    app.state.atlas = atlas
+    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+    env = Environment(loader=FileSystemLoader(HERE / "templates"),
+                      autoescape=select_autoescape(("html", "xml"), default=True),
+                      trim_blocks=True, lstrip_blocks=True)
+    env.filters["thousands"] = lambda n: f"{n:,}" if isinstance(n, int) else n
+
+    def render(request: Request, template: str, status: int = 200, **context) -> HTMLResponse:
+        lang = lang_of(request.query_params.get("lang"))
+
+        def link(path: str, **params) -> str:
+            params = {k: v for k, v in params.items() if v not in (None, "")}
+            if lang != "en":
+                params["lang"] = lang
+            return path + ("?" + urlencode(params) if params else "")
+
+        switch = {k: v for k, v in request.query_params.items() if k != "lang"}
+        if lang == "en":
+            switch["lang"] = "zh"
+        switch_url = request.url.path + ("?" + urlencode(switch) if switch else "")
+        html = env.get_template(template).render(
+            t=translator(lang), lang=lang, link=link, request=request, switch_url=switch_url,
+            path=request.url.path, stats_total=context.pop("stats_total", None), **context)
+        return HTMLResponse(html, status_code=status)
+
+    def topic_of(stored: dict | None, paper_id: str) -> dict | None:
+        if not stored:
+            return None
+        a = stored["by_paper"].get(paper_id)
+        if a is None:
+            return None
+        broad = stored["by_topic"].get((0, a["broad"]))
+        fine = stored["by_topic"].get((1, a["fine"]))
+        return {"broad": broad, "fine": fine, "outlier": bool(a["outlier"])}
+
+    def liked_ids() -> set[str]:
+        return {pid for _, pid, value in atlas.store.marks("likes") if value > 0}
+
+    def cards(rows: list[dict], stored: dict | None) -> list[dict]:
+        """Paper rows as the card macro wants them (title or display title, topic, star)."""
+        liked = liked_ids()
+        out = []
+        for r in rows:
+            facts = r.get("facts")
+            if facts is None:
+                facts = atlas.store.get_facts(r["id"]) or {}
+            out.append({
+                "id": r["id"], "title": r.get("title"), "display_title":
+                r.get("display_title") or facts.get("display_title"),
+                "name": r.get("name") or facts.get("name"), "kind": r.get("kind") or facts.get("kind"),
+                "area": r.get("area") or r.get("predicted_area"), "decision": r.get("decision"),
+                "gist": facts.get("gist"), "has_code": bool(r.get("has_code") or facts.get("has_code")),
+                "topic": topic_of(stored, r["id"]), "liked": r["id"] in liked,
+                "why": r.get("why"), "snippet": r.get("snippet"),
+                "abstract": r.get("abstract"),
+            })
+        return out
+
+    # -- pages -------------------------------------------------------------------------------
+
+    @app.get("/healthz")
+    def healthz() -> dict:
+        return {"ok": True}
+
+    @app.get("/", response_class=HTMLResponse)
+    def overview(request: Request, list: str | None = None):
+        store = atlas.store
+        stats = store.list_stats(list or None)
+        kinds: dict[str, int] = {}
+        with_code = 0
+        ids = set(store.all_ids(list)) if list else None
+        for row in store.iter_papers(list_name=list or None):
+            if ids is not None and row["id"] not in ids:
+                continue
+            k = row.get("kind") or "(unknown)"
+            kinds[k] = kinds.get(k, 0) + 1
+            with_code += int(bool(row.get("has_code")))
+        stored = maps.get(list or None)
+        broad = [t for t in (stored or {}).get("topics", []) if t["level"] == 0]
+        return render(request, "overview.html", stats=stats, kinds=kinds, with_code=with_code,
+                      topics=sorted(broad, key=lambda t: -t["size"]), stored=stored,
+                      lists=store.list_names(), list_name=list)
+
+    @app.get("/map", response_class=HTMLResponse)
+    def map_page(request: Request, list: str | None = None):
+        stored = maps.get(list or None)
+        return render(request, "map.html", stored=stored, list_name=list)
+
+    @app.get("/api/map")
+    def api_map(list: str | None = None):
+        stored = maps.get(list or None)
+        if stored is None:
+            raise HTTPException(404, "no map: run `paperatlas map`")
+        from paperatlas.atlas import map_view
+        return JSONResponse(map_view(stored, atlas.store))
+
+    @app.get("/papers", response_class=HTMLResponse)
+    def papers_page(request: Request, area: str | None = None, kind: str | None = None,
+                    topic: str | None = None, decision: str | None = None,
+                    has_code: str | None = None, sort: str = "list", page: int = 1,
+                    list: str | None = None):
+        store = atlas.store
+        stored = maps.get(list or None)
+        filters: dict[str, Any] = {"area": area or None, "kind": kind or None,
+                                   "decision": decision or None, "list_name": list or None}
+        if has_code in ("1", "0"):
+            filters["has_code"] = has_code == "1"
+        level_topic = _parse_topic(topic)
+        if level_topic is not None and stored is not None:
+            level, tid = level_topic
+            key = "broad" if level == 0 else "fine"
+            filters["ids"] = [a["paper_id"] for a in stored["assignments"] if a[key] == tid]
+        sort = sort if sort in SORTS else "list"
+        page = max(1, page)
+        if sort == "list":
+            rows = list_(store.iter_papers(**filters, limit=PAGE_SIZE + 1,
+                                           offset=(page - 1) * PAGE_SIZE))
+            more = len(rows) > PAGE_SIZE
+            rows = rows[:PAGE_SIZE]
+            total = None
+        else:
+            every = list_(store.iter_papers(**filters))
+            key = {"title": lambda r: (r.get("title") or r.get("display_title") or "").lower(),
+                   "rating": lambda r: -(r.get("rating") or -1),
+                   "name": lambda r: (not r.get("name"), (r.get("name") or "").lower())}[sort]
+            every.sort(key=key)
+            total = len(every)
+            rows = every[(page - 1) * PAGE_SIZE: page * PAGE_SIZE]
+            more = page * PAGE_SIZE < total
+        facts = store.facts_for([r["id"] for r in rows])
+        for r in rows:
+            r["facts"] = facts.get(r["id"], {})
+        stats = store.list_stats(list or None)
+        topics = sorted((t for t in (stored or {}).get("topics", []) if t["level"] == 0),
+                        key=lambda t: t["label"].lower())
+        kinds = ["method", "benchmark", "dataset", "analysis", "theory"]
+        decisions = [d for d in stats["by_decision"] if d != "(unknown)"]
+        params = {"area": area, "kind": kind, "topic": topic, "decision": decision,
+                  "has_code": has_code, "sort": sort if sort != "list" else None, "list": list}
+        return render(request, "papers.html", cards=cards(rows, stored), page=page, more=more,
+                      total=total, areas=[a for a in stats["by_area"] if a != "(unknown)"],
+                      kinds=kinds, decisions=decisions, topics=topics, params=params,
+                      sorts=SORTS)
+
+    @app.get("/search", response_class=HTMLResponse)
+    def search_page(request: Request, q: str = "", page: int = 1, area: str | None = None,
+                    kind: str | None = None, list: str | None = None):
+        q = q.strip()
+        page = max(1, page)
+        result, hits, note = None, [], None
+        if q:
+            result, hits, note = _run_search(atlas, q, page, area=area or None,
+                                             kind=kind or None, list_name=list or None)
+        stored = maps.get(list or None)
+        return render(request, "search.html", q=q, cards=cards(hits, stored), result=result,
+                      note=note, page=page, more=bool(result and result.get("total", 0) >
+                                                       page * PAGE_SIZE))
+
+    @app.get("/papers/{paper_id}", response_class=HTMLResponse)
+    def paper_page(request: Request, paper_id: str):
+        paper = atlas.paper(paper_id) if paper_id else None
+        if paper is None:
+            raise HTTPException(404)
+        stored = maps.get(None)
+        topic = topic_of(stored, paper["id"])
+        similar_rows: list[dict] = []
+        try:
+            res = atlas.similar(paper_id=paper["id"], k=10)
+            similar_rows = [_hit_row(h) for h in res.hits]
+        except (PaperatlasError, ImportError):
+            pass
+        liked = paper["id"] in liked_ids()
+        return render(request, "paper.html", paper=paper, facts=paper.get("facts") or {},
+                      topic=topic, similar=cards(similar_rows, stored), liked=liked)
+
+    @app.get("/topics/{topic_id}", response_class=HTMLResponse)
+    def topic_page(request: Request, topic_id: str, level: int = 0, list: str | None = None):
+        stored = maps.get(list or None)
+        if stored is None or level not in (0, 1) or not topic_id.isdigit():
+            raise HTTPException(404)
+        topic = stored["by_topic"].get((level, int(topic_id)))
+        if topic is None:
+            raise HTTPException(404)
+        key = "broad" if level == 0 else "fine"
+        member_ids = [a["paper_id"] for a in stored["assignments"] if a[key] == topic["topic_id"]]
+        rows = list_(atlas.store.iter_papers(ids=member_ids))
+        # representative papers first, then the rest in list order
+        rep = topic["data"].get("representative", [])
+        rank = {pid: i for i, pid in enumerate(rep)}
+        rows.sort(key=lambda r: rank.get(r["id"], len(rep)))
+        facts = atlas.store.facts_for([r["id"] for r in rows[:200]])
+        for r in rows[:200]:
+            r["facts"] = facts.get(r["id"], {})
+        if level == 0:
+            children = sorted((t for t in stored["topics"]
+                               if t["level"] == 1 and t["parent_id"] == topic["topic_id"]),
+                              key=lambda t: -t["size"])
+            parent = None
+        else:
+            children = []
+            parent = stored["by_topic"].get((0, topic["parent_id"]))
+        return render(request, "topic.html", topic=topic, level=level, children=children,
+                      parent=parent, cards=cards(rows[:200], stored), shown=min(200, len(rows)))
+
+    # -- JSON -------------------------------------------------------------------------------------
+
+    @app.get("/api/marks")
+    def api_marks() -> dict:
+        return {"liked": sorted(liked_ids())}
+
+    @app.post("/api/marks")
+    async def api_mark(request: Request) -> dict:
+        try:
+            body = await request.json()
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise HTTPException(400, "send JSON: {\"id\": ..., \"liked\": true|false}") from None
+        if not isinstance(body, dict) or not isinstance(body.get("id"), str):
+            raise HTTPException(400, "send JSON: {\"id\": ..., \"liked\": true|false}")
+        from starlette.concurrency import run_in_threadpool
+        return await run_in_threadpool(_set_mark, atlas, body["id"], bool(body.get("liked", True)))
+
+    @app.get("/api/search")
+    def api_search(q: str, k: int = 20, offset: int = 0):
+        from paperatlas.search import search
+        try:
+            return JSONResponse(search(atlas.store, q, k=k, offset=offset).to_dict())
+        except PaperatlasError as exc:
+            raise HTTPException(400, str(exc)) from None
+
+    # -- errors -------------------------------------------------------------------------------------
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException):
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
+        if exc.status_code == 404:
+            return render(request, "error.html", status=404, code=404, title_key="not_found",
+                          message_key="not_found_text")
+        return render(request, "error.html", status=exc.status_code, code=exc.status_code,
+                      title_key="error", message_key=None, detail=str(exc.detail))
+
+    @app.exception_handler(Exception)
+    async def server_error(request: Request, exc: Exception):
+        # never show a traceback to the browser; the server log has it
+        import logging
+        logging.getLogger("paperatlas.web").exception("error on %s", request.url.path)
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"error": "internal error"}, status_code=500)
+        return render(request, "error.html", status=500, code=500, title_key="error",
+                      message_key=None, detail=None)
+
+    return app
+
+
+list_ = list  # the route parameters named `list` shadow the builtin inside handlers
+
+
+def _parse_topic(value: str | None) -> tuple[int, int] | None:
+    """'12' -> broad topic 12; 'f40' -> fine topic 40."""
+    if not value:
+        return None
+    level = 1 if value.startswith("f") else 0
+    digits = value[1:] if level else value
+    return (level, int(digits)) if digits.isdigit() else None
+
+
+def _hit_row(hit) -> dict:
+    d = hit.to_dict() if hasattr(hit, "to_dict") else dict(hit)
+    return {"id": d["id"], "title": d.get("title"), "display_title": d.get("display_title"),
+            "area": d.get("area"), "decision": d.get("decision"), "kind": d.get("kind"),
+            "why": d.get("why"), "snippet": d.get("snippet")}
+
+
+def _run_search(atlas: Atlas, q: str, page: int, **filters) -> tuple[dict | None, list[dict], str | None]:
+    """Hybrid search through search.py; plain FTS when it is not available."""
+    try:
+        from paperatlas.search import search
+    except ImportError:
+        search = None
+    if search is not None:
+        note = None
+        try:
+            res = search(atlas.store, q, k=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE, **filters)
+        except PaperatlasError as exc:
+            from paperatlas.search import SearchError
+            if isinstance(exc, SearchError):  # the query itself is at fault: say so
+                return None, [], str(exc)
+            # vectors unusable (model not installed, ...): keyword ranking still works
+            note = "fts_fallback"
+            try:
+                res = search(atlas.store, q, k=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE,
+                             method="keyword", **filters)
+            except PaperatlasError as exc2:
+                return None, [], str(exc2)
+        d = res.to_dict()
+        return d, [_hit_row(h) for h in res.hits], note or "; ".join(res.notes) or None
+    # fallback: FTS5 only, user words quoted so no query syntax gets through
+    terms = [w for w in q.replace('"', " ").split() if w]
+    if not terms:
+        return None, [], None
+    match = " ".join(f'"{w}"' for w in terms)
+    ranked = atlas.store.fts_search(match, limit=page * PAGE_SIZE)
+    ids = [pid for pid, _ in ranked][(page - 1) * PAGE_SIZE:]
+    rows = atlas.store.get_papers(ids)
+    return {"total": len(ranked), "mode": "keyword"}, rows, "fts_fallback"
+
+
+def _set_mark(atlas: Atlas, paper_id: str, liked: bool) -> dict:
+    full = atlas.store.resolve_id(paper_id)
+    if full is None:
+        raise HTTPException(404, f"no paper {paper_id!r}")
+    try:
+        if liked:
+            atlas.like([full])
+        else:
+            atlas.unlike([full])
+    except ImportError:  # recommend stage not installed: write the mark directly
+        with atlas.store.transaction():
+            if liked:
+                atlas.store.set_mark("likes", full, 1)
+            else:
+                atlas.store.remove_mark("likes", full)
+    return {"id": full, "liked": liked}
+
+
+def bar_width(value: int, maximum: int) -> float:
+    return 0.0 if maximum <= 0 else round(100.0 * value / maximum, 2)
+
+
+__all__ = ["create_app", "json_for_script", "bar_width", "math"]

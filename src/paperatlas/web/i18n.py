@@ -1,0 +1,101 @@
+"""Interface text of the web app in English and Chinese (`?lang=zh`). Paper text is never
+translated; only the words around it."""
+
+from __future__ import annotations
+
+LANGUAGES = ("en", "zh")
+
+STRINGS: dict[str, dict[str, str]] = {
+    "app_name": {"en": "paperatlas", "zh": "paperatlas 论文地图"},
+    "overview": {"en": "Overview", "zh": "概览"},
+    "map": {"en": "Map", "zh": "地图"},
+    "papers": {"en": "Papers", "zh": "论文"},
+    "search": {"en": "Search", "zh": "搜索"},
+    "search_placeholder": {"en": "Search papers, e.g. machine unlearning",
+                           "zh": "搜索论文，例如：机器遗忘"},
+    "topics": {"en": "Topics", "zh": "主题"},
+    "topic": {"en": "Topic", "zh": "主题"},
+    "broad_topics": {"en": "Broad topics", "zh": "大主题"},
+    "fine_topics": {"en": "Fine topics", "zh": "细分主题"},
+    "subtopics": {"en": "Subtopics", "zh": "子主题"},
+    "area": {"en": "Area", "zh": "研究领域"},
+    "areas": {"en": "Research areas", "zh": "研究领域"},
+    "predicted_area": {"en": "Predicted area", "zh": "预测领域"},
+    "kind": {"en": "Kind", "zh": "类型"},
+    "kinds": {"en": "Kinds of contribution", "zh": "贡献类型"},
+    "decision": {"en": "Decision", "zh": "录用结果"},
+    "decisions": {"en": "Decisions", "zh": "录用结果"},
+    "has_code": {"en": "Has code", "zh": "有代码"},
+    "any": {"en": "Any", "zh": "全部"},
+    "yes": {"en": "Yes", "zh": "是"},
+    "no": {"en": "No", "zh": "否"},
+    "sort": {"en": "Sort", "zh": "排序"},
+    "sort_list": {"en": "List order", "zh": "列表顺序"},
+    "sort_title": {"en": "Title", "zh": "标题"},
+    "sort_rating": {"en": "Rating", "zh": "评分"},
+    "sort_name": {"en": "Name", "zh": "名称"},
+    "filter": {"en": "Filter", "zh": "筛选"},
+    "clear": {"en": "Clear", "zh": "清除"},
+    "paper_count": {"en": "papers", "zh": "篇论文"},
+    "name": {"en": "Name", "zh": "名称"},
+    "numbers": {"en": "Headline numbers", "zh": "关键数字"},
+    "links": {"en": "Links", "zh": "链接"},
+    "gist": {"en": "In one sentence", "zh": "一句话概括"},
+    "abstract": {"en": "Abstract", "zh": "摘要"},
+    "keyphrases": {"en": "Keyphrases", "zh": "关键词"},
+    "keywords": {"en": "Author keywords", "zh": "作者关键词"},
+    "similar": {"en": "Similar papers", "zh": "相似论文"},
+    "top_names": {"en": "Named contributions", "zh": "代表性成果"},
+    "top_terms": {"en": "Distinctive phrases", "zh": "特征短语"},
+    "size": {"en": "Papers", "zh": "论文数"},
+    "rating": {"en": "Rating", "zh": "评分"},
+    "lists": {"en": "Lists", "zh": "列表"},
+    "outliers": {"en": "Outliers", "zh": "离群论文"},
+    "outlier_note": {"en": "far from other papers; placed in its nearest topic",
+                     "zh": "与其他论文距离较远，已归入最近的主题"},
+    "like": {"en": "Like", "zh": "收藏"},
+    "liked": {"en": "Liked", "zh": "已收藏"},
+    "no_map": {"en": "No map yet. Build it with: paperatlas map",
+               "zh": "尚未生成地图，请运行：paperatlas map"},
+    "no_papers": {"en": "No papers yet. Add a list with: paperatlas add FILE",
+                  "zh": "还没有论文，请运行：paperatlas add FILE"},
+    "no_results": {"en": "No papers match.", "zh": "没有匹配的论文。"},
+    "results_for": {"en": "Results for", "zh": "搜索结果："},
+    "not_found": {"en": "Not found", "zh": "未找到"},
+    "not_found_text": {"en": "There is no such page or paper here.",
+                       "zh": "这里没有这个页面或论文。"},
+    "back_home": {"en": "Back to the overview", "zh": "返回概览"},
+    "error": {"en": "Something went wrong", "zh": "出错了"},
+    "map_hint": {"en": "Scroll to zoom, drag to pan, click a dot to open the paper.",
+                 "zh": "滚动缩放，拖动平移，点击圆点查看论文。"},
+    "map_filter": {"en": "Highlight titles containing…", "zh": "高亮标题包含…"},
+    "previous": {"en": "Previous", "zh": "上一页"},
+    "next": {"en": "Next", "zh": "下一页"},
+    "page": {"en": "Page", "zh": "第"},
+    "why": {"en": "Why", "zh": "匹配原因"},
+    "at_a_glance": {"en": "At a glance", "zh": "一览"},
+    "with_code": {"en": "with code", "zh": "附代码"},
+    "largest_topics": {"en": "Largest topics", "zh": "最大的主题"},
+    "all_topics": {"en": "All topics", "zh": "全部主题"},
+    "open_map": {"en": "Open the map", "zh": "打开地图"},
+    "untitled": {"en": "(untitled)", "zh": "（无标题）"},
+    "language": {"en": "中文", "zh": "English"},
+    "search_mode": {"en": "Mode", "zh": "模式"},
+    "reset_view": {"en": "Reset view", "zh": "重置视图"},
+    "fts_fallback": {"en": "Keyword search only (no vectors stored).",
+                     "zh": "仅关键词搜索（未存储向量）。"},
+    "in_topic": {"en": "in topic", "zh": "所属主题"},
+    "parent_topic": {"en": "Part of", "zh": "所属大主题"},
+}
+
+
+def lang_of(value: str | None) -> str:
+    return value if value in LANGUAGES else "en"
+
+
+def translator(lang: str):
+    """t(key) -> the interface string in `lang` (the key itself if unknown)."""
+    def t(key: str) -> str:
+        entry = STRINGS.get(key)
+        return entry.get(lang) or entry["en"] if entry else key
+    return t

@@ -1,0 +1,400 @@
+/* paperatlas map: a small canvas renderer for the stored atlas (pan, zoom, hover, click).
+ * Used by the web app's /map page and inlined into the offline `paperatlas map --html` file.
+ * Data comes from <script type="application/json" id="atlas-data"> or the element's data-src.
+ * Paper text is only ever put into the page with textContent (never innerHTML). */
+(function () {
+  "use strict";
+
+  var PALETTE = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1",
+    "#ff9da7", "#9c755f", "#2f7ebc", "#d37295", "#8cd17d", "#b6992d", "#499894", "#e49444",
+    "#86bcb6", "#d4a6c8", "#fabfd2", "#79706e", "#a0cbe8", "#ffbe7d", "#f1ce63", "#6a9f58",
+    "#d7b5a6", "#bab0ac", "#7b66d2", "#dc5fbd", "#5fa2ce", "#c85200", "#57606c"];
+  var FINE_ZOOM = 2.4;  // above this zoom, fine topic labels replace broad ones
+
+  function colour(topic) {
+    if (topic < PALETTE.length) return PALETTE[topic];
+    var hue = (topic * 137.508) % 360;
+    return "hsl(" + hue.toFixed(0) + ",55%,55%)";
+  }
+
+  function el(tag, cls, text) {
+    var node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+
+  function AtlasMap(root, data) {
+    this.root = root;
+    this.data = data;
+    this.canvas = root.querySelector("canvas");
+    this.ctx = this.canvas.getContext("2d");
+    this.card = root.querySelector(".atlas-card");
+    this.paperUrl = root.getAttribute("data-paper-url") || "";
+    this.topicUrl = root.getAttribute("data-topic-url") || "";
+    this.points = data.points;
+    this.broad = data.topics.broad;
+    this.fine = data.topics.fine;
+    this.topicLabel = {};
+    for (var i = 0; i < this.broad.length; i++) this.topicLabel[this.broad[i].id] = this.broad[i].label;
+    this.fineLabel = {};
+    for (var j = 0; j < this.fine.length; j++) this.fineLabel[this.fine[j].id] = this.fine[j].label;
+    this.view = {k: 1, x: 0, y: 0};
+    this.hover = -1;
+    this.match = null;
+    this.placedLabels = [];
+    this.buildGrid();
+    this.bind();
+    this.resize();
+    this.legend();
+    this.fit();
+  }
+
+  AtlasMap.prototype.buildGrid = function () {
+    // a 64x64 grid over world coordinates for fast nearest-point lookups
+    this.gridN = 64;
+    this.grid = new Array(this.gridN * this.gridN);
+    for (var i = 0; i < this.points.length; i++) {
+      var c = this.cell(this.points[i][0], this.points[i][1]);
+      (this.grid[c] || (this.grid[c] = [])).push(i);
+    }
+  };
+
+  AtlasMap.prototype.cell = function (x, y) {
+    var n = this.gridN;
+    var cx = Math.min(n - 1, Math.max(0, Math.floor(x * n)));
+    var cy = Math.min(n - 1, Math.max(0, Math.floor(y * n)));
+    return cy * n + cx;
+  };
+
+  AtlasMap.prototype.resize = function () {
+    var rect = this.canvas.getBoundingClientRect();
+    var dpr = window.devicePixelRatio || 1;
+    this.width = Math.max(200, rect.width);
+    this.height = Math.max(200, rect.height);
+    this.canvas.width = Math.round(this.width * dpr);
+    this.canvas.height = Math.round(this.height * dpr);
+    this.ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    this.draw();
+  };
+
+  // world [0,1]^2 (y up) -> screen pixels
+  AtlasMap.prototype.toScreen = function (x, y) {
+    var base = Math.min(this.width, this.height) * 0.9;
+    return [(x - 0.5) * base * this.view.k + this.width / 2 + this.view.x,
+            (0.5 - y) * base * this.view.k + this.height / 2 + this.view.y];
+  };
+
+  AtlasMap.prototype.toWorld = function (sx, sy) {
+    var base = Math.min(this.width, this.height) * 0.9;
+    return [(sx - this.width / 2 - this.view.x) / (base * this.view.k) + 0.5,
+            0.5 - (sy - this.height / 2 - this.view.y) / (base * this.view.k)];
+  };
+
+  AtlasMap.prototype.fit = function () {
+    // centre the map in the space right of the side panel when there is room
+    var tools = this.root.querySelector(".atlas-tools");
+    var shift = tools && this.width > 900 ? (tools.offsetWidth + 12) / 2 : 0;
+    this.view = {k: 1, x: shift, y: 0};
+    this.draw();
+  };
+
+  AtlasMap.prototype.zoomTo = function (x0, y0, x1, y1) {
+    var base = Math.min(this.width, this.height) * 0.9;
+    var k = Math.min(12, 0.8 * Math.min(this.width / ((x1 - x0) * base + 1e-6),
+                                        this.height / ((y1 - y0) * base + 1e-6)));
+    k = Math.max(1, k);
+    var cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
+    this.view = {k: k, x: -(cx - 0.5) * base * k, y: -(0.5 - cy) * base * k};
+    this.draw();
+  };
+
+  AtlasMap.prototype.zoomToTopic = function (topic) {
+    var xs = [], ys = [];
+    for (var i = 0; i < this.points.length; i++) {
+      if (this.points[i][2] === topic) { xs.push(this.points[i][0]); ys.push(this.points[i][1]); }
+    }
+    if (!xs.length) return;
+    xs.sort(function (a, b) { return a - b; });
+    ys.sort(function (a, b) { return a - b; });
+    var lo = Math.floor(xs.length * 0.05), hi = Math.max(lo, Math.ceil(xs.length * 0.95) - 1);
+    this.zoomTo(xs[lo], ys[lo], xs[hi], ys[hi]);
+  };
+
+  AtlasMap.prototype.setFilter = function (text) {
+    text = (text || "").trim().toLowerCase();
+    if (!text) { this.match = null; this.draw(); return; }
+    var match = new Uint8Array(this.points.length);
+    for (var i = 0; i < this.points.length; i++) {
+      var p = this.points[i];
+      var hay = ((p[6] || "") + " " + (p[7] || "")).toLowerCase();
+      if (hay.indexOf(text) >= 0) match[i] = 1;
+    }
+    this.match = match;
+    this.draw();
+  };
+
+  AtlasMap.prototype.draw = function () {
+    var ctx = this.ctx;
+    if (!this.width) return;
+    ctx.clearRect(0, 0, this.width, this.height);
+    var r = Math.max(1.4, Math.min(5, 1.2 * Math.sqrt(this.view.k) * (this.points.length > 5000 ? 1 : 2.2)));
+    // points, grouped by colour to keep the number of fill() calls small
+    var groups = {};
+    for (var i = 0; i < this.points.length; i++) {
+      var p = this.points[i];
+      var dim = this.match && !this.match[i];
+      var key = dim ? "dim" : (p[4] ? "out" : p[2]);
+      (groups[key] || (groups[key] = [])).push(i);
+    }
+    var order = Object.keys(groups).sort(function (a, b) {
+      var rank = function (k) { return k === "dim" ? 0 : (k === "out" ? 1 : 2); };
+      return rank(a) - rank(b);
+    });
+    for (var g = 0; g < order.length; g++) {
+      var key = order[g], members = groups[key];
+      ctx.fillStyle = key === "dim" ? "rgba(160,160,170,0.18)" : key === "out" ? "rgba(120,120,130,0.55)" : colour(+key);
+      ctx.globalAlpha = key === "dim" || key === "out" ? 1 : 0.78;
+      ctx.beginPath();
+      for (var m = 0; m < members.length; m++) {
+        var q = this.points[members[m]];
+        var s = this.toScreen(q[0], q[1]);
+        if (s[0] < -5 || s[1] < -5 || s[0] > this.width + 5 || s[1] > this.height + 5) continue;
+        var rr = key === "out" ? r * 0.8 : (this.match && !this.match[members[m]] ? r * 0.8 : r);
+        ctx.moveTo(s[0] + rr, s[1]);
+        ctx.arc(s[0], s[1], rr, 0, 6.2832);
+      }
+      ctx.fill();
+    }
+    ctx.globalAlpha = 1;
+    if (this.match) {  // matches on top, outlined
+      ctx.strokeStyle = "#111827";
+      ctx.lineWidth = 1;
+      for (var t = 0; t < this.points.length; t++) {
+        if (!this.match[t]) continue;
+        var ps = this.toScreen(this.points[t][0], this.points[t][1]);
+        ctx.beginPath(); ctx.arc(ps[0], ps[1], r + 1.5, 0, 6.2832); ctx.stroke();
+      }
+    }
+    if (this.hover >= 0) {
+      var h = this.points[this.hover], hs = this.toScreen(h[0], h[1]);
+      ctx.beginPath(); ctx.arc(hs[0], hs[1], r + 4, 0, 6.2832);
+      ctx.lineWidth = 2.5; ctx.strokeStyle = "#111827"; ctx.stroke();
+    }
+    this.drawLabels();
+  };
+
+  AtlasMap.prototype.drawLabels = function () {
+    var ctx = this.ctx, placed = [];
+    var fine = this.view.k >= FINE_ZOOM;
+    var topics = (fine ? this.fine : this.broad).slice().sort(function (a, b) { return b.size - a.size; });
+    var maxSize = topics.length ? topics[0].size : 1;
+    ctx.textAlign = "center";
+    ctx.textBaseline = "middle";
+    ctx.lineJoin = "round";
+    for (var i = 0; i < topics.length; i++) {
+      var tp = topics[i];
+      var s = this.toScreen(tp.x, tp.y);
+      if (s[0] < 0 || s[1] < 0 || s[0] > this.width || s[1] > this.height) continue;
+      var size = fine ? 11.5 + 3 * Math.sqrt(tp.size / maxSize) : 12.5 + 6 * Math.sqrt(tp.size / maxSize);
+      ctx.font = (fine ? "600 " : "700 ") + size.toFixed(1) + "px system-ui, -apple-system, 'Segoe UI', sans-serif";
+      var lines = wrap(tp.label, fine ? 22 : 20);
+      var w = 0;
+      for (var l = 0; l < lines.length; l++) w = Math.max(w, ctx.measureText(lines[l]).width);
+      var hgt = lines.length * size * 1.15;
+      var box = [s[0] - w / 2 - 3, s[1] - hgt / 2 - 2, s[0] + w / 2 + 3, s[1] + hgt / 2 + 2];
+      if (box[0] < 2 || box[2] > this.width - 2 || box[1] < 2 || box[3] > this.height - 2) continue;
+      var clash = false;
+      for (var b = 0; b < placed.length && !clash; b++) {
+        var o = placed[b].box;
+        clash = !(box[2] < o[0] || box[0] > o[2] || box[3] < o[1] || box[1] > o[3]);
+      }
+      if (clash) continue;
+      placed.push({box: box, id: tp.id, level: fine ? 1 : 0, label: tp.label});
+      for (var k = 0; k < lines.length; k++) {
+        var y = s[1] - hgt / 2 + size * 1.15 * (k + 0.5);
+        ctx.lineWidth = 4; ctx.strokeStyle = "rgba(255,255,255,0.92)";
+        ctx.strokeText(lines[k], s[0], y);
+        ctx.fillStyle = "#111827";
+        ctx.fillText(lines[k], s[0], y);
+      }
+    }
+    this.placedLabels = placed;
+  };
+
+  function wrap(text, width) {
+    var words = String(text).split(" "), lines = [], line = "";
+    for (var i = 0; i < words.length; i++) {
+      if (line && (line + " " + words[i]).length > width) { lines.push(line); line = words[i]; }
+      else line = line ? line + " " + words[i] : words[i];
+    }
+    if (line) lines.push(line);
+    return lines.slice(0, 3);
+  }
+
+  AtlasMap.prototype.nearest = function (sx, sy) {
+    var w = this.toWorld(sx, sy);
+    var base = Math.min(this.width, this.height) * 0.9 * this.view.k;
+    var radius = 8 / base;  // 8 px in world units
+    var n = this.gridN, best = -1, bestD = radius * radius;
+    var c0 = Math.floor((w[0] - radius) * n), c1 = Math.floor((w[0] + radius) * n);
+    var r0 = Math.floor((w[1] - radius) * n), r1 = Math.floor((w[1] + radius) * n);
+    for (var cy = Math.max(0, r0); cy <= Math.min(n - 1, r1); cy++) {
+      for (var cx = Math.max(0, c0); cx <= Math.min(n - 1, c1); cx++) {
+        var bucket = this.grid[cy * n + cx];
+        if (!bucket) continue;
+        for (var i = 0; i < bucket.length; i++) {
+          var p = this.points[bucket[i]];
+          if (this.match && !this.match[bucket[i]]) continue;
+          var dx = p[0] - w[0], dy = p[1] - w[1], d = dx * dx + dy * dy;
+          if (d < bestD) { bestD = d; best = bucket[i]; }
+        }
+      }
+    }
+    return best;
+  };
+
+  AtlasMap.prototype.labelAt = function (sx, sy) {
+    for (var i = 0; i < this.placedLabels.length; i++) {
+      var b = this.placedLabels[i].box;
+      if (sx >= b[0] && sx <= b[2] && sy >= b[1] && sy <= b[3]) return this.placedLabels[i];
+    }
+    return null;
+  };
+
+  AtlasMap.prototype.showCard = function (index, sx, sy, pinned) {
+    var card = this.card;
+    if (!card) return;
+    if (index < 0) { card.hidden = true; return; }
+    var p = this.points[index];
+    while (card.firstChild) card.removeChild(card.firstChild);
+    card.appendChild(el("div", "atlas-card-title", p[6] || p[5]));
+    if (p[7]) card.appendChild(el("span", "badge name", p[7]));
+    var topic = el("div", "atlas-card-topic");
+    var sw = el("span", "swatch");
+    sw.style.background = colour(p[2]);
+    topic.appendChild(sw);
+    topic.appendChild(document.createTextNode(
+      (this.topicLabel[p[2]] || "") + (this.fineLabel[p[3]] ? " › " + this.fineLabel[p[3]] : "")));
+    card.appendChild(topic);
+    if (p[4]) card.appendChild(el("div", "atlas-card-note", "outlier: placed in its nearest topic"));
+    if (pinned && !this.paperUrl) card.appendChild(el("div", "atlas-card-note", "id " + p[5]));
+    card.hidden = false;
+    var x = Math.min(sx + 14, this.width - card.offsetWidth - 8);
+    var y = Math.min(sy + 14, this.height - card.offsetHeight - 8);
+    card.style.left = Math.max(4, x) + "px";
+    card.style.top = Math.max(4, y) + "px";
+  };
+
+  AtlasMap.prototype.open = function (index) {
+    var id = this.points[index][5];
+    if (this.paperUrl) window.location.href = this.paperUrl.replace("{id}", encodeURIComponent(id));
+  };
+
+  AtlasMap.prototype.bind = function () {
+    var self = this, canvas = this.canvas, drag = null;
+    window.addEventListener("resize", function () { self.resize(); });
+    canvas.addEventListener("wheel", function (ev) {
+      ev.preventDefault();
+      var rect = canvas.getBoundingClientRect();
+      var sx = ev.clientX - rect.left, sy = ev.clientY - rect.top;
+      var factor = Math.exp(-ev.deltaY * 0.0015);
+      var k = Math.min(60, Math.max(0.6, self.view.k * factor));
+      factor = k / self.view.k;
+      // keep the point under the cursor fixed
+      self.view.x = (self.view.x + self.width / 2 - sx) * factor + sx - self.width / 2;
+      self.view.y = (self.view.y + self.height / 2 - sy) * factor + sy - self.height / 2;
+      self.view.k = k;
+      self.draw();
+    }, {passive: false});
+    canvas.addEventListener("mousedown", function (ev) {
+      drag = {x: ev.clientX, y: ev.clientY, vx: self.view.x, vy: self.view.y, moved: false};
+    });
+    window.addEventListener("mouseup", function () { setTimeout(function () { drag = null; }, 0); });
+    canvas.addEventListener("mousemove", function (ev) {
+      var rect = canvas.getBoundingClientRect();
+      var sx = ev.clientX - rect.left, sy = ev.clientY - rect.top;
+      if (drag && (ev.buttons & 1)) {
+        var dx = ev.clientX - drag.x, dy = ev.clientY - drag.y;
+        if (Math.abs(dx) + Math.abs(dy) > 3) drag.moved = true;
+        self.view.x = drag.vx + dx; self.view.y = drag.vy + dy;
+        self.draw();
+        return;
+      }
+      var hit = self.nearest(sx, sy);
+      if (hit !== self.hover) { self.hover = hit; self.draw(); }
+      canvas.style.cursor = hit >= 0 || self.labelAt(sx, sy) ? "pointer" : "grab";
+      self.showCard(hit, sx, sy, false);
+    });
+    canvas.addEventListener("mouseleave", function () {
+      self.hover = -1; self.showCard(-1); self.draw();
+    });
+    canvas.addEventListener("click", function (ev) {
+      if (drag && drag.moved) return;
+      var rect = canvas.getBoundingClientRect();
+      var sx = ev.clientX - rect.left, sy = ev.clientY - rect.top;
+      var hit = self.nearest(sx, sy);
+      if (hit >= 0) {
+        if (self.paperUrl) self.open(hit); else self.showCard(hit, sx, sy, true);
+        return;
+      }
+      var label = self.labelAt(sx, sy);
+      if (label) {
+        if (label.level === 0) self.zoomToTopic(label.id);
+        else { self.view.k *= 1.6; self.draw(); }
+      }
+    });
+    canvas.addEventListener("dblclick", function (ev) {
+      ev.preventDefault();
+    });
+    var filter = this.root.querySelector(".atlas-filter");
+    if (filter) filter.addEventListener("input", function () { self.setFilter(filter.value); });
+    var reset = this.root.querySelector(".atlas-reset");
+    if (reset) reset.addEventListener("click", function () { self.fit(); });
+  };
+
+  AtlasMap.prototype.legend = function () {
+    var list = this.root.querySelector(".atlas-legend");
+    if (!list) return;
+    var self = this;
+    var topics = this.broad.slice().sort(function (a, b) { return b.size - a.size; });
+    topics.forEach(function (tp) {
+      var li = el("li", "atlas-legend-item");
+      li.setAttribute("data-topic", tp.id);
+      var sw = el("span", "swatch");
+      sw.style.background = colour(tp.id);
+      var name = el("button", "atlas-legend-label", tp.label);
+      name.type = "button";
+      name.addEventListener("click", function () { self.zoomToTopic(tp.id); });
+      li.appendChild(sw);
+      li.appendChild(name);
+      li.appendChild(el("span", "count", tp.size));
+      if (self.topicUrl) {
+        var a = el("a", "atlas-legend-open", "↗");
+        a.href = self.topicUrl.replace("{id}", encodeURIComponent(tp.id));
+        a.title = tp.label;
+        li.appendChild(a);
+      }
+      list.appendChild(li);
+    });
+  };
+
+  function start(root) {
+    var inline = document.getElementById("atlas-data");
+    if (inline) {
+      root.atlasMap = window.atlasMap = new AtlasMap(root, JSON.parse(inline.textContent));
+      return;
+    }
+    var src = root.getAttribute("data-src");
+    fetch(src, {headers: {"Accept": "application/json"}})
+      .then(function (r) { if (!r.ok) throw new Error("map: HTTP " + r.status); return r.json(); })
+      .then(function (data) { root.atlasMap = window.atlasMap = new AtlasMap(root, data); })
+      .catch(function (err) { root.appendChild(el("p", "note", String(err))); });
+  }
+
+  window.paperatlasColour = colour;
+  document.addEventListener("DOMContentLoaded", function () {
+    var root = document.getElementById("atlas");
+    if (root) start(root);
+  });
+})();
