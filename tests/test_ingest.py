@@ -36,6 +36,13 @@ def dump(store: Store) -> dict:
     return {t: sorted(map(tuple, store.conn.execute(f"SELECT * FROM {t}"))) for t in tables}
 
 
+def assert_fts_consistent(store: Store) -> None:
+    """The full-text index matches the papers table and its insert trigger is in place."""
+    store.conn.execute("INSERT INTO papers_fts(papers_fts, rank) VALUES('integrity-check', 1)")
+    assert store.conn.execute(
+        "SELECT count(*) FROM sqlite_master WHERE type='trigger' AND name='papers_ai'").fetchone()[0] == 1
+
+
 def test_sample_list_19_papers_and_idempotent(store):
     report = add_files(store, [SAMPLE])
     [f] = report.files
@@ -78,6 +85,7 @@ def test_list_entries_merge_into_json_twins(store, order):
     # the edited abstract (a3) merged by MinHash, the camera-ready one (a2_final) exactly
     near = sum(f.near for f in reports.values())
     assert near == 1
+    assert_fts_consistent(store)
 
 
 def test_readd_after_merge_changes_nothing(store):
@@ -97,6 +105,7 @@ def test_rekeyed_paper_keeps_list_order_and_fts(store):
     assert store.all_ids("copied_list")[0] == "GmX7qQ1abc"
     hits = [pid for pid, _ in store.fts_search("graphmixer")]
     assert hits == ["GmX7qQ1abc"]
+    assert_fts_consistent(store)
     # the list-first paper's hash now points at the source id
     assert set(store.all_hashes().values()) <= set(store.all_ids())
 
@@ -145,6 +154,7 @@ def test_exception_mid_file_rolls_back_everything(store, monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         add_files(store, [FIX / "iclr_mini.jsonl"])
     assert dump(store) == before
+    assert_fts_consistent(store)
 
 
 def test_merge_changes_fills_only_empty_fields():

@@ -117,6 +117,7 @@ class _Import:
         self.index: dedup.NearDuplicateIndex | None = None
         self.has_signatures = store.count_minhashes() > 0
         self.in_list: set[str] = set()       # ids that joined the list during this import
+        self.index_new_papers = lambda: None  # set by store.bulk_fts() in run()
         self.position = 0
 
     def run(self) -> None:
@@ -124,10 +125,12 @@ class _Import:
         self.position = self.store.next_position(self.list)
         task = self.bar.start(self.path) if self.bar else None
         papers = read(self.path)
-        while batch := list(islice(papers, BATCH)):
-            self._batch(batch)
-            if self.bar:
-                self.bar.advance(task, len(batch))
+        with self.store.bulk_fts() as self.index_new_papers:
+            while batch := list(islice(papers, BATCH)):
+                self._batch(batch)
+                self.index_new_papers()  # before a later batch may update these papers
+                if self.bar:
+                    self.bar.advance(task, len(batch))
         if self.report.read == 0:
             raise InputError(self.path, "no papers found in it")
 
@@ -210,6 +213,7 @@ class _Import:
             if paper.id and paper.id != target and _HASH_ID.match(target) \
                     and paper.id not in known_ids:
                 self.store.rekey_paper(target, paper.id)
+                self.index_new_papers()  # the re-keyed row is merged (updated) next
                 self.in_list = {paper.id if i == target else i for i in self.in_list}
                 for h, pid in list(known_hashes.items()):
                     if pid == target:

@@ -456,6 +456,38 @@ class Store:
             "INSERT OR IGNORE INTO list_members(list_name, paper_id, position) VALUES (?, ?, ?)",
             rows)
 
+    @contextmanager
+    def bulk_fts(self) -> Iterator[Any]:
+        """Inside a transaction: index inserted papers in bulk, not row by row.
+
+        The insert trigger is dropped for the duration (the DROP is part of the caller's
+        transaction, so a rollback brings it back) and the yielded `flush()` indexes every
+        paper inserted since the last flush with one INSERT ... SELECT — about twice as
+        fast for a big import. Call flush() before updating a paper inserted since the
+        last flush (the update trigger expects it indexed); it also runs at the end.
+        """
+        conn = self.conn
+        if not conn.in_transaction:
+            raise RuntimeError("bulk_fts() needs an open transaction")
+        row = conn.execute("SELECT sql FROM sqlite_master WHERE type = 'trigger' "
+                           "AND name = 'papers_ai'").fetchone()
+        if row is None:
+            yield lambda: None
+            return
+        columns = ", ".join(r[1] for r in conn.execute("PRAGMA table_info(papers_fts)"))
+        last = conn.execute("SELECT coalesce(max(rowid), 0) FROM papers").fetchone()[0]
+        conn.execute("DROP TRIGGER papers_ai")
+
+        def flush() -> None:
+            nonlocal last
+            conn.execute(f"INSERT INTO papers_fts(rowid, {columns}) "
+                         f"SELECT rowid, {columns} FROM papers WHERE rowid > ?", (last,))
+            last = conn.execute("SELECT coalesce(max(rowid), 0) FROM papers").fetchone()[0]
+
+        yield flush
+        flush()
+        conn.execute(row[0])
+
     def rekey_paper(self, old_id: str, new_id: str) -> None:
         """Give a paper a new id (a hash id replaced by the source id of a twin), moving
         every row that refers to it. Finds referring tables from the schema, so tables
