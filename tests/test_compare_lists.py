@@ -1,0 +1,95 @@
+"""Comparing two small fixture lists whose topic mix differs (2025 vs 2026)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from paperatlas.api import Atlas
+from paperatlas.compare import new_terms, share_rows
+from paperatlas.errors import PaperatlasError
+
+FIXTURES = Path(__file__).parent / "fixtures" / "takehome"
+
+
+def _rows(name):
+    return [json.loads(line) for line in (FIXTURES / name).read_text().splitlines()]
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("compare") / "atlas.db"
+    atlas = Atlas(path)
+    atlas.add([FIXTURES / "list_2025.jsonl"], list_name="y2025")
+    atlas.add([FIXTURES / "list_2026.jsonl"], list_name="y2026")
+    atlas.close()
+    return path
+
+
+def test_area_shares_risers_and_fallers(db, tmp_path):
+    atlas = Atlas(db)
+    png = tmp_path / "chart.png"
+    result = atlas.compare("y2025", "y2026", png=png)
+    assert (result.n_a, result.n_b, result.shared) == (26, 28, 0)
+    areas = {r.label: r for r in result.areas}
+    graphs = areas["learning on graphs and other geometries & topologies"]
+    assert (graphs.count_a, graphs.count_b) == (12, 4)
+    assert graphs.share_a == pytest.approx(100 * 12 / 26, abs=0.01)
+    assert graphs.delta == pytest.approx(100 * 4 / 28 - 100 * 12 / 26, abs=0.02)
+    assert sum(r.share_a for r in result.areas) == pytest.approx(100, abs=0.1)
+    assert sum(r.count_b for r in result.topics) == 28
+    # topics (clustered here: no stored map) follow the fixture's design
+    topic_of = {r["id"]: r["topic"] for r in _rows("list_2025.jsonl") + _rows("list_2026.jsonl")}
+    assert result.topic_source.startswith("k-means")
+    fallers = [r.label.lower() for r in result.fallers(2)]
+    assert any("graph" in f for f in fallers) and any("protein" in f or "structure" in f for f in fallers)
+    assert any("speculative" in r.label.lower() for r in result.risers(2))
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 10_000
+    atlas.close()
+
+
+def test_new_names_and_terms_are_absent_from_a(db):
+    atlas = Atlas(db)
+    result = atlas.compare("y2025", "y2026")
+    facts_a = [atlas.paper(r["id"])["facts"] for r in _rows("list_2025.jsonl")]
+    names_a = {n.lower() for f in facts_a for n in (f.get("names") or [])}
+    assert result.new_names, "2026 introduces Forgetron/DraftJet names"
+    assert all(name.lower() not in names_a for name, _ in result.new_names)
+    assert any(name.startswith("Forgetron") for name, _ in result.new_names)
+    texts_a = " ".join((r["title"] + " " + r["abstract"] + " " + " ".join(r["keywords"])).lower()
+                       for r in _rows("list_2025.jsonl"))
+    assert result.new_terms
+    for term, count in result.new_terms:
+        assert count >= 2
+        assert f" {term} " not in f" {' '.join(texts_a.split())} ".replace(".", " ").replace(",", " ")
+    atlas.close()
+
+
+def test_pure_helpers():
+    rows = share_rows(["x", "x", "y", "z"], ["y", "y", "y", "x"])
+    by = {r.label: r for r in rows}
+    assert by["x"].delta == pytest.approx(25 - 50) and by["y"].delta == pytest.approx(75 - 25)
+    assert by["z"].count_b == 0 and rows[0].label == "y"
+    terms = dict(new_terms(["graph networks are old"] * 3,
+                           ["draft model speeds decoding", "the draft model verifies", "graph"]))
+    assert terms == {"draft model": 2}
+
+
+def test_errors_and_cli(db, tmp_path):
+    atlas = Atlas(db)
+    with pytest.raises(PaperatlasError, match="no list named 'nope'"):
+        atlas.compare("y2025", "nope")
+    atlas.close()
+    cli = str(Path(sys.executable).parent / "paperatlas")
+    png = tmp_path / "cli.png"
+    out = subprocess.run([cli, "compare", "y2025", "y2026", "--png", str(png), "--db", str(db)],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "share by area" in out.stdout and "risers" in out.stdout and png.exists()
+    out = subprocess.run([cli, "compare", "y2025", "missing", "--db", str(db)],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2 and "no list named 'missing'" in out.stderr
