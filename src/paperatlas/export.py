@@ -162,7 +162,8 @@ def bibtex_escape(text: str) -> str:
     text = " ".join(text.split())
     if (text.count("$") - text.count(r"\$")) % 2:
         text = re.sub(r"(?<!\\)\$", r"\\$", text)  # an unpaired $ is a dollar sign
-    balanced = _balanced(text)
+    # \{ and \} are spelled out below, so only the bare braces must pair up
+    balanced = _balanced(re.sub(r"\\[{}]", "", text))
     if not balanced:  # set every brace aside; spelled out as commands at the end
         text = re.sub(r"\\?([{}])", lambda m: "\x00" if m.group(1) == "{" else "\x01", text)
     out, last = [], 0
