@@ -74,6 +74,8 @@ _APPOSITION = re.compile(
 _APPOSITION_ANCHOR = re.compile(
     r"(?:,|:|\s(?:is|are)|\s[-–—]+|[-–—]{2,})\s+(?:a|an|the\s+first|our|the|which\s+is\s+an?)\s+",
     re.I)
+_NAME_BEFORE_HEAD = re.compile(
+    rf"\b(?:the|a|an|our)\s+(?:[\w-]+\s+)?(?:\(\s*)?({_TOKEN})(?:\s*\))?\s+(?:{_HEAD_NOUNS})s?\b")
 _HEAD_BEFORE_PAREN = re.compile(rf"\b(?:{_HEAD_NOUNS})s?\s*$", re.I)
 _PAREN_TOKEN = re.compile(r"\(\s*(" + _TOKEN + r")\s*(?:\)|[;,])")
 _USED_BEFORE = re.compile(
@@ -82,6 +84,10 @@ _USED_BEFORE = re.compile(
     r"fine-tune|finetune|fine-tuning|fine-tuned|evaluate|evaluating|evaluated|compared\s+to|"
     r"extends?|extending|existing|popular|standard|prior|previous|baselines?|of|to|in|and|or|as|"
     r"at|into|onto|upon|for|across|toward|towards|under|within|between|among)[\s,]*$", re.I)
+_ADDRESS_WITH = re.compile(r"\bwe\s+(?:address|tackle|solve|approach|answer|meet)\b[^.;]{0,50}"
+                           r"\bwith\s*$", re.I)
+_REPO_NAME = re.compile(r"(?:github\.com|gitlab\.com|huggingface\.co|anonymous\.4open\.science/r)"
+                        r"/(?:[\w.-]+/)?([\w.-]+?)/?(?=[\s)\],;]|\.?$|\.\s)")
 _SENT_START = re.compile(r"(?:^|[.!?]\s+)$")
 _SUBJECT_VERBS = re.compile(
     r"\s+(?:achieves|outperforms|improves|reduces|enables|uses|consists|consists|comprises|"
@@ -111,6 +117,8 @@ _NOT_NAME_SHAPE = re.compile(
     r"shot|order|step|time|of-the-art|to-end|in-the-loop))$")
 
 
+_COINED_SUFFIXES = frozenset("""bench eval net former gpt llm vlm agent gym arena qa diff flow
+rl coder math world zero pro omni lite plus max mini bot gen edit vla""".split())
 _PLAIN_PART = re.compile(r"^(?:[A-Z]?[a-z]+|[a-z]+)$")
 
 
@@ -138,8 +146,11 @@ def _is_name_like(token: str, strong: bool) -> bool:
         # prefixed adjectives (non-Euclidean) are not names
         return any(re.search(r"[A-Z]", part[1:]) for part in token.split("-"))
     if inner_caps >= 1:
-        # "Model-Heterogeneous", "Spatio-Temporal": ordinary words joined, coined only with a cue
-        if strong or not all(_PLAIN_PART.match(p) for p in token.split("-")):
+        # "Model-Heterogeneous", "Spatio-Temporal": ordinary words joined, coined only with a
+        # cue or a typical coined part ("Terminal-Bench")
+        parts = token.split("-")
+        if strong or not all(_PLAIN_PART.match(p) for p in parts) or \
+                parts[-1].lower() in _COINED_SUFFIXES:
             return True
         return False
     if any(c.isdigit() for c in token):
@@ -210,7 +221,7 @@ def _long_form(acronym: str, before: str) -> str | None:
     s, i = len(short) - 1, len(long) - 1
     while s >= 0:
         c = short[s].lower()
-        if not c.isalnum():
+        if not c.isalpha():
             s -= 1
             continue
         while i >= 0 and (long[i].lower() != c or (s == 0 and i > 0 and long[i - 1].isalnum())):
@@ -249,6 +260,8 @@ def _introduced_at(plain: str, start: int, end: int) -> bool:
     for m in _CUE_BEFORE.finditer(before):
         if last is None or m.end() > last.end():
             last = m
+    if _HEAD_COLON.search(before[-60:]):
+        return True
     if last is not None:
         gap = before[last.end():]
         if len(gap.split()) <= 8 and not _CLAUSE_BREAK.search(gap):
@@ -257,6 +270,7 @@ def _introduced_at(plain: str, start: int, end: int) -> bool:
                 re.match(r"\s*(?:,\s*)?(?:which|that)\s+(?:we\s+)?(?:propose|introduce)", plain[end:end + 40]))
 
 
+_HEAD_COLON = re.compile(rf"\b(?:{_HEAD_NOUNS})s?\s*:\s*$", re.I)
 _CUE_BEFORE = re.compile(r"\b(?:our|novel|new|named|called|termed|dubbed|proposed|introducing|"
                          r"propose|present|introduce)\b", re.I)
 _CLAUSE_BREAK = re.compile(r"\b(?:which|that|where|whose|to|using|by|leveraging|when|while|"
@@ -294,7 +308,8 @@ def candidates(raw: str, plain: str | None = None) -> list[Candidate]:
         tok = _read_name(plain, m.end(), multiword=False)
         if tok:
             after = plain[m.end() + len(tok):m.end() + len(tok) + 2]
-            if after[:1] in (",", ")", " ", ".", ":", ";", "") or after[:2] in ("’s", "'s"):
+            if after[:1] in (",", ")", " ", ".", ":", ";", "", "-", "—", "–") or \
+                    after[:2] in ("’s", "'s"):
                 add(tok, 4.0, m.end(), "our", strong=True)
 
     # acronyms defined in place: Long Form (ACRO)  /  ACRO (Long Form)
@@ -322,11 +337,20 @@ def candidates(raw: str, plain: str | None = None) -> list[Candidate]:
             continue
         if _introduced_at(plain, m.start(), m.end()):
             add(m.group(1), 3.5, m.start(1), "head-paren", strong=False)
-    for m in re.finditer(rf"\bour\s+({_TOKEN})\s+(?:[\w-]+\s+){{0,2}}?(?:{_HEAD_NOUNS})s?\b", plain):
+    for m in re.finditer(rf"\b(?i:our)\s+(?:(?i:resulting|proposed|new|final)\s+)?({_TOKEN})\s+"
+                         rf"(?:[\w-]+\s+){{0,2}}?(?i:{_HEAD_NOUNS})s?\b", plain):
         add(m.group(1), 3.5, m.start(1), "our-attr", strong=False)
-    for m in re.finditer(rf"\bour\s+({_TOKEN})(?=\s*,|\s+(?:can|is|achieves|outperforms|"
+    for m in re.finditer(rf"\b(?i:our)\s+({_TOKEN})(?=\s*,|\s+(?:can|is|achieves|outperforms|"
                          rf"improves|reduces|enables|consistently|significantly|also|not))", plain):
         add(m.group(1), 3.0, m.start(1), "our", strong=False)
+
+    for m in _NAME_BEFORE_HEAD.finditer(plain):
+        tok = m.group(1)
+        introduced = _introduced_at(plain, m.start(), m.end())
+        # "we propose the Log-To-Leak framework": joined ordinary words count once introduced
+        if (_is_name_like(tok, False) or (introduced and "-" in tok and
+                                          _is_name_like(tok, True))) and not is_known(tok):
+            add(tok, 3.0 if introduced else 2.0, m.start(1), "name-head", strong=True)
 
     # appositive: X, a novel framework ... / X is a new benchmark
     for m in _APPOSITION_ANCHOR.finditer(plain):
@@ -347,7 +371,8 @@ def candidates(raw: str, plain: str | None = None) -> list[Candidate]:
         if not t:
             continue
         prefix = left[:t.start()]
-        if _USED_BEFORE.search(prefix[-40:]) and not _INTRO.search(prefix[-60:]):
+        if _USED_BEFORE.search(prefix[-40:]) and not _INTRO.search(prefix[-60:]) and \
+                not _ADDRESS_WITH.search(prefix[-80:]):
             continue
         if t is not paren and t.group(1)[:1].isupper():
             run = re.search(r"((?:[A-Z][^\s,.;:()]*\s+){1,3})$", prefix)
@@ -376,6 +401,7 @@ def candidates(raw: str, plain: str | None = None) -> list[Candidate]:
                          r"based\s+on|by|to|with|via|on|from|in|for|over|between|across|"
                          r"and\s+(?:show|find|demonstrate|evaluate))\b", span)
         window = span[:stop.start()] if stop else span
+        set_off_found = False
         first = None
         for i, t in enumerate(_TOKEN_RE.finditer(window)):
             tok = t.group(0)
@@ -384,15 +410,23 @@ def candidates(raw: str, plain: str | None = None) -> list[Candidate]:
                        window[t.end():t.end() + 1] in (",", "(", "") and i > 1)
             if set_off and _is_name_like(tok, True) and not is_known_exact(tok):
                 add(tok, 3.5, m.end() + t.start(), "intro", strong=True, allow_family=True)
-                first = None
+                set_off_found = True
                 break
             if first is None and _is_name_like(tok, False) and not is_known(tok):
                 first = (i, t)
-        if first is not None:
+        if set_off_found:
+            continue
+        t0 = _TOKEN_RE.search(window)
+        direct = (t0 is not None and window[:t0.start()].strip() in ("", "the") and
+                  window[t0.end():t0.end() + 2] in (", ", " (", ",", ":", ""))
+        if direct and t0.group(0)[:1].isupper() and _is_name_like(t0.group(0), True):
+            # "we propose Eidolon, ..." : the word right after the verb, set off, is a name
+            add(t0.group(0), DIRECT_SCORE, m.end() + t0.start(), "intro", strong=True,
+                allow_family=True)
+        elif first is not None:
             i, t = first
-            tok = t.group(0)
             strong_pos = i <= 1 and window[t.end():t.end() + 1] in (",", " ", "")
-            add(tok, DIRECT_SCORE if strong_pos else 2.5, m.end() + t.start(), "intro",
+            add(t.group(0), DIRECT_SCORE if strong_pos else 2.5, m.end() + t.start(), "intro",
                 strong=False, allow_family=strong_pos)
     for m in _PASSIVE.finditer(plain):
         left = re.sub(r"\s*\([^()]*\)\s*$", "", plain[max(0, m.start() - 200):m.start()])
@@ -401,16 +435,25 @@ def candidates(raw: str, plain: str | None = None) -> list[Candidate]:
         if t:
             add(t.group(1), 3.0, m.start(), "passive", strong=False)
 
+    for m in _REPO_NAME.finditer(plain):
+        repo = re.sub(r"-[0-9A-F]{4}$", "", m.group(1))
+        if _is_name_like(repo, False) and re.search(
+                r"(?<![\w/-])" + re.escape(repo) + r"(?![\w-])", plain[:m.start()] + plain[m.end():]):
+            add(repo, 2.0, m.start(1), "repository", strong=False)
+
     # emphasised coined words in the raw text
     if "\\" in raw or "*" in raw or "`" in raw:
         for m in _EMPHASIS.finditer(raw):
+            if raw[m.end():m.end() + 1].isalpha() or raw[max(0, m.start() - 1):m.start()].isalpha():
+                continue
             inner = clean(next(g for g in m.groups() if g is not None)).strip()
             if inner and len(inner.split()) == 1:
                 pos = plain.find(inner)
                 add(inner, 2.0, pos if pos >= 0 else len(plain), "emphasis", strong=True)
 
     # a coined token the abstract keeps using as a subject
-    for m in re.finditer(r"(?:^|[.!?]\s+|,\s+|\band\s+)(" + _TOKEN + r")(?=" + _SUBJECT_VERBS.pattern + ")",
+    for m in re.finditer(r"(?:^|[.!?]\s+|,\s+|\b(?:and|that|where|while)\s+)(" + _TOKEN + r")(?=" +
+                         _SUBJECT_VERBS.pattern + ")",
                          plain):
         tok = m.group(1)
         if _is_name_like(tok, False) and not tok.isupper():
@@ -469,14 +512,6 @@ def _prefer_base_names(kept: list[Candidate]) -> list[Candidate]:
         else:
             by_key[k] = c
     out = list(by_key.values())
-    names = {c.name for c in out}
-    for c in out:
-        base = c.name.split("-")[0]
-        if base != c.name and base in names:
-            for b in out:
-                if b.name == base:
-                    b.score = max(b.score, c.score)
-                    b.position = min(b.position, c.position)
     return out
 
 

@@ -43,6 +43,7 @@ _MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]", re.S)
 _MD_BOLD = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
 _MD_ITALIC = re.compile(r"(?<![\w*])\*(?=[^\s*])([^*\n]+?)(?<=\S)\*(?![\w*])")
 _MD_CODE = re.compile(r"`([^`\n]+)`")
+_MD_UNDERSCORE = re.compile(r"(?<![\w\\])_(?=[^\s_])([^_\n]+?)(?<=[^\s_])_(?!\w)")
 _MD_LINK = re.compile(r"\[([^\]\n]+)\]\((\S+?)\)")
 _WS = re.compile(r"\s+")
 
@@ -102,6 +103,7 @@ def strip_markup(text: str) -> str:
     text = _MD_BOLD.sub(r"\2", text)
     text = _MD_ITALIC.sub(r"\1", text)
     text = _MD_CODE.sub(r"\1", text)
+    text = _MD_UNDERSCORE.sub(r"\1", text)
     return text
 
 
