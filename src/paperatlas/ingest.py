@@ -202,7 +202,7 @@ class _Import:
                 known_hashes.setdefault(h, pid)
                 self.new_hashes.append((h, pid))
             self.new_sigs.extend((pid, i, sig) for i, sig in enumerate(record.signatures)
-                                 if len(record.norms[i].split()) >= dedup.MIN_WORDS)
+                                 if dedup.word_count(record.norms[i]) >= dedup.MIN_WORDS)
             self._join(pid)
             report.added += 1
             return
@@ -243,7 +243,7 @@ class _Import:
                                     or _HASH_ID.match(pid)):
                 return pid, "exact"
         queries = [sig for sig, norm in zip(record.signatures, record.norms)
-                   if len(norm.split()) >= dedup.MIN_WORDS]
+                   if dedup.word_count(norm) >= dedup.MIN_WORDS]
         if not queries or not self.has_signatures:
             return None, ""
         if self.index is None:
