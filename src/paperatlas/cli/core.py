@@ -47,7 +47,12 @@ def add(
         console.print(Text(f"total: added {report.added}, merged {report.merged}, "
                            f"unchanged {report.unchanged}, skipped {report.skipped}"))
     if not no_enrich and (report.added or report.merged):
-        atlas.enrich(progress=sys.stderr.isatty())
+        from paperatlas.errors import PaperatlasError
+        try:
+            atlas.enrich(progress=sys.stderr.isatty())
+        except PaperatlasError as exc:  # the papers are stored; only the facts are missing
+            err_console.print(Text(f"warning: papers stored, but facts were not extracted: {exc}"),
+                              style="yellow")
     console.print(Text(f"atlas {atlas.path}: {atlas.stats()['papers']} papers"), style="dim")
     for error in report.errors:
         err_console.print(Text(f"error: {error} (nothing from this file was stored)"),
