@@ -106,7 +106,7 @@ def test_wrong_ids_lists_formats_exit_2(cli, args, message):
 def test_bad_files_exit_2_and_store_nothing(cli, name, where):
     code, out, err = cli("add", FIX / name, "--no-enrich")
     assert code == 2
-    assert where in " ".join(err.split())
+    assert where in err and len(err.strip().splitlines()) == 1  # one line, not wrapped
     assert "Traceback" not in err
     code, out, _ = cli("lists")
     assert "malformed" not in out and "binary" not in out

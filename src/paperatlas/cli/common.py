@@ -51,7 +51,8 @@ def run_app(typer_app: typer.Typer) -> int:
         # click returns the code of typer.Exit (instead of raising it) when not standalone
         code = typer_app(standalone_mode=False)
     except (UserError, PaperatlasError, StoreError) as exc:
-        err_console.print(f"error: {exc}", highlight=False, markup=False, style="bold red")
+        err_console.print(f"error: {exc}", highlight=False, markup=False, style="bold red",
+                          soft_wrap=True)  # one line, however long
         return 2
     except KeyboardInterrupt:
         err_console.print("interrupted: finished work is kept; run the command again to resume",

@@ -42,21 +42,21 @@ def add(
         near = f" ({f.near} near-duplicates)" if f.near else ""
         console.print(Text(
             f"{f.path} -> list '{f.list_name}': added {f.added}, merged {f.merged}{near}, "
-            f"unchanged {f.unchanged}, skipped {f.skipped} (no abstract)"))
+            f"unchanged {f.unchanged}, skipped {f.skipped} (no abstract)"), soft_wrap=True)
     if len(report.files) > 1:
         console.print(Text(f"total: added {report.added}, merged {report.merged}, "
-                           f"unchanged {report.unchanged}, skipped {report.skipped}"))
+                           f"unchanged {report.unchanged}, skipped {report.skipped}"), soft_wrap=True)
     if not no_enrich and (report.added or report.merged):
         from paperatlas.errors import PaperatlasError
         try:
             atlas.enrich(progress=sys.stderr.isatty())
         except PaperatlasError as exc:  # the papers are stored; only the facts are missing
             err_console.print(Text(f"warning: papers stored, but facts were not extracted: {exc}"),
-                              style="yellow")
+                              style="yellow", soft_wrap=True)
     console.print(Text(f"atlas {atlas.path}: {atlas.stats()['papers']} papers"), style="dim")
     for error in report.errors:
         err_console.print(Text(f"error: {error} (nothing from this file was stored)"),
-                          style="bold red")
+                          style="bold red", soft_wrap=True)
     if report.errors:
         raise typer.Exit(2)
 
