@@ -28,72 +28,114 @@ different key based across including include includes includes given particular 
 however address addressing challenge challenges problem problems improve improves improved
 improving strong simple large small high low better best novel remains remain enable enables
 still yet thus often widely critical crucial important fundamental leverage leverages leveraging
-consistently substantially notably code available https http com github
+consistently substantially notably code available https http com github exhibit exhibits
+show describe describes encourage encourages focus focuses affect affects boost boosts separate
+perceive evaluate evaluates evaluated quantify quantifies control controls require requires
+required provide provides provided allow allows allowed enable enabled capture captures captured
+reveal reveals revealed suggest suggests find finds found obtain obtains obtained lead leads led
+offer offers need needs needed remains perform performs performed study studies studied
+make known able ability way ways aim aims goal terms level levels range number numbers set sets
+end lack gap gaps issue issues limitation limitations insight insights time times fact address
+addresses across even ensure ensures ensuring help helps model's paper's
 """.split())
-_SPLIT = re.compile(r"[.,;:!?()\[\]{}\"“”'’]|\s[-–—]\s|\s+(?:%s)\s+" % "|".join(
-    sorted((re.escape(w) for w in _STOPWORDS), key=len, reverse=True)), re.I)
-_WORD = re.compile(r"[A-Za-z][\w-]*")
+# -ing/-ed words that are nouns or adjectives in this field, kept at a phrase's edge
+_KEEP_EDGE = frozenset("""learning reasoning training fine-tuning pretraining pre-training
+embedding embeddings modeling modelling computing processing understanding planning editing
+sampling tuning matching forecasting prompting decoding retrieval-augmented supervised
+unsupervised self-supervised distributed federated multi-agent structured labeled annotated
+pruning scaling routing rendering tracking clustering ranking grounding unlearning
+""".split())
+# Words and the punctuation that ends a phrase; everything else (digits, symbols) is skipped.
+_PIECES = re.compile(r"(?<!\w)[A-Za-z][\w'-]*|[.,;:!?()\[\]{}\"“”]|\s[-–—]\s")
+
+
+_GENERIC = frozenset("""model data dataset benchmark context user attribute function input output
+value sample example step layer parameter feature image text token question answer query
+""".split())
+
+
+def _verbish(word: str) -> bool:
+    w = word.lower()
+    return (w.endswith(("ing", "ed", "ly")) and len(w) > 4 and w not in _KEEP_EDGE) or \
+        w.endswith("izes") or w.endswith("ises")
 
 
 def _stem(word: str) -> str:
     w = word.lower()
-    for suf in ("ies", "es", "s"):
-        if w.endswith(suf) and len(w) > len(suf) + 3:
-            return w[:-len(suf)] + ("y" if suf == "ies" else "")
+    for suf in ("ies", "sses", "s"):
+        if w.endswith(suf) and not w.endswith(("ss", "us", "is")) and len(w) > len(suf) + 2:
+            return w[:-len(suf)] + {"ies": "y", "sses": "ss"}.get(suf, "")
     return w
 
 
 def extract_keyphrases(text: str, title: str | None = None, k: int = 8) -> list[str]:
     """Up to k (at least 5 when the text allows) deduplicated keyphrases, best first."""
     doc = f"{title}. {text}" if title else text
-    padded = f" {doc} "
-    chunks = _SPLIT.split(padded)
     phrases: dict[str, dict] = {}
     word_freq: dict[str, int] = {}
     word_deg: dict[str, int] = {}
-    for pos, chunk in enumerate(chunks):
-        if not chunk:
-            continue
-        ws = [w for w in _WORD.findall(chunk)]
-        # Drop leading/trailing stopwords a split left behind.
-        while ws and ws[0].lower() in _STOPWORDS:
+    current: list[str] = []
+    position = 0
+
+    def flush() -> None:
+        nonlocal position
+        ws = current[-3:] if len(current) > 4 else list(current)
+        # verbs at a phrase's edge ("measuring cumulative disclosure", "models spanning")
+        while ws and _verbish(ws[0]):
             ws.pop(0)
-        while ws and ws[-1].lower() in _STOPWORDS:
+        while ws and _verbish(ws[-1]):
             ws.pop()
-        if not ws or len(ws) > 4:
-            ws = ws[-3:] if ws else ws
-        if not ws:
-            continue
-        key = " ".join(_stem(w) for w in ws)
-        for w in ws:
-            s = _stem(w)
-            word_freq[s] = word_freq.get(s, 0) + 1
-            word_deg[s] = word_deg.get(s, 0) + len(ws)
-        entry = phrases.setdefault(key, {"surface": " ".join(ws), "count": 0, "first": pos,
-                                         "words": [_stem(w) for w in ws]})
-        entry["count"] += 1
+        if ws:
+            stems = [_stem(w) for w in ws]
+            for st in stems:
+                word_freq[st] = word_freq.get(st, 0) + 1
+                word_deg[st] = word_deg.get(st, 0) + len(ws)
+            entry = phrases.setdefault(" ".join(stems), {"surface": " ".join(ws), "count": 0,
+                                                         "first": position, "words": stems})
+            entry["count"] += 1
+            position += 1
+        current.clear()
+
+    for piece in _PIECES.findall(doc):
+        if not piece[0].isalpha() or piece.lower() in _STOPWORDS:
+            flush()
+        else:
+            current.append(piece.rstrip("'"))
+    flush()
     scored = []
     for key, e in phrases.items():
         if len(e["surface"]) < 3 or all(len(w) < 3 for w in e["words"]):
             continue
-        s = sum(word_deg[w] / word_freq[w] for w in e["words"])
-        s *= 1.0 + 0.6 * (e["count"] - 1)
-        if len(e["words"]) == 1:
-            s *= 0.7 if not e["surface"][0].isupper() else 1.0
+        n = len(e["words"])
+        # words the abstract keeps returning to make a phrase central; 2-3 words read best
+        s = sum(word_freq[w] for w in e["words"]) / n ** 0.5
+        s *= 1.0 + 0.7 * (e["count"] - 1)
+        s *= {1: 0.6, 2: 1.0, 3: 1.0}.get(n, 0.7)
+        if n == 1 and (e["surface"].isupper() or re.search(r"[a-z][A-Z]", e["surface"])):
+            s *= 1.6  # an acronym or coined name on its own
         s *= 1.2 if e["first"] < 4 else 1.0
         scored.append((s, e))
     scored.sort(key=lambda t: -t[0])
     out: list[str] = []
-    out_words: list[set] = []
-    for _, e in scored:
-        ws = set(e["words"])
-        if any(ws <= o or o <= ws for o in out_words):
-            continue
-        surface = e["surface"]
-        if not surface.isupper() and not re.search(r"[A-Z].*[A-Z]|\d", surface):
-            surface = surface.lower()
-        out.append(surface)
-        out_words.append(ws)
-        if len(out) == k:
-            break
-    return out
+    used: set[str] = set()
+    # First pass: phrases sharing no word with those already chosen; then fill up to 5.
+    for strict in (True, False):
+        for _, e in scored:
+            if len(out) >= (k if strict else max(5, len(out))):
+                break
+            ws = set(e["words"])
+            surface = e["surface"]
+            if any(surface.lower() == o.lower() for o in out):
+                continue
+            if strict and ws & used:
+                continue
+            if not strict and any(ws <= set(_stem(w) for w in o.split()) for o in out):
+                continue
+            if len(ws) == 1 and not re.search(r"[A-Z].*[A-Z]|\d", surface) and \
+                    (word_freq[e["words"][0]] < 3 or e["words"][0] in _GENERIC):
+                continue  # a lone ordinary word says little
+            if not surface.isupper() and not re.search(r"[A-Z].*[A-Z]|\d", surface):
+                surface = surface.lower()
+            out.append(surface)
+            used |= ws
+    return out[:k]
