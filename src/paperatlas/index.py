@@ -140,6 +140,13 @@ class AnnIndex:
                 self._id_to_key[pid] = key
                 self._hashes[pid] = h
 
+    def vectors_of(self, ids: Iterable[str]) -> tuple[list[str], np.ndarray]:
+        found = [p for p in ids if p in self._id_to_key]
+        if not found:
+            return [], np.zeros((0, self.dim), np.float32)
+        keys = np.asarray([self._id_to_key[p] for p in found], dtype=np.uint64)
+        return found, normalise_rows(np.asarray(self._index.get(keys), dtype=np.float32))
+
     def remove(self, ids: Iterable[str]) -> None:
         with self._lock:
             self._remove_keys([self._id_to_key[p] for p in ids if p in self._id_to_key])
@@ -151,7 +158,7 @@ class AnnIndex:
             self._id_to_key.pop(pid, None)
             self._hashes.pop(pid, None)
 
-    def sync(self, state: dict[str, str], load_vectors) -> dict[str, int]:
+    def sync(self, state: dict[str, str], load_vectors, on_progress=None) -> dict[str, int]:
         """Bring the graph in step with the store: `state` is paper id -> text hash of every
         stored vector; `load_vectors(ids)` returns (ids, matrix) for those that are new or
         changed. Returns counts of added and removed vectors."""
@@ -159,10 +166,11 @@ class AnnIndex:
         fresh = [p for p, h in state.items() if self._hashes.get(p) != h]
         if gone:
             self.remove(gone)
-        if fresh:
-            for start in range(0, len(fresh), 50_000):
-                got, matrix = load_vectors(fresh[start:start + 50_000])
-                self.add(got, matrix, [state[p] for p in got])
+        for start in range(0, len(fresh), 20_000):
+            got, matrix = load_vectors(fresh[start:start + 20_000])
+            self.add(got, matrix, [state[p] for p in got])
+            if on_progress is not None:
+                on_progress(min(len(fresh), start + 20_000), len(fresh))
         return {"added": len(fresh), "removed": len(gone)}
 
     # -- search ----------------------------------------------------------------------------
@@ -283,10 +291,25 @@ def _open_ann(store, model: str, progress: bool) -> AnnIndex:
     _, sample = store.get_vectors(model, [first])
     dim = int(sample.shape[1])
     index = AnnIndex.load(path, dim) or AnnIndex(dim, path)
-    changes = index.sync(state, lambda ids: store.get_vectors(model, ids))
+    todo = sum(1 for p, h in state.items() if index._hashes.get(p) != h)
+    if progress and todo > 20_000:  # minutes of work: show it
+        from rich.progress import Progress
+
+        with Progress(transient=True) as bar:
+            task = bar.add_task(f"indexing {model} vectors", total=todo)
+            changes = index.sync(state, lambda ids: store.get_vectors(model, ids),
+                                 lambda done, total: bar.update(task, completed=done))
+    else:
+        changes = index.sync(state, lambda ids: store.get_vectors(model, ids))
     if changes["added"] or changes["removed"]:
         index.save()
     return index
+
+
+def refresh_index(store, model: str, progress: bool = False) -> None:
+    """Bring the persisted ANN graph of `model` up to date now (call after embedding);
+    a no-op for stores small enough for exact search."""
+    open_index(store, model, progress=progress)
 
 
 def clear_cache() -> None:

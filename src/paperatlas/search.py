@@ -22,6 +22,8 @@ import unicodedata
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+import numpy as np
+
 from paperatlas.errors import PaperatlasError
 
 MULTILINGUAL_MODEL = "use-multilingual"
@@ -35,7 +37,8 @@ SNIPPET_CHARS = 320
 # Fusion of the keyword and vector rankings, chosen on the dev half of
 # benchmarks/queries (see docs/bench/search.md). "rrf": sum of w / (rrf_k + rank).
 FUSION: dict[str, Any] = {"method": "rrf", "rrf_k": 60, "keyword_weight": 1.0,
-                          "vector_weight": 1.0}
+                          "vector_weight": 1.0, "feedback_weight": 1.0}
+FEEDBACK_DOCS = 5  # papers whose English-space centroid re-queries a cross-lingual search
 # Weight of BM25 when the query is not English (only its Latin-script words can match).
 FOREIGN_KEYWORD_WEIGHT = 0.3
 
@@ -274,9 +277,12 @@ def _embed(store, model: str, text: str):
 
 
 def _open_index(store, model: str):
+    import sys
+
     from paperatlas.index import open_index
 
-    return open_index(store, model)
+    # the first search after a large embed builds the graph: show progress on a terminal
+    return open_index(store, model, progress=sys.stderr.isatty())
 
 
 # -- fusion ----------------------------------------------------------------------------------------
@@ -336,6 +342,18 @@ class Rankings:
     vector: list[tuple[str, float]]    # (id, cosine) best first
     model: str | None
     notes: list[str]
+    # cross-lingual only: neighbours, in the English model's space, of the papers the
+    # multilingual model ranked first (pseudo-relevance feedback); empty otherwise
+    feedback: list[tuple[str, float]] = field(default_factory=list)
+
+    def semantic(self, fusion: dict[str, Any] | None = None) -> list[tuple[str, float]]:
+        """The vector side alone: the vector list, fused with the feedback list if any."""
+        if not self.feedback:
+            return self.vector
+        fusion = {**FUSION, **(fusion or {})}
+        return fuse([(self.vector, fusion["vector_weight"]),
+                     (self.feedback, fusion["feedback_weight"])],
+                    method="rrf", rrf_k=fusion["rrf_k"])
 
 
 def candidate_rankings(store, query: str, depth: int = CANDIDATES,
@@ -366,13 +384,37 @@ def candidate_rankings(store, query: str, depth: int = CANDIDATES,
         else:
             notes.append("no vectors in this atlas yet: run `paperatlas embed` to search by "
                          "meaning" + ("; showing keyword matches only" if keyword else ""))
+    feedback = _feedback_ranking(store, language, vec_ranking, depth, allowed)
     kw_ranking: list[tuple[str, float]] = []
     if keyword and allowed != set():
         kw_ranking = keyword_ranking(store, terms, depth, allowed)
         if not terms and language != "en" and not vectors:
             notes.append(f"keyword search cannot match a {_language_name(language)} query "
                          "against English abstracts; search without --mode keyword")
-    return Rankings(language, terms, kw_ranking, vec_ranking, model, notes)
+    return Rankings(language, terms, kw_ranking, vec_ranking, model, notes, feedback)
+
+
+def _feedback_ranking(store, language: str, vec_ranking, depth: int,
+                      allowed: set[str] | None) -> list[tuple[str, float]]:
+    """For a query the multilingual model answered: the rank-weighted centroid of its
+    first FEEDBACK_DOCS papers, searched again among the English model's vectors, which
+    place English abstracts more precisely than a cross-lingual model does."""
+    if language == "en" or not vec_ranking:
+        return []
+    english = [m for m in _vector_models_for(store, "en") if m != MULTILINGUAL_MODEL]
+    if not english:
+        return []
+    index = _open_index(store, english[0])
+    if index is None:
+        return []
+    top = [pid for pid, _ in vec_ranking[:FEEDBACK_DOCS]]
+    found, vectors = index.vectors_of(top)
+    if not found:
+        return []
+    weights = [1.0 / (1 + top.index(pid)) for pid in found]
+    centroid = (vectors * np.asarray(weights, dtype=np.float32)[:, None]).sum(axis=0)
+    with _one_blas_thread():
+        return index.search(centroid, depth, allowed)
 
 
 def fuse_rankings(r: Rankings, fusion: dict[str, Any] | None = None
@@ -382,10 +424,12 @@ def fuse_rankings(r: Rankings, fusion: dict[str, Any] | None = None
     if not r.vector:
         return r.keyword, "keyword"
     if not r.keyword:
-        return r.vector, "semantic"
+        return r.semantic(fusion), "semantic"
     keyword_weight = fusion["keyword_weight"] if r.language == "en" else FOREIGN_KEYWORD_WEIGHT
-    return fuse([(r.keyword, keyword_weight), (r.vector, fusion["vector_weight"])],
-                method=fusion["method"], rrf_k=fusion["rrf_k"]), "hybrid"
+    lists = [(r.keyword, keyword_weight), (r.vector, fusion["vector_weight"])]
+    if r.feedback:
+        lists.append((r.feedback, fusion["feedback_weight"]))
+    return fuse(lists, method=fusion["method"], rrf_k=fusion["rrf_k"]), "hybrid"
 
 
 def search(store, query: str, k: int = 20, offset: int = 0, list_name: str | None = None,
@@ -418,7 +462,9 @@ def search(store, query: str, k: int = 20, offset: int = 0, list_name: str | Non
     elif not ranked and not r.notes:
         r.notes.append("no paper matches this query")
     page = ranked[offset:offset + k]
-    hits = _make_hits(store, page, offset, r.terms, r.keyword, r.vector)
+    seen = {pid for pid, _ in r.vector}
+    semantic = r.vector + [h for h in r.feedback if h[0] not in seen]
+    hits = _make_hits(store, page, offset, r.terms, r.keyword, semantic)
     return SearchResult(query=query, hits=hits, total=len(ranked), offset=offset, k=k,
                         language=r.language, mode=mode, model=r.model,
                         notes=cut_note + r.notes)
