@@ -8,7 +8,7 @@ Method, chosen on ICLR 2026 (benchmarks/atlas_eval.py):
   graph neighbours twice (smoothing), which sharpens topics without a costly reduction;
 - broad topics are k-means clusters of the smoothed vectors (reduced by PCA); each broad
   topic is split by k-means into fine topics, so every fine topic has one parent;
-- the 2D map is UMAP on the same kNN graph (HDBSCAN on the map is not used: it leaves a
+- the 2D map is UMAP on the same kNN graph (t-SNE up to 2,000 papers, PCA below 60) (HDBSCAN on the map is not used: it leaves a
   third of the papers as noise and agrees less with the areas);
 - a paper is flagged as an outlier when its core distance (distance to its 15th nearest
   neighbour, HDBSCAN's density measure) is far above the list's typical value (robust
@@ -25,6 +25,8 @@ import numpy as np
 SEED = 42
 # Below this many papers UMAP has too few neighbours to be meaningful: use PCA instead.
 SMALL_LIST = 60
+# Up to this many papers the 2D layout is t-SNE (fast at this size), above it UMAP.
+TSNE_MAX = 2000
 KNN = 15
 # k-means runs on the smoothed vectors projected to this many principal components: as
 # good as the full vectors for topic agreement and several times faster.
@@ -53,14 +55,14 @@ def unit_rows(vectors: np.ndarray) -> np.ndarray:
 
 
 def topic_counts(n: int) -> tuple[int, int]:
-    """(broad, fine) topic counts for a list of n papers: ~25 / ~210 for 15k, 3 / 7 for 19."""
-    if n <= 1:
+    """(broad, fine) topic counts for a list of n papers: 25 / 212 for 15k papers, 10 / 54
+    for 1,000, 4 / 15 for 73, 3 / 6 for 19. Broad grows like the cube root (a reader scans
+    a few dozen at most), fine like the square root, with at least ~3 papers per fine topic."""
+    if n <= 2:
         return 1, 1
-    broad = int(np.clip(round(np.sqrt(n) / 5), 2, 40))
+    broad = int(np.clip(round(n ** (1 / 3)), 2, 40))
     fine = int(np.clip(round(np.sqrt(n) * 1.7), broad, 300))
-    if n < 40:  # a handful of papers: a few groups of ~3-6
-        broad = max(2, min(broad + 1, n // 4 or 1))
-        fine = max(broad, min(fine, n // 2))
+    fine = max(broad, min(fine, n // 3))
     return min(broad, n), min(fine, n)
 
 
@@ -110,6 +112,15 @@ def _smooth(v: np.ndarray, idx: np.ndarray, steps: int) -> np.ndarray:
     for _ in range(steps):
         out = unit_rows(adj @ out + out)
     return out
+
+
+def _layout_tsne(v: np.ndarray, seed: int) -> np.ndarray:
+    """t-SNE for lists of a few hundred papers: no JIT start-up (UMAP's costs ~30 s), and
+    it separates small groups well."""
+    from sklearn.manifold import TSNE
+    perplexity = float(min(30.0, max(5.0, (len(v) - 1) / 4)))
+    return TSNE(n_components=2, perplexity=perplexity, init="pca", metric="cosine",
+                random_state=seed, max_iter=750).fit_transform(v).astype(np.float32)
 
 
 def _layout_umap(v: np.ndarray, knn: tuple[np.ndarray, np.ndarray], seed: int) -> np.ndarray:
@@ -183,6 +194,15 @@ def _fine_within(space: np.ndarray, broad: np.ndarray, k_fine: int, seed: int) -
 def cluster_papers(vectors: np.ndarray, seed: int = SEED, k_broad: int | None = None,
                    k_fine: int | None = None) -> Clustering:
     """Layout, two-level topics and outliers for one list's vectors."""
+    from threadpoolctl import threadpool_limits
+    # One thread: the work is many small steps, and on a busy machine OpenMP/BLAS thread
+    # contention made t-SNE and k-means 10-40x slower than single-threaded.
+    with threadpool_limits(limits=1):
+        return _cluster_papers(vectors, seed, k_broad, k_fine)
+
+
+def _cluster_papers(vectors: np.ndarray, seed: int, k_broad: int | None,
+                    k_fine: int | None) -> Clustering:
     v = unit_rows(vectors)
     n = len(v)
     if n == 0:
@@ -202,17 +222,17 @@ def cluster_papers(vectors: np.ndarray, seed: int = SEED, k_broad: int | None = 
         space = v
         xy = _pca(v, 2, seed) if n > 2 else np.array([[0.0, 0.0], [1.0, 1.0]][:n], np.float32)
     else:
-        xy = _layout_umap(v, (knn_idx, knn_dist), seed)
+        if n <= TSNE_MAX:
+            xy = _layout_tsne(v, seed)
+        else:
+            xy = _layout_umap(v, (knn_idx, knn_dist), seed)
         clock.lap("layout")
         space = _smooth(v, knn_idx, SMOOTHING_STEPS)
         if space.shape[1] > CLUSTER_DIMS:
             space = _pca(space, CLUSTER_DIMS, seed)
 
-    from threadpoolctl import threadpool_limits
-    # many small k-means runs: thread start-up and contention cost far more than they save
-    with threadpool_limits(limits=1, user_api="openmp"):
-        broad = _renumber_by_size(_kmeans(space, k_broad, seed))
-        fine = _renumber_by_size(_fine_within(space, broad, k_fine, seed))
+    broad = _renumber_by_size(_kmeans(space, k_broad, seed))
+    fine = _renumber_by_size(_fine_within(space, broad, k_fine, seed))
     fine_parent = np.zeros(int(fine.max()) + 1, dtype=np.int64)
     fine_parent[fine] = broad
     clock.lap("clusters")

@@ -127,6 +127,8 @@ def _usable(key: str) -> bool:
     words = key.split(" ")
     if not key or len(key) > 45 or len(words) > 5 or key in GENERIC:
         return False
+    if any(c in key for c in "<>{}[]$\\=/|"):  # markup or maths, not words
+        return False
     if words[0] in FUNCTION or words[-1] in FUNCTION:
         return False
     if len(words) == 1 and key in VAGUE:

@@ -53,19 +53,18 @@ def _wrap(label: str, width: int = 22) -> str:
     return "\n".join(lines[:3])
 
 
-def write_png(stored: dict[str, Any], store, path: str | Path, title: str | None = None,
-              dpi: int = 200) -> Path:
-    """Draw the map: papers as dots coloured by broad topic, one label per broad topic."""
+def draw_map(stored: dict[str, Any], title: str | None = None, dpi: int = 200):
+    """(figure, label texts): papers as dots coloured by broad topic, one label per broad
+    topic, moved apart by adjustText so no two labels overlap."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.patheffects as pe
     import matplotlib.pyplot as plt
 
-    path = _writable(Path(path))
     points = stored["assignments"]
-    xy = np.array([[a["x"], a["y"]] for a in points], dtype=float)
-    broad = np.array([a["broad"] for a in points])
-    outlier = np.array([bool(a["outlier"]) for a in points])
+    xy = np.array([[a["x"], a["y"]] for a in points], dtype=float).reshape(-1, 2)
+    broad = np.array([a["broad"] for a in points], dtype=int)
+    outlier = np.array([bool(a["outlier"]) for a in points], dtype=bool)
     n = len(points)
     fig, ax = plt.subplots(figsize=(12, 10), dpi=dpi)
     size = 3 if n > 5000 else 9 if n > 500 else 60
@@ -83,26 +82,53 @@ def write_png(stored: dict[str, Any], store, path: str | Path, title: str | None
             t["x"], t["y"], _wrap(t["label"]), fontsize=fontsize, weight="bold", ha="center",
             va="center", color="#111827", zorder=5,
             path_effects=[pe.withStroke(linewidth=3.2, foreground="white", alpha=0.92)]))
-    ax.set_xlim(-0.03, 1.03)
-    ax.set_ylim(-0.03, 1.03)
+    ax.set_xlim(-0.05, 1.05)
+    ax.set_ylim(-0.05, 1.05)
     ax.set_axis_off()
     meta = stored["meta"]
     heading = title or (f"{meta.get('list') or 'All papers'}: {meta['papers']:,} papers, "
                         f"{meta['broad_topics']} topics")
     ax.set_title(heading, fontsize=15, weight="bold", loc="left", color="#111827")
+    fig.tight_layout()
     if len(texts) > 1:
         from adjustText import adjust_text
-        adjust_text(texts, ax=ax, expand=(1.08, 1.15), max_move=None,
-                    arrowprops=dict(arrowstyle="-", color="#6b7280", lw=0.6), time_lim=8)
-    fig.tight_layout()
+        adjust_text(texts, ax=ax, expand=(1.08, 1.2), ensure_inside_axes=True,
+                    arrowprops=dict(arrowstyle="-", color="#6b7280", lw=0.6), time_lim=10)
+        _drop_overlaps(fig, texts)
+    return fig, texts
+
+
+def _drop_overlaps(fig, texts) -> None:
+    """adjustText can leave a crowded label touching another: hide the smaller one (texts
+    are in size order), so the picture never shows two labels on top of each other."""
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    kept = []
+    for text in texts:
+        box = text.get_window_extent(renderer)
+        if any(box.overlaps(other) for other in kept):
+            text.set_visible(False)
+            continue
+        kept.append(box)
+
+
+def write_png(stored: dict[str, Any], store, path: str | Path, title: str | None = None,
+              dpi: int = 200) -> Path:
+    """Write the map as a PNG (see draw_map)."""
+    import matplotlib.pyplot as plt
+
+    path = _writable(Path(path))
+    fig, _ = draw_map(stored, title=title, dpi=dpi)
     fig.savefig(path, dpi=dpi, facecolor="white")
     plt.close(fig)
     return path
 
 
-def label_boxes_overlap(fig_texts) -> bool:
-    """Whether any two matplotlib text boxes overlap (used by tests)."""
-    boxes = [t.get_window_extent() for t in fig_texts]
+def label_boxes_overlap(fig, texts) -> bool:
+    """Whether any two visible labels overlap (used by tests)."""
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    boxes = [t.get_window_extent(renderer) for t in texts if t.get_visible()]
     for i in range(len(boxes)):
         for j in range(i + 1, len(boxes)):
             if boxes[i].overlaps(boxes[j]):
