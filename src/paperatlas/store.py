@@ -571,18 +571,34 @@ class Store:
                                  [*params, limit])
         return [(r[0], float(r[1])) for r in rows]
 
-    def fts_highlight(self, match: str, ids: Iterable[str], open_mark: str, close_mark: str
-                      ) -> dict[str, tuple[str, str, str]]:
-        """paper id -> (title, abstract, keywords) with the tokens that `match` matches
-        wrapped in open_mark/close_mark (FTS5 highlight(), so stemming agrees with the
-        index). Papers among `ids` that `match` does not match are left out."""
-        rows = self.conn.execute(
-            "SELECT p.id, highlight(papers_fts, 0, ?1, ?2), highlight(papers_fts, 1, ?1, ?2), "
-            "highlight(papers_fts, 2, ?1, ?2) FROM papers_fts "
-            "JOIN papers p ON p.rowid = papers_fts.rowid "
-            "WHERE papers_fts MATCH ?3 AND p.id IN (SELECT value FROM json_each(?4))",
-            (open_mark, close_mark, match, json.dumps(list(ids))))
-        return {r[0]: (r[1] or "", r[2] or "", r[3] or "") for r in rows}
+    def fts_doc_freq(self, words: Iterable[str]) -> dict[str, int]:
+        """word -> number of papers whose index holds it, after the index's own stemming
+        (search drops terms most papers contain: BM25 gives them next to no weight, and
+        they make a query slow). Uses per-connection temp tables: nothing is written."""
+        words = list(dict.fromkeys(words))
+        if not words:
+            return {}
+        conn = self.conn
+        if not getattr(self._local, "vocab_ready", False):
+            conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.papers_fts_vocab "
+                         "USING fts5vocab(main, papers_fts, 'row')")
+            conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_probe "
+                         "USING fts5(w, tokenize='porter unicode61 remove_diacritics 2')")
+            conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_probe_vocab "
+                         "USING fts5vocab(temp, fts_probe, 'instance')")
+            self._local.vocab_ready = True
+        conn.execute("DELETE FROM temp.fts_probe")
+        conn.executemany("INSERT INTO temp.fts_probe(rowid, w) VALUES (?, ?)",
+                         list(enumerate(words)))
+        stems: dict[int, list[str]] = {}
+        for term, doc in conn.execute("SELECT term, doc FROM temp.fts_probe_vocab"):
+            stems.setdefault(doc, []).append(term)
+        out = {}
+        for i, word in enumerate(words):
+            counts = [(conn.execute("SELECT doc FROM temp.papers_fts_vocab WHERE term = ?",
+                                    (t,)).fetchone() or (0,))[0] for t in stems.get(i, [])]
+            out[word] = min(counts) if counts else 0
+        return out
 
     def vector_signature(self, model: str) -> tuple[int, int]:
         """(count, max rowid) of the stored vectors of `model`: changes whenever they do
