@@ -169,3 +169,30 @@ def test_exported_bibtex_of_fixture_parses():
     # the fixture itself is valid BibTeX for a real parser
     library = bibtexparser.parse_string((FIX / "papers.bib").read_text(encoding="utf-8"))
     assert not library.failed_blocks
+
+
+# -- property: any JSON object maps to a Paper (or is skipped), never a crash --------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from paperatlas.sources.records import ALIASES, paper_from_record  # noqa: E402
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=30),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12)
+_keys = st.sampled_from([a for aliases in ALIASES.values() for a in aliases]
+                        + ["content", "update_date", "abstract_final", "Title", "ABSTRACT"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(record=st.dictionaries(_keys | st.text(max_size=10), _json, max_size=10))
+def test_property_any_json_object_maps_to_a_paper(record):
+    paper = paper_from_record(record, "x.jsonl:1")
+    assert isinstance(paper.abstract, str)
+    assert all(isinstance(a, str) for a in paper.authors + paper.keywords + paper.urls)
+    assert paper.year is None or isinstance(paper.year, int)
+    assert paper.rating is None or isinstance(paper.rating, float)
+    import json
+    json.dumps(paper.extra)  # storable
