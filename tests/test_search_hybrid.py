@@ -217,3 +217,19 @@ def test_cli_search_and_similar(store):
     sim = run("similar", "specdec01", "--k", "2", "--json")
     assert sim.returncode == 0, sim.stderr
     assert json.loads(sim.stdout)["mode"] == "similar"
+
+
+def test_cross_lingual_feedback_uses_the_english_model(tmp_path):
+    # with an English model stored too (lsa: fit on the fixture itself), a Chinese query is
+    # answered by the multilingual vectors plus their feedback in the English space
+    both = build(tmp_path / "both.db")
+    embed_store(both, model="lsa")
+    clear_cache()
+    r = S.candidate_rankings(both, "投机解码加速大模型推理")
+    assert r.model == S.MULTILINGUAL_MODEL and r.feedback
+    assert r.vector[0][0] == "specdec01"
+    fused = [pid for pid, _ in r.semantic()]
+    assert fused[0] == "specdec01" and set(fused) == {p for p, _ in r.vector + r.feedback}
+    en = S.search(both, "speculative decoding")
+    assert en.model == "lsa" and en.hits[0].id == "specdec01"
+    assert not S.candidate_rankings(both, "speculative decoding").feedback

@@ -97,7 +97,7 @@ class AnnIndex:
     kind = "ann"
 
     def __init__(self, dim: int, path: str | os.PathLike[str] | None = None,
-                 connectivity: int = 16, expansion_add: int = 128, expansion_search: int = 96,
+                 connectivity: int = 16, expansion_add: int = 64, expansion_search: int = 96,
                  dtype: str = "f16"):
         from usearch.index import Index
 

@@ -198,20 +198,49 @@ def query_terms(text: str) -> list[str]:
 _CJK_RUN = re.compile("[\u1100-\u11ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
 
 
-def match_expression(terms: list[str]) -> str | None:
+def match_expression(terms: list[str], phrase: bool = True) -> str | None:
     """A safe FTS5 MATCH expression: every term quoted, ORed; the whole phrase too when
     the query is short, so papers using the exact phrase rank first."""
     if not terms:
         return None
     quoted = ['"' + t.replace('"', '""') + '"' for t in terms]
-    if 2 <= len(terms) <= 6:
+    if phrase and 2 <= len(terms) <= 6:
         quoted.append('"' + " ".join(t.replace('"', '""') for t in terms) + '"')
     return " OR ".join(quoted)
 
 
+COMMON_TERM_SHARE = 0.25  # a term in more than this share of papers is dropped
+MAX_KEYWORD_TERMS = 8     # FTS5 scores every paper any term matches: keep the rarest
+_DF_CACHE: dict[tuple, dict[str, int]] = {}
+
+
+def informative_terms(store, terms: list[str]) -> list[str]:
+    """`terms` without those most papers contain ("model", "data", "training"), as long
+    as another term is left: BM25 weighs such terms next to nothing (idf ~ 0), yet each
+    makes FTS5 score most of the index."""
+    if len(terms) < 2:
+        return terms
+    total = store.count_papers()
+    key = (str(store.path), total)
+    cache = _DF_CACHE.setdefault(key, {})
+    if len(_DF_CACHE) > 8:  # stale stores
+        for old in list(_DF_CACHE)[:-8]:
+            _DF_CACHE.pop(old, None)
+    missing = [t for t in terms if t not in cache]
+    if missing:
+        cache.update(store.fts_doc_freq(missing))
+    kept = [t for t in terms if cache.get(t, 0) <= COMMON_TERM_SHARE * total]
+    if len(kept) > MAX_KEYWORD_TERMS:  # long text: its rarest terms, in its own order
+        rarest = set(sorted(kept, key=lambda t: cache.get(t, 0))[:MAX_KEYWORD_TERMS])
+        kept = [t for t in kept if t in rarest]
+    return kept or [min(terms, key=lambda t: cache.get(t, 0))]
+
+
 def keyword_ranking(store, terms: list[str], depth: int,
                     allowed: set[str] | None) -> list[tuple[str, float]]:
-    expr = match_expression(terms)
+    kept = informative_terms(store, terms)
+    # the exact phrase only makes sense when no word inside it was dropped
+    expr = match_expression(terms) if kept == terms else match_expression(kept, phrase=False)
     if expr is None:
         return []
     try:
