@@ -51,3 +51,19 @@ def test_index_finds_near_duplicates_only():
 def test_word_count_matches_split():
     for text in ["", "one", "two words", "a b c d"]:
         assert dedup.word_count(text) == len(text.split())
+
+
+def test_normalise_text_fast_paths_match_the_regex_definition():
+    import re
+    import unicodedata
+
+    from paperatlas.paper import normalise_text
+
+    def reference(text):
+        text = unicodedata.normalize("NFKC", text).lower()
+        return re.sub(r"\s+", " ", re.sub(r"[^\w\s]", " ", text)).strip()
+
+    samples = ["".join(map(chr, range(128))), "".join(map(chr, range(3000))),
+               " a\x1c\x1fb_c \u2028x\u00a0y ", "", "ÀÉ — “q” ½ ﬁ $x_i$", TEXT, TEXT.upper()]
+    for text in samples:
+        assert normalise_text(text) == reference(text)

@@ -36,9 +36,9 @@ class Paper:
         return asdict(self)
 
 
-_WS = re.compile(r"\s+")
-_NON_WORD = re.compile(r"[^\w\s]")
-_ASCII_NON_WORD = bytes(32 if _NON_WORD.match(chr(c)) else c for c in range(256))
+_WORD = re.compile(r"\w+")
+# ASCII punctuation (neither \w nor \s) -> space, for the ASCII fast path
+_ASCII_NON_WORD = bytes(c if re.match(r"[\w\s]", chr(c)) else 32 for c in range(256))
 
 
 def normalise_text(text: str) -> str:
@@ -48,10 +48,10 @@ def normalise_text(text: str) -> str:
     abstract that differ only in quotes, dashes, spacing or line breaks normalise alike.
     """
     text = unicodedata.normalize("NFKC", text).lower()
-    if text.isascii():  # fast path, same result: str.translate + split instead of two regexes
+    if text.isascii():  # fast path, same result: bytes.translate + split
         return " ".join(text.encode("ascii").translate(_ASCII_NON_WORD).decode("ascii").split())
-    text = _NON_WORD.sub(" ", text)
-    return _WS.sub(" ", text).strip()
+    # same as replacing [^\w\s] by spaces and collapsing whitespace, in one regex pass
+    return " ".join(_WORD.findall(text))
 
 
 def text_hash(text: str) -> str:
