@@ -50,6 +50,15 @@ def test_numbers_and_labels_are_kept_as_fields():
     assert "one hundred real repositories" in labelled[1].abstract
 
 
+def test_title_authors_abstract_blocks():
+    papers = list(sources.read(FIX / "title_authors_abstract.txt"))
+    assert [p.title for p in papers] == TITLES
+    assert papers[0].authors == ["Ann Lee", "Bo Chen", "Jean-Luc de la Fontaine"]
+    assert papers[1].authors == ["Maria Garcia"]
+    assert papers[2].authors == [] and papers[2].abstract.startswith("We prove")
+    assert all(p.abstract.startswith(("We ", "Our ")) for p in papers)
+
+
 def test_crlf_and_bom():
     papers = list(sources.read(FIX / "crlf_bom.txt"))
     assert len(papers) == 3

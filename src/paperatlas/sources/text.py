@@ -127,9 +127,32 @@ def _parse_lines(entry: _Entry, lines: list[str]) -> _Entry:
         rest = lines
     if entry.title is not None:
         entry.title = _join([entry.title])
+        if len(rest) >= 2 and _looks_like_authors(rest[0]):  # Title / Authors / Abstract
+            entry.fields["authors"] = rest[0].strip()
+            rest = rest[1:]
     if rest:
         entry.abstract = _join(rest)
     return entry
+
+
+_NAME_PARTICLES = {"de", "van", "von", "der", "den", "di", "da", "del", "le", "la", "du", "bin", "al"}
+
+
+def _looks_like_authors(line: str) -> bool:
+    """`Ann Lee, Bo Chen and J. Smith`: short, and every word of every name capitalised."""
+    line = line.strip().rstrip("*†‡")
+    if not line or len(line) > 300 or line.endswith(":"):
+        return False
+    names = [n for n in re.split(r"\s*[,;]\s*|\s+and\s+|\s*&\s*", line) if n.strip()]
+    for name in names:
+        words = name.split()
+        if not 1 <= len(words) <= 5:
+            return False
+        for word in words:
+            word = word.strip("*†‡0123456789")
+            if word and not word[0].isupper() and word.lower() not in _NAME_PARTICLES:
+                return False
+    return len(names) >= 2 or len(names[0].split()) >= 2
 
 
 def _parse_labelled(entry: _Entry, lines: list[str]) -> _Entry:
