@@ -1,8 +1,10 @@
 """Kind of contribution: method, benchmark, dataset, analysis (empirical study) or theory.
 
-Scored by cues in the abstract, weighted up when they sit in the sentence that introduces
-the contribution ("we introduce X, a benchmark ..."). The highest score is the kind; other
-kinds with solid evidence are the secondary kinds.
+The strongest evidence is what the contribution sentence calls the thing: "We present X, a
+*benchmark* for ...", "we introduce a *dataset* of ...", "we *prove* that ...", "we *study*
+whether ...". Cues elsewhere in the abstract (theorems and bounds, "our findings", "we
+collect", leaderboards) add up behind it. The highest score is the kind; other kinds with
+solid evidence are secondary kinds.
 """
 
 from __future__ import annotations
@@ -11,81 +13,140 @@ import re
 
 KINDS = ("method", "benchmark", "dataset", "analysis", "theory")
 
+_INTRO = re.compile(
+    r"\b(?:we|this\s+(?:paper|work|study)|here,?\s+we|our\s+(?:work|paper))\s+"
+    r"(?:(?:also|further|first|then|additionally|therefore|thus|newly|carefully|systematically)\s+)?"
+    r"(?:present|propose|introduce|develop|design|build|construct|release|curate|create|"
+    r"contribute|establish|devise|offer|unveil|collect|assemble|put\s+forward|provide)(?:s|d|ed)?\b",
+    re.I)
+_STUDY = re.compile(
+    r"\b(?:we|this\s+(?:paper|work|study)|here,?\s+we)\s+(?:\w+\s+)?(?:study|investigate|analy[sz]e|"
+    r"examine|ask|revisit|audit|probe|conduct\s+(?:a|an|the)?\s*(?:\w+\s+){0,3}?(?:study|analysis|"
+    r"investigation|evaluation|experiments)|measure|quantify|explore\s+(?:whether|how|why|what)|"
+    r"test\s+whether|systematically\s+\w+)(?:s|d|ed)?\b", re.I)
+_PROVE = re.compile(
+    r"\b(?:we|this\s+(?:paper|work))\s+(?:\w+\s+)?(?:prove|derive|establish|characteri[sz]e|"
+    r"show\s+theoretically|provide\s+(?:a\s+)?(?:theoretical|rigorous|formal)|develop\s+a\s+theory|"
+    r"give\s+(?:a\s+)?(?:tight|sharp|upper|lower))\w*\b", re.I)
+
+# What the contribution is called, in the words right after the introducing verb.
+_HEADS = [
+    ("benchmark", re.compile(r"\b(?:benchmark|bench|leaderboard|testbed|test\s+suite|arena|"
+                             r"evaluation\s+(?:suite|framework|protocol|platform|toolkit|harness)|"
+                             r"evaluation|challenge)s?\b", re.I)),
+    ("dataset", re.compile(r"\b(?:dataset|data\s+set|corpus|corpora|collection|database|"
+                           r"annotations|data)s?\b", re.I)),
+    ("theory", re.compile(r"\b(?:theory|theoretical\s+(?:framework|analysis|account|model)|"
+                          r"theorem|bound|characteri[sz]ation|(?:formal|unified)\s+(?:framework|theory)|"
+                          r"analytical\s+framework)s?\b", re.I)),
+    ("analysis", re.compile(r"\b(?:study|analysis|investigation|empirical\s+evaluation|"
+                            r"audit|survey|examination|comparison|perspective|position)\b", re.I)),
+    ("method", re.compile(r"\b(?:method|approach|framework|algorithm|model|architecture|technique|"
+                          r"system|agent|pipeline|strategy|paradigm|optimizer|module|mechanism|"
+                          r"recipe|objective|loss|attack|defen[cs]e|policy|estimator|network|"
+                          r"scheme|procedure|tool|library|toolkit|solver|planner|encoder|"
+                          r"decoder|layer|regularizer|sampler|metric|family|series|variant|"
+                          r"formulation|training|learning|fine-tuning|prompting|decoding|"
+                          r"distillation|quantization|pruning|adapter|head|representation)s?\b",
+                          re.I)),
+]
+_EVAL_FRAMEWORK = re.compile(
+    r"\b(?:evaluation|evaluating|assessment|benchmarking|testing|diagnostic)\s+"
+    r"(?:\w+\s+)?(?:framework|suite|protocol|pipeline|platform|toolkit)|"
+    r"(?:framework|suite|protocol|pipeline|platform|toolkit|testbed)\s+(?:for|to|that)\s+"
+    r"(?:systematically\s+|comprehensively\s+|rigorously\s+)?(?:evaluat|assess|benchmark|measur|test)",
+    re.I)
+
+# Cues anywhere in the abstract, with weights (counted at most twice each).
 _CUES: dict[str, list[tuple[re.Pattern, float]]] = {
     "benchmark": [
-        (re.compile(r"\bbenchmark(?:s|ing)?\b", re.I), 1.0),
-        (re.compile(r"\b(?:evaluation|test)\s+(?:suite|framework|protocol|harness|bed)\b|\btestbed\b|"
-                    r"\bleaderboard\b|\barena\b", re.I), 1.5),
+        (re.compile(r"\bbenchmark(?:s|ing)?\b", re.I), 0.5),
+        (re.compile(r"\b(?:we\s+evaluate\s+\d+|evaluat\w+\s+(?:\d+|several|many|a\s+wide\s+range\s+of)\s+"
+                    r"(?:state-of-the-art\s+|frontier\s+|leading\s+|popular\s+)?(?:models|LLMs|VLMs|MLLMs|methods|agents)|"
+                    r"leaderboard|(?:frontier|leading|state-of-the-art)\s+models\s+(?:struggle|fail|achieve\s+only))\b",
+                    re.I), 1.0),
     ],
     "dataset": [
-        (re.compile(r"\b(?:dataset|data\s+set|corpus|corpora)\b", re.I), 1.0),
-        (re.compile(r"\b(?:we\s+(?:collect|curate|annotate|release|construct)|annotated|"
-                    r"large-scale\s+collection|human-annotated|hours\s+of)\b", re.I), 0.8),
+        (re.compile(r"\b(?:dataset|corpus|corpora)\b", re.I), 0.4),
+        (re.compile(r"\b(?:we\s+(?:collect|curate|annotate|release|crawl)|human-annotated|"
+                    r"manually\s+annotated|hours\s+of|(?:\d[\d,.]*\s*[KMB]?|millions\s+of|thousands\s+of)\s+"
+                    r"(?:images|videos|samples|examples|annotations|pairs|hours|documents|"
+                    r"questions|conversations|trajectories))\b", re.I), 0.8),
     ],
     "theory": [
-        (re.compile(r"\b(?:we\s+prove|prove\s+that|theorem|lower\s+bound|upper\s+bound|"
-                    r"minimax|sample\s+complexity|regret\s+bound|convergence\s+rate|"
-                    r"provabl[ey]|theoretical(?:ly)?|guarantee[sd]?|tight\s+bound|"
-                    r"non-asymptotic|asymptotic|characteriz|we\s+establish|rigorous)\w*", re.I), 1.0),
+        (re.compile(r"\b(?:we\s+prove|prove\s+that|theorem|lower\s+bound|upper\s+bound|minimax|"
+                    r"sample\s+complexity|regret\s+bound|convergence\s+rate|provabl[ey]|"
+                    r"theoretical(?:ly)?|tight\s+bound|non-asymptotic|asymptotic|"
+                    r"necessary\s+and\s+sufficient|polynomial[-\s]time|np-hard|rigorous(?:ly)?|"
+                    r"closed-form|generalization\s+bound|we\s+characteri[sz]e|lemma|"
+                    r"\\Omega|\\Theta|O\(\S+\))\w*", re.I), 0.8),
     ],
     "analysis": [
-        (re.compile(r"\b(?:we\s+(?:study|investigate|analy[sz]e|examine|explore|find|observe|"
-                    r"show\s+that|reveal|uncover|demonstrate\s+that|ask|revisit|measure|"
-                    r"characteri[sz]e|conduct)|empirical\s+study|systematic\s+study|"
-                    r"large-scale\s+study|our\s+(?:analysis|findings|study|results\s+suggest)|"
-                    r"findings|surprisingly|we\s+hypothesi[sz]e|understanding|sheds?\s+light|"
-                    r"case\s+study|position\s+paper|survey)\b", re.I), 0.7),
+        (re.compile(r"\b(?:empirical\s+(?:study|analysis|investigation)|systematic\s+(?:study|analysis|"
+                    r"investigation|evaluation)|large-scale\s+(?:study|analysis)|our\s+(?:analysis|"
+                    r"findings|study|results\s+(?:suggest|reveal|show|indicate))|we\s+find\s+that|"
+                    r"surprisingly|we\s+observe|we\s+hypothesi[sz]e|sheds?\s+light|case\s+study|"
+                    r"position\s+paper|these\s+findings|our\s+results\s+highlight|"
+                    r"we\s+(?:investigate|study|analy[sz]e|examine)|understand(?:ing)?\s+(?:how|why|whether|what))\b",
+                    re.I), 0.7),
     ],
     "method": [
         (re.compile(r"\b(?:we\s+propose|novel\s+(?:method|approach|framework|algorithm|technique|"
                     r"architecture)|our\s+(?:method|approach|framework|algorithm|model)|outperform\w*|"
-                    r"state-of-the-art|improv\w+|achiev\w+|reduc\w+|speed-?up|plug-and-play|"
-                    r"training-free|efficient)\b", re.I), 0.6),
-        (re.compile(r"\b(?:method|approach|framework|algorithm|architecture|technique|module|"
-                    r"pipeline|strategy|mechanism|objective|loss)\b", re.I), 0.4),
+                    r"state-of-the-art\s+(?:performance|results)|speed-?up|plug-and-play|"
+                    r"training-free|surpass\w*|improves?\s+(?:the\s+)?(?:performance|accuracy)|"
+                    r"consistently\s+improv\w+)\b", re.I), 0.6),
     ],
 }
 
-_INTRO_SENTENCE = re.compile(
-    r"\b(?:we|this\s+(?:paper|work))\s+(?:\w+\s+)?(?:present|propose|introduce|develop|release|"
-    r"construct|build|curate|create|contribute|design)\w*\b", re.I)
-_HEAD_NOUN = {
-    "benchmark": re.compile(r"\b(?:benchmark|evaluation\s+(?:suite|framework)|testbed|leaderboard|arena)s?\b", re.I),
-    "dataset": re.compile(r"\b(?:dataset|corpus|collection)s?\b", re.I),
-    "method": re.compile(r"\b(?:method|approach|framework|algorithm|model|architecture|technique|"
-                         r"system|agent|pipeline|strategy|paradigm|optimizer|module|mechanism|"
-                         r"recipe|objective|loss|attack|defen[cs]e|policy|estimator)s?\b", re.I),
-    "theory": re.compile(r"\b(?:theory|theoretical\s+framework|bound|theorem|analysis\s+of\s+the\s+"
-                         r"convergence)s?\b", re.I),
-    "analysis": re.compile(r"\b(?:study|analysis|investigation|evaluation|audit|survey)\b", re.I),
-}
+
+def _head_kind(tail: str) -> str | None:
+    """The kind named by the first head noun in `tail` (the words after an introducing verb)."""
+    if _EVAL_FRAMEWORK.search(tail[:90]):
+        first_eval = _EVAL_FRAMEWORK.search(tail[:90]).start()
+    else:
+        first_eval = None
+    best = None
+    for kind, pat in _HEADS:
+        m = pat.search(tail)
+        if m and (best is None or m.start() < best[1]):
+            best = (kind, m.start())
+    if first_eval is not None and (best is None or first_eval <= best[1] + 30):
+        return "benchmark"
+    return best[0] if best else None
 
 
-def classify_kind(sents: list[str]) -> tuple[str, list[str]]:
-    """(main kind, secondary kinds) from the abstract's clean sentences."""
+def classify_kind(sents: list[str], name: str | None = None) -> tuple[str, list[str]]:
+    """(main kind, secondary kinds) from the abstract's clean sentences (and its name, if any:
+    a paper that coins a name introduces something)."""
     score = dict.fromkeys(KINDS, 0.0)
-    intro_seen = False
+    intro_weight = 3.0
+    introduced = False
     for sent in sents:
-        intro = _INTRO_SENTENCE.search(sent)
-        weight = 1.0
+        intro = _INTRO.search(sent)
         if intro:
-            weight = 2.0
-            tail = sent[intro.end():intro.end() + 120]
-            first = None
-            for kind, pat in _HEAD_NOUN.items():
-                m = pat.search(tail)
-                if m and (first is None or m.start() < first[1]):
-                    first = (kind, m.start())
-            if first is not None:
-                score[first[0]] += 3.0 if not intro_seen else 1.5
-            intro_seen = True
-        for kind, cues in _CUES.items():
-            for pat, w in cues:
-                n = len(pat.findall(sent))
-                if n:
-                    score[kind] += w * weight * min(n, 2)
-    if not intro_seen:
+            introduced = True
+            kind = _head_kind(sent[intro.end():intro.end() + 110])
+            # something introduced but not called anything we know: most often a method
+            score[kind or "method"] += intro_weight if kind else intro_weight / 2
+            intro_weight = max(1.0, intro_weight / 2)
+            continue
+        # "we prove ..." / "we conduct an analysis ...": the contribution is knowledge
+        if _PROVE.search(sent):
+            score["theory"] += max(1.5, intro_weight * 0.8)
+            intro_weight = max(1.0, intro_weight / 2)
+        elif _STUDY.search(sent):
+            score["analysis"] += max(1.0, intro_weight * 0.6)
+            intro_weight = max(1.0, intro_weight / 2)
+    text = " ".join(sents)
+    for kind, cues in _CUES.items():
+        for pat, weight in cues:
+            n = len(pat.findall(text))
+            score[kind] += weight * min(n, 2)
+    if name:
+        score["method"] += 1.0
+    elif not introduced:  # nothing was introduced: a study or a theory paper
         score["analysis"] += 1.0
     main = max(KINDS, key=lambda k: (score[k], -KINDS.index(k)))
-    secondary = [k for k in KINDS if k != main and score[k] >= max(3.0, 0.6 * score[main])]
+    secondary = [k for k in KINDS if k != main and score[k] >= max(2.5, 0.5 * score[main])]
     return main, secondary

@@ -29,7 +29,7 @@ def extract_facts(title: str | None, abstract: str) -> dict[str, Any]:
     sents = sentences(plain)
     names = extract_names(raw, plain)
     name = names[0] if names else None
-    kind, kinds = classify_kind(sents)
+    kind, kinds = classify_kind(sents, name)
     links = extract_links(raw)
     gist = pick_gist(sents, name)
     return {
