@@ -28,16 +28,20 @@ $(VENV)/.test-installed: $(VENV)/.installed
 
 # Headless Chromium and its driver for the browser tests (Debian packages; needs root).
 browser-deps:
-	@if command -v chromium >/dev/null && command -v chromedriver >/dev/null; then :; \
+	@if command -v chromium >/dev/null && command -v chromedriver >/dev/null && fc-list :lang=zh 2>/dev/null | grep -q .; then :; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver fonts-wqy-zenhei >/dev/null; \
 	else echo "note: chromium/chromedriver not installed and not root: browser tests will be skipped"; fi
 
+# The whole main job on the bundled sample: add, enrich, embed, map (+ atlas.html), serve.
 demo: install
 	rm -f $(DB) $(DB)-wal $(DB)-shm
-	$(BIN)/paperatlas add examples/iclr2026_sample_list.txt --list sample --db $(DB)
-	$(BIN)/paperatlas stats --db $(DB)
-	$(BIN)/paperatlas ls --db $(DB)
+	$(BIN)/paperatlas add examples/iclr2026_sample_list.txt --list sample --no-enrich --db $(DB)
+	$(BIN)/paperatlas enrich --db $(DB)
+	$(BIN)/paperatlas embed --db $(DB)
+	$(BIN)/paperatlas map --list sample --html atlas.html --db $(DB)
+	@echo "offline map written to atlas.html"
+	$(BIN)/paperatlas serve --db $(DB) --port $(PORT)
 
 test: test-install browser-deps
 	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(BIN)/python -m pytest -q

@@ -72,12 +72,21 @@ GENERIC = {"deep learning", "machine learning", "neural network", "neural networ
            "optimization", "generalization", "representation learning", "efficiency",
            "theory", "analysis", "algorithm", "data", "task", "deep neural network",
            "application", "experiment", "results", "large-scale", "transformer",
-           "interpretability", "robustness", "empirical study", "novel", "state-of-the-art"}
+           "interpretability", "robustness", "empirical study", "novel", "state-of-the-art",
+           # filler of abstracts, common in the n-gram fallback
+           "future research", "future work", "real-world dataset", "real-world", "real world",
+           "evaluation framework", "extensive experiment", "wide range", "experimental result",
+           "significant improvement", "large margin", "publicly available", "code available",
+           "downstream task", "key insight", "recent advance", "recent work", "prior work",
+           "existing method", "existing approach", "proposed method", "baseline method",
+           "theoretical analysis", "empirical result", "empirical evaluation", "new benchmark"}
 # Function words: a phrase never starts or ends with one.
 FUNCTION = {"a", "an", "the", "of", "for", "and", "or", "in", "on", "to", "with", "via", "by",
             "from", "at", "as", "is", "are", "we", "our", "this", "that", "these", "its", "it",
             "be", "can", "which", "using", "based", "towards", "toward", "into", "through",
-            "how", "what", "when", "why", "do", "does", "not", "than", "vs", "versus"}
+            "how", "what", "when", "why", "do", "does", "not", "than", "vs", "versus", "whether",
+            "within", "among", "across", "without", "under", "over", "while", "whose", "where",
+            "each", "all", "any", "some", "such", "both", "either", "neither", "only", "also"}
 # Single words too vague to be a topic's label (adjectives, halves of longer terms); a
 # phrase that contains them is fine ("federated learning", "time series").
 VAGUE = {"language", "neural", "network", "deep", "representation", "robust", "generation",
@@ -156,14 +165,19 @@ def _ngrams(tokens: list[str], max_n: int = 4):
             yield " ".join(tokens[i:i + n])
 
 
+_NAME_LIKE = re.compile(r"^(?=.*[a-z])(?=.*[A-Z].*[A-Z])[A-Za-z0-9\-]{3,}$")
+
+
 def _abstract_phrases(papers: list[PaperText]) -> list[set[str]]:
-    """Fallback phrases: 2-3 word runs without stop words, found in at least two abstracts."""
+    """Fallback phrases for bare abstracts: 2-3 word runs without stop words, and
+    name-like words (CIMemories, LoRA), each found in at least two papers."""
     per_doc: list[set[str]] = []
     df: Counter[str] = Counter()
     for p in papers:
-        toks = _tokens(f"{p.title} {p.abstract}")
-        found = set()
-        for n in (1, 2, 3):
+        raw = _TOKEN.findall(f"{p.title} {p.abstract}")
+        toks = [t.lower() for t in raw]
+        found = {phrase_key(w) for w in raw if _NAME_LIKE.match(w)}
+        for n in (2, 3):
             for i in range(len(toks) - n + 1):
                 gram = toks[i:i + n]
                 if any(w in STOP or len(w) < 3 for w in gram):

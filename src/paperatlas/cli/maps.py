@@ -73,18 +73,25 @@ def _ensure_vectors(atlas, model: str | None, progress: bool) -> None:
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on (127.0.0.1 = this machine only).")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8765,
+    workers: Annotated[int, typer.Option(help="Server processes (more answer more requests at once).")] = 1,
     db: DbOption = None,
 ) -> None:
     """Start the web app: map, search, paper cards, topics."""
+    import os
+
     import uvicorn
 
     from paperatlas.web.app import create_app
 
     atlas = open_atlas(db)
-    path = atlas.path
+    path = atlas.path.resolve()
     atlas.close()
-    app_ = create_app(path)
-    shown = "localhost" if host in ("127.0.0.1", "::1") else host
+    shown = "127.0.0.1" if host in ("127.0.0.1", "localhost") else host
     console.print(Text(f"paperatlas: serving {path} at http://{shown}:{port}/  (Ctrl+C stops)"),
                   style="bold")
-    uvicorn.run(app_, host=host, port=port, log_level="warning")
+    if workers > 1:  # each worker process builds its own app from $PAPERATLAS_DB
+        os.environ["PAPERATLAS_DB"] = str(path)
+        uvicorn.run("paperatlas.web.app:app_from_env", factory=True, host=host, port=port,
+                    workers=workers, log_level="warning")
+    else:
+        uvicorn.run(create_app(path), host=host, port=port, log_level="warning")

@@ -408,3 +408,10 @@ def bar_width(value: int, maximum: int) -> float:
 
 
 __all__ = ["create_app", "json_for_script", "bar_width", "math"]
+
+
+def app_from_env() -> FastAPI:
+    """The app for `uvicorn --factory paperatlas.web.app:app_from_env` (used to run several
+    worker processes): the atlas named by $PAPERATLAS_DB."""
+    from paperatlas.store import default_db_path
+    return create_app(default_db_path())
