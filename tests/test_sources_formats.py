@@ -129,7 +129,7 @@ def test_bibtex():
     ("latin1.csv", "not valid UTF-8", 2),
     ("malformed.jsonl", "malformed JSON", 3),
     ("malformed_array.json", "malformed JSON", 3),
-    ("not_objects.jsonl", "expected a JSON object", 1),
+    ("not_objects.jsonl", "expected a JSON object", 2),
     ("malformed.bib", "malformed BibTeX", 3),
     ("does_not_exist.txt", "no such file", None),
 ])

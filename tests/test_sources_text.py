@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from paperatlas import sources
 from paperatlas.errors import InputError
-from paperatlas.sources.text import TITLE_MAX_WORDS, repair_hyphenation
+from paperatlas.sources.text import TITLE_MAX_WORDS, read_text, repair_hyphenation
 
 ROOT = Path(__file__).resolve().parent.parent
 FIX = Path(__file__).parent / "fixtures" / "sources"
@@ -97,6 +97,15 @@ def test_repair_hyphenation(text, expected):
     assert repair_hyphenation(text) == expected
 
 
+def test_bracketed_numbers_are_text_not_json(tmp_path):
+    path = tmp_path / "refs.txt"
+    path.write_text("[1] Learning Sparse Graph Structure\nWe propose a method for learning graphs "
+                    "from node features and test it on six benchmarks.\n", encoding="utf-8")
+    assert sources.detect(path) == "text"
+    [paper] = sources.read(path)
+    assert paper.abstract.startswith("We propose")
+
+
 def test_short_line_between_untitled_abstracts_is_a_heading(tmp_path):
     long_a = "We study " + "very " * 30 + "long abstracts."
     long_b = "We also study " + "other " * 30 + "abstracts."
@@ -145,7 +154,7 @@ def test_property_paragraphs_never_dropped_or_merged(tmp_path, paragraphs, heade
     path = tmp_path / "prop.txt"
     parts = ([header.replace("\n", " ")] if header and header.strip() else []) + paragraphs
     path.write_bytes(blank.join(parts).encode("utf-8"))
-    papers = list(sources.read(path)) if any(p.strip() for p in parts) else []
+    papers = list(read_text(path))
     # a one-line header may or may not be read as a paper; the paragraphs always are
     papers = papers[len(papers) - len(paragraphs):] if len(papers) > len(paragraphs) else papers
     assert len(papers) == len(paragraphs)
@@ -163,8 +172,8 @@ def test_property_reader_never_crashes(tmp_path, text):
     path = tmp_path / "any.txt"
     path.write_bytes(text.encode("utf-8", "surrogatepass"))
     try:
-        papers = list(sources.read(path))
+        papers = list(read_text(path))
     except InputError:
-        return  # empty, binary (NUL) or not UTF-8 (surrogates): a clear error is the answer
+        return  # not UTF-8 (surrogates): a clear error is the answer
     for paper in papers:
         assert paper.abstract or paper.title

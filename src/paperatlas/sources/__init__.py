@@ -36,10 +36,13 @@ def detect(path: str | os.PathLike[str]) -> str:
     head = peek(path)
     stripped = head.lstrip()
     first_line = stripped.split("\n", 1)[0].strip()
-    if stripped.startswith("["):
+    if re.match(r"\[\s*[{\]]", stripped):  # an array of objects ("[1] Title" is text)
         return "json"
     if stripped.startswith("{"):
-        return "jsonl" if _is_json_object(first_line) else "json"
+        if _is_json_object(first_line):
+            return "jsonl"
+        if re.match(r'\{\s*("|})', stripped):
+            return "json"
     if _BIBTEX_ENTRY.search(head) and not _looks_like_prose_before_entry(head):
         return "bibtex"
     if is_header(first_line):

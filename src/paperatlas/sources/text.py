@@ -131,7 +131,7 @@ def _parse_lines(entry: _Entry, lines: list[str]) -> _Entry:
             entry.fields["authors"] = rest[0].strip()
             rest = rest[1:]
     if rest:
-        entry.abstract = _join(rest)
+        entry.abstract = _join(rest) or None
     return entry
 
 
@@ -207,6 +207,8 @@ def read_text(path: Path) -> Iterator[Paper]:
     first_line = head[0].line if head else 0
     pending: _Entry | None = None
     for entry in _chain(head, entries):
+        if not entry.abstract and not entry.title:
+            continue  # only invisible characters (a lone soft hyphen, an empty label)
         if entry.title_only:
             if pending is not None and pending.marked and pending.line != first_line:
                 yield _paper(path, pending)  # a titled paper without an abstract: skipped
