@@ -104,6 +104,7 @@ def test_bracketed_numbers_are_text_not_json(tmp_path):
     assert sources.detect(path) == "text"
     [paper] = sources.read(path)
     assert paper.abstract.startswith("We propose")
+    assert paper.title == "Learning Sparse Graph Structure" and paper.extra["number"] == 1
 
 
 def test_short_line_between_untitled_abstracts_is_a_heading(tmp_path):

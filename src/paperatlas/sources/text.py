@@ -27,7 +27,7 @@ _STYLE_LOOKAHEAD = 50  # blocks read ahead to tell "title block, abstract block"
 _LABEL = re.compile(r"^\s*(title|abstract|summary|authors?|keywords|tl;?dr|url|venue)\s*[:：]\s*(.*)$",
                     re.IGNORECASE)
 _HEADING = re.compile(r"^\s*#{1,6}\s+(.*?)\s*#*\s*$")
-_NUMBERED = re.compile(r"^\s*\(?(\d{1,6})[.)]\s+(\S.*)$")
+_NUMBERED = re.compile(r"^\s*[(\[]?(\d{1,6})[.)\]]\s+(\S.*)$")  # 12. / 12) / (12) / [12]
 _BOLD = re.compile(r"^\s*\*\*(.+?)\*\*\s*$")
 _MATH = re.compile(r"(\$\$.*?\$\$|\$[^$]*\$)", re.DOTALL)
 _BROKEN_WORD = re.compile(r"(?<![\\\w])([A-Za-z]+(?:-[A-Za-z]+)*)-\s+([a-z]+)\b")
