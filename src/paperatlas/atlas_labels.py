@@ -142,7 +142,12 @@ def _usable(key: str) -> bool:
         return False
     if len(words) == 1 and key in VAGUE:
         return False
+    if key in _KNOWN:  # abbreviations we expand ("rl", "llm")
+        return True
     return any(len(w) > 2 for w in words) and not key.replace(" ", "").isdigit()
+
+
+_KNOWN = set(ALIASES.values()) | set(DISPLAY)
 
 
 @dataclass

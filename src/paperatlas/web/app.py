@@ -142,19 +142,31 @@ def create_app(db_path: str | Path | None = None) -> FastAPI:
     def healthz() -> dict:
         return {"ok": True}
 
-    @app.get("/", response_class=HTMLResponse)
-    def overview(request: Request, list: str | None = None):
+    overview_cache: dict[str | None, tuple[float, dict]] = {}
+
+    def overview_counts(list_name: str | None) -> dict:
+        """Counts by area, decision and kind; a full scan, so kept for a few seconds."""
+        hit = overview_cache.get(list_name)
+        if hit and time.monotonic() - hit[0] < MAP_CACHE_SECONDS:
+            return hit[1]
         store = atlas.store
-        stats = store.list_stats(list or None)
         kinds: dict[str, int] = {}
         with_code = 0
-        ids = set(store.all_ids(list)) if list else None
-        for row in store.iter_papers(list_name=list or None):
-            if ids is not None and row["id"] not in ids:
-                continue
+        for row in store.iter_papers(list_name=list_name):
             k = row.get("kind") or "(unknown)"
             kinds[k] = kinds.get(k, 0) + 1
             with_code += int(bool(row.get("has_code")))
+        counts = {"stats": store.list_stats(list_name), "kinds": kinds, "with_code": with_code}
+        overview_cache[list_name] = (time.monotonic(), counts)
+        return counts
+
+    @app.get("/", response_class=HTMLResponse)
+    def overview(request: Request, list: str | None = None):
+        store = atlas.store
+        if list and list not in store.list_names():
+            raise HTTPException(404)
+        counts = overview_counts(list or None)
+        stats, kinds, with_code = counts["stats"], counts["kinds"], counts["with_code"]
         stored = maps.get(list or None)
         broad = [t for t in (stored or {}).get("topics", []) if t["level"] == 0]
         return render(request, "overview.html", stats=stats, kinds=kinds, with_code=with_code,

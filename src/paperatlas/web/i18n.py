@@ -86,6 +86,8 @@ STRINGS: dict[str, dict[str, str]] = {
                      "zh": "仅关键词搜索（未存储向量）。"},
     "in_topic": {"en": "in topic", "zh": "所属主题"},
     "parent_topic": {"en": "Part of", "zh": "所属大主题"},
+    "display_title_note": {"en": "Title written by paperatlas: the list gives none.",
+                           "zh": "标题由 paperatlas 生成：原列表没有标题。"},
 }
 
 

@@ -138,7 +138,9 @@
     var ctx = this.ctx;
     if (!this.width) return;
     ctx.clearRect(0, 0, this.width, this.height);
-    var r = Math.max(1.4, Math.min(5, 1.2 * Math.sqrt(this.view.k) * (this.points.length > 5000 ? 1 : 2.2)));
+    var n = this.points.length;
+    var density = n > 5000 ? 1 : n > 1000 ? 1.6 : n > 300 ? 2.2 : 3.5;
+    var r = Math.max(1.4, Math.min(8, 1.2 * Math.sqrt(this.view.k) * density));
     // points, grouped by colour to keep the number of fill() calls small
     var groups = {};
     for (var i = 0; i < this.points.length; i++) {
