@@ -155,11 +155,16 @@ def main() -> None:
     ap.add_argument("--tune", action="store_true", help="grid-search fusion on the dev split")
     ap.add_argument("--json", type=Path, help="write per-query figures here")
     ap.add_argument("--corpus", choices=("heldout", "all"), default="heldout")
+    ap.add_argument("--models", nargs="+", help="vector models to load (default: the default "
+                    "model and use-multilingual)")
+    ap.add_argument("--no-glossary", action="store_true",
+                    help="do not translate Chinese queries with the glossary")
     args = ap.parse_args()
+    S.TRANSLATE = not args.no_glossary
 
     from paperatlas.embed import DEFAULT_MODEL
     rows = load_rows(args.data)
-    store = build_store(args.data, args.db, [DEFAULT_MODEL, S.MULTILINGUAL_MODEL])
+    store = build_store(args.data, args.db, args.models or [DEFAULT_MODEL, S.MULTILINGUAL_MODEL])
     needs, queries = load_queries(args.queries)
     allowed = None
     if args.corpus == "heldout":

@@ -130,6 +130,13 @@ def test_chinese_query_finds_the_english_paper(store, query, expected):
     assert expected in ids(r)
 
 
+def test_translate_query_with_the_glossary():
+    assert S.translate_query("大语言模型的机器遗忘") == "large language model machine unlearning"
+    assert S.translate_query("长上下文推理中的KV缓存压缩").split()[-3:] == ["KV", "cache",
+                                                                        "compression"]
+    assert S.translate_query("你好世界") is None
+
+
 def test_chinese_query_with_latin_acronym_uses_both(store):
     r = S.search(store, "长上下文推理中的KV缓存压缩", k=3)
     assert r.hits[0].id == "kv01" and "kv" in r.hits[0].matched_terms
@@ -137,8 +144,11 @@ def test_chinese_query_with_latin_acronym_uses_both(store):
 
 def test_missing_multilingual_vectors_are_explained(tmp_path):
     bare = build(tmp_path / "bare.db", vectors=False)
-    r = S.search(bare, "大语言模型的机器遗忘")
-    assert r.hits == [] and any("use-multilingual" in n and "embed" in n for n in r.notes)
+    r = S.search(bare, "大语言模型的机器遗忘")  # the glossary still gives keyword matches
+    assert any("use-multilingual" in n and "embed" in n for n in r.notes)
+    assert r.mode == "keyword" and r.hits[0].id == "unlearn01"
+    unknown = S.search(bare, "你好世界")            # nothing known: no results, and why
+    assert unknown.hits == [] and any("use-multilingual" in n for n in unknown.notes)
     en = S.search(bare, "speculative decoding")
     assert en.mode == "keyword" and en.hits[0].id == "specdec01"
     assert any("paperatlas embed" in n for n in en.notes)

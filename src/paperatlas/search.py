@@ -39,8 +39,10 @@ SNIPPET_CHARS = 320
 FUSION: dict[str, Any] = {"method": "rrf", "rrf_k": 60, "keyword_weight": 1.0,
                           "vector_weight": 1.0, "feedback_weight": 1.0}
 FEEDBACK_DOCS = 5  # papers whose English-space centroid re-queries a cross-lingual search
-# Weight of BM25 when the query is not English (only its Latin-script words can match).
+# BM25 weight factor for a non-English query the glossary could not translate (only its
+# stray Latin-script words, e.g. "KV", can match the index).
 FOREIGN_KEYWORD_WEIGHT = 0.3
+TRANSLATE = True  # translate CJK queries with models/glossary_zh_en.tsv (benchmarks switch it)
 
 STOPWORDS = frozenset("""
 a about above after again against all am an and any are as at be because been before being
@@ -364,24 +366,30 @@ def _check_paging(k: int, offset: int) -> None:
 
 @dataclass
 class Rankings:
-    """Both candidate lists for one query, before fusion."""
+    """The candidate lists for one query, before fusion."""
     language: str
-    terms: list[str]
+    terms: list[str]                   # keyword terms (of the translation, if any)
     keyword: list[tuple[str, float]]   # (id, bm25) best first
     vector: list[tuple[str, float]]    # (id, cosine) best first
     model: str | None
     notes: list[str]
-    # cross-lingual only: neighbours, in the English model's space, of the papers the
-    # multilingual model ranked first (pseudo-relevance feedback); empty otherwise
+    # Non-English queries only (empty otherwise):
+    # the query translated word by word with the glossary, when any of it is known
+    translation: str | None = None
+    # the translation searched among the English model's vectors
+    translated: list[tuple[str, float]] = field(default_factory=list)
+    # neighbours, in the English model's space, of the papers the multilingual model
+    # ranked first (pseudo-relevance feedback)
     feedback: list[tuple[str, float]] = field(default_factory=list)
 
     def semantic(self, fusion: dict[str, Any] | None = None) -> list[tuple[str, float]]:
-        """The vector side alone: the vector list, fused with the feedback list if any."""
-        if not self.feedback:
+        """The vector side alone: the vector list, or for a non-English query the
+        multilingual, feedback and translated lists fused by rank."""
+        extra = [lst for lst in (self.feedback, self.translated) if lst]
+        if not extra:
             return self.vector
         fusion = {**FUSION, **(fusion or {})}
-        return fuse([(self.vector, fusion["vector_weight"]),
-                     (self.feedback, fusion["feedback_weight"])],
+        return fuse([(self.vector, 1.0)] + [(lst, 1.0) for lst in extra],
                     method="rrf", rrf_k=fusion["rrf_k"])
 
 
@@ -391,49 +399,63 @@ def candidate_rankings(store, query: str, depth: int = CANDIDATES,
     """The keyword (BM25) and vector rankings of `query`, each `depth` deep, among
     `allowed` papers (all when None). Routes by the query's language."""
     language = detect_language(query)
-    terms = query_terms(query)
+    translation = translate_query(query) if language != "en" and TRANSLATE else None
+    terms = query_terms(translation or query)
     notes: list[str] = []
     model, vec_ranking = None, []
     if vectors and allowed != set():
         models = _vector_models_for(store, language)
         if models:
             model = models[0]
-            index = _open_index(store, model)
-            if index is not None:
-                qvec = _embed(store, model, query)
-                with _one_blas_thread():
-                    vec_ranking = index.search(qvec, depth, allowed)
+            vec_ranking = _vector_ranking(store, model, query, depth, allowed, notes)
         elif language != "en":
             notes.append(
                 f"{_language_name(language)} query: this atlas has no {MULTILINGUAL_MODEL} "
                 f"vectors, so it cannot search by meaning across languages; run "
                 f"`paperatlas embed --model {MULTILINGUAL_MODEL}` first"
-                + ("; showing keyword matches of the query's Latin-script words" if terms
-                   and keyword else ""))
+                + ("; showing keyword matches of its known terms" if terms and keyword
+                   else ""))
         else:
             notes.append("no vectors in this atlas yet: run `paperatlas embed` to search by "
                          "meaning" + ("; showing keyword matches only" if keyword else ""))
-    feedback = _feedback_ranking(store, language, vec_ranking, depth, allowed)
+    feedback, translated = [], []
+    if vectors and language != "en" and allowed != set():
+        english = [m for m in _vector_models_for(store, "en") if m != MULTILINGUAL_MODEL]
+        if english:
+            feedback = _feedback_ranking(store, english[0], vec_ranking, depth, allowed)
+            if translation:
+                translated = _vector_ranking(store, english[0], translation, depth, allowed,
+                                             notes)
     kw_ranking: list[tuple[str, float]] = []
     if keyword and allowed != set():
         kw_ranking = keyword_ranking(store, terms, depth, allowed)
         if not terms and language != "en" and not vectors:
             notes.append(f"keyword search cannot match a {_language_name(language)} query "
                          "against English abstracts; search without --mode keyword")
-    return Rankings(language, terms, kw_ranking, vec_ranking, model, notes, feedback)
+    return Rankings(language, terms, kw_ranking, vec_ranking, model, notes, translation,
+                    translated, feedback)
 
 
-def _feedback_ranking(store, language: str, vec_ranking, depth: int,
+def _vector_ranking(store, model: str, text: str, depth: int, allowed: set[str] | None,
+                    notes: list[str]) -> list[tuple[str, float]]:
+    index = _open_index(store, model)
+    if index is None:
+        return []
+    try:
+        qvec = _embed(store, model, text)
+    except PaperatlasError as exc:  # e.g. vectors whose model cannot load here
+        notes.append(f"cannot search by meaning with {model}: {exc}")
+        return []
+    with _one_blas_thread():
+        return index.search(qvec, depth, allowed)
+
+
+def _feedback_ranking(store, model: str, vec_ranking, depth: int,
                       allowed: set[str] | None) -> list[tuple[str, float]]:
-    """For a query the multilingual model answered: the rank-weighted centroid of its
-    first FEEDBACK_DOCS papers, searched again among the English model's vectors, which
-    place English abstracts more precisely than a cross-lingual model does."""
-    if language == "en" or not vec_ranking:
-        return []
-    english = [m for m in _vector_models_for(store, "en") if m != MULTILINGUAL_MODEL]
-    if not english:
-        return []
-    index = _open_index(store, english[0])
+    """The rank-weighted centroid of the first FEEDBACK_DOCS papers the multilingual model
+    found, searched again among the English `model`'s vectors, which place English
+    abstracts more precisely than a cross-lingual model does."""
+    index = _open_index(store, model) if vec_ranking else None
     if index is None:
         return []
     top = [pid for pid, _ in vec_ranking[:FEEDBACK_DOCS]]
@@ -448,17 +470,62 @@ def _feedback_ranking(store, language: str, vec_ranking, depth: int,
 
 def fuse_rankings(r: Rankings, fusion: dict[str, Any] | None = None
                   ) -> tuple[list[tuple[str, float]], str]:
-    """(fused ranking, mode) from both lists: hybrid when both have candidates."""
+    """(fused ranking, mode) from the keyword side and the vector side."""
     fusion = {**FUSION, **(fusion or {})}
-    if not r.vector:
+    semantic = r.semantic(fusion)
+    if not semantic:
         return r.keyword, "keyword"
     if not r.keyword:
-        return r.semantic(fusion), "semantic"
-    keyword_weight = fusion["keyword_weight"] if r.language == "en" else FOREIGN_KEYWORD_WEIGHT
-    lists = [(r.keyword, keyword_weight), (r.vector, fusion["vector_weight"])]
-    if r.feedback:
-        lists.append((r.feedback, fusion["feedback_weight"]))
-    return fuse(lists, method=fusion["method"], rrf_k=fusion["rrf_k"]), "hybrid"
+        return semantic, "semantic"
+    keyword_weight = fusion["keyword_weight"]
+    if r.language != "en" and not r.translation:  # only stray Latin words to match
+        keyword_weight *= FOREIGN_KEYWORD_WEIGHT
+    return fuse([(r.keyword, keyword_weight), (semantic, fusion["vector_weight"])],
+                method=fusion["method"], rrf_k=fusion["rrf_k"]), "hybrid"
+
+
+# -- query translation ---------------------------------------------------------------------------
+
+_GLOSSARY: dict[str, str] = {}
+
+
+def _glossary() -> dict[str, str]:
+    if not _GLOSSARY:
+        from importlib import resources
+
+        path = resources.files("paperatlas") / "models" / "glossary_zh_en.tsv"
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip() and not line.startswith("#") and "\t" in line:
+                zh, en = line.split("\t", 1)
+                _GLOSSARY[zh.strip()] = en.strip()
+    return _GLOSSARY
+
+
+def translate_query(text: str) -> str | None:
+    """The query's CJK text translated term by term (longest glossary match first), with
+    its Latin-script words kept; None when no term is known."""
+    glossary = _glossary()
+    longest = max(map(len, glossary), default=0)
+    words: list[str] = []
+    known = False
+    for piece in re.split(f"({_CJK_RUN.pattern})", unicodedata.normalize("NFKC", text)):
+        if not piece:
+            continue
+        if not _CJK_RUN.fullmatch(piece):
+            words += _TERM.findall(piece)
+            continue
+        i = 0
+        while i < len(piece):
+            for size in range(min(longest, len(piece) - i), 1, -1):
+                en = glossary.get(piece[i:i + size])
+                if en is not None:
+                    words.append(en)
+                    known = True
+                    i += size
+                    break
+            else:
+                i += 1  # an unknown character: skip it
+    return " ".join(dict.fromkeys(words)) if known else None
 
 
 def search(store, query: str, k: int = 20, offset: int = 0, list_name: str | None = None,
@@ -492,7 +559,7 @@ def search(store, query: str, k: int = 20, offset: int = 0, list_name: str | Non
         r.notes.append("no paper matches this query")
     page = ranked[offset:offset + k]
     seen = {pid for pid, _ in r.vector}
-    semantic = r.vector + [h for h in r.feedback if h[0] not in seen]
+    semantic = r.vector + [h for h in r.translated + r.feedback if h[0] not in seen]
     hits = _make_hits(store, page, offset, r.terms, r.keyword, semantic)
     return SearchResult(query=query, hits=hits, total=len(ranked), offset=offset, k=k,
                         language=r.language, mode=mode, model=r.model,
