@@ -100,7 +100,8 @@ class _Entry:
 def _parse_block(start: int, lines: list[str]) -> _Entry:
     entry = _Entry(line=start)
     entry = _parse_lines(entry, lines)
-    if entry.abstract is None and not is_title_like(entry.title or ""):
+    if entry.abstract is None and not (is_title_like(entry.title or "")
+                                       and is_title_like(" ".join(lines))):
         # too long for a title: whatever it was marked as, it is the paper's text
         entry.abstract, entry.title = entry.title or _join(lines), None
     return entry
@@ -144,6 +145,8 @@ def _looks_like_authors(line: str) -> bool:
     if not line or len(line) > 300 or line.endswith(":"):
         return False
     names = [n for n in re.split(r"\s*[,;]\s*|\s+and\s+|\s*&\s*", line) if n.strip()]
+    if not names:
+        return False
     for name in names:
         words = name.split()
         if not 1 <= len(words) <= 5:
