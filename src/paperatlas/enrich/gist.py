@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from paperatlas.enrich.names import long_form
+
 MAX_GIST_WORDS = 40
 MAX_TITLE_CHARS = 110
 
@@ -60,53 +62,88 @@ def pick_gist(sents: list[str], name: str | None) -> str:
 
 
 def _shorten(phrase: str, limit: int) -> str:
+    """At most `limit` characters, cut where a phrase ends (comma, clause word) if possible."""
     phrase = phrase.strip().rstrip(".,;:")
     if len(phrase) <= limit:
         return phrase
-    cut = phrase[:limit + 1]
-    # Cut at a clause/phrase boundary where possible, else at a word boundary.
-    for pat in (r",\s", r"\s(?:that|which|where|while|by|using|via|through|with|based\s+on)\s",
-                r"\s(?:and|or|for|from|in|on|of|to)\s", r"\s"):
-        cuts = [m.start() for m in re.finditer(pat, cut) if m.start() > limit * 0.45]
+    for pat in (r",\s", r"\s(?:that|which|where|while|by|using|via|through|with|based\s+on|"
+                r"designed|to|across|without|under)\s", r"\s(?:and|or|for|from|in|on|of)\s", r"\s"):
+        cuts = [m.start() for m in re.finditer(pat, phrase)
+                if limit * 0.45 < m.start() <= limit]
         if cuts:
             return phrase[:cuts[-1]].rstrip(" ,;:-")
     return phrase[:limit].rstrip()
 
 
-def _what_it_is(sents: list[str], name: str) -> str | None:
-    """The appositive that says what the named thing is: "X, a benchmark for ..." -> "a benchmark for ..."."""
-    pat = re.compile(re.escape(name) + r"\s*(?:\([^()]{1,60}\)\s*)?(?:,|:|\s+is|\s+-|\s+—|\s+–)\s+"
-                     r"((?:a|an|the)\s+.+)", re.I)
+def _drop_name(text: str, name: str) -> str:
+    """The text with the name (and its parenthesised acronym or long form) taken out."""
+    text = re.sub(r"\s*\(\s*" + re.escape(name) + r"\s*\)", "", text)
+    text = re.sub(re.escape(name) + r"\s*(?:\([^()]*\))?", "", text, count=1)
+    return re.sub(r"\(\s*\)", "", text)
+
+
+def _tidy(phrase: str) -> str:
+    phrase = re.sub(r"\s+", " ", phrase).strip(" ,;:-–—")
+    phrase = re.sub(r"^(?:called|named|termed|dubbed|namely)\s+", "", phrase, flags=re.I)
+    phrase = re.sub(r"^(?:a|an)\s+(?:novel|new)\s+", "a ", phrase, flags=re.I)
+    phrase = re.sub(r"^(?:a|an)\s+(?=[aeiou])", "an ", phrase, flags=re.I)
+    return phrase.strip(" ,;:-–—")
+
+
+def _spelled_out(sents: list[str], name: str) -> str | None:
+    """The long form an acronym name is defined by: "Contamination Detection via Context (CoDeC)"."""
+    pat = re.compile(r"([^.;:()]{3,160}?)\(\s*" + re.escape(name) + r"\s*\)")
     for s in sents:
         m = pat.search(s)
         if m:
-            return m.group(1)
-    # "We propose a novel framework, X, that ..." / "We propose X for ..." -> the words around
-    for s in sents:
-        if name in s and _INTRO.search(s):
-            rest = _WE_VERB.sub("", _LEAD_IN.sub("", s))
-            rest = re.sub(re.escape(name) + r"\s*(?:\([^()]*\))?,?\s*", "", rest, count=1)
-            rest = re.sub(r"^(?:,\s*)?(?:called|named|termed|dubbed)\s*", "", rest)
-            if len(rest.split()) >= 3:
-                return rest
+            form = long_form(name, m.group(1))
+            if form and len(form) > len(name) + 3:
+                return form.strip()
     return None
 
 
+def _what_it_is(sents: list[str], name: str) -> str | None:
+    """The appositive that says what the named thing is: "X, a benchmark for ..." -> "a benchmark for ..."."""
+    spelled = _spelled_out(sents, name)
+    if spelled:
+        return spelled
+    pat = re.compile(re.escape(name) + r"\s*(?:\([^()]{1,80}\)\s*)?(?:,|:|\s+is|\s+-|\s+—|\s+–)\s+"
+                     r"((?:a|an|the|one|two|three|four|five|\w+\s+(?:new|novel))\s+.+|[^,;.]{12,})", re.I)
+    for s in sents:
+        m = pat.search(s)
+        if m:
+            return _tidy(m.group(1))
+    return None
+
+
+def _contribution_phrase(sentence: str, name: str | None) -> str:
+    """What the contribution sentence says is introduced: the words after "we propose"."""
+    m = _INTRO.search(sentence)
+    rest = sentence[m.end():] if m else _LEAD_IN.sub("", sentence)
+    if name:
+        rest = _drop_name(rest, name)
+    rest = re.sub(r"^(?:that|how|whether)\s+", "", rest.strip(), flags=re.I)
+    # a leftover placeholder word: "we propose \\tool, a benchmark ..." -> "a benchmark ..."
+    rest = re.sub(r"^[a-z][\w-]*,\s+(?=(?:a|an|the)\s)", "", rest)
+    rest = _tidy(rest)
+    if not m:
+        rest = re.sub(r"^(?:we|this\s+(?:paper|work))\s+", "", rest, flags=re.I)
+    return rest
+
+
 def display_title(title: str | None, sents: list[str], name: str | None, gist: str) -> str:
-    """The real title if there is one; else `Name: what it is`, or the gist compressed."""
+    """The real title if there is one; else `Name: what it is`, or the contribution phrased
+    as a title (<= 110 characters)."""
     if title and title.strip():
         return title.strip()
+    what = _what_it_is(sents, name) if name else None
+    if what is None:
+        source = gist.rstrip("…")
+        if name:
+            source = next((s for s in sents if name in s and _INTRO.search(s)), source)
+        what = _contribution_phrase(source, name)
+    if not what:
+        return name or _shorten(gist, MAX_TITLE_CHARS)
     if name:
-        what = _what_it_is(sents, name)
-        if what:
-            what = re.sub(r"^(?:a|an)\s+(?:novel|new)\s+", "a ", what.strip(), flags=re.I)
-            return f"{name}: " + _shorten(what, MAX_TITLE_CHARS - len(name) - 2)
-    base = _LEAD_IN.sub("", gist.rstrip("…").strip())
-    base = _WE_VERB.sub("", base)
-    base = re.sub(r"^(?:we|this\s+(?:paper|work))\s+", "", base, flags=re.I)
-    base = base[:1].upper() + base[1:]
-    title = _shorten(base, MAX_TITLE_CHARS)
-    if name and not title.lower().startswith(name.lower()):
-        joined = f"{name}: {title[:1].lower() + title[1:]}"
-        title = _shorten(joined, MAX_TITLE_CHARS)
-    return title
+        return f"{name}: " + _shorten(what, MAX_TITLE_CHARS - len(name) - 2)
+    return _shorten(what[:1].upper() + what[1:], MAX_TITLE_CHARS)

@@ -43,11 +43,7 @@ HuggingFace PyTorch JAX TensorFlow GitHub OpenAI Anthropic Google Meta Microsoft
 LLM-as-a-judge Chain-of-Thought Mixture-of-Experts
 """.split())
 KNOWN_NAMES = frozenset(w.lower() for w in _KNOWN_WORDS)
-# lower-case form -> is the listed spelling all capitals? ("RoPE" must not swallow "ROPES")
-_KNOWN_UPPER: dict[str, set[bool]] = {}
-for _w in _KNOWN_WORDS:
-    _KNOWN_UPPER.setdefault(_w.lower(), set()).add(_w.isupper())
-del _w
+_KNOWN_EXACT = frozenset(_KNOWN_WORDS)
 
 # Model families: any token starting with these (plus version/size suffixes) is an existing model.
 _FAMILY = re.compile(
@@ -65,9 +61,11 @@ def _listed(token: str) -> bool:
     if len(token) > 2 and token.endswith("s"):
         forms.append(token[:-1])
     for form in forms:
-        shapes = _KNOWN_UPPER.get(form.lower())
-        # an all-capitals coinage (ROPES) is not a mixed-case known name (RoPE), and vice versa
-        if shapes and (form.isupper() in shapes or len(form) <= 3):
+        if form in _KNOWN_EXACT:
+            return True
+        # "llama" and "Llama" are LLaMA; but a coinage with its own capitals (CoRA, ROPES)
+        # is not the listed Cora or RoPE
+        if (form.islower() or form == form.capitalize()) and form.lower() in KNOWN_NAMES:
             return True
     return False
 

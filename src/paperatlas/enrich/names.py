@@ -117,8 +117,8 @@ _NOT_NAME_SHAPE = re.compile(
     r"shot|order|step|time|of-the-art|to-end|in-the-loop))$")
 
 
-_COINED_SUFFIXES = frozenset("""bench eval net former gpt llm vlm agent gym arena qa diff flow
-rl coder math world zero pro omni lite plus max mini bot gen edit vla""".split())
+_COINED_SUFFIXES = frozenset("""bench eval net former gpt vlm gym arena qa diff flow
+rl coder math world zero pro omni lite plus max mini bot gen edit vla llm""".split())
 _PLAIN_PART = re.compile(r"^(?:[A-Z]?[a-z]+|[a-z]+)$")
 
 
@@ -194,20 +194,20 @@ def _read_name(text: str, pos: int, multiword: bool) -> str | None:
     while len(words) > 1 and words[-1].lower() in _CONNECTORS:
         end -= len(words[-1]) + 1
         words.pop()
-    if _is_name_like(first, False):
+    if _is_name_like(first, False) and len(words) == 1:
         return first
     ahead = text[pos:pos + 120]
     paren = _PAREN_TOKEN.search(ahead)
     if paren and not re.search(r"[.;]\s", ahead[:paren.start()]):
-        form = _long_form(paren.group(1), ahead[:paren.start()])
+        form = long_form(paren.group(1), ahead[:paren.start()])
         if form is not None and ahead[:paren.start()].strip().startswith(form):
             return paren.group(1)
-    if len(words) == 1:
+    if len(words) == 1 or _is_name_like(first, False):
         return first
     return " ".join(words[:4]) if multiword else None
 
 
-def _long_form(acronym: str, before: str) -> str | None:
+def long_form(acronym: str, before: str) -> str | None:
     """Schwartz-Hearst: the shortest run of words ending `before` whose letters spell `acronym`
     (its first letter at the start of a word). None when the acronym is not defined here."""
     short = acronym
@@ -320,14 +320,18 @@ def candidates(raw: str, plain: str | None = None) -> list[Candidate]:
         before = plain[max(0, m.start() - 160):m.start()]
         cut = max(before.rfind(". "), before.rfind("; "), before.rfind("("))
         before = before[cut + 1:] if cut >= 0 else before
-        form = _long_form(acro, before)
+        form = long_form(acro, before)
         if form is None:
             continue
         cue = _introduced_at(plain, m.start() - len(form) - 1, m.end())
-        add(acro, 4.0 if cue else 1.5, m.start(1), "acronym", allow_family=cue)
+        # "Contamination Detection via Context (CoDeC)" is coined; "mixed-integer linear
+        # programming (MILP)" is usually an existing notion being abbreviated
+        capitalised = sum(w[:1].isupper() for w in form.split()) >= max(1, len(form.split()) // 2)
+        score = (4.0 if capitalised else 3.0) if cue else 1.5
+        add(acro, score, m.start(1), "acronym", allow_family=cue)
     for m in re.finditer(r"(?<![\w-])(" + _TOKEN + r")\s*\(([^()]{5,120})\)", plain):
         acro = m.group(1)
-        if sum(c.isupper() for c in acro) >= 2 and _long_form(acro, m.group(2)) is not None:
+        if sum(c.isupper() for c in acro) >= 2 and long_form(acro, m.group(2)) is not None:
             add(acro, 4.0 if _introduced_at(plain, m.start(), m.end()) else 1.5, m.start(),
                 "acronym")
 

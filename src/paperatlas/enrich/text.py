@@ -58,17 +58,27 @@ def placeholder_macros(text: str) -> set[str]:
     found = set()
     for m in re.finditer(r"\\([A-Za-z]+)\b(?!\s*\{)", text):
         word = m.group(1)
-        if word not in _SYMBOLS and word not in EMPHASIS_COMMANDS and word not in (
+        if word not in _SYMBOLS and word not in EMPHASIS_COMMANDS and word not in _SWITCHES and word not in (
                 "url", "href", "footnote", "cite", "citep", "citet", "ref", "label"):
             found.add(word)
     return found
 
 
+# Font switches ({\em X}, {\bf X}) and spacing/size commands: no text of their own.
+_SWITCHES = frozenset("""em bf it sc tt rm sf sl small large Large LARGE huge tiny footnotesize
+scriptsize normalsize bfseries itshape scshape ttfamily rmfamily sffamily mdseries upshape
+noindent newline linebreak par centering hfill vfill smallskip medskip bigskip xspace
+displaystyle textstyle left right big Big bigg Bigg""".split())
+
+
 def _symbol(match: re.Match) -> str:
     word = match.group(1) or match.group(2)
+    trailing = " " if match.group(0).endswith((" ", "\n", "\t")) else ""
     if word in _SYMBOLS:
-        return _SYMBOLS[word]
-    return word  # an unknown bare macro (a placeholder such as \tool): keep its word
+        return _SYMBOLS[word] + trailing
+    if word in _SWITCHES:
+        return trailing
+    return word + trailing  # an unknown bare macro (a placeholder such as \tool): keep its word
 
 
 def _strip_commands(text: str) -> str:
