@@ -46,7 +46,7 @@ unsupervised self-supervised distributed federated multi-agent structured labele
 pruning scaling routing rendering tracking clustering ranking grounding unlearning
 """.split())
 # Words and the punctuation that ends a phrase; everything else (digits, symbols) is skipped.
-_PIECES = re.compile(r"(?<!\w)[A-Za-z][\w'-]*|[.,;:!?()\[\]{}\"“”]|\s[-–—]\s")
+_PIECES = re.compile(r"(?<!\w)[A-Za-z][\w'-]*|\d[\w.,%×]*|[.,;:!?()\[\]{}\"“”/&+=<>]|\s[-–—]\s")
 
 
 _GENERIC = frozenset("""model data dataset benchmark context user attribute function input output

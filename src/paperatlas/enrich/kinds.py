@@ -50,6 +50,10 @@ _HEADS = [
                           r"distillation|quantization|pruning|adapter|head|representation)s?\b",
                           re.I)),
 ]
+_SECOND_CONTRIBUTION = {
+    "benchmark": re.compile(r"\b(?:a|an|new|our)\s+(?:[\w-]+\s+){0,2}(?:benchmark|testbed|leaderboard)s?\b", re.I),
+    "dataset": re.compile(r"\b(?:a|an|new|our)\s+(?:[\w-]+\s+){0,2}(?:dataset|corpus)s?\b", re.I),
+}
 _EVAL_FRAMEWORK = re.compile(
     r"\b(?:evaluation|evaluating|assessment|benchmarking|testing|diagnostic)\s+"
     r"(?:\w+\s+)?(?:framework|suite|protocol|pipeline|platform|toolkit)|"
@@ -126,9 +130,14 @@ def classify_kind(sents: list[str], name: str | None = None) -> tuple[str, list[
         intro = _INTRO.search(sent)
         if intro:
             introduced = True
-            kind = _head_kind(sent[intro.end():intro.end() + 110])
+            tail = sent[intro.end():]
+            kind = _head_kind(tail[:110])
             # something introduced but not called anything we know: most often a method
             score[kind or "method"] += intro_weight if kind else intro_weight / 2
+            # "a benchmark ..., together with a new dataset of ...": a second contribution
+            for other, pattern in _SECOND_CONTRIBUTION.items():
+                if other != kind and pattern.search(tail):
+                    score[other] += 1.5
             intro_weight = max(1.0, intro_weight / 2)
             continue
         # "we prove ..." / "we conduct an analysis ...": the contribution is knowledge

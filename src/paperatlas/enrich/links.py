@@ -9,10 +9,12 @@ _HOSTS = (r"(?:www\.)?(?:github\.com|gitlab\.com|bitbucket\.org|huggingface\.co|
           r"zenodo\.org|figshare\.com|osf\.io|kaggle\.com|dataverse\.\w+(?:\.\w+)?|"
           r"anonymous\.4open\.science|codeocean\.com|drive\.google\.com|sites\.google\.com|"
           r"colab\.research\.google\.com|arxiv\.org|doi\.org|openreview\.net|paperswithcode\.com|"
-          r"[\w-]+\.github\.io|[\w-]+\.gitlab\.io|pypi\.org|modelscope\.cn|docs\.google\.com|"
+          r"[\w-]+\.github\.io(?![\w-])|[\w-]+\.gitlab\.io(?![\w-])|pypi\.org|modelscope\.cn|docs\.google\.com|"
           r"[\w.-]+\.(?:com|org|net|io|ai|dev|edu|app|page|site|xyz)(?=/))")
 _URL = re.compile(
-    rf"(?:https?://|ftp://)[^\s<>\"'{{}}\\]+|(?<![\w@/.-]){_HOSTS}(?:/[^\s<>\"'{{}}\\]*)?", re.I)
+    rf"(?:https?://|ftp://)[^\s<>\"'{{}}\\\[\]]+|(?<![\w@/.-]){_HOSTS}(?:/[^\s<>\"'{{}}\\\[\]]*)?", re.I)
+# Hosts whose bare name is already a page (a project site), path or not.
+_PAGE_HOSTS = re.compile(r"^[\w-]+\.(?:github|gitlab)\.io$|^[\w.-]+\.(?:github|gitlab)\.io$", re.I)
 _TRAIL = ".,;:!?*_'\"`~"
 
 
@@ -55,7 +57,8 @@ def extract_links(text: str) -> list[dict]:
     for m in _URL.finditer(text):
         url = _trim(m.group(0))
         host_path = re.sub(r"^(?:https?|ftp)://", "", url, flags=re.I)
-        if "/" not in host_path.strip("/") and not m.group(0).lower().startswith(("http", "ftp")):
+        if "/" not in host_path.strip("/") and not m.group(0).lower().startswith(("http", "ftp")) \
+                and not _PAGE_HOSTS.match(host_path.strip("/")):
             continue  # a bare domain without a path is a mention, not a link
         key = host_path.lower().removeprefix("www.").rstrip("/")
         if len(key) < 6 or key in seen:

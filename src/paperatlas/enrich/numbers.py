@@ -18,13 +18,14 @@ _SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9, "T": 1e12, "thousand": 1e3, "m
           "billion": 1e9, "trillion": 1e12}
 
 _NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+_UNIT = (r"\s*%|\s*×|x(?![A-Za-z0-9])|\s*times\b|\s*pp\b|\s*(?:percentage\s+)?points?\b|"
+         r"\s*(?:thousand|million|billion|trillion)\b|[KMBT](?![A-Za-z])|k(?![A-Za-z])|\+")
 _QUANTITY = re.compile(
     rf"(?<![\w.\-/])(?P<lead>(?:up\s+to|over|more\s+than|nearly|about|approximately|around|"
     rf"roughly|at\s+least|at\s+most|only|just|by|~|≈|>|<|≥|≤)\s*)?"
-    rf"(?P<num>{_NUM})(?:\s*(?P<range>[-–—~]|to)\s*(?P<num2>{_NUM}))?"
-    rf"(?P<unit>\s*%|\s*×|x(?![A-Za-z0-9])|\s*times\b|\s*pp\b|\s*(?:percentage\s+)?points?\b|"
-    rf"\s*(?:thousand|million|billion|trillion)\b|[KMBT](?![A-Za-z])|k(?![A-Za-z])|\+)?"
-    rf"(?P<unit2>%|×|\+)?")
+    rf"(?P<num>{_NUM})(?P<unit1>%|×|x(?![A-Za-z0-9]))?"
+    rf"(?:\s*(?P<range>[-–—~]|to)\s*(?P<num2>{_NUM}))?"
+    rf"(?P<unit>{_UNIT})?(?P<unit2>%|×|\+)?")
 _WORD_QUANTITY = re.compile(
     r"\b(?P<word>" + "|".join(k for k in _NUMBER_WORDS) + r")\s+(?P<noun>(?:[a-z][\w-]*\s+){0,2}?"
     r"(?:datasets|benchmarks|tasks|languages|domains|models|modalities|environments|categories|"
@@ -34,8 +35,11 @@ _WHAT_AFTER = re.compile(r"^\s*(?:(?:of|in|on|for)\s+)?((?:[A-Za-z][\w-]*\s*){1,
 _STOP = frozenset("""a an the and or of in on for to with by from at as than that which is are was were
 be been this these those while across over under compared relative against its their our
 respectively average on-average""".split())
+_PARTICIPLES = frozenset("written drawn taken given made built shown known seen chosen held "
+                         "run spent sent".split())
 _BEFORE_BY = re.compile(r"((?:[A-Za-z][\w-]*\s+){1,4})(?:by|of|to|at|reaching|achieving|achieves|"
-                        r"reaches|with)\s*(?:up\s+to\s+|over\s+|about\s+|nearly\s+|an?\s+average\s+of\s+)?$", re.I)
+                        r"reaches|with)\s*(?:up\s+to\s+|over\s+|about\s+|nearly\s+|more\s+than\s+|"
+                        r"an?\s+average\s+of\s+|only\s+|just\s+)?$", re.I)
 
 
 def _value(num: str) -> float:
@@ -51,6 +55,8 @@ def _what(text: str, start: int, end: int) -> str:
             wl = w.lower().strip(",.;:")
             if wl in _STOP or not w[0].isalpha():
                 break
+            if ws and (re.search(r"(?:ing|ed)$", wl.strip(",.;:()")) or wl.strip(",.;:()") in _PARTICIPLES):
+                break  # "queries spanning ..." -> "queries"
             ws.append(w.strip(",.;:()"))
             if w[-1] in ",.;:":
                 break
@@ -70,7 +76,7 @@ def _what(text: str, start: int, end: int) -> str:
 
 def _is_noise(text: str, m: re.Match) -> bool:
     num = m.group("num")
-    unit = (m.group("unit") or "").strip() + (m.group("unit2") or "")
+    unit = (m.group("unit1") or "") + (m.group("unit") or "").strip() + (m.group("unit2") or "")
     s, e = m.start("num"), m.end()
     prev = text[max(0, s - 1):s]
     if prev and (prev.isalpha() or prev in "-_/"):
@@ -82,21 +88,24 @@ def _is_noise(text: str, m: re.Match) -> bool:
         if text[e:e + 1] == ")" and text[max(0, s - 1):s] == "(":
             return True  # (1) enumeration / equation
         nxt = text[e:e + 25]
-        if not re.match(r"\s*(?:[a-z][\w-]*)", nxt):
+        if "." in num:
+            return False  # a measurement (0.87 F1, 45.3 BLEU)
+        if not re.match(r"\s*(?:[A-Za-z][\w-]*)", nxt) or re.match(r"\s*(?:and|or|of|in|on|to)\b", nxt):
             return True  # a bare number followed by nothing countable
         if v < 2 and "." not in num:
             return True
     return False
 
 
-def extract_numbers(text: str, limit: int = 8) -> list[dict]:
+def extract_numbers(text: str, limit: int = 10) -> list[dict]:
     """[{text, value, unit, what}] for the abstract's quantities, in order."""
     out: list[dict] = []
     seen = set()
     for m in _QUANTITY.finditer(text):
         if _is_noise(text, m):
             continue
-        unit = ((m.group("unit") or "").strip() + (m.group("unit2") or "")).strip()
+        unit = ((m.group("unit") or "").strip() + (m.group("unit2") or "")).strip() or \
+            (m.group("unit1") or "")
         unit_norm = {"x": "×", "times": "×", "points": "pp", "point": "pp",
                      "percentage points": "pp", "percentage point": "pp"}.get(unit.lower(), unit)
         if unit_norm in ("thousand", "million", "billion", "trillion"):
@@ -110,7 +119,7 @@ def extract_numbers(text: str, limit: int = 8) -> list[dict]:
             "text": (lead + " " + display).strip() if lead else display,
             "value": value,
             "unit": unit_norm or None,
-            "what": _what(text, m.start(), m.end()),
+            "what": _what(text, m.start("num"), m.end()),
         }
         if m.group("num2"):
             item["value_to"] = _value(m.group("num2"))

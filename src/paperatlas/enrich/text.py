@@ -96,9 +96,9 @@ def _strip_commands(text: str) -> str:
 
 
 def _math(match: re.Match) -> str:
-    inner = next(g for g in match.groups() if g is not None)
+    inner = next(g for g in match.groups() if g is not None).replace("~", " ")
     inner = _strip_commands(inner)
-    inner = inner.replace("^", "").replace("~", " ") if not re.search(r"\d\^", inner) else inner
+    inner = inner.replace("^", "") if not re.search(r"\d\^", inner) else inner
     return inner.strip()
 
 

@@ -1,0 +1,94 @@
+"""Contribution names on hand-written abstracts: markup, placeholders, things only used."""
+
+import pytest
+
+from paperatlas.enrich.names import extract_names
+
+
+def first(abstract: str):
+    names = extract_names(abstract)
+    return names[0] if names else None
+
+
+@pytest.mark.parametrize("abstract, expected", [
+    (r"Long-horizon autoregressive generation drifts. In this paper we propose \textsc{OmniAR}, "
+     r"a unified autoregressive model for images and video. \textsc{OmniAR} halves the error.",
+     "OmniAR"),
+    ("Typing errors are costly to find. We build a dataset of annotated snippets, named MemoType, "
+     "that covers twelve languages.", "MemoType"),
+    ("Attributions for decoder-only models are noisy. We propose Hessian-Enhanced Token "
+     "Attribution (HETA), which models second-order effects.", "HETA"),
+    (r"Distillation can leak a model. We introduce $\texttt{DOGe}$, a defence that perturbs "
+     r"the output distribution while keeping accuracy.", "DOGe"),
+    ("Reasoning models overthink. We present **TFPI**, a training recipe that prunes thinking "
+     "tokens. **TFPI** cuts cost by half.", "TFPI"),
+    (r"Weather forecasts suffer from bias. We present \textbf{RectiWeather}, a rectified flow "
+     r"model for medium-range forecasting.", "RectiWeather"),
+    ("Data markets lack trust. To address this, our framework, TrustLedger, records provenance "
+     "of every sample.", "TrustLedger"),
+    ("Agents forget. We present ReMind-Agent: a memory layer for tool-using agents. "
+     "ReMind-Agent improves success rates.", "ReMind-Agent"),
+    ("Most planners are slow. We propose a simple search procedure called Lookahead Pruning "
+     "that avoids dead ends.", "Lookahead Pruning"),
+])
+def test_introduced_names_are_found_with_markup_stripped(abstract, expected):
+    assert first(abstract) == expected
+
+
+def test_latex_placeholder_is_not_a_name():
+    abstract = (r"Software agents rarely ship working apps. We propose \tool, a benchmark of 80 "
+                r"app-building tasks. Even the best model solves only 12% of \tool.")
+    names = extract_names(abstract)
+    assert "tool" not in [n.lower() for n in names]
+    assert names == []
+
+
+def test_placeholder_with_capital_is_not_a_name():
+    abstract = (r"We introduce \Method, a sparse attention kernel. \Method is 3x faster "
+                r"than dense attention on long inputs.")
+    assert extract_names(abstract) == []
+
+
+@pytest.mark.parametrize("abstract", [
+    "We fine-tune Qwen3-Embedding with GRPO and compare against CLIP on retrieval tasks. "
+    "We find that contrastive pretraining matters more than model size.",
+    "We study how Transformers generalise on arithmetic. Using GPT-4o as a judge, we show "
+    "that curriculum order affects length generalisation.",
+    "Large Language Models (LLMs) are increasingly used as judges. We analyse their biases "
+    "on MMLU and GSM8K and find systematic position effects.",
+])
+def test_things_only_used_are_not_names(abstract):
+    assert extract_names(abstract) == []
+
+
+@pytest.mark.parametrize("abstract", [
+    "Scaling laws describe loss, but not downstream accuracy. We show that a two-parameter "
+    "law predicts accuracy from compute, and that it holds across 12 model families.",
+    "Why do diffusion models memorise? We investigate the role of data duplication and find "
+    "that a small number of repeated images explains most memorisation.",
+    "We prove a lower bound on the sample complexity of learning halfspaces with Massart "
+    "noise, matching known upper bounds up to logarithmic factors.",
+])
+def test_abstracts_that_name_nothing_give_no_name(abstract):
+    assert extract_names(abstract) == []
+
+
+def test_headline_name_comes_first_and_parts_follow():
+    abstract = ("We present CarbonBench, a benchmark for emissions forecasting. CarbonBench "
+                "contains 40 regions. We also release CarbonNet, a baseline model trained on it.")
+    names = extract_names(abstract)
+    assert names[0] == "CarbonBench"
+    assert "CarbonNet" in names
+
+
+def test_background_acronyms_are_not_the_headline():
+    abstract = ("Vision-language models (VLMs) hallucinate objects. Retrieval-augmented "
+                "generation (RAG) helps but is slow. We propose GroundCheck, a verifier that "
+                "checks each generated object against the image.")
+    assert first(abstract) == "GroundCheck"
+
+
+def test_acronym_must_match_its_long_form():
+    abstract = ("We propose a new optimiser for sparse models (see Appendix B). "
+                "It converges faster than Adam on every task we tried.")
+    assert extract_names(abstract) == []

@@ -1,0 +1,62 @@
+"""Headline quantities: normalised values, units, what they measure, noise skipped."""
+
+from paperatlas.enrich.numbers import extract_numbers
+from paperatlas.enrich.text import clean
+
+
+def numbers(raw: str):
+    return extract_numbers(clean(raw))
+
+
+def by_value(items, value):
+    return next(n for n in items if n["value"] == value)
+
+
+def test_percent_with_what_it_measures():
+    items = numbers("Frontier models leak up to 71% private attributes in our audits.")
+    item = by_value(items, 71.0)
+    assert item["unit"] == "%"
+    assert item["text"] == "up to 71%"
+    assert item["what"] == "private attributes"
+
+
+def test_latex_escaped_percent_and_times():
+    items = numbers(r"The pruned model keeps 97.4\% accuracy and runs 8$\times$ faster.")
+    assert by_value(items, 97.4)["unit"] == "%"
+    assert by_value(items, 8.0)["unit"] == "×"
+
+
+def test_number_broken_by_copying_is_mended():
+    items = numbers("Our method improves the success rate by 12. 5 % on average.")
+    assert by_value(items, 12.5)["unit"] == "%"
+
+
+def test_ranges_keep_both_ends():
+    items = numbers("Agents violate constraints in 21%-48% of episodes and decode 1.5–3.2× faster.")
+    pct = by_value(items, 21.0)
+    assert pct["value_to"] == 48.0 and pct["unit"] == "%"
+    speed = by_value(items, 1.5)
+    assert speed["value_to"] == 3.2 and speed["unit"] == "×"
+
+
+def test_counts_with_separators_and_plus():
+    items = numbers("The benchmark has 2,318 questions written by 40+ annotators.")
+    assert by_value(items, 2318.0)["what"] == "questions"
+    assert by_value(items, 40.0)["unit"] == "+"
+
+
+def test_sizes_and_x_suffix():
+    items = numbers("We pretrain models up to 13B parameters on 2T tokens, a 4.5x larger budget.")
+    assert by_value(items, 13.0)["unit"] == "B"
+    assert by_value(items, 2.0)["unit"] == "T"
+    assert by_value(items, 4.5)["unit"] == "×"
+
+
+def test_spelled_out_counts_of_things():
+    items = numbers("We evaluate eleven models on nine datasets.")
+    assert by_value(items, 9.0)["what"] == "datasets"
+
+
+def test_years_model_versions_and_enumerations_are_not_quantities():
+    items = numbers("Since 2021, GPT-4 and Qwen2.5 have dominated (1) reasoning and (2) coding.")
+    assert items == []

@@ -1,0 +1,114 @@
+"""extract_facts schema and enrich_store over a real store: skip, force, resume, areas."""
+
+from pathlib import Path
+
+import pytest
+
+from paperatlas.enrich import pipeline
+from paperatlas.enrich.pipeline import enrich_store, extract_facts
+from paperatlas.store import Store
+
+SAMPLE = Path(__file__).resolve().parents[1] / "examples" / "iclr2026_sample_list.txt"
+KEYS = {"name", "names", "kind", "kinds", "numbers", "links", "has_code", "gist",
+        "display_title", "keyphrases"}
+
+
+def sample_abstracts():
+    paragraphs = [p.strip() for p in SAMPLE.read_text(encoding="utf-8").split("\n\n") if p.strip()]
+    return paragraphs[1:]
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = Store(tmp_path / "atlas.db")
+    with s.transaction():
+        for i, abstract in enumerate(sample_abstracts()):
+            s.insert_paper({"id": f"p{i:02d}", "abstract": abstract})
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def no_areas(monkeypatch):
+    monkeypatch.setattr(pipeline, "_area_predictor", lambda: None)
+
+
+def test_facts_follow_the_documented_schema():
+    for abstract in sample_abstracts():
+        facts = extract_facts(None, abstract)
+        assert set(facts) == KEYS
+        assert facts["name"] is None or facts["name"] == facts["names"][0]
+        assert facts["kind"] in ("method", "benchmark", "dataset", "analysis", "theory")
+        assert all(set(n) >= {"text", "value", "unit", "what"} for n in facts["numbers"])
+        assert all(link["type"] in ("code", "data", "project", "paper") for link in facts["links"])
+        assert facts["has_code"] == any(link["type"] == "code" for link in facts["links"])
+        assert len(facts["gist"].split()) <= 40
+        assert len(facts["display_title"]) <= 110
+        assert 5 <= len(facts["keyphrases"]) <= 8
+
+
+def test_sample_list_facts_on_real_abstracts():
+    facts = [extract_facts(None, a) for a in sample_abstracts()]
+    first = facts[0]
+    assert first["name"] == "CIMemories" and first["kind"] == "benchmark"
+    assert first["display_title"].startswith("CIMemories: a benchmark")
+    dm4ct = next(f for f in facts if f["name"] == "DM4CT")
+    assert {link["url"] for link in dm4ct["links"]} == {"zenodo.org/records/15420527",
+                                                        "github.com/DM4CT/DM4CT"}
+    assert dm4ct["has_code"]
+
+
+def test_enrich_store_stores_skips_and_forces(store, no_areas):
+    counts = enrich_store(store)
+    assert counts["total"] == counts["enriched"] == len(sample_abstracts())
+    assert store.get_facts("p00")["name"] == "CIMemories"
+    assert [p["id"] for p in store.iter_papers(kind="benchmark")][:1] == ["p00"]
+    assert {p["id"] for p in store.iter_papers(has_code=True)} >= {"p06"}
+    again = enrich_store(store)
+    assert again["enriched"] == 0 and again["skipped"] == counts["total"]
+    forced = enrich_store(store, force=True)
+    assert forced["enriched"] == counts["total"]
+
+
+def test_changed_text_is_redone(store, no_areas):
+    enrich_store(store)
+    with store.transaction():
+        store.update_paper("p01", {"abstract": "We present GlowNet, a network for glow removal."})
+    counts = enrich_store(store)
+    assert counts["enriched"] == 1
+    assert store.get_facts("p01")["name"] == "GlowNet"
+
+
+def test_interrupt_keeps_finished_batches(store, no_areas, monkeypatch):
+    monkeypatch.setattr(pipeline, "BATCH", 5)
+    real = pipeline.extract_facts
+    calls = {"n": 0}
+
+    def flaky(title, abstract):
+        calls["n"] += 1
+        if calls["n"] == 8:
+            raise KeyboardInterrupt
+        return real(title, abstract)
+
+    monkeypatch.setattr(pipeline, "extract_facts", flaky)
+    with pytest.raises(KeyboardInterrupt):
+        enrich_store(store)
+    assert len(store.facts_state()) == 5  # the first batch was committed
+    monkeypatch.setattr(pipeline, "extract_facts", real)
+    counts = enrich_store(store)
+    assert counts["skipped"] == 5 and counts["enriched"] == len(sample_abstracts()) - 5
+
+
+def test_predicted_area_is_stored_when_the_classifier_exists(store, monkeypatch):
+    seen = []
+
+    def fake_predict(texts):
+        seen.extend(texts)
+        return [{"label": "optimization", "prob": 0.9, "top3": [["optimization", 0.9]]}
+                for _ in texts]
+
+    monkeypatch.setattr(pipeline, "_area_predictor", lambda: fake_predict)
+    enrich_store(store)
+    assert len(seen) == len(sample_abstracts())
+    assert store.get_facts("p03")["predicted_area"]["label"] == "optimization"
+    assert [p["predicted_area"] for p in store.iter_papers(ids=["p03"])] == ["optimization"]

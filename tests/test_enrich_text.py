@@ -1,0 +1,38 @@
+"""Markup stripping, number repair, sentence splitting, placeholders."""
+
+from paperatlas.enrich.text import clean, placeholder_macros, sentences
+
+
+def test_latex_emphasis_and_math_are_stripped():
+    assert clean(r"we propose \textsc{OmniAR}, see $\texttt{DOGe}$ and \textbf{\emph{Nested}}") == \
+        "we propose OmniAR, see DOGe and Nested"
+
+
+def test_markdown_emphasis_is_stripped():
+    assert clean("We present **TFPI** and __Bold__, *Italic* and `Code` and _Under_.") == \
+        "We present TFPI and Bold, Italic and Code and Under."
+
+
+def test_symbols_and_escapes():
+    assert clean(r"18.8\% better, 10$\times$ faster, $\sim$3 s, $\geq 5$") == "18.8% better, 10× faster, ~3 s, ≥ 5"
+
+
+def test_broken_numbers_are_mended():
+    assert clean("a 12. 5 % gain and 3 × speedup") == "a 12.5% gain and 3× speedup"
+    # an ordinary sentence end followed by a number is left alone
+    assert clean("We win. 5 of 6 tasks improve.") == "We win. 5 of 6 tasks improve."
+
+
+def test_font_switches_do_not_glue_words():
+    assert clean(r"we call it {\em Frozen} policy iteration") == "we call it Frozen policy iteration"
+
+
+def test_placeholder_macros_are_reported():
+    assert placeholder_macros(r"We propose \tool, and \method beats \textbf{X} by 3$\times$.") == \
+        {"tool", "method"}
+
+
+def test_sentences_keep_abbreviations_inside():
+    text = "We use models, e.g. GPT-4, as judges. Results improve by 3.5 points. Done."
+    assert sentences(text) == ["We use models, e.g. GPT-4, as judges.",
+                               "Results improve by 3.5 points.", "Done."]
