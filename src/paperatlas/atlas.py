@@ -109,7 +109,7 @@ def build_map(store, list_name: str | None = None, model: str | None = None,
 
 def _describe(store, ids: list[str], result) -> tuple[list[dict], list[dict]]:
     """Topic rows (labels, sizes, centres, top names and terms) and per-paper assignments."""
-    from paperatlas.atlas_labels import PaperText, label_clusters
+    from paperatlas.atlas_labels import PaperText, label_clusters, paper_phrases
 
     papers = {p["id"]: p for p in store.get_papers(ids)}
     facts = store.facts_for(ids)
@@ -123,8 +123,9 @@ def _describe(store, ids: list[str], result) -> tuple[list[dict], list[dict]]:
             name=f.get("name")))
 
     n_broad, n_fine = int(result.broad.max()) + 1, int(result.fine.max()) + 1
-    broad_terms = label_clusters(texts, result.broad, n_broad)
-    fine_terms = label_clusters(texts, result.fine, n_fine)
+    phrases = paper_phrases(texts)
+    broad_terms = label_clusters(texts, result.broad, n_broad, phrases=phrases)
+    fine_terms = label_clusters(texts, result.fine, n_fine, phrases=phrases)
 
     topics: list[dict] = []
     for level, labels, terms, count in ((0, result.broad, broad_terms, n_broad),

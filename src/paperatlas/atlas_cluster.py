@@ -131,7 +131,7 @@ def _layout_umap(v: np.ndarray, knn: tuple[np.ndarray, np.ndarray], seed: int) -
         warnings.simplefilter("ignore")  # "n_jobs overridden by random_state" and the like
         reducer = umap.UMAP(n_components=2, n_neighbors=knn[0].shape[1], min_dist=0.1,
                             metric="cosine", random_state=seed, precomputed_knn=knn,
-                            low_memory=True, verbose=False)
+                            n_epochs=200, low_memory=True, verbose=False)
         return reducer.fit_transform(v).astype(np.float32)
 
 

@@ -18,6 +18,7 @@ import math
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9\-+]*[A-Za-z0-9+]|[A-Za-z]")
 _SPACE = re.compile(r"\s+")
@@ -117,6 +118,7 @@ STOP = FUNCTION | { "the", "of", "for", "and", "or", "in", "on", "to", "with", "
         "model", "models", "learning", "data", "large", "different", "various", "specific"}
 
 
+@lru_cache(maxsize=1 << 17)
 def phrase_key(text: str) -> str:
     """Matching key of a phrase: lower case, single spaces, crude singular, aliases merged."""
     t = _SPACE.sub(" ", text.strip().lower()).strip(" .,;:-")
@@ -132,6 +134,7 @@ def phrase_key(text: str) -> str:
     return ALIASES.get(t, t)
 
 
+@lru_cache(maxsize=1 << 17)
 def _usable(key: str) -> bool:
     words = key.split(" ")
     if not key or len(key) > 45 or len(words) > 5 or key in GENERIC:
@@ -213,12 +216,22 @@ def paper_phrases(papers: list[PaperText]) -> tuple[list[set[str]], dict[str, Co
     # a title that says "machine unlearning" counts even if the keywords do not; single
     # words only when many authors use them as a keyword ("quantization", not "neural")
     vocab = {k for k, c in keyword_df.items() if " " in k or c >= 10}
+    # first words of every spelling that can map to a vocabulary key: n-grams starting
+    # with any other word are skipped without normalising them (most of them)
+    starts = {k.split(" ")[0] for k in vocab}
+    starts |= {src.split(" ")[0] for src, dst in ALIASES.items() if dst in vocab}
     for p, keys in zip(papers, given):
         if p.title:
-            for gram in _ngrams(_tokens(p.title)):
-                k = phrase_key(gram)
-                if k in vocab:
-                    keys.add(k)
+            tokens = _tokens(p.title)
+            for i, first in enumerate(tokens):
+                if first not in starts and first.rstrip("s") not in starts:
+                    continue
+                for n in range(1, 5):
+                    if i + n > len(tokens):
+                        break
+                    k = phrase_key(" ".join(tokens[i:i + n]))
+                    if k in vocab:
+                        keys.add(k)
     covered = sum(1 for k in given if k) / max(1, len(papers))
     if covered < 0.6:  # bare abstracts: fall back to frequent n-grams
         for keys, extra in zip(given, _abstract_phrases(papers)):
@@ -255,13 +268,13 @@ class TopicTerms:
 
 
 def label_clusters(papers: list[PaperText], labels, n_topics: int,
-                   reserved: set[str] | None = None) -> list[TopicTerms]:
+                   reserved: set[str] | None = None, phrases=None) -> list[TopicTerms]:
     """One readable label per cluster id 0..n_topics-1 (clusters ordered by size, largest first).
 
     Labels are kept distinct: a later (smaller) cluster whose best phrase is taken uses its
     next best. `reserved` phrase keys are avoided as the head phrase too.
     """
-    phrases, surface = paper_phrases(papers)
+    phrases, surface = phrases or paper_phrases(papers)  # (computed once for both levels)
     n = len(papers)
     df: Counter[str] = Counter()
     for keys in phrases:

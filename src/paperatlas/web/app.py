@@ -29,6 +29,7 @@ from paperatlas.web.i18n import lang_of, translator
 
 HERE = Path(__file__).parent
 PAGE_SIZE = 50
+SEARCH_PAGE_SIZE = 20  # search hits carry highlighted snippets, the costly part of a search
 MAP_CACHE_SECONDS = 5.0
 SORTS = ("list", "title", "rating", "name")
 
@@ -246,7 +247,7 @@ def create_app(db_path: str | Path | None = None) -> FastAPI:
         stored = maps.get(list or None)
         return render(request, "search.html", q=q, cards=cards(hits, stored), result=result,
                       note=note, page=page, more=bool(result and result.get("total", 0) >
-                                                       page * PAGE_SIZE))
+                                                       page * SEARCH_PAGE_SIZE))
 
     @app.get("/papers/{paper_id}", response_class=HTMLResponse)
     def paper_page(request: Request, paper_id: str):
@@ -372,7 +373,8 @@ def _run_search(atlas: Atlas, q: str, page: int, **filters) -> tuple[dict | None
     if search is not None:
         note = None
         try:
-            res = search(atlas.store, q, k=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE, **filters)
+            res = search(atlas.store, q, k=SEARCH_PAGE_SIZE, offset=(page - 1) * SEARCH_PAGE_SIZE,
+                         **filters)
         except PaperatlasError as exc:
             from paperatlas.search import SearchError
             if isinstance(exc, SearchError):  # the query itself is at fault: say so
@@ -380,8 +382,8 @@ def _run_search(atlas: Atlas, q: str, page: int, **filters) -> tuple[dict | None
             # vectors unusable (model not installed, ...): keyword ranking still works
             note = "fts_fallback"
             try:
-                res = search(atlas.store, q, k=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE,
-                             method="keyword", **filters)
+                res = search(atlas.store, q, k=SEARCH_PAGE_SIZE,
+                             offset=(page - 1) * SEARCH_PAGE_SIZE, method="keyword", **filters)
             except PaperatlasError as exc2:
                 return None, [], str(exc2)
         d = res.to_dict()
@@ -391,8 +393,8 @@ def _run_search(atlas: Atlas, q: str, page: int, **filters) -> tuple[dict | None
     if not terms:
         return None, [], None
     match = " ".join(f'"{w}"' for w in terms)
-    ranked = atlas.store.fts_search(match, limit=page * PAGE_SIZE)
-    ids = [pid for pid, _ in ranked][(page - 1) * PAGE_SIZE:]
+    ranked = atlas.store.fts_search(match, limit=page * SEARCH_PAGE_SIZE)
+    ids = [pid for pid, _ in ranked][(page - 1) * SEARCH_PAGE_SIZE:]
     rows = atlas.store.get_papers(ids)
     return {"total": len(ranked), "mode": "keyword"}, rows, "fts_fallback"
 
