@@ -11,6 +11,7 @@ ends with a full stop, is never taken for a heading or a stand-alone title.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -208,31 +209,30 @@ def read_text(path: Path) -> Iterator[Paper]:
     alternating = short >= 2 and short >= 0.5 * untitled
 
     first_line = head[0].line if head else 0
+
+    def counted(title_entry: _Entry | None) -> bool:
+        """A marked title with no abstract is yielded (ingest skips and counts it), except
+        at the very top, where it is the document's own heading."""
+        return title_entry is not None and title_entry.marked and title_entry.line != first_line
+
     pending: _Entry | None = None
-    for entry in _chain(head, entries):
+    for entry in itertools.chain(head, entries):
         if not entry.abstract and not entry.title:
             continue  # only invisible characters (a lone soft hyphen, an empty label)
         if entry.title_only:
-            if pending is not None and pending.marked and pending.line != first_line:
-                yield _paper(path, pending)  # a titled paper without an abstract: skipped
-            keep_as_title = entry.marked or alternating
-            pending = entry if keep_as_title else None
-            continue
-        if pending is not None:
-            if entry.title is None:
-                entry.title, entry.line = pending.title, pending.line
-                entry.fields = {**pending.fields, **entry.fields}
-            elif pending.marked and pending.line != first_line:
+            if counted(pending):
                 yield _paper(path, pending)
-            pending = None
+            pending = entry if entry.marked or alternating else None
+            continue
+        if pending is not None and entry.title is None:
+            entry.title, entry.line = pending.title, pending.line
+            entry.fields = {**pending.fields, **entry.fields}
+        elif counted(pending):
+            yield _paper(path, pending)
+        pending = None
         yield _paper(path, entry)
-    if pending is not None and pending.marked and pending.line != first_line:
+    if counted(pending):
         yield _paper(path, pending)
-
-
-def _chain(head: list[_Entry], rest: Iterator[_Entry]) -> Iterator[_Entry]:
-    yield from head
-    yield from rest
 
 
 def _paper(path: Path, entry: _Entry) -> Paper:
