@@ -162,7 +162,7 @@ def paper_from_record(record: Mapping[str, Any], source: str) -> Paper:
             urls.insert(0, forum)
     return Paper(
         abstract=_text(fields.get("abstract")) or "",
-        title=" ".join(_text(fields.get("title")).split()) if fields.get("title") else None,
+        title=" ".join(title.split()) if (title := _text(fields.get("title"))) else None,
         id=paper_id,
         authors=split_list(fields.get("authors"), authors=True),
         keywords=split_list(fields.get("keywords")),
