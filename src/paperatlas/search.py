@@ -36,9 +36,10 @@ SNIPPET_CHARS = 320
 
 # Fusion of the keyword and vector rankings, chosen on the dev half of
 # benchmarks/queries (see docs/bench/search.md). "rrf": sum of w / (rrf_k + rank).
-FUSION: dict[str, Any] = {"method": "rrf", "rrf_k": 60, "keyword_weight": 1.0,
+# "score": each list min-max scaled, weighted sum. Feedback: see `expansion` below.
+FUSION: dict[str, Any] = {"method": "score", "rrf_k": 60, "keyword_weight": 0.75,
                           "vector_weight": 1.0, "feedback_weight": 1.0}
-FEEDBACK_DOCS = 5  # papers whose English-space centroid re-queries a cross-lingual search
+FEEDBACK_DOCS = 3  # papers whose vector centroid re-queries the index (feedback)
 # BM25 weight factor for a non-English query the glossary could not translate (only its
 # stray Latin-script words, e.g. "KV", can match the index).
 FOREIGN_KEYWORD_WEIGHT = 0.3
@@ -381,6 +382,9 @@ class Rankings:
     # neighbours, in the English model's space, of the papers the multilingual model
     # ranked first (pseudo-relevance feedback)
     feedback: list[tuple[str, float]] = field(default_factory=list)
+    # neighbours of the papers that keywords and vectors together ranked first, in the
+    # English model's space (pseudo-relevance feedback on the hybrid ranking; hybrid only)
+    expansion: list[tuple[str, float]] = field(default_factory=list)
 
     def semantic(self, fusion: dict[str, Any] | None = None) -> list[tuple[str, float]]:
         """The vector side alone: the vector list, or for a non-English query the
@@ -418,7 +422,7 @@ def candidate_rankings(store, query: str, depth: int = CANDIDATES,
         else:
             notes.append("no vectors in this atlas yet: run `paperatlas embed` to search by "
                          "meaning" + ("; showing keyword matches only" if keyword else ""))
-    feedback, translated = [], []
+    feedback, translated, english = [], [], []
     if vectors and language != "en" and allowed != set():
         english = [m for m in _vector_models_for(store, "en") if m != MULTILINGUAL_MODEL]
         if english:
@@ -432,8 +436,17 @@ def candidate_rankings(store, query: str, depth: int = CANDIDATES,
         if not terms and language != "en" and not vectors:
             notes.append(f"keyword search cannot match a {_language_name(language)} query "
                          "against English abstracts; search without --mode keyword")
-    return Rankings(language, terms, kw_ranking, vec_ranking, model, notes, translation,
-                    translated, feedback)
+    r = Rankings(language, terms, kw_ranking, vec_ranking, model, notes, translation,
+                 translated, feedback)
+    semantic = r.semantic()
+    english_model = model if language == "en" else (english[0] if vectors and english
+                                                    else None)
+    # (tried for translated Chinese queries too: no gain on the dev queries, so English only)
+    if kw_ranking and semantic and english_model and language == "en":
+        first = fuse([(kw_ranking, 1.0), (semantic, 1.0)], method=FUSION["method"],
+                     rrf_k=FUSION["rrf_k"])  # equal weights for the first pass
+        r.expansion = _feedback_ranking(store, english_model, first, depth, allowed)
+    return r
 
 
 def _vector_ranking(store, model: str, text: str, depth: int, allowed: set[str] | None,
@@ -452,9 +465,10 @@ def _vector_ranking(store, model: str, text: str, depth: int, allowed: set[str] 
 
 def _feedback_ranking(store, model: str, vec_ranking, depth: int,
                       allowed: set[str] | None) -> list[tuple[str, float]]:
-    """The rank-weighted centroid of the first FEEDBACK_DOCS papers the multilingual model
-    found, searched again among the English `model`'s vectors, which place English
-    abstracts more precisely than a cross-lingual model does."""
+    """The rank-weighted centroid of the first FEEDBACK_DOCS papers of a ranking,
+    searched again among `model`'s vectors. After a cross-lingual search, the English
+    model places English abstracts more precisely than the multilingual model; after a
+    hybrid search, it finds papers near the best hits that share no word with the query."""
     index = _open_index(store, model) if vec_ranking else None
     if index is None:
         return []
@@ -480,8 +494,10 @@ def fuse_rankings(r: Rankings, fusion: dict[str, Any] | None = None
     keyword_weight = fusion["keyword_weight"]
     if r.language != "en" and not r.translation:  # only stray Latin words to match
         keyword_weight *= FOREIGN_KEYWORD_WEIGHT
-    return fuse([(r.keyword, keyword_weight), (semantic, fusion["vector_weight"])],
-                method=fusion["method"], rrf_k=fusion["rrf_k"]), "hybrid"
+    lists = [(r.keyword, keyword_weight), (semantic, fusion["vector_weight"])]
+    if r.expansion:
+        lists.append((r.expansion, fusion["feedback_weight"]))
+    return fuse(lists, method=fusion["method"], rrf_k=fusion["rrf_k"]), "hybrid"
 
 
 # -- query translation ---------------------------------------------------------------------------
