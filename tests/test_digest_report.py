@@ -52,10 +52,21 @@ def _store_map(atlas, list_name: str) -> None:
 def atlas(tmp_path_factory):
     db = tmp_path_factory.mktemp("digest") / "atlas.db"
     a = Atlas(db)
-    a.add([FIXTURES / "corpus.jsonl", FIXTURES / "hostile.jsonl"], list_name="conf")
+    a.add([FIXTURES / "corpus.jsonl", FIXTURES / "hostile.jsonl"], list_name="conf", enrich=False)
+    _enrich(a)
     _store_map(a, "conf")
     yield a
     a.close()
+
+
+def _enrich(atlas) -> None:
+    """Facts from the enrich stage's pure extractor (the area model is not needed here)."""
+    from paperatlas.enrich.pipeline import extract_facts
+
+    with atlas.store.transaction():
+        for p in atlas.store.iter_papers():
+            atlas.store.set_facts(p["id"], extract_facts(p.get("title"), p["abstract"]),
+                                  "test", "test")
 
 
 class _Tags(HTMLParser):

@@ -52,6 +52,7 @@ class Comparison:
     topic_source: str                           # how topics were made
     new_names: list[tuple[str, str]] = field(default_factory=list)   # (name, paper id) in B only
     new_terms: list[tuple[str, int]] = field(default_factory=list)   # (term, papers of B)
+    topic_of: dict[str, str] = field(default_factory=dict)           # paper id -> topic label
 
     def risers(self, n: int = 5, by: str = "topics") -> list[ShareRow]:
         rows = [r for r in getattr(self, by) if r.delta > 0]
@@ -107,7 +108,7 @@ def compare_lists(store, list_a: str, list_b: str, png: str | Path | None = None
         shared=len(set(ids_a) & set(ids_b)),
         areas=share_rows([area(p) for p in ids_a], [area(p) for p in ids_b]),
         topics=share_rows([topic_of[p] for p in ids_a], [topic_of[p] for p in ids_b]),
-        topic_source=source)
+        topic_source=source, topic_of=topic_of)
     comparison.new_names = new_names(ids_a, ids_b, facts)[:n_names]
     comparison.new_terms = new_terms([_text(rows[p]) for p in ids_a],
                                      [_text(rows[p]) for p in ids_b])[:n_terms]

@@ -86,8 +86,10 @@ TEMPLATE = r"""<!DOCTYPE html>
       <td class="barcell"><div class="bar" style="width: {{ (100 * count / max_area)|round(1) }}%"></div></td></tr>
 {% endfor %}
 </table>
+{% if data.by_kind|selectattr(0)|list %}
 <h3>{{ words.by_kind }}</h3>
 <p class="kinds">{% for kind, count in data.by_kind %}<span><span class="kind">{{ words.kinds.get(kind, kind) }}</span> {{ count }}</span>{% endfor %}</p>
+{% endif %}
 <h3>{{ words.named }}</h3>
 {% if data.named %}<ul class="papers">{% for p in data.named %}{{ paper(p) }}{% endfor %}</ul>{% else %}<p>{{ words.none }}</p>{% endif %}
 <h3>{{ words.with_code }} ({{ data.with_code|length }})</h3>

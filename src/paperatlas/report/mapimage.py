@@ -9,8 +9,8 @@ from typing import Any
 import numpy as np
 
 
-def render_map(stored: dict[str, Any], groups, width_in: float = 10.0,
-               height_in: float = 6.5, dpi: int = 110) -> bytes:
+def render_map(stored: dict[str, Any], groups, width_in: float | None = None,
+               height_in: float | None = None, dpi: int = 110) -> bytes:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -18,6 +18,9 @@ def render_map(stored: dict[str, Any], groups, width_in: float = 10.0,
 
     xy_of = {a["paper_id"]: (a["x"], a["y"]) for a in stored["assignments"]}
     everything = np.array(list(xy_of.values()), dtype=float)
+    small = len(everything) < 200  # a short list needs no poster-sized map
+    width_in = width_in or (8.0 if small else 10.0)
+    height_in = height_in or (4.2 if small else 6.5)
     fig, ax = plt.subplots(figsize=(width_in, height_in), dpi=dpi)
     try:
         if len(everything):

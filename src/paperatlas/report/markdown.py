@@ -55,7 +55,9 @@ def render_markdown(data: DigestData, words: dict, output: Path | None = None) -
     for area, count in data.by_area:
         lines.append(f"| {md_text(area or words['unknown_area'])} | {count} | {100 * count / total:.0f}% |")
     kinds = " · ".join(f"{md_text(words['kinds'].get(k, k))} {n}" for k, n in data.by_kind)
-    lines += ["", f"### {words['by_kind']}", "", kinds, ""]
+    lines.append("")
+    if any(k for k, _ in data.by_kind):  # unknown for all until `paperatlas enrich` runs
+        lines += [f"### {words['by_kind']}", "", kinds, ""]
     lines += [f"### {words['named']}", ""]
     lines += [paper_bullet(p, words) for p in data.named] or [words["none"]]
     lines += ["", f"### {words['with_code']} ({len(data.with_code)})", ""]
