@@ -122,11 +122,24 @@ def main() -> int:
             checks.append((f"re-add {path.name}: added + merged",
                            again_report.added + again_report.merged, 0))
         print(f"sample list added in {list_s:.2f} s")
+        store.close()
+        # the other order: the list first (hash ids), then the data (twins take the source ids)
+        reverse = Store(Path(tmp) / "reverse.db")
+        timed_add(reverse, sample)
+        timed_add(reverse, data)
+        sample_ids = reverse.all_ids(listed.list_name)
+        checks += [
+            ("list first, then data: total papers", reverse.count_papers(), 15602),
+            ("list first, then data: sample papers now under OpenReview ids",
+             sum(not pid.startswith("h") for pid in sample_ids), 19),
+            ("list first, then data: sample papers with a title",
+             sum(bool(p["title"]) for p in reverse.get_papers(sample_ids)), 19),
+        ]
+        reverse.close()
         for what, got, want in checks:
             ok = got == want
             failures += not ok
             print(f"  {'ok ' if ok else 'BAD'} {what}: {got} (want {want})")
-        store.close()
 
         if args.big:
             failures += big_file(Path(tmp), data)
