@@ -1,9 +1,9 @@
 """ICLR 2026 primary-area classifier: text -> {label, prob, top3} over the 21 areas.
 
-A multinomial logistic regression over two views of the text, both from the default static
-embedding model (`paperatlas.static_model`): its TF-IDF terms (words and word pairs) and
-its dense unsupervised blocks (MiniLM-distilled meaning + latent topics). No transformer
-runs at prediction time, so tens of thousands of abstracts are classified per minute.
+A multinomial logistic regression over TF-IDF terms (words and word pairs, tokenised like
+the static embedding model). Adding the static model's dense blocks or MiniLM-distilled
+features did not help on a validation split (docs/bench/embeddings.md), so the model is
+just this: no transformer and no embedding at prediction time.
 
 The model ships as `paperatlas/models/areas-v1.npz` (weights as float16, a few MB) and is
 rebuilt by `paperatlas train-areas DATA`. It reads any text (title and abstract, or an
@@ -26,8 +26,9 @@ from paperatlas.errors import InputError, PaperatlasError
 
 MODEL_FILE = "areas-v1.npz"
 AREAS_FILE = "iclr2026_primary_areas.txt"
-DENSE_WEIGHT = 0.5  # scale of the dense view next to the (unit-norm) TF-IDF view
 C = 4.0  # inverse regularisation of the logistic regression
+MIN_DF = 2  # a term must occur in two training papers
+MAX_TERMS = 100_000
 MIN_ABSTRACT = 100  # shorter abstracts are placeholders ("na", "."), not training data
 
 
@@ -54,53 +55,46 @@ def _paper_text(title: str | None, abstract: str | None) -> str:
     return embedding_text(title, abstract)
 
 
-def features(texts: Sequence[str], static=None):
-    """Sparse [n, terms + dense] matrix: TF-IDF terms beside the dense unsupervised blocks."""
-    from scipy import sparse
+def term_features(vocabulary=None, **fit_options):
+    """TF-IDF of words and word pairs, tokenised like the static embedding model."""
+    from paperatlas.static_model import term_vectorizer
 
-    if static is None:
-        from paperatlas.embed import get_backend
-
-        static = get_backend("static")
-    terms = static.vectorizer.transform(list(texts))
-    dense_dims = sum(d for name, d in static.meta["blocks"].items() if name != "areas")
-    dense = np.asarray(terms @ static.table[:, :dense_dims], dtype=np.float32)
-    norms = np.linalg.norm(dense, axis=1, keepdims=True)
-    norms[norms == 0] = 1.0
-    return sparse.hstack([terms, sparse.csr_matrix(DENSE_WEIGHT * dense / norms)]).tocsr()
+    return term_vectorizer(vocabulary, **fit_options)
 
 
 class AreaClassifier:
-    def __init__(self, classes: list[str], coef: np.ndarray, intercept: np.ndarray,
-                 static_id: str):
+    """Multinomial logistic regression over TF-IDF terms (words and word pairs)."""
+
+    def __init__(self, classes: list[str], vocab: list[str], idf: np.ndarray,
+                 coef: np.ndarray, intercept: np.ndarray):
         self.classes = list(classes)
-        self.coef = np.asarray(coef, dtype=np.float32)  # [features, classes]
+        self.vectorizer = term_features({t: i for i, t in enumerate(vocab)})
+        self.vectorizer.idf_ = np.asarray(idf, dtype=np.float32)
+        self.coef = np.asarray(coef, dtype=np.float32)  # [terms, classes]
         self.intercept = np.asarray(intercept, dtype=np.float32)
-        self.static_id = static_id
 
     @classmethod
-    def fit(cls, texts: Sequence[str], labels: Sequence[str], static=None) -> "AreaClassifier":
+    def fit(cls, texts: Sequence[str], labels: Sequence[str]) -> "AreaClassifier":
         from sklearn.linear_model import LogisticRegression
 
-        static = static or _static()
-        X = features(texts, static)
+        vectorizer = term_features(min_df=MIN_DF, max_df=0.5, max_features=MAX_TERMS)
+        X = vectorizer.fit_transform(list(texts))
         clf = LogisticRegression(C=C, max_iter=500).fit(X, np.asarray(labels))
-        return cls([str(c) for c in clf.classes_], clf.coef_.T, clf.intercept_, _static_id(static))
+        vocab = sorted(vectorizer.vocabulary_, key=vectorizer.vocabulary_.get)
+        return cls([str(c) for c in clf.classes_], vocab, vectorizer.idf_, clf.coef_.T,
+                   clf.intercept_)
 
-    def predict_proba(self, texts: Sequence[str], static=None) -> np.ndarray:
-        static = static or _static()
-        if _static_id(static) != self.static_id:
-            raise PaperatlasError("area model was trained with another static embedding model; "
-                                  "retrain it: paperatlas train-areas DATA")
-        scores = np.asarray(features(texts, static) @ self.coef) + self.intercept
+    def predict_proba(self, texts: Sequence[str]) -> np.ndarray:
+        scores = np.asarray(self.vectorizer.transform(list(texts)) @ self.coef) + self.intercept
         scores -= scores.max(axis=1, keepdims=True)
         probs = np.exp(scores, dtype=np.float64)
         return probs / probs.sum(axis=1, keepdims=True)
 
     def save(self, path: str | Path) -> None:
+        vocab = sorted(self.vectorizer.vocabulary, key=self.vectorizer.vocabulary.get)
         np.savez_compressed(path, classes=np.asarray(json.dumps(self.classes)),
-                            coef=self.coef.astype(np.float16), intercept=self.intercept,
-                            static_id=np.asarray(self.static_id))
+                            vocab=np.asarray(json.dumps(vocab)), idf=self.vectorizer.idf_,
+                            coef=self.coef.astype(np.float16), intercept=self.intercept)
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> "AreaClassifier":
@@ -109,21 +103,8 @@ class AreaClassifier:
             raise PaperatlasError(f"{path}: area model missing; train it with "
                                   "`paperatlas train-areas DATA`")
         with np.load(path, allow_pickle=False) as z:
-            return cls(json.loads(str(z["classes"])), z["coef"], z["intercept"],
-                       str(z["static_id"]))
-
-
-def _static():
-    from paperatlas.embed import get_backend
-
-    return get_backend("static")
-
-
-def _static_id(static) -> str:
-    """Fingerprint of a static model (its vocabulary size, width and table checksum)."""
-    table = np.ascontiguousarray(static.table[:64], dtype=np.float16)
-    return f"{len(static.vectorizer.vocabulary)}x{static.dim}:" + \
-        hashlib.sha1(table.tobytes()).hexdigest()[:12]
+            return cls(json.loads(str(z["classes"])), json.loads(str(z["vocab"])), z["idf"],
+                       z["coef"], z["intercept"])
 
 
 _LOADED: dict[str, AreaClassifier] = {}

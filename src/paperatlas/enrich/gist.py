@@ -75,11 +75,18 @@ def _shorten(phrase: str, limit: int) -> str:
     return phrase[:limit].rstrip()
 
 
+_PAREN_AT_START = re.compile(r"\s*\([^()]*\)")
+
+
 def _drop_name(text: str, name: str) -> str:
     """The text with the name (and its parenthesised acronym or long form) taken out."""
-    text = re.sub(r"\s*\(\s*" + re.escape(name) + r"\s*\)", "", text)
-    text = re.sub(re.escape(name) + r"\s*(?:\([^()]*\))?", "", text, count=1)
-    return re.sub(r"\(\s*\)", "", text)
+    text = text.replace(f"({name})", "").replace(f"( {name} )", "")
+    i = text.find(name)
+    if i >= 0:
+        rest = text[i + len(name):]
+        paren = _PAREN_AT_START.match(rest)
+        text = text[:i] + (rest[paren.end():] if paren else rest)
+    return text.replace("()", "")
 
 
 def _tidy(phrase: str) -> str:
@@ -92,27 +99,35 @@ def _tidy(phrase: str) -> str:
 
 def _spelled_out(sents: list[str], name: str) -> str | None:
     """The long form an acronym name is defined by: "Contamination Detection via Context (CoDeC)"."""
-    pat = re.compile(r"([^.;:()]{3,160}?)\(\s*" + re.escape(name) + r"\s*\)")
+    marker = f"({name})"
     for s in sents:
-        m = pat.search(s)
-        if m:
-            form = long_form(name, m.group(1))
+        i = s.find(marker)
+        if i > 0:
+            before = re.split(r"[.;:()]", s[max(0, i - 160):i])[-1]
+            form = long_form(name, before)
             if form and len(form) > len(name) + 3:
                 return form.strip()
     return None
 
 
+_AFTER_NAME = re.compile(
+    r"\s*(?:\([^()]{1,80}\)\s*)?(?:,|:|\s+is|\s+-|\s+—|\s+–)\s+"
+    r"((?:a|an|the|one|two|three|four|five|\w+\s+(?:new|novel))\s+.+|[^,;.]{12,})", re.I)
+
+
 def _what_it_is(sents: list[str], name: str) -> str | None:
-    """The appositive that says what the named thing is: "X, a benchmark for ..." -> "a benchmark for ..."."""
+    """What the named thing is: its spelled-out acronym, else the appositive after it
+    ("X, a benchmark for ..." -> "a benchmark for ...")."""
     spelled = _spelled_out(sents, name)
     if spelled:
         return spelled
-    pat = re.compile(re.escape(name) + r"\s*(?:\([^()]{1,80}\)\s*)?(?:,|:|\s+is|\s+-|\s+—|\s+–)\s+"
-                     r"((?:a|an|the|one|two|three|four|five|\w+\s+(?:new|novel))\s+.+|[^,;.]{12,})", re.I)
     for s in sents:
-        m = pat.search(s)
-        if m:
-            return _tidy(m.group(1))
+        start = s.find(name)
+        while start >= 0:
+            m = _AFTER_NAME.match(s, start + len(name))
+            if m:
+                return _tidy(m.group(1))
+            start = s.find(name, start + 1)
     return None
 
 

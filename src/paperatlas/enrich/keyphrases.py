@@ -49,6 +49,8 @@ pruning scaling routing rendering tracking clustering ranking grounding unlearni
 _PIECES = re.compile(r"(?<!\w)[A-Za-z][\w'-]*|\d[\w.,%×]*|[.,;:!?()\[\]{}\"“”/&+=<>]|\s[-–—]\s")
 
 
+_CAMEL = re.compile(r"[a-z][A-Z]")
+_CODED = re.compile(r"[A-Z].*[A-Z]|\d")  # acronyms, coined names, numbered things keep their case
 _GENERIC = frozenset("""model data dataset benchmark context user attribute function input output
 value sample example step layer parameter feature image text token question answer query
 """.split())
@@ -71,37 +73,45 @@ def _stem(word: str) -> str:
 def extract_keyphrases(text: str, title: str | None = None, k: int = 8) -> list[str]:
     """Up to k (at least 5 when the text allows) deduplicated keyphrases, best first."""
     doc = f"{title}. {text}" if title else text
+    # Candidate phrases: runs of content words between stopwords and punctuation.
+    runs: list[list[str]] = []
+    current: list[str] = []
+    for piece in _PIECES.findall(doc):
+        if piece[0].isalpha() and piece.lower() not in _STOPWORDS:
+            current.append(piece.rstrip("'"))
+        elif current:
+            runs.append(current)
+            current = []
+    if current:
+        runs.append(current)
+
+    stem_of: dict[str, str] = {}
     phrases: dict[str, dict] = {}
     word_freq: dict[str, int] = {}
-    word_deg: dict[str, int] = {}
-    current: list[str] = []
-    position = 0
-
-    def flush() -> None:
-        nonlocal position
-        ws = current[-3:] if len(current) > 4 else list(current)
+    for position, run in enumerate(runs):
+        ws = run[-3:] if len(run) > 4 else run
         # verbs at a phrase's edge ("measuring cumulative disclosure", "models spanning")
-        while ws and _verbish(ws[0]):
-            ws.pop(0)
-        while ws and _verbish(ws[-1]):
-            ws.pop()
-        if ws:
-            stems = [_stem(w) for w in ws]
-            for st in stems:
-                word_freq[st] = word_freq.get(st, 0) + 1
-                word_deg[st] = word_deg.get(st, 0) + len(ws)
-            entry = phrases.setdefault(" ".join(stems), {"surface": " ".join(ws), "count": 0,
-                                                         "first": position, "words": stems})
-            entry["count"] += 1
-            position += 1
-        current.clear()
-
-    for piece in _PIECES.findall(doc):
-        if not piece[0].isalpha() or piece.lower() in _STOPWORDS:
-            flush()
+        start, end = 0, len(ws)
+        while start < end and _verbish(ws[start]):
+            start += 1
+        while end > start and _verbish(ws[end - 1]):
+            end -= 1
+        ws = ws[start:end]
+        if not ws:
+            continue
+        stems = []
+        for w in ws:
+            st = stem_of.get(w)
+            if st is None:
+                st = stem_of[w] = _stem(w)
+            stems.append(st)
+            word_freq[st] = word_freq.get(st, 0) + 1
+        key = " ".join(stems)
+        entry = phrases.get(key)
+        if entry is None:
+            phrases[key] = {"surface": " ".join(ws), "count": 1, "first": position, "words": stems}
         else:
-            current.append(piece.rstrip("'"))
-    flush()
+            entry["count"] += 1
     scored = []
     for key, e in phrases.items():
         if len(e["surface"]) < 3 or all(len(w) < 3 for w in e["words"]):
@@ -111,7 +121,7 @@ def extract_keyphrases(text: str, title: str | None = None, k: int = 8) -> list[
         s = sum(word_freq[w] for w in e["words"]) / n ** 0.5
         s *= 1.0 + 0.7 * (e["count"] - 1)
         s *= {1: 0.6, 2: 1.0, 3: 1.0}.get(n, 0.7)
-        if n == 1 and (e["surface"].isupper() or re.search(r"[a-z][A-Z]", e["surface"])):
+        if n == 1 and (e["surface"].isupper() or _CAMEL.search(e["surface"])):
             s *= 1.6  # an acronym or coined name on its own
         s *= 1.2 if e["first"] < 4 else 1.0
         scored.append((s, e))
@@ -131,10 +141,10 @@ def extract_keyphrases(text: str, title: str | None = None, k: int = 8) -> list[
                 continue
             if not strict and any(ws <= set(_stem(w) for w in o.split()) for o in out):
                 continue
-            if len(ws) == 1 and not re.search(r"[A-Z].*[A-Z]|\d", surface) and \
+            if len(ws) == 1 and not _CODED.search(surface) and \
                     (word_freq[e["words"][0]] < 3 or e["words"][0] in _GENERIC):
                 continue  # a lone ordinary word says little
-            if not surface.isupper() and not re.search(r"[A-Z].*[A-Z]|\d", surface):
+            if not surface.isupper() and not _CODED.search(surface):
                 surface = surface.lower()
             out.append(surface)
             used |= ws

@@ -103,6 +103,27 @@ _CUES: dict[str, list[tuple[re.Pattern, float]]] = {
     ],
 }
 
+# Substrings without which each cue above cannot match (same order as _CUES).
+_TRIGGERS: dict[str, list[tuple[str, ...]]] = {
+    "benchmark": [("benchmark",), ("evaluat", "leaderboard", "models struggle", "models fail",
+                                   "models achieve only")],
+    "dataset": [("dataset", "corpus", "corpora"),
+                ("collect", "curate", "annotat", "release", "crawl", "hours of", "millions of",
+                 "thousands of", "images", "videos", "samples", "examples", "pairs", "hours",
+                 "documents", "questions", "conversations", "trajectories")],
+    "theory": [("prove", "theorem", "bound", "minimax", "complexity", "regret", "convergence",
+                "provabl", "theoretic", "asymptotic", "necessary and sufficient", "polynomial",
+                "np-hard", "rigorous", "closed-form", "characteri", "lemma", "\\omega",
+                "\\theta", "o(")],
+    "analysis": [("empirical", "systematic", "large-scale", "our analysis", "our findings",
+                  "our study", "our results", "we find", "surprisingly", "we observe", "hypothes",
+                  "shed", "case study", "position paper", "these findings", "we investigate",
+                  "we study", "we analy", "we examine", "understand")],
+    "method": [("propose", "novel", "our method", "our approach", "our framework", "our algorithm",
+                "our model", "outperform", "state-of-the-art", "speed", "plug-and-play",
+                "training-free", "surpass", "improve")],
+}
+
 
 def _head_kind(tail: str) -> str | None:
     """The kind named by the first head noun in `tail` (the words after an introducing verb)."""
@@ -127,6 +148,9 @@ def classify_kind(sents: list[str], name: str | None = None) -> tuple[str, list[
     intro_weight = 3.0
     introduced = False
     for sent in sents:
+        low = sent.lower()
+        if "we " not in low and "this " not in low and "our " not in low and "here" not in low:
+            continue  # none of the contribution patterns can match (a cheap test first)
         intro = _INTRO.search(sent)
         if intro:
             introduced = True
@@ -148,10 +172,12 @@ def classify_kind(sents: list[str], name: str | None = None) -> tuple[str, list[
             score["analysis"] += max(1.0, intro_weight * 0.6)
             intro_weight = max(1.0, intro_weight / 2)
     text = " ".join(sents)
+    low = text.lower()
     for kind, cues in _CUES.items():
-        for pat, weight in cues:
-            n = len(pat.findall(text))
-            score[kind] += weight * min(n, 2)
+        for (pat, weight), triggers in zip(cues, _TRIGGERS[kind]):
+            if any(t in low for t in triggers):  # the regex only where it can match
+                n = len(pat.findall(text))
+                score[kind] += weight * min(n, 2)
     if name:
         score["method"] += 1.0
     elif not introduced:  # nothing was introduced: a study or a theory paper

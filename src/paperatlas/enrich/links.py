@@ -15,6 +15,8 @@ _URL = re.compile(
     rf"(?:https?://|ftp://)[^\s<>\"'{{}}\\\[\]]+|(?<![\w@/.-]){_HOSTS}(?:/[^\s<>\"'{{}}\\\[\]]*)?", re.I)
 # Hosts whose bare name is already a page (a project site), path or not.
 _PAGE_HOSTS = re.compile(r"^[\w-]+\.(?:github|gitlab)\.io$|^[\w.-]+\.(?:github|gitlab)\.io$", re.I)
+_MAYBE_URL = re.compile(r"://|www\.|\.(?:com|org|net|io|ai|dev|edu|app|page|site|xyz|co|cn|"
+                        r"science)\b", re.I)
 _TRAIL = ".,;:!?*_'\"`~"
 
 
@@ -51,6 +53,8 @@ def classify_url(url: str) -> str:
 
 def extract_links(text: str) -> list[dict]:
     """[{url, type}] in order of appearance, deduplicated; `text` may still hold markup."""
+    if not _MAYBE_URL.search(text or ""):
+        return []  # most abstracts have no link: skip the costly scan
     text = re.sub(r"\\(?:url|href)\s*\{([^{}]*)\}", r" \1 ", text or "")
     text = text.replace("\\_", "_").replace("\\%", "%").replace("\\#", "#").replace("\\~", "~")
     out, seen = [], set()

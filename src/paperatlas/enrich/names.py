@@ -25,7 +25,7 @@ from paperatlas.enrich.known import is_known, is_known_exact
 from paperatlas.enrich.text import clean, placeholder_macros
 
 # A name token: letters/digits joined by - . + _ ' (trailing ++ allowed, as in C++).
-_TOKEN = r"[^\W_](?:[^\W_]|[-+_.'’/&](?=[^\W_]))*\+*\*?"
+_TOKEN = r"[^\W_]+(?:[-+_.'’/&][^\W_]+)*\+*\*?"
 _TOKEN_RE = re.compile(_TOKEN)
 
 _HEAD_NOUNS = (
@@ -75,7 +75,7 @@ _APPOSITION_ANCHOR = re.compile(
     r"(?:,|:|\s(?:is|are)|\s[-–—]+|[-–—]{2,})\s+(?:a|an|the\s+first|our|the|which\s+is\s+an?)\s+",
     re.I)
 _NAME_BEFORE_HEAD = re.compile(
-    rf"\b(?:the|a|an|our)\s+(?:[\w-]+\s+)?(?:\(\s*)?({_TOKEN})(?:\s*\))?\s+(?:{_HEAD_NOUNS})s?\b")
+    rf"\b(?:the|a|an|our)\s+(?:[\w-]+\s+)?(?:\(\s*)?(?=[^\s(]*[A-Z0-9])({_TOKEN})(?:\s*\))?\s+(?:{_HEAD_NOUNS})s?\b")
 _HEAD_BEFORE_PAREN = re.compile(rf"\b(?:{_HEAD_NOUNS})s?\s*$", re.I)
 _PAREN_TOKEN = re.compile(r"\(\s*(" + _TOKEN + r")\s*(?:\)|[;,])")
 _USED_BEFORE = re.compile(
@@ -89,6 +89,31 @@ _ADDRESS_WITH = re.compile(r"\bwe\s+(?:address|tackle|solve|approach|answer|meet
 _REPO_NAME = re.compile(r"(?:github\.com|gitlab\.com|huggingface\.co|anonymous\.4open\.science/r)"
                         r"/(?:[\w.-]+/)?([\w.-]+?)/?(?=[\s)\],;]|\.?$|\.\s)")
 _SENT_START = re.compile(r"(?:^|[.!?]\s+)$")
+_PAREN_TEXT = re.compile(r"\(([^()]{5,120})\)")
+_LAST_TOKEN = re.compile(r"(" + _TOKEN + r")[\"'”’]?$")
+_PAREN_AT_END = re.compile(r"\(\s*(" + _TOKEN + r")\s*\)\s*$")
+_PARENTHETICAL_AT_END = re.compile(r"\s*\([^()]*\)\s*$")
+_CAPITAL_RUN_AT_END = re.compile(r"((?:[A-Z][^\s,.;:()]*\s+){1,3})$")
+_PASSIVE_SUBJECT = re.compile(r"(?:^|[.:;]\s+|,\s+)(?:(?:the\s+)?(?:[\w-]+\s+){0,3}?)?(" + _TOKEN + r")$")
+_HASH_SUFFIX = re.compile(r"-[0-9A-F]{4}$")
+_SUBJECT_SLOT = re.compile(r"(?:[.!?,]\s+|\b(?:and|that|where|while)\s+)$")
+_PLURAL_ACRONYM = re.compile(r"[A-Z]{2,}s")
+_WINDOW_STOP = re.compile(r"[.;:]\s|\s[-–—]+\s|\b(?:that|which|where|whose|using|leveraging|"
+                          r"based\s+on|by|to|with|via|on|from|in|for|over|between|across|"
+                          r"and\s+(?:show|find|demonstrate|evaluate))\b")
+
+
+def _last_token(text: str, end: int) -> tuple[str | None, int]:
+    """The name-shaped token ending just before `end` (spaces skipped) and where it starts."""
+    left = text[max(0, end - 60):end].rstrip()
+    if not left:
+        return None, end
+    word = left.rsplit(None, 1)[-1]
+    m = _TOKEN_RE.fullmatch(word)
+    if not m:
+        return None, end
+    start = max(0, end - 60) + len(left) - len(word)
+    return word, start
 _SUBJECT_VERBS = re.compile(
     r"\s+(?:achieves|outperforms|improves|reduces|enables|uses|consists|consists|comprises|"
     r"contains|provides|offers|leverages|integrates|combines|employs|introduces|learns|"
@@ -144,7 +169,8 @@ def _is_name_like(token: str, strong: bool) -> bool:
     if token[0].islower():
         # camelCase coined words (lmKANs, vCache, mmSSR); plain lower-case words and
         # prefixed adjectives (non-Euclidean) are not names
-        return any(re.search(r"[A-Z]", part[1:]) for part in token.split("-"))
+        return any(not part[1:].islower() and any(c.isupper() for c in part[1:])
+                   for part in token.split("-"))
     if inner_caps >= 1:
         # "Model-Heterogeneous", "Spatio-Temporal": ordinary words joined, coined only with a
         # cue or a typical coined part ("Terminal-Bench")
@@ -271,6 +297,7 @@ def _introduced_at(plain: str, start: int, end: int) -> bool:
 
 
 _HEAD_COLON = re.compile(rf"\b(?:{_HEAD_NOUNS})s?\s*:\s*$", re.I)
+_INTRO_AT_END = re.compile(_INTRO.pattern + r"\s+(?:the\s+)?$", re.I)
 _CUE_BEFORE = re.compile(r"\b(?:our|novel|new|named|called|termed|dubbed|proposed|introducing|"
                          r"propose|present|introduce)\b", re.I)
 _CLAUSE_BREAK = re.compile(r"\b(?:which|that|where|whose|to|using|by|leveraging|when|while|"
@@ -294,7 +321,7 @@ def candidates(raw: str, plain: str | None = None) -> list[Candidate]:
             return
         if " " not in token and not _is_name_like(token, strong):
             return
-        if cue != "named" and re.fullmatch(r"[A-Z]{2,}s", token):
+        if cue != "named" and _PLURAL_ACRONYM.fullmatch(token):
             score -= 1.5
         out.append(Candidate(token, score, pos, cue))
 
@@ -329,11 +356,10 @@ def candidates(raw: str, plain: str | None = None) -> list[Candidate]:
         capitalised = sum(w[:1].isupper() for w in form.split()) >= max(1, len(form.split()) // 2)
         score = (4.0 if capitalised else 3.0) if cue else 1.5
         add(acro, score, m.start(1), "acronym", allow_family=cue)
-    for m in re.finditer(r"(?<![\w-])(" + _TOKEN + r")\s*\(([^()]{5,120})\)", plain):
-        acro = m.group(1)
-        if sum(c.isupper() for c in acro) >= 2 and long_form(acro, m.group(2)) is not None:
-            add(acro, 4.0 if _introduced_at(plain, m.start(), m.end()) else 1.5, m.start(),
-                "acronym")
+    for m in _PAREN_TEXT.finditer(plain):
+        acro, start = _last_token(plain, m.start())
+        if acro and sum(c.isupper() for c in acro) >= 2 and long_form(acro, m.group(1)) is not None:
+            add(acro, 4.0 if _introduced_at(plain, start, m.end()) else 1.5, start, "acronym")
 
     # "a novel ... architecture (STKAN)" / "our CogniPair simulation platform"
     for m in _PAREN_TOKEN.finditer(plain):
@@ -366,12 +392,15 @@ def candidates(raw: str, plain: str | None = None) -> list[Candidate]:
             continue
         # the token right before the anchor, skipping a parenthetical
         left = plain[max(0, m.start() - 120):m.start()]
-        paren = re.search(r"\(\s*(" + _TOKEN + r")\s*\)\s*$", left)
+        paren = _PAREN_AT_END.search(left) if left.endswith(")") else None
         if paren and _is_name_like(paren.group(1), True):
             t = paren
         else:
-            left = re.sub(r"\s*\([^()]*\)\s*$", "", left)
-            t = re.search(r"(" + _TOKEN + r")[\"'”’]?$", left)
+            if left.endswith(")"):
+                left = _PARENTHETICAL_AT_END.sub("", left)
+            t = _LAST_TOKEN.search(left[-60:])
+            if t:
+                left = left[-60:]
         if not t:
             continue
         prefix = left[:t.start()]
@@ -379,9 +408,9 @@ def candidates(raw: str, plain: str | None = None) -> list[Candidate]:
                 not _ADDRESS_WITH.search(prefix[-80:]):
             continue
         if t is not paren and t.group(1)[:1].isupper():
-            run = re.search(r"((?:[A-Z][^\s,.;:()]*\s+){1,3})$", prefix)
-            if run and not _INTRO.search(run.group(1)) and not re.search(
-                    r"(?:^|[.!?]\s+)$", prefix[:run.start()]):
+            run = _CAPITAL_RUN_AT_END.search(prefix[-80:])
+            if run and not _INTRO.search(run.group(1)) and not _SENT_START.search(
+                    prefix[-80:][:run.start()]):
                 words = run.group(1).split()
                 while words and (words[0].lower() in _COMMON or is_known(words[0])):
                     words.pop(0)
@@ -392,7 +421,7 @@ def candidates(raw: str, plain: str | None = None) -> list[Candidate]:
                         allow_family=True)
                     continue
         intro = bool(_INTRO.search(prefix[-80:]))
-        right_after_intro = bool(re.search(_INTRO.pattern + r"\s+(?:the\s+)?$", prefix[-80:], re.I))
+        right_after_intro = bool(_INTRO_AT_END.search(prefix[-80:]))
         if not (t is paren or _is_name_like(t.group(1), False) or right_after_intro):
             continue
         add(t.group(1), 4.0 if intro else 3.0, m.start() - len(t.group(1)), "appositive",
@@ -401,9 +430,7 @@ def candidates(raw: str, plain: str | None = None) -> list[Candidate]:
     # introducing verb, then the first name-like token before the clause ends
     for m in _INTRO.finditer(plain):
         span = plain[m.end():m.end() + 200]
-        stop = re.search(r"[.;:]\s|\s[-–—]+\s|\b(?:that|which|where|whose|using|leveraging|"
-                         r"based\s+on|by|to|with|via|on|from|in|for|over|between|across|"
-                         r"and\s+(?:show|find|demonstrate|evaluate))\b", span)
+        stop = _WINDOW_STOP.search(span)
         window = span[:stop.start()] if stop else span
         set_off_found = False
         first = None
@@ -433,16 +460,14 @@ def candidates(raw: str, plain: str | None = None) -> list[Candidate]:
             add(t.group(0), DIRECT_SCORE if strong_pos else 2.5, m.end() + t.start(), "intro",
                 strong=False, allow_family=strong_pos)
     for m in _PASSIVE.finditer(plain):
-        left = re.sub(r"\s*\([^()]*\)\s*$", "", plain[max(0, m.start() - 200):m.start()])
-        t = re.search(r"(?:^|[.:;]\s+|,\s+)(?:(?:the\s+)?(?:[\w-]+\s+){0,3}?)?(" + _TOKEN + r")$",
-                      left)
+        left = _PARENTHETICAL_AT_END.sub("", plain[max(0, m.start() - 200):m.start()])
+        t = _PASSIVE_SUBJECT.search(left[-80:])
         if t:
             add(t.group(1), 3.0, m.start(), "passive", strong=False)
 
     for m in _REPO_NAME.finditer(plain):
-        repo = re.sub(r"-[0-9A-F]{4}$", "", m.group(1))
-        if _is_name_like(repo, False) and re.search(
-                r"(?<![\w/-])" + re.escape(repo) + r"(?![\w-])", plain[:m.start()] + plain[m.end():]):
+        repo = _HASH_SUFFIX.sub("", m.group(1))
+        if _is_name_like(repo, False) and repo in plain[:m.start()] + plain[m.end():]:
             add(repo, 2.0, m.start(1), "repository", strong=False)
 
     # emphasised coined words in the raw text
@@ -456,14 +481,14 @@ def candidates(raw: str, plain: str | None = None) -> list[Candidate]:
                 add(inner, 2.0, pos if pos >= 0 else len(plain), "emphasis", strong=True)
 
     # a coined token the abstract keeps using as a subject
-    for m in re.finditer(r"(?:^|[.!?]\s+|,\s+|\b(?:and|that|where|while)\s+)(" + _TOKEN + r")(?=" +
-                         _SUBJECT_VERBS.pattern + ")",
-                         plain):
-        tok = m.group(1)
+    for m in _SUBJECT_VERBS.finditer(plain):
+        tok, start = _last_token(plain, m.start())
+        if not tok or not _SUBJECT_SLOT.search(plain[max(0, start - 8):start]) and start > 0:
+            continue
         if _is_name_like(tok, False) and not tok.isupper():
-            add(tok, 1.5, m.start(1), "subject", strong=False)
+            add(tok, 1.5, start, "subject", strong=False)
         elif _is_name_like(tok, False):
-            add(tok, 1.0, m.start(1), "subject", strong=False)
+            add(tok, 1.0, start, "subject", strong=False)
     return out
 
 
@@ -535,7 +560,7 @@ def _rank(cands: list[Candidate], plain: str) -> list[str]:
         cues = {c.cue for c in group}
         score = best.score + 0.4 * min(len(cues) - 1, 2)
         if " " not in best.name:
-            mentions = len(re.findall(r"(?<![\w-])" + re.escape(best.name) + r"(?![\w-])", plain))
+            mentions = plain.count(best.name)
             score += 0.3 * min(max(mentions - 1, 0), 4)
         ranked.append(Candidate(best.name, score, min(c.position for c in group), best.cue))
     kept = [c for c in ranked if c.score >= MIN_SCORE]

@@ -20,10 +20,11 @@ _SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9, "T": 1e12, "thousand": 1e3, "m
 _NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _UNIT = (r"\s*%|\s*×|x(?![A-Za-z0-9])|\s*times\b|\s*pp\b|\s*(?:percentage\s+)?points?\b|"
          r"\s*(?:thousand|million|billion|trillion)\b|[KMBT](?![A-Za-z])|k(?![A-Za-z])|\+")
+# The words before a number that qualify it ("up to 69%"), looked for once a number is found.
+_LEAD = re.compile(r"(?<![\w])(up\s+to|over|more\s+than|nearly|about|approximately|around|"
+                   r"roughly|at\s+least|at\s+most|only|just|by|~|≈|>|<|≥|≤)\s*$", re.I)
 _QUANTITY = re.compile(
-    rf"(?<![\w.\-/])(?P<lead>(?:up\s+to|over|more\s+than|nearly|about|approximately|around|"
-    rf"roughly|at\s+least|at\s+most|only|just|by|~|≈|>|<|≥|≤)\s*)?"
-    rf"(?P<num>{_NUM})(?P<unit1>%|×|x(?![A-Za-z0-9]))?"
+    rf"(?<![\w.\-/])(?P<num>{_NUM})(?P<unit1>%|×|x(?![A-Za-z0-9]))?"
     rf"(?:\s*(?P<range>[-–—~]|to)\s*(?P<num2>{_NUM}))?"
     rf"(?P<unit>{_UNIT})?(?P<unit2>%|×|\+)?")
 _WORD_QUANTITY = re.compile(
@@ -112,7 +113,8 @@ def extract_numbers(text: str, limit: int = 10) -> list[dict]:
             unit_norm = {"thousand": "K", "million": "M", "billion": "B", "trillion": "T"}[unit_norm]
         value = _value(m.group("num"))
         display = text[m.start("num"):m.end()].strip()
-        lead = (m.group("lead") or "").strip()
+        lead_match = _LEAD.search(text, max(0, m.start() - 20), m.start())
+        lead = lead_match.group(1) if lead_match else ""
         if lead.lower() == "by":
             lead = ""
         item = {
