@@ -112,3 +112,12 @@ def test_predicted_area_is_stored_when_the_classifier_exists(store, monkeypatch)
     assert len(seen) == len(sample_abstracts())
     assert store.get_facts("p03")["predicted_area"]["label"] == "optimization"
     assert [p["predicted_area"] for p in store.iter_papers(ids=["p03"])] == ["optimization"]
+
+
+def test_worker_processes_give_the_same_facts(store, no_areas, tmp_path, monkeypatch):
+    monkeypatch.setattr(pipeline, "BATCH", 7)
+    enrich_store(store, workers=2)
+    parallel = {pid: store.get_facts(pid) for pid in store.all_ids()}
+    enrich_store(store, force=True, workers=1)
+    serial = {pid: store.get_facts(pid) for pid in store.all_ids()}
+    assert parallel == serial and len(serial) == len(sample_abstracts())

@@ -6,6 +6,7 @@ The facts schema is in docs/DEVELOPING.md ("The facts a paper carries").
 from __future__ import annotations
 
 import importlib.util
+import os
 from typing import Any
 
 from paperatlas.enrich.gist import display_title, pick_gist
@@ -20,6 +21,7 @@ from paperatlas.paper import text_hash
 # Bump when any extractor's output changes: stored facts of an older version are redone.
 EXTRACTOR_VERSION = "1"
 BATCH = 500
+PARALLEL_FROM = 3000  # papers to do before worker processes pay for their start-up
 
 
 def extract_facts(title: str | None, abstract: str) -> dict[str, Any]:
@@ -58,11 +60,13 @@ def _area_predictor():
     return getattr(areas, "predict_areas", None)
 
 
-def enrich_store(store, force: bool = False, progress: bool = False) -> dict[str, int]:
+def enrich_store(store, force: bool = False, progress: bool = False,
+                 workers: int | None = None) -> dict[str, int]:
     """Compute and store facts for every paper whose text or extractor version changed.
 
     Work is written in batches of BATCH papers, one transaction each: an interrupt keeps
-    every finished batch, and the next run resumes where it stopped.
+    every finished batch, and the next run resumes where it stopped. Large stores are
+    extracted by a pool of worker processes (`workers`, default: one per core).
     Returns counts: total, enriched, skipped, named, with_code, with_area.
     """
     predict_areas = _area_predictor()
@@ -90,10 +94,17 @@ def enrich_store(store, force: bool = False, progress: bool = False) -> dict[str
                        TimeRemainingColumn(), transient=True)
         bar.start()
         task = bar.add_task("enrich", total=len(todo))
+    batches = [todo[start:start + BATCH] for start in range(0, len(todo), BATCH)]
+    workers = _worker_count(len(todo)) if workers is None else max(1, workers)
+    pool = None
     try:
-        for start in range(0, len(todo), BATCH):
-            batch = todo[start:start + BATCH]
-            facts = [extract_facts(title, abstract) for _, title, abstract, _ in batch]
+        if workers > 1:
+            from concurrent.futures import ProcessPoolExecutor
+            pool = ProcessPoolExecutor(max_workers=workers)
+            results = pool.map(_facts_for, [[(t, a) for _, t, a, _ in b] for b in batches])
+        else:
+            results = (_facts_for([(t, a) for _, t, a, _ in b]) for b in batches)
+        for batch, facts in zip(batches, results):
             if use_areas:
                 areas = predict_areas([f"{t}. {a}" if t else a for _, t, a, _ in batch])
                 for f, area in zip(facts, areas):
@@ -108,6 +119,21 @@ def enrich_store(store, force: bool = False, progress: bool = False) -> dict[str
             if bar is not None:
                 bar.update(task, advance=len(batch))
     finally:
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
         if bar is not None:
             bar.stop()
     return counts
+
+
+def _facts_for(items: list[tuple[str | None, str]]) -> list[dict[str, Any]]:
+    """One batch of extract_facts (module level, so a worker process can run it)."""
+    return [extract_facts(title, abstract) for title, abstract in items]
+
+
+def _worker_count(n_papers: int) -> int:
+    """Extraction is pure CPU work: big stores use every core, small ones stay in-process
+    (starting workers costs more than a few thousand papers take)."""
+    if n_papers < PARALLEL_FROM:
+        return 1
+    return max(1, min(os.cpu_count() or 1, 8))
