@@ -132,6 +132,7 @@ def test_bibtex():
     ("not_objects.jsonl", "expected a JSON object", 2),
     ("malformed.bib", "malformed BibTeX", 3),
     ("does_not_exist.txt", "no such file", None),
+    ("no_abstract_column.csv", "none holds the abstract", 1),
 ])
 def test_bad_input_is_one_clear_error(name, message, line):
     with pytest.raises(InputError) as info:

@@ -16,7 +16,7 @@ from paperatlas.errors import InputError
 from paperatlas.paper import Paper
 from paperatlas.sources._io import peek
 from paperatlas.sources.bibtex import read_bibtex
-from paperatlas.sources.csv import is_header, read_csv
+from paperatlas.sources.csv import header_columns, is_header, read_csv
 from paperatlas.sources.jsonl import read_json, read_jsonl
 from paperatlas.sources.text import read_text
 
@@ -47,6 +47,10 @@ def detect(path: str | os.PathLike[str]) -> str:
         return "bibtex"
     if is_header(first_line):
         return "csv"
+    known = header_columns(first_line)
+    if len(known) >= 2:  # a sheet of papers, but nothing to read as the abstract
+        raise InputError(path, f"looks like a CSV/TSV with columns {', '.join(sorted(known))} "
+                               "but none holds the abstract (name it abstract or summary)", 1)
     return "text"
 
 

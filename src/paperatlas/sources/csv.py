@@ -22,13 +22,18 @@ def delimiter_of(header: str) -> str:
     return max("\t;,|", key=header.count)
 
 
-def is_header(line: str) -> bool:
-    """Does this line name an abstract column (so the file is a sheet, not prose)?"""
+def header_columns(line: str) -> set[str]:
+    """The known column names (see ALIASES) in a would-be header line, canonicalised."""
     delimiter = delimiter_of(line)
     if line.count(delimiter) == 0:
-        return False
+        return set()
     names = {canonical_key(c.strip().strip('"')) for c in line.split(delimiter)}
-    return bool(names & set(ALIASES["abstract"]))
+    return names & {alias for aliases in ALIASES.values() for alias in aliases}
+
+
+def is_header(line: str) -> bool:
+    """Does this line name an abstract column (so the file is a sheet, not prose)?"""
+    return bool(header_columns(line) & set(ALIASES["abstract"]))
 
 
 def read_csv(path: Path) -> Iterator[Paper]:
