@@ -27,6 +27,7 @@ from paperatlas import dedup
 from paperatlas.errors import InputError, PaperatlasError
 from paperatlas.paper import Paper, normalise_text, paper_id
 from paperatlas.sources import read
+from paperatlas.sources._io import fraction_read
 from paperatlas.store import PAPER_COLUMNS, Store
 
 BATCH = 500
@@ -130,7 +131,9 @@ class _Import:
                 self._batch(batch)
                 self.index_new_papers()  # before a later batch may update these papers
                 if self.bar:
-                    self.bar.advance(task, len(batch))
+                    self.bar.update(task, len(batch), fraction_read(self.path))
+        if self.bar:
+            self.bar.finish(task)
         if self.report.read == 0:
             raise InputError(self.path, "no papers found in it")
 
@@ -327,22 +330,29 @@ def merge_changes(stored: dict[str, Any], paper: Paper) -> dict[str, Any]:
 
 
 class _Progress:
-    """A rich progress bar per file (papers read), on stderr."""
+    """A rich progress bar per file on stderr: the share of the file read, papers so far."""
 
     def __init__(self):
         from rich.console import Console
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, SpinnerColumn,
+        from rich.progress import (BarColumn, Progress, SpinnerColumn, TaskProgressColumn,
                                    TextColumn, TimeElapsedColumn)
         self._progress = Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
-                                  TextColumn("{task.completed} papers"), TimeElapsedColumn(),
-                                  console=Console(stderr=True), transient=False)
+                                  TaskProgressColumn(), TextColumn("{task.fields[papers]} papers"),
+                                  TimeElapsedColumn(), console=Console(stderr=True))
         self._progress.start()
 
     def start(self, path: Path):
-        return self._progress.add_task(f"adding {path.name}", total=None)
+        return self._progress.add_task(f"adding {path.name}", total=1000, papers=0)
 
-    def advance(self, task, n: int) -> None:
-        self._progress.advance(task, n)
+    def update(self, task, papers: int, fraction: float | None) -> None:
+        done = self._progress.tasks[task].fields["papers"] + papers
+        if fraction is None:
+            self._progress.update(task, papers=done)
+        else:
+            self._progress.update(task, papers=done, completed=int(1000 * fraction))
+
+    def finish(self, task) -> None:
+        self._progress.update(task, completed=1000)
 
     def stop(self) -> None:
         self._progress.stop()

@@ -4,6 +4,7 @@ one-line error, and lines decoded as UTF-8 one at a time so a bad byte names its
 from __future__ import annotations
 
 import gzip
+import os
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -27,6 +28,10 @@ def check_path(path: Path) -> None:
         raise InputError(path, "is a directory, not a paper list (name the files inside it)")
 
 
+# Files being read, by path: lets a progress bar ask how far a reader has got.
+_open_files: dict[Path, BinaryIO] = {}
+
+
 @contextmanager
 def open_binary(path: Path) -> Iterator[BinaryIO]:
     """The file's bytes, gunzipped when it is gzip (detected by its magic number)."""
@@ -34,11 +39,27 @@ def open_binary(path: Path) -> Iterator[BinaryIO]:
     with open(path, "rb") as raw:
         magic = raw.read(2)
         raw.seek(0)
-        if magic == GZIP_MAGIC:
-            with gzip.open(raw) as fh:
-                yield fh
-        else:
-            yield raw
+        _open_files[path] = raw
+        try:
+            if magic == GZIP_MAGIC:
+                with gzip.open(raw) as fh:
+                    yield fh
+            else:
+                yield raw
+        finally:
+            _open_files.pop(path, None)
+
+
+def fraction_read(path: Path) -> float | None:
+    """How much of the file (on disk, so compressed bytes for gzip) has been read, 0..1."""
+    raw = _open_files.get(path)
+    if raw is None or raw.closed:
+        return None
+    try:
+        size = os.fstat(raw.fileno()).st_size
+        return min(raw.tell() / size, 1.0) if size else None
+    except (OSError, ValueError):
+        return None
 
 
 def peek(path: Path, size: int = PEEK_BYTES) -> str:
