@@ -197,3 +197,18 @@ def test_property_any_json_object_maps_to_a_paper(record):
     assert paper.rating is None or isinstance(paper.rating, float)
     import json
     json.dumps(paper.extra)  # storable
+
+
+def test_fraction_read_follows_a_reader(tmp_path):
+    import json
+    from paperatlas.sources._io import fraction_read
+    path = tmp_path / "rows.jsonl"
+    path.write_text("".join(json.dumps({"id": f"r{i}", "abstract": "x " * 200}) + "\n"
+                            for i in range(2000)), encoding="utf-8")
+    papers = sources.read(path)
+    assert fraction_read(path) is None  # nothing open yet
+    for _ in range(1000):
+        next(papers)
+    assert 0.3 < fraction_read(path) < 0.8
+    list(papers)
+    assert fraction_read(path) is None  # closed once read
