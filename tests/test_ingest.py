@@ -4,8 +4,6 @@ one transaction per file."""
 from __future__ import annotations
 
 import json
-import shutil
-import sqlite3
 from pathlib import Path
 
 import pytest

@@ -174,7 +174,7 @@ def test_exported_bibtex_of_fixture_parses():
 
 # -- property: any JSON object maps to a Paper (or is skipped), never a crash --------------
 
-from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from paperatlas.sources.records import ALIASES, paper_from_record  # noqa: E402

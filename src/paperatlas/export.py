@@ -8,13 +8,11 @@ order), and writes them to a path or an open text file. Returns the number writt
 from __future__ import annotations
 
 import csv
-import io
 import json
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any, TextIO
 
 FORMATS = ("jsonl", "csv", "bibtex", "markdown")
