@@ -32,7 +32,7 @@ from iclr_data import DEFAULT_DATA, is_held_out, load_rows, real_abstract, texts
 VOCAB_SIZE = 24_000
 MEANING_DIMS = 128
 TOPIC_DIMS = 128
-WEIGHTS = {"meaning": 1.0, "topics": 1.0, "areas": 0.8}
+WEIGHTS = {"meaning": 1.0, "topics": 1.0, "areas": 1.6}  # chosen by kNN on a validation part of the training split
 
 
 def training_rows(rows):
