@@ -55,7 +55,9 @@ _INTRO = re.compile(
     r"subsequently|specifically|accordingly|consequently|simply|directly)\s+)?"
     rf"(?:{_INTRO_VERBS})(?:s|es|d|ed)?\b|"
     r"\band\s+(?:then\s+|further\s+|also\s+)?(?:propose|introduce|present|develop|design|"
-    r"construct|build|release|curate|contribute)\b", re.I)
+    r"construct|build|release|curate|contribute)\b|"
+    r"\b(?:by|through|via)\s+(?:introducing|proposing|presenting|developing|designing|building|"
+    r"constructing|releasing|curating)\b", re.I)
 _PASSIVE = re.compile(
     r"\b(?:is|are)\s+(?:thus\s+|then\s+|therefore\s+|hence\s+|further\s+|also\s+)?"
     r"(?:proposed|introduced|presented|developed|designed|constructed|built|curated|released)\b",
@@ -89,6 +91,7 @@ _ADDRESS_WITH = re.compile(r"\bwe\s+(?:address|tackle|solve|approach|answer|meet
 _REPO_NAME = re.compile(r"(?:github\.com|gitlab\.com|huggingface\.co|anonymous\.4open\.science/r)"
                         r"/(?:[\w.-]+/)?([\w.-]+?)/?(?=[\s)\],;]|\.?$|\.\s)")
 _SENT_START = re.compile(r"(?:^|[.!?]\s+)$")
+_PASSIVE_AFTER = re.compile(r"\s*(?:,\s*)?" + _PASSIVE.pattern, re.I)
 _PAREN_TEXT = re.compile(r"\(([^()]{5,120})\)")
 _LAST_TOKEN = re.compile(r"(" + _TOKEN + r")[\"'”’]?$")
 _PAREN_AT_END = re.compile(r"\(\s*(" + _TOKEN + r")\s*\)\s*$")
@@ -101,6 +104,16 @@ _PLURAL_ACRONYM = re.compile(r"[A-Z]{2,}s")
 _WINDOW_STOP = re.compile(r"[.;:]\s|\s[-–—]+\s|\b(?:that|which|where|whose|using|leveraging|"
                           r"based\s+on|by|to|with|via|on|from|in|for|over|between|across|"
                           r"and\s+(?:show|find|demonstrate|evaluate))\b")
+
+
+def _written_out(token: str, raw: str) -> bool:
+    """Does `token` occur in the raw text other than as a macro (`\\perfit` next to `PerFit`)?"""
+    start = raw.find(token)
+    while start >= 0:
+        if raw[start - 1:start] != "\\":
+            return True
+        start = raw.find(token, start + 1)
+    return False
 
 
 def _last_token(text: str, end: int) -> tuple[str | None, int]:
@@ -292,7 +305,7 @@ def _introduced_at(plain: str, start: int, end: int) -> bool:
         gap = before[last.end():]
         if len(gap.split()) <= 8 and not _CLAUSE_BREAK.search(gap):
             return True
-    return bool(_PASSIVE.match(plain, end, end + 40) or
+    return bool(_PASSIVE_AFTER.match(plain, end, end + 40) or
                 re.match(r"\s*(?:,\s*)?(?:which|that)\s+(?:we\s+)?(?:propose|introduce)", plain[end:end + 40]))
 
 
@@ -315,8 +328,10 @@ def candidates(raw: str, plain: str | None = None) -> list[Candidate]:
         if not token:
             return
         token = _strip_token(token)
-        if not token or token.lower() in placeholders:
+        if not token:
             return
+        if token.lower() in placeholders and not _written_out(token, raw):
+            return  # \tool stands for a name the abstract never spells out
         if is_known_exact(token) or (not allow_family and is_known(token)):
             return
         if " " not in token and not _is_name_like(token, strong):
@@ -358,7 +373,8 @@ def candidates(raw: str, plain: str | None = None) -> list[Candidate]:
         add(acro, score, m.start(1), "acronym", allow_family=cue)
     for m in _PAREN_TEXT.finditer(plain):
         acro, start = _last_token(plain, m.start())
-        if acro and sum(c.isupper() for c in acro) >= 2 and long_form(acro, m.group(1)) is not None:
+        if acro and sum(c.isupper() for c in acro) >= 2 and len(m.group(1).split()) >= 2 and \
+                long_form(acro, m.group(1)) is not None:
             add(acro, 4.0 if _introduced_at(plain, start, m.end()) else 1.5, start, "acronym")
 
     # "a novel ... architecture (STKAN)" / "our CogniPair simulation platform"
@@ -456,7 +472,9 @@ def candidates(raw: str, plain: str | None = None) -> list[Candidate]:
                 allow_family=True)
         elif first is not None:
             i, t = first
-            strong_pos = i <= 1 and window[t.end():t.end() + 1] in (",", " ", "")
+            # right after the verb (or its article) and set off: "we propose X, ..." / "the X ("
+            follows = window[t.end():t.end() + 2]
+            strong_pos = i <= 1 and (follows[:1] in (",", ":", "") or follows == " (")
             add(t.group(0), DIRECT_SCORE if strong_pos else 2.5, m.end() + t.start(), "intro",
                 strong=False, allow_family=strong_pos)
     for m in _PASSIVE.finditer(plain):
