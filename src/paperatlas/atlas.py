@@ -18,7 +18,7 @@ import numpy as np
 
 from paperatlas.errors import PaperatlasError
 
-ALGORITHM = "atlas-v1"
+ALGORITHM = "atlas-v2"
 ALL_PAPERS = "*"
 
 
@@ -132,7 +132,7 @@ def _describe(store, ids: list[str], result) -> tuple[list[dict], list[dict]]:
                                          (1, result.fine, fine_terms, n_fine)):
         for t in range(count):
             members = np.flatnonzero(labels == t)
-            centre = np.median(result.xy[members], axis=0)
+            centre = _label_point(result.xy[members])
             # representative papers: closest to the topic's centroid in the cluster space
             c = result.space[members].mean(axis=0)
             order = members[np.argsort(np.linalg.norm(result.space[members] - c, axis=1),
@@ -159,6 +159,17 @@ def _describe(store, ids: list[str], result) -> tuple[list[dict], list[dict]]:
                     "broad": int(result.broad[i]), "fine": int(result.fine[i]),
                     "outlier": bool(result.outlier[i])} for i, pid in enumerate(ids)]
     return topics, assignments
+
+
+def _label_point(xy: np.ndarray, sample: int = 1500) -> np.ndarray:
+    """Where a topic's label goes: its medoid on the map (the member with the smallest total
+    distance to the others), which always lies on the topic's papers, also when a topic
+    is split in two places where its mean would fall in the empty space between."""
+    if len(xy) <= 2:
+        return xy.mean(axis=0)
+    pts = xy[np.linspace(0, len(xy) - 1, min(sample, len(xy))).astype(int)]
+    dist = np.sqrt(((pts[:, None, :] - pts[None, :, :]) ** 2).sum(axis=2)).sum(axis=1)
+    return pts[int(dist.argmin())]
 
 
 class _Steps:
