@@ -157,6 +157,7 @@ _NOT_NAME_SHAPE = re.compile(
 
 _COINED_SUFFIXES = frozenset("""bench eval net former gpt vlm gym arena qa diff flow
 rl coder math world zero pro omni lite plus max mini bot gen edit vla llm""".split())
+_DOMAIN = re.compile(r"[a-z]{2,}\.(?:com|org|net|io|ai|science|github|co)\b")
 _PLAIN_PART = re.compile(r"^(?:[A-Z]?[a-z]+|[a-z]+)$")
 
 
@@ -171,7 +172,8 @@ class Candidate:
 def _is_name_like(token: str, strong: bool) -> bool:
     """A coined-looking token: inner capitals, letters with digits, or (given a strong cue)
     a capitalised word that is not ordinary English."""
-    if len(token) < 2 or len(token) > 40 or _NOT_NAME_SHAPE.match(token):
+    if len(token) < 2 or len(token) > 40 or _NOT_NAME_SHAPE.match(token) or "/" in token or \
+            _DOMAIN.search(token):
         return False
     if sum(c.isalpha() for c in token) < 2:
         return False
@@ -243,7 +245,12 @@ def _read_name(text: str, pos: int, multiword: bool) -> str | None:
             return paren.group(1)
     if len(words) == 1 or _is_name_like(first, False):
         return first
-    return " ".join(words[:4]) if multiword else None
+    if not multiword:
+        return None
+    words = words[:4]
+    while len(words) > 1 and words[-1].lower() in _CONNECTORS:
+        words.pop()
+    return " ".join(words)
 
 
 def long_form(acronym: str, before: str) -> str | None:

@@ -125,10 +125,15 @@ def fix_numbers(text: str) -> str:
     return text
 
 
+# Thin/non-breaking spaces to spaces; typographic hyphens (T2I‐ConBench) to "-".
+_UNIFORM = str.maketrans({"\u2009": " ", "\u00a0": " ", "\u202f": " ", "\u2010": "-",
+                          "\u2011": "-", "\u00ad": ""})
+
+
 def clean(text: str) -> str:
     """Plain text for the extractors: NFKC, markup stripped, numbers repaired, spaces collapsed."""
     text = unicodedata.normalize("NFKC", text or "")
-    text = text.replace("\u2009", " ").replace("\u00a0", " ")
+    text = text.translate(_UNIFORM)
     text = strip_markup(text)
     text = fix_numbers(text)
     return _WS.sub(" ", text).strip()
