@@ -81,8 +81,11 @@ class AreaClassifier:
         X = vectorizer.fit_transform(list(texts))
         clf = LogisticRegression(C=C, max_iter=500).fit(X, np.asarray(labels))
         vocab = sorted(vectorizer.vocabulary_, key=vectorizer.vocabulary_.get)
-        return cls([str(c) for c in clf.classes_], vocab, vectorizer.idf_, clf.coef_.T,
-                   clf.intercept_)
+        coef, intercept = clf.coef_, clf.intercept_
+        if len(clf.classes_) == 2:  # binary LR keeps one score; softmax over [0, score]
+            coef = np.vstack([np.zeros_like(coef), coef])
+            intercept = np.concatenate([[0.0], intercept])
+        return cls([str(c) for c in clf.classes_], vocab, vectorizer.idf_, coef.T, intercept)
 
     def predict_proba(self, texts: Sequence[str]) -> np.ndarray:
         scores = np.asarray(self.vectorizer.transform(list(texts)) @ self.coef) + self.intercept

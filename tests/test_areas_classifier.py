@@ -1,0 +1,94 @@
+"""The shipped research-area classifier: valid ICLR 2026 areas, probabilities that sum to 1,
+sensible on clear-cut abstracts, retrainable from a labelled file, clear errors on bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from paperatlas.enrich import areas
+from paperatlas.errors import InputError
+
+SAMPLE = Path(__file__).resolve().parents[1] / "examples" / "iclr2026_sample_list.txt"
+
+RL = ("We propose an off-policy actor-critic algorithm for continuous control. The agent learns "
+      "a value function and a policy from replayed transitions, and improves sample efficiency "
+      "on MuJoCo locomotion benchmarks over SAC and TD3 while keeping reward variance low.")
+THEORY = ("We prove a generalization bound for overparameterized two-layer networks trained by "
+          "gradient descent. The bound depends on the Rademacher complexity of the function "
+          "class and yields sample complexity rates that match the known lower bound.")
+
+
+@pytest.fixture(scope="module")
+def sample_texts():
+    paragraphs = [p.strip() for p in SAMPLE.read_text(encoding="utf-8").split("\n\n")]
+    return [p for p in paragraphs if len(p) > 200]
+
+
+def test_every_prediction_is_a_valid_area_with_a_distribution(sample_texts):
+    names = areas.area_names()
+    assert len(names) == 21
+    preds = areas.predict_areas(sample_texts)
+    assert len(preds) == len(sample_texts)
+    for p in preds:
+        assert p["label"] in names
+        assert p["top3"][0] == [p["label"], p["prob"]]
+        assert len({label for label, _ in p["top3"]}) == 3
+        probs = [prob for _, prob in p["top3"]]
+        assert probs == sorted(probs, reverse=True) and 0 < probs[0] <= 1
+    full = areas.AreaClassifier.load().predict_proba(sample_texts)
+    assert full.shape == (len(sample_texts), 21)
+    np.testing.assert_allclose(full.sum(axis=1), 1.0, atol=1e-6)
+    assert sorted(areas.AreaClassifier.load().classes) == sorted(names)
+
+
+def test_clear_cut_abstracts_land_in_their_area():
+    rl, theory = areas.predict_areas([RL, THEORY])
+    assert rl["label"] == "reinforcement learning"
+    assert "learning theory" in [label for label, _ in theory["top3"]]
+
+
+def test_any_text_gets_an_answer():
+    preds = areas.predict_areas(["", "图神经网络", "x" * 5000])
+    assert all(p["label"] in areas.area_names() for p in preds)
+    assert areas.predict_areas([]) == []
+
+
+def test_retrain_from_a_labelled_file(tmp_path):
+    rows = []
+    for i in range(12):
+        rows.append({"id": f"rl{i}", "title": f"Agent {i}", "primary_area": "reinforcement learning",
+                     "abstract": RL.replace("MuJoCo", f"MuJoCo task {i}")})
+        rows.append({"id": f"th{i}", "title": f"Bound {i}", "primary_area": "learning theory",
+                     "abstract": THEORY.replace("two-layer", f"{i + 2}-layer")})
+    data = tmp_path / "labelled.jsonl"
+    data.write_text("\n".join(json.dumps(r) for r in rows), encoding="utf-8")
+    info = areas.train_from_file(data, out=tmp_path / "m.npz", include_held_out=True)
+    assert info["papers"] == 24 and info["areas"] == 2
+    model = areas.AreaClassifier.load(tmp_path / "m.npz")
+    preds = areas.predict_areas([THEORY, RL], model=model)
+    assert [p["label"] for p in preds] == ["learning theory", "reinforcement learning"]
+    probs = model.predict_proba([THEORY, RL])
+    assert probs.shape == (2, 2) and probs[0, 0] > 0.5 and probs[1, 1] > 0.5
+
+
+def test_bad_training_file_names_file_and_line(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps({"abstract": RL * 2, "primary_area": "reinforcement learning"})
+                   + "\n{not json\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"bad.jsonl:2"):
+        areas.train_from_file(bad, out=tmp_path / "m.npz")
+    wrong = tmp_path / "wrong.jsonl"
+    wrong.write_text(json.dumps({"abstract": RL, "primary_area": "astrology"}) + "\n")
+    with pytest.raises(InputError, match=r"wrong.jsonl:1: primary_area 'astrology'"):
+        areas.train_from_file(wrong, out=tmp_path / "m.npz")
+
+
+def test_held_out_split_is_fixed_and_about_a_fifth():
+    ids = [f"paper{i}" for i in range(5000)]
+    share = np.mean([areas.is_held_out(i) for i in ids])
+    assert 0.18 < share < 0.22
+    assert areas.is_held_out("paper7") == areas.is_held_out("paper7")
