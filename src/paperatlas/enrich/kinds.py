@@ -50,6 +50,7 @@ _HEADS = [
                           r"distillation|quantization|pruning|adapter|head|representation)s?\b",
                           re.I)),
 ]
+_ARTICLE = re.compile(r"\b(?:a|an|the|our|two|three|several|new|novel|first)\b", re.I)
 _SECOND_CONTRIBUTION = {
     "benchmark": re.compile(r"\b(?:a|an|new|our)\s+(?:[\w-]+\s+){0,2}(?:benchmark|testbed|leaderboard)s?\b", re.I),
     "dataset": re.compile(r"\b(?:a|an|new|our)\s+(?:[\w-]+\s+){0,2}(?:dataset|corpus)s?\b", re.I),
@@ -58,7 +59,7 @@ _EVAL_FRAMEWORK = re.compile(
     r"\b(?:evaluation|evaluating|assessment|benchmarking|testing|diagnostic)\s+"
     r"(?:\w+\s+)?(?:framework|suite|protocol|pipeline|platform|toolkit)|"
     r"(?:framework|suite|protocol|pipeline|platform|toolkit|testbed)\s+(?:for|to|that)\s+"
-    r"(?:systematically\s+|comprehensively\s+|rigorously\s+)?(?:evaluat|assess|benchmark|measur|test)",
+    r"(?:[\w-]+\s+){0,2}?(?:evaluat|assess|benchmark|measur|test)",
     re.I)
 
 # Cues anywhere in the abstract, with weights (counted at most twice each).
@@ -126,7 +127,13 @@ _TRIGGERS: dict[str, list[tuple[str, ...]]] = {
 
 
 def _head_kind(tail: str) -> str | None:
-    """The kind named by the first head noun in `tail` (the words after an introducing verb)."""
+    """The kind named by the first head noun in `tail` (the words after an introducing verb).
+
+    Only nouns after the first article count: in "EdiVal-Agent, an evaluation framework" the
+    name's own parts ("Agent") say nothing."""
+    article = _ARTICLE.search(tail)
+    if article is not None and article.start() < 60:
+        tail = tail[article.start():]
     if _EVAL_FRAMEWORK.search(tail[:90]):
         first_eval = _EVAL_FRAMEWORK.search(tail[:90]).start()
     else:

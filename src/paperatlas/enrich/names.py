@@ -106,6 +106,23 @@ _WINDOW_STOP = re.compile(r"[.;:]\s|\s[-–—]+\s|\b(?:that|which|where|whose|u
                           r"and\s+(?:show|find|demonstrate|evaluate))\b")
 
 
+_RUN_THEN_HEAD = re.compile(
+    r"((?:[A-Z][\w'-]*\s+(?:(?:of|for|and|via|with|in|on|to)\s+)?){1,5}[A-Z][\w'-]*)"
+    rf"(?:\s+(?:{_HEAD_NOUNS})s?\b|\s*,|\s*$)")
+
+
+def _capital_run_name(window: str, start: int) -> str | None:
+    """Two to six capitalised words right after the verb, closed by a head noun or a comma
+    ("Asymmetric Synthetic Data Update strategy"): a coined multi-word name."""
+    m = _RUN_THEN_HEAD.match(window, start)
+    if not m:
+        return None
+    words = m.group(1).split()
+    if len(words) < 2 or any(is_known(w) or w.lower() in _COMMON for w in words[:1]):
+        return None
+    return m.group(1)
+
+
 def _written_out(token: str, raw: str) -> bool:
     """Does `token` occur in the raw text other than as a macro (`\\perfit` next to `PerFit`)?"""
     start = raw.find(token)
@@ -460,8 +477,9 @@ def candidates(raw: str, plain: str | None = None) -> list[Candidate]:
         for i, t in enumerate(_TOKEN_RE.finditer(window)):
             tok = t.group(0)
             # "a new architectural element, ASIDE, that ..." / "a model, VLAC, which ..."
-            set_off = (window[max(0, t.start() - 2):t.start()] == ", " and
-                       window[t.end():t.end() + 1] in (",", "(", "") and i > 1)
+            set_off = (window[max(0, t.start() - 2):t.start()] == ", " and i > 1 and
+                       (window[t.end():t.end() + 1] in (",", "(", "") or
+                        window[t.end():t.end() + 5] == " and "))
             if set_off and _is_name_like(tok, True) and not is_known_exact(tok):
                 add(tok, 3.5, m.end() + t.start(), "intro", strong=True, allow_family=True)
                 set_off_found = True
@@ -471,12 +489,19 @@ def candidates(raw: str, plain: str | None = None) -> list[Candidate]:
         if set_off_found:
             continue
         t0 = _TOKEN_RE.search(window)
-        direct = (t0 is not None and window[:t0.start()].strip() in ("", "the") and
-                  window[t0.end():t0.end() + 2] in (", ", " (", ",", ":", ""))
+        at_verb = t0 is not None and window[:t0.start()].strip() in ("", "the")
+        direct = at_verb and window[t0.end():t0.end() + 2] in (", ", " (", ",", ":", "")
+        if not at_verb:
+            direct = None
         if direct and t0.group(0)[:1].isupper() and _is_name_like(t0.group(0), True):
             # "we propose Eidolon, ..." : the word right after the verb, set off, is a name
             add(t0.group(0), DIRECT_SCORE, m.end() + t0.start(), "intro", strong=True,
                 allow_family=True)
+        elif direct is not None and t0 is not None and t0.group(0)[:1].isupper() and \
+                _capital_run_name(window, t0.start()):
+            # "we propose Asymmetric Synthetic Data Update strategy": a capitalised coinage
+            run = _capital_run_name(window, t0.start())
+            add(run, 4.0, m.end() + t0.start(), "intro-run", strong=True)
         elif first is not None:
             i, t = first
             # right after the verb (or its article) and set off: "we propose X, ..." / "the X ("
