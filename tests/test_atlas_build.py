@@ -222,3 +222,19 @@ def test_map_command_builds_and_writes_outputs(fixture_atlas, tmp_path):
     assert result.exit_code == 0, result.output
     assert "broad topics" in result.output and "outliers" in result.output
     assert png.exists() and html.exists()
+
+
+def test_placeholder_abstract_is_flagged_with_its_reason(tmp_path):
+    atlas = Atlas(tmp_path / "placeholder.db")
+    extra = tmp_path / "placeholder.jsonl"
+    extra.write_text(json.dumps({"id": "null-1", "title": "Withdrawn",
+                                 "abstract": "Graph neural networks."}) + "\n")
+    atlas.add([FIXTURE, extra], list_name="fixture", enrich=False)
+    atlas.embed(model="lsa")
+    stored = atlas.build_map(model="lsa")
+    flagged = {a["paper_id"] for a in stored["assignments"] if a["outlier"]}
+    assert "null-1" in flagged
+    assert stored["meta"]["outlier_reasons"].get("too little text to place", 0) >= 1
+    assert stored["meta"]["outlier_share"] == round(len(flagged) / len(stored["assignments"]), 4)
+    assert stored["meta"]["outlier_share"] <= 0.05
+    atlas.close()

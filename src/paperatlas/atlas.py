@@ -19,6 +19,9 @@ import numpy as np
 from paperatlas.errors import PaperatlasError
 
 ALGORITHM = "atlas-v2"
+# Abstracts shorter than this ("na", "This is a null submission.") cannot be placed with
+# confidence: such papers are flagged as outliers.
+MIN_WORDS = 15
 ALL_PAPERS = "*"
 
 
@@ -83,8 +86,9 @@ def build_map(store, list_name: str | None = None, model: str | None = None,
         started = time.perf_counter()
         ids, vectors = store.get_vectors(model, ids)
         steps.advance("layout and topics")
-        from paperatlas.atlas_cluster import cluster_papers
-        result = cluster_papers(vectors)
+        from paperatlas.atlas_cluster import OUTLIER_Z, cluster_papers
+        words = {p["id"]: len((p.get("abstract") or "").split()) for p in store.get_papers(ids)}
+        result = cluster_papers(vectors, too_short=[words.get(pid, 0) < MIN_WORDS for pid in ids])
         steps.advance("labels")
         labelled = time.perf_counter()
         topics, assignments = _describe(store, ids, result)
@@ -96,8 +100,10 @@ def build_map(store, list_name: str | None = None, model: str | None = None,
             "broad_topics": int(result.broad.max()) + 1, "fine_topics": int(result.fine.max()) + 1,
             "outliers": int(result.outlier.sum()),
             "outlier_share": round(float(result.outlier.mean()), 4),
-            "outlier_rule": "core distance (to the 15th nearest paper) above median + 3.5 MAD, "
-                            "or no usable text; each outlier keeps its nearest topic",
+            "outlier_reasons": dict(Counter(r for r in result.outlier_reason if r)),
+            "outlier_rule": f"core distance (to the 15th nearest paper) above median + "
+                            f"{OUTLIER_Z} robust sigmas, or under {MIN_WORDS} words of text, or "
+                            "no usable text; each outlier keeps its nearest topic",
             "seconds": round(time.perf_counter() - started, 2), "stage_seconds": stage_seconds,
         }
         store.save_map(scope, model, signature, meta, topics, assignments)

@@ -12,7 +12,8 @@ Method, chosen on ICLR 2026 (benchmarks/atlas_eval.py):
   third of the papers as noise and agrees less with the areas);
 - a paper is flagged as an outlier when its core distance (distance to its 15th nearest
   neighbour, HDBSCAN's density measure) is far above the list's typical value (robust
-  z-score), or it has no usable vector. Outliers still get their nearest topic.
+  z-score), when its text is too short to place (a placeholder abstract), or when it has
+  no usable vector. Outliers still get their nearest topic.
 """
 
 from __future__ import annotations
@@ -32,6 +33,9 @@ KNN = 15
 # good as the full vectors for topic agreement and several times faster.
 CLUSTER_DIMS = 48
 SMOOTHING_STEPS = 2
+# A paper is an outlier when its core distance exceeds median + OUTLIER_Z robust sigmas
+# (ICLR 2026, static vectors: 0.2% of papers).
+OUTLIER_Z = 2.5
 EXACT_KNN_MAX = 40_000
 
 
@@ -43,6 +47,7 @@ class Clustering:
     broad: np.ndarray        # [n] broad topic per paper, 0 = largest
     fine_parent: np.ndarray  # [k_fine] broad topic of each fine topic
     outlier: np.ndarray      # [n] bool
+    outlier_reason: list[str | None]  # per paper: why it is an outlier (None if it is not)
     core_distance: np.ndarray  # [n] cosine distance to the k-th nearest neighbour
     seconds: dict[str, float] = field(default_factory=dict)  # time per stage
 
@@ -165,7 +170,7 @@ def _renumber_by_size(labels: np.ndarray) -> np.ndarray:
     return mapping[labels]
 
 
-def _robust_outliers(core: np.ndarray, z: float = 3.5) -> np.ndarray:
+def _robust_outliers(core: np.ndarray, z: float = OUTLIER_Z) -> np.ndarray:
     """Core distances far above the median (median + z * MAD-sigma): sparse corners of the map."""
     med = float(np.median(core))
     mad = float(np.median(np.abs(core - med))) * 1.4826
@@ -225,17 +230,18 @@ def _fine_within(space: np.ndarray, broad: np.ndarray, k_fine: int, seed: int) -
 
 
 def cluster_papers(vectors: np.ndarray, seed: int = SEED, k_broad: int | None = None,
-                   k_fine: int | None = None) -> Clustering:
-    """Layout, two-level topics and outliers for one list's vectors."""
+                   k_fine: int | None = None, too_short=None) -> Clustering:
+    """Layout, two-level topics and outliers for one list's vectors. `too_short` marks
+    papers whose text is too short to place with confidence (they are flagged)."""
     from threadpoolctl import threadpool_limits
     # One thread: the work is many small steps, and on a busy machine OpenMP/BLAS thread
     # contention made t-SNE and k-means 10-40x slower than single-threaded.
     with threadpool_limits(limits=1):
-        return _cluster_papers(vectors, seed, k_broad, k_fine)
+        return _cluster_papers(vectors, seed, k_broad, k_fine, too_short)
 
 
 def _cluster_papers(vectors: np.ndarray, seed: int, k_broad: int | None,
-                    k_fine: int | None) -> Clustering:
+                    k_fine: int | None, too_short) -> Clustering:
     v = unit_rows(vectors)
     n = len(v)
     if n == 0:
@@ -270,9 +276,15 @@ def _cluster_papers(vectors: np.ndarray, seed: int, k_broad: int | None,
     fine_parent[fine] = broad
     clock.lap("clusters")
 
-    outlier = empty | (_robust_outliers(core) if n >= SMALL_LIST else np.zeros(n, dtype=bool))
+    sparse = _robust_outliers(core) if n >= SMALL_LIST else np.zeros(n, dtype=bool)
+    short = np.zeros(n, dtype=bool) if too_short is None else np.asarray(too_short, dtype=bool)
+    outlier = empty | sparse | short
+    reason = ["no usable text" if e else "too little text to place" if t else
+              "far from every other paper" if f else None
+              for e, t, f in zip(empty, short, sparse)]
     return Clustering(xy=_scale01(np.asarray(xy, dtype=np.float32)), space=space, fine=fine,
-                      broad=broad, fine_parent=fine_parent, outlier=outlier, core_distance=core,
+                      broad=broad, fine_parent=fine_parent, outlier=outlier,
+                      outlier_reason=reason, core_distance=core,
                       seconds=clock.laps)
 
 
