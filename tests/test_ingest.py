@@ -119,6 +119,15 @@ def test_near_duplicates_within_one_list_stay_apart(store, tmp_path):
     assert f.added == 3 and store.count_papers() == 3
 
 
+def test_row_numbers_are_not_ids(store, tmp_path):
+    one, two = tmp_path / "one.csv", tmp_path / "two.csv"
+    one.write_text("id,title,abstract\n1,First,An abstract about graph learning with sparse structure.\n")
+    two.write_text("id,title,abstract\n1,Other,A different abstract about reinforcement learning agents.\n")
+    add_files(store, [one, two])
+    assert store.count_papers() == 2  # both "1"s are kept apart
+    assert {p["extra"]["number"] for p in store.iter_papers()} == {1}
+
+
 def test_rows_without_abstract_are_skipped_and_counted(store):
     [f] = add_files(store, [FIX / "missing_abstract.jsonl"]).files
     assert (f.read, f.added, f.skipped, f.error) == (3, 1, 2, None)

@@ -145,6 +145,9 @@ def paper_from_record(record: Mapping[str, Any], source: str) -> Paper:
     extra = {k: _json_safe(v) for k, v in by_key.items() if k not in _DROP}
 
     paper_id = _text(fields.get("id"))
+    if paper_id and paper_id.isdigit():  # a row number, not an id: two sheets share them
+        extra.setdefault("number", int(paper_id))
+        paper_id = None
     rating, ratings = _as_rating(fields.get("rating"))
     if ratings is not None and "ratings" not in extra:
         extra["ratings"] = ratings
