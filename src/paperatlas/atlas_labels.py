@@ -283,6 +283,7 @@ def label_clusters(papers: list[PaperText], labels, n_topics: int,
     for i, t in enumerate(labels):
         members[int(t)].append(i)
 
+    word_df = _word_document_frequency(papers)
     used_heads: set[str] = set(reserved or ())
     used_labels: set[str] = set()
     out: list[TopicTerms] = []
@@ -308,7 +309,7 @@ def label_clusters(papers: list[PaperText], labels, n_topics: int,
         coverage = [round(c, 3) for _, c, _ in scored[:8]]
         label = _compose(scored, surface, used_heads, used_labels) if scored else ""
         if not label:
-            label = f"Topic {t + 1}"
+            label = _word_label(papers, idx, word_df, used_labels) or f"Topic {t + 1}"
         used_labels.add(label.lower())
         out.append(TopicTerms(label=label, terms=terms, coverage=coverage))
     return out
@@ -317,6 +318,32 @@ def label_clusters(papers: list[PaperText], labels, n_topics: int,
 _EXPANSIONS: dict[str, set[str]] = {}
 for _long, _short in ALIASES.items():
     _EXPANSIONS.setdefault(_short, set()).update(re.split(r"[ \-]", _long))
+
+
+def _content_words(p: PaperText) -> set[str]:
+    return {w for w in _tokens(f"{p.title} {p.abstract}")
+            if len(w) >= 4 and w not in STOP and w not in VAGUE and not w.isdigit()}
+
+
+def _word_document_frequency(papers: list[PaperText]) -> Counter:
+    df: Counter[str] = Counter()
+    for p in papers:
+        df.update(_content_words(p))
+    return df
+
+
+def _word_label(papers, idx: list[int], word_df: Counter, used_labels: set[str]) -> str:
+    """Last resort for a topic with no shared phrase: its two most distinctive words."""
+    counts: Counter[str] = Counter()
+    for i in idx:
+        counts.update(_content_words(papers[i]))
+    n = len(papers)
+    need = 2 if len(idx) >= 3 else 1
+    ranked = sorted(((c / len(idx)) * math.log(1 + n / word_df[w]), w)
+                    for w, c in counts.items() if c >= need)
+    words = [w for _, w in sorted(ranked, key=lambda r: (-r[0], r[1]))[:2]]
+    label = _capitalise(" & ".join(words))
+    return label if words and label.lower() not in used_labels else ""
 
 
 def _words(key: str, surface) -> set[str]:

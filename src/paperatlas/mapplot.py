@@ -32,6 +32,14 @@ def topic_colour(topic: int) -> str:
     return f"#{int(r * 255):02x}{int(g * 255):02x}{int(b * 255):02x}"
 
 
+SMALL_MAP = 60
+
+
+def _short(title: str, words: int = 6) -> str:
+    parts = (title or "").split()
+    return " ".join(parts[:words]) + ("…" if len(parts) > words else "")
+
+
 def _writable(path: Path) -> Path:
     path = Path(path)
     if path.exists() and path.is_dir():
@@ -53,9 +61,12 @@ def _wrap(label: str, width: int = 22) -> str:
     return "\n".join(lines[:3])
 
 
-def draw_map(stored: dict[str, Any], title: str | None = None, dpi: int = 200):
+def draw_map(stored: dict[str, Any], title: str | None = None, dpi: int = 200,
+             paper_labels: dict[str, str] | None = None):
     """(figure, label texts): papers as dots coloured by broad topic, one label per broad
-    topic, moved apart by adjustText so no two labels overlap."""
+    topic, moved apart by adjustText so no two labels overlap. On small maps (up to
+    SMALL_MAP papers) each dot also gets its paper's name or short title from
+    `paper_labels` (paper id -> text)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.patheffects as pe
@@ -82,6 +93,14 @@ def draw_map(stored: dict[str, Any], title: str | None = None, dpi: int = 200):
             t["x"], t["y"], _wrap(t["label"]), fontsize=fontsize, weight="bold", ha="center",
             va="center", color="#111827", zorder=5,
             path_effects=[pe.withStroke(linewidth=3.2, foreground="white", alpha=0.92)]))
+    small: list = []
+    if paper_labels and n <= SMALL_MAP:
+        for a in points:
+            text = paper_labels.get(a["paper_id"])
+            if text:
+                small.append(ax.text(a["x"], a["y"], _wrap(text, 28), fontsize=7.5,
+                                     color="#4b5563", ha="left", va="bottom", zorder=4,
+                                     path_effects=[pe.withStroke(linewidth=2.4, foreground="white")]))
     ax.set_xlim(-0.05, 1.05)
     ax.set_ylim(-0.05, 1.05)
     ax.set_axis_off()
@@ -90,11 +109,11 @@ def draw_map(stored: dict[str, Any], title: str | None = None, dpi: int = 200):
                         f"{meta['broad_topics']} topics")
     ax.set_title(heading, fontsize=15, weight="bold", loc="left", color="#111827")
     fig.tight_layout()
-    if len(texts) > 1:
+    if len(texts) + len(small) > 1:
         from adjustText import adjust_text
-        adjust_text(texts, ax=ax, expand=(1.08, 1.2), ensure_inside_axes=True,
+        adjust_text(texts + small, ax=ax, expand=(1.08, 1.2), ensure_inside_axes=True,
                     arrowprops=dict(arrowstyle="-", color="#6b7280", lw=0.6), time_lim=10)
-        _drop_overlaps(fig, texts)
+        _drop_overlaps(fig, texts + small)  # topic labels first: they win
     return fig, texts
 
 
@@ -118,7 +137,10 @@ def write_png(stored: dict[str, Any], store, path: str | Path, title: str | None
     import matplotlib.pyplot as plt
 
     path = _writable(Path(path))
-    fig, _ = draw_map(stored, title=title, dpi=dpi)
+    labels = None
+    if len(stored["assignments"]) <= SMALL_MAP:
+        labels = {row[5]: row[7] or _short(row[6]) for row in map_view(stored, store)["points"]}
+    fig, _ = draw_map(stored, title=title, dpi=dpi, paper_labels=labels)
     fig.savefig(path, dpi=dpi, facecolor="white")
     plt.close(fig)
     return path
