@@ -76,40 +76,43 @@ def extract_keyphrases(text: str, title: str | None = None, k: int = 8) -> list[
     # Candidate phrases: runs of content words between stopwords and punctuation.
     runs: list[list[str]] = []
     current: list[str] = []
+    info: dict[str, tuple[str, bool] | None] = {}  # word -> (stem, verb-like) or None (stopword)
     for piece in _PIECES.findall(doc):
-        if piece[0].isalpha() and piece.lower() not in _STOPWORDS:
-            current.append(piece.rstrip("'"))
+        word_info = info.get(piece, False)
+        if word_info is False:
+            low = piece.lower()
+            word_info = None if (not piece[0].isalpha() or low in _STOPWORDS) else \
+                (_stem(piece), _verbish(piece))
+            info[piece] = word_info
+        if word_info is not None:
+            current.append(piece)
         elif current:
             runs.append(current)
             current = []
     if current:
         runs.append(current)
 
-    stem_of: dict[str, str] = {}
     phrases: dict[str, dict] = {}
     word_freq: dict[str, int] = {}
     for position, run in enumerate(runs):
         ws = run[-3:] if len(run) > 4 else run
         # verbs at a phrase's edge ("measuring cumulative disclosure", "models spanning")
         start, end = 0, len(ws)
-        while start < end and _verbish(ws[start]):
+        while start < end and info[ws[start]][1]:
             start += 1
-        while end > start and _verbish(ws[end - 1]):
+        while end > start and info[ws[end - 1]][1]:
             end -= 1
-        ws = ws[start:end]
-        if not ws:
+        if start == end:
             continue
-        stems = []
-        for w in ws:
-            st = stem_of.get(w)
-            if st is None:
-                st = stem_of[w] = _stem(w)
-            stems.append(st)
+        ws = ws[start:end]
+        stems = [info[w][0] for w in ws]
+        for st in stems:
             word_freq[st] = word_freq.get(st, 0) + 1
         key = " ".join(stems)
         entry = phrases.get(key)
         if entry is None:
-            phrases[key] = {"surface": " ".join(ws), "count": 1, "first": position, "words": stems}
+            phrases[key] = {"surface": " ".join(w.rstrip("'") for w in ws), "count": 1,
+                            "first": position, "words": stems}
         else:
             entry["count"] += 1
     scored = []

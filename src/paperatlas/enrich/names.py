@@ -91,6 +91,14 @@ _ADDRESS_WITH = re.compile(r"\bwe\s+(?:address|tackle|solve|approach|answer|meet
 _REPO_NAME = re.compile(r"(?:github\.com|gitlab\.com|huggingface\.co|anonymous\.4open\.science/r)"
                         r"/(?:[\w.-]+/)?([\w.-]+?)/?(?=[\s)\],;]|\.?$|\.\s)")
 _SENT_START = re.compile(r"(?:^|[.!?]\s+)$")
+_NAMED_WORDS = ("named", "called", "dubbed", "termed", "coined", "namely", "denoted", "referred",
+                "known as", "we call", "we name", "we term", "we dub")
+_PASSIVE_WORDS = ("proposed", "introduced", "presented", "developed", "designed", "constructed",
+                  "built", "curated", "released")
+_OUR_ATTR = re.compile(rf"\b(?i:our)\s+(?:(?i:resulting|proposed|new|final)\s+)?({_TOKEN})\s+"
+                       rf"(?:[\w-]+\s+){{0,2}}?(?i:{_HEAD_NOUNS})s?\b")
+_OUR_SUBJECT = re.compile(rf"\b(?i:our)\s+({_TOKEN})(?=\s*,|\s+(?:can|is|achieves|outperforms|"
+                          rf"improves|reduces|enables|consistently|significantly|also|not))")
 _PASSIVE_AFTER = re.compile(r"\s*(?:,\s*)?" + _PASSIVE.pattern, re.I)
 _PAREN_TEXT = re.compile(r"\(([^()]{5,120})\)")
 _LAST_TOKEN = re.compile(r"(" + _TOKEN + r")[\"'”’]?$")
@@ -364,8 +372,9 @@ def candidates(raw: str, plain: str | None = None) -> list[Candidate]:
             score -= 1.5
         out.append(Candidate(token, score, pos, cue))
 
+    low = plain.lower()
     # named / called X
-    for m in _NAMED.finditer(plain):
+    for m in (_NAMED.finditer(plain) if any(w in low for w in _NAMED_WORDS) else ()):
         add(_read_name(plain, m.end(), multiword=True), NAMED_SCORE, m.end(), "named",
             allow_family=True)
 
@@ -407,12 +416,11 @@ def candidates(raw: str, plain: str | None = None) -> list[Candidate]:
             continue
         if _introduced_at(plain, m.start(), m.end()):
             add(m.group(1), 3.5, m.start(1), "head-paren", strong=False)
-    for m in re.finditer(rf"\b(?i:our)\s+(?:(?i:resulting|proposed|new|final)\s+)?({_TOKEN})\s+"
-                         rf"(?:[\w-]+\s+){{0,2}}?(?i:{_HEAD_NOUNS})s?\b", plain):
-        add(m.group(1), 3.5, m.start(1), "our-attr", strong=False)
-    for m in re.finditer(rf"\b(?i:our)\s+({_TOKEN})(?=\s*,|\s+(?:can|is|achieves|outperforms|"
-                         rf"improves|reduces|enables|consistently|significantly|also|not))", plain):
-        add(m.group(1), 3.0, m.start(1), "our", strong=False)
+    if "our " in low:
+        for m in _OUR_ATTR.finditer(plain):
+            add(m.group(1), 3.5, m.start(1), "our-attr", strong=False)
+        for m in _OUR_SUBJECT.finditer(plain):
+            add(m.group(1), 3.0, m.start(1), "our", strong=False)
 
     for m in _NAME_BEFORE_HEAD.finditer(plain):
         tok = m.group(1)
@@ -509,13 +517,13 @@ def candidates(raw: str, plain: str | None = None) -> list[Candidate]:
             strong_pos = i <= 1 and (follows[:1] in (",", ":", "") or follows == " (")
             add(t.group(0), DIRECT_SCORE if strong_pos else 2.5, m.end() + t.start(), "intro",
                 strong=False, allow_family=strong_pos)
-    for m in _PASSIVE.finditer(plain):
+    for m in (_PASSIVE.finditer(plain) if any(w in low for w in _PASSIVE_WORDS) else ()):
         left = _PARENTHETICAL_AT_END.sub("", plain[max(0, m.start() - 200):m.start()])
         t = _PASSIVE_SUBJECT.search(left[-80:])
         if t:
             add(t.group(1), 3.0, m.start(), "passive", strong=False)
 
-    for m in _REPO_NAME.finditer(plain):
+    for m in (_REPO_NAME.finditer(plain) if "/" in plain else ()):
         repo = _HASH_SUFFIX.sub("", m.group(1))
         if _is_name_like(repo, False) and repo in plain[:m.start()] + plain[m.end():]:
             add(repo, 2.0, m.start(1), "repository", strong=False)
