@@ -37,8 +37,8 @@ def test_exact_index_matches_brute_force_and_respects_allowed():
 
 
 def test_ann_recall_against_exact():
-    both = clustered(20100, 48, 2)
-    x, queries = both[:20000], both[20000:]  # queries from the same distribution
+    both = clustered(10100, 48, 2)
+    x, queries = both[:10000], both[10000:]  # queries from the same distribution
     ids = [f"p{i}" for i in range(len(x))]
     ann = I.AnnIndex(48)
     ann.add(ids, x)

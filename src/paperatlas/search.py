@@ -1,15 +1,19 @@
 """Search: keywords (BM25 over the store's FTS5 index) and meaning (vectors), fused.
 
 - The query's language is read from its script (and, for Latin script, its function
-  words). English goes to BM25 plus the default model's vectors. Chinese, Japanese,
-  Russian, ... go to the multilingual model, whose vectors of the English abstracts live
-  in the same space; BM25 then only sees the query's Latin-script words (e.g. "GRPO"),
-  down-weighted, and is skipped when there are none.
+  words). English goes to BM25 plus the default model's vectors, then one round of
+  pseudo-relevance feedback (the centroid of the best hits searched again).
+- Chinese (and other non-Latin) queries go to the multilingual model, whose vectors of
+  the English abstracts live in the same space, plus feedback in the English model's
+  space; Chinese terms the shipped glossary knows are translated word by word and
+  searched like an English query (BM25 and English vectors). With no translation,
+  BM25 only sees the query's stray Latin-script words ("KV"), down-weighted.
 - User text never reaches FTS5 as syntax: it is cut into alphanumeric terms, each one
-  quoted, joined with OR (plus the whole phrase for short queries).
-- The two ranked lists are fused (weighted reciprocal rank fusion by default; see
-  `FUSION`), then filtered by the caller's filters and paged.
-- Each hit says why it matched (the terms FTS5 matched, the cosine similarity) and
+  quoted, joined with OR (plus the whole phrase for short queries); terms most papers
+  contain are dropped.
+- The ranked lists are fused (`FUSION`, chosen on the dev half of benchmarks/queries),
+  restricted to the caller's filters, and paged.
+- Each hit says why it matched (the query terms found, the cosine similarity) and
   carries a snippet as plain-text segments flagged `match` — front ends style those
   segments themselves and escape the text, so nothing from an abstract is ever HTML.
 """
