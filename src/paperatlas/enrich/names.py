@@ -126,8 +126,9 @@ def _capital_run_name(window: str, start: int) -> str | None:
     if not m:
         return None
     words = m.group(1).split()
-    if len(words) < 2 or any(is_known(w) or w.lower() in _COMMON for w in words[:1]):
-        return None
+    if len(words) < 2 or is_known(words[0]) or words[0].lower() in _COMMON or \
+            _is_name_like(words[0], False) or "and" in words:
+        return None  # a coined first word is a name of its own ("CS-4k and CS-54k")
     return m.group(1)
 
 
@@ -183,6 +184,7 @@ _NOT_NAME_SHAPE = re.compile(
 _COINED_SUFFIXES = frozenset("""bench eval net former gpt vlm gym arena qa diff flow
 rl coder math world zero pro omni lite plus max mini bot gen edit vla llm""".split())
 _DOMAIN = re.compile(r"[a-z]{2,}\.(?:com|org|net|io|ai|science|github|co)\b")
+_LETTER_DIGIT = re.compile(r"[A-KM-Z]\d{1,2}")  # J1, R2 (not L1/L2 norms)
 _PLAIN_PART = re.compile(r"^(?:[A-Z]?[a-z]+|[a-z]+)$")
 
 
@@ -501,7 +503,10 @@ def candidates(raw: str, plain: str | None = None) -> list[Candidate]:
         direct = at_verb and window[t0.end():t0.end() + 2] in (", ", " (", ",", ":", "")
         if not at_verb:
             direct = None
-        if direct and t0.group(0)[:1].isupper() and _is_name_like(t0.group(0), True):
+        if direct and t0.group(0)[:1].isupper() and (
+                _is_name_like(t0.group(0), True) or _LETTER_DIGIT.fullmatch(t0.group(0)) and
+                _APPOSITION_ANCHOR.match(window, t0.end())):
+            # "we propose Eidolon, ..." / "we introduce J1, a ...": set off right after the verb
             # "we propose Eidolon, ..." : the word right after the verb, set off, is a name
             add(t0.group(0), DIRECT_SCORE, m.end() + t0.start(), "intro", strong=True,
                 allow_family=True)
