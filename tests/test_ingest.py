@@ -119,6 +119,28 @@ def test_near_duplicates_within_one_list_stay_apart(store, tmp_path):
     assert f.added == 3 and store.count_papers() == 3
 
 
+def test_a_reused_id_with_unrelated_text_is_another_paper(store, tmp_path):
+    first, second = tmp_path / "mine.bib", tmp_path / "theirs.bib"
+    first.write_text("@article{smith2020, title={Graphs}, abstract={We learn sparse graph "
+                     "structure from node features and evaluate on six node benchmarks.}}\n")
+    second.write_text("@article{smith2020, title={Agents}, abstract={Reinforcement learning agents "
+                      "explore sparse reward games with a world model bonus that decays.}}\n")
+    add_files(store, [first, second])
+    assert store.count_papers() == 2
+    assert store.get_paper("smith2020")["title"] == "Graphs"
+    [other] = set(store.all_ids("theirs")) - {"smith2020"}
+    assert other.startswith("smith2020~") and store.get_paper(other)["title"] == "Agents"
+    before = dump(store)
+    assert [f.unchanged for f in add_files(store, [second, first]).files] == [1, 1]
+    assert dump(store) == before
+    # a revised abstract under the same id is the same paper
+    revised = tmp_path / "revised.bib"
+    revised.write_text("@article{smith2020, title={Graphs}, abstract={We learn sparse graph "
+                       "structure from node features and evaluate it on seven node benchmarks.}}\n")
+    [f] = add_files(store, [revised]).files
+    assert (f.added, f.merged) == (0, 1) and store.count_papers() == 2
+
+
 def test_row_numbers_are_not_ids(store, tmp_path):
     one, two = tmp_path / "one.csv", tmp_path / "two.csv"
     one.write_text("id,title,abstract\n1,First,An abstract about graph learning with sparse structure.\n")

@@ -3,7 +3,8 @@ list membership. One transaction per file, so an interrupted or failed import le
 the store as it was.
 
 How a record finds its paper, in order:
-1. its source id is already stored;
+1. its source id is already stored (and the texts are not unrelated: an id reused for
+   another paper, like two BibTeX files' `smith2020`, gives that paper `smith2020~<hash>`);
 2. exact: the hash of its normalised abstract (or `abstract_final`) is known;
 3. near-duplicate: MinHash LSH finds a stored abstract whose word-3-shingle Jaccard
    similarity with it is >= 0.8 (checked exactly on the texts).
@@ -35,6 +36,7 @@ _SUFFIXES = {".gz", ".jsonl", ".ndjson", ".json", ".csv", ".tsv", ".bib", ".bibt
              ".md", ".text"}
 _HASH_ID = re.compile(r"^h[0-9a-f]{15}$")
 _FILL_FIELDS = ("title", "venue", "year", "area", "decision", "rating")
+_SAME_ID_MIN = 0.2  # shingle Jaccard below which one id carries two different papers
 
 
 @dataclass
@@ -198,6 +200,8 @@ class _Import:
         target, how = self._find(record, known_ids, known_hashes)
         if target is None:
             pid = paper_id(paper)
+            if record.id_clash:
+                pid = f"{pid}~{record.hashes[0][:8]}"
             self.new_rows.append(_row(pid, paper))
             self.pending.add(pid)
             known_ids.add(pid)
@@ -239,12 +243,16 @@ class _Import:
               known_hashes: dict[str, str]) -> tuple[str | None, str]:
         paper = record.paper
         if paper.id and paper.id in known_ids:
-            return paper.id, "id"
+            if not record.hashes or paper.id in self.pending or self._same_paper(paper.id, record):
+                return paper.id, "id"
+            record.id_clash = True  # same id, unrelated text: another paper (a reused key)
         for h in record.hashes:
             pid = known_hashes.get(h)
-            if pid is not None and (pid not in self.in_list or not paper.id
-                                    or _HASH_ID.match(pid)):
+            if pid is not None and (pid not in self.in_list or not paper.id or _HASH_ID.match(pid)
+                                    or pid.startswith(f"{paper.id}~")):  # its own clash id
                 return pid, "exact"
+        if record.id_clash:  # found by id at first, so it has no signature yet
+            record.signatures = list(dedup.signatures(record.versions, record.norms))
         queries = [sig for sig, norm in zip(record.signatures, record.norms)
                    if dedup.word_count(norm) >= dedup.MIN_WORDS]
         if not queries or not self.has_signatures:
@@ -270,6 +278,15 @@ class _Import:
             return best, "near"
         return None, ""
 
+    def _same_paper(self, pid: str, record: "_Record") -> bool:
+        """Is a record whose text differs from the stored paper with its id still that
+        paper (a revised abstract), not another one under a reused id (two BibTeX files
+        both keyed `smith2020`)? Revisions keep most of their word 3-shingles."""
+        stored = self.stored.get(pid) or self.store.get_paper(pid)
+        theirs = [stored["abstract"], stored["extra"].get("abstract_final")]
+        return max(dedup.jaccard(dedup.shingles(a), dedup.shingles(t))
+                   for a in record.versions for t in theirs if isinstance(t, str)) >= _SAME_ID_MIN
+
     def _join(self, pid: str) -> bool:
         if pid in self.in_list:
             return False
@@ -294,6 +311,7 @@ class _Record:
     norms: list[str] = field(default_factory=list)
     hashes: list[str] = field(default_factory=list)
     signatures: list[Any] = field(default_factory=list)
+    id_clash: bool = False
 
 
 def _row(pid: str, paper: Paper) -> dict[str, Any]:
