@@ -121,3 +121,18 @@ def test_worker_processes_give_the_same_facts(store, no_areas, tmp_path, monkeyp
     enrich_store(store, force=True, workers=1)
     serial = {pid: store.get_facts(pid) for pid in store.all_ids()}
     assert parallel == serial and len(serial) == len(sample_abstracts())
+
+
+def test_render_facts_reads_like_a_card_and_escapes_markup():
+    from rich.console import Console
+
+    from paperatlas.cli.understand import render_facts
+
+    facts = extract_facts(None, sample_abstracts()[6])  # DM4CT: benchmark with links
+    facts["gist"] = "[bold]not markup[/bold] " + facts["gist"]
+    console = Console(record=True, width=200)
+    console.print(render_facts(facts))
+    out = console.export_text()
+    assert "DM4CT" in out and "benchmark" in out
+    assert "code" in out and "github.com/DM4CT/DM4CT" in out
+    assert "[bold]not markup[/bold]" in out

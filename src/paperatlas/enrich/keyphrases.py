@@ -50,10 +50,21 @@ _PIECES = re.compile(r"(?<!\w)[A-Za-z][\w'-]*|\d[\w.,%×]*|[.,;:!?()\[\]{}\"“�
 
 
 _CAMEL = re.compile(r"[a-z][A-Z]")
-_CODED = re.compile(r"[A-Z].*[A-Z]|\d")  # acronyms, coined names, numbered things keep their case
+# acronyms, coined names and numbered things keep their case ("LLMs", "CoDeC", "GPT-4")
+_CODED = re.compile(r"\b\w*[a-z0-9]\w*[A-Z]|\b[A-Z]{2,}|\d")
 _GENERIC = frozenset("""model data dataset benchmark context user attribute function input output
 value sample example step layer parameter feature image text token question answer query
 """.split())
+
+
+def _abbreviates(short: str, phrase: str) -> bool:
+    """Is `short` an acronym of `phrase` (LLMs / large language models)?"""
+    letters = short[:-1] if short.endswith("s") and short[:-1].isupper() else short
+    if not letters.isupper() or len(letters) < 2 or " " not in phrase:
+        return False
+    initials = "".join(w[0] for w in re.split(r"[\s-]+", phrase) if w).upper()
+    return initials.endswith(letters) or letters in initials or \
+        (len(initials) >= 2 and letters.endswith(initials))
 
 
 def _verbish(word: str) -> bool:
@@ -144,6 +155,8 @@ def extract_keyphrases(text: str, title: str | None = None, k: int = 8) -> list[
                 continue
             if not strict and any(ws <= set(_stem(w) for w in o.split()) for o in out):
                 continue
+            if any(_abbreviates(surface, o) or _abbreviates(o, surface) for o in out):
+                continue  # "LLMs" next to "large language models"
             if len(ws) == 1 and not _CODED.search(surface) and \
                     (word_freq[e["words"][0]] < 3 or e["words"][0] in _GENERIC):
                 continue  # a lone ordinary word says little
