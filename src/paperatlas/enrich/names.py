@@ -70,9 +70,6 @@ _NAMED = re.compile(
 _OUR = re.compile(
     rf"\b(?:our|the\s+proposed|this|the\s+resulting|the\s+new|a\s+new|a\s+novel|the\s+novel)\s+"
     rf"(?:[\w-]+\s+){{0,4}}?(?:{_HEAD_NOUNS})s?\s*(?:,|:|—|–|-)?\s*(?=[A-Z0-9])", re.I)
-_APPOSITION = re.compile(
-    r"(?:\s*\([^()]{1,80}\))?(?:\s*,|\s*:|\s+is|\s+are|\s+[-–—]+|[-–—]{2,})\s+"
-    r"(?:a|an|the\s+first|our|the|one|two|three|which\s+is\s+an?)\s+", re.I)
 _APPOSITION_ANCHOR = re.compile(
     r"(?:,|:|\s(?:is|are)|\s[-–—]+|[-–—]{2,})\s+(?:a|an|the\s+first|our|the|which\s+is\s+an?)\s+",
     re.I)
@@ -113,46 +110,9 @@ _WINDOW_STOP = re.compile(r"[.;:]\s|\s[-–—]+\s|\b(?:that|which|where|whose|u
                           r"based\s+on|by|to|with|via|on|from|in|for|over|between|across|"
                           r"and\s+(?:show|find|demonstrate|evaluate))\b")
 
-
 _RUN_THEN_HEAD = re.compile(
     r"((?:[A-Z][\w'-]*\s+(?:(?:of|for|and|via|with|in|on|to)\s+)?){1,5}[A-Z][\w'-]*)"
     rf"(?:\s+(?:{_HEAD_NOUNS})s?\b|\s*,|\s*$)")
-
-
-def _capital_run_name(window: str, start: int) -> str | None:
-    """Two to six capitalised words right after the verb, closed by a head noun or a comma
-    ("Asymmetric Synthetic Data Update strategy"): a coined multi-word name."""
-    m = _RUN_THEN_HEAD.match(window, start)
-    if not m:
-        return None
-    words = m.group(1).split()
-    if len(words) < 2 or is_known(words[0]) or words[0].lower() in _COMMON or \
-            _is_name_like(words[0], False) or "and" in words:
-        return None  # a coined first word is a name of its own ("CS-4k and CS-54k")
-    return m.group(1)
-
-
-def _written_out(token: str, raw: str) -> bool:
-    """Does `token` occur in the raw text other than as a macro (`\\perfit` next to `PerFit`)?"""
-    start = raw.find(token)
-    while start >= 0:
-        if raw[start - 1:start] != "\\":
-            return True
-        start = raw.find(token, start + 1)
-    return False
-
-
-def _last_token(text: str, end: int) -> tuple[str | None, int]:
-    """The name-shaped token ending just before `end` (spaces skipped) and where it starts."""
-    left = text[max(0, end - 60):end].rstrip()
-    if not left:
-        return None, end
-    word = left.rsplit(None, 1)[-1]
-    m = _TOKEN_RE.fullmatch(word)
-    if not m:
-        return None, end
-    start = max(0, end - 60) + len(left) - len(word)
-    return word, start
 _SUBJECT_VERBS = re.compile(
     r"\s+(?:achieves|outperforms|improves|reduces|enables|uses|consists|consists|comprises|"
     r"contains|provides|offers|leverages|integrates|combines|employs|introduces|learns|"
@@ -235,7 +195,42 @@ def _strip_token(tok: str) -> str:
 
 _NEXT_WORD = re.compile(r"\s+(" + _TOKEN + r")")
 _CONNECTORS = frozenset("of for via and with in on to the from by as a an".split())
-_ACRO_AFTER = re.compile(r"\s*\(\s*(" + _TOKEN + r")\s*\)")
+
+
+def _capital_run_name(window: str, start: int) -> str | None:
+    """Two to six capitalised words right after the verb, closed by a head noun or a comma
+    ("Asymmetric Synthetic Data Update strategy"): a coined multi-word name."""
+    m = _RUN_THEN_HEAD.match(window, start)
+    if not m:
+        return None
+    words = m.group(1).split()
+    if len(words) < 2 or is_known(words[0]) or words[0].lower() in _COMMON or \
+            _is_name_like(words[0], False) or "and" in words:
+        return None  # a coined first word is a name of its own ("CS-4k and CS-54k")
+    return m.group(1)
+
+
+def _written_out(token: str, raw: str) -> bool:
+    """Does `token` occur in the raw text other than as a macro (`\\perfit` next to `PerFit`)?"""
+    start = raw.find(token)
+    while start >= 0:
+        if raw[start - 1:start] != "\\":
+            return True
+        start = raw.find(token, start + 1)
+    return False
+
+
+def _last_token(text: str, end: int) -> tuple[str | None, int]:
+    """The name-shaped token ending just before `end` (spaces skipped) and where it starts."""
+    left = text[max(0, end - 60):end].rstrip()
+    if not left:
+        return None, end
+    word = left.rsplit(None, 1)[-1]
+    m = _TOKEN_RE.fullmatch(word)
+    if not m:
+        return None, end
+    start = max(0, end - 60) + len(left) - len(word)
+    return word, start
 
 
 def _read_name(text: str, pos: int, multiword: bool) -> str | None:
@@ -310,17 +305,6 @@ def long_form(acronym: str, before: str) -> str | None:
     return form
 
 
-def _sentence_around(text: str, pos: int) -> str:
-    start = max(text.rfind(". ", 0, pos), text.rfind("? ", 0, pos)) + 1
-    end = text.find(". ", pos)
-    return text[start:end if end >= 0 else len(text)]
-
-
-_CUE_IN_SENTENCE = re.compile(
-    r"\b(?:we|our|novel|new|named|called|termed|dubbed|propos\w*|introduc\w*|present\w*)\b",
-    re.I)
-
-
 def _introduced_at(plain: str, start: int, end: int) -> bool:
     """Is the thing at plain[start:end] being introduced: an introducing verb or "our / novel /
     named" a few words before it in its sentence, or "is proposed" right after it?"""
@@ -340,9 +324,10 @@ def _introduced_at(plain: str, start: int, end: int) -> bool:
         if len(gap.split()) <= 8 and not _CLAUSE_BREAK.search(gap):
             return True
     return bool(_PASSIVE_AFTER.match(plain, end, end + 40) or
-                re.match(r"\s*(?:,\s*)?(?:which|that)\s+(?:we\s+)?(?:propose|introduce)", plain[end:end + 40]))
+                _WHICH_WE_PROPOSE.match(plain, end, end + 40))
 
 
+_WHICH_WE_PROPOSE = re.compile(r"\s*(?:,\s*)?(?:which|that)\s+(?:we\s+)?(?:propose|introduce)")
 _HEAD_COLON = re.compile(rf"\b(?:{_HEAD_NOUNS})s?\s*:\s*$", re.I)
 _INTRO_AT_END = re.compile(_INTRO.pattern + r"\s+(?:the\s+)?$", re.I)
 _CUE_BEFORE = re.compile(r"\b(?:our|novel|new|named|called|termed|dubbed|proposed|introducing|"
@@ -588,23 +573,20 @@ _SIZE_SUFFIX = re.compile(r"[-_](?:\d+(?:\.\d+)?[KMBT]|\d+(?:\.\d+)?k)$")
 
 
 def _prefer_base_names(kept: list[Candidate]) -> list[Candidate]:
-    """`AgenTracer-8B` is a size of `AgenTracer`; `RedSage-Bench` a part of `RedSage`: when the
-    base is a candidate too, it carries the evidence of its variants."""
-    out = []
+    """`AgenTracer-8B` is one size of `AgenTracer`: size suffixes are dropped, and a name
+    that then appears twice keeps its best evidence once."""
+    by_key: dict[str, Candidate] = {}
     for c in kept:
-        c.name = _SIZE_SUFFIX.sub("", c.name) if _SIZE_SUFFIX.search(c.name) and \
-            len(_SIZE_SUFFIX.sub("", c.name)) >= 3 else c.name
-        out.append(c)
-    by_key = {}
-    for c in out:
+        base = _SIZE_SUFFIX.sub("", c.name)
+        if base != c.name and len(base) >= 3:
+            c.name = base
         k = _key(c.name)
         if k in by_key:
             by_key[k].score = max(by_key[k].score, c.score)
             by_key[k].position = min(by_key[k].position, c.position)
         else:
             by_key[k] = c
-    out = list(by_key.values())
-    return out
+    return list(by_key.values())
 
 
 def _rank(cands: list[Candidate], plain: str) -> list[str]:
