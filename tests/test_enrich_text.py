@@ -36,3 +36,9 @@ def test_sentences_keep_abbreviations_inside():
     text = "We use models, e.g. GPT-4, as judges. Results improve by 3.5 points. Done."
     assert sentences(text) == ["We use models, e.g. GPT-4, as judges.",
                                "Results improve by 3.5 points.", "Done."]
+
+
+def test_nested_and_unbalanced_latex_leaves_no_command_words():
+    assert clean(r"we propose $\textbf{\textit{Lumos{X}}}$, a framework") == "we propose LumosX, a framework"
+    assert clean(r"performance. \textbf{RFK and Radan work") == "performance. RFK and Radan work"
+    assert clean(r"regret $O(\sqrt{T})$ with step $\frac{1}{2}$") == "regret O(√T) with step 1/2"

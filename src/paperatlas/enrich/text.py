@@ -37,7 +37,11 @@ EMPHASIS_COMMANDS = ("textbf", "textsc", "texttt", "textit", "emph", "mathbf", "
 _HREF = re.compile(r"\\href\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
 _URL_CMD = re.compile(r"\\(?:url|path|nolinkurl)\s*\{([^{}]*)\}")
 _FOOTNOTE = re.compile(r"\\(?:footnote|thanks)\s*\{([^{}]*)\}")
-_CMD_ARG = re.compile(r"\\([A-Za-z]+)\*?\s*(?:\[[^\]]*\])?\s*\{([^{}]*)\}")
+_FRAC = re.compile(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
+_SQRT = re.compile(r"\\sqrt\s*\{([^{}]*)\}")
+# A brace group with no braces inside, with the command it is the argument of, if any:
+# both go, the text stays (\textbf{X} -> X, {X} -> X).
+_GROUP = re.compile(r"(?:\\[A-Za-z]+\*?\s*(?:\[[^\]]*\])?\s*)?\{([^{}]*)\}")
 _CMD_BARE = re.compile(r"\\([A-Za-z]+)\b\s?|\\([%&_#${},;! ])")
 _MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]", re.S)
 _MD_BOLD = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
@@ -76,8 +80,8 @@ def _symbol(match: re.Match) -> str:
     trailing = " " if match.group(0).endswith((" ", "\n", "\t")) else ""
     if word in _SYMBOLS:
         return _SYMBOLS[word] + trailing
-    if word in _SWITCHES:
-        return trailing
+    if word in _SWITCHES or word in EMPHASIS_COMMANDS:
+        return trailing  # a formatting command left without its argument
     return word + trailing  # an unknown bare macro (a placeholder such as \tool): keep its word
 
 
@@ -86,8 +90,10 @@ def _strip_commands(text: str) -> str:
                      else m.group(1), text)
     text = _URL_CMD.sub(r"\1", text)
     text = _FOOTNOTE.sub(r" (\1)", text)
-    for _ in range(3):  # nested \textbf{\textsc{X}}
-        new = _CMD_ARG.sub(r"\2", text)
+    text = _FRAC.sub(r"\1/\2", text)
+    text = _SQRT.sub(r"√\1", text)
+    for _ in range(4):  # innermost groups first: \textbf{\textit{Lumos{X}}}
+        new = _GROUP.sub(r"\1", text)
         if new == text:
             break
         text = new
