@@ -92,7 +92,8 @@ def _drop_name(text: str, name: str) -> str:
 def _tidy(phrase: str) -> str:
     phrase = re.sub(r"\s+", " ", phrase).strip(" ,;:-–—")
     phrase = re.sub(r"^(?:called|named|termed|dubbed|namely)\s+", "", phrase, flags=re.I)
-    phrase = re.sub(r"^(?:a|an)\s+(?:novel|new)\s+", "a ", phrase, flags=re.I)
+    phrase = re.sub(r"\b(?:a|an)\s+(?:novel|new)\s+(?=([aeiouAEIOU])?)",
+                    lambda m: "an " if m.group(1) else "a ", phrase)
     phrase = re.sub(r"^(?:a|an)\s+(?=[aeiou])", "an ", phrase, flags=re.I)
     return phrase.strip(" ,;:-–—")
 
@@ -111,8 +112,8 @@ def _spelled_out(sents: list[str], name: str) -> str | None:
 
 
 _AFTER_NAME = re.compile(
-    r"\s*(?:\([^()]{1,80}\)\s*)?(?:,|:|\s+is|\s+-|\s+—|\s+–)\s+"
-    r"((?:a|an|the|one|two|three|four|five|\w+\s+(?:new|novel))\s+.+|[^,;.]{12,})", re.I)
+    r"\s*(?:\([^()]{1,80}\)\s*)?(?:(?:,|\s+is|\s+-|\s+—|\s+–)\s+"
+    r"((?:a|an|the|one|two|three|four|five|\w+\s+(?:new|novel))\s+.+)|:\s+([^,;.]{12,}.*))", re.I)
 
 
 def _what_it_is(sents: list[str], name: str) -> str | None:
@@ -126,7 +127,7 @@ def _what_it_is(sents: list[str], name: str) -> str | None:
         while start >= 0:
             m = _AFTER_NAME.match(s, start + len(name))
             if m:
-                return _tidy(m.group(1))
+                return _tidy(m.group(1) or m.group(2))
             start = s.find(name, start + 1)
     return None
 
@@ -146,6 +147,9 @@ def _contribution_phrase(sentence: str, name: str | None) -> str:
     return rest
 
 
+_CONTINUES = re.compile(r"(?:for|to|with|via|in|on|of|from|through|under|beyond)\s", re.I)
+
+
 def display_title(title: str | None, sents: list[str], name: str | None, gist: str) -> str:
     """The real title if there is one; else `Name: what it is`, or the contribution phrased
     as a title (<= 110 characters)."""
@@ -160,5 +164,7 @@ def display_title(title: str | None, sents: list[str], name: str | None, gist: s
     if not what:
         return name or _shorten(gist, MAX_TITLE_CHARS)
     if name:
+        if _CONTINUES.match(what):  # "X for open-ended reasoning": the name reads on
+            return _shorten(f"{name} {what}", MAX_TITLE_CHARS)
         return f"{name}: " + _shorten(what, MAX_TITLE_CHARS - len(name) - 2)
     return _shorten(what[:1].upper() + what[1:], MAX_TITLE_CHARS)
