@@ -47,7 +47,7 @@ _INTRO_VERBS = (
     r"present|propose|introduce|develop|design|build|construct|release|curate|create|"
     r"contribute|establish|devise|offer|unveil|formulate|put\s+forward|provide|describe|"
     r"collect|assemble|open-source|launch|derive|define|pretrain|train|obtain|instantiate|"
-    r"implement|bring|name|call|term|dub")
+    r"implement|bring|name|call|term|dub|deliver")
 _INTRO = re.compile(
     r"\b(?:we|this\s+(?:paper|work|study|article)|here,?\s+we|our\s+(?:paper|work))\s+"
     r"(?:(?:also|further|then|first|additionally|therefore|thus|hence|now|newly|instead|"
@@ -439,7 +439,8 @@ def candidates(raw: str, plain: str | None = None) -> list[Candidate]:
         if not t:
             continue
         prefix = left[:t.start()]
-        if _USED_BEFORE.search(prefix[-40:]) and not _INTRO.search(prefix[-60:]) and \
+        ours = plain[m.start():m.end()].rstrip().lower().endswith("our")  # "X, our new benchmark"
+        if not ours and _USED_BEFORE.search(prefix[-40:]) and not _INTRO.search(prefix[-60:]) and \
                 not _ADDRESS_WITH.search(prefix[-80:]):
             continue
         if t is not paren and t.group(1)[:1].isupper():

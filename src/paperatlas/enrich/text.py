@@ -50,6 +50,7 @@ _MD_CODE = re.compile(r"`([^`\n]+)`")
 _MD_UNDERSCORE = re.compile(r"(?<![\w\\])_(?=[^\s_])([^_\n]+?)(?<=[^\s_])_(?!\w)")
 _MD_LINK = re.compile(r"\[([^\]\n]+)\]\((\S+?)\)")
 _WS = re.compile(r"\s+")
+_EM_DASH = re.compile(r"\s*(?:---|—)\s*")
 
 # "12. 5 %" (a copy broke the number) -> "12.5%"; "18.8 %" -> "18.8%"
 _BROKEN_DECIMAL = re.compile(r"(?<![\w.])(\d+)\.\s(\d+)(?=\s*(?:%|×|x\b|times\b|pp\b|points?\b))")
@@ -142,6 +143,7 @@ def clean(text: str) -> str:
     text = text.translate(_UNIFORM)
     text = strip_markup(text)
     text = fix_numbers(text)
+    text = _EM_DASH.sub(" — ", text)  # "Qronos---a new method" / "Xolver—a framework"
     return _WS.sub(" ", text).strip()
 
 
