@@ -134,6 +134,7 @@ when where which who what how why here there instead crucially importantly inspi
 building beyond toward towards unlike existing current modern standard traditional conventional
 part stage phase step module component components task tasks problem problems setting settings
 agent agents policy policies system systems tool tools memory attention transformer transformers
+yet still next second later lastly overall meanwhile notably surprisingly interestingly
 """.split())
 _NOT_NAME_SHAPE = re.compile(
     r"^(?:\d+[A-Za-z]{1,3}|[A-Za-z]\d{1,2}|\d+(?:\.\d+)*|[A-Z]|[IVX]+|[A-Za-z]-[a-z]+|\w+-(?:based|free|"
