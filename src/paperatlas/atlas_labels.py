@@ -268,7 +268,8 @@ class TopicTerms:
 
 
 def label_clusters(papers: list[PaperText], labels, n_topics: int,
-                   reserved: set[str] | None = None, phrases=None) -> list[TopicTerms]:
+                   reserved: set[str] | None = None, phrases=None,
+                   cover_power: float = 1.0) -> list[TopicTerms]:
     """One readable label per cluster id 0..n_topics-1 (clusters ordered by size, largest first).
 
     Labels are kept distinct: a later (smaller) cluster whose best phrase is taken uses its
@@ -302,7 +303,7 @@ def label_clusters(papers: list[PaperText], labels, n_topics: int,
             words = key.count(" ") + 1
             # single words weigh less: "machine unlearning" says more than "unlearning"
             weight = 0.75 if words == 1 else 1 + 0.1 * min(words - 2, 2)
-            score = cover * math.log(1 + n / df[key]) * weight
+            score = cover ** cover_power * math.log(1 + n / df[key]) * weight
             scored.append((score, cover, key))
         scored.sort(key=lambda s: (-s[0], s[2]))
         terms = [_display(k, surface) for _, _, k in scored[:8]]
