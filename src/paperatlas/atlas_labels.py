@@ -22,6 +22,7 @@ from functools import lru_cache
 
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9\-+]*[A-Za-z0-9+]|[A-Za-z]")
 _SPACE = re.compile(r"\s+")
+_PARENS = re.compile(r"\s*\([^)]*\)")
 
 # Abbreviations people use for the same idea; both spellings count as one phrase and the
 # short form is shown.
@@ -121,7 +122,8 @@ STOP = FUNCTION | { "the", "of", "for", "and", "or", "in", "on", "to", "with", "
 @lru_cache(maxsize=1 << 17)
 def phrase_key(text: str) -> str:
     """Matching key of a phrase: lower case, single spaces, crude singular, aliases merged."""
-    t = _SPACE.sub(" ", text.strip().lower()).strip(" .,;:-")
+    t = _PARENS.sub("", text.strip().lower())  # "large language models (llms)"
+    t = _SPACE.sub(" ", t).strip(" .,;:-")
     if t in ALIASES:
         return ALIASES[t]
     words = t.split(" ")
@@ -256,6 +258,11 @@ def _soften(word: str) -> str:
     return "-".join(p.lower() if p[:1].isupper() and p[1:].islower() else p for p in parts)
 
 
+def _label_key(label: str) -> str:
+    """Labels that differ only in word order ("A & B", "B & A") are the same label."""
+    return " ".join(sorted(re.split(r"[ \-]+", label.lower().replace("&", " "))))
+
+
 def _capitalise(text: str) -> str:
     return text[:1].upper() + text[1:] if text and not text[:2].isupper() else text
 
@@ -311,7 +318,7 @@ def label_clusters(papers: list[PaperText], labels, n_topics: int,
         label = _compose(scored, surface, used_heads, used_labels) if scored else ""
         if not label:
             label = _word_label(papers, idx, word_df, used_labels) or f"Topic {t + 1}"
-        used_labels.add(label.lower())
+        used_labels.add(_label_key(label))
         out.append(TopicTerms(label=label, terms=terms, coverage=coverage))
     return out
 
@@ -344,7 +351,7 @@ def _word_label(papers, idx: list[int], word_df: Counter, used_labels: set[str])
                     for w, c in counts.items() if c >= need)
     words = [w for _, w in sorted(ranked, key=lambda r: (-r[0], r[1]))[:2]]
     label = _capitalise(" & ".join(words))
-    return label if words and label.lower() not in used_labels else ""
+    return label if words and _label_key(label) not in used_labels else ""
 
 
 def _words(key: str, surface) -> set[str]:
@@ -401,7 +408,7 @@ def _compose(scored, surface, used_heads: set[str], used_labels: set[str]) -> st
                 break
         label = _phrase(head, second, surface)
         label = _capitalise(label)
-        if label.lower() in used_labels:
+        if _label_key(label) in used_labels:
             continue
         used_heads.add(head)
         return label
