@@ -7,7 +7,7 @@
 4. Exports 1,000 papers as BibTeX and parses them with bibtexparser: counts failed blocks.
 
     .venv/bin/python benchmarks/digest_shots.py [--data ../shared/data/iclr2026.jsonl.gz]
-        [--db /work/cache/takehome/iclr.db] [--vectors /work/cache/vectors] [--model lsa]
+        [--db /work/cache/takehome/iclr.db] [--vectors /work/cache/vectors] [--model static]
         [--out docs/bench/takehome]
 """
 
@@ -95,7 +95,7 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared/data/iclr2026.jsonl.gz")
     parser.add_argument("--db", type=Path, default=Path("/work/cache/takehome/iclr.db"))
     parser.add_argument("--vectors", type=Path, default=Path("/work/cache/vectors"))
-    parser.add_argument("--model", default="lsa")
+    parser.add_argument("--model", default="static")
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "bench" / "takehome")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)

@@ -174,3 +174,21 @@ def test_without_vectors_groups_by_area_and_says_so(tmp_path):
         a.digest(fmt="pdf", list_name="y2025")
     with pytest.raises(PaperatlasError):
         a.digest(lang="fr", list_name="y2025")
+
+
+def test_small_topics_fold_into_one_section_past_the_limit():
+    from paperatlas.report.digest import MAX_GROUPS, Group, PaperLine, _fold_small
+
+    def line(i):
+        return PaperLine(id=str(i), title=f"t{i}", name=None, kind=None, number=None, url=None,
+                         code_url=None, area=None)
+    sizes = [10] * 5 + [1] * (MAX_GROUPS + 3)
+    groups, n = [], 0
+    for g, size in enumerate(sizes):
+        groups.append(Group(label=f"topic {g}", papers=[line(n + i) for i in range(size)]))
+        n += size
+    folded = _fold_small(groups)
+    assert [g.label for g in folded] == [f"topic {g}" for g in range(5)] + ["(other topics)"]
+    assert folded[-1].size == MAX_GROUPS + 3 and len(folded[-1].also) == MAX_GROUPS + 3
+    assert sum(g.size for g in folded) == n
+    assert _fold_small(groups[:6]) == groups[:6]  # few sections: nothing folded

@@ -20,6 +20,8 @@ from paperatlas.errors import PaperatlasError
 MAX_NAMED = 15       # named contributions listed in the overview
 MAX_CODE = 20        # papers with code listed in the overview
 MAX_AREAS = 12
+MAX_GROUPS = 15      # sections before small topics are folded into "other topics"
+MIN_GROUP = 3
 
 
 @dataclass
@@ -108,8 +110,9 @@ def paper_line(row: dict[str, Any], facts: dict[str, Any]) -> PaperLine:
     if not title:
         words = (row.get("abstract") or "").split()
         title = " ".join(words[:14]) + ("…" if len(words) > 14 else "")
-    numbers = facts.get("numbers") or []
-    number = numbers[0].get("text") if numbers and isinstance(numbers[0], dict) else None
+    # the first quantity with a unit ("12.5%", "3x", "7B"): a bare "2" says nothing on one line
+    number = next((n.get("text") for n in facts.get("numbers") or []
+                   if isinstance(n, dict) and n.get("unit") and n.get("text")), None)
     code = next((link.get("url") for link in facts.get("links") or []
                  if isinstance(link, dict) and link.get("type") == "code"), None)
     predicted = facts.get("predicted_area")
@@ -201,11 +204,26 @@ def _groups_from_map(stored: dict[str, Any], papers: list[PaperLine]) -> list[Gr
                 if f in fine and fine[f]["label"] != topic["label"]][:3]
         groups.append(Group(label=topic["label"], papers=lines,
                             terms=list(topic["data"].get("terms", []))[:6], also=also))
+    groups = _fold_small(groups)
     if unmapped:
         groups.append(Group(label="(not on the map)", papers=unmapped))
     for i, g in enumerate(groups):
         g.colour = PALETTE[i % len(PALETTE)]
     return groups
+
+
+def _fold_small(groups: list[Group]) -> list[Group]:
+    """Past MAX_GROUPS sections, topics of fewer than MIN_GROUP papers share one section
+    (a digest of 500 papers with ten one-paper sections reads badly)."""
+    if len(groups) <= MAX_GROUPS:
+        return groups
+    kept = [g for i, g in enumerate(groups) if i < MAX_GROUPS and g.size >= MIN_GROUP]
+    rest = [g for g in groups if g not in kept]
+    if len(rest) < 2:
+        return groups
+    other = Group(label="(other topics)", papers=[p for g in rest for p in g.papers],
+                  also=[g.label for g in rest])
+    return kept + [other]
 
 
 def _groups_by_area(papers: list[PaperLine]) -> list[Group]:

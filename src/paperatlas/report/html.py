@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 
 from paperatlas.report.digest import DigestData, safe_url
+from paperatlas.report.strings import group_label
 
 TEMPLATE = r"""<!DOCTYPE html>
 <html lang="{{ 'zh-CN' if lang == 'zh' else 'en' }}">
@@ -77,7 +78,7 @@ TEMPLATE = r"""<!DOCTYPE html>
   <div class="card"><b>{{ data.papers|length }}</b><span>{{ words.papers }}</span></div>
   <div class="card"><b>{{ data.groups|length }}</b><span>{{ words.topics }}</span></div>
   <div class="card"><b>{{ data.with_code|length }}</b><span>{{ words.with_code }}</span></div>
-  <div class="card"><b>{{ data.papers|selectattr('name')|list|length }}</b><span>{{ words.named }}</span></div>
+  <div class="card"><b>{{ data.papers|selectattr('name')|list|length }}</b><span>{{ words.named_count }}</span></div>
 </div>
 <h3>{{ words.by_area }}</h3>
 <table class="areas">
@@ -143,7 +144,7 @@ def render_html(data: DigestData, words: dict, lang: str = "en") -> str:
         return Markup(paper_template.render(p=p, words=words, safe_url=safe_url))
 
     def label(group):
-        return words["unknown_area"] if group.label == "(area unknown)" else group.label
+        return group_label(group.label, words)
 
     scope_word = words[data.scope] if data.scope != "all" else words["all"]
     title = f"{words['digest']}: {data.heading}" if data.heading else words["digest"]

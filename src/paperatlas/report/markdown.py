@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 from paperatlas.report.digest import DigestData, PaperLine, safe_url
+from paperatlas.report.strings import group_label
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|~#!{}])")
 
@@ -75,7 +76,7 @@ def render_markdown(data: DigestData, words: dict, output: Path | None = None) -
     if data.grouping == "areas":
         lines += [f"> {md_text(words['by_area_fallback'].format(why=data.fallback_reason or '-'))}", ""]
     for number, group in enumerate(data.groups, 1):
-        label = words["unknown_area"] if group.label == "(area unknown)" else group.label
+        label = group_label(group.label, words)
         lines += [f"## {number}. {md_text(label)} ({group.size})", ""]
         if group.also:
             lines += [f"*{words['also']}: {md_text(' · '.join(group.also))}*", ""]

@@ -17,7 +17,8 @@ STRINGS = {
         "link": "link", "code": "code", "share": "share", "area_col": "area", "count_col": "papers",
         "kinds": {"method": "method", "benchmark": "benchmark", "dataset": "dataset",
                   "analysis": "analysis", "theory": "theory", None: "—"},
-        "none": "none",
+        "none": "none", "named_count": "named contributions",
+        "other_topics": "other topics", "not_on_map": "not on the map",
     },
     "zh": {
         "digest": "论文速览", "list": "列表", "collection": "收藏夹", "all": "全部论文",
@@ -33,9 +34,19 @@ STRINGS = {
         "link": "链接", "code": "代码", "share": "占比", "area_col": "领域", "count_col": "论文数",
         "kinds": {"method": "方法", "benchmark": "基准", "dataset": "数据集",
                   "analysis": "分析", "theory": "理论", None: "—"},
-        "none": "无",
+        "none": "无", "named_count": "命名贡献",
+        "other_topics": "其他主题", "not_on_map": "不在地图上",
     },
 }
+
+
+# group labels the digest makes itself (not from the data), by their key in STRINGS
+SENTINELS = {"(area unknown)": "unknown_area", "(other topics)": "other_topics",
+             "(not on the map)": "not_on_map"}
+
+
+def group_label(label: str, words: dict) -> str:
+    return words[SENTINELS[label]] if label in SENTINELS else label
 
 
 def strings(lang: str) -> dict:
