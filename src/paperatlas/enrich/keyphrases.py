@@ -46,7 +46,7 @@ unsupervised self-supervised distributed federated multi-agent structured labele
 pruning scaling routing rendering tracking clustering ranking grounding unlearning
 """.split())
 # Words and the punctuation that ends a phrase; everything else (digits, symbols) is skipped.
-_PIECES = re.compile(r"(?<!\w)[A-Za-z][\w'-]*|\d[\w.,%×]*|[.,;:!?()\[\]{}\"“”/&+=<>]|\s[-–—]\s")
+_PIECES = re.compile(r"[A-Za-z][\w'-]*|\d[\w.,%×]*|[.,;:!?()\[\]{}\"“”/&+=<>]|\s[-–—]\s")
 
 
 _CAMEL = re.compile(r"[a-z][A-Z]")
@@ -92,7 +92,7 @@ def extract_keyphrases(text: str, title: str | None = None, k: int = 8) -> list[
         word_info = info.get(piece, False)
         if word_info is False:
             low = piece.lower()
-            word_info = None if (not piece[0].isalpha() or low in _STOPWORDS) else \
+            word_info = None if (not piece[0].isalpha() or len(piece) < 2 or low in _STOPWORDS) else \
                 (_stem(piece), _verbish(piece))
             info[piece] = word_info
         if word_info is not None:
