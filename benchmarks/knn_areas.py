@@ -36,16 +36,35 @@ def vectors_for(model: str, rows_index: np.ndarray, texts: list[str], cache: Pat
     """Vectors of the chosen rows: from the shared cache when present, else computed."""
     from paperatlas.embed import LSABackend, get_backend
 
-    path = cache / f"{model}.npy" if cache else None
-    if model != "lsa" and path is not None and path.exists():
-        ids = json.loads((cache / "ids.json").read_text())
-        if ids == file_ids:
-            return np.load(path, mmap_mode="r")[rows_index]
+    for folder in ([cache, cache / "heldout"] if cache and model != "lsa" else []):
+        path = folder / f"{model}.npy"
+        if path.exists() and (folder / "ids.json").exists():
+            position = {pid: i for i, pid in enumerate(json.loads((folder / "ids.json").read_text()))}
+            wanted = [file_ids[i] for i in rows_index]
+            if all(pid in position for pid in wanted):
+                return np.load(path, mmap_mode="r")[[position[pid] for pid in wanted]]
+    part = parts_vectors(cache, model) if cache else {}
+    wanted = [file_ids[i] for i in rows_index]
+    if part and all(pid in part for pid in wanted):
+        return np.vstack([part[pid] for pid in wanted])
     chosen = [texts[i] for i in rows_index]
     if model == "lsa":  # fit on the corpus being evaluated, as a user's atlas would
         return LSABackend().fit(chosen).embed(chosen)
     backend = get_backend(model)
     return np.vstack([backend.embed(chosen[i:i + 256]) for i in range(0, len(chosen), 256)])
+
+
+def parts_vectors(cache: Path, model: str) -> dict[str, np.ndarray]:
+    """paper id -> vector from the parts a running scripts/cache_vectors.py has finished."""
+    folder = cache / "parts" / ("minilm" if model.startswith("minilm") else model)
+    ids = json.loads((cache / "ids.json").read_text()) if (cache / "ids.json").exists() else []
+    found = {}
+    for path in sorted(folder.glob("[0-9]*.npz")) if folder.exists() else []:
+        with np.load(path) as z:
+            if model in z.files:
+                for row, vec in zip(z["rows"], z[model]):
+                    found[ids[int(row)]] = vec
+    return found
 
 
 def layout_2d(vectors) -> np.ndarray:
@@ -90,7 +109,11 @@ def main() -> None:
     parser.add_argument("--all", action="store_true", help="also the table over all papers")
     parser.add_argument("--no-2d", action="store_true", help="skip the UMAP layouts")
     parser.add_argument("--cache", default="/work/cache/vectors",
-                        help="precomputed vectors (<model>.npy + ids.json in file order)")
+                        help="precomputed vectors: <model>.npy + ids.json, or heldout/<model>.npy "
+                             "+ heldout/ids.json (scripts/cache_vectors.py writes both)")
+    parser.add_argument("--rows-with", metavar="MODEL",
+                        help="evaluate only the held-out papers whose MODEL vectors are cached "
+                             "(parts of a cache_vectors.py run still going)")
     args = parser.parse_args()
     rows = load_rows(args.data)
     texts = texts_of(rows)
@@ -99,8 +122,13 @@ def main() -> None:
     models = [m for m in args.models.split(",") if m]
     keep = np.array([real_abstract(r) for r in rows])
     held = np.array([is_held_out(r["id"]) for r in rows])
-    run_table("held-out papers (no model saw them)", models, np.where(keep & held)[0], rows,
-              texts, cache, file_ids, not args.no_2d)
+    evaluated = np.where(keep & held)[0]
+    title = "held-out papers (no model saw them)"
+    if args.rows_with:  # only the held-out papers a slow back end has embedded so far
+        have = parts_vectors(cache, args.rows_with)
+        evaluated = np.array([i for i in evaluated if file_ids[i] in have])
+        title += f", those with {args.rows_with} vectors cached so far"
+    run_table(title, models, evaluated, rows, texts, cache, file_ids, not args.no_2d)
     if args.all:
         run_table("all papers (back ends fit without labels only)",
                   [m for m in models if m != "static"], np.where(keep)[0], rows, texts, cache,
