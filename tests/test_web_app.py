@@ -203,3 +203,21 @@ def test_keeps_answering_while_add_writes(db, tmp_path):
     assert not errors, errors
     assert set(statuses) == {200}
     assert Atlas(copy).stats()["papers"] > 73
+
+
+def test_pages_forbid_foreign_and_inline_scripts(client):
+    r = client.get("/papers/xss-script")
+    csp = r.headers["content-security-policy"]
+    assert "script-src 'self'" in csp and "unsafe-inline" not in csp
+    assert r.headers["x-content-type-options"] == "nosniff"
+    for url in ("/", "/map", "/papers", "/papers/protein-01"):
+        html = client.get(url).text
+        assert "<script>" not in html  # every script is a file served by the app
+        # no asset from elsewhere (links to a paper's code are fine: they are not loaded)
+        assert not re.search(r'src="(https?:)?//', html)
+        assert not re.search(r'<link[^>]+href="(https?:)?//', html)
+
+
+def test_map_json_is_compressed(client):
+    r = client.get("/api/map", headers={"Accept-Encoding": "gzip"})
+    assert r.status_code == 200 and r.headers.get("content-encoding") == "gzip"
