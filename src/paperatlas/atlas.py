@@ -18,7 +18,7 @@ import numpy as np
 
 from paperatlas.errors import PaperatlasError
 
-ALGORITHM = "atlas-v2"
+ALGORITHM = "atlas-v3"
 # Abstracts shorter than this ("na", "This is a null submission.") cannot be placed with
 # confidence: such papers are flagged as outliers.
 MIN_WORDS = 15

@@ -129,6 +129,8 @@ def _layout_tsne(v: np.ndarray, seed: int) -> np.ndarray:
 
 
 def _layout_umap(v: np.ndarray, knn: tuple[np.ndarray, np.ndarray], seed: int) -> np.ndarray:
+    """UMAP on the precomputed kNN graph. PCA initialisation and 150 epochs: on ICLR (15k)
+    the default spectral initialisation alone took longer than everything else together."""
     import warnings
 
     import umap
@@ -136,7 +138,7 @@ def _layout_umap(v: np.ndarray, knn: tuple[np.ndarray, np.ndarray], seed: int) -
         warnings.simplefilter("ignore")  # "n_jobs overridden by random_state" and the like
         reducer = umap.UMAP(n_components=2, n_neighbors=knn[0].shape[1], min_dist=0.1,
                             metric="cosine", random_state=seed, precomputed_knn=knn,
-                            n_epochs=200, low_memory=True, verbose=False)
+                            n_epochs=150, init="pca", low_memory=True, verbose=False)
         return reducer.fit_transform(v).astype(np.float32)
 
 
