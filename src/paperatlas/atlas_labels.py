@@ -139,7 +139,7 @@ def phrase_key(text: str) -> str:
 @lru_cache(maxsize=1 << 17)
 def _usable(key: str) -> bool:
     words = key.split(" ")
-    if not key or len(key) > 45 or len(words) > 5 or key in GENERIC:
+    if not key or len(key) > 45 or len(words) > 4 or key in GENERIC:
         return False
     if any(c in key for c in "<>{}[]$\\=/|"):  # markup or maths, not words
         return False
@@ -301,7 +301,8 @@ def label_clusters(papers: list[PaperText], labels, n_topics: int,
         counts: Counter[str] = Counter()
         for i in idx:
             counts.update(phrases[i])
-        min_df = 1 if size < 8 else max(2, math.ceil(0.04 * size))
+        # a label names what papers share: at least two papers once a topic has three
+        min_df = 1 if size < 3 else max(2, math.ceil(0.04 * size))
         scored = []
         for key, c in counts.items():
             if c < min_df:
