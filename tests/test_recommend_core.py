@@ -193,3 +193,24 @@ def test_cli_like_recommend_and_errors(corpus_db, tmp_path):
     assert "mine" in out.stdout
     out = run("recommend", "--collection", "empty")
     assert out.returncode == 0 and "no liked papers" in out.stderr
+
+
+def test_tfidf_cache_is_reused_and_refreshed_when_papers_change(atlas, tmp_path):
+    atlas.like(_by_topic("graphs")[:2])
+    first = atlas.recommend(k=5)
+    cache = atlas.path.with_name(atlas.path.name + ".tfidf.npz")
+    assert cache.exists()
+    rec._cache.clear()  # force the disk path
+    assert [p.paper_id for p in atlas.recommend(k=5)] == [p.paper_id for p in first]
+    # a new paper changes the store: the cached matrix no longer fits and is refit
+    new = tmp_path / "new.jsonl"
+    new.write_text(json.dumps({
+        "id": "NEWgraph01", "title": "Graph neural networks and message passing expressivity",
+        "abstract": "Graph neural networks learn node representations by message passing over "
+                    "edges. We characterise the expressive power of message passing networks "
+                    "with the Weisfeiler-Leman test and graph rewiring."}) + "\n")
+    atlas.add([new], enrich=False)
+    rec._cache.clear()
+    picks = atlas.recommend(k=120)
+    assert "NEWgraph01" in [p.paper_id for p in picks]
+    assert picks.n_likes == 2

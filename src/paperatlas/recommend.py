@@ -20,8 +20,10 @@ a store.
 
 from __future__ import annotations
 
+import os
 import threading
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any, Iterable
 
 import numpy as np
@@ -32,6 +34,7 @@ DEFAULT_COLLECTION = "likes"
 MIN_LIKES_FOR_CLASSIFIER = 5
 DISLIKE_WEIGHT = 0.5      # centroid mode: how much similarity to dislikes subtracts
 EMBEDDING_WEIGHT = 1.0    # relative weight of the embedding block vs the TF-IDF block
+TFIDF_VERSION = "tfidf-v1"  # part of the cache key: change when tfidf_matrix changes
 SVM_C = 0.01              # strong regularisation: few positives (0.1 and 1 did worse in the benchmark)
 
 
@@ -180,6 +183,45 @@ def _store_signature(store, model: str | None) -> tuple:
     return (str(store.path), model, tuple(row), vec)
 
 
+def _tfidf_cache_path(store) -> Path:
+    return store.path.with_name(store.path.name + ".tfidf.npz")
+
+
+def _read_tfidf_cache(store, key: tuple, ids: list[str]):
+    """The TF-IDF matrix saved beside the database by an earlier run, if the papers are the
+    same (fitting it takes seconds on a conference; reading it, a fraction of one)."""
+    path = _tfidf_cache_path(store)
+    if not path.exists():
+        return None
+    try:
+        from scipy import sparse
+
+        with np.load(path, allow_pickle=False) as z:
+            if (str(z["key"]) != repr((TFIDF_VERSION, key[2]))
+                    or z["ids"].tobytes().decode("utf-8") != "\n".join(ids)):
+                return None
+            matrix = sparse.csr_matrix((z["data"], z["indices"], z["indptr"]),
+                                       shape=tuple(z["shape"]))
+            terms = z["terms"].tobytes().decode("utf-8").split("\n") if matrix.shape[1] else []
+            return matrix, np.array(terms, dtype=object)
+    except Exception:  # a damaged or foreign file: refit
+        return None
+
+
+def _write_tfidf_cache(store, key: tuple, ids: list[str], matrix, terms) -> None:
+    path = _tfidf_cache_path(store)
+    tmp = path.with_name(path.name + ".tmp.npz")
+    try:
+        # ids and terms as one UTF-8 blob each: fixed-width string arrays would be 10x larger
+        blob = lambda strings: np.frombuffer("\n".join(strings).encode("utf-8"), dtype=np.uint8)
+        np.savez(tmp, key=np.array(repr((TFIDF_VERSION, key[2]))), ids=blob(ids),
+                 data=matrix.data, indices=matrix.indices, indptr=matrix.indptr,
+                 shape=np.array(matrix.shape), terms=blob([str(t) for t in terms]))
+        os.replace(tmp, path)
+    except OSError:  # read-only folder: work without the cache
+        tmp.unlink(missing_ok=True)
+
+
 def load_features(store, model: str | None = None) -> Features:
     """Features of every paper in the store (cached per process until the store changes)."""
     model = pick_model(store, model)
@@ -189,7 +231,12 @@ def load_features(store, model: str | None = None) -> Features:
             return _cache[key]
     papers = list(store.iter_papers())
     ids = [p["id"] for p in papers]
-    tfidf, terms = tfidf_matrix([paper_text(p) for p in papers])
+    cached = _read_tfidf_cache(store, key, ids)
+    if cached is not None:
+        tfidf, terms = cached
+    else:
+        tfidf, terms = tfidf_matrix([paper_text(p) for p in papers])
+        _write_tfidf_cache(store, key, ids, tfidf, terms)
     emb = None
     if model is not None:
         vec_ids, vectors = store.get_vectors(model)
