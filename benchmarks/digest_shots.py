@@ -14,7 +14,6 @@
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import random
 import shutil
