@@ -109,3 +109,26 @@ def test_errors_and_cli(db, tmp_path):
     out = subprocess.run([cli, "compare", "y2025", "missing", "--db", str(db)],
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 2 and "no list named 'missing'" in out.stderr
+
+
+def test_topics_come_from_the_stored_map_of_all_papers(tmp_path):
+    """With a map of the whole store, both lists are read on its broad topics."""
+    atlas = Atlas(tmp_path / "mapped.db")
+    atlas.add([FIXTURES / "list_2025.jsonl"], list_name="y2025", enrich=False)
+    atlas.add([FIXTURES / "list_2026.jsonl"], list_name="y2026", enrich=False)
+    topic_of = {r["id"]: r["topic"] for r in _rows("list_2025.jsonl") + _rows("list_2026.jsonl")}
+    names = sorted(set(topic_of.values()))
+    ids = atlas.store.all_ids()
+    topics = [{"level": 0, "topic_id": i, "parent_id": None, "label": f"map {n}", "size": 1,
+               "x": 0.0, "y": 0.0} for i, n in enumerate(names)]
+    assignments = [{"paper_id": pid, "x": 0.0, "y": 0.0, "broad": names.index(topic_of[pid]),
+                    "fine": 0, "outlier": False} for pid in ids]
+    atlas.store.save_map("*", "m", "sig", {}, topics, assignments)
+    result = atlas.compare("y2025", "y2026")
+    assert result.topic_source == "stored map of all papers"
+    rows = {r.label: r for r in result.topics}
+    assert set(rows) == {f"map {n}" for n in names}
+    assert (rows["map graphs"].count_a, rows["map graphs"].count_b) == (12, 4)
+    assert result.fallers(1)[0].label == "map graphs"
+    assert result.risers(1)[0].label == "map speculative"
+    atlas.close()
