@@ -229,13 +229,19 @@ def test_cli_search_and_similar(store):
     assert json.loads(sim.stdout)["mode"] == "similar"
 
 
-def test_cross_lingual_feedback_uses_the_english_model(tmp_path):
-    # with an English model stored too (lsa: fit on the fixture itself), a Chinese query is
-    # answered by the multilingual vectors plus their feedback in the English space
+def test_cross_lingual_feedback_uses_the_english_model(tmp_path, monkeypatch):
+    # with an English model stored too (lsa: fit on the fixture itself), a Chinese query
+    # the glossary translates is searched in the English space; one it cannot translate
+    # gets the multilingual vectors plus their feedback in the English space
     both = build(tmp_path / "both.db")
     embed_store(both, model="lsa")
     clear_cache()
+    t = S.candidate_rankings(both, "投机解码加速大模型推理")
+    assert t.translation and t.translated and not t.feedback
+    assert t.translated[0][0] == t.semantic()[0][0] == "specdec01"
+    monkeypatch.setattr(S, "TRANSLATE", False)
     r = S.candidate_rankings(both, "投机解码加速大模型推理")
+    assert r.translation is None and not r.translated
     assert r.model == S.MULTILINGUAL_MODEL and r.feedback
     assert r.vector[0][0] == "specdec01"
     fused = [pid for pid, _ in r.semantic()]
