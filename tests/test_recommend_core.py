@@ -214,3 +214,17 @@ def test_tfidf_cache_is_reused_and_refreshed_when_papers_change(atlas, tmp_path)
     picks = atlas.recommend(k=120)
     assert "NEWgraph01" in [p.paper_id for p in picks]
     assert picks.n_likes == 2
+
+
+def test_rank_is_pure_and_explains_each_pick():
+    texts = (["draft model speculative decoding latency tokens"] * 4
+             + ["machine unlearning forget retain privacy"] * 4
+             + ["speculative decoding verification draft tokens accept"])
+    tfidf, terms = rec.tfidf_matrix(texts)
+    emb = rec.normalise_rows(np.array([[1.0, 0.1]] * 4 + [[0.1, 1.0]] * 4 + [[0.9, 0.2]]))
+    features = rec.Features(ids=[f"p{i}" for i in range(9)], emb=emb, tfidf=tfidf, terms=terms)
+    ids, scores, why = rec.rank(features, liked=[0, 1], disliked=[4], k=3)
+    assert ids[0] in {"p2", "p3", "p8"} and "p0" not in ids and "p4" not in ids
+    assert scores == sorted(scores, reverse=True) and len(ids) == len(why) == 3
+    assert why[0]["closest"][0][0] in {"p0", "p1"} and why[0]["terms"]
+    assert set(why[0]["terms"]) <= set(terms)

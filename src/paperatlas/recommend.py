@@ -440,27 +440,38 @@ def recommend(store, collection: str = DEFAULT_COLLECTION, k: int = 30,
         allowed = np.fromiter((pid in keep for pid in features.ids), dtype=bool,
                               count=len(features.ids))
 
+    ids, scores, why = rank(features, liked, disliked, k, allowed)
+    papers = {p["id"]: p for p in store.iter_papers(
+        ids=ids + [features.ids[i] for i in liked])}
+    picks = [Pick(paper_id=pid, score=round(score, 4), title=_title(papers[pid]),
+                  closest=[{"id": cid, "title": _title(papers[cid]), "similarity": round(sim, 3)}
+                           for cid, sim in reason["closest"]],
+                  terms=reason["terms"])
+             for pid, score, reason in zip(ids, scores, why)]
+    message = "" if picks else "no unseen papers match the filters"
+    return Recommendations(picks, method=method_for(len(liked)), collection=collection,
+                           n_likes=len(liked), n_dislikes=len(disliked), model=features.model,
+                           message=message)
+
+
+def method_for(n_likes: int) -> str:
+    return "linear SVM" if n_likes >= MIN_LIKES_FOR_CLASSIFIER else "centroid similarity"
+
+
+def rank(features: Features, liked: list[int], disliked: list[int] = (), k: int = 30,
+         allowed: np.ndarray | None = None) -> tuple[list[str], list[float], list[dict]]:
+    """The pure core of `recommend`: (ids, scores, why) of the k best rows that are neither
+    liked nor disliked; why = {"closest": [(liked id, cosine)], "terms": [shared terms]}."""
+    liked, disliked = list(liked), list(disliked)
     coef = None
-    if len(liked) >= MIN_LIKES_FOR_CLASSIFIER:
+    if method_for(len(liked)) == "linear SVM":
         scores, coef = rank_linear(features, liked, disliked)
         coef = coef[: features.tfidf.shape[1]]  # the TF-IDF block explains by words
-        method = "linear SVM"
     else:
         scores = rank_centroid(features, liked, disliked)
-        method = "centroid similarity"
     top = top_unseen(scores, liked + disliked, k, allowed)
-
-    papers = {p["id"]: p for p in store.iter_papers(
-        ids=[features.ids[i] for i in top] + [features.ids[i] for i in liked])}
-    picks = []
+    why = []
     for row in top:
         closest, terms = explain(features, int(row), liked, coef)
-        pid = features.ids[row]
-        picks.append(Pick(
-            paper_id=pid, score=round(float(scores[row]), 4), title=_title(papers[pid]),
-            closest=[{"id": features.ids[r], "title": _title(papers[features.ids[r]]),
-                      "similarity": round(s, 3)} for r, s in closest],
-            terms=terms))
-    message = "" if picks else "no unseen papers match the filters"
-    return Recommendations(picks, method=method, collection=collection, n_likes=len(liked),
-                           n_dislikes=len(disliked), model=features.model, message=message)
+        why.append({"closest": [(features.ids[r], sim) for r, sim in closest], "terms": terms})
+    return [features.ids[i] for i in top], [float(scores[i]) for i in top], why
