@@ -101,7 +101,10 @@ _PAREN_TEXT = re.compile(r"\(([^()]{5,120})\)")
 _LAST_TOKEN = re.compile(r"(" + _TOKEN + r")[\"'”’]?$")
 _PAREN_AT_END = re.compile(r"\(\s*(" + _TOKEN + r")\s*\)\s*$")
 _PARENTHETICAL_AT_END = re.compile(r"\s*\([^()]*\)\s*$")
-_CAPITAL_RUN_AT_END = re.compile(r"((?:[A-Z][^\s,.;:()]*\s+){1,3})$")
+_CAPITAL_RUN_AT_END = re.compile(r"((?:[A-Z][^\s,.;:()]*\s+(?:(?:of|for|and|in|on|to)\s+)?){1,3})$")
+# Words that start a sentence or clause, not a multi-word name ("However, Deep Cognition ...")
+_STARTERS = frozenset("""the this our we in to however moreover here thus finally specifically
+a an to for with by from as on at and or these those its their then first next also""".split())
 _PASSIVE_SUBJECT = re.compile(r"(?:^|[.:;]\s+|,\s+)(?:(?:the\s+)?(?:[\w-]+\s+){0,3}?)?(" + _TOKEN + r")$")
 _HASH_SUFFIX = re.compile(r"-[0-9A-F]{4}$")
 _SUBJECT_SLOT = re.compile(r"(?:[.!?,]\s+|\b(?:and|that|where|while)\s+)$")
@@ -209,6 +212,16 @@ def _capital_run_name(window: str, start: int) -> str | None:
             _is_name_like(words[0], False) or "and" in words:
         return None  # a coined first word is a name of its own ("CS-4k and CS-54k")
     return m.group(1)
+
+
+def _multiword_ok(name: str) -> bool:
+    """A multi-word name must not spell a known acronym ("Proximal Policy Optimization" is
+    PPO) nor end on a hyphenated adjective ("... Model-assisted")."""
+    words = [w for w in re.split(r"[\s-]+", name) if w]
+    initials = "".join(w[0] for w in words if w[0].isupper())
+    if len(initials) >= 3 and is_known_exact(initials):
+        return False
+    return not _NOT_NAME_SHAPE.match(name.split()[-1])
 
 
 def _written_out(token: str, raw: str) -> bool:
@@ -331,8 +344,8 @@ def _introduced_at(plain: str, start: int, end: int) -> bool:
 _WHICH_WE_PROPOSE = re.compile(r"\s*(?:,\s*)?(?:which|that)\s+(?:we\s+)?(?:propose|introduce)")
 _HEAD_COLON = re.compile(rf"\b(?:{_HEAD_NOUNS})s?\s*:\s*$", re.I)
 _INTRO_AT_END = re.compile(_INTRO.pattern + r"\s+(?:the\s+)?$", re.I)
-_CUE_BEFORE = re.compile(r"\b(?:our|novel|new|named|called|termed|dubbed|proposed|introducing|"
-                         r"propose|present|introduce)\b", re.I)
+_CUE_BEFORE = re.compile(r"\b(?:our|novel|new|proposed|introducing|propose|present|introduce)\b",
+                         re.I)
 _CLAUSE_BREAK = re.compile(r"\b(?:which|that|where|whose|to|using|by|leveraging|when|while|"
                            r"identify|detect)\b|[,;]\s")
 
@@ -355,6 +368,8 @@ def candidates(raw: str, plain: str | None = None) -> list[Candidate]:
         if is_known_exact(token) or (not allow_family and is_known(token)):
             return
         if " " not in token and not _is_name_like(token, strong):
+            return
+        if " " in token and not _multiword_ok(token):
             return
         if cue != "named" and _PLURAL_ACRONYM.fullmatch(token):
             score -= 1.5
@@ -387,6 +402,11 @@ def candidates(raw: str, plain: str | None = None) -> list[Candidate]:
         if form is None:
             continue
         cue = _introduced_at(plain, m.start() - len(form) - 1, m.end())
+        if " " not in form.strip() and _is_name_like(form.strip(), False):
+            # "ComPhy (CP)": the coined word is the name, the letters in brackets its alias
+            add(form.strip(), 4.0 if cue else 1.5, m.start() - len(form) - 1, "acronym",
+                allow_family=cue)
+            continue
         # "Contamination Detection via Context (CoDeC)" is coined; "mixed-integer linear
         # programming (MILP)" is usually an existing notion being abbreviated
         capitalised = sum(w[:1].isupper() for w in form.split()) >= max(1, len(form.split()) // 2)
@@ -449,7 +469,7 @@ def candidates(raw: str, plain: str | None = None) -> list[Candidate]:
             if run and not _INTRO.search(run.group(1)) and not _SENT_START.search(
                     prefix[-80:][:run.start()]):
                 words = run.group(1).split()
-                while words and (words[0].lower() in _COMMON or is_known(words[0])):
+                while words and (words[0].lower() in _STARTERS or is_known(words[0])):
                     words.pop(0)
                 if words:
                     name = " ".join(words + [t.group(1)])
