@@ -142,7 +142,7 @@ def digest(
     if output is not None and output.is_dir():
         raise UserError(f"{output}: is a directory; name a file to write")
     text = atlas.digest(fmt=fmt, lang=lang, list_name=list_name, collection=collection,
-                        output=output)
+                        output=output, progress=sys.stderr.isatty())
     if output is None:
         sys.stdout.write(text)
     else:

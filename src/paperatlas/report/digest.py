@@ -68,15 +68,17 @@ class DigestData:
 
 
 def digest(atlas, fmt: str = "md", lang: str = "en", list_name: str | None = None,
-           collection: str | None = None, output: str | Path | None = None) -> str:
+           collection: str | None = None, output: str | Path | None = None,
+           progress: bool = False) -> str:
     """The digest as text. `output` (Markdown only) is where the caller will write it: the
-    map is then written beside it as a PNG and linked; without it the map is inlined."""
+    map is then written beside it as a PNG and linked; without it the map is inlined.
+    `progress` shows a bar while a missing map is built (minutes for a whole conference)."""
     from paperatlas.report.strings import strings
 
     words = strings(lang)
     if fmt not in ("md", "html"):
         raise PaperatlasError(f"unknown digest format {fmt!r} (md or html)")
-    data = collect(atlas, list_name=list_name, collection=collection)
+    data = collect(atlas, list_name=list_name, collection=collection, progress=progress)
     if fmt == "html":
         from paperatlas.report.html import render_html
         return render_html(data, words, lang)
@@ -125,7 +127,8 @@ def paper_line(row: dict[str, Any], facts: dict[str, Any]) -> PaperLine:
         rating=row.get("rating"))
 
 
-def _map_for(atlas, list_name: str | None, collection: str | None, ids: list[str]):
+def _map_for(atlas, list_name: str | None, collection: str | None, ids: list[str],
+             progress: bool = False):
     """(stored map covering `ids`, None) or (None, why not)."""
     store = atlas.store
     if list_name is not None:
@@ -139,12 +142,13 @@ def _map_for(atlas, list_name: str | None, collection: str | None, ids: list[str
     else:
         scope_list = None
     try:
-        return atlas.build_map(list_name=scope_list), None
+        return atlas.build_map(list_name=scope_list, progress=progress), None
     except (PaperatlasError, ImportError) as exc:
         return None, str(exc).split("\n")[0]
 
 
-def collect(atlas, list_name: str | None = None, collection: str | None = None) -> DigestData:
+def collect(atlas, list_name: str | None = None, collection: str | None = None,
+            progress: bool = False) -> DigestData:
     store = atlas.store
     ids = selected_ids(store, list_name, collection)
     rows = {row["id"]: row for row in store.iter_papers(ids=ids)}
@@ -157,7 +161,7 @@ def collect(atlas, list_name: str | None = None, collection: str | None = None) 
     map_png = map_scope = reason = None
     stored = None
     if papers:
-        stored, reason = _map_for(atlas, list_name, collection, ids)
+        stored, reason = _map_for(atlas, list_name, collection, ids, progress)
     if stored is not None:
         groups = _groups_from_map(stored, papers)
         from paperatlas.report.mapimage import render_map
