@@ -19,10 +19,6 @@ _LEAD_IN = re.compile(
     r"motivated\s+by\s+(?:this|these)(?:\s+\w+){0,2}|therefore|thus|accordingly|instead|"
     r"to\s+overcome\s+(?:this|these)(?:\s+\w+){0,2}|to\s+tackle\s+(?:this|these)(?:\s+\w+){0,2}),?\s*)+",
     re.I)
-_WE_VERB = re.compile(
-    r"^(?:we|this\s+(?:paper|work))\s+(?:\w+ly\s+)?(?:first\s+)?(?:present|propose|introduce|develop|"
-    r"design|build|construct|release|curate|create|contribute|offer|devise)s?\s+", re.I)
-
 
 def _words_cut(sentence: str, limit: int) -> str:
     ws = sentence.split()

@@ -2,7 +2,8 @@
 
 Works on clean text (text.clean has already turned `18.8\\%` into `18.8%`, `10$\\times$` into
 `10×` and mended `12. 5 %`). Each quantity gets a value, a unit and the words that say what
-it measures. Years, citations, equation numbers and model-name digits (GPT-4) are skipped.
+it measures; a range ("14%-69%", "1.6–2.1×") also carries `value_to`. Years, citations,
+equation numbers and model-name digits (GPT-4) are skipped.
 """
 
 from __future__ import annotations
@@ -14,8 +15,6 @@ _NUMBER_WORDS = {
     "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30,
     "forty": 40, "fifty": 50, "hundred": 100, "dozens": None, "hundreds": None, "thousands": None,
 }
-_SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9, "T": 1e12, "thousand": 1e3, "million": 1e6,
-          "billion": 1e9, "trillion": 1e12}
 
 _NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _UNIT = (r"\s*%|\s*×|x(?![A-Za-z0-9])|\s*times\b|\s*pp\b|\s*(?:percentage\s+)?points?\b|"
