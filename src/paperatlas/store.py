@@ -600,6 +600,13 @@ class Store:
             out[word] = min(counts) if counts else 0
         return out
 
+    def change_counter(self) -> tuple[int, int]:
+        """Changes whenever the database may have changed: SQLite's data_version (commits
+        by other connections) and this connection's total_changes. Lets readers keep
+        derived data (search's vector index) without re-querying on every call."""
+        return (self.conn.execute("PRAGMA data_version").fetchone()[0],
+                self.conn.total_changes)
+
     def vector_signature(self, model: str) -> tuple[int, int]:
         """(count, max rowid) of the stored vectors of `model`: changes whenever they do
         (INSERT OR REPLACE gives a replaced vector a new rowid; deletes lower the count)."""
