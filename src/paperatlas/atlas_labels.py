@@ -212,6 +212,9 @@ def paper_phrases(papers: list[PaperText]) -> tuple[list[set[str]], dict[str, Co
                 keys.add(k)
                 surface[k][_SPACE.sub(" ", raw.strip())] += 1
         given.append(keys)
+    # phrases some author chose as a keyword (more trusted than extracted keyphrases)
+    authored = {phrase_key(k) for p in papers for k in p.keywords if isinstance(k, str)}
+    surface["\0authored"] = Counter(authored)  # carried along with the surface forms
     keyword_df: Counter[str] = Counter()
     for keys in given:
         keyword_df.update(keys)
@@ -283,6 +286,7 @@ def label_clusters(papers: list[PaperText], labels, n_topics: int,
     next best. `reserved` phrase keys are avoided as the head phrase too.
     """
     phrases, surface = phrases or paper_phrases(papers)  # (computed once for both levels)
+    authored = surface.get("\0authored") or Counter()
     n = len(papers)
     df: Counter[str] = Counter()
     for keys in phrases:
@@ -311,6 +315,8 @@ def label_clusters(papers: list[PaperText], labels, n_topics: int,
             words = key.count(" ") + 1
             # single words weigh less: "machine unlearning" says more than "unlearning"
             weight = 0.75 if words == 1 else 1 + 0.1 * min(words - 2, 2)
+            if authored and key not in authored:  # only machine-extracted: trust it less
+                weight *= 0.5
             score = cover ** cover_power * math.log(1 + n / df[key]) * weight
             scored.append((score, cover, key))
         scored.sort(key=lambda s: (-s[0], s[2]))
