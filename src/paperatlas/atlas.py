@@ -167,7 +167,7 @@ def _describe(store, ids: list[str], result) -> tuple[list[dict], list[dict]]:
     return topics, assignments
 
 
-def _label_point(xy: np.ndarray, sample: int = 1500) -> np.ndarray:
+def _label_point(xy: np.ndarray, sample: int = 800) -> np.ndarray:
     """Where a topic's label goes: its medoid on the map (the member with the smallest total
     distance to the others), which always lies on the topic's papers, also when a topic
     is split in two places where its mean would fall in the empty space between."""
