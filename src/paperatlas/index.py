@@ -258,7 +258,7 @@ def index_path(db_path: str | os.PathLike[str], model: str) -> Path:
 
 
 # One index per (database, model) per process, reused while the stored vectors are unchanged.
-_CACHE: dict[tuple[str, str], tuple[tuple, object]] = {}
+_CACHE: dict[tuple[str, str], tuple[tuple, object, tuple]] = {}
 _CACHE_LOCK = threading.Lock()
 
 
@@ -267,11 +267,17 @@ def open_index(store, model: str, ann_threshold: int | None = None, progress: bo
     when the store holds no vectors of that model."""
     threshold = ANN_THRESHOLD if ann_threshold is None else ann_threshold
     key = (str(Path(store.path).resolve()), model)
-    signature = store.vector_signature(model)
+    counter = store.change_counter()
     with _CACHE_LOCK:
         cached = _CACHE.get(key)
-        if cached is not None and cached[0] == (signature, threshold):
-            return cached[1]
+    # nothing written since the last look: skip even the signature query
+    if cached is not None and cached[2] == counter and cached[0][1] == threshold:
+        return cached[1]
+    signature = store.vector_signature(model)
+    if cached is not None and cached[0] == (signature, threshold):
+        with _CACHE_LOCK:
+            _CACHE[key] = (cached[0], cached[1], counter)
+        return cached[1]
     if signature[0] == 0:
         index = None
     elif signature[0] < threshold:
@@ -280,7 +286,7 @@ def open_index(store, model: str, ann_threshold: int | None = None, progress: bo
     else:
         index = _open_ann(store, model, progress)
     with _CACHE_LOCK:
-        _CACHE[key] = ((signature, threshold), index)
+        _CACHE[key] = ((signature, threshold), index, counter)
     return index
 
 

@@ -261,11 +261,18 @@ def keyword_ranking(store, terms: list[str], depth: int,
 
 # -- vector side ---------------------------------------------------------------------------------
 
+_MODELS_CACHE: dict[tuple, list[str]] = {}
+
+
 def _vector_models_for(store, language: str) -> list[str]:
     """Models to try, best first, for a query in `language`."""
     from paperatlas.embed import DEFAULT_MODEL
 
-    stored = store.vector_models()
+    key = (str(store.path), store.change_counter())
+    stored = _MODELS_CACHE.get(key)
+    if stored is None:  # a scan of the embeddings table: once per database change
+        _MODELS_CACHE.clear()
+        stored = _MODELS_CACHE[key] = store.vector_models()
     if language == "en":
         order = [DEFAULT_MODEL] + sorted(m for m in stored if m != MULTILINGUAL_MODEL)
         order.append(MULTILINGUAL_MODEL)
@@ -706,12 +713,14 @@ def stem(word: str) -> str:
 
 def mark_terms(text: str, stems: dict[str, str]) -> str:
     """`text` with every word whose stem is among `stems` wrapped in the private markers."""
-    if not stems:
-        return text.replace(MARK_OPEN, "").replace(MARK_CLOSE, "")
     text = text.replace(MARK_OPEN, "").replace(MARK_CLOSE, "")
-    return _TERM.sub(lambda m: f"{MARK_OPEN}{m.group(0)}{MARK_CLOSE}"
-                     if stem(unicodedata.normalize("NFKC", m.group(0))) in stems
-                     else m.group(0), text)
+    if not stems:
+        return text
+    # a stem is a prefix of its word: only words starting with one need stemming
+    starts = re.compile(r"(?i)(?<![^\W_])(?:" + "|".join(map(re.escape, stems)) + r")[^\W_]*")
+    return starts.sub(lambda m: f"{MARK_OPEN}{m.group(0)}{MARK_CLOSE}"
+                      if stem(unicodedata.normalize("NFKC", m.group(0))) in stems
+                      else m.group(0), text)
 
 
 def _matched(marked: str, stems: dict[str, str]) -> list[str]:
