@@ -60,3 +60,8 @@ def test_spelled_out_counts_of_things():
 def test_years_model_versions_and_enumerations_are_not_quantities():
     items = numbers("Since 2021, GPT-4 and Qwen2.5 have dominated (1) reasoning and (2) coding.")
     assert items == []
+
+
+def test_model_versions_written_apart_are_not_quantities():
+    items = numbers("On Llama 3.1 and Qwen 2.5 our method gains 4.2 points.")
+    assert [n["value"] for n in items] == [4.2]

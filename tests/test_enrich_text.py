@@ -42,3 +42,8 @@ def test_nested_and_unbalanced_latex_leaves_no_command_words():
     assert clean(r"we propose $\textbf{\textit{Lumos{X}}}$, a framework") == "we propose LumosX, a framework"
     assert clean(r"performance. \textbf{RFK and Radan work") == "performance. RFK and Radan work"
     assert clean(r"regret $O(\sqrt{T})$ with step $\frac{1}{2}$") == "regret O(√T) with step 1/2"
+
+
+def test_latex_accents_become_letters():
+    assert clean(r"we propose N\"uwa, after Schr\"{o}dinger and Poincar\'e") == \
+        "we propose Nüwa, after Schrödinger and Poincaré"

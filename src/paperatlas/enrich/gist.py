@@ -143,7 +143,8 @@ def _contribution_phrase(sentence: str, name: str | None) -> str:
     return rest
 
 
-_CONTINUES = re.compile(r"(?:for|to|with|via|in|on|of|from|through|under|beyond)\s", re.I)
+_CONTINUES = re.compile(r"(?:for|to|with|via|in|on|of|from|through|under|beyond|against|"
+                        r"without|across)\s", re.I)
 
 
 def display_title(title: str | None, sents: list[str], name: str | None, gist: str) -> str:

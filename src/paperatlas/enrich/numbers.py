@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from paperatlas.enrich.known import is_known
+
 _NUMBER_WORDS = {
     "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
     "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30,
@@ -35,6 +37,7 @@ _WHAT_AFTER = re.compile(r"^\s*(?:(?:of|in|on|for)\s+)?((?:[A-Za-z][\w-]*\s*){1,
 _STOP = frozenset("""a an the and or of in on for to with by from at as than that which is are was were
 be been this these those while across over under compared relative against its their our
 respectively average on-average""".split())
+_WORD_BEFORE = re.compile(r"([A-Za-z][\w.-]*)\s+$")
 _PARTICIPLES = frozenset("written drawn taken given made built shown known seen chosen held "
                          "run spent sent".split())
 _BEFORE_BY = re.compile(r"((?:[A-Za-z][\w-]*\s+){1,4})(?:by|of|to|at|reaching|achieving|achieves|"
@@ -81,6 +84,9 @@ def _is_noise(text: str, m: re.Match) -> bool:
     prev = text[max(0, s - 1):s]
     if prev and (prev.isalpha() or prev in "-_/"):
         return True  # part of a name: GPT-4, Qwen3, L2
+    before = _WORD_BEFORE.search(text, max(0, s - 25), s)
+    if before and not unit and is_known(before.group(1)):
+        return True  # a model version written apart: Llama 3.1, Qwen 2.5
     if not unit and not m.group("num2"):
         v = _value(num)
         if "." not in num and 1900 <= v <= 2100:

@@ -109,11 +109,24 @@ def _math(match: re.Match) -> str:
     return inner.strip()
 
 
+# LaTeX accents: N\\"uwa -> Nüwa, \\'{e} -> é (letter + combining mark, composed by NFC).
+_ACCENT = re.compile(r"\\([\"'`^~=.])\s*(?:\{\s*([A-Za-z])\s*\}|([A-Za-z]))")
+_COMBINING = {'"': "\u0308", "'": "\u0301", "`": "\u0300", "^": "\u0302", "~": "\u0303",
+              "=": "\u0304", ".": "\u0307"}
+
+
+def _accent(match: re.Match) -> str:
+    letter = match.group(2) or match.group(3)
+    return unicodedata.normalize("NFC", letter + _COMBINING[match.group(1)])
+
+
 def strip_markup(text: str) -> str:
     """LaTeX and Markdown markup removed, their content kept (`\\textbf{X}` -> `X`)."""
     if "\\" not in text and "$" not in text and "*" not in text and "`" not in text \
             and "_" not in text and "[" not in text:
         return text
+    if "\\" in text:
+        text = _ACCENT.sub(_accent, text)
     text = _MD_LINK.sub(r"\1 (\2)", text)
     text = _MATH.sub(_math, text)
     text = _strip_commands(text)
