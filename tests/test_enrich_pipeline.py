@@ -109,7 +109,7 @@ def test_predicted_area_is_stored_when_the_classifier_exists(store, monkeypatch)
 
     monkeypatch.setattr(pipeline, "_area_predictor", lambda: fake_predict)
     enrich_store(store)
-    assert len(seen) == len(sample_abstracts())
+    assert len(seen) == len(sample_abstracts()) + 1  # every paper, plus one probe that loads the model
     assert store.get_facts("p03")["predicted_area"]["label"] == "optimization"
     assert [p["predicted_area"] for p in store.iter_papers(ids=["p03"])] == ["optimization"]
 
@@ -136,3 +136,18 @@ def test_render_facts_reads_like_a_card_and_escapes_markup():
     assert "DM4CT" in out and "benchmark" in out
     assert "code" in out and "github.com/DM4CT/DM4CT" in out
     assert "[bold]not markup[/bold]" in out
+
+
+def test_missing_area_model_does_not_block_facts(store, monkeypatch):
+    from paperatlas.errors import PaperatlasError
+
+    def untrained(texts):
+        raise PaperatlasError("area model missing; train it first")
+
+    monkeypatch.setattr(pipeline, "_area_predictor", lambda: untrained)
+    counts = enrich_store(store)
+    assert counts["enriched"] == len(sample_abstracts())
+    assert "area model missing" in counts["area_problem"]
+    assert "predicted_area" not in store.get_facts("p00")
+    again = enrich_store(store)  # nothing to redo while the model is still missing
+    assert again["enriched"] == 0

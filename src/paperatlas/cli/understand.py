@@ -29,6 +29,8 @@ def enrich(
         f"{counts['named']} named, {counts['with_code']} with code links"
         + (f", {counts['with_area']} with a predicted area" if counts.get("with_area") else ""),
         highlight=False)
+    if counts.get("area_problem"):
+        console.print(Text(f"areas not predicted: {counts['area_problem']}", style="yellow"))
 
 
 def render_facts(facts: dict[str, Any]) -> Table:

@@ -16,6 +16,7 @@ from paperatlas.enrich.links import extract_links
 from paperatlas.enrich.names import extract_names
 from paperatlas.enrich.numbers import extract_numbers
 from paperatlas.enrich.text import clean, sentences
+from paperatlas.errors import PaperatlasError
 from paperatlas.paper import text_hash
 
 # Bump when any extractor's output changes: stored facts of an older version are redone.
@@ -67,22 +68,34 @@ def enrich_store(store, force: bool = False, progress: bool = False,
     Work is written in batches of BATCH papers, one transaction each: an interrupt keeps
     every finished batch, and the next run resumes where it stopped. Large stores are
     extracted by a pool of worker processes (`workers`, default: one per core).
-    Returns counts: total, enriched, skipped, named, with_code, with_area.
+    Returns counts: total, enriched, skipped, named, with_code, with_area (and area_problem,
+    the reason, when the area classifier could not be used).
     """
     predict_areas = _area_predictor()
-    use_areas = predict_areas is not None
-    version = EXTRACTOR_VERSION + ("+areas" if use_areas else "")
     state = {} if force else store.facts_state()
-    todo: list[tuple[str, str | None, str, str]] = []
-    total = 0
-    for row in store.iter_papers():
-        total += 1
-        h = facts_hash(row.get("title"), row["abstract"])
-        if state.get(row["id"]) == (h, version):
-            continue
-        todo.append((row["id"], row.get("title"), row["abstract"], h))
+    papers = [(row["id"], row.get("title"), row["abstract"],
+               facts_hash(row.get("title"), row["abstract"])) for row in store.iter_papers()]
+
+    def changed(version: str) -> list[tuple[str, str | None, str, str]]:
+        return [p for p in papers if state.get(p[0]) != (p[3], version)]
+
+    version = EXTRACTOR_VERSION + ("+areas" if predict_areas else "")
+    todo = changed(version)
+    area_problem = None
+    if todo and predict_areas is not None:
+        try:
+            predict_areas([todo[0][2]])  # loads the area model once; it may not be trained yet
+        except PaperatlasError as exc:
+            # Facts do not wait for the area classifier: store them without the area.
+            area_problem, predict_areas = str(exc), None
+            version = EXTRACTOR_VERSION
+            todo = changed(version)
+    use_areas = predict_areas is not None
+    total = len(papers)
     counts = {"total": total, "enriched": 0, "skipped": total - len(todo), "named": 0,
               "with_code": 0, "with_area": 0}
+    if area_problem:
+        counts["area_problem"] = area_problem
     if not todo:
         return counts
 
