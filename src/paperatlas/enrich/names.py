@@ -6,14 +6,19 @@ Authors mark a coined name in a handful of ways; each is a cue with a weight:
   - an acronym defined in place, "Hessian-Enhanced Token Attribution (HETA)", checked with
     the Schwartz-Hearst letter alignment so "(e.g. ...)" or "(ours)" do not count
   - an appositive, "X, a novel framework for ..." / "X is a new benchmark"
-  - an introducing verb, "we present / propose / introduce ... X"; "X is proposed"
+  - an introducing verb, "we present / propose / introduce ... X" (strongest when X comes
+    right after the verb and is set off: "we propose X, ..."); "X is proposed"; a run of
+    capitalised words right after the verb ("we propose Asymmetric Synthetic Data Update")
+  - "the X framework", "our X method", "benchmark X", a repository named X that the text uses
   - emphasis on a coined word: `\\textbf{X}`, `\\textsc{X}`, `$\\texttt{X}$`, `**X**`
   - a coined token (inner capitals, digits) that the abstract keeps using as a subject
 Candidates are then filtered: undefined LaTeX placeholders (`\\tool`), well-known existing
 things the paper only uses (known.py: GRPO, CLIP, Qwen3-Embedding, Transformers), words
-after "using / such as / on", and ordinary capitalised words. Evidence for the same name
-adds up; a name needs enough of it, so a paper with no cue gets no name — an invented name
-is worse than none.
+after "using / such as / on", plural acronyms of classes of things (LLMs, SNNs), and ordinary
+capitalised words. A name's strength is its strongest cue plus a little per further cue and
+per mention; a name needs enough of it, so a paper with no cue gets no name — an invented
+name is worse than none. The headline is the earliest name nearly as strong as the best.
+Weights were tuned on ICLR 2026 titles of the form `Name: ...` (benchmarks/enrich_eval.py).
 """
 
 from __future__ import annotations
