@@ -1,7 +1,7 @@
 """Score the enrich/ extractors.
 
     .venv/bin/python benchmarks/enrich_eval.py [--data ../shared/data/iclr2026.jsonl.gz]
-        [--gold ../shared/gold/sample_list_annotations.jsonl] [--skip-speed]
+        [--gold ../shared/gold/sample_list_annotations.jsonl] [--skip-speed | --speed-only]
 
 1. Gold (19 hand-annotated abstracts of examples/iclr2026_sample_list.txt): primary name exact
    match (case-insensitive, plural s tolerated), kind accuracy, link precision/recall, number
@@ -307,12 +307,14 @@ def main() -> None:
     ap.add_argument("--gold", type=Path, default=ROOT / "../shared/gold/sample_list_annotations.jsonl")
     ap.add_argument("--sample", type=Path, default=ROOT / "examples/iclr2026_sample_list.txt")
     ap.add_argument("--skip-speed", action="store_true")
+    ap.add_argument("--speed-only", action="store_true")
     args = ap.parse_args()
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
-    eval_gold(args.gold, args.sample)
     papers = load_papers(args.data)
-    silver_names(papers)
-    silver_titles(papers)
+    if not args.speed_only:
+        eval_gold(args.gold, args.sample)
+        silver_names(papers)
+        silver_titles(papers)
     if not args.skip_speed:
         speed(papers)
 
