@@ -93,6 +93,7 @@ async def run_load(base: str, make_request, clients: int, seconds: float) -> dic
 
     latencies: dict[str, list[float]] = {}
     errors: dict[str, int] = {}
+    failures: list[str] = []
     stop = time.perf_counter() + seconds
     limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
 
@@ -103,16 +104,21 @@ async def run_load(base: str, make_request, clients: int, seconds: float) -> dic
             try:
                 r = await http.get(base + url)
                 ok = r.status_code == 200
-            except httpx.HTTPError:
-                ok = False
+                why = f"HTTP {r.status_code} {url}"
+            except httpx.HTTPError as exc:
+                ok, why = False, f"{type(exc).__name__} {url}"
             latencies.setdefault(kind, []).append(time.perf_counter() - t0)
             if not ok:
                 errors[kind] = errors.get(kind, 0) + 1
+                if len(failures) < 5:
+                    failures.append(why)
 
     async with httpx.AsyncClient(limits=limits, timeout=60) as http:
         started = time.perf_counter()
         await asyncio.gather(*(client(random.Random(i), http) for i in range(clients)))
         elapsed = time.perf_counter() - started
+    for why in failures:
+        print(f"  failed: {why}")
     return {"elapsed": elapsed, "latencies": latencies, "errors": errors}
 
 
@@ -177,7 +183,10 @@ def main() -> None:
               f"load at end {os.getloadavg()[0]:.1f}")
     finally:
         server.terminate()
-        server.wait(timeout=10)
+        _, err = server.communicate(timeout=15)
+        tail = err.decode(errors="replace").strip().splitlines()[-30:]
+        if any("Traceback" in line or "ERROR" in line for line in tail):
+            print("server log (tail):\n" + "\n".join(tail))
 
 
 if __name__ == "__main__":
