@@ -335,9 +335,34 @@ for _long, _short in ALIASES.items():
     _EXPANSIONS.setdefault(_short, set()).update(re.split(r"[ \-]", _long))
 
 
+# Words of any abstract: never a topic's name on their own.
+ABSTRACT_WORDS = {
+    "fixed", "framework", "frameworks", "value", "values", "algorithm", "algorithms", "problem",
+    "problems", "results", "result", "show", "shows", "shown", "provide", "provides", "present",
+    "presents", "based", "using", "used", "uses", "make", "makes", "number", "range", "level",
+    "order", "given", "important", "critical", "general", "simple", "strong", "better", "best",
+    "able", "allow", "allows", "enable", "enables", "enabling", "setting", "settings", "study",
+    "studies", "analysis", "approaches", "techniques", "technique", "paper", "papers", "work",
+    "works", "issue", "issues", "limited", "limitations", "significant", "substantial",
+    "consistently", "outperforms", "outperform", "compared", "standard", "prior", "previous",
+    "current", "recent", "recently", "widely", "common", "commonly", "several", "multiple",
+    "single", "high", "higher", "lower", "larger", "smaller", "small", "real", "world",
+    "available", "code", "release", "publicly", "evaluate", "evaluated", "evaluation", "across",
+    "yields", "yield", "construction", "introduces", "introduced", "leverages", "leveraging",
+    "address", "addresses", "propose", "proposes", "proposed", "novel", "first", "training",
+    "trained", "performance", "approach", "method", "methods", "benchmark", "benchmarks",
+    "dataset", "datasets", "tasks", "task", "models", "model", "learning", "data", "results",
+    "additionally", "furthermore", "moreover", "specifically", "particularly", "notably",
+    "finally", "instead", "thus", "therefore", "hence", "however", "while", "whereas",
+    "often", "still", "even", "well", "many", "much", "more", "most", "less", "least",
+    "practical", "theoretical", "empirical", "empirically", "theoretically", "effectiveness",
+    "effectively", "efficiently", "extensive", "experiments", "experimental"}
+
+
 def _content_words(p: PaperText) -> set[str]:
     return {w for w in _tokens(f"{p.title} {p.abstract}")
-            if len(w) >= 4 and w not in STOP and w not in VAGUE and not w.isdigit()}
+            if len(w) >= 4 and w not in STOP and w not in VAGUE and w not in ABSTRACT_WORDS
+            and not w.isdigit()}
 
 
 def _word_document_frequency(papers: list[PaperText]) -> Counter:
@@ -348,11 +373,17 @@ def _word_document_frequency(papers: list[PaperText]) -> Counter:
 
 
 def _word_label(papers, idx: list[int], word_df: Counter, used_labels: set[str]) -> str:
-    """Last resort for a topic with no shared phrase: its two most distinctive words."""
+    """For a topic with no shared phrase: its two most distinctive words when at least half
+    of its papers use them, else the names of its papers ("lmKANs, TARF, FlexHiNM")."""
     counts: Counter[str] = Counter()
     for i in idx:
         counts.update(_content_words(papers[i]))
     n = len(papers)
+    if not any(c >= max(1, math.ceil(len(idx) / 2)) for c in counts.values()):
+        names = list(dict.fromkeys(papers[i].name for i in idx if papers[i].name))[:3]
+        label = ", ".join(names)
+        if names and _label_key(label) not in used_labels:
+            return label
     need = 2 if len(idx) >= 3 else 1
     ranked = sorted(((c / len(idx)) * math.log(1 + n / word_df[w]), w)
                     for w, c in counts.items() if c >= need)
