@@ -63,13 +63,15 @@ def test_show_renders_fields_lists_and_facts(cli):
     store = Store(cli.db)
     store.set_facts("GmX7qQ1abc", {"name": "GraphMixer", "kind": "method",
                                    "numbers": [{"text": "3x", "value": 3, "unit": "x", "what": "faster"}],
-                                   "predicted_area": {"label": "graphs", "prob": 0.91}}, "h", "v")
+                                   "predicted_area": {"label": "graphs", "prob": 0.91,
+                                                      "top3": [["graphs", 0.91], ["optimization", 0.05]]}},
+                    "h", "v")
     store.close()
     code, out, _ = cli("show", "GmX7")
     assert code == 0
     for text in ("GraphMixer: Simple Temporal Graph Learning", "iclr_mini", "Accept (Poster)",
                  "temporal graphs; MLP", "tldr", "MLPs suffice", "name", "GraphMixer",
-                 "text=3x, value=3, unit=x, what=faster", "label=graphs, prob=0.91"):
+                 "3x faster", "graphs (91%)", "optimization (5%)"):
         assert text in out, text
 
 

@@ -143,14 +143,9 @@ def show(
         console.print(Text("\nabstract (camera-ready)", style="bold"))
         console.print(Text(final))
     if facts:
+        from paperatlas.cli.understand import render_facts
         console.print(Text("\nfacts", style="bold"))
-        facts_grid = Table.grid(padding=(0, 2))
-        facts_grid.add_column(style="bold magenta", no_wrap=True)
-        facts_grid.add_column()
-        for key, value in facts.items():
-            if value not in (None, "", [], {}):
-                facts_grid.add_row(key, _render(value))
-        console.print(facts_grid)
+        console.print(render_facts(facts))
 
 
 def _render(value: Any) -> Text:

@@ -56,6 +56,8 @@ def render_facts(facts: dict[str, Any]) -> Table:
     area = facts.get("predicted_area")
     if isinstance(area, dict) and area.get("label"):
         row("area (predicted)", f"{area['label']} ({area.get('prob', 0):.0%})")
+        top3 = [f"{label} ({prob:.0%})" for label, prob in area.get("top3") or []]
+        row("area top 3", " · ".join(top3))
     row("gist", facts.get("gist"))
     numbers = [" ".join(p for p in (n.get("text"), n.get("what")) if p)
                for n in facts.get("numbers") or []]
