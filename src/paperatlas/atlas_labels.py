@@ -71,10 +71,9 @@ DOMAINS = {"llm": "LLM", "vlm": "VLM", "mllm": "multimodal LLM", "lrm": "reasoni
 GENERIC = {"deep learning", "machine learning", "neural network", "neural networks",
            "artificial intelligence", "ai", "benchmark", "dataset", "evaluation", "method",
            "model", "learning", "framework", "approach", "training", "performance",
-           "optimization", "generalization", "representation learning", "efficiency",
-           "theory", "analysis", "algorithm", "data", "task", "deep neural network",
+           "efficiency", "analysis", "algorithm", "data", "task", "deep neural network",
            "application", "experiment", "results", "large-scale", "transformer",
-           "interpretability", "robustness", "empirical study", "novel", "state-of-the-art",
+           "empirical study", "novel", "state-of-the-art",
            # filler of abstracts, common in the n-gram fallback
            "future research", "future work", "real-world dataset", "real-world", "real world",
            "evaluation framework", "extensive experiment", "wide range", "experimental result",
