@@ -112,6 +112,7 @@ def test_topic_page(client, db):
 @pytest.mark.parametrize("url", [
     "/papers/does-not-exist", "/topics/999", "/topics/abc", "/topics/0?level=7",
     "/static/../app.py", "/static/%2e%2e/app.py", "/static/..%2F..%2Fstore.py", "/nothing-here",
+    "/topics/1?level=abc", "/papers?page=x", "/search?q=a&page=-x", "/?list=no-such-list",
 ])
 def test_wrong_ids_get_a_404_page(client, url):
     r = client.get(url)

@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from fastapi import FastAPI, HTTPException, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.staticfiles import StaticFiles
@@ -346,6 +347,14 @@ def create_app(db_path: str | Path | None = None) -> FastAPI:
                           message_key="not_found_text")
         return render(request, "error.html", status=exc.status_code, code=exc.status_code,
                       title_key="error", message_key=None, detail=str(exc.detail))
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_parameter(request: Request, exc: RequestValidationError):
+        # "/topics/3?level=abc", "/papers?page=x": a page that does not exist
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"error": "bad parameters"}, status_code=400)
+        return render(request, "error.html", status=404, code=404, title_key="not_found",
+                      message_key="not_found_text")
 
     @app.exception_handler(Exception)
     async def server_error(request: Request, exc: Exception):
