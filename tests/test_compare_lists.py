@@ -93,6 +93,11 @@ def test_pure_helpers():
     terms = dict(new_terms(["graph networks are old"] * 3,
                            ["draft model speeds decoding", "the draft model verifies", "graph"]))
     assert terms == {"draft model": 2}
+    # LaTeX markup is not a term; `limit` keeps the most used
+    many = [f"alpha{i} beta{i} \\widetilde gamma" for i in range(40)] * 2
+    found = new_terms(["nothing here"], many + ["gamma"], limit=5)
+    assert len(found) == 5 and found[0] == ("gamma", 81)
+    assert all("widetilde" not in t for t, _ in found)
 
 
 def test_errors_and_cli(db, tmp_path):

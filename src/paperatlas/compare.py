@@ -111,7 +111,7 @@ def compare_lists(store, list_a: str, list_b: str, png: str | Path | None = None
         topic_source=source, topic_of=topic_of)
     comparison.new_names = new_names(ids_a, ids_b, facts)[:n_names]
     comparison.new_terms = new_terms([_text(rows[p]) for p in ids_a],
-                                     [_text(rows[p]) for p in ids_b])[:n_terms]
+                                     [_text(rows[p]) for p in ids_b], limit=n_terms)
     if png is not None:
         draw_chart(comparison, png)
     return comparison
@@ -126,12 +126,18 @@ def _text(row: dict[str, Any]) -> str:
 
 def topics_for(store, ids: list[str], rows, facts) -> tuple[dict[str, str], str]:
     """paper id -> topic label for every id, and a note on where topics came from."""
-    stored = store.get_map("*")
-    if stored is not None:
+    wanted = set(ids)
+    # the map of all papers first, then the map of any list holding both lists
+    for scope in ["*"] + [name for name in store.list_names()
+                          if wanted <= set(store.all_ids(name))]:
+        stored = store.get_map(scope)
+        if stored is None:
+            continue
         broad = {a["paper_id"]: a["broad"] for a in stored["assignments"]}
         if all(pid in broad for pid in ids):
             labels = {t["topic_id"]: t["label"] for t in stored["topics"] if t["level"] == 0}
-            return {pid: labels[broad[pid]] for pid in ids}, "stored map of all papers"
+            where = "all papers" if scope == "*" else f"list '{scope}'"
+            return {pid: labels[broad[pid]] for pid in ids}, f"stored map of {where}"
     return _cluster_topics(store, ids, rows, facts)
 
 
@@ -184,7 +190,7 @@ def new_names(ids_a: list[str], ids_b: list[str], facts) -> list[tuple[str, str]
     return out
 
 
-def new_terms(texts_a: list[str], texts_b: list[str]) -> list[tuple[str, int]]:
+def new_terms(texts_a: list[str], texts_b: list[str], limit: int = 25) -> list[tuple[str, int]]:
     """Words and two-word phrases used by at least MIN_NEW_TERM_PAPERS papers of B and by
     none of A, most used first (a phrase is dropped when a longer one covers it as often)."""
     from sklearn.feature_extraction.text import CountVectorizer
@@ -200,16 +206,18 @@ def new_terms(texts_a: list[str], texts_b: list[str]) -> list[tuple[str, int]]:
     new = np.flatnonzero((df_a == 0) & (df_b >= MIN_NEW_TERM_PAPERS))
     ranked = sorted(new, key=lambda j: (-df_b[j], -len(terms[j].split()), terms[j]))
     chosen: list[tuple[str, int]] = []
-    for j in ranked:
+    for j in ranked:  # longer phrases come first among equal counts, so they win
         term, count = str(terms[j]), int(df_b[j])
         if any(_within(term, other) and count == c for other, c in chosen):
             continue
-        chosen = [(o, c) for o, c in chosen if not (_within(o, term) and c == count)]
         chosen.append((term, count))
+        if len(chosen) == limit:
+            break
     return chosen
 
 
 _TOKEN = re.compile(r"[a-z][a-z0-9\-]+")
+_LATEX_COMMAND = re.compile(r"\\[A-Za-z]+")  # \widetilde, \mathcal: markup, not terms
 
 
 def _words_and_pairs(text: str) -> list[str]:
@@ -217,7 +225,7 @@ def _words_and_pairs(text: str) -> list[str]:
     across a dropped "of")."""
     from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
-    tokens = _TOKEN.findall(text.lower())
+    tokens = _TOKEN.findall(_LATEX_COMMAND.sub(" ", text).lower())
     keep = [t not in ENGLISH_STOP_WORDS for t in tokens]
     out = [t for t, k in zip(tokens, keep) if k]
     out += [f"{a} {b}" for a, b, ka, kb in zip(tokens, tokens[1:], keep, keep[1:]) if ka and kb]
