@@ -35,10 +35,11 @@ browser-deps:
 
 # The whole main job on the bundled sample: add, enrich, embed, map (+ atlas.html), serve.
 demo: install
-	rm -f $(DB) $(DB)-wal $(DB)-shm
+	rm -f $(DB) $(DB)-* $(DB).*
 	$(BIN)/paperatlas add examples/iclr2026_sample_list.txt --list sample --no-enrich --db $(DB)
 	$(BIN)/paperatlas enrich --db $(DB)
 	$(BIN)/paperatlas embed --db $(DB)
+	$(BIN)/paperatlas embed --model use-multilingual --db $(DB)  # Chinese queries
 	$(BIN)/paperatlas map --list sample --html atlas.html --db $(DB)
 	@echo "offline map written to atlas.html"
 	$(BIN)/paperatlas serve --db $(DB) --port $(PORT)
