@@ -25,6 +25,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import threading
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
@@ -249,6 +250,8 @@ _DESCRIPTIONS = {
     "lsa": "TF-IDF + SVD fit on your own papers (no model)",
 }
 _LOADED: dict[str, Any] = {}
+# The web app's first concurrent requests would otherwise each load the same model.
+_LOAD_LOCK = threading.Lock()
 
 
 def _static_backend():
@@ -271,9 +274,10 @@ def get_backend(name: str | None = None, store=None):
             f"unknown embedding model {name!r}; choose one of: {', '.join(_DESCRIPTIONS)}")
     if name == "lsa":
         return _load_lsa(store)
-    if name not in _LOADED:
-        _LOADED[name] = _BACKENDS[name]()
-    return _LOADED[name]
+    with _LOAD_LOCK:
+        if name not in _LOADED:
+            _LOADED[name] = _BACKENDS[name]()
+        return _LOADED[name]
 
 
 def _load_lsa(store) -> LSABackend:

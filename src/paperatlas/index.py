@@ -260,6 +260,7 @@ def index_path(db_path: str | os.PathLike[str], model: str) -> Path:
 # One index per (database, model) per process, reused while the stored vectors are unchanged.
 _CACHE: dict[tuple[str, str], tuple[tuple, object, tuple]] = {}
 _CACHE_LOCK = threading.Lock()
+_BUILD_LOCK = threading.Lock()
 
 
 def open_index(store, model: str, ann_threshold: int | None = None, progress: bool = False):
@@ -273,6 +274,17 @@ def open_index(store, model: str, ann_threshold: int | None = None, progress: bo
     # nothing written since the last look: skip even the signature query
     if cached is not None and cached[2] == counter and cached[0][1] == threshold:
         return cached[1]
+    # One thread builds while the others wait for its result (the web app's first
+    # concurrent requests would otherwise each load the same vectors).
+    with _BUILD_LOCK:
+        with _CACHE_LOCK:
+            cached = _CACHE.get(key)
+        if cached is not None and cached[2] == counter and cached[0][1] == threshold:
+            return cached[1]
+        return _build_index(store, model, key, counter, cached, threshold, progress)
+
+
+def _build_index(store, model, key, counter, cached, threshold, progress):
     signature = store.vector_signature(model)
     if cached is not None and cached[0] == (signature, threshold):
         with _CACHE_LOCK:
