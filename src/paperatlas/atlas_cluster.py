@@ -54,9 +54,8 @@ class Clustering:
 
 def unit_rows(vectors: np.ndarray) -> np.ndarray:
     """Rows scaled to unit length; all-zero rows (no text) stay zero."""
-    v = np.asarray(vectors, dtype=np.float32)
-    norms = np.linalg.norm(v, axis=1, keepdims=True)
-    return np.divide(v, norms, out=np.zeros_like(v), where=norms > 0)
+    from paperatlas.index import normalise_rows
+    return normalise_rows(vectors)
 
 
 def topic_counts(n: int) -> tuple[int, int]:

@@ -54,10 +54,8 @@ def embedding_text(title: str | None, abstract: str | None) -> str:
 
 
 def l2_normalise(matrix: np.ndarray) -> np.ndarray:
-    matrix = np.asarray(matrix, dtype=np.float32)
-    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-    norms[norms == 0] = 1.0
-    return matrix / norms
+    from paperatlas.index import normalise_rows
+    return normalise_rows(matrix)
 
 
 def _offline() -> None:

@@ -29,6 +29,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from paperatlas.errors import PaperatlasError
+from paperatlas.index import normalise_rows
 
 DEFAULT_COLLECTION = "likes"
 MIN_LIKES_FOR_CLASSIFIER = 5
@@ -144,13 +145,6 @@ def tfidf_matrix(texts: list[str]):
         from scipy import sparse
         return sparse.csr_matrix((len(texts), 0), dtype=np.float32), np.array([], dtype=object)
     return matrix.tocsr(), vectorizer.get_feature_names_out()
-
-
-def normalise_rows(matrix: np.ndarray) -> np.ndarray:
-    matrix = np.asarray(matrix, dtype=np.float32)
-    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-    norms[norms == 0] = 1.0
-    return matrix / norms
 
 
 def pick_model(store, model: str | None = None) -> str | None:

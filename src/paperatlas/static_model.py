@@ -80,7 +80,6 @@ class StaticBackend:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         weights = self.vectorizer.transform(texts)
-        vectors = np.asarray(weights @ self.table, dtype=np.float32)
-        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-        norms[norms == 0] = 1.0  # a text with no known term stays the zero vector
-        return vectors / norms
+        from paperatlas.index import normalise_rows
+        # a text with no known term stays the zero vector
+        return normalise_rows(np.asarray(weights @ self.table, dtype=np.float32))

@@ -32,7 +32,7 @@ _SYMBOLS = {
 EMPHASIS_COMMANDS = ("textbf", "textsc", "texttt", "textit", "emph", "mathbf", "mathtt", "mathsf",
                      "textsf", "mathit", "mathrm", "textrm", "text", "mathcal", "mathbb",
                      "underline", "textsl", "boldsymbol", "bm", "operatorname", "mbox", "textup",
-                     "texttt", "textmd", "textnormal", "mathbfit", "mathscr", "mathfrak")
+                     "textmd", "textnormal", "mathbfit", "mathscr", "mathfrak")
 
 _HREF = re.compile(r"\\href\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
 _URL_CMD = re.compile(r"\\(?:url|path|nolinkurl)\s*\{([^{}]*)\}")
