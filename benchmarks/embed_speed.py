@@ -32,6 +32,16 @@ from iclr_data import DEFAULT_DATA, load_rows, real_abstract, texts_of
 MODELS = ["static", "use-multilingual", "use-multilingual-package", "lsa", "minilm"]
 TARGETS = {"static": 150, "use-multilingual": 80}
 PACKAGE = "use-multilingual-package"
+# one-line queries for the query path (search embeds one of these per request)
+QUERIES = ["大语言模型的隐私泄露", "图神经网络", "扩散模型 图像编辑", "离线强化学习的价值函数",
+           "多语言检索", "contrastive learning for time series", "机器人规划", "模型量化与推理加速"]
+
+
+def chinese_texts() -> list[str]:
+    """Chinese queries (benchmarks/queries/chinese.jsonl and QUERIES) for the comparison."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "queries", "chinese.jsonl")
+    with open(path, encoding="utf-8") as fh:
+        return [json.loads(line)["query"] for line in fh if line.strip()] + QUERIES
 
 
 class PackageUSE:
@@ -66,9 +76,20 @@ def measure(model: str, data: str, n: int, save: str | None = None) -> dict:
     seconds = time.perf_counter() - t0
     if save:
         np.save(save, np.concatenate(parts).astype(np.float32))
+    query_ms = []
+    if model in ("use-multilingual", PACKAGE):
+        if save:
+            np.save(save.replace(".npy", "-zh.npy"), backend.embed(chinese_texts()))
+        for _ in range(10):
+            for query in QUERIES:
+                t0 = time.perf_counter()
+                backend.embed([query])
+                query_ms.append((time.perf_counter() - t0) * 1000)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return {"model": model, "docs": len(texts), "seconds": seconds, "docs_per_s": len(texts) / seconds,
-            "load_s": load_s, "peak_mb": peak_mb, "threads": os.cpu_count()}
+            "load_s": load_s, "peak_mb": peak_mb, "threads": os.cpu_count(),
+            "query_ms_p50": float(np.percentile(query_ms, 50)) if query_ms else None,
+            "query_ms_p95": float(np.percentile(query_ms, 95)) if query_ms else None}
 
 
 def main() -> None:
@@ -92,14 +113,18 @@ def main() -> None:
         results[model] = json.loads(out.stdout.strip().splitlines()[-1])
         r = results[model]
         print(f"{model:18s} {r['docs_per_s']:8.1f} docs/s  ({r['docs']} in {r['seconds']:.1f}s, "
-              f"load {r['load_s']:.1f}s)  peak {r['peak_mb']:.0f} MB", flush=True)
+              f"load {r['load_s']:.1f}s)  peak {r['peak_mb']:.0f} MB"
+              + (f"  one-line query p50 {r['query_ms_p50']:.1f} ms p95 {r['query_ms_p95']:.1f} ms"
+                 if r["query_ms_p50"] is not None else ""), flush=True)
     if "use-multilingual" in results and PACKAGE in results:
-        fast = np.load(os.path.join(saved, "use-multilingual.npy"))
-        ref = np.load(os.path.join(saved, f"{PACKAGE}.npy"))
-        cos = (fast * ref).sum(1) / np.linalg.norm(fast, axis=1) / np.linalg.norm(ref, axis=1)
         ratio = results["use-multilingual"]["docs_per_s"] / results[PACKAGE]["docs_per_s"]
-        print(f"use-multilingual vs the package's encoder: {ratio:.1f}x docs/s; cosine per "
-              f"text min {cos.min():.7f}, median {np.median(cos):.7f} ({len(cos)} texts)")
+        print(f"use-multilingual vs the package's encoder: {ratio:.1f}x docs/s")
+        for part, what in (("", "abstracts"), ("-zh", "Chinese queries")):
+            fast = np.load(os.path.join(saved, f"use-multilingual{part}.npy"))
+            ref = np.load(os.path.join(saved, f"{PACKAGE}{part}.npy"))
+            cos = (fast * ref).sum(1) / np.linalg.norm(fast, axis=1) / np.linalg.norm(ref, axis=1)
+            print(f"  same vectors? cosine per text on {len(cos)} {what}: min {cos.min():.7f}, "
+                  f"median {np.median(cos):.7f}")
     base = results.get("minilm")
     for model, target in TARGETS.items():
         if model in results:
