@@ -1,14 +1,26 @@
 """Load test of the web app on a 15k-paper atlas, against 127.0.0.1 only.
 
 Starts `paperatlas serve` as a separate process on a free port, then runs N concurrent
-closed-loop clients (each sends its next request as soon as the last one answered) for
-a fixed time, first on /healthz (the baseline: the framework's own floor), then on a mix
-of search pages and paper pages. Prints requests/s, p50/p95/p99 latency and errors.
+closed-loop clients (each sends its next request as soon as the last one answered) for a
+fixed time: first on /healthz (the baseline: the framework's own floor), then on a mix of
+search pages and paper pages. Prints requests/s, p50/p95/p99 latency, errors and how many
+answers came from the server's page cache.
+
+The load generator is wrk (a C client: it takes little of the CPU the server needs) when
+installed, else a Python client (httpx); both send `Accept-Encoding: gzip` like a browser.
+
+What the mix asks for (so that a cache cannot look better than it would be in use):
+- paper pages: uniformly random over ALL papers of the store;
+- searches: 15% the typed queries of benchmarks/queries (English, paraphrases, Chinese),
+  85% an author keyword of a uniformly random paper (so a topic is searched as often as
+  papers carry it: "diffusion models" often, "HSSBench" rarely). `--queries uniform`
+  draws every distinct query equally often instead (the worst case for a cache).
 
     .venv/bin/python benchmarks/web_load.py [--data ../shared/data/iclr2026.jsonl.gz]
-        [--db /work/cache/web_load/atlas.db] [--clients 50] [--seconds 30] [--workers 1]
+        [--db /work/cache/web_load/atlas.db] [--clients 50] [--seconds 30] [--workers N]
+        [--queries natural|uniform] [--client wrk|python] [--no-cache]
 
-The atlas is built once (papers, default-model vectors, map) and reused from --db.
+The atlas is built once (add, enrich, embed with the default model, map) and reused from --db.
 """
 
 from __future__ import annotations
@@ -19,31 +31,24 @@ import gzip
 import json
 import os
 import random
+import re
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
-QUERIES = [
-    "machine unlearning", "diffusion models for video generation", "graph neural networks",
-    "LLM reasoning with reinforcement learning", "time series forecasting", "protein design",
-    "jailbreak attacks on language models", "federated learning privacy", "KV cache compression",
-    "mixture of experts routing", "robot manipulation imitation learning", "test-time scaling",
-    "sparse autoencoders interpretability", "3D gaussian splatting", "speculative decoding",
-    "continual learning catastrophic forgetting", "reward model overoptimization",
-    "in-context learning theory", "vision language models hallucination", "quantization of LLMs",
-    "optimal transport", "neural operators for PDEs", "benchmark for code generation",
-    "multi-agent LLM systems", "causal discovery", "contrastive self-supervised learning",
-    "大语言模型的推理能力", "扩散模型", "out-of-distribution detection", "model merging",
-]
+TYPED_SHARE = 0.15  # share of searches that are the typed benchmark queries
 
 
 def build_store(db: Path, data: Path) -> None:
-    """Papers (as `paperatlas add` would store them), default-model vectors and the map."""
+    """Papers (as `paperatlas add` stores them), facts, default-model vectors and the map;
+    each step is skipped when already done."""
     from paperatlas import Atlas
 
     atlas = Atlas(db)
@@ -58,11 +63,63 @@ def build_store(db: Path, data: Path) -> None:
         print("adding papers ...", flush=True)
         atlas.add([tmp], list_name="iclr2026", enrich=False)
         tmp.unlink()
-    print("embedding (default model) ...", flush=True)
+    print("enrich, embed (default model), map: only what is missing ...", flush=True)
+    atlas.enrich()
     atlas.embed()
-    print("map ...", flush=True)
     atlas.build_map()
     atlas.close()
+
+
+def typed_queries() -> list[str]:
+    out = []
+    for path in sorted((REPO / "benchmarks" / "queries").glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                row = json.loads(line)
+                text = row.get("query") or row.get("description")
+                if text:
+                    out.append(text)
+    return out
+
+
+def paper_keywords(db: Path) -> list[list[str]]:
+    """Each paper's author keywords (lower-cased), one list per paper."""
+    from paperatlas.store import Store
+
+    store = Store(db)
+    out = []
+    for row in store.iter_papers():
+        words = [" ".join(k.split()).lower() for k in row.get("keywords") or []]
+        out.append([w for w in words if 2 <= len(w) <= 80])
+    store.close()
+    return out
+
+
+def request_plan(ids: list[str], keywords: list[list[str]], typed: list[str], n: int,
+                 queries: str, seed: int = 0) -> tuple[list[str], dict]:
+    """n request paths, half paper pages and half searches, in random order."""
+    from urllib.parse import quote_plus
+
+    rng = random.Random(seed)
+    distinct = sorted({k for ks in keywords for k in ks} | set(typed))
+    with_words = [ks for ks in keywords if ks]
+    paths, searched = [], []
+    for _ in range(n):
+        if rng.random() < 0.5:
+            paths.append("/papers/" + rng.choice(ids))
+            continue
+        if queries == "uniform":
+            q = rng.choice(distinct)
+        elif rng.random() < TYPED_SHARE:
+            q = rng.choice(typed)
+        else:
+            q = rng.choice(rng.choice(with_words))
+        searched.append(q)
+        paths.append("/search?q=" + quote_plus(q))
+    info = {"distinct_queries_in_pool": len(distinct),
+            "distinct_queries_in_plan": len(set(searched)),
+            "distinct_papers_in_plan": len({p for p in paths if p.startswith("/papers/")})}
+    return paths, info
 
 
 def free_port() -> int:
@@ -71,10 +128,13 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(db: Path, port: int, workers: int) -> subprocess.Popen:
+def start_server(db: Path, port: int, workers: int | None, cache: bool) -> subprocess.Popen:
     env = dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
-    cmd = [str(REPO / ".venv/bin/paperatlas"), "serve", "--db", str(db), "--port", str(port),
-           "--workers", str(workers)]
+    if not cache:
+        env["PAPERATLAS_PAGE_CACHE"] = "0"
+    cmd = [str(REPO / ".venv/bin/paperatlas"), "serve", "--db", str(db), "--port", str(port)]
+    if workers:
+        cmd += ["--workers", str(workers)]
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     import httpx
     deadline = time.time() + 120
@@ -88,59 +148,145 @@ def start_server(db: Path, port: int, workers: int) -> subprocess.Popen:
     sys.exit("server did not start: " + proc.stderr.read().decode()[-2000:])
 
 
-async def run_load(base: str, make_request, clients: int, seconds: float) -> dict:
-    import httpx
+def server_cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) used so far by the server process and its live children
+    (uvicorn's workers), from /proc: per request, it is a figure other jobs on the machine
+    barely change (wall-clock latencies they do)."""
+    tick = os.sysconf("SC_CLK_TCK")
 
-    latencies: dict[str, list[float]] = {}
-    errors: dict[str, int] = {}
-    failures: list[str] = []
+    def stat(p: int) -> list[str]:
+        text = Path(f"/proc/{p}/stat").read_text()
+        return text[text.rindex(")") + 2:].split()  # fields after the command name
+
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = stat(int(entry.name))
+        except (OSError, ValueError):
+            continue
+        if int(entry.name) == pid or int(fields[1]) == pid:  # fields[1]: parent pid
+            total += (int(fields[11]) + int(fields[12])) / tick  # utime + stime
+    return total
+
+
+# -- wrk ------------------------------------------------------------------------------------------
+
+WRK_SCRIPT = r"""
+-- every thread walks the request plan from its own starting point; counts cache answers
+local paths, pos = {}, 1
+hits, misses = 0, 0  -- globals: done() reads them from each thread
+local threads, started = {}, 0
+function setup(thread)
+  started = started + 1
+  thread:set("number", started)
+  table.insert(threads, thread)
+end
+function init(args)
+  for line in io.lines(args[1]) do paths[#paths + 1] = line end
+  pos = (number * 99991) % #paths + 1
+  wrk.headers["Accept-Encoding"] = "gzip"
+end
+function request()
+  local p = paths[pos]
+  pos = pos % #paths + 1
+  return wrk.format("GET", p)
+end
+function response(status, headers, body)
+  local c = headers["x-cache"] or headers["X-Cache"]
+  if c == "hit" then hits = hits + 1 elseif c == "miss" then misses = misses + 1 end
+end
+function done(summary, latency, requests)
+  local h, m = 0, 0
+  for _, t in ipairs(threads) do h = h + t:get("hits"); m = m + t:get("misses") end
+  local e = summary.errors
+  io.write(string.format(
+    'WRKJSON {"requests": %d, "seconds": %.3f, "p50": %.3f, "p90": %.3f, "p95": %.3f, ' ..
+    '"p99": %.3f, "max": %.3f, "connect": %d, "read": %d, "write": %d, "status": %d, ' ..
+    '"timeout": %d, "hits": %d, "misses": %d}\n',
+    summary.requests, summary.duration / 1e6, latency:percentile(50) / 1e3,
+    latency:percentile(90) / 1e3, latency:percentile(95) / 1e3, latency:percentile(99) / 1e3,
+    latency.max / 1e3, e.connect, e.read, e.write, e.status, e.timeout, h, m))
+end
+"""
+
+
+def run_wrk(base: str, paths: list[str], clients: int, seconds: float, threads: int = 2) -> dict:
+    """wrk with the plan: one Lua state per thread, each given its thread number."""
+    with tempfile.TemporaryDirectory() as tmp:
+        plan = Path(tmp) / "paths.txt"
+        plan.write_text("\n".join(paths) + "\n", encoding="utf-8")
+        script = Path(tmp) / "plan.lua"
+        script.write_text(WRK_SCRIPT, encoding="utf-8")
+        cmd = ["wrk", f"-t{threads}", f"-c{clients}", f"-d{int(seconds)}s", "--timeout", "10s",
+               "-s", str(script), base, "--", str(plan)]
+        out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    m = re.search(r"WRKJSON (\{.*\})", out)
+    if not m:
+        sys.exit("wrk gave no result:\n" + out)
+    r = json.loads(m.group(1))
+    errors = r["connect"] + r["read"] + r["write"] + r["status"] + r["timeout"]
+    return {"requests": r["requests"], "rps": round(r["requests"] / r["seconds"], 1),
+            "p50_ms": round(r["p50"], 1), "p95_ms": round(r["p95"], 1),
+            "p99_ms": round(r["p99"], 1), "max_ms": round(r["max"], 1), "errors": errors,
+            "error_kinds": {k: r[k] for k in ("connect", "read", "write", "status", "timeout")
+                            if r[k]},
+            "cache_hits": r["hits"], "cache_misses": r["misses"]}
+
+
+# -- Python client (when wrk is missing) ----------------------------------------------------------
+
+async def _python_load(base: str, paths: list[str], clients: int, seconds: float) -> dict:
+    import httpx
+    import numpy as np
+
+    latencies: list[float] = []
+    errors = hits = misses = 0
     stop = time.perf_counter() + seconds
     limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
 
-    async def client(rng: random.Random, http: httpx.AsyncClient) -> None:
+    async def client(start: int, http: httpx.AsyncClient) -> None:
+        nonlocal errors, hits, misses
+        pos = start
         while time.perf_counter() < stop:
-            kind, url = make_request(rng)
+            url = paths[pos % len(paths)]
+            pos += 1
             t0 = time.perf_counter()
             try:
-                r = await http.get(base + url)
+                r = await http.get(base + url, headers={"Accept-Encoding": "gzip"})
                 ok = r.status_code == 200
-                why = f"HTTP {r.status_code} {url}"
-            except httpx.HTTPError as exc:
-                ok, why = False, f"{type(exc).__name__} {url}"
-            latencies.setdefault(kind, []).append(time.perf_counter() - t0)
-            if not ok:
-                errors[kind] = errors.get(kind, 0) + 1
-                if len(failures) < 5:
-                    failures.append(why)
+                hits += r.headers.get("x-cache") == "hit"
+                misses += r.headers.get("x-cache") == "miss"
+            except httpx.HTTPError:
+                ok = False
+            latencies.append(time.perf_counter() - t0)
+            errors += not ok
 
     async with httpx.AsyncClient(limits=limits, timeout=60) as http:
         started = time.perf_counter()
-        await asyncio.gather(*(client(random.Random(i), http) for i in range(clients)))
+        await asyncio.gather(*(client(i * 7919, http) for i in range(clients)))
         elapsed = time.perf_counter() - started
-    for why in failures:
-        print(f"  failed: {why}")
-    return {"elapsed": elapsed, "latencies": latencies, "errors": errors}
+    a = np.array(latencies) * 1000
+    return {"requests": len(a), "rps": round(len(a) / elapsed, 1),
+            "p50_ms": round(float(np.percentile(a, 50)), 1),
+            "p95_ms": round(float(np.percentile(a, 95)), 1),
+            "p99_ms": round(float(np.percentile(a, 99)), 1), "max_ms": round(float(a.max()), 1),
+            "errors": errors, "cache_hits": hits, "cache_misses": misses}
 
 
-def summary(name: str, result: dict) -> dict:
-    import numpy as np
+def run_load(client: str, base: str, paths: list[str], clients: int, seconds: float) -> dict:
+    if client == "wrk":
+        return run_wrk(base, paths, clients, seconds)
+    return asyncio.run(_python_load(base, paths, clients, seconds))
 
-    every = [x for xs in result["latencies"].values() for x in xs]
-    rows = {"all": every, **result["latencies"]}
-    out = {}
-    for kind, xs in rows.items():
-        a = np.array(xs) * 1000
-        out[kind] = {"requests": len(xs), "rps": round(len(xs) / result["elapsed"], 1),
-                     "p50_ms": round(float(np.percentile(a, 50)), 1),
-                     "p95_ms": round(float(np.percentile(a, 95)), 1),
-                     "p99_ms": round(float(np.percentile(a, 99)), 1),
-                     "errors": result["errors"].get(kind, 0) if kind != "all"
-                     else sum(result["errors"].values())}
-    for kind, s in out.items():
-        print(f"  {name:9} {kind:7} {s['requests']:>6} req  {s['rps']:>7.1f} req/s  "
-              f"p50 {s['p50_ms']:>7.1f} ms  p95 {s['p95_ms']:>7.1f} ms  p99 {s['p99_ms']:>7.1f} ms  "
-              f"errors {s['errors']}")
-    return out
+
+def show(name: str, s: dict) -> None:
+    answered = s["cache_hits"] + s["cache_misses"]
+    cache = (f"  cache hits {100 * s['cache_hits'] / answered:.0f}%" if answered else "")
+    print(f"  {name:14} {s['requests']:>7} req  {s['rps']:>7.1f} req/s  p50 {s['p50_ms']:>7.1f} ms"
+          f"  p95 {s['p95_ms']:>7.1f} ms  p99 {s['p99_ms']:>7.1f} ms  errors {s['errors']}"
+          f"{cache}  server CPU {s['server_cpu_ms_per_request']:.2f} ms/req", flush=True)
 
 
 def main() -> None:
@@ -150,37 +296,52 @@ def main() -> None:
     ap.add_argument("--clients", type=int, default=50)
     ap.add_argument("--seconds", type=float, default=30)
     ap.add_argument("--baseline-seconds", type=float, default=10)
-    ap.add_argument("--workers", type=int, default=1, help="server processes")
+    ap.add_argument("--workers", type=int, default=None,
+                    help="server processes (default: what `paperatlas serve` picks)")
+    ap.add_argument("--queries", choices=("natural", "uniform"), default="natural")
+    ap.add_argument("--client", choices=("wrk", "python"),
+                    default="wrk" if shutil.which("wrk") else "python")
+    ap.add_argument("--no-cache", action="store_true", help="serve without the page cache")
+    ap.add_argument("--only", choices=("mix", "paper", "search"), default="mix",
+                    help="the mix, or only one kind of page")
+    ap.add_argument("--json", type=Path, help="also write the figures here")
     args = ap.parse_args()
     args.db.parent.mkdir(parents=True, exist_ok=True)
     build_store(args.db, args.data)
 
     from paperatlas.store import Store
     ids = Store(args.db).all_ids()
+    paths, info = request_plan(ids, paper_keywords(args.db), typed_queries(), 200_000,
+                               args.queries)
+    if args.only != "mix":
+        prefix = "/papers/" if args.only == "paper" else "/search?"
+        paths = [p for p in paths if p.startswith(prefix)]
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    server = start_server(args.db, port, args.workers)
+    server = start_server(args.db, port, args.workers, cache=not args.no_cache)
     try:
-        print(f"server on {base} ({args.workers} worker(s)); {len(ids):,} papers; "
-              f"{args.clients} clients; load {os.getloadavg()[0]:.1f}", flush=True)
-        # warm up: first search loads the embedding model, first page compiles templates
-        asyncio.run(run_load(base, lambda rng: ("warm", "/search?q=" + rng.choice(QUERIES)), 2, 3))
-        baseline = asyncio.run(run_load(base, lambda rng: ("healthz", "/healthz"),
-                                        args.clients, args.baseline_seconds))
-        print("baseline:")
-        base_s = summary("baseline", baseline)
-
-        def mixed(rng: random.Random):
-            if rng.random() < 0.5:
-                return "search", "/search?q=" + rng.choice(QUERIES).replace(" ", "+")
-            return "paper", "/papers/" + rng.choice(ids)
-
-        load = asyncio.run(run_load(base, mixed, args.clients, args.seconds))
-        print("search + paper pages:")
-        mix_s = summary("pages", load)
-        print(f"ratio pages/baseline: req/s {mix_s['all']['rps'] / base_s['all']['rps']:.2f}, "
-              f"p95 {mix_s['all']['p95_ms'] / max(base_s['all']['p95_ms'], 0.1):.1f}x; "
-              f"load at end {os.getloadavg()[0]:.1f}")
+        print(f"server on {base}; {len(ids):,} papers; {args.clients} clients; client "
+              f"{args.client}; queries {args.queries} ({info['distinct_queries_in_pool']:,} "
+              f"distinct in the pool); page cache {'off' if args.no_cache else 'on'}; "
+              f"load {os.getloadavg()[0]:.1f}", flush=True)
+        # warm up: loads the vectors and the map in every worker, compiles templates
+        run_load(args.client, base, ["/search?q=warm+up", "/papers/" + ids[0]] * 50, 4, 3)
+        cpu0 = server_cpu_seconds(server.pid)
+        baseline = run_load(args.client, base, ["/healthz"], args.clients, args.baseline_seconds)
+        cpu1 = server_cpu_seconds(server.pid)
+        load = run_load(args.client, base, paths, args.clients, args.seconds)
+        cpu2 = server_cpu_seconds(server.pid)
+        baseline["server_cpu_ms_per_request"] = round(1000 * (cpu1 - cpu0) / baseline["requests"], 2)
+        load["server_cpu_ms_per_request"] = round(1000 * (cpu2 - cpu1) / load["requests"], 2)
+        show("healthz", baseline)
+        show(f"pages ({args.only})", load)
+        print(f"ratio pages/baseline: req/s {load['rps'] / baseline['rps']:.2f}, "
+              f"p95 {load['p95_ms'] / max(baseline['p95_ms'], 0.1):.1f}x; "
+              f"load at end {os.getloadavg()[0]:.1f}", flush=True)
+        if args.json:
+            args.json.write_text(json.dumps({"args": {k: str(v) for k, v in vars(args).items()},
+                                             "plan": info, "baseline": baseline, "pages": load},
+                                            indent=1), encoding="utf-8")
     finally:
         server.terminate()
         _, err = server.communicate(timeout=15)

