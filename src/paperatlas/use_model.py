@@ -131,9 +131,6 @@ def _unknowns(token: str) -> int:
 
 # -- network -----------------------------------------------------------------------------------
 
-_BLAS = None
-
-
 def _cores() -> int:
     """CPU cores this process may run on."""
     if hasattr(os, "sched_getaffinity"):
@@ -141,14 +138,43 @@ def _cores() -> int:
     return os.cpu_count() or 1
 
 
-def _one_blas_thread():
-    """A context in which numpy's BLAS runs on one thread (restored afterwards)."""
-    global _BLAS
-    if _BLAS is None:
-        from threadpoolctl import ThreadpoolController
+class _OneBlasThread:
+    """A context in which numpy's BLAS runs on one thread. Re-entrant across threads:
+    the first caller in sets the limit and the last one out restores the old setting
+    (nested threadpoolctl limits from several threads would restore them out of order
+    and could leave the whole process on one BLAS thread)."""
 
-        _BLAS = ThreadpoolController()  # finds the loaded BLAS libraries once
-    return _BLAS.limit(limits=1, user_api="blas")
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._inside = 0
+        self._limit = None
+        self._controller = None
+
+    def __enter__(self):
+        with self._lock:
+            if self._inside == 0:
+                if self._controller is None:
+                    from threadpoolctl import ThreadpoolController
+
+                    self._controller = ThreadpoolController()  # finds BLAS libraries once
+                self._limit = self._controller.limit(limits=1, user_api="blas")
+            self._inside += 1
+        return self
+
+    def __exit__(self, *exc):
+        with self._lock:
+            self._inside -= 1
+            if self._inside == 0:
+                self._limit.restore_original_limits()
+                self._limit = None
+        return False
+
+
+_ONE_BLAS_THREAD = _OneBlasThread()
+
+
+def _one_blas_thread() -> _OneBlasThread:
+    return _ONE_BLAS_THREAD
 
 
 def _layernorm(x: np.ndarray, gamma: np.ndarray, beta: np.ndarray, eps: float) -> np.ndarray:
