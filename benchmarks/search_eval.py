@@ -19,6 +19,12 @@ Fusion settings are tuned (`--tune`) on the dev half of the needs (odd numbers) 
 reported on the test half (even numbers) and on all. Chinese queries are compared with the
 English queries of the same needs (recall@10 ratio).
 
+Single methods are reported two ways. "as typed" is each method on the query as the user
+typed it: BM25 over the FTS5 index (it cannot match Chinese script against English
+abstracts) and vectors from the query language's model (use-multilingual for Chinese).
+"+glossary" also gives both the glossary translation of a Chinese query, which is part of
+paperatlas's hybrid search: the stricter comparison. English queries are the same either way.
+
 The searched corpus is, by default, the ~20% of papers held out from every model shipped
 in paperatlas/models/ (`enrich.areas.is_held_out`; the default `static` embedding was fit
 on the rest), so no figure rewards a model for having seen the papers; `--corpus all`
@@ -110,13 +116,32 @@ def rankings_for(store, queries: list[dict], allowed: set[str] | None
             for q in queries}
 
 
-def run_methods(rankings: dict[str, S.Rankings], fusion: dict) -> dict[str, dict[str, list[str]]]:
-    """method -> qid -> top-10 ids, for keyword, vector and hybrid."""
+def untranslated_rankings(store, queries: list[dict], allowed: set[str] | None
+                          ) -> dict[str, S.Rankings]:
+    """Rankings of the non-English queries as typed (no glossary translation)."""
+    before, S.TRANSLATE = S.TRANSLATE, False
+    try:
+        return rankings_for(store, [q for q in queries if q.get("lang", "en") != "en"],
+                            allowed)
+    finally:
+        S.TRANSLATE = before
+
+
+def run_methods(rankings: dict[str, S.Rankings], fusion: dict,
+                typed: dict[str, S.Rankings] | None = None) -> dict[str, dict[str, list[str]]]:
+    """method -> qid -> top-10 ids, for keyword, vector and hybrid; with `typed` (the
+    untranslated rankings of non-English queries) also the single methods as typed."""
     out = {"bm25": {}, "vectors": {}, "hybrid": {}}
+    if typed is not None:
+        out = {"bm25 as typed": {}, "vectors as typed": {}, **out}
     for qid, r in rankings.items():
         out["bm25"][qid] = [p for p, _ in r.keyword[:K]]
         out["vectors"][qid] = [p for p, _ in r.semantic(fusion)[:K]]
         out["hybrid"][qid] = [p for p, _ in S.fuse_rankings(r, fusion)[0][:K]]
+        if typed is not None:
+            raw = typed.get(qid, r)
+            out["bm25 as typed"][qid] = [p for p, _ in raw.keyword[:K]]
+            out["vectors as typed"][qid] = [p for p, _ in raw.semantic(fusion)[:K]]
     return out
 
 
@@ -181,6 +206,7 @@ def main() -> None:
 
     t = time.perf_counter()
     rankings = rankings_for(store, queries, allowed)
+    typed = untranslated_rankings(store, queries, allowed) if S.TRANSLATE else None
     print(f"candidate rankings for {len(queries)} queries in {time.perf_counter() - t:.1f}s")
     fusion = dict(S.FUSION)
     if args.tune:
@@ -188,7 +214,7 @@ def main() -> None:
         print(f"best on dev: {fusion}")
     print(f"fusion: {fusion}")
 
-    top = run_methods(rankings, fusion)
+    top = run_methods(rankings, fusion, typed)
     per = {m: scores(top[m], queries, judged) for m in top}
     types = sorted({q["type"] for q in queries})
     print()
@@ -210,11 +236,15 @@ def main() -> None:
         print(f"{name:<22}{len(qs):>4} | " + " | ".join(cells))
 
     print()
+    singles = [("bm25", "vectors", "single methods +glossary (stricter)")]
+    if typed is not None:
+        singles.insert(0, ("bm25 as typed", "vectors as typed", "single methods as typed"))
     for name in ("all", "split=test"):
-        best_single = max(summary[(name, "bm25")][0], summary[(name, "vectors")][0])
         hybrid = summary[(name, "hybrid")][0]
-        print(f"{name}: hybrid nDCG@10 {hybrid:.3f} / better single method {best_single:.3f} "
-              f"= {hybrid / best_single:.2f}x (target >= 1.15x)")
+        for bm25, vectors, label in singles:
+            best_single = max(summary[(name, bm25)][0], summary[(name, vectors)][0])
+            print(f"{name}: hybrid nDCG@10 {hybrid:.3f} / better of the {label} "
+                  f"{best_single:.3f} = {hybrid / best_single:.2f}x (target >= 1.15x)")
 
     # Chinese vs English for the same needs (the system as users get it: hybrid/auto)
     zh = [q for q in queries if q.get("lang") == "zh"]

@@ -110,3 +110,33 @@ def test_open_index_switches_to_ann_and_persists_next_to_store(tmp_path):
 def test_top_k_order(k):
     s = np.random.default_rng(7).standard_normal(300)
     assert list(I.top_k(s, k)) == list(np.argsort(-s)[:k])
+
+
+def test_weighted_search_matches_brute_force_in_the_weighted_space(tmp_path, monkeypatch):
+    """A model with search weights (`static`'s area block at a reduced share) is searched
+    in the re-weighted space by both index kinds, and hands vectors back in its own."""
+    from paperatlas import embed
+
+    x = clustered(400, 16, 8)
+    weights = np.ones(16, np.float32)
+    weights[12:] = 0.25
+    monkeypatch.setattr(embed, "retrieval_weights", lambda model: weights)
+    store = Store(tmp_path / "atlas.db")
+    ids = [f"p{i}" for i in range(400)]
+    with store.transaction():
+        for pid in ids:
+            store.insert_paper({"id": pid, "abstract": f"abstract of {pid}"})
+        store.put_vectors("toy", ids, x, ["h"] * 400)
+    q = clustered(1, 16, 9)[0]
+    truth = [ids[i] for i in brute_force(x * weights, q * weights, 10)]
+    I.clear_cache()
+    exact = I.open_index(store, "toy")
+    assert [p for p, _ in exact.search(q, 10)] == truth
+    assert truth != [ids[i] for i in brute_force(x, q, 10)]  # the weights matter here
+    found, vectors = exact.vectors_of(["p3"])
+    assert found == ["p3"] and np.allclose(vectors[0], x[3] / np.linalg.norm(x[3]), atol=1e-5)
+    I.clear_cache()
+    ann = I.open_index(store, "toy", ann_threshold=100)
+    assert I.index_path(store.path, "toy", weights).exists()
+    assert len({p for p, _ in ann.search(q, 10)} & set(truth)) >= 9
+    I.clear_cache()

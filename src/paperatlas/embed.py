@@ -282,6 +282,14 @@ def get_backend(name: str | None = None, store=None):
         return _LOADED[name]
 
 
+def retrieval_weights(model: str) -> np.ndarray | None:
+    """Per-dimension weights that vector search applies to `model`'s stored and query
+    vectors, or None to search them as stored (only `static` has blocks to re-weigh)."""
+    if model != "static":
+        return None
+    return get_backend("static").retrieval_weights()
+
+
 def _load_lsa(store) -> LSABackend:
     if store is None:
         return LSABackend()

@@ -250,10 +250,43 @@ class AnnIndex:
         return int(self._index.memory_usage)
 
 
-def index_path(db_path: str | os.PathLike[str], model: str) -> Path:
-    """Where the ANN graph of `model` lives: next to the database file."""
+class WeightedIndex:
+    """An index over re-weighted vectors (`embed.retrieval_weights`): queries are weighted
+    the same way on the way in, and vectors handed back are unweighted, so callers see the
+    model's own space."""
+
+    def __init__(self, inner, weights: np.ndarray):
+        self.inner = inner
+        self.weights = np.asarray(weights, dtype=np.float32)
+        self.kind = inner.kind
+        self.dim = inner.dim
+
+    @property
+    def ids(self) -> list[str]:
+        return self.inner.ids
+
+    def __len__(self) -> int:
+        return len(self.inner)
+
+    def search(self, query: np.ndarray, k: int, allowed: Iterable[str] | None = None
+               ) -> list[tuple[str, float]]:
+        query = np.asarray(query, dtype=np.float32).reshape(-1) * self.weights
+        return self.inner.search(query, k, allowed)
+
+    def vectors_of(self, ids: Iterable[str]) -> tuple[list[str], np.ndarray]:
+        found, vectors = self.inner.vectors_of(ids)
+        return found, normalise_rows(vectors / self.weights) if found else vectors
+
+
+def index_path(db_path: str | os.PathLike[str], model: str,
+               weights: np.ndarray | None = None) -> Path:
+    """Where the ANN graph of `model` lives: next to the database file (its name tells
+    which search weights its vectors carry)."""
     db_path = Path(db_path)
     safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", model)
+    if weights is not None:
+        import hashlib
+        safe += "-w" + hashlib.sha1(np.asarray(weights, np.float32).tobytes()).hexdigest()[:8]
     return db_path.with_name(f"{db_path.name}.{safe}.usearch")
 
 
@@ -290,38 +323,54 @@ def _build_index(store, model, key, counter, cached, threshold, progress):
         with _CACHE_LOCK:
             _CACHE[key] = (cached[0], cached[1], counter)
         return cached[1]
+    from paperatlas.embed import retrieval_weights
+
+    weights = retrieval_weights(model) if signature[0] else None
     if signature[0] == 0:
         index = None
     elif signature[0] < threshold:
         ids, matrix = store.get_vectors(model)
-        index = ExactIndex(ids, matrix)
+        if weights is not None and weights.shape[0] != matrix.shape[1]:
+            weights = None  # vectors of another version of the model: search them as stored
+        index = ExactIndex(ids, matrix * weights if weights is not None else matrix)
     else:
-        index = _open_ann(store, model, progress)
+        index, weights = _open_ann(store, model, progress, weights)
+    if index is not None and weights is not None:
+        index = WeightedIndex(index, weights)
     with _CACHE_LOCK:
         _CACHE[key] = ((signature, threshold), index, counter)
     return index
 
 
-def _open_ann(store, model: str, progress: bool) -> AnnIndex:
-    path = index_path(store.path, model)
+def _open_ann(store, model: str, progress: bool, weights: np.ndarray | None = None
+              ) -> tuple[AnnIndex, np.ndarray | None]:
+    """The persisted graph brought up to date, and the weights its vectors carry."""
     state = store.vector_state(model)
     first = next(iter(state))
     _, sample = store.get_vectors(model, [first])
     dim = int(sample.shape[1])
+    if weights is not None and weights.shape[0] != dim:
+        weights = None  # vectors of another version of the model: search them as stored
+    path = index_path(store.path, model, weights)
     index = AnnIndex.load(path, dim) or AnnIndex(dim, path)
     todo = sum(1 for p, h in state.items() if index._hashes.get(p) != h)
+
+    def load(ids):
+        ids, matrix = store.get_vectors(model, ids)
+        return ids, matrix * weights if weights is not None else matrix
+
     if progress and todo > 20_000:  # minutes of work: show it
         from rich.progress import Progress
 
         with Progress(transient=True) as bar:
             task = bar.add_task(f"indexing {model} vectors", total=todo)
-            changes = index.sync(state, lambda ids: store.get_vectors(model, ids),
+            changes = index.sync(state, load,
                                  lambda done, total: bar.update(task, completed=done))
     else:
-        changes = index.sync(state, lambda ids: store.get_vectors(model, ids))
+        changes = index.sync(state, load)
     if changes["added"] or changes["removed"]:
         index.save()
-    return index
+    return index, weights
 
 
 def refresh_index(store, model: str, progress: bool = False) -> None:

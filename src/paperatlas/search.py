@@ -41,7 +41,7 @@ SNIPPET_CHARS = 320
 # Fusion of the keyword and vector rankings, chosen on the dev half of
 # benchmarks/queries (see docs/bench/search.md). "rrf": sum of w / (rrf_k + rank).
 # "score": each list min-max scaled, weighted sum. Feedback: see `expansion` below.
-FUSION: dict[str, Any] = {"method": "score", "rrf_k": 60, "keyword_weight": 1.5,
+FUSION: dict[str, Any] = {"method": "score", "rrf_k": 60, "keyword_weight": 0.5,
                           "vector_weight": 1.0, "feedback_weight": 1.0}
 FEEDBACK_DOCS = 3  # papers whose vector centroid re-queries the index (feedback)
 # BM25 weight factor for a non-English query the glossary could not translate (only its

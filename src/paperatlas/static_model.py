@@ -27,6 +27,10 @@ import numpy as np
 from paperatlas.errors import PaperatlasError
 
 MODEL_FILE = "static-v1.npz"
+# Search keeps this share of the area block's weight. The map wants one research area's
+# papers together; a topical query wants topical neighbours, whatever their area. Chosen
+# among 1, 1/2, 1/4 and 0 on the dev half of benchmarks/queries (docs/bench/search.md).
+RETRIEVAL_AREA_SHARE = 0.5
 
 
 def model_path() -> Path:
@@ -74,6 +78,16 @@ class StaticBackend:
                             idf=self.vectorizer.idf_.astype(np.float32),
                             table=self.table.astype(np.float16),
                             meta=np.asarray(json.dumps(self.meta)))
+
+    def retrieval_weights(self) -> np.ndarray:
+        """Per-dimension weights for search: the area block scaled by RETRIEVAL_AREA_SHARE."""
+        weights = np.ones(self.dim, dtype=np.float32)
+        start = 0
+        for block, size in self.meta.get("blocks", {}).items():  # in table order
+            if block == "areas":
+                weights[start:start + size] = RETRIEVAL_AREA_SHARE
+            start += size
+        return weights
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         texts = list(texts)
