@@ -49,8 +49,10 @@ SECURITY_HEADERS = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "n
 # Pages are CPU work under the GIL: threads add no speed, only switching, and with many
 # of them in flight (anyio's default is 40) locks taken per call form convoys. Measured
 # with 50 clients on 2 cores: 1 thread per process 96 pages/s at 12 ms CPU each, 2
-# threads 98/s at 16 ms, 40 threads 46-77/s at 13-23 ms with multi-second tails. More
-# processes (`serve --workers`) are what use more cores. $PAPERATLAS_WEB_THREADS overrides.
+# threads 98/s at 16 ms, 40 threads 46-77/s at 13-23 ms with multi-second tails. Running
+# pages on the event loop itself used ~25% less CPU but starved some connections for
+# seconds (p95 4 s at p50 0.26 s), so one thread it is. More processes (`serve
+# --workers`) are what use more cores. $PAPERATLAS_WEB_THREADS overrides.
 PAGE_THREADS = 1
 GZIP_LEVEL = 5  # level 9 (Starlette's default) costs ~2x the CPU for ~3% smaller pages
 
@@ -116,8 +118,18 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True) -> Fa
     async def lifespan(app):
         import anyio.to_thread
         anyio.to_thread.current_default_thread_limiter().total_tokens = threads
-        await anyio.to_thread.run_sync(maps.get, None)  # the first pages need not wait for it
+        await anyio.to_thread.run_sync(warm_up)
         yield
+
+    def warm_up() -> None:
+        """Load what the first pages would otherwise wait for (the map, the vector index,
+        the query model: ~2 s on 15k papers), before this process takes requests."""
+        maps.get(None)
+        try:
+            from paperatlas.search import search
+            search(atlas.store, "warm up", k=1)
+        except (PaperatlasError, ImportError):  # no vectors yet: pages say so themselves
+            pass
 
     app = FastAPI(title="paperatlas", docs_url=None, redoc_url=None, openapi_url=None,
                   lifespan=lifespan)
