@@ -305,6 +305,9 @@ def main() -> None:
     ap.add_argument("--only", choices=("mix", "paper", "search"), default="mix",
                     help="the mix, or only one kind of page")
     ap.add_argument("--json", type=Path, help="also write the figures here")
+    ap.add_argument("--url", help="load a server already running there (e.g. an older "
+                    "version) instead of starting `paperatlas serve` on --db")
+    ap.add_argument("--pid", type=int, help="with --url: the server's process id, for its CPU")
     args = ap.parse_args()
     args.db.parent.mkdir(parents=True, exist_ok=True)
     build_store(args.db, args.data)
@@ -316,9 +319,13 @@ def main() -> None:
     if args.only != "mix":
         prefix = "/papers/" if args.only == "paper" else "/search?"
         paths = [p for p in paths if p.startswith(prefix)]
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    server = start_server(args.db, port, args.workers, cache=not args.no_cache)
+    if args.url:
+        base, server = args.url.rstrip("/"), None
+    else:
+        port = free_port()
+        base = f"http://127.0.0.1:{port}"
+        server = start_server(args.db, port, args.workers, cache=not args.no_cache)
+    pid = server.pid if server else args.pid
     try:
         print(f"server on {base}; {len(ids):,} papers; {args.clients} clients; client "
               f"{args.client}; queries {args.queries} ({info['distinct_queries_in_pool']:,} "
@@ -326,11 +333,11 @@ def main() -> None:
               f"load {os.getloadavg()[0]:.1f}", flush=True)
         # warm up: loads the vectors and the map in every worker, compiles templates
         run_load(args.client, base, ["/search?q=warm+up", "/papers/" + ids[0]] * 50, 4, 3)
-        cpu0 = server_cpu_seconds(server.pid)
+        cpu0 = server_cpu_seconds(pid) if pid else 0.0
         baseline = run_load(args.client, base, ["/healthz"], args.clients, args.baseline_seconds)
-        cpu1 = server_cpu_seconds(server.pid)
+        cpu1 = server_cpu_seconds(pid) if pid else 0.0
         load = run_load(args.client, base, paths, args.clients, args.seconds)
-        cpu2 = server_cpu_seconds(server.pid)
+        cpu2 = server_cpu_seconds(pid) if pid else 0.0
         baseline["server_cpu_ms_per_request"] = round(1000 * (cpu1 - cpu0) / baseline["requests"], 2)
         load["server_cpu_ms_per_request"] = round(1000 * (cpu2 - cpu1) / load["requests"], 2)
         show("healthz", baseline)
@@ -343,11 +350,16 @@ def main() -> None:
                                              "plan": info, "baseline": baseline, "pages": load},
                                             indent=1), encoding="utf-8")
     finally:
-        server.terminate()
-        _, err = server.communicate(timeout=15)
-        tail = err.decode(errors="replace").strip().splitlines()[-30:]
-        if any("Traceback" in line or "ERROR" in line for line in tail):
-            print("server log (tail):\n" + "\n".join(tail))
+        if server is not None:
+            stop_server(server)
+
+
+def stop_server(server: subprocess.Popen) -> None:
+    server.terminate()
+    _, err = server.communicate(timeout=15)
+    tail = err.decode(errors="replace").strip().splitlines()[-30:]
+    if any("Traceback" in line or "ERROR" in line for line in tail):
+        print("server log (tail):\n" + "\n".join(tail))
 
 
 if __name__ == "__main__":
