@@ -138,6 +138,35 @@ def test_page_cache_stays_within_its_bytes():
     asyncio.run(run())
 
 
+def test_cached_pages_expire():
+    """Pages also show what the app keeps for a while (the map, overview counts): a cached
+    page must not outlive that."""
+    calls = []
+
+    async def page(scope, receive, send):
+        calls.append(1)
+        await send({"type": "http.response.start", "status": 200,
+                    "headers": [(b"content-type", b"text/html")]})
+        await send({"type": "http.response.body", "body": b"x"})
+
+    cache = PageCache(page, version=lambda: 1, max_age=0.2)
+    scope = {"type": "http", "method": "GET", "path": "/", "query_string": b"", "headers": []}
+
+    async def send(message):
+        pass
+
+    async def run():
+        import time
+        await cache(scope, None, send)
+        await cache(scope, None, send)
+        assert len(calls) == 1
+        time.sleep(0.25)
+        await cache(scope, None, send)
+        assert len(calls) == 2 and cache.stats()["pages"] == 1
+
+    asyncio.run(run())
+
+
 def test_store_generation_sees_commits_of_other_connections(db, tmp_path):
     import sqlite3
     copy = tmp_path / "gen.db"

@@ -140,7 +140,8 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True) -> Fa
     app.add_middleware(SecurityHeaders, headers=SECURITY_HEADERS)
     app.add_middleware(GZipMiddleware, minimum_size=4096, compresslevel=GZIP_LEVEL)
     if page_cache:
-        app.add_middleware(PageCache, version=lambda: (generation.current(), maps.serial))
+        app.add_middleware(PageCache, version=lambda: (generation.current(), maps.serial),
+                           max_age=MAP_CACHE_SECONDS)
 
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     env = Environment(loader=FileSystemLoader(HERE / "templates"),

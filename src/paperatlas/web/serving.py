@@ -5,7 +5,8 @@
   which cost more than a cheap page itself).
 - `StoreGeneration`: a number that changes whenever any process commits to the store.
 - `PageCache`: rendered pages, keyed by URL, content encoding and that generation, so a
-  page is reused only while nothing it could show has changed; bounded by bytes (LRU).
+  page is reused only while nothing it could show has changed; bounded by bytes (LRU) and
+  by age (pages also show data the app keeps for a few seconds, e.g. the loaded map).
 - `tune_process()`: settings for a server process (one BLAS thread per request).
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from collections import OrderedDict
 from pathlib import Path
 from typing import Callable
@@ -64,14 +66,18 @@ class PageCache:
 
     The key is (path, query string, gzip or not, `version()`), where `version()` is taken
     BEFORE the page is rendered: a page can then only be newer than its key, never older.
+    A page is also dropped after `max_age` seconds: what the app itself keeps for a while
+    (the map, overview counts) may be older than the store, and must not live on in here.
     Only complete 200 responses are kept; `X-Cache: hit|miss` says which one answered.
     """
 
-    def __init__(self, app, version: Callable[[], object], max_bytes: int = CACHE_BYTES):
+    def __init__(self, app, version: Callable[[], object], max_bytes: int = CACHE_BYTES,
+                 max_age: float = 30.0):
         self.app = app
         self.version = version
         self.max_bytes = max_bytes
-        self._pages: OrderedDict[tuple, tuple[list, bytes]] = OrderedDict()
+        self.max_age = max_age
+        self._pages: OrderedDict[tuple, tuple[list, bytes, float]] = OrderedDict()
         self._bytes = 0
         self._lock = threading.Lock()
         self.hits = 0
@@ -94,11 +100,14 @@ class PageCache:
             return await self.app(scope, receive, send)
         with self._lock:
             cached = self._pages.get(key)
+            if cached is not None and time.monotonic() - cached[2] > self.max_age:
+                self._drop(key)
+                cached = None
             if cached is not None:
                 self._pages.move_to_end(key)
                 self.hits += 1
         if cached is not None:
-            headers, body = cached
+            headers, body, _ = cached
             await send({"type": "http.response.start", "status": 200,
                         "headers": [*headers, (b"x-cache", b"hit")]})
             await send({"type": "http.response.body", "body": body})
@@ -131,11 +140,14 @@ class PageCache:
         with self._lock:
             if key in self._pages:
                 return
-            self._pages[key] = (headers, body)
+            self._pages[key] = (headers, body, time.monotonic())
             self._bytes += size
             while self._bytes > self.max_bytes and self._pages:
-                _, (_, old) = self._pages.popitem(last=False)
-                self._bytes -= len(old) + 200
+                self._drop(next(iter(self._pages)))
+
+    def _drop(self, key: tuple) -> None:  # with the lock held
+        _, body, _ = self._pages.pop(key)
+        self._bytes -= len(body) + 200
 
 
 def tune_process() -> None:
