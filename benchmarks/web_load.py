@@ -185,7 +185,8 @@ function setup(thread)
 end
 function init(args)
   for line in io.lines(args[1]) do paths[#paths + 1] = line end
-  pos = math.floor((number - 1) * #paths / 64) + 1  -- threads start far apart in the plan
+  -- the threads walk disjoint stretches of the plan: no page repeats because of them
+  pos = math.floor((number - 1) * #paths / tonumber(args[2])) + 1
   wrk.headers["Accept-Encoding"] = "gzip"
 end
 function request()
@@ -220,7 +221,7 @@ def run_wrk(base: str, paths: list[str], clients: int, seconds: float, threads: 
         script = Path(tmp) / "plan.lua"
         script.write_text(WRK_SCRIPT, encoding="utf-8")
         cmd = ["wrk", f"-t{threads}", f"-c{clients}", f"-d{int(seconds)}s", "--timeout", "10s",
-               "-s", str(script), base, "--", str(plan)]
+               "-s", str(script), base, "--", str(plan), str(threads)]
         out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
     m = re.search(r"WRKJSON (\{.*\})", out)
     if not m:
