@@ -146,3 +146,19 @@ def test_concurrent_encodes_agree_and_restore_blas_threads(fast):
     for i, vecs in enumerate(results):
         np.testing.assert_allclose(np.roll(vecs, i, axis=0), expected, atol=1e-6)
     assert blas_threads() == before
+
+
+def test_same_tokens_on_any_text(fast, package):
+    """Random Unicode strings (marks, jamo, emoji, controls...) tokenise as the package's."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    @settings(max_examples=400, deadline=None, derandomize=True,
+              suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(st.text(max_size=24) | st.text(alphabet=st.characters(
+        min_codepoint=0x300, max_codepoint=0x3200), max_size=12))
+    def check(text):
+        expected = package._tokenizer.encode(text, out_type=int, add_bos=True, add_eos=True)
+        assert [int(i) for i in fast.token_ids([text])[0]] == expected
+
+    check()
