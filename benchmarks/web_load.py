@@ -339,8 +339,8 @@ def main() -> None:
         cpu1 = server_cpu_seconds(pid) if pid else 0.0
         load = run_load(args.client, base, paths, args.clients, args.seconds)
         cpu2 = server_cpu_seconds(pid) if pid else 0.0
-        baseline["server_cpu_ms_per_request"] = round(1000 * (cpu1 - cpu0) / baseline["requests"], 2)
-        load["server_cpu_ms_per_request"] = round(1000 * (cpu2 - cpu1) / load["requests"], 2)
+        for result, cpu in ((baseline, cpu1 - cpu0), (load, cpu2 - cpu1)):
+            result["server_cpu_ms_per_request"] = round(1000 * cpu / result["requests"], 2)
         show("healthz", baseline)
         show(f"pages ({args.only})", load)
         print(f"ratio pages/baseline: req/s {load['rps'] / baseline['rps']:.2f}, "

@@ -3,8 +3,8 @@
 Pages render with Jinja2 (autoescape on, so every title, abstract and label is text, never
 markup); scripts and styles are served from the package's static folder only; the map data
 comes from the stored map as JSON. Handlers are plain `def`s: FastAPI runs them in a thread
-pool and the store gives each thread its own SQLite connection, so pages keep answering
-while `paperatlas add` writes to the same file (WAL).
+(one per server process, see PAGE_THREADS) and the store gives each thread its own SQLite
+connection, so pages keep answering while `paperatlas add` writes to the same file (WAL).
 
 Speed (see `serving.py`): rendered pages are kept while the store is unchanged, the
 security headers come from a plain ASGI middleware, and a paper's similar papers come
@@ -38,7 +38,7 @@ from paperatlas.web.serving import PageCache, SecurityHeaders, StoreGeneration, 
 
 HERE = Path(__file__).parent
 PAGE_SIZE = 50
-SEARCH_PAGE_SIZE = 10  # as most search pages; each hit's highlighted snippet is the costly part of a search page
+SEARCH_PAGE_SIZE = 10  # as most search pages; each hit's highlighted snippet is costly
 MAP_CACHE_SECONDS = 30.0  # a rebuilt map shows up within this; reloading 15k rows costs ~0.3 s
 SORTS = ("list", "title", "rating", "name")
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -450,7 +450,8 @@ def _similar_rows(atlas: Atlas, paper: dict, k: int) -> list[dict]:
         return []
     store = atlas.store
     try:
-        if search.detect_language(embedding_text(paper.get("title"), paper.get("abstract"))) == "en":
+        text = embedding_text(paper.get("title"), paper.get("abstract"))
+        if search.detect_language(text) == "en":
             models = search._vector_models_for(store, "en")
             index = open_index(store, models[0]) if models else None
             found, vectors = index.vectors_of([paper["id"]]) if index is not None else ([], None)
@@ -460,7 +461,7 @@ def _similar_rows(atlas: Atlas, paper: dict, k: int) -> list[dict]:
                 return [rows[pid] for pid in ranked[:k] if pid in rows]
         res = search.similar(store, paper_id=paper["id"], k=k)
         return [_hit_row(h) for h in res.hits]
-    except PaperatlasError:  # no vectors yet: the page still shows the paper
+    except (PaperatlasError, ImportError):  # no vectors or model: the page still shows the paper
         return []
 
 
@@ -528,8 +529,6 @@ def app_from_env() -> FastAPI:
     """The app of one server process, for `uvicorn --factory
     paperatlas.web.app:app_from_env` (what `paperatlas serve` runs): the atlas named by
     $PAPERATLAS_DB; PAPERATLAS_PAGE_CACHE=0 turns the page cache off."""
-    import os
-
     from paperatlas.store import default_db_path
     tune_process()
     return create_app(default_db_path(),
@@ -540,7 +539,6 @@ def default_workers() -> int:
     """One server process per CPU core this process may use (pages are CPU work under
     Python's GIL, so a process per core is what uses the cores), at most 4: each process
     holds its own vectors, map and page cache."""
-    import os
     try:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:  # not Linux
