@@ -126,7 +126,7 @@ class MultilingualBackend:
     """USE multilingual v3: reads the whole text, 16 languages, one space.
 
     The weights and tokeniser are the package's files; `paperatlas.use_model` computes the
-    package's function (cosine > 0.9999 to its output) 8x faster on abstracts."""
+    package's function (cosine > 0.9999 to its output) 2.6-10x faster on abstracts."""
 
     name = "use-multilingual"
     dim = 512

