@@ -140,3 +140,35 @@ def test_weighted_search_matches_brute_force_in_the_weighted_space(tmp_path, mon
     assert I.index_path(store.path, "toy", weights).exists()
     assert len({p for p, _ in ann.search(q, 10)} & set(truth)) >= 9
     I.clear_cache()
+
+
+def test_open_index_in_another_thread_sees_vectors_written_since(tmp_path):
+    """Change counters are per connection (one per thread): a fresh thread's numbers can
+    equal the first thread's although another process wrote vectors in between."""
+    import threading
+
+    path = tmp_path / "atlas.db"
+    writer = Store(path)
+    x = clustered(60, 8, 11)
+    ids = [f"p{i}" for i in range(60)]
+    with writer.transaction():
+        for pid in ids:
+            writer.insert_paper({"id": pid, "abstract": f"abstract of {pid}"})
+        writer.put_vectors("toy", ids[:30], x[:30], ["h"] * 30)
+    reader = Store(path)
+    I.clear_cache()
+    sizes = []
+
+    def look():
+        sizes.append(len(I.open_index(reader, "toy")))
+
+    first = threading.Thread(target=look)
+    first.start()
+    first.join()
+    with writer.transaction():  # another connection, as another process would
+        writer.put_vectors("toy", ids[30:], x[30:], ["h"] * 30)
+    second = threading.Thread(target=look)
+    second.start()
+    second.join()
+    assert sizes == [30, 60]
+    I.clear_cache()

@@ -612,11 +612,13 @@ class Store:
             out[word] = min(counts) if counts else 0
         return out
 
-    def change_counter(self) -> tuple[int, int]:
+    def change_counter(self) -> tuple[int, int, int]:
         """Changes whenever the database may have changed: SQLite's data_version (commits
         by other connections) and this connection's total_changes. Lets readers keep
-        derived data (search's vector index) without re-querying on every call."""
-        return (self.conn.execute("PRAGMA data_version").fetchone()[0],
+        derived data (search's vector index) without re-querying on every call. Both
+        counts belong to one connection (one per thread), so the connection is part of
+        the value: another thread's equal numbers say nothing."""
+        return (id(self.conn), self.conn.execute("PRAGMA data_version").fetchone()[0],
                 self.conn.total_changes - getattr(self._local, "scratch_changes", 0))
 
     def vector_signature(self, model: str) -> tuple[int, int]:
