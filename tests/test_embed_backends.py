@@ -108,3 +108,14 @@ def test_unknown_model_is_a_clear_error():
 
     with pytest.raises(PaperatlasError, match="unknown embedding model"):
         embed.get_backend("no-such-model")
+
+
+def test_static_one_text_path_equals_the_batch_path(abstracts):
+    """A single text (a search query) skips scikit-learn's transform; it must give the
+    vector the batch path gives."""
+    static = embed.get_backend("static")
+    texts = list(abstracts[:20]) + ["KV cache compression", "Café naïve GRPO, GRPO!", "",
+                                    "zzzz qqqq"]
+    batch = static.embed(texts)
+    for text, expected in zip(texts, batch):
+        np.testing.assert_allclose(static.embed([text])[0], expected, atol=1e-5)

@@ -20,6 +20,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import sqlite3
 import unicodedata
@@ -699,6 +700,7 @@ _SUFFIXES = ("ational", "ations", "ation", "ments", "ment", "ness",
              "ings", "ing", "ies", "ied", "ers", "ed", "er", "es", "ly", "s", "e")
 
 
+@functools.lru_cache(maxsize=65536)  # abstracts repeat their words: stem each once
 def stem(word: str) -> str:
     """A light suffix-stripping stem, close enough to FTS5's Porter stemmer to show which
     words of a paper a query term matched (training/trained/train, models/model)."""
@@ -717,16 +719,25 @@ def mark_terms(text: str, stems: dict[str, str]) -> str:
     text = text.replace(MARK_OPEN, "").replace(MARK_CLOSE, "")
     if not stems:
         return text
-    # a stem is a prefix of its word: only words starting with one need stemming
-    starts = re.compile(r"(?i)(?<![^\W_])(?:" + "|".join(map(re.escape, stems)) + r")[^\W_]*")
-    return starts.sub(lambda m: f"{MARK_OPEN}{m.group(0)}{MARK_CLOSE}"
-                      if stem(unicodedata.normalize("NFKC", m.group(0))) in stems
-                      else m.group(0), text)
+    return _stem_prefixes(tuple(stems)).sub(
+        lambda m: f"{MARK_OPEN}{m.group(0)}{MARK_CLOSE}"
+        if _word_stem(m.group(0)) in stems else m.group(0), text)
+
+
+@functools.lru_cache(maxsize=256)
+def _stem_prefixes(stems: tuple[str, ...]) -> re.Pattern:
+    """Words starting with one of `stems` (a stem is a prefix of its word: only those
+    words need stemming); compiled once per query, not once per hit."""
+    return re.compile(r"(?i)(?<![^\W_])(?:" + "|".join(map(re.escape, stems)) + r")[^\W_]*")
+
+
+def _word_stem(word: str) -> str:
+    return stem(unicodedata.normalize("NFKC", word))
 
 
 def _matched(marked: str, stems: dict[str, str]) -> list[str]:
     """The query terms found (in query order)."""
-    found = {stem(unicodedata.normalize("NFKC", m)) for m in _MARKED.findall(marked)}
+    found = {_word_stem(m) for m in _MARKED.findall(marked)}
     return [term for st, term in stems.items() if st in found]
 
 

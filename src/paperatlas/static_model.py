@@ -60,6 +60,7 @@ class StaticBackend:
         self.table = np.asarray(table, dtype=np.float32)
         self.dim = int(self.table.shape[1])
         self.meta = meta or {}
+        self._analyzer = None  # built on first use by _embed_one
 
     @classmethod
     def load(cls, path: str | Path | None = None, name: str = "static") -> "StaticBackend":
@@ -93,7 +94,29 @@ class StaticBackend:
         texts = list(texts)
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        weights = self.vectorizer.transform(texts)
         from paperatlas.index import normalise_rows
+
+        if len(texts) == 1:  # a search query: skip scikit-learn's per-call checks (~2 ms)
+            return normalise_rows(self._embed_one(texts[0])[None, :])
+        weights = self.vectorizer.transform(texts)
         # a text with no known term stays the zero vector
         return normalise_rows(np.asarray(weights @ self.table, dtype=np.float32))
+
+    def _embed_one(self, text: str) -> np.ndarray:
+        """The same weighted sum as `vectorizer.transform` then `@ table`, for one text:
+        sublinear tf x idf per known term (the l2 norm of the weights drops out when the
+        result is normalised)."""
+        if self._analyzer is None:
+            self._analyzer = self.vectorizer.build_analyzer()
+        vocabulary = self.vectorizer.vocabulary
+        counts: dict[int, int] = {}
+        for term in self._analyzer(text):
+            j = vocabulary.get(term)
+            if j is not None:
+                counts[j] = counts.get(j, 0) + 1
+        if not counts:
+            return np.zeros(self.dim, dtype=np.float32)
+        rows = np.fromiter(counts, dtype=np.int64, count=len(counts))
+        tf = np.fromiter(counts.values(), dtype=np.float32, count=len(counts))
+        weights = (1.0 + np.log(tf)) * self.vectorizer.idf_[rows]
+        return weights @ self.table[rows]
