@@ -158,9 +158,15 @@ class SearchResult:
 
 # -- language ----------------------------------------------------------------------------------
 
+DETECT_CHARS = 1000
+
+
 def detect_language(text: str) -> str:
     """A language code for the query: from its script, or for Latin script from function
-    words ("en" unless two or more words of another language say otherwise)."""
+    words ("en" unless two or more words of another language say otherwise). The first
+    DETECT_CHARS characters decide: they tell a pasted abstract's language as well as all
+    of it, and the paper page asks this of every abstract it shows."""
+    text = text[:DETECT_CHARS]
     counts: dict[str, int] = {}
     latin = 0
     # ASCII text has no other script to count (a whole abstract: ~1 ms saved per call)
