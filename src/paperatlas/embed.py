@@ -276,6 +276,9 @@ def get_backend(name: str | None = None, store=None):
             f"unknown embedding model {name!r}; choose one of: {', '.join(_DESCRIPTIONS)}")
     if name == "lsa":
         return _load_lsa(store)
+    loaded = _LOADED.get(name)
+    if loaded is not None:  # the usual case: no lock, so concurrent requests never queue
+        return loaded
     with _LOAD_LOCK:
         if name not in _LOADED:
             _LOADED[name] = _BACKENDS[name]()
