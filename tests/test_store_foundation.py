@@ -56,3 +56,42 @@ def test_rekey_moves_every_reference(store):
     assert store.marks("likes") == [("likes", "NewId", 1)]
     assert [pid for pid, _ in store.fts_search("graph")] == ["NewId"]
     assert store.conn.execute("PRAGMA foreign_key_check").fetchall() == []
+
+
+def test_filtered_full_text_search_takes_the_fast_path_only_when_it_is_exact(tmp_path,
+                                                                             monkeypatch):
+    """A filtered search ranks unfiltered matches and keeps the allowed ones; with too
+    few allowed among them it falls back to SQL. Both give the same ranking."""
+    import paperatlas.store as store_module
+
+    store = Store(tmp_path / "atlas.db")
+    with store.transaction():
+        for i in range(120):
+            # 'graph' once or several times: a spread of BM25 scores
+            store.insert_paper({"id": f"p{i:03d}", "title": f"Paper {i}",
+                                "abstract": " ".join(["graph"] * (1 + i % 7))
+                                + f" networks study number {i} with filler words"})
+    rare = {f"p{i:03d}" for i in range(0, 120, 40)}   # 3 allowed: the SQL fallback
+    common = {f"p{i:03d}" for i in range(0, 120, 2)}  # 60 allowed: the fast path
+    monkeypatch.setattr(store_module, "FTS_FILTER_MIN_DEPTH", 10)
+    calls = []
+    real_ranked = store_module.Store._fts_ranked
+
+    def counting(self, match, limit):
+        calls.append(limit)
+        return real_ranked(self, match, limit)
+
+    monkeypatch.setattr(store_module.Store, "_fts_ranked", counting)
+    results = {}
+    for depth in (1, 10**9):  # 1: fast path whenever it is exact; 10**9: always SQL
+        monkeypatch.setattr(store_module, "FTS_FILTER_DEPTH", depth)
+        results[depth] = [store.fts_search('"graph"', limit=5, within=w)
+                          for w in (rare, common)]
+    assert results[1] == results[10**9]
+    # depth 1: both tried the fast path; the top 10 (seven 'graph's each) hold none of the
+    # rare ids, so that one fell back to SQL
+    assert calls[:2] == [10, 10]
+    rare_hits, common_hits = results[1]
+    assert {p for p, _ in rare_hits} == rare  # all three, although 5 were asked for
+    assert len(common_hits) == 5 and {p for p, _ in common_hits} <= common
+    assert all(a[1] >= b[1] for a, b in zip(common_hits, common_hits[1:]))

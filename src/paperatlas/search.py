@@ -374,10 +374,22 @@ def _filters(list_name, area, kind, decision, has_code) -> dict[str, Any]:
     return {k: v for k, v in given.items() if v is not None}
 
 
-def _allowed_ids(store, filters: dict[str, Any]) -> set[str] | None:
+_ALLOWED_CACHE: dict[tuple, frozenset[str]] = {}
+
+
+def _allowed_ids(store, filters: dict[str, Any]) -> frozenset[str] | None:
+    """The ids that pass `filters`. Filtering scans the papers table (~20 ms at 15k), and
+    users repeat their filters: kept per filter set until the store changes."""
     if not filters:
         return None
-    return {p["id"] for p in store.iter_papers(id_only=True, **filters)}
+    key = (str(store.path), store.change_counter(), tuple(sorted(filters.items())))
+    allowed = _ALLOWED_CACHE.get(key)
+    if allowed is None:
+        allowed = frozenset(p["id"] for p in store.iter_papers(id_only=True, **filters))
+        if len(_ALLOWED_CACHE) >= 32:
+            _ALLOWED_CACHE.clear()
+        _ALLOWED_CACHE[key] = allowed
+    return allowed
 
 
 def _check_paging(k: int, offset: int) -> None:
