@@ -101,6 +101,20 @@ def test_filter_matching_nothing(store):
     assert r.hits == [] and r.total == 0 and "no paper matches the filters" in r.notes
 
 
+def test_filter_sees_papers_added_after_it_was_used(tmp_path):
+    """The ids a filter allows are kept between searches, but never past a change."""
+    store = build(tmp_path / "atlas.db", vectors=False)
+    before = S.search(store, "zeolite", decision="Accept", method="keyword")
+    assert before.hits == []
+    with store.transaction():
+        store.insert_paper({"id": "NEW1", "title": "Zeolite catalysts",
+                            "abstract": "Zeolite catalysts for language models.",
+                            "decision": "Accept (Poster)"})
+    after = S.search(store, "zeolite", decision="Accept", method="keyword")
+    assert [h.id for h in after.hits] == ["NEW1"]
+    store.close()
+
+
 def test_pagination_continues_without_overlap(store):
     full = ids(S.search(store, "language models", k=12))
     page1 = S.search(store, "language models", k=5, offset=0)
