@@ -275,7 +275,12 @@ class WeightedIndex:
 
     def vectors_of(self, ids: Iterable[str]) -> tuple[list[str], np.ndarray]:
         found, vectors = self.inner.vectors_of(ids)
-        return found, normalise_rows(vectors / self.weights) if found else vectors
+        if not found:
+            return found, vectors
+        # a dimension weighted 0 is gone from the index: it comes back as 0
+        inverse = np.divide(1.0, self.weights, out=np.zeros_like(self.weights),
+                            where=self.weights > 0)
+        return found, normalise_rows(vectors * inverse)
 
 
 def index_path(db_path: str | os.PathLike[str], model: str,
