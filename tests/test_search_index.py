@@ -22,6 +22,16 @@ def brute_force(matrix, q, k):
     return list(np.argsort(-s)[:k])
 
 
+def toy_store(path, ids, vectors):
+    """A store holding papers `ids`, the first len(vectors) of them with "toy" vectors."""
+    store = Store(path)
+    with store.transaction():
+        for pid in ids:
+            store.insert_paper({"id": pid, "abstract": f"abstract of {pid}"})
+        store.put_vectors("toy", ids[:len(vectors)], vectors, ["h"] * len(vectors))
+    return store
+
+
 def test_exact_index_matches_brute_force_and_respects_allowed():
     x = clustered(2000, 32, 0)
     ids = [f"p{i}" for i in range(len(x))]
@@ -84,13 +94,9 @@ def test_ann_sync_follows_store_state():
 
 
 def test_open_index_switches_to_ann_and_persists_next_to_store(tmp_path):
-    store = Store(tmp_path / "atlas.db")
     x = clustered(300, 16, 6)
     ids = [f"p{i}" for i in range(300)]
-    with store.transaction():
-        for pid in ids:
-            store.insert_paper({"id": pid, "abstract": f"abstract of {pid}"})
-        store.put_vectors("toy", ids[:250], x[:250], ["h"] * 250)
+    store = toy_store(tmp_path / "atlas.db", ids, x[:250])
     I.clear_cache()
     assert isinstance(I.open_index(store, "toy"), I.ExactIndex)  # small: exact
     ann = I.open_index(store, "toy", ann_threshold=100)
@@ -121,12 +127,8 @@ def test_weighted_search_matches_brute_force_in_the_weighted_space(tmp_path, mon
     weights = np.ones(16, np.float32)
     weights[12:] = 0.25
     monkeypatch.setattr(embed, "retrieval_weights", lambda model: weights)
-    store = Store(tmp_path / "atlas.db")
     ids = [f"p{i}" for i in range(400)]
-    with store.transaction():
-        for pid in ids:
-            store.insert_paper({"id": pid, "abstract": f"abstract of {pid}"})
-        store.put_vectors("toy", ids, x, ["h"] * 400)
+    store = toy_store(tmp_path / "atlas.db", ids, x)
     q = clustered(1, 16, 9)[0]
     truth = [ids[i] for i in brute_force(x * weights, q * weights, 10)]
     I.clear_cache()
@@ -148,13 +150,9 @@ def test_open_index_in_another_thread_sees_vectors_written_since(tmp_path):
     import threading
 
     path = tmp_path / "atlas.db"
-    writer = Store(path)
     x = clustered(60, 8, 11)
     ids = [f"p{i}" for i in range(60)]
-    with writer.transaction():
-        for pid in ids:
-            writer.insert_paper({"id": pid, "abstract": f"abstract of {pid}"})
-        writer.put_vectors("toy", ids[:30], x[:30], ["h"] * 30)
+    writer = toy_store(path, ids, x[:30])
     reader = Store(path)
     I.clear_cache()
     sizes = []

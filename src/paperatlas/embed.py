@@ -290,7 +290,9 @@ def retrieval_weights(model: str) -> np.ndarray | None:
     vectors, or None to search them as stored (only `static` has blocks to re-weigh)."""
     if model != "static":
         return None
-    return get_backend("static").retrieval_weights()
+    from paperatlas import static_model
+
+    return static_model.retrieval_weights(static_model.read_meta())
 
 
 def _load_lsa(store) -> LSABackend:
