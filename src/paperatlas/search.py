@@ -272,7 +272,7 @@ def keyword_ranking(store, terms: list[str], depth: int,
 _MODELS_CACHE: dict[tuple, list[str]] = {}
 
 
-def _vector_models_for(store, language: str) -> list[str]:
+def vector_models_for(store, language: str) -> list[str]:
     """Models to try, best first, for a query in `language`."""
     from paperatlas.embed import DEFAULT_MODEL
 
@@ -445,7 +445,7 @@ def candidate_rankings(store, query: str, depth: int = CANDIDATES,
     notes: list[str] = []
     model, vec_ranking = None, []
     if vectors and allowed != set():
-        models = _vector_models_for(store, language)
+        models = vector_models_for(store, language)
         if models:
             model = models[0]
             vec_ranking = _vector_ranking(store, model, query, depth, allowed, notes)
@@ -461,7 +461,7 @@ def candidate_rankings(store, query: str, depth: int = CANDIDATES,
                          "meaning" + ("; showing keyword matches only" if keyword else ""))
     feedback, translated, english = [], [], []
     if vectors and language != "en" and allowed != set():
-        english = [m for m in _vector_models_for(store, "en") if m != MULTILINGUAL_MODEL]
+        english = [m for m in vector_models_for(store, "en") if m != MULTILINGUAL_MODEL]
         if english and translation:
             translated = _vector_ranking(store, english[0], translation, depth, allowed,
                                          notes)
@@ -657,7 +657,7 @@ def similar(store, paper_id: str | None = None, text: str | None = None, k: int 
             text = text[:MAX_QUERY_CHARS]
         query_label = text
     language = detect_language(text)
-    models = _vector_models_for(store, language)
+    models = vector_models_for(store, language)
     filters = _filters(list_name, area, kind, decision, has_code)
     allowed = _allowed_ids(store, filters)
     if not models:

@@ -452,7 +452,7 @@ def _similar_rows(atlas: Atlas, paper: dict, k: int) -> list[dict]:
     try:
         text = embedding_text(paper.get("title"), paper.get("abstract"))
         if search.detect_language(text) == "en":
-            models = search._vector_models_for(store, "en")
+            models = search.vector_models_for(store, "en")
             index = open_index(store, models[0]) if models else None
             found, vectors = index.vectors_of([paper["id"]]) if index is not None else ([], None)
             if found:
