@@ -656,10 +656,21 @@ def similar(store, paper_id: str | None = None, text: str | None = None, k: int 
             notes.append(f"text cut to its first {MAX_QUERY_CHARS:,} characters")
             text = text[:MAX_QUERY_CHARS]
         query_label = text
+    allowed = _allowed_ids(store, _filters(list_name, area, kind, decision, has_code))
+    ranking, model, language = similar_ranking(store, text, offset + k, exclude, allowed)
+    page = ranking[offset:offset + k]
+    hits = _make_hits(store, page, offset, [], [], ranking)
+    return SearchResult(query=query_label, hits=hits, total=len(ranking), offset=offset, k=k,
+                        language=language, mode="similar", model=model, notes=notes)
+
+
+def similar_ranking(store, text: str, depth: int, exclude: str | None = None,
+                    allowed: frozenset[str] | None = None
+                    ) -> tuple[list[tuple[str, float]], str, str]:
+    """(the `depth` papers closest to `text`, model, language). With `exclude` (the paper
+    whose text it is), that paper's stored vector is the query and it is left out."""
     language = detect_language(text)
     models = vector_models_for(store, language)
-    filters = _filters(list_name, area, kind, decision, has_code)
-    allowed = _allowed_ids(store, filters)
     if not models:
         wanted = "" if language == "en" else f" --model {MULTILINGUAL_MODEL}"
         raise SearchError(f"no vectors to compare with: run `paperatlas embed{wanted}` first")
@@ -671,12 +682,8 @@ def similar(store, paper_id: str | None = None, text: str | None = None, k: int 
         qvec = matrix[0] if got else None
     if qvec is None:
         qvec = _embed(store, model, text)
-    depth = offset + k + (1 if exclude else 0)
-    ranking = [h for h in index.search(qvec, depth, allowed) if h[0] != exclude]
-    page = ranking[offset:offset + k]
-    hits = _make_hits(store, page, offset, [], [], ranking)
-    return SearchResult(query=query_label, hits=hits, total=len(ranking), offset=offset, k=k,
-                        language=language, mode="similar", model=model, notes=notes)
+    ranked = index.search(qvec, depth + (1 if exclude else 0), allowed)
+    return [h for h in ranked if h[0] != exclude][:depth], model, language
 
 
 # -- hits and snippets -------------------------------------------------------------------------------

@@ -436,33 +436,21 @@ def _hit_row(hit) -> dict:
 
 
 def _similar_rows(atlas: Atlas, paper: dict, k: int) -> list[dict]:
-    """The k papers closest in meaning, as `paperatlas similar ID` ranks them, for cards.
-
-    English papers (the usual case) take the fast way: the paper's stored vector of the
-    model search.similar would pick, one matrix-vector product in the cached index, and
-    the papers' rows (their cards show each paper's gist, not the abstract's start).
-    Anything else (another language, no stored vector yet) goes through search.similar."""
+    """The k papers closest in meaning, as `paperatlas similar ID` ranks them, as paper
+    rows for cards (their cards show each paper's gist, not the abstract's start)."""
     try:
         from paperatlas import search
         from paperatlas.embed import embedding_text
-        from paperatlas.index import open_index
     except ImportError:
         return []
     store = atlas.store
     try:
         text = embedding_text(paper.get("title"), paper.get("abstract"))
-        if search.detect_language(text) == "en":
-            models = search.vector_models_for(store, "en")
-            index = open_index(store, models[0]) if models else None
-            found, vectors = index.vectors_of([paper["id"]]) if index is not None else ([], None)
-            if found:
-                ranked = [pid for pid, _ in index.search(vectors[0], k + 1) if pid != paper["id"]]
-                rows = {r["id"]: r for r in store.iter_papers(ids=ranked[:k])}
-                return [rows[pid] for pid in ranked[:k] if pid in rows]
-        res = search.similar(store, paper_id=paper["id"], k=k)
-        return [_hit_row(h) for h in res.hits]
+        ranked, _, _ = search.similar_ranking(store, text, k, exclude=paper["id"])
     except (PaperatlasError, ImportError):  # no vectors or model: the page still shows the paper
         return []
+    rows = {r["id"]: r for r in store.iter_papers(ids=[pid for pid, _ in ranked])}
+    return [rows[pid] for pid, _ in ranked if pid in rows]
 
 
 def _run_search(atlas: Atlas, q: str, page: int, **filters) -> tuple[dict | None, list[dict], str | None]:
