@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from paperatlas import keyword_index
 from paperatlas.errors import PaperatlasError
 
 MULTILINGUAL_MODEL = "use-multilingual"
@@ -222,9 +223,15 @@ def match_expression(terms: list[str], phrase: bool = True) -> str | None:
     if not terms:
         return None
     quoted = ['"' + t.replace('"', '""') + '"' for t in terms]
-    if phrase and 2 <= len(terms) <= 6:
-        quoted.append('"' + " ".join(t.replace('"', '""') for t in terms) + '"')
-    return " OR ".join(quoted)
+    whole = phrase_expression(terms) if phrase else None
+    return " OR ".join(quoted + ([whole] if whole else []))
+
+
+def phrase_expression(terms: list[str]) -> str | None:
+    """The query's terms as one quoted FTS5 phrase, when the query is short enough."""
+    if 2 <= len(terms) <= 6:
+        return '"' + " ".join(t.replace('"', '""') for t in terms) + '"'
+    return None
 
 
 COMMON_TERM_SHARE = 0.25  # a term in more than this share of papers is dropped
@@ -261,7 +268,11 @@ def keyword_ranking(store, terms: list[str], depth: int,
     expr = match_expression(terms) if kept == terms else match_expression(kept, phrase=False)
     if expr is None:
         return []
+    phrase = phrase_expression(terms) if kept == terms else None
     try:
+        ranked = keyword_index.rank(store, kept, phrase, depth, within=allowed)
+        if ranked is not None:
+            return ranked
         return store.fts_search(expr, limit=depth, within=allowed)
     except sqlite3.OperationalError as exc:  # should not happen: every term is quoted
         raise SearchError(f"keyword search failed for this query ({exc})") from None

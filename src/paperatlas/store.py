@@ -23,6 +23,11 @@ import numpy as np
 DEFAULT_DB = Path(".paperatlas") / "atlas.db"
 # A filtered full-text search first ranks this many times `limit` matches unfiltered and
 # keeps the allowed ones (fast for common filters); rare filters fall back to SQL.
+FTS_WEIGHTS = (3.0, 1.0, 2.0)  # bm25 weight of title, abstract, keywords (papers_fts columns)
+FTS_COLUMNS = ("title", "abstract", "keywords")
+_BM25 = "bm25(papers_fts, " + ", ".join(str(w) for w in FTS_WEIGHTS) + ")"
+_COLUMN_WEIGHT_SQL = ("CASE col " + " ".join(f"WHEN '{c}' THEN {w}" for c, w in
+                                            zip(FTS_COLUMNS, FTS_WEIGHTS)) + " ELSE 1.0 END")
 FTS_FILTER_DEPTH = 5
 FTS_FILTER_MIN_DEPTH = 1000
 
@@ -578,38 +583,79 @@ class Store:
         if len(kept) >= limit or len(ranked) < depth:
             return kept
         rows = self.conn.execute(
-            "SELECT p.id, -bm25(papers_fts, 3.0, 1.0, 2.0) FROM papers_fts "
+            f"SELECT p.id, -{_BM25} FROM papers_fts "
             "JOIN papers p ON p.rowid = papers_fts.rowid WHERE papers_fts MATCH ? "
             "AND p.id IN (SELECT value FROM json_each(?)) "
-            "ORDER BY bm25(papers_fts, 3.0, 1.0, 2.0) LIMIT ?",
+            f"ORDER BY {_BM25} LIMIT ?",
             (match, json.dumps(list(within)), limit))
         return [(r[0], float(r[1])) for r in rows]
 
     def _fts_ranked(self, match: str, limit: int) -> list[tuple[str, float]]:
         # rank inside the index, join only the `limit` best (~40% faster than joining all)
         rows = self.conn.execute(
-            "SELECT p.id, f.score FROM (SELECT rowid, -bm25(papers_fts, 3.0, 1.0, 2.0) "
-            "AS score FROM papers_fts WHERE papers_fts MATCH ? ORDER BY bm25(papers_fts, "
-            "3.0, 1.0, 2.0) LIMIT ?) f JOIN papers p ON p.rowid = f.rowid "
-            "ORDER BY f.score DESC", (match, limit))
+            f"SELECT p.id, f.score FROM (SELECT rowid, -{_BM25} AS score FROM papers_fts "
+            f"WHERE papers_fts MATCH ? ORDER BY {_BM25} LIMIT ?) f "
+            "JOIN papers p ON p.rowid = f.rowid ORDER BY f.score DESC", (match, limit))
         return [(r[0], float(r[1])) for r in rows]
 
-    def fts_doc_freq(self, words: Iterable[str]) -> dict[str, int]:
-        """word -> number of papers whose index holds it, after the index's own stemming
-        (search drops terms most papers contain: BM25 gives them next to no weight, and
-        they make a query slow). Uses per-connection temp tables: nothing is written."""
+    def fts_scores(self, match: str) -> list[tuple[int, float]]:
+        """(rowid, bm25 score; higher is better) of every row matching `match`, unsorted:
+        the part of a ranking that keyword_index leaves to FTS5 (exact phrases)."""
+        return self.conn.execute(f"SELECT rowid, -{_BM25} FROM papers_fts "
+                                 "WHERE papers_fts MATCH ?", (match,)).fetchall()
+
+    def fts_postings(self, token: str) -> list[tuple[int, float]]:
+        """(rowid, occurrences weighted by column as bm25 weighs them) of one index token
+        (already stemmed, as fts_tokens gives it), for BM25 scoring outside SQLite."""
+        self._fts_vocab_tables()
+        return self.conn.execute(
+            f"SELECT doc, sum({_COLUMN_WEIGHT_SQL}) FROM temp.papers_fts_instances "
+            "WHERE term = ? GROUP BY doc", (token,)).fetchall()
+
+    def fts_doc_sizes(self) -> list[tuple[int, bytes]]:
+        """(rowid, FTS5 docsize record: one varint token count per column) of every row."""
+        return self.conn.execute("SELECT id, sz FROM papers_fts_docsize").fetchall()
+
+    def fts_version(self) -> bytes:
+        """FTS5's averages and structure records, rewritten by every change to the index:
+        equal bytes mean the same indexed text (for caches of postings outside SQLite)."""
+        rows = self.conn.execute("SELECT block FROM papers_fts_data WHERE id IN (1, 10) "
+                                 "ORDER BY id").fetchall()  # row counts; segments
+        return b"|".join(bytes(r[0]) for r in rows)
+
+    def rowids_to_ids(self, rowids: Iterable[int]) -> dict[int, str]:
+        rowids = [int(r) for r in rowids]
+        if not rowids:
+            return {}
+        return dict(self.conn.execute(
+            "SELECT rowid, id FROM papers WHERE rowid IN (SELECT value FROM json_each(?))",
+            (json.dumps(rowids),)))
+
+    def _fts_vocab_tables(self) -> None:
+        """Per-connection temp views of the index's vocabulary (nothing is written to the
+        atlas): per-token document counts, per-occurrence rows, and a probe table that
+        tokenises words exactly as the index does."""
+        if getattr(self._local, "vocab_ready", False):
+            return
+        conn = self.conn
+        conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.papers_fts_vocab "
+                     "USING fts5vocab(main, papers_fts, 'row')")
+        conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.papers_fts_instances "
+                     "USING fts5vocab(main, papers_fts, 'instance')")
+        conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_probe "
+                     "USING fts5(w, tokenize='porter unicode61 remove_diacritics 2')")
+        conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_probe_vocab "
+                     "USING fts5vocab(temp, fts_probe, 'instance')")
+        self._local.vocab_ready = True
+
+    def fts_tokens(self, words: Iterable[str]) -> dict[str, list[str]]:
+        """word -> the index tokens it becomes (Porter stems; usually one, none for a word
+        the tokenizer drops). Uses per-connection temp tables: nothing is written."""
         words = list(dict.fromkeys(words))
         if not words:
             return {}
+        self._fts_vocab_tables()
         conn = self.conn
-        if not getattr(self._local, "vocab_ready", False):
-            conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.papers_fts_vocab "
-                         "USING fts5vocab(main, papers_fts, 'row')")
-            conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_probe "
-                         "USING fts5(w, tokenize='porter unicode61 remove_diacritics 2')")
-            conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_probe_vocab "
-                         "USING fts5vocab(temp, fts_probe, 'instance')")
-            self._local.vocab_ready = True
         before = conn.total_changes
         conn.execute("DELETE FROM temp.fts_probe")
         conn.executemany("INSERT INTO temp.fts_probe(rowid, w) VALUES (?, ?)",
@@ -617,13 +663,20 @@ class Store:
         # scratch rows, not changes to the atlas: change_counter leaves them out
         self._local.scratch_changes = (getattr(self._local, "scratch_changes", 0)
                                        + conn.total_changes - before)
-        stems: dict[int, list[str]] = {}
-        for term, doc in conn.execute("SELECT term, doc FROM temp.fts_probe_vocab"):
-            stems.setdefault(doc, []).append(term)
+        tokens: dict[int, list[tuple[int, str]]] = {}
+        for term, doc, offset in conn.execute(
+                "SELECT term, doc, offset FROM temp.fts_probe_vocab"):
+            tokens.setdefault(doc, []).append((offset, term))
+        return {word: [t for _, t in sorted(tokens.get(i, []))] for i, word in enumerate(words)}
+
+    def fts_doc_freq(self, words: Iterable[str]) -> dict[str, int]:
+        """word -> number of papers whose index holds it, after the index's own stemming
+        (search drops terms most papers contain: BM25 gives them next to no weight, and
+        they make a query slow)."""
         out = {}
-        for i, word in enumerate(words):
-            counts = [(conn.execute("SELECT doc FROM temp.papers_fts_vocab WHERE term = ?",
-                                    (t,)).fetchone() or (0,))[0] for t in stems.get(i, [])]
+        for word, tokens in self.fts_tokens(words).items():
+            counts = [(self.conn.execute("SELECT doc FROM temp.papers_fts_vocab WHERE term = ?",
+                                         (t,)).fetchone() or (0,))[0] for t in tokens]
             out[word] = min(counts) if counts else 0
         return out
 

@@ -1,0 +1,193 @@
+"""BM25 keyword ranking in memory, equal to SQLite FTS5's bm25() on the store's index.
+
+FTS5 scores every row that any query term matches, at ~2 µs a row inside SQLite: a query
+with a common word costs milliseconds, the largest part of a web search page. This module
+keeps each token's postings (read once from FTS5's own vocabulary, so tokenising and
+stemming are the index's) as numpy arrays and scores a query's terms with array
+arithmetic. Exact phrases, rarer by nature, are still scored by FTS5 itself and added.
+
+The score is FTS5's bm25 with the store's column weights, term by term:
+
+    idf(t) * f(t, D) * (k1 + 1) / (f(t, D) + k1 * (1 - b + b * |D| / avgdl))
+
+with f the column-weighted count of t in D, |D| the row's token count over all columns,
+idf = ln((N - n + 0.5) / (n + 0.5)) floored at 1e-6, k1 = 1.2, b = 0.75; the total of a
+row is the sum over the query's phrases, so terms and the phrase can be scored apart.
+A query that FTS5 would tokenise differently (a word that becomes two tokens) is left to
+FTS5: `rank` returns None and the caller asks SQLite.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+
+import numpy as np
+
+
+K1, B = 1.2, 0.75  # FTS5's bm25 constants
+MIN_IDF = 1e-6
+MAX_CACHED_POSTINGS = 4_000_000  # ~48 MB of arrays per process, least recently used go
+
+
+def _varints(blob: bytes) -> list[int]:
+    """SQLite varints (7 bits a byte, high bit = more; the ninth byte gives 8 bits)."""
+    out, value, used = [], 0, 0
+    for byte in blob:
+        if used == 8:
+            out.append((value << 8) | byte)
+            value, used = 0, 0
+            continue
+        value = (value << 7) | (byte & 0x7F)
+        used += 1
+        if not byte & 0x80:
+            out.append(value)
+            value, used = 0, 0
+    return out
+
+
+class KeywordIndex:
+    """The postings and row sizes of one version of the store's FTS5 index."""
+
+    def __init__(self, store, version: bytes):
+        self.version = version
+        rows = store.fts_doc_sizes()
+        size = max((r for r, _ in rows), default=0) + 1
+        self.doc_len = np.zeros(size, dtype=np.float64)
+        for rowid, blob in rows:
+            self.doc_len[rowid] = sum(_varints(bytes(blob)))
+        self.n_rows = len(rows)
+        self.avgdl = float(self.doc_len.sum()) / self.n_rows if self.n_rows else 1.0
+        self._postings: OrderedDict[str, tuple[np.ndarray, np.ndarray]] = OrderedDict()
+        self._cached = 0
+        self._names: dict[int, str] = {}
+        self._lock = threading.Lock()
+
+    def postings(self, store, token: str) -> tuple[np.ndarray, np.ndarray]:
+        """(rowids, BM25 saturation f(k1+1)/(f + k1(1-b+b|D|/avgdl))) of a token."""
+        with self._lock:
+            hit = self._postings.get(token)
+            if hit is not None:
+                self._postings.move_to_end(token)
+                return hit
+        rows = store.fts_postings(token)
+        docs = np.fromiter((r for r, _ in rows), dtype=np.int64, count=len(rows))
+        freq = np.fromiter((f for _, f in rows), dtype=np.float64, count=len(rows))
+        norm = K1 * (1 - B + B * self.doc_len[docs] / self.avgdl)
+        entry = (docs, freq * (K1 + 1) / (freq + norm))
+        with self._lock:
+            self._postings[token] = entry
+            self._cached += len(docs)
+            while self._cached > MAX_CACHED_POSTINGS and len(self._postings) > 1:
+                _, (old, _) = self._postings.popitem(last=False)
+                self._cached -= len(old)
+        return entry
+
+    def names(self, store, rowids: list[int]) -> dict[int, str]:
+        """rowid -> paper id, asked of the store once per row and index version."""
+        missing = [r for r in rowids if r not in self._names]
+        if missing:
+            found = store.rowids_to_ids(missing)
+            with self._lock:
+                self._names.update(found)
+        return {r: self._names[r] for r in rowids if r in self._names}
+
+    def scores(self, store, tokens: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        """(rowids, summed BM25) of every row holding any of `tokens`."""
+        total = np.zeros(self.doc_len.shape[0], dtype=np.float64)
+        touched = []
+        for token in tokens:
+            docs, saturation = self.postings(store, token)
+            if not len(docs):
+                continue
+            n = len(docs)
+            idf = max(np.log((self.n_rows - n + 0.5) / (n + 0.5)), MIN_IDF)
+            total[docs] += idf * saturation
+            touched.append(docs)
+        if not touched:
+            return np.zeros(0, dtype=np.int64), np.zeros(0)
+        docs = np.unique(np.concatenate(touched))
+        return docs, total[docs]
+
+
+_INDEXES: dict[str, KeywordIndex] = {}
+_TOKENS: dict[str, tuple[str, ...]] = {}  # word -> index tokens (the tokenizer never changes)
+_LOCK = threading.Lock()
+
+
+def _index(store) -> KeywordIndex:
+    key = str(store.path)
+    version = store.fts_version()
+    current = _INDEXES.get(key)
+    if current is None or current.version != version:
+        current = KeywordIndex(store, version)
+        with _LOCK:
+            _INDEXES[key] = current
+    return current
+
+
+def tokens_of(store, words: list[str]) -> dict[str, tuple[str, ...]]:
+    missing = [w for w in words if w not in _TOKENS]
+    if missing:
+        found = store.fts_tokens(missing)
+        with _LOCK:
+            if len(_TOKENS) > 200_000:
+                _TOKENS.clear()
+            _TOKENS.update({w: tuple(t) for w, t in found.items()})
+    return {w: _TOKENS[w] for w in words}
+
+
+def rank(store, terms: list[str], phrase: str | None, limit: int,
+         within: set[str] | frozenset[str] | None = None) -> list[tuple[str, float]] | None:
+    """(paper id, bm25; higher first) of the best `limit` rows matching any of `terms`
+    or the FTS5 `phrase` expression, among `within` when given: the ranking FTS5 gives
+    for `"t1" OR "t2" ... [OR phrase]`. None when a term is not one index token."""
+    tokens = tokens_of(store, terms)
+    if any(len(t) != 1 for t in tokens.values()):
+        return None
+    index = _index(store)
+    # one phrase per term, as in the MATCH expression: "network" and "networks" both count
+    docs, scores = index.scores(store, [tokens[t][0] for t in terms])
+    if phrase:
+        extra = store.fts_scores(phrase)
+        if extra:
+            extra_docs = np.fromiter((r for r, _ in extra), dtype=np.int64, count=len(extra))
+            extra_scores = np.fromiter((s for _, s in extra), dtype=np.float64,
+                                       count=len(extra))
+            all_docs = np.concatenate([docs, extra_docs])
+            docs, where = np.unique(all_docs, return_inverse=True)
+            merged = np.zeros(len(docs))
+            np.add.at(merged, where, np.concatenate([scores, extra_scores]))
+            scores = merged
+    if not len(docs):
+        return []
+    if within is None:
+        top = _best(docs, scores, limit)
+        names = index.names(store, docs[top].tolist())
+        return [(names[d], float(s)) for d, s in zip(docs[top].tolist(), scores[top].tolist())
+                if d in names]
+    out: list[tuple[str, float]] = []
+    order = _best(docs, scores, len(docs))
+    step = max(limit * 5, 1000)
+    for start in range(0, len(order), step):  # walk down the ranking until enough allowed
+        part = order[start:start + step]
+        names = index.names(store, docs[part].tolist())
+        for d, s in zip(docs[part].tolist(), scores[part].tolist()):
+            pid = names.get(d)
+            if pid is not None and pid in within:
+                out.append((pid, float(s)))
+                if len(out) >= limit:
+                    return out
+    return out
+
+
+def _best(docs: np.ndarray, scores: np.ndarray, limit: int) -> np.ndarray:
+    """Positions of the `limit` best scores, best first; equal scores by rowid (the
+    order SQLite visits rows in)."""
+    if limit < len(scores):
+        cut = np.partition(-scores, limit - 1)[limit - 1]
+        candidates = np.flatnonzero(-scores <= cut)  # ties at the cut all compete
+    else:
+        candidates = np.arange(len(scores))
+    order = candidates[np.lexsort((docs[candidates], -scores[candidates]))]
+    return order[:limit]

@@ -1,0 +1,110 @@
+"""keyword_index ranks exactly as SQLite FTS5's bm25 does (same ids, same scores), on a
+real small store, for single terms, several terms, words sharing a stem, exact phrases and
+filters; and it sees papers added after it was built."""
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from paperatlas import keyword_index as K
+from paperatlas import search as S
+from paperatlas.store import Store
+
+FIXTURE = Path(__file__).parent / "fixtures" / "search" / "papers.jsonl"
+PAPERS = [json.loads(line) for line in FIXTURE.read_text(encoding="utf-8").splitlines()]
+
+
+def fill(store: Store, papers) -> None:
+    with store.transaction():
+        for p in papers:
+            store.insert_paper({k: p[k] for k in ("id", "title", "abstract", "keywords")})
+
+
+@pytest.fixture()
+def store(tmp_path):
+    s = Store(tmp_path / "atlas.db")
+    fill(s, PAPERS)
+    return s
+
+
+def fts5_ranking(store, terms, limit, within=None):
+    return store.fts_search(S.match_expression(terms), limit=limit, within=within)
+
+
+def memory_ranking(store, terms, limit, within=None):
+    return K.rank(store, terms, S.phrase_expression(terms), limit, within=within)
+
+
+def assert_same(a, b):
+    assert a is not None
+    assert [round(s, 9) for _, s in a] == [round(s, 9) for _, s in b]
+    # equal scores may come in either order; everything above the last score must agree
+    last = b[-1][1] if b else None
+    assert {p for p, s in a if s > last + 1e-9} == {p for p, s in b if s > last + 1e-9}
+    assert len(a) == len(b)
+
+
+def queries():
+    rng = random.Random(7)
+    words = sorted({w for p in PAPERS for w in S.query_terms(p["title"] + " " + p["abstract"])})
+    out = [[w] for w in rng.sample(words, 40)]
+    out += [rng.sample(words, n) for n in (2, 3, 5, 8) for _ in range(10)]
+    for p in PAPERS[:10]:  # real phrases: a title's first words
+        out.append(S.query_terms(p["title"])[:3])
+    out.append(["network", "networks", "networking"])  # one stem, three phrases in FTS5
+    out.append(["model", "models"])
+    return [q for q in out if q]
+
+
+def test_rankings_equal_fts5_bm25(store):
+    for terms in queries():
+        for limit in (1, 5, 200):
+            assert_same(memory_ranking(store, terms, limit), fts5_ranking(store, terms, limit))
+
+
+def test_filtered_rankings_equal_fts5_bm25(store):
+    rng = random.Random(3)
+    ids = [p["id"] for p in PAPERS]
+    for terms in queries()[::3]:
+        within = frozenset(rng.sample(ids, len(ids) // 3))
+        assert_same(memory_ranking(store, terms, 5, within),
+                    fts5_ranking(store, terms, 5, within))
+
+
+def test_words_sharing_a_stem_add_up_like_fts5(store):
+    one = memory_ranking(store, ["network"], 50)
+    both = memory_ranking(store, ["network", "networks"], 50)
+    assert one and {p for p, _ in one} == {p for p, _ in both}
+    assert both[0][1] == pytest.approx(2 * one[0][1])
+
+
+def test_papers_added_later_are_found(store):
+    assert memory_ranking(store, ["zyxwvutsrq"], 10) == []
+    new = {"id": "late01", "title": "Zyxwvutsrq attention", "abstract": "A zyxwvutsrq study "
+           "of attention heads in small transformers and what they learn.", "keywords": []}
+    fill(store, [new])
+    ranked = memory_ranking(store, ["zyxwvutsrq"], 10)
+    assert [p for p, _ in ranked] == ["late01"]
+    assert_same(ranked, fts5_ranking(store, ["zyxwvutsrq"], 10))
+
+
+def test_a_term_of_two_tokens_is_left_to_fts5(store):
+    assert K.rank(store, ["graph neural"], None, 10) is None
+    assert K.rank(store, ["graph"], None, 10) is not None
+
+
+def test_search_uses_the_memory_ranking(store, monkeypatch):
+    calls = []
+    real = K.rank
+    monkeypatch.setattr(K, "rank", lambda *a, **k: calls.append(a[1]) or real(*a, **k))
+    r = S.search(store, "graph neural networks", method="keyword")
+    assert calls and r.hits
+    assert [h.id for h in r.hits] == [p for p, _ in fts5_ranking(
+        store, S.informative_terms(store, S.query_terms("graph neural networks")), 20)]
+
+
+def test_varints():
+    assert K._varints(bytes([5, 0x81, 0x00, 0x7F])) == [5, 128, 127]
+    assert K._varints(bytes([0x82, 0xAC, 0x02])) == [(2 << 14) | (0x2C << 7) | 2]
