@@ -95,18 +95,13 @@ class KeywordIndex:
     def scores(self, store, tokens: list[str]) -> tuple[np.ndarray, np.ndarray]:
         """(rowids, summed BM25) of every row holding any of `tokens`."""
         total = np.zeros(self.doc_len.shape[0], dtype=np.float64)
-        touched = []
         for token in tokens:
             docs, saturation = self.postings(store, token)
-            if not len(docs):
-                continue
-            n = len(docs)
-            idf = max(np.log((self.n_rows - n + 0.5) / (n + 0.5)), MIN_IDF)
-            total[docs] += idf * saturation
-            touched.append(docs)
-        if not touched:
-            return np.zeros(0, dtype=np.int64), np.zeros(0)
-        docs = np.unique(np.concatenate(touched))
+            if len(docs):
+                n = len(docs)
+                idf = max(np.log((self.n_rows - n + 0.5) / (n + 0.5)), MIN_IDF)
+                total[docs] += idf * saturation
+        docs = np.flatnonzero(total)  # every matched row scores > 0 (idf >= MIN_IDF)
         return docs, total[docs]
 
 
