@@ -144,7 +144,7 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True) -> Fa
                            max_age=MAP_CACHE_SECONDS)
 
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
-    env = Environment(loader=FileSystemLoader(HERE / "templates"),
+    env = _PageEnvironment(loader=FileSystemLoader(HERE / "templates"),
                       autoescape=select_autoescape(("html", "xml"), default=True),
                       trim_blocks=True, lstrip_blocks=True)
     env.filters["thousands"] = lambda n: f"{n:,}" if isinstance(n, int) else n
@@ -416,6 +416,20 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True) -> Fa
 
 
 list_ = list  # the route parameters named `list` shadow the builtin inside handlers
+
+
+class _PageEnvironment(Environment):
+    """Jinja with `row.title` looked up as a key first when `row` is a dict (pages get
+    their rows as dicts). Jinja's own order, attribute first, raises and catches an
+    AttributeError for every such lookup: a few hundred per page, ~15% of rendering."""
+
+    def getattr(self, obj, attribute):
+        if type(obj) is dict:
+            try:
+                return obj[attribute]
+            except KeyError:
+                pass  # a method (`row.items`) or nothing: Jinja's way decides
+        return super().getattr(obj, attribute)
 
 
 def _parse_topic(value: str | None) -> tuple[int, int] | None:
