@@ -190,11 +190,11 @@ def detect_language(text: str) -> str:
         # Two CJK characters carry a word; other scripts need a real share of the letters.
         if (lang in _CJK and n >= 2) or n >= max(2, 0.3 * (n + latin)):
             return lang
-    words = [w.lower() for w in _TERM.findall(text)]
-    english = sum(w in STOPWORDS for w in words)
+    words = _TERM.findall(text.lower())
+    english = sum(map(STOPWORDS.__contains__, words))  # map: counted without Python frames
     best, best_n = "en", 1
     for lang, vocab in _LATIN_WORDS.items():
-        n = sum(w in vocab for w in words)
+        n = sum(map(vocab.__contains__, words))
         if n > best_n and n > english:
             best, best_n = lang, n
     return best
