@@ -108,3 +108,29 @@ def test_search_uses_the_memory_ranking(store, monkeypatch):
 def test_varints():
     assert K._varints(bytes([5, 0x81, 0x00, 0x7F])) == [5, 128, 127]
     assert K._varints(bytes([0x82, 0xAC, 0x02])) == [(2 << 14) | (0x2C << 7) | 2]
+
+
+def test_preloaded_postings_rank_the_same_without_asking_sqlite(store, monkeypatch):
+    expected = {tuple(q): fts5_ranking(store, q, 20) for q in queries()}
+    K._INDEXES.clear()
+    assert K.preload(store)
+    monkeypatch.setattr(type(store), "fts_postings",
+                        lambda *a: pytest.fail("postings read again after the preload"))
+    for terms, ranking in expected.items():
+        assert_same(memory_ranking(store, list(terms), 20), ranking)
+
+
+def test_doc_freq_matches_the_index_before_and_after_preload(store):
+    words = ["graph", "networks", "the", "zzzunknown", "learning"]
+    truth = store.fts_doc_freq(words)
+    assert truth["zzzunknown"] == 0 and truth["the"] >= truth["graph"] > 0
+    K._INDEXES.clear()
+    assert K.doc_freq(store, words) == truth
+    K.preload(store)
+    assert K.doc_freq(store, words) == truth
+
+
+def test_no_preload_beyond_the_size_limit(store, monkeypatch):
+    monkeypatch.setattr(K, "PRELOAD_MAX_PAPERS", len(PAPERS) - 1)
+    K._INDEXES.clear()
+    assert K.preload(store) is False

@@ -28,6 +28,7 @@ import numpy as np
 K1, B = 1.2, 0.75  # FTS5's bm25 constants
 MIN_IDF = 1e-6
 MAX_CACHED_POSTINGS = 4_000_000  # ~48 MB of arrays per process, least recently used go
+PRELOAD_MAX_PAPERS = 25_000  # ~3M postings: within MAX_CACHED_POSTINGS
 
 
 def _varints(blob: bytes) -> list[int]:
@@ -73,15 +74,35 @@ class KeywordIndex:
         rows = store.fts_postings(token)
         docs = np.fromiter((r for r, _ in rows), dtype=np.int64, count=len(rows))
         freq = np.fromiter((f for _, f in rows), dtype=np.float64, count=len(rows))
+        return self._keep(token, docs, freq)
+
+    def _keep(self, token: str, docs: np.ndarray, freq: np.ndarray
+              ) -> tuple[np.ndarray, np.ndarray]:
         norm = K1 * (1 - B + B * self.doc_len[docs] / self.avgdl)
-        entry = (docs, freq * (K1 + 1) / (freq + norm))
+        entry = (docs.astype(np.int32), freq * (K1 + 1) / (freq + norm))
         with self._lock:
+            if token in self._postings:
+                return self._postings[token]
             self._postings[token] = entry
             self._cached += len(docs)
             while self._cached > MAX_CACHED_POSTINGS and len(self._postings) > 1:
                 _, (old, _) = self._postings.popitem(last=False)
                 self._cached -= len(old)
         return entry
+
+    def cached_doc_freq(self, token: str) -> int | None:
+        entry = self._postings.get(token)
+        return None if entry is None else len(entry[0])
+
+    def preload(self, store) -> None:
+        """Every token's postings in one read (a few seconds for 15k papers, mostly inside
+        SQLite, so other threads keep running): then no query waits for its postings."""
+        for token, docs, freqs in store.fts_all_postings():
+            if self._cached >= MAX_CACHED_POSTINGS:
+                return
+            if token not in self._postings:
+                self._keep(token, np.array(docs.split(","), dtype=np.int64),
+                           np.array(freqs.split(","), dtype=np.float64))
 
     def names(self, store, rowids: list[int]) -> dict[int, str]:
         """rowid -> paper id, asked of the store once per row and index version."""
@@ -119,6 +140,33 @@ def _index(store) -> KeywordIndex:
         with _LOCK:
             _INDEXES[key] = current
     return current
+
+
+def preload(store) -> bool:
+    """Read all postings of a store of at most PRELOAD_MAX_PAPERS papers ahead of its
+    queries (what a long-running server wants); False when the store is larger."""
+    index = _index(store)
+    if index.n_rows > PRELOAD_MAX_PAPERS:
+        return False
+    index.preload(store)
+    return True
+
+
+def doc_freq(store, words: list[str]) -> dict[str, int]:
+    """word -> papers holding it (as store.fts_doc_freq), from postings in memory when
+    they are there."""
+    index = _INDEXES.get(str(store.path))
+    tokens = tokens_of(store, words)
+    out: dict[str, int] = {}
+    if index is not None and index.version == store.fts_version():
+        for word in words:
+            counts = [index.cached_doc_freq(t) for t in tokens[word]]
+            if counts and None not in counts:
+                out[word] = min(counts)
+    missing = [w for w in words if w not in out]
+    if missing:
+        out.update(store.fts_doc_freq(missing))
+    return out
 
 
 def tokens_of(store, words: list[str]) -> dict[str, tuple[str, ...]]:

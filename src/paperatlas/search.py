@@ -253,7 +253,7 @@ def informative_terms(store, terms: list[str]) -> list[str]:
             _DF_CACHE.pop(old, None)
     missing = [t for t in terms if t not in cache]
     if missing:
-        cache.update(store.fts_doc_freq(missing))
+        cache.update(keyword_index.doc_freq(store, missing))
     kept = [t for t in terms if cache.get(t, 0) <= COMMON_TERM_SHARE * total]
     if len(kept) > MAX_KEYWORD_TERMS:  # long text: its rarest terms, in its own order
         rarest = set(sorted(kept, key=lambda t: cache.get(t, 0))[:MAX_KEYWORD_TERMS])

@@ -612,6 +612,16 @@ class Store:
             f"SELECT doc, sum({_COLUMN_WEIGHT_SQL}) FROM temp.papers_fts_instances "
             "WHERE term = ? GROUP BY doc", (token,)).fetchall()
 
+    def fts_all_postings(self) -> Iterator[tuple[str, str, str]]:
+        """(token, rowids, weighted occurrences) of every index token, the two lists as
+        comma-separated text: one row per token, so reading ~2M postings costs SQLite's
+        time, not two million Python tuples."""
+        self._fts_vocab_tables()
+        return self.conn.execute(
+            "SELECT term, group_concat(doc), group_concat(f) FROM (SELECT term, doc, "
+            f"sum({_COLUMN_WEIGHT_SQL}) AS f FROM temp.papers_fts_instances "
+            "GROUP BY term, doc) GROUP BY term")
+
     def fts_doc_sizes(self) -> list[tuple[int, bytes]]:
         """(rowid, FTS5 docsize record: one varint token count per column) of every row."""
         return self.conn.execute("SELECT id, sz FROM papers_fts_docsize").fetchall()
