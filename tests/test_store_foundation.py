@@ -95,3 +95,16 @@ def test_filtered_full_text_search_takes_the_fast_path_only_when_it_is_exact(tmp
     assert {p for p, _ in rare_hits} == rare  # all three, although 5 were asked for
     assert len(common_hits) == 5 and {p for p, _ in common_hits} <= common
     assert all(a[1] >= b[1] for a, b in zip(common_hits, common_hits[1:]))
+
+
+def test_card_facts_are_the_card_fields_of_the_full_facts(store):
+    facts = {"kind": "benchmark", "name": "HSSBench", "has_code": True, "gist": "A gist.",
+             "display_title": "A display title", "numbers": [{"text": "3x"}]}
+    with store.transaction():
+        store.insert_papers([_row("c1", abstract="x"), _row("c2", abstract="y")])
+        store.set_facts("c1", facts, "t", "v")
+    card = store.card_facts(["c1", "c2", "missing"])
+    assert list(card) == ["c1"]
+    full = store.facts_for(["c1"])["c1"]
+    assert card["c1"] == {k: full[k] for k in ("name", "kind", "has_code", "display_title",
+                                                 "gist")}

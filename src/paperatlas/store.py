@@ -734,6 +734,17 @@ class Store:
             out[pid] = json.loads(data)
         return out
 
+    def card_facts(self, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
+        """The facts a paper's card shows (name, kind, has_code, display_title, gist),
+        without decoding each paper's whole facts record."""
+        return {pid: {"name": name, "kind": kind, "has_code": bool(code),
+                      "display_title": title, "gist": gist}
+                for pid, name, kind, code, title, gist in self.conn.execute(
+                    "SELECT paper_id, name, kind, has_code, display_title, "
+                    "json_extract(data, '$.gist') FROM facts "
+                    "WHERE paper_id IN (SELECT value FROM json_each(?))",
+                    (json.dumps(list(ids)),))}
+
     def facts_state(self) -> dict[str, tuple[str, str]]:
         """paper id -> (text_hash, version) of its stored facts, to skip unchanged work."""
         return {r[0]: (r[1], r[2]) for r in self.conn.execute(

@@ -34,6 +34,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from paperatlas.api import Atlas
 from paperatlas.errors import PaperatlasError
+from paperatlas.web.cards import card_renderer
 from paperatlas.web.i18n import lang_of, translator
 from paperatlas.web.serving import PageCache, SecurityHeaders, StoreGeneration, tune_process
 
@@ -176,7 +177,8 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
                            max_age=MAP_CACHE_SECONDS)
 
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
-    env = _PageEnvironment(loader=FileSystemLoader(HERE / "templates"),
+    # auto_reload off: templates do not change under a running app (saves a stat a page)
+    env = _PageEnvironment(loader=FileSystemLoader(HERE / "templates"), auto_reload=False,
                       autoescape=select_autoescape(("html", "xml"), default=True),
                       trim_blocks=True, lstrip_blocks=True)
     env.filters["thousands"] = lambda n: f"{n:,}" if isinstance(n, int) else n
@@ -196,8 +198,10 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
         if lang == "en":
             switch["lang"] = "zh"
         switch_url = request.url.path + ("?" + urlencode(switch) if switch else "")
+        t = translator(lang)
         html = env.get_template(template).render(
-            t=translator(lang), lang=lang, link=link, request=request, switch_url=switch_url,
+            t=t, lang=lang, link=link, card=card_renderer(env, t, link), request=request,
+            switch_url=switch_url,
             path=request.url.path, stats_total=context.pop("stats_total", None), **context)
         return HTMLResponse(html, status_code=status)
 
@@ -218,7 +222,7 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
         """Paper rows as the card macro wants them (title or display title, topic, star)."""
         liked = liked_ids()
         missing = [r["id"] for r in rows if r.get("facts") is None]
-        fetched = atlas.store.facts_for(missing) if missing else {}  # one query, not one each
+        fetched = atlas.store.card_facts(missing) if missing else {}  # one query, not one each
         out = []
         for r in rows:
             facts = r.get("facts")
@@ -319,7 +323,7 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
             total = len(every)
             rows = every[(page - 1) * PAGE_SIZE: page * PAGE_SIZE]
             more = page * PAGE_SIZE < total
-        facts = store.facts_for([r["id"] for r in rows])
+        facts = store.card_facts([r["id"] for r in rows])
         for r in rows:
             r["facts"] = facts.get(r["id"], {})
         stats = store.list_stats(list or None)
@@ -375,7 +379,7 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
         rep = topic["data"].get("representative", [])
         rank = {pid: i for i, pid in enumerate(rep)}
         rows.sort(key=lambda r: rank.get(r["id"], len(rep)))
-        facts = atlas.store.facts_for([r["id"] for r in rows[:200]])
+        facts = atlas.store.card_facts([r["id"] for r in rows[:200]])
         for r in rows[:200]:
             r["facts"] = facts.get(r["id"], {})
         if level == 0:

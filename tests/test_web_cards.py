@@ -1,0 +1,49 @@
+"""web/cards.py: a card escapes everything that comes from the store, in text and in
+attributes, and shows the snippet, the gist or the abstract's start, in that order."""
+
+from jinja2 import Environment
+from markupsafe import Markup
+
+from paperatlas.web.cards import card_renderer
+from paperatlas.web.i18n import translator
+
+HOSTILE = '"><img src=x onerror=alert(1)><script>alert(2)</script>'
+
+
+def render(p, lang="en"):
+    def link(path, **params):
+        return path + ("?" + "&".join(f"{k}={v}" for k, v in params.items()) if params else "")
+    return card_renderer(Environment(autoescape=True), translator(lang), link)(p)
+
+
+def test_every_field_is_escaped():
+    html = render({"id": 'x" onclick="boom', "title": HOSTILE, "name": HOSTILE,
+                   "kind": 'method" onmouseover="x', "area": HOSTILE, "decision": HOSTILE,
+                   "topic": {"broad": {"topic_id": 3, "label": HOSTILE}},
+                   "why": HOSTILE, "snippet": [{"text": HOSTILE, "match": True},
+                                              {"text": "<b>plain</b>", "match": False}]})
+    assert isinstance(html, Markup)
+    assert "<script>" not in html and "<img" not in html and "<b>" not in html
+    assert 'onclick="boom' not in html and 'onmouseover="x' not in html
+    assert "&lt;script&gt;" in html and "<mark>&#34;&gt;&lt;img" in html
+    assert 'href="/papers/x%22%20onclick%3D%22boom"' in html  # the id is a path segment
+
+
+def test_snippet_then_gist_then_abstract():
+    base = {"id": "p1", "title": "T"}
+    assert '<p class="snippet">a <mark>b</mark></p>' in render(
+        {**base, "gist": "G", "snippet": [{"text": "a ", "match": False},
+                                          {"text": "b", "match": True}]})
+    assert '<p class="gist">G</p>' in render({**base, "gist": "G", "abstract": "A"})
+    long = "word " * 200
+    shown = render({**base, "abstract": long})
+    assert '<p class="gist">word word' in shown and len(shown) < len(long)
+
+
+def test_labels_follow_the_language_and_the_mark():
+    plain = render({"id": "p1", "liked": False, "has_code": True})
+    liked = render({"id": "p1", "liked": True, "has_code": True}, lang="zh")
+    assert 'class="star"' in plain and "☆" in plain and ">with code<" in plain
+    assert 'class="star on"' in liked and "★" in liked and 'aria-pressed="true"' in liked
+    assert translator("zh")("with_code") in liked
+    assert translator("en")("untitled") in plain  # no title, no display title
