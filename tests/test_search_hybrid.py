@@ -263,3 +263,16 @@ def test_cross_lingual_feedback_uses_the_english_model(tmp_path, monkeypatch):
     en = S.search(both, "speculative decoding")
     assert en.model == "lsa" and en.hits[0].id == "specdec01"
     assert not S.candidate_rankings(both, "speculative decoding").feedback
+
+
+def test_precomputed_similar_papers_are_the_scanned_ones(store, monkeypatch):
+    from paperatlas import index as I
+
+    scanned = {pid: [h.id for h in S.similar(store, paper_id=pid, k=5).hits]
+               for pid in ("grpo01", PAPERS[5]["id"], PAPERS[-1]["id"])}
+    assert S.precompute_similar(store)
+    monkeypatch.setattr(I.ExactIndex, "search", lambda *a, **k: pytest.fail("scanned"))
+    for pid, expected in scanned.items():
+        assert [h.id for h in S.similar(store, paper_id=pid, k=5).hits] == expected
+    monkeypatch.setattr(S, "SIMILAR_TABLE_MAX_PAPERS", len(PAPERS) - 1)
+    assert S.precompute_similar(store) is False

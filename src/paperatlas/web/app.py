@@ -142,8 +142,8 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
             search(atlas.store, "warm up", k=1)
         except (PaperatlasError, ImportError):  # no vectors yet: pages say so themselves
             pass
-        # every word's postings, in the background: searches before it is done read
-        # their own from SQLite
+        # every word's postings and every paper's similar papers, in the background:
+        # pages before it is done compute their own
         threading.Thread(target=preload_keywords, name="paperatlas-keywords",
                          daemon=True).start()
         freeze_memory()
@@ -157,11 +157,12 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
 
     def preload_keywords() -> None:
         try:
-            from paperatlas import keyword_index
+            from paperatlas import keyword_index, search
             keyword_index.preload(atlas.store)
-        except Exception:  # a speed-up only: searches work without it
+            search.precompute_similar(atlas.store)
+        except Exception:  # a speed-up only: searches and paper pages work without it
             import logging
-            logging.getLogger("paperatlas.web").exception("keyword preload failed")
+            logging.getLogger("paperatlas.web").exception("preload failed")
         freeze_memory()
 
     app = FastAPI(title="paperatlas", docs_url=None, redoc_url=None, openapi_url=None,
