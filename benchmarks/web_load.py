@@ -148,6 +148,24 @@ def start_server(db: Path, port: int, workers: int | None, cache: bool) -> subpr
     sys.exit("server did not start: " + proc.stderr.read().decode()[-2000:])
 
 
+def wait_until_warm(base: str, timeout: float = 300.0) -> float:
+    """Seconds until every worker has finished its background preload (keyword postings,
+    similar papers): /healthz says "warm" 40 times in a row (each answer comes from
+    whichever worker the connection reached). The load test measures a running server,
+    not its first seconds."""
+    import httpx
+    start = time.time()
+    in_a_row = 0
+    while time.time() - start < timeout:
+        with httpx.Client() as client:  # a new connection each time: any worker may answer
+            warm = client.get(f"{base}/healthz", timeout=5).json().get("warm", True)
+        in_a_row = in_a_row + 1 if warm else 0
+        if in_a_row >= 40:
+            return time.time() - start
+        time.sleep(0.05 if warm else 0.5)
+    sys.exit(f"server not warm after {timeout:.0f} s")
+
+
 def server_cpu_seconds(pid: int) -> float:
     """CPU time (user + system) used so far by the server process and its live children
     (uvicorn's workers), from /proc: per request, it is a figure other jobs on the machine
@@ -332,7 +350,10 @@ def main() -> None:
               f"{args.client}; queries {args.queries} ({info['distinct_queries_in_pool']:,} "
               f"distinct in the pool); page cache {'off' if args.no_cache else 'on'}; "
               f"load {os.getloadavg()[0]:.1f}", flush=True)
-        # warm up: loads the vectors and the map in every worker, compiles templates
+        warm_s = wait_until_warm(base)
+        print(f"workers warm (background preload done) {warm_s:.1f} s after the first answer",
+              flush=True)
+        # warm up: compiles templates, touches the page code paths in every worker
         run_load(args.client, base, ["/search?q=warm+up", "/papers/" + ids[0]] * 50, 4, 3)
         cpu0 = server_cpu_seconds(pid) if pid else 0.0
         baseline = run_load(args.client, base, ["/healthz"], args.clients, args.baseline_seconds)

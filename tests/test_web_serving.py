@@ -207,3 +207,27 @@ def test_the_map_is_read_again_only_when_the_store_changed(db, monkeypatch):
     again = maps.get(None)
     assert loads == [None, None] and again["signature"] == first["signature"]
     assert maps.serial == 1  # the same map: pages cached with it stay valid
+
+
+def test_healthz_says_when_the_background_preload_is_done(db):
+    import time
+
+    with TestClient(create_app(db)) as c:
+        deadline = time.time() + 30
+        while not c.get("/healthz").json()["warm"] and time.time() < deadline:
+            time.sleep(0.05)
+        assert c.get("/healthz").json() == {"ok": True, "warm": True}
+        # warm means the similar-papers table is there: a paper page scans nothing
+        from paperatlas import index as I
+        from paperatlas.search import similar
+        store = Atlas(db).store
+        expected = [h.id for h in similar(store, paper_id="protein-03", k=10).hits]
+        original = I.ExactIndex.search
+        try:
+            I.ExactIndex.search = lambda *a, **k: pytest.fail("scanned")
+            html = c.get("/papers/protein-03").text
+        finally:
+            I.ExactIndex.search = original
+        shown = re.findall(r'class="card-title"><a href="/papers/([^"]+)"',
+                           html.split('id="similar"', 1)[1])
+        assert shown == expected

@@ -124,6 +124,7 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
     atlas = Atlas(db_path)
     generation = StoreGeneration(atlas.path)
     maps = MapCache(atlas, generation.current)
+    warm = threading.Event()
     threads = int(os.environ.get("PAPERATLAS_WEB_THREADS", "") or PAGE_THREADS)
 
     @contextlib.asynccontextmanager
@@ -144,8 +145,7 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
             pass
         # every word's postings and every paper's similar papers, in the background:
         # pages before it is done compute their own
-        threading.Thread(target=preload_keywords, name="paperatlas-keywords",
-                         daemon=True).start()
+        threading.Thread(target=preload, name="paperatlas-preload", daemon=True).start()
         freeze_memory()
 
     def freeze_memory() -> None:
@@ -155,7 +155,7 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
         if freeze_after_start:
             gc.freeze()
 
-    def preload_keywords() -> None:
+    def preload() -> None:
         try:
             from paperatlas import keyword_index, search
             keyword_index.preload(atlas.store)
@@ -164,6 +164,7 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
             import logging
             logging.getLogger("paperatlas.web").exception("preload failed")
         freeze_memory()
+        warm.set()
 
     app = FastAPI(title="paperatlas", docs_url=None, redoc_url=None, openapi_url=None,
                   lifespan=lifespan)
@@ -245,7 +246,8 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
 
     @app.get("/healthz")
     async def healthz() -> dict:  # on the event loop: answers even when every thread is busy
-        return {"ok": True}
+        # warm: this process has finished its background preload (pages are at full speed)
+        return {"ok": True, "warm": warm.is_set()}
 
     overview_cache: dict[str | None, tuple[float, dict]] = {}
 
