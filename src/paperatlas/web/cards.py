@@ -25,6 +25,13 @@ def card_renderer(env: Environment, t: Callable[[str], str],
     liked_label, like_label = escape(t("liked")), escape(t("like"))
     untitled, with_code, why_label = escape(t("untitled")), escape(t("with_code")), escape(t("why"))
     truncate = env.filters["truncate"]
+    links: dict[tuple, str] = {}  # a page's cards share a few kind and topic links
+
+    def badge_link(path: str, **params) -> str:
+        key = (path, *params.items())
+        if key not in links:
+            links[key] = str(escape(link(path, **params)))
+        return links[key]
 
     def card(p: dict[str, Any]) -> Markup:
         pid = escape(p["id"])
@@ -45,11 +52,11 @@ def card_renderer(env: Environment, t: Callable[[str], str],
         if p.get("kind"):
             kind = escape(p["kind"])
             badges.append(f'<a class="badge kind kind-{kind}" '
-                          f'href="{escape(link("/papers", kind=p["kind"]))}">{kind}</a>')
+                          f'href="{badge_link("/papers", kind=p["kind"])}">{kind}</a>')
         broad = (p.get("topic") or {}).get("broad")
         if broad:
             badges.append(f'<a class="badge topic" href="'
-                          f'{escape(link("/topics/" + str(broad["topic_id"])))}">'
+                          f'{badge_link("/topics/" + str(broad["topic_id"]))}">'
                           f'{escape(broad["label"])}</a>')
         if p.get("area"):
             badges.append(f'<span class="badge area">{escape(p["area"])}</span>')
