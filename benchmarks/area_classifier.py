@@ -102,7 +102,8 @@ def main(path: str, model_path: str | None = None, with_references: bool = False
     base3 = float(np.mean([y in svc.classes_[np.argsort(-s)[:3]] for s, y in zip(scores, y_test)]))
 
     how = f"loaded {model_path}" if model_path else f"trained here in {fit_s:.0f}s"
-    print(f"\nclassifier (TF-IDF words + word pairs, logistic regression; {how})")
+    print(f"\nclassifier (TF-IDF words + word pairs; logistic regression blended with "
+          f"complement naive Bayes; {how})")
     print(f"  top-1 {acc1:.1%}   top-3 {acc3:.1%}   predict {rate:,.0f} texts/s")
     print(f"baseline TF-IDF + LinearSVC (same split)\n  top-1 {base1:.1%}   top-3 {base3:.1%}")
     print(f"ratio top-1 {acc1 / base1:.3f}x   top-3 {acc3 / base3:.3f}x")

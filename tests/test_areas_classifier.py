@@ -92,3 +92,37 @@ def test_held_out_split_is_fixed_and_about_a_fifth():
     share = np.mean([areas.is_held_out(i) for i in ids])
     assert 0.18 < share < 0.22
     assert areas.is_held_out("paper7") == areas.is_held_out("paper7")
+
+
+OPTIM = ("We analyse stochastic gradient descent with momentum on smooth nonconvex objectives and "
+         "prove convergence to stationary points at an improved rate, with adaptive step sizes "
+         "that need no knowledge of the Lipschitz constant of the gradient.")
+
+
+@pytest.mark.parametrize("n_areas", [2, 3])
+def test_saved_model_is_the_blend_of_logistic_regression_and_naive_bayes(tmp_path, n_areas):
+    from scipy.special import softmax
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.naive_bayes import ComplementNB
+
+    bases = {"reinforcement learning": RL, "learning theory": THEORY, "optimization": OPTIM}
+    texts, labels = [], []
+    for area, text in list(bases.items())[:n_areas]:
+        words = text.split()
+        for i in range(10):  # drop a different word each time: varied, still on topic
+            texts.append(" ".join(words[:i] + words[i + 1:]))
+            labels.append(area)
+    model = areas.AreaClassifier.fit(texts, labels)
+    model.save(tmp_path / "m.npz")
+    loaded = areas.AreaClassifier.load(tmp_path / "m.npz")
+
+    X = model.vectorizer.transform(texts)
+    lr = LogisticRegression(C=areas.C, max_iter=500).fit(X, labels)
+    nb = ComplementNB(alpha=areas.NB_ALPHA).fit(X, labels)
+    queries = [RL, THEORY, OPTIM, "gradient bound for the agent"]
+    Q = model.vectorizer.transform(queries)
+    blend = (np.log(lr.predict_proba(Q)) + areas.NB_WEIGHT * np.log(softmax(
+        Q @ nb.feature_log_prob_.T, axis=1))) / areas.TEMPERATURE
+    expected = softmax(blend, axis=1)
+    assert list(lr.classes_) == loaded.classes
+    np.testing.assert_allclose(loaded.predict_proba(queries), expected, atol=2e-3)

@@ -1,9 +1,12 @@
 """ICLR 2026 primary-area classifier: text -> {label, prob, top3} over the 21 areas.
 
-A multinomial logistic regression over TF-IDF terms (words and word pairs, tokenised like
-the static embedding model). Adding the static model's dense blocks or MiniLM-distilled
-features did not help on a validation split (docs/bench/embeddings.md), so the model is
-just this: no transformer and no embedding at prediction time.
+Two linear models over the same TF-IDF terms (words and word pairs, tokenised like the
+static embedding model): a multinomial logistic regression and a complement naive Bayes,
+blended in log space (LR + NB_WEIGHT x NB, divided by TEMPERATURE). Both are linear in the
+TF-IDF vector, so the blend folds into one weight matrix: prediction costs what one model
+costs. Every constant was chosen by 5-fold cross-validation inside the training split
+(docs/bench/embeddings.md); stacking with the static embedding or kNN gained too little to
+pay for an embedding at prediction time.
 
 The model ships as `paperatlas/models/areas-v1.npz` (weights as float16, a few MB) and is
 rebuilt by `paperatlas train-areas DATA`. It reads any text (title and abstract, or an
@@ -27,6 +30,9 @@ from paperatlas.errors import InputError, PaperatlasError
 MODEL_FILE = "areas-v1.npz"
 AREAS_FILE = "iclr2026_primary_areas.txt"
 C = 4.0  # inverse regularisation of the logistic regression
+NB_ALPHA = 0.3  # smoothing of the complement naive Bayes
+NB_WEIGHT = 2.0  # weight of NB's log-probabilities next to LR's (LR's weight is 1)
+TEMPERATURE = 1.2  # divides the blended scores: calibrated probabilities (CV log-loss)
 MIN_DF = 2  # a term must occur in two training papers
 MAX_TERMS = 100_000
 MIN_ABSTRACT = 100  # shorter abstracts are placeholders ("na", "."), not training data
@@ -63,7 +69,7 @@ def term_features(vocabulary=None, **fit_options):
 
 
 class AreaClassifier:
-    """Multinomial logistic regression over TF-IDF terms (words and word pairs)."""
+    """Softmax of a linear function of TF-IDF terms (words and word pairs)."""
 
     def __init__(self, classes: list[str], vocab: list[str], idf: np.ndarray,
                  coef: np.ndarray, intercept: np.ndarray):
@@ -76,16 +82,24 @@ class AreaClassifier:
     @classmethod
     def fit(cls, texts: Sequence[str], labels: Sequence[str]) -> "AreaClassifier":
         from sklearn.linear_model import LogisticRegression
+        from sklearn.naive_bayes import ComplementNB
 
         vectorizer = term_features(min_df=MIN_DF, max_df=0.5, max_features=MAX_TERMS)
         X = vectorizer.fit_transform(list(texts))
-        clf = LogisticRegression(C=C, max_iter=500).fit(X, np.asarray(labels))
-        vocab = sorted(vectorizer.vocabulary_, key=vectorizer.vocabulary_.get)
-        coef, intercept = clf.coef_, clf.intercept_
-        if len(clf.classes_) == 2:  # binary LR keeps one score; softmax over [0, score]
+        y = np.asarray(labels)
+        lr = LogisticRegression(C=C, max_iter=500).fit(X, y)
+        nb = ComplementNB(alpha=NB_ALPHA).fit(X, y)
+        coef, intercept = lr.coef_, lr.intercept_
+        if len(lr.classes_) == 2:  # binary LR keeps one score; softmax over [0, score]
             coef = np.vstack([np.zeros_like(coef), coef])
             intercept = np.concatenate([[0.0], intercept])
-        return cls([str(c) for c in clf.classes_], vocab, vectorizer.idf_, coef.T, intercept)
+        # NB's class score is X @ feature_log_prob_ (no prior with 2+ classes): linear too
+        coef = (coef + NB_WEIGHT * nb.feature_log_prob_) / TEMPERATURE
+        # a per-term constant shifts every class score alike: drop it (float16 keeps detail)
+        coef -= coef.mean(axis=0, keepdims=True)
+        vocab = sorted(vectorizer.vocabulary_, key=vectorizer.vocabulary_.get)
+        return cls([str(c) for c in lr.classes_], vocab, vectorizer.idf_, coef.T,
+                   intercept / TEMPERATURE)
 
     def predict_proba(self, texts: Sequence[str]) -> np.ndarray:
         scores = np.asarray(self.vectorizer.transform(list(texts)) @ self.coef) + self.intercept
