@@ -2,9 +2,10 @@
 
 Pages render with Jinja2 (autoescape on, so every title, abstract and label is text, never
 markup); scripts and styles are served from the package's static folder only; the map data
-comes from the stored map as JSON. Handlers are plain `def`s: FastAPI runs them in a thread
-(one per server process, see PAGE_THREADS) and the store gives each thread its own SQLite
-connection, so pages keep answering while `paperatlas add` writes to the same file (WAL).
+comes from the stored map as JSON. Page handlers run on the server process's event loop
+(see PAGES_ON_THE_LOOP), one at a time; only writes (likes) go to a thread. Readers never
+wait for a writer in SQLite's WAL mode, so pages keep answering while `paperatlas add`
+writes to the same file.
 
 Speed (see `serving.py`): rendered pages are kept while the store is unchanged, the
 security headers come from a plain ASGI middleware, and a paper's similar papers come
@@ -48,14 +49,17 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
        "frame-ancestors 'none'")
 SECURITY_HEADERS = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff",
                     "Referrer-Policy": "no-referrer"}
-# Pages are CPU work under the GIL: threads add no speed, only switching, and with many
-# of them in flight (anyio's default is 40) locks taken per call form convoys. Measured
-# with 50 clients on 2 cores: 1 thread per process 96 pages/s at 12 ms CPU each, 2
-# threads 98/s at 16 ms, 40 threads 46-77/s at 13-23 ms with multi-second tails. Running
-# pages on the event loop itself used ~25% less CPU but starved some connections for
-# seconds (p95 4 s at p50 0.26 s), so one thread it is. More processes (`serve
-# --workers`) are what use more cores. $PAPERATLAS_WEB_THREADS overrides.
-PAGE_THREADS = 1
+# PAGES_ON_THE_LOOP: pages are CPU work under the GIL, so threads add no speed, only
+# hand-offs: with many threads in flight (anyio's default is 40) locks taken per call
+# formed convoys (46-77 pages/s with multi-second tails, against 96/s on one thread).
+# Handlers are therefore `async def` and run on the event loop itself, which costs ~18%
+# less CPU per page than one page thread (web_load.py, 4 alternating runs: 3.2-3.6 ms
+# against 3.9-4.4 ms; p95 128-148 ms against 203-219 ms). An earlier try on the loop
+# starved some connections for seconds; the pauses behind that (full garbage
+# collections, the map re-read every 30 s, postings read on first use) are gone now.
+# More processes (`serve --workers`) are what use more cores. Threads are left for
+# writes and static files: PAPERATLAS_WEB_THREADS of them (default 1).
+WRITE_THREADS = 1
 GZIP_LEVEL = 5  # level 9 (Starlette's default) costs ~2x the CPU for ~3% smaller pages
 
 
@@ -125,7 +129,7 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
     generation = StoreGeneration(atlas.path)
     maps = MapCache(atlas, generation.current)
     warm = threading.Event()
-    threads = int(os.environ.get("PAPERATLAS_WEB_THREADS", "") or PAGE_THREADS)
+    threads = int(os.environ.get("PAPERATLAS_WEB_THREADS", "") or WRITE_THREADS)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -245,7 +249,7 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
     # -- pages -------------------------------------------------------------------------------
 
     @app.get("/healthz")
-    async def healthz() -> dict:  # on the event loop: answers even when every thread is busy
+    async def healthz() -> dict:  # no store access: the framework's own floor
         # warm: this process has finished its background preload (pages are at full speed)
         return {"ok": True, "warm": warm.is_set()}
 
@@ -268,7 +272,7 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
         return counts
 
     @app.get("/", response_class=HTMLResponse)
-    def overview(request: Request, list: str | None = None):
+    async def overview(request: Request, list: str | None = None):
         store = atlas.store
         if list and list not in store.list_names():
             raise HTTPException(404)
@@ -281,12 +285,12 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
                       lists=store.list_names(), list_name=list)
 
     @app.get("/map", response_class=HTMLResponse)
-    def map_page(request: Request, list: str | None = None):
+    async def map_page(request: Request, list: str | None = None):
         stored = maps.get(list or None)
         return render(request, "map.html", stored=stored, list_name=list)
 
     @app.get("/api/map")
-    def api_map(list: str | None = None):
+    async def api_map(list: str | None = None):
         stored = maps.get(list or None)
         if stored is None:
             raise HTTPException(404, "no map: run `paperatlas map`")
@@ -294,7 +298,7 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
         return JSONResponse(map_view(stored, atlas.store))
 
     @app.get("/papers", response_class=HTMLResponse)
-    def papers_page(request: Request, area: str | None = None, kind: str | None = None,
+    async def papers_page(request: Request, area: str | None = None, kind: str | None = None,
                     topic: str | None = None, decision: str | None = None,
                     has_code: str | None = None, sort: str = "list", page: int = 1,
                     list: str | None = None):
@@ -342,7 +346,7 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
                       sorts=SORTS)
 
     @app.get("/search", response_class=HTMLResponse)
-    def search_page(request: Request, q: str = "", page: int = 1, area: str | None = None,
+    async def search_page(request: Request, q: str = "", page: int = 1, area: str | None = None,
                     kind: str | None = None, list: str | None = None):
         q = q.strip()
         page = max(1, page)
@@ -356,7 +360,7 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
                                                        page * SEARCH_PAGE_SIZE))
 
     @app.get("/papers/{paper_id}", response_class=HTMLResponse)
-    def paper_page(request: Request, paper_id: str):
+    async def paper_page(request: Request, paper_id: str):
         paper = atlas.paper(paper_id) if paper_id else None
         if paper is None:
             raise HTTPException(404)
@@ -368,7 +372,7 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
                       topic=topic, similar=cards(similar_rows, stored), liked=liked)
 
     @app.get("/topics/{topic_id}", response_class=HTMLResponse)
-    def topic_page(request: Request, topic_id: str, level: int = 0, list: str | None = None):
+    async def topic_page(request: Request, topic_id: str, level: int = 0, list: str | None = None):
         stored = maps.get(list or None)
         if stored is None or level not in (0, 1) or not topic_id.isdigit():
             raise HTTPException(404)
@@ -399,7 +403,7 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
     # -- JSON -------------------------------------------------------------------------------------
 
     @app.get("/api/marks")
-    def api_marks() -> dict:
+    async def api_marks() -> dict:
         return {"liked": sorted(liked_ids())}
 
     @app.post("/api/marks")
@@ -414,7 +418,7 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
         return await run_in_threadpool(_set_mark, atlas, body["id"], bool(body.get("liked", True)))
 
     @app.get("/api/search")
-    def api_search(q: str, k: int = 20, offset: int = 0):
+    async def api_search(q: str, k: int = 20, offset: int = 0):
         from paperatlas.search import search
         try:
             return JSONResponse(search(atlas.store, q, k=k, offset=offset).to_dict())
