@@ -21,13 +21,13 @@ from typing import Any
 import numpy as np
 
 DEFAULT_DB = Path(".paperatlas") / "atlas.db"
-# A filtered full-text search first ranks this many times `limit` matches unfiltered and
-# keeps the allowed ones (fast for common filters); rare filters fall back to SQL.
 FTS_WEIGHTS = (3.0, 1.0, 2.0)  # bm25 weight of title, abstract, keywords (papers_fts columns)
 FTS_COLUMNS = ("title", "abstract", "keywords")
 _BM25 = "bm25(papers_fts, " + ", ".join(str(w) for w in FTS_WEIGHTS) + ")"
 _COLUMN_WEIGHT_SQL = ("CASE col " + " ".join(f"WHEN '{c}' THEN {w}" for c, w in
                                             zip(FTS_COLUMNS, FTS_WEIGHTS)) + " ELSE 1.0 END")
+# A filtered full-text search first ranks this many times `limit` matches unfiltered and
+# keeps the allowed ones (fast for common filters); rare filters fall back to SQL.
 FTS_FILTER_DEPTH = 5
 FTS_FILTER_MIN_DEPTH = 1000
 

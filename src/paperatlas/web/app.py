@@ -2,14 +2,15 @@
 
 Pages render with Jinja2 (autoescape on, so every title, abstract and label is text, never
 markup); scripts and styles are served from the package's static folder only; the map data
-comes from the stored map as JSON. Page handlers run on the server process's event loop
-(see PAGES_ON_THE_LOOP), one at a time; only writes (likes) go to a thread. Readers never
+comes from the stored map as JSON. Page handlers run on the server process's event loop,
+one at a time (why: the note above WRITE_THREADS); only writes (likes) go to a thread. Readers never
 wait for a writer in SQLite's WAL mode, so pages keep answering while `paperatlas add`
 writes to the same file.
 
 Speed (see `serving.py`): rendered pages are kept while the store is unchanged, the
-security headers come from a plain ASGI middleware, and a paper's similar papers come
-straight from the vector index with the paper's stored vector.
+security headers come from a plain ASGI middleware, cards are written by `cards.py`, and
+after start a background thread reads every word's postings and every paper's similar
+papers (`/healthz` says "warm" once done).
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
        "frame-ancestors 'none'")
 SECURITY_HEADERS = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff",
                     "Referrer-Policy": "no-referrer"}
-# PAGES_ON_THE_LOOP: pages are CPU work under the GIL, so threads add no speed, only
+# Pages are CPU work under the GIL, so threads add no speed, only
 # hand-offs: with many threads in flight (anyio's default is 40) locks taken per call
 # formed convoys (46-77 pages/s with multi-second tails, against 96/s on one thread).
 # Handlers are therefore `async def` and run on the event loop itself, which costs ~18%
@@ -225,7 +226,7 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
         return {pid for _, pid, value in atlas.store.marks("likes") if value > 0}
 
     def cards(rows: list[dict], stored: dict | None) -> list[dict]:
-        """Paper rows as the card macro wants them (title or display title, topic, star)."""
+        """Paper rows as web/cards.py wants them (title or display title, topic, star)."""
         liked = liked_ids()
         missing = [r["id"] for r in rows if r.get("facts") is None]
         fetched = atlas.store.card_facts(missing) if missing else {}  # one query, not one each
