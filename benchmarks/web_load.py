@@ -21,6 +21,8 @@ What the mix asks for (so that a cache cannot look better than it would be in us
         [--queries natural|uniform] [--client wrk|python] [--no-cache]
 
 The atlas is built once (add, enrich, embed with the default model, map) and reused from --db.
+Measuring starts once every server process reports "warm" on /healthz (its background
+preload of keyword postings and similar papers is done); the script prints how long that took.
 """
 
 from __future__ import annotations
