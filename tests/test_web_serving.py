@@ -231,3 +231,31 @@ def test_healthz_says_when_the_background_preload_is_done(db):
         shown = re.findall(r'class="card-title"><a href="/papers/([^"]+)"',
                            html.split('id="similar"', 1)[1])
         assert shown == expected
+
+
+def test_server_protocol_turns_nagle_off_on_worker_sockets(monkeypatch):
+    """With several workers uvicorn binds the socket itself (protocol number 0), and
+    asyncio then leaves Nagle on: each answer waited ~40 ms for the client's ACK."""
+    import socket
+    from types import SimpleNamespace
+
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    from paperatlas.web.serving import NoDelayHttpToolsProtocol
+
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        with socket.create_connection(server.getsockname()):
+            conn, _ = server.accept()
+            with conn:
+                assert conn.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 0
+                handed_on = []
+                monkeypatch.setattr(HttpToolsProtocol, "connection_made",
+                                    lambda self, transport: handed_on.append(transport))
+                transport = SimpleNamespace(
+                    get_extra_info=lambda key: conn if key == "socket" else None)
+                protocol = NoDelayHttpToolsProtocol.__new__(NoDelayHttpToolsProtocol)
+                protocol.connection_made(transport)
+                assert conn.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
+                assert handed_on == [transport]  # uvicorn's own set-up still runs

@@ -98,6 +98,8 @@ def serve(
     # Each worker process builds its own app from $PAPERATLAS_DB. No access log: writing a
     # line per request costs more than a cached page.
     os.environ["PAPERATLAS_DB"] = str(path)
+    # asyncio's own loop and TCP_NODELAY: see web/serving.py, NoDelayHttpToolsProtocol
     uvicorn.run("paperatlas.web.app:app_from_env", factory=True, host=host, port=port,
                 workers=workers if workers > 1 else None, log_level="warning",
-                access_log=False)
+                access_log=False, loop="asyncio",
+                http="paperatlas.web.serving:NoDelayHttpToolsProtocol")
