@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 FIXTURE = Path(__file__).parent / "fixtures" / "atlas" / "papers.jsonl"
 SAMPLE = Path(__file__).parents[1] / "examples" / "iclr2026_sample_list.txt"
 
@@ -28,3 +30,22 @@ def build_fixture_atlas(db: Path, with_map: bool = True):
     if with_map:
         atlas.build_map(model="lsa")
     return atlas
+
+
+# The web tests' atlas and client, one of each per test module that imports them (module
+# scope): `from atlas_fixture import web_atlas_db, web_client`.
+@pytest.fixture(scope="module", name="db")
+def web_atlas_db(tmp_path_factory):
+    path = tmp_path_factory.mktemp("web") / "atlas.db"
+    build_fixture_atlas(path).close()
+    return path
+
+
+@pytest.fixture(scope="module", name="client")
+def web_client(db):
+    from fastapi.testclient import TestClient
+
+    from paperatlas.web.app import create_app
+
+    with TestClient(create_app(db)) as c:
+        yield c

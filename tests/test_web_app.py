@@ -9,25 +9,13 @@ import threading
 import pytest
 from fastapi.testclient import TestClient
 
-from atlas_fixture import SAMPLE, build_fixture_atlas
+from atlas_fixture import SAMPLE
+from atlas_fixture import web_atlas_db, web_client  # noqa: F401 - the db and client fixtures
 from paperatlas import Atlas
 from paperatlas.web.app import create_app, json_for_script
 
 HOSTILE_RAW = ["<script>alert('xss-title')</script>", "<script>window.__xss",
                '"><img src=x onerror', '<img src=x onerror="window.__xss=2">', "<b>bold keyword</b>"]
-
-
-@pytest.fixture(scope="module")
-def db(tmp_path_factory):
-    path = tmp_path_factory.mktemp("web") / "atlas.db"
-    build_fixture_atlas(path).close()
-    return path
-
-
-@pytest.fixture(scope="module")
-def client(db):
-    with TestClient(create_app(db)) as c:
-        yield c
 
 
 def _no_raw_hostile(html: str) -> None:

@@ -9,23 +9,11 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 
-from atlas_fixture import SAMPLE, build_fixture_atlas
+from atlas_fixture import SAMPLE
+from atlas_fixture import web_atlas_db, web_client  # noqa: F401 - the db and client fixtures
 from paperatlas import Atlas
 from paperatlas.web.app import create_app, default_workers
 from paperatlas.web.serving import PageCache, StoreGeneration
-
-
-@pytest.fixture(scope="module")
-def db(tmp_path_factory):
-    path = tmp_path_factory.mktemp("serving") / "atlas.db"
-    build_fixture_atlas(path).close()
-    return path
-
-
-@pytest.fixture(scope="module")
-def client(db):
-    with TestClient(create_app(db)) as c:
-        yield c
 
 
 def test_second_visit_is_served_from_the_cache_with_the_same_page_and_headers(client):
