@@ -155,14 +155,13 @@ def preload(store) -> bool:
 def doc_freq(store, words: list[str]) -> dict[str, int]:
     """word -> papers holding it (as store.fts_doc_freq), from postings in memory when
     they are there."""
-    index = _INDEXES.get(str(store.path))
+    index = _index(store)  # the ranking that follows needs it too
     tokens = tokens_of(store, words)
     out: dict[str, int] = {}
-    if index is not None and index.version == store.fts_version():
-        for word in words:
-            counts = [index.cached_doc_freq(t) for t in tokens[word]]
-            if counts and None not in counts:
-                out[word] = min(counts)
+    for word in words:
+        counts = [index.cached_doc_freq(t) for t in tokens[word]]
+        if counts and None not in counts:
+            out[word] = min(counts)
     missing = [w for w in words if w not in out]
     if missing:
         out.update(store.fts_doc_freq(missing))

@@ -3,9 +3,9 @@
 Pages render with Jinja2 (autoescape on, so every title, abstract and label is text, never
 markup); scripts and styles are served from the package's static folder only; the map data
 comes from the stored map as JSON. Page handlers run on the server process's event loop,
-one at a time (why: the note above WRITE_THREADS); only writes (likes) go to a thread. Readers never
-wait for a writer in SQLite's WAL mode, so pages keep answering while `paperatlas add`
-writes to the same file.
+one at a time (why: the note above WRITE_THREADS); only writes (likes) go to a thread.
+Readers never wait for a writer in SQLite's WAL mode, so pages keep answering while
+`paperatlas add` writes to the same file.
 
 Speed (see `serving.py`): rendered pages are kept while the store is unchanged, the
 security headers come from a plain ASGI middleware, cards are written by `cards.py`, and
