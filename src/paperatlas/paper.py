@@ -11,14 +11,27 @@ from typing import Any
 
 @dataclass
 class Paper:
-    """One paper as read from a source. Only `abstract` is required.
+    """One paper as read from a source: an abstract, or a title (title-only: abstract "").
 
     `id` is the source's own id (OpenReview forum id, arXiv id, BibTeX key) or None;
     the stored id is `paper_id(paper)`. Fields a source has but `Paper` does not name
     (tldr, abstract_final, ratings, categories, number, ...) go into `extra`.
+
+    - `identifiers`: `{"arxiv": "2501.01234" (no version), "doi": "10.1145/x" (lower case),
+      "openreview": "AbC12xyz"}`, whichever the source names (see `paperatlas.identifiers`).
+    - `urls`: the paper's own links (abstract page, PDF, DOI, program page), main one first;
+      `code_urls`: code repositories, project pages, demos and data (GitHub, GitLab,
+      Hugging Face, `*.github.io`, ...), kept apart.
+    - `section`: the heading the list put the paper under ("Highlight", "Multimodal
+      Instruction Tuning"), never its title.
+    - `date`: ISO `YYYY-MM-DD` (or `YYYY-MM`) of first publication where the source says.
+    - `skip`: set on a record the reader read but that is not a paper to store (a blog post,
+      a keynote, a record with a bad field): the reason, e.g. `"not a paper (@misc software)"`.
+      Readers yield such records so the import report can count them by reason; they carry
+      `source` ("path:line") and whatever title was found, and are never stored.
     """
 
-    abstract: str
+    abstract: str = ""
     title: str | None = None
     id: str | None = None
     authors: list[str] = field(default_factory=list)
@@ -31,9 +44,24 @@ class Paper:
     urls: list[str] = field(default_factory=list)
     source: str | None = None  # "path:line" where the paper was read
     extra: dict[str, Any] = field(default_factory=dict)
+    identifiers: dict[str, str] = field(default_factory=dict)
+    code_urls: list[str] = field(default_factory=list)
+    section: str | None = None
+    date: str | None = None
+    skip: str | None = None
+
+    @property
+    def title_only(self) -> bool:
+        """A paper known by its title (and links, authors, ...) but without an abstract."""
+        return not self.abstract.strip() and bool(self.title and self.title.strip())
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def skipped(source: str, reason: str, title: str | None = None) -> Paper:
+    """A record a reader read but that is not a paper to store (see `Paper.skip`)."""
+    return Paper(title=title, source=source, skip=reason)
 
 
 _WORD = re.compile(r"\w+")
@@ -59,7 +87,15 @@ def text_hash(text: str) -> str:
 
 
 def paper_id(paper: Paper) -> str:
-    """Stable id: the source id where there is one, else `h` + a hash of the normalised abstract."""
+    """Stable id: the source id where there is one, else `h` + a hash of the normalised
+    abstract; a title-only paper: `h` + a hash of its arXiv id, DOI or OpenReview id, else
+    of its normalised title (so the same title-only entry read twice gets one id)."""
     if paper.id:
         return paper.id
-    return "h" + text_hash(paper.abstract)[:15]
+    if normalise_text(paper.abstract):
+        return "h" + text_hash(paper.abstract)[:15]
+    for name in ("arxiv", "doi", "openreview"):
+        if value := paper.identifiers.get(name):
+            return "h" + hashlib.sha1(f"{name}:{value}".encode("utf-8")).hexdigest()[:15]
+    return "h" + hashlib.sha1(("title:" + normalise_text(paper.title or "")).encode("utf-8")
+                              ).hexdigest()[:15]

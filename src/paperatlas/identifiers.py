@@ -1,0 +1,151 @@
+"""Paper identifiers in URLs and text (arXiv ids, DOIs, OpenReview ids) and what a link is.
+
+- `arxiv_id("https://arxiv.org/pdf/2501.01234v2")` -> `"2501.01234"` (new style, version
+  stripped); old style `cs/0601001`, `math.GT/0309136` too.
+- `doi("https://doi.org/10.1145/ABC.123")` -> `"10.1145/abc.123"` (lower-cased: DOIs are
+  case-insensitive).
+- `openreview_id("https://openreview.net/forum?id=AbC-12_x")` -> `"AbC-12_x"`.
+- `find_identifiers(*texts)` -> `{"arxiv": ..., "doi": ..., "openreview": ...}` (first found).
+- `link_kind(url)` -> `paper | code | project | data | other`; `split_links(urls)` ->
+  `(paper_links, code_links)`.
+
+Used by the readers to fill `Paper.identifiers`, and by ingest to deduplicate.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from urllib.parse import parse_qs, unquote, urlsplit
+
+# new style: 0704.0001 .. 2501.01234 (4 or 5 digits after the dot); old: archive[.SUB]/YYMMNNN
+_NEW = r"(?:0[7-9]|1\d|2\d)(?:0[1-9]|1[0-2])\.\d{4,5}"
+_OLD = r"[a-z][a-z-]*(?:\.[A-Z]{2})?/\d{7}"
+ARXIV_BARE = re.compile(rf"^(?:arxiv:\s*)?({_NEW}|{_OLD})(?:v\d+)?$", re.IGNORECASE)
+_ARXIV_URL = re.compile(rf"arxiv\.org/(?:abs|pdf|html|format)/({_NEW}|{_OLD})(?:v\d+)?",
+                        re.IGNORECASE)
+_ARXIV_TEXT = re.compile(rf"\barxiv\s*[:：]?\s*({_NEW}|{_OLD})(?:v\d+)?(?!\d)", re.IGNORECASE)
+_ARXIV_ALPHAXIV = re.compile(rf"(?:alphaxiv\.org|huggingface\.co/papers|arxiv-sanity[\w.-]*"
+                             rf"|paperswithcode\.com/paper)/(?:abs/|overview/)?({_NEW})(?:v\d+)?",
+                             re.IGNORECASE)
+_DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"'<>{}\]\[|]+)", re.IGNORECASE)
+_OPENREVIEW_ID = re.compile(r"^[A-Za-z0-9_-]{6,20}$")
+
+_CODE_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "sourceforge.net",
+               "gitee.com", "colab.research.google.com", "pypi.org")
+_DATA_HOSTS = ("kaggle.com", "zenodo.org", "figshare.com", "drive.google.com",
+               "huggingface.co/datasets", "dataverse")
+_PAPER_HOSTS = ("arxiv.org", "openreview.net", "doi.org", "aclanthology.org", "aclweb.org",
+                "proceedings.mlr.press", "papers.nips.cc", "proceedings.neurips.cc",
+                "openaccess.thecvf.com", "ieeexplore.ieee.org", "dl.acm.org", "link.springer.com",
+                "sciencedirect.com", "nature.com", "science.org", "biorxiv.org", "medrxiv.org",
+                "pubmed.ncbi.nlm.nih.gov", "ncbi.nlm.nih.gov/pmc", "semanticscholar.org",
+                "jmlr.org", "ojs.aaai.org", "ijcai.org", "aaai.org", "academic.oup.com",
+                "wiley.com", "tandfonline.com", "mdpi.com", "frontiersin.org", "plos",
+                "researchgate.net", "ssrn.com", "hal.science", "openalex.org", "europepmc.org",
+                "alphaxiv.org", "huggingface.co/papers", "paperswithcode.com/paper", "usenix.org",
+                "computer.org", "jstor.org", "cell.com", "pnas.org", "iopscience", "elifesciences")
+
+
+def strip_version(arxiv: str) -> str:
+    return re.sub(r"v\d+$", "", arxiv.strip())
+
+
+def arxiv_id(text: str | None) -> str | None:
+    """The arXiv id in a URL, an `arXiv:` mention or a bare id, without its version."""
+    if not text:
+        return None
+    text = str(text).strip()
+    if match := ARXIV_BARE.match(text):
+        return strip_version(match.group(1))
+    for pattern in (_ARXIV_URL, _ARXIV_TEXT, _ARXIV_ALPHAXIV):
+        if match := pattern.search(text):
+            return strip_version(match.group(1))
+    if "arxiv" in text.lower():
+        if match := re.search(rf"\b({_NEW})(?:v\d+)?\b", text):
+            return match.group(1)
+    return None
+
+
+def doi(text: str | None) -> str | None:
+    """The DOI in a URL (`doi.org/...`, `dx.doi.org`, a publisher path) or text, lower-cased."""
+    if not text:
+        return None
+    text = unquote(str(text))
+    match = _DOI.search(text)
+    if not match:
+        return None
+    value = match.group(1).rstrip(".,;:)")
+    if value.count("(") < value.count(")"):  # "(doi: 10.1/x)" -> drop the closing paren
+        value = value.rstrip(")")
+    for suffix in ("/abstract", "/full", "/pdf", "/epdf", ".pdf", "/meta"):
+        if value.lower().endswith(suffix) and "doi.org" not in text.lower():
+            value = value[: -len(suffix)]
+    return value.lower()
+
+
+def openreview_id(text: str | None) -> str | None:
+    """The forum/note id in an OpenReview URL (`forum?id=`, `pdf?id=`)."""
+    if not text or "openreview.net" not in str(text):
+        return None
+    try:
+        parts = urlsplit(str(text).strip())
+    except ValueError:
+        return None
+    ids = parse_qs(parts.query).get("id") or parse_qs(parts.query).get("noteId")
+    if ids and _OPENREVIEW_ID.match(ids[0]):
+        return ids[0]
+    return None
+
+
+def find_identifiers(*texts: str | None) -> dict[str, str]:
+    """{"arxiv", "doi", "openreview"}: the first of each found in the texts (URLs or prose)."""
+    found: dict[str, str] = {}
+    for text in texts:
+        if not text:
+            continue
+        for name, finder in (("arxiv", arxiv_id), ("doi", doi), ("openreview", openreview_id)):
+            if name not in found and (value := finder(text)):
+                found[name] = value
+    if "arxiv" not in found and (d := found.get("doi", "")).startswith("10.48550/arxiv."):
+        found["arxiv"] = strip_version(d[len("10.48550/arxiv."):])
+    return found
+
+
+def link_kind(url: str) -> str:
+    """What a link points at: paper | code | project | data | other."""
+    lowered = url.lower()
+    try:
+        parts = urlsplit(lowered)
+    except ValueError:
+        return "other"
+    host = parts.netloc.removeprefix("www.")
+    where = host + parts.path
+    if any(h in where for h in _DATA_HOSTS):
+        return "data"
+    if "huggingface.co" in host:
+        if "/papers/" in where:
+            return "paper"
+        return "code"  # models, spaces
+    if any(where.startswith(h) or ("." + h) in where for h in _CODE_HOSTS) \
+            or host.startswith(("git.", "gitlab.")):
+        return "code"
+    if any(h in where for h in _PAPER_HOSTS) or parts.path.endswith(".pdf") or doi(url):
+        return "paper"
+    if host.endswith(".github.io") or "/project" in parts.path or host.startswith("sites.google"):
+        return "project"
+    return "other"
+
+
+def split_links(urls: Iterable[str]) -> tuple[list[str], list[str]]:
+    """(paper and other links, code/project/data links), order kept, duplicates dropped."""
+    papers: list[str] = []
+    code: list[str] = []
+    seen: set[str] = set()
+    for url in urls:
+        url = url.strip()
+        if not url or url.lower() in seen:
+            continue
+        seen.add(url.lower())
+        (code if link_kind(url) in ("code", "project", "data") else papers).append(url)
+    return papers, code
