@@ -18,6 +18,7 @@ from paperatlas.sources._io import peek
 from paperatlas.sources.bibtex import read_bibtex
 from paperatlas.sources.csv import header_columns, is_header, read_csv
 from paperatlas.sources.jsonl import read_json, read_jsonl
+from paperatlas.sources.report import ReadReport, line_of
 from paperatlas.sources.text import read_text
 
 READERS: dict[str, Callable[[Path], Iterator[Paper]]] = {
@@ -54,10 +55,32 @@ def detect(path: str | os.PathLike[str]) -> str:
     return "text"
 
 
-def read(path: str | os.PathLike[str]) -> Iterator[Paper]:
-    """Papers in a file of any supported format (see `detect`)."""
+def read(path: str | os.PathLike[str], report: ReadReport | None = None) -> Iterator[Paper]:
+    """Papers in a file of any supported format (see `detect`).
+
+    Records a reader marks as skipped (`Paper.skip`), and records with neither a title nor
+    an abstract, are not yielded: they are counted in `report` by reason. A file in which
+    every record is skipped is refused with the first reason and its line."""
     path = Path(path)
-    yield from READERS[detect(path)](path)
+    fmt = detect(path)
+    if report is not None:
+        report.format = fmt
+    first_skip: Paper | None = None
+    yielded = 0
+    for paper in READERS[fmt](path):
+        if not paper.skip and not paper.abstract.strip() and not (paper.title or "").strip():
+            paper.skip = "no title and no abstract"
+        if paper.skip:
+            if report is not None:
+                report.skip(paper.skip, line_of(paper.source))
+            first_skip = first_skip or paper
+            continue
+        yielded += 1
+        if report is not None:
+            report.read += 1
+        yield paper
+    if not yielded and first_skip is not None:
+        raise InputError(path, f"no paper in it: {first_skip.skip}", line_of(first_skip.source))
 
 
 def _is_json_object(line: str) -> bool:
@@ -74,4 +97,4 @@ def _looks_like_prose_before_entry(head: str) -> bool:
     return any(len(line.split()) > 30 for line in before.splitlines())
 
 
-__all__ = ["READERS", "detect", "read", "InputError"]
+__all__ = ["READERS", "ReadReport", "detect", "read", "InputError"]

@@ -1,23 +1,41 @@
 """BibTeX files, parsed with bibtexparser (v2) a chunk of entries at a time, so a big
-file streams. The entry key is the paper's source id; LaTeX in abstracts is kept."""
+file streams. The entry key is the paper's source id.
+
+On read, LaTeX in text fields is decoded to Unicode (`R{\\"u}gamer` -> `Rügamer`, `\\&` ->
+`&`, `{Title} {Case}` braces dropped, `\\textbf{x}` -> `x`); math (`$...$`) is kept as
+written. Entries without an abstract are title-only papers. A record bibtexparser cannot
+parse is skipped and counted with its line (the rest of the file is read); a field given
+twice keeps its first value (a DBLP entry with two `url`s keeps both as links). Entries
+that are not papers are skipped and counted: `@book`, `@manual`, `@software`, `@online`
+..., and `@misc` with no paper signal (no DOI, arXiv id, eprint or paper link: a blog post).
+"""
 
 from __future__ import annotations
 
 import logging
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 from pathlib import Path
 
-from paperatlas.errors import InputError
-from paperatlas.paper import Paper
+from paperatlas.identifiers import find_identifiers, link_kind, split_links
+from paperatlas.paper import Paper, skipped
 from paperatlas.sources._io import iter_lines
-from paperatlas.sources.records import paper_from_record
+from paperatlas.sources.records import check_types, paper_from_record
 
 _CHUNK_LINES = 5000
 _ENTRY_START = re.compile(r"^\s*@\s*[A-Za-z]+\s*[({]")
-_NON_PAPER = {"comment", "string", "preamble"}
-_BRACES = re.compile(r"(?<!\\)[{}]")
-_TEXT_ESCAPES = re.compile(r"\\([%&#])")
+_NON_ENTRY = {"comment", "string", "preamble"}
+# Entry types that are never a paper of a list (a whole proceedings volume, a textbook, software)
+NOT_PAPERS = {"book", "manual", "software", "online", "www", "webpage", "electronic", "dataset",
+              "patent", "proceedings", "periodical", "booklet", "misc-software", "image", "video",
+              "audio", "music", "artwork", "movie", "standard"}
+# Fields that hold text (decoded from LaTeX); others (url, doi, file, eprint) are kept raw.
+_TEXT_FIELDS = {"title", "author", "editor", "abstract", "booktitle", "journal", "journaltitle",
+                "publisher", "keywords", "series", "note", "howpublished", "institution",
+                "school", "organization", "shorttitle", "address", "annotation", "annote"}
+_LINK_FIELDS = ("url", "pdf", "link", "eprint_url", "code", "project", "github", "website")
+_BARE_PERCENT = re.compile(r"(?<!\\)%")
 
 
 def read_bibtex(path: Path) -> Iterator[Paper]:
@@ -36,34 +54,108 @@ def read_bibtex(path: Path) -> Iterator[Paper]:
 
 def _parse_chunk(path: Path, lines: list[str], first_line: int) -> Iterator[Paper]:
     import bibtexparser
+    from bibtexparser.model import DuplicateFieldKeyBlock, Entry
 
     logger = logging.getLogger("bibtexparser")
-    level, logger.level = logger.level, logging.CRITICAL  # errors are raised below instead
+    level, logger.level = logger.level, logging.CRITICAL  # failed blocks are counted below
     try:
         library = bibtexparser.parse_string("\n".join(lines))
     finally:
         logger.setLevel(level)
-    if library.failed_blocks:
-        block = library.failed_blocks[0]
-        reason = getattr(block, "error", None)
-        reason = str(reason).strip().splitlines()[0] if reason and str(reason).strip() else ""
-        raise InputError(path, f"malformed BibTeX entry{': ' + reason if reason else ''}",
-                         first_line + block.start_line)
-    for entry in library.entries:
-        if entry.entry_type.lower() in _NON_PAPER:
+    blocks: list[tuple[int, object]] = [(e.start_line, e) for e in library.entries]
+    for block in library.failed_blocks:
+        if isinstance(block, DuplicateFieldKeyBlock) and isinstance(block.ignore_error_block, Entry):
+            blocks.append((block.start_line, (block.ignore_error_block, True)))
+        else:
+            blocks.append((block.start_line, block))
+    blocks.sort(key=lambda b: b[0])
+    for start, block in blocks:
+        source = f"{path}:{first_line + start}"
+        if isinstance(block, tuple):  # an entry with a field given twice
+            entry, duplicated = block
+        elif isinstance(block, Entry):
+            entry, duplicated = block, False
+        else:
+            yield skipped(source, "malformed BibTeX entry")
             continue
-        record = {key: field.value for key, field in entry.fields_dict.items()}
-        for key in [k for k in record if k.lower() == "author"]:
-            record[key] = [_first_last(name) for name in re.split(r"\s+and\s+", record[key])
-                           if name.strip()]
-        record["id"] = entry.key
-        record["entry_type"] = entry.entry_type.lower()
-        paper = paper_from_record(record, f"{path}:{first_line + entry.start_line}")
-        if paper.title:  # {Protected} capitals are BibTeX markup, not part of the title
-            paper.title = _BRACES.sub("", paper.title)
-        paper.abstract = _TEXT_ESCAPES.sub(r"\1", paper.abstract)
-        paper.authors = [_BRACES.sub("", a) for a in paper.authors]
-        yield paper
+        if entry.entry_type.lower() in _NON_ENTRY:
+            continue
+        yield _paper(entry, source, duplicated)
+
+
+def _paper(entry, source: str, duplicated: bool) -> Paper:
+    entry_type = entry.entry_type.lower()
+    record: dict[str, object] = {}
+    links: list[str] = []
+    for fld in entry.fields:
+        key = fld.key.lower()
+        value = fld.value if isinstance(fld.value, str) else str(fld.value)
+        if key in _LINK_FIELDS:
+            links.extend(u for u in re.split(r"\s+", _strip_braces(value)) if u)
+            continue
+        if key in record:  # a duplicated field: the first value counts
+            continue
+        record[key] = decode_latex(value) if key in _TEXT_FIELDS else _strip_braces(value)
+    if "author" in record:
+        record["author"] = [_first_last(name) for name in
+                            re.split(r"\s+and\s+", str(record["author"]).replace("\n", " "))
+                            if name.strip() and name.strip().lower() != "others"]
+    record["id"] = entry.key
+    record["entry_type"] = entry_type
+    title = " ".join(str(record.get("title") or "").split()) or None
+    if entry_type in NOT_PAPERS:
+        return skipped(source, f"not a paper (@{entry_type})", title)
+    ids = find_identifiers(str(record.get("doi") or ""), *links,
+                           _arxiv_eprint(record), str(record.get("journal") or ""),
+                           str(record.get("howpublished") or ""), str(record.get("note") or ""))
+    if entry_type == "misc" and not ids and not record.get("eprint") \
+            and not any(link_kind(u) == "paper" for u in links):
+        return skipped(source, "not a paper (@misc without a DOI, arXiv id or paper link)", title)
+    bad = check_types(record)
+    if bad:
+        return skipped(source, bad, title)
+    paper = paper_from_record(record, source)
+    doi = ids.get("doi")
+    paper.urls, paper.code_urls = split_links(links)
+    if not paper.urls and doi:
+        paper.urls = [f"https://doi.org/{record.get('doi') or doi}"]
+    elif not paper.urls and ids.get("arxiv"):
+        paper.urls = [f"https://arxiv.org/abs/{ids['arxiv']}"]
+    paper.identifiers = ids
+    if duplicated:
+        paper.extra["duplicate_fields"] = True
+    return paper
+
+
+def _arxiv_eprint(record: dict[str, object]) -> str:
+    eprint = str(record.get("eprint") or "")
+    prefix = str(record.get("archiveprefix") or record.get("eprinttype") or "")
+    if eprint and (prefix.lower() == "arxiv" or not prefix):
+        return f"arXiv:{eprint}"
+    return ""
+
+
+def _strip_braces(value: str) -> str:
+    return re.sub(r"(?<!\\)[{}]", "", value).strip()
+
+
+@lru_cache(maxsize=1)
+def _converter():
+    from pylatexenc.latex2text import LatexNodes2Text
+    return LatexNodes2Text(math_mode="verbatim", strict_latex_spaces=True)
+
+
+def decode_latex(value: str) -> str:
+    """LaTeX text -> Unicode: accents, escapes (`\\&`, `\\%`, `\\_`), protecting braces and
+    text commands; math kept as written; whitespace collapsed."""
+    if "\\" not in value and "{" not in value and "~" not in value:
+        return " ".join(value.split())
+    value = _BARE_PERCENT.sub(r"\\%", value)  # a bare % is text here, not a LaTeX comment
+    try:
+        text = _converter().latex_to_text(value)
+    except Exception:  # pylatexenc is tolerant; never lose a record to it
+        text = _strip_braces(value)
+    return " ".join(text.split())
 
 
 def _first_last(name: str) -> str:

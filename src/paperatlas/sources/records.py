@@ -13,7 +13,8 @@ from functools import lru_cache
 from collections.abc import Mapping
 from typing import Any
 
-from paperatlas.paper import Paper
+from paperatlas.identifiers import find_identifiers, split_links, strip_version
+from paperatlas.paper import Paper, skipped
 
 ALIASES: dict[str, tuple[str, ...]] = {
     "title": ("title", "paper_title", "papertitle"),
@@ -127,13 +128,94 @@ def _json_safe(value: Any) -> Any:
     return str(value)
 
 
+def check_types(record: Mapping[str, Any]) -> str | None:
+    """Why a record cannot be a paper because a text field has the wrong type (an abstract
+    that is a number, a dict or a list; a null abstract with no title), or None."""
+    by_key = {canonical_key(k): v for k, v in record.items()}
+    found: dict[str, tuple[bool, Any]] = {}
+    for name in ("title", "abstract"):
+        for alias in ALIASES[name]:
+            if alias in by_key:
+                found[name] = (True, by_key[alias])
+                break
+    for name, (_, value) in found.items():
+        if value is None or isinstance(value, str):
+            continue
+        kind = ("a number" if isinstance(value, (int, float)) else
+                "a list" if isinstance(value, (list, tuple)) else
+                "a dict" if isinstance(value, Mapping) else type(value).__name__)
+        return f"{name} is {kind}, not text"
+    if "abstract" in found and found["abstract"][1] is None and \
+            not (isinstance(found.get("title", (0, None))[1], str) and found["title"][1].strip()):
+        return "abstract is null and there is no title"
+    return None
+
+
+def _rating_fields(fields: dict[str, Any], by_key: dict[str, Any],
+                   extra: dict[str, Any]) -> float | None:
+    """The mean rating. Paper Copilot writes `rating_avg: [mean, std]` beside `rating:
+    "6;4;8"` (each reviewer's): the pair is a mean and a spread, not two ratings."""
+    value = fields.get("rating")
+    if isinstance(value, (list, tuple)) and len(value) == 2 and "rating" in by_key:
+        mean, std = (_as_float(v) for v in value)
+        if std is not None:
+            extra.setdefault("rating_std", std)
+        _, ratings = _as_rating(by_key["rating"])
+        if ratings is not None:
+            extra.setdefault("ratings", ratings)
+        return mean
+    rating, ratings = _as_rating(value)
+    if ratings is not None and "ratings" not in extra:
+        extra["ratings"] = ratings
+    return rating
+
+
+def _first_version_date(record: Mapping[str, Any]) -> str | None:
+    """arXiv snapshot rows: the date of the first entry of `versions` (`created`), ISO."""
+    versions = record.get("versions")
+    if not isinstance(versions, list) or not versions:
+        return None
+    first = versions[0]
+    created = first.get("created") if isinstance(first, Mapping) else None
+    return iso_date(created) if created else None
+
+
+_MONTHS = {m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug",
+                                       "sep", "oct", "nov", "dec"), 1)}
+
+
+def iso_date(value: Any) -> str | None:
+    """`2024-01-05`, `2024/1/5`, `Mon, 2 Apr 2007 19:18:42 GMT`, `2 Apr 2007`, `Apr 2007`,
+    `2007` -> ISO `YYYY-MM-DD` / `YYYY-MM` / None (a year alone is `year`, not a date)."""
+    if value is None:
+        return None
+    text = str(value).strip()
+    if match := re.search(r"\b(1[89]\d\d|20\d\d)[-/.](\d{1,2})(?:[-/.](\d{1,2}))?\b", text):
+        year, month, day = match.groups()
+        if 1 <= int(month) <= 12:
+            return f"{year}-{int(month):02d}" + (f"-{int(day):02d}" if day and
+                                                  1 <= int(day) <= 31 else "")
+    if match := re.search(r"\b(\d{1,2})?\s*([A-Za-z]{3})[a-z]*\.?,?\s+(1[89]\d\d|20\d\d)\b", text):
+        day, month, year = match.groups()
+        if month.lower() in _MONTHS:
+            iso = f"{year}-{_MONTHS[month.lower()]:02d}"
+            return iso + (f"-{int(day):02d}" if day and 1 <= int(day) <= 31 else "")
+    return None
+
+
 def paper_from_record(record: Mapping[str, Any], source: str) -> Paper:
-    """Map one record to a Paper; a record without an abstract gets abstract "" (skipped)."""
+    """Map one record to a Paper. A record without an abstract is a title-only paper; one
+    whose title/abstract has the wrong type comes back as skipped (`Paper.skip`)."""
     is_note = isinstance(record.get("content"), Mapping)
     if is_note:
         record = flatten_openreview(record)
+    bad = check_types(record)
+    if bad:
+        title = record.get("title")
+        return skipped(source, bad, title if isinstance(title, str) else None)
     fields: dict[str, Any] = {}
     by_key = {canonical_key(k): v for k, v in record.items() if v not in (None, "", [], {})}
+    all_keys = dict(by_key)
     present = set(by_key)
     for name, aliases in ALIASES.items():
         for alias in aliases:
@@ -148,14 +230,20 @@ def paper_from_record(record: Mapping[str, Any], source: str) -> Paper:
     if paper_id and paper_id.isdigit():  # a row number, not an id: two sheets share them
         extra.setdefault("number", int(paper_id))
         paper_id = None
-    rating, ratings = _as_rating(fields.get("rating"))
-    if ratings is not None and "ratings" not in extra:
-        extra["ratings"] = ratings
-    year = _as_year(fields.get("year"))
+    rating = _rating_fields(fields, all_keys, extra)
+    extra.pop("rating", None) if "rating_std" in extra else None
+    date = _first_version_date(record)
+    year = int(date[:4]) if date else _as_year(fields.get("year"))
     if year is None:
         year = next((_as_year(record[k]) for k in _DATE_FIELDS if record.get(k)), None)
+    if date is None:
+        date = next((d for k in ("published", "date", "publication_date", "created")
+                     if (d := iso_date(record.get(k)))), None)
     urls = split_list(fields.get("urls"))
-    if paper_id and _ARXIV_ID.match(paper_id) and "categories" in extra:
+    for key in ("abs", "pdf", "html_url", "abs_url"):
+        if isinstance(record.get(key), str) and record[key].startswith("http"):
+            urls.append(record[key])
+    if paper_id and _ARXIV_ID.match(paper_id) and ("categories" in extra or "abs" in record):
         urls = urls or [f"https://arxiv.org/abs/{paper_id}"]
     elif paper_id and _OPENREVIEW_ID.match(paper_id) and (
             is_note or any(h in present for h in _OPENREVIEW_HINTS)
@@ -163,6 +251,17 @@ def paper_from_record(record: Mapping[str, Any], source: str) -> Paper:
         forum = f"https://openreview.net/forum?id={paper_id}"
         if forum not in urls:
             urls.insert(0, forum)
+    urls, code_urls = split_links(urls)
+    for key in ("code", "code_url", "github", "repo", "project_page", "project"):
+        value = extra.get(key)
+        if isinstance(value, str) and value.startswith("http") and value not in code_urls:
+            code_urls.append(value)
+    ids = find_identifiers(*(u for u in urls), _text(all_keys.get("doi")))
+    if paper_id and _ARXIV_ID.match(paper_id) and ("categories" in extra or "abs" in record
+                                                  or "arxiv_id" in present):
+        ids.setdefault("arxiv", strip_version(paper_id))
+    if paper_id and is_note:
+        ids.setdefault("openreview", paper_id)
     return Paper(
         abstract=_text(fields.get("abstract")) or "",
         title=" ".join(title.split()) if (title := _text(fields.get("title"))) else None,
@@ -177,4 +276,7 @@ def paper_from_record(record: Mapping[str, Any], source: str) -> Paper:
         urls=urls,
         source=source,
         extra=extra,
+        identifiers=ids,
+        code_urls=code_urls,
+        date=date,
     )
