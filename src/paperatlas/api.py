@@ -15,8 +15,18 @@ from paperatlas.store import Store
 
 
 class Atlas:
-    def __init__(self, db: str | os.PathLike[str] | None = None):
-        self.store = Store(db)
+    """An atlas on disk. `read_only=True` never writes (web `serve --read-only`); the
+    default opens read-only only when the file or its directory is not writable, and
+    methods that write then fail with StoreError. `create=False`: a missing atlas is an
+    error instead of a new one."""
+
+    def __init__(self, db: str | os.PathLike[str] | None = None,
+                 read_only: bool | None = None, create: bool = True):
+        self.store = Store(db, read_only=read_only, create=create)
+
+    @property
+    def read_only(self) -> bool:
+        return self.store.read_only
 
     @property
     def path(self) -> Path:
@@ -27,8 +37,13 @@ class Atlas:
 
     # -- foundation: sources -> store ------------------------------------------------------
     def add(self, paths, list_name: str | None = None, progress: bool = False, enrich: bool = True):
-        """Read files into the store (one transaction per file); returns an AddReport."""
+        """Read files (one path or several) into the store, one transaction per file, then
+        extract the facts of every paper still without them (also those an interrupted
+        earlier run left); returns an AddReport."""
         from paperatlas.ingest import add_files
+        if isinstance(paths, (str, os.PathLike)):
+            paths = [paths]  # one file, not the characters of its name
+        self.store.require_writable("add papers")
         report = add_files(self.store, [Path(p) for p in paths], list_name=list_name,
                            progress=progress)
         if enrich:
@@ -89,10 +104,12 @@ class Atlas:
     # -- take home -----------------------------------------------------------------------------
     def like(self, ids, collection: str = "likes", value: int = 1) -> list[str]:
         from paperatlas.recommend import mark
+        self.store.require_writable("mark papers")
         return mark(self.store, ids, collection=collection, value=value)
 
     def unlike(self, ids, collection: str = "likes") -> list[str]:
         from paperatlas.recommend import unmark
+        self.store.require_writable("unmark papers")
         return unmark(self.store, ids, collection=collection)
 
     def recommend(self, collection: str = "likes", k: int = 30, **filters):

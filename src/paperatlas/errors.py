@@ -13,3 +13,8 @@ class InputError(PaperatlasError):
         super().__init__(f"{where}: {message}")
         self.path = path
         self.line = line
+
+
+class StoreError(PaperatlasError):
+    """A store that cannot be opened or used: missing, not an atlas, read-only, damaged,
+    newer schema. The message names the database file."""

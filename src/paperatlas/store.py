@@ -20,6 +20,9 @@ from typing import Any
 
 import numpy as np
 
+from paperatlas.errors import StoreError  # noqa: F401  (raised here; importers find it here too)
+from paperatlas.store_file import APPLICATION_ID, can_write, connect_read_only, inspect_file
+
 DEFAULT_DB = Path(".paperatlas") / "atlas.db"
 FTS_WEIGHTS = (3.0, 1.0, 2.0)  # bm25 weight of title, abstract, keywords (papers_fts columns)
 FTS_COLUMNS = ("title", "abstract", "keywords")
@@ -183,11 +186,17 @@ MIGRATIONS: list[str] = [
         created_at TEXT NOT NULL DEFAULT (datetime('now'))
     );
     """,
+    # (store) a paper whose title or abstract changes has its facts marked stale
+    # (text_hash ''), so what enrich still has to do is one query: facts missing, of an
+    # older extractor version, or stale (Store.facts_pending).
+    """
+    CREATE TRIGGER papers_text_changed AFTER UPDATE OF title, abstract ON papers
+    WHEN old.title IS NOT new.title OR old.abstract IS NOT new.abstract
+    BEGIN
+        UPDATE facts SET text_hash = '' WHERE paper_id = new.id;
+    END;
+    """,
 ]
-
-
-class StoreError(Exception):
-    """A store that cannot be opened or used (not a database, newer schema, ...)."""
 
 
 def default_db_path() -> Path:
@@ -203,15 +212,59 @@ def _row_to_paper_dict(row: sqlite3.Row) -> dict[str, Any]:
 
 
 class Store:
-    """A paperatlas SQLite database. Safe to share between threads (one connection each)."""
+    """A paperatlas SQLite database. Safe to share between threads (one connection each).
 
-    def __init__(self, path: str | os.PathLike[str] | None = None):
+    read_only: None (default) opens read-only when this process cannot write the file or
+    its directory, True never writes (SQLite `mode=ro`), False refuses a file it cannot
+    write. create: a missing file becomes a new atlas (else StoreError). A file that is
+    not an atlas (another program's SQLite database, anything not SQLite) is refused
+    before anything is written to it (store_file.inspect_file).
+    """
+
+    def __init__(self, path: str | os.PathLike[str] | None = None,
+                 read_only: bool | None = None, create: bool = True):
         self.path = Path(path) if path is not None else default_db_path()
-        if self.path.exists() and self.path.is_dir():
-            raise StoreError(f"{self.path}: is a directory, not a database")
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._local = threading.local()
-        self._migrate()
+        try:
+            exists, is_dir = self.path.exists(), self.path.is_dir()
+        except OSError as exc:
+            raise StoreError(f"{self.path}: cannot open the atlas ({exc.strerror})") from None
+        if is_dir:
+            raise StoreError(f"{self.path}: is a directory, not a database")
+        if not exists:
+            if read_only or not create:
+                raise StoreError(f"{self.path}: no atlas here (create one with "
+                                 f"'paperatlas add FILE --db {self.path}')")
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(f"{self.path.parent}: cannot create the atlas directory "
+                                 f"({exc.strerror})") from None
+        writable = can_write(self.path)
+        if not exists and not writable:
+            raise StoreError(f"{self.path}: cannot create the atlas "
+                             f"({self.path.parent} is not writable)")
+        if read_only is False and not writable:
+            raise StoreError(f"{self.path}: the atlas is read-only (no write permission)")
+        info = inspect_file(self.path)  # refuses what is not an atlas, writing nothing
+        self.read_only = bool(read_only) or not writable
+        self.read_only_reason = "opened read-only" if read_only else "no write permission"
+        self._immutable = info.immutable
+        if info.version > len(MIGRATIONS):
+            raise StoreError(
+                f"{self.path}: schema version {info.version} is newer than this paperatlas "
+                f"({len(MIGRATIONS)}); upgrade paperatlas")
+        if self.read_only:
+            if info.kind == "new":
+                raise StoreError(f"{self.path}: no atlas in this file yet, and it is "
+                                 f"read-only ({self.read_only_reason})")
+            if info.version < len(MIGRATIONS):
+                raise StoreError(
+                    f"{self.path}: the atlas (schema {info.version}) needs an upgrade to "
+                    f"schema {len(MIGRATIONS)}, and it is read-only "
+                    f"({self.read_only_reason}): open it once with write access")
+        else:
+            self._migrate(stamp=info.kind != "atlas")
 
     # -- connection and transactions -------------------------------------------------
 
@@ -219,13 +272,23 @@ class Store:
     def conn(self) -> sqlite3.Connection:
         conn = getattr(self._local, "conn", None)
         if conn is None:
+            if self.read_only:
+                try:
+                    conn, _ = connect_read_only(self.path, self._immutable)
+                except sqlite3.DatabaseError as exc:
+                    raise StoreError(f"{self.path}: cannot open the atlas ({exc})") from None
+                conn.row_factory = sqlite3.Row
+                conn.execute("PRAGMA busy_timeout=30000")
+                self._local.conn = conn
+                return conn
             conn = sqlite3.connect(self.path, timeout=30, isolation_level=None,
                                    check_same_thread=False)
             conn.row_factory = sqlite3.Row
             try:
                 conn.execute("PRAGMA journal_mode=WAL")
             except sqlite3.DatabaseError as exc:
-                raise StoreError(f"{self.path}: not a paperatlas database ({exc})") from None
+                conn.close()
+                raise StoreError(f"{self.path}: cannot open the atlas ({exc})") from None
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("PRAGMA foreign_keys=ON")
             conn.execute("PRAGMA busy_timeout=30000")
@@ -242,6 +305,8 @@ class Store:
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
         """One write transaction; rolled back whole on any exception (KeyboardInterrupt too)."""
+        if self.read_only:
+            self.require_writable("write to it")
         conn = self.conn
         if conn.in_transaction:  # nested use joins the outer transaction
             yield conn
@@ -255,21 +320,35 @@ class Store:
         else:
             conn.execute("COMMIT")
 
-    def _migrate(self) -> None:
-        conn = self.conn
+    def require_writable(self, action: str = "change it") -> None:
+        """StoreError (one line for the user) when the atlas is open read-only."""
+        if self.read_only:
+            raise StoreError(f"{self.path}: the atlas is read-only ({self.read_only_reason}): "
+                             f"cannot {action}")
+
+    def _migrate(self, stamp: bool) -> None:
+        """Bring the schema up to date, one transaction per migration (each re-reads the
+        version inside its transaction: two processes opening a new atlas at once do
+        each migration once), and write paperatlas's application id into the header."""
         try:
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            number = self.conn.execute("PRAGMA user_version").fetchone()[0]
+            while stamp or number < len(MIGRATIONS):  # (no write lock when up to date)
+                with self.transaction() as tx:
+                    number = tx.execute("PRAGMA user_version").fetchone()[0]
+                    if stamp or number < len(MIGRATIONS):
+                        tx.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                        stamp = False
+                    if number >= len(MIGRATIONS):
+                        break
+                    for statement in _split_sql(MIGRATIONS[number]):
+                        tx.execute(statement)
+                    tx.execute(f"PRAGMA user_version = {number + 1}")
+                    number += 1
         except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{self.path}: not a paperatlas database ({exc})") from None
-        if version > len(MIGRATIONS):
-            raise StoreError(
-                f"{self.path}: schema version {version} is newer than this paperatlas "
-                f"({len(MIGRATIONS)}); upgrade paperatlas")
-        for number in range(version, len(MIGRATIONS)):
-            with self.transaction() as tx:
-                for statement in _split_sql(MIGRATIONS[number]):
-                    tx.execute(statement)
-                tx.execute(f"PRAGMA user_version = {number + 1}")
+            if "readonly" in str(exc) or "read-only" in str(exc):
+                raise StoreError(f"{self.path}: the atlas is read-only (no write permission): "
+                                 f"cannot prepare it ({exc})") from None
+            raise StoreError(f"{self.path}: cannot prepare the atlas ({exc})") from None
 
     @property
     def schema_version(self) -> int:
