@@ -17,13 +17,17 @@ from paperatlas.paper import Paper
 from paperatlas.sources._io import peek
 from paperatlas.sources.bibtex import read_bibtex
 from paperatlas.sources.csv import header_columns, is_header, read_csv
+from paperatlas.sources.csl import is_csl_item
 from paperatlas.sources.jsonl import read_json, read_jsonl
+from paperatlas.sources.ris import looks_like_ris, read_ris
 from paperatlas.sources.report import ReadReport, line_of
 from paperatlas.sources.text import read_text
 
 READERS: dict[str, Callable[[Path], Iterator[Paper]]] = {
     "jsonl": read_jsonl,
     "json": read_json,
+    "csl": read_json,  # CSL-JSON: a JSON array of CSL items (see sources.csl)
+    "ris": read_ris,
     "csv": read_csv,
     "bibtex": read_bibtex,
     "text": read_text,
@@ -38,12 +42,14 @@ def detect(path: str | os.PathLike[str]) -> str:
     stripped = head.lstrip()
     first_line = stripped.split("\n", 1)[0].strip()
     if re.match(r"\[\s*[{\]]", stripped):  # an array of objects ("[1] Title" is text)
-        return "json"
+        return "csl" if _first_object_is_csl(stripped) else "json"
     if stripped.startswith("{"):
         if _is_json_object(first_line):
             return "jsonl"
         if re.match(r'\{\s*("|})', stripped):
             return "json"
+    if looks_like_ris(head):
+        return "ris"
     if _BIBTEX_ENTRY.search(head) and not _looks_like_prose_before_entry(head):
         return "bibtex"
     if is_header(first_line):
@@ -81,6 +87,15 @@ def read(path: str | os.PathLike[str], report: ReadReport | None = None) -> Iter
         yield paper
     if not yielded and first_skip is not None:
         raise InputError(path, f"no paper in it: {first_skip.skip}", line_of(first_skip.source))
+
+
+def _first_object_is_csl(head: str) -> bool:
+    import json
+    try:
+        value, _ = json.JSONDecoder().raw_decode(head, head.index("{"))
+    except ValueError:
+        return False
+    return is_csl_item(value)
 
 
 def _is_json_object(line: str) -> bool:

@@ -7,7 +7,7 @@ written. Entries without an abstract are title-only papers. A record bibtexparse
 parse is skipped and counted with its line (the rest of the file is read); a field given
 twice keeps its first value (a DBLP entry with two `url`s keeps both as links). Entries
 that are not papers are skipped and counted: `@book`, `@manual`, `@software`, `@online`
-..., and `@misc` with no paper signal (no DOI, arXiv id, eprint or paper link: a blog post).
+..., and `@misc` with no paper signal (see `kinds`: a blog post).
 """
 
 from __future__ import annotations
@@ -18,18 +18,15 @@ from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 
-from paperatlas.identifiers import find_identifiers, link_kind, split_links
+from paperatlas.identifiers import find_identifiers, split_links
 from paperatlas.paper import Paper, skipped
 from paperatlas.sources._io import iter_lines
+from paperatlas.sources.kinds import not_a_paper
 from paperatlas.sources.records import check_types, paper_from_record
 
 _CHUNK_LINES = 5000
 _ENTRY_START = re.compile(r"^\s*@\s*[A-Za-z]+\s*[({]")
 _NON_ENTRY = {"comment", "string", "preamble"}
-# Entry types that are never a paper of a list (a whole proceedings volume, a textbook, software)
-NOT_PAPERS = {"book", "manual", "software", "online", "www", "webpage", "electronic", "dataset",
-              "patent", "proceedings", "periodical", "booklet", "misc-software", "image", "video",
-              "audio", "music", "artwork", "movie", "standard"}
 # Fields that hold text (decoded from LaTeX); others (url, doi, file, eprint) are kept raw.
 _TEXT_FIELDS = {"title", "author", "editor", "abstract", "booktitle", "journal", "journaltitle",
                 "publisher", "keywords", "series", "note", "howpublished", "institution",
@@ -103,14 +100,13 @@ def _paper(entry, source: str, duplicated: bool) -> Paper:
     record["id"] = entry.key
     record["entry_type"] = entry_type
     title = " ".join(str(record.get("title") or "").split()) or None
-    if entry_type in NOT_PAPERS:
-        return skipped(source, f"not a paper (@{entry_type})", title)
-    ids = find_identifiers(str(record.get("doi") or ""), *links,
-                           _arxiv_eprint(record), str(record.get("journal") or ""),
-                           str(record.get("howpublished") or ""), str(record.get("note") or ""))
-    if entry_type == "misc" and not ids and not record.get("eprint") \
-            and not any(link_kind(u) == "paper" for u in links):
-        return skipped(source, "not a paper (@misc without a DOI, arXiv id or paper link)", title)
+    texts = [str(record.get(k) or "") for k in ("doi", "howpublished", "note", "journal")]
+    texts.append(_arxiv_eprint(record))
+    venues = [str(record.get(k) or "") for k in ("journal", "booktitle", "publisher",
+                                                 "howpublished", "institution", "organization")]
+    if reason := not_a_paper(entry_type, links, texts, venues, label=f"@{entry_type}"):
+        return skipped(source, reason, title)
+    ids = find_identifiers(*texts, *links)
     bad = check_types(record)
     if bad:
         return skipped(source, bad, title)

@@ -49,13 +49,24 @@ def read_json(path: Path) -> Iterator[Paper]:
     except ValueError as exc:
         raise InputError(path, f"malformed JSON: {_reason(exc)}",
                          lineno + getattr(exc, "lineno", 1) - 1) from None
-    if isinstance(document, Mapping):
-        for key in _LIST_KEYS:
-            if isinstance(document.get(key), list):
-                for item in document[key]:
-                    yield from _papers(path, item, lineno)
-                return
+    if isinstance(document, Mapping) and (items := records_list(document)) is not None:
+        for item in items:
+            yield from _papers(path, item, lineno)
+        return
     yield from _papers(path, document, lineno)
+
+
+def records_list(document: Mapping[str, Any]) -> list | None:
+    """The list of paper records a JSON object holds: under a known key (`notes`, `papers`,
+    ...), else its one big list of objects (`{"meta": {...}, "accepted": [...]}`)."""
+    for key in _LIST_KEYS:
+        if isinstance(document.get(key), list):
+            return document[key]
+    lists = [v for v in document.values()
+             if isinstance(v, list) and v and sum(isinstance(x, Mapping) for x in v) >= 0.9 * len(v)]
+    if not lists or "title" in document or "abstract" in document:
+        return None
+    return max(lists, key=len)
 
 
 def _stream_array(path: Path, lines: Iterator[tuple[int, str]], first: str,

@@ -15,6 +15,8 @@ from typing import Any
 
 from paperatlas.identifiers import find_identifiers, split_links, strip_version
 from paperatlas.paper import Paper, skipped
+from paperatlas.sources.csl import clean_abstract, date_parts, is_csl_item
+from paperatlas.sources.kinds import not_a_paper
 
 ALIASES: dict[str, tuple[str, ...]] = {
     "title": ("title", "paper_title", "papertitle"),
@@ -22,7 +24,7 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "authors": ("authors_parsed", "authors", "author", "author_names", "authornames"),
     "keywords": ("keywords", "keyword", "key_words", "author_keywords", "tags"),
     "id": ("id", "paper_id", "openreview_id", "arxiv_id", "forum", "bibkey", "key"),
-    "venue": ("venue", "conference", "booktitle", "journal"),
+    "venue": ("venue", "conference", "booktitle", "journal", "container_title"),
     "year": ("year", "publication_year"),
     "area": ("primary_area", "area", "research_area", "subject_area"),
     "decision": ("decision", "status"),
@@ -36,6 +38,7 @@ _DROP = {"", "content", "authors_parsed", "authorids"}
 
 _OPENREVIEW_ID = re.compile(r"^[A-Za-z0-9_-]{8,14}$")
 _ARXIV_ID = re.compile(r"^(\d{4}\.\d{4,5}|[a-z-]+(\.[A-Z]{2})?/\d{7})(v\d+)?$")
+_LINK_KEY = re.compile(r"(url|link|pdf|href|^abs$|^html$|^site$|^page$)")
 _OPENREVIEW_HINTS = ("primary_area", "forum", "venueid", "number", "decision_source")
 
 
@@ -65,6 +68,8 @@ def split_list(value: Any, authors: bool = False) -> list[str]:
             if isinstance(item, (list, tuple)):  # arXiv authors_parsed: [last, first, suffix]
                 last, first = (list(item) + ["", ""])[:2]
                 item = f"{first} {last}".strip()
+            elif isinstance(item, Mapping):  # CSL {given, family}, {name: ...}
+                item = _name_of(item)
             items.append(str(item).strip())
         return [i for i in items if i]
     text = str(value).strip()
@@ -87,6 +92,16 @@ def split_list(value: Any, authors: bool = False) -> list[str]:
     else:
         parts = text.split(",")
     return [p.strip() for p in parts if p.strip()]
+
+
+def _name_of(item: Mapping[str, Any]) -> str:
+    for key in ("name", "literal", "fullname", "full_name", "display_name"):
+        if isinstance(item.get(key), str):
+            return item[key]
+    parts = [item.get(k) for k in ("given", "non-dropping-particle", "family", "suffix")]
+    if not any(parts):
+        parts = [item.get(k) for k in ("first", "first_name", "last", "last_name")]
+    return " ".join(str(p) for p in parts if p)
 
 
 def _as_year(value: Any) -> int | None:
@@ -210,9 +225,18 @@ def paper_from_record(record: Mapping[str, Any], source: str) -> Paper:
     if is_note:
         record = flatten_openreview(record)
     bad = check_types(record)
+    title = record.get("title")
     if bad:
-        title = record.get("title")
         return skipped(source, bad, title if isinstance(title, str) else None)
+    csl = is_csl_item(record)
+    kind = record.get("type")
+    if isinstance(kind, str) and kind:
+        links = [str(record.get(k)) for k in ("URL", "url", "link", "pdf", "abs") if record.get(k)]
+        venues = [str(record.get(k) or "") for k in ("container-title", "publisher", "venue",
+                                                    "journal", "booktitle")]
+        if reason := not_a_paper(kind, links, [str(record.get("DOI") or record.get("doi") or "")],
+                                 venues, label=f"type {kind}"):
+            return skipped(source, reason, title if isinstance(title, str) else None)
     fields: dict[str, Any] = {}
     by_key = {canonical_key(k): v for k, v in record.items() if v not in (None, "", [], {})}
     all_keys = dict(by_key)
@@ -233,6 +257,10 @@ def paper_from_record(record: Mapping[str, Any], source: str) -> Paper:
     rating = _rating_fields(fields, all_keys, extra)
     extra.pop("rating", None) if "rating_std" in extra else None
     date = _first_version_date(record)
+    if csl and date is None:
+        csl_year, date = date_parts(record.get("issued"))
+        if csl_year and "year" not in fields:
+            fields["year"] = csl_year
     year = int(date[:4]) if date else _as_year(fields.get("year"))
     if year is None:
         year = next((_as_year(record[k]) for k in _DATE_FIELDS if record.get(k)), None)
@@ -240,9 +268,10 @@ def paper_from_record(record: Mapping[str, Any], source: str) -> Paper:
         date = next((d for k in ("published", "date", "publication_date", "created")
                      if (d := iso_date(record.get(k)))), None)
     urls = split_list(fields.get("urls"))
-    for key in ("abs", "pdf", "html_url", "abs_url"):
-        if isinstance(record.get(key), str) and record[key].startswith("http"):
-            urls.append(record[key])
+    for key, value in by_key.items():  # `PDF Link (OpenReview)`, `abs`, `pdf`, `html_url`
+        if isinstance(value, str) and value.startswith("http") and _LINK_KEY.search(key) \
+                and value not in urls:
+            urls.append(value)
     if paper_id and _ARXIV_ID.match(paper_id) and ("categories" in extra or "abs" in record):
         urls = urls or [f"https://arxiv.org/abs/{paper_id}"]
     elif paper_id and _OPENREVIEW_ID.match(paper_id) and (
@@ -262,8 +291,13 @@ def paper_from_record(record: Mapping[str, Any], source: str) -> Paper:
         ids.setdefault("arxiv", strip_version(paper_id))
     if paper_id and is_note:
         ids.setdefault("openreview", paper_id)
+    if not urls and (doi_value := _text(all_keys.get("doi"))) and ids.get("doi"):
+        urls = [doi_value if doi_value.startswith("http") else f"https://doi.org/{doi_value}"]
+    abstract = _text(fields.get("abstract")) or ""
+    if csl and abstract:
+        abstract = clean_abstract(abstract)
     return Paper(
-        abstract=_text(fields.get("abstract")) or "",
+        abstract=abstract,
         title=" ".join(title.split()) if (title := _text(fields.get("title"))) else None,
         id=paper_id,
         authors=split_list(fields.get("authors"), authors=True),

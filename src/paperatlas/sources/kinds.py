@@ -1,0 +1,71 @@
+"""Is a record a paper? Decided from the type its format gives it (BibTeX entry type, RIS
+`TY`, CSL `type`, a program's item `type`) and, for generic types, from a paper signal.
+
+- paper types (journal article, conference paper, report, thesis, chapter, preprint, ...)
+  are papers;
+- generic types (`misc`, RIS `GEN`, a web page) are papers only with a paper signal: a DOI,
+  arXiv or OpenReview id, a link to a paper (arXiv, a publisher, a PDF, a publications
+  page), or a scholarly venue/publisher (`Proceedings of ...`, `... Press`, `IEEE`);
+- book, software, data set, blog post and event types (keynote, panel, tutorial, workshop,
+  exhibitor talk, meeting) are never papers of a list.
+
+`not_a_paper(kind, ...)` gives the skip reason, or None for a paper.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from paperatlas.identifiers import find_identifiers, link_kind
+
+_NEVER = {
+    # books and other non-article publications
+    "book", "ebook", "edbook", "manual", "booklet", "proceedings", "periodical", "collection",
+    "mvbook", "bookinbook", "reference", "encyclopedia", "dictionary", "standard", "patent", "pat",
+    # software, data, media
+    "software", "comp", "computerprogram", "dataset", "data", "video", "audio", "sound", "music",
+    "song", "image", "graphic", "map", "artwork", "art", "motionpicture", "movie", "broadcast",
+    "figure",
+    # the web and the press
+    "postweblog", "blog", "blogpost", "articlenewspaper", "news", "personalcommunication",
+    "interview", "pcomm",
+    # program items that are not papers
+    "keynote", "panel", "tutorial", "workshop", "exhibitor", "exhibitorforum", "networking",
+    "meeting", "break", "lunch", "reception", "social", "ceremony", "award", "sponsor", "other",
+    "plenary", "invitedtalk", "townhall", "opening", "closing",
+}
+_GENERIC = {"misc", "gen", "generic", "webpage", "online", "www", "electronic", "elec", "web",
+            "post", "document"}
+_SCHOLARLY = re.compile(
+    r"\b(proceedings|proc\.|conference|symposium|workshop|journal|transactions|letters|review|"
+    r"press|arxiv|biorxiv|medrxiv|ieee|acm|aaai|pmlr|springer|elsevier|neurips|nips|icml|iclr|"
+    r"cvpr|iccv|eccv|acl|emnlp|naacl|ijcai|kdd|sigir|www|university|institute)\b", re.IGNORECASE)
+_PUBLICATION_PAGE = re.compile(r"/(pubs?|publications?|papers?|abs|article|articles|doi)/",
+                               re.IGNORECASE)
+
+
+def normalise_kind(kind: str | None) -> str:
+    return re.sub(r"[^a-z]", "", (kind or "").lower())
+
+
+def has_paper_signal(links: Iterable[str] = (), texts: Iterable[str | None] = (),
+                     venues: Iterable[str | None] = ()) -> bool:
+    links = [u for u in links if u]
+    if find_identifiers(*links, *texts):
+        return True
+    if any(link_kind(u) == "paper" or _PUBLICATION_PAGE.search(u) for u in links):
+        return True
+    return any(v and _SCHOLARLY.search(v) for v in venues)
+
+
+def not_a_paper(kind: str | None, links: Iterable[str] = (), texts: Iterable[str | None] = (),
+                venues: Iterable[str | None] = (), label: str | None = None) -> str | None:
+    """The skip reason for a record of this type, or None when it is a paper."""
+    norm = normalise_kind(kind)
+    shown = label or kind
+    if norm in _NEVER:
+        return f"not a paper ({shown})"
+    if norm in _GENERIC and not has_paper_signal(links, texts, venues):
+        return f"not a paper ({shown} without a DOI, arXiv id, paper link or venue)"
+    return None
