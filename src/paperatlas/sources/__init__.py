@@ -17,6 +17,7 @@ from paperatlas.paper import Paper
 from paperatlas.sources._io import peek
 from paperatlas.sources.bibtex import read_bibtex
 from paperatlas.sources.csv import header_columns, is_header, read_csv
+from paperatlas.sources.arxiv_mail import looks_like_arxiv_mail, read_arxiv_mail
 from paperatlas.sources.csl import is_csl_item
 from paperatlas.sources.jsonl import read_json, read_jsonl
 from paperatlas.sources.ris import looks_like_ris, read_ris
@@ -28,6 +29,7 @@ READERS: dict[str, Callable[[Path], Iterator[Paper]]] = {
     "json": read_json,
     "csl": read_json,  # CSL-JSON: a JSON array of CSL items (see sources.csl)
     "ris": read_ris,
+    "arxiv-mail": read_arxiv_mail,
     "csv": read_csv,
     "bibtex": read_bibtex,
     "text": read_text,
@@ -50,6 +52,8 @@ def detect(path: str | os.PathLike[str]) -> str:
             return "json"
     if looks_like_ris(head):
         return "ris"
+    if looks_like_arxiv_mail(head):
+        return "arxiv-mail"
     if _BIBTEX_ENTRY.search(head) and not _looks_like_prose_before_entry(head):
         return "bibtex"
     if is_header(first_line):

@@ -87,8 +87,8 @@ def split_list(value: Any, authors: bool = False) -> list[str]:
             return split_list(parsed, authors)
     if ";" in text:
         parts = text.split(";")
-    elif authors:
-        parts = re.split(r",\s*|\s+and\s+", text.replace("\n", " "))
+    elif authors:  # "A, B, and C" / "A, B & C"
+        parts = re.split(r",\s*(?:and\s+)?|\s+and\s+|\s+&\s+", text.replace("\n", " "))
     else:
         parts = text.split(",")
     return [p.strip() for p in parts if p.strip()]
