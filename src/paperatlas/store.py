@@ -190,7 +190,7 @@ MIGRATIONS: list[str] = [
     # (text_hash ''), so what enrich still has to do is one query: facts missing, of an
     # older extractor version, or stale (Store.facts_pending).
     """
-    CREATE TRIGGER papers_text_changed AFTER UPDATE OF title, abstract ON papers
+    CREATE TRIGGER IF NOT EXISTS papers_text_changed AFTER UPDATE OF title, abstract ON papers
     WHEN old.title IS NOT new.title OR old.abstract IS NOT new.abstract
     BEGIN
         UPDATE facts SET text_hash = '' WHERE paper_id = new.id;
@@ -828,6 +828,15 @@ class Store:
         """paper id -> (text_hash, version) of its stored facts, to skip unchanged work."""
         return {r[0]: (r[1], r[2]) for r in self.conn.execute(
             "SELECT paper_id, text_hash, version FROM facts")}
+
+    def facts_pending(self, version: str) -> int:
+        """How many papers still need their facts extracted: none stored (new papers, or
+        a run interrupted before their batch), of another extractor `version`, or stale
+        (the paper's title or abstract changed since: the papers_text_changed trigger)."""
+        return self.conn.execute(
+            "SELECT count(*) FROM papers p LEFT JOIN facts f ON f.paper_id = p.id "
+            "WHERE f.paper_id IS NULL OR f.version != ? OR f.text_hash = ''",
+            (version,)).fetchone()[0]
 
     # -- vectors (embed) ----------------------------------------------------------------------
 

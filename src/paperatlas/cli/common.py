@@ -1,8 +1,16 @@
-"""What every command shares: the app, the --db option, opening the atlas, one-line errors."""
+"""What every command shares: the app, the --db option, opening the atlas, one-line errors.
+
+Every failure a user can cause ends as one line on stderr and exit code 2: usage errors
+(typer's usage line and message), errors in files and stores (PaperatlasError, StoreError),
+SQLite errors of a damaged, locked or read-only atlas, files that cannot be written. SIGTERM
+and SIGHUP end a command the way Ctrl-C does: open transactions roll back, worker
+processes stop, finished work stays for the next run to resume from (exit 143)."""
 
 from __future__ import annotations
 
 import os
+import signal
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
@@ -33,8 +41,21 @@ class UserError(Exception):
     """An error the user can fix (bad file, unknown id, ...): printed as one line, exit 2."""
 
 
-def open_atlas(db: Path | None) -> Atlas:
-    return Atlas(db)
+class Terminated(BaseException):
+    """SIGTERM or SIGHUP arrived: unwinds like KeyboardInterrupt (transactions roll back,
+    pools stop) but is not caught by code that handles Ctrl-C itself."""
+
+
+_opened: dict[str, Path | None] = {"db": None}  # the atlas of this command, for messages
+
+
+def open_atlas(db: Path | None, create: bool = False) -> Atlas:
+    """The command's atlas. Only commands that bring papers in (`add`) create a missing
+    one; the others say there is none. An atlas this process cannot write opens
+    read-only (commands that write then fail with one line)."""
+    from paperatlas.store import default_db_path
+    _opened["db"] = Path(db) if db is not None else default_db_path()
+    return Atlas(db, create=create)
 
 
 def fail(message: str, code: int = 2) -> None:
@@ -42,18 +63,94 @@ def fail(message: str, code: int = 2) -> None:
     raise typer.Exit(code)
 
 
-def run_app(typer_app: typer.Typer) -> int:
-    """Run the CLI; turn user errors into one line on stderr and exit code 2."""
-    from paperatlas.errors import PaperatlasError
-    from paperatlas.store import StoreError
+def _error_line(message: str) -> None:
+    err_console.print(f"error: {message}", highlight=False, markup=False, style="bold red",
+                      soft_wrap=True)  # one line, however long
 
+
+def _click_exceptions() -> tuple[type[BaseException], ...]:
+    """The usage-error classes: typer 0.29 raises those of its bundled click
+    (typer._click.exceptions), older typer those of click itself."""
+    classes: list[type[BaseException]] = []
+    try:
+        from typer._click.exceptions import ClickException as Bundled
+        classes.append(Bundled)
+    except ImportError:
+        pass
+    try:
+        from click.exceptions import ClickException
+        classes.append(ClickException)
+    except ImportError:
+        pass
+    return tuple(classes)
+
+
+def _show_usage_error(exc: BaseException) -> None:
+    """typer's own rendering of a usage error (usage line, hint, message), as in
+    standalone mode; click's plain one where rich formatting is not available."""
+    try:
+        from typer import rich_utils
+        rich_utils.rich_format_error(exc)
+    except Exception:
+        exc.show()
+
+
+def describe_sqlite_error(exc: sqlite3.Error, db: Path | None) -> str:
+    """One line for an SQLite error the user can act on, naming the atlas file."""
+    where = f"{db}: " if db is not None else ""
+    text = str(exc)
+    if "malformed" in text or "not a database" in text or "corrupt" in text:
+        return (f"{where}the atlas file is damaged ({text}); restore a copy, or add the "
+                "lists again into a new atlas")
+    if "readonly" in text or "read-only" in text:
+        return f"{where}the atlas is read-only ({text})"
+    if "locked" in text or "busy" in text:
+        return (f"{where}the atlas is busy: another paperatlas process is writing it "
+                f"({text}); try again when it is done")
+    if "unable to open" in text:
+        return f"{where}cannot open the atlas ({text})"
+    return f"{where}database error ({text})"
+
+
+def _raise_terminated(signum, frame) -> None:
+    raise Terminated(signum)
+
+
+def _catch_termination() -> dict[int, object]:
+    """SIGTERM/SIGHUP raise Terminated in the main thread; returns the old handlers."""
+    old: dict[int, object] = {}
+    if sys.platform == "win32":
+        return old
+    import threading
+    if threading.current_thread() is not threading.main_thread():
+        return old
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        try:
+            old[sig] = signal.signal(sig, _raise_terminated)
+        except (ValueError, OSError):
+            pass
+    return old
+
+
+def run_app(typer_app: typer.Typer) -> int:
+    """Run the CLI; turn every error a user can cause into one line on stderr, exit 2."""
+    from paperatlas.errors import PaperatlasError
+
+    _opened["db"] = None
+    old_handlers = _catch_termination()
     try:
         # click returns the code of typer.Exit (instead of raising it) when not standalone
         code = typer_app(standalone_mode=False)
-    except (UserError, PaperatlasError, StoreError) as exc:
-        err_console.print(f"error: {exc}", highlight=False, markup=False, style="bold red",
-                          soft_wrap=True)  # one line, however long
+    except (UserError, PaperatlasError) as exc:
+        _error_line(str(exc))
         return 2
+    except sqlite3.Error as exc:
+        _error_line(describe_sqlite_error(exc, _opened["db"]))
+        return 2
+    except Terminated:
+        err_console.print("terminated: finished work is kept; run the command again to resume",
+                          style="yellow")
+        return 143
     except KeyboardInterrupt:
         err_console.print("interrupted: finished work is kept; run the command again to resume",
                           style="yellow")
@@ -62,12 +159,25 @@ def run_app(typer_app: typer.Typer) -> int:
         return exc.exit_code
     except typer.Abort:
         return 1
-    except SystemExit as exc:  # click's own usage errors end this way
+    except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else 1
-    except Exception as exc:  # click usage errors in standalone_mode=False
-        import click
-        if isinstance(exc, click.ClickException):
-            exc.show()
-            return 2
+    except BrokenPipeError:  # `paperatlas ls | head`: the reader left; nothing to say
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 1
+    except OSError as exc:  # a file the command could not write or read: permissions, disk
+        name = exc.filename if exc.filename is not None else ""
+        _error_line(f"{name}: {exc.strerror or exc}" if name else str(exc.strerror or exc))
+        return 2
+    except Exception as exc:
+        if isinstance(exc, _click_exceptions()):  # usage errors: typer's message, exit 2
+            _show_usage_error(exc)
+            return getattr(exc, "exit_code", 2)
         raise
+    finally:
+        for sig, handler in old_handlers.items():
+            signal.signal(sig, handler)
     return code if isinstance(code, int) else 0

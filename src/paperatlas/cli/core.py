@@ -34,7 +34,7 @@ def add(
     no_enrich: Annotated[bool, typer.Option("--no-enrich", help="Skip extracting facts after adding.")] = False,
 ) -> None:
     """Add paper lists to the atlas: deduplicated, merged with twins, one transaction per file."""
-    atlas = open_atlas(db)
+    atlas = open_atlas(db, create=True)
     report = atlas.add(files, list_name=list_name, progress=sys.stderr.isatty(), enrich=False)
     for f in report.files:
         if f.error:
@@ -46,7 +46,7 @@ def add(
     if len(report.files) > 1:
         console.print(Text(f"total: added {report.added}, merged {report.merged}, "
                            f"unchanged {report.unchanged}, skipped {report.skipped}"), soft_wrap=True)
-    if not no_enrich and (report.added or report.merged):
+    if not no_enrich:  # also finishes facts an interrupted earlier run left pending
         from paperatlas.errors import PaperatlasError
         try:
             atlas.enrich(progress=sys.stderr.isatty())

@@ -5,6 +5,7 @@ The facts schema is in docs/DEVELOPING.md ("The facts a paper carries").
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 from typing import Any
@@ -66,12 +67,20 @@ def enrich_store(store, force: bool = False, progress: bool = False,
     """Compute and store facts for every paper whose text or extractor version changed.
 
     Work is written in batches of BATCH papers, one transaction each: an interrupt keeps
-    every finished batch, and the next run resumes where it stopped. Large stores are
-    extracted by a pool of worker processes (`workers`, default: one per core).
+    every finished batch, and the next run resumes where it stopped (the store says
+    what is pending: Store.facts_pending, one query, so a run with nothing to do costs
+    next to nothing). Large stores are extracted by a pool of worker processes
+    (`workers`, default: one per core) that die with this process (workers.process_pool).
     Returns counts: total, enriched, skipped, named, with_code, with_area (and area_problem,
     the reason, when the area classifier could not be used).
     """
     predict_areas = _area_predictor()
+    if not force:
+        version = EXTRACTOR_VERSION + ("+areas" if predict_areas else "")
+        if store.facts_pending(version) == 0:
+            total = store.count_papers()
+            return {"total": total, "enriched": 0, "skipped": total, "named": 0,
+                    "with_code": 0, "with_area": 0}
     state = {} if force else store.facts_state()
     papers = [(row["id"], row.get("title"), row["abstract"],
                facts_hash(row.get("title"), row["abstract"])) for row in store.iter_papers()]
@@ -98,25 +107,26 @@ def enrich_store(store, force: bool = False, progress: bool = False,
         counts["area_problem"] = area_problem
     if not todo:
         return counts
+    store.require_writable(f"store the facts of {len(todo)} papers")
 
-    bar = None
-    if progress:
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                   TimeRemainingColumn)
-        bar = Progress(TextColumn("enrich"), BarColumn(), MofNCompleteColumn(),
-                       TimeRemainingColumn(), transient=True)
-        bar.start()
-        task = bar.add_task("enrich", total=len(todo))
     batches = [todo[start:start + BATCH] for start in range(0, len(todo), BATCH)]
     workers = _worker_count(len(todo)) if workers is None else max(1, workers)
-    pool = None
-    try:
-        if workers > 1:
-            from concurrent.futures import ProcessPoolExecutor
-            pool = ProcessPoolExecutor(max_workers=workers)
+    with contextlib.ExitStack() as stack:
+        if workers > 1:  # forked before the progress bar's thread starts
+            from paperatlas.workers import process_pool
+            pool = stack.enter_context(process_pool(workers))
             results = pool.map(_facts_for, [[(t, a) for _, t, a, _ in b] for b in batches])
         else:
             results = (_facts_for([(t, a) for _, t, a, _ in b]) for b in batches)
+        bar = None
+        if progress:
+            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                                       TimeRemainingColumn)
+            bar = Progress(TextColumn("enrich"), BarColumn(), MofNCompleteColumn(),
+                           TimeRemainingColumn(), transient=True)
+            bar.start()
+            stack.callback(bar.stop)
+            task = bar.add_task("enrich", total=len(todo))
         for batch, facts in zip(batches, results):
             if use_areas:
                 areas = predict_areas([f"{t}. {a}" if t else a for _, t, a, _ in batch])
@@ -131,11 +141,6 @@ def enrich_store(store, force: bool = False, progress: bool = False,
             counts["with_area"] += sum(1 for f in facts if f.get("predicted_area"))
             if bar is not None:
                 bar.update(task, advance=len(batch))
-    finally:
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
-        if bar is not None:
-            bar.stop()
     return counts
 
 

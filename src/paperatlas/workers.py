@@ -1,0 +1,104 @@
+"""Worker processes that never outlive the process that started them.
+
+`process_pool(n)` is the one way paperatlas runs work in other processes. Its workers:
+
+- get SIGKILL from the kernel when their parent dies, however it dies (kill -9
+  included): Linux's parent-death signal, set with prctl(PR_SET_PDEATHSIG) as each
+  worker starts; a worker whose parent is already gone by then exits at once;
+- ignore SIGINT: Ctrl-C reaches the whole process group, and the parent stops the
+  workers itself (no traceback from each of them);
+- are terminated (and reaped) when the `with` block ends by an exception, Ctrl-C or the
+  CLI's SIGTERM handling; on a normal end they finish and are joined.
+
+`concurrent.futures` is imported at module level here: this module is only imported by
+stages that run worker processes.
+
+Without the parent-death signal (not Linux) each worker watches its parent instead and
+exits within a second of it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import ctypes.util
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _set_parent_death_signal(sig: int = signal.SIGKILL) -> bool:
+    """Ask the kernel to send `sig` to this process when its parent dies (Linux)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        return libc.prctl(_PR_SET_PDEATHSIG, int(sig), 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _watch_parent(parent: int) -> None:
+    """Fallback where there is no parent-death signal: exit once re-parented."""
+    def watch() -> None:
+        import time
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def init_worker(parent: int) -> None:
+    """Runs first in every worker (the pool's initializer)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    if not _set_parent_death_signal():
+        _watch_parent(parent)
+    if os.getppid() != parent:  # the parent died before the signal was armed
+        os._exit(1)
+
+
+@contextlib.contextmanager
+def process_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
+    """A ProcessPoolExecutor of `workers` processes that die with this one (see above).
+    A worker killed from outside (the OOM killer) breaks the pool with BrokenProcessPool
+    instead of leaving the parent waiting. Start it before any progress bar or other
+    thread: the workers are forked (at the first submit)."""
+    context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else None)
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context,
+                               initializer=init_worker, initargs=(os.getpid(),))
+    try:
+        yield pool
+    except BaseException:
+        _terminate(pool)
+        raise
+    else:
+        pool.shutdown(wait=True)
+
+
+def _terminate(pool: ProcessPoolExecutor) -> None:
+    """Stop the workers now (they may be in the middle of a task) and reap them."""
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14+
+    if terminate is not None:
+        terminate()
+        return
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
+        with contextlib.suppress(Exception):
+            process.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        with contextlib.suppress(Exception):
+            process.join(timeout=5)
+            if process.is_alive():
+                process.kill()
+                process.join(timeout=5)
