@@ -47,5 +47,6 @@ def web_client(db):
 
     from paperatlas.web.app import create_app
 
-    with TestClient(create_app(db)) as c:
+    # the app answers only loopback host names (TestClient's default Host is "testserver")
+    with TestClient(create_app(db), base_url="http://127.0.0.1") as c:
         yield c

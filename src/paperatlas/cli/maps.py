@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 import typer
 from rich.text import Text
 
-from paperatlas.cli.common import DbOption, UserError, app, console, open_atlas
+from paperatlas.cli.common import DbOption, UserError, app, console, err_console, open_atlas
 
 
 @app.command("map")
@@ -71,35 +71,69 @@ def _ensure_vectors(atlas, model: str | None, progress: bool) -> None:
 
 @app.command()
 def serve(
-    host: Annotated[str, typer.Option(help="Address to listen on (127.0.0.1 = this machine only).")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8765,
+    host: Annotated[str, typer.Option(
+        help="Address to listen on. 127.0.0.1 (default) = this machine only; any other "
+             "needs --allow-host or --read-only.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.", min=1, max=65535)] = 8765,
     workers: Annotated[Optional[int], typer.Option(
         help="Server processes (default: one per CPU core, at most 4).",
         show_default=False)] = None,
+    allow_host: Annotated[Optional[list[str]], typer.Option(
+        "--allow-host", metavar="NAME",
+        help="Also answer requests addressed to this host name or address (repeatable); "
+             "the app answers only 127.0.0.1, localhost and [::1] otherwise.",
+        show_default=False)] = None,
+    read_only: Annotated[bool, typer.Option(
+        "--read-only", help="Change nothing: likes are refused (403) and the atlas is "
+                            "opened read-only.")] = False,
+    create: Annotated[bool, typer.Option(
+        "--create", help="Serve a new, empty atlas when --db names none yet.")] = False,
     db: DbOption = None,
 ) -> None:
-    """Start the web app: map, search, paper cards, topics."""
-    import os
+    """Start the web app: map, search, paper cards, topics.
 
-    import uvicorn
-
+    Answers only requests addressed to this machine (or an --allow-host name); likes change only from its own pages."""
+    from paperatlas.api import Atlas
+    from paperatlas.store import default_db_path
+    from paperatlas.web import server
     from paperatlas.web.app import default_workers
+    from paperatlas.web.guard import normalise_host_name
 
-    atlas = open_atlas(db)
-    path = atlas.path.resolve()
-    atlas.close()
     if workers is not None and workers < 1:
         raise UserError("--workers must be 1 or more")
     workers = workers or default_workers()
-    shown = "127.0.0.1" if host in ("127.0.0.1", "localhost") else host
-    console.print(Text(f"paperatlas: serving {path} at http://{shown}:{port}/  "
-                       f"({workers} worker{'s' if workers > 1 else ''}; Ctrl+C stops)"),
-                  style="bold")
-    # Each worker process builds its own app from $PAPERATLAS_DB. No access log: writing a
-    # line per request costs more than a cached page.
-    os.environ["PAPERATLAS_DB"] = str(path)
-    # asyncio's own loop and TCP_NODELAY: see web/serving.py, NoDelayHttpToolsProtocol
-    uvicorn.run("paperatlas.web.app:app_from_env", factory=True, host=host, port=port,
-                workers=workers if workers > 1 else None, log_level="warning",
-                access_log=False, loop="asyncio",
-                http="paperatlas.web.serving:NoDelayHttpToolsProtocol")
+    path = Path(db) if db is not None else default_db_path()
+    if not path.exists() and not create:
+        raise UserError(f"no atlas at {path}; run paperatlas add first, or pass --create")
+    hosts = []
+    for name in allow_host or []:
+        try:
+            hosts.append(normalise_host_name(name))
+        except ValueError:
+            raise UserError(f"--allow-host {name!r}: not a host name or address") from None
+    if not server.is_loopback(host):
+        if not hosts and not read_only:
+            raise UserError(f"--host {host} is reachable from other machines and this app has "
+                            f"no login: pass --read-only, or --allow-host NAME with the name "
+                            f"others will use to reach it (or both)")
+        if server.is_ip_literal(host) and not server.is_unspecified(host):
+            hosts.append(normalise_host_name(host))  # its own address is no rebinding name
+        err_console.print(Text(
+            f"warning: --host {host}: anyone who can reach this machine can "
+            f"{'read' if read_only else 'read and change'} the atlas (no login); "
+            f"answering the host names {', '.join(hosts) or '(loopback only)'}"),
+            style="yellow")
+    atlas = Atlas(path, read_only=True if read_only else None, create=create)
+    path = atlas.path.resolve()
+    read_only = read_only or atlas.read_only
+    atlas.close()
+    sock = server.listen(host, port)  # a busy port stops here, before any worker starts
+    shown = f"[{host}]" if ":" in host else host
+    console.print(Text(f"paperatlas: serving {path} at http://{shown}:{sock.getsockname()[1]}/  "
+                       f"({workers} worker{'s' if workers > 1 else ''}"
+                       f"{'; read-only' if read_only else ''}; Ctrl+C stops)"),
+                  style="bold", soft_wrap=True)
+    server.worker_environment(str(path), hosts, read_only, workers)
+    if not server.run(sock, workers):
+        raise UserError("the web app did not start (the reason is above)")
+

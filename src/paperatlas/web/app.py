@@ -23,10 +23,10 @@ import os
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Annotated, Any, Callable
 from urllib.parse import urlencode
 
-from fastapi import FastAPI, HTTPException, Request
+from fastapi import Depends, FastAPI, HTTPException, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.middleware.gzip import GZipMiddleware
@@ -37,7 +37,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from paperatlas.api import Atlas
 from paperatlas.errors import PaperatlasError
 from paperatlas.web.cards import card_renderer
-from paperatlas.web.i18n import lang_of, translator
+from paperatlas.web.guard import RequestGuard
+from paperatlas.web.i18n import LANGUAGES, lang_of, translator
 from paperatlas.web.serving import PageCache, SecurityHeaders, StoreGeneration, tune_process
 
 HERE = Path(__file__).parent
@@ -45,6 +46,15 @@ PAGE_SIZE = 50
 SEARCH_PAGE_SIZE = 10  # as most search pages; each hit's highlighted snippet is costly
 MAP_CACHE_SECONDS = 30.0  # a rebuilt map shows up within this; reloading 15k rows costs ~0.3 s
 SORTS = ("list", "title", "rating", "name")
+KINDS = ("method", "benchmark", "dataset", "analysis", "theory")
+# Bounds of the query parameters (anything outside: 400, see `bad_parameter`). Deep pages
+# cost: a search ranks offset + k candidates, a sorted list reads every paper anyway.
+MAX_PAGE = 10_000        # /papers: 500k papers deep
+MAX_SEARCH_PAGE = 100    # /search: the 1,000 best hits
+MAX_API_K = 100
+MAX_API_OFFSET = 1_000
+MAX_QUERY = 1_000        # characters of a search
+MAX_NAME = 300           # an area, decision, list or topic name
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
        "frame-ancestors 'none'")
@@ -123,11 +133,15 @@ def _map_identity(stored: dict | None) -> tuple | None:
 
 
 def create_app(db_path: str | Path | None = None, page_cache: bool = True,
-               freeze_after_start: bool = False) -> FastAPI:
+               freeze_after_start: bool = False, allow_hosts: tuple[str, ...] = (),
+               read_only: bool = False) -> FastAPI:
     """The app over one atlas. `freeze_after_start`: for a server process, leave what the
-    start loaded out of Python's garbage collections (see freeze_memory)."""
-    atlas = Atlas(db_path)
-    generation = StoreGeneration(atlas.path)
+    start loaded out of Python's garbage collections (see freeze_memory). `allow_hosts`:
+    host names it answers besides 127.0.0.1, localhost and [::1]; `read_only`: every
+    state-changing request is refused and the store is opened read-only (web/guard.py)."""
+    atlas = open_atlas(db_path, read_only)
+    read_only = atlas.read_only  # also when the file cannot be written
+    generation = StoreGeneration(atlas.path, read_only=read_only)
     maps = MapCache(atlas, generation.current)
     warm = threading.Event()
     threads = int(os.environ.get("PAPERATLAS_WEB_THREADS", "") or WRITE_THREADS)
@@ -172,8 +186,9 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
         warm.set()
 
     app = FastAPI(title="paperatlas", docs_url=None, redoc_url=None, openapi_url=None,
-                  lifespan=lifespan)
+                  lifespan=lifespan, dependencies=[Depends(_valid_lang)])
     app.state.atlas = atlas
+    app.state.read_only = read_only
     # Innermost first. Defence in depth behind escaping: pages may run only the app's own
     # scripts (CSP). The map's JSON shrinks ~4x with gzip. Pages are kept, compressed,
     # while the store and the loaded map stay the same.
@@ -182,6 +197,8 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
     if page_cache:
         app.add_middleware(PageCache, version=lambda: (generation.current(), maps.serial),
                            max_age=MAP_CACHE_SECONDS)
+    # outermost: a refused request never reaches the page cache (its key has no Host)
+    app.add_middleware(RequestGuard, allow_hosts=allow_hosts, read_only=read_only)
 
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     # auto_reload off: templates do not change under a running app (saves a stat a page)
@@ -221,6 +238,33 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
         broad = stored["by_topic"].get((0, a["broad"]))
         fine = stored["by_topic"].get((1, a["fine"]))
         return {"broad": broad, "fine": fine, "outlier": bool(a["outlier"])}
+
+    vocabulary_cache: dict[str, tuple[object, dict[str, set[str]]]] = {}
+
+    def vocabulary() -> dict[str, set[str]]:
+        """The areas and decisions the store's papers have: what a filter may name."""
+        version = generation.current()
+        hit = vocabulary_cache.get("all")
+        if hit and hit[0] == version:
+            return hit[1]
+        stats = atlas.store.list_stats(None)
+        words = {"area": set(stats["by_area"]) - {"(unknown)"},
+                 "decision": set(stats["by_decision"]) - {"(unknown)"}}
+        vocabulary_cache["all"] = (version, words)
+        return words
+
+    def check_filters(area: str | None = None, kind: str | None = None,
+                      decision: str | None = None, list_name: str | None = None) -> None:
+        """400 for a filter value no paper can have; 404 for a list that does not exist."""
+        if kind and kind not in KINDS:
+            raise HTTPException(400, f"unknown kind (one of {', '.join(KINDS)})")
+        if area and area not in vocabulary()["area"]:
+            raise HTTPException(400, "unknown area")
+        if decision and not any(d.lower().startswith(decision.lower())  # a prefix filter:
+                                for d in vocabulary()["decision"]):  # "Accept" (Oral, Poster)
+            raise HTTPException(400, "unknown decision")
+        if list_name and list_name not in atlas.store.list_names():
+            raise HTTPException(404)
 
     def liked_ids() -> set[str]:
         return {pid for _, pid, value in atlas.store.marks("likes") if value > 0}
@@ -273,10 +317,9 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
         return counts
 
     @app.get("/", response_class=HTMLResponse)
-    async def overview(request: Request, list: str | None = None):
+    async def overview(request: Request, list: Name = None):
         store = atlas.store
-        if list and list not in store.list_names():
-            raise HTTPException(404)
+        check_filters(list_name=list)
         counts = overview_counts(list or None)
         stats, kinds, with_code = counts["stats"], counts["kinds"], counts["with_code"]
         stored = maps.get(list or None)
@@ -286,12 +329,13 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
                       lists=store.list_names(), list_name=list)
 
     @app.get("/map", response_class=HTMLResponse)
-    async def map_page(request: Request, list: str | None = None):
+    async def map_page(request: Request, list: Name = None):
+        check_filters(list_name=list)
         stored = maps.get(list or None)
         return render(request, "map.html", stored=stored, list_name=list)
 
     @app.get("/api/map")
-    async def api_map(list: str | None = None):
+    async def api_map(list: Name = None):
         stored = maps.get(list or None)
         if stored is None:
             raise HTTPException(404, "no map: run `paperatlas map`")
@@ -299,23 +343,28 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
         return JSONResponse(map_view(stored, atlas.store))
 
     @app.get("/papers", response_class=HTMLResponse)
-    async def papers_page(request: Request, area: str | None = None, kind: str | None = None,
-                    topic: str | None = None, decision: str | None = None,
-                    has_code: str | None = None, sort: str = "list", page: int = 1,
-                    list: str | None = None):
+    async def papers_page(request: Request, area: Name = None, kind: Name = None,
+                          topic: Name = None, decision: Name = None, has_code: Name = None,
+                          sort: Name = None, page: Page = 1, list: Name = None):
+        check_filters(area=area, kind=kind, decision=decision, list_name=list)
+        if has_code not in (None, "", "0", "1"):
+            raise HTTPException(400, "has_code must be 1 or 0")
+        if sort and sort not in SORTS:
+            raise HTTPException(400, f"unknown sort (one of {', '.join(SORTS)})")
+        sort = sort or "list"
+        level_topic = _parse_topic(topic)
+        if topic and level_topic is None:
+            raise HTTPException(400, "topic must be a number, or f and a number")
         store = atlas.store
         stored = maps.get(list or None)
         filters: dict[str, Any] = {"area": area or None, "kind": kind or None,
                                    "decision": decision or None, "list_name": list or None}
         if has_code in ("1", "0"):
             filters["has_code"] = has_code == "1"
-        level_topic = _parse_topic(topic)
         if level_topic is not None and stored is not None:
             level, tid = level_topic
             key = "broad" if level == 0 else "fine"
             filters["ids"] = [a["paper_id"] for a in stored["assignments"] if a[key] == tid]
-        sort = sort if sort in SORTS else "list"
-        page = max(1, page)
         if sort == "list":
             rows = list_(store.iter_papers(**filters, limit=PAGE_SIZE + 1,
                                            offset=(page - 1) * PAGE_SIZE))
@@ -347,10 +396,10 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
                       sorts=SORTS)
 
     @app.get("/search", response_class=HTMLResponse)
-    async def search_page(request: Request, q: str = "", page: int = 1, area: str | None = None,
-                    kind: str | None = None, list: str | None = None):
+    async def search_page(request: Request, q: Query_ = "", page: SearchPage = 1,
+                          area: Name = None, kind: Name = None, list: Name = None):
+        check_filters(area=area, kind=kind, list_name=list)
         q = q.strip()
-        page = max(1, page)
         result, hits, note = None, [], None
         if q:
             result, hits, note = _run_search(atlas, q, page, area=area or None,
@@ -373,9 +422,11 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
                       topic=topic, similar=cards(similar_rows, stored), liked=liked)
 
     @app.get("/topics/{topic_id}", response_class=HTMLResponse)
-    async def topic_page(request: Request, topic_id: str, level: int = 0, list: str | None = None):
+    async def topic_page(request: Request, topic_id: str,
+                         level: Annotated[int, Query(ge=0, le=1)] = 0, list: Name = None):
+        check_filters(list_name=list)
         stored = maps.get(list or None)
-        if stored is None or level not in (0, 1) or not topic_id.isdigit():
+        if stored is None or not (topic_id.isascii() and topic_id.isdigit()):
             raise HTTPException(404)
         topic = stored["by_topic"].get((level, int(topic_id)))
         if topic is None:
@@ -409,17 +460,14 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
 
     @app.post("/api/marks")
     async def api_mark(request: Request) -> dict:
-        try:
-            body = await request.json()
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            raise HTTPException(400, "send JSON: {\"id\": ..., \"liked\": true|false}") from None
-        if not isinstance(body, dict) or not isinstance(body.get("id"), str):
-            raise HTTPException(400, "send JSON: {\"id\": ..., \"liked\": true|false}")
+        # web/guard.py has checked the origin, the JSON content type and the size
+        paper_id, liked = _mark_request(await request.body())
         from starlette.concurrency import run_in_threadpool
-        return await run_in_threadpool(_set_mark, atlas, body["id"], bool(body.get("liked", True)))
+        return await run_in_threadpool(_set_mark, atlas, paper_id, liked)
 
     @app.get("/api/search")
-    async def api_search(q: str, k: int = 20, offset: int = 0):
+    async def api_search(q: Query_, k: Annotated[int, Query(ge=1, le=MAX_API_K)] = 20,
+                         offset: Annotated[int, Query(ge=0, le=MAX_API_OFFSET)] = 0):
         from paperatlas.search import search
         try:
             return JSONResponse(search(atlas.store, q, k=k, offset=offset).to_dict())
@@ -440,11 +488,12 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
 
     @app.exception_handler(RequestValidationError)
     async def bad_parameter(request: Request, exc: RequestValidationError):
-        # "/topics/3?level=abc", "/papers?page=x": a page that does not exist
+        # "/topics/3?level=abc", "/papers?page=99999999999999999999999": one short line
+        message = _parameter_message(exc)
         if request.url.path.startswith("/api/"):
-            return JSONResponse({"error": "bad parameters"}, status_code=400)
-        return render(request, "error.html", status=404, code=404, title_key="not_found",
-                      message_key="not_found_text")
+            return JSONResponse({"error": message}, status_code=400)
+        return render(request, "error.html", status=400, code=400, title_key="error",
+                      message_key=None, detail=message)
 
     @app.exception_handler(Exception)
     async def server_error(request: Request, exc: Exception):
@@ -460,6 +509,45 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
 
 
 list_ = list  # the route parameters named `list` shadow the builtin inside handlers
+
+# The query parameters' types: out of bounds or of the wrong type is a 400 (bad_parameter).
+Name = Annotated[str | None, Query(max_length=MAX_NAME)]
+Page = Annotated[int, Query(ge=1, le=MAX_PAGE)]
+SearchPage = Annotated[int, Query(ge=1, le=MAX_SEARCH_PAGE)]
+Query_ = Annotated[str, Query(max_length=MAX_QUERY)]
+MARK_KEYS = {"id", "liked"}
+
+
+def _valid_lang(lang: Annotated[str | None, Query(max_length=10)] = None) -> None:
+    """Every route's `lang`: en, zh, or none (pages render in lang_of(lang))."""
+    if lang not in (None, "", *LANGUAGES):
+        raise HTTPException(400, f"lang must be one of {', '.join(LANGUAGES)}")
+
+
+def _parameter_message(exc: RequestValidationError) -> str:
+    """'bad parameter page: Input should be less than or equal to 10000' (the first error)."""
+    errors = exc.errors()
+    if not errors:
+        return "bad parameters"
+    first = errors[0]
+    where = ".".join(str(part) for part in first.get("loc", ())[1:]) or "request"
+    return f"bad parameter {where}: {first.get('msg', 'invalid')}"[:200]
+
+
+def _mark_request(raw: bytes) -> tuple[str, bool]:
+    """(paper id, liked) from a like's body, `{"id": "...", "liked": true|false}` and
+    nothing else: a string where true/false belongs ({"liked": "no"}) is refused, not
+    taken as a like."""
+    usage = 'send JSON: {"id": "<paper id>", "liked": true|false}'
+    try:
+        body = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+        raise HTTPException(400, usage) from None
+    if (not isinstance(body, dict) or set(body) != MARK_KEYS
+            or not isinstance(body["id"], str) or type(body["liked"]) is not bool
+            or not 0 < len(body["id"]) <= MAX_NAME or "\x00" in body["id"]):
+        raise HTTPException(400, usage)
+    return body["id"], body["liked"]
 
 
 class _PageEnvironment(Environment):
@@ -482,7 +570,13 @@ def _parse_topic(value: str | None) -> tuple[int, int] | None:
         return None
     level = 1 if value.startswith("f") else 0
     digits = value[1:] if level else value
-    return (level, int(digits)) if digits.isdigit() else None
+    ok = digits.isascii() and digits.isdigit() and len(digits) <= 9
+    return (level, int(digits)) if ok else None
+
+
+def open_atlas(db_path: str | Path | None, read_only: bool) -> Atlas:
+    """The app's atlas; read-only: nothing of the file is written, not even a migration."""
+    return Atlas(db_path, read_only=True if read_only else None)
 
 
 def _hit_row(hit) -> dict:
@@ -574,12 +668,16 @@ __all__ = ["create_app", "json_for_script", "bar_width", "math"]
 def app_from_env() -> FastAPI:
     """The app of one server process, for `uvicorn --factory
     paperatlas.web.app:app_from_env` (what `paperatlas serve` runs): the atlas named by
-    $PAPERATLAS_DB; PAPERATLAS_PAGE_CACHE=0 turns the page cache off."""
+    $PAPERATLAS_DB, served as web/server.py's worker_settings say (allowed hosts,
+    read-only); PAPERATLAS_PAGE_CACHE=0 turns the page cache off. A worker process of
+    `serve` ends with its parent (server.die_with_parent)."""
     from paperatlas.store import default_db_path
+    from paperatlas.web.server import die_with_parent, worker_settings
+    die_with_parent()
     tune_process()
     return create_app(default_db_path(),
                       page_cache=os.environ.get("PAPERATLAS_PAGE_CACHE", "1") != "0",
-                      freeze_after_start=True)
+                      freeze_after_start=True, **worker_settings())
 
 
 def default_workers() -> int:

@@ -56,8 +56,12 @@ class StoreGeneration:
     this app's own like button) commits. Per-thread connections each count differently, so
     they cannot give a number that all threads agree on; this one can."""
 
-    def __init__(self, path: str | Path):
-        self._conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+    def __init__(self, path: str | Path, read_only: bool = False):
+        if read_only:  # never creates or writes the file
+            from paperatlas.store_file import connect_read_only
+            self._conn, _ = connect_read_only(Path(path))
+        else:
+            self._conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
         self._lock = threading.Lock()
 
     def current(self) -> int:

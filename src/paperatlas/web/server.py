@@ -1,0 +1,164 @@
+"""Running the web app as `paperatlas serve` does: the socket, the worker processes, and
+how they end. The pages are app.py's; what makes them fast is serving.py's.
+
+- `listen(host, port)`: the listening socket, bound (and listening) in the parent before
+  any worker starts, so a busy port is one clear line at once, not a worker's traceback.
+- `run(sock, workers)`: uvicorn on that socket, in this process (one worker) or in
+  `workers` processes that share it.
+- `die_with_parent()`: called by each worker as it starts. Nothing the parent does when
+  it is killed with SIGKILL can stop its workers, so each worker asks Linux to kill it
+  when its parent dies (`prctl(PR_SET_PDEATHSIG)`); elsewhere a watchdog thread ends it
+  once its parent is gone. Either way no worker is left holding the port.
+- The parent tells its workers what to serve through the environment (`worker_settings`):
+  each worker builds its own app (`app.app_from_env`).
+"""
+
+from __future__ import annotations
+
+import errno
+import ipaddress
+import os
+import signal
+import socket
+import sys
+import threading
+import time
+
+from paperatlas.errors import PaperatlasError
+
+ENV_DB = "PAPERATLAS_DB"
+ENV_ALLOW_HOSTS = "PAPERATLAS_ALLOW_HOSTS"   # names, separated by spaces
+ENV_READ_ONLY = "PAPERATLAS_READ_ONLY"       # "1": serve read-only
+ENV_PARENT = "PAPERATLAS_SERVE_PARENT"       # the supervisor's pid, in worker processes only
+BACKLOG = 2048  # uvicorn's default
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+WATCH_SECONDS = 1.0
+
+
+class ServeError(PaperatlasError):
+    """The server cannot start (port in use, address not on this machine, ...)."""
+
+
+def is_loopback(host: str) -> bool:
+    """Does listening on `host` keep the app on this machine?"""
+    if host.lower() in ("localhost", "localhost."):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:  # a host name: it may resolve to anything
+        return False
+
+
+def is_ip_literal(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    return True
+
+
+def is_unspecified(host: str) -> bool:
+    """0.0.0.0 or ::: every address of the machine, so no one address to allow."""
+    return is_ip_literal(host) and ipaddress.ip_address(host.strip("[]")).is_unspecified
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket listening on host:port, ready to hand to uvicorn (and its workers)."""
+    host = host.strip("[]")
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    # as uvicorn does: a port left in TIME_WAIT by a stopped server can be taken again;
+    # a port another socket is listening on cannot (Linux refuses it with EADDRINUSE)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+        sock.listen(BACKLOG)
+    except OSError as exc:
+        sock.close()
+        where = f"[{host}]:{port}" if family == socket.AF_INET6 else f"{host}:{port}"
+        if exc.errno == errno.EADDRINUSE:
+            raise ServeError(f"{where} is already in use (another server?): stop it, or "
+                             f"pick another port with --port") from None
+        if exc.errno == errno.EADDRNOTAVAIL:
+            raise ServeError(f"cannot listen on {where}: not an address of this machine") from None
+        if exc.errno == errno.EACCES:
+            raise ServeError(f"cannot listen on {where}: permission denied (ports below "
+                             f"1024 need privileges)") from None
+        raise ServeError(f"cannot listen on {where}: {exc.strerror or exc}") from None
+    except (socket.gaierror, OverflowError, UnicodeError) as exc:
+        sock.close()
+        raise ServeError(f"cannot listen on {host}:{port}: {exc}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
+def worker_environment(db: str, allow_hosts: list[str], read_only: bool, workers: int) -> None:
+    """What each worker reads in `worker_settings` (set in this process's environment,
+    which the workers inherit)."""
+    os.environ[ENV_DB] = db
+    os.environ[ENV_ALLOW_HOSTS] = " ".join(allow_hosts)
+    os.environ[ENV_READ_ONLY] = "1" if read_only else ""
+    if workers > 1:
+        os.environ[ENV_PARENT] = str(os.getpid())
+    else:  # the one worker is this process: nobody to outlive
+        os.environ.pop(ENV_PARENT, None)
+
+
+def worker_settings() -> dict:
+    """create_app's keyword arguments for this worker, from the environment."""
+    return {"allow_hosts": tuple(os.environ.get(ENV_ALLOW_HOSTS, "").split()),
+            "read_only": os.environ.get(ENV_READ_ONLY) == "1"}
+
+
+def die_with_parent() -> None:
+    """In a worker process: end when the `serve` process that started it ends, however
+    it ends (SIGKILL included). No-op outside a worker (ENV_PARENT unset)."""
+    parent = os.environ.get(ENV_PARENT)
+    if not parent or not parent.isdigit():
+        return
+    parent_pid = int(parent)
+    if sys.platform.startswith("linux") and _parent_death_signal(signal.SIGKILL):
+        if os.getppid() != parent_pid:  # it died before the signal was asked for
+            os._exit(1)
+        return
+    threading.Thread(target=_watch_parent, args=(parent_pid,), name="paperatlas-parent-watch",
+                     daemon=True).start()
+
+
+def _parent_death_signal(sig: int) -> bool:
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(PR_SET_PDEATHSIG, int(sig), 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _watch_parent(parent_pid: int) -> None:
+    while os.getppid() == parent_pid:
+        time.sleep(WATCH_SECONDS)
+    os._exit(1)
+
+
+def run(sock: socket.socket, workers: int) -> bool:
+    """Serve `app.app_from_env` on `sock` until Ctrl+C or SIGTERM; False when it never
+    started (the reason is logged)."""
+    import uvicorn
+    from uvicorn.supervisors import Multiprocess
+
+    # Each worker builds its own app from the environment. No access log: writing a line
+    # per request costs more than a cached page. asyncio's own loop and TCP_NODELAY: see
+    # serving.py, NoDelayHttpToolsProtocol.
+    config = uvicorn.Config("paperatlas.web.app:app_from_env", factory=True, workers=workers,
+                            log_level="warning", access_log=False, loop="asyncio",
+                            http="paperatlas.web.serving:NoDelayHttpToolsProtocol")
+    if workers > 1:
+        Multiprocess(config, sockets=[sock]).run()
+        return True
+    server = uvicorn.Server(config)
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass
+    return server.started
