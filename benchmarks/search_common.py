@@ -79,3 +79,40 @@ def ensure_vectors(store: Store, rows: list[dict], model: str, log=print) -> Non
     t = time.perf_counter()
     embed_store(store, model=model, progress=True)
     log(f"vectors: {model} embedded in {time.perf_counter() - t:.0f}s")
+
+
+def paper_names(rows: list[dict], cache: Path | None = None, log=print) -> dict[str, list[str]]:
+    """paper id -> the names its abstract introduces (enrich's `extract_names`, headline
+    first), for papers that name something; cached per data file."""
+    cache = cache or CACHE / "search" / "names.json"
+    if cache.exists():
+        return json.loads(cache.read_text())
+    from paperatlas.enrich.names import extract_names
+    from paperatlas.enrich.text import clean
+
+    out = {}
+    t = time.perf_counter()
+    for r in rows:
+        raw = r.get("abstract") or ""
+        names = extract_names(raw, clean(raw))
+        if names:
+            out[r["id"]] = names
+    log(f"names extracted from {len(rows):,} abstracts in {time.perf_counter() - t:.0f}s")
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    cache.write_text(json.dumps(out))
+    return out
+
+
+def ensure_names(store: Store, rows: list[dict], log=print) -> dict[str, list[str]]:
+    """The bench atlas carries each paper's names in its facts, as `paperatlas add` (which
+    runs enrich) leaves them: search finds a paper by its name. Only name facts are
+    written (enrich's other facts are not needed by search)."""
+    names = paper_names(rows, log=log)
+    have = {pid for pid, _ in store.paper_names()}
+    todo = [(pid, n) for pid, n in names.items() if pid not in have]
+    if todo:
+        with store.transaction():
+            for pid, n in todo:
+                store.set_facts(pid, {"name": n[0], "names": n}, "", "bench-names")
+        log(f"names: {len(todo):,} papers' name facts written")
+    return names

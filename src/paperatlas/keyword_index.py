@@ -120,8 +120,7 @@ class KeywordIndex:
             docs, saturation = self.postings(store, token)
             if len(docs):
                 n = len(docs)
-                idf = max(np.log((self.n_rows - n + 0.5) / (n + 0.5)), MIN_IDF)
-                total[docs] += idf * saturation
+                total[docs] += idf(self.n_rows, n) * saturation
         docs = np.flatnonzero(total)  # every matched row scores > 0 (idf >= MIN_IDF)
         return docs, total[docs]
 
@@ -166,6 +165,24 @@ def doc_freq(store, words: list[str]) -> dict[str, int]:
     if missing:
         out.update(store.fts_doc_freq(missing))
     return out
+
+
+def idf(n_rows: int, df: int) -> float:
+    """FTS5's idf of a token held by `df` of `n_rows` rows (floored at MIN_IDF)."""
+    return max(float(np.log((n_rows - df + 0.5) / (df + 0.5))), MIN_IDF)
+
+
+def ceiling(store, terms: list[str]) -> float:
+    """The most BM25 the query `terms` can give a row, sum of idf(t) * (k1 + 1) (a
+    row holding every term infinitely often): dividing a row's score by it says how
+    much of the query's rare evidence the row holds, whatever else the query matched.
+    A row holding only a query's one rare word scores near the top; a row holding one
+    common word of a long query scores near 0. Terms no row holds (a typo) add nothing."""
+    if not terms:
+        return 0.0
+    index = _index(store)
+    freq = doc_freq(store, terms)
+    return sum(idf(index.n_rows, freq[t]) for t in terms if freq.get(t, 0) > 0) * (K1 + 1)
 
 
 def tokens_of(store, words: list[str]) -> dict[str, tuple[str, ...]]:

@@ -40,11 +40,17 @@ MAX_K = 1000
 MARK_OPEN, MARK_CLOSE = "\ue000", "\ue001"  # private-use code points: never in real text
 SNIPPET_CHARS = 320
 
-# Fusion of the keyword and vector rankings, chosen on the dev half of
+# Fusion of the keyword and vector rankings, chosen on the tuning half of the queries in
 # benchmarks/queries (see docs/bench/search.md). "rrf": sum of w / (rrf_k + rank).
-# "score": each list min-max scaled, weighted sum. Feedback: see `expansion` below.
+# "score": weighted sum of scaled scores; `keyword_scale` "ceiling" divides BM25 by the
+# most the query's terms can give (`keyword_index.ceiling`), so a paper holding the
+# query's one rare word ("CIMemories") keeps its full weight even when it is the only
+# match; "minmax" scales each list by its own max and min (the fusion before issue 18,
+# under which a list's only hit scores 0). Vector lists are min-max scaled.
+# Feedback: see `expansion` below.
 FUSION: dict[str, Any] = {"method": "score", "rrf_k": 60, "keyword_weight": 0.5,
-                          "vector_weight": 1.0, "feedback_weight": 1.0}
+                          "vector_weight": 1.0, "feedback_weight": 1.0,
+                          "keyword_scale": "ceiling", "name_weight": 1.0}
 FEEDBACK_DOCS = 3  # papers whose vector centroid re-queries the index (feedback)
 # BM25 weight factor for a non-English query the glossary could not translate (only its
 # stray Latin-script words, e.g. "KV", can match the index).
@@ -278,6 +284,53 @@ def keyword_ranking(store, terms: list[str], depth: int,
         raise SearchError(f"keyword search failed for this query ({exc})") from None
 
 
+# -- names -----------------------------------------------------------------------------------------
+
+_NAMES_CACHE: dict[tuple, tuple[dict[str, list[str]], dict[str, list[str]]]] = {}
+MAX_NAME_WORDS = 4  # longest name looked for inside a query ("Relational Execution Tracker")
+
+
+def _name_tables(store) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """(lower-cased name -> ids, name as written -> ids) of the names papers introduce
+    (enrich facts), read once per store change."""
+    key = (str(store.path), store.change_counter())
+    tables = _NAMES_CACHE.get(key)
+    if tables is None:
+        lower: dict[str, list[str]] = {}
+        exact: dict[str, list[str]] = {}
+        for pid, name in store.paper_names():
+            name = " ".join(unicodedata.normalize("NFKC", name).split())
+            lower.setdefault(name.lower(), []).append(pid)
+            exact.setdefault(name, []).append(pid)
+        _NAMES_CACHE.clear()
+        tables = _NAMES_CACHE[key] = (lower, exact)
+    return tables
+
+
+def name_ranking(store, query: str, allowed: frozenset[str] | None = None
+                 ) -> list[tuple[str, float]]:
+    """Papers whose own name (CIMemories, BRAIN, "Relational Execution Tracker") the query
+    is or contains: score 1 when the whole query is the name (any case), 0.5 when a name
+    written with a capital or digit appears in the query as written ("CIMemories
+    privacy"). A name is the one word that picks its paper out of thousands, even a name
+    that is also an everyday word to BM25 (BRAIN, MENTOR)."""
+    text = " ".join(unicodedata.normalize("NFKC", query).split())
+    if not text or len(text) > 200:
+        return []
+    lower, exact = _name_tables(store)
+    found: dict[str, float] = {pid: 1.0 for pid in lower.get(text.lower(), [])}
+    words = [w.strip(".,;:!?()[]{}\"'“”") for w in text.split(" ")]
+    for size in range(1, MAX_NAME_WORDS + 1):
+        for start in range(len(words) - size + 1):
+            piece = " ".join(words[start:start + size])
+            if piece == text or not any(c.isupper() or c.isdigit() for c in piece):
+                continue
+            for pid in exact.get(piece, []):
+                found.setdefault(pid, 0.5)
+    ranked = [(pid, sc) for pid, sc in found.items() if allowed is None or pid in allowed]
+    return sorted(ranked, key=lambda kv: (-kv[1], kv[0]))
+
+
 # -- vector side ---------------------------------------------------------------------------------
 
 _MODELS_CACHE: dict[tuple, list[str]] = {}
@@ -352,20 +405,27 @@ def _open_index(store, model: str):
 
 # -- fusion ----------------------------------------------------------------------------------------
 
-def fuse(rankings: list[tuple[list[tuple[str, float]], float]], method: str = "rrf",
+def fuse(rankings: list[tuple], method: str = "rrf",
          rrf_k: float = 60.0) -> list[tuple[str, float]]:
-    """One ranking from several: each is (list of (id, score) best first, weight).
+    """One ranking from several: each is (list of (id, score) best first, weight) or
+    (list, weight, ceiling).
 
-    "rrf": score = sum of weight / (rrf_k + rank). "score": each list's scores scaled to
-    [0, 1] by its maximum and minimum, then a weighted sum (absent = 0).
+    "rrf": score = sum of weight / (rrf_k + rank). "score": a weighted sum (absent = 0)
+    of each list's scores divided by its `ceiling` when one is given (an absolute scale:
+    a list's only hit keeps its score), else scaled to [0, 1] by the list's own maximum
+    and minimum.
     """
     fused: dict[str, float] = {}
-    for ranking, weight in rankings:
+    for ranking, weight, *rest in rankings:
         if not ranking or weight <= 0:
             continue
+        ceiling = rest[0] if rest else None
         if method == "rrf":
             for rank, (pid, _) in enumerate(ranking, start=1):
                 fused[pid] = fused.get(pid, 0.0) + weight / (rrf_k + rank)
+        elif method == "score" and ceiling:
+            for pid, s in ranking:
+                fused[pid] = fused.get(pid, 0.0) + weight * s / ceiling
         elif method == "score":
             scores = [s for _, s in ranking]
             hi, lo = max(scores), min(scores)
@@ -430,6 +490,18 @@ class Rankings:
     # neighbours of the papers that keywords and vectors together ranked first, in the
     # English model's space (pseudo-relevance feedback on the hybrid ranking; hybrid only)
     expansion: list[tuple[str, float]] = field(default_factory=list)
+    # the most BM25 the keyword terms can give a paper (keyword_index.ceiling)
+    keyword_ceiling: float = 0.0
+    # papers whose own name the query is or holds (name_ranking)
+    named: list[tuple[str, float]] = field(default_factory=list)
+
+    def keyword_list(self, fusion: dict[str, Any] | None = None) -> tuple:
+        """The keyword list as `fuse` takes it: with its ceiling when the fusion scales
+        BM25 by it."""
+        fusion = {**FUSION, **(fusion or {})}
+        if fusion.get("keyword_scale") == "ceiling" and self.keyword_ceiling > 0:
+            return (self.keyword, fusion["keyword_weight"], self.keyword_ceiling)
+        return (self.keyword, fusion["keyword_weight"])
 
     def semantic(self, fusion: dict[str, Any] | None = None) -> list[tuple[str, float]]:
         """The vector side alone. English: the vector list. Translated queries: the
@@ -447,9 +519,11 @@ class Rankings:
 
 def candidate_rankings(store, query: str, depth: int = CANDIDATES,
                        allowed: set[str] | None = None, keyword: bool = True,
-                       vectors: bool = True) -> Rankings:
+                       vectors: bool = True, fusion: dict[str, Any] | None = None
+                       ) -> Rankings:
     """The keyword (BM25) and vector rankings of `query`, each `depth` deep, among
-    `allowed` papers (all when None). Routes by the query's language."""
+    `allowed` papers (all when None). Routes by the query's language. `fusion`
+    (overrides of FUSION) also shapes the first pass of the feedback expansion."""
     language = detect_language(query)
     translation = translate_query(query) if language != "en" and TRANSLATE else None
     terms = query_terms(translation or query)
@@ -479,20 +553,27 @@ def candidate_rankings(store, query: str, depth: int = CANDIDATES,
         elif english:
             feedback = _feedback_ranking(store, english[0], vec_ranking, depth, allowed)
     kw_ranking: list[tuple[str, float]] = []
+    ceiling = 0.0
     if keyword and allowed != set():
         kw_ranking = keyword_ranking(store, terms, depth, allowed)
+        if kw_ranking:
+            ceiling = keyword_index.ceiling(store, informative_terms(store, terms))
         if not terms and language != "en" and not vectors:
             notes.append(f"keyword search cannot match a {_language_name(language)} query "
                          "against English abstracts; search without --mode keyword")
+    named = name_ranking(store, query, allowed) if keyword and allowed != set() else []
     r = Rankings(language, terms, kw_ranking, vec_ranking, model, notes, translation,
-                 translated, feedback)
+                 translated, feedback, keyword_ceiling=ceiling, named=named)
     semantic = r.semantic()
     english_model = model if language == "en" else (english[0] if vectors and english
                                                     else None)
     # (tried for translated Chinese queries too: no gain on the dev queries, so English only)
     if kw_ranking and semantic and english_model and language == "en":
-        first = fuse([(kw_ranking, 1.0), (semantic, 1.0)], method=FUSION["method"],
-                     rrf_k=FUSION["rrf_k"])  # equal weights for the first pass
+        f = {**FUSION, **(fusion or {})}
+        kw = r.keyword_list(f)
+        first = fuse([(kw[0], 1.0, *kw[2:]), (semantic, 1.0),
+                      (named, f.get("name_weight", 0.0), 1.0)],
+                     method=f["method"], rrf_k=f["rrf_k"])  # equal weights for the first pass
         r.expansion = _feedback_ranking(store, english_model, first, depth, allowed)
     return r
 
@@ -535,17 +616,23 @@ def fuse_rankings(r: Rankings, fusion: dict[str, Any] | None = None
     """(fused ranking, mode) from the keyword side and the vector side."""
     fusion = {**FUSION, **(fusion or {})}
     semantic = r.semantic(fusion)
-    if not semantic:
+    named = [(r.named, fusion.get("name_weight", 0.0), 1.0)] if r.named else []
+    if not semantic and not named:
         return r.keyword, "keyword"
-    if not r.keyword:
+    if not r.keyword and not named:
         return semantic, "semantic"
-    keyword_weight = fusion["keyword_weight"]
-    if r.language != "en" and not r.translation:  # only stray Latin words to match
-        keyword_weight *= FOREIGN_KEYWORD_WEIGHT
-    lists = [(r.keyword, keyword_weight), (semantic, fusion["vector_weight"])]
+    lists = list(named)
+    if r.keyword:
+        keyword = r.keyword_list(fusion)
+        if r.language != "en" and not r.translation:  # only stray Latin words to match
+            keyword = (keyword[0], keyword[1] * FOREIGN_KEYWORD_WEIGHT, *keyword[2:])
+        lists.append(keyword)
+    if semantic:
+        lists.append((semantic, fusion["vector_weight"]))
     if r.expansion:
         lists.append((r.expansion, fusion["feedback_weight"]))
-    return fuse(lists, method=fusion["method"], rrf_k=fusion["rrf_k"]), "hybrid"
+    mode = "hybrid" if r.keyword and semantic else "keyword" if r.keyword else "semantic"
+    return fuse(lists, method=fusion["method"], rrf_k=fusion["rrf_k"]), mode
 
 
 # -- query translation ---------------------------------------------------------------------------
@@ -613,7 +700,8 @@ def search(store, query: str, k: int = 20, offset: int = 0, list_name: str | Non
         query = query[:MAX_QUERY_CHARS]
     allowed = _allowed_ids(store, _filters(list_name, area, kind, decision, has_code))
     r = candidate_rankings(store, query, depth=max(CANDIDATES, offset + k), allowed=allowed,
-                           keyword=method != "semantic", vectors=method != "keyword")
+                           keyword=method != "semantic", vectors=method != "keyword",
+                           fusion=fusion)
     ranked, mode = fuse_rankings(r, fusion)
     if r.language != "en" and r.vector:
         mode = "cross-lingual"
