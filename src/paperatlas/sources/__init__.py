@@ -19,6 +19,7 @@ from paperatlas.sources.bibtex import read_bibtex
 from paperatlas.sources.csv import header_columns, is_header, read_csv
 from paperatlas.sources.arxiv_mail import looks_like_arxiv_mail, read_arxiv_mail
 from paperatlas.sources.csl import is_csl_item
+from paperatlas.sources.entries import looks_like_markdown, read_entries
 from paperatlas.sources.jsonl import read_json, read_jsonl
 from paperatlas.sources.ris import looks_like_ris, read_ris
 from paperatlas.sources.report import ReadReport, line_of
@@ -33,6 +34,7 @@ READERS: dict[str, Callable[[Path], Iterator[Paper]]] = {
     "csv": read_csv,
     "bibtex": read_bibtex,
     "text": read_text,
+    "markdown": read_entries,
 }
 _BIBTEX_ENTRY = re.compile(r"^\s*@\s*[A-Za-z]+\s*[({]", re.MULTILINE)
 
@@ -58,6 +60,8 @@ def detect(path: str | os.PathLike[str]) -> str:
         return "bibtex"
     if is_header(first_line):
         return "csv"
+    if looks_like_markdown(head):
+        return "markdown"
     known = header_columns(first_line)
     if len(known) >= 2:  # a sheet of papers, but nothing to read as the abstract
         raise InputError(path, f"looks like a CSV/TSV with columns {', '.join(sorted(known))} "

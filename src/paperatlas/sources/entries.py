@@ -1,0 +1,648 @@
+"""Lists written by people — Markdown digests, awesome lists, Chinese posts, publication
+pages — read as *entries*: a title line and the lines that belong to it.
+
+The line recognisers are in `mdlines`; this module puts their lines together:
+
+1. Title lines open an entry: a heading with paper content under it (a labelled field, a
+   link, a number, or an abstract-like paragraph), a list item whose text starts with a
+   `[Title](url)` link or a `**Title**`, a table row with a title cell (by the header:
+   Title/Paper/Name/论文, else the first title-like link), a `Title:` field.
+2. The lines after it belong to it until the next title line, heading or rule: labelled
+   fields (authors, affiliation, links, abstract, date, venue, keywords, ...), a `#### Abstract`
+   sub-heading and the text under it, a `> ` quoted abstract, links (paper links and code
+   links apart, by their label and their host), other text (the abstract when the entry has
+   no labelled one and the text reads as prose; otherwise venue/year).
+3. Headings that are not entries are sections: the paper's `section` is the deepest one
+   above it. Usage/setup/license/statistics sections and everything under them are skipped,
+   as are tables of contents (links to `#anchors`), badges, images, code fences, HTML
+   remnants and collapsed `<details>` blocks (AI summaries).
+4. A section that repeats the entries of an earlier one (same numbers, same titles: a
+   second pass with details) merges into it by number; then a paper that appears twice
+   (same arXiv id, DOI or normalised title) is one paper with the union of its fields.
+
+A file in which no entry is found is read by the plain-text paragraph reader (`text`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from paperatlas.identifiers import find_identifiers, link_kind
+from paperatlas.paper import Paper, normalise_text
+from paperatlas.sources._io import iter_lines
+from paperatlas.sources.mdlines import (Line, classify, cjk_count, label_name, links, noise_blocks,
+                                        plain, strip_symbols, without_links)
+from paperatlas.sources.records import iso_date
+
+# Sections that hold no papers, whatever is under them.
+_USAGE = re.compile(
+    r"^(usage|how to use|how to|installation|install|setup|set up|getting started|quick ?start|"
+    r"configuration|config|customi[sz]ation|schedule|license|licence|contributing|contribute|"
+    r"contributors?|contact|citation|cite|cite us|citing|acknowledge?ments?|star history|faq|"
+    r"deployment|deploy|statistics|stats|todo|to do|changelog|change log|updates?|news|"
+    r"manual trigger|requirements|development|features|table of contents|contents|toc|"
+    r"related (lists|repos|projects)|sponsors?|support|about|links|references?|footnotes|"
+    r"使用|使用方法|使用说明|安装|配置|统计|许可|许可证|致谢|引用|更新日志|更新|新闻|目录|联系|贡献|"
+    r"声明|免责声明|说明|运行|部署|关于)\b", re.IGNORECASE)
+# Link labels that name what a link is, never a paper's title.
+_LINK_LABELS = {
+    "paper": "paper", "pdf": "paper", "arxiv": "paper", "abs": "paper",
+    "openreview": "paper", "doi": "paper", "论文": "paper", "paper page": "paper",
+    "论文链接": "paper", "原文": "paper", "acl": "paper", "ieee": "paper", "acm": "paper",
+    "semantic scholar": "paper", "alphaxiv": "paper", "hf paper": "paper",
+    "code": "code", "github": "code", "gitlab": "code", "repo": "code", "project": "code",
+    "project page": "code", "homepage": "code", "website": "code", "demo": "code", "local demo": "code",
+    "dataset": "code", "data": "code", "model": "code", "models": "code", "huggingface": "code",
+    "hugging face": "code", "hf": "code", "代码": "code", "项目": "code", "主页": "code",
+    "项目主页": "code", "leaderboard": "code", "eval tool": "code", "checkpoint": "code",
+    "weights": "code", "blog": "code", "video": "code", "slides": "code", "poster": "code",
+    "bib": "skip", "bibtex": "skip", "citation": "skip", "cite": "skip", "star": "skip",
+    "stars": "skip", "wechat": "skip",
+}
+_TABLE_ROLES = {
+    "title": ("title", "paper", "paper title", "papers", "论文", "标题", "题目", "论文标题", "publication",
+              "article"),
+    "name": ("name", "dataset", "benchmark", "model", "method", "名称", "数据集", "模型", "方法"),
+    "venue": ("venue", "conference", "journal", "pub", "publication venue", "会议", "期刊", "会议期刊",
+              "source"),
+    "date": ("date", "year", "time", "published", "日期", "时间", "年份", "发表日期"),
+    "code": ("code", "github", "repo", "repository", "demo", "project", "homepage", "代码", "项目"),
+    "authors": ("authors", "author", "作者"),
+    "abstract": ("abstract", "摘要", "summary", "tl;dr", "tldr"),
+}
+_ROLE_OF = {name: role for role, names in _TABLE_ROLES.items() for name in names}
+_PROSE_WORDS = 20
+_PROSE_CJK = 40
+_YEAR = re.compile(r"(?<!\d)(19[5-9]\d|20\d\d)(?!\d)")
+_ABSTRACT_RANK = {"abstract": 4, "summary": 3, "quote": 2, "body": 1}
+
+
+@dataclass
+class Entry:
+    lineno: int
+    kind: str                       # heading | item | table | field
+    title: str | None = None
+    level: int = 0
+    number: int | None = None
+    section: str | None = None
+    authors: list[str] = field(default_factory=list)
+    abstracts: dict[str, list[str]] = field(default_factory=dict)   # rank name -> parts
+    body: list[str] = field(default_factory=list)
+    urls: list[str] = field(default_factory=list)
+    code: list[str] = field(default_factory=list)
+    fields: dict[str, str] = field(default_factory=dict)            # venue, date, ... as read
+    extra: dict[str, object] = field(default_factory=dict)
+    group: int = 0                   # index of the section run it was read in
+
+    def add_text(self, rank: str, text: str) -> None:
+        self.abstracts.setdefault(rank, []).append(text)
+
+    def abstract(self) -> tuple[str, str | None]:
+        """The best text it has for an abstract: labelled, else a summary, a quote, or the
+        entry's own prose (not a line of venue and links), and which of them it is."""
+        for rank in sorted(self.abstracts, key=lambda r: -_ABSTRACT_RANK.get(r, 0)):
+            if rank == "tldr":
+                continue
+            text = _join(self.abstracts[rank])
+            if text or rank == "abstract":  # a labelled abstract left empty: no abstract
+                return text, rank if text else None
+        prose = [b for b in self.body if is_prose(b)]
+        if prose:
+            return _join(prose), "body"
+        return "", None
+
+    def keys(self) -> list[str]:
+        ids = find_identifiers(*self.urls, self.fields.get("arxiv_id"))
+        keys = [f"{k}:{v}" for k, v in sorted(ids.items())]
+        norm = normalise_text(self.title or "")
+        if len(norm) >= 8 and len(norm.split()) >= 2 or len(norm) >= 12:
+            keys.append("title:" + norm)
+        return keys
+
+
+def is_prose(text: str) -> bool:
+    """Reads as an abstract: enough words (or CJK characters) to be more than a label."""
+    return len(without_links(text).split()) >= _PROSE_WORDS or cjk_count(text) >= _PROSE_CJK
+
+
+def _join(parts: list[str]) -> str:
+    return " ".join(" ".join(p.split()) for p in parts if p and p.strip()).strip()
+
+
+def looks_like_markdown(head: str) -> bool:
+    """Markdown structure a person's list has: headings, tables, labelled fields, links."""
+    lines = head.splitlines()
+    headings = sum(bool(re.match(r"^\s{0,3}#{1,6}\s+\S", line)) for line in lines)
+    tables = sum(line.strip().startswith("|") and line.strip().endswith("|") for line in lines)
+    fields = sum(bool(re.match(r"^\s*(?:[-*+]\s+)?(\*\*|__|<font|<b>)[^*_<>]{1,40}[:：]?(\*\*|__|</font>|</b>)?\s*[:：]",
+                               line)) for line in lines)
+    linked = sum(bool(re.search(r"\]\(https?://", line)) for line in lines)
+    return tables >= 3 or fields >= 2 or headings >= 2 and (linked >= 1 or fields >= 1) \
+        or linked >= 3 or headings >= 3
+
+
+class _Builder:
+    def __init__(self, lines: list[Line]):
+        self.lines = lines
+        self.entries: list[Entry] = []
+        self.sections: dict[int, str] = {}
+        self.usage_level: int | None = None
+        self.current: Entry | None = None
+        self.mode: str | None = None     # the field that plain lines continue
+        self.blank_before = False
+        self.columns: list[str] | None = None
+        self.group = 0
+        self.group_key: tuple | None = None
+
+    # -- helpers --------------------------------------------------------------------------
+
+    def section(self) -> str | None:
+        if not self.sections:
+            return None
+        return self.sections[max(self.sections)]
+
+    def close(self) -> None:
+        self.current, self.mode = None, None
+
+    def open(self, entry: Entry) -> Entry:
+        self.close()
+        entry.section = self.section()
+        key = (entry.section, entry.kind)
+        if key != self.group_key:
+            self.group += 1
+            self.group_key = key
+        entry.group = self.group
+        self.entries.append(entry)
+        self.current = entry
+        return entry
+
+    def next_heading(self, i: int) -> int:
+        for j in range(i + 1, len(self.lines)):
+            if self.lines[j].kind == "heading":
+                return j
+        return len(self.lines)
+
+    # -- the pass -------------------------------------------------------------------------
+
+    def run(self) -> list[Entry]:
+        lines = self.lines
+        for i, line in enumerate(lines):
+            kind = line.kind
+            if kind == "heading":
+                self.heading(i, line)
+                continue
+            if self.usage_level is not None:
+                continue
+            if kind == "blank":
+                self.blank_before = True
+                if self.mode not in ("abstract", "summary", "tldr", "quote", "body", "ignore"):
+                    self.mode = None
+                continue
+            if kind == "rule":
+                self.close()
+                self.columns = None
+            elif kind == "tablesep":
+                pass
+            elif kind == "table":
+                self.table(i, line)
+            elif kind == "field":
+                self.field(line)
+            elif kind == "item":
+                self.item(line)
+            elif kind == "quote":
+                self.quote(line)
+            else:
+                self.text(line.text)
+            self.blank_before = False
+        return self.entries
+
+    def heading(self, i: int, line: Line) -> None:
+        level = line.level
+        if self.usage_level is not None:
+            if level > self.usage_level:
+                return
+            self.usage_level = None
+        text = strip_symbols(plain(line.text))
+        self.columns = None
+        if _USAGE.match(text) and line.number is None and not links(line.text):
+            self.close()
+            self.usage_level = level
+            for deeper in [k for k in self.sections if k >= level]:
+                del self.sections[deeper]
+            return
+        if self.is_entry_heading(i, line):
+            for deeper in [k for k in self.sections if k >= level]:
+                del self.sections[deeper]
+            entry = self.open(Entry(line.lineno, "heading", level=level, number=line.number))
+            self.title_from(entry, line.text)
+            self.mode = "body"
+            return
+        current = self.current
+        if current is not None and current.kind == "heading" and level > current.level:
+            self.mode = "ignore"  # a sub-heading inside an entry ("#### Method")
+            return
+        self.close()
+        for deeper in [k for k in self.sections if k >= level]:
+            del self.sections[deeper]
+        if text:
+            self.sections[level] = text
+
+    def is_entry_heading(self, i: int, line: Line) -> bool:
+        text = plain(line.text)
+        if len(text) > 400:
+            return False
+        body = self.lines[i + 1: self.next_heading(i)]
+        if any(b.kind == "table" for b in body):
+            return False
+        if sum(b.kind == "item" and self.item_title(b) is not None for b in body) >= 2:
+            return False
+        if any(b.kind == "field" and b.label not in ("other",) for b in body):
+            return True
+        content = [b for b in body if b.kind in ("text", "quote", "item")]
+        paper_link = any(u and not u.startswith("#") for _, u in links(line.text))
+        if line.number is not None or paper_link:
+            return bool(content) or paper_link or bool(text)
+        prose = " ".join(b.text for b in content)
+        return bool(text) and is_prose(prose) and len(text.split()) <= 40
+
+    def title_from(self, entry: Entry, text: str) -> None:
+        found = links(text)
+        title_link = next(((label, url) for label, url in found
+                           if is_title_like(label) and not url.startswith("#")), None)
+        if title_link and plain(text).strip().startswith(title_link[0][:20]):
+            entry.title = clean_title(title_link[0])
+            self.add_link(entry, "paper", title_link[1])
+            rest = [(label, url) for label, url in found if (label, url) != title_link]
+        else:
+            entry.title = clean_title(without_links(text)) or None
+            rest = found
+        for label, url in rest:
+            self.add_link(entry, label, url)
+
+    def add_link(self, entry: Entry, label: str, url: str, role: str | None = None) -> None:
+        if not url or url.startswith(("#", "./", "../", "mailto:")) or not re.match(r"^https?://", url):
+            return
+        kind = role or _LINK_LABELS.get(strip_symbols(label).lower().strip("[]() "))
+        if kind is None:
+            kind = "code" if link_kind(url) in ("code", "project", "data") else "paper"
+        if kind == "skip" or "img.shields.io" in url:
+            return
+        target = entry.code if kind == "code" else entry.urls
+        if url not in target:
+            target.append(url)
+
+    def item_title(self, line: Line) -> tuple[str, str | None] | None:
+        """(title, url) when a list item starts with a title: `[Title](url)`, `**Title**`."""
+        text = strip_symbols(line.text)
+        if match := re.match(r"^\[((?:[^\[\]]|\[[^\[\]]*\])+)\]\(\s*([^)\s]+)[^)]*\)", text):
+            label, url = plain(match.group(1)), match.group(2)
+            if url.startswith("#") or label.lower() in _LINK_LABELS or not is_title_like(label):
+                return None
+            return clean_title(label), url
+        if match := re.match(r"^(\*\*|__)(.+?)\1", text):
+            label = plain(match.group(2))
+            if label_name(label) or not is_title_like(label) or label.lower() in _LINK_LABELS:
+                return None
+            return clean_title(label), None
+        return None
+
+    def item(self, line: Line) -> None:
+        current = self.current
+        if current is not None and (current.kind in ("heading", "field") or
+                                    current.kind == "item" and line.level > current.level):
+            self.text(line.text)
+            return
+        found = self.item_title(line)
+        if found is None:
+            if current is not None and current.kind == "item" and not self.blank_before:
+                self.text(line.text)
+            else:
+                self.close()
+            return
+        entry = self.open(Entry(line.lineno, "item", level=line.level, number=line.number))
+        entry.title = found[0]
+        if found[1]:
+            self.add_link(entry, "paper", found[1])
+        rest = strip_symbols(line.text)
+        for label, url in links(rest)[1 if found[1] else 0:]:
+            self.add_link(entry, label, url)
+        remainder = re.sub(r"^\[((?:[^\[\]]|\[[^\[\]]*\])+)\]\([^)]*\)|^(\*\*|__)(.+?)\2", "",
+                           rest, count=1)
+        remainder = plain(without_links(remainder)).strip(" .,;:-–—|")
+        if remainder:
+            entry.body.append(remainder)
+        self.mode = "body"
+
+    def field(self, line: Line) -> None:
+        name, value = line.label, line.text
+        current = self.current
+        if name == "title":
+            if current is None or current.title:
+                current = self.open(Entry(line.lineno, "field"))
+            self.title_from(current, value)
+            self.mode = "title"
+            return
+        if current is None:
+            return  # a labelled line outside any entry (statistics, a preface)
+        for label, url in links(value):
+            role = "code" if name == "code" else "paper" if name in ("url", "affiliation") else None
+            if name == "other":
+                continue
+            self.add_link(current, label, url, role)
+        text = plain(without_links(value)).strip()
+        if name in ("abstract", "summary", "tldr"):
+            current.abstracts.setdefault(name, [])
+            if text:
+                current.add_text(name, plain(value) if name != "abstract" else _md_text(value))
+            self.mode = name
+        elif name == "authors":
+            current.authors = split_authors(text)
+            self.mode = "authors"
+        elif name in ("venue", "date", "year", "arxiv_id", "affiliation", "keywords", "category"):
+            if text:
+                current.fields.setdefault(name, text)
+            self.mode = name
+        else:
+            self.mode = "ignore" if name == "other" else name
+
+    def quote(self, line: Line) -> None:
+        if self.current is None or self.mode == "ignore":
+            return
+        rank = self.mode if self.mode in ("abstract", "summary", "tldr") else "quote"
+        self.current.add_text(rank, _md_text(line.text))
+        for label, url in links(line.text):
+            self.add_link(self.current, label, url)
+        if self.mode not in ("abstract", "summary", "tldr"):
+            self.mode = "quote"
+
+    def text(self, text: str) -> None:
+        current = self.current
+        if current is None or self.mode == "ignore":
+            return
+        for label, url in links(text):
+            self.add_link(current, label, url)
+        mode = self.mode
+        if mode in ("abstract", "summary", "tldr"):
+            current.add_text(mode, _md_text(text))
+        elif mode == "authors" and not self.blank_before:
+            current.authors += split_authors(plain(without_links(text)))
+        elif mode == "title" and not self.blank_before:
+            current.title = clean_title(f"{current.title or ''} {without_links(text)}")
+        elif mode in ("venue", "affiliation", "keywords", "category") and not self.blank_before:
+            current.fields[mode] = f"{current.fields.get(mode, '')} {plain(text)}".strip()
+        elif mode == "body" and current.body and not self.blank_before:
+            current.body[-1] = f"{current.body[-1]} {_md_text(text)}"  # a wrapped paragraph
+        else:
+            current.body.append(_md_text(text))
+            self.mode = "body"
+
+    def table(self, i: int, line: Line) -> None:
+        nxt = self.lines[i + 1] if i + 1 < len(self.lines) else None
+        if nxt is not None and nxt.kind == "tablesep":  # a header row
+            self.close()
+            self.columns = [_ROLE_OF.get(strip_symbols(plain(c)).lower(), "") for c in line.cells]
+            return
+        cells = line.cells
+        columns = self.columns or [""] * len(cells)
+        title_at = _title_cell(cells, columns)
+        if title_at is None:
+            return
+        title, url = _cell_title(cells[title_at])
+        if not title or not is_title_like(title):
+            return
+        entry = self.open(Entry(line.lineno, "table"))
+        entry.title = clean_title(title)
+        if url:
+            self.add_link(entry, "paper", url)
+        for index, cell in enumerate(cells):
+            role = columns[index] if index < len(columns) else ""
+            for label, link in links(cell):
+                if index == title_at and link == url:
+                    continue
+                self.add_link(entry, label, link, "code" if role == "code" else None)
+            text = plain(without_links(cell)).replace("\u2028", " ").strip(" -–—")
+            if not text or index == title_at:
+                continue
+            if role == "venue":
+                entry.fields.setdefault("venue", text)
+            elif role == "date":
+                entry.fields.setdefault("date", text)
+            elif role == "authors":
+                entry.authors = split_authors(text)
+            elif role == "abstract":
+                entry.add_text("abstract", text)
+            elif role == "name":
+                entry.extra.setdefault("name", text)
+        self.mode = "ignore"
+
+
+def _title_cell(cells: list[str], columns: list[str]) -> int | None:
+    for role in ("title", "name"):
+        if role in columns:
+            index = columns.index(role)
+            if index < len(cells) and cells[index].strip():
+                if role == "name":  # a dataset table: the paper is the linked title elsewhere
+                    for j, cell in enumerate(cells):
+                        title, url = _cell_title(cell)
+                        if url and j != index and is_title_like(title or "") and \
+                                len((title or "").split()) >= 3:
+                            return j
+                return index
+    for j, cell in enumerate(cells):
+        title, url = _cell_title(cell)
+        if url and title and is_title_like(title) and len(title.split()) >= 3:
+            return j
+    return None
+
+
+def _cell_title(cell: str) -> tuple[str | None, str | None]:
+    for label, url in links(cell):
+        if url.startswith("#") or label.lower() in _LINK_LABELS or not label:
+            continue
+        return label, url
+    text = plain(without_links(cell)).replace("\u2028", " ")
+    return (strip_symbols(text) or None), None
+
+
+def _md_text(text: str) -> str:
+    """Abstract text as read: Markdown links become their text, emphasis marks go."""
+    return plain(text)
+
+
+def is_title_like(text: str) -> bool:
+    text = text.strip()
+    if not text or len(text) > 400 or text.startswith(("http://", "https://")):
+        return False
+    if not re.search(r"[^\W\d_]", text):
+        return False
+    return len(text.split()) <= 60
+
+
+def clean_title(text: str) -> str:
+    text = strip_symbols(plain(text)).replace("\u2028", " ")
+    text = " ".join(text.split())
+    if text.endswith(".") and not text.endswith(("..", "et al.", " al.")):
+        text = text[:-1]
+    return text
+
+
+_AUTHOR_SPLIT = re.compile(r"\s*[,;，；、]\s*(?:and\s+)?|\s+and\s+|\s+&\s+|\s+和\s+")
+
+
+def split_authors(text: str) -> list[str]:
+    names = []
+    for name in _AUTHOR_SPLIT.split(text):
+        name = re.sub(r"[\d*†‡§¶⭐✉#]+$", "", strip_symbols(name)).strip()
+        name = re.sub(r"\s*\([^)]*\)$", "", name)  # "Ann Lee (MIT)"
+        if name and re.search(r"[^\W\d_]", name) and name.lower() not in ("et al", "et al.", "others"):
+            names.append(name)
+    return names
+
+
+# -- merging ----------------------------------------------------------------------------
+
+def merge_repeated_sections(entries: list[Entry]) -> list[Entry]:
+    """A run of numbered entries that repeats an earlier run (same numbers, same titles)
+    is a second pass over the same papers: each entry merges into its number's twin."""
+    groups: dict[int, list[Entry]] = {}
+    for entry in entries:
+        groups.setdefault(entry.group, []).append(entry)
+    order = sorted(groups)
+    merged_into: dict[int, Entry] = {}
+    for b_index, b in enumerate(order):
+        later = groups[b]
+        numbered = {e.number: e for e in later if e.number is not None}
+        if len(numbered) < 2:
+            continue
+        for a in order[:b_index]:
+            earlier = {e.number: e for e in groups[a] if e.number is not None and id(e) not in merged_into}
+            titled = [n for n, e in numbered.items() if e.title]
+            same = sum(1 for n in titled if n in earlier and earlier[n].title and
+                       normalise_text(earlier[n].title) == normalise_text(numbered[n].title))
+            if titled and same >= 2 and same >= 0.8 * len(titled):
+                for n, e in numbered.items():
+                    if n in earlier:
+                        merge(earlier[n], e)
+                        merged_into[id(e)] = earlier[n]
+                break
+    return [e for e in entries if id(e) not in merged_into]
+
+
+def merge_duplicates(entries: list[Entry]) -> list[Entry]:
+    by_key: dict[str, Entry] = {}
+    kept: list[Entry] = []
+    for entry in entries:
+        keys = entry.keys()
+        twin = next((by_key[k] for k in keys if k in by_key), None)
+        if twin is not None:
+            merge(twin, entry)
+            for k in twin.keys():
+                by_key.setdefault(k, twin)
+            continue
+        kept.append(entry)
+        for k in keys:
+            by_key.setdefault(k, entry)
+    return kept
+
+
+def merge(into: Entry, other: Entry) -> None:
+    if not into.title and other.title:
+        into.title = other.title
+    if not into.authors:
+        into.authors = other.authors
+    for rank, parts in other.abstracts.items():
+        if rank not in into.abstracts:
+            into.abstracts[rank] = parts
+    if not into.abstract()[0] and other.body:
+        into.body = into.body + other.body
+    for url in other.urls:
+        if url not in into.urls:
+            into.urls.append(url)
+    for url in other.code:
+        if url not in into.code:
+            into.code.append(url)
+    for key, value in other.fields.items():
+        into.fields.setdefault(key, value)
+    for key, value in other.extra.items():
+        into.extra.setdefault(key, value)
+    into.section = into.section or other.section
+
+
+# -- entry -> Paper ---------------------------------------------------------------------
+
+def to_paper(path: Path, entry: Entry) -> Paper:
+    abstract, rank = entry.abstract()
+    extra: dict[str, object] = dict(entry.extra)
+    venue = entry.fields.get("venue")
+    year = None
+    date = iso_date(entry.fields.get("date")) if entry.fields.get("date") else None
+    if date:
+        year = int(date[:4])
+    elif entry.fields.get("date") and (m := _YEAR.search(entry.fields["date"])):
+        year = int(m.group(1))
+    if entry.fields.get("year") and (m := _YEAR.search(entry.fields["year"])):
+        year = year or int(m.group(1))
+    meta = [b for b in entry.body if b and not (rank == "body")]
+    if rank != "body":
+        for text in meta:  # "arXiv 2025, [Paper](...)" / "NeurIPS 2025 Highlight"
+            short = plain(without_links(text)).strip(" ,.;:|-–—")
+            if not short or len(short.split()) > 12:
+                continue
+            if m := _YEAR.search(short):
+                year = year or int(m.group(1))
+                before = short[:m.start()].strip(" ,.;:(")
+                if before and not venue and len(before.split()) <= 6:
+                    venue = before
+                break
+    if venue:
+        venue = venue.strip(" ,.;:")
+        if m := _YEAR.search(venue):
+            year = year or int(m.group(1))
+    if entry.number is not None:
+        extra["number"] = entry.number
+    for key in ("affiliation", "category", "keywords"):
+        if entry.fields.get(key):
+            extra["affiliations" if key == "affiliation" else
+                  "categories" if key == "category" else key] = entry.fields[key]
+    for rank_name in ("tldr", "summary"):
+        if rank_name in entry.abstracts and rank != rank_name:
+            extra[rank_name] = _join(entry.abstracts[rank_name])
+    identifiers = find_identifiers(*entry.urls, entry.fields.get("arxiv_id"),
+                                   *([f"arXiv:{entry.fields['arxiv_id']}"]
+                                     if entry.fields.get("arxiv_id") else []))
+    keywords = [k.strip() for k in re.split(r"[,;，；、]", entry.fields.get("keywords", "")) if k.strip()]
+    extra.pop("keywords", None)
+    urls = list(entry.urls)
+    if not urls and identifiers.get("arxiv"):
+        urls = [f"https://arxiv.org/abs/{identifiers['arxiv']}"]
+    return Paper(
+        abstract=abstract,
+        title=entry.title or None,
+        authors=entry.authors,
+        keywords=keywords,
+        venue=venue or None,
+        year=year,
+        urls=urls,
+        code_urls=list(entry.code),
+        identifiers=identifiers,
+        section=entry.section,
+        date=date,
+        source=f"{path}:{entry.lineno}",
+        extra=extra,
+    )
+
+
+def read_entries(path: Path) -> Iterator[Paper]:
+    lines = [classify(n, line) for n, line in noise_blocks(list(iter_lines(path)))]
+    entries = _Builder(lines).run()
+    entries = merge_duplicates(merge_repeated_sections(entries))
+    entries = [e for e in entries if e.title or e.abstract()[0]]
+    if not entries:
+        from paperatlas.sources.text import read_text
+        yield from read_text(path)
+        return
+    for entry in entries:
+        yield to_paper(path, entry)
