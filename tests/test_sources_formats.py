@@ -143,9 +143,9 @@ def test_bad_input_is_one_clear_error(name, message, line):
     assert str(error).startswith(str(FIX / name))
 
 
-def test_directory_is_refused():
-    with pytest.raises(InputError, match="is a directory"):
-        list(sources.read(FIX))
+def test_empty_directory_is_refused(tmp_path):
+    with pytest.raises(InputError, match="empty folder"):
+        list(sources.read(tmp_path))
 
 
 def test_other_archives_are_refused(tmp_path):

@@ -20,6 +20,7 @@ from paperatlas.sources.csv import header_columns, is_header, read_csv
 from paperatlas.sources.arxiv_mail import looks_like_arxiv_mail, read_arxiv_mail
 from paperatlas.sources.csl import is_csl_item
 from paperatlas.sources.entries import looks_like_markdown, read_entries
+from paperatlas.sources.folder import read_folder
 from paperatlas.sources.jsonl import read_json, read_jsonl
 from paperatlas.sources.ris import looks_like_ris, read_ris
 from paperatlas.sources.report import ReadReport, line_of
@@ -40,8 +41,11 @@ _BIBTEX_ENTRY = re.compile(r"^\s*@\s*[A-Za-z]+\s*[({]", re.MULTILINE)
 
 
 def detect(path: str | os.PathLike[str]) -> str:
-    """The format of a file, from its first 64 KB: jsonl | json | csv | bibtex | text."""
+    """The format of a file, from its first 64 KB: jsonl | json | csv | csl | ris | bibtex |
+    arxiv-mail | markdown | text; `folder` for a directory."""
     path = Path(path)
+    if path.is_dir():
+        return "folder"
     head = peek(path)
     stripped = head.lstrip()
     first_line = stripped.split("\n", 1)[0].strip()
@@ -81,7 +85,11 @@ def read(path: str | os.PathLike[str], report: ReadReport | None = None) -> Iter
         report.format = fmt
     first_skip: Paper | None = None
     yielded = 0
-    for paper in READERS[fmt](path):
+    if fmt == "folder":
+        papers = read_folder(path, lambda p: READERS[detect(p)](p))
+    else:
+        papers = READERS[fmt](path)
+    for paper in papers:
         if not paper.skip and not paper.abstract.strip() and not (paper.title or "").strip():
             paper.skip = "no title and no abstract"
         if paper.skip:
@@ -94,7 +102,8 @@ def read(path: str | os.PathLike[str], report: ReadReport | None = None) -> Iter
             report.read += 1
         yield paper
     if not yielded and first_skip is not None:
-        raise InputError(path, f"no paper in it: {first_skip.skip}", line_of(first_skip.source))
+        where = first_skip.source.rsplit(":", 1)[0] if first_skip.source else path
+        raise InputError(where, f"no paper in it: {first_skip.skip}", line_of(first_skip.source))
 
 
 def _first_object_is_csl(head: str) -> bool:

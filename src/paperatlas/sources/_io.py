@@ -3,8 +3,11 @@ one-line error, and lines decoded as UTF-8 one at a time so a bad byte names its
 
 from __future__ import annotations
 
+import codecs
 import gzip
+import io
 import os
+import stat
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -22,10 +25,47 @@ PEEK_BYTES = 64 * 1024
 
 
 def check_path(path: Path) -> None:
-    if not path.exists():
-        raise InputError(path, "no such file")
-    if path.is_dir():
+    try:
+        mode = os.stat(path).st_mode  # never opens: a FIFO without a writer does not hang
+    except FileNotFoundError:
+        raise InputError(path, "no such file") from None
+    except OSError as exc:
+        raise InputError(path, f"cannot read: {exc.strerror or exc}") from None
+    if stat.S_ISDIR(mode):
         raise InputError(path, "is a directory, not a paper list (name the files inside it)")
+    if stat.S_ISFIFO(mode):
+        raise InputError(path, "is a named pipe (FIFO), not a file: save the list to a file")
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISSOCK(mode):
+        raise InputError(path, "is a device or socket, not a file")
+
+
+_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+         (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+
+
+def wide_encoding(head: bytes) -> str | None:
+    """UTF-16/32 (with a BOM, or without one, told by where the zero bytes of ASCII text
+    fall), or None for a byte encoding (UTF-8)."""
+    for bom, name in _BOMS:
+        if head.startswith(bom):
+            return name
+    sample = head[:4096]
+    sample = sample[: len(sample) - len(sample) % 4]
+    if len(sample) < 8:
+        return None
+    n = len(sample)
+    zeros = [sum(1 for i in range(k, n, 4) if sample[i] == 0) / (n // 4) for k in range(4)]
+    if zeros[1] > 0.9 and zeros[2] > 0.9 and zeros[3] > 0.9 and zeros[0] < 0.5:
+        return "utf-32-le"
+    if zeros[0] > 0.9 and zeros[1] > 0.9 and zeros[2] > 0.9 and zeros[3] < 0.5:
+        return "utf-32-be"
+    odd = (zeros[1] + zeros[3]) / 2
+    even = (zeros[0] + zeros[2]) / 2
+    if odd > 0.6 and even < 0.2:
+        return "utf-16-le"
+    if even > 0.6 and odd < 0.2:
+        return "utf-16-be"
+    return None
 
 
 # Files being read, by path: lets a progress bar ask how far a reader has got.
@@ -73,6 +113,13 @@ def peek(path: Path, size: int = PEEK_BYTES) -> str:
     for magic, what in _OTHER_MAGIC.items():
         if head.startswith(magic):
             raise InputError(path, f"is {what}, not a paper list")
+    if encoding := wide_encoding(head):
+        text = head.decode(encoding, errors="ignore").lstrip("\ufeff")
+        if not text.strip():
+            raise InputError(path, "is empty: no papers in it")
+        if "\x00" in text:
+            raise InputError(path, "is a binary file, not a paper list")
+        return text
     if b"\x00" in head:
         raise InputError(path, "is a binary file, not a paper list")
     if head.startswith(b"\xef\xbb\xbf"):
@@ -89,6 +136,22 @@ def peek(path: Path, size: int = PEEK_BYTES) -> str:
     return text
 
 
+def _wide_lines(path: Path, fh: BinaryIO, encoding: str) -> Iterator[tuple[int, str]]:
+    """Lines of a UTF-16/32 file (BOM dropped), numbered; a bad code unit names its line."""
+    text = io.TextIOWrapper(fh, encoding=encoding, errors="strict", newline=None)
+    lineno = 0
+    try:
+        for line in text:
+            lineno += 1
+            if lineno == 1:
+                line = line.lstrip("\ufeff")
+            yield lineno, line.rstrip("\n")
+    except UnicodeDecodeError:
+        raise InputError(path, f"is not valid {encoding.upper()} text", lineno + 1) from None
+    finally:
+        text.detach()
+
+
 def iter_lines(path: Path) -> Iterator[tuple[int, str]]:
     """(line number, line without its line ending), BOM dropped, CRLF/CR handled.
 
@@ -98,6 +161,10 @@ def iter_lines(path: Path) -> Iterator[tuple[int, str]]:
     lineno = 0
     try:
         with open_binary(path) as fh:
+            encoding = wide_encoding(fh.peek(4096)[:4096] if hasattr(fh, "peek") else b"")
+            if encoding:
+                yield from _wide_lines(path, fh, encoding)
+                return
             for raw in fh:
                 lineno += 1
                 if lineno == 1 and raw.startswith(b"\xef\xbb\xbf"):

@@ -133,8 +133,15 @@ def _join(parts: list[str]) -> str:
 
 
 def looks_like_markdown(head: str) -> bool:
-    """Markdown structure a person's list has: headings, tables, labelled fields, links."""
+    """Markdown structure a person's list has: headings, tables, labelled fields (also
+    plain Chinese labels `作者：`), links; or YAML front matter."""
+    if re.match(r"^---\s*\n.*?\n(---|\.\.\.)\s*(\n|$)", head, re.DOTALL):
+        return True
     lines = head.splitlines()
+    chinese = sum(bool(re.match(r"^\s*(?:[-*+]\s*)?(作者|摘要|中文摘要|单位|机构|主要机构|发表日期|"
+                                r"论文链接|链接|代码|标题|题目)\s*[:：]", line)) for line in lines)
+    if chinese >= 2:
+        return True
     headings = sum(bool(re.match(r"^\s{0,3}#{1,6}\s+\S", line)) for line in lines)
     tables = sum(line.strip().startswith("|") and line.strip().endswith("|") for line in lines)
     fields = sum(bool(re.match(r"^\s*(?:[-*+]\s+)?(\*\*|__|<font|<b>)[^*_<>]{1,40}[:：]?(\*\*|__|</font>|</b>)?\s*[:：]",
@@ -635,8 +642,53 @@ def to_paper(path: Path, entry: Entry) -> Paper:
     )
 
 
+def front_matter(lines: list[tuple[int, str]]) -> tuple[dict | None, list[tuple[int, str]]]:
+    """YAML front matter (`---` ... `---` at the top) as a dict, and the lines after it."""
+    if not lines or lines[0][1].strip() != "---":
+        return None, lines
+    for j in range(1, min(len(lines), 400)):
+        if lines[j][1].strip() in ("---", "..."):
+            import yaml
+            try:
+                data = yaml.safe_load("\n".join(line for _, line in lines[1:j]))
+            except yaml.YAMLError:
+                return None, lines
+            return (data if isinstance(data, dict) else None), lines[j + 1:]
+    return None, lines
+
+
+def _front_matter_paper(path: Path, data: dict, body: list[tuple[int, str]]) -> Paper | None:
+    """One paper per file (a Jekyll/PMLR post): the front matter's fields, the abstract
+    from `abstract` (or the body's prose when the front matter has none)."""
+    from paperatlas.sources.records import paper_from_record
+    record = {k: v for k, v in data.items() if not isinstance(v, (dict,)) or k in ("author",)}
+    record.pop("layout", None)
+    paper = paper_from_record(record, f"{path}:1")
+    if paper.skip or not paper.title:
+        return None
+    if not paper.abstract.strip():
+        text = " ".join(plain(without_links(line)) for _, line in body
+                        if line.strip() and not line.lstrip().startswith(("#", "{%", "{{", "<")))
+        if not is_prose(text):
+            return None
+        paper.abstract = " ".join(text.split())
+    for key in ("pdf", "openreview", "software", "code", "github", "video"):
+        value = data.get(key)
+        if isinstance(value, str) and value.startswith("http"):
+            target = paper.urls if key in ("pdf", "openreview") else paper.code_urls
+            if value not in target:
+                target.append(value)
+    paper.identifiers = {**find_identifiers(*paper.urls), **paper.identifiers}
+    return paper
+
+
 def read_entries(path: Path) -> Iterator[Paper]:
-    lines = [classify(n, line) for n, line in noise_blocks(list(iter_lines(path)))]
+    raw = list(iter_lines(path))
+    data, body = front_matter(raw)
+    if data is not None and (paper := _front_matter_paper(path, data, body)) is not None:
+        yield paper
+        return
+    lines = [classify(n, line) for n, line in noise_blocks(raw)]
     entries = _Builder(lines).run()
     entries = merge_duplicates(merge_repeated_sections(entries))
     entries = [e for e in entries if e.title or e.abstract()[0]]
