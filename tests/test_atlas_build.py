@@ -206,8 +206,9 @@ def test_html_export_is_self_contained_and_escaped(fixture_atlas, tmp_path):
 def test_map_view_rows(fixture_atlas):
     view = map_view(fixture_atlas.store.get_map("*"), fixture_atlas.store)
     assert view["topics"]["broad"] and view["topics"]["fine"]
-    x, y, broad, fine, outlier, pid, title, name = view["points"][0]
+    x, y, broad, fine, outlier, pid, title, name, field_broad, field_fine = view["points"][0]
     assert 0 <= x <= 1 and 0 <= y <= 1 and isinstance(pid, str) and title
+    assert field_broad == field_fine == -1  # lsa vectors: not in the reference's space
 
 
 def test_map_command_builds_and_writes_outputs(fixture_atlas, tmp_path):

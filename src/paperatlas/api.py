@@ -62,6 +62,8 @@ class Atlas:
         paper = self.store.get_paper(full)
         paper["lists"] = self.store.lists_of(full)
         paper["facts"] = self.store.get_facts(full) or {}
+        from paperatlas.atlas import TopicLookup
+        paper.update(TopicLookup(self.store)(full))  # topic and reference_topic (or None)
         return paper
 
     def stats(self, list_name: str | None = None) -> dict[str, Any]:

@@ -5,6 +5,14 @@ fine topics (atlas_cluster), names each topic (atlas_labels) and stores the resu
 `store.save_map`. A map is recomputed only when its signature changes: the signature hashes
 the sorted paper ids, the model, each vector's text hash and the algorithm version, so
 re-running on an unchanged list is instant and the same input always gives the same map.
+
+Every list is also placed on the reference atlas in use (`paperatlas.reference`: the field,
+ICLR 2026 unless the user chose another): each paper gets the field's broad and fine topic
+with a confidence and a position on the field's layout. That placement is stored as a map
+of its own (scope `reference_scope(scope)`). A short list (under `reference.SHORT_LIST`
+papers) has too little text for topics of its own, so its map IS that placement: its topics
+are the field's topics, drawn over the field in grey. A long list keeps its own map, and the
+field's topics are a second layer (and a fallback name for a topic with no good label).
 """
 
 from __future__ import annotations
@@ -18,7 +26,7 @@ import numpy as np
 
 from paperatlas.errors import PaperatlasError
 
-ALGORITHM = "atlas-v3"
+ALGORITHM = "atlas-v4"
 # Abstracts shorter than this ("na", "This is a null submission.") cannot be placed with
 # confidence: such papers are flagged as outliers.
 MIN_WORDS = 15
@@ -29,8 +37,14 @@ def map_scope(list_name: str | None) -> str:
     return list_name if list_name else ALL_PAPERS
 
 
-def map_signature(ids: list[str], model: str, vector_hashes: dict[str, str]) -> str:
-    h = hashlib.sha1(f"{ALGORITHM}\n{model}\n".encode())
+def reference_scope(scope: str) -> str:
+    """Where a list's placement on the reference is stored."""
+    return f"reference:{scope}"
+
+
+def map_signature(ids: list[str], model: str, vector_hashes: dict[str, str],
+                  reference_id: str = "") -> str:
+    h = hashlib.sha1(f"{ALGORITHM}\n{model}\n{reference_id}\n".encode())
     for pid in sorted(ids):
         h.update(f"{pid}:{vector_hashes.get(pid, '')}\n".encode())
     return h.hexdigest()
@@ -58,9 +72,11 @@ def pick_model(store, ids: list[str], model: str | None = None) -> str:
 
 
 def build_map(store, list_name: str | None = None, model: str | None = None,
-              force: bool = False, progress: bool = False) -> dict[str, Any]:
+              force: bool = False, progress: bool = False,
+              own_map: bool = False) -> dict[str, Any]:
     """Build (or reuse) the map of a list; returns the stored map (see Store.get_map) with
-    `built` set to True when it was computed now."""
+    `built` set to True when it was computed now. `own_map`: never use a reference (the
+    map a reference is made from)."""
     scope = map_scope(list_name)
     if list_name is not None and list_name not in store.list_names():
         raise PaperatlasError(f"no list named {list_name!r} (lists: "
@@ -75,7 +91,9 @@ def build_map(store, list_name: str | None = None, model: str | None = None,
         raise PaperatlasError(
             f"{len(missing)} of {len(ids)} papers have no {model} vectors: "
             f"run `paperatlas embed --model {model}` first")
-    signature = map_signature(ids, model, hashes)
+    ref = _reference_for(store, model, own_map)
+    ref_id = f"{ref.name}:{ref.meta.get('map_signature', '')}" if ref is not None else ""
+    signature = map_signature(ids, model, hashes, ref_id)
     if not force:
         stored = store.get_map(scope, model)
         if stored is not None and stored["signature"] == signature:
@@ -88,15 +106,34 @@ def build_map(store, list_name: str | None = None, model: str | None = None,
         steps.advance("layout and topics")
         from paperatlas.atlas_cluster import OUTLIER_Z, cluster_papers
         words = {p["id"]: len((p.get("abstract") or "").split()) for p in store.get_papers(ids)}
-        result = cluster_papers(vectors, too_short=[words.get(pid, 0) < MIN_WORDS for pid in ids])
+        too_short = [words.get(pid, 0) < MIN_WORDS for pid in ids]
+        placed = None
+        if ref is not None:
+            from paperatlas.reference import SHORT_LIST
+            placed = ref.place(vectors)
+            layer_topics, layer_assignments, layer_meta = _placement_map(
+                store, ids, ref, placed, too_short)
+            layer_meta.update({"list": list_name, "model": model})
+            if len(ids) < SHORT_LIST:  # the field's topics are this list's topics
+                steps.advance("placed on the field")
+                meta = {**layer_meta, "seconds": round(time.perf_counter() - started, 2)}
+                store.save_map(reference_scope(scope), model, signature, meta, layer_topics,
+                               layer_assignments)
+                store.save_map(scope, model, signature, meta, layer_topics, layer_assignments)
+                steps.advance("done")
+                stored = store.get_map(scope, model)
+                stored["built"] = True
+                return stored
+        result = cluster_papers(vectors, too_short=too_short)
         steps.advance("labels")
         labelled = time.perf_counter()
-        topics, assignments = _describe(store, ids, result)
+        topics, assignments = _describe(store, ids, result, ref, placed)
         stage_seconds = {**result.seconds, "labels": round(time.perf_counter() - labelled, 2)}
         steps.advance("saving")
         n = len(ids)
         meta = {
-            "algorithm": ALGORITHM, "list": list_name, "model": model, "papers": n,
+            "algorithm": ALGORITHM, "grouping": "own", "list": list_name, "model": model,
+            "papers": n, "reference": ref.name if ref is not None else None,
             "broad_topics": int(result.broad.max()) + 1, "fine_topics": int(result.fine.max()) + 1,
             "outliers": int(result.outlier.sum()),
             "outlier_share": round(float(result.outlier.mean()), 4),
@@ -107,18 +144,89 @@ def build_map(store, list_name: str | None = None, model: str | None = None,
             "seconds": round(time.perf_counter() - started, 2), "stage_seconds": stage_seconds,
         }
         store.save_map(scope, model, signature, meta, topics, assignments)
+        if ref is not None:
+            store.save_map(reference_scope(scope), model, signature,
+                           {**layer_meta, "seconds": meta["seconds"]}, layer_topics,
+                           layer_assignments)
         steps.advance("done")
     stored = store.get_map(scope, model)
     stored["built"] = True
     return stored
 
 
-def _describe(store, ids: list[str], result) -> tuple[list[dict], list[dict]]:
-    """Topic rows (labels, sizes, centres, top names and terms) and per-paper assignments."""
-    from paperatlas.atlas_labels import PaperText, label_clusters, paper_phrases
+def _reference_for(store, model: str, own_map: bool):
+    """The reference in use when it is in this model's space (else None: no placement)."""
+    if own_map:
+        return None
+    from paperatlas import reference
+    ref = reference.load(store)
+    if ref is None or ref.model != model:
+        return None
+    return ref
+
+
+def _placement_map(store, ids: list[str], ref, placed, too_short) -> tuple[list, list, dict]:
+    """A list's placement on the reference as a stored map: the field's topics that hold
+    some of the list's papers (the field's labels, the list's counts), the papers at their
+    places on the field's layout, confidences in the meta."""
+    from paperatlas.reference import MIN_CONFIDENCE
 
     papers = {p["id"]: p for p in store.get_papers(ids)}
     facts = store.facts_for(ids)
+    conf = placed.broad_conf
+    low = (conf < MIN_CONFIDENCE) | np.asarray(too_short, dtype=bool)
+    topics: list[dict] = []
+    for level, labels, names_of, sizes, parents in (
+            (0, placed.broad, ref.broad_labels, ref.broad_size, None),
+            (1, placed.fine, ref.fine_labels, ref.fine_size, ref.fine_parent)):
+        for t in sorted(set(int(x) for x in labels)):
+            members = np.flatnonzero(labels == t)
+            order = members[np.argsort(-conf[members], kind="stable")]
+            centre = _label_point(placed.xy[members])
+            names = [facts.get(ids[i], {}).get("name") for i in order]
+            areas = Counter(papers.get(ids[i], {}).get("area") or
+                            (facts.get(ids[i], {}).get("predicted_area") or {}).get("label")
+                            for i in members)
+            areas.pop(None, None)
+            topics.append({
+                "level": level, "topic_id": t,
+                "parent_id": int(parents[t]) if parents is not None else None,
+                "label": names_of[t], "size": int(len(members)),
+                "x": float(centre[0]), "y": float(centre[1]),
+                "data": {"terms": [], "coverage": [],
+                         "names": [n for n in dict.fromkeys(names) if n][:10],
+                         "representative": [ids[i] for i in order[:5]],
+                         "outliers": int(low[members].sum()), "areas": areas.most_common(3),
+                         "reference": {"name": ref.name, "topic_id": t, "size": int(sizes[t]),
+                                       "share": round(float(sizes[t]) / len(ref.xy), 4)}},
+            })
+    assignments = [{"paper_id": pid, "x": float(placed.xy[i, 0]), "y": float(placed.xy[i, 1]),
+                    "broad": int(placed.broad[i]), "fine": int(placed.fine[i]),
+                    "outlier": bool(low[i])} for i, pid in enumerate(ids)]
+    meta = {
+        "algorithm": ALGORITHM, "grouping": "reference", "reference": ref.name,
+        "reference_title": ref.meta.get("title", ref.name), "reference_papers": len(ref.xy),
+        "papers": len(ids), "broad_topics": len({int(b) for b in placed.broad}),
+        "fine_topics": len({int(f) for f in placed.fine}), "outliers": int(low.sum()),
+        "outlier_share": round(float(low.mean()), 4) if len(ids) else 0.0,
+        "outlier_rule": f"field topic vote share under {MIN_CONFIDENCE:.0%} among the "
+                        f"{ref.meta.get('k', 15)} nearest papers of the field, or under "
+                        f"{MIN_WORDS} words of text; each is kept in its nearest topic",
+        "confidence": {pid: [round(float(placed.broad_conf[i]), 3),
+                             round(float(placed.fine_conf[i]), 3)] for i, pid in enumerate(ids)},
+    }
+    return topics, assignments, meta
+
+
+def reference_layer(store, scope: str, model: str | None = None) -> dict[str, Any] | None:
+    """The stored placement of a list (scope) on the reference, or None."""
+    return store.get_map(reference_scope(scope), model)
+
+
+def paper_texts(papers: dict, facts: dict, ids: list[str]) -> list:
+    """What the labeller reads of each paper (atlas_labels.PaperText), in `ids` order."""
+    from paperatlas.atlas_labels import PaperText
+
     texts = []
     for pid in ids:
         p, f = papers.get(pid, {}), facts.get(pid, {})
@@ -127,11 +235,33 @@ def _describe(store, ids: list[str], result) -> tuple[list[dict], list[dict]]:
             keywords=[k for k in p.get("keywords") or [] if isinstance(k, str)],
             keyphrases=[k for k in f.get("keyphrases") or [] if isinstance(k, str)],
             name=f.get("name")))
+    return texts
+
+
+def _describe(store, ids: list[str], result, ref=None, placed=None
+              ) -> tuple[list[dict], list[dict]]:
+    """Topic rows (labels, sizes, centres, top names and terms) and per-paper assignments.
+    With a reference, labels never use the field's generic words, and a topic with no
+    good label of its own is named after the field's topic most of its papers are in."""
+    from paperatlas.atlas_labels import label_clusters, paper_phrases
+
+    papers = {p["id"]: p for p in store.get_papers(ids)}
+    facts = store.facts_for(ids)
+    texts = paper_texts(papers, facts, ids)
 
     n_broad, n_fine = int(result.broad.max()) + 1, int(result.fine.max()) + 1
     phrases = paper_phrases(texts)
-    broad_terms = label_clusters(texts, result.broad, n_broad, phrases=phrases)
-    fine_terms = label_clusters(texts, result.fine, n_fine, phrases=phrases)
+    generic = set(ref.generic_words) if ref is not None else None
+    fallback = {0: None, 1: None}
+    if placed is not None:
+        for level, own, field, names_of in ((0, result.broad, placed.broad, ref.broad_labels),
+                                            (1, result.fine, placed.fine, ref.fine_labels)):
+            fallback[level] = [names_of[Counter(field[own == t].tolist()).most_common(1)[0][0]]
+                               for t in range(int(own.max()) + 1)]
+    broad_terms = label_clusters(texts, result.broad, n_broad, phrases=phrases,
+                                 generic=generic, fallback=fallback[0])
+    fine_terms = label_clusters(texts, result.fine, n_fine, phrases=phrases,
+                                generic=generic, fallback=fallback[1])
 
     topics: list[dict] = []
     for level, labels, terms, count in ((0, result.broad, broad_terms, n_broad),
@@ -213,13 +343,87 @@ def map_view(stored: dict[str, Any], store=None) -> dict[str, Any]:
         for row in store.iter_papers(ids=ids):
             title = row.get("title") or row.get("display_title") or (row["abstract"] or "")[:90]
             titles[row["id"]] = (title, row.get("name") or "")
+    meta = {k: v for k, v in stored["meta"].items() if k != "confidence"}
+    layer = field = None
+    if store is not None and meta.get("reference"):
+        from paperatlas import reference
+        ref = reference.load(store, meta["reference"])
+        if meta.get("grouping") == "reference" and ref is not None:
+            field = ref.field()  # this list's places are on the field's layout: draw it
+        elif ref is not None:
+            layer = reference_layer(store, stored["scope"], stored["model"])
+    # each point: [x, y, broad, fine, outlier, id, title, name, field broad, field fine]
+    placed = {a["paper_id"]: a for a in (layer or stored)["assignments"]} \
+        if layer is not None or field is not None else {}
     points = [[round(a["x"], 5), round(a["y"], 5), a["broad"], a["fine"], int(a["outlier"]),
-               a["paper_id"], *titles.get(a["paper_id"], ("", ""))] for a in stored["assignments"]]
-    topics = {"broad": [], "fine": []}
-    for t in stored["topics"]:
+               a["paper_id"], *titles.get(a["paper_id"], ("", "")),
+               *((placed[a["paper_id"]]["broad"], placed[a["paper_id"]]["fine"])
+                 if a["paper_id"] in placed else (-1, -1))]
+              for a in stored["assignments"]]
+    view = {"scope": stored["scope"], "model": stored["model"], "meta": meta,
+            "topics": _topic_rows(stored["topics"]), "points": points}
+    if field is not None:
+        view["field"] = field
+    if layer is not None:
+        view["layer"] = {"name": layer["meta"].get("reference"),
+                         "title": layer["meta"].get("reference_title"),
+                         "topics": _topic_rows(layer["topics"])}
+    return view
+
+
+def _topic_rows(rows: list[dict]) -> dict[str, list[dict]]:
+    topics: dict[str, list[dict]] = {"broad": [], "fine": []}
+    for t in rows:
         topics["broad" if t["level"] == 0 else "fine"].append({
             "id": t["topic_id"], "parent": t["parent_id"], "label": t["label"], "size": t["size"],
             "x": t["x"], "y": t["y"], "terms": t["data"].get("terms", [])[:5],
-            "names": t["data"].get("names", [])[:5]})
-    return {"scope": stored["scope"], "model": stored["model"], "meta": stored["meta"],
-            "topics": topics, "points": points}
+            "names": t["data"].get("names", [])[:5],
+            "field_size": (t["data"].get("reference") or {}).get("size")})
+    return topics
+
+
+class TopicLookup:
+    """Each paper's topic in the stored maps, for exports and `show`: the topic of the map
+    of `list_name` (else the whole atlas's map, else the map of any list holding it), and
+    its place on the reference (the field's topic, with the vote share as confidence)."""
+
+    def __init__(self, store, list_name: str | None = None):
+        self.store = store
+        scopes = [list_name] if list_name else []
+        scopes += [ALL_PAPERS] + [n for n in reversed(store.list_names()) if n != list_name]
+        self.scopes = list(dict.fromkeys(scopes))
+        self._maps: dict[str, tuple | None] = {}
+
+    def _load(self, scope: str, layer: bool):
+        key = ("R" if layer else "M") + scope
+        if key not in self._maps:
+            stored = self.store.get_map(reference_scope(scope) if layer else scope)
+            if stored is None:
+                self._maps[key] = None
+            else:
+                topics = {(t["level"], t["topic_id"]): t["label"] for t in stored["topics"]}
+                self._maps[key] = (stored, {a["paper_id"]: a for a in stored["assignments"]},
+                                   topics)
+        return self._maps[key]
+
+    def __call__(self, paper_id: str) -> dict[str, Any]:
+        out: dict[str, Any] = {"topic": None, "reference_topic": None}
+        for scope in self.scopes:
+            own = self._load(scope, layer=False)
+            if own is None or paper_id not in own[1]:
+                continue
+            stored, by_paper, labels = own
+            a = by_paper[paper_id]
+            out["topic"] = {"map": scope, "id": a["broad"], "label": labels.get((0, a["broad"])),
+                            "fine_id": a["fine"], "fine_label": labels.get((1, a["fine"]))}
+            layer = self._load(scope, layer=True)
+            if layer is not None and paper_id in layer[1]:
+                lstored, lby, llabels = layer
+                b = lby[paper_id]
+                conf = (lstored["meta"].get("confidence") or {}).get(paper_id) or [None, None]
+                out["reference_topic"] = {
+                    "reference": lstored["meta"].get("reference"), "id": b["broad"],
+                    "label": llabels.get((0, b["broad"])), "fine_id": b["fine"],
+                    "fine_label": llabels.get((1, b["fine"])), "confidence": conf[0]}
+            break
+        return out

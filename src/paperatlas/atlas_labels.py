@@ -276,13 +276,27 @@ class TopicTerms:
     coverage: list[float]      # share of the topic's papers that carry each term
 
 
+def is_generic(key: str, generic: set[str] | frozenset[str]) -> bool:
+    """Whether a phrase key is made only of words generic across the field (learned by
+    `reference.learn_generic_words`): "state-of-the-art baseline", "final", "natural
+    context". Abbreviations of research topics ("llm", "rl") never are."""
+    if not generic or key in _KNOWN:
+        return False
+    words = [w for w in re.split(r"[ \-]+", key) if w and w not in FUNCTION]
+    return all(w in generic or phrase_key(w) in generic or w.rstrip("s") in generic
+               or w + "s" in generic for w in words)
+
+
 def label_clusters(papers: list[PaperText], labels, n_topics: int,
                    reserved: set[str] | None = None, phrases=None,
-                   cover_power: float = 1.0) -> list[TopicTerms]:
+                   cover_power: float = 1.0, generic: set[str] | None = None,
+                   fallback: list[str | None] | None = None) -> list[TopicTerms]:
     """One readable label per cluster id 0..n_topics-1 (clusters ordered by size, largest first).
 
     Labels are kept distinct: a later (smaller) cluster whose best phrase is taken uses its
-    next best. `reserved` phrase keys are avoided as the head phrase too.
+    next best. `reserved` phrase keys are avoided as the head phrase too. Phrases made only
+    of `generic` words are never used; a cluster with no usable phrase is named
+    `fallback[t]` (the field's topic most of its papers are in) when given.
     """
     phrases, surface = phrases or paper_phrases(papers)  # (computed once for both levels)
     authored = surface.get("\0authored") or Counter()
@@ -308,7 +322,7 @@ def label_clusters(papers: list[PaperText], labels, n_topics: int,
         min_df = 1 if size < 3 else max(2, math.ceil(0.04 * size))
         scored = []
         for key, c in counts.items():
-            if c < min_df:
+            if c < min_df or (generic and is_generic(key, generic)):
                 continue
             cover = c / size
             words = key.count(" ") + 1
@@ -322,8 +336,11 @@ def label_clusters(papers: list[PaperText], labels, n_topics: int,
         terms = [_display(k, surface) for _, _, k in scored[:8]]
         coverage = [round(c, 3) for _, c, _ in scored[:8]]
         label = _compose(scored, surface, used_heads, used_labels) if scored else ""
+        if not label and fallback is not None and t < len(fallback) and fallback[t]:
+            label = _distinct(fallback[t], used_labels)
         if not label:
-            label = _word_label(papers, idx, word_df, used_labels) or f"Topic {t + 1}"
+            label = (_word_label(papers, idx, word_df, used_labels, generic or set())
+                     or f"Topic {t + 1}")
         used_labels.add(_label_key(label))
         out.append(TopicTerms(label=label, terms=terms, coverage=coverage))
     return out
@@ -371,18 +388,23 @@ def _word_document_frequency(papers: list[PaperText]) -> Counter:
     return df
 
 
-def _word_label(papers, idx: list[int], word_df: Counter, used_labels: set[str]) -> str:
-    """For a topic with no shared phrase: its two most distinctive words when at least half
-    of its papers use them, else the names of its papers ("lmKANs, TARF, FlexHiNM")."""
+def _distinct(label: str, used_labels: set[str]) -> str:
+    """The label itself when unused, else the same with a number ("Graph (2)")."""
+    for n in range(1, 50):
+        candidate = label if n == 1 else f"{label} ({n})"
+        if _label_key(candidate) not in used_labels:
+            return candidate
+    return ""
+
+
+def _word_label(papers, idx: list[int], word_df: Counter, used_labels: set[str],
+                generic: set[str] = frozenset()) -> str:
+    """For a topic with no shared phrase and no field topic to borrow a name from: its two
+    most distinctive words (never a generic one, never a list of paper names)."""
     counts: Counter[str] = Counter()
     for i in idx:
-        counts.update(_content_words(papers[i]))
+        counts.update(w for w in _content_words(papers[i]) if w not in generic)
     n = len(papers)
-    if not any(c >= max(1, math.ceil(len(idx) / 2)) for c in counts.values()):
-        names = list(dict.fromkeys(papers[i].name for i in idx if papers[i].name))[:3]
-        label = ", ".join(names)
-        if names and _label_key(label) not in used_labels:
-            return label
     need = 2 if len(idx) >= 3 else 1
     ranked = sorted(((c / len(idx)) * math.log(1 + n / word_df[w]), w)
                     for w, c in counts.items() if c >= need)

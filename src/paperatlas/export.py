@@ -20,7 +20,8 @@ _OPENREVIEW_FORUM = re.compile(r"^https?://openreview\.net/forum\?id=")
 _OPENREVIEW_ID = re.compile(r"^[A-Za-z0-9_-]{8,14}$")
 _CSV_COLUMNS = ("id", "title", "abstract", "authors", "keywords", "venue", "year", "area",
                 "decision", "rating", "urls", "lists", "name", "kind", "has_code",
-                "display_title", "predicted_area", "gist")
+                "display_title", "predicted_area", "gist", "topic_id", "topic",
+                "reference_topic_id", "reference_topic")
 _FACT_COLUMNS = ("kind", "name", "has_code", "display_title", "predicted_area")
 
 
@@ -69,7 +70,10 @@ def _chosen_ids(store, ids, collection, query, query_k, list_name, filters) -> l
 
 def _selected(atlas, list_name, ids, filters) -> Iterator[dict[str, Any]]:
     """Each selected paper with its lists and facts, fetched a page at a time."""
+    from paperatlas.atlas import TopicLookup
+
     store = atlas.store
+    topics = TopicLookup(store, list_name)  # each paper's map topic and field topic
     if ids is not None:
         wanted = list(dict.fromkeys(ids))
         pages = (store.get_papers(wanted[i:i + 500]) for i in range(0, len(wanted), 500))
@@ -84,6 +88,7 @@ def _selected(atlas, list_name, ids, filters) -> Iterator[dict[str, Any]]:
                 paper.pop(column, None)
             paper["lists"] = store.lists_of(paper["id"])
             paper["facts"] = facts.get(paper["id"], {})
+            paper.update(topics(paper["id"]))
             yield paper
 
 
@@ -127,8 +132,13 @@ def write_csv(papers: Iterable[dict[str, Any]], fh: TextIO) -> int:
     for paper in papers:
         facts = paper.get("facts") or {}
         row = []
+        grouping = {"topic_id": (paper.get("topic") or {}).get("id"),
+                    "topic": (paper.get("topic") or {}).get("label"),
+                    "reference_topic_id": (paper.get("reference_topic") or {}).get("id"),
+                    "reference_topic": (paper.get("reference_topic") or {}).get("label")}
         for column in _CSV_COLUMNS:
-            value = paper.get(column) if column in paper else facts.get(column)
+            value = grouping[column] if column in grouping else \
+                paper.get(column) if column in paper else facts.get(column)
             if isinstance(value, dict):  # predicted_area {label, prob, ...}
                 value = value.get("label")
             if isinstance(value, (list, tuple)):
@@ -284,6 +294,15 @@ def write_markdown(papers: Iterable[dict[str, Any]], fh: TextIO) -> int:
         if url:
             meta.append(f"<{url}>")
         fh.write(" · ".join(meta) + "\n\n")
+        topic, field = paper.get("topic"), paper.get("reference_topic")
+        if topic or field:
+            parts = []
+            if topic:
+                parts.append(f"topic {topic['id']}: {_md(topic['label'] or '')}")
+            if field and (not topic or field["label"] != topic["label"]):
+                parts.append(f"field topic ({_md(field['reference'] or '')}) {field['id']}: "
+                             f"{_md(field['label'] or '')}")
+            fh.write(" · ".join(parts) + "\n\n")
         if facts.get("gist"):
             fh.write(f"*{_md(facts['gist'])}*\n\n")
         fh.write(_md(paper["abstract"]) + "\n\n")

@@ -61,12 +61,23 @@ def _wrap(label: str, width: int = 22) -> str:
     return "\n".join(lines[:3])
 
 
+def field_of(stored: dict[str, Any], store) -> dict[str, Any] | None:
+    """The field to draw under a list placed on a reference (see reference.Reference.field)."""
+    meta = stored.get("meta") or {}
+    if meta.get("grouping") != "reference" or store is None:
+        return None
+    from paperatlas import reference
+    ref = reference.load(store, meta.get("reference"))
+    return ref.field() if ref is not None else None
+
+
 def draw_map(stored: dict[str, Any], title: str | None = None, dpi: int = 200,
-             paper_labels: dict[str, str] | None = None):
+             paper_labels: dict[str, str] | None = None, field: dict[str, Any] | None = None):
     """(figure, label texts): papers as dots coloured by broad topic, one label per broad
     topic, moved apart by adjustText so no two labels overlap. On small maps (up to
     SMALL_MAP papers) each dot also gets its paper's name or short title from
-    `paper_labels` (paper id -> text)."""
+    `paper_labels` (paper id -> text). A `field` (a list placed on a reference) is drawn
+    first, in grey."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.patheffects as pe
@@ -79,6 +90,10 @@ def draw_map(stored: dict[str, Any], title: str | None = None, dpi: int = 200,
     n = len(points)
     fig, ax = plt.subplots(figsize=(12, 10), dpi=dpi)
     size = 3 if n > 5000 else 9 if n > 500 else 60
+    if field is not None and field["points"]:
+        grey = np.array([p[:2] for p in field["points"]], dtype=float)
+        ax.scatter(grey[:, 0], grey[:, 1], s=2.5, c="#c4c7cf", alpha=0.55, linewidths=0,
+                   rasterized=True, zorder=0)
     ax.scatter(xy[outlier, 0], xy[outlier, 1], s=size * 0.7, c="#9ca3af", alpha=0.6,
                linewidths=0, rasterized=True)
     colours = [topic_colour(int(b)) for b in broad[~outlier]]
@@ -107,6 +122,8 @@ def draw_map(stored: dict[str, Any], title: str | None = None, dpi: int = 200,
     meta = stored["meta"]
     heading = title or (f"{meta.get('list') or 'All papers'}: {meta['papers']:,} papers, "
                         f"{meta['broad_topics']} topics")
+    if field is not None:
+        heading += f" — over {field['title']} ({field['papers']:,} papers, grey)"
     ax.set_title(heading, fontsize=15, weight="bold", loc="left", color="#111827")
     fig.tight_layout()
     if len(texts) + len(small) > 1:
@@ -140,7 +157,8 @@ def write_png(stored: dict[str, Any], store, path: str | Path, title: str | None
     labels = None
     if len(stored["assignments"]) <= SMALL_MAP:
         labels = {row[5]: row[7] or _short(row[6]) for row in map_view(stored, store)["points"]}
-    fig, _ = draw_map(stored, title=title, dpi=dpi, paper_labels=labels)
+    fig, _ = draw_map(stored, title=title, dpi=dpi, paper_labels=labels,
+                      field=field_of(stored, store))
     fig.savefig(path, dpi=dpi, facecolor="white")
     plt.close(fig)
     return path
@@ -165,6 +183,10 @@ def standalone_html(stored: dict[str, Any], store, title: str | None = None) -> 
     view = map_view(stored, store)
     meta = stored["meta"]
     heading = title or f"{meta.get('list') or 'All papers'} — {meta['papers']:,} papers"
+    if view.get("field"):
+        heading += f" on the map of {view['field']['title']}"
+    topics_note = (f"{meta['broad_topics']} broad and {meta['fine_topics']} fine topics "
+                   f"{'of the field ' if view.get('field') else ''}; zoom in for the fine ones.")
     style = (STATIC / "style.css").read_text(encoding="utf-8")
     script = (STATIC / "atlas.js").read_text(encoding="utf-8").replace("</", "<\\/")
     return f"""<!doctype html>
@@ -184,7 +206,7 @@ def standalone_html(stored: dict[str, Any], store, title: str | None = None) -> 
     <input type="search" class="atlas-filter" placeholder="Highlight titles containing…">
     <button type="button" class="atlas-reset button">Reset view</button>
     <p class="muted small">Scroll to zoom, drag to pan, click a dot for details.
-      {meta['broad_topics']} broad and {meta['fine_topics']} fine topics; zoom in for the fine ones.</p>
+      {html.escape(topics_note)}</p>
     <ol class="atlas-legend"></ol>
   </div>
   <div class="atlas-card" hidden></div>

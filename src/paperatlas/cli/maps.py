@@ -27,7 +27,9 @@ def map_command(
     topics: Annotated[int, typer.Option(help="Print this many broad topics.")] = 40,
     db: DbOption = None,
 ) -> None:
-    """Build the topic map (only when the list changed) and print its topics."""
+    """Build the topic map (only when the list changed) and print its topics. Every list is
+    placed on the reference (the field, ICLR 2026 unless `reference use` chose another); a
+    list under 200 papers takes the field's topics as its own."""
     atlas = open_atlas(db)
     if list_name is not None and list_name not in atlas.lists():
         raise UserError(f"no list named '{list_name}' (lists: {', '.join(atlas.lists()) or 'none yet'})")
@@ -38,10 +40,19 @@ def map_command(
     stored = atlas.build_map(list_name=list_name, model=model, force=force, progress=progress)
     meta = stored["meta"]
     state = "built" if stored["built"] else "unchanged, reused"
-    console.print(Text(
-        f"map of {meta['papers']:,} papers ({state}, model {stored['model']}): "
-        f"{meta['broad_topics']} broad topics, {meta['fine_topics']} fine topics, "
-        f"outliers {meta['outliers']} ({meta['outlier_share']:.1%}, each kept in its nearest topic)"))
+    if meta.get("grouping") == "reference":  # a short list: placed on the field
+        console.print(Text(
+            f"{meta['papers']:,} papers placed on the field {meta['reference_title']} "
+            f"({meta['reference_papers']:,} papers; reference {meta['reference']!r}; {state}): "
+            f"{meta['broad_topics']} of its broad topics, {meta['fine_topics']} fine topics, "
+            f"{meta['outliers']} far from every field topic (kept in the nearest)"))
+    else:
+        console.print(Text(
+            f"map of {meta['papers']:,} papers ({state}, model {stored['model']}): "
+            f"{meta['broad_topics']} broad topics, {meta['fine_topics']} fine topics, "
+            f"outliers {meta['outliers']} ({meta['outlier_share']:.1%}, each kept in its nearest topic)"
+            + (f"; also placed on the field (reference {meta['reference']!r})"
+               if meta.get("reference") else "")))
     broad = sorted((t for t in stored["topics"] if t["level"] == 0), key=lambda t: -t["size"])
     for t in broad[:topics]:
         names = ", ".join(t["data"].get("names", [])[:3])

@@ -65,6 +65,7 @@ class DigestData:
     map_png: bytes | None
     map_scope: str | None
     date: str
+    map_field: str | None = None  # the reference drawn in grey under a short list
 
 
 def digest(atlas, fmt: str = "md", lang: str = "en", list_name: str | None = None,
@@ -158,14 +159,18 @@ def collect(atlas, list_name: str | None = None, collection: str | None = None,
     scope = "collection" if collection else ("list" if list_name else "all")
 
     groups: list[Group] = []
-    map_png = map_scope = reason = None
+    map_png = map_scope = map_field = reason = None
     stored = None
     if papers:
         stored, reason = _map_for(atlas, list_name, collection, ids, progress)
     if stored is not None:
         groups = _groups_from_map(stored, papers)
+        from paperatlas.mapplot import field_of
         from paperatlas.report.mapimage import render_map
-        map_png = render_map(stored, groups)
+        field = field_of(stored, store)
+        map_png = render_map(stored, groups, field=field)
+        if field is not None:
+            map_field = field["title"]
         # name the map's scope when the digest shows only part of it (grey dots are the rest)
         if len(stored["assignments"]) > len(papers):
             map_scope = stored["scope"]
@@ -179,7 +184,7 @@ def collect(atlas, list_name: str | None = None, collection: str | None = None,
         grouping="topics" if stored is not None else "areas", fallback_reason=reason,
         by_area=by_area.most_common(MAX_AREAS), by_kind=by_kind.most_common(),
         named=named, with_code=[p for p in papers if p.code_url],
-        map_png=map_png, map_scope=map_scope,
+        map_png=map_png, map_scope=map_scope, map_field=map_field,
         date=_dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d"))
 
 

@@ -102,7 +102,7 @@ TEMPLATE = r"""<!DOCTYPE html>
 <section>
 <h2>{{ words.map }}</h2>
 <figure><img src="{{ map_uri }}" alt="{{ words.map_alt }}">
-{% if data.map_scope %}<figcaption>{{ words.map_note.format(scope=(words.all if data.map_scope == '*' else data.map_scope)) }}</figcaption>{% endif %}</figure>
+{% if data.map_field %}<figcaption>{{ words.map_field.format(field=data.map_field) }}</figcaption>{% elif data.map_scope %}<figcaption>{{ words.map_note.format(scope=(words.all if data.map_scope == '*' else data.map_scope)) }}</figcaption>{% endif %}</figure>
 </section>
 {% endif %}
 <nav><ol>{% for g in data.groups %}<li><a href="#topic-{{ loop.index }}">{{ label(g) }}</a> ({{ g.size }})</li>{% endfor %}</ol></nav>

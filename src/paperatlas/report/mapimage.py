@@ -10,7 +10,10 @@ import numpy as np
 
 
 def render_map(stored: dict[str, Any], groups, width_in: float | None = None,
-               height_in: float | None = None, dpi: int = 110) -> bytes:
+               height_in: float | None = None, dpi: int = 110,
+               field: dict[str, Any] | None = None) -> bytes:
+    """`field`: the reference the list is placed on (reference.Reference.field()); its
+    papers are then the grey background, and the picture is framed on the whole field."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -18,14 +21,16 @@ def render_map(stored: dict[str, Any], groups, width_in: float | None = None,
 
     xy_of = {a["paper_id"]: (a["x"], a["y"]) for a in stored["assignments"]}
     everything = np.array(list(xy_of.values()), dtype=float)
-    small = len(everything) < 200  # a short list needs no poster-sized map
+    if field is not None and field["points"]:
+        everything = np.array([p[:2] for p in field["points"]], dtype=float)
+    small = len(xy_of) < 200 and field is None  # a short list needs no poster-sized map
     width_in = width_in or (8.0 if small else 10.0)
     height_in = height_in or (4.2 if small else 6.5)
     fig, ax = plt.subplots(figsize=(width_in, height_in), dpi=dpi)
     try:
         if len(everything):
             ax.scatter(everything[:, 0], everything[:, 1], s=3 if len(everything) > 3000 else 8,
-                       c="#d0d0d0", linewidths=0, zorder=1)
+                       c="#d0d0d0", linewidths=0, zorder=1, rasterized=True)
         n_selected = sum(g.size for g in groups)
         size = 8 if n_selected > 1500 else (16 if n_selected > 300 else 30)
         for number, group in enumerate(groups, 1):

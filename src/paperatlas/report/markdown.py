@@ -1,24 +1,25 @@
 """The digest as Markdown: headings, an overview, the map, one bullet per paper.
 
-Paper text is untrusted: HTML-significant characters become entities and Markdown's own
-syntax characters are backslash-escaped, so a title renders as text on any viewer."""
+Paper text is untrusted: "<", ">", an "&" that would start an entity, and Markdown's own
+syntax characters are backslash-escaped (CommonMark renders a backslash-escaped "<" as text, so no tag can
+start), never turned into HTML entities, which plain-text readers would show as "&amp;".
+The map is a PNG written beside the report and linked (viewers do not show data: URIs)."""
 
 from __future__ import annotations
 
-import base64
 import re
 from pathlib import Path
 
 from paperatlas.report.digest import DigestData, PaperLine, safe_url
 from paperatlas.report.strings import group_label
 
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]|~#!{}])")
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]|~#!{}<>])")
+_ENTITY_START = re.compile(r"&(?=#?\w+;)")  # "&amp;", "&#60;": would be read as an entity
 
 
 def md_text(text) -> str:
     text = " ".join(str(text).split())
-    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return _MD_SPECIAL.sub(r"\\\1", text)
+    return _ENTITY_START.sub(r"\\&", _MD_SPECIAL.sub(r"\\\1", text))
 
 
 def md_link(label: str, url: str | None) -> str:
@@ -70,6 +71,8 @@ def render_markdown(data: DigestData, words: dict, output: Path | None = None) -
 
     if data.map_png:
         lines += [f"## {words['map']}", "", _map_image(data.map_png, words, output), ""]
+        if data.map_field:
+            lines += [f"*{md_text(words['map_field'].format(field=data.map_field))}*", ""]
         if data.map_scope:
             scope_name = words["all"] if data.map_scope == "*" else data.map_scope
             lines += [f"*{md_text(words['map_note'].format(scope=scope_name))}*", ""]
@@ -85,9 +88,11 @@ def render_markdown(data: DigestData, words: dict, output: Path | None = None) -
 
 
 def _map_image(png: bytes, words: dict, output: Path | None) -> str:
-    """Beside the report when it is written to a file; inline as a data: URI otherwise."""
+    """Beside the report when it is written to a file (and linked); on stdout a note that
+    says how to get it."""
     if output is not None:
         image = output.with_name(output.stem + ".map.png")
         image.write_bytes(png)
-        return f"![{words['map_alt']}]({image.name})"
-    return f"![{words['map_alt']}](data:image/png;base64,{base64.b64encode(png).decode()})"
+        name = image.name if re.fullmatch(r"[\w.\-]+", image.name) else f"<{image.name}>"
+        return f"![{words['map_alt']}]({name})"
+    return f"*{md_text(words['map_file'])}*"

@@ -11,6 +11,9 @@ STRINGS = {
         "named": "Top named contributions", "with_code": "Papers with code",
         "map": "Map", "map_alt": "Map of the papers, coloured by topic",
         "map_note": "Grey dots: the rest of the map ({scope}); coloured: this digest's papers.",
+        "map_field": "Grey dots: the field ({field}); coloured: this list's papers, numbered by "
+                     "the field's topics below.",
+        "map_file": "The map is written beside the report when it is saved to a file (-o FILE.md).",
         "topic": "Topic", "also": "also", "more_code": "and {n} more",
         "by_area_fallback": "Grouped by research area: no topic map could be made ({why}).",
         "unknown_area": "(area unknown)", "no_papers": "No papers selected.",
@@ -28,6 +31,8 @@ STRINGS = {
         "named": "主要命名贡献", "with_code": "附代码的论文",
         "map": "主题地图", "map_alt": "论文地图，按主题着色",
         "map_note": "灰点：地图中的其他论文（{scope}）；彩色：本报告的论文。",
+        "map_field": "灰点：整个领域（{field}）；彩色：本列表的论文，编号对应下文的领域主题。",
+        "map_file": "将报告写入文件（-o FILE.md）时，地图图片会保存在报告旁边。",
         "topic": "主题", "also": "另含", "more_code": "另有 {n} 篇",
         "by_area_fallback": "按研究领域分组：无法生成主题地图（{why}）。",
         "unknown_area": "（领域未知）", "no_papers": "没有选中的论文。",

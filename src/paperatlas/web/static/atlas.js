@@ -1,6 +1,9 @@
 /* paperatlas map: a small canvas renderer for the stored atlas (pan, zoom, hover, click).
  * Used by the web app's /map page and inlined into the offline `paperatlas map --html` file.
  * Data comes from <script type="application/json" id="atlas-data"> or the element's data-src.
+ * A short list placed on the reference (data.field) is drawn in colour over the field's
+ * papers in grey; a long list with a reference layer (data.layer) can be coloured, labelled
+ * and filtered by the field's topics instead of its own.
  * Paper text is only ever put into the page with textContent (never innerHTML). */
 (function () {
   "use strict";
@@ -33,8 +36,13 @@
     this.paperUrl = root.getAttribute("data-paper-url") || "";
     this.topicUrl = root.getAttribute("data-topic-url") || "";
     this.points = data.points;
+    this.field = data.field || null;
+    this.layer = data.layer || null;
+    this.ownBroad = data.topics.broad;
+    this.ownFine = data.topics.fine;
     this.broad = data.topics.broad;
     this.fine = data.topics.fine;
+    this.colourAt = 2;  // which element of a point row gives its colour (8: field topic)
     this.topicLabel = {};
     for (var i = 0; i < this.broad.length; i++) this.topicLabel[this.broad[i].id] = this.broad[i].label;
     this.fineLabel = {};
@@ -46,9 +54,70 @@
     this.buildGrid();
     this.bind();
     this.resize();
+    this.layerSwitch();
     this.legend();
     this.fit();
   }
+
+  // For a long list with a reference layer: switch between its own topics and the field's.
+  AtlasMap.prototype.layerSwitch = function () {
+    if (!this.layer) return;
+    var self = this, tools = this.root.querySelector(".atlas-tools");
+    if (!tools) return;
+    var box = el("label", "atlas-layer small");
+    box.appendChild(document.createTextNode("Topics: "));
+    var select = el("select", "atlas-layer-select");
+    [["own", "this list's own"], ["field", "the field's (" + (this.layer.title || this.layer.name) + ")"]]
+      .forEach(function (o) { var opt = el("option", null, o[1]); opt.value = o[0]; select.appendChild(opt); });
+    select.addEventListener("change", function () { self.useLayer(select.value === "field"); });
+    box.appendChild(select);
+    var legend = tools.querySelector(".atlas-legend");
+    tools.insertBefore(box, legend);
+  };
+
+  AtlasMap.prototype.useLayer = function (field) {
+    this.colourAt = field ? 8 : 2;
+    if (field) {
+      // the field's topics, labelled where this list's papers of each topic are
+      var at = {}, i, p;
+      for (i = 0; i < this.points.length; i++) {
+        p = this.points[i];
+        (at[p[8]] || (at[p[8]] = [])).push(p);
+      }
+      var place = function (rows, key) {
+        return rows.filter(function (t) { return at[t.id]; }).map(function (t) {
+          var pts = at[t.id], xs = pts.map(function (q) { return q[0]; }).sort(function (a, b) { return a - b; });
+          var ys = pts.map(function (q) { return q[1]; }).sort(function (a, b) { return a - b; });
+          return {id: t.id, label: t.label, size: pts.length, x: xs[xs.length >> 1], y: ys[ys.length >> 1]};
+        });
+      };
+      this.broad = place(this.layer.topics.broad);
+      var fineAt = {};
+      for (i = 0; i < this.points.length; i++) (fineAt[this.points[i][9]] || (fineAt[this.points[i][9]] = [])).push(this.points[i]);
+      at = fineAt;
+      this.fine = place(this.layer.topics.fine);
+    } else {
+      this.broad = this.ownBroad;
+      this.fine = this.ownFine;
+    }
+    this.topicLabel = {};
+    for (var b = 0; b < this.broad.length; b++) this.topicLabel[this.broad[b].id] = this.broad[b].label;
+    this.fineLabel = {};
+    for (var f = 0; f < this.fine.length; f++) this.fineLabel[this.fine[f].id] = this.fine[f].label;
+    this.match = null;
+    var list = this.root.querySelector(".atlas-legend");
+    if (list) while (list.firstChild) list.removeChild(list.firstChild);
+    this.legend();
+    this.draw();
+  };
+
+  // Highlight the papers of one topic (the field's, in the field layer): a filter.
+  AtlasMap.prototype.showTopic = function (id) {
+    var match = new Uint8Array(this.points.length);
+    for (var i = 0; i < this.points.length; i++) if (this.points[i][this.colourAt] === id) match[i] = 1;
+    this.match = match;
+    this.draw();
+  };
 
   AtlasMap.prototype.buildGrid = function () {
     // a 64x64 grid over world coordinates for fast nearest-point lookups
@@ -112,7 +181,7 @@
   AtlasMap.prototype.zoomToTopic = function (topic) {
     var xs = [], ys = [];
     for (var i = 0; i < this.points.length; i++) {
-      if (this.points[i][2] === topic) { xs.push(this.points[i][0]); ys.push(this.points[i][1]); }
+      if (this.points[i][this.colourAt] === topic) { xs.push(this.points[i][0]); ys.push(this.points[i][1]); }
     }
     if (!xs.length) return;
     xs.sort(function (a, b) { return a - b; });
@@ -138,6 +207,7 @@
     var ctx = this.ctx;
     if (!this.width) return;
     ctx.clearRect(0, 0, this.width, this.height);
+    if (this.field) this.drawField();
     var n = this.points.length;
     var density = n > 5000 ? 1 : n > 1000 ? 1.6 : n > 300 ? 2.2 : 3.5;
     var r = Math.max(1.4, Math.min(8, 1.2 * Math.sqrt(this.view.k) * density));
@@ -146,7 +216,7 @@
     for (var i = 0; i < this.points.length; i++) {
       var p = this.points[i];
       var dim = this.match && !this.match[i];
-      var key = dim ? "dim" : (p[4] ? "out" : p[2]);
+      var key = dim ? "dim" : (p[4] ? "out" : p[this.colourAt]);
       (groups[key] || (groups[key] = [])).push(i);
     }
     var order = Object.keys(groups).sort(function (a, b) {
@@ -186,6 +256,51 @@
     this.drawLabels();
   };
 
+  // The field (the reference's papers) in grey, with its broad topics' names in grey.
+  AtlasMap.prototype.drawField = function () {
+    var ctx = this.ctx, pts = this.field.points;
+    var r = Math.max(0.9, Math.min(3, 0.9 * Math.sqrt(this.view.k)));
+    ctx.fillStyle = "rgba(148,150,160,0.30)";
+    ctx.beginPath();
+    for (var i = 0; i < pts.length; i++) {
+      var s = this.toScreen(pts[i][0], pts[i][1]);
+      if (s[0] < -3 || s[1] < -3 || s[0] > this.width + 3 || s[1] > this.height + 3) continue;
+      ctx.moveTo(s[0] + r, s[1]);
+      ctx.arc(s[0], s[1], r, 0, 6.2832);
+    }
+    ctx.fill();
+  };
+
+  AtlasMap.prototype.drawFieldLabels = function (placed) {
+    var ctx = this.ctx, own = {};
+    for (var o = 0; o < this.broad.length; o++) own[this.broad[o].label] = 1;
+    var topics = this.field.broad.slice().sort(function (a, b) { return b.size - a.size; });
+    ctx.font = "600 11px system-ui, -apple-system, 'Segoe UI', sans-serif";
+    for (var i = 0; i < topics.length; i++) {
+      var tp = topics[i];
+      if (own[tp.label]) continue;
+      var s = this.toScreen(tp.x, tp.y), lines = wrap(tp.label, 20), w = 0;
+      for (var l = 0; l < lines.length; l++) w = Math.max(w, ctx.measureText(lines[l]).width);
+      var hgt = lines.length * 13;
+      var box = [s[0] - w / 2 - 2, s[1] - hgt / 2 - 1, s[0] + w / 2 + 2, s[1] + hgt / 2 + 1];
+      if (box[0] < 2 || box[2] > this.width - 2 || box[1] < 2 || box[3] > this.height - 2) continue;
+      var clash = false;
+      for (var b = 0; b < placed.length && !clash; b++) {
+        var q = placed[b].box;
+        clash = !(box[2] < q[0] || box[0] > q[2] || box[3] < q[1] || box[1] > q[3]);
+      }
+      if (clash) continue;
+      placed.push({box: box, id: -1, level: -1, label: tp.label});
+      for (var k = 0; k < lines.length; k++) {
+        var y = s[1] - hgt / 2 + 13 * (k + 0.5);
+        ctx.lineWidth = 3; ctx.strokeStyle = "rgba(255,255,255,0.85)";
+        ctx.strokeText(lines[k], s[0], y);
+        ctx.fillStyle = "#8b8f99";
+        ctx.fillText(lines[k], s[0], y);
+      }
+    }
+  };
+
   AtlasMap.prototype.drawLabels = function () {
     var ctx = this.ctx, placed = [];
     var fine = this.view.k >= FINE_ZOOM;
@@ -220,6 +335,10 @@
         ctx.fillStyle = "#111827";
         ctx.fillText(lines[k], s[0], y);
       }
+    }
+    if (this.field) {
+      this.drawFieldLabels(placed);
+      placed = placed.filter(function (p) { return p.level >= 0; });
     }
     this.placedLabels = placed;
   };
@@ -274,12 +393,14 @@
     if (p[7]) card.appendChild(el("span", "badge name", p[7]));
     var topic = el("div", "atlas-card-topic");
     var sw = el("span", "swatch");
-    sw.style.background = colour(p[2]);
+    var bt = p[this.colourAt], ft = p[this.colourAt + 1];
+    sw.style.background = colour(bt);
     topic.appendChild(sw);
     topic.appendChild(document.createTextNode(
-      (this.topicLabel[p[2]] || "") + (this.fineLabel[p[3]] ? " › " + this.fineLabel[p[3]] : "")));
+      (this.topicLabel[bt] || "") + (this.fineLabel[ft] ? " › " + this.fineLabel[ft] : "")));
     card.appendChild(topic);
-    if (p[4]) card.appendChild(el("div", "atlas-card-note", "outlier: placed in its nearest topic"));
+    if (p[4]) card.appendChild(el("div", "atlas-card-note", this.field ?
+      "far from the field's topics: placed in the nearest" : "outlier: placed in its nearest topic"));
     if (pinned && !this.paperUrl) card.appendChild(el("div", "atlas-card-note", "id " + p[5]));
     card.hidden = false;
     var x = Math.min(sx + 14, this.width - card.offsetWidth - 8);
@@ -359,6 +480,11 @@
     var list = this.root.querySelector(".atlas-legend");
     if (!list) return;
     var self = this;
+    if (this.field && !this.root.querySelector(".atlas-field-note")) {
+      list.parentNode.insertBefore(el("p", "atlas-field-note muted small",
+        "Grey: the field, " + (this.field.title || this.field.name) + " (" +
+        this.field.papers + " papers). In colour: this list, in the field's topics."), list);
+    }
     var topics = this.broad.slice().sort(function (a, b) { return b.size - a.size; });
     topics.forEach(function (tp) {
       var li = el("li", "atlas-legend-item");
@@ -367,11 +493,15 @@
       sw.style.background = colour(tp.id);
       var name = el("button", "atlas-legend-label", tp.label);
       name.type = "button";
-      name.addEventListener("click", function () { self.zoomToTopic(tp.id); });
+      name.addEventListener("click", function () {
+        if (self.colourAt === 8) self.showTopic(tp.id); else self.zoomToTopic(tp.id);
+      });
       li.appendChild(sw);
       li.appendChild(name);
-      li.appendChild(el("span", "count", tp.size));
-      if (self.topicUrl) {
+      var count = el("span", "count", tp.size);
+      if (tp.field_size) count.title = tp.field_size + " papers of the field";
+      li.appendChild(count);
+      if (self.topicUrl && self.colourAt === 2) {
         var a = el("a", "atlas-legend-open", "↗");
         a.href = self.topicUrl.replace("{id}", encodeURIComponent(tp.id));
         a.title = tp.label;

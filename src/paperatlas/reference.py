@@ -1,0 +1,384 @@
+"""The reference atlas: a big list's map (the field) that any other list is placed on.
+
+A reference holds what is needed to read a short list against its field, without the
+field's papers: the broad and fine topics of the reference list with their labels and
+centroids (in the embedding model's space), the 2D layout of the reference papers (coordinates
+and topic of each, to draw the field in grey), the reference papers' vectors reduced to a
+few principal components and stored as 8-bit integers (to place new papers by their nearest
+reference papers), and the words that are generic across the field (spread evenly over all
+its topics), which the labeller never uses to name a topic.
+
+Placing a paper: its vector is projected on the stored components; its K most similar
+reference papers vote (by similarity) for a broad topic, then for a fine topic inside it;
+the vote share is the confidence, and the position is the similarity-weighted mean of the
+voting neighbours of the winning fine topic (so a paper lands inside its topic, not between
+two). `scripts/build_reference.py` builds the shipped ICLR 2026 reference (`models/`);
+`paperatlas reference build --list NAME` makes any big list of the store a reference, kept
+in the store beside the papers.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from paperatlas.errors import PaperatlasError
+
+SHIPPED = "iclr2026"
+SHIPPED_FILE = "reference-v1.npz"
+FORMAT = 1
+# Nearest reference papers that vote for a paper's topic.
+K = 15
+# Principal components the reference vectors are kept in (of the static model's 277).
+DIMS = 96
+# A placed paper whose broad-topic vote share is below this is drawn as an outlier.
+MIN_CONFIDENCE = 0.34
+# A word is generic when it is used by at least this share of the reference papers ...
+GENERIC_MIN_SHARE = 0.004
+# ... and its use is spread this evenly over the fine topics (normalised entropy of its
+# per-topic rates, 1 = the same rate in every topic).
+GENERIC_SPREAD = 0.90
+# ... unless authors use the word as a whole keyword (at least this share of papers):
+# "optimization", "robustness", "generalization" spread over all topics too, yet they name
+# research topics. atlas_labels.GENERIC ("benchmark", "dataset", ...) stay generic.
+KEYWORD_SHARE = 0.002
+# Short lists (fewer papers than this) are grouped by the reference by default.
+SHORT_LIST = 200
+_STORE_PREFIX = "reference:"
+_CURRENT = "reference-in-use"
+_WORD = re.compile(r"[a-z][a-z0-9\-]*[a-z0-9]")
+
+
+@dataclass
+class Placement:
+    """Where each paper of a list sits on a reference."""
+    broad: np.ndarray        # [n] reference broad topic id
+    fine: np.ndarray         # [n] reference fine topic id (a child of broad)
+    broad_conf: np.ndarray   # [n] share of the neighbours' vote for the broad topic
+    fine_conf: np.ndarray    # [n] share of the broad topic's neighbours voting for the fine one
+    xy: np.ndarray           # [n, 2] position on the reference layout, in [0, 1]
+
+
+@dataclass
+class Reference:
+    name: str
+    meta: dict[str, Any]
+    broad_labels: list[str]
+    fine_labels: list[str]
+    fine_parent: np.ndarray      # [F]
+    broad_xy: np.ndarray         # [B, 2] label points on the layout
+    fine_xy: np.ndarray          # [F, 2]
+    broad_size: np.ndarray       # [B]
+    fine_size: np.ndarray        # [F]
+    broad_centroids: np.ndarray  # [B, d] unit mean vectors in the model's space (float16)
+    fine_centroids: np.ndarray   # [F, d]
+    xy: np.ndarray               # [N, 2] reference papers on the layout (float16)
+    point_broad: np.ndarray      # [N]
+    point_fine: np.ndarray       # [N]
+    mean: np.ndarray             # [d] centre of the reference vectors
+    basis: np.ndarray            # [d, r] principal components
+    codes: np.ndarray            # [N, r] int8 reduced unit vectors (scaled by 127)
+    generic_words: list[str]
+    ids: list[str]               # [N] the reference papers' ids (to evaluate, to explain)
+
+    @property
+    def model(self) -> str:
+        return self.meta.get("model", "static")
+
+    # -- placing papers -----------------------------------------------------------------------
+
+    def reduce(self, vectors: np.ndarray) -> np.ndarray:
+        from paperatlas.index import normalise_rows
+        v = normalise_rows(np.asarray(vectors, dtype=np.float32))
+        return normalise_rows((v - self.mean) @ self.basis)
+
+    def place(self, vectors: np.ndarray, k: int = K) -> Placement:
+        vectors = np.asarray(vectors, dtype=np.float32)
+        if vectors.ndim != 2 or vectors.shape[1] != self.basis.shape[0]:
+            raise PaperatlasError(
+                f"reference {self.name!r} is in a {self.basis.shape[0]}-dimensional space "
+                f"({self.model}); these vectors have {vectors.shape[-1]} dimensions")
+        n = len(vectors)
+        z = self.reduce(vectors)
+        codes = self.codes.astype(np.float32) / 127.0
+        k = min(k, len(codes))
+        broad = np.zeros(n, dtype=np.int64)
+        fine = np.zeros(n, dtype=np.int64)
+        bconf = np.zeros(n, dtype=np.float32)
+        fconf = np.zeros(n, dtype=np.float32)
+        xy = np.zeros((n, 2), dtype=np.float32)
+        n_broad, n_fine = len(self.broad_labels), len(self.fine_labels)
+        for start in range(0, n, 1024):
+            sims = z[start:start + 1024] @ codes.T
+            part = np.argpartition(-sims, k - 1, axis=1)[:, :k]
+            top = np.take_along_axis(sims, part, axis=1)
+            weight = np.maximum(top, 0.0) ** 2 + 1e-6
+            for row in range(len(part)):
+                i = start + row
+                nb, w = part[row], weight[row]
+                votes_b = np.bincount(self.point_broad[nb], weights=w, minlength=n_broad)
+                b = int(votes_b.argmax())
+                bconf[i] = votes_b[b] / w.sum()
+                inside = self.point_broad[nb] == b
+                votes_f = np.bincount(self.point_fine[nb][inside], weights=w[inside],
+                                      minlength=n_fine)
+                f = int(votes_f.argmax())
+                fconf[i] = votes_f[f] / w[inside].sum()
+                broad[i], fine[i] = b, f
+                chosen = self.point_fine[nb] == f
+                xy[i] = (self.xy[nb[chosen]].astype(np.float32) * w[chosen, None]).sum(axis=0) \
+                    / w[chosen].sum()
+        empty = ~np.any(vectors, axis=1)
+        bconf[empty] = 0.0
+        fconf[empty] = 0.0
+        return Placement(broad=broad, fine=fine, broad_conf=bconf, fine_conf=fconf, xy=xy)
+
+    # -- saving and loading ----------------------------------------------------------------------
+
+    def to_bytes(self) -> bytes:
+        buf = io.BytesIO()
+        np.savez_compressed(
+            buf, meta=np.array(json.dumps({**self.meta, "name": self.name, "format": FORMAT})),
+            broad_labels=np.array(self.broad_labels), fine_labels=np.array(self.fine_labels),
+            fine_parent=self.fine_parent.astype(np.int16),
+            broad_xy=self.broad_xy.astype(np.float32), fine_xy=self.fine_xy.astype(np.float32),
+            broad_size=self.broad_size.astype(np.int32), fine_size=self.fine_size.astype(np.int32),
+            broad_centroids=self.broad_centroids.astype(np.float16),
+            fine_centroids=self.fine_centroids.astype(np.float16),
+            xy=self.xy.astype(np.float16), point_broad=self.point_broad.astype(np.int16),
+            point_fine=self.point_fine.astype(np.int16), mean=self.mean.astype(np.float32),
+            basis=self.basis.astype(np.float16), codes=self.codes.astype(np.int8),
+            generic_words=np.array(self.generic_words or [""]), ids=np.array(self.ids))
+        return buf.getvalue()
+
+    @classmethod
+    def from_bytes(cls, data: bytes | Path) -> "Reference":
+        source = io.BytesIO(data) if isinstance(data, (bytes, bytearray)) else data
+        with np.load(source, allow_pickle=False) as z:
+            meta = json.loads(str(z["meta"]))
+            if meta.get("format") != FORMAT:
+                raise PaperatlasError(f"reference format {meta.get('format')} is not "
+                                      f"{FORMAT}: rebuild it with `paperatlas reference build`")
+            return cls(
+                name=meta["name"], meta=meta,
+                broad_labels=[str(s) for s in z["broad_labels"]],
+                fine_labels=[str(s) for s in z["fine_labels"]],
+                fine_parent=z["fine_parent"].astype(np.int64),
+                broad_xy=z["broad_xy"], fine_xy=z["fine_xy"],
+                broad_size=z["broad_size"], fine_size=z["fine_size"],
+                broad_centroids=z["broad_centroids"], fine_centroids=z["fine_centroids"],
+                xy=z["xy"], point_broad=z["point_broad"].astype(np.int64),
+                point_fine=z["point_fine"].astype(np.int64), mean=z["mean"],
+                basis=z["basis"].astype(np.float32), codes=z["codes"],
+                generic_words=[str(s) for s in z["generic_words"] if str(s)],
+                ids=[str(s) for s in z["ids"]])
+
+    def field(self, max_points: int = 6000) -> dict[str, Any]:
+        """The reference layout for drawing the field: [x, y, broad] rows (an even sample
+        when there are more than max_points) and the broad topics' labels and places."""
+        n = len(self.xy)
+        rows = np.linspace(0, n - 1, min(n, max_points)).astype(int) if n else []
+        return {"name": self.name, "papers": n, "title": self.meta.get("title", self.name),
+                "points": [[round(float(self.xy[i, 0]), 4), round(float(self.xy[i, 1]), 4),
+                            int(self.point_broad[i])] for i in rows],
+                "broad": [{"id": b, "label": self.broad_labels[b],
+                           "size": int(self.broad_size[b]),
+                           "x": float(self.broad_xy[b, 0]), "y": float(self.broad_xy[b, 1])}
+                          for b in range(len(self.broad_labels))]}
+
+
+# -- which reference is in use --------------------------------------------------------------------
+
+def shipped_path() -> Path:
+    return Path(str(resources.files("paperatlas") / "models" / SHIPPED_FILE))
+
+
+@lru_cache(maxsize=1)
+def shipped() -> Reference | None:
+    """The ICLR 2026 reference shipped in the package (None if the file is missing)."""
+    path = shipped_path()
+    return Reference.from_bytes(path) if path.exists() else None
+
+
+def names(store) -> list[str]:
+    """Every reference this store can use: the shipped one and those built from its lists."""
+    index = _index(store)
+    return ([SHIPPED] if shipped() is not None else []) + [n for n in index if n != SHIPPED]
+
+
+def _index(store) -> list[str]:
+    raw = store.get_embed_model(_STORE_PREFIX + "*")
+    return json.loads(raw.decode()) if raw else []
+
+
+def in_use_name(store) -> str:
+    raw = store.get_embed_model(_CURRENT)
+    return raw.decode() if raw else SHIPPED
+
+
+def load(store, name: str | None = None) -> Reference | None:
+    """A reference by name (default: the one in use); None when there is none."""
+    name = name or in_use_name(store)
+    if name == SHIPPED:
+        return shipped()
+    raw = store.get_embed_model(_STORE_PREFIX + name)
+    return Reference.from_bytes(raw) if raw else None
+
+
+def use(store, name: str) -> None:
+    if name not in names(store):
+        raise PaperatlasError(f"no reference named {name!r} (references: {', '.join(names(store))})")
+    store.put_embed_model(_CURRENT, name.encode(), {"kind": "reference choice"})
+
+
+def save(store, reference: Reference) -> None:
+    """Keep a reference built from a list in the store, and make it the one in use."""
+    if reference.name == SHIPPED:
+        raise PaperatlasError(f"{SHIPPED!r} is the shipped reference's name: choose another")
+    with store.transaction():
+        store.put_embed_model(_STORE_PREFIX + reference.name, reference.to_bytes(),
+                              {"kind": "reference", "papers": len(reference.xy)})
+        index = [n for n in _index(store) if n != reference.name] + [reference.name]
+        store.put_embed_model(_STORE_PREFIX + "*", json.dumps(index).encode(), {"kind": "index"})
+        store.put_embed_model(_CURRENT, reference.name.encode(), {"kind": "reference choice"})
+
+
+# -- building a reference -------------------------------------------------------------------------
+
+def content_words(text: str) -> set[str]:
+    from paperatlas.atlas_labels import FUNCTION, STOP
+    return {w for w in _WORD.findall((text or "").lower())
+            if len(w) >= 3 and w not in STOP and w not in FUNCTION and not w.isdigit()}
+
+
+def learn_generic_words(texts: list[str], topics: np.ndarray,
+                        min_share: float = GENERIC_MIN_SHARE,
+                        spread: float = GENERIC_SPREAD,
+                        keywords: list[list[str]] | None = None) -> list[str]:
+    """Words used all over the field: common enough, and used at nearly the same rate in
+    every topic (normalised entropy of the per-topic rates >= spread). Such words
+    ("baselines", "natural", "establishing") say nothing about what a topic is. A word
+    authors give as a whole keyword often enough (`keywords`, per paper) is a topic word."""
+    from paperatlas.atlas_labels import GENERIC
+
+    topics = np.asarray(topics)
+    as_keyword: Counter = Counter()
+    for kws in keywords or []:
+        as_keyword.update({k.strip().lower() for k in kws if isinstance(k, str)})
+    n_topics = int(topics.max()) + 1
+    sizes = np.bincount(topics, minlength=n_topics).astype(np.float64)
+    counts: dict[str, np.ndarray] = {}
+    for text, t in zip(texts, topics):
+        for w in content_words(text):
+            row = counts.get(w)
+            if row is None:
+                row = counts[w] = np.zeros(n_topics)
+            row[t] += 1
+    n = len(texts)
+    out = []
+    for w, row in counts.items():
+        if row.sum() < min_share * n:
+            continue
+        rates = row / np.maximum(sizes, 1)
+        q = rates / rates.sum()
+        nz = q[q > 0]
+        entropy = float(-(nz * np.log(nz)).sum()) / math.log(n_topics)
+        if entropy >= spread and (w in GENERIC or as_keyword[w] < KEYWORD_SHARE * n):
+            out.append(w)
+    return sorted(out)
+
+
+def build(store, list_name: str | None, name: str, model: str | None = None,
+          progress: bool = False, title: str | None = None) -> Reference:
+    """A reference from a list of the store (200+ papers): its own map (built if needed),
+    its vectors and its texts."""
+    from paperatlas.atlas import build_map
+
+    ids = store.all_ids(list_name)
+    if len(ids) < SHORT_LIST:
+        raise PaperatlasError(f"a reference needs a big list ({SHORT_LIST}+ papers); "
+                              f"{list_name or 'the atlas'} has {len(ids)}")
+    stored = build_map(store, list_name=list_name, model=model, progress=progress, own_map=True)
+    model = stored["model"]
+    by_paper = {a["paper_id"]: a for a in stored["assignments"]}
+    ids = [pid for pid in ids if pid in by_paper]
+    ids, vectors = store.get_vectors(model, ids)
+    from paperatlas.index import normalise_rows
+    v = normalise_rows(vectors)
+    broad = np.array([by_paper[p]["broad"] for p in ids], dtype=np.int64)
+    fine = np.array([by_paper[p]["fine"] for p in ids], dtype=np.int64)
+    xy = np.array([[by_paper[p]["x"], by_paper[p]["y"]] for p in ids], dtype=np.float32)
+    topics = {(t["level"], t["topic_id"]): t for t in stored["topics"]}
+    n_broad, n_fine = int(broad.max()) + 1, int(fine.max()) + 1
+    papers = {p["id"]: p for p in store.get_papers(ids)}
+    generic = learn_generic_words(
+        [f"{papers.get(p, {}).get('title') or ''} {papers.get(p, {}).get('abstract') or ''}"
+         for p in ids], fine, keywords=[papers.get(p, {}).get("keywords") or [] for p in ids])
+    broad_names, fine_names = _relabel(store, papers, ids, broad, fine, set(generic))
+    mean = v.mean(axis=0)
+    centred = v - mean
+    values, vecs = np.linalg.eigh((centred.T @ centred).astype(np.float64))
+    r = min(DIMS, v.shape[1])
+    basis = vecs[:, np.argsort(-values)[:r]].astype(np.float32)
+    z = normalise_rows(centred @ basis)
+    codes = np.clip(np.round(z * 127), -127, 127).astype(np.int8)
+
+    def centroids(labels, k):
+        out = np.zeros((k, v.shape[1]), dtype=np.float32)
+        np.add.at(out, labels, v)
+        return normalise_rows(out)
+
+    fine_parent = np.zeros(n_fine, dtype=np.int64)
+    fine_parent[fine] = broad
+    meta = {"model": model, "list": list_name, "papers": len(ids), "title": title or name,
+            "map_signature": stored["signature"], "k": K, "dims": r,
+            "labels": "relabelled without the generic words",
+            "generic_rule": f"used by >= {GENERIC_MIN_SHARE:.1%} of papers, normalised "
+                            f"entropy over fine topics >= {GENERIC_SPREAD}, a whole author "
+                            f"keyword of < {KEYWORD_SHARE:.1%} of papers"}
+    if model == "static":
+        from paperatlas.static_model import read_meta
+        meta["model_meta"] = {k: read_meta().get(k) for k in ("blocks", "version") if k in read_meta()}
+    return Reference(
+        name=name, meta=meta,
+        broad_labels=broad_names, fine_labels=fine_names,
+        fine_parent=fine_parent,
+        broad_xy=np.array([[topics[(0, t)]["x"], topics[(0, t)]["y"]] for t in range(n_broad)],
+                          dtype=np.float32),
+        fine_xy=np.array([[topics[(1, t)]["x"], topics[(1, t)]["y"]] for t in range(n_fine)],
+                         dtype=np.float32),
+        broad_size=np.bincount(broad, minlength=n_broad), fine_size=np.bincount(fine, minlength=n_fine),
+        broad_centroids=centroids(broad, n_broad), fine_centroids=centroids(fine, n_fine),
+        xy=xy, point_broad=broad, point_fine=fine, mean=mean.astype(np.float32), basis=basis,
+        codes=codes, generic_words=generic, ids=list(ids))
+
+
+def _relabel(store, papers: dict, ids: list[str], broad: np.ndarray, fine: np.ndarray,
+             generic: set[str]) -> tuple[list[str], list[str]]:
+    """The reference's topic names, chosen again with the field's generic words set aside
+    (the map's own labeller could not know them yet); a fine topic with no usable phrase
+    takes its broad topic's name."""
+    from paperatlas.atlas import paper_texts
+    from paperatlas.atlas_labels import label_clusters, paper_phrases
+
+    texts = paper_texts(papers, store.facts_for(ids), ids)
+    phrases = paper_phrases(texts)
+    n_broad, n_fine = int(broad.max()) + 1, int(fine.max()) + 1
+    broad_names = [t.label for t in label_clusters(texts, broad, n_broad, phrases=phrases,
+                                                   generic=generic)]
+    parent = np.zeros(n_fine, dtype=np.int64)
+    parent[fine] = broad
+    fine_names = [t.label for t in label_clusters(
+        texts, fine, n_fine, phrases=phrases, generic=generic,
+        fallback=[broad_names[parent[t]] for t in range(n_fine)])]
+    return broad_names, fine_names
