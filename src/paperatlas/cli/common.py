@@ -140,7 +140,7 @@ def run_app(typer_app: typer.Typer) -> int:
     old_handlers = _catch_termination()
     try:
         # click returns the code of typer.Exit (instead of raising it) when not standalone
-        code = typer_app(standalone_mode=False)
+        code = typer_app(standalone_mode=False, prog_name="paperatlas")
     except (UserError, PaperatlasError) as exc:
         _error_line(str(exc))
         return 2

@@ -151,7 +151,11 @@ def _facts_for(items: list[tuple[str | None, str]]) -> list[dict[str, Any]]:
 
 def _worker_count(n_papers: int) -> int:
     """Extraction is pure CPU work: big stores use every core, small ones stay in-process
-    (starting workers costs more than a few thousand papers take)."""
+    (starting workers costs more than a few thousand papers take). PAPERATLAS_WORKERS=N
+    sets the number whatever the size (1: never a worker process)."""
+    forced = os.environ.get("PAPERATLAS_WORKERS", "").strip()
+    if forced.isdigit() and int(forced) > 0:
+        return int(forced)
     if n_papers < PARALLEL_FROM:
         return 1
     return max(1, min(os.cpu_count() or 1, 8))
