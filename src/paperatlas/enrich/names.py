@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from paperatlas.enrich import names_model
 from paperatlas.enrich.known import is_known, is_known_exact
 from paperatlas.enrich.text import clean, placeholder_macros
 
@@ -45,7 +46,9 @@ _HEAD_NOUNS = (
     r"decoding|search|retrieval|alignment|verifier|detector|classifier|controller|memory|"
     r"representation|embedding|kernel|operator|formulation|variant|extension|principle|"
     r"task|problem|setting|study|analysis|leaderboard|gym|workflow|interface|assistant|"
-    r"copilot|foundation\s+model|world\s+model|language\s+model")
+    r"copilot|foundation\s+model|world\s+model|language\s+model|critic|judge|evaluator|"
+    r"tokenizer|retriever|reasoner|explainer|simulation|emulator|paradigm|toolbox|suite|"
+    r"heuristic|routine|plug-in|plugin|add-on|backbone|prior|codec|renderer|representation")
 _HEAD_RE = re.compile(rf"\b(?:{_HEAD_NOUNS})s?\b", re.I)
 
 _INTRO_VERBS = (
@@ -59,7 +62,7 @@ _INTRO = re.compile(
     r"formally|carefully|systematically|jointly|empirically|theoretically|finally|next|"
     r"subsequently|specifically|accordingly|consequently|simply|directly)\s+)?"
     rf"(?:{_INTRO_VERBS})(?:s|es|d|ed)?\b|"
-    r"\band\s+(?:then\s+|further\s+|also\s+)?(?:propose|introduce|present|develop|design|"
+    r"\b(?:and|to)\s+(?:then\s+|further\s+|also\s+)?(?:propose|introduce|present|develop|design|"
     r"construct|build|release|curate|contribute)\b|"
     r"\b(?:by|through|via)\s+(?:introducing|proposing|presenting|developing|designing|building|"
     r"constructing|releasing|curating)\b", re.I)
@@ -126,7 +129,9 @@ _SUBJECT_VERBS = re.compile(
     r"contains|provides|offers|leverages|integrates|combines|employs|introduces|learns|"
     r"delivers|attains|surpasses|yields|maintains|generalizes|scales|supports|works|"
     r"significantly|consistently|also|not\s+only|can|is|sets|establishes|exhibits|shows|"
-    r"demonstrates|requires|operates|decouples|adopts|features|includes|covers|spans)\b")
+    r"demonstrates|requires|operates|decouples|adopts|features|includes|covers|spans|"
+    r"addresses|tackles|bridges|mitigates|alleviates|overcomes|resolves|removes|eliminates|"
+    r"captures|models|exploits|unifies|extends|enhances|boosts|accelerates)\b")
 
 # Capitalised words that are English, not names (sentence starts, headings, adjectives).
 _COMMON = frozenset("""
@@ -355,47 +360,91 @@ _CLAUSE_BREAK = re.compile(r"\b(?:which|that|where|whose|to|using|by|leveraging|
                            r"identify|detect)\b|[,;]\s")
 
 
-def candidates(raw: str, plain: str | None = None) -> list[Candidate]:
-    """Every name candidate with its cue and weight (before merging); exposed for debugging."""
-    plain = clean(raw) if plain is None else plain
-    placeholders = {p.lower() for p in placeholder_macros(raw)} if "\\" in raw else set()
-    out: list[Candidate] = []
+# -- cue rules ------------------------------------------------------------------------------
+# Each rule finds candidates in the abstract and says which cue it saw; the cue's weight below
+# is the evidence one sighting gives. The learned scorer (names_model.py) then weighs every
+# cue a name collected, with its shape, mentions and corpus spread; these weights are its
+# fallback and one of its features.
 
-    def add(token: str | None, score: float, pos: int, cue: str, strong: bool = True,
-            allow_family: bool = False) -> None:
-        if not token:
-            return
-        token = _strip_token(token)
-        if not token:
-            return
-        if token.lower() in placeholders and not _written_out(token, raw):
-            return  # \tool stands for a name the abstract never spells out
-        if is_known_exact(token) or (not allow_family and is_known(token)):
-            return
-        if " " not in token and not _is_name_like(token, strong):
-            return
-        if " " in token and not _multiword_ok(token):
-            return
-        if cue != "named" and _PLURAL_ACRONYM.fullmatch(token):
-            score -= 1.5
-        out.append(Candidate(token, score, pos, cue))
+W_NAMED = 4.5            # "named / called / dubbed / termed / which we call X"
+W_DIRECT = 4.5           # "we propose X, ..." : set off right after the introducing verb
+W_OUR = 4.0              # "our framework, X," / "the proposed method X"
+W_ACRONYM_INTRO = 4.0    # "we present Contamination Detection via Context (CoDeC)"
+W_ACRONYM_INTRO_LOWER = 3.0  # "we use mixed-integer linear programming (MILP)": often existing
+W_ACRONYM = 1.5          # an acronym defined in place with no introducing cue
+W_APPOSITIVE_INTRO = 4.0  # "we introduce X, a benchmark for ..."
+W_APPOSITIVE = 3.0       # "X, a novel framework for ..." / "X is a new benchmark"
+W_INTRO_RUN = 4.0        # "we propose Asymmetric Synthetic Data Update strategy"
+W_INTRO_SET_OFF = 3.5    # "we introduce a new element, ASIDE, that ..."
+W_INTRO_LATER = 2.5      # the first coined token later in the introducing clause
+W_HEAD_PAREN = 3.5       # "a novel ... architecture (STKAN)" being introduced
+W_OUR_ATTR = 3.5         # "our CogniPair simulation platform"
+W_OUR_SUBJECT = 3.0      # "our X achieves ..."
+W_NAME_HEAD_INTRO = 3.0  # "we propose the Log-To-Leak framework"
+W_NAME_HEAD = 2.0        # "the X framework" elsewhere
+W_PASSIVE = 3.0          # "X is proposed"
+W_REPOSITORY = 2.0       # a repository named X that the text uses
+W_EMPHASIS = 2.0         # \textbf{X}, \textsc{X}, \texttt{X}, \mathrm{X}, **X**, `X`
+W_QUOTED_INTRO = 4.0     # we introduce "X" / “X”, ...
+W_QUOTED = 1.5           # a quoted coined word elsewhere
+W_USING_SUITE = 3.5      # "Using X, a suite of ..." (a sentence opening on the thing itself)
+W_SUBJECT = 1.5          # a coined token the abstract keeps using as a subject
+W_SUBJECT_ACRONYM = 1.0  # the same, for an all-caps token
+PLURAL_ACRONYM_PENALTY = 1.5  # LLMs, SNNs: classes of things, not a name
 
-    low = plain.lower()
-    # named / called X
-    for m in (_NAMED.finditer(plain) if any(w in low for w in _NAMED_WORDS) else ()):
-        add(_read_name(plain, m.end(), multiword=True), NAMED_SCORE, m.end(), "named",
-            allow_family=True)
+WEIGHTS = {
+    "named": W_NAMED, "direct": W_DIRECT, "our": W_OUR, "acronym-intro": W_ACRONYM_INTRO,
+    "acronym-intro-lower": W_ACRONYM_INTRO_LOWER, "acronym": W_ACRONYM,
+    "appositive-intro": W_APPOSITIVE_INTRO, "appositive": W_APPOSITIVE,
+    "intro-run": W_INTRO_RUN, "intro-set-off": W_INTRO_SET_OFF, "intro-later": W_INTRO_LATER,
+    "head-paren": W_HEAD_PAREN, "our-attr": W_OUR_ATTR, "our-subject": W_OUR_SUBJECT,
+    "name-head-intro": W_NAME_HEAD_INTRO, "name-head": W_NAME_HEAD, "passive": W_PASSIVE,
+    "repository": W_REPOSITORY, "emphasis": W_EMPHASIS, "quoted-intro": W_QUOTED_INTRO,
+    "quoted": W_QUOTED, "using-suite": W_USING_SUITE, "subject": W_SUBJECT,
+    "subject-acronym": W_SUBJECT_ACRONYM,
+}
 
-    # our framework, X / the proposed method X
-    for m in _OUR.finditer(plain):
-        tok = _read_name(plain, m.end(), multiword=False)
+
+@dataclass
+class Hit:
+    """One sighting: the token, where, which cue, and how it is to be checked."""
+    cue: str
+    token: str | None
+    pos: int
+    strong: bool = True          # a strong cue lets a plain capitalised word be a name
+    allow_family: bool = False   # "Qwen-Agent" after "we propose" is new, not a Qwen
+
+
+@dataclass
+class _Text:
+    raw: str
+    plain: str
+    low: str
+
+
+def _named(t: _Text):
+    """named / called / dubbed / termed X."""
+    if not any(w in t.low for w in _NAMED_WORDS):
+        return
+    for m in _NAMED.finditer(t.plain):
+        yield Hit("named", _read_name(t.plain, m.end(), multiword=True), m.end(),
+                  allow_family=True)
+
+
+def _our(t: _Text):
+    """our framework, X / the proposed method X."""
+    for m in _OUR.finditer(t.plain):
+        tok = _read_name(t.plain, m.end(), multiword=False)
         if tok:
-            after = plain[m.end() + len(tok):m.end() + len(tok) + 2]
+            after = t.plain[m.end() + len(tok):m.end() + len(tok) + 2]
             if after[:1] in (",", ")", " ", ".", ":", ";", "", "-", "—", "–") or \
                     after[:2] in ("’s", "'s"):
-                add(tok, 4.0, m.end(), "our", strong=True)
+                yield Hit("our", tok, m.end())
 
-    # acronyms defined in place: Long Form (ACRO)  /  ACRO (Long Form)
+
+def _acronym_defined(t: _Text):
+    """Long Form (ACRO) / ComPhy (CP) / ACRO (Long Form)."""
+    plain = t.plain
     for m in _PAREN_TOKEN.finditer(plain):
         acro = m.group(1)
         if not any(c.isupper() for c in acro) or acro.lower() in ("e.g", "i.e", "ours"):
@@ -409,41 +458,56 @@ def candidates(raw: str, plain: str | None = None) -> list[Candidate]:
         cue = _introduced_at(plain, m.start() - len(form) - 1, m.end())
         if " " not in form.strip() and _is_name_like(form.strip(), False):
             # "ComPhy (CP)": the coined word is the name, the letters in brackets its alias
-            add(form.strip(), 4.0 if cue else 1.5, m.start() - len(form) - 1, "acronym",
-                allow_family=cue)
+            yield Hit("acronym-intro" if cue else "acronym", form.strip(),
+                      m.start() - len(form) - 1, allow_family=cue)
             continue
         # "Contamination Detection via Context (CoDeC)" is coined; "mixed-integer linear
         # programming (MILP)" is usually an existing notion being abbreviated
         capitalised = sum(w[:1].isupper() for w in form.split()) >= max(1, len(form.split()) // 2)
-        score = (4.0 if capitalised else 3.0) if cue else 1.5
-        add(acro, score, m.start(1), "acronym", allow_family=cue)
+        kind = ("acronym-intro" if capitalised else "acronym-intro-lower") if cue else "acronym"
+        yield Hit(kind, acro, m.start(1), allow_family=cue)
     for m in _PAREN_TEXT.finditer(plain):
         acro, start = _last_token(plain, m.start())
         if acro and sum(c.isupper() for c in acro) >= 2 and len(m.group(1).split()) >= 2 and \
                 long_form(acro, m.group(1)) is not None:
-            add(acro, 4.0 if _introduced_at(plain, start, m.end()) else 1.5, start, "acronym")
+            yield Hit("acronym-intro" if _introduced_at(plain, start, m.end()) else "acronym",
+                      acro, start)
 
-    # "a novel ... architecture (STKAN)" / "our CogniPair simulation platform"
-    for m in _PAREN_TOKEN.finditer(plain):
-        if not _HEAD_BEFORE_PAREN.search(plain, max(0, m.start() - 30), m.start()):
-            continue
-        if _introduced_at(plain, m.start(), m.end()):
-            add(m.group(1), 3.5, m.start(1), "head-paren", strong=False)
-    if "our " in low:
-        for m in _OUR_ATTR.finditer(plain):
-            add(m.group(1), 3.5, m.start(1), "our-attr", strong=False)
-        for m in _OUR_SUBJECT.finditer(plain):
-            add(m.group(1), 3.0, m.start(1), "our", strong=False)
 
-    for m in _NAME_BEFORE_HEAD.finditer(plain):
+def _head_paren(t: _Text):
+    """a novel ... architecture (STKAN)."""
+    for m in _PAREN_TOKEN.finditer(t.plain):
+        if _HEAD_BEFORE_PAREN.search(t.plain, max(0, m.start() - 30), m.start()) and \
+                _introduced_at(t.plain, m.start(), m.end()):
+            yield Hit("head-paren", m.group(1), m.start(1), strong=False)
+
+
+def _our_attribute(t: _Text):
+    """our CogniPair simulation platform / our X achieves ..."""
+    if "our " not in t.low:
+        return
+    for m in _OUR_ATTR.finditer(t.plain):
+        yield Hit("our-attr", m.group(1), m.start(1), strong=False)
+    for m in _OUR_SUBJECT.finditer(t.plain):
+        yield Hit("our-subject", m.group(1), m.start(1), strong=False)
+
+
+def _name_before_head(t: _Text):
+    """the X framework / we propose the Log-To-Leak framework."""
+    for m in _NAME_BEFORE_HEAD.finditer(t.plain):
         tok = m.group(1)
-        introduced = _introduced_at(plain, m.start(), m.end())
-        # "we propose the Log-To-Leak framework": joined ordinary words count once introduced
-        if (_is_name_like(tok, False) or (introduced and "-" in tok and
+        introduced = _introduced_at(t.plain, m.start(), m.end())
+        # joined ordinary words count once introduced
+        # "we propose a Terrarium framework": a capitalised word inside a sentence, before
+        # the head noun of something introduced, is its name
+        if (_is_name_like(tok, False) or (introduced and ("-" in tok or tok[:1].isupper()) and
                                           _is_name_like(tok, True))) and not is_known(tok):
-            add(tok, 3.0 if introduced else 2.0, m.start(1), "name-head", strong=True)
+            yield Hit("name-head-intro" if introduced else "name-head", tok, m.start(1))
 
-    # appositive: X, a novel framework ... / X is a new benchmark
+
+def _appositive(t: _Text):
+    """X, a novel framework ... / X is a new benchmark / X — a suite of ..."""
+    plain = t.plain
     for m in _APPOSITION_ANCHOR.finditer(plain):
         head = _HEAD_RE.search(plain, m.end(), min(len(plain), m.end() + 70))
         if head is None:
@@ -455,21 +519,25 @@ def candidates(raw: str, plain: str | None = None) -> list[Candidate]:
         left = plain[max(0, m.start() - 120):m.start()]
         paren = _PAREN_AT_END.search(left) if left.endswith(")") else None
         if paren and _is_name_like(paren.group(1), True):
-            t = paren
+            tm = paren
         else:
             if left.endswith(")"):
                 left = _PARENTHETICAL_AT_END.sub("", left)
-            t = _LAST_TOKEN.search(left[-60:])
-            if t:
+            tm = _LAST_TOKEN.search(left[-60:])
+            if tm:
                 left = left[-60:]
-        if not t:
+        if not tm:
             continue
-        prefix = left[:t.start()]
+        prefix = left[:tm.start()]
         ours = plain[m.start():m.end()].rstrip().lower().endswith("our")  # "X, our new benchmark"
         if not ours and _USED_BEFORE.search(prefix[-40:]) and not _INTRO.search(prefix[-60:]) and \
                 not _ADDRESS_WITH.search(prefix[-80:]):
+            if _USING_AT_START.search(prefix[-40:]) and _SUITE_HEAD.match(plain, m.end()):
+                # "Using X, a suite of ...": the sentence opens on the thing it describes
+                yield Hit("using-suite", tm.group(1), m.start() - len(tm.group(1)))
             continue
-        if t is not paren and t.group(1)[:1].isupper():
+        intro = bool(_INTRO.search(prefix[-80:]))
+        if tm is not paren and tm.group(1)[:1].isupper():
             run = _CAPITAL_RUN_AT_END.search(prefix[-80:])
             if run and not _INTRO.search(run.group(1)) and not _SENT_START.search(
                     prefix[-80:][:run.start()]):
@@ -477,93 +545,203 @@ def candidates(raw: str, plain: str | None = None) -> list[Candidate]:
                 while words and (words[0].lower() in _STARTERS or is_known(words[0])):
                     words.pop(0)
                 if words:
-                    name = " ".join(words + [t.group(1)])
-                    intro = bool(_INTRO.search(prefix[-80:]))
-                    add(name, 4.0 if intro else 3.0, m.start() - len(name), "appositive",
-                        allow_family=True)
+                    name = " ".join(words + [tm.group(1)])
+                    yield Hit("appositive-intro" if intro else "appositive", name,
+                              m.start() - len(name), allow_family=True)
                     continue
-        intro = bool(_INTRO.search(prefix[-80:]))
         right_after_intro = bool(_INTRO_AT_END.search(prefix[-80:]))
-        if not (t is paren or _is_name_like(t.group(1), False) or right_after_intro):
+        if not (tm is paren or _is_name_like(tm.group(1), False) or right_after_intro):
             continue
-        add(t.group(1), 4.0 if intro else 3.0, m.start() - len(t.group(1)), "appositive",
-            strong=True, allow_family=intro)
+        yield Hit("appositive-intro" if intro else "appositive", tm.group(1),
+                  m.start() - len(tm.group(1)), allow_family=intro)
 
-    # introducing verb, then the first name-like token before the clause ends
+
+def _introducing_verb(t: _Text):
+    """we present / propose / introduce ... X: the first name-like token before the clause ends."""
+    plain = t.plain
     for m in _INTRO.finditer(plain):
         span = plain[m.end():m.end() + 200]
         stop = _WINDOW_STOP.search(span)
         window = span[:stop.start()] if stop else span
         set_off_found = False
         first = None
-        for i, t in enumerate(_TOKEN_RE.finditer(window)):
-            tok = t.group(0)
+        for i, tm in enumerate(_TOKEN_RE.finditer(window)):
+            tok = tm.group(0)
             # "a new architectural element, ASIDE, that ..." / "a model, VLAC, which ..."
-            set_off = (window[max(0, t.start() - 2):t.start()] == ", " and i > 1 and
-                       (window[t.end():t.end() + 1] in (",", "(", "") or
-                        window[t.end():t.end() + 5] == " and "))
+            set_off = (window[max(0, tm.start() - 2):tm.start()] == ", " and i > 1 and
+                       (window[tm.end():tm.end() + 1] in (",", "(", "") or
+                        window[tm.end():tm.end() + 5] == " and "))
             if set_off and _is_name_like(tok, True) and not is_known_exact(tok):
-                add(tok, 3.5, m.end() + t.start(), "intro", strong=True, allow_family=True)
+                yield Hit("intro-set-off", tok, m.end() + tm.start(), allow_family=True)
                 set_off_found = True
                 break
             if first is None and _is_name_like(tok, False) and not is_known(tok):
-                first = (i, t)
+                first = (i, tm)
         if set_off_found:
             continue
+        if stop and stop.group(0).strip() in ("-", "–", "—", "--", "---"):
+            # "a unified framework - UEP - to ..." / "a pruning method for SSMs — AIRE-Prune ("
+            after = _DASHED_NAME.match(span, stop.end())
+            if after and _is_name_like(after.group(1), True) and not is_known_exact(after.group(1)):
+                yield Hit("intro-set-off", after.group(1), m.end() + stop.end(), allow_family=True)
+                continue
         t0 = _TOKEN_RE.search(window)
         at_verb = t0 is not None and window[:t0.start()].strip() in ("", "the")
         direct = at_verb and window[t0.end():t0.end() + 2] in (", ", " (", ",", ":", "")
-        if not at_verb:
-            direct = None
         if direct and t0.group(0)[:1].isupper() and (
                 _is_name_like(t0.group(0), True) or _LETTER_DIGIT.fullmatch(t0.group(0)) and
                 _APPOSITION_ANCHOR.match(window, t0.end())):
             # "we propose Eidolon, ..." / "we introduce J1, a ...": set off right after the verb
-            # "we propose Eidolon, ..." : the word right after the verb, set off, is a name
-            add(t0.group(0), DIRECT_SCORE, m.end() + t0.start(), "intro", strong=True,
-                allow_family=True)
-        elif direct is not None and t0 is not None and t0.group(0)[:1].isupper() and \
-                _capital_run_name(window, t0.start()):
-            # "we propose Asymmetric Synthetic Data Update strategy": a capitalised coinage
-            run = _capital_run_name(window, t0.start())
-            add(run, 4.0, m.end() + t0.start(), "intro-run", strong=True)
+            yield Hit("direct", t0.group(0), m.end() + t0.start(), allow_family=True)
+        elif at_verb and t0.group(0)[:1].isupper() and _capital_run_name(window, t0.start()):
+            yield Hit("intro-run", _capital_run_name(window, t0.start()), m.end() + t0.start())
         elif first is not None:
-            i, t = first
+            i, tm = first
             # right after the verb (or its article) and set off: "we propose X, ..." / "the X ("
-            follows = window[t.end():t.end() + 2]
+            follows = window[tm.end():tm.end() + 2]
             strong_pos = i <= 1 and (follows[:1] in (",", ":", "") or follows == " (")
-            add(t.group(0), DIRECT_SCORE if strong_pos else 2.5, m.end() + t.start(), "intro",
-                strong=False, allow_family=strong_pos)
-    for m in (_PASSIVE.finditer(plain) if any(w in low for w in _PASSIVE_WORDS) else ()):
-        left = _PARENTHETICAL_AT_END.sub("", plain[max(0, m.start() - 200):m.start()])
-        t = _PASSIVE_SUBJECT.search(left[-80:])
-        if t:
-            add(t.group(1), 3.0, m.start(), "passive", strong=False)
+            yield Hit("direct" if strong_pos else "intro-later", tm.group(0),
+                      m.end() + tm.start(), strong=False, allow_family=strong_pos)
 
-    for m in (_REPO_NAME.finditer(plain) if "/" in plain else ()):
+
+_DASHED_NAME = re.compile(r"(" + _TOKEN + r")\s*(?:[-–—]+\s|\(|,|$)")
+_OUR_WORK = re.compile(r"\b(?:our|this)\s+(?:work|paper|contribution|solution|answer|proposal),?\s+"
+                       r"(" + _TOKEN + r")\s*(?:,|\(|[-–—]\s)", re.I)
+
+
+def _our_work(t: _Text):
+    """Our work, SkillFactory, is a method ... / Our solution, X, ..."""
+    if "our " not in t.low and "this " not in t.low:
+        return
+    for m in _OUR_WORK.finditer(t.plain):
+        yield Hit("our", m.group(1), m.start(1))
+
+
+def _passive(t: _Text):
+    """X is proposed / X, is introduced."""
+    if not any(w in t.low for w in _PASSIVE_WORDS):
+        return
+    for m in _PASSIVE.finditer(t.plain):
+        left = _PARENTHETICAL_AT_END.sub("", t.plain[max(0, m.start() - 200):m.start()])
+        tm = _PASSIVE_SUBJECT.search(left[-80:])
+        if tm:
+            yield Hit("passive", tm.group(1), m.start(), strong=False)
+
+
+def _repository(t: _Text):
+    """github.com/org/X where the text also says X."""
+    if "/" not in t.plain:
+        return
+    for m in _REPO_NAME.finditer(t.plain):
         repo = _HASH_SUFFIX.sub("", m.group(1))
-        if _is_name_like(repo, False) and repo in plain[:m.start()] + plain[m.end():]:
-            add(repo, 2.0, m.start(1), "repository", strong=False)
+        if _is_name_like(repo, False) and repo in t.plain[:m.start()] + t.plain[m.end():]:
+            yield Hit("repository", repo, m.start(1), strong=False)
 
-    # emphasised coined words in the raw text
-    if "\\" in raw or "*" in raw or "`" in raw:
-        for m in _EMPHASIS.finditer(raw):
-            if raw[m.end():m.end() + 1].isalpha() or raw[max(0, m.start() - 1):m.start()].isalpha():
-                continue
-            inner = clean(next(g for g in m.groups() if g is not None)).strip()
-            if inner and len(inner.split()) == 1:
-                pos = plain.find(inner)
-                add(inner, 2.0, pos if pos >= 0 else len(plain), "emphasis", strong=True)
 
-    # a coined token the abstract keeps using as a subject
+def _emphasis(t: _Text):
+    """Emphasised coined words in the raw text: \\textsc{X}, \\emph{X}, \\texttt{X},
+    \\mathrm{X}, **X**, `X` (a run of up to three capitalised words counts too)."""
+    raw = t.raw
+    if "\\" not in raw and "*" not in raw and "`" not in raw:
+        return
+    for m in _EMPHASIS.finditer(raw):
+        if raw[m.end():m.end() + 1].isalpha() or raw[max(0, m.start() - 1):m.start()].isalpha():
+            continue
+        inner = clean(next(g for g in m.groups() if g is not None)).strip().strip(".,:;")
+        words = inner.split()
+        if not words or len(words) > 3:
+            continue
+        if len(words) > 1 and not all(w[:1].isupper() or w.lower() in _CONNECTORS for w in words):
+            continue
+        pos = t.plain.find(inner)
+        yield Hit("emphasis", inner, pos if pos >= 0 else len(t.plain))
+
+
+def _quoted(t: _Text):
+    """A coined word in quotes: we introduce “X”, ... / "X"."""
+    if not any(q in t.plain for q in _QUOTE_CHARS):
+        return
+    for m in _QUOTED.finditer(t.plain):
+        inner = m.group(1).strip()
+        words = inner.split()
+        if not 1 <= len(words) <= 3 or not inner[:1].isalnum():
+            continue
+        if len(words) > 1 and not all(w[:1].isupper() or w.lower() in _CONNECTORS for w in words):
+            continue
+        intro = bool(_INTRO.search(t.plain, max(0, m.start() - 60), m.start())) or \
+            bool(_NAMED.search(t.plain, max(0, m.start() - 30), m.start() + 2))
+        yield Hit("quoted-intro" if intro else "quoted", inner, m.start(1),
+                  strong=intro, allow_family=intro)
+
+
+def _subject(t: _Text):
+    """A coined token the abstract keeps using as a subject ("X achieves ...")."""
+    plain = t.plain
     for m in _SUBJECT_VERBS.finditer(plain):
         tok, start = _last_token(plain, m.start())
         if not tok or not _SUBJECT_SLOT.search(plain[max(0, start - 8):start]) and start > 0:
             continue
-        if _is_name_like(tok, False) and not tok.isupper():
-            add(tok, 1.5, start, "subject", strong=False)
-        elif _is_name_like(tok, False):
-            add(tok, 1.0, start, "subject", strong=False)
+        if _is_name_like(tok, False):
+            yield Hit("subject" if not tok.isupper() else "subject-acronym", tok, start,
+                      strong=False)
+
+
+_QUOTE_CHARS = ('"', "“", "‘", "'")
+_QUOTED = re.compile(r"(?:(?<=\s)|^)[\"“‘']([^\"“”‘’'\n]{2,40}?)[\"”’'](?=[\s,.;:)]|$)")
+_USING_AT_START = re.compile(r"(?:^|[.!?]\s+)(?:Using|With|Leveraging|Through|Via)\s*$")
+_SUITE_HEAD = re.compile(r"(?:a|an)\s+(?:[\w-]+\s+){0,3}?(?:suite|collection|set|family|"
+                         r"benchmark|dataset|corpus|library|toolkit|testbed)\b", re.I)
+
+# The cue rules, in the order they run. Each yields Hits; WEIGHTS gives each cue's weight.
+CUE_RULES = (
+    ("named", _named),
+    ("our", _our),
+    ("our-work", _our_work),
+    ("acronym", _acronym_defined),
+    ("head-paren", _head_paren),
+    ("our-attr", _our_attribute),
+    ("name-head", _name_before_head),
+    ("appositive", _appositive),
+    ("intro", _introducing_verb),
+    ("passive", _passive),
+    ("repository", _repository),
+    ("emphasis", _emphasis),
+    ("quoted", _quoted),
+    ("subject", _subject),
+)
+
+
+def _accept(hit: Hit, t: _Text, placeholders: set[str]) -> str | None:
+    """The hit's token cleaned, or None when it cannot be a name of this paper."""
+    token = _strip_token(hit.token or "")
+    if not token:
+        return None
+    if token.lower() in placeholders and not _written_out(token, t.raw):
+        return None  # \tool stands for a name the abstract never spells out
+    if is_known_exact(token) or (not hit.allow_family and is_known(token)):
+        return None
+    if " " not in token and not _is_name_like(token, hit.strong):
+        return None
+    if " " in token and not _multiword_ok(token):
+        return None
+    return token
+
+
+def candidates(raw: str, plain: str | None = None) -> list[Candidate]:
+    """Every name candidate with its cue and weight (before merging), from CUE_RULES."""
+    plain = clean(raw) if plain is None else plain
+    t = _Text(raw, plain, plain.lower())
+    placeholders = {p.lower() for p in placeholder_macros(raw)} if "\\" in raw else set()
+    out: list[Candidate] = []
+    for _, rule in CUE_RULES:
+        for hit in rule(t):
+            token = _accept(hit, t, placeholders)
+            if token is None:
+                continue
+            score = WEIGHTS[hit.cue]
+            if hit.cue != "named" and _PLURAL_ACRONYM.fullmatch(token):
+                score -= PLURAL_ACRONYM_PENALTY
+            out.append(Candidate(token, score, hit.pos, hit.cue))
     return out
 
 
@@ -572,9 +750,7 @@ _EMPHASIS = re.compile(
     r"underline)\s*\{\s*((?:[^{}]|\{[^{}]*\}){2,60}?)\s*\}|\*\*([^*\n]{2,40}?)\*\*|"
     r"(?<![\w*])\*([A-Z][^*\n]{1,30}?)\*(?![\w*])|`([^`\n]{2,30})`|(?<!\w)__([^_\n]{2,40}?)__")
 
-MIN_SCORE = 3.0
-NAMED_SCORE = 4.5
-DIRECT_SCORE = 4.5
+MIN_SCORE = 3.0  # hand scoring: the evidence a name needs (used without the learned scorer)
 HEADLINE_MARGIN = 0.5
 
 
@@ -596,7 +772,9 @@ def extract_names(raw: str, plain: str | None = None) -> list[str]:
     return _rank(cands, plain)
 
 
-_SIZE_SUFFIX = re.compile(r"[-_](?:\d+(?:\.\d+)?[KMBT]|\d+(?:\.\d+)?k)$")
+# A model size after a name (AgenTracer-8B); counts such as DeepMath-103K or HSG-12M are
+# part of a dataset's name and stay.
+_SIZE_SUFFIX = re.compile(r"[-_]\d+(?:\.\d+)?B$")
 
 
 def _prefer_base_names(kept: list[Candidate]) -> list[Candidate]:
@@ -616,17 +794,19 @@ def _prefer_base_names(kept: list[Candidate]) -> list[Candidate]:
     return list(by_key.values())
 
 
-def _rank(cands: list[Candidate], plain: str) -> list[str]:
-    """Merge evidence per name and order: headline first.
+def merge(cands: list[Candidate], plain: str, df=None) -> list[tuple[Candidate, dict]]:
+    """One (Candidate, features) per distinct name: its sightings merged.
 
-    A name's strength is its strongest cue, plus a little for each further kind of cue and
-    for recurring mentions. The headline is the earliest name nearly as strong as the best
-    one: abstracts introduce their main contribution before its parts.
-    """
+    The Candidate carries the hand score (strongest cue plus a little per further cue and
+    per mention); the features feed the learned scorer (names_model). `df(token)` gives the
+    token's spread across other papers (default: the shipped table)."""
+    if df is None:
+        table = names_model.term_df()
+        df = lambda tok: table.get(tok, 0)  # noqa: E731
     by_key: dict[str, list[Candidate]] = {}
     for c in cands:
         by_key.setdefault(_key(c.name), []).append(c)
-    ranked = []
+    merged = []
     for group in by_key.values():
         best = max(group, key=lambda c: c.score)
         cues = {c.cue for c in group}
@@ -634,8 +814,51 @@ def _rank(cands: list[Candidate], plain: str) -> list[str]:
         if " " not in best.name:
             mentions = plain.count(best.name)
             score += 0.3 * min(max(mentions - 1, 0), 4)
-        ranked.append(Candidate(best.name, score, min(c.position for c in group), best.cue))
-    kept = [c for c in ranked if c.score >= MIN_SCORE]
+        merged.append((Candidate(best.name, score, min(c.position for c in group), best.cue),
+                       cues, best.score))
+    if not merged:
+        return []
+    first = min(m[0].position for m in merged)
+    top = max(m[0].score for m in merged)
+    out = []
+    all_names = [m[0].name for m in merged]
+    for cand, cues, best_weight in merged:
+        base = _SIZE_SUFFIX.sub("", cand.name)
+        feats = names_model.features(
+            cand.name, cues, best_weight, cand.position, plain, cand.position == first,
+            cand.score == top, len(merged), 0 if " " in base else df(base))
+        others = [n for n in all_names if n != cand.name]
+        # RoboInter with RoboInter-VQA: the base of a family of variants is the headline;
+        # GS inside GSCV, GSPG inside C2GSPG: a part, not the name
+        feats["base_of_variants"] = float(any(n.startswith(cand.name + "-") for n in others))
+        feats["inside_other"] = float(any(cand.name in n and not n.startswith(cand.name + "-")
+                                          for n in others))
+        out.append((cand, feats))
+    return out
+
+
+def _rank(cands: list[Candidate], plain: str) -> list[str]:
+    """Merge evidence per name and order: headline first.
+
+    With the learned scorer, the headline is the candidate it finds likeliest, when that clears
+    its threshold; further names need the hand score. Without it (no model file): a name's
+    strength is its strongest cue, plus a little for each further kind of cue and for recurring
+    mentions; the headline is the earliest name nearly as strong as the best one.
+    """
+    merged = merge(cands, plain)
+    model = names_model.load_model()
+    if model is not None:
+        probs = [(names_model.score(model, f), c) for c, f in merged]
+        p_best, head = max(probs, key=lambda pc: (pc[0], -pc[1].position))
+        if p_best < model["threshold"]:
+            return []
+        kept = [head] + [c for p, c in probs if c is not head and
+                         (c.score >= MIN_SCORE or p >= model["threshold"])]
+        kept = _prefer_base_names(kept)
+        head = kept[0]
+        rest = sorted(kept[1:], key=lambda c: (-c.score, c.position))
+        return [head.name] + [c.name for c in rest]
+    kept = [c for c, _ in merged if c.score >= MIN_SCORE]
     if not kept:
         return []
     kept = _prefer_base_names(kept)
