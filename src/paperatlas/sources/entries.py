@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from paperatlas.identifiers import find_identifiers, link_kind
-from paperatlas.paper import Paper, normalise_text
+from paperatlas.paper import Paper, normalise_text, skipped
 from paperatlas.sources._io import iter_lines
 from paperatlas.sources.mdlines import (Line, classify, cjk_count, label_name, links, noise_blocks,
                                         plain, strip_symbols, without_links)
@@ -76,6 +76,9 @@ _TABLE_ROLES = {
 _ROLE_OF = {name: role for role, names in _TABLE_ROLES.items() for name in names}
 _PROSE_WORDS = 20
 _PROSE_CJK = 40
+# an untitled paragraph outside any entry is a paper only when it is a real abstract
+_PARA_WORDS = 40
+_PARA_CJK = 80
 _YEAR = re.compile(r"(?<!\d)(19[5-9]\d|20\d\d)(?!\d)")
 _ABSTRACT_RANK = {"abstract": 4, "summary": 3, "quote": 2, "body": 1}
 
@@ -123,9 +126,23 @@ class Entry:
         return keys
 
 
-def is_prose(text: str) -> bool:
+def is_prose(text: str, words: int = 0, cjk: int = 0) -> bool:
     """Reads as an abstract: enough words (or CJK characters) to be more than a label."""
-    return len(without_links(text).split()) >= _PROSE_WORDS or cjk_count(text) >= _PROSE_CJK
+    return len(without_links(text).split()) >= (words or _PROSE_WORDS) or \
+        cjk_count(text) >= (cjk or _PROSE_CJK)
+
+
+def _paragraphs(body: list[Line]) -> list[str]:
+    paragraphs, current = [], []
+    for line in body:
+        if line.kind == "text":
+            current.append(line.text)
+        elif current:
+            paragraphs.append(" ".join(current))
+            current = []
+    if current:
+        paragraphs.append(" ".join(current))
+    return paragraphs
 
 
 def _join(parts: list[str]) -> str:
@@ -133,8 +150,9 @@ def _join(parts: list[str]) -> str:
 
 
 def looks_like_markdown(head: str) -> bool:
-    """Markdown structure a person's list has: headings, tables, labelled fields (also
-    plain Chinese labels `作者：`), links; or YAML front matter."""
+    """Markdown a person wrote: headings, tables, bold, links, labelled fields (also plain
+    Chinese labels `作者：`), or YAML front matter. Text with none of it is left to the
+    plain-text paragraph reader."""
     if re.match(r"^---\s*\n.*?\n(---|\.\.\.)\s*(\n|$)", head, re.DOTALL):
         return True
     lines = head.splitlines()
@@ -144,11 +162,11 @@ def looks_like_markdown(head: str) -> bool:
         return True
     headings = sum(bool(re.match(r"^\s{0,3}#{1,6}\s+\S", line)) for line in lines)
     tables = sum(line.strip().startswith("|") and line.strip().endswith("|") for line in lines)
-    fields = sum(bool(re.match(r"^\s*(?:[-*+]\s+)?(\*\*|__|<font|<b>)[^*_<>]{1,40}[:：]?(\*\*|__|</font>|</b>)?\s*[:：]",
-                               line)) for line in lines)
-    linked = sum(bool(re.search(r"\]\(https?://", line)) for line in lines)
-    return tables >= 3 or fields >= 2 or headings >= 2 and (linked >= 1 or fields >= 1) \
-        or linked >= 3 or headings >= 3
+    # bold or a link where a title or a label starts (not bold words inside an abstract)
+    marked = sum(bool(re.match(r"^\s{0,3}(?:[-*+]\s+|\d{1,4}[.)]\s+|#{1,6}\s+(?:\d{1,4}[.)]\s+)?|>\s*)?"
+                               r"[^\w\s\[*_]{0,3}\s*(?:\*\*|__|\[[^\]]+\]\()", line))
+                 for line in lines)
+    return tables >= 2 or marked >= 1 or headings >= 3
 
 
 class _Builder:
@@ -198,6 +216,7 @@ class _Builder:
         lines = self.lines
         for i, line in enumerate(lines):
             kind = line.kind
+            self.lineno = line.lineno
             if kind == "heading":
                 self.heading(i, line)
                 continue
@@ -264,11 +283,16 @@ class _Builder:
         body = self.lines[i + 1: self.next_heading(i)]
         if any(b.kind == "table" for b in body):
             return False
-        if sum(b.kind == "item" and self.item_title(b) is not None for b in body) >= 2:
-            return False
-        if any(b.kind == "field" and b.label not in ("other",) for b in body):
-            return True
+        for b in body:  # what comes first under it: a title of its own, or a field
+            if b.kind == "item" and self.item_title(b) is not None:
+                return False  # a section over a list of papers
+            if b.kind == "field" and b.label != "other":
+                return True
         content = [b for b in body if b.kind in ("text", "quote", "item")]
+        paragraphs = _paragraphs(body)
+        if sum(is_prose(p, _PARA_WORDS, _PARA_CJK) for p in paragraphs) >= 2 and \
+                line.number is None and not links(line.text):
+            return False  # a heading over untitled abstracts
         paper_link = any(u and not u.startswith("#") for _, u in links(line.text))
         if line.number is not None or paper_link:
             return bool(content) or paper_link or bool(text)
@@ -387,8 +411,12 @@ class _Builder:
 
     def text(self, text: str) -> None:
         current = self.current
-        if current is None or self.mode == "ignore":
+        if self.mode == "ignore":
             return
+        if current is None or current.kind == "para" and self.blank_before:
+            # a paragraph outside any entry: an untitled paper if it reads as an abstract
+            current = self.open(Entry(self.lineno, "para"))
+            self.mode = "body"
         for label, url in links(text):
             self.add_link(current, label, url)
         mode = self.mode
@@ -692,6 +720,11 @@ def read_entries(path: Path) -> Iterator[Paper]:
     entries = _Builder(lines).run()
     entries = merge_duplicates(merge_repeated_sections(entries))
     entries = [e for e in entries if e.title or e.abstract()[0]]
+    entries = [e for e in entries if e.kind != "para" or
+               is_prose(e.abstract()[0], _PARA_WORDS, _PARA_CJK)]
+    if not entries and data is not None:  # a post, a page: not a paper
+        yield skipped(f"{path}:1", "front matter without a title and an abstract (not a paper)")
+        return
     if not entries:
         from paperatlas.sources.text import read_text
         yield from read_text(path)

@@ -115,6 +115,9 @@ def _parse_lines(entry: _Entry, lines: list[str]) -> _Entry:
     first, rest = lines[0], lines[1:]
     if match := _HEADING.match(first) or _BOLD.match(first):
         entry.title, entry.marked = match.group(1).strip(" *"), True
+        if numbered := _NUMBERED.match(entry.title):  # "## 12. Title"
+            entry.fields["number"] = int(numbered.group(1))
+            entry.title = numbered.group(2)
     elif (match := _NUMBERED.match(first)) and (rest or is_title_like(match.group(2))):
         entry.fields["number"] = int(match.group(1))
         if is_title_like(match.group(2)):
