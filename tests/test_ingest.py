@@ -150,18 +150,20 @@ def test_row_numbers_are_not_ids(store, tmp_path):
     assert {p["extra"]["number"] for p in store.iter_papers()} == {1}
 
 
-def test_rows_without_abstract_are_skipped_and_counted(store):
+def test_rows_without_abstract_are_stored_title_only(store):
     [f] = add_files(store, [FIX / "missing_abstract.jsonl"]).files
-    assert (f.read, f.added, f.skipped, f.error) == (3, 1, 2, None)
+    assert (f.read, f.added, f.skipped, f.error) == (3, 3, 0, None)
+    assert f.stats.title_only == 2 and f.stats.abstract == 1
+    assert store.get_paper("m2")["abstract"] == "" and store.get_paper("m2")["title"] == "No abstract field"
     [f] = add_files(store, [FIX / "openreview_v2.json"]).files
-    assert (f.added, f.skipped) == (1, 1)
+    assert (f.added, f.skipped, f.stats.title_only) == (2, 0, 1)
 
 
 def test_a_bad_file_stores_nothing_and_others_still_go_in(store):
     report = add_files(store, [FIX / "malformed.jsonl", FIX / "iclr_mini.jsonl",
-                               FIX / "binary.bin", FIX / "does_not_exist.txt", FIX])
+                               FIX / "binary.bin", FIX / "does_not_exist.txt"])
     errors = report.errors
-    assert len(errors) == 4
+    assert len(errors) == 3
     assert "malformed.jsonl:3: malformed JSON" in errors[0]
     assert store.count_papers() == 4  # malformed.jsonl's two good rows were rolled back
     assert store.list_names() == ["iclr_mini"]
@@ -172,8 +174,8 @@ def test_exception_mid_file_rolls_back_everything(store, monkeypatch):
     before = dump(store)
     import paperatlas.ingest as ingest
 
-    def interrupted(path):
-        for i, paper in enumerate(sources.read(path)):
+    def interrupted(path, report=None):
+        for i, paper in enumerate(sources.read(path, report)):
             if i == 3:
                 raise KeyboardInterrupt
             yield paper
@@ -187,14 +189,19 @@ def test_exception_mid_file_rolls_back_everything(store, monkeypatch):
 
 
 def test_merge_changes_fills_only_empty_fields():
-    stored = {"title": None, "area": "optimization", "authors": [], "keywords": ["A"],
-              "urls": [], "extra": {"k": 1}, "year": None, "venue": None, "decision": None,
-              "rating": None}
+    stored = {"abstract": "stored", "title": None, "area": "optimization", "authors": [],
+              "keywords": ["A"], "urls": [], "extra": {"k": 1}, "year": None, "venue": None,
+              "decision": None, "rating": None, "identifiers": {"doi": "10.1/a"}}
     twin = Paper(abstract="x", title="T", area="other", authors=["Ann"], keywords=["a", "b"],
-                 year=2026, extra={"k": 2, "tldr": "t"})
+                 year=2026, extra={"k": 2, "tldr": "t"}, code_urls=["https://github.com/a/b"],
+                 identifiers={"doi": "10.1/other", "arxiv": "2501.00001"}, section="Vision")
     changes = merge_changes(stored, twin)
     assert changes == {"title": "T", "year": 2026, "authors": ["Ann"], "keywords": ["A", "b"],
-                       "extra": {"k": 1, "tldr": "t"}}
+                       "extra": {"k": 1, "tldr": "t"}, "section": "Vision",
+                       "code_urls": ["https://github.com/a/b"],
+                       "identifiers": {"doi": "10.1/a", "arxiv": "2501.00001"}}
+    # a title-only paper gains the abstract of its twin
+    assert merge_changes({**stored, "abstract": ""}, twin)["abstract"] == "x"
 
 
 def test_kill_mid_import_leaves_store_consistent(tmp_path):
@@ -217,8 +224,8 @@ import time, pathlib
 import paperatlas.ingest as ingest
 from paperatlas.store import Store
 real = ingest.read
-def slow(path):
-    for i, p in enumerate(real(path)):
+def slow(path, report=None):
+    for i, p in enumerate(real(path, report)):
         if i == 2500:
             pathlib.Path({str(marker)!r}).write_text("x")
             time.sleep(60)

@@ -5,13 +5,22 @@ the store as it was.
 How a record finds its paper, in order:
 1. its source id is already stored (and the texts are not unrelated: an id reused for
    another paper, like two BibTeX files' `smith2020`, gives that paper `smith2020~<hash>`);
-2. exact: the hash of its normalised abstract (or `abstract_final`) is known;
-3. near-duplicate: MinHash LSH finds a stored abstract whose word-3-shingle Jaccard
+2. an identifier is known: arXiv id (version stripped), DOI (lower case), OpenReview id
+   (the same paper from a Markdown digest and from a BibTeX file is one paper) — unless
+   the two carry different ids of the same kind;
+3. exact: the hash of its normalised abstract (or `abstract_final`) is known;
+4. title: its normalised title (long enough to be distinctive) is known, and one of the
+   two is title-only (a title-only entry and the full record of the same paper);
+5. near-duplicate: MinHash LSH finds a stored abstract whose word-3-shingle Jaccard
    similarity with it is >= 0.8 (checked exactly on the texts).
-Two different records of the same list are never merged by 2 or 3 (a list does not
+Two different records of the same list are never merged by 3 or 5 (a list does not
 name one paper twice under two ids; ICLR has near-identical resubmissions). Merging
-fills the stored paper's empty fields and unions its keywords and urls; a paper known
-only by an abstract hash takes the source id of its twin.
+fills the stored paper's empty fields (a title-only paper gains its abstract) and
+unions its keywords, urls, code urls and identifiers; a paper known only by a hash id
+takes the source id of its twin.
+
+Title-only papers (a title, no abstract: awesome lists, BibTeX without abstracts) are
+stored with abstract ''. Records a reader marks `skip` are counted by reason, never stored.
 """
 
 from __future__ import annotations
@@ -20,14 +29,18 @@ import hashlib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import islice
 from pathlib import Path
 from typing import Any
 
 from paperatlas import dedup
 from paperatlas.errors import InputError, PaperatlasError
+from paperatlas.identifiers import find_identifiers
+from paperatlas.import_report import EntryStats
 from paperatlas.paper import Paper, normalise_text, paper_id
 from paperatlas.sources import read
+from paperatlas.sources.report import ReadReport
 from paperatlas.sources._io import fraction_read
 from paperatlas.store import PAPER_COLUMNS, Store
 
@@ -35,8 +48,13 @@ BATCH = 500
 _SUFFIXES = {".gz", ".jsonl", ".ndjson", ".json", ".csv", ".tsv", ".bib", ".bibtex", ".txt",
              ".md", ".text"}
 _HASH_ID = re.compile(r"^h[0-9a-f]{15}$")
-_FILL_FIELDS = ("title", "venue", "year", "area", "decision", "rating")
+_FILL_FIELDS = ("title", "venue", "year", "area", "decision", "rating", "section", "date")
 _SAME_ID_MIN = 0.2  # shingle Jaccard below which one id carries two different papers
+_SAME_TITLE_MIN = 0.5  # word Jaccard below which one id carries two differently titled papers
+_ID_KINDS = ("arxiv", "doi", "openreview")
+_ID_AS_PAPER_ID = ("openreview", "arxiv")  # kinds whose value is often the paper's own id
+_ID_HINT = re.compile(r"arxiv|doi|openreview", re.IGNORECASE)
+_TITLE_MIN_CHARS = 15  # a normalised title shorter than this ("Introduction") is no identifier
 
 
 @dataclass
@@ -48,8 +66,19 @@ class FileReport:
     merged: int = 0        # records merged into a stored paper (joined the list or filled fields)
     near: int = 0          # ... of which matched as near-duplicates (MinHash)
     unchanged: int = 0     # records already stored and in the list, nothing new
-    skipped: int = 0       # records without an abstract
+    skipped: int = 0       # records the reader read but did not yield (reasons in `skips`)
+    filled: int = 0        # stored title-only papers that gained their abstract from this file
+    stats: EntryStats = field(default_factory=EntryStats)  # fields the papers carry
+    skips: ReadReport = field(default_factory=ReadReport)  # format, skips by reason
     error: str | None = None
+
+    @property
+    def format(self) -> str | None:
+        return self.skips.format
+
+    @property
+    def warnings(self) -> list[str]:
+        return self.stats.warnings()
 
 
 @dataclass
@@ -88,10 +117,15 @@ def default_list_name(path: Path) -> str:
     return name
 
 
+class _DryRun(Exception):
+    """Raised at the end of a dry-run file to roll its transaction back."""
+
+
 def add_files(store: Store, paths: Iterable[str | Path], list_name: str | None = None,
-              progress: bool = False) -> AddReport:
+              progress: bool = False, dry_run: bool = False) -> AddReport:
     """Add each file (one transaction each). A file that fails is rolled back and its
-    error recorded; the others still go in. KeyboardInterrupt rolls back and re-raises."""
+    error recorded; the others still go in. KeyboardInterrupt rolls back and re-raises.
+    `dry_run`: each file is imported as usual (same counts) and then rolled back."""
     report = AddReport()
     bar = _Progress() if progress else None
     try:
@@ -101,10 +135,14 @@ def add_files(store: Store, paths: Iterable[str | Path], list_name: str | None =
             try:
                 with store.transaction():
                     _Import(store, path, file_report, bar).run()
+                    if dry_run:
+                        raise _DryRun
+            except _DryRun:
+                pass
             except PaperatlasError as exc:
                 file_report.error = str(exc)
                 file_report.added = file_report.merged = file_report.near = 0
-                file_report.unchanged = file_report.skipped = 0
+                file_report.unchanged = file_report.filled = 0
     finally:
         if bar is not None:
             bar.stop()
@@ -127,7 +165,7 @@ class _Import:
         self.store.ensure_list(self.list)
         self.position = self.store.next_position(self.list)
         task = self.bar.start(self.path) if self.bar else None
-        papers = read(self.path)
+        papers = read(self.path, self.report.skips)
         with self.store.bulk_fts() as self.index_new_papers:
             while batch := list(islice(papers, BATCH)):
                 self._batch(batch)
@@ -136,19 +174,35 @@ class _Import:
                     self.bar.update(task, len(batch), fraction_read(self.path))
         if self.bar:
             self.bar.finish(task)
-        if self.report.read == 0:
+        self.report.skipped = self.report.skips.skipped_total
+        self.report.read = self.report.stats.papers + self.report.skipped
+        if self.report.stats.papers == 0:
             raise InputError(self.path, "no papers found in it")
 
     # -- one batch: look-ups in bulk, then each record in order ----------------------------
 
     def _batch(self, batch: list[Paper]) -> None:
-        self.report.read += len(batch)
-        store = self.store
-        papers = [p for p in batch if p.abstract.strip()]
-        self.report.skipped += len(batch) - len(papers)
-        known_ids = store.existing_ids(p.id for p in papers if p.id)
-        self.stored = {p["id"]: p for p in store.get_papers(known_ids)}
+        store, stats = self.store, self.report.stats
+        papers = []
+        for p in batch:  # sources.read leaves skipped records out; a stand-in reader may not
+            if p.skip or not (p.abstract.strip() or (p.title or "").strip()):
+                self.report.skips.skip(p.skip or "no title and no abstract")
+                continue
+            stats.see(p)
+            papers.append(p)
+        self.report.skipped = self.report.skips.skipped_total
+        self.report.read = stats.papers + self.report.skipped
         records = [_Record(p, self._versions(p)) for p in papers]
+        # a title-only record without a source id has an id made from its title or identifiers
+        derived = {r.paper_id for r in records if not r.paper.id and not r.versions}
+        # a paper stored under its OpenReview or arXiv id is found by that identifier too
+        own = {v for r in records if not r.paper.id
+               for k, v in r.identifiers.items() if k in _ID_AS_PAPER_ID}
+        known_ids = store.existing_ids([*(p.id for p in papers if p.id), *derived, *own])
+        # identifiers are looked up for records not known by their id (none on a re-add)
+        known_keys = store.papers_for_identifiers(
+            {k for r in records if r.paper.id not in known_ids for k in r.keys})
+        self.stored = {p["id"]: p for p in store.get_papers(known_ids | set(known_keys.values()))}
         # Hashes only where the text is new: a re-add of a stored paper skips this work.
         needs_hash = [r for r in records if not self._same_text(r)]
         for r in needs_hash:
@@ -172,16 +226,22 @@ class _Import:
         self.new_sigs: list[tuple[str, int, Any]] = []
         self.members: list[tuple[str, str, int]] = []
         self.pending: set[str] = set()
+        self.new_keys: list[tuple[str, str, str]] = []
+        self.pending_rows: dict[str, dict[str, Any]] = {}
         for record in records:
-            self._one(record, known_ids, known_hashes)
+            self._one(record, known_ids, known_hashes, known_keys)
         store.insert_papers(self.new_rows)
         store.add_hashes(self.new_hashes)
         store.set_minhashes(self.new_sigs)
+        store.add_identifiers(self.new_keys)
         store.add_members(self.members)
 
     @staticmethod
     def _versions(paper: Paper) -> list[str]:
-        """The abstract, and the camera-ready one where the source has it (ICLR rows)."""
+        """The abstract, and the camera-ready one where the source has it (ICLR rows);
+        none for a title-only paper."""
+        if not paper.abstract.strip():
+            return []
         final = paper.extra.get("abstract_final")
         if isinstance(final, str) and final.strip() and final != paper.abstract:
             return [paper.abstract, final]
@@ -195,16 +255,20 @@ class _Import:
         known = (stored["abstract"], stored["extra"].get("abstract_final"))
         return all(v in known for v in record.versions)
 
-    def _one(self, record: "_Record", known_ids: set[str], known_hashes: dict[str, str]) -> None:
+    def _one(self, record: "_Record", known_ids: set[str], known_hashes: dict[str, str],
+             known_keys: dict[tuple[str, str], str]) -> None:
         paper, report = record.paper, self.report
-        target, how = self._find(record, known_ids, known_hashes)
+        target, how = self._find(record, known_ids, known_hashes, known_keys)
         if target is None:
-            pid = paper_id(paper)
+            pid = record.paper_id
             if record.id_clash:
-                pid = f"{pid}~{record.hashes[0][:8]}"
-            self.new_rows.append(_row(pid, paper))
+                pid = f"{pid}~{record.clash_tag}"
+            row = _row(pid, paper, record.identifiers)
+            self.new_rows.append(row)
             self.pending.add(pid)
+            self.pending_rows[pid] = row
             known_ids.add(pid)
+            self._add_keys(record, pid, known_keys)
             for h in record.hashes:
                 known_hashes.setdefault(h, pid)
                 self.new_hashes.append((h, pid))
@@ -215,7 +279,12 @@ class _Import:
             return
         if target in self.pending:
             # twin of a paper added earlier in this same batch: not yet in the table
-            changed = False
+            row = self.pending_rows[target]
+            changes = merge_changes(row, paper, record.identifiers)
+            row.update(changes)
+            changed = bool(changes)
+            if "abstract" in changes:
+                self._abstract_filled(record, target)
         else:
             if paper.id and paper.id != target and _HASH_ID.match(target) \
                     and paper.id not in known_ids:
@@ -225,9 +294,15 @@ class _Import:
                 for h, pid in list(known_hashes.items()):
                     if pid == target:
                         known_hashes[h] = paper.id
+                for k, pid in list(known_keys.items()):
+                    if pid == target:
+                        known_keys[k] = paper.id
                 known_ids.add(paper.id)
+                self.stored[paper.id] = self.stored.pop(target, None) or self.store.get_paper(paper.id)
                 target = paper.id
-            changed = self._merge(target, paper)
+            changed = self._merge(target, record)
+        if changed or how != "id":
+            self._add_keys(record, target, known_keys)
         for h in record.hashes:
             if known_hashes.get(h) is None:
                 known_hashes[h] = target
@@ -239,22 +314,37 @@ class _Import:
         else:
             report.unchanged += 1
 
-    def _find(self, record: "_Record", known_ids: set[str],
-              known_hashes: dict[str, str]) -> tuple[str | None, str]:
+    def _find(self, record: "_Record", known_ids: set[str], known_hashes: dict[str, str],
+              known_keys: dict[tuple[str, str], str]) -> tuple[str | None, str]:
         paper = record.paper
         if paper.id and paper.id in known_ids:
-            if not record.hashes or paper.id in self.pending or self._same_paper(paper.id, record):
+            if paper.id in self.pending or self._same_paper(paper.id, record):
                 return paper.id, "id"
             record.id_clash = True  # same id, unrelated text: another paper (a reused key)
+        for key in record.keys:
+            pid = known_keys.get(key)
+            if pid is None and key[0] in _ID_AS_PAPER_ID and key[1] in known_ids:
+                pid = key[1]  # stored under that id, not repeated in paper_identifiers
+            if pid is not None and key[0] != "title" and self._compatible(pid, record):
+                return pid, "identifier"
         for h in record.hashes:
             pid = known_hashes.get(h)
             if pid is not None and (pid not in self.in_list or not paper.id or _HASH_ID.match(pid)
                                     or pid.startswith(f"{paper.id}~")):  # its own clash id
                 return pid, "exact"
+        for key in record.keys:
+            pid = known_keys.get(key)
+            if pid is not None and key[0] == "title" and self._compatible(pid, record) \
+                    and (not record.versions or not self._paper(pid)["abstract"].strip()):
+                return pid, "title"
+        if not paper.id and not record.versions and record.paper_id in known_ids:
+            return record.paper_id, "id"  # a title-only entry seen before (short title)
         if record.id_clash:  # found by id at first, so it has no signature yet
             record.signatures = list(dedup.signatures(record.versions, record.norms))
         queries = [sig for sig, norm in zip(record.signatures, record.norms)
                    if dedup.word_count(norm) >= dedup.MIN_WORDS]
+        if not record.versions:
+            return None, ""
         if not queries or not self.has_signatures:
             return None, ""
         if self.index is None:
@@ -278,14 +368,53 @@ class _Import:
             return best, "near"
         return None, ""
 
+    def _paper(self, pid: str) -> dict[str, Any]:
+        """A stored paper, or one added earlier in this batch."""
+        if pid in self.pending_rows:
+            return self.pending_rows[pid]
+        stored = self.stored.get(pid)
+        if stored is None:
+            stored = self.stored[pid] = self.store.get_paper(pid)
+        return stored
+
     def _same_paper(self, pid: str, record: "_Record") -> bool:
         """Is a record whose text differs from the stored paper with its id still that
         paper (a revised abstract), not another one under a reused id (two BibTeX files
-        both keyed `smith2020`)? Revisions keep most of their word 3-shingles."""
-        stored = self.stored.get(pid) or self.store.get_paper(pid)
-        theirs = [stored["abstract"], stored["extra"].get("abstract_final")]
-        return max(dedup.jaccard(dedup.shingles(a), dedup.shingles(t))
-                   for a in record.versions for t in theirs if isinstance(t, str)) >= _SAME_ID_MIN
+        both keyed `smith2020`)? Revisions keep most of their word 3-shingles; where one
+        side is title-only, the titles must share most of their words."""
+        if not record.hashes and record.versions:
+            return True  # the same text (hashes are only computed where it differs)
+        stored = self._paper(pid)
+        theirs = [t for t in (stored["abstract"], stored["extra"].get("abstract_final"))
+                  if isinstance(t, str) and t.strip()]
+        if record.versions and theirs:
+            return max(dedup.jaccard(dedup.shingles(a), dedup.shingles(t))
+                       for a in record.versions for t in theirs) >= _SAME_ID_MIN
+        return _similar_titles(stored.get("title"), record.paper.title)
+
+    def _compatible(self, pid: str, record: "_Record") -> bool:
+        """May the record be the paper `pid`: no identifier of one kind differs?"""
+        theirs = self._paper(pid).get("identifiers") or {}
+        return all(theirs.get(k) in (None, v) for k, v in record.identifiers.items())
+
+    def _add_keys(self, record: "_Record", pid: str,
+                  known_keys: dict[tuple[str, str], str]) -> None:
+        for key in record.keys:
+            if key not in known_keys:
+                known_keys[key] = pid
+                if key[1] != pid:
+                    self.new_keys.append((*key, pid))
+
+    def _abstract_filled(self, record: "_Record", pid: str) -> None:
+        """A title-only paper gained its abstract: fingerprint it for later dedup."""
+        self.report.filled += 1
+        if not record.norms:
+            record.norms = [normalise_text(v) for v in record.versions]
+            record.hashes = [hashlib.sha1(n.encode("utf-8")).hexdigest() for n in record.norms]
+        if not record.signatures:
+            record.signatures = list(dedup.signatures(record.versions, record.norms))
+        self.new_sigs.extend((pid, i, sig) for i, sig in enumerate(record.signatures)
+                             if dedup.word_count(record.norms[i]) >= dedup.MIN_WORDS)
 
     def _join(self, pid: str) -> bool:
         if pid in self.in_list:
@@ -295,12 +424,14 @@ class _Import:
         self.position += 1
         return True
 
-    def _merge(self, pid: str, paper: Paper) -> bool:
-        stored = self.stored.get(pid) or self.store.get_paper(pid)
-        changes = merge_changes(stored, paper)
+    def _merge(self, pid: str, record: "_Record") -> bool:
+        stored = self._paper(pid)
+        changes = merge_changes(stored, record.paper, record.identifiers)
         if changes:
             self.store.update_paper(pid, changes)
             self.stored[pid] = {**stored, **changes}
+            if "abstract" in changes:
+                self._abstract_filled(record, pid)
         return bool(changes)
 
 
@@ -313,10 +444,51 @@ class _Record:
     signatures: list[Any] = field(default_factory=list)
     id_clash: bool = False
 
+    @cached_property
+    def identifiers(self) -> dict[str, str]:
+        """arXiv / DOI / OpenReview ids: the reader's, else found in the id and links."""
+        found = self.paper.identifiers
+        if not found:  # readers fill them; a stand-in or older reader may not
+            texts = [u for u in (self.paper.id, *self.paper.urls) if u and _ID_HINT.search(u)]
+            found = find_identifiers(*texts) if texts else {}
+        return {k: str(found[k]).lower() if k == "doi" else str(found[k])
+                for k in _ID_KINDS if found.get(k)}
 
-def _row(pid: str, paper: Paper) -> dict[str, Any]:
-    row = {c: getattr(paper, c) for c in PAPER_COLUMNS if c != "id"}
+    @cached_property
+    def keys(self) -> list[tuple[str, str]]:
+        """(kind, value) dedup keys: the identifiers, then a hash of the normalised title
+        where that is long enough to be distinctive."""
+        keys = list(self.identifiers.items())
+        if self.paper.title:
+            title = normalise_text(self.paper.title)
+            if len(title) >= _TITLE_MIN_CHARS:
+                keys.append(("title", hashlib.sha1(title.encode("utf-8")).hexdigest()[:16]))
+        return keys
+
+    @property
+    def paper_id(self) -> str:
+        return paper_id(self.paper)
+
+    @property
+    def clash_tag(self) -> str:
+        """8 hex digits that tell apart two papers sharing a source id."""
+        if self.hashes:
+            return self.hashes[0][:8]
+        text = normalise_text(self.paper.abstract or self.paper.title or "")
+        return hashlib.sha1(text.encode("utf-8")).hexdigest()[:8]
+
+
+def _similar_titles(a: str | None, b: str | None) -> bool:
+    if not a or not b:
+        return True  # nothing to tell them apart: trust the id
+    wa, wb = set(normalise_text(a).split()), set(normalise_text(b).split())
+    return dedup.jaccard(wa, wb) >= _SAME_TITLE_MIN
+
+
+def _row(pid: str, paper: Paper, identifiers: dict[str, str]) -> dict[str, Any]:
+    row = {c: getattr(paper, c, None) for c in PAPER_COLUMNS if c != "id"}
     row["id"] = pid
+    row["identifiers"] = identifiers
     return row
 
 
@@ -324,22 +496,35 @@ def _empty(value: Any) -> bool:
     return value is None or value == "" or value == [] or value == {}
 
 
-def merge_changes(stored: dict[str, Any], paper: Paper) -> dict[str, Any]:
-    """Columns of a stored paper that a newly read twin adds: empty fields filled,
-    keywords and urls unioned, extra keys added. Nothing stored is overwritten."""
+def merge_changes(stored: dict[str, Any], paper: Paper,
+                  identifiers: dict[str, str] | None = None) -> dict[str, Any]:
+    """Columns of a stored paper that a newly read twin adds: empty fields filled (a
+    title-only paper's abstract too), keywords, urls and code urls unioned, identifiers
+    and extra keys added. Nothing stored is overwritten."""
     changes: dict[str, Any] = {}
+    if not (stored.get("abstract") or "").strip() and paper.abstract.strip():
+        changes["abstract"] = paper.abstract
     for name in _FILL_FIELDS:
-        value = getattr(paper, name)
+        value = getattr(paper, name, None)
         if _empty(stored.get(name)) and not _empty(value):
             changes[name] = value
     if not stored.get("authors") and paper.authors:
         changes["authors"] = paper.authors
-    for name in ("keywords", "urls"):
+    for name in ("keywords", "urls", "code_urls"):
+        values = getattr(paper, name, None)
+        if not values:
+            continue
         have = list(stored.get(name) or [])
         seen = {str(v).lower() for v in have}
-        new = [v for v in getattr(paper, name) if str(v).lower() not in seen]
+        new = [v for v in values if str(v).lower() not in seen]
         if new:
             changes[name] = have + new
+    ids = identifiers if identifiers is not None else paper.identifiers
+    if ids:
+        have_ids = stored.get("identifiers") or {}
+        new_ids = {k: v for k, v in ids.items() if v and k not in have_ids}
+        if new_ids:
+            changes["identifiers"] = {**have_ids, **new_ids}
     extra = dict(stored.get("extra") or {})
     added = {k: v for k, v in paper.extra.items() if k not in extra and not _empty(v)}
     if added:

@@ -35,10 +35,12 @@ FTS_FILTER_DEPTH = 5
 FTS_FILTER_MIN_DEPTH = 1000
 
 # Columns of `papers` that hold JSON lists/dicts.
-_JSON_COLUMNS = ("authors", "keywords", "urls", "extra")
+_JSON_COLUMNS = ("authors", "keywords", "urls", "extra", "identifiers", "code_urls")
+_JSON_EMPTY = {"extra": "{}", "identifiers": "{}"}  # the others default to '[]'
 PAPER_COLUMNS = (
     "id", "title", "abstract", "authors", "keywords", "venue", "year", "area",
     "decision", "rating", "urls", "source", "extra",
+    "identifiers", "code_urls", "section", "date",  # migration 4
 )
 
 MIGRATIONS: list[str] = [
@@ -186,6 +188,24 @@ MIGRATIONS: list[str] = [
         created_at TEXT NOT NULL DEFAULT (datetime('now'))
     );
     """,
+    # 4 (ingest): what the readers find beside the abstract, and identifiers for dedup.
+    # A title-only paper is stored with abstract '' (no flag: derived from the empty abstract).
+    """
+    ALTER TABLE papers ADD COLUMN identifiers TEXT NOT NULL DEFAULT '{}';
+    ALTER TABLE papers ADD COLUMN code_urls TEXT NOT NULL DEFAULT '[]';
+    ALTER TABLE papers ADD COLUMN section TEXT;
+    ALTER TABLE papers ADD COLUMN date TEXT;
+    -- arXiv id (no version), DOI (lower case), OpenReview id, hash of the normalised title:
+    -- the same paper read from two lists or formats finds its stored twin through these
+    -- (an identifier equal to the paper's own id is not repeated here).
+    CREATE TABLE paper_identifiers (
+        kind TEXT NOT NULL,
+        value TEXT NOT NULL,
+        paper_id TEXT NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
+        PRIMARY KEY (kind, value)
+    ) WITHOUT ROWID;
+    CREATE INDEX paper_identifiers_paper ON paper_identifiers(paper_id);
+    """,
     # (store) a paper whose title or abstract changes has its facts marked stale
     # (text_hash ''), so what enrich still has to do is one query: facts missing, of an
     # older extractor version, or stale (Store.facts_pending).
@@ -203,11 +223,21 @@ def default_db_path() -> Path:
     return Path(os.environ.get("PAPERATLAS_DB") or DEFAULT_DB)
 
 
+def _column_value(column: str, value: Any) -> Any:
+    """A papers column as stored: JSON for lists/dicts (None -> empty), others as given."""
+    if column not in _JSON_COLUMNS:
+        return value
+    if not value:  # None, [] or {}
+        return _JSON_EMPTY.get(column, "[]")
+    return json.dumps(value, ensure_ascii=False)
+
+
 def _row_to_paper_dict(row: sqlite3.Row) -> dict[str, Any]:
     d = dict(row)
     for col in _JSON_COLUMNS:
-        if col in d and isinstance(d[col], str):
-            d[col] = json.loads(d[col])
+        value = d.get(col)
+        if isinstance(value, str):
+            d[col] = [] if value == "[]" else {} if value == "{}" else json.loads(value)
     return d
 
 
@@ -359,8 +389,7 @@ class Store:
     def insert_paper(self, record: dict[str, Any]) -> None:
         """Insert one paper row (keys from PAPER_COLUMNS; lists/dicts stored as JSON)."""
         cols = [c for c in PAPER_COLUMNS if c in record]
-        values = [json.dumps(record[c], ensure_ascii=False) if c in _JSON_COLUMNS else record[c]
-                  for c in cols]
+        values = [_column_value(c, record[c]) for c in cols]
         self.conn.execute(
             f"INSERT INTO papers ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",
             values)
@@ -369,8 +398,7 @@ class Store:
         if not changes:
             return
         cols = [c for c in changes if c in PAPER_COLUMNS and c != "id"]
-        values = [json.dumps(changes[c], ensure_ascii=False) if c in _JSON_COLUMNS else changes[c]
-                  for c in cols]
+        values = [_column_value(c, changes[c]) for c in cols]
         sets = ", ".join(f"{c} = ?" for c in cols)
         self.conn.execute(
             f"UPDATE papers SET {sets}, updated_at = datetime('now') WHERE id = ?",
@@ -518,6 +546,22 @@ class Store:
             "SELECT paper_id FROM list_members WHERE list_name = ? AND paper_id IN "
             "(SELECT value FROM json_each(?))", ids, (list_name,))}
 
+    def papers_for_identifiers(self, keys: Iterable[tuple[str, str]]) -> dict[tuple[str, str], str]:
+        """(kind, value) -> paper id, for the identifiers that are known (migration 4)."""
+        keys = list(keys)
+        if not keys:
+            return {}
+        rows = self.conn.execute(
+            "SELECT i.kind, i.value, i.paper_id FROM paper_identifiers i JOIN json_each(?) j "
+            "ON i.kind = json_extract(j.value, '$[0]') AND i.value = json_extract(j.value, '$[1]')",
+            (json.dumps(keys),))
+        return {(r[0], r[1]): r[2] for r in rows}
+
+    def add_identifiers(self, rows: Iterable[tuple[str, str, str]]) -> None:
+        """(kind, value, paper id) rows; an identifier already known keeps its paper."""
+        self.conn.executemany(
+            "INSERT OR IGNORE INTO paper_identifiers(kind, value, paper_id) VALUES (?, ?, ?)", rows)
+
     def insert_papers(self, records: list[dict[str, Any]]) -> None:
         """Insert many paper rows (every key of PAPER_COLUMNS present) in one statement."""
         if not records:
@@ -525,7 +569,7 @@ class Store:
         self.conn.executemany(
             f"INSERT INTO papers ({', '.join(PAPER_COLUMNS)}) "
             f"VALUES ({', '.join('?' * len(PAPER_COLUMNS))})",
-            [[json.dumps(r[c], ensure_ascii=False) if c in _JSON_COLUMNS else r[c]
+            [[_column_value(c, r.get(c)) if c in _JSON_COLUMNS else r.get(c)
               for c in PAPER_COLUMNS] for r in records])
 
     def add_hashes(self, rows: Iterable[tuple[str, str]]) -> None:

@@ -1,0 +1,157 @@
+"""What a file gave: counts of the fields its entries carry, and warnings when the
+entries look like a list read badly (what the reader skipped, and why, is counted by
+`sources.ReadReport`).
+
+`EntryStats.see(paper)` is called for every paper read;
+`warnings()` then names the signs of a bad read a user should look at before trusting
+the import: many "abstracts" that hold no sentence, the same label text opening many
+entries, entries that are only a link, markup left in titles. The checks look at the
+first `SAMPLE` papers only, so a big file costs nothing extra.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from paperatlas.paper import Paper
+
+SAMPLE = 1000           # papers the text checks look at (the counts cover every paper)
+_MIN_FLAGGED = 3        # never warn about fewer entries than this
+_SHARE = 0.2            # ... or a smaller share of the entries checked
+
+_URL = re.compile(r"https?://\S+|www\.\S+")
+_MD_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_MARKUP = re.compile(r"\]\(|!\[|\*\*|</?(?:a|br|img|font|details|summary|div|span|p)\b|&nbsp;|^#+\s",
+                     re.IGNORECASE)
+_LABEL = re.compile(r"^\W{0,4}([^\W\d_][\w .\-/]{0,24}?|[\u3000-\u9fff]{1,6})\s*\**\s*[:：]")
+_SENTENCE_END = re.compile(r"[.!?。！？](?:\s|$|[\"')\]”’])")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+_WORD = re.compile(r"\w+")
+
+
+def has_sentence(text: str) -> bool:
+    """Does the text read as prose: a sentence end after a few words, or many words
+    (CJK text: characters count as words)? Only the first 300 characters are looked at."""
+    text = text[:300]
+    words = len(_WORD.findall(text))
+    cjk = len(_CJK.findall(text))
+    if cjk >= 10:
+        return cjk >= 15 or bool(_SENTENCE_END.search(text))
+    return words >= 12 or (words >= 5 and bool(_SENTENCE_END.search(text)))
+
+
+def link_only(text: str) -> bool:
+    """Text that is a link and little else (a URL, `[label](url)`, a badge)."""
+    if "://" not in text and "www." not in text and "](" not in text:
+        return False
+    rest = _URL.sub(" ", _MD_LINK.sub(r"\1", text))
+    return len(_WORD.findall(rest)) <= 2
+
+
+def _label(text: str) -> str | None:
+    """`Authors:` / `**摘要**：` at the start of a text: the label, else None."""
+    match = _LABEL.match(text)
+    return match.group(1).strip().lower() if match else None
+
+
+def _opening(text: str) -> str:
+    return " ".join(_WORD.findall(text[:80].lower())[:4])
+
+
+@dataclass
+class EntryStats:
+    """Counts over a file's records, and the evidence the warnings are drawn from."""
+
+    papers: int = 0
+    title: int = 0
+    abstract: int = 0
+    title_only: int = 0
+    authors: int = 0
+    links: int = 0
+    identifiers: int = 0
+    section: int = 0
+    checked: int = 0
+    no_sentence: int = 0
+    link_only: int = 0
+    markup: int = 0
+    openings: Counter = field(default_factory=Counter)
+    labels: Counter = field(default_factory=Counter)
+    examples: dict[str, str] = field(default_factory=dict)
+
+    def see(self, paper: Paper) -> None:
+        """Count one paper read (to be stored)."""
+        self.papers += 1
+        abstract = paper.abstract.strip()
+        title = (paper.title or "").strip()
+        self.title += bool(title)
+        self.abstract += bool(abstract)
+        self.title_only += not abstract
+        self.authors += bool(paper.authors)
+        self.links += bool(paper.urls or paper.code_urls)
+        self.identifiers += bool(paper.identifiers)
+        self.section += bool(paper.section)
+        if self.checked >= SAMPLE:
+            return
+        self.checked += 1
+        text = abstract or title
+        if abstract and not has_sentence(abstract):
+            self.no_sentence += 1
+            self.examples.setdefault("no_sentence", abstract)
+        if link_only(text) or (title and link_only(title)):
+            self.link_only += 1
+            self.examples.setdefault("link_only", text if link_only(text) else title)
+        if title and _MARKUP.search(title):
+            self.markup += 1
+            self.examples.setdefault("markup", title)
+        for what in filter(None, (title, abstract)):
+            if label := _label(what):
+                self.labels[label] += 1
+        if opening := _opening(text):
+            self.openings[opening] += 1
+
+    def warnings(self) -> list[str]:
+        """One line per sign that the file was read badly (empty when it reads well)."""
+        out: list[str] = []
+        n = self.checked
+
+        def many(count: int) -> bool:
+            return count >= _MIN_FLAGGED and count >= _SHARE * n
+
+        if many(self.no_sentence):
+            out.append(f"{self.no_sentence} of {n} entries have an 'abstract' with no sentence in it "
+                       f"(e.g. {_quote(self.examples['no_sentence'])}): lines read as abstracts?")
+        if many(self.link_only):
+            out.append(f"{self.link_only} of {n} entries are only a link "
+                       f"(e.g. {_quote(self.examples['link_only'])})")
+        if many(self.markup):
+            out.append(f"{self.markup} of {n} titles carry markup (e.g. {_quote(self.examples['markup'])})")
+        if self.labels:
+            label, count = self.labels.most_common(1)[0]
+            if many(count):
+                out.append(f"{count} of {n} entries begin with the label '{label}:' "
+                           "(a field read as the title or abstract?)")
+        if self.openings and n >= 2 * _MIN_FLAGGED:
+            opening, count = self.openings.most_common(1)[0]
+            if many(count) and count >= 2 * _MIN_FLAGGED:
+                out.append(f"{count} of {n} entries begin with the same words '{opening}' "
+                           "(repeated label or boilerplate text?)")
+        return out
+
+    def summary(self) -> str:
+        """`read 30 entries: 30 titles, 28 abstracts (2 title-only), 30 authors, 29 links`."""
+        parts = [f"{self.title} titles", f"{self.abstract} abstracts"]
+        if self.title_only:
+            parts[-1] += f" ({self.title_only} title-only)"
+        parts += [f"{self.authors} with authors", f"{self.links} with links"]
+        if self.identifiers:
+            parts.append(f"{self.identifiers} with arXiv/DOI/OpenReview ids")
+        if self.section:
+            parts.append(f"{self.section} with a section")
+        return ", ".join(parts)
+
+
+def _quote(text: str, width: int = 60) -> str:
+    text = " ".join(text.split())
+    return repr(text if len(text) <= width else text[:width - 1] + "…")
