@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 DB ?= .paperatlas/demo.db
 PORT ?= 8765
 
-.PHONY: install test-install demo test browser-deps clean
+.PHONY: install test-install demo test faults browser-deps clean
 
 install: $(VENV)/.installed
 
@@ -46,6 +46,14 @@ demo: install
 
 test: test-install browser-deps
 	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(BIN)/python -m pytest -q
+
+# The long fault matrix: kill -9 / SIGTERM of add, enrich, embed and map at several points on
+# a 4,000-paper list (enrich's worker pool on), stores checked and resumed, orphans counted;
+# the table goes to test-artifacts/faults-table.txt. (`make test` runs the fast part.)
+faults: test-install
+	mkdir -p test-artifacts
+	PAPERATLAS_FAULTS=full PAPERATLAS_FAULTS_TABLE=test-artifacts/faults-table.txt $(BIN)/python -m pytest -q tests/test_faults.py
+	@cat test-artifacts/faults-table.txt
 
 clean:
 	rm -rf $(VENV) .paperatlas .pytest_cache

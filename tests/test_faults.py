@@ -1,0 +1,207 @@
+"""The fault suite: `kill -9` (and SIGTERM) of add, enrich, embed and map in the middle
+of their work, then: the store is intact (PRAGMA integrity_check, foreign keys, the
+full-text index and list membership consistent), no process of the command is left
+running, and running the same command again finishes the job.
+
+The fast part runs in CI (one kill per stage, a 600-paper synthetic list, 2 worker
+processes forced with PAPERATLAS_WORKERS so the pool is exercised). `make faults` runs
+the long matrix: PAPERATLAS_FAULTS=full, 4,000 papers (enrich's pool starts by itself),
+several kill points per command, kills repeated on the same store before it resumes.
+The table of kills, intact stores, orphans and resumes is printed at the end.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+from pathlib import Path
+
+import pytest
+
+import faultkit as fk
+
+FULL = os.environ.get("PAPERATLAS_FAULTS", "") == "full"
+N_PAPERS = 4000 if FULL else 600
+ENV = {"PAPERATLAS_WORKERS": "2"} if not FULL else {}
+RESULTS: list[fk.KillResult] = []
+
+
+@pytest.fixture(scope="module", autouse=True)
+def table(request):
+    """Print the suite's table after the last test of this module."""
+    yield
+    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
+    text = fk.format_table(RESULTS)
+    if reporter is not None:
+        reporter.write_sep("-", f"fault suite ({N_PAPERS} papers, {'full' if FULL else 'fast'})")
+        reporter.write_line(text)
+    out = os.environ.get("PAPERATLAS_FAULTS_TABLE")
+    if out:
+        Path(out).write_text(text + "\n", encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def stages(tmp_path_factory) -> dict[str, Path]:
+    """A list file and template stores after each stage: added, enriched, embedded."""
+    base = tmp_path_factory.mktemp("faults")
+    paper_list = fk.write_list(base / "papers.jsonl", fk.synthetic_papers(N_PAPERS))
+    added = base / "added.db"
+    assert fk.run_cli("add", paper_list, "--no-enrich", "--db", added).returncode == 0
+    enriched = base / "enriched.db"
+    shutil.copy(added, enriched)
+    assert fk.run_cli("enrich", "--db", enriched, env=ENV).returncode == 0
+    embedded = base / "embedded.db"
+    shutil.copy(enriched, embedded)
+    assert fk.run_cli("embed", "--db", embedded).returncode == 0
+    return {"list": paper_list, "added": added, "enriched": enriched, "embedded": embedded}
+
+
+def _copy(template: Path, tmp_path: Path) -> Path:
+    db = tmp_path / "atlas.db"
+    shutil.copy(template, db)
+    return db
+
+
+def _record(result: fk.KillResult, resumed: bool) -> fk.KillResult:
+    result.resumed = resumed
+    RESULTS.append(result)
+    return result
+
+
+def _assert_clean(result: fk.KillResult) -> None:
+    assert result.killed, f"{result.command} finished before the kill point {result.point}"
+    assert not result.orphans, f"processes left after killing {result.command}: {result.orphans}"
+    assert not result.problems, result.problems
+    assert result.resumed
+
+
+def _between(table: str, low: int, high: int):
+    return lambda counts, elapsed: low < counts.get(table, 0) < high
+
+
+def _after(seconds: float):
+    return lambda counts, elapsed: elapsed >= seconds
+
+
+# -- add ------------------------------------------------------------------------------------
+
+ADD_POINTS = [("mid-enrichment", lambda: _between("facts", 0, N_PAPERS))]
+if FULL:
+    ADD_POINTS += [("start (1.0 s)", lambda: _after(1.0)),
+                   ("ingest (2.5 s)", lambda: _after(2.5)),
+                   ("late enrichment", lambda: _between("facts", N_PAPERS // 2, N_PAPERS))]
+
+
+@pytest.mark.parametrize("point, until", ADD_POINTS, ids=[p for p, _ in ADD_POINTS])
+def test_kill_add_then_add_again_finishes(tmp_path, stages, point, until):
+    db = tmp_path / "atlas.db"
+    result = fk.kill_during(["add", stages["list"], "--db", db], db, until(), env=ENV,
+                            name="add", point=point)
+    again = fk.run_cli("add", stages["list"], "--db", db, env=ENV)
+    counts = fk.store_counts(db)
+    _record(result, again.returncode == 0 and counts["papers"] == N_PAPERS
+            and counts["facts"] == N_PAPERS)
+    assert again.returncode == 0, again.stderr
+    assert counts["papers"] == N_PAPERS == counts["list_members"]
+    assert counts["facts"] == N_PAPERS, "the second add did not finish the enrichment"
+    _assert_clean(result)
+
+
+# -- enrich ---------------------------------------------------------------------------------
+
+ENRICH_POINTS = [("first batches, kill -9", signal.SIGKILL, 0.0),
+                 ("first batches, SIGTERM", signal.SIGTERM, 0.0)]
+if FULL:
+    ENRICH_POINTS += [("half, kill -9", signal.SIGKILL, 0.5), ("late, kill -9", signal.SIGKILL, 0.8),
+                      ("half, SIGTERM", signal.SIGTERM, 0.5)]
+
+
+@pytest.mark.parametrize("point, sig, share", ENRICH_POINTS, ids=[p for p, _, _ in ENRICH_POINTS])
+def test_kill_enrich_no_orphans_and_resume(tmp_path, stages, point, sig, share):
+    db = _copy(stages["added"], tmp_path)
+    result = fk.kill_during(["enrich", "--db", db], db,
+                            _between("facts", int(N_PAPERS * share), N_PAPERS), sig=sig,
+                            env=ENV, name="enrich", point=point)
+    assert result.children_at_kill, "enrich ran no worker processes: the pool went untested"
+    if sig == signal.SIGTERM:  # unwound like Ctrl-C: one line, exit 143
+        assert result.returncode == 143
+    again = fk.run_cli("enrich", "--db", db, env=ENV)
+    counts = fk.store_counts(db)
+    done = result.counts_at_kill.get("facts", 0)
+    _record(result, again.returncode == 0 and counts["facts"] == N_PAPERS)
+    assert again.returncode == 0, again.stderr
+    redone = re.search(r"enriched (\d+) of (\d+)", again.stdout)
+    assert redone and int(redone.group(2)) == N_PAPERS, again.stdout
+    assert int(redone.group(1)) <= N_PAPERS - done  # finished batches were kept
+    assert counts["facts"] == N_PAPERS
+    _assert_clean(result)
+
+
+# -- embed ----------------------------------------------------------------------------------
+
+EMBED_POINTS = [("mid-run", 0.0)]
+if FULL:
+    EMBED_POINTS += [("half", 0.5), ("late", 0.75)]
+
+
+@pytest.mark.parametrize("point, share", EMBED_POINTS, ids=[p for p, _ in EMBED_POINTS])
+def test_kill_embed_then_resume(tmp_path, stages, point, share):
+    db = _copy(stages["enriched"], tmp_path)
+    result = fk.kill_during(["embed", "--db", db], db,
+                            _between("embeddings", int(N_PAPERS * share), N_PAPERS),
+                            name="embed", point=point)
+    kept = result.counts_at_kill.get("embeddings", 0)
+    again = fk.run_cli("embed", "--db", db)
+    counts = fk.store_counts(db)
+    _record(result, again.returncode == 0 and counts["embeddings"] == N_PAPERS)
+    assert again.returncode == 0, again.stderr
+    assert counts["embeddings"] == N_PAPERS
+    unchanged = re.search(r"unchanged (\d+)", again.stdout)
+    assert unchanged and int(unchanged.group(1)) >= kept > 0, again.stdout  # kept, not redone
+    _assert_clean(result)
+
+
+# -- map ------------------------------------------------------------------------------------
+
+MAP_POINTS = [("building (3 s)", 3.0)]
+if FULL:
+    MAP_POINTS += [("start (1 s)", 1.0), ("building (8 s)", 8.0)]
+
+
+@pytest.mark.parametrize("point, seconds", MAP_POINTS, ids=[p for p, _ in MAP_POINTS])
+def test_kill_map_then_resume(tmp_path, stages, point, seconds):
+    db = _copy(stages["embedded"], tmp_path)
+    result = fk.kill_during(["map", "--db", db], db, _after(seconds), name="map", point=point)
+    again = fk.run_cli("map", "--db", db)
+    counts = fk.store_counts(db)
+    _record(result, again.returncode == 0 and counts["maps"] == 1
+            and counts["paper_topics"] == N_PAPERS)
+    assert again.returncode == 0, again.stderr
+    assert "built" in again.stdout
+    assert counts["maps"] == 1 and counts["paper_topics"] == N_PAPERS
+    _assert_clean(result)
+
+
+# -- repeated kills on one store (long matrix only adds more of them) -----------------------
+
+REPEATS = 4 if FULL else 2
+
+
+def test_repeated_kills_of_add_converge(tmp_path, stages):
+    """Kill `add` again and again at growing points: every store in between is intact,
+    and one uninterrupted run finishes."""
+    db = tmp_path / "atlas.db"
+    for i in range(REPEATS):
+        result = fk.kill_during(["add", stages["list"], "--db", db], db,
+                                _after(1.5 + 1.5 * i), env=ENV, name="add (repeated)",
+                                point=f"{1.5 + 1.5 * i:.1f} s")
+        RESULTS.append(result)
+        assert not result.orphans and not result.problems, (result.orphans, result.problems)
+    again = fk.run_cli("add", stages["list"], "--db", db, env=ENV)
+    counts = fk.store_counts(db)
+    assert again.returncode == 0, again.stderr
+    assert counts["papers"] == N_PAPERS and counts["facts"] == N_PAPERS
+    for r in RESULTS[-REPEATS:]:
+        r.resumed = True
