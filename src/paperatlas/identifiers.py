@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from urllib.parse import parse_qs, unquote, urlsplit
+from functools import lru_cache
+from urllib.parse import unquote
 
 # new style: 0704.0001 .. 2501.01234 (4 or 5 digits after the dot); old: archive[.SUB]/YYMMNNN
 _NEW = r"(?:0[7-9]|1\d|2\d)(?:0[1-9]|1[0-2])\.\d{4,5}"
@@ -29,7 +30,7 @@ _ARXIV_ALPHAXIV = re.compile(rf"(?:alphaxiv\.org|huggingface\.co/papers|arxiv-sa
                              rf"|paperswithcode\.com/paper)/(?:abs/|overview/)?({_NEW})(?:v\d+)?",
                              re.IGNORECASE)
 _DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"'<>{}\]\[|]+)", re.IGNORECASE)
-_OPENREVIEW_ID = re.compile(r"^[A-Za-z0-9_-]{6,20}$")
+_URL_PARTS = re.compile(r"^(?:[a-z][a-z0-9+.-]*:)?//([^/?#]*)([^?#]*)")
 
 _CODE_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "sourceforge.net",
                "gitee.com", "colab.research.google.com", "pypi.org")
@@ -58,6 +59,10 @@ def arxiv_id(text: str | None) -> str | None:
     text = str(text).strip()
     if match := ARXIV_BARE.match(text):
         return strip_version(match.group(1))
+    lowered = text.lower()
+    if "xiv" not in lowered and "huggingface.co/papers" not in lowered \
+            and "paperswithcode" not in lowered:
+        return None
     for pattern in (_ARXIV_URL, _ARXIV_TEXT, _ARXIV_ALPHAXIV):
         if match := pattern.search(text):
             return strip_version(match.group(1))
@@ -69,7 +74,7 @@ def arxiv_id(text: str | None) -> str | None:
 
 def doi(text: str | None) -> str | None:
     """The DOI in a URL (`doi.org/...`, `dx.doi.org`, a publisher path) or text, lower-cased."""
-    if not text:
+    if not text or "10." not in text:
         return None
     text = unquote(str(text))
     match = _DOI.search(text)
@@ -84,18 +89,16 @@ def doi(text: str | None) -> str | None:
     return value.lower()
 
 
+_OPENREVIEW_URL = re.compile(r"openreview\.net/(?:forum|pdf|attachment|notes?)/?\?(?:[^#]*?&)?"
+                             r"(?:id|noteId)=([A-Za-z0-9_-]{6,20})(?:[&#]|$)")
+
+
 def openreview_id(text: str | None) -> str | None:
     """The forum/note id in an OpenReview URL (`forum?id=`, `pdf?id=`)."""
-    if not text or "openreview.net" not in str(text):
+    if not text or "openreview.net" not in text:
         return None
-    try:
-        parts = urlsplit(str(text).strip())
-    except ValueError:
-        return None
-    ids = parse_qs(parts.query).get("id") or parse_qs(parts.query).get("noteId")
-    if ids and _OPENREVIEW_ID.match(ids[0]):
-        return ids[0]
-    return None
+    match = _OPENREVIEW_URL.search(str(text).strip())
+    return match.group(1) if match else None
 
 
 def find_identifiers(*texts: str | None) -> dict[str, str]:
@@ -114,27 +117,40 @@ def find_identifiers(*texts: str | None) -> dict[str, str]:
 
 def link_kind(url: str) -> str:
     """What a link points at: paper | code | project | data | other."""
-    lowered = url.lower()
-    try:
-        parts = urlsplit(lowered)
-    except ValueError:
+    match = _URL_PARTS.match(url.lower())
+    if not match:
         return "other"
-    host = parts.netloc.removeprefix("www.")
-    where = host + parts.path
+    host, path = match.group(1).removeprefix("www."), match.group(2)
+    kind = _host_kind(host)
+    if kind is not None:
+        return kind
+    where = host + path
     if any(h in where for h in _DATA_HOSTS):
         return "data"
     if "huggingface.co" in host:
-        if "/papers/" in where:
-            return "paper"
-        return "code"  # models, spaces
-    if any(where.startswith(h) or ("." + h) in where for h in _CODE_HOSTS) \
-            or host.startswith(("git.", "gitlab.")):
-        return "code"
-    if any(h in where for h in _PAPER_HOSTS) or parts.path.endswith(".pdf") or doi(url):
+        return "paper" if path.startswith("/papers/") else "code"  # models, spaces
+    if any(h in where for h in _PAPER_HOSTS) or path.endswith(".pdf") or doi(url):
         return "paper"
-    if host.endswith(".github.io") or "/project" in parts.path or host.startswith("sites.google"):
+    if host.endswith(".github.io") or "/project" in path or host.startswith("sites.google"):
         return "project"
     return "other"
+
+
+@lru_cache(maxsize=4096)
+def _host_kind(host: str) -> str | None:
+    """The kind every link on this host has, or None when the path decides."""
+    if any(host == h or host.endswith("." + h) for h in _CODE_HOSTS) \
+            or host.startswith(("git.", "gitlab.")):
+        return "code"
+    if any("/" in h and h.split("/", 1)[0] == host for h in _DATA_HOSTS + _PAPER_HOSTS):
+        return None  # huggingface.co/datasets, ncbi.nlm.nih.gov/pmc: the path decides
+    if host == "huggingface.co":
+        return None
+    if any(host == h or host.endswith("." + h) for h in _DATA_HOSTS):
+        return "data"
+    if any(host == h or host.endswith("." + h) for h in _PAPER_HOSTS if "/" not in h):
+        return "paper"
+    return None
 
 
 def split_links(urls: Iterable[str]) -> tuple[list[str], list[str]]:

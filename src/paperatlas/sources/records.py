@@ -65,6 +65,9 @@ def split_list(value: Any, authors: bool = False) -> list[str]:
     if isinstance(value, (list, tuple)):
         items = []
         for item in value:
+            if isinstance(item, str):
+                items.append(item.strip())
+                continue
             if isinstance(item, (list, tuple)):  # arXiv authors_parsed: [last, first, suffix]
                 last, first = (list(item) + ["", ""])[:2]
                 item = f"{first} {last}".strip()
@@ -143,10 +146,16 @@ def _json_safe(value: Any) -> Any:
     return str(value)
 
 
-def check_types(record: Mapping[str, Any]) -> str | None:
+@lru_cache(maxsize=4096)
+def _is_link_key(key: str) -> bool:
+    return bool(_LINK_KEY.search(key))
+
+
+def check_types(record: Mapping[str, Any], canonical: bool = False) -> str | None:
     """Why a record cannot be a paper because a text field has the wrong type (an abstract
-    that is a number, a dict or a list; a null abstract with no title), or None."""
-    by_key = {canonical_key(k): v for k, v in record.items()}
+    that is a number, a dict or a list; a null abstract with no title), or None.
+    `canonical`: the record's keys are canonical already."""
+    by_key = record if canonical else {canonical_key(k): v for k, v in record.items()}
     found: dict[str, tuple[bool, Any]] = {}
     for name in ("title", "abstract"):
         for alias in ALIASES[name]:
@@ -224,11 +233,8 @@ def paper_from_record(record: Mapping[str, Any], source: str) -> Paper:
     is_note = isinstance(record.get("content"), Mapping)
     if is_note:
         record = flatten_openreview(record)
-    bad = check_types(record)
     title = record.get("title")
-    if bad:
-        return skipped(source, bad, title if isinstance(title, str) else None)
-    csl = is_csl_item(record)
+    csl = "type" in record and is_csl_item(record)
     kind = record.get("type")
     if isinstance(kind, str) and kind:
         links = [str(record.get(k)) for k in ("URL", "url", "link", "pdf", "abs") if record.get(k)]
@@ -246,6 +252,10 @@ def paper_from_record(record: Mapping[str, Any], source: str) -> Paper:
             if alias in by_key:
                 fields[name] = by_key.pop(alias)
                 break
+    if not (isinstance(fields.get("abstract", ""), str) and isinstance(fields.get("title", ""), str)) \
+            or "abstract" not in fields and "title" not in fields:
+        if bad := check_types(record):  # a field of the wrong type, a null abstract
+            return skipped(source, bad, title if isinstance(title, str) else None)
     if "authors_parsed" in present:  # arXiv: the parsed names replace the joined string
         by_key.pop("authors", None)
     extra = {k: _json_safe(v) for k, v in by_key.items() if k not in _DROP}
@@ -268,9 +278,9 @@ def paper_from_record(record: Mapping[str, Any], source: str) -> Paper:
         date = next((d for k in ("published", "date", "publication_date", "created")
                      if (d := iso_date(record.get(k)))), None)
     urls = split_list(fields.get("urls"))
-    for key, value in by_key.items():  # `PDF Link (OpenReview)`, `abs`, `pdf`, `html_url`
-        if isinstance(value, str) and value.startswith("http") and _LINK_KEY.search(key) \
-                and value not in urls:
+    for key in [k for k in by_key if _is_link_key(k)]:  # `PDF Link (OpenReview)`, `abs`, `pdf`
+        value = by_key[key]
+        if isinstance(value, str) and value[:4] == "http" and value not in urls:
             urls.append(value)
     if paper_id and _ARXIV_ID.match(paper_id) and ("categories" in extra or "abs" in record):
         urls = urls or [f"https://arxiv.org/abs/{paper_id}"]
