@@ -19,10 +19,21 @@ What the mix asks for (so that a cache cannot look better than it would be in us
     .venv/bin/python benchmarks/web_load.py [--data ../shared/data/iclr2026.jsonl.gz]
         [--db /work/cache/web_load/atlas.db] [--clients 50] [--seconds 30] [--workers N]
         [--queries natural|uniform] [--client wrk|python] [--no-cache]
+        [--baseline-src /tmp/paperatlas-base] [--add-while-loading 5000]
 
 The atlas is built once (add, enrich, embed with the default model, map) and reused from --db.
 Measuring starts once every server process reports "warm" on /healthz (its background
 preload of keyword postings and similar papers is done); the script prints how long that took.
+
+`--baseline-src DIR`: also measure the code in DIR (a checkout, e.g. the starting commit)
+in the same run, same plan, same clients, on its own copy of the atlas built by that code
+(`--db` with "-baseline" in its name); the servers run one after the other. Every server
+here is started from its source tree (`python -c "...paperatlas.cli.main()" serve`).
+
+`--add-while-loading N`: the atlas is built WITHOUT the data's last N papers, and each
+server is loaded twice: once as usual, once while `paperatlas add` (the same code's, with
+its enrichment) adds those N papers to a fresh copy of the atlas that the server is
+serving. The add starts with the load; its wall time and exit code are printed.
 """
 
 from __future__ import annotations
@@ -36,6 +47,7 @@ import random
 import re
 import shutil
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -43,26 +55,31 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "src"))
+# the code measured: this checkout, or --src (set before anything of paperatlas is imported)
+SRC = Path(os.environ.get("PAPERATLAS_BENCH_SRC") or REPO / "src")
+sys.path.insert(0, str(SRC))
 
 TYPED_SHARE = 0.15  # share of searches that are the typed benchmark queries
 
 
-def build_store(db: Path, data: Path) -> None:
+def build_store(db: Path, data: Path, hold_back: int = 0) -> None:
     """Papers (as `paperatlas add` stores them), facts, default-model vectors and the map;
-    each step is skipped when already done."""
+    each step is skipped when already done. `hold_back`: leave the data's last N papers
+    out, written to held_back_file(db) for the add-while-loading runs."""
     from paperatlas import Atlas
 
     atlas = Atlas(db)
     if atlas.stats()["papers"] == 0:
         tmp = db.with_suffix(".jsonl")
-        with gzip.open(data, "rt", encoding="utf-8") as src, tmp.open("w", encoding="utf-8") as out:
-            for line in src:
-                r = json.loads(line)
-                out.write(json.dumps({k: r.get(k) for k in (
-                    "id", "title", "abstract", "keywords", "primary_area", "decision",
-                    "rating_avg")}, ensure_ascii=False) + "\n")
-        print("adding papers ...", flush=True)
+        with gzip.open(data, "rt", encoding="utf-8") as src:
+            rows = [json.dumps({k: r.get(k) for k in (
+                "id", "title", "abstract", "keywords", "primary_area", "decision",
+                "rating_avg")}, ensure_ascii=False) for r in map(json.loads, src)]
+        kept = rows[:len(rows) - hold_back]
+        tmp.write_text("\n".join(kept) + "\n", encoding="utf-8")
+        if hold_back:
+            held_back_file(db).write_text("\n".join(rows[len(kept):]) + "\n", encoding="utf-8")
+        print(f"adding {len(kept):,} papers ...", flush=True)
         atlas.add([tmp], list_name="iclr2026", enrich=False)
         tmp.unlink()
     print("enrich, embed (default model), map: only what is missing ...", flush=True)
@@ -70,6 +87,23 @@ def build_store(db: Path, data: Path) -> None:
     atlas.embed()
     atlas.build_map()
     atlas.close()
+    with sqlite3.connect(db) as conn:  # one file, so that a copy of it is the whole atlas
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+
+def store_path(db: Path, hold_back: int) -> Path:
+    """The atlas of a run: --db, or beside it the one without the held-back papers."""
+    return db.with_name(f"{db.stem}-minus{hold_back}{db.suffix}") if hold_back else db
+
+
+def held_back_file(db: Path) -> Path:
+    return db.with_name(db.stem + "-held-back.jsonl")
+
+
+def cli_command(src: Path) -> list[str]:
+    """`paperatlas` of the code in `src` (a package directory's parent)."""
+    return [sys.executable, "-c", f"import sys; sys.path.insert(0, {str(src)!r}); "
+            "from paperatlas.cli import main; main()"]
 
 
 def typed_queries() -> list[str]:
@@ -130,11 +164,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(db: Path, port: int, workers: int | None, cache: bool) -> subprocess.Popen:
+def start_server(db: Path, port: int, workers: int | None, cache: bool,
+                 src: Path = SRC) -> subprocess.Popen:
     env = dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
     if not cache:
         env["PAPERATLAS_PAGE_CACHE"] = "0"
-    cmd = [str(REPO / ".venv/bin/paperatlas"), "serve", "--db", str(db), "--port", str(port)]
+    cmd = [*cli_command(src), "serve", "--db", str(db), "--port", str(port)]
     if workers:
         cmd += ["--workers", str(workers)]
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -329,53 +364,122 @@ def main() -> None:
     ap.add_argument("--url", help="load a server already running there (e.g. an older "
                     "version) instead of starting `paperatlas serve` on --db")
     ap.add_argument("--pid", type=int, help="with --url: the server's process id, for its CPU")
+    ap.add_argument("--baseline-src", type=Path,
+                    help="also measure the code of this checkout (e.g. /tmp/paperatlas-base)")
+    ap.add_argument("--add-while-loading", type=int, default=0, metavar="N",
+                    help="build without the data's last N papers; load each server a second "
+                         "time while `paperatlas add` adds them")
+    ap.add_argument("--add-seconds", type=float, default=60,
+                    help="length of the load run that has the add running")
+    ap.add_argument("--build-only", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
-    args.db.parent.mkdir(parents=True, exist_ok=True)
-    build_store(args.db, args.data)
+    hold = args.add_while_loading
+    db = store_path(args.db, hold)
+    db.parent.mkdir(parents=True, exist_ok=True)
+    if args.build_only:  # run by the parent with PAPERATLAS_BENCH_SRC set: one code's atlas
+        build_store(db, args.data, hold)
+        return
+    build_store(db, args.data, hold)
+    servers = [("this code", SRC, db)]
+    if args.baseline_src:
+        base_src = args.baseline_src.resolve() / "src"
+        base_given = args.db.with_name(f"{args.db.stem}-baseline{args.db.suffix}")
+        base_db = store_path(base_given, hold)
+        print(f"building the baseline's atlas with {base_src} ...", flush=True)
+        subprocess.run([sys.executable, __file__, "--build-only", "--db", str(base_given),
+                        "--data", str(args.data), "--add-while-loading", str(hold)],
+                       env=dict(os.environ, PAPERATLAS_BENCH_SRC=str(base_src)), check=True)
+        servers.append((f"baseline {args.baseline_src}", base_src, base_db))
 
     from paperatlas.store import Store
-    ids = Store(args.db).all_ids()
-    paths, info = request_plan(ids, paper_keywords(args.db), typed_queries(), 200_000,
-                               args.queries)
+    ids = Store(db).all_ids()
+    paths, info = request_plan(ids, paper_keywords(db), typed_queries(), 200_000, args.queries)
     if args.only != "mix":
         prefix = "/papers/" if args.only == "paper" else "/search?"
         paths = [p for p in paths if p.startswith(prefix)]
+    print(f"{len(ids):,} papers; {args.clients} clients; client {args.client}; queries "
+          f"{args.queries} ({info['distinct_queries_in_pool']:,} distinct in the pool); page "
+          f"cache {'off' if args.no_cache else 'on'}; load {os.getloadavg()[0]:.1f}", flush=True)
     if args.url:
-        base, server = args.url.rstrip("/"), None
+        results = {"given server": measure(args, args.url.rstrip("/"), None, args.pid, ids, paths)}
     else:
-        port = free_port()
-        base = f"http://127.0.0.1:{port}"
-        server = start_server(args.db, port, args.workers, cache=not args.no_cache)
-    pid = server.pid if server else args.pid
+        results = {}
+        for label, src, served in servers:
+            results[label] = serve_and_measure(args, label, src, served, ids, paths)
+            if hold:
+                copy = served.with_name(f"{served.stem}-scratch{served.suffix}")
+                shutil.copyfile(served, copy)
+                results[label + ", add running"] = serve_and_measure(
+                    args, label + f", while adding {hold:,} papers", src, copy, ids, paths,
+                    add=held_back_file(served))
+                copy.unlink()
+                for extra in ("-wal", "-shm"):
+                    Path(str(copy) + extra).unlink(missing_ok=True)
+    if len(results) > 1:
+        print("\nsummary (pages):")
+        for label, r in results.items():
+            add = r.get("add")
+            print(f"  {label:45} p50 {r['pages']['p50_ms']:>7.1f}  p95 {r['pages']['p95_ms']:>7.1f}"
+                  f"  p99 {r['pages']['p99_ms']:>7.1f} ms  {r['pages']['rps']:>6.1f} req/s  "
+                  f"errors {r['pages']['errors']}" + (f"  add: {add}" if add else ""))
+        first = next(iter(results.values()))["pages"]["p95_ms"]
+        for label, r in list(results.items())[1:]:
+            print(f"  p95 this code / {label}: {first / max(r['pages']['p95_ms'], 0.1):.2f}")
+    if args.json:
+        args.json.write_text(json.dumps({"args": {k: str(v) for k, v in vars(args).items()},
+                                         "plan": info, "results": results}, indent=1),
+                             encoding="utf-8")
+
+
+def serve_and_measure(args, label: str, src: Path, db: Path, ids: list[str], paths: list[str],
+                      add: Path | None = None) -> dict:
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = start_server(db, port, args.workers, cache=not args.no_cache, src=src)
     try:
-        print(f"server on {base}; {len(ids):,} papers; {args.clients} clients; client "
-              f"{args.client}; queries {args.queries} ({info['distinct_queries_in_pool']:,} "
-              f"distinct in the pool); page cache {'off' if args.no_cache else 'on'}; "
-              f"load {os.getloadavg()[0]:.1f}", flush=True)
-        warm_s = wait_until_warm(base)
-        print(f"workers warm (background preload done) {warm_s:.1f} s after the first answer",
-              flush=True)
-        # warm up: compiles templates, touches the page code paths in every worker
-        run_load(args.client, base, ["/search?q=warm+up", "/papers/" + ids[0]] * 50, 4, 3)
-        cpu0 = server_cpu_seconds(pid) if pid else 0.0
-        baseline = run_load(args.client, base, ["/healthz"], args.clients, args.baseline_seconds)
-        cpu1 = server_cpu_seconds(pid) if pid else 0.0
-        load = run_load(args.client, base, paths, args.clients, args.seconds)
-        cpu2 = server_cpu_seconds(pid) if pid else 0.0
-        for result, cpu in ((baseline, cpu1 - cpu0), (load, cpu2 - cpu1)):
-            result["server_cpu_ms_per_request"] = round(1000 * cpu / result["requests"], 2)
-        show("healthz", baseline)
-        show(f"pages ({args.only})", load)
-        print(f"ratio pages/baseline: req/s {load['rps'] / baseline['rps']:.2f}, "
-              f"p95 {load['p95_ms'] / max(baseline['p95_ms'], 0.1):.1f}x; "
-              f"load at end {os.getloadavg()[0]:.1f}", flush=True)
-        if args.json:
-            args.json.write_text(json.dumps({"args": {k: str(v) for k, v in vars(args).items()},
-                                             "plan": info, "baseline": baseline, "pages": load},
-                                            indent=1), encoding="utf-8")
+        print(f"\n== {label}: server on {base} ({src})", flush=True)
+        return measure(args, base, src, server.pid, ids, paths, add=add, db=db)
     finally:
-        if server is not None:
-            stop_server(server)
+        stop_server(server)
+
+
+def measure(args, base: str, src: Path | None, pid: int | None, ids: list[str],
+            paths: list[str], add: Path | None = None, db: Path | None = None) -> dict:
+    warm_s = wait_until_warm(base)
+    print(f"workers warm (background preload done) {warm_s:.1f} s after the first answer",
+          flush=True)
+    # warm up: compiles templates, touches the page code paths in every worker
+    run_load(args.client, base, ["/search?q=warm+up", "/papers/" + ids[0]] * 50, 4, 3)
+    cpu0 = server_cpu_seconds(pid) if pid else 0.0
+    baseline = run_load(args.client, base, ["/healthz"], args.clients, args.baseline_seconds)
+    cpu1 = server_cpu_seconds(pid) if pid else 0.0
+    adding, started = None, time.time()
+    if add is not None:  # `paperatlas add` of the same code, into the atlas being served
+        adding = subprocess.Popen([*cli_command(src), "add", str(add), "--db", str(db),
+                                   "--list", "added"], stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.PIPE)
+    load = run_load(args.client, base, paths, args.clients,
+                    args.add_seconds if add is not None else args.seconds)
+    cpu2 = server_cpu_seconds(pid) if pid else 0.0
+    for result, cpu in ((baseline, cpu1 - cpu0), (load, cpu2 - cpu1)):
+        result["server_cpu_ms_per_request"] = round(1000 * cpu / result["requests"], 2)
+    show("healthz", baseline)
+    show(f"pages ({args.only})", load)
+    print(f"ratio pages/baseline: req/s {load['rps'] / baseline['rps']:.2f}, "
+          f"p95 {load['p95_ms'] / max(baseline['p95_ms'], 0.1):.1f}x; "
+          f"load at end {os.getloadavg()[0]:.1f}", flush=True)
+    out = {"baseline": baseline, "pages": load, "warm_s": round(warm_s, 1)}
+    if adding is not None:
+        running = adding.poll() is None
+        _, err = adding.communicate(timeout=1800)
+        out["add"] = (f"exit {adding.returncode} after {time.time() - started:.0f} s"
+                      f"{' (still running when the load ended)' if running else ''}")
+        print(f"  add of {add.name}: {out['add']}; papers now "
+              f"{sqlite3.connect(db).execute('SELECT count(*) FROM papers').fetchone()[0]:,}",
+              flush=True)
+        if adding.returncode:
+            print("  add's stderr (tail): " + err.decode(errors="replace")[-500:])
+    return out
 
 
 def stop_server(server: subprocess.Popen) -> None:

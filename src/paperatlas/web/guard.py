@@ -81,6 +81,22 @@ class RequestGuard:
         self.hosts = LOOPBACK_HOSTS | {normalise_host_name(h) for h in allow_hosts}
         self.read_only = read_only
         self.max_body = max_body
+        self._parsed: dict[bytes, tuple[str, int | None] | None] = {}  # Host header -> split
+
+    def _host(self, raw: bytes) -> tuple[str, int | None] | None:
+        """The allowed (name, port) a Host header names, or None; a request's few distinct
+        Host values are split once, not on every request."""
+        try:
+            return self._parsed[raw]
+        except KeyError:
+            pass
+        parsed = split_host(raw.decode("latin-1"))
+        if parsed is not None and parsed[0] not in self.hosts:
+            parsed = None
+        if len(self._parsed) >= 256:  # whoever sends many names gets no memory of them
+            self._parsed.clear()
+        self._parsed[raw] = parsed
+        return parsed
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":  # lifespan (and websockets, which no route accepts)
@@ -99,8 +115,8 @@ class RequestGuard:
                 content_type = value
             elif key == b"content-length":
                 length = value
-        parsed = split_host(host.decode("latin-1")) if host is not None and hosts_seen == 1 else None
-        if parsed is None or parsed[0] not in self.hosts:
+        parsed = self._host(host) if host is not None and hosts_seen == 1 else None
+        if parsed is None:
             return await refuse(send, path, 400, "host not allowed: this app answers only "
                                 "127.0.0.1, localhost and the names given to --allow-host")
         query = scope.get("query_string", b"")
