@@ -103,7 +103,6 @@ def test_wrong_ids_lists_formats_exit_2(cli, args, message):
     ("empty.txt", "empty.txt: is empty"),
     ("invalid_utf8.txt", "invalid_utf8.txt:5: is not valid UTF-8"),
     ("nope.txt", "nope.txt: no such file"),
-    (".", "is a directory"),
 ])
 def test_bad_files_exit_2_and_store_nothing(cli, name, where):
     code, out, err = cli("add", FIX / name, "--no-enrich")

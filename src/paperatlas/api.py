@@ -36,19 +36,27 @@ class Atlas:
         self.store.close()
 
     # -- foundation: sources -> store ------------------------------------------------------
-    def add(self, paths, list_name: str | None = None, progress: bool = False, enrich: bool = True):
+    def add(self, paths, list_name: str | None = None, progress: bool = False, enrich: bool = True,
+            dry_run: bool = False):
         """Read files (one path or several) into the store, one transaction per file, then
         extract the facts of every paper still without them (also those an interrupted
-        earlier run left); returns an AddReport."""
+        earlier run left); returns an AddReport. `dry_run`: the same report, nothing kept."""
         from paperatlas.ingest import add_files
         if isinstance(paths, (str, os.PathLike)):
             paths = [paths]  # one file, not the characters of its name
         self.store.require_writable("add papers")
         report = add_files(self.store, [Path(p) for p in paths], list_name=list_name,
-                           progress=progress)
-        if enrich:
+                           progress=progress, dry_run=dry_run)
+        if enrich and not dry_run:
             self.enrich(progress=progress)
         return report
+
+    @staticmethod
+    def inspect(path, limit: int = 10):
+        """Read one file without storing (no atlas needed: `Atlas.inspect(path)`): its
+        FileReport and the first `limit` papers as they would be stored."""
+        from paperatlas.ingest import inspect_file
+        return inspect_file(Path(path), limit)
 
     def papers(self, **filters) -> list[dict[str, Any]]:
         """Papers matching filters (list_name, area, decision, text, kind, has_code, limit, offset)."""

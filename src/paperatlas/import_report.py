@@ -25,7 +25,9 @@ _URL = re.compile(r"https?://\S+|www\.\S+")
 _MD_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 _MARKUP = re.compile(r"\]\(|!\[|\*\*|</?(?:a|br|img|font|details|summary|div|span|p)\b|&nbsp;|^#+\s",
                      re.IGNORECASE)
-_LABEL = re.compile(r"^\W{0,4}([^\W\d_][\w .\-/]{0,24}?|[\u3000-\u9fff]{1,6})\s*\**\s*[:：]")
+_LABEL = re.compile(r"^\W{0,4}([^\W\d_][\w .\-/]{0,24}?|[\u3000-\u9fff]{1,6})\s*\**\s*[:：]"
+                    r"|^([A-Z][A-Z0-9]{1,3})\s{1,3}-\s")  # `Authors:`, `**摘要**：`, `AU  - ` (a tag)
+_RAW_DATA = re.compile(r"^[\[{(]\s*['\"]\w+['\"]\s*:|['\"]\s*:\s*['\"]")
 _SENTENCE_END = re.compile(r"[.!?。！？](?:\s|$|[\"')\]”’])")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 _WORD = re.compile(r"\w+")
@@ -53,7 +55,7 @@ def link_only(text: str) -> bool:
 def _label(text: str) -> str | None:
     """`Authors:` / `**摘要**：` at the start of a text: the label, else None."""
     match = _LABEL.match(text)
-    return match.group(1).strip().lower() if match else None
+    return (match.group(1) or match.group(2)).strip().lower() if match else None
 
 
 def _opening(text: str) -> str:
@@ -76,6 +78,8 @@ class EntryStats:
     no_sentence: int = 0
     link_only: int = 0
     markup: int = 0
+    raw_authors: int = 0
+    titles: Counter = field(default_factory=Counter)
     openings: Counter = field(default_factory=Counter)
     labels: Counter = field(default_factory=Counter)
     examples: dict[str, str] = field(default_factory=dict)
@@ -105,6 +109,11 @@ class EntryStats:
         if title and _MARKUP.search(title):
             self.markup += 1
             self.examples.setdefault("markup", title)
+        if title:
+            self.titles[title.lower()] += 1
+        if paper.authors and _RAW_DATA.search(str(paper.authors[0])):
+            self.raw_authors += 1
+            self.examples.setdefault("raw_authors", str(paper.authors[0]))
         for what in filter(None, (title, abstract)):
             if label := _label(what):
                 self.labels[label] += 1
@@ -127,10 +136,18 @@ class EntryStats:
                        f"(e.g. {_quote(self.examples['link_only'])})")
         if many(self.markup):
             out.append(f"{self.markup} of {n} titles carry markup (e.g. {_quote(self.examples['markup'])})")
+        if many(self.raw_authors):
+            out.append(f"{self.raw_authors} of {n} entries have authors that look like raw data "
+                       f"(e.g. {_quote(self.examples['raw_authors'])})")
+        if self.titles:
+            title, count = self.titles.most_common(1)[0]
+            if many(count) and count > 1:
+                out.append(f"{count} of {n} entries have the same title {_quote(title)} "
+                           "(a label or field read as the title?)")
         if self.labels:
             label, count = self.labels.most_common(1)[0]
             if many(count):
-                out.append(f"{count} of {n} entries begin with the label '{label}:' "
+                out.append(f"{count} of {n} entries begin with the label '{label}' "
                            "(a field read as the title or abstract?)")
         if self.openings and n >= 2 * _MIN_FLAGGED:
             opening, count = self.openings.most_common(1)[0]

@@ -149,6 +149,23 @@ def add_files(store: Store, paths: Iterable[str | Path], list_name: str | None =
     return report
 
 
+def inspect_file(path: str | Path, limit: int = 10) -> tuple[FileReport, list[dict[str, Any]]]:
+    """Read a file without storing anything: the report a real add would print about
+    what was read (format, fields, skips, warnings; no dedup counts) and the first
+    `limit` papers as they would be stored (id, identifiers found in their links)."""
+    path = Path(path)
+    report = FileReport(str(path), default_list_name(path))
+    rows: list[dict[str, Any]] = []
+    for paper in read(path, report.skips):
+        report.stats.see(paper)
+        if len(rows) < limit:
+            record = _Record(paper, _Import._versions(paper))
+            rows.append(_row(record.paper_id, paper, record.identifiers))
+    report.skipped = report.skips.skipped_total
+    report.read = report.stats.papers + report.skipped
+    return report, rows
+
+
 class _Import:
     """One file into one list, inside the caller's transaction."""
 

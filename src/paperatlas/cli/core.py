@@ -1,4 +1,4 @@
-"""Core commands: add, ls, show, stats, export, lists (see cli/__init__.py).
+"""Core commands: add, inspect, ls, show, stats, export, lists (see cli/__init__.py).
 
 Thin: parse options, call `Atlas`, format with rich. Text from papers is printed as
 rich `Text`, never as markup, so a `[bold]` in an abstract stays literal."""
@@ -26,39 +26,131 @@ def _check_list(atlas, list_name: str | None) -> None:
 
 @app.command()
 def add(
-    files: Annotated[list[Path], typer.Argument(help="Paper lists: text, JSON/JSONL, CSV/TSV, BibTeX (gzip ok).",
-                                                show_default=False)],
+    files: Annotated[list[Path], typer.Argument(
+        help="Paper lists: JSON/JSONL, CSV/TSV, BibTeX, RIS, CSL-JSON, Markdown or text lists, "
+             "folders of them (gzip ok).", show_default=False)],
     list_name: Annotated[Optional[str], typer.Option(
         "--list", "-l", help="List name (default: each file's name without suffixes).")] = None,
     db: DbOption = None,
     no_enrich: Annotated[bool, typer.Option("--no-enrich", help="Skip extracting facts after adding.")] = False,
+    dry_run: Annotated[bool, typer.Option(
+        "--dry-run", help="Read and match against the atlas, report what would change, store nothing.")] = False,
 ) -> None:
-    """Add paper lists to the atlas: deduplicated, merged with twins, one transaction per file."""
-    atlas = open_atlas(db, create=True)
-    report = atlas.add(files, list_name=list_name, progress=sys.stderr.isatty(), enrich=False)
-    for f in report.files:
-        if f.error:
-            continue
-        near = f" ({f.near} near-duplicates)" if f.near else ""
-        console.print(Text(
-            f"{f.path} -> list '{f.list_name}': added {f.added}, merged {f.merged}{near}, "
-            f"unchanged {f.unchanged}, skipped {f.skipped} (no abstract)"), soft_wrap=True)
-    if len(report.files) > 1:
-        console.print(Text(f"total: added {report.added}, merged {report.merged}, "
-                           f"unchanged {report.unchanged}, skipped {report.skipped}"), soft_wrap=True)
-    if not no_enrich:  # also finishes facts an interrupted earlier run left pending
+    """Add paper lists to the atlas: deduplicated, merged with twins, one transaction per file.
+
+    Prints per file the format read, the entries with titles / abstracts / authors / links,
+    what was skipped and why, and warnings when the file seems to read badly."""
+    from paperatlas.store import default_db_path
+    if dry_run and not Path(db or default_db_path()).exists():
+        _dry_run_without_atlas(files, list_name)
+        return
+    atlas = open_atlas(db, create=not dry_run)
+    report = atlas.add(files, list_name=list_name, progress=sys.stderr.isatty(), enrich=False,
+                       dry_run=dry_run)
+    _print_add_report(report, dry_run)
+    if not no_enrich and not dry_run:  # also finishes facts an interrupted earlier run left pending
         from paperatlas.errors import PaperatlasError
         try:
             atlas.enrich(progress=sys.stderr.isatty())
         except PaperatlasError as exc:  # the papers are stored; only the facts are missing
             err_console.print(Text(f"warning: papers stored, but facts were not extracted: {exc}"),
                               style="yellow", soft_wrap=True)
-    console.print(Text(f"atlas {atlas.path}: {atlas.stats()['papers']} papers"), style="dim")
+    console.print(Text(f"atlas {atlas.path}: {atlas.stats()['papers']} papers"
+                       + (" (dry run: nothing stored)" if dry_run else "")), style="dim")
+    _exit_on_errors(report, dry_run)
+
+
+def _dry_run_without_atlas(files: list[Path], list_name: str | None) -> None:
+    """`add --dry-run` before any atlas exists: match against an empty one in a temp dir."""
+    import tempfile
+
+    from paperatlas.api import Atlas
+    with tempfile.TemporaryDirectory() as tmp:
+        atlas = Atlas(Path(tmp) / "dry.db")
+        report = atlas.add(files, list_name=list_name, enrich=False, dry_run=True)
+        atlas.close()
+    _print_add_report(report, True)
+    console.print(Text("no atlas yet (dry run: nothing stored)"), style="dim")
+    _exit_on_errors(report, True)
+
+
+def _exit_on_errors(report, dry_run: bool) -> None:
     for error in report.errors:
-        err_console.print(Text(f"error: {error} (nothing from this file was stored)"),
-                          style="bold red", soft_wrap=True)
+        note = "" if dry_run else " (nothing from this file was stored)"
+        err_console.print(Text(f"error: {error}{note}"), style="bold red", soft_wrap=True)
     if report.errors:
         raise typer.Exit(2)
+
+
+def _print_read(f) -> None:
+    """What was read from one file: format, field counts, skips by reason, warnings."""
+    console.print(Text(f"{f.path} ({f.format or '?'}): {f.stats.papers} papers: {f.stats.summary()}"),
+                  soft_wrap=True)
+    if f.skipped:
+        console.print(Text(f"  {f.skips.summary()}"), soft_wrap=True)
+    for warning in f.warnings:
+        err_console.print(Text(f"warning: {f.path}: {warning}"), style="yellow", soft_wrap=True)
+
+
+def _print_add_report(report, dry_run: bool) -> None:
+    verb = "would add" if dry_run else "added"
+    for f in report.files:
+        if f.error:
+            continue
+        _print_read(f)
+        notes = [f"{f.near} near-duplicates"] if f.near else []
+        if f.filled:
+            notes.append(f"{f.filled} title-only gained an abstract")
+        note = f" ({'; '.join(notes)})" if notes else ""
+        console.print(Text(
+            f"  -> list '{f.list_name}': {verb} {f.added}, merged {f.merged}{note}, "
+            f"unchanged {f.unchanged}, skipped {f.skipped}"), soft_wrap=True)
+    if len(report.files) > 1:
+        console.print(Text(f"total: {verb} {report.added}, merged {report.merged}, "
+                           f"unchanged {report.unchanged}, skipped {report.skipped}"), soft_wrap=True)
+
+
+@app.command()
+def inspect(
+    file: Annotated[Path, typer.Argument(help="A paper list in any format add reads.", show_default=False)],
+    limit: Annotated[int, typer.Option("--limit", "-n", help="How many entries to show.")] = 10,
+) -> None:
+    """Show how a file reads, without storing anything: format, counts, skips, warnings,
+    and its first entries as they would be stored."""
+    from paperatlas.api import Atlas
+    from paperatlas.errors import PaperatlasError
+    try:
+        report, rows = Atlas.inspect(file, limit=limit)
+    except PaperatlasError as exc:
+        raise UserError(str(exc)) from None
+    _print_read(report)
+    cells = []
+    for row in rows:
+        title = Text(row.get("title") or "")
+        if not row["abstract"].strip():
+            title.append(" [title only]", style="italic yellow")
+        names = row["authors"]
+        abstract = row["abstract"]
+        links = [*row.get("urls", []), *(f"code: {u}" for u in row.get("code_urls") or [])]
+        cells.append({
+            "id": Text(row["id"]), "title": title,
+            "authors": Text(", ".join(names[:3]) + (f" +{len(names) - 3}" if len(names) > 3 else "")),
+            "abstract": Text(abstract[:160] + ("…" if len(abstract) > 160 else "")),
+            "links": Text("\n".join(links[:3]) + (f"\n+{len(links) - 3}" if len(links) > 3 else "")),
+            "ids": Text("\n".join(f"{k}:{v}" for k, v in (row.get("identifiers") or {}).items())),
+            "section": Text(row.get("section") or ""),
+            "year": Text(str(row.get("year") or "")), "venue": Text(row.get("venue") or ""),
+        })
+    table = Table(header_style="bold", show_lines=True)
+    shown = [c for c in ("id", "title", "authors", "year", "venue", "abstract", "links", "ids", "section")
+             if c in ("id", "title") or any(cell[c].plain for cell in cells)]
+    for column in shown:  # columns no entry fills are left out
+        table.add_column(column, style={"id": "cyan", "abstract": "dim"}.get(column),
+                         ratio={"title": 3, "abstract": 3, "links": 2}.get(column, 1), overflow="fold")
+    for cell in cells:
+        table.add_row(*(cell[c] for c in shown))
+    console.print(table)
+    console.print(Text(f"first {len(rows)} of {report.stats.papers} papers; nothing stored"), style="dim")
 
 
 @app.command("ls")
