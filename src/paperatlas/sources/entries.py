@@ -20,7 +20,8 @@ The line recognisers are in `mdlines`; this module puts their lines together:
    second pass with details) merges into it by number; then a paper that appears twice
    (same arXiv id, DOI or normalised title) is one paper with the union of its fields.
 
-A file in which no entry is found is read by the plain-text paragraph reader (`text`).
+Text outside any entry is an untitled paper only when it reads as a whole abstract (40+
+words, or 80+ CJK characters); a file in which nothing is found yields nothing.
 """
 
 from __future__ import annotations
@@ -112,7 +113,7 @@ class Entry:
             text = _join(self.abstracts[rank])
             if text or rank == "abstract":  # a labelled abstract left empty: no abstract
                 return text, rank if text else None
-        prose = [b for b in self.body if is_prose(b)]
+        prose = [b for b in self.body if is_prose(b) or is_sentence(b)]
         if prose:
             return _join(prose), "body"
         return "", None
@@ -130,6 +131,13 @@ def is_prose(text: str, words: int = 0, cjk: int = 0) -> bool:
     """Reads as an abstract: enough words (or CJK characters) to be more than a label."""
     return len(without_links(text).split()) >= (words or _PROSE_WORDS) or \
         cjk_count(text) >= (cjk or _PROSE_CJK)
+
+
+def is_sentence(text: str) -> bool:
+    """A short paragraph that is still a sentence or more (not `arXiv 2025, [Paper](...)`)."""
+    bare = plain(without_links(text)).strip()
+    return bare.endswith((".", "。", "!", "?", "！", "？")) and \
+        (len(bare.split()) >= 3 or cjk_count(bare) >= 10)
 
 
 def _paragraphs(body: list[Line]) -> list[str]:
@@ -212,7 +220,42 @@ class _Builder:
 
     # -- the pass -------------------------------------------------------------------------
 
+    def sibling_entries(self) -> set[int]:
+        """Headings that are entries because their siblings are: a run of same-level
+        headings, most of them leaves with a paragraph under them (`## Title` + a short
+        abstract), makes every leaf of the run an entry, an empty one too (title-only)."""
+        heads = [i for i, line in enumerate(self.lines) if line.kind == "heading"]
+        info = []
+        for n, i in enumerate(heads):
+            line = self.lines[i]
+            end = heads[n + 1] if n + 1 < len(heads) else len(self.lines)
+            leaf = n + 1 >= len(heads) or self.lines[heads[n + 1]].level <= line.level
+            body = self.lines[i + 1:end]
+            text = any(b.kind in ("text", "quote") for b in body)
+            lists = any(b.kind == "table" or b.kind == "item" and self.item_title(b) for b in body)
+            usage = bool(_USAGE.match(strip_symbols(plain(line.text))))
+            info.append((i, line.level, leaf and not lists and not usage, text))
+        marked: set[int] = set()
+        run: list[tuple[int, int, bool, bool]] = []
+
+        def close_run() -> None:
+            leaves = [r for r in run if r[2]]
+            with_text = [r for r in leaves if r[3]]
+            if len(with_text) >= 2 and len(with_text) >= 2 * len(run) / 3:
+                marked.update(r[0] for r in leaves)
+            run.clear()
+
+        for item in info:
+            if run and item[1] < run[0][1]:
+                close_run()
+            if not run or item[1] == run[0][1]:
+                run.append(item)
+            # a deeper heading belongs to its parent's subtree, not to this run
+        close_run()
+        return marked
+
     def run(self) -> list[Entry]:
+        self.siblings = self.sibling_entries()
         lines = self.lines
         for i, line in enumerate(lines):
             kind = line.kind
@@ -280,6 +323,8 @@ class _Builder:
         text = plain(line.text)
         if len(text) > 400:
             return False
+        if i in self.siblings:
+            return True
         body = self.lines[i + 1: self.next_heading(i)]
         if any(b.kind == "table" for b in body):
             return False
@@ -724,10 +769,6 @@ def read_entries(path: Path) -> Iterator[Paper]:
                is_prose(e.abstract()[0], _PARA_WORDS, _PARA_CJK)]
     if not entries and data is not None:  # a post, a page: not a paper
         yield skipped(f"{path}:1", "front matter without a title and an abstract (not a paper)")
-        return
-    if not entries:
-        from paperatlas.sources.text import read_text
-        yield from read_text(path)
         return
     for entry in entries:
         yield to_paper(path, entry)
