@@ -8,6 +8,7 @@ import csv
 import io
 import json
 import random
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -226,3 +227,31 @@ def test_user_reference_build_use_and_switch_back(tmp_path, monkeypatch, capsys)
     assert code == 2 and "no reference named" in out
     code, out = cli("reference", "build", "--list", "short")
     assert code == 2 and "big list" in out
+
+
+def test_long_list_keeps_its_own_map_with_the_field_as_a_layer(tmp_path):
+    atlas = Atlas(tmp_path / "long.db")
+    atlas.add([synthetic_list(tmp_path / "long.txt", n_per_topic=55)], list_name="long")
+    atlas.embed()
+    stored = atlas.build_map(list_name="long")
+    assert stored["meta"]["grouping"] == "own" and stored["meta"]["reference"] == "iclr2026"
+    layer = atlas.store.get_map(reference_scope("long"))
+    assert layer is not None and len(layer["assignments"]) == 220
+    view = map_view(stored, atlas.store)
+    assert "field" not in view and view["layer"]["name"] == "iclr2026"
+    ref = reference.shipped()
+    field_topics = {t["id"] for t in view["layer"]["topics"]["broad"]}
+    assert all(p[8] in field_topics and p[9] >= 0 for p in view["points"])
+    # the unlearning papers are placed on a field topic about unlearning
+    unlearning = [p for p in view["points"] if "unlearning" in (p[6] or "").lower()]
+    labels = Counter(ref.fine_labels[p[9]] for p in unlearning)
+    assert "unlearning" in labels.most_common(1)[0][0].lower()
+    # own topics are not named by generic words or lists of names
+    generic = set(ref.generic_words)
+    assert all("," not in t["label"] and not is_generic(t["label"].lower(), generic)
+               for t in stored["topics"])
+    out = io.StringIO()
+    atlas.export("jsonl", out, list_name="long")
+    row = json.loads(out.getvalue().splitlines()[0])
+    assert row["topic"]["map"] == "long" and row["reference_topic"]["reference"] == "iclr2026"
+    atlas.close()

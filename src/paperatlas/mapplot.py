@@ -185,8 +185,8 @@ def standalone_html(stored: dict[str, Any], store, title: str | None = None) -> 
     heading = title or f"{meta.get('list') or 'All papers'} — {meta['papers']:,} papers"
     if view.get("field"):
         heading += f" on the map of {view['field']['title']}"
-    topics_note = (f"{meta['broad_topics']} broad and {meta['fine_topics']} fine topics "
-                   f"{'of the field ' if view.get('field') else ''}; zoom in for the fine ones.")
+    topics_note = (f"{meta['broad_topics']} broad and {meta['fine_topics']} fine topics"
+                   f"{' of the field' if view.get('field') else ''}; zoom in for the fine ones.")
     style = (STATIC / "style.css").read_text(encoding="utf-8")
     script = (STATIC / "atlas.js").read_text(encoding="utf-8").replace("</", "<\\/")
     return f"""<!doctype html>

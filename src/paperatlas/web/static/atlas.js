@@ -211,6 +211,7 @@
     var n = this.points.length;
     var density = n > 5000 ? 1 : n > 1000 ? 1.6 : n > 300 ? 2.2 : 3.5;
     var r = Math.max(1.4, Math.min(8, 1.2 * Math.sqrt(this.view.k) * density));
+    if (this.field) r = Math.max(r, 4.5);  // a short list over the field: its dots stand out
     // points, grouped by colour to keep the number of fill() calls small
     var groups = {};
     for (var i = 0; i < this.points.length; i++) {
@@ -237,6 +238,7 @@
         ctx.arc(s[0], s[1], rr, 0, 6.2832);
       }
       ctx.fill();
+      if (this.field && key !== "dim") { ctx.lineWidth = 1; ctx.strokeStyle = "#ffffff"; ctx.stroke(); }
     }
     ctx.globalAlpha = 1;
     if (this.match) {  // matches on top, outlined
@@ -260,7 +262,7 @@
   AtlasMap.prototype.drawField = function () {
     var ctx = this.ctx, pts = this.field.points;
     var r = Math.max(0.9, Math.min(3, 0.9 * Math.sqrt(this.view.k)));
-    ctx.fillStyle = "rgba(148,150,160,0.30)";
+    ctx.fillStyle = "rgba(140,144,155,0.42)";
     ctx.beginPath();
     for (var i = 0; i < pts.length; i++) {
       var s = this.toScreen(pts[i][0], pts[i][1]);
@@ -313,6 +315,7 @@
       var tp = topics[i];
       var s = this.toScreen(tp.x, tp.y);
       if (s[0] < 0 || s[1] < 0 || s[0] > this.width || s[1] > this.height) continue;
+      if (this.field) s = [s[0], s[1] - 16];  // above the list's few dots, not on them
       var size = fine ? 11.5 + 3 * Math.sqrt(tp.size / maxSize) : 12.5 + 6 * Math.sqrt(tp.size / maxSize);
       ctx.font = (fine ? "600 " : "700 ") + size.toFixed(1) + "px system-ui, -apple-system, 'Segoe UI', sans-serif";
       var lines = wrap(tp.label, fine ? 22 : 20);
