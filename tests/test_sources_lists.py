@@ -393,3 +393,19 @@ def test_entry_reader_keeps_titles_and_never_merges_numbered_entries(tmp_path, t
     assert [p.title for p in papers] == titles
     if with_body and style != "table":
         assert all(p.authors == ["Ann Lee", "Bo Chen"] for p in papers)
+
+
+def test_bullet_list_with_labelled_links():
+    papers = _read("bullets.md")
+    by_title = _by_title(papers)
+    assert list(by_title) == ["Value Iteration Networks (VIN)",
+                              "Trust Region Policy Optimization (TRPO)",
+                              "Planning with Learned Latent Dynamics",
+                              "Playing Atari with Deep Reinforcement Learning"]
+    trpo = by_title["Trust Region Policy Optimization (TRPO)"]
+    assert trpo.urls == ["https://arxiv.org/abs/1502.05477"]
+    assert trpo.code_urls == ["https://github.com/example/trpo"]
+    planet = by_title["Planning with Learned Latent Dynamics"]
+    assert planet.authors == ["Danijar Hafner", "Timothy Lillicrap", "Ian Fischer"]
+    assert planet.identifiers == {"arxiv": "1811.04551"} and planet.section == "Model-based Learning"
+    assert by_title["Playing Atari with Deep Reinforcement Learning"].section == "Reference"

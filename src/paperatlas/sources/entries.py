@@ -37,6 +37,7 @@ from paperatlas.sources._io import iter_lines
 from paperatlas.sources.mdlines import (Line, classify, cjk_count, label_name, links, noise_blocks,
                                         plain, strip_symbols, without_links)
 from paperatlas.sources.records import iso_date
+from paperatlas.sources.text import looks_like_authors
 
 # Sections that hold no papers, whatever is under them.
 _USAGE = re.compile(
@@ -45,7 +46,7 @@ _USAGE = re.compile(
     r"contributors?|contact|citation|cite|cite us|citing|acknowledge?ments?|star history|faq|"
     r"deployment|deploy|statistics|stats|todo|to do|changelog|change log|updates?|news|"
     r"manual trigger|requirements|development|features|table of contents|contents|toc|"
-    r"related (lists|repos|projects)|sponsors?|support|about|links|references?|footnotes|"
+    r"related (lists|repos|projects)|sponsors?|support|about|footnotes|"
     r"使用|使用方法|使用说明|安装|配置|统计|许可|许可证|致谢|引用|更新日志|更新|新闻|目录|联系|贡献|"
     r"声明|免责声明|说明|运行|部署|关于)\b", re.IGNORECASE)
 # Link labels that name what a link is, never a paper's title.
@@ -375,14 +376,25 @@ class _Builder:
         text = strip_symbols(line.text)
         if match := re.match(r"^\[((?:[^\[\]]|\[[^\[\]]*\])+)\]\(\s*([^)\s]+)[^)]*\)", text):
             label, url = plain(match.group(1)), match.group(2)
-            if url.startswith("#") or label.lower() in _LINK_LABELS or not is_title_like(label):
+            if url.startswith("#"):
                 return None
-            return clean_title(label), url
-        if match := re.match(r"^(\*\*|__)(.+?)\1", text):
+            if _link_label(label) is None and is_title_like(label):
+                return clean_title(label), url
+        elif match := re.match(r"^(\*\*|__)(.+?)\1", text):
             label = plain(match.group(2))
             if label_name(label) or not is_title_like(label) or label.lower() in _LINK_LABELS:
                 return None
             return clean_title(label), None
+        # "Title [[Paper]](url) [[Code]](url)" / "[[PDF]](url) Title, Venue 2017"
+        found = links(text)
+        paper_links = [url for label, url in found if _link_label(label) == "paper"]
+        if paper_links:
+            before = plain(text[:text.find("[")]) if "[" in text else ""
+            after = plain(without_links(text)) if not before else ""
+            title = clean_title((before or after).strip(" -–—:·|,"))
+            title = re.sub(r",\s*[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*)?\s+(?:19|20)\d\d$", "", title)
+            if is_title_like(title) and len(title.split()) >= 2 and not label_name(title):
+                return title, paper_links[0]
         return None
 
     def item(self, line: Line) -> None:
@@ -403,10 +415,12 @@ class _Builder:
         if found[1]:
             self.add_link(entry, "paper", found[1])
         rest = strip_symbols(line.text)
-        for label, url in links(rest)[1 if found[1] else 0:]:
+        for label, url in links(rest):
             self.add_link(entry, label, url)
         remainder = re.sub(r"^\[((?:[^\[\]]|\[[^\[\]]*\])+)\]\([^)]*\)|^(\*\*|__)(.+?)\2", "",
                            rest, count=1)
+        if not rest.startswith(("[", "*", "_")):  # the title was the text before the links
+            remainder = ""
         remainder = plain(without_links(remainder)).strip(" .,;:-–—|")
         if remainder:
             entry.body.append(remainder)
@@ -473,6 +487,9 @@ class _Builder:
             current.title = clean_title(f"{current.title or ''} {without_links(text)}")
         elif mode in ("venue", "affiliation", "keywords", "category") and not self.blank_before:
             current.fields[mode] = f"{current.fields.get(mode, '')} {plain(text)}".strip()
+        elif not current.authors and current.kind in ("item", "heading") and \
+                not current.abstracts and _names_line(text):
+            current.authors = split_authors(plain(without_links(text)))
         elif mode == "body" and current.body and not self.blank_before:
             current.body[-1] = f"{current.body[-1]} {_md_text(text)}"  # a wrapped paragraph
         else:
@@ -517,6 +534,17 @@ class _Builder:
             elif role == "name":
                 entry.extra.setdefault("name", text)
         self.mode = "ignore"
+
+
+def _names_line(text: str) -> bool:
+    """An unlabelled line of author names (`Ann Lee, Bo Chen`): no CJK, no year, no sentence."""
+    bare = plain(without_links(text)).strip()
+    return (not cjk_count(bare) and not _YEAR.search(bare) and not bare.endswith((".", ":"))
+            and looks_like_authors(bare))
+
+
+def _link_label(label: str) -> str | None:
+    return _LINK_LABELS.get(strip_symbols(label).lower().strip("[]() "))
 
 
 def _title_cell(cells: list[str], columns: list[str]) -> int | None:

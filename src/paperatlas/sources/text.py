@@ -132,7 +132,7 @@ def _parse_lines(entry: _Entry, lines: list[str]) -> _Entry:
         rest = lines
     if entry.title is not None:
         entry.title = _join([entry.title])
-        if len(rest) >= 2 and _looks_like_authors(rest[0]):  # Title / Authors / Abstract
+        if len(rest) >= 2 and looks_like_authors(rest[0]):  # Title / Authors / Abstract
             entry.fields["authors"] = rest[0].strip()
             rest = rest[1:]
     if rest:
@@ -143,7 +143,7 @@ def _parse_lines(entry: _Entry, lines: list[str]) -> _Entry:
 _NAME_PARTICLES = {"de", "van", "von", "der", "den", "di", "da", "del", "le", "la", "du", "bin", "al"}
 
 
-def _looks_like_authors(line: str) -> bool:
+def looks_like_authors(line: str) -> bool:
     """`Ann Lee, Bo Chen and J. Smith`: short, and every word of every name capitalised."""
     line = line.strip().rstrip("*†‡")
     if not line or len(line) > 300 or line.endswith(":"):
