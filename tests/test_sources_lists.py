@@ -182,6 +182,7 @@ def test_program_json_skips_keynotes_and_panels():
     assert [p.title for p in papers] == ["Fast Placement with Learned Costs",
                                          "Late Breaking Results: Tiny Routers"]
     assert dict(report.skipped) == {"not a paper (type keynote)": 1, "not a paper (type panel)": 1}
+    assert report.examples["not a paper (type keynote)"] == [4]  # its own line in the document
 
 
 def test_paper_copilot_rating_mean_and_spread():

@@ -93,8 +93,9 @@ def read(path: str | os.PathLike[str], report: ReadReport | None = None) -> Iter
         if not paper.skip and not paper.abstract.strip() and not (paper.title or "").strip():
             paper.skip = "no title and no abstract"
         if paper.skip:
-            if report is not None:
-                report.skip(paper.skip, line_of(paper.source))
+            if report is not None:  # in a folder: which file, and the line in it
+                report.skip(paper.skip, line_of(paper.source) if fmt != "folder" else
+                            _relative(paper.source, path))
             first_skip = first_skip or paper
             continue
         yielded += 1
@@ -104,6 +105,15 @@ def read(path: str | os.PathLike[str], report: ReadReport | None = None) -> Iter
     if not yielded and first_skip is not None:
         where = first_skip.source.rsplit(":", 1)[0] if first_skip.source else path
         raise InputError(where, f"no paper in it: {first_skip.skip}", line_of(first_skip.source))
+
+
+def _relative(source: str | None, folder: Path) -> str | None:
+    if not source:
+        return None
+    try:
+        return str(Path(source).relative_to(folder))
+    except ValueError:
+        return source
 
 
 def _first_object_is_csl(head: str) -> bool:

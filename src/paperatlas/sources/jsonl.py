@@ -5,6 +5,7 @@ metadata snapshot rows, Paper Copilot lists. Each object becomes one Paper throu
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -49,24 +50,49 @@ def read_json(path: Path) -> Iterator[Paper]:
     except ValueError as exc:
         raise InputError(path, f"malformed JSON: {_reason(exc)}",
                          lineno + getattr(exc, "lineno", 1) - 1) from None
-    if isinstance(document, Mapping) and (items := records_list(document)) is not None:
-        for item in items:
-            yield from _papers(path, item, lineno)
+    if isinstance(document, Mapping) and (found := records_list(document)) is not None:
+        key, items = found
+        lines = _item_lines(text, key, len(items), lineno)
+        for item, line in zip(items, lines):
+            yield from _papers(path, item, line)
         return
     yield from _papers(path, document, lineno)
 
 
-def records_list(document: Mapping[str, Any]) -> list | None:
-    """The list of paper records a JSON object holds: under a known key (`notes`, `papers`,
-    ...), else its one big list of objects (`{"meta": {...}, "accepted": [...]}`)."""
+def records_list(document: Mapping[str, Any]) -> tuple[str, list] | None:
+    """(key, list) of the paper records a JSON object holds: under a known key (`notes`,
+    `papers`, ...), else its one big list of objects (`{"meta": {...}, "accepted": [...]}`)."""
     for key in _LIST_KEYS:
         if isinstance(document.get(key), list):
-            return document[key]
-    lists = [v for v in document.values()
+            return key, document[key]
+    lists = [(k, v) for k, v in document.items()
              if isinstance(v, list) and v and sum(isinstance(x, Mapping) for x in v) >= 0.9 * len(v)]
     if not lists or "title" in document or "abstract" in document:
         return None
-    return max(lists, key=len)
+    return max(lists, key=lambda kv: len(kv[1]))
+
+
+def _item_lines(text: str, key: str, count: int, first_line: int) -> list[int]:
+    """The line each element of the document's `key` list starts on (for skip reports)."""
+    fallback = [first_line] * count
+    match = re.search(r'"%s"\s*:\s*\[' % re.escape(key), text)
+    if not match:
+        return fallback
+    decoder, pos, lines = json.JSONDecoder(), match.end(), []
+    line = first_line + text.count("\n", 0, pos)
+    try:
+        for _ in range(count):
+            while text[pos] in " \t\r\n,":
+                if text[pos] == "\n":
+                    line += 1
+                pos += 1
+            lines.append(line)
+            _, end = decoder.raw_decode(text, pos)
+            line += text.count("\n", pos, end)
+            pos = end
+    except (ValueError, IndexError):
+        return fallback
+    return lines
 
 
 def _stream_array(path: Path, lines: Iterator[tuple[int, str]], first: str,

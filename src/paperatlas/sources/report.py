@@ -19,10 +19,11 @@ class ReadReport:
     format: str | None = None
     read: int = 0                                           # papers yielded
     skipped: Counter = field(default_factory=Counter)       # reason -> count
-    examples: dict[str, list[int]] = field(default_factory=dict)  # reason -> first lines
+    # reason -> first line numbers ("file:line" for a folder)
+    examples: dict[str, list[int | str]] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
 
-    def skip(self, reason: str, line: int | None = None) -> None:
+    def skip(self, reason: str, line: int | str | None = None) -> None:
         self.skipped[reason] += 1
         lines = self.examples.setdefault(reason, [])
         if line is not None and len(lines) < _EXAMPLES:
@@ -39,7 +40,9 @@ class ReadReport:
         parts = []
         for reason, count in self.skipped.most_common():
             lines = self.examples.get(reason) or []
-            where = f" (line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines))}" \
+            word = "" if isinstance(lines[0] if lines else 0, str) else \
+                f"line{'s' if len(lines) > 1 else ''} "
+            where = f" ({word}{', '.join(map(str, lines))}" \
                     f"{', ...' if count > len(lines) else ''})" if lines else ""
             parts.append(f"{count} {reason}{where}")
         return f"{self.skipped_total} skipped: " + "; ".join(parts)
