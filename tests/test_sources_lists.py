@@ -410,3 +410,32 @@ def test_bullet_list_with_labelled_links():
     assert planet.authors == ["Danijar Hafner", "Timothy Lillicrap", "Ian Fischer"]
     assert planet.identifiers == {"arxiv": "1811.04551"} and planet.section == "Model-based Learning"
     assert by_title["Playing Atari with Deep Reinforcement Learning"].section == "Reference"
+
+
+def test_plain_chinese_labels_without_markdown():
+    report = ReadReport()
+    first, second = _read("zh_plain_labels.txt", report)
+    assert report.format == "markdown"  # the entry reader, not the paragraph reader
+    assert first.title == "Efficient Attention via Sparse Routing"
+    assert first.authors == ["张三", "Li Si", "Wang Wu"]
+    assert first.urls == ["https://arxiv.org/abs/2510.01234"]
+    assert first.code_urls == ["https://github.com/foo/sparse-routing"]
+    assert first.abstract.startswith("我们提出了一种稀疏路由注意力机制")
+    assert second.title == "Graph Transformers for Molecules" and second.authors == ["Zhao Liu"]
+
+
+def test_plain_english_labels_with_links():
+    first, second = _read("en_labels_links.txt")
+    assert first.authors == ["Ann Lee", "Bo Chen"]  # "Link:" is not part of the authors
+    assert first.urls == ["https://arxiv.org/abs/2510.01234"]
+    assert second.title == "Graph Transformers for Molecules" and not second.urls
+
+
+def test_publication_list():
+    papers = _read("publications.md")
+    assert [(p.title, p.authors, p.venue, p.year, p.section) for p in papers] == [
+        ("Efficient Attention via Sparse Routing", ["Ann Lee", "Bo Chen"], "NeurIPS", 2024, "2024"),
+        ("Graph Transformers for Molecules", ["Zhao Liu", "Ann Lee"], "ICML", 2024, "2024"),
+        ("Learning to Prune in One Shot", ["Ann Lee", "Bo Chen"], "ICLR", 2023, "2023")]
+    assert papers[0].code_urls == ["https://github.com/foo/sparse"]
+    assert papers[2].identifiers == {"openreview": "Abc123xyz0"}

@@ -165,9 +165,18 @@ def looks_like_markdown(head: str) -> bool:
     if re.match(r"^---\s*\n.*?\n(---|\.\.\.)\s*(\n|$)", head, re.DOTALL):
         return True
     lines = head.splitlines()
-    chinese = sum(bool(re.match(r"^\s*(?:[-*+]\s*)?(作者|摘要|中文摘要|单位|机构|主要机构|发表日期|"
-                                r"论文链接|链接|代码|标题|题目)\s*[:：]", line)) for line in lines)
+    chinese = sum(bool(re.match(r"^\s*(?:\d{1,4}[.)、]\s*)?(?:[-*+]\s*)?(作者|摘要|中文摘要|单位|机构|"
+                                r"主要机构|发表日期|论文链接|链接|代码|代码链接|标题|题目|论文标题|论文题目)"
+                                r"\s*[:：]", line)) for line in lines)
     if chinese >= 2:
+        return True
+    # `Title:`/`Abstract:` lists with labels the paragraph reader does not know (`Link:`, `Code:`)
+    labelled = [m.group(1).lower() for m in (re.match(
+        r"^\s*(?:\d{1,4}[.)]\s*)?(title|authors?|abstract|links?|url|pdf|code|github|arxiv|"
+        r"affiliations?|published|date|venue|keywords)\s*[:：]", line, re.IGNORECASE)
+        for line in lines) if m]
+    if len(labelled) >= 3 and set(labelled) & {"link", "links", "pdf", "code", "github", "arxiv",
+                                               "affiliation", "affiliations", "published", "date"}:
         return True
     headings = sum(bool(re.match(r"^\s{0,3}#{1,6}\s+\S", line)) for line in lines)
     tables = sum(line.strip().startswith("|") and line.strip().endswith("|") for line in lines)
@@ -388,6 +397,12 @@ class _Builder:
         # "Title [[Paper]](url) [[Code]](url)" / "[[PDF]](url) Title, Venue 2017"
         found = links(text)
         paper_links = [url for label, url in found if _link_label(label) == "paper"]
+        if not paper_links:  # "A. Author, B. Author. [Linked Title](paper-url). Venue 2023."
+            for label, url in found:
+                if _link_label(label) is None and link_kind(url) == "paper" and \
+                        is_title_like(label) and len(label.split()) >= 3:
+                    return clean_title(label), url
+            return None
         if paper_links:
             before = plain(text[:text.find("[")]) if "[" in text else ""
             after = plain(without_links(text)) if not before else ""
@@ -420,17 +435,38 @@ class _Builder:
         remainder = re.sub(r"^\[((?:[^\[\]]|\[[^\[\]]*\])+)\]\([^)]*\)|^(\*\*|__)(.+?)\2", "",
                            rest, count=1)
         if not rest.startswith(("[", "*", "_")):  # the title was the text before the links
-            remainder = ""
-        remainder = plain(without_links(remainder)).strip(" .,;:-–—|")
-        if remainder:
-            entry.body.append(remainder)
+            remainder = "" if rest.find("[") > 0 and plain(rest[:rest.find("[")]).strip(
+                " -–—:·|,") == found[0] else without_links(rest).replace(found[0], " ")
+        self.item_meta(entry, remainder)
         self.mode = "body"
+
+    def item_meta(self, entry: Entry, remainder: str) -> None:
+        """What follows an item's title: `Ann Lee, Bo Chen. *NeurIPS 2024*.` -> authors,
+        venue, year; other text is kept as the entry's body."""
+        parts = [plain(p).strip(" .,;:-–—|") for p in re.split(r"(?<=[.;])\s+|\s+[-–—|]\s+",
+                                                               without_links(remainder))]
+        rest = []
+        for part in parts:
+            if not part:
+                continue
+            if not entry.authors and _names_line(part):
+                entry.authors = split_authors(part)
+            elif "venue" not in entry.fields and (m := _YEAR.search(part)) and \
+                    len(part.split()) <= 8:
+                venue = part[:m.start()].strip(" ,.;:(")
+                if venue:
+                    entry.fields["venue"] = venue
+                entry.fields.setdefault("year", m.group(1))
+            else:
+                rest.append(part)
+        if rest:
+            entry.body.append(" ".join(rest))
 
     def field(self, line: Line) -> None:
         name, value = line.label, line.text
         current = self.current
         if name == "title":
-            if current is None or current.title:
+            if current is None or current.title or current.kind == "para":
                 current = self.open(Entry(line.lineno, "field"))
             self.title_from(current, value)
             self.mode = "title"

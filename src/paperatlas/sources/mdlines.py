@@ -246,8 +246,9 @@ def classify(lineno: int, raw: str) -> Line:
         if field_line := _field(lineno, text, raw, heading=True):
             return field_line
         number = None
-        if num := re.match(r"^(?:\*\*)?\s*(?:No\.\s*|#)?(\d{1,4})[.)、:：]?(?:\*\*)?(?:\s+|$)(.*)$", text):
-            number, text = int(num.group(1)), num.group(2)
+        if num := re.match(r"^(?:\*\*)?\s*(?:(?:No\.\s*|#)(\d{1,4})[.)、:：]?|(\d{1,4})[.)、:：])"
+                           r"(?:\*\*)?(?:\s+|$)(.*)$", text):
+            number, text = int(num.group(1) or num.group(2)), num.group(3)
         return Line(lineno, "heading", text=text, level=level, number=number, raw=raw)
     if match := _QUOTE.match(raw):
         inner = clean_html(match.group(1))
