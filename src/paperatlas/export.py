@@ -13,13 +13,15 @@ import os
 import re
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from functools import lru_cache
 from typing import Any, TextIO
 
 FORMATS = ("jsonl", "csv", "bibtex", "markdown")
 _OPENREVIEW_FORUM = re.compile(r"^https?://openreview\.net/forum\?id=")
 _OPENREVIEW_ID = re.compile(r"^[A-Za-z0-9_-]{8,14}$")
-_CSV_COLUMNS = ("id", "title", "abstract", "authors", "keywords", "venue", "year", "area",
-                "decision", "rating", "urls", "lists", "name", "kind", "has_code",
+_CSV_COLUMNS = ("id", "title", "abstract", "title_only", "authors", "keywords", "venue", "year",
+                "date", "area", "decision", "rating", "urls", "code_urls", "identifiers", "section",
+                "lists", "name", "kind", "has_code",
                 "display_title", "predicted_area", "gist", "topic_id", "topic",
                 "reference_topic_id", "reference_topic")
 _FACT_COLUMNS = ("kind", "name", "has_code", "display_title", "predicted_area")
@@ -112,12 +114,18 @@ def _opened(out) -> Iterator[TextIO]:
         yield out
 
 
+def _title_only(paper: dict[str, Any]) -> bool:
+    """Known by its title (links, authors, ...) but not by an abstract."""
+    return not (paper.get("abstract") or "").strip()
+
+
 # -- JSON Lines: every stored field, id first ------------------------------------------------
 
 def write_jsonl(papers: Iterable[dict[str, Any]], fh: TextIO) -> int:
     count = 0
     for paper in papers:
-        record = {"id": paper["id"], **{k: v for k, v in paper.items() if k != "id"}}
+        record = {"id": paper["id"], **{k: v for k, v in paper.items() if k != "id"},
+                  "title_only": _title_only(paper)}
         fh.write(json.dumps(record, ensure_ascii=False) + "\n")
         count += 1
     return count
@@ -135,7 +143,9 @@ def write_csv(papers: Iterable[dict[str, Any]], fh: TextIO) -> int:
         grouping = {"topic_id": (paper.get("topic") or {}).get("id"),
                     "topic": (paper.get("topic") or {}).get("label"),
                     "reference_topic_id": (paper.get("reference_topic") or {}).get("id"),
-                    "reference_topic": (paper.get("reference_topic") or {}).get("label")}
+                    "reference_topic": (paper.get("reference_topic") or {}).get("label"),
+                    "title_only": _title_only(paper),
+                    "identifiers": [f"{k}:{v}" for k, v in (paper.get("identifiers") or {}).items()]}
         for column in _CSV_COLUMNS:
             value = grouping[column] if column in grouping else \
                 paper.get(column) if column in paper else facts.get(column)
@@ -157,37 +167,49 @@ _TEXT_SPECIALS = {"&": r"\&", "%": r"\%", "#": r"\#", "_": r"\_",
                   "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
 _MATH = re.compile(r"(?<!\\)\$[^$]+(?<!\\)\$")
 _COMMAND = re.compile(r"\\[A-Za-z]+")
+_OPEN, _CLOSE = "\x00", "\x01"  # a literal brace, spelled out once the whole text is seen
 
 
 def bibtex_escape(text: str) -> str:
-    """Make text safe inside a braced BibTeX field and valid LaTeX.
+    r"""Make text safe inside a braced BibTeX field and valid LaTeX that reads back as the
+    same Unicode text.
 
-    Inline math ($...$) is kept as written; outside it, & % # _ ~ ^ are escaped and a
-    backslash that starts no command becomes \\textbackslash{}. Braces are kept when they
-    balance (they may be LaTeX groups); otherwise every brace is spelled
-    \\textbraceleft{} / \\textbraceright{}, since BibTeX counts even escaped braces.
+    Inline math ($...$) is kept as written, and so is a LaTeX command with its {argument}
+    (\textbf{bold}); outside them & % # _ ~ ^ are escaped, a backslash that starts no
+    command becomes \textbackslash{}, and other braces are text: \{ and \} where they pair
+    up, else \textbraceleft{} / \textbraceright{} (BibTeX counts even escaped braces).
+    Non-ASCII letters and symbols become LaTeX (R{\"u}gamer, {\v{S}}ari{\'c}); characters
+    LaTeX has no name for (CJK) are kept as UTF-8.
     """
     text = " ".join(text.split())
     if (text.count("$") - text.count(r"\$")) % 2:
         text = re.sub(r"(?<!\\)\$", r"\\$", text)  # an unpaired $ is a dollar sign
-    # \{ and \} are spelled out below, so only the bare braces must pair up
-    balanced = _balanced(re.sub(r"\\[{}]", "", text))
-    if not balanced:  # set every brace aside; spelled out as commands at the end
-        text = re.sub(r"\\?([{}])", lambda m: "\x00" if m.group(1) == "{" else "\x01", text)
     out, last = [], 0
     for match in _MATH.finditer(text):
         out.append(_escape_plain(text[last:match.start()]))
         out.append(match.group(0))
         last = match.end()
     out.append(_escape_plain(text[last:]))
-    result = "".join(out)
-    if not balanced:
-        result = result.replace("\x00", r"\textbraceleft{}").replace("\x01", r"\textbraceright{}")
+    result = _spell_braces("".join(out))
+    # BibTeX counts every brace, bibtexparser only bare ones: both must pair up. Math or a
+    # command's {argument} left open breaks that: then all of it is written as text.
+    if not (_balanced(result) and _balanced(re.sub(r"\\[{}]", "", result))):
+        result = _spell_braces(_escape_plain(text, groups=False))
     return result
 
 
-def _escape_plain(text: str) -> str:
-    out, i = [], 0
+def _spell_braces(text: str) -> str:
+    if _OPEN not in text and _CLOSE not in text:
+        return text
+    if _balanced(text.replace(_OPEN, "{").replace(_CLOSE, "}")):
+        return text.replace(_OPEN, r"\{").replace(_CLOSE, r"\}")
+    return text.replace(_OPEN, r"\textbraceleft{}").replace(_CLOSE, r"\textbraceright{}")
+
+
+def _escape_plain(text: str, groups: bool = True) -> str:
+    out: list[str] = []
+    opened: list[bool] = []  # open braces: True = a command's argument, False = literal text
+    i = 0
     while i < len(text):
         ch = text[i]
         if ch == "\\":
@@ -195,21 +217,53 @@ def _escape_plain(text: str) -> str:
             if command:
                 out.append(command.group(0))
                 i = command.end()
+                if groups and i < len(text) and text[i] == "{":
+                    opened.append(True)
+                    out.append("{")
+                    i += 1
+                elif not groups:
+                    out.append("{}")  # \alpha x: the command ends here
                 continue
             if i + 1 < len(text) and text[i + 1] in "&%#_$":
                 out.append(text[i:i + 2])  # already escaped
                 i += 2
                 continue
             if i + 1 < len(text) and text[i + 1] in "{}":
-                # \{ counts as a brace for BibTeX but not for every parser: spell it out
-                out.append(r"\textbraceleft{}" if text[i + 1] == "{" else r"\textbraceright{}")
+                out.append(_OPEN if text[i + 1] == "{" else _CLOSE)  # \{ is a literal brace
                 i += 2
                 continue
             out.append(r"\textbackslash{}")
+        elif ch == "{":
+            opened.append(False)
+            out.append(_OPEN)
+        elif ch == "}":
+            out.append("}" if opened and opened.pop() else _CLOSE)
+        elif ch == "$" and not groups:
+            out.append(r"\$")
+        elif ch in _TEXT_SPECIALS:
+            out.append(_TEXT_SPECIALS[ch])
+        elif (ch in "-'`" and text[i + 1:i + 2] == ch) or (ch in "!?" and text[i + 1:i + 2] == "`"):
+            out.append(ch + "{}")  # not a LaTeX ligature: -- is an en dash, '' and `` quotes, ?` ¿
+        elif ord(ch) > 127:
+            out.append(_latex_char(ch))
         else:
-            out.append(_TEXT_SPECIALS.get(ch, ch))
+            out.append(ch)
         i += 1
     return "".join(out)
+
+
+@lru_cache(maxsize=4096)
+def _latex_char(ch: str) -> str:
+    """One non-ASCII character as LaTeX ({\"u}, {\textemdash}), or itself where LaTeX has
+    no name for it."""
+    return _encoder().unicode_to_latex(ch)
+
+
+@lru_cache(maxsize=1)
+def _encoder():
+    from pylatexenc.latexencode import UnicodeToLatexEncoder
+    return UnicodeToLatexEncoder(non_ascii_only=True, replacement_latex_protection="braces-all",
+                                 unknown_char_policy="keep", unknown_char_warning=False)
 
 
 def _balanced(text: str) -> bool:
@@ -240,44 +294,149 @@ def paper_url(paper: dict[str, Any]) -> str | None:
     return urls[0] if urls else None
 
 
+# Where a paper appeared, from its venue's words: a journal, a conference, or a preprint
+# server; a decision that says it was not accepted makes a submission no publication.
+_JOURNAL = re.compile(
+    r"journal|transactions|\btrans\.|letters|magazine|annals|bulletin|\bacta\b|review[s]?\b|"
+    r"national academy|\b(nature|science|cell|pnas|jmlr|tmlr|plos|elife|bioinformatics|"
+    r"neurocomputing|patterns|database|frontiers|ieee access|scientific reports|"
+    r"neural computation|machine learning|artificial intelligence)\b", re.IGNORECASE)
+_CONFERENCE = re.compile(
+    r"conference|proceedings|\bproc\b|workshop|symposium|congress|colloquium|meeting|summit|"
+    r"findings of|\b(iclr|neurips|nips|icml|cvpr|iccv|eccv|acl|emnlp|naacl|eacl|aacl|coling|aaai|"
+    r"ijcai|kdd|sigir|sigmod|vldb|www|chi|uist|uai|aistats|colt|corl|icra|iros|miccai|wacv|bmvc|"
+    r"interspeech|icassp|wsdm|cikm|recsys|mlsys|osdi|sosp|nsdi|usenix|isca|asplos|hpca|dac|"
+    r"iccad|ppopp|pldi|popl|icse|fse|lics|stoc|focs|soda|icde|siggraph|3dv|rss|lrec|pmlr)\b",
+    re.IGNORECASE)
+_JOURNAL_NAME = re.compile(r"journal|transactions|letters|national academy|magazine|annals",
+                           re.IGNORECASE)  # outweighs "Proceedings of" (PNAS) or "Conference"
+_PREPRINT = re.compile(r"^\s*(arxiv|corr|biorxiv|medrxiv|chemrxiv|ssrn|preprint)\b", re.IGNORECASE)
+_UNPUBLISHED = re.compile(r"reject|withdr[ae]w|not accepted|desk|submitted to|under review",
+                          re.IGNORECASE)
+_SOURCE_TYPES = {"article": "article", "inproceedings": "inproceedings",
+                 "conference": "inproceedings", "incollection": "incollection",
+                 "phdthesis": "phdthesis", "mastersthesis": "mastersthesis",
+                 "techreport": "techreport", "unpublished": "unpublished"}
+_VENUE_FIELD = {"article": "journal", "inproceedings": "booktitle", "incollection": "booktitle",
+                "phdthesis": "school", "mastersthesis": "school", "techreport": "institution",
+                "misc": "howpublished", "unpublished": "note"}
+
+
+def bibtex_type(paper: dict[str, Any]) -> str:
+    """@article (a journal), @inproceedings (a conference or workshop, or an accepted
+    submission), @misc (a preprint, a rejected or withdrawn submission, nothing known); a
+    BibTeX source's own type is kept where it names a venue."""
+    venue = paper.get("venue") or ""
+    decision = paper.get("decision") or ""
+    source_type = _SOURCE_TYPES.get(str((paper.get("extra") or {}).get("entry_type") or "").lower())
+    if _UNPUBLISHED.search(decision) or _UNPUBLISHED.search(venue):
+        return "misc"
+    if venue and _PREPRINT.match(venue):
+        return "misc"
+    if source_type and venue:
+        return source_type
+    if venue:
+        if _JOURNAL_NAME.search(venue) or (
+                _JOURNAL.search(venue) and not _CONFERENCE.search(venue.split(" of ")[0])):
+            return "article"
+        if _CONFERENCE.search(venue):
+            return "inproceedings"
+        return "article" if _JOURNAL.search(venue) else "misc"
+    if decision.lower().startswith("accept"):
+        return "inproceedings"
+    return "misc"
+
+
+def _month(date: str | None) -> str | None:
+    match = re.match(r"^\d{4}-(\d{2})", date or "")
+    if match and 1 <= int(match.group(1)) <= 12:
+        return ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
+                "dec")[int(match.group(1)) - 1]
+    return None
+
+
+def _bibtex_name(name: str) -> str:
+    """A `First Last` author as BibTeX reads it back: a name with a comma or an `and` in it
+    (an organisation) is braced whole."""
+    escaped = bibtex_escape(name)
+    if "," in name or re.search(r"\band\b", name, re.IGNORECASE):
+        return "{" + escaped + "}"
+    return escaped
+
+
+def _url_field(url: str) -> str:
+    return url.replace("{", "%7B").replace("}", "%7D").replace(" ", "%20")
+
+
+def bibtex_entry(paper: dict[str, Any], key: str) -> str:
+    """One paper as a BibTeX entry (see `bibtex_type` for the type chosen)."""
+    facts = paper.get("facts") or {}
+    extra = paper.get("extra") or {}
+    ids = paper.get("identifiers") or {}
+    abstract = paper.get("abstract") or ""
+    title = paper.get("title") or facts.get("display_title") or abstract[:80] or paper["id"]
+    entry_type = bibtex_type(paper)
+    fields: list[tuple[str, str]] = [("title", "{" + bibtex_escape(title) + "}")]
+    if paper.get("authors"):
+        fields.append(("author", " and ".join(_bibtex_name(a) for a in paper["authors"])))
+    venue = paper.get("venue")
+    if venue and not (entry_type == "misc" and _PREPRINT.match(venue) and ids.get("arxiv")):
+        fields.append((_VENUE_FIELD.get(entry_type, "howpublished"), bibtex_escape(venue)))
+    if paper.get("year"):
+        fields.append(("year", str(paper["year"])))
+    if month := _month(paper.get("date")):
+        fields.append(("month", month))
+    if ids.get("doi"):
+        fields.append(("doi", _url_field(ids["doi"])))
+    if ids.get("arxiv"):
+        fields.append(("eprint", ids["arxiv"]))
+        fields.append(("archivePrefix", "arXiv"))
+        categories = str(extra.get("categories") or "").split()
+        if categories:
+            fields.append(("primaryClass", bibtex_escape(categories[0])))
+    url = paper_url(paper)
+    if url and re.match(r"(?i)^(https?|ftp)://", url):  # never a javascript: or data: link
+        fields.append(("url", _url_field(url)))
+    if abstract.strip():
+        fields.append(("abstract", bibtex_escape(abstract)))
+    if paper.get("keywords"):
+        fields.append(("keywords", bibtex_escape(", ".join(paper["keywords"]))))
+    notes = [paper.get("decision")] if paper.get("decision") else []
+    if not abstract.strip():
+        notes.append("title only")
+    if notes and entry_type != "unpublished":
+        fields.append(("note", bibtex_escape("; ".join(notes))))
+    if paper.get("area"):
+        fields.append(("primary_area", bibtex_escape(str(paper["area"]))))
+    body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)
+    return f"@{entry_type}{{{key},\n{body}\n}}\n\n"
+
+
 def write_bibtex(papers: Iterable[dict[str, Any]], fh: TextIO) -> int:
     used: set[str] = set()
     count = 0
     for paper in papers:
-        facts = paper.get("facts") or {}
-        title = paper.get("title") or facts.get("display_title") or paper["abstract"][:80]
-        fields: list[tuple[str, str]] = [("title", "{" + bibtex_escape(title) + "}")]
-        if paper.get("authors"):
-            fields.append(("author", " and ".join(bibtex_escape(a) for a in paper["authors"])))
-        venue = paper.get("venue")
-        if venue:
-            fields.append(("booktitle", bibtex_escape(venue)))
-        if paper.get("year"):
-            fields.append(("year", str(paper["year"])))
-        fields.append(("abstract", bibtex_escape(paper["abstract"])))
-        if paper.get("keywords"):
-            fields.append(("keywords", bibtex_escape(", ".join(paper["keywords"]))))
-        url = paper_url(paper)
-        if url:
-            fields.append(("url", url.replace("{", "%7B").replace("}", "%7D")))
-        for name, value in (("note", paper.get("decision")), ("primary_area", paper.get("area"))):
-            if value:
-                fields.append((name, bibtex_escape(str(value))))
-        entry_type = "inproceedings" if venue or paper.get("decision") else "misc"
-        key = _bibtex_key(paper["id"], used)
-        body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)
-        fh.write(f"@{entry_type}{{{key},\n{body}\n}}\n\n")
+        fh.write(bibtex_entry(paper, _bibtex_key(paper["id"], used)))
         count += 1
     return count
 
 
 # -- Markdown ------------------------------------------------------------------------------------
 
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>#|])")
+_BLOCK_START = re.compile(r"^(\d{1,9})([.)])|^([-+=>])")  # a line that would start a list/quote
 
 
 def _md(text: str) -> str:
-    return _MD_SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
+    """Paper text as Markdown that renders as that text: syntax characters and "<" are
+    backslash-escaped (no tag or autolink can start), never HTML entities (no `&amp;`)."""
+    from paperatlas.report.markdown import md_text
+    return _BLOCK_START.sub(lambda m: f"{m.group(1)}\\{m.group(2)}" if m.group(1) else f"\\{m.group(3)}",
+                            md_text(text))
+
+
+def safe_url(url: str | None) -> str | None:
+    from paperatlas.report.digest import safe_url as http_only
+    return http_only(url)
 
 
 def write_markdown(papers: Iterable[dict[str, Any]], fh: TextIO) -> int:
@@ -290,9 +449,14 @@ def write_markdown(papers: Iterable[dict[str, Any]], fh: TextIO) -> int:
         for value in (paper.get("area"), paper.get("decision"), facts.get("kind")):
             if value:
                 meta.append(_md(value))
-        url = paper_url(paper)
+        url = safe_url(paper_url(paper))
         if url:
             meta.append(f"<{url}>")
+        code = next(filter(None, map(safe_url, paper.get("code_urls") or [])), None)
+        if code:
+            meta.append(f"code: <{code}>")
+        if paper.get("section"):
+            meta.append(f"section: {_md(paper['section'])}")
         fh.write(" · ".join(meta) + "\n\n")
         topic, field = paper.get("topic"), paper.get("reference_topic")
         if topic or field:
@@ -305,7 +469,10 @@ def write_markdown(papers: Iterable[dict[str, Any]], fh: TextIO) -> int:
             fh.write(" · ".join(parts) + "\n\n")
         if facts.get("gist"):
             fh.write(f"*{_md(facts['gist'])}*\n\n")
-        fh.write(_md(paper["abstract"]) + "\n\n")
+        if (paper.get("abstract") or "").strip():
+            fh.write(_md(paper["abstract"]) + "\n\n")
+        else:
+            fh.write("*(title only: no abstract in the list it came from)*\n\n")
         count += 1
     return count
 
