@@ -282,9 +282,15 @@ def is_generic(key: str, generic: set[str] | frozenset[str]) -> bool:
     context". Abbreviations of research topics ("llm", "rl") never are."""
     if not generic or key in _KNOWN:
         return False
-    words = [w for w in re.split(r"[ \-]+", key) if w and w not in FUNCTION]
-    return all(w in generic or phrase_key(w) in generic or w.rstrip("s") in generic
-               or w + "s" in generic for w in words)
+
+    def generic_word(w: str) -> bool:
+        if w in generic or phrase_key(w) in generic or w.rstrip("s") in generic \
+                or w + "s" in generic:
+            return True
+        parts = [p for p in w.split("-") if p and p not in FUNCTION]  # "state-of-the-art"
+        return "-" in w and bool(parts) and all(generic_word(p) for p in parts)
+
+    return all(generic_word(w) for w in key.split(" ") if w and w not in FUNCTION)
 
 
 def label_clusters(papers: list[PaperText], labels, n_topics: int,
