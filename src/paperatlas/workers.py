@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import ctypes.util
 import multiprocessing
 import os
 import signal
@@ -38,7 +37,9 @@ def _set_parent_death_signal(sig: int = signal.SIGKILL) -> bool:
     if not sys.platform.startswith("linux"):
         return False
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        # the running program's own symbols (libc among them): ctypes.util.find_library
+        # would start an ldconfig process in every worker
+        libc = ctypes.CDLL(None, use_errno=True)
         return libc.prctl(_PR_SET_PDEATHSIG, int(sig), 0, 0, 0) == 0
     except (OSError, AttributeError):
         return False

@@ -1,0 +1,78 @@
+"""workers.process_pool: its processes never outlive their parent, on any exit path."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from faultkit import alive
+from paperatlas.workers import process_pool
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
+                                reason="parent-death signal and /proc are Linux's")
+
+PARENT = """
+import os, sys, time
+from paperatlas.workers import process_pool
+with process_pool(2) as pool:
+    futures = [pool.submit(time.sleep, 120) for _ in range(2)]
+    pids = set()
+    while len(pids) < 2:
+        pids = set(pool._processes)
+        time.sleep(0.05)
+    print(" ".join(map(str, sorted(pids))), flush=True)
+    time.sleep(120)
+"""
+
+
+def _wait_gone(pids: set[int], seconds: float = 5.0) -> set[int]:
+    deadline = time.monotonic() + seconds
+    while alive(pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return alive(pids)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM], ids=["kill-9", "term"])
+def test_workers_die_with_their_parent(sig):
+    parent = subprocess.Popen([sys.executable, "-c", PARENT], stdout=subprocess.PIPE, text=True,
+                              start_new_session=True)
+    try:
+        pids = {int(p) for p in parent.stdout.readline().split()}
+        assert len(pids) == 2 and alive(pids) == pids  # both busy in a 120 s task
+        os.kill(parent.pid, sig)  # the parent only, as `kill` does
+        parent.wait(timeout=30)
+        assert _wait_gone(pids) == set()
+    finally:
+        parent.kill()
+        parent.stdout.close()
+
+
+def test_workers_are_stopped_when_the_block_fails():
+    with pytest.raises(RuntimeError):
+        with process_pool(2) as pool:
+            futures = [pool.submit(time.sleep, 120) for _ in range(2)]
+            while len(pool._processes) < 2:
+                time.sleep(0.05)
+            pids = set(pool._processes)
+            raise RuntimeError("a batch failed")
+    started = time.monotonic()
+    assert _wait_gone(pids) == set()
+    assert time.monotonic() - started < 5  # stopped, not waited for (sleep 120)
+    assert all(f.cancelled() or f.done() for f in futures)
+
+
+def test_workers_ignore_ctrl_c_and_finish_normally():
+    with process_pool(2) as pool:
+        results = list(pool.map(abs, [-1, -2, -3]))
+        pids = set(pool._processes)
+        assert len(pids) == 2
+        for pid in pids:  # Ctrl-C reaches the whole process group: workers leave it to us
+            os.kill(pid, signal.SIGINT)
+        assert list(pool.map(abs, [-4])) == [4]
+    assert results == [1, 2, 3]
+    assert _wait_gone(pids) == set()
