@@ -439,3 +439,29 @@ def test_publication_list():
         ("Learning to Prune in One Shot", ["Ann Lee", "Bo Chen"], "ICLR", 2023, "2023")]
     assert papers[0].code_urls == ["https://github.com/foo/sparse"]
     assert papers[2].identifiers == {"openreview": "Abc123xyz0"}
+
+
+_FRAGMENTS = st.sampled_from([
+    "# ", "## ", "### 1. ", "#### Abstract", "- ", "* ", "1. ", "[12] ", "> ", "| ", " | ", "|---|---|",
+    "**", "__", "*", "`", "```", "~~~", "<details>", "</details>", "<summary>Abstract</summary>",
+    "<br>", "<a id=\"x\"></a>", "<font color=red>摘要：</font>", "**Authors**: ", "- **作者**：",
+    "Abstract:", "摘要:", "Title: ", "[Paper](https://arxiv.org/abs/2501.00001v2)", "[[Code]](",
+    "](", "[", "]", "(", ")", "![img](x.png)", "https://github.com/a/b", "---", "\n", "\n\n",
+    "Graph Networks", "we propose a method.", "。", "：", "2024", "---\ntitle: x\n---\n", "\t", "\\",
+    "10.1000/xyz", "{", "}", "&amp;", "<", ">", "\u3000", "\ufeff"])
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(_FRAGMENTS, min_size=1, max_size=120))
+def test_entry_reader_never_crashes(tmp_path, fragments):
+    path = tmp_path / "fuzz.md"
+    path.write_text("# A list\n\n**Authors**: x\n" + "".join(fragments), encoding="utf-8")
+    try:
+        papers = list(sources.read(path))
+    except InputError as exc:
+        assert "\n" not in str(exc)
+        return
+    for paper in papers:
+        assert paper.title or paper.abstract
+        assert paper.skip is None
+        assert all(u.startswith(("http://", "https://")) for u in paper.urls + paper.code_urls)
