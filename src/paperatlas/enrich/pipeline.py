@@ -27,15 +27,19 @@ PARALLEL_FROM = 3000  # papers to do before worker processes pay for their start
 
 
 def extract_facts(title: str | None, abstract: str) -> dict[str, Any]:
-    """Everything the abstract says about its contribution, as a facts dict (no area)."""
+    """Everything the abstract says about its contribution, as a facts dict (no area).
+    A title-only paper (no abstract) is read from its title: names, keyphrases; no kind, no gist."""
     raw = abstract or ""
+    title_only = not raw.strip() and bool(title)
+    if title_only:
+        raw = title
     plain = clean(raw)
     sents = sentences(plain)
     names = extract_names(raw, plain)
     name = names[0] if names else None
-    kind, kinds = classify_kind(sents, name)
+    kind, kinds = (None, []) if title_only else classify_kind(sents, name)  # a title says too little
     links = extract_links(raw)
-    gist = pick_gist(sents, name)
+    gist = "" if title_only else pick_gist(sents, name)
     return {
         "name": name,
         "names": names,

@@ -24,6 +24,7 @@ def card_renderer(env: Environment, t: Callable[[str], str],
     """card(p) -> the card's HTML, for one page's language (`t`) and links (`link`)."""
     liked_label, like_label = escape(t("liked")), escape(t("like"))
     untitled, with_code, why_label = escape(t("untitled")), escape(t("with_code")), escape(t("why"))
+    title_only = escape(t("title_only"))
     truncate = env.filters["truncate"]
     links: dict[tuple, str] = {}  # a page's cards share a few kind and topic links
 
@@ -66,6 +67,8 @@ def card_renderer(env: Environment, t: Callable[[str], str],
             badges.append(f'<span class="badge decision{accepted}">{escape(decision)}</span>')
         if p.get("has_code"):
             badges.append(f'<span class="badge code">{with_code}</span>')
+        if "abstract" in p and not (p["abstract"] or "").strip():
+            badges.append(f'<span class="badge title-only">{title_only}</span>')
         out.append("".join(badges))
         out.append("  </div>\n")
         if p.get("snippet"):
