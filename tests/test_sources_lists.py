@@ -465,3 +465,16 @@ def test_entry_reader_never_crashes(tmp_path, fragments):
         assert paper.title or paper.abstract
         assert paper.skip is None
         assert all(u.startswith(("http://", "https://")) for u in paper.urls + paper.code_urls)
+
+
+def test_standalone_title_lines():
+    papers = _read("standalone_titles.md")
+    assert [(p.title, p.authors) for p in papers] == [
+        ("Scaling Sparse Mixtures of Experts", ["Ann Lee", "Bo Chen"]),
+        ("Diffusion Policies for Robot Arms", ["Cy Dee"]),
+        ("Tiny Recursive Reasoners", [])]
+    assert papers[0].abstract.startswith("We study how sparse mixtures of experts scale")
+    assert papers[1].urls == ["https://arxiv.org/abs/2502.00011"]
+    assert papers[2].title_only and papers[2].code_urls == ["https://github.com/x/trm"]
+    # "**Key idea**: ..." under Notes is a labelled line, not a paper
+    assert all(p.section == "Papers I read this week" for p in papers)

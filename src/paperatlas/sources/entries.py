@@ -293,10 +293,23 @@ class _Builder:
                 self.item(line)
             elif kind == "quote":
                 self.quote(line)
+            elif self.standalone_title(i, line):
+                self.titled_entry(line, self.item_title(line), "line")
             else:
                 self.text(line.text)
             self.blank_before = False
         return self.entries
+
+    def standalone_title(self, i: int, line: Line) -> bool:
+        """A paragraph that starts with `[Title](url)`, `[**Title**](url)` or `**Title**` on a
+        line of its own is a title line, among other such entries or outside any entry."""
+        current = self.current
+        if current is not None and current.kind not in ("line", "para"):
+            return False
+        prev = self.lines[i - 1].kind if i else "blank"
+        if prev not in ("blank", "heading", "rule", "tablesep"):
+            return False
+        return _starts_with_title(line.text) and self.item_title(line) is not None
 
     def heading(self, i: int, line: Line) -> None:
         level = line.level
@@ -339,7 +352,8 @@ class _Builder:
         if any(b.kind == "table" for b in body):
             return False
         for b in body:  # what comes first under it: a title of its own, or a field
-            if b.kind == "item" and self.item_title(b) is not None:
+            if (b.kind == "item" or b.kind == "text" and _starts_with_title(b.text)) and \
+                    self.item_title(b) is not None:
                 return False  # a section over a list of papers
             if b.kind == "field" and b.label != "other":
                 return True
@@ -414,7 +428,7 @@ class _Builder:
 
     def item(self, line: Line) -> None:
         current = self.current
-        if current is not None and (current.kind in ("heading", "field") or
+        if current is not None and (current.kind in ("heading", "field", "line") or
                                     current.kind == "item" and line.level > current.level):
             self.text(line.text)
             return
@@ -425,7 +439,10 @@ class _Builder:
             else:
                 self.close()
             return
-        entry = self.open(Entry(line.lineno, "item", level=line.level, number=line.number))
+        self.titled_entry(line, found, "item")
+
+    def titled_entry(self, line: Line, found: tuple[str, str | None], kind: str) -> None:
+        entry = self.open(Entry(line.lineno, kind, level=line.level, number=line.number))
         entry.title = found[0]
         if found[1]:
             self.add_link(entry, "paper", found[1])
@@ -523,7 +540,7 @@ class _Builder:
             current.title = clean_title(f"{current.title or ''} {without_links(text)}")
         elif mode in ("venue", "affiliation", "keywords", "category") and not self.blank_before:
             current.fields[mode] = f"{current.fields.get(mode, '')} {plain(text)}".strip()
-        elif not current.authors and current.kind in ("item", "heading") and \
+        elif not current.authors and current.kind in ("item", "heading", "line") and \
                 not current.abstracts and _names_line(text):
             current.authors = split_authors(plain(without_links(text)))
         elif mode == "body" and current.body and not self.blank_before:
@@ -570,6 +587,10 @@ class _Builder:
             elif role == "name":
                 entry.extra.setdefault("name", text)
         self.mode = "ignore"
+
+
+def _starts_with_title(text: str) -> bool:
+    return bool(re.match(r"^\s*[^\w\s\[*_]{0,3}\s*(\[(?!\[)|\*\*|__)", text))
 
 
 def _names_line(text: str) -> bool:
