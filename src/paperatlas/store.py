@@ -884,14 +884,14 @@ class Store:
         return {r[0]: (r[1], r[2]) for r in self.conn.execute(
             "SELECT paper_id, text_hash, version FROM facts")}
 
-    def facts_pending(self, version: str) -> int:
+    def facts_pending(self, version: str | None = None) -> int:
         """How many papers still need their facts extracted: none stored (new papers, or
-        a run interrupted before their batch), of another extractor `version`, or stale
-        (the paper's title or abstract changed since: the papers_text_changed trigger)."""
+        a run interrupted before their batch), stale (the paper's title or abstract changed
+        since: the papers_text_changed trigger), or, given a `version`, of another one."""
         return self.conn.execute(
             "SELECT count(*) FROM papers p LEFT JOIN facts f ON f.paper_id = p.id "
-            "WHERE f.paper_id IS NULL OR f.version != ? OR f.text_hash = ''",
-            (version,)).fetchone()[0]
+            "WHERE f.paper_id IS NULL OR f.text_hash = '' OR (? IS NOT NULL AND f.version != ?)",
+            (version, version)).fetchone()[0]
 
     # -- vectors (embed) ----------------------------------------------------------------------
 

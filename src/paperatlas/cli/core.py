@@ -48,7 +48,9 @@ def add(
     report = atlas.add(files, list_name=list_name, progress=sys.stderr.isatty(), enrich=False,
                        dry_run=dry_run)
     _print_add_report(report, dry_run)
-    if not no_enrich and not dry_run:  # also finishes facts an interrupted earlier run left pending
+    # also finishes the facts an interrupted earlier run left (the store says what is pending)
+    if not no_enrich and not dry_run and (report.added or report.merged
+                                          or atlas.store.facts_pending()):
         from paperatlas.errors import PaperatlasError
         try:
             atlas.enrich(progress=sys.stderr.isatty())
