@@ -138,3 +138,15 @@ def test_dry_run_reports_like_a_real_add_and_stores_nothing(store):
     assert dump(store) == before
     [real] = add_files(store, [FULL]).files
     assert (dry.added, dry.merged, dry.filled, dry.error) == (real.added, real.merged, real.filled, None)
+
+
+@pytest.mark.parametrize("order", ["digest_first", "bibtex_first"])
+def test_markdown_digest_and_bibtex_name_one_paper(store, order):
+    digest = FIX / "digest.md"  # arXiv link with v3, DOI in upper case, a section heading
+    files = [digest, BIB] if order == "digest_first" else [BIB, digest]
+    add_files(store, files)
+    assert store.count_papers() == 4  # the 4 BibTeX entries; both digest papers merged
+    paper = store.get_paper("ruegamer2025sparse")
+    assert paper["abstract"].startswith("We route tokens") and paper["section"] == "Efficient models"
+    assert sorted(store.lists_of("ruegamer2025sparse")) == ["digest", "titles_only"]
+    assert store.get_paper("lee2024graphs")["abstract"].startswith("Hypergraph neural networks")
