@@ -122,3 +122,13 @@ def test_no_warning_on_a_clean_list():
                         abstract=f"We study problem {i} and show a method that improves results "
                                  f"on {i % 5 + 2} benchmarks by a clear margin."))
     assert stats.warnings() == []
+
+
+def test_ls_filters_by_section_and_marks_title_only(cli):
+    cli("add", FIX / "digest.md", FIX / "titles_only.bib", "--no-enrich")
+    code, out, _ = cli("ls", "--section", "efficient")
+    assert code == 0 and "Sparse Mixture Routing" in out and "2 papers" in out
+    code, out, _ = cli("ls", "--list", "titles_only")
+    assert squash(out).count("[titleonly]") == 2  # chen2025calib, park2025other: no abstract anywhere
+    code, out, _ = cli("show", "chen2025calib")
+    assert "title only: the list this paper came from gives no abstract" in out

@@ -434,11 +434,13 @@ class Store:
                     decision: str | None = None, text: str | None = None,
                     kind: str | None = None, has_code: bool | None = None,
                     ids: Iterable[str] | None = None, limit: int | None = None,
-                    offset: int = 0, id_only: bool = False) -> Iterator[dict[str, Any]]:
+                    offset: int = 0, id_only: bool = False,
+                    section: str | None = None) -> Iterator[dict[str, Any]]:
         """Papers matching every filter given, in list order (or insertion order).
 
-        `text` is a plain substring of title or abstract (case-insensitive); keyword
-        search with ranking is search.py's job. Each row has the paper's columns plus
+        `text` is a plain substring of title or abstract, `section` of the heading a list
+        put the paper under (both case-insensitive); keyword search with ranking is
+        search.py's job. Each row has the paper's columns plus
         `kind`, `name`, `has_code`, `display_title` and `predicted_area` from facts
         (only `id` with id_only=True: cheap filtering for search).
         """
@@ -460,6 +462,9 @@ class Store:
         if kind is not None:
             where.append("f.kind = ?")
             params.append(kind)
+        if section:  # the heading a list put the paper under: a case-insensitive substring
+            where.append("instr(lower(coalesce(p.section, '')), ?) > 0")
+            params.append(section.lower())
         if has_code is not None:
             where.append("coalesce(f.has_code, 0) = ?")
             params.append(1 if has_code else 0)

@@ -164,6 +164,8 @@ def list_papers(
     kind: Annotated[Optional[str], typer.Option(help="method | benchmark | dataset | analysis | theory")] = None,
     has_code: Annotated[Optional[bool], typer.Option("--has-code/--no-code", help="Only papers with (or without) a code link.",
                                                      show_default=False)] = None,
+    section: Annotated[Optional[str], typer.Option(
+        "--section", "-s", help="Substring of the section (heading) the list put papers under.")] = None,
     limit: Annotated[int, typer.Option(help="At most this many rows.")] = 50,
     db: DbOption = None,
 ) -> None:
@@ -171,6 +173,7 @@ def list_papers(
     atlas = open_atlas(db)
     _check_list(atlas, list_name)
     rows = atlas.papers(list_name=list_name, area=area, decision=decision, text=text, kind=kind,
+                        section=section,
                         has_code=has_code, limit=limit + 1)
     more = len(rows) > limit
     rows = rows[:limit]
@@ -190,7 +193,10 @@ def list_papers(
 
 def _title_cell(row: dict[str, Any]) -> Text:
     if row.get("title"):
-        return Text(row["title"])
+        cell = Text(row["title"])
+        if not (row.get("abstract") or "").strip():
+            cell.append(" [title only]", style="italic yellow")
+        return cell
     if row.get("display_title"):
         return Text(row["display_title"], style="italic")
     abstract = row.get("abstract") or ""
@@ -231,7 +237,8 @@ def show(
             grid.add_row(key, _render(value))
     console.print(grid)
     console.print(Text("\nabstract", style="bold"))
-    console.print(Text(paper["abstract"]))
+    console.print(Text(paper["abstract"]) if paper["abstract"].strip() else
+                  Text("(title only: the list this paper came from gives no abstract)", style="dim"))
     final = (paper.get("extra") or {}).get("abstract_final")
     if final and final != paper["abstract"]:
         console.print(Text("\nabstract (camera-ready)", style="bold"))
