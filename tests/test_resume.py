@@ -1,0 +1,81 @@
+"""What a command leaves unfinished, the store records, and the same command finishes:
+facts missing after an interrupted enrichment, facts made stale by a changed text."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from paperatlas import Atlas
+from paperatlas.cli import app
+from paperatlas.cli.common import run_app
+from paperatlas.enrich.pipeline import enrich_store, facts_hash
+
+FIX = Path(__file__).parent / "fixtures" / "sources"
+MINI = FIX / "iclr_mini.jsonl"  # 4 papers
+
+
+def _cli(monkeypatch, capsys, *args):
+    monkeypatch.setattr(sys, "argv", ["paperatlas", *map(str, args)])
+    code = run_app(app)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _facts(db: Path) -> int:
+    atlas = Atlas(db)
+    try:
+        return atlas.store.conn.execute("SELECT count(*) FROM facts").fetchone()[0]
+    finally:
+        atlas.close()
+
+
+def test_add_again_finishes_an_interrupted_enrichment(tmp_path, monkeypatch, capsys):
+    db = tmp_path / "atlas.db"
+    assert _cli(monkeypatch, capsys, "add", MINI, "--db", db)[0] == 0
+    assert _facts(db) == 4
+    # an enrichment killed after its first batch: two papers' facts never written
+    atlas = Atlas(db)
+    with atlas.store.transaction() as tx:
+        tx.execute("DELETE FROM facts WHERE paper_id IN (SELECT id FROM papers LIMIT 2)")
+    assert atlas.store.facts_pending() == 2
+    atlas.close()
+    code, out, err = _cli(monkeypatch, capsys, "add", MINI, "--db", db)
+    assert code == 0, err
+    assert _facts(db) == 4  # the second add stored nothing new, and finished the facts
+
+
+def test_add_no_enrich_then_add_enriches(tmp_path, monkeypatch, capsys):
+    db = tmp_path / "atlas.db"
+    assert _cli(monkeypatch, capsys, "add", MINI, "--no-enrich", "--db", db)[0] == 0
+    assert _facts(db) == 0
+    assert _cli(monkeypatch, capsys, "add", MINI, "--db", db)[0] == 0
+    assert _facts(db) == 4
+
+
+def test_changed_text_marks_facts_stale_and_enrich_redoes_only_those(tmp_path):
+    atlas = Atlas(tmp_path / "atlas.db")
+    atlas.add(MINI, enrich=True)
+    store = atlas.store
+    assert store.facts_pending() == 0
+    pid = store.all_ids()[0]
+    with store.transaction():
+        store.update_paper(pid, {"rating": 9.0})  # not the text: facts stay valid
+    assert store.facts_pending() == 0
+    with store.transaction():
+        store.update_paper(pid, {"abstract": "We introduce FreshName, a new benchmark for "
+                                             "testing resumable enrichment of paper lists."})
+    assert store.facts_pending() == 1
+    counts = enrich_store(store)
+    assert counts["enriched"] == 1 and counts["skipped"] == 3
+    assert store.facts_pending() == 0
+    paper = store.get_paper(pid)  # the stored facts are those of the new text
+    assert store.facts_state()[pid][0] == facts_hash(paper["title"], paper["abstract"])
+
+
+def test_nothing_pending_is_one_query(tmp_path):
+    atlas = Atlas(tmp_path / "atlas.db")
+    atlas.add(MINI, enrich=True)
+    counts = enrich_store(atlas.store)
+    assert counts == {"total": 4, "enriched": 0, "skipped": 4, "named": 0, "with_code": 0,
+                      "with_area": 0}
