@@ -483,8 +483,13 @@ def measure(args, base: str, src: Path | None, pid: int | None, ids: list[str],
 
 
 def stop_server(server: subprocess.Popen) -> None:
-    server.terminate()
-    _, err = server.communicate(timeout=15)
+    server.terminate()  # a graceful stop: finishes the requests it has (slow on a busy machine)
+    try:
+        _, err = server.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        print("server did not stop in 60 s: killed (its workers die with it)")
+        server.kill()
+        _, err = server.communicate()
     tail = err.decode(errors="replace").strip().splitlines()[-30:]
     if any("Traceback" in line or "ERROR" in line for line in tail):
         print("server log (tail):\n" + "\n".join(tail))

@@ -179,6 +179,10 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
             from paperatlas import keyword_index, search
             keyword_index.preload(atlas.store)
             search.precompute_similar(atlas.store)
+            try:  # what a first Chinese query would load (cross-lingual terms: seconds)
+                search.search(atlas.store, "预热", k=1)
+            except PaperatlasError:  # no vectors yet: nothing to load
+                pass
         except Exception:  # a speed-up only: searches and paper pages work without it
             import logging
             logging.getLogger("paperatlas.web").exception("preload failed")
