@@ -478,3 +478,17 @@ def test_standalone_title_lines():
     assert papers[2].title_only and papers[2].code_urls == ["https://github.com/x/trm"]
     # "**Key idea**: ..." under Notes is a labelled line, not a paper
     assert all(p.section == "Papers I read this week" for p in papers)
+
+
+def test_html_publication_page():
+    report = ReadReport()
+    papers = _read("lab_page.html", report)
+    assert report.format == "html"
+    assert [(p.title, p.authors, p.venue, p.year, p.section) for p in papers] == [
+        ("Sparse Routing for Long-Context Attention", ["Ann Lee", "Bo Chen"], "NeurIPS", 2025, "2025"),
+        ("Learning to Prune Transformers in One Shot", ["Cy Dee", "Ann Lee"], "ICLR", 2025, "2025"),
+        ("Graph Transformers for Molecules", [], "ICML 2024", 2024, "2024")]  # as the cell says
+    assert papers[0].urls == ["https://arxiv.org/abs/2505.01234"]
+    assert papers[0].code_urls == ["https://github.com/lab/sparse"]
+    assert papers[0].source.endswith("lab_page.html:8")  # the HTML line it came from
+    assert papers[2].identifiers == {"arxiv": "2402.00099"}  # nav, footer and script left out

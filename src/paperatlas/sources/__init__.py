@@ -19,8 +19,9 @@ from paperatlas.sources.bibtex import read_bibtex
 from paperatlas.sources.csv import header_columns, is_header, read_csv
 from paperatlas.sources.arxiv_mail import looks_like_arxiv_mail, read_arxiv_mail
 from paperatlas.sources.csl import is_csl_item
-from paperatlas.sources.entries import looks_like_markdown, read_entries
+from paperatlas.sources.entries import looks_like_markdown, read_entries, read_html
 from paperatlas.sources.folder import read_folder
+from paperatlas.sources.html import looks_like_html
 from paperatlas.sources.jsonl import read_json, read_jsonl
 from paperatlas.sources.ris import looks_like_ris, read_ris
 from paperatlas.sources.report import ReadReport, line_of
@@ -36,18 +37,21 @@ READERS: dict[str, Callable[[Path], Iterator[Paper]]] = {
     "bibtex": read_bibtex,
     "text": read_text,
     "markdown": read_entries,
+    "html": read_html,
 }
 _BIBTEX_ENTRY = re.compile(r"^\s*@\s*[A-Za-z]+\s*[({]", re.MULTILINE)
 
 
 def detect(path: str | os.PathLike[str]) -> str:
     """The format of a file, from its first 64 KB: jsonl | json | csv | csl | ris | bibtex |
-    arxiv-mail | markdown | text; `folder` for a directory."""
+    arxiv-mail | markdown | html | text; `folder` for a directory."""
     path = Path(path)
     if path.is_dir():
         return "folder"
     head = peek(path)
     stripped = head.lstrip()
+    if looks_like_html(head):
+        return "html"
     first_line = stripped.split("\n", 1)[0].strip()
     if re.match(r"\[\s*[{\]]", stripped):  # an array of objects ("[1] Title" is text)
         return "csl" if _first_object_is_csl(stripped) else "json"

@@ -841,7 +841,16 @@ def _front_matter_paper(path: Path, data: dict, body: list[tuple[int, str]]) -> 
 
 
 def read_entries(path: Path) -> Iterator[Paper]:
-    raw = list(iter_lines(path))
+    yield from entries_from_lines(path, list(iter_lines(path)))
+
+
+def read_html(path: Path) -> Iterator[Paper]:
+    """An HTML page, as Markdown-like lines (`sources.html`), read as entries."""
+    from paperatlas.sources.html import html_lines
+    yield from entries_from_lines(path, html_lines(path))
+
+
+def entries_from_lines(path: Path, raw: list[tuple[int, str]]) -> Iterator[Paper]:
     data, body = front_matter(raw)
     if data is not None and (paper := _front_matter_paper(path, data, body)) is not None:
         yield paper
