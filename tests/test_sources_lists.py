@@ -492,3 +492,13 @@ def test_html_publication_page():
     assert papers[0].code_urls == ["https://github.com/lab/sparse"]
     assert papers[0].source.endswith("lab_page.html:8")  # the HTML line it came from
     assert papers[2].identifiers == {"arxiv": "2402.00099"}  # nav, footer and script left out
+
+
+def test_zotero_json_items():
+    report = ReadReport()
+    [paper] = _read("zotero_items.json", report)
+    assert paper.title == "Protein Graphs at Scale" and paper.authors == ["Anna Müller", "Bo Lee"]
+    assert paper.abstract == "We embed protein graphs at scale." and paper.venue == "Bioinformatics"
+    assert paper.year == 2021 and paper.date == "2021-06-15"
+    assert paper.identifiers == {"doi": "10.1000/pg.1"}
+    assert sorted(report.skipped) == ["not a paper (type blogPost)", "not a paper (type computerProgram)"]

@@ -20,11 +20,13 @@ from paperatlas.sources.kinds import not_a_paper
 
 ALIASES: dict[str, tuple[str, ...]] = {
     "title": ("title", "paper_title", "papertitle"),
-    "abstract": ("abstract", "summary", "abstract_text", "paper_abstract", "abstract_note"),
-    "authors": ("authors_parsed", "authors", "author", "author_names", "authornames"),
+    "abstract": ("abstract", "summary", "abstract_text", "paper_abstract", "abstract_note",
+                 "abstractnote"),
+    "authors": ("authors_parsed", "authors", "author", "author_names", "authornames", "creators"),
     "keywords": ("keywords", "keyword", "key_words", "author_keywords", "tags"),
     "id": ("id", "paper_id", "openreview_id", "arxiv_id", "forum", "bibkey", "key"),
-    "venue": ("venue", "conference", "booktitle", "journal", "container_title"),
+    "venue": ("venue", "conference", "booktitle", "journal", "container_title",
+              "publicationtitle", "proceedingstitle"),
     "year": ("year", "publication_year"),
     "area": ("primary_area", "area", "research_area", "subject_area"),
     "decision": ("decision", "status"),
@@ -102,8 +104,9 @@ def _name_of(item: Mapping[str, Any]) -> str:
         if isinstance(item.get(key), str):
             return item[key]
     parts = [item.get(k) for k in ("given", "non-dropping-particle", "family", "suffix")]
-    if not any(parts):
-        parts = [item.get(k) for k in ("first", "first_name", "last", "last_name")]
+    if not any(parts):  # Zotero {firstName, lastName}, others {first, last}
+        parts = [item.get(k) for k in ("firstName", "first", "first_name", "lastName", "last",
+                                       "last_name")]
     return " ".join(str(p) for p in parts if p)
 
 
@@ -235,7 +238,7 @@ def paper_from_record(record: Mapping[str, Any], source: str) -> Paper:
         record = flatten_openreview(record)
     title = record.get("title")
     csl = "type" in record and is_csl_item(record)
-    kind = record.get("type")
+    kind = record.get("type") or record.get("itemType")  # CSL, programs; Zotero JSON
     if isinstance(kind, str) and kind:
         links = [str(record.get(k)) for k in ("URL", "url", "link", "pdf", "abs") if record.get(k)]
         venues = [str(record.get(k) or "") for k in ("container-title", "publisher", "venue",
