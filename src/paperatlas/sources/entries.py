@@ -1,7 +1,8 @@
 """Lists written by people — Markdown digests, awesome lists, Chinese posts, publication
 pages — read as *entries*: a title line and the lines that belong to it.
 
-The line recognisers are in `mdlines`; this module puts their lines together:
+The line recognisers are in `mdlines`, the entry record and its merging in `entry`, front
+matter in `frontmatter`; this module puts the recognised lines together:
 
 1. Title lines open an entry: a heading with paper content under it (a labelled field, a
    link, a number, or an abstract-like paragraph), a list item whose text starts with a
@@ -28,15 +29,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from paperatlas.identifiers import find_identifiers, link_kind
-from paperatlas.paper import Paper, normalise_text, skipped
+from paperatlas.identifiers import link_kind
+from paperatlas.paper import Paper, skipped
 from paperatlas.sources._io import iter_lines
+from paperatlas.sources.entry import (PARA_CJK, PARA_WORDS, YEAR, Entry, is_prose,
+                                      merge_duplicates, merge_repeated_sections, to_paper)
+from paperatlas.sources.frontmatter import front_matter, front_matter_paper
 from paperatlas.sources.mdlines import (Line, classify, cjk_count, label_name, links, noise_blocks,
                                         plain, strip_symbols, without_links)
-from paperatlas.sources.records import iso_date
 from paperatlas.sources.text import looks_like_authors
 
 # Sections that hold no papers, whatever is under them.
@@ -76,86 +78,6 @@ _TABLE_ROLES = {
     "abstract": ("abstract", "摘要", "summary", "tl;dr", "tldr"),
 }
 _ROLE_OF = {name: role for role, names in _TABLE_ROLES.items() for name in names}
-_PROSE_WORDS = 20
-_PROSE_CJK = 40
-# an untitled paragraph outside any entry is a paper only when it is a real abstract
-_PARA_WORDS = 40
-_PARA_CJK = 80
-_YEAR = re.compile(r"(?<!\d)(19[5-9]\d|20\d\d)(?!\d)")
-_ABSTRACT_RANK = {"abstract": 4, "summary": 3, "quote": 2, "body": 1}
-
-
-@dataclass
-class Entry:
-    lineno: int
-    kind: str                       # heading | item | table | field
-    title: str | None = None
-    level: int = 0
-    number: int | None = None
-    section: str | None = None
-    authors: list[str] = field(default_factory=list)
-    abstracts: dict[str, list[str]] = field(default_factory=dict)   # rank name -> parts
-    body: list[str] = field(default_factory=list)
-    urls: list[str] = field(default_factory=list)
-    code: list[str] = field(default_factory=list)
-    fields: dict[str, str] = field(default_factory=dict)            # venue, date, ... as read
-    extra: dict[str, object] = field(default_factory=dict)
-    group: int = 0                   # index of the section run it was read in
-
-    def add_text(self, rank: str, text: str) -> None:
-        self.abstracts.setdefault(rank, []).append(text)
-
-    def abstract(self) -> tuple[str, str | None]:
-        """The best text it has for an abstract: labelled, else a summary, a quote, or the
-        entry's own prose (not a line of venue and links), and which of them it is."""
-        for rank in sorted(self.abstracts, key=lambda r: -_ABSTRACT_RANK.get(r, 0)):
-            if rank == "tldr":
-                continue
-            text = _join(self.abstracts[rank])
-            if text or rank == "abstract":  # a labelled abstract left empty: no abstract
-                return text, rank if text else None
-        prose = [b for b in self.body if is_prose(b) or is_sentence(b)]
-        if prose:
-            return _join(prose), "body"
-        return "", None
-
-    def keys(self) -> list[str]:
-        ids = find_identifiers(*self.urls, self.fields.get("arxiv_id"))
-        keys = [f"{k}:{v}" for k, v in sorted(ids.items())]
-        norm = normalise_text(self.title or "")
-        if len(norm) >= 8 and len(norm.split()) >= 2 or len(norm) >= 12:
-            keys.append("title:" + norm)
-        return keys
-
-
-def is_prose(text: str, words: int = 0, cjk: int = 0) -> bool:
-    """Reads as an abstract: enough words (or CJK characters) to be more than a label."""
-    return len(without_links(text).split()) >= (words or _PROSE_WORDS) or \
-        cjk_count(text) >= (cjk or _PROSE_CJK)
-
-
-def is_sentence(text: str) -> bool:
-    """A short paragraph that is still a sentence or more (not `arXiv 2025, [Paper](...)`)."""
-    bare = plain(without_links(text)).strip()
-    return bare.endswith((".", "。", "!", "?", "！", "？")) and \
-        (len(bare.split()) >= 3 or cjk_count(bare) >= 10)
-
-
-def _paragraphs(body: list[Line]) -> list[str]:
-    paragraphs, current = [], []
-    for line in body:
-        if line.kind == "text":
-            current.append(line.text)
-        elif current:
-            paragraphs.append(" ".join(current))
-            current = []
-    if current:
-        paragraphs.append(" ".join(current))
-    return paragraphs
-
-
-def _join(parts: list[str]) -> str:
-    return " ".join(" ".join(p.split()) for p in parts if p and p.strip()).strip()
 
 
 def looks_like_markdown(head: str) -> bool:
@@ -359,7 +281,7 @@ class _Builder:
                 return True
         content = [b for b in body if b.kind in ("text", "quote", "item")]
         paragraphs = _paragraphs(body)
-        if sum(is_prose(p, _PARA_WORDS, _PARA_CJK) for p in paragraphs) >= 2 and \
+        if sum(is_prose(p, PARA_WORDS, PARA_CJK) for p in paragraphs) >= 2 and \
                 line.number is None and not links(line.text):
             return False  # a heading over untitled abstracts
         paper_link = any(u and not u.startswith("#") for _, u in links(line.text))
@@ -468,7 +390,7 @@ class _Builder:
                 continue
             if not entry.authors and _names_line(part):
                 entry.authors = split_authors(part)
-            elif "venue" not in entry.fields and (m := _YEAR.search(part)) and \
+            elif "venue" not in entry.fields and (m := YEAR.search(part)) and \
                     len(part.split()) <= 8:
                 venue = part[:m.start()].strip(" ,.;:(")
                 if venue:
@@ -596,7 +518,7 @@ def _starts_with_title(text: str) -> bool:
 def _names_line(text: str) -> bool:
     """An unlabelled line of author names (`Ann Lee, Bo Chen`): no CJK, no year, no sentence."""
     bare = plain(without_links(text)).strip()
-    return (not cjk_count(bare) and not _YEAR.search(bare) and not bare.endswith((".", ":"))
+    return (not cjk_count(bare) and not YEAR.search(bare) and not bare.endswith((".", ":"))
             and looks_like_authors(bare))
 
 
@@ -667,177 +589,17 @@ def split_authors(text: str) -> list[str]:
     return names
 
 
-# -- merging ----------------------------------------------------------------------------
-
-def merge_repeated_sections(entries: list[Entry]) -> list[Entry]:
-    """A run of numbered entries that repeats an earlier run (same numbers, same titles)
-    is a second pass over the same papers: each entry merges into its number's twin."""
-    groups: dict[int, list[Entry]] = {}
-    for entry in entries:
-        groups.setdefault(entry.group, []).append(entry)
-    order = sorted(groups)
-    merged_into: dict[int, Entry] = {}
-    for b_index, b in enumerate(order):
-        later = groups[b]
-        numbered = {e.number: e for e in later if e.number is not None}
-        if len(numbered) < 2:
-            continue
-        for a in order[:b_index]:
-            earlier = {e.number: e for e in groups[a] if e.number is not None and id(e) not in merged_into}
-            titled = [n for n, e in numbered.items() if e.title]
-            same = sum(1 for n in titled if n in earlier and earlier[n].title and
-                       normalise_text(earlier[n].title) == normalise_text(numbered[n].title))
-            if titled and same >= 2 and same >= 0.8 * len(titled):
-                for n, e in numbered.items():
-                    if n in earlier:
-                        merge(earlier[n], e)
-                        merged_into[id(e)] = earlier[n]
-                break
-    return [e for e in entries if id(e) not in merged_into]
-
-
-def merge_duplicates(entries: list[Entry]) -> list[Entry]:
-    by_key: dict[str, Entry] = {}
-    kept: list[Entry] = []
-    for entry in entries:
-        keys = entry.keys()
-        twin = next((by_key[k] for k in keys if k in by_key), None)
-        if twin is not None:
-            merge(twin, entry)
-            for k in twin.keys():
-                by_key.setdefault(k, twin)
-            continue
-        kept.append(entry)
-        for k in keys:
-            by_key.setdefault(k, entry)
-    return kept
-
-
-def merge(into: Entry, other: Entry) -> None:
-    if not into.title and other.title:
-        into.title = other.title
-    if not into.authors:
-        into.authors = other.authors
-    for rank, parts in other.abstracts.items():
-        if rank not in into.abstracts:
-            into.abstracts[rank] = parts
-    if not into.abstract()[0] and other.body:
-        into.body = into.body + other.body
-    for url in other.urls:
-        if url not in into.urls:
-            into.urls.append(url)
-    for url in other.code:
-        if url not in into.code:
-            into.code.append(url)
-    for key, value in other.fields.items():
-        into.fields.setdefault(key, value)
-    for key, value in other.extra.items():
-        into.extra.setdefault(key, value)
-    into.section = into.section or other.section
-
-
-# -- entry -> Paper ---------------------------------------------------------------------
-
-def to_paper(path: Path, entry: Entry) -> Paper:
-    abstract, rank = entry.abstract()
-    extra: dict[str, object] = dict(entry.extra)
-    venue = entry.fields.get("venue")
-    year = None
-    date = iso_date(entry.fields.get("date")) if entry.fields.get("date") else None
-    if date:
-        year = int(date[:4])
-    elif entry.fields.get("date") and (m := _YEAR.search(entry.fields["date"])):
-        year = int(m.group(1))
-    if entry.fields.get("year") and (m := _YEAR.search(entry.fields["year"])):
-        year = year or int(m.group(1))
-    meta = [b for b in entry.body if b and not (rank == "body")]
-    if rank != "body":
-        for text in meta:  # "arXiv 2025, [Paper](...)" / "NeurIPS 2025 Highlight"
-            short = plain(without_links(text)).strip(" ,.;:|-–—")
-            if not short or len(short.split()) > 12:
-                continue
-            if m := _YEAR.search(short):
-                year = year or int(m.group(1))
-                before = short[:m.start()].strip(" ,.;:(")
-                if before and not venue and len(before.split()) <= 6:
-                    venue = before
-                break
-    if venue:
-        venue = venue.strip(" ,.;:")
-        if m := _YEAR.search(venue):
-            year = year or int(m.group(1))
-    if entry.number is not None:
-        extra["number"] = entry.number
-    for key in ("affiliation", "category", "keywords"):
-        if entry.fields.get(key):
-            extra["affiliations" if key == "affiliation" else
-                  "categories" if key == "category" else key] = entry.fields[key]
-    for rank_name in ("tldr", "summary"):
-        if rank_name in entry.abstracts and rank != rank_name:
-            extra[rank_name] = _join(entry.abstracts[rank_name])
-    identifiers = find_identifiers(*entry.urls, entry.fields.get("arxiv_id"),
-                                   *([f"arXiv:{entry.fields['arxiv_id']}"]
-                                     if entry.fields.get("arxiv_id") else []))
-    keywords = [k.strip() for k in re.split(r"[,;，；、]", entry.fields.get("keywords", "")) if k.strip()]
-    extra.pop("keywords", None)
-    urls = list(entry.urls)
-    if not urls and identifiers.get("arxiv"):
-        urls = [f"https://arxiv.org/abs/{identifiers['arxiv']}"]
-    return Paper(
-        abstract=abstract,
-        title=entry.title or None,
-        authors=entry.authors,
-        keywords=keywords,
-        venue=venue or None,
-        year=year,
-        urls=urls,
-        code_urls=list(entry.code),
-        identifiers=identifiers,
-        section=entry.section,
-        date=date,
-        source=f"{path}:{entry.lineno}",
-        extra=extra,
-    )
-
-
-def front_matter(lines: list[tuple[int, str]]) -> tuple[dict | None, list[tuple[int, str]]]:
-    """YAML front matter (`---` ... `---` at the top) as a dict, and the lines after it."""
-    if not lines or lines[0][1].strip() != "---":
-        return None, lines
-    for j in range(1, min(len(lines), 400)):
-        if lines[j][1].strip() in ("---", "..."):
-            import yaml
-            try:
-                data = yaml.safe_load("\n".join(line for _, line in lines[1:j]))
-            except yaml.YAMLError:
-                return None, lines
-            return (data if isinstance(data, dict) else None), lines[j + 1:]
-    return None, lines
-
-
-def _front_matter_paper(path: Path, data: dict, body: list[tuple[int, str]]) -> Paper | None:
-    """One paper per file (a Jekyll/PMLR post): the front matter's fields, the abstract
-    from `abstract` (or the body's prose when the front matter has none)."""
-    from paperatlas.sources.records import paper_from_record
-    record = {k: v for k, v in data.items() if not isinstance(v, (dict,)) or k in ("author",)}
-    record.pop("layout", None)
-    paper = paper_from_record(record, f"{path}:1")
-    if paper.skip or not paper.title:
-        return None
-    if not paper.abstract.strip():
-        text = " ".join(plain(without_links(line)) for _, line in body
-                        if line.strip() and not line.lstrip().startswith(("#", "{%", "{{", "<")))
-        if not is_prose(text):
-            return None
-        paper.abstract = " ".join(text.split())
-    for key in ("pdf", "openreview", "software", "code", "github", "video"):
-        value = data.get(key)
-        if isinstance(value, str) and value.startswith("http"):
-            target = paper.urls if key in ("pdf", "openreview") else paper.code_urls
-            if value not in target:
-                target.append(value)
-    paper.identifiers = {**find_identifiers(*paper.urls), **paper.identifiers}
-    return paper
+def _paragraphs(body: list[Line]) -> list[str]:
+    paragraphs, current = [], []
+    for line in body:
+        if line.kind == "text":
+            current.append(line.text)
+        elif current:
+            paragraphs.append(" ".join(current))
+            current = []
+    if current:
+        paragraphs.append(" ".join(current))
+    return paragraphs
 
 
 def read_entries(path: Path) -> Iterator[Paper]:
@@ -852,7 +614,7 @@ def read_html(path: Path) -> Iterator[Paper]:
 
 def entries_from_lines(path: Path, raw: list[tuple[int, str]]) -> Iterator[Paper]:
     data, body = front_matter(raw)
-    if data is not None and (paper := _front_matter_paper(path, data, body)) is not None:
+    if data is not None and (paper := front_matter_paper(path, data, body)) is not None:
         yield paper
         return
     lines = [classify(n, line) for n, line in noise_blocks(raw)]
@@ -860,7 +622,7 @@ def entries_from_lines(path: Path, raw: list[tuple[int, str]]) -> Iterator[Paper
     entries = merge_duplicates(merge_repeated_sections(entries))
     entries = [e for e in entries if e.title or e.abstract()[0]]
     entries = [e for e in entries if e.kind != "para" or
-               is_prose(e.abstract()[0], _PARA_WORDS, _PARA_CJK)]
+               is_prose(e.abstract()[0], PARA_WORDS, PARA_CJK)]
     if not entries and data is not None:  # a post, a page: not a paper
         yield skipped(f"{path}:1", "front matter without a title and an abstract (not a paper)")
         return
