@@ -502,3 +502,12 @@ def test_zotero_json_items():
     assert paper.year == 2021 and paper.date == "2021-06-15"
     assert paper.identifiers == {"doi": "10.1000/pg.1"}
     assert sorted(report.skipped) == ["not a paper (type blogPost)", "not a paper (type computerProgram)"]
+
+
+def test_arxiv_daily_table():
+    papers = _read("arxiv_daily_table.md")
+    assert [(p.title, p.authors, p.date, p.section) for p in papers] == [
+        ("Dense Visual SLAM with Gaussians", ["Ann Lee"], "2025-01-01", "SLAM"),
+        ("Loop Closure by Language", ["Bo Chen"], "2024-12-30", "SLAM")]
+    assert papers[0].identifiers == {"arxiv": "2501.00001"}
+    assert papers[0].code_urls == ["https://github.com/x/gslam"] and not papers[1].code_urls

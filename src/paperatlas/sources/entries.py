@@ -72,7 +72,8 @@ _TABLE_ROLES = {
     "name": ("name", "dataset", "benchmark", "model", "method", "名称", "数据集", "模型", "方法"),
     "venue": ("venue", "conference", "journal", "pub", "publication venue", "会议", "期刊", "会议期刊",
               "source"),
-    "date": ("date", "year", "time", "published", "日期", "时间", "年份", "发表日期"),
+    "date": ("date", "year", "time", "published", "publish date", "publication date", "pub date",
+             "submitted", "updated", "日期", "时间", "年份", "发表日期", "发布日期"),
     "code": ("code", "github", "repo", "repository", "demo", "project", "homepage", "代码", "项目"),
     "authors": ("authors", "author", "作者"),
     "abstract": ("abstract", "摘要", "summary", "tl;dr", "tldr"),
@@ -582,7 +583,8 @@ _AUTHOR_SPLIT = re.compile(r"\s*[,;，；、]\s*(?:and\s+)?|\s+and\s+|\s+&\s+|\s
 def split_authors(text: str) -> list[str]:
     names = []
     for name in _AUTHOR_SPLIT.split(text):
-        name = re.sub(r"[\d*†‡§¶⭐✉#]+$", "", strip_symbols(name)).strip()
+        name = re.sub(r"\s*\bet\.?\s*al\.?$", "", strip_symbols(name))  # "Ann Lee et.al."
+        name = re.sub(r"[\d*†‡§¶⭐✉#]+$", "", name).strip()
         name = re.sub(r"\s*\([^)]*\)$", "", name)  # "Ann Lee (MIT)"
         if name and re.search(r"[^\W\d_]", name) and name.lower() not in ("et al", "et al.", "others"):
             names.append(name)
