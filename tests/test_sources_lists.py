@@ -330,6 +330,7 @@ def test_arxiv_ids(text, expected):
 def test_dois_openreview_and_links():
     assert doi("https://doi.org/10.1145/ABC.123.") == "10.1145/abc.123"
     assert doi("(doi: 10.1000/xyz)") == "10.1000/xyz"
+    assert doi("https://doi.org/10.1145/3581784.3607051?utm_source=x") == "10.1145/3581784.3607051"
     assert openreview_id("https://openreview.net/forum?id=AbC-12_x") == "AbC-12_x"
     assert find_identifiers("https://doi.org/10.48550/arXiv.2401.00001") == {
         "doi": "10.48550/arxiv.2401.00001", "arxiv": "2401.00001"}

@@ -80,7 +80,7 @@ def doi(text: str | None) -> str | None:
     match = _DOI.search(text)
     if not match:
         return None
-    value = match.group(1).rstrip(".,;:)")
+    value = re.split(r"[?#&]", match.group(1))[0].rstrip(".,;:)")  # a URL's query is not the DOI
     if value.count("(") < value.count(")"):  # "(doi: 10.1/x)" -> drop the closing paren
         value = value.rstrip(")")
     for suffix in ("/abstract", "/full", "/pdf", "/epdf", ".pdf", "/meta"):
