@@ -512,3 +512,13 @@ def test_arxiv_daily_table():
         ("Loop Closure by Language", ["Bo Chen"], "2024-12-30", "SLAM")]
     assert papers[0].identifiers == {"arxiv": "2501.00001"}
     assert papers[0].code_urls == ["https://github.com/x/gslam"] and not papers[1].code_urls
+
+
+@pytest.mark.parametrize("latex, text", [
+    (r"a \textbraceleft{}b\textbraceright{} c", "a {b} c"),
+    (r"x\textasciicircum{}2 and a\textasciitilde{}b", "x^2 and a~b"),
+    (r"back\textbackslash{}slash -{}- \{x\}", "back\\slash -- {x}"),
+])
+def test_bibtex_text_symbols_decode(latex, text):
+    from paperatlas.sources.bibtex import decode_latex
+    assert decode_latex(latex) == text

@@ -33,6 +33,11 @@ _TEXT_FIELDS = {"title", "author", "editor", "abstract", "booktitle", "journal",
                 "school", "organization", "shorttitle", "address", "annotation", "annote"}
 _LINK_FIELDS = ("url", "pdf", "link", "eprint_url", "code", "project", "github", "website")
 _BARE_PERCENT = re.compile(r"(?<!\\)%")
+_SYMBOL_TEXT = {"textbraceleft": "{", "textbraceright": "}", "textasciicircum": "^",
+                "textasciitilde": "~", "textbackslash": "\\"}
+_PLACEHOLDER = {name: chr(0xE000 + i) for i, name in enumerate(_SYMBOL_TEXT)}  # private use
+# `\macro{}` keeps the space after it; a bare `\macro` swallows one, as in LaTeX
+_SYMBOLS = re.compile(r"\\(" + "|".join(_SYMBOL_TEXT) + r")(?:\{\}|(?![A-Za-z])\s?)")
 
 
 def read_bibtex(path: Path) -> Iterator[Paper]:
@@ -147,10 +152,14 @@ def decode_latex(value: str) -> str:
     if "\\" not in value and "{" not in value and "~" not in value:
         return " ".join(value.split())
     value = _BARE_PERCENT.sub(r"\\%", value)  # a bare % is text here, not a LaTeX comment
+    # text-mode symbols pylatexenc drops or maps elsewhere: kept through it as placeholders
+    value = _SYMBOLS.sub(lambda m: _PLACEHOLDER[m.group(1)], value)
     try:
         text = _converter().latex_to_text(value)
     except Exception:  # pylatexenc is tolerant; never lose a record to it
         text = _strip_braces(value)
+    for name, mark in _PLACEHOLDER.items():
+        text = text.replace(mark, _SYMBOL_TEXT[name])
     return " ".join(text.split())
 
 
