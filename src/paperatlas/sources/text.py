@@ -23,6 +23,8 @@ from paperatlas.sources.records import split_list
 
 TITLE_MAX_WORDS = 25
 TITLE_MAX_CHARS = 250
+TITLE_MAX_CJK_CHARS = 60  # a Chinese title is 10-40 characters; an abstract is hundreds
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _STYLE_LOOKAHEAD = 50  # blocks read ahead to tell "title block, abstract block" lists apart
 
 _LABEL = re.compile(r"^\s*(title|abstract|summary|authors?|keywords|tl;?dr|url|venue)\s*[:：]\s*(.*)$",
@@ -72,7 +74,8 @@ def is_title_like(line: str) -> bool:
     """A short line that can be a title or a heading: never a full sentence."""
     line = line.strip()
     return (bool(line) and len(line) <= TITLE_MAX_CHARS and len(line.split()) <= TITLE_MAX_WORDS
-            and not line.endswith((".", ",", ";", ":", "!"))
+            and len(_CJK.findall(line)) <= TITLE_MAX_CJK_CHARS  # Chinese has no spaces to count
+            and not line.endswith((".", ",", ";", ":", "!", "。", "！", "？", "；", "，"))
             and any(c.isalnum() for c in line))
 
 
