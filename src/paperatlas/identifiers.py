@@ -107,9 +107,12 @@ def find_identifiers(*texts: str | None) -> dict[str, str]:
     for text in texts:
         if not text:
             continue
-        for name, finder in (("arxiv", arxiv_id), ("doi", doi), ("openreview", openreview_id)):
-            if name not in found and (value := finder(text)):
-                found[name] = value
+        if "arxiv" not in found and (value := arxiv_id(text)):
+            found["arxiv"] = value
+        if "doi" not in found and "10." in text and (value := doi(text)):
+            found["doi"] = value
+        if "openreview" not in found and "openreview" in text and (value := openreview_id(text)):
+            found["openreview"] = value
     if "arxiv" not in found and (d := found.get("doi", "")).startswith("10.48550/arxiv."):
         found["arxiv"] = strip_version(d[len("10.48550/arxiv."):])
     return found

@@ -40,6 +40,7 @@ _DROP = {"", "content", "authors_parsed", "authorids"}
 
 _OPENREVIEW_ID = re.compile(r"^[A-Za-z0-9_-]{8,14}$")
 _ARXIV_ID = re.compile(r"^(\d{4}\.\d{4,5}|[a-z-]+(\.[A-Z]{2})?/\d{7})(v\d+)?$")
+_CODE_KEYS = {"code", "code_url", "github", "repo", "project_page", "project"}
 _LINK_KEY = re.compile(r"(url|link|pdf|href|^abs$|^html$|^site$|^page$)")
 _OPENREVIEW_HINTS = ("primary_area", "forum", "venueid", "number", "decision_source")
 
@@ -278,8 +279,9 @@ def paper_from_record(record: Mapping[str, Any], source: str) -> Paper:
     if year is None:
         year = next((_as_year(record[k]) for k in _DATE_FIELDS if record.get(k)), None)
     if date is None:
-        date = next((d for k in ("published", "date", "publication_date", "created")
-                     if (d := iso_date(record.get(k)))), None)
+        for key in ("published", "date", "publication_date", "created"):
+            if (value := record.get(key)) and (date := iso_date(value)):
+                break
     urls = split_list(fields.get("urls"))
     for key in [k for k in by_key if _is_link_key(k)]:  # `PDF Link (OpenReview)`, `abs`, `pdf`
         value = by_key[key]
@@ -294,8 +296,8 @@ def paper_from_record(record: Mapping[str, Any], source: str) -> Paper:
         if forum not in urls:
             urls.insert(0, forum)
     urls, code_urls = split_links(urls)
-    for key in ("code", "code_url", "github", "repo", "project_page", "project"):
-        value = extra.get(key)
+    for key in _CODE_KEYS & extra.keys():
+        value = extra[key]
         if isinstance(value, str) and value.startswith("http") and value not in code_urls:
             code_urls.append(value)
     ids = find_identifiers(*(u for u in urls), _text(all_keys.get("doi")))
