@@ -506,6 +506,52 @@ def test_kill_9_of_serve_leaves_no_worker_and_frees_the_port(db):
     assert _port_free(port)
 
 
+WORKER = """
+import os, sys, time
+from paperatlas.web import server
+if sys.argv[1] == "watchdog":  # what a system without PR_SET_PDEATHSIG gets
+    server._parent_death_signal = lambda sig: False
+    server.WATCH_SECONDS = 0.1
+server.die_with_parent()
+print("ready", flush=True)
+time.sleep(60)
+"""
+PARENT = """
+import os, subprocess, sys, time
+env = dict(os.environ, PAPERATLAS_SERVE_PARENT=str(os.getpid()))
+child = subprocess.Popen([sys.executable, "-c", sys.argv[1], sys.argv[2]], env=env,
+                         stdout=subprocess.PIPE)
+assert child.stdout.readline().strip() == b"ready"
+print(child.pid, flush=True)
+time.sleep(60)
+"""
+
+
+@pytest.mark.parametrize("how", ["prctl", "watchdog"])
+def test_a_worker_ends_when_its_parent_is_killed(how):
+    parent = subprocess.Popen([sys.executable, "-c", PARENT, WORKER, how], stdout=subprocess.PIPE)
+    try:
+        child = int(parent.stdout.readline())
+        assert _alive(child)
+        parent.kill()
+        parent.wait()
+        deadline = time.time() + 10
+        while time.time() < deadline and _alive(child):
+            time.sleep(0.05)
+        assert not _alive(child)
+    finally:
+        parent.kill()
+
+
+def test_die_with_parent_does_nothing_outside_a_worker(monkeypatch):
+    from paperatlas.web import server
+    monkeypatch.delenv("PAPERATLAS_SERVE_PARENT", raising=False)
+    called = []
+    monkeypatch.setattr(server, "_parent_death_signal", lambda sig: called.append(sig))
+    server.die_with_parent()
+    assert called == []
+
+
 def test_busy_port_fails_at_once_with_one_line(db):
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
