@@ -1,16 +1,24 @@
-"""Score the enrich/ extractors.
+"""Score the enrich/ extractors, beside today's code (the starting commit) in the same run.
 
     .venv/bin/python benchmarks/enrich_eval.py [--data ../shared/data/iclr2026.jsonl.gz]
-        [--gold ../shared/gold/sample_list_annotations.jsonl] [--skip-speed | --speed-only]
+        [--gold ../shared/gold/sample_list_annotations.jsonl] [--base /tmp/paperatlas-base/src]
+        [--skip-speed | --speed-only]
 
 1. Gold (19 hand-annotated abstracts of examples/iclr2026_sample_list.txt): primary name exact
-   match (case-insensitive, plural s tolerated), kind accuracy, link precision/recall, number
-   recall — next to a naive baseline measured in the same run.
-2. Silver (ICLR 2026 papers whose real title starts with `Name:` and whose abstract contains
-   Name): extracted primary name == Name, on the held-out fifth of papers (ids hashed; the
-   rules were tuned on the other four fifths). Display titles (built with the title hidden)
-   against the real titles: ROUGE-L F1, and 10 side-by-side examples.
-3. Speed: extract_facts over all papers (papers/s) against just normalising the text, and
+   match, kind accuracy, link precision/recall, number recall, and of the gold numbers found:
+   how many are labelled "result" vs "setup" and carry a context — next to a naive baseline.
+2. Silver names (benchmarks/silver.py), held-out fifth (`areas.is_held_out`): papers whose
+   title is `Name: ...` with Name in the abstract, and papers that name nothing. Precision,
+   recall and F1 of the primary name (a name on a paper that names nothing is a false
+   positive; the acronym the abstract defines for Name counts as Name). Extraction sees the
+   abstract only.
+3. Silver kinds, held-out fifth: accuracy and per-kind precision/recall, beside today's code and
+   "always method". The hand check of 100 of them is benchmarks/hand/kinds_100.jsonl.
+4. Numbers: the hand-checked 100 quantities of benchmarks/hand/numbers_100.jsonl (random,
+   held-out papers): precision of "result", how many carry a context that says what they
+   measure.
+5. Display titles (title hidden) against real titles: ROUGE-L F1, and 10 side-by-side examples.
+6. Speed: extract_facts over all papers (papers/s) against just normalising the text, and
    enrich_store into a temporary database.
 """
 
@@ -30,8 +38,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import silver  # noqa: E402
 
 from paperatlas.enrich.names import extract_names  # noqa: E402
+from paperatlas.enrich.numbers import extract_numbers  # noqa: E402
 from paperatlas.enrich.pipeline import extract_facts  # noqa: E402
 from paperatlas.enrich.text import clean  # noqa: E402
 from paperatlas.paper import normalise_text  # noqa: E402
@@ -94,8 +106,9 @@ def rouge_l(candidate: str, reference: str) -> float:
 
 
 def held_out(paper_id: str) -> bool:
-    """The evaluation fifth: the name rules were tuned only on papers where this is False."""
-    return int(hashlib.sha1(paper_id.encode()).hexdigest(), 16) % 5 == 0
+    """The evaluation fifth (the project's rule, `areas.is_held_out`): nothing shipped was fit
+    or tuned on these papers."""
+    return silver.is_held_out(paper_id)
 
 
 # -- baselines (naive rules, measured in the same run) ---------------------------------------
@@ -145,6 +158,10 @@ def eval_gold(gold_path: Path, sample_path: Path) -> dict:
     name_ok = kind_ok = base_name_ok = base_kind_ok = 0
     link_tp = link_pred = link_gold = base_tp = base_pred = 0
     num_found = num_gold = base_num_found = 0
+    roles_path = ROOT / "benchmarks/hand/gold_number_roles.json"
+    roles = json.loads(roles_path.read_text(encoding="utf-8")) if roles_path.exists() else {}
+    role_n = role_ok = said_result = right_result = with_context = 0
+    shown: list[str] = []
     print(f"\n== gold: {n} abstracts ({gold_path})")
     for g, abstract in rows:
         facts = extract_facts(None, abstract)
@@ -163,6 +180,16 @@ def eval_gold(gold_path: Path, sample_path: Path) -> dict:
         base_pred += len(base)
         num_gold += len(g["numbers"])
         num_found += sum(number_found(x, facts["numbers"]) for x in g["numbers"])
+        for x in g["numbers"]:
+            item = next((i for i in facts["numbers"] if number_found(x, [i])), None)
+            truth = roles.get(str(g["index"]), {}).get(x)
+            if item is not None and truth is not None:
+                role_n += 1
+                role_ok += item.get("role") == truth
+                said_result += item.get("role") == "result"
+                right_result += item.get("role") == "result" and truth == "result"
+                with_context += len(item.get("context", "").split()) > len(item["text"].split())
+                shown.append(f"{item['text']!r} [{item.get('role')}] {item.get('context', '')}")
         base_num_found += sum(number_found(x, baseline_numbers(abstract)) for x in g["numbers"])
         if not ok or facts["kind"] != g["contribution_type"]:
             print(f"  #{g['index']:2d} name {facts['name']!r} (gold {g['primary_name']!r}), "
@@ -186,6 +213,15 @@ def eval_gold(gold_path: Path, sample_path: Path) -> dict:
           f"{result['baseline_link_recall']:.1%}   target 100% / 100%")
     print(f"  number recall:            {result['number_recall']:.1%} ({num_found}/{num_gold})   "
           f"baseline (every digit string) {result['baseline_number_recall']:.1%}   target >= 80%")
+    if role_n:
+        print(f"  gold numbers found: role right {role_ok}/{role_n}, precision of 'result' "
+              f"{right_result}/{said_result}, with a context beyond the number {with_context}/{role_n}"
+              f"   today's code: no role, no context")
+        for line in shown[:8]:
+            print(f"    {line}")
+        result.update(number_role_accuracy=role_ok / role_n,
+                      number_result_precision=right_result / max(1, said_result),
+                      number_with_context=with_context / role_n)
     return result
 
 
@@ -196,46 +232,181 @@ def load_papers(path: Path) -> list[dict]:
         return [json.loads(line) for line in fh if line.strip()]
 
 
-def silver_names(papers: list[dict]) -> dict:
-    examples = []
-    for p in papers:
-        m = re.match(r"^([^:]{1,60}):\s", p["title"])
-        if not m:
+_BASE_SCRIPT = r"""
+import json, sys
+from paperatlas.enrich.pipeline import extract_facts
+out = {}
+for line in sys.stdin:
+    p = json.loads(line)
+    f = extract_facts(None, p["abstract"])
+    out[p["id"]] = {"name": f["name"], "kind": f["kind"]}
+json.dump(out, sys.stdout)
+"""
+
+
+def base_predictions(papers: list[dict], base_src: Path) -> dict[str, dict] | None:
+    """{id: {name, kind}} from today's code (the starting commit), run in a subprocess."""
+    import subprocess
+    if not (base_src / "paperatlas").exists():
+        print(f"  (no baseline: {base_src} not found)")
+        return None
+    env = dict(os.environ, PYTHONPATH=str(base_src))
+    feed = "".join(json.dumps({"id": p["id"], "abstract": p["abstract"]}) + "\n" for p in papers)
+    run = subprocess.run([sys.executable, "-c", _BASE_SCRIPT], input=feed, env=env,
+                         capture_output=True, text=True, check=True, cwd="/")
+    return json.loads(run.stdout)
+
+
+def name_matches(pred: str | None, name: str, plain: str) -> bool:
+    """Same name (case and plural s aside) or the acronym the abstract defines for it."""
+    if not pred:
+        return False
+    if name_key(pred) == name_key(name):
+        return True
+    return bool(re.search(re.escape(name) + r"\s*\(\s*" + re.escape(pred) + r"\s*\)", plain) or
+                re.search(re.escape(pred) + r"\s*\(\s*" + re.escape(name) + r"\s*\)", plain))
+
+
+def prf(rows: list[tuple[dict, str | None]], predicted: dict[str, str | None]) -> dict:
+    tp = fp = fn = 0
+    for p, name in rows:
+        pred = predicted.get(p["id"])
+        if name and name_matches(pred, name, clean(p["abstract"])):
+            tp += 1
             continue
-        name = clean(m.group(1)).strip()
-        if name and name in clean(p["abstract"]):
-            examples.append((p, name))
-    result = {}
-    print(f"\n== silver names: {len(examples)} papers whose title is `Name: ...` with Name in the abstract")
-    for split in ("held-out", "tuning"):
-        part = [(p, n) for p, n in examples if held_out(p["id"]) == (split == "held-out")]
-        hits = alias_hits = base_hits = 0
-        misses = []
-        for p, name in part:
-            got = extract_names(p["abstract"])
-            top = got[0] if got else None
-            if name_key(top) == name_key(name):
-                hits += 1
-            else:
-                misses.append((p, name, got))
-                # "Guided Query Refinement (GQR)": the acronym the abstract defines for Name
-                if top and re.search(re.escape(name) + r"\s*\(\s*" + re.escape(top) + r"\s*\)",
-                                     clean(p["abstract"])):
-                    alias_hits += 1
-            base_hits += name_key(baseline_name(p["abstract"])) == name_key(name)
-        rate = hits / len(part)
-        result[split] = {"count": len(part), "rate": rate,
-                         "rate_with_acronyms": (hits + alias_hits) / len(part),
-                         "baseline": base_hits / len(part)}
-        print(f"  {split:8s}: {len(part)} papers, primary name == Name: {rate:.1%}"
-              f"  (counting the abstract's own acronym for Name as a match: "
-              f"{(hits + alias_hits) / len(part):.1%})   baseline {base_hits / len(part):.1%}"
-              f"   target >= 85%")
-        if split == "held-out":
-            print("  20 random held-out misses (Name | extracted names):")
-            for p, name, got in random.Random(7).sample(misses, min(20, len(misses))):
-                print(f"    {name!r:40s} | {got[:3]}")
+        fp += bool(pred)
+        fn += bool(name)
+    precision = tp / (tp + fp) if tp + fp else 1.0
+    recall = tp / (tp + fn) if tp + fn else 1.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return {"precision": precision, "recall": recall, "f1": f1, "tp": tp, "fp": fp, "fn": fn}
+
+
+def silver_names(papers: list[dict], base: dict | None) -> dict:
+    df = silver.doc_freq(papers)
+    rows = silver.split(silver.silver_names(papers, df), True)
+    named = sum(1 for _, n in rows if n)
+    print(f"\n== silver names, held-out: {len(rows)} papers ({named} `Name: ...` titles with Name "
+          f"in the abstract, {len(rows) - named} that name nothing)")
+    ours = {}
+    for p, _ in rows:
+        got = extract_names(p["abstract"])
+        ours[p["id"]] = got[0] if got else None
+    result = {"count": len(rows), "named": named, "ours": prf(rows, ours)}
+    lines = [("ours", result["ours"])]
+    if base is not None:
+        result["base"] = prf(rows, {i: b["name"] for i, b in base.items()})
+        lines.append(("today's code", result["base"]))
+    for label, r in lines:
+        print(f"  {label:13s} precision {r['precision']:.3f}  recall {r['recall']:.3f}  "
+              f"F1 {r['f1']:.3f}   (tp {r['tp']}, fp {r['fp']}, fn {r['fn']})")
+    neg = [(p, n) for p, n in rows if not n]
+    false_names = sum(1 for p, _ in neg if ours[p["id"]])
+    print(f"  papers that name nothing given a name: {false_names} of {len(neg)}"
+          + (f" (today's code {sum(1 for p, _ in neg if base[p['id']]['name'])})" if base else ""))
+    hand = ROOT / "benchmarks/hand/names_nothing_50.jsonl"
+    if hand.exists():
+        checked = [json.loads(x) for x in hand.read_text(encoding="utf-8").splitlines() if x.strip()]
+        real = [c for c in checked if c["names"]]
+        print(f"  hand check of the 'names nothing' label ({hand.name}): {len(real)} of "
+              f"{len(checked)} random held-out ones do introduce a name "
+              f"({', '.join(c['names'] for c in real)}); the silver negatives are that noisy")
+        result["negatives_really_named"] = len(real) / len(checked)
+    print("  target: F1 >= 0.92")
+    misses = [(p, n, ours[p["id"]]) for p, n in rows
+              if not (n and name_matches(ours[p["id"]], n, clean(p["abstract"]))) and
+              (n or ours[p["id"]])]
+    print("  15 random held-out errors (silver Name | ours):")
+    for p, n, got in random.Random(7).sample(misses, min(15, len(misses))):
+        print(f"    {n!r:36s} | {got!r}")
     return result
+
+
+def per_kind(rows, predicted) -> dict:
+    out = {}
+    for k in silver_kinds_order():
+        tp = sum(1 for p, g in rows if g == k and predicted[p["id"]] == k)
+        pred = sum(1 for p, _ in rows if predicted[p["id"]] == k)
+        gold = sum(1 for _, g in rows if g == k)
+        out[k] = (tp / pred if pred else 0.0, tp / gold if gold else 0.0, gold)
+    return out
+
+
+def silver_kinds_order():
+    return ("method", "benchmark", "dataset", "analysis", "theory")
+
+
+def silver_kinds(papers: list[dict], base: dict | None) -> dict:
+    rows = silver.split(silver.silver_kinds(papers), True)
+    ours = {p["id"]: extract_facts(None, p["abstract"])["kind"] for p, _ in rows}
+    acc = sum(ours[p["id"]] == k for p, k in rows) / len(rows)
+    always = sum(k == "method" for _, k in rows) / len(rows)
+    result = {"count": len(rows), "accuracy": acc, "always_method": always}
+    counts = {k: sum(1 for _, g in rows if g == k) for k in silver_kinds_order()}
+    print(f"\n== silver kinds, held-out: {len(rows)} papers {counts}")
+    print(f"  accuracy: ours {acc:.3f}" + (f"   today's code " + f"{sum(base[p['id']]['kind'] == k for p, k in rows) / len(rows):.3f}" if base else "") +
+          f"   always 'method' {always:.3f}   target >= 0.85")
+    ours_pk = per_kind(rows, ours)
+    base_pk = per_kind(rows, {i: b["kind"] for i, b in base.items()}) if base else None
+    macro = sum(r for _, r, _ in ours_pk.values()) / len(ours_pk)
+    result["macro_recall"] = macro
+    if base:
+        result["base_accuracy"] = sum(base[p["id"]]["kind"] == k for p, k in rows) / len(rows)
+        result["base_macro_recall"] = sum(r for _, r, _ in base_pk.values()) / len(base_pk)
+    print(f"  macro recall (mean over kinds): ours {macro:.3f}" +
+          (f"   today's code {result['base_macro_recall']:.3f}" if base else ""))
+    for k in silver_kinds_order():
+        p_, r_, n_ = ours_pk[k]
+        line = f"    {k:9s} (n={n_:4d})  precision {p_:.2f}  recall {r_:.2f}"
+        if base_pk:
+            line += f"   | today's code {base_pk[k][0]:.2f} / {base_pk[k][1]:.2f}"
+        print(line)
+    hand = ROOT / "benchmarks/hand/kinds_100.jsonl"
+    if hand.exists():
+        checked = [json.loads(x) for x in hand.read_text(encoding="utf-8").splitlines() if x.strip()]
+        agree = sum(c["mine"] == c["silver"] for c in checked)
+        ok = sum(c["mine"] == ours.get(c["id"], extract_facts(None, c.get("abstract", ""))["kind"])
+                 for c in checked if c["id"] in ours)
+        print(f"  hand check ({hand.name}): {len(checked)} random held-out silver labels read by hand; "
+              f"{len(checked) - agree} disagreed with; ours matches the hand label on {ok} of "
+              f"{len(checked)}")
+        result["hand_disagree"] = len(checked) - agree
+        result["hand_ours_ok"] = ok
+    return result
+
+
+def eval_numbers(papers: list[dict]) -> dict:
+    """The hand-checked quantities: one random quantity of each of 100 random held-out papers,
+    its role read by hand, and whether the context shown then said what it measures. A
+    context that has changed since the hand check is counted apart (not judged)."""
+    hand = ROOT / "benchmarks/hand/numbers_100.jsonl"
+    if not hand.exists():
+        return {}
+    rows = [json.loads(x) for x in hand.read_text(encoding="utf-8").splitlines() if x.strip()]
+    by_id = {p["id"]: p for p in papers}
+    said_result = right_result = role_ok = context_ok = changed = missing = 0
+    for r in rows:
+        items = extract_numbers(clean(by_id[r["id"]]["abstract"]), limit=50)
+        item = next((i for i in items if i["text"] == r["text"]), None)
+        if item is None:
+            missing += 1
+            continue
+        said_result += item["role"] == "result"
+        right_result += item["role"] == "result" and r["role"] == "result"
+        role_ok += item["role"] == r["role"]
+        if item["context"] != r["judged_context"]:
+            changed += 1
+        elif r["context_ok"]:
+            context_ok += 1
+    n = len(rows)
+    print(f"\n== numbers: {n} hand-checked quantities, one from each of {n} random held-out papers "
+          f"({hand.name})")
+    print(f"  role (result/setup) right: {role_ok}/{n}; precision of 'result': {right_result}/"
+          f"{said_result} = {right_result / max(1, said_result):.2f}; context says what it "
+          f"measures: {context_ok}/{n} ({changed} contexts changed since the hand check, "
+          f"{missing} quantities no longer extracted)   today's code: no role, no context")
+    return {"role_accuracy": role_ok / n, "result_precision": right_result / max(1, said_result),
+            "with_context": context_ok / n}
 
 
 def silver_titles(papers: list[dict], limit: int = 2000) -> dict:
@@ -306,6 +477,8 @@ def main() -> None:
     ap.add_argument("--data", type=Path, default=ROOT / "../shared/data/iclr2026.jsonl.gz")
     ap.add_argument("--gold", type=Path, default=ROOT / "../shared/gold/sample_list_annotations.jsonl")
     ap.add_argument("--sample", type=Path, default=ROOT / "examples/iclr2026_sample_list.txt")
+    ap.add_argument("--base", type=Path, default=Path("/tmp/paperatlas-base/src"),
+                    help="today's code (the starting commit), run beside ours")
     ap.add_argument("--skip-speed", action="store_true")
     ap.add_argument("--speed-only", action="store_true")
     args = ap.parse_args()
@@ -313,7 +486,11 @@ def main() -> None:
     papers = load_papers(args.data)
     if not args.speed_only:
         eval_gold(args.gold, args.sample)
-        silver_names(papers)
+        held = [p for p in papers if silver.is_held_out(p["id"])]
+        base = base_predictions(held, args.base)
+        silver_names(papers, base)
+        silver_kinds(papers, base)
+        eval_numbers(papers)
         silver_titles(papers)
     if not args.skip_speed:
         speed(papers)

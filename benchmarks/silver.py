@@ -20,11 +20,12 @@ Names
 
 Kinds (main contribution kind from the title alone, first rule that fires)
   benchmark  the title says benchmark / bench / leaderboard / arena / testbed / evaluation suite
-  dataset    the title says dataset / corpus / data set (and not benchmark)
+  dataset    the title calls the thing a dataset / corpus ("A Dataset for ...", "X: ... Dataset",
+             "... Corpus"), not "dataset distillation / usage / shift ..." (and not benchmark)
   theory     a theory-shaped title: "Provable ...", "... Theory of ...", "On the convergence /
-             sample complexity / ... of", "... Bounds for ...", "Minimax ...", "... Guarantees ..."
-  analysis   a question or study title: ends with "?", "Understanding / Rethinking / Revisiting /
-             Do / Does / Can / Why / How / When / What ...", "An Empirical Study / Analysis / Survey"
+             sample complexity / ... of", "... Bounds for ...", "Minimax ..."
+  analysis   an unnamed study title: a question ("Do / Can / Why / How ... ?"), "Understanding /
+             Rethinking / Revisiting ...", "An Empirical / Systematic Study ...", "A Survey"
   method     `Name: ...` titles whose tail says what the thing does with a method word
              ("... via ...", "... for ..." with a method head noun) and none of the above cues
   Anything else is left out.
@@ -153,7 +154,13 @@ def silver_names(papers: list[dict], df: Counter | None = None) -> list[tuple[di
 
 _BENCH = re.compile(r"\b(?:benchmark\w*|\w*bench\b|\w+Bench\w*|leaderboard|arena|testbed|"
                     r"evaluation\s+suite|test\s+suite)", re.I)
-_DATA = re.compile(r"\b(?:dataset|datasets|corpus|corpora|data\s+set)\b", re.I)
+# "a ... dataset", "X: ... Dataset", "... Corpus" at the end; not dataset distillation/usage/...
+_DATA = re.compile(r"(?:\b(?:a|an|the|new)\s+(?:[\w-]+\s+){0,4}(?:dataset|corpus|data\s+set)s?\b|"
+                   r"\b(?:dataset|corpus|datasets|corpora)\s*$|^[^:]{1,40}:\s+(?:[\w-]+\s+){0,5}"
+                   r"(?:dataset|corpus)s?\b(?!\s+(?:distillation|condensation|pruning|selection|"
+                   r"usage|inference|shift|bias|contamination)))", re.I)
+_NOT_DATA = re.compile(r"\bdataset\s+(?:distillation|condensation|pruning|selection|usage|"
+                       r"inference|shift|bias|contamination|attribution)", re.I)
 _THEORY = re.compile(
     r"^(?:provabl[ey]|on\s+the\s+(?:convergence|sample\s+complexity|complexity|expressiv\w+|"
     r"optimality|(?:in)?approximability|identifiability|consistency|hardness|limits?|"
@@ -161,14 +168,15 @@ _THEORY = re.compile(
     r"stability)|minimax|a\s+theory|towards?\s+a\s+theory|a\s+theoretical)|"
     r"\b(?:theory\s+of|theoretical\s+(?:analysis|framework|understanding|perspective|"
     r"foundations?)|(?:lower|upper|generalization|regret|tight|sharp)\s+bounds?|"
-    r"guarantees?|sample\s+complexity|convergence\s+(?:rate|analysis|of)|"
+    r"sample\s+complexity|convergence\s+(?:rate|analysis)|"
     r"(?:in)?approximability|impossibility|learnability)\b", re.I)
 _ANALYSIS = re.compile(
-    r"\?\s*$|^(?:understanding|rethinking|revisiting|do|does|can|are|is|why|how|when|what|"
-    r"should|on\s+the\s+(?:role|effect|impact|importance|limitations?|pitfalls?|nature|"
-    r"emergence|robustness\s+of))\b|"
+    r"^(?:understanding|rethinking|revisiting|towards\s+understanding|on\s+the\s+(?:role|effect|"
+    r"impact|importance|limitations?|pitfalls?|nature|emergence))\b|"
     r"\b(?:an?\s+)?(?:empirical|systematic|large-scale|comprehensive)\s+(?:study|analysis|"
-    r"investigation|evaluation|examination)\b|\bsurvey\b|\bposition\b|\blessons\b", re.I)
+    r"investigation|examination)\b|\ba\s+survey\b|\bposition\s*:|\blessons\s+from\b", re.I)
+_QUESTION = re.compile(r"^(?:do|does|can|are|is|why|how|when|what|should|which|where)\b[^:]*\?\s*$",
+                       re.I)
 _METHOD_TAIL = re.compile(
     r"\b(?:via|with|using|through|for|by|towards?|enabling|boosting|improving|accelerating|"
     r"efficient|scalable|learning|training|framework|method|approach|algorithm|model|agent|"
@@ -180,16 +188,18 @@ def kind_label(p: dict) -> str | None:
     title = clean(p.get("title") or "")
     if not title:
         return None
+    m = _PREFIX.match(title)
+    named = bool(m and (_prefix_is_name(m.group(1)) or _capitalised_phrase(m.group(1))))
     if _BENCH.search(title):
         return "benchmark"
-    if _DATA.search(title):
+    if _DATA.search(title) and not _NOT_DATA.search(title):
         return "dataset"
     if _THEORY.search(title):
         return "theory"
-    if _ANALYSIS.search(title):
+    if not named and (_ANALYSIS.search(title) or _QUESTION.search(title)):
         return "analysis"
-    m = _PREFIX.match(title)
-    if m and _prefix_is_name(m.group(1)) and _METHOD_TAIL.search(title[m.end():]):
+    if named and m and _METHOD_TAIL.search(title[m.end():]) and \
+            not re.search(r"\?|\bstudy\b|\banalysis\b|\bunderstanding\b", title, re.I):
         return "method"
     return None
 

@@ -153,7 +153,8 @@ def main() -> None:
         corpus_df = silver.doc_freq(fit)
         build_names(silver.silver_names(fit, corpus_df), df)
     if args.only in (None, "kinds"):
-        from build_kinds import build_kinds  # noqa: E402  (scripts/build_kinds.py)
+        sys.path.insert(0, str(ROOT / "scripts"))
+        from build_kinds import build_kinds  # noqa: E402
         build_kinds(fit)
 
 

@@ -46,3 +46,31 @@ def test_kinds_are_from_the_fixed_set():
     main, secondary = kind("Short text with nothing in it.")
     assert main in ("method", "benchmark", "dataset", "analysis", "theory")
     assert main not in secondary
+
+
+@pytest.mark.parametrize("abstract, expected", [
+    ("现有评测难以衡量多模态模型的空间推理能力。我们构建了一个新的基准 SpatialEval，包含 5000 个问题。"
+     "实验表明最强模型的准确率仅为 45%。", "benchmark"),
+    ("高质量的手语数据十分稀缺。我们发布了一个包含 300 小时视频的手语数据集，并提供人工标注。", "dataset"),
+    ("我们证明了在一定条件下梯度下降以线性速率收敛，并给出了紧的上界。", "theory"),
+    ("我们研究了大语言模型在数学推理中的表现。我们发现其在长链推理中存在系统性错误。", "analysis"),
+    ("推理成本很高。我们提出了 FastGS，一种快速训练框架，在多个数据集上优于现有方法。", "method"),
+])
+def test_chinese_abstracts_get_a_real_kind(abstract, expected):
+    name = "FastGS" if "FastGS" in abstract else None
+    assert kind(abstract, name)[0] == expected
+
+
+@pytest.mark.parametrize("abstract, expected", [
+    ("Evaluating retrieval agents is hard. We present ShelfEval, a collection of 1,400 "
+     "multi-hop questions with verified answers, and evaluate 20 frontier models; the best "
+     "answers only 38%.", "benchmark"),
+    ("We study why transformers fail at length generalisation. Through controlled experiments "
+     "on synthetic tasks we find that positional encodings, not depth, explain most failures.",
+     "analysis"),
+    ("We establish minimax lower bounds for estimating the mean of a heavy-tailed distribution "
+     "under local differential privacy and give an estimator that attains them up to log factors.",
+     "theory"),
+])
+def test_more_kinds_from_abstract_alone(abstract, expected):
+    assert kind(abstract)[0] == expected

@@ -65,3 +65,50 @@ def test_years_model_versions_and_enumerations_are_not_quantities():
 def test_model_versions_written_apart_are_not_quantities():
     items = numbers("On Llama 3.1 and Qwen 2.5 our method gains 4.2 points.")
     assert [n["value"] for n in items] == [4.2]
+
+
+def test_results_say_what_they_measure_and_against_what():
+    items = numbers("Our model needs 35% fewer inference steps than Transformer++ while "
+                    "matching its quality.")
+    item = by_value(items, 35.0)
+    assert item["role"] == "result"
+    assert item["context"] == "Our model needs 35% fewer inference steps than Transformer++"
+
+
+def test_model_and_data_sizes_are_setup_not_results():
+    items = numbers("We train a 17B parameter model on 350B tokens and find it is 6.7x more "
+                    "sample efficient than dense baselines.")
+    assert by_value(items, 17.0)["role"] == "setup"
+    assert "parameter model" in by_value(items, 17.0)["context"]
+    assert by_value(items, 350.0)["role"] == "setup"
+    gain = by_value(items, 6.7)
+    assert gain["role"] == "result"
+    assert gain["context"].endswith("more sample efficient than dense baselines")
+    # results come first
+    assert items[0]["value"] == 6.7
+
+
+def test_counts_of_tasks_and_annotators_are_setup():
+    items = numbers("The benchmark has 2,318 questions written by 40+ annotators across 12 "
+                    "languages, and the best model answers 61.2% of them.")
+    assert by_value(items, 2318.0)["role"] == "setup"
+    assert by_value(items, 12.0)["role"] == "setup"
+    assert by_value(items, 61.2)["role"] == "result"
+
+
+def test_a_share_of_the_training_data_is_setup():
+    items = numbers("Using only 10% of the training data, our method improves accuracy by "
+                    "4.2 points over the strongest baseline.")
+    assert by_value(items, 10.0)["role"] == "setup"
+    gain = by_value(items, 4.2)
+    assert gain["role"] == "result"
+    assert gain["context"] == "our method improves accuracy by 4.2 points over the strongest baseline"
+
+
+def test_chinese_numbers_with_context():
+    items = numbers("FastGS 在多个数据集上将训练速度提升了 10 倍，并且只需 5000 张图像。三维高斯泼溅（3DGS）很慢。")
+    speed = by_value(items, 10.0)
+    assert speed["unit"] == "×" and speed["role"] == "result"
+    assert "训练速度提升了" in speed["context"]
+    assert by_value(items, 5000.0)["role"] == "setup"
+    assert all(n["value"] != 3.0 for n in items)  # the 3 of 3DGS is part of a name

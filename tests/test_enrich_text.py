@@ -47,3 +47,19 @@ def test_nested_and_unbalanced_latex_leaves_no_command_words():
 def test_latex_accents_become_letters():
     assert clean(r"we propose N\"uwa, after Schr\"{o}dinger and Poincar\'e") == \
         "we propose Nüwa, after Schrödinger and Poincaré"
+
+
+def test_chinese_sentences_end_at_full_width_marks():
+    from paperatlas.enrich.text import is_cjk, text_length
+    text = clean("近年来，扩散模型取得了显著进展。然而，采样仍然很慢！我们能否加速？我们提出了 FastDiff，一种快速采样方法。")
+    assert sentences(text) == ["近年来,扩散模型取得了显著进展。", "然而,采样仍然很慢!", "我们能否加速?",
+                               "我们提出了 FastDiff,一种快速采样方法。"]
+    assert is_cjk(text) and not is_cjk("We propose FastDiff, 一种 method.")
+    # lengths in characters for CJK (a word count would call this abstract 4 words long)
+    assert text_length(text) > 40
+    assert text_length("We propose a fast sampler.") == 5
+
+
+def test_mixed_sentence_ends_do_not_split_english_inside_chinese():
+    text = clean("我们在 ImageNet 上评估了方法，准确率达到 85.3%。代码见 github.com/x/y。")
+    assert len(sentences(text)) == 2

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import re
 
+from paperatlas.enrich import kinds_model
+from paperatlas.enrich.text import is_cjk
+
 KINDS = ("method", "benchmark", "dataset", "analysis", "theory")
 
 _INTRO = re.compile(
@@ -148,9 +151,9 @@ def _head_kind(tail: str) -> str | None:
     return best[0] if best else None
 
 
-def classify_kind(sents: list[str], name: str | None = None) -> tuple[str, list[str]]:
-    """(main kind, secondary kinds) from the abstract's clean sentences (and its name, if any:
-    a paper that coins a name introduces something)."""
+def rule_scores(sents: list[str], name: str | None = None) -> dict[str, float]:
+    """Each kind's evidence from the cue rules: what the contribution sentence calls the thing,
+    then the cues anywhere in the abstract (_CUES)."""
     score = dict.fromkeys(KINDS, 0.0)
     intro_weight = 3.0
     introduced = False
@@ -186,9 +189,64 @@ def classify_kind(sents: list[str], name: str | None = None) -> tuple[str, list[
                 n = len(pat.findall(text))
                 score[kind] += weight * min(n, 2)
     if name:
-        score["method"] += 1.0
+        score["method"] += NAMED_METHOD
     elif not introduced:  # nothing was introduced: a study or a theory paper
-        score["analysis"] += 1.0
-    main = max(KINDS, key=lambda k: (score[k], -KINDS.index(k)))
-    secondary = [k for k in KINDS if k != main and score[k] >= max(2.5, 0.5 * score[main])]
+        score["analysis"] += NOTHING_INTRODUCED
+    return score
+
+
+NAMED_METHOD = 1.0        # a paper that coins a name introduces something, most often a method
+NOTHING_INTRODUCED = 1.0  # a paper that introduces nothing is a study (or theory)
+
+
+def classify_kind(sents: list[str], name: str | None = None) -> tuple[str, list[str]]:
+    """(main kind, secondary kinds) from the abstract's clean sentences (and its name, if any).
+
+    The main kind comes from the learned kind model (kinds_model: words of the abstract and
+    the rule scores) where it is installed and the text is English; the rule scores alone
+    decide otherwise (and for Chinese abstracts, whose cues are in _CUES_ZH). Secondary kinds
+    are kinds with solid rule evidence."""
+    if sents and is_cjk(" ".join(sents[:3])):
+        score = _cjk_scores(" ".join(sents), name)
+    else:
+        score = rule_scores(sents, name)
+    main = None
+    model = kinds_model.load_model()
+    if model is not None and not is_cjk(" ".join(sents[:3])):
+        main = kinds_model.predict(model, " ".join(sents), score, name)
+    rule_main = max(KINDS, key=lambda k: (score[k], -KINDS.index(k)))
+    main = main or rule_main
+    top = max(score[main], score[rule_main])
+    secondary = [k for k in KINDS if k != main and score[k] >= max(2.5, 0.5 * top)]
     return main, secondary
+
+
+# Chinese abstracts: what the contribution is called, with weights (counted at most twice).
+_CUES_ZH: dict[str, list[tuple[re.Pattern, float]]] = {
+    "benchmark": [(re.compile(r"基准(?:测试)?|评测(?:基准|集|框架)?|排行榜|测评"), 2.0)],
+    "dataset": [(re.compile(r"数据集|语料库?|数据资源"), 1.5)],
+    "theory": [(re.compile(r"证明|定理|理论(?:分析|框架|保证)?|上界|下界|收敛(?:性|速率)|复杂度"), 1.2)],
+    "analysis": [(re.compile(r"实证研究|系统(?:性)?(?:地)?(?:研究|分析|评估)|我们(?:发现|研究|分析|探究|考察)|"
+                             r"研究表明|结果表明|揭示"), 1.2)],
+    "method": [(re.compile(r"(?:我们|本文)(?:提出|设计|开发|构建)了?(?:一种|一个)?(?:新的|新颖的)?|"
+                           r"方法|框架|算法|模型|优于|超越"), 0.8)],
+}
+_CUE_INTRO_ZH = re.compile(r"(?:我们|本文|本研究)(?:首先|进一步)?(?:提出|推出|构建|发布|引入|介绍)了?"
+                           r"(?:一个|一种|一套)?([^，。；]{0,30}?)(基准|数据集|框架|方法|算法|模型|理论)")
+_HEAD_KIND_ZH = {"基准": "benchmark", "数据集": "dataset", "框架": "method", "方法": "method",
+                 "算法": "method", "模型": "method", "理论": "theory"}
+
+
+def _cjk_scores(text: str, name: str | None) -> dict[str, float]:
+    score = dict.fromkeys(KINDS, 0.0)
+    m = _CUE_INTRO_ZH.search(text)
+    if m:
+        score[_HEAD_KIND_ZH[m.group(2)]] += 3.0
+    for kind, cues in _CUES_ZH.items():
+        for pat, weight in cues:
+            score[kind] += weight * min(len(pat.findall(text)), 2)
+    if name:
+        score["method"] += NAMED_METHOD
+    elif not m:
+        score["analysis"] += NOTHING_INTRODUCED
+    return score

@@ -31,7 +31,9 @@ from paperatlas.enrich.known import is_known, is_known_exact
 from paperatlas.enrich.text import clean, placeholder_macros
 
 # A name token: letters/digits joined by - . + _ ' (trailing ++ allowed, as in C++).
-_TOKEN = r"[^\W_]+(?:[-+_.'’/&][^\W_]+)*\+*\*?"
+# A bracketed part inside a name is allowed when letters follow it (A-(B)C, S(M)oE), so
+# "LLM(s)" or "f(x)" stay apart.
+_TOKEN = r"[^\W_]+(?:[-+_.'’/&]?\([^\W_]{1,12}\)[^\W_]+|[-+_.'’/&][^\W_]+)*\+*\*?"
 _TOKEN_RE = re.compile(_TOKEN)
 
 _HEAD_NOUNS = (
@@ -185,8 +187,12 @@ def _is_name_like(token: str, strong: bool) -> bool:
     if token[0].islower():
         # camelCase coined words (lmKANs, vCache, mmSSR); plain lower-case words and
         # prefixed adjectives (non-Euclidean) are not names
+        parts = token.split("-")
         return any(not part[1:].islower() and any(c.isupper() for c in part[1:])
-                   for part in token.split("-"))
+                   for part in parts) or \
+            any(len(part) >= 2 and part[0].isupper() and
+                (any(c.isdigit() for c in part) or sum(c.isupper() for c in part) >= 2)
+                for part in parts[1:])  # tabkit-R1, video-SALMONN (not non-Euclidean)
     if inner_caps >= 1:
         # "Model-Heterogeneous", "Spatio-Temporal": ordinary words joined, coined only with a
         # cue or a typical coined part ("Terminal-Bench")
@@ -617,6 +623,23 @@ def _our_work(t: _Text):
         yield Hit("our", m.group(1), m.start(1))
 
 
+_LATIN_TOKEN = r"[A-Za-z0-9]+(?:[-+_.'][A-Za-z0-9]+)*\+*"
+_ZH_INTRO = re.compile(r"(?:我们|本文|本研究|本工作|作者)(?:首先|进一步|还|也)?(?:提出|推出|构建|发布|引入|"
+                       r"介绍|设计|开发|建立)了?\s*(?:一个|一种|一套|新的|新颖的|全新的)*[^,，。;；]{0,24}?"
+                       r"(?:名为|称为|叫做)?\s*[\"“「《]?(" + _LATIN_TOKEN + r")")
+_ZH_NAMED = re.compile(r"(?:名为|称为|叫做|简称|命名为|即)\s*[\"“「《]?(" + _LATIN_TOKEN + r")")
+
+
+def _chinese(t: _Text):
+    """Latin-script names in a Chinese abstract: 我们提出了 FastGS / 名为 X 的框架."""
+    if not re.search(r"[\u4e00-\u9fff]", t.plain[:200]):
+        return
+    for m in _ZH_NAMED.finditer(t.plain):
+        yield Hit("named", m.group(1), m.start(1), allow_family=True)
+    for m in _ZH_INTRO.finditer(t.plain):
+        yield Hit("direct", m.group(1), m.start(1), allow_family=True)
+
+
 def _passive(t: _Text):
     """X is proposed / X, is introduced."""
     if not any(w in t.low for w in _PASSIVE_WORDS):
@@ -689,7 +712,7 @@ def _subject(t: _Text):
 _QUOTE_CHARS = ('"', "“", "‘", "'")
 _QUOTED = re.compile(r"(?:(?<=\s)|^)[\"“‘']([^\"“”‘’'\n]{2,40}?)[\"”’'](?=[\s,.;:)]|$)")
 _USING_AT_START = re.compile(r"(?:^|[.!?]\s+)(?:Using|With|Leveraging|Through|Via)\s*$")
-_SUITE_HEAD = re.compile(r"(?:a|an)\s+(?:[\w-]+\s+){0,3}?(?:suite|collection|set|family|"
+_SUITE_HEAD = re.compile(r"(?:[\w-]+\s+){0,3}?(?:suite|collection|set|family|"
                          r"benchmark|dataset|corpus|library|toolkit|testbed)\b", re.I)
 
 # The cue rules, in the order they run. Each yields Hits; WEIGHTS gives each cue's weight.
@@ -708,6 +731,7 @@ CUE_RULES = (
     ("emphasis", _emphasis),
     ("quoted", _quoted),
     ("subject", _subject),
+    ("chinese", _chinese),
 )
 
 
@@ -722,6 +746,8 @@ def _accept(hit: Hit, t: _Text, placeholders: set[str]) -> str | None:
         return None
     if " " not in token and not _is_name_like(token, hit.strong):
         return None
+    if hit.cue != "named" and names_model.is_generic_acronym(token):
+        return None  # LR, CE, NN: short acronyms many unrelated papers use are terms
     if " " in token and not _multiword_ok(token):
         return None
     return token

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from paperatlas.enrich.known import is_known
+from paperatlas.enrich.text import is_cjk
 
 _NUMBER_WORDS = {
     "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
@@ -19,7 +20,7 @@ _NUMBER_WORDS = {
 }
 
 _NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
-_UNIT = (r"\s*%|\s*×|x(?![A-Za-z0-9])|\s*times\b|\s*pp\b|\s*(?:percentage\s+)?points?\b|"
+_UNIT = (r"\s*%|\s*×|\s*倍|x(?![A-Za-z0-9])|\s*times\b|\s*pp\b|\s*(?:percentage\s+)?points?\b|"
          r"\s*(?:thousand|million|billion|trillion)\b|[KMBT](?![A-Za-z])|k(?![A-Za-z])|\+")
 # The words before a number that qualify it ("up to 69%"), looked for once a number is found.
 _LEAD = re.compile(r"(?<![\w])(up\s+to|over|more\s+than|nearly|about|approximately|around|"
@@ -87,6 +88,8 @@ def _is_noise(text: str, m: re.Match) -> bool:
     before = _WORD_BEFORE.search(text, max(0, s - 25), s)
     if before and not unit and is_known(before.group(1)):
         return True  # a model version written apart: Llama 3.1, Qwen 2.5
+    if not unit and text[e:e + 1].isascii() and text[e:e + 1].isalpha():
+        return True  # a digit inside a name: 3DGS, 4K-resolution written together
     if not unit and not m.group("num2"):
         v = _value(num)
         if "." not in num and 1900 <= v <= 2100:
@@ -96,6 +99,8 @@ def _is_noise(text: str, m: re.Match) -> bool:
         nxt = text[e:e + 25]
         if "." in num:
             return False  # a measurement (0.87 F1, 45.3 BLEU)
+        if _CJK_COUNT.match(nxt):
+            return False  # 5000 个问题: a count in Chinese
         if not re.match(r"\s*(?:[A-Za-z][\w-]*)", nxt) or re.match(r"\s*(?:and|or|of|in|on|to)\b", nxt):
             return True  # a bare number followed by nothing countable
         if v < 2 and "." not in num:
@@ -103,8 +108,125 @@ def _is_noise(text: str, m: re.Match) -> bool:
     return False
 
 
+# -- role and context ---------------------------------------------------------------------
+# A number is a *result* (what the paper found or achieved: a gain, an accuracy, a speed-up)
+# or *setup* (what it worked with: model and dataset sizes, counts of tasks, languages,
+# annotators). Each cue below is named; the first that decides wins, in this order.
+
+_SETUP_NOUNS = re.compile(
+    r"^\s*(?:[\w-]+\s+){0,2}?(?:parameters?|params?|tokens?|images?|videos?|samples?|examples?|"
+    r"instances?|questions?|problems?|tasks?|subtasks?|datasets?|benchmarks?|languages?|"
+    r"domains?|models?|LLMs|VLMs|annotators?|participants?|users?|hours?|documents?|pairs?|"
+    r"trajectories|episodes?|environments?|categories|classes|scenes?|prompts?|queries|"
+    r"conversations?|GPUs?|nodes?|layers?|articles?|papers?|clips?|frames?|demonstrations?|"
+    r"patients?|subjects?|molecules?|proteins?|graphs?|cities|countries|repositories|"
+    r"functions?|programs?|scenarios?|agents?|games?|skills?|types?|sources?|dimensions?|"
+    r"entries|records|rows|items|cases|points|steps|epochs|experts?|heads?|seeds?)\b", re.I)
+_RESULT_CUES = re.compile(
+    r"\b(?:improv\w*|outperform\w*|surpass\w*|exceed\w*|achiev\w*|attain\w*|reach\w*|"
+    r"reduc\w*|cut\w*|lower\w*|higher|fewer|less|faster|slower|speed-?ups?|accelerat\w*|"
+    r"gains?|boost\w*|increas\w*|decreas\w*|sav\w*|better|drops?|fell|falls?|rises?|"
+    r"only|accuracy|success\s+rate|win\s+rate|error|score|F1|AUC|BLEU|recall|precision|"
+    r"relative|absolute|average|state-of-the-art|SOTA|up\s+to|fail\w*|solv\w*|compression|"
+    r"memory|latency|throughput)\b", re.I)
+_COMPARE = re.compile(r"\b(?:than|over|compared\s+(?:to|with)|relative\s+to|versus|vs\.?|"
+                      r"against|above|below|from)\s+", re.I)
+_CLAUSE_EDGE = re.compile(r"[;:()\[\]]|,\s|\.\s|\s(?:while|whereas|which|and\s+(?:we|it|our|"
+                          r"the\s+\w+\s+(?:is|are))|but)\s", re.I)
+_LEADING_JUNK = re.compile(r"^(?:and|or|but|while|which|that|with|where|whereas|e\.g\.|"
+                           r"i\.e\.|including|respectively)\s+", re.I)
+_GAIN_BEFORE = re.compile(r"\b(?:improv\w*|reduc\w*|achiev\w*|outperform\w*|gains?|boost\w*|"
+                          r"increas\w*|decreas\w*|by)\s*(?:up\s+to\s+|over\s+|about\s+)?$", re.I)
+_BEFORE_BREAK = re.compile(r"^(?:and|that|which|while|where|whereas|but|so)$", re.I)
+MAX_CONTEXT_WORDS = 14
+
+
+def role_of(text: str, start: int, end: int, unit: str | None, display: str) -> str:
+    """"result" or "setup" for the quantity at text[start:end]."""
+    after = text[end:end + 40]
+    clause = _clause(text, start, end)
+    before = text[max(clause[0], start - 80):start]
+    if unit in ("B", "M", "K", "T") and _SETUP_NOUNS.match(after):
+        return "setup"  # 17B parameters, 2T tokens, 1.2M images
+    if unit in ("%", "×", "pp"):
+        if re.match(r"\s*(?:of|from)\s+(?:the\s+)?(?:training|data|samples|parameters|tokens|"
+                    r"labels|examples|the\s+data)", after, re.I) and \
+                not _GAIN_BEFORE.search(before[-30:]):
+            return "setup"  # using 10% of the training data
+        return "result"
+    if "." in display.split()[-1] and unit is None:
+        return "result"  # a measured value: 0.87 F1, 45.3 BLEU
+    if _SETUP_NOUNS.match(after) and not _RESULT_CUES.search(text[end:end + 25]):
+        return "setup"  # 1,435 queries, 23 tasks
+    return "result" if _RESULT_CUES.search(text[clause[0]:clause[1]]) else "setup"
+
+
+def _clause(text: str, start: int, end: int) -> tuple[int, int]:
+    """The clause around text[start:end]: from the last clause edge before it to the next after."""
+    lo = max(0, start - 160)
+    left = lo
+    for m in _CLAUSE_EDGE.finditer(text, lo, start):
+        left = m.end()
+    m = _CLAUSE_EDGE.search(text, end, min(len(text), end + 160))
+    right = m.start() if m else min(len(text), end + 160)
+    return left, right
+
+
+_CJK_COUNT = re.compile(r"\s*(?:个|项|种|篇|条|张|段|类|名|位|组|次|步|层|倍|万|亿|小时|[\u4e00-\u9fff])")
+_CJK_EDGE = re.compile(r"[，。；：！？,;:!?()]")
+CJK_CONTEXT_CHARS = 20
+
+
+def _cjk_context(text: str, start: int, end: int) -> str:
+    """The Chinese clause around the number, at most CJK_CONTEXT_CHARS characters each side."""
+    left = start
+    while left > 0 and start - left < CJK_CONTEXT_CHARS and not _CJK_EDGE.match(text[left - 1]):
+        left -= 1
+    right = end
+    while right < len(text) and right - end < CJK_CONTEXT_CHARS and not _CJK_EDGE.match(text[right]):
+        right += 1
+    return text[left:right].strip()
+
+
+def context_of(text: str, start: int, end: int) -> str:
+    """The words that say what the number measures and against what: its clause, shortened to
+    the number's neighbourhood (up to MAX_CONTEXT_WORDS words), keeping a comparison tail
+    ("than Transformer++")."""
+    if is_cjk(text):
+        return _cjk_context(text, start, end)
+    left, right = _clause(text, start, end)
+    before = text[left:start].split()
+    after = text[end:right].split()
+    # keep the words right before (the verb and what it acts on) and after (what is counted)
+    keep_before = before[-5:]
+    for i in range(len(keep_before) - 1, -1, -1):
+        if _BEFORE_BREAK.match(keep_before[i]):
+            keep_before = keep_before[i + 1:]  # "... tokens and find it is 6.7x": from "find"
+            break
+    for i, w in enumerate(after[:9]):
+        if _BEFORE_BREAK.match(w):
+            after = after[:i]  # "on 350B tokens and find ...": the clause ends at "and"
+            break
+    keep_after = after[:8]
+    joined = " ".join(after)
+    cmp = _COMPARE.search(joined)
+    if cmp and len(after) > 8:
+        head_words = joined[:cmp.start()].split()
+        if len(head_words) <= 6:  # "fewer inference steps than Transformer++"
+            keep_after = head_words + joined[cmp.start():].split()[:5]
+    phrase = " ".join(keep_before + [text[start:end].strip()] + keep_after)
+    phrase = _LEADING_JUNK.sub("", phrase.strip(" ,;:"))
+    words = phrase.split()
+    if len(words) > MAX_CONTEXT_WORDS:
+        words = words[:MAX_CONTEXT_WORDS]
+    return " ".join(words).rstrip(" ,;:.")
+
+
 def extract_numbers(text: str, limit: int = 10) -> list[dict]:
-    """[{text, value, unit, what}] for the abstract's quantities, in order."""
+    """[{text, value, unit, what, role, context}] for the abstract's quantities, headline first.
+
+    `role` is "result" (a gain, an accuracy, a speed-up) or "setup" (a model or data size, a
+    count of tasks); `context` the words that say what it measures and against what."""
     out: list[dict] = []
     seen = set()
     for m in _QUANTITY.finditer(text):
@@ -112,7 +234,7 @@ def extract_numbers(text: str, limit: int = 10) -> list[dict]:
             continue
         unit = ((m.group("unit") or "").strip() + (m.group("unit2") or "")).strip() or \
             (m.group("unit1") or "")
-        unit_norm = {"x": "×", "times": "×", "points": "pp", "point": "pp",
+        unit_norm = {"x": "×", "times": "×", "倍": "×", "points": "pp", "point": "pp",
                      "percentage points": "pp", "percentage point": "pp"}.get(unit.lower(), unit)
         if unit_norm in ("thousand", "million", "billion", "trillion"):
             unit_norm = {"thousand": "K", "million": "M", "billion": "B", "trillion": "T"}[unit_norm]
@@ -127,6 +249,8 @@ def extract_numbers(text: str, limit: int = 10) -> list[dict]:
             "value": value,
             "unit": unit_norm or None,
             "what": _what(text, m.start("num"), m.end()),
+            "role": role_of(text, m.start("num"), m.end(), unit_norm or None, display),
+            "context": context_of(text, m.start("num"), m.end()),
         }
         if m.group("num2"):
             item["value_to"] = _value(m.group("num2"))
@@ -140,11 +264,13 @@ def extract_numbers(text: str, limit: int = 10) -> list[dict]:
         if v is None:
             continue
         out.append({"text": m.group("word"), "value": float(v), "unit": None,
-                    "what": m.group("noun").strip()})
+                    "what": m.group("noun").strip(), "role": "setup",
+                    "context": context_of(text, m.start(), m.end("word"))})
     out.sort(key=lambda d: text.find(d["text"]))
     return _rank(out)[:limit]
 
 
 def _rank(items: list[dict]) -> list[dict]:
-    """Headline first: quantities with a unit (%, ×, B) before bare counts, order kept within."""
-    return sorted(items, key=lambda d: 0 if d["unit"] else 1)
+    """Headline first: results before setup, then quantities with a unit (%, ×, B) before bare
+    counts; order kept within."""
+    return sorted(items, key=lambda d: (d["role"] != "result", 0 if d["unit"] else 1))

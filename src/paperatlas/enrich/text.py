@@ -160,8 +160,11 @@ def clean(text: str) -> str:
     return _WS.sub(" ", text).strip()
 
 
-# Sentence ends: ". " + capital/digit/quote, not after common abbreviations or initials.
-_SENT_END = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[A-Z0-9\"'(\[])")
+# Sentence ends: ". " + capital/digit/quote, not after common abbreviations or initials;
+# a Chinese (full-width) 。！？ ends a sentence wherever it stands, spaces or not.
+# (clean() has turned ！？ into !?, so a ! or ? right before a CJK character ends one too).
+_SENT_END = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[A-Z0-9\"'(\[])|(?<=[。！？])[”’」』）)]?\s*(?=\S)|"
+                       r"(?<=[!?])[”’」』)]?\s*(?=[\u3400-\u4dbf\u4e00-\u9fff])")
 _ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|et al|etc|vs|Fig|Eq|Sec|approx|resp|cf|Dr|Mr|Ms|No|al)\.|\b[A-Z]\.)$")
 
 
@@ -183,3 +186,23 @@ def sentences(text: str) -> list[str]:
 
 def words(text: str) -> list[str]:
     return text.split()
+
+
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]")
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+def is_cjk(text: str) -> bool:
+    """True when most letters of the text are Chinese/Japanese/Korean characters (a Chinese
+    abstract with Latin names inside, "我们提出了 FastGS", is CJK)."""
+    sample = text[:400]
+    letters = len(_LETTER.findall(sample))
+    return letters > 0 and len(_CJK.findall(sample)) >= 0.3 * letters
+
+
+def text_length(text: str) -> int:
+    """Length for "too short" / "too long" checks: characters for CJK text (which has no
+    spaces between words), words otherwise."""
+    if is_cjk(text):
+        return len(_CJK.findall(text)) + len(re.findall(r"[A-Za-z0-9]+", text))
+    return len(text.split())

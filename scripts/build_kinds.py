@@ -1,0 +1,103 @@
+"""Fit the kind model (enrich/kinds_model.py) on silver kind labels of the training papers.
+
+Run through scripts/build_enrich_models.py (`--only kinds`). Features: word unigrams and
+bigrams of the abstract (binary; the N_TERMS best by chi-squared) and kinds.rule_scores.
+C, the class weighting and N_TERMS are chosen by 5-fold cross-validated accuracy inside the
+training papers; the held-out fifth is never looked at here.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import silver  # noqa: E402
+from paperatlas.enrich import kinds, kinds_model  # noqa: E402
+from paperatlas.enrich.names import extract_names  # noqa: E402
+from paperatlas.enrich.text import clean, sentences  # noqa: E402
+
+MODELS = ROOT / "src/paperatlas/models"
+N_TERMS_GRID = (3000,)  # kept small: each point is 5 fits; widen when CPU allows
+C_GRID = (0.5,)
+
+
+def kind_inputs(p: dict):
+    """(term set, dense features) of one paper's abstract, as kinds.classify_kind sees it."""
+    plain = clean(p["abstract"])
+    sents = sentences(plain)
+    found = extract_names(p["abstract"], plain)
+    name = found[0] if found else None
+    scores = kinds.rule_scores(sents, name)
+    return kinds_model.terms(" ".join(sents)), kinds_model.dense_features(scores, name)
+
+
+def build_kinds(fit: list[dict]) -> None:
+    from sklearn.feature_extraction import DictVectorizer
+    from sklearn.feature_selection import chi2
+    from sklearn.linear_model import LogisticRegression
+
+    rows = silver.silver_kinds(fit)
+    t = time.time()
+    inputs = [kind_inputs(p) for p, _ in rows]
+    y = np.array([k for _, k in rows])
+    print(f"kinds: {len(rows)} silver papers ({dict(zip(*np.unique(y, return_counts=True)))}), "
+          f"features in {time.time() - t:.0f} s")
+    term_vec = DictVectorizer()
+    Xt = term_vec.fit_transform([{w: 1.0 for w in ts} for ts, _ in inputs])
+    df = np.asarray((Xt > 0).sum(axis=0)).ravel()
+    keep_df = df >= 5
+    dense_vec = DictVectorizer()
+    Xd = dense_vec.fit_transform([d for _, d in inputs])
+    fold = np.arange(len(y)) % 5
+    classes = sorted(set(y))
+    counts = {c: (y == c).sum() for c in classes}
+    best = None
+    from scipy.sparse import hstack
+    for n_terms in N_TERMS_GRID:
+        for C in C_GRID:
+            for weighting in ("none", "sqrt"):
+                cw = None if weighting == "none" else \
+                    {c: float(np.sqrt(len(y) / (len(classes) * counts[c]))) for c in classes}
+                correct = 0
+                for k in range(5):
+                    tr, te = fold != k, fold == k
+                    score, _ = chi2(Xt[tr][:, keep_df], y[tr])
+                    score = np.nan_to_num(score)
+                    cols = np.flatnonzero(keep_df)[np.argsort(-score)[:n_terms]]
+                    X = hstack([Xt[:, cols], Xd]).tocsr()
+                    lr = LogisticRegression(C=C, max_iter=3000, class_weight=cw)
+                    lr.fit(X[tr], y[tr])
+                    correct += (lr.predict(X[te]) == y[te]).sum()
+                acc = correct / len(y)
+                print(f"  n_terms {n_terms} C {C} weighting {weighting}: CV accuracy {acc:.3f}")
+                if best is None or acc > best[0]:
+                    best = (acc, n_terms, C, weighting, cw)
+    acc, n_terms, C, weighting, cw = best
+    score, _ = chi2(Xt[:, keep_df], y)
+    cols = np.flatnonzero(keep_df)[np.argsort(-np.nan_to_num(score))[:n_terms]]
+    X = hstack([Xt[:, cols], Xd]).tocsr()
+    lr = LogisticRegression(C=C, max_iter=3000, class_weight=cw).fit(X, y)
+    names_t = term_vec.get_feature_names_out()[cols]
+    coef = lr.coef_
+    model = {
+        "classes": [str(c) for c in lr.classes_],
+        "bias": [round(float(b), 4) for b in lr.intercept_],
+        "terms": {str(t): [round(float(v), 4) for v in coef[:, i]] for i, t in enumerate(names_t)},
+        "dense": {str(t): [round(float(v), 4) for v in coef[:, len(cols) + i]]
+                  for i, t in enumerate(dense_vec.get_feature_names_out())},
+        "C": C, "n_terms": n_terms, "class_weight": weighting, "cv_accuracy": round(float(acc), 4),
+        "trained_on": int(len(y)),
+    }
+    path = MODELS / kinds_model.MODEL_FILE
+    path.write_text(json.dumps(model, separators=(",", ":"), sort_keys=True) + "\n",
+                    encoding="utf-8")
+    print(f"{path.name}: CV accuracy {acc:.3f} (n_terms {n_terms}, C {C}, weighting {weighting}), "
+          f"{path.stat().st_size / 1024:.0f} KB")
