@@ -464,6 +464,10 @@ def test_live_server_refuses_csrf_foreign_hosts_and_big_bodies(live):
         "Content-Type": "application/json", "Origin": f"http://127.0.0.1:{port}"})
     assert status == 413
     assert request(port, "GET", "/papers?page=99999999999999999999999")[0] == 400
+    # a proxy header cannot make another scheme's origin look like the server's own
+    assert request(port, "POST", "/api/marks", like, {
+        "Content-Type": "application/json", "X-Forwarded-Proto": "https",
+        "Origin": f"https://127.0.0.1:{port}"})[0] == 403
     assert marks() == before
     # the app's own page's request still works
     ok = request(port, "POST", "/api/marks", like, {

@@ -149,10 +149,12 @@ def run(sock: socket.socket, workers: int) -> bool:
 
     # Each worker builds its own app from the environment. No access log: writing a line
     # per request costs more than a cached page. asyncio's own loop and TCP_NODELAY: see
-    # serving.py, NoDelayHttpToolsProtocol.
+    # serving.py, NoDelayHttpToolsProtocol. No proxy headers: no proxy stands in front, and
+    # X-Forwarded-Proto would change the scheme the guard compares Origin with.
     config = uvicorn.Config("paperatlas.web.app:app_from_env", factory=True, workers=workers,
                             log_level="warning", access_log=False, loop="asyncio",
-                            http="paperatlas.web.serving:NoDelayHttpToolsProtocol")
+                            http="paperatlas.web.serving:NoDelayHttpToolsProtocol",
+                            proxy_headers=False)
     if workers > 1:
         Multiprocess(config, sockets=[sock]).run()
         return True
