@@ -274,3 +274,19 @@ def _rank(items: list[dict]) -> list[dict]:
     """Headline first: results before setup, then quantities with a unit (%, ×, B) before bare
     counts; order kept within."""
     return sorted(items, key=lambda d: (d["role"] != "result", 0 if d["unit"] else 1))
+
+
+def describe(item: dict) -> str:
+    """How a quantity is shown: with what it measures and against what, never bare. The
+    context when there is one, else the number and the words after it."""
+    context = (item.get("context") or "").strip()
+    if context and context != item.get("text"):
+        return context
+    return " ".join(p for p in (item.get("text"), item.get("what")) if p)
+
+
+def headline(numbers: list[dict]) -> dict | None:
+    """The quantity a one-line summary shows: the first result with a unit, else the first
+    result, else None (a setup number such as a model size is not a headline)."""
+    results = [n for n in numbers if isinstance(n, dict) and n.get("role", "result") == "result"]
+    return next((n for n in results if n.get("unit")), results[0] if results else None)

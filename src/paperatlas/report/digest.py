@@ -30,7 +30,7 @@ class PaperLine:
     title: str
     name: str | None
     kind: str | None
-    number: str | None      # the headline quantity as written ("12.5%")
+    number: str | None      # the headline result with what it measures ("12.5% higher accuracy")
     url: str | None         # the paper's page (OpenReview forum where known)
     code_url: str | None
     area: str | None
@@ -113,9 +113,10 @@ def paper_line(row: dict[str, Any], facts: dict[str, Any]) -> PaperLine:
     if not title:
         words = (row.get("abstract") or "").split()
         title = " ".join(words[:14]) + ("…" if len(words) > 14 else "")
-    # the first quantity with a unit ("12.5%", "3x", "7B"): a bare "2" says nothing on one line
-    number = next((n.get("text") for n in facts.get("numbers") or []
-                   if isinstance(n, dict) and n.get("unit") and n.get("text")), None)
+    # the headline result with what it measures ("35% fewer steps than X"), never bare
+    from paperatlas.enrich.numbers import describe, headline
+    top = headline(facts.get("numbers") or [])
+    number = describe(top) if top else None
     code = next((link.get("url") for link in facts.get("links") or []
                  if isinstance(link, dict) and link.get("type") == "code"), None)
     predicted = facts.get("predicted_area")
