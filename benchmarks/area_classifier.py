@@ -1,6 +1,14 @@
 """Research-area classifier on held-out ICLR 2026 papers, against TF-IDF + LinearSVC.
 
     .venv/bin/python benchmarks/area_classifier.py [DATA] [--model src/paperatlas/models/areas-v1.npz]
+        [--abstract-only] [--old /tmp/paperatlas-base/src/paperatlas/models/areas-v1.npz]
+
+--abstract-only: every test paper is given as its abstract alone (a bare list), and the
+baseline is trained on abstracts alone too (the same input); the classifier is trained with
+`areas.calibrated_fit` (abstracts alone + with titles, calibrated temperature) unless
+--model. Also prints the expected calibration error (15 equal-width bins of the top-1
+probability) with a reliability table, the near-tie rate, and (--old) the same figures for
+an older model file on the same papers.
 
 Split: `paperatlas.enrich.areas.is_held_out` (a hash of the paper id, ~20%) is the test
 set; both models train on the rest in this run (placeholder abstracts < 100 chars dropped
@@ -66,6 +74,80 @@ def references(train, test, model, probs) -> None:
     order = np.argsort(-kw_probs, axis=1)
     print(f"  same recipe given the authors' keywords too: top-1 {(order[:, 0] == kw_y).mean():.1%}"
           f" top-3 {(order[:, :3] == kw_y[:, None]).any(1).mean():.1%}")
+
+
+def calibration(probs: np.ndarray, y: np.ndarray, bins: int = 15) -> tuple[float, list[tuple]]:
+    """Expected calibration error of the top-1 probability (equal-width bins) and the
+    reliability rows (bin, papers, mean confidence, accuracy)."""
+    conf = probs.max(axis=1)
+    right = probs.argmax(axis=1) == y
+    edges = np.linspace(0, 1, bins + 1)
+    ece, rows = 0.0, []
+    for lo, hi in zip(edges[:-1], edges[1:]):
+        inside = (conf > lo) & (conf <= hi)
+        if inside.any():
+            ece += inside.mean() * abs(conf[inside].mean() - right[inside].mean())
+            rows.append((f"{lo:.2f}-{hi:.2f}", int(inside.sum()), float(conf[inside].mean()),
+                         float(right[inside].mean())))
+    return float(ece), rows
+
+
+def abstract_only(path: str, model_path: str | None, old_path: str | None) -> None:
+    """Every figure on abstracts alone (the title hidden), classifier vs the baseline."""
+    from sklearn.svm import LinearSVC
+
+    from paperatlas.enrich.areas import TIE_MARGIN, AreaClassifier, calibrated_fit
+    from paperatlas.static_model import term_vectorizer
+
+    rows = [r for r in load_rows(path) if real_abstract(r)]
+    train = [r for r in rows if not is_held_out(r["id"])]
+    test = [r for r in rows if is_held_out(r["id"])]
+    test_text = [r["abstract"].strip() for r in test]
+    print(f"abstracts alone: train {len(train)} papers, held-out test {len(test)} papers")
+    t0 = time.time()
+    if model_path:
+        model, how = AreaClassifier.load(model_path), f"loaded {model_path}"
+    else:
+        model, temperature = calibrated_fit(train)
+        how = f"trained here in {time.time() - t0:.0f}s, temperature {temperature:.3f}"
+    classes = {c: i for i, c in enumerate(model.classes)}
+    y = np.array([classes[r["primary_area"]] for r in test])
+
+    def report(label: str, probs: np.ndarray) -> tuple[float, float]:
+        order = np.argsort(-probs, axis=1)
+        top1, top3 = (order[:, 0] == y).mean(), (order[:, :3] == y[:, None]).any(1).mean()
+        ece, table = calibration(probs, y)
+        ranked = np.sort(probs, axis=1)
+        tie = ranked[:, -1] - ranked[:, -2] < TIE_MARGIN
+        in_two = (order[:, :2] == y[:, None]).any(1)
+        print(f"\n{label}\n  top-1 {top1:.1%}   top-3 {top3:.1%}   ECE (15 bins) {ece:.3f}   "
+              f"log-loss {-np.log(probs[np.arange(len(y)), y] + 1e-12).mean():.3f}")
+        print(f"  near-ties (top-1 - top-2 < {TIE_MARGIN}): {tie.mean():.1%} of papers; right "
+              f"among them: top-1 {(order[tie, 0] == y[tie]).mean():.1%}, one of the two "
+              f"{in_two[tie].mean():.1%}")
+        print("  reliability: bin | papers | mean confidence | accuracy")
+        for b, n, c, a in table:
+            print(f"    {b} | {n:5d} | {c:.3f} | {a:.3f}")
+        return top1, top3
+
+    new1, new3 = report(f"classifier ({how})", model.predict_proba(test_text))
+    if old_path:
+        old = AreaClassifier.load(old_path)
+        old_y = np.array([old.classes.index(model.classes[i]) for i in y])
+        assert (np.array(old.classes)[old_y] == np.array(model.classes)[y]).all()
+        perm = [old.classes.index(c) for c in model.classes]
+        report(f"older model ({old_path})", old.predict_proba(test_text)[:, perm])
+    vec = term_vectorizer(None, min_df=2, max_df=0.5)
+    svc = LinearSVC(C=0.5).fit(vec.fit_transform([r["abstract"].strip() for r in train]),
+                               [r["primary_area"] for r in train])
+    scores = svc.decision_function(vec.transform(test_text))
+    order = np.argsort(-scores, axis=1)
+    truth = np.array([r["primary_area"] for r in test])
+    base1 = float((svc.classes_[order[:, 0]] == truth).mean())
+    base3 = float(np.mean([t in svc.classes_[o[:3]] for o, t in zip(order, truth)]))
+    print(f"\nbaseline TF-IDF (words + word pairs) + LinearSVC trained on abstracts alone\n"
+          f"  top-1 {base1:.1%}   top-3 {base3:.1%}")
+    print(f"ratio top-1 {new1 / base1:.3f}x   top-3 {new3 / base3:.3f}x")
 
 
 def main(path: str, model_path: str | None = None, with_references: bool = False) -> None:
@@ -134,5 +216,12 @@ if __name__ == "__main__":
     parser.add_argument("--references", action="store_true",
                         help="also print reference figures: kNN over static vectors, its "
                         "fusion with the classifier, and the recipe given author keywords")
+    parser.add_argument("--abstract-only", action="store_true",
+                        help="test on abstracts alone (titles hidden), baseline trained so too; "
+                        "ECE and reliability table")
+    parser.add_argument("--old", help="with --abstract-only: also score this older model file")
     args = parser.parse_args()
-    main(args.data, args.model, args.references)
+    if args.abstract_only:
+        abstract_only(args.data, args.model, args.old)
+    else:
+        main(args.data, args.model, args.references)

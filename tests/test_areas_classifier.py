@@ -112,7 +112,7 @@ def test_saved_model_is_the_blend_of_logistic_regression_and_naive_bayes(tmp_pat
         for i in range(10):  # drop a different word each time: varied, still on topic
             texts.append(" ".join(words[:i] + words[i + 1:]))
             labels.append(area)
-    model = areas.AreaClassifier.fit(texts, labels)
+    model = areas.AreaClassifier.fit(texts, labels, temperature=1.3)
     model.save(tmp_path / "m.npz")
     loaded = areas.AreaClassifier.load(tmp_path / "m.npz")
 
@@ -122,7 +122,38 @@ def test_saved_model_is_the_blend_of_logistic_regression_and_naive_bayes(tmp_pat
     queries = [RL, THEORY, OPTIM, "gradient bound for the agent"]
     Q = model.vectorizer.transform(queries)
     blend = (np.log(lr.predict_proba(Q)) + areas.NB_WEIGHT * np.log(softmax(
-        Q @ nb.feature_log_prob_.T, axis=1))) / areas.TEMPERATURE
+        Q @ nb.feature_log_prob_.T, axis=1))) / 1.3
     expected = softmax(blend, axis=1)
     assert list(lr.classes_) == loaded.classes
     np.testing.assert_allclose(loaded.predict_proba(queries), expected, atol=2e-3)
+
+
+def test_near_tie_is_flagged_and_named_as_both():
+    model = areas.AreaClassifier(["a", "b", "c"], ["alpha", "beta"], np.ones(2),
+                                 np.array([[1.0, 1.0, 0.0], [3.0, 0.0, 0.0]]), np.zeros(3))
+    tie, clear = areas.predict_areas(["alpha", "beta"], model=model)
+    assert tie["tie"] and abs(tie["top3"][0][1] - tie["top3"][1][1]) < areas.TIE_MARGIN
+    assert areas.area_label(tie) in ("a or b", "b or a")
+    assert not clear["tie"] and areas.area_label(clear) == "a" == clear["label"]
+    assert areas.top3_text(clear).startswith("a ") and areas.top3_text(clear).count("%") == 3
+    assert areas.area_label(None) == "" and areas.top3_text(None) == ""
+
+
+def test_fit_temperature_recovers_the_temperature_that_generated_the_labels():
+    rng = np.random.default_rng(0)
+    scores = rng.normal(0, 3, size=(4000, 5))
+    true_t = 2.5  # labels drawn from softmax(scores / 2.5): scores are overconfident
+    p = np.exp(scores / true_t)
+    p /= p.sum(axis=1, keepdims=True)
+    y = np.array([rng.choice(5, p=row) for row in p])
+    assert abs(areas.fit_temperature(scores, y) - true_t) < 0.25
+    assert abs(areas.fit_temperature(scores * 2, y) - 2 * true_t) < 0.5
+
+
+def test_training_texts_give_every_abstract_alone_and_with_its_title():
+    rows = [{"id": "1", "title": "Agent", "abstract": RL, "primary_area": "reinforcement learning"},
+            {"id": "2", "title": None, "abstract": THEORY, "primary_area": "learning theory"}]
+    texts, labels = areas.training_texts(rows)
+    assert RL in texts and any(t.startswith("Agent") and RL in t for t in texts)
+    assert texts.count(THEORY) == 1
+    assert labels.count("reinforcement learning") == (2 if areas.TITLE_COPY else 1)

@@ -16,13 +16,15 @@ from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any, TextIO
 
+from paperatlas.enrich.areas import area_label, top3_text
+
 FORMATS = ("jsonl", "csv", "bibtex", "markdown")
 _OPENREVIEW_FORUM = re.compile(r"^https?://openreview\.net/forum\?id=")
 _OPENREVIEW_ID = re.compile(r"^[A-Za-z0-9_-]{8,14}$")
 _CSV_COLUMNS = ("id", "title", "abstract", "title_only", "authors", "keywords", "venue", "year",
                 "date", "area", "decision", "rating", "urls", "code_urls", "identifiers", "section",
                 "lists", "name", "kind", "has_code",
-                "display_title", "predicted_area", "gist", "topic_id", "topic",
+                "display_title", "predicted_area", "predicted_area_top3", "gist", "topic_id", "topic",
                 "reference_topic_id", "reference_topic")
 _FACT_COLUMNS = ("kind", "name", "has_code", "display_title", "predicted_area")
 
@@ -149,8 +151,10 @@ def write_csv(papers: Iterable[dict[str, Any]], fh: TextIO) -> int:
         for column in _CSV_COLUMNS:
             value = grouping[column] if column in grouping else \
                 paper.get(column) if column in paper else facts.get(column)
-            if isinstance(value, dict):  # predicted_area {label, prob, ...}
-                value = value.get("label")
+            if column == "predicted_area_top3":  # "A 62%; B 20%; C 8%"
+                value = top3_text(facts.get("predicted_area"), sep="; ") or None
+            if isinstance(value, dict):  # predicted_area {label, prob, top3, tie}: "A or B" on a tie
+                value = area_label(value)
             if isinstance(value, (list, tuple)):
                 value = "; ".join(str(v) for v in value)
             if isinstance(value, bool):
@@ -449,6 +453,8 @@ def write_markdown(papers: Iterable[dict[str, Any]], fh: TextIO) -> int:
         for value in (paper.get("area"), paper.get("decision"), facts.get("kind")):
             if value:
                 meta.append(_md(value))
+        if not paper.get("area") and facts.get("predicted_area"):  # top 3 with probabilities
+            meta.append(_md(f"predicted area: {top3_text(facts['predicted_area'], sep=', ')}"))
         url = safe_url(paper_url(paper))
         if url:
             meta.append(f"<{url}>")

@@ -55,11 +55,16 @@ def render_facts(facts: dict[str, Any]) -> Table:
         row("kind", kind + (f" (also: {', '.join(secondary)})" if secondary else ""))
     area = facts.get("predicted_area")
     if isinstance(area, dict) and area.get("label"):
-        row("area (predicted)", f"{area['label']} ({area.get('prob', 0):.0%})")
-        top3 = [f"{label} ({prob:.0%})" for label, prob in area.get("top3") or []]
-        row("area top 3", " · ".join(top3))
+        from paperatlas.enrich.areas import area_label, top3_text
+
+        shown = area_label(area)  # "A or B" when the top two are a near-tie
+        row("area (predicted)", shown if area.get("tie") else
+            f"{shown} ({area.get('prob', 0):.0%})")
+        row("area top 3", top3_text(area))
     row("gist", facts.get("gist"))
-    numbers = [" ".join(p for p in (n.get("text"), n.get("what")) if p)
+    from paperatlas.enrich.numbers import describe
+
+    numbers = [describe(n) + (" (setup)" if n.get("role") == "setup" else "")
                for n in facts.get("numbers") or []]
     row("numbers", " · ".join(numbers))
     for link in facts.get("links") or []:

@@ -1,12 +1,20 @@
-"""ICLR 2026 primary-area classifier: text -> {label, prob, top3} over the 21 areas.
+"""ICLR 2026 primary-area classifier: text -> {label, prob, top3, tie} over the 21 areas.
 
 Two linear models over the same TF-IDF terms (words and word pairs, tokenised like the
 static embedding model): a multinomial logistic regression and a complement naive Bayes,
-blended in log space (LR + NB_WEIGHT x NB, divided by TEMPERATURE). Both are linear in the
-TF-IDF vector, so the blend folds into one weight matrix: prediction costs what one model
-costs. Every constant was chosen by 5-fold cross-validation inside the training split
-(docs/bench/embeddings.md); stacking with the static embedding or kNN gained too little to
-pay for an embedding at prediction time.
+blended in log space (LR + NB_WEIGHT x NB). Both are linear in the TF-IDF vector, so the
+blend folds into one weight matrix: prediction costs what one model costs.
+
+Bare lists (abstracts without titles) are the common case, so the model is trained for
+them: every training paper is given as its abstract alone, and (TITLE_COPY) also with its
+title; the recipe was picked by abstract-only accuracy in 5-fold cross-validation inside
+the training split (docs/bench/embeddings.md).
+
+Probabilities are calibrated: the blended scores are divided by a temperature fit (lowest
+log-loss) on a calibration fifth of the training split (`_calibration`, a second hash),
+with the model fit on the other four fifths; the shipped model is then refit on the whole
+training split with that temperature. A near-tie (top-1 minus top-2 < TIE_MARGIN) is
+flagged, so pages show "A or B" instead of a confident-looking single area.
 
 The model ships as `paperatlas/models/areas-v1.npz` (weights as float16, a few MB) and is
 rebuilt by `paperatlas train-areas DATA`. It reads any text (title and abstract, or an
@@ -32,7 +40,8 @@ AREAS_FILE = "iclr2026_primary_areas.txt"
 C = 4.0  # inverse regularisation of the logistic regression
 NB_ALPHA = 0.3  # smoothing of the complement naive Bayes
 NB_WEIGHT = 2.0  # weight of NB's log-probabilities next to LR's (LR's weight is 1)
-TEMPERATURE = 1.2  # divides the blended scores: calibrated probabilities (CV log-loss)
+TITLE_COPY = True  # train on each abstract alone and also with its title
+TIE_MARGIN = 0.1  # top-1 and top-2 closer than this: shown as one ("A or B")
 MIN_DF = 2  # a term must occur in two training papers
 MAX_TERMS = 100_000
 MIN_ABSTRACT = 100  # shorter abstracts are placeholders ("na", "."), not training data
@@ -80,7 +89,8 @@ class AreaClassifier:
         self.intercept = np.asarray(intercept, dtype=np.float32)
 
     @classmethod
-    def fit(cls, texts: Sequence[str], labels: Sequence[str]) -> "AreaClassifier":
+    def fit(cls, texts: Sequence[str], labels: Sequence[str],
+            temperature: float = 1.0) -> "AreaClassifier":
         from sklearn.linear_model import LogisticRegression
         from sklearn.naive_bayes import ComplementNB
 
@@ -94,15 +104,19 @@ class AreaClassifier:
             coef = np.vstack([np.zeros_like(coef), coef])
             intercept = np.concatenate([[0.0], intercept])
         # NB's class score is X @ feature_log_prob_ (no prior with 2+ classes): linear too
-        coef = (coef + NB_WEIGHT * nb.feature_log_prob_) / TEMPERATURE
+        coef = (coef + NB_WEIGHT * nb.feature_log_prob_) / temperature
         # a per-term constant shifts every class score alike: drop it (float16 keeps detail)
         coef -= coef.mean(axis=0, keepdims=True)
         vocab = sorted(vectorizer.vocabulary_, key=vectorizer.vocabulary_.get)
         return cls([str(c) for c in lr.classes_], vocab, vectorizer.idf_, coef.T,
-                   intercept / TEMPERATURE)
+                   intercept / temperature)
 
-    def predict_proba(self, texts: Sequence[str]) -> np.ndarray:
-        scores = np.asarray(self.vectorizer.transform(list(texts)) @ self.coef) + self.intercept
+    def scores(self, texts: Sequence[str]) -> np.ndarray:
+        """The (tempered) log-linear class scores; softmax of these is predict_proba."""
+        return np.asarray(self.vectorizer.transform(list(texts)) @ self.coef) + self.intercept
+
+    def predict_proba(self, texts: Sequence[str], temperature: float = 1.0) -> np.ndarray:
+        scores = self.scores(texts) / temperature
         scores -= scores.max(axis=1, keepdims=True)
         probs = np.exp(scores, dtype=np.float64)
         return probs / probs.sum(axis=1, keepdims=True)
@@ -128,7 +142,9 @@ _LOADED: dict[str, AreaClassifier] = {}
 
 
 def predict_areas(texts: Sequence[str], model: AreaClassifier | None = None) -> list[dict[str, Any]]:
-    """For each text: {label, prob, top3: [[label, prob], ...]}; probabilities sum to 1."""
+    """For each text: {label, prob, top3: [[label, prob], ...], tie}; probabilities sum to
+    1 over the 21 areas. `tie` is True when the top two are within TIE_MARGIN: the area is
+    a toss-up between them and is shown as "top-1 or top-2"."""
     texts = list(texts)
     if not texts:
         return []
@@ -141,8 +157,25 @@ def predict_areas(texts: Sequence[str], model: AreaClassifier | None = None) -> 
     for row in probs:
         order = np.argsort(-row)
         top = [[model.classes[i], round(float(row[i]), 4)] for i in order[:3]]
-        out.append({"label": top[0][0], "prob": top[0][1], "top3": top})
+        tie = len(top) > 1 and top[0][1] - top[1][1] < TIE_MARGIN
+        out.append({"label": top[0][0], "prob": top[0][1], "top3": top, "tie": bool(tie)})
     return out
+
+
+def area_label(predicted: dict[str, Any] | None) -> str:
+    """How a predicted area is named on a page or in an export: its label, or "A or B"
+    when the top two are a near-tie."""
+    if not predicted:
+        return ""
+    top = predicted.get("top3") or []
+    if predicted.get("tie") and len(top) > 1:
+        return f"{top[0][0]} or {top[1][0]}"
+    return str(predicted.get("label") or "")
+
+
+def top3_text(predicted: dict[str, Any] | None, sep: str = " · ") -> str:
+    """The top 3 with their probabilities: "reinforcement learning 62% · optimization 20% · ..."."""
+    return sep.join(f"{label} {prob:.0%}" for label, prob in (predicted or {}).get("top3") or [])
 
 
 # -- training ------------------------------------------------------------------------------------
@@ -179,6 +212,54 @@ def read_labelled(path: str | Path) -> list[dict[str, Any]]:
     return rows
 
 
+def training_texts(rows: Sequence[dict[str, Any]]) -> tuple[list[str], list[str]]:
+    """The texts a model is fit on: each paper's abstract alone and, with TITLE_COPY, also
+    its title and abstract (a bare list must not be a case the model never saw)."""
+    texts, labels = [], []
+    for r in rows:
+        texts.append(_paper_text(None, r["abstract"]))
+        labels.append(r["primary_area"])
+        if TITLE_COPY and r.get("title"):
+            texts.append(_paper_text(r["title"], r["abstract"]))
+            labels.append(r["primary_area"])
+    return texts, labels
+
+
+def _calibration(paper_id: str) -> bool:
+    """The calibration fifth of the training split (a second hash, independent of is_held_out)."""
+    return int(hashlib.sha1(("v" + paper_id).encode("utf-8")).hexdigest()[:8], 16) % 5 == 0
+
+
+def fit_temperature(scores: np.ndarray, y: np.ndarray) -> float:
+    """The temperature T minimising the log-loss of softmax(scores / T) on labels y."""
+    from scipy.optimize import minimize_scalar
+
+    def loss(log_t: float) -> float:
+        z = scores / np.exp(log_t)
+        z = z - z.max(axis=1, keepdims=True)
+        return float(np.mean(np.log(np.exp(z).sum(axis=1)) - z[np.arange(len(y)), y]))
+
+    return float(np.exp(minimize_scalar(loss, bounds=(-3.0, 3.0), method="bounded").x))
+
+
+def calibrated_fit(rows: Sequence[dict[str, Any]]) -> tuple[AreaClassifier, float]:
+    """Fit on the rows with a calibrated temperature: the temperature is fit on the
+    calibration fifth's abstracts (alone) with a model of the other four fifths, then the
+    model is refit on all rows with it. Returns the model and the temperature."""
+    fit_rows = [r for r in rows if not _calibration(r["id"])]
+    cal_rows = [r for r in rows if _calibration(r["id"])]
+    temperature = 1.0
+    if cal_rows and len({r["primary_area"] for r in fit_rows}) >= 2:
+        model = AreaClassifier.fit(*training_texts(fit_rows))
+        known = {c: i for i, c in enumerate(model.classes)}
+        cal_rows = [r for r in cal_rows if r["primary_area"] in known]
+        if cal_rows:
+            scores = model.scores([_paper_text(None, r["abstract"]) for r in cal_rows])
+            temperature = fit_temperature(scores, np.array([known[r["primary_area"]]
+                                                            for r in cal_rows]))
+    return AreaClassifier.fit(*training_texts(rows), temperature=temperature), temperature
+
+
 def train_from_file(data: str | Path, out: str | Path | None = None,
                     include_held_out: bool = False, progress: bool = False) -> dict[str, Any]:
     """Train on labelled rows (held-out split left out unless asked) and save the model."""
@@ -187,15 +268,15 @@ def train_from_file(data: str | Path, out: str | Path | None = None,
         rows = [r for r in rows if not is_held_out(r["id"])]
     if len({r["primary_area"] for r in rows}) < 2:
         raise InputError(data, "needs papers from at least two areas")
-    texts = [_paper_text(r["title"], r["abstract"]) for r in rows]
     if progress:
         from rich.console import Console
 
         with Console(stderr=True).status(f"training on {len(rows)} papers"):
-            model = AreaClassifier.fit(texts, [r["primary_area"] for r in rows])
+            model, temperature = calibrated_fit(rows)
     else:
-        model = AreaClassifier.fit(texts, [r["primary_area"] for r in rows])
+        model, temperature = calibrated_fit(rows)
     path = Path(out) if out is not None else _models_dir() / MODEL_FILE
     model.save(path)
     _LOADED.clear()
-    return {"papers": len(rows), "areas": len(model.classes), "path": str(path)}
+    return {"papers": len(rows), "areas": len(model.classes), "path": str(path),
+            "temperature": round(temperature, 3)}
