@@ -114,6 +114,11 @@ def measure(path: Path, samples: list[dict]) -> dict:
         finally:
             atlas.close()
     out["stored"] = len(stored)
+    out["stored_with"] = {
+        "title": sum(bool((p.get("title") or "").strip()) for p in stored),
+        "abstract": sum(bool((p.get("abstract") or "").strip()) for p in stored),
+        "link": sum(bool(p.get("urls")) for p in stored),  # paper links (code links apart)
+        "authors": sum(bool(p.get("authors")) for p in stored)}
     out["stored_error"] = errors[0][:120] if errors else None
     out["stored_samples"] = check_samples(stored, samples)
     out["seconds"] = round(time.perf_counter() - start, 2)
@@ -187,6 +192,14 @@ def main() -> None:
             if rs.get("whole") != s_new.get("whole"):
                 print(f"    new reader alone: {rs.get('whole')}/8 samples whole")
         print(f"files read whole: {ok_new}/{len(selected)} (base {ok_base}/{len(selected)})")
+    print("\nstored papers with title / abstract / link / authors: new (base) vs truth")
+    for t, new, base in rows:
+        cells = []
+        for key in ("title", "abstract", "link", "authors"):
+            mine = (new.get("stored_with") or {}).get(key, "-")
+            theirs = (base.get("stored_with") or {}).get(key, "-")
+            cells.append(f"{key} {mine} ({theirs}) / {t['with_' + key]}")
+        print(f"{t['file']:26} " + " | ".join(cells))
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 
-from paperatlas.identifiers import find_identifiers, split_links
+from paperatlas.identifiers import doi, find_identifiers, split_links
 from paperatlas.paper import Paper, skipped
 from paperatlas.sources._io import iter_lines
 from paperatlas.sources.kinds import not_a_paper
@@ -95,7 +95,9 @@ def _paper(entry, source: str, duplicated: bool) -> Paper:
         if key in _LINK_FIELDS:
             links.extend(u for u in re.split(r"\s+", _strip_braces(value)) if u)
             continue
-        if key in record:  # a duplicated field: the first value counts
+        if key in record:  # a duplicated field: the first value counts, the first valid DOI
+            if key == "doi" and not doi(str(record[key])) and doi(value):
+                record[key] = _strip_braces(value)
             continue
         record[key] = decode_latex(value) if key in _TEXT_FIELDS else _strip_braces(value)
     if "author" in record:
@@ -116,10 +118,10 @@ def _paper(entry, source: str, duplicated: bool) -> Paper:
     if bad:
         return skipped(source, bad, title)
     paper = paper_from_record(record, source)
-    doi = ids.get("doi")
+    found_doi = ids.get("doi")
     paper.urls, paper.code_urls = split_links(links)
-    if not paper.urls and doi:
-        paper.urls = [f"https://doi.org/{record.get('doi') or doi}"]
+    if not paper.urls and found_doi:
+        paper.urls = [f"https://doi.org/{record.get('doi') or found_doi}"]
     elif not paper.urls and ids.get("arxiv"):
         paper.urls = [f"https://arxiv.org/abs/{ids['arxiv']}"]
     paper.identifiers = ids
