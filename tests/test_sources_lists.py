@@ -203,7 +203,7 @@ def test_arxiv_snapshot_date_from_first_version():
 def test_bibtex_accents_broken_records_and_non_papers():
     report = ReadReport()
     papers = _read("accents.bib", report)
-    assert [p.id for p in papers] == ["rugamer2023", "arxivonly2024", "dblp2025"]
+    assert [p.id for p in papers] == ["rugamer2023", "arxivonly2024", "dblp2025", "nerf2020"]
     paper = papers[0]
     assert paper.title == "Semi-Structured Regression with Deep Networks"
     assert paper.authors == ["David Rügamer", "Ivan Šarić", "Zoë Dupré"]
@@ -215,6 +215,10 @@ def test_bibtex_accents_broken_records_and_non_papers():
     # a field given twice: both links kept, the DOI one first
     assert papers[2].urls == ["https://doi.org/10.1145/3768343",
                               "https://raw.githubusercontent.com/lab/site/main/papers/watermark.pdf"]
+    # a DOI given twice: the first valid one (Zotero writes a truncated "10.1007" first)
+    assert papers[3].identifiers == {"doi": "10.1007/978-3-030-58452-8_24"}
+    assert papers[3].urls == ["https://doi.org/10.1007/978-3-030-58452-8_24"]
+    assert papers[3].venue == "Computer Vision – ECCV 2020"
     assert report.skipped["malformed BibTeX entry"] == 1
     assert report.examples["malformed BibTeX entry"] == [12]
     assert report.skipped_total == 3  # + the blog post @misc and the @book
