@@ -526,3 +526,14 @@ def test_arxiv_daily_table():
 def test_bibtex_text_symbols_decode(latex, text):
     from paperatlas.sources.bibtex import decode_latex
     assert decode_latex(latex) == text
+
+
+def test_chinese_enumerations():
+    papers = _read("chinese_enumerations.md")
+    assert [(p.title, p.extra.get("number"), p.section) for p in papers] == [
+        ("Efficient Attention via Sparse Routing", 1, "本周论文"),
+        ("Graph Transformers for Molecules", 2, "本周论文"),
+        ("Tiny Recursive Reasoners", 1, "论文列表"),
+        ("Diffusion Policies for Arms", 2, "论文列表")]
+    assert papers[0].authors == ["张三", "Li Si"]
+    assert papers[3].identifiers == {"arxiv": "2502.00011"}

@@ -63,7 +63,9 @@ _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s*(.*?)\s*#*\s*$")
 _RULE = re.compile(r"^\s{0,3}([-*_])(?:\s*\1){2,}\s*$")
 _TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
-_ITEM = re.compile(r"^(\s*)(?:([-*+•])|(\d{1,4})[.)]|\[(\d{1,4})\]|\((\d{1,4})\))\s+(.*)$")
+_ITEM = re.compile(r"^(\s*)(?:([-*+•])\s+|(\d{1,4})[.)]\s+|(\d{1,4})[、．]\s*|\[(\d{1,4})\]\s+|"
+                   r"[(（](\d{1,4})[)）]\s*)(\S.*)$")
+_CN_DIGITS = {c: i for i, c in enumerate("零一二三四五六七八九")}
 _QUOTE = re.compile(r"^\s{0,3}>\s?(.*)$")
 _IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
 _BADGE_LINK = re.compile(r"\[\s*(?:<img[^>]*>|!\[[^\]]*\]\([^)]*\))\s*\]\([^)]*\)")
@@ -102,6 +104,15 @@ class Line:
     raw_label: str | None = None
     cells: list[str] = field(default_factory=list)
     raw: str = ""
+
+
+def chinese_number(text: str) -> int | None:
+    """一 .. 九十九 -> 1 .. 99."""
+    if "十" in text:
+        tens, _, ones = text.partition("十")
+        value = (_CN_DIGITS.get(tens, 0) if tens else 1) * 10 + (_CN_DIGITS.get(ones, 0) if ones else 0)
+        return value if all(c in _CN_DIGITS for c in tens + ones) else None
+    return _CN_DIGITS.get(text) if len(text) == 1 else None
 
 
 def label_name(text: str) -> str | None:
@@ -246,9 +257,12 @@ def classify(lineno: int, raw: str) -> Line:
         if field_line := _field(lineno, text, raw, heading=True):
             return field_line
         number = None
-        if num := re.match(r"^(?:\*\*)?\s*(?:(?:No\.\s*|#)(\d{1,4})[.)、:：]?|(\d{1,4})[.)、:：])"
-                           r"(?:\*\*)?(?:\s+|$)(.*)$", text):
-            number, text = int(num.group(1) or num.group(2)), num.group(3)
+        if num := re.match(r"^(?:\*\*)?\s*(?:(?:No\.\s*|#)(\d{1,4})[.)、:：]?|(\d{1,4})[.)、:：．]|"
+                           r"([一二三四五六七八九十]{1,3})[、.．])(?:\*\*)?(?:\s+|$|(?<=[、．]))(.*)$",
+                           text):
+            number = int(num.group(1) or num.group(2)) if not num.group(3) else \
+                chinese_number(num.group(3))
+            text = num.group(4)
         return Line(lineno, "heading", text=text, level=level, number=number, raw=raw)
     if match := _QUOTE.match(raw):
         inner = clean_html(match.group(1))
@@ -260,8 +274,8 @@ def classify(lineno: int, raw: str) -> Line:
         return Line(lineno, "blank", raw=raw)
     if match := _ITEM.match(line):
         indent = len(match.group(1).expandtabs(4))
-        number = next((int(g) for g in match.group(3, 4, 5) if g), None)
-        text = match.group(6)
+        number = next((int(g) for g in match.group(3, 4, 5, 6) if g), None)
+        text = match.group(7)
         if field_line := _field(lineno, text, raw):
             field_line.level = indent
             return field_line
