@@ -92,7 +92,14 @@ def build_map(store, list_name: str | None = None, model: str | None = None,
             f"{len(missing)} of {len(ids)} papers have no {model} vectors: "
             f"run `paperatlas embed --model {model}` first")
     ref = _reference_for(store, model, own_map)
-    ref_id = f"{ref.name}:{ref.meta.get('map_signature', '')}" if ref is not None else ""
+    words_from = ref  # where the generic words come from
+    if ref is None and not own_map:
+        # the field's generic words do not depend on the embedding: a map in another
+        # model's space (lsa) still sets them aside, only without the field's topics
+        from paperatlas import reference
+        words_from = reference.load(store)
+    ref_id = (f"{words_from.name}:{words_from.meta.get('map_signature', '')}:"
+              f"{'placed' if ref is not None else 'words'}") if words_from is not None else ""
     signature = map_signature(ids, model, hashes, ref_id)
     if not force:
         stored = store.get_map(scope, model)
@@ -127,7 +134,9 @@ def build_map(store, list_name: str | None = None, model: str | None = None,
         result = cluster_papers(vectors, too_short=too_short)
         steps.advance("labels")
         labelled = time.perf_counter()
-        topics, assignments = _describe(store, ids, result, ref, placed)
+        topics, assignments = _describe(
+            store, ids, result, ref, placed,
+            generic_words=words_from.generic_words if words_from is not None else None)
         stage_seconds = {**result.seconds, "labels": round(time.perf_counter() - labelled, 2)}
         steps.advance("saving")
         n = len(ids)
@@ -238,7 +247,7 @@ def paper_texts(papers: dict, facts: dict, ids: list[str]) -> list:
     return texts
 
 
-def _describe(store, ids: list[str], result, ref=None, placed=None
+def _describe(store, ids: list[str], result, ref=None, placed=None, generic_words=None
               ) -> tuple[list[dict], list[dict]]:
     """Topic rows (labels, sizes, centres, top names and terms) and per-paper assignments.
     With a reference, labels never use the field's generic words, and a topic with no
@@ -251,7 +260,7 @@ def _describe(store, ids: list[str], result, ref=None, placed=None
 
     n_broad, n_fine = int(result.broad.max()) + 1, int(result.fine.max()) + 1
     phrases = paper_phrases(texts)
-    generic = set(ref.generic_words) if ref is not None else None
+    generic = set(generic_words) if generic_words else None
     fallback = {0: None, 1: None}
     if placed is not None:
         for level, own, field, names_of in ((0, result.broad, placed.broad, ref.broad_labels),
