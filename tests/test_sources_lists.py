@@ -537,3 +537,16 @@ def test_chinese_enumerations():
         ("Diffusion Policies for Arms", 2, "论文列表")]
     assert papers[0].authors == ["张三", "Li Si"]
     assert papers[3].identifiers == {"arxiv": "2502.00011"}
+
+
+def test_labels_in_their_real_dress():
+    retrieval, quoted, collapsed = _read("dressed_labels.md")
+    assert retrieval.authors == ["Ann Lee", "Bo Chen"]  # <font>作者：</font>
+    assert retrieval.urls == ["https://arxiv.org/abs/2404.15574"]
+    assert retrieval.abstract.startswith("我们发现少数注意力头负责从长上下文中检索信息")
+    assert quoted.authors == ["Cy Dee"] and quoted.extra["tldr"] == "quoting works."
+    assert quoted.abstract == ("We show that a quoted paragraph under an entry is read as its "
+                               "abstract, with its hard-wrapped lines joined into one text.")
+    assert collapsed.authors == ["Dan Eve"]
+    assert collapsed.abstract.startswith("A collapsed block whose summary says Abstract")
+    assert "AI summary" not in collapsed.abstract

@@ -200,7 +200,7 @@ class _Builder:
                 continue
             if kind == "blank":
                 self.blank_before = True
-                if self.mode not in ("abstract", "summary", "tldr", "quote", "body", "ignore"):
+                if self.mode not in ("abstract", "summary", "quote", "body", "ignore"):
                     self.mode = None
                 continue
             if kind == "rule":
