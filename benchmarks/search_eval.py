@@ -1,7 +1,15 @@
-"""Search quality: nDCG@10 and recall@10 of BM25 alone, vectors alone and hybrid, in one run.
+"""Search quality: known-item MRR@10 / recall@10 per query type, and need-based nDCG@10.
 
-    .venv/bin/python benchmarks/search_eval.py [--data ../shared/data/iclr2026.jsonl.gz]
-        [--queries benchmarks/queries] [--db /work/cache/search/iclr2026.db] [--tune]
+    nice .venv/bin/python benchmarks/search_eval.py [--data ../shared/data/iclr2026.jsonl.gz]
+        [--titles 1000] [--no-known] [--no-needs] [--tune] [--no-tune-known]
+
+Part 1, known items (issue 18; search_known.py has the details): titles, names,
+hand-written paraphrases and Chinese queries, each with one target paper, over the
+abstract-only held-out atlas; split into a tuning and a test half by a hash of the
+target id before any tuning; BM25, vectors, BM25 + MiniLM RRF, the hybrid before
+issue 18 and the new hybrid in the same run.
+
+Part 2, information needs (below):
 
 Queries (benchmarks/queries/*.jsonl, any number of files) name an information need; the
 needs (needs.jsonl) carry the relevance rule, written per need before looking at any
@@ -118,17 +126,25 @@ def rankings_for(store, queries: list[dict], allowed: set[str] | None
 
 def untranslated_rankings(store, queries: list[dict], allowed: set[str] | None
                           ) -> dict[str, S.Rankings]:
-    """Rankings of the non-English queries as typed (no glossary translation)."""
-    before, S.TRANSLATE = S.TRANSLATE, False
-    try:
-        return rankings_for(store, [q for q in queries if q.get("lang", "en") != "en"],
-                            allowed)
-    finally:
-        S.TRANSLATE = before
+    """Rankings of the non-English queries as typed (no translation at all)."""
+    return {q["qid"]: S.candidate_rankings(store, q["query"], allowed=allowed, glossary=False,
+                                           learned=False)
+            for q in queries if q.get("lang", "en") != "en"}
+
+
+def before_rankings(store, queries: list[dict], allowed: set[str] | None
+                    ) -> dict[str, S.Rankings]:
+    """Rankings as search made them before issue 18 (glossary-only translation, the
+    min-max fusion's first pass)."""
+    from search_known import BEFORE
+
+    return {q["qid"]: S.candidate_rankings(store, q["query"], allowed=allowed, glossary=True,
+                                           learned=False, fusion=BEFORE) for q in queries}
 
 
 def run_methods(rankings: dict[str, S.Rankings], fusion: dict,
-                typed: dict[str, S.Rankings] | None = None) -> dict[str, dict[str, list[str]]]:
+                typed: dict[str, S.Rankings] | None = None,
+                before: dict[str, S.Rankings] | None = None) -> dict[str, dict[str, list[str]]]:
     """method -> qid -> top-10 ids, for keyword, vector and hybrid; with `typed` (the
     untranslated rankings of non-English queries) also the single methods as typed."""
     out = {"bm25": {}, "vectors": {}, "hybrid": {}}
@@ -142,6 +158,10 @@ def run_methods(rankings: dict[str, S.Rankings], fusion: dict,
             raw = typed.get(qid, r)
             out["bm25 as typed"][qid] = [p for p, _ in raw.keyword[:K]]
             out["vectors as typed"][qid] = [p for p, _ in raw.semantic(fusion)[:K]]
+        if before is not None:
+            from search_known import BEFORE
+            out.setdefault("hybrid before", {})[qid] = [
+                p for p, _ in S.fuse_rankings(before[qid], BEFORE)[0][:K]]
     return out
 
 
@@ -186,12 +206,26 @@ def main() -> None:
                     "model and use-multilingual)")
     ap.add_argument("--no-glossary", action="store_true",
                     help="do not translate Chinese queries with the glossary")
+    ap.add_argument("--no-known", action="store_true", help="skip the known-item part")
+    ap.add_argument("--no-needs", action="store_true", help="skip the need-based part")
+    ap.add_argument("--titles", type=int, default=1000, help="title queries (known items)")
+    ap.add_argument("--no-tune-known", action="store_true",
+                    help="known items: report the library's FUSION instead of tuning")
     args = ap.parse_args()
-    S.TRANSLATE = not args.no_glossary
+    if not args.no_known:
+        import search_known
+        print("== known items ==")
+        search_known.run(args.data, args.titles, not args.no_tune_known)
+    if args.no_needs:
+        return
+    print()
+    print("== information needs ==")
 
     from paperatlas.embed import DEFAULT_MODEL
     rows = load_rows(args.data)
     store = build_store(args.data, args.db, args.models or [DEFAULT_MODEL, S.MULTILINGUAL_MODEL])
+    from paperatlas.crosslingual import build_vocabulary
+    build_vocabulary(store, progress=True)  # as `paperatlas embed` leaves an atlas
     needs, queries = load_queries(args.queries)
     allowed = None
     if args.corpus == "heldout":
@@ -205,8 +239,11 @@ def main() -> None:
           f"min {sizes[0]}, median {sizes[len(sizes) // 2]}, max {sizes[-1]}")
 
     t = time.perf_counter()
-    rankings = rankings_for(store, queries, allowed)
-    typed = untranslated_rankings(store, queries, allowed) if S.TRANSLATE else None
+    rankings = {q["qid"]: S.candidate_rankings(store, q["query"], allowed=allowed,
+                                               glossary=not args.no_glossary)
+                for q in queries}
+    typed = untranslated_rankings(store, queries, allowed)
+    before = before_rankings(store, queries, allowed)
     print(f"candidate rankings for {len(queries)} queries in {time.perf_counter() - t:.1f}s")
     fusion = dict(S.FUSION)
     if args.tune:
@@ -214,7 +251,7 @@ def main() -> None:
         print(f"best on dev: {fusion}")
     print(f"fusion: {fusion}")
 
-    top = run_methods(rankings, fusion, typed)
+    top = run_methods(rankings, fusion, typed, before)
     per = {m: scores(top[m], queries, judged) for m in top}
     types = sorted({q["type"] for q in queries})
     print()

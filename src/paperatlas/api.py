@@ -92,8 +92,14 @@ class Atlas:
 
     # -- vectors -----------------------------------------------------------------------------
     def embed(self, model: str | None = None, progress: bool = False) -> dict[str, int]:
+        """Vectors of every paper for `model`; the default run also embeds the atlas's
+        English vocabulary for Chinese queries (crosslingual.build_vocabulary)."""
         from paperatlas.embed import embed_store
-        return embed_store(self.store, model=model, progress=progress)
+        result = embed_store(self.store, model=model, progress=progress)
+        if model is None:
+            from paperatlas.crosslingual import build_vocabulary
+            build_vocabulary(self.store, progress=progress)
+        return result
 
     # -- search --------------------------------------------------------------------------------
     def search(self, query: str, k: int = 20, offset: int = 0, **filters):

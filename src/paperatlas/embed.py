@@ -243,6 +243,7 @@ _BACKENDS: dict[str, Any] = {
     "use-multilingual": lambda: MultilingualBackend(),
     "static": lambda: _static_backend(),
     "lsa": lambda: LSABackend(),
+    "minilm-int8": lambda: _onnx_minilm_backend(),
 }
 _DESCRIPTIONS = {
     "static": "static word vectors distilled from all-MiniLM-L6-v2 and tuned on ML abstracts "
@@ -250,6 +251,8 @@ _DESCRIPTIONS = {
     "minilm": "all-MiniLM-L6-v2 transformer, long texts chunked and pooled",
     "use-multilingual": "Universal Sentence Encoder multilingual v3 (cross-lingual queries)",
     "lsa": "TF-IDF + SVD fit on your own papers (no model)",
+    "minilm-int8": "all-MiniLM-L6-v2 quantised to int8 on onnxruntime (no torch), long texts "
+                   "chunked and pooled; search fuses it when present",
 }
 _LOADED: dict[str, Any] = {}
 # The web app's first concurrent requests would otherwise each load the same model.
@@ -260,6 +263,12 @@ def _static_backend():
     from paperatlas.static_model import StaticBackend
 
     return StaticBackend.load()
+
+
+def _onnx_minilm_backend():
+    from paperatlas.minilm_onnx import OnnxMiniLM
+
+    return OnnxMiniLM()
 
 
 def available_backends() -> dict[str, str]:
@@ -316,9 +325,12 @@ def weights_fingerprint(model: str) -> str:
     if model in _FINGERPRINTS:
         return _FINGERPRINTS[model]
     fingerprint = ""
-    if model == "static":
+    if model in ("static", "minilm-int8"):
         import hashlib
-        from paperatlas.static_model import model_path
+        if model == "static":
+            from paperatlas.static_model import model_path
+        else:
+            from paperatlas.minilm_onnx import model_path
         path = model_path()
         if path.exists():
             fingerprint = hashlib.sha1(path.read_bytes()).hexdigest()[:12]

