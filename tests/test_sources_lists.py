@@ -550,3 +550,12 @@ def test_labels_in_their_real_dress():
     assert collapsed.authors == ["Dan Eve"]
     assert collapsed.abstract.startswith("A collapsed block whose summary says Abstract")
     assert "AI summary" not in collapsed.abstract
+
+
+def test_code_fences_and_footers_are_not_papers():
+    report = ReadReport()
+    papers = _read("fences_and_footer.md", report)
+    assert [p.title for p in papers] == ["Dense Passage Retrieval for Open-Domain QA",
+                                         "ColBERT: Late Interaction over BERT"]
+    assert papers[0].authors == ["Vladimir Karpukhin", "Barlas Oguz"]
+    assert papers[1].identifiers == {"arxiv": "2004.12832"}

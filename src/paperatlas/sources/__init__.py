@@ -138,9 +138,13 @@ def _is_json_object(line: str) -> bool:
 
 
 def _looks_like_prose_before_entry(head: str) -> bool:
-    """BibTeX files may open with comments, but not with paragraphs of text."""
+    """BibTeX files may open with comments, but not with paragraphs of text, Markdown
+    headings, or with the entry inside a code fence (a README citing itself)."""
     before = head[:_BIBTEX_ENTRY.search(head).start()]
-    return any(len(line.split()) > 30 for line in before.splitlines())
+    lines = before.splitlines()
+    fences = sum(line.lstrip().startswith(("```", "~~~")) for line in lines)
+    return (any(len(line.split()) > 30 for line in lines) or fences % 2 == 1  # in a code fence
+            or any(re.match(r"^#{1,6}\s+\S", line) for line in lines))  # under Markdown headings
 
 
 __all__ = ["READERS", "ReadReport", "detect", "read", "InputError"]
