@@ -559,3 +559,14 @@ def test_code_fences_and_footers_are_not_papers():
                                          "ColBERT: Late Interaction over BERT"]
     assert papers[0].authors == ["Vladimir Karpukhin", "Barlas Oguz"]
     assert papers[1].identifiers == {"arxiv": "2004.12832"}
+
+
+def test_identifier_lines_in_entries(tmp_path):
+    path = tmp_path / "ids.md"
+    path.write_text("### 1. First Paper Title\n\n**Authors**: Ann Lee\n\narXiv: 2501.01234v3\n"
+                    "DOI: 10.1000/ABC\n\n### 2. Second Paper Title\n\n**Authors**: Bo Chen\n\n"
+                    "arXiv:2502.00002\n", encoding="utf-8")
+    first, second = sources.read(path)
+    assert first.identifiers == {"arxiv": "2501.01234", "doi": "10.1000/abc"}
+    assert first.urls == ["https://arxiv.org/abs/2501.01234"]
+    assert second.identifiers == {"arxiv": "2502.00002"}

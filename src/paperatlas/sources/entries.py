@@ -31,7 +31,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from paperatlas.identifiers import link_kind
+from paperatlas.identifiers import find_identifiers, link_kind
 from paperatlas.paper import Paper, skipped
 from paperatlas.sources._io import iter_lines
 from paperatlas.sources.entry import (PARA_CJK, PARA_WORDS, YEAR, Entry, is_prose,
@@ -431,6 +431,14 @@ class _Builder:
             if text:
                 current.fields.setdefault(name, text)
             self.mode = name
+        elif name == "url" and text and not links(value):  # "arXiv: 2501.01234", "DOI: 10.x/y"
+            label = (line.raw_label or "").lower()
+            found = find_identifiers(text, f"arXiv:{text}" if "arxiv" in label else None)
+            if found.get("arxiv"):
+                current.fields.setdefault("arxiv_id", found["arxiv"])
+            if found.get("doi"):
+                current.fields.setdefault("doi", found["doi"])
+            self.mode = name
         else:
             self.mode = "ignore" if name == "other" else name
 
@@ -447,6 +455,11 @@ class _Builder:
     def text(self, text: str) -> None:
         current = self.current
         if self.mode == "ignore":
+            return
+        if current is not None and current.kind != "para" and \
+                (bare := _BARE_ID.match(plain(text))):  # "arXiv:2501.01234v2" / "DOI: 10.x/y"
+            current.fields.setdefault("arxiv_id" if bare.group(1).lower() == "arxiv" else "doi",
+                                      bare.group(2))
             return
         if current is None or current.kind == "para" and self.blank_before:
             # a paragraph outside any entry: an untitled paper if it reads as an abstract
@@ -510,6 +523,9 @@ class _Builder:
             elif role == "name":
                 entry.extra.setdefault("name", text)
         self.mode = "ignore"
+
+
+_BARE_ID = re.compile(r"^\s*(arxiv|doi)\s*[:：]?\s*(\S+)\s*$", re.IGNORECASE)
 
 
 def _starts_with_title(text: str) -> bool:

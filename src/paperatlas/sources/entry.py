@@ -57,7 +57,7 @@ class Entry:
         return "", None
 
     def keys(self) -> list[str]:
-        ids = find_identifiers(*self.urls, self.fields.get("arxiv_id"))
+        ids = find_identifiers(*self.urls, self.fields.get("arxiv_id"), self.fields.get("doi"))
         keys = [f"{k}:{v}" for k, v in sorted(ids.items())]
         norm = normalise_text(self.title or "")
         if len(norm) >= 8 and len(norm.split()) >= 2 or len(norm) >= 12:
@@ -190,7 +190,7 @@ def to_paper(path: Path, entry: Entry) -> Paper:
     for rank_name in ("tldr", "summary"):
         if rank_name in entry.abstracts and rank != rank_name:
             extra[rank_name] = _join(entry.abstracts[rank_name])
-    identifiers = find_identifiers(*entry.urls, entry.fields.get("arxiv_id"),
+    identifiers = find_identifiers(*entry.urls, entry.fields.get("arxiv_id"), entry.fields.get("doi"),
                                    *([f"arXiv:{entry.fields['arxiv_id']}"]
                                      if entry.fields.get("arxiv_id") else []))
     keywords = [k.strip() for k in re.split(r"[,;，；、]", entry.fields.get("keywords", "")) if k.strip()]
