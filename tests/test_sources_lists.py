@@ -570,3 +570,9 @@ def test_identifier_lines_in_entries(tmp_path):
     assert first.identifiers == {"arxiv": "2501.01234", "doi": "10.1000/abc"}
     assert first.urls == ["https://arxiv.org/abs/2501.01234"]
     assert second.identifiers == {"arxiv": "2502.00002"}
+
+
+def test_json_object_with_its_list_one_level_down():
+    papers = _read("nested.json")
+    assert [p.title for p in papers] == ["Nested One", "Nested Two"]
+    assert papers[1].source.endswith("nested.json:3")

@@ -65,10 +65,14 @@ def records_list(document: Mapping[str, Any]) -> tuple[str, list] | None:
     for key in _LIST_KEYS:
         if isinstance(document.get(key), list):
             return key, document[key]
+    if "title" in document or "abstract" in document:
+        return None  # one paper
     lists = [(k, v) for k, v in document.items()
              if isinstance(v, list) and v and sum(isinstance(x, Mapping) for x in v) >= 0.9 * len(v)]
-    if not lists or "title" in document or "abstract" in document:
-        return None
+    if not lists:  # one level down: {"data": {"papers": [...]}}
+        inner = [found for v in document.values() if isinstance(v, Mapping)
+                 and (found := records_list(v)) is not None]
+        return max(inner, key=lambda kv: len(kv[1])) if inner else None
     return max(lists, key=lambda kv: len(kv[1]))
 
 
