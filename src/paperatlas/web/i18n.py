@@ -88,6 +88,17 @@ STRINGS: dict[str, dict[str, str]] = {
     "language": {"en": "中文", "zh": "English"},
     "search_mode": {"en": "Mode", "zh": "模式"},
     "reset_view": {"en": "Reset view", "zh": "重置视图"},
+    # the reference atlas (the field) on the map and topic pages
+    "field_note": {"en": "Grey: the field, {title} ({papers} papers). In colour: this list, in "
+                         "the field's topics.",
+                   "zh": "灰色：整个领域 {title}（{papers} 篇论文）。彩色：本列表的论文，按领域的主题分组。"},
+    "layer_label": {"en": "Topics: ", "zh": "主题："},
+    "layer_own": {"en": "this list's own", "zh": "本列表自己的主题"},
+    "layer_field": {"en": "the field's ({title})", "zh": "领域的主题（{title}）"},
+    "field_outlier": {"en": "far from the field's topics: placed in the nearest",
+                      "zh": "离领域各主题都较远：归入最近的主题"},
+    "field_size": {"en": "{n} papers of the field ({name}) are in this topic",
+                   "zh": "领域（{name}）中有 {n} 篇论文属于这个主题"},
     "fts_fallback": {"en": "Keyword search only (no vectors stored).",
                      "zh": "仅关键词搜索（未存储向量）。"},
     "in_topic": {"en": "in topic", "zh": "所属主题"},

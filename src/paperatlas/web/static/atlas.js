@@ -20,6 +20,13 @@
     return "hsl(" + hue.toFixed(0) + ",55%,55%)";
   }
 
+  // Words of the page (data-* attributes in the web app's language), English otherwise.
+  function words(root, name, fallback, values) {
+    var text = root.getAttribute("data-" + name) || fallback;
+    Object.keys(values || {}).forEach(function (k) { text = text.split("{" + k + "}").join(values[k]); });
+    return text;
+  }
+
   function el(tag, cls, text) {
     var node = document.createElement(tag);
     if (cls) node.className = cls;
@@ -65,9 +72,10 @@
     var self = this, tools = this.root.querySelector(".atlas-tools");
     if (!tools) return;
     var box = el("label", "atlas-layer small");
-    box.appendChild(document.createTextNode("Topics: "));
+    box.appendChild(document.createTextNode(words(this.root, "layer-label", "Topics: ")));
     var select = el("select", "atlas-layer-select");
-    [["own", "this list's own"], ["field", "the field's (" + (this.layer.title || this.layer.name) + ")"]]
+    [["own", words(this.root, "layer-own", "this list's own")],
+     ["field", words(this.root, "layer-field", "the field's ({title})", {title: this.layer.title || this.layer.name})]]
       .forEach(function (o) { var opt = el("option", null, o[1]); opt.value = o[0]; select.appendChild(opt); });
     select.addEventListener("change", function () { self.useLayer(select.value === "field"); });
     box.appendChild(select);
@@ -403,7 +411,8 @@
       (this.topicLabel[bt] || "") + (this.fineLabel[ft] ? " › " + this.fineLabel[ft] : "")));
     card.appendChild(topic);
     if (p[4]) card.appendChild(el("div", "atlas-card-note", this.field ?
-      "far from the field's topics: placed in the nearest" : "outlier: placed in its nearest topic"));
+      words(this.root, "field-outlier", "far from the field's topics: placed in the nearest") :
+      "outlier: placed in its nearest topic"));
     if (pinned && !this.paperUrl) card.appendChild(el("div", "atlas-card-note", "id " + p[5]));
     card.hidden = false;
     var x = Math.min(sx + 14, this.width - card.offsetWidth - 8);
@@ -484,9 +493,9 @@
     if (!list) return;
     var self = this;
     if (this.field && !this.root.querySelector(".atlas-field-note")) {
-      list.parentNode.insertBefore(el("p", "atlas-field-note muted small",
-        "Grey: the field, " + (this.field.title || this.field.name) + " (" +
-        this.field.papers + " papers). In colour: this list, in the field's topics."), list);
+      list.parentNode.insertBefore(el("p", "atlas-field-note muted small", words(this.root, "field-note",
+        "Grey: the field, {title} ({papers} papers). In colour: this list, in the field's topics.",
+        {title: this.field.title || this.field.name, papers: this.field.papers})), list);
     }
     var topics = this.broad.slice().sort(function (a, b) { return b.size - a.size; });
     topics.forEach(function (tp) {
