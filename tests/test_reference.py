@@ -12,7 +12,6 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
 from atlas_fixture import SAMPLE
 from paperatlas import Atlas, reference
@@ -70,11 +69,9 @@ def test_shipped_reference_is_small_and_leaves_out_held_out_papers():
     assert generic and not any(is_generic(l.lower(), generic) for l in ref.broad_labels)
 
 
-def test_a_reference_paper_is_placed_in_its_own_topic():
+def test_new_abstracts_are_placed_on_the_topic_they_are_about():
     from paperatlas.embed import get_backend
     ref = reference.shipped()
-    # reconstruct approximate vectors of some reference papers from their reduced codes is not
-    # possible; instead place texts of topic words and check the topic's name fits
     texts = ["We study machine unlearning: removing the influence of a forget set from a trained "
              "model without retraining, with guarantees against membership inference attacks.",
              "A diffusion model for 3D molecule generation that respects SE(3) equivariance and "
