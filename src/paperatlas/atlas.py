@@ -112,7 +112,8 @@ def build_map(store, list_name: str | None = None, model: str | None = None,
         ids, vectors = store.get_vectors(model, ids)
         steps.advance("layout and topics")
         from paperatlas.atlas_cluster import OUTLIER_Z, cluster_papers
-        words = {p["id"]: len((p.get("abstract") or "").split()) for p in store.get_papers(ids)}
+        from paperatlas.enrich.text import text_length  # characters for Chinese, words otherwise
+        words = {p["id"]: text_length(p.get("abstract") or "") for p in store.get_papers(ids)}
         too_short = [words.get(pid, 0) < MIN_WORDS for pid in ids]
         placed = None
         if ref is not None:
