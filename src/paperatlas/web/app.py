@@ -415,7 +415,8 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
 
     @app.get("/papers/{paper_id}", response_class=HTMLResponse)
     async def paper_page(request: Request, paper_id: str):
-        paper = atlas.paper(paper_id) if paper_id else None
+        # the topic comes from the map this app keeps loaded (topic_of), not from Atlas.paper
+        paper = atlas.paper(paper_id, topics=False) if paper_id else None
         if paper is None:
             raise HTTPException(404)
         stored = maps.get(None)
