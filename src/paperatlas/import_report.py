@@ -33,6 +33,11 @@ _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 _WORD = re.compile(r"\w+")
 
 
+def has_text(value: str | None) -> bool:
+    """Not None, not empty, not only whitespace (without copying a long text as strip() does)."""
+    return bool(value) and not value.isspace()
+
+
 def has_sentence(text: str) -> bool:
     """Does the text read as prose: a sentence end after a few words, or many words
     (CJK text: characters count as words)? Only the first 300 characters are looked at."""
@@ -87,11 +92,10 @@ class EntryStats:
     def see(self, paper: Paper) -> None:
         """Count one paper read (to be stored)."""
         self.papers += 1
-        abstract = paper.abstract.strip()
-        title = (paper.title or "").strip()
-        self.title += bool(title)
-        self.abstract += bool(abstract)
-        self.title_only += not abstract
+        has_abstract = has_text(paper.abstract)
+        self.title += has_text(paper.title)
+        self.abstract += has_abstract
+        self.title_only += not has_abstract
         self.authors += bool(paper.authors)
         self.links += bool(paper.urls or paper.code_urls)
         self.identifiers += bool(paper.identifiers)
@@ -99,6 +103,8 @@ class EntryStats:
         if self.checked >= SAMPLE:
             return
         self.checked += 1
+        abstract = paper.abstract.strip()
+        title = (paper.title or "").strip()
         text = abstract or title
         if abstract and not has_sentence(abstract):
             self.no_sentence += 1

@@ -37,7 +37,7 @@ from typing import Any
 from paperatlas import dedup
 from paperatlas.errors import InputError, PaperatlasError
 from paperatlas.identifiers import find_identifiers
-from paperatlas.import_report import EntryStats
+from paperatlas.import_report import EntryStats, has_text
 from paperatlas.paper import Paper, normalise_text, paper_id
 from paperatlas.sources import read
 from paperatlas.sources.report import ReadReport
@@ -52,6 +52,7 @@ _FILL_FIELDS = ("title", "venue", "year", "area", "decision", "rating", "section
 _SAME_ID_MIN = 0.2  # shingle Jaccard below which one id carries two different papers
 _SAME_TITLE_MIN = 0.5  # word Jaccard below which one id carries two differently titled papers
 _ID_KINDS = ("arxiv", "doi", "openreview")
+_ID_KIND_SET = frozenset(_ID_KINDS)
 _ID_AS_PAPER_ID = ("openreview", "arxiv")  # kinds whose value is often the paper's own id
 _ID_HINT = re.compile(r"arxiv|doi|openreview", re.IGNORECASE)
 _TITLE_MIN_CHARS = 15  # a normalised title shorter than this ("Introduction") is no identifier
@@ -159,7 +160,7 @@ def inspect_file(path: str | Path, limit: int = 10) -> tuple[FileReport, list[di
     for paper in read(path, report.skips):
         report.stats.see(paper)
         if len(rows) < limit:
-            record = _Record(paper, _Import._versions(paper))
+            record = _Record(paper, _Import._versions(paper), _identifiers(paper))
             rows.append(_row(record.paper_id, paper, record.identifiers))
     report.skipped = report.skips.skipped_total
     report.read = report.stats.papers + report.skipped
@@ -173,6 +174,10 @@ class _Import:
         self.store, self.path, self.report, self.bar = store, path, report, bar
         self.list = report.list_name
         self.index: dedup.NearDuplicateIndex | None = None
+        # Titles are dedup keys in the store only for title-only papers (few); a title-only
+        # record is looked up among every stored title through a map built on first need.
+        self.title_keys_stored = store.has_identifiers("title")
+        self.title_map: dict[str, str] | None = None
         self.has_signatures = store.count_minhashes() > 0
         self.in_list: set[str] = set()       # ids that joined the list during this import
         self.index_new_papers = lambda: None  # set by store.bulk_fts() in run()
@@ -202,14 +207,14 @@ class _Import:
         store, stats = self.store, self.report.stats
         papers = []
         for p in batch:  # sources.read leaves skipped records out; a stand-in reader may not
-            if p.skip or not (p.abstract.strip() or (p.title or "").strip()):
+            if p.skip or not (has_text(p.abstract) or has_text(p.title)):
                 self.report.skips.skip(p.skip or "no title and no abstract")
                 continue
             stats.see(p)
             papers.append(p)
         self.report.skipped = self.report.skips.skipped_total
         self.report.read = stats.papers + self.report.skipped
-        records = [_Record(p, self._versions(p)) for p in papers]
+        records = [_Record(p, self._versions(p), _identifiers(p)) for p in papers]
         # a title-only record without a source id has an id made from its title or identifiers
         derived = {r.paper_id for r in records if not r.paper.id and not r.versions}
         # a paper stored under its OpenReview or arXiv id is found by that identifier too
@@ -218,7 +223,9 @@ class _Import:
         known_ids = store.existing_ids([*(p.id for p in papers if p.id), *derived, *own])
         # identifiers are looked up for records not known by their id (none on a re-add)
         known_keys = store.papers_for_identifiers(
-            {k for r in records if r.paper.id not in known_ids for k in r.keys})
+            {k for r in records if r.paper.id not in known_ids for k in r.identifiers.items()}
+            | {("title", r.title_key) for r in records
+               if (self.title_keys_stored or not r.versions) and r.title_key})
         self.stored = {p["id"]: p for p in store.get_papers(known_ids | set(known_keys.values()))}
         # Hashes only where the text is new: a re-add of a stored paper skips this work.
         needs_hash = [r for r in records if not self._same_text(r)]
@@ -257,10 +264,10 @@ class _Import:
     def _versions(paper: Paper) -> list[str]:
         """The abstract, and the camera-ready one where the source has it (ICLR rows);
         none for a title-only paper."""
-        if not paper.abstract.strip():
+        if not paper.abstract or paper.abstract.isspace():
             return []
         final = paper.extra.get("abstract_final")
-        if isinstance(final, str) and final.strip() and final != paper.abstract:
+        if isinstance(final, str) and has_text(final) and final != paper.abstract:
             return [paper.abstract, final]
         return [paper.abstract]
 
@@ -335,24 +342,27 @@ class _Import:
               known_keys: dict[tuple[str, str], str]) -> tuple[str | None, str]:
         paper = record.paper
         if paper.id and paper.id in known_ids:
-            if paper.id in self.pending or self._same_paper(paper.id, record):
+            if (record.versions and not record.hashes) or paper.id in self.pending \
+                    or self._same_paper(paper.id, record):  # no hashes: the text is the stored one
                 return paper.id, "id"
             record.id_clash = True  # same id, unrelated text: another paper (a reused key)
-        for key in record.keys:
+        for key in record.identifiers.items():
             pid = known_keys.get(key)
             if pid is None and key[0] in _ID_AS_PAPER_ID and key[1] in known_ids:
                 pid = key[1]  # stored under that id, not repeated in paper_identifiers
-            if pid is not None and key[0] != "title" and self._compatible(pid, record):
+            if pid is not None and self._compatible(pid, record):
                 return pid, "identifier"
         for h in record.hashes:
             pid = known_hashes.get(h)
             if pid is not None and (pid not in self.in_list or not paper.id or _HASH_ID.match(pid)
                                     or pid.startswith(f"{paper.id}~")):  # its own clash id
                 return pid, "exact"
-        for key in record.keys:
-            pid = known_keys.get(key)
-            if pid is not None and key[0] == "title" and self._compatible(pid, record) \
-                    and (not record.versions or not self._paper(pid)["abstract"].strip()):
+        if record.title_key:  # one of the two must be title-only
+            pid = known_keys.get(("title", record.title_key))
+            if pid is None and not record.versions:
+                pid = self._titles().get(record.title_key)
+            if pid is not None and self._compatible(pid, record) \
+                    and (not record.versions or not has_text(self._paper(pid)["abstract"])):
                 return pid, "title"
         if not paper.id and not record.versions and record.paper_id in known_ids:
             return record.paper_id, "id"  # a title-only entry seen before (short title)
@@ -416,11 +426,35 @@ class _Import:
 
     def _add_keys(self, record: "_Record", pid: str,
                   known_keys: dict[tuple[str, str], str]) -> None:
-        for key in record.keys:
+        for key in record.identifiers.items():
             if key not in known_keys:
                 known_keys[key] = pid
                 if key[1] != pid:
                     self.new_keys.append((*key, pid))
+        # a full record's title matters only to title-only records: those of this import
+        # find it through the title map (once built), later ones through iter_titles
+        if (record.versions and self.title_map is None) or not record.title_key:
+            return
+        key = ("title", record.title_key)
+        if self.title_map is not None:
+            self.title_map.setdefault(record.title_key, pid)
+        if key not in known_keys:
+            known_keys[key] = pid
+            if not has_text(self._paper(pid)["abstract"]):  # stored only for title-only papers
+                self.new_keys.append((*key, pid))
+                self.title_keys_stored = True
+
+    def _titles(self) -> dict[str, str]:
+        """Title key -> paper id for every stored paper with a title (built once)."""
+        if self.title_map is None:
+            self.title_map = {}
+            for pid, title in self.store.iter_titles():
+                if key := title_key(title):
+                    self.title_map.setdefault(key, pid)
+            for pid, row in self.pending_rows.items():
+                if key := title_key(row.get("title")):
+                    self.title_map.setdefault(key, pid)
+        return self.title_map
 
     def _abstract_filled(self, record: "_Record", pid: str) -> None:
         """A title-only paper gained its abstract: fingerprint it for later dedup."""
@@ -456,31 +490,15 @@ class _Import:
 class _Record:
     paper: Paper
     versions: list[str]
+    identifiers: dict[str, str]  # arXiv / DOI / OpenReview ids (see _identifiers)
     norms: list[str] = field(default_factory=list)
     hashes: list[str] = field(default_factory=list)
     signatures: list[Any] = field(default_factory=list)
     id_clash: bool = False
 
     @cached_property
-    def identifiers(self) -> dict[str, str]:
-        """arXiv / DOI / OpenReview ids: the reader's, else found in the id and links."""
-        found = self.paper.identifiers
-        if not found:  # readers fill them; a stand-in or older reader may not
-            texts = [u for u in (self.paper.id, *self.paper.urls) if u and _ID_HINT.search(u)]
-            found = find_identifiers(*texts) if texts else {}
-        return {k: str(found[k]).lower() if k == "doi" else str(found[k])
-                for k in _ID_KINDS if found.get(k)}
-
-    @cached_property
-    def keys(self) -> list[tuple[str, str]]:
-        """(kind, value) dedup keys: the identifiers, then a hash of the normalised title
-        where that is long enough to be distinctive."""
-        keys = list(self.identifiers.items())
-        if self.paper.title:
-            title = normalise_text(self.paper.title)
-            if len(title) >= _TITLE_MIN_CHARS:
-                keys.append(("title", hashlib.sha1(title.encode("utf-8")).hexdigest()[:16]))
-        return keys
+    def title_key(self) -> str | None:
+        return title_key(self.paper.title)
 
     @property
     def paper_id(self) -> str:
@@ -493,6 +511,29 @@ class _Record:
             return self.hashes[0][:8]
         text = normalise_text(self.paper.abstract or self.paper.title or "")
         return hashlib.sha1(text.encode("utf-8")).hexdigest()[:8]
+
+
+def _identifiers(paper: Paper) -> dict[str, str]:
+    """arXiv / DOI / OpenReview ids: the reader's, else found in the paper's id and links."""
+    found = paper.identifiers
+    if found and found.keys() <= _ID_KIND_SET and \
+            ((doi := found.get("doi")) is None or doi == doi.lower()):
+        return found  # as readers give them: known kinds, DOI in lower case
+    if not found:  # readers fill them; a stand-in or older reader may not
+        texts = [u for u in (paper.id, *paper.urls) if u and _ID_HINT.search(u)]
+        found = find_identifiers(*texts) if texts else {}
+    return {k: str(found[k]).lower() if k == "doi" else str(found[k])
+            for k in _ID_KINDS if found.get(k)}
+
+
+def title_key(title: str | None) -> str | None:
+    """A hash of the normalised title where that is long enough to tell papers apart."""
+    if not title:
+        return None
+    norm = normalise_text(title)
+    if len(norm) < _TITLE_MIN_CHARS:
+        return None
+    return hashlib.sha1(norm.encode("utf-8")).hexdigest()[:16]
 
 
 def _similar_titles(a: str | None, b: str | None) -> bool:
@@ -519,7 +560,7 @@ def merge_changes(stored: dict[str, Any], paper: Paper,
     title-only paper's abstract too), keywords, urls and code urls unioned, identifiers
     and extra keys added. Nothing stored is overwritten."""
     changes: dict[str, Any] = {}
-    if not (stored.get("abstract") or "").strip() and paper.abstract.strip():
+    if not has_text(stored.get("abstract")) and has_text(paper.abstract):
         changes["abstract"] = paper.abstract
     for name in _FILL_FIELDS:
         value = getattr(paper, name, None)

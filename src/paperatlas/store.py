@@ -275,10 +275,12 @@ class Store:
             raise StoreError(f"{self.path}: cannot create the atlas "
                              f"({self.path.parent} is not writable)")
         if read_only is False and not writable:
-            raise StoreError(f"{self.path}: the atlas is read-only (no write permission)")
+            raise StoreError(f"{self.path}: the atlas is read-only (no write permission for "
+                             "the file or its directory)")
         info = inspect_file(self.path)  # refuses what is not an atlas, writing nothing
         self.read_only = bool(read_only) or not writable
-        self.read_only_reason = "opened read-only" if read_only else "no write permission"
+        self.read_only_reason = ("opened read-only" if read_only else
+                                 "no write permission for the file or its directory")
         self._immutable = info.immutable
         if info.version > len(MIGRATIONS):
             raise StoreError(
@@ -561,6 +563,14 @@ class Store:
             "ON i.kind = json_extract(j.value, '$[0]') AND i.value = json_extract(j.value, '$[1]')",
             (json.dumps(keys),))
         return {(r[0], r[1]): r[2] for r in rows}
+
+    def has_identifiers(self, kind: str) -> bool:
+        return self.conn.execute("SELECT 1 FROM paper_identifiers WHERE kind = ? LIMIT 1",
+                                 (kind,)).fetchone() is not None
+
+    def iter_titles(self) -> Iterator[tuple[str, str]]:
+        """(id, title) of every paper with a title."""
+        yield from self.conn.execute("SELECT id, title FROM papers WHERE coalesce(title, '') != ''")
 
     def add_identifiers(self, rows: Iterable[tuple[str, str, str]]) -> None:
         """(kind, value, paper id) rows; an identifier already known keeps its paper."""
