@@ -239,7 +239,7 @@ def test_unwritable_atlas_refuses_writes_in_one_line(cli, atlas_db, monkeypatch,
     before = _digest(atlas_db)
     code, _, err = cli(*args, "--db", atlas_db)
     assert code == 2 and _one_line(err)
-    assert "read-only (no write permission)" in err and message in err
+    assert "read-only (no write permission for the file or its directory)" in err and message in err
     assert _digest(atlas_db) == before
 
 
