@@ -122,22 +122,24 @@ class Reference:
             sims = z[start:start + 1024] @ codes.T
             part = np.argpartition(-sims, k - 1, axis=1)[:, :k]
             top = np.take_along_axis(sims, part, axis=1)
-            weight = np.maximum(top, 0.0) ** 2 + 1e-6
-            for row in range(len(part)):
-                i = start + row
-                nb, w = part[row], weight[row]
-                votes_b = np.bincount(self.point_broad[nb], weights=w, minlength=n_broad)
-                b = int(votes_b.argmax())
-                bconf[i] = votes_b[b] / w.sum()
-                inside = self.point_broad[nb] == b
-                votes_f = np.bincount(self.point_fine[nb][inside], weights=w[inside],
-                                      minlength=n_fine)
-                f = int(votes_f.argmax())
-                fconf[i] = votes_f[f] / w[inside].sum()
-                broad[i], fine[i] = b, f
-                chosen = self.point_fine[nb] == f
-                xy[i] = (self.xy[nb[chosen]].astype(np.float32) * w[chosen, None]).sum(axis=0) \
-                    / w[chosen].sum()
+            weight = (np.maximum(top, 0.0) ** 2 + 1e-6).astype(np.float64)
+            rows = np.repeat(np.arange(len(part)), k)
+            nb_broad, nb_fine = self.point_broad[part], self.point_fine[part]
+            votes_b = np.zeros((len(part), n_broad))
+            np.add.at(votes_b, (rows, nb_broad.ravel()), weight.ravel())
+            b = votes_b.argmax(axis=1)
+            inside = nb_broad == b[:, None]  # the fine topic is voted among the broad's papers
+            w_in = np.where(inside, weight, 0.0)
+            votes_f = np.zeros((len(part), n_fine))
+            np.add.at(votes_f, (rows, nb_fine.ravel()), w_in.ravel())
+            f = votes_f.argmax(axis=1)
+            block = slice(start, start + len(part))
+            broad[block], fine[block] = b, f
+            bconf[block] = votes_b[np.arange(len(part)), b] / weight.sum(axis=1)
+            fconf[block] = votes_f[np.arange(len(part)), f] / w_in.sum(axis=1)
+            chosen = np.where(nb_fine == f[:, None], weight, 0.0)  # a subset of `inside`
+            pts = self.xy[part].astype(np.float64)  # [rows, k, 2]
+            xy[block] = (pts * chosen[:, :, None]).sum(axis=1) / chosen.sum(axis=1)[:, None]
         empty = ~np.any(vectors, axis=1)
         bconf[empty] = 0.0
         fconf[empty] = 0.0
