@@ -205,7 +205,7 @@ def kill_during(args: list[str], db: Path, until, *, sig: int = signal.SIGKILL,
             os.kill(proc.pid, sig)
             killed = True
             break
-        time.sleep(0.05)
+        time.sleep(0.02)
     else:
         proc.kill()
     proc.wait(timeout=60)

@@ -3,7 +3,7 @@ of their work, then: the store is intact (PRAGMA integrity_check, foreign keys, 
 full-text index and list membership consistent), no process of the command is left
 running, and running the same command again finishes the job.
 
-The fast part runs in CI (one kill per stage, a 600-paper synthetic list, 2 worker
+The fast part runs in CI (one kill per stage, a 1,200-paper synthetic list, 2 worker
 processes forced with PAPERATLAS_WORKERS so the pool is exercised). `make faults` runs
 the long matrix: PAPERATLAS_FAULTS=full, 4,000 papers (enrich's pool starts by itself),
 several kill points per command, kills repeated on the same store before it resumes.
@@ -23,7 +23,7 @@ import pytest
 import faultkit as fk
 
 FULL = os.environ.get("PAPERATLAS_FAULTS", "") == "full"
-N_PAPERS = 4000 if FULL else 600
+N_PAPERS = 4000 if FULL else 1200  # 1200: 3 batches of enrich (the last one after the others)
 ENV = {"PAPERATLAS_WORKERS": "2"} if not FULL else {}
 RESULTS: list[fk.KillResult] = []
 
@@ -33,10 +33,12 @@ def table(request):
     """Print the suite's table after the last test of this module."""
     yield
     reporter = request.config.pluginmanager.get_plugin("terminalreporter")
+    capture = request.config.pluginmanager.get_plugin("capturemanager")
     text = fk.format_table(RESULTS)
-    if reporter is not None:
-        reporter.write_sep("-", f"fault suite ({N_PAPERS} papers, {'full' if FULL else 'fast'})")
-        reporter.write_line(text)
+    if reporter is not None and capture is not None:
+        with capture.global_and_fixture_disabled():  # shown on a passing run too
+            reporter.write_sep("-", f"fault suite ({N_PAPERS} papers, {'full' if FULL else 'fast'})")
+            reporter.write_line(text)
     out = os.environ.get("PAPERATLAS_FAULTS_TABLE")
     if out:
         Path(out).write_text(text + "\n", encoding="utf-8")
@@ -165,7 +167,7 @@ def test_kill_embed_then_resume(tmp_path, stages, point, share):
 
 # -- map ------------------------------------------------------------------------------------
 
-MAP_POINTS = [("building (3 s)", 3.0)]
+MAP_POINTS = [("building (2 s)", 2.0)]
 if FULL:
     MAP_POINTS += [("start (1 s)", 1.0), ("building (8 s)", 8.0)]
 
