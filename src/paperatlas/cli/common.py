@@ -99,7 +99,10 @@ def describe_sqlite_error(exc: sqlite3.Error, db: Path | None) -> str:
     """One line for an SQLite error the user can act on, naming the atlas file."""
     where = f"{db}: " if db is not None else ""
     text = str(exc)
-    if "malformed" in text or "not a database" in text or "corrupt" in text:
+    if len(text) > 160:  # SQLite quotes the undecodable text itself: keep the line short
+        text = text[:160] + "…"
+    if ("malformed" in text or "not a database" in text or "corrupt" in text
+            or "Could not decode" in text):
         return (f"{where}the atlas file is damaged ({text}); restore a copy, or add the "
                 "lists again into a new atlas")
     if "readonly" in text or "read-only" in text:
