@@ -1,0 +1,60 @@
+"""Random command lines (hypothesis): whatever a user types, the CLI answers with output,
+a one-line error or typer's usage message, exit 0, 1 or 2, never a traceback."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from paperatlas import Atlas
+from paperatlas.cli import app
+from paperatlas.cli.common import run_app
+
+FIX = Path(__file__).parent / "fixtures" / "sources"
+# Commands that answer at once (serve blocks, map/embed/train-areas run models for long).
+COMMANDS = ["stats", "ls", "show", "search", "similar", "export", "lists", "collections",
+            "like", "dislike", "unlike", "recommend", "digest", "compare", "add", "enrich",
+            "serch", "lst", ""]
+OPTIONS = ["--list", "-l", "--limit", "--k", "-k", "--offset", "--format", "-f", "--text",
+           "--kind", "--area", "--decision", "--has-code", "--no-code", "--into", "--from",
+           "--collection", "--query", "-q", "--top", "--lang", "--nope", "--", "-", "--help"]
+VALUES = ["GmX7qQ1abc", "Gm", "iclr_mini", "0", "-1", "99999999999999999999999", "abc", "",
+          "md", "html", "csv", "bibtex", "zh", "method", "graph learning", "\u5927\u6a21\u578b",
+          "[bold]x[/bold]", "' OR 1=1 --", "a\"b", "NEAR(", "*", str(FIX / "iclr_mini.jsonl"),
+          str(FIX / "binary.bin"), str(FIX / "nope.txt")]
+
+argv = st.tuples(st.sampled_from(COMMANDS),
+                 st.lists(st.one_of(st.sampled_from(OPTIONS), st.sampled_from(VALUES),
+                                    st.text(max_size=12)), max_size=5))
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory) -> Path:
+    db = tmp_path_factory.mktemp("fuzz") / "atlas.db"
+    atlas = Atlas(db)
+    atlas.add(FIX / "iclr_mini.jsonl", list_name="iclr_mini")
+    atlas.close()
+    return db
+
+
+@settings(max_examples=80, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(args=argv)
+def test_any_command_line_ends_cleanly(args, template, tmp_path, monkeypatch, capsys):
+    db = tmp_path / "atlas.db"
+    shutil.copy(template, db)
+    command, rest = args
+    words = ([command] if command else []) + [w for w in rest if "\x00" not in w]
+    monkeypatch.setattr(sys, "argv", ["paperatlas", *words, "--db", str(db)])
+    monkeypatch.setenv("COLUMNS", "120")
+    code = run_app(app)
+    out, err = capsys.readouterr()
+    assert code in (0, 1, 2), (words, code, err)
+    assert "Traceback" not in err + out, (words, err)
+    if code == 2 and not err.lstrip().startswith(("Usage:", "\u256d")) and "Usage:" not in err:
+        assert len(err.strip().splitlines()) == 1, (words, err)  # one line
