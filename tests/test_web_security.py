@@ -22,6 +22,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+from fastapi.responses import HTMLResponse
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
@@ -290,6 +291,8 @@ def _route_parameters(app) -> list[tuple[str, list[str], list[str]]]:
             dep = stack.pop()
             names += [p.name for p in dep.query_params]
             stack += dep.dependencies
+        if route.response_class is HTMLResponse:  # every page reads `lang` (in render)
+            names.append("lang")
         out.append((route.path, [p.name for p in route.dependant.path_params], sorted(set(names))))
     return out
 

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Annotated, Any, Callable
 from urllib.parse import urlencode
 
-from fastapi import Depends, FastAPI, HTTPException, Query, Request
+from fastapi import FastAPI, HTTPException, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.middleware.gzip import GZipMiddleware
@@ -190,7 +190,7 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
         warm.set()
 
     app = FastAPI(title="paperatlas", docs_url=None, redoc_url=None, openapi_url=None,
-                  lifespan=lifespan, dependencies=[Depends(_valid_lang)])
+                  lifespan=lifespan)
     app.state.atlas = atlas
     app.state.read_only = read_only
     # Innermost first. Defence in depth behind escaping: pages may run only the app's own
@@ -212,7 +212,10 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
     env.filters["thousands"] = lambda n: f"{n:,}" if isinstance(n, int) else n
 
     def render(request: Request, template: str, status: int = 200, **context) -> HTMLResponse:
-        lang = lang_of(request.query_params.get("lang"))
+        asked = request.query_params.get("lang")
+        if status == 200 and asked not in (None, "", *LANGUAGES):  # an error page never fails
+            raise HTTPException(400, f"lang must be one of {', '.join(LANGUAGES)}")
+        lang = lang_of(asked)
 
         def link(path: str, **params) -> str:
             if not params:  # most links: a paper, a topic
@@ -521,12 +524,6 @@ Page = Annotated[int, Query(ge=1, le=MAX_PAGE)]
 SearchPage = Annotated[int, Query(ge=1, le=MAX_SEARCH_PAGE)]
 Query_ = Annotated[str, Query(max_length=MAX_QUERY)]
 MARK_KEYS = {"id", "liked"}
-
-
-def _valid_lang(lang: Annotated[str | None, Query(max_length=10)] = None) -> None:
-    """Every route's `lang`: en, zh, or none (pages render in lang_of(lang))."""
-    if lang not in (None, "", *LANGUAGES):
-        raise HTTPException(400, f"lang must be one of {', '.join(LANGUAGES)}")
 
 
 def _parameter_message(exc: RequestValidationError) -> str:

@@ -49,7 +49,7 @@ def split_host(value: str) -> tuple[str, int | None] | None:
     else:
         name, colon, port = value.partition(":")
         rest = colon + port
-    if not name or any(c in name for c in "/\\@?#%[] \t") and not name.startswith("["):
+    if not name or (not name.startswith("[") and any(c in name for c in "/\\@?#%[] \t")):
         return None
     if not rest:
         return name, None
