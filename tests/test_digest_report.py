@@ -23,7 +23,7 @@ MODEL = "test-vec"
 def _store_map(atlas, list_name: str) -> None:
     """A map as the atlas stage stores it: one broad topic per fixture topic (hostile papers
     in the unlearning one, with a hostile label on a fine topic), vectors to match."""
-    from paperatlas.atlas import map_signature
+    from paperatlas.atlas import signature_for
 
     store = atlas.store
     ids = store.all_ids(list_name)
@@ -44,7 +44,7 @@ def _store_map(atlas, list_name: str) -> None:
     assignments = [{"paper_id": pid, "x": float(xy[i, 0]), "y": float(xy[i, 1]),
                     "broad": broad[i], "fine": broad[i], "outlier": False}
                    for i, pid in enumerate(ids)]
-    signature = map_signature(ids, MODEL, store.vector_state(MODEL))
+    signature = signature_for(store, ids, MODEL)  # as build_map would: reused, not rebuilt
     store.save_map(list_name, MODEL, signature, {"papers": len(ids)}, topics, assignments)
 
 

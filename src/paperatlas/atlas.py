@@ -91,16 +91,7 @@ def build_map(store, list_name: str | None = None, model: str | None = None,
         raise PaperatlasError(
             f"{len(missing)} of {len(ids)} papers have no {model} vectors: "
             f"run `paperatlas embed --model {model}` first")
-    ref = _reference_for(store, model, own_map)
-    words_from = ref  # where the generic words come from
-    if ref is None and not own_map:
-        # the field's generic words do not depend on the embedding: a map in another
-        # model's space (lsa) still sets them aside, only without the field's topics
-        from paperatlas import reference
-        words_from = reference.load(store)
-    ref_id = (f"{words_from.name}:{words_from.meta.get('map_signature', '')}:"
-              f"{'placed' if ref is not None else 'words'}") if words_from is not None else ""
-    signature = map_signature(ids, model, hashes, ref_id)
+    signature, ref, words_from = _signature(store, ids, model, hashes, own_map)
     if not force:
         stored = store.get_map(scope, model)
         if stored is not None and stored["signature"] == signature:
@@ -162,6 +153,26 @@ def build_map(store, list_name: str | None = None, model: str | None = None,
     stored = store.get_map(scope, model)
     stored["built"] = True
     return stored
+
+
+def signature_for(store, ids: list[str], model: str, own_map: bool = False) -> str:
+    """The signature `build_map` gives the map of these papers now (the reference in use
+    is part of it): a stored map with it is reused as it is."""
+    return _signature(store, ids, model, store.vector_state(model), own_map)[0]
+
+
+def _signature(store, ids, model, hashes, own_map):
+    """(signature, reference to place on or None, reference whose generic words to use)."""
+    ref = _reference_for(store, model, own_map)
+    words_from = ref
+    if ref is None and not own_map:
+        # the field's generic words do not depend on the embedding: a map in another
+        # model's space (lsa) still sets them aside, only without the field's topics
+        from paperatlas import reference
+        words_from = reference.load(store)
+    ref_id = (f"{words_from.name}:{words_from.meta.get('map_signature', '')}:"
+              f"{'placed' if ref is not None else 'words'}") if words_from is not None else ""
+    return map_signature(ids, model, hashes, ref_id), ref, words_from
 
 
 def _reference_for(store, model: str, own_map: bool):
