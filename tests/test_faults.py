@@ -89,18 +89,23 @@ def _after(seconds: float):
 
 # -- add ------------------------------------------------------------------------------------
 
-ADD_POINTS = [("mid-enrichment", lambda: _between("facts", 0, N_PAPERS))]
+ADD_POINTS = [("mid-enrichment, kill -9", lambda: _between("facts", 0, N_PAPERS), signal.SIGKILL),
+              ("mid-enrichment, SIGTERM", lambda: _between("facts", 0, N_PAPERS), signal.SIGTERM)]
 if FULL:
-    ADD_POINTS += [("start (1.0 s)", lambda: _after(1.0)),
-                   ("ingest (2.5 s)", lambda: _after(2.5)),
-                   ("late enrichment", lambda: _between("facts", N_PAPERS // 2, N_PAPERS))]
+    ADD_POINTS += [("start (1.0 s)", lambda: _after(1.0), signal.SIGKILL),
+                   ("ingest (2.5 s)", lambda: _after(2.5), signal.SIGKILL),
+                   ("ingest (2.5 s), SIGTERM", lambda: _after(2.5), signal.SIGTERM),
+                   ("late enrichment", lambda: _between("facts", N_PAPERS // 2, N_PAPERS),
+                    signal.SIGKILL)]
 
 
-@pytest.mark.parametrize("point, until", ADD_POINTS, ids=[p for p, _ in ADD_POINTS])
-def test_kill_add_then_add_again_finishes(tmp_path, stages, point, until):
+@pytest.mark.parametrize("point, until, sig", ADD_POINTS, ids=[p for p, _, _ in ADD_POINTS])
+def test_kill_add_then_add_again_finishes(tmp_path, stages, point, until, sig):
     db = tmp_path / "atlas.db"
-    result = fk.kill_during(["add", stages["list"], "--db", db], db, until(), env=ENV,
+    result = fk.kill_during(["add", stages["list"], "--db", db], db, until(), sig=sig, env=ENV,
                             name="add", point=point)
+    if sig == signal.SIGTERM and result.killed:  # unwound like Ctrl-C: exit 143
+        assert result.returncode == 143
     again = fk.run_cli("add", stages["list"], "--db", db, env=ENV)
     counts = fk.store_counts(db)
     _record(result, again.returncode == 0 and counts["papers"] == N_PAPERS
