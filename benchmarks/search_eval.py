@@ -1,7 +1,7 @@
 """Search quality: known-item MRR@10 / recall@10 per query type, and need-based nDCG@10.
 
     nice .venv/bin/python benchmarks/search_eval.py [--data ../shared/data/iclr2026.jsonl.gz]
-        [--titles 1000] [--no-known] [--no-needs] [--tune] [--no-tune-known]
+        [--titles 500] [--names 300] [--no-known] [--no-needs] [--tune] [--no-tune-known]
 
 Part 1, known items (issue 18; search_known.py has the details): titles, names,
 hand-written paraphrases and Chinese queries, each with one target paper, over the
@@ -208,14 +208,15 @@ def main() -> None:
                     help="do not translate Chinese queries with the glossary")
     ap.add_argument("--no-known", action="store_true", help="skip the known-item part")
     ap.add_argument("--no-needs", action="store_true", help="skip the need-based part")
-    ap.add_argument("--titles", type=int, default=1000, help="title queries (known items)")
+    ap.add_argument("--titles", type=int, default=500, help="title queries (known items)")
+    ap.add_argument("--names", type=int, default=300, help="name queries (known items)")
     ap.add_argument("--no-tune-known", action="store_true",
                     help="known items: report the library's FUSION instead of tuning")
     args = ap.parse_args()
     if not args.no_known:
         import search_known
         print("== known items ==")
-        search_known.run(args.data, args.titles, not args.no_tune_known)
+        search_known.run(args.data, args.titles, not args.no_tune_known, args.names)
     if args.no_needs:
         return
     print()

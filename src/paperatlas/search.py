@@ -51,10 +51,24 @@ SNIPPET_CHARS = 320
 # match; "minmax" scales each list by its own max and min (the fusion before issue 18,
 # under which a list's only hit scores 0). Vector lists are min-max scaled.
 # Feedback: see `expansion` below.
-FUSION: dict[str, Any] = {"method": "score", "rrf_k": 60, "keyword_weight": 0.5,
-                          "vector_weight": 1.0, "feedback_weight": 1.0,
+# Weights chosen on the tuning half of the known-item queries (benchmarks/search_eval.py,
+# English types: names, titles, paraphrases; see docs/bench/search.md). Feedback weight 0:
+# the expansion list gained nothing there, so it is not computed.
+FUSION: dict[str, Any] = {"method": "score", "rrf_k": 60, "keyword_weight": 2.0,
+                          "vector_weight": 0.5, "feedback_weight": 0.0,
                           "keyword_scale": "ceiling", "name_weight": 1.0,
-                          "minilm_weight": 1.0}
+                          "minilm_weight": 0.5, "multilingual_weight": 0.125}
+# Overrides of FUSION for queries in other languages (their terms come from a learned,
+# noisier translation), chosen on the tuning half of the Chinese known-item queries with
+# the glossary off.
+FUSION_FOREIGN: dict[str, Any] = {"keyword_weight": 1.5, "vector_weight": 1.0,
+                                  "minilm_weight": 1.0, "multilingual_weight": 2.0}
+
+
+def fusion_for(language: str, fusion: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The fusion settings a query in `language` gets: FUSION, the foreign-language
+    overrides, then the caller's."""
+    return {**FUSION, **(FUSION_FOREIGN if language != "en" else {}), **(fusion or {})}
 FEEDBACK_DOCS = 3  # papers whose vector centroid re-queries the index (feedback)
 # BM25 weight factor for a non-English query the glossary could not translate (only its
 # stray Latin-script words, e.g. "KV", can match the index).
@@ -63,9 +77,9 @@ FOREIGN_KEYWORD_WEIGHT = 0.3
 # it knows to the terms learned from the atlas's own vocabulary (crosslingual.py); the
 # default of search()'s `glossary` parameter.
 TRANSLATE = True
-# A translated query's own English-model list is far better than the cross-lingual one
-# (dev queries: nDCG@10 0.77 vs 0.41), which only nudges it.
-TRANSLATED_MULTILINGUAL_WEIGHT = 0.125
+# (FUSION["multilingual_weight"]: the weight of the cross-lingual list beside a translated
+# query's own English-model list, which was far better with the glossary: dev queries
+# nDCG@10 0.77 vs 0.41, so it only nudged it; learned translations are noisier.)
 
 STOPWORDS = frozenset("""
 a about above after again against all am an and any are as at be because been before being
@@ -514,7 +528,7 @@ class Rankings:
     def keyword_list(self, fusion: dict[str, Any] | None = None) -> tuple:
         """The keyword list as `fuse` takes it: with its ceiling when the fusion scales
         BM25 by it."""
-        fusion = {**FUSION, **(fusion or {})}
+        fusion = fusion_for(self.language, fusion)
         if fusion.get("keyword_scale") == "ceiling" and self.keyword_ceiling > 0:
             return (self.keyword, fusion["keyword_weight"], self.keyword_ceiling)
         return (self.keyword, fusion["keyword_weight"])
@@ -523,9 +537,9 @@ class Rankings:
         """The vector side alone. English: the vector list. Translated queries: the
         translation's English-model list, with the multilingual list as a light second
         opinion. Untranslated ones: the multilingual list and its feedback list."""
-        fusion = {**FUSION, **(fusion or {})}
+        fusion = fusion_for(self.language, fusion)
         if self.translated:
-            return fuse([(self.translated, 1.0), (self.vector, TRANSLATED_MULTILINGUAL_WEIGHT)],
+            return fuse([(self.translated, 1.0), (self.vector, fusion["multilingual_weight"])],
                         method="score")
         if self.feedback:
             return fuse([(self.vector, 1.0), (self.feedback, 1.0)], method="rrf",
@@ -593,15 +607,16 @@ def candidate_rankings(store, query: str, depth: int = CANDIDATES,
                  translated, feedback, keyword_ceiling=ceiling, named=named)
     minilm_text = query if language == "en" else translation
     if (vectors and allowed != set() and minilm_text and model != MINILM_MODEL
-            and {**FUSION, **(fusion or {})}.get("minilm_weight", 0.0) > 0
+            and fusion_for(language, fusion).get("minilm_weight", 0.0) > 0
             and MINILM_MODEL in vector_models_for(store, "en")):
         r.minilm = _vector_ranking(store, MINILM_MODEL, minilm_text, depth, allowed, notes)
     semantic = r.semantic()
     english_model = model if language == "en" else (english[0] if vectors and english
                                                     else None)
     # (tried for translated Chinese queries too: no gain on the dev queries, so English only)
-    if kw_ranking and semantic and english_model and language == "en":
-        f = {**FUSION, **(fusion or {})}
+    f = fusion_for(language, fusion)
+    if (kw_ranking and semantic and english_model and language == "en"
+            and f.get("feedback_weight", 0.0) > 0):
         kw = r.keyword_list(f)
         first = fuse([(kw[0], 1.0, *kw[2:]), (semantic, 1.0),
                       (named, f.get("name_weight", 0.0), 1.0)],
@@ -646,7 +661,7 @@ def _feedback_ranking(store, model: str, vec_ranking, depth: int,
 def fuse_rankings(r: Rankings, fusion: dict[str, Any] | None = None
                   ) -> tuple[list[tuple[str, float]], str]:
     """(fused ranking, mode) from the keyword side and the vector side."""
-    fusion = {**FUSION, **(fusion or {})}
+    fusion = fusion_for(r.language, fusion)
     semantic = r.semantic(fusion)
     named = [(r.named, fusion.get("name_weight", 0.0), 1.0)] if r.named else []
     if not semantic and not named:
@@ -748,7 +763,8 @@ def translate_query(text: str) -> str | None:
 def search(store, query: str, k: int = 20, offset: int = 0, list_name: str | None = None,
            area: str | None = None, kind: str | None = None, decision: str | None = None,
            has_code: bool | None = None, method: str = "auto",
-           fusion: dict[str, Any] | None = None, glossary: bool | None = None) -> SearchResult:
+           fusion: dict[str, Any] | None = None, glossary: bool | None = None,
+           learned: bool = True) -> SearchResult:
     """Rank the store's papers for `query`; return hits offset..offset+k.
 
     `method`: "auto"/"hybrid" (both when vectors exist), "keyword" (BM25 only) or
@@ -768,7 +784,7 @@ def search(store, query: str, k: int = 20, offset: int = 0, list_name: str | Non
     allowed = _allowed_ids(store, _filters(list_name, area, kind, decision, has_code))
     r = candidate_rankings(store, query, depth=max(CANDIDATES, offset + k), allowed=allowed,
                            keyword=method != "semantic", vectors=method != "keyword",
-                           fusion=fusion, glossary=glossary)
+                           fusion=fusion, glossary=glossary, learned=learned)
     ranked, mode = fuse_rankings(r, fusion)
     if r.language != "en" and r.vector:
         mode = "cross-lingual"
