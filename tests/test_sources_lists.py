@@ -576,3 +576,14 @@ def test_json_object_with_its_list_one_level_down():
     papers = _read("nested.json")
     assert [p.title for p in papers] == ["Nested One", "Nested Two"]
     assert papers[1].source.endswith("nested.json:3")
+
+
+def test_document_title_over_its_introduction_is_not_a_paper(tmp_path):
+    path = tmp_path / "awesome.md"
+    path.write_text("# Awesome Efficient Inference\n\nA curated list of papers, code and tools for "
+                    "making large models cheaper to run, collected by the community and updated "
+                    "every week.\n\n## Papers\n\n- [Sparse Routing for Attention](https://arxiv.org/"
+                    "abs/2501.00001)\n- [Quantised Caches](https://arxiv.org/abs/2501.00002)\n",
+                    encoding="utf-8")
+    assert [p.title for p in sources.read(path)] == ["Sparse Routing for Attention",
+                                                     "Quantised Caches"]

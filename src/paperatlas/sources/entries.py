@@ -189,6 +189,8 @@ class _Builder:
 
     def run(self) -> list[Entry]:
         self.siblings = self.sibling_entries()
+        self.first_heading = next((i for i, line in enumerate(self.lines) if line.kind == "heading"),
+                                  -1)
         lines = self.lines
         for i, line in enumerate(lines):
             kind = line.kind
@@ -281,11 +283,13 @@ class _Builder:
             if b.kind == "field" and b.label != "other":
                 return True
         content = [b for b in body if b.kind in ("text", "quote", "item")]
+        paper_link = any(u and not u.startswith("#") for _, u in links(line.text))
+        if line.level == 1 and i == self.first_heading and line.number is None and not paper_link:
+            return False  # the document's own title over its introduction
         paragraphs = _paragraphs(body)
         if sum(is_prose(p, PARA_WORDS, PARA_CJK) for p in paragraphs) >= 2 and \
                 line.number is None and not links(line.text):
             return False  # a heading over untitled abstracts
-        paper_link = any(u and not u.startswith("#") for _, u in links(line.text))
         if line.number is not None or paper_link:
             return bool(content) or paper_link or bool(text)
         prose = " ".join(b.text for b in content)
