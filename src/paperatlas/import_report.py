@@ -92,8 +92,9 @@ class EntryStats:
     def see(self, paper: Paper) -> None:
         """Count one paper read (to be stored)."""
         self.papers += 1
-        has_abstract = has_text(paper.abstract)
-        self.title += has_text(paper.title)
+        abstract, title = paper.abstract, paper.title
+        has_abstract = bool(abstract) and not abstract.isspace()
+        self.title += bool(title) and not title.isspace()
         self.abstract += has_abstract
         self.title_only += not has_abstract
         self.authors += bool(paper.authors)

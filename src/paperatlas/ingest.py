@@ -178,6 +178,7 @@ class _Import:
         # record is looked up among every stored title through a map built on first need.
         self.title_keys_stored = store.has_identifiers("title")
         self.title_map: dict[str, str] | None = None
+        self.title_only_seen = False  # a title-only record came in this import
         self.has_signatures = store.count_minhashes() > 0
         self.in_list: set[str] = set()       # ids that joined the list during this import
         self.index_new_papers = lambda: None  # set by store.bulk_fts() in run()
@@ -207,7 +208,8 @@ class _Import:
         store, stats = self.store, self.report.stats
         papers = []
         for p in batch:  # sources.read leaves skipped records out; a stand-in reader may not
-            if p.skip or not (has_text(p.abstract) or has_text(p.title)):
+            if p.skip or not ((p.abstract and not p.abstract.isspace())
+                              or (p.title and not p.title.isspace())):
                 self.report.skips.skip(p.skip or "no title and no abstract")
                 continue
             stats.see(p)
@@ -215,6 +217,7 @@ class _Import:
         self.report.skipped = self.report.skips.skipped_total
         self.report.read = stats.papers + self.report.skipped
         records = [_Record(p, self._versions(p), _identifiers(p)) for p in papers]
+        self.title_only_seen = self.title_only_seen or any(not r.versions for r in records)
         # a title-only record without a source id has an id made from its title or identifiers
         derived = {r.paper_id for r in records if not r.paper.id and not r.versions}
         # a paper stored under its OpenReview or arXiv id is found by that identifier too
@@ -357,7 +360,10 @@ class _Import:
             if pid is not None and (pid not in self.in_list or not paper.id or _HASH_ID.match(pid)
                                     or pid.startswith(f"{paper.id}~")):  # its own clash id
                 return pid, "exact"
-        if record.title_key:  # one of the two must be title-only
+        # one of the two must be title-only: a full record's title is worth a look only when
+        # the store or this import has title-only papers
+        if (not record.versions or self.title_keys_stored or self.title_only_seen) \
+                and record.title_key:
             pid = known_keys.get(("title", record.title_key))
             if pid is None and not record.versions:
                 pid = self._titles().get(record.title_key)
@@ -564,7 +570,7 @@ def merge_changes(stored: dict[str, Any], paper: Paper,
         changes["abstract"] = paper.abstract
     for name in _FILL_FIELDS:
         value = getattr(paper, name, None)
-        if _empty(stored.get(name)) and not _empty(value):
+        if value is not None and _empty(stored.get(name)) and not _empty(value):
             changes[name] = value
     if not stored.get("authors") and paper.authors:
         changes["authors"] = paper.authors

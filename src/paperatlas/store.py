@@ -223,6 +223,10 @@ def default_db_path() -> Path:
     return Path(os.environ.get("PAPERATLAS_DB") or DEFAULT_DB)
 
 
+_IS_JSON = tuple(c in _JSON_COLUMNS for c in PAPER_COLUMNS)
+_EMPTIES = tuple(_JSON_EMPTY.get(c, "[]") for c in PAPER_COLUMNS)
+
+
 def _column_value(column: str, value: Any) -> Any:
     """A papers column as stored: JSON for lists/dicts (None -> empty), others as given."""
     if column not in _JSON_COLUMNS:
@@ -235,9 +239,14 @@ def _column_value(column: str, value: Any) -> Any:
 def _row_to_paper_dict(row: sqlite3.Row) -> dict[str, Any]:
     d = dict(row)
     for col in _JSON_COLUMNS:
-        value = d.get(col)
-        if isinstance(value, str):
-            d[col] = [] if value == "[]" else {} if value == "{}" else json.loads(value)
+        if col in d:
+            value = d[col]
+            if value == "[]":
+                d[col] = []
+            elif value == "{}":
+                d[col] = {}
+            elif isinstance(value, str):
+                d[col] = json.loads(value)
     return d
 
 
@@ -584,8 +593,9 @@ class Store:
         self.conn.executemany(
             f"INSERT INTO papers ({', '.join(PAPER_COLUMNS)}) "
             f"VALUES ({', '.join('?' * len(PAPER_COLUMNS))})",
-            [[_column_value(c, r.get(c)) if c in _JSON_COLUMNS else r.get(c)
-              for c in PAPER_COLUMNS] for r in records])
+            [[(json.dumps(v, ensure_ascii=False) if v else empty) if is_json else v
+              for is_json, empty, v in zip(_IS_JSON, _EMPTIES, map(r.get, PAPER_COLUMNS))]
+             for r in records])
 
     def add_hashes(self, rows: Iterable[tuple[str, str]]) -> None:
         """(hash, paper id) rows; a hash already known keeps its paper."""
