@@ -587,3 +587,13 @@ def test_document_title_over_its_introduction_is_not_a_paper(tmp_path):
                     encoding="utf-8")
     assert [p.title for p in sources.read(path)] == ["Sparse Routing for Attention",
                                                      "Quantised Caches"]
+
+
+def test_structured_side_fields_are_never_python_reprs(tmp_path):
+    path = tmp_path / "typed.jsonl"
+    path.write_text('{"id": "d1", "title": "Typed Fields", "abstract": "Fine text.", '
+                    '"keywords": {"en": "graphs"}, "venue": {"name": "ICLR"}, "area": {"x": [1]}, '
+                    '"authors": [{"name": "Ann Lee"}, null, {"weird": 1}]}\n', encoding="utf-8")
+    [paper] = sources.read(path)
+    assert paper.keywords == ["graphs"] and paper.venue == "ICLR" and paper.area is None
+    assert paper.authors == ["Ann Lee"]

@@ -76,8 +76,12 @@ def split_list(value: Any, authors: bool = False) -> list[str]:
                 item = f"{first} {last}".strip()
             elif isinstance(item, Mapping):  # CSL {given, family}, {name: ...}
                 item = _name_of(item)
+            elif not isinstance(item, (int, float)):
+                continue  # None, nested structures: nothing to list
             items.append(str(item).strip())
         return [i for i in items if i]
+    if isinstance(value, Mapping):  # {"en": "graphs", "zh": "图"}: its text values
+        return [v.strip() for v in value.values() if isinstance(v, str) and v.strip()]
     text = str(value).strip()
     if not text:
         return []
@@ -101,7 +105,7 @@ def split_list(value: Any, authors: bool = False) -> list[str]:
 
 
 def _name_of(item: Mapping[str, Any]) -> str:
-    for key in ("name", "literal", "fullname", "full_name", "display_name"):
+    for key in ("name", "literal", "fullname", "full_name", "display_name", "value"):
         if isinstance(item.get(key), str):
             return item[key]
     parts = [item.get(k) for k in ("given", "non-dropping-particle", "family", "suffix")]
@@ -136,10 +140,18 @@ def _as_rating(value: Any) -> tuple[float | None, list[float] | None]:
 
 
 def _text(value: Any) -> str | None:
+    """A text field's text; a dict is never written out as its Python repr (its `value` or
+    `name` when it has one, else nothing)."""
+    if isinstance(value, str):
+        return value.strip() or None
     if value is None:
         return None
+    if isinstance(value, Mapping):
+        value = value.get("value", value.get("name"))
+        if not isinstance(value, (str, int, float)):
+            return None
     if isinstance(value, (list, tuple)):
-        value = " ".join(str(v) for v in value)
+        value = " ".join(t for v in value if (t := _text(v)))
     text = str(value).strip()
     return text or None
 
