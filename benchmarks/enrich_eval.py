@@ -431,7 +431,30 @@ def silver_titles(papers: list[dict], limit: int = 2000) -> dict:
 
 # -- 3. speed --------------------------------------------------------------------------------
 
-def speed(papers: list[dict]) -> dict:
+_BASE_SPEED = r"""
+import json, sys, time
+from paperatlas.enrich.pipeline import extract_facts
+rows = [json.loads(line) for line in sys.stdin]
+cpu = time.process_time()
+for p in rows:
+    extract_facts(p.get("title"), p["abstract"])
+print(len(rows) / (time.process_time() - cpu))
+"""
+
+
+def _base_cpu_rate(papers: list[dict], base_src: Path) -> float | None:
+    """Papers per CPU-second of today's code (the starting commit), in a subprocess."""
+    import subprocess
+    if not (base_src / "paperatlas").exists():
+        return None
+    feed = "".join(json.dumps({"title": p.get("title"), "abstract": p["abstract"]}) + "\n"
+                   for p in papers)
+    run = subprocess.run([sys.executable, "-c", _BASE_SPEED], input=feed, capture_output=True,
+                         text=True, check=True, cwd="/", env=dict(os.environ, PYTHONPATH=str(base_src)))
+    return float(run.stdout.strip().splitlines()[-1])
+
+
+def speed(papers: list[dict], base_src: Path = Path("/tmp/paperatlas-base/src")) -> dict:
     print(f"\n== speed over {len(papers)} papers")
     t = time.perf_counter()
     for p in papers:
@@ -444,6 +467,10 @@ def speed(papers: list[dict]) -> dict:
     cpu_rate = len(papers) / (time.process_time() - cpu)
     print(f"  extract_facts, one process: {rate:,.0f} papers/s wall ({cpu_rate:,.0f} per CPU-second)   "
           f"baseline (normalise_text only) {base:,.0f} papers/s   ratio {rate / base:.3f}")
+    base_cpu = _base_cpu_rate(papers, base_src)
+    if base_cpu:
+        print(f"  today's code, extract_facts over the same papers: {base_cpu:,.0f} per CPU-second   "
+              f"ratio ours/today {cpu_rate / base_cpu:.2f}")
 
     from paperatlas.enrich import pipeline
     from paperatlas.store import Store
@@ -493,7 +520,7 @@ def main() -> None:
         eval_numbers(papers)
         silver_titles(papers)
     if not args.skip_speed:
-        speed(papers)
+        speed(papers, args.base)
 
 
 if __name__ == "__main__":
