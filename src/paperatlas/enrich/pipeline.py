@@ -21,7 +21,7 @@ from paperatlas.errors import PaperatlasError
 from paperatlas.paper import text_hash
 
 # Bump when any extractor's output changes: stored facts of an older version are redone.
-EXTRACTOR_VERSION = "1"
+EXTRACTOR_VERSION = "2"  # 2: learned names and kinds, number role/context, Chinese text
 BATCH = 500
 PARALLEL_FROM = 3000  # papers to do before worker processes pay for their start-up
 
