@@ -23,7 +23,7 @@ $(VENV)/.installed: pyproject.toml
 test-install: $(VENV)/.test-installed
 
 $(VENV)/.test-installed: $(VENV)/.installed
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -e '.[test,ray]'
 	touch $@
 
 # Headless Chromium and its driver for the browser tests (Debian packages; needs root).

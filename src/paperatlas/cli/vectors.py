@@ -19,6 +19,18 @@ def embed(
         "--model", "-m", help="Embedding back end (see `paperatlas models`; default: static).",
         show_default=False)] = None,
     force: Annotated[bool, typer.Option("--force", help="Recompute every vector (lsa: refit).")] = False,
+    ray: Annotated[bool, typer.Option(
+        "--ray", help="Compute the batches on Ray (pip install 'paperatlas[ray]'): a local "
+        "instance, or the cluster at --address.")] = False,
+    address: Annotated[Optional[str], typer.Option(
+        "--address", help="With --ray: the cluster's head, HOST:PORT (from `ray start --head`) "
+        "or 'auto'.", show_default=False)] = None,
+    workers: Annotated[Optional[int], typer.Option(
+        "--workers", min=1, help="With --ray: embedding actors (default: one per CPU of the "
+        "cluster).", show_default=False)] = None,
+    batch_size: Annotated[int, typer.Option(
+        "--batch-size", min=1, help="Papers per batch (one commit each; on Ray, one task "
+        "each).")] = 256,
     db: DbOption = None,
 ) -> None:
     """Compute the vectors of every paper (once per model; interrupt and rerun to resume)."""
@@ -26,8 +38,16 @@ def embed(
 
     if model is not None and model not in available_backends():
         raise UserError(f"unknown model '{model}' (models: {', '.join(available_backends())})")
+    if (address or workers) and not ray:
+        raise UserError("--address and --workers go with --ray")
     atlas = open_atlas(db)
-    result = embed_store(atlas.store, model=model, progress=sys.stderr.isatty(), force=force)
+    if ray:
+        from paperatlas.embed_ray import embed_store_ray
+        result = embed_store_ray(atlas.store, model=model, address=address, workers=workers,
+                                 batch_size=batch_size, progress=sys.stderr.isatty(), force=force)
+    else:
+        result = embed_store(atlas.store, model=model, progress=sys.stderr.isatty(), force=force,
+                             batch_size=batch_size)
     console.print(Text(f"{result['model']}: embedded {result['embedded']}, unchanged "
                        f"{result['skipped']} of {result['total']} papers"))
     if model is None:  # the default run also readies Chinese queries (crosslingual.py)
