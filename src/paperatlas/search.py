@@ -719,7 +719,8 @@ def _translate(store, query: str, language: str, glossary: bool, learned: bool =
             with _one_blas_thread():
                 return _query_backend(store, MULTILINGUAL_MODEL).embed(texts)
         try:
-            learned = crosslingual.translate(store, query, embed)
+            with _one_blas_thread():  # its product with the vocabulary: one thread
+                learned = crosslingual.translate(store, query, embed)
         except (PaperatlasError, ImportError):  # no multilingual model or jieba here
             learned = None
         for term, w in (learned.terms.items() if learned else []):
