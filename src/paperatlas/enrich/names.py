@@ -848,6 +848,14 @@ def merge(cands: list[Candidate], plain: str, df=None) -> list[tuple[Candidate, 
     top = max(m[0].score for m in merged)
     out = []
     all_names = [m[0].name for m in merged]
+    # the first sentence that introduces something ("we propose ..."): the headline is there
+    intro = _INTRO.search(plain)
+    if intro:
+        sent_lo = max(plain.rfind(". ", 0, intro.start()), -1) + 1
+        sent_hi = plain.find(". ", intro.end())
+        sent_hi = len(plain) if sent_hi < 0 else sent_hi
+    counts = {m[0].name: plain.count(m[0].name) for m in merged}
+    most = max(counts.values()) if counts else 0
     for cand, cues, best_weight in merged:
         base = _SIZE_SUFFIX.sub("", cand.name)
         feats = names_model.features(
@@ -859,6 +867,8 @@ def merge(cands: list[Candidate], plain: str, df=None) -> list[tuple[Candidate, 
         feats["base_of_variants"] = float(any(n.startswith(cand.name + "-") for n in others))
         feats["inside_other"] = float(any(cand.name in n and not n.startswith(cand.name + "-")
                                           for n in others))
+        feats["in_first_intro"] = float(bool(intro) and sent_lo <= cand.position <= sent_hi)
+        feats["most_mentioned"] = float(counts[cand.name] == most and most > 1)
         out.append((cand, feats))
     return out
 
