@@ -192,7 +192,6 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
     app = FastAPI(title="paperatlas", docs_url=None, redoc_url=None, openapi_url=None,
                   lifespan=lifespan)
     app.state.atlas = atlas
-    app.state.read_only = read_only
     # Innermost first. Defence in depth behind escaping: pages may run only the app's own
     # scripts (CSP). The map's JSON shrinks ~4x with gzip. Pages are kept, compressed,
     # while the store and the loaded map stay the same.
