@@ -132,3 +132,19 @@ def test_ls_filters_by_section_and_marks_title_only(cli):
     assert squash(out).count("[titleonly]") == 2  # chen2025calib, park2025other: no abstract anywhere
     code, out, _ = cli("show", "chen2025calib")
     assert "title only: the list this paper came from gives no abstract" in out
+
+
+def test_a_folder_is_reported_file_by_file(cli, tmp_path):
+    folder = tmp_path / "lists"
+    (folder / "sub").mkdir(parents=True)
+    for name, where in (("titles_only.bib", folder), ("digest.md", folder / "sub"),
+                        ("reads_badly.jsonl", folder / "sub")):
+        (where / name).write_bytes((FIX / name).read_bytes())
+    code, out, err = cli("add", folder, "--no-enrich")
+    assert code == 0, err
+    assert "lists (folder): 14 papers" in out
+    assert "titles_only.bib (bibtex): 4 papers: 4 titles, 0 abstracts (4 title-only)" in out
+    assert "digest.md (markdown): 2 papers" in out and "reads_badly.jsonl (jsonl): 8 papers" in out
+    warnings = [line for line in err.splitlines() if line.startswith("warning:")]
+    assert warnings and all("reads_badly.jsonl" in w for w in warnings)
+    assert "list 'lists': added 12, merged 2 (2 title-only gained an abstract)" in out

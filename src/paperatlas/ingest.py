@@ -72,6 +72,8 @@ class FileReport:
     stats: EntryStats = field(default_factory=EntryStats)  # fields the papers carry
     skips: ReadReport = field(default_factory=ReadReport)  # format, skips by reason
     error: str | None = None
+    # a folder: the same counts per file inside it (file path -> EntryStats), in read order
+    files: dict[str, EntryStats] = field(default_factory=dict)
 
     @property
     def format(self) -> str | None:
@@ -159,6 +161,8 @@ def inspect_file(path: str | Path, limit: int = 10) -> tuple[FileReport, list[di
     rows: list[dict[str, Any]] = []
     for paper in read(path, report.skips):
         report.stats.see(paper)
+        if report.skips.format == "folder" and paper.source:
+            report.files.setdefault(paper.source.rsplit(":", 1)[0], EntryStats()).see(paper)
         if len(rows) < limit:
             record = _Record(paper, _Import._versions(paper), _identifiers(paper))
             rows.append(_row(record.paper_id, paper, record.identifiers))
@@ -214,6 +218,9 @@ class _Import:
                 continue
             stats.see(p)
             papers.append(p)
+            if self.report.skips.format == "folder" and p.source:
+                inner = p.source.rsplit(":", 1)[0]
+                self.report.files.setdefault(inner, EntryStats()).see(p)
         self.report.skipped = self.report.skips.skipped_total
         self.report.read = stats.papers + self.report.skipped
         records = [_Record(p, self._versions(p), _identifiers(p)) for p in papers]

@@ -88,9 +88,19 @@ def _print_read(f) -> None:
     """What was read from one file: format, field counts, skips by reason, warnings."""
     console.print(Text(f"{f.path} ({f.format or '?'}): {f.stats.papers} papers: {f.stats.summary()}"),
                   soft_wrap=True)
+    for inner, stats in f.files.items():  # a folder: each file in it
+        from paperatlas.sources import detect
+        try:
+            fmt = detect(inner)
+        except Exception:  # noqa: BLE001 - it was read; the name of its format is a nicety
+            fmt = "?"
+        console.print(Text(f"  {inner} ({fmt}): {stats.papers} papers: {stats.summary()}"),
+                      soft_wrap=True)
+        for warning in stats.warnings():
+            err_console.print(Text(f"warning: {inner}: {warning}"), style="yellow", soft_wrap=True)
     if f.skipped:
         console.print(Text(f"  {f.skips.summary()}"), soft_wrap=True)
-    for warning in f.warnings:
+    for warning in ([] if len(f.files) > 1 else f.warnings):
         err_console.print(Text(f"warning: {f.path}: {warning}"), style="yellow", soft_wrap=True)
 
 
