@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import re
 
+from paperatlas.enrich import cjk
 from paperatlas.enrich.names import long_form
+from paperatlas.enrich.text import is_cjk
+from paperatlas.enrich.titles import best_title
 
 MAX_GIST_WORDS = 40
 MAX_TITLE_CHARS = 110
@@ -37,6 +40,8 @@ def pick_gist(sents: list[str], name: str | None) -> str:
     """The sentence that best says what the paper does, shortened to <= 40 words."""
     if not sents:
         return ""
+    if is_cjk(sents[0]):
+        return cjk.gist(sents)  # Chinese: the contribution sentence, <= 80 characters
     best, best_score = 0, -1.0
     for i, s in enumerate(sents):
         score = 0.0
@@ -148,10 +153,16 @@ _CONTINUES = re.compile(r"(?:for|to|with|via|in|on|of|from|through|under|beyond|
 
 
 def display_title(title: str | None, sents: list[str], name: str | None, gist: str) -> str:
-    """The real title if there is one; else `Name: what it is`, or the contribution phrased
-    as a title (<= 110 characters)."""
+    """The real title if there is one; else the clause span of the abstract the learned
+    ranker picks (`titles.best_title`: "Name: what it is", or the finding), never cut
+    mid-clause, <= 110 characters; the rules below only when the ranker has no candidate."""
     if title and title.strip():
         return title.strip()
+    if sents and is_cjk(sents[0]):
+        return cjk.display_title(sents, name)  # Chinese: no words to count (enrich/cjk.py)
+    learned = best_title(sents, name)
+    if learned:
+        return learned
     what = _what_it_is(sents, name) if name else None
     if what is None:
         source = gist.rstrip("…")

@@ -1,0 +1,96 @@
+"""Display titles (made with the real title hidden) against the real titles: ROUGE-L F1.
+
+    .venv/bin/python benchmarks/title_eval.py [DATA] [--n 3000] [--base /tmp/paperatlas-base/src]
+
+Papers: the held-out split (`paperatlas.enrich.areas.is_held_out`; the title ranker in
+models/titles-v1.json was fit on the other papers only), abstracts >= 100 characters, the
+first N in file order. Three titles per paper, in the same run:
+- new: `extract_facts(None, abstract)["display_title"]` of this checkout;
+- today's: the same call in the code at --base (run in a subprocess), when given;
+- first sentence: the abstract's first sentence cut to 12 words.
+Prints mean ROUGE-L (LCS over lower-cased words, F1) for each, ratios, the share of titles
+that end on a function word (a cut mid-clause), the time per title, and 20 random examples.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import time
+
+from iclr_data import DEFAULT_DATA, is_held_out, load_rows, real_abstract
+
+from paperatlas.enrich.pipeline import extract_facts
+from paperatlas.enrich.text import clean
+from paperatlas.enrich.titles import rouge_l
+
+_DANGLING = frozenset("a an the of to for in on with and or by our its their this that is are "
+                      "be we from as at into via".split())
+
+_OLD = """
+import json, sys
+from paperatlas.enrich.pipeline import extract_facts
+for line in sys.stdin:
+    print(json.dumps(extract_facts(None, json.loads(line))["display_title"]))
+"""
+
+
+def first_sentence(abstract: str) -> str:
+    first = re.split(r"(?<=[.!?])\s", clean(abstract), maxsplit=1)[0]
+    return " ".join(first.split()[:12])
+
+
+def old_titles(base: str, abstracts: list[str]) -> list[str]:
+    env = dict(os.environ, PYTHONPATH=base)
+    out = subprocess.run([sys.executable, "-c", _OLD], input="\n".join(json.dumps(a) for a in abstracts),
+                         capture_output=True, text=True, env=env, check=True).stdout
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def dangling(title: str) -> bool:
+    words = re.findall(r"\w+", title.lower())
+    return bool(words) and words[-1] in _DANGLING
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("data", nargs="?", default=str(DEFAULT_DATA))
+    parser.add_argument("--n", type=int, default=3000)
+    parser.add_argument("--base", default="/tmp/paperatlas-base/src",
+                        help="src/ of the code to compare with ('' to skip)")
+    parser.add_argument("--examples", type=int, default=20)
+    args = parser.parse_args()
+    rows = [r for r in load_rows(args.data) if is_held_out(r["id"]) and real_abstract(r)
+            and r.get("title")][:args.n]
+    t0 = time.perf_counter()
+    new = [extract_facts(None, r["abstract"])["display_title"] for r in rows]
+    per_paper_ms = (time.perf_counter() - t0) / len(rows) * 1000
+    systems = {"new": new, "first sentence (12 words)": [first_sentence(r["abstract"]) for r in rows]}
+    if args.base and os.path.isdir(args.base):
+        systems["today's (--base)"] = old_titles(args.base, [r["abstract"] for r in rows])
+    print(f"{len(rows)} held-out papers (title hidden); extract_facts {per_paper_ms:.2f} ms/paper")
+    scores = {}
+    for label, titles in systems.items():
+        s = [rouge_l(t, r["title"]) for t, r in zip(titles, rows)]
+        scores[label] = sum(s) / len(s)
+        cut = sum(dangling(t) for t in titles) / len(titles)
+        words = sum(len(t.split()) for t in titles) / len(titles)
+        print(f"  {label:28s} ROUGE-L {scores[label]:.3f}   ends on a function word {cut:5.1%}"
+              f"   {words:.1f} words")
+    for label in systems:
+        if label != "new":
+            print(f"  new / {label}: {scores['new'] / scores[label]:.2f}x")
+    print(f"  real titles: {sum(len(r['title'].split()) for r in rows) / len(rows):.1f} words")
+    old = systems.get("today's (--base)")
+    print(f"\n{args.examples} random examples (real | new" + (" | today's)" if old else ")"))
+    for i in random.Random(15).sample(range(len(rows)), min(args.examples, len(rows))):
+        print(f"- real: {rows[i]['title']}\n  new:  {new[i]}" + (f"\n  old:  {old[i]}" if old else ""))
+
+
+if __name__ == "__main__":
+    main()

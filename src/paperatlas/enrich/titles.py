@@ -1,0 +1,249 @@
+"""Display titles learned from real (abstract -> title) pairs: a ranker over clause spans.
+
+A paper without a title gets one made of its own words. Every candidate is a span of one of
+the abstract's first sentences that starts and ends where a clause or phrase does (the start
+of the sentence, after "we propose", after "that", after a comma; before a comma, "which",
+"by", "using", ... or the sentence end), so a title is never cut mid-clause. Short
+parentheticals ("(LLMs)", "(e.g., ...)") are dropped first. A named paper's candidates are
+composed as "Name: span" (the name taken out of the span).
+
+Each candidate is described by a few dozen numbers (which sentence, where it starts and
+ends, its length, how many of its words the abstract repeats, pronouns, digits, cue words,
+...) and scored by a linear model fit to predict the candidate's ROUGE-L against the real
+title, on the ICLR 2026 papers outside the held-out split (`scripts/build_titles.py`). The
+model ships as `paperatlas/models/titles-v1.json` (a few KB).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+MODEL_FILE = "titles-v1.json"
+MAX_SENTENCES = 6  # candidates come from the abstract's first sentences
+MIN_WORDS, MAX_WORDS = 2, 16  # span length in words (the name prefix not counted)
+MAX_CHARS = 110
+
+_WORD = re.compile(r"\w+")
+_PAREN = re.compile(r"\s*\((?:[^()]{0,60})\)")
+_INTRO = re.compile(
+    r"\b(?:we|this\s+(?:paper|work|study)|here,?\s+we|our\s+(?:work|paper))\s+(?:\w+\s+){0,2}?"
+    r"(?:present|propose|introduce|develop|design|build|construct|release|curate|create|"
+    r"contribute|study|investigate|analy[sz]e|show|prove|establish|derive|provide|examine|"
+    r"explore|demonstrate|formulate|find|revisit|identify|address|tackle|offer|put\s+forward)"
+    r"\w*\s+(?:(?:that|how|whether|a\s+new|a\s+novel|the\s+first)\s+)?", re.I)
+_NAMED = re.compile(r"\b(?:called|named|termed|dubbed|coined)\s+", re.I)
+_AFTER_THAT = re.compile(r"\b(?:that|whether|how)\s+", re.I)
+# words a span may end before (the clause or phrase after them is left out)
+_END_BEFORE = re.compile(
+    r"\s(?=(?:that|which|where|whereby|while|whose|who|when|by|using|via|through|with|"
+    r"without|based|and|but|or|to|for|in|on|across|from|under|as|leveraging|achieving|"
+    r"enabling|allowing|yielding|resulting|thereby|because|since|if|than)\b)", re.I)
+_PUNCT = re.compile(r"\s*[,;:—–]\s+|\s+-\s+|\s*--+\s*")
+_BAD_LAST = frozenset(
+    "a an the of to for in on with and or by our its their this these that is are be we "
+    "from as at into via it his her than such both either each".split())
+_BAD_FIRST = frozenset(
+    "and or of to for in on with by as at than which who whose where when while but also "
+    "then thus however moreover furthermore finally specifically namely is are was were be "
+    "it they them its".split())
+_PRONOUN = frozenset("we our us it its they their this these those".split())
+_CUE = frozenset(
+    "framework method approach benchmark dataset model models algorithm learning network "
+    "networks system analysis theory evaluation towards toward via efficient scalable "
+    "robust adaptive unified generalization training language large".split())
+_FILLER = frozenset("novel new simple effective first comprehensive general principled "
+                    "lightweight powerful".split())
+_RESULT = re.compile(r"\d|%|\b(?:outperform|achiev|experiment|results?|state-of-the-art|sota)",
+                     re.I)
+
+FEATURES = (
+    "bias", "sent0", "sent1", "sent2", "sent3plus", "intro_sentence", "start_sentence",
+    "start_intro", "start_named", "start_that", "start_punct", "start_other", "end_sentence",
+    "end_punct", "end_word", "len1_3", "len4_6", "len7_9", "len10_12", "len13_16",
+    "repeated_share", "repeated_mean", "stop_share", "first_article", "pronoun",
+    "cue_share", "filler", "result_words", "commas", "capital_share", "named",
+    "named_in_span", "name_x_len_short", "upper_token", "first_we", "question",
+    "rate_mean", "rate_f1", "rate_low_share", "rate_min", "rate_f1_x_named", "tokens_10",
+    "first_verb_s", "first_ing", "first_ed", "name_at_start", "background",
+)
+DEFAULT_RATE = 0.15  # title rate of a word the lexicon does not know
+NAME_RATE = 0.7  # ... and of the paper's name (most named papers' titles start with it)
+
+
+def rouge_l(candidate: str, reference: str) -> float:
+    """ROUGE-L F1 over lower-cased word tokens (longest common subsequence)."""
+    a = _WORD.findall(candidate.lower())
+    b = _WORD.findall(reference.lower())
+    if not a or not b:
+        return 0.0
+    prev = [0] * (len(b) + 1)
+    for x in a:
+        cur = [0]
+        for j, y in enumerate(b):
+            cur.append(prev[j] + 1 if x == y else max(prev[j + 1], cur[j]))
+        prev = cur
+    lcs = prev[-1]
+    if lcs == 0:
+        return 0.0
+    p, r = lcs / len(a), lcs / len(b)
+    return 2 * p * r / (p + r)
+
+
+def _strip_parens(sentence: str) -> str:
+    return re.sub(r"\s+([,.;:])", r"\1", _PAREN.sub("", sentence)).strip()
+
+
+def _starts(s: str) -> list[tuple[int, str]]:
+    """(character offset, kind) where a span may start."""
+    out = [(0, "sentence")]
+    for m in _INTRO.finditer(s):
+        out.append((m.end(), "intro"))
+    for m in _NAMED.finditer(s):
+        out.append((m.end(), "named"))
+    for m in _AFTER_THAT.finditer(s):
+        out.append((m.end(), "that"))
+    for m in _PUNCT.finditer(s):
+        out.append((m.end(), "punct"))
+    return out
+
+
+def _ends(s: str) -> list[tuple[int, str]]:
+    out = [(len(s.rstrip(" .!?")), "sentence")]
+    for m in _PUNCT.finditer(s):
+        out.append((m.start(), "punct"))
+    for m in _END_BEFORE.finditer(s):
+        out.append((m.start(), "word"))
+    return out
+
+
+def _drop_name(text: str, name: str) -> str:
+    i = text.find(name)
+    if i < 0:
+        return text
+    text = (text[:i] + text[i + len(name):]).strip()
+    text = re.sub(r"^[,:;\s]+|[,:;\s]+$", "", text)
+    return re.sub(r"\s{2,}", " ", re.sub(r"\s+([,;:])", r"\1", text))
+
+
+def candidates(sents: list[str], name: str | None,
+               rates: dict[str, float] | None = None) -> list[tuple[str, list[float]]]:
+    """Every clause span of the first sentences, composed as a title, with its features.
+    `rates`: how often a word of the abstract is kept in the paper's title (learned)."""
+    rates = rates if rates is not None else {}
+    counts: dict[str, int] = {}
+    for s in sents:
+        for w in set(_WORD.findall(s.lower())):
+            counts[w] = counts.get(w, 0) + 1
+    out: list[tuple[str, list[float]]] = []
+    seen: set[str] = set()
+    for index, raw in enumerate(sents[:MAX_SENTENCES]):
+        s = _strip_parens(raw)
+        intro_sentence = 1.0 if _INTRO.search(s) else 0.0
+        starts = _starts(s)
+        ends = _ends(s)
+        for a, start_kind in starts:
+            for b, end_kind in ends:
+                if b <= a:
+                    continue
+                span = s[a:b].strip(" ,;:-–—\"'“”")
+                words = span.split()
+                if not (MIN_WORDS <= len(words) <= MAX_WORDS):
+                    continue
+                first, last = words[0].lower(), words[-1].lower().strip(".,;:")
+                if first in _BAD_FIRST or last in _BAD_LAST:
+                    continue
+                named_in_span = bool(name) and name in span
+                if named_in_span and not span.startswith(name):
+                    continue  # "we propose X, a ..." without X reads wrong; the span after it is a candidate
+                if name:
+                    rest = _drop_name(span, name) if named_in_span else span
+                    if len(rest.split()) < 2:
+                        continue
+                    text = f"{name}: {rest[:1].upper()}{rest[1:]}"
+                else:
+                    text = span[:1].upper() + span[1:]
+                if len(text) > MAX_CHARS or text in seen:
+                    continue
+                seen.add(text)
+                out.append((text, _features(words, index, intro_sentence, start_kind, end_kind,
+                                            counts, name, named_in_span, span, text, rates)))
+    return out
+
+
+def _features(words, index, intro_sentence, start_kind, end_kind, counts, name,
+              named_in_span, span, text, rates) -> list[float]:
+    n = len(words)
+    low = [w.lower().strip(".,;:\"'“”()") for w in words]
+    toks = _WORD.findall(span.lower())
+    content = [t for t in toks if t not in _BAD_LAST and len(t) > 2]
+    repeated = [counts.get(t, 0) for t in content]
+    rep_share = sum(1 for c in repeated if c > 1) / len(content) if content else 0.0
+    rep_mean = min(sum(repeated) / len(repeated), 5.0) / 5.0 if repeated else 0.0
+    stop_share = 1.0 - len(content) / len(toks) if toks else 0.0
+    title_toks = _WORD.findall(text.lower())
+    name_toks = set(_WORD.findall(name.lower())) if name else set()
+    r = [NAME_RATE if t in name_toks else rates.get(t, DEFAULT_RATE) for t in title_toks] or [0.0]
+    rate_sum = sum(r)
+    rate_f1 = 2 * rate_sum / (len(title_toks) + 10)
+    # the span's first word once the name is taken out ("X integrates ..." -> "integrates")
+    rest = span[len(name):].lstrip(" ,:") if named_in_span and span.startswith(name) else span
+    head = rest.split()[0] if rest.split() else ""
+    return [
+        1.0, float(index == 0), float(index == 1), float(index == 2), float(index >= 3),
+        intro_sentence,
+        float(start_kind == "sentence"), float(start_kind == "intro"),
+        float(start_kind == "named"), float(start_kind == "that"),
+        float(start_kind == "punct"), 0.0,
+        float(end_kind == "sentence"), float(end_kind == "punct"), float(end_kind == "word"),
+        float(n <= 3), float(4 <= n <= 6), float(7 <= n <= 9), float(10 <= n <= 12),
+        float(n >= 13),
+        rep_share, rep_mean, stop_share,
+        float(low[0] in ("a", "an", "the")),
+        sum(1 for w in low if w in _PRONOUN) / n,
+        sum(1 for w in low if w in _CUE) / n,
+        float(any(w in _FILLER for w in low)),
+        float(bool(_RESULT.search(span))),
+        float(span.count(",")),
+        sum(1 for w in words if w[:1].isupper()) / n,
+        float(bool(name)), float(named_in_span), float(bool(name) and n <= 6),
+        float(any(len(w) > 1 and w.isupper() for w in words)),
+        float(low[0] == "we"), float(span.rstrip().endswith("?")),
+        rate_sum / len(r), rate_f1, sum(1 for x in r if x < 0.1) / len(r), min(r),
+        rate_f1 * float(bool(name)), min(len(title_toks), 20) / 10,
+        float(head.endswith("s") and not head.endswith(("ss", "is", "us")) and head.isalpha()
+              and head.islower()),
+        float(head.endswith("ing")), float(head.endswith("ed")),
+        float(named_in_span and span.startswith(name)),
+        float(index == 0 and not intro_sentence and start_kind == "sentence"),
+    ]
+
+
+@lru_cache(maxsize=1)
+def load_model(path: str | None = None) -> tuple[tuple[float, ...], dict[str, float]] | None:
+    """(weights, word title rates) from the model file; None when it is missing or was
+    built for other features."""
+    p = Path(path) if path else Path(str(resources.files("paperatlas") / "models" / MODEL_FILE))
+    if not p.exists():
+        return None
+    data = json.loads(p.read_text(encoding="utf-8"))
+    if list(data["features"]) != list(FEATURES):
+        return None
+    return tuple(float(w) for w in data["weights"]), dict(data["rates"])
+
+
+def best_title(sents: list[str], name: str | None, model=None) -> str | None:
+    """The best-scoring candidate, or None when there is none (or no model)."""
+    model = model if model is not None else load_model()
+    if model is None:
+        return None
+    weights, rates = model
+    best, best_score = None, float("-inf")
+    for text, feats in candidates(sents, name, rates):
+        score = sum(w * f for w, f in zip(weights, feats))
+        if score > best_score:
+            best, best_score = text, score
+    return best
