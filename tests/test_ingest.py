@@ -57,6 +57,8 @@ def test_default_list_name():
     assert default_list_name(Path("data/iclr2026.jsonl.gz")) == "iclr2026"
     assert default_list_name(Path("list.v2.txt")) == "list.v2"
     assert default_list_name(Path("papers")) == "papers"
+    assert default_list_name(Path("zotero/ppi_review.ris")) == "ppi_review"
+    assert default_list_name(Path("awesome.markdown")) == "awesome"
 
 
 @pytest.mark.parametrize("order", ["json_first", "list_first"])

@@ -46,7 +46,7 @@ from paperatlas.store import PAPER_COLUMNS, Store
 
 BATCH = 500
 _SUFFIXES = {".gz", ".jsonl", ".ndjson", ".json", ".csv", ".tsv", ".bib", ".bibtex", ".txt",
-             ".md", ".text"}
+             ".md", ".markdown", ".mdx", ".text", ".ris", ".rst", ".html", ".htm", ".eml"}
 _HASH_ID = re.compile(r"^h[0-9a-f]{15}$")
 _FILL_FIELDS = ("title", "venue", "year", "area", "decision", "rating", "section", "date")
 _SAME_ID_MIN = 0.2  # shingle Jaccard below which one id carries two different papers
