@@ -112,3 +112,11 @@ def test_chinese_numbers_with_context():
     assert "训练速度提升了" in speed["context"]
     assert by_value(items, 5000.0)["role"] == "setup"
     assert all(n["value"] != 3.0 for n in items)  # the 3 of 3DGS is part of a name
+
+
+def test_percent_or_more_is_a_percentage_result():
+    items = numbers("Evaluated on two model families, the defence keeps 89%+ defense success "
+                    "rates against 20+ jailbreak methods.")
+    rate = by_value(items, 89.0)
+    assert rate["unit"] == "%" and rate["role"] == "result"
+    assert by_value(items, 20.0)["unit"] == "+"

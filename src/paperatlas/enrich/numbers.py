@@ -234,6 +234,8 @@ def extract_numbers(text: str, limit: int = 10) -> list[dict]:
             continue
         unit = ((m.group("unit") or "").strip() + (m.group("unit2") or "")).strip() or \
             (m.group("unit1") or "")
+        if m.group("unit1") and unit == "+":
+            unit = m.group("unit1")  # "89%+": a percentage (or more), not a count
         unit_norm = {"x": "×", "times": "×", "倍": "×", "points": "pp", "point": "pp",
                      "percentage points": "pp", "percentage point": "pp"}.get(unit.lower(), unit)
         if unit_norm in ("thousand", "million", "billion", "trillion"):
