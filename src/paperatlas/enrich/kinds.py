@@ -3,8 +3,10 @@
 The strongest evidence is what the contribution sentence calls the thing: "We present X, a
 *benchmark* for ...", "we introduce a *dataset* of ...", "we *prove* that ...", "we *study*
 whether ...". Cues elsewhere in the abstract (theorems and bounds, "our findings", "we
-collect", leaderboards) add up behind it. The highest score is the kind; other kinds with
-solid evidence are secondary kinds.
+collect", leaderboards) add up behind it (rule_scores). The main kind is then decided by the
+learned kind model (kinds_model.py: the abstract's words plus these rule scores, fit on silver
+labels from real titles), or by the highest rule score without it; other kinds with solid
+rule evidence are secondary kinds. Chinese abstracts have their own cue table (_CUES_ZH).
 """
 
 from __future__ import annotations

@@ -1,24 +1,30 @@
 """Contribution names: what the abstract itself introduces ("We present CIMemories").
 
-Authors mark a coined name in a handful of ways; each is a cue with a weight:
-  - "named / called / dubbed / termed / namely X"                        (strongest)
-  - "our framework, X," / "the proposed method X"
+Authors mark a coined name in a handful of ways. Each way is a cue rule in CUE_RULES (a
+function yielding Hits), with its weight in WEIGHTS (the W_* constants):
+  - "named / called / dubbed / termed / which we call X", 名为 X           (strongest)
+  - "our framework, X," / "the proposed method X" / "our work, X,"
   - an acronym defined in place, "Hessian-Enhanced Token Attribution (HETA)", checked with
     the Schwartz-Hearst letter alignment so "(e.g. ...)" or "(ours)" do not count
-  - an appositive, "X, a novel framework for ..." / "X is a new benchmark"
+  - an appositive, "X, a novel framework for ..." / "X is a new benchmark" / "Using X, a
+    suite of ..."
   - an introducing verb, "we present / propose / introduce ... X" (strongest when X comes
-    right after the verb and is set off: "we propose X, ..."); "X is proposed"; a run of
-    capitalised words right after the verb ("we propose Asymmetric Synthetic Data Update")
-  - "the X framework", "our X method", "benchmark X", a repository named X that the text uses
-  - emphasis on a coined word: `\\textbf{X}`, `\\textsc{X}`, `$\\texttt{X}$`, `**X**`
+    right after the verb and is set off: "we propose X, ..."; also "a framework - X -");
+    "X is proposed"; a capitalised run after the verb; 我们提出了 X in Chinese
+  - "the X framework", "our X method", a repository named X that the text uses
+  - emphasis or quotes on a coined word: \\textsc{X}, \\emph{X}, \\texttt{X}, \\mathrm{X},
+    **X**, `X`, “X”, "X"
   - a coined token (inner capitals, digits) that the abstract keeps using as a subject
 Candidates are then filtered: undefined LaTeX placeholders (`\\tool`), well-known existing
-things the paper only uses (known.py: GRPO, CLIP, Qwen3-Embedding, Transformers), words
-after "using / such as / on", plural acronyms of classes of things (LLMs, SNNs), and ordinary
-capitalised words. A name's strength is its strongest cue plus a little per further cue and
-per mention; a name needs enough of it, so a paper with no cue gets no name — an invented
-name is worse than none. The headline is the earliest name nearly as strong as the best.
-Weights were tuned on ICLR 2026 titles of the form `Name: ...` (benchmarks/enrich_eval.py).
+things the paper only uses (known.py: GRPO, CLIP, Qwen3-Embedding), short acronyms many
+unrelated papers use (LR, CE, NN: names_model.is_generic_acronym, from the corpus spread
+table), plural acronyms of classes of things (LLMs), and ordinary capitalised words.
+
+Which candidate is the paper's name, if any, is decided by the learned scorer
+(names_model.py: a logistic regression over the cues a name collected, its shape, mentions,
+position and corpus spread, fit on silver labels from real titles); a paper whose best
+candidate is not likely enough gets no name — an invented name is worse than none. Without
+the model file the hand weights decide (MIN_SCORE, HEADLINE_MARGIN).
 """
 
 from __future__ import annotations
