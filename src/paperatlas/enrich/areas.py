@@ -2,8 +2,9 @@
 
 Two linear models over the same TF-IDF terms (words and word pairs, tokenised like the
 static embedding model): a multinomial logistic regression and a complement naive Bayes,
-blended in log space (LR + NB_WEIGHT x NB). Both are linear in the TF-IDF vector, so the
-blend folds into one weight matrix: prediction costs what one model costs.
+blended in log space (LR + NB_WEIGHT x NB + PRIOR_WEIGHT x log class share). All are linear
+in the TF-IDF vector, so the blend folds into one weight matrix: prediction costs what one
+model costs.
 
 Bare lists (abstracts without titles) are the common case, so the model is trained for
 them: every training paper is given as its abstract alone, and (TITLE_COPY) also with its
@@ -41,6 +42,7 @@ C = 4.0  # inverse regularisation of the logistic regression
 NB_ALPHA = 0.3  # smoothing of the complement naive Bayes
 NB_WEIGHT = 2.0  # weight of NB's log-probabilities next to LR's (LR's weight is 1)
 TITLE_COPY = True  # train on each abstract alone and also with its title
+PRIOR_WEIGHT = -0.5  # x log(class share) added to the blend: big areas were over-predicted (CV)
 TIE_MARGIN = 0.1  # top-1 and top-2 closer than this: shown as one ("A or B")
 MIN_DF = 2  # a term must occur in two training papers
 MAX_TERMS = 100_000
@@ -105,6 +107,8 @@ class AreaClassifier:
             intercept = np.concatenate([[0.0], intercept])
         # NB's class score is X @ feature_log_prob_ (no prior with 2+ classes): linear too
         coef = (coef + NB_WEIGHT * nb.feature_log_prob_) / temperature
+        share = np.array([np.mean(y == c) for c in lr.classes_])
+        intercept = intercept + PRIOR_WEIGHT * np.log(share)
         # a per-term constant shifts every class score alike: drop it (float16 keeps detail)
         coef -= coef.mean(axis=0, keepdims=True)
         vocab = sorted(vectorizer.vocabulary_, key=vectorizer.vocabulary_.get)
