@@ -52,9 +52,15 @@ def embed(
                        f"{result['skipped']} of {result['total']} papers"))
     if model is None:  # the default run also readies Chinese queries (crosslingual.py)
         from paperatlas.crosslingual import build_vocabulary
-        vocab = build_vocabulary(atlas.store, progress=sys.stderr.isatty(), force=force)
-        console.print(Text(f"Chinese queries: {vocab['terms']} English terms of this atlas "
-                           f"({vocab['embedded']} newly embedded)"))
+        from paperatlas.errors import PaperatlasError
+        try:
+            vocab = build_vocabulary(atlas.store, progress=sys.stderr.isatty(), force=force)
+        except (PaperatlasError, ImportError) as exc:  # the vectors above are kept
+            console.print(Text(f"Chinese queries: the multilingual model is not usable here "
+                               f"({exc}); they will match only the glossary's terms"))
+        else:
+            console.print(Text(f"Chinese queries: {vocab['terms']} English terms of this "
+                               f"atlas ({vocab['embedded']} newly embedded)"))
 
 
 @app.command("models")
