@@ -2,11 +2,14 @@
 the flat records `records.paper_from_record` maps: `author` as `[{"given", "family"}]`,
 `issued: {"date-parts": [[2011, 11, 14]]}`, `container-title`, `URL`, `DOI`, `type`
 (`article-journal`, `paper-conference`, `report`, ...; software, blog posts, books and web
-pages without a paper signal are skipped, see `kinds`). JATS markup in abstracts is removed.
+pages without a paper signal are skipped, see `kinds`). JATS markup in abstracts and CSL's
+rich-text tags in titles (`<i>`, `<sup>`, `<span class="nocase">`) are removed, HTML entities
+(`R&amp;D`) decoded.
 """
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -51,4 +54,16 @@ def date_parts(value: Any) -> tuple[int | None, str | None]:
 def clean_abstract(text: str) -> str:
     if "<" in text:
         text = _JATS.sub(" ", text)
+    if "&" in text:
+        text = html.unescape(text)
+    return " ".join(text.split())
+
+
+def clean_title(text: str) -> str:
+    """CSL rich text (`<i>de novo</i>`, `E<sup>2</sup>M`) as plain text: tags out without a
+    space (they sit inside words), entities decoded."""
+    if "<" in text:
+        text = _JATS.sub("", text)
+    if "&" in text:
+        text = html.unescape(text)
     return " ".join(text.split())

@@ -76,7 +76,7 @@ _HTML_LINK = re.compile(r"<a\b[^>]*\bhref\s*=\s*[\"']([^\"']+)[\"'][^>]*>(.*?)</
                         re.IGNORECASE | re.DOTALL)
 _MD_LINK = re.compile(r"\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*<?([^()\s>]+(?:\([^()\s]*\))?[^()\s>]*)>?"
                       r"(?:\s+\"[^\"]*\")?\s*\)")
-_BARE_URL = re.compile(r"(?<![(\[<\"'=])\bhttps?://[^\s<>\"'）)\]，。]+")
+_BARE_URL = re.compile(r"(?<![(\[<\"'=])\bhttps?://[^\s<>\"'`）)\]，。]+")
 _EMPHASIS = re.compile(r"(\*\*|__|(?<!\w)\*(?=\S)|(?<=\S)\*(?!\w)|(?<!\w)_(?=\S)|(?<=\S)_(?!\w)|`)")
 _LEADING_SYMBOLS = re.compile(r"^[\s\W_]*?(?=[\w\[(\"'“‘「《$*])", re.UNICODE)
 _FIELD = re.compile(

@@ -15,7 +15,7 @@ from typing import Any
 
 from paperatlas.identifiers import find_identifiers, split_links, strip_version
 from paperatlas.paper import Paper, skipped
-from paperatlas.sources.csl import clean_abstract, date_parts, is_csl_item
+from paperatlas.sources.csl import clean_abstract, clean_title, date_parts, is_csl_item
 from paperatlas.sources.kinds import not_a_paper
 
 ALIASES: dict[str, tuple[str, ...]] = {
@@ -323,9 +323,11 @@ def paper_from_record(record: Mapping[str, Any], source: str) -> Paper:
     abstract = _text(fields.get("abstract")) or ""
     if csl and abstract:
         abstract = clean_abstract(abstract)
+    if title := _text(fields.get("title")):
+        title = clean_title(title) if csl else " ".join(title.split())
     return Paper(
         abstract=abstract,
-        title=" ".join(title.split()) if (title := _text(fields.get("title"))) else None,
+        title=title or None,
         id=paper_id,
         authors=split_list(fields.get("authors"), authors=True),
         keywords=split_list(fields.get("keywords")),

@@ -1,0 +1,32 @@
+"""Regressions found by using the integrated product on real lists (QA pass): each test is
+a defect a user met, on a small fixture of the same shape."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from paperatlas import sources
+from paperatlas.sources import ReadReport
+from paperatlas.sources.mdlines import clean_html, links
+
+FIX = Path(__file__).parent / "fixtures" / "qa"
+
+
+def _read(path, report=None):
+    return list(sources.read(path, report if report is not None else ReadReport()))
+
+
+def test_csl_rich_text_titles_and_entities_are_plain_text():
+    report = ReadReport()
+    drug, e2m = _read(FIX / "csl_rich_text.json", report)
+    assert report.format == "csl"
+    assert drug.title == "Enabling drug discovery by de novo design of R&D pipelines"
+    assert drug.abstract == "We design molecules \u201cfrom scratch\u201d with a model that scores >90% of the known actives."
+    assert e2m.title == "E2M: Methylation Patterns with mRNA Expression"
+
+
+def test_url_in_a_code_span_does_not_keep_the_backtick():
+    # a data README: "the link is `https://doi.org/<doi>`" (the <doi> placeholder is a tag)
+    line = clean_html("- `link`: for records that carry only a DOI the link is `https://doi.org/<doi>`;")
+    assert links(line) == [("", "https://doi.org/")]
+    assert links("Code at `https://github.com/a/b`.") == [("", "https://github.com/a/b")]
