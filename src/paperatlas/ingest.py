@@ -211,6 +211,7 @@ class _Import:
     def _batch(self, batch: list[Paper]) -> None:
         store, stats = self.store, self.report.stats
         papers = []
+        folder = self.report.skips.format == "folder"
         for p in batch:  # sources.read leaves skipped records out; a stand-in reader may not
             if p.skip or not ((p.abstract and not p.abstract.isspace())
                               or (p.title and not p.title.isspace())):
@@ -218,7 +219,7 @@ class _Import:
                 continue
             stats.see(p)
             papers.append(p)
-            if self.report.skips.format == "folder" and p.source:
+            if folder and p.source:
                 inner = p.source.rsplit(":", 1)[0]
                 self.report.files.setdefault(inner, EntryStats()).see(p)
         self.report.skipped = self.report.skips.skipped_total
@@ -591,7 +592,7 @@ def merge_changes(stored: dict[str, Any], paper: Paper,
         if new:
             changes[name] = have + new
     ids = identifiers if identifiers is not None else paper.identifiers
-    if ids:
+    if ids and ids != stored.get("identifiers"):
         have_ids = stored.get("identifiers") or {}
         new_ids = {k: v for k, v in ids.items() if v and k not in have_ids}
         if new_ids:
