@@ -30,3 +30,15 @@ def test_url_in_a_code_span_does_not_keep_the_backtick():
     line = clean_html("- `link`: for records that carry only a DOI the link is `https://doi.org/<doi>`;")
     assert links(line) == [("", "https://doi.org/")]
     assert links("Code at `https://github.com/a/b`.") == [("", "https://github.com/a/b")]
+
+
+def test_a_measure_with_a_hyphen_is_not_a_paper_name():
+    from paperatlas.enrich.pipeline import extract_facts
+
+    abstract = ("We propose a 125M-parameter captioning model that runs with 8-bit weights on a "
+                "4-state simulator of 3-dimensional scenes. The 125M-parameter model matches "
+                "captioners ten times larger on COCO.")
+    assert extract_facts(None, abstract).get("name") is None
+    named = ("We propose SparseCap, a 125M-parameter captioning model with 8-bit weights. "
+             "SparseCap matches captioners ten times larger on COCO.")
+    assert extract_facts(None, named).get("name") == "SparseCap"

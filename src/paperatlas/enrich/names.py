@@ -158,7 +158,8 @@ agent agents policy policies system systems tool tools memory attention transfor
 yet still next second later lastly overall meanwhile notably surprisingly interestingly
 """.split())
 _NOT_NAME_SHAPE = re.compile(
-    r"^(?:\d+[A-Za-z]{1,3}|[A-Za-z]\d{1,2}|\d+(?:\.\d+)*|[A-Z]|[IVX]+|[A-Za-z]-[a-z]+|\w+-(?:based|free|"
+    r"^(?:\d+[A-Za-z]{1,3}|[A-Za-z]\d{1,2}|\d+(?:\.\d+)*|[A-Z]|[IVX]+|[A-Za-z]-[a-z]+|"
+    r"\d+(?:\.\d+)?[A-Za-z]{0,2}-[a-z]+(?:-[a-z]+)*|\w+-(?:based|free|"
     r"aware|like|level|scale|wise|specific|agnostic|guided|driven|conditioned|efficient|style|"
     r"shot|order|step|time|of-the-art|to-end|in-the-loop))$")
 
