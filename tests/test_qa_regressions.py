@@ -42,3 +42,27 @@ def test_a_measure_with_a_hyphen_is_not_a_paper_name():
     named = ("We propose SparseCap, a 125M-parameter captioning model with 8-bit weights. "
              "SparseCap matches captioners ten times larger on COCO.")
     assert extract_facts(None, named).get("name") == "SparseCap"
+
+
+def test_paper_page_of_an_id_with_slashes(tmp_path):
+    # DBLP BibTeX keys ("DBLP:journals/todaes/X13") are paper ids; their pages must open
+    from urllib.parse import quote
+
+    from fastapi.testclient import TestClient
+
+    from paperatlas import Atlas
+    from paperatlas.web.app import create_app
+
+    db = tmp_path / "a.db"
+    atlas = Atlas(db)
+    atlas.add([FIX / "dblp_keys.bib"], list_name="lab")
+    atlas.close()
+    with TestClient(create_app(db), base_url="http://127.0.0.1") as client:
+        listing = client.get("/papers")
+        assert listing.status_code == 200
+        href = "/papers/" + quote("DBLP:journals/todaes/MajzoobiKK13", safe="")
+        assert href in listing.text
+        page = client.get(href)
+        assert page.status_code == 200 and "Time-Bounded Authentication of FPGAs" in page.text
+        assert client.get("/papers/" + quote("DBLP:conf/iccad/AlkabaniKP07", safe="")).status_code == 200
+        assert client.get("/papers/" + quote("DBLP:conf/none/X", safe="")).status_code == 404

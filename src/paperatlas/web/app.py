@@ -415,7 +415,7 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
                       note=note, page=page, more=bool(result and result.get("total", 0) >
                                                        page * SEARCH_PAGE_SIZE))
 
-    @app.get("/papers/{paper_id}", response_class=HTMLResponse)
+    @app.get("/papers/{paper_id:path}", response_class=HTMLResponse)  # DBLP ids hold "/"
     async def paper_page(request: Request, paper_id: str):
         # the topic comes from the map this app keeps loaded (topic_of), not from Atlas.paper
         paper = atlas.paper(paper_id, topics=False) if paper_id else None
