@@ -515,10 +515,11 @@ def test_kill_9_of_serve_leaves_no_worker_and_frees_the_port(db):
 
 WORKER = """
 import os, sys, time
+from paperatlas import workers
 from paperatlas.web import server
 if sys.argv[1] == "watchdog":  # what a system without PR_SET_PDEATHSIG gets
-    server._parent_death_signal = lambda sig: False
-    server.WATCH_SECONDS = 0.1
+    workers._set_parent_death_signal = lambda sig=None: False
+    workers.WATCH_SECONDS = 0.1
 server.die_with_parent()
 print("ready", flush=True)
 time.sleep(60)
@@ -551,10 +552,11 @@ def test_a_worker_ends_when_its_parent_is_killed(how):
 
 
 def test_die_with_parent_does_nothing_outside_a_worker(monkeypatch):
+    from paperatlas import workers
     from paperatlas.web import server
     monkeypatch.delenv("PAPERATLAS_SERVE_PARENT", raising=False)
     called = []
-    monkeypatch.setattr(server, "_parent_death_signal", lambda sig: called.append(sig))
+    monkeypatch.setattr(workers, "_set_parent_death_signal", lambda sig=None: called.append(sig))
     server.die_with_parent()
     assert called == []
 

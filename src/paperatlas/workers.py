@@ -45,15 +45,27 @@ def _set_parent_death_signal(sig: int = signal.SIGKILL) -> bool:
         return False
 
 
+WATCH_SECONDS = 1.0  # how often the fallback watchdog looks for its parent
+
+
 def _watch_parent(parent: int) -> None:
     """Fallback where there is no parent-death signal: exit once re-parented."""
     def watch() -> None:
         import time
         while os.getppid() == parent:
-            time.sleep(1.0)
+            time.sleep(WATCH_SECONDS)
         os._exit(1)
 
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def tie_to_parent(parent: int) -> None:
+    """End this process when `parent` ends, however it ends (SIGKILL included): the
+    kernel's parent-death signal where there is one, else a watchdog thread."""
+    if not _set_parent_death_signal():
+        _watch_parent(parent)
+    if os.getppid() != parent:  # the parent died before the signal was armed
+        os._exit(1)
 
 
 def init_worker(parent: int) -> None:
@@ -62,10 +74,7 @@ def init_worker(parent: int) -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if hasattr(signal, "SIGHUP"):
         signal.signal(signal.SIGHUP, signal.SIG_DFL)
-    if not _set_parent_death_signal():
-        _watch_parent(parent)
-    if os.getppid() != parent:  # the parent died before the signal was armed
-        os._exit(1)
+    tie_to_parent(parent)
 
 
 @contextlib.contextmanager

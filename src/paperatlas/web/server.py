@@ -7,8 +7,8 @@ how they end. The pages are app.py's; what makes them fast is serving.py's.
   `workers` processes that share it.
 - `die_with_parent()`: called by each worker as it starts. Nothing the parent does when
   it is killed with SIGKILL can stop its workers, so each worker asks Linux to kill it
-  when its parent dies (`prctl(PR_SET_PDEATHSIG)`); elsewhere a watchdog thread ends it
-  once its parent is gone. Either way no worker is left holding the port.
+  when its parent dies (`workers.tie_to_parent`, the same as enrich's pool workers).
+  Either way no worker is left holding the port.
 - The parent tells its workers what to serve through the environment (`worker_settings`):
   each worker builds its own app (`app.app_from_env`).
 """
@@ -18,21 +18,16 @@ from __future__ import annotations
 import errno
 import ipaddress
 import os
-import signal
 import socket
-import sys
-import threading
-import time
 
 from paperatlas.errors import PaperatlasError
+from paperatlas.workers import tie_to_parent
 
 ENV_DB = "PAPERATLAS_DB"
 ENV_ALLOW_HOSTS = "PAPERATLAS_ALLOW_HOSTS"   # names, separated by spaces
 ENV_READ_ONLY = "PAPERATLAS_READ_ONLY"       # "1": serve read-only
 ENV_PARENT = "PAPERATLAS_SERVE_PARENT"       # the supervisor's pid, in worker processes only
 BACKLOG = 2048  # uvicorn's default
-PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
-WATCH_SECONDS = 1.0
 
 
 class ServeError(PaperatlasError):
@@ -114,31 +109,8 @@ def die_with_parent() -> None:
     """In a worker process: end when the `serve` process that started it ends, however
     it ends (SIGKILL included). No-op outside a worker (ENV_PARENT unset)."""
     parent = os.environ.get(ENV_PARENT)
-    if not parent or not parent.isdigit():
-        return
-    parent_pid = int(parent)
-    if sys.platform.startswith("linux") and _parent_death_signal(signal.SIGKILL):
-        if os.getppid() != parent_pid:  # it died before the signal was asked for
-            os._exit(1)
-        return
-    threading.Thread(target=_watch_parent, args=(parent_pid,), name="paperatlas-parent-watch",
-                     daemon=True).start()
-
-
-def _parent_death_signal(sig: int) -> bool:
-    import ctypes
-
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        return libc.prctl(PR_SET_PDEATHSIG, int(sig), 0, 0, 0) == 0
-    except (OSError, AttributeError):
-        return False
-
-
-def _watch_parent(parent_pid: int) -> None:
-    while os.getppid() == parent_pid:
-        time.sleep(WATCH_SECONDS)
-    os._exit(1)
+    if parent and parent.isdigit():
+        tie_to_parent(int(parent))
 
 
 def run(sock: socket.socket, workers: int) -> bool:
