@@ -1,0 +1,177 @@
+"""Every stage at N papers beside the 15,602 real ICLR 2026 ones, in the same run.
+
+    .venv/bin/python benchmarks/scale.py --n 100000 [--stages add,enrich,embed,index,search,similar,map]
+        [--corpus FILE] [--skip-base] [--work DIR]
+
+For each size, a fresh atlas goes through the stages, each its own process (`paperatlas`
+commands; index, search and similar through the library in one process, as a server
+runs them): wall time, peak memory (largest single process's resident set, from
+`wait4`'s rusage: a stage's worker processes count each on its own), papers/s, and
+the store's size after each stage. Search is end to end (`Atlas.search`, hybrid, k=10)
+over 40 queries after one warm-up: p50/p95; similar likewise over 40 papers. The index
+stage builds the usearch graph whatever N (ANN threshold 0) to time the ANN build.
+
+N papers come from `make_corpus.py` (SYNTHETIC, recombined real sentences; see
+docs/bench/scale.md); the 15,602 are the real file. Run `uptime` beside it (shared
+machine): each result line prints the load average.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+REAL = REPO.parent / "shared" / "data" / "iclr2026.jsonl.gz"
+STAGES = ["add", "enrich", "embed", "index", "search", "similar", "map"]
+QUERIES = ["diffusion models for video generation", "graph neural networks oversmoothing",
+           "offline reinforcement learning value function", "privacy of large language models",
+           "benchmark for code generation agents", "uncertainty quantification in Bayesian deep learning",
+           "federated learning with heterogeneous clients", "protein structure prediction",
+           "test-time scaling of reasoning", "sparse autoencoders interpretability",
+           "time series forecasting transformer", "adversarial robustness certified defenses",
+           "contrastive self-supervised representation", "mixture of experts routing",
+           "neural operators for PDEs", "vision language model hallucination",
+           "quantization of large models", "causal discovery from observational data",
+           "robot manipulation policy learning", "optimal transport generative models"]
+
+
+def run_popen_wait4(cmd: list[str], env: dict | None = None) -> dict:
+    """`cmd` with stdout/stderr to files, reaped by wait4 so its own rusage is read."""
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        started = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err, env={**os.environ, **(env or {})})
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        wall = time.perf_counter() - started
+        out.seek(0)
+        err.seek(0)
+        if proc.returncode != 0:
+            raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}):\n{err.read()[-3000:]}")
+        return {"s": wall, "rss_mb": usage.ru_maxrss / 1024, "out": out.read()}
+
+
+LIBRARY_STAGE = r"""
+import json, statistics, sys, time
+from paperatlas import Atlas
+stage, db, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+queries = json.loads(sys.argv[4])
+atlas = Atlas(db)
+out = {}
+if stage == "index":
+    from paperatlas.index import open_index
+    t = time.perf_counter()
+    index = open_index(atlas.store, "static", ann_threshold=0)
+    out = {"build_s": time.perf_counter() - t, "kind": type(index).__name__, "vectors": len(index)}
+elif stage == "search":
+    atlas.search("warm up the indexes", k=10)
+    times = []
+    for q in queries * 2:
+        t = time.perf_counter(); atlas.search(q, k=10); times.append(time.perf_counter() - t)
+    times.sort()
+    out = {"p50_ms": 1000 * statistics.median(times),
+           "p95_ms": 1000 * times[int(0.95 * (len(times) - 1))], "queries": len(times)}
+elif stage == "similar":
+    ids = [row["id"] for row in atlas.store.iter_papers()]
+    step = max(1, len(ids) // 41)
+    picks = ids[step::step][:40]
+    atlas.similar(picks[0], k=10)
+    times = []
+    for pid in picks:
+        t = time.perf_counter(); atlas.similar(pid, k=10); times.append(time.perf_counter() - t)
+    times.sort()
+    out = {"p50_ms": 1000 * statistics.median(times),
+           "p95_ms": 1000 * times[int(0.95 * (len(times) - 1))], "papers": len(times)}
+print(json.dumps(out))
+"""
+
+
+def store_mb(db: Path) -> float:
+    return sum(p.stat().st_size for p in db.parent.glob(db.name + "*")) / 1e6
+
+
+def run_size(label: str, corpus: Path, n: int, work: Path, stages: list[str]) -> dict:
+    db = work / f"{label}.db"
+    pa = str(BIN / "paperatlas")
+    results = {}
+    for stage in stages:
+        if stage == "add":
+            r = run_popen_wait4([pa, "add", str(corpus), "--list", "big", "--no-enrich",
+                                 "--db", str(db)])
+        elif stage == "enrich":
+            r = run_popen_wait4([pa, "enrich", "--db", str(db)])
+        elif stage == "embed":
+            r = run_popen_wait4([pa, "embed", "--model", "static", "--db", str(db)])
+        elif stage == "map":
+            r = run_popen_wait4([pa, "map", "--list", "big", "--model", "static", "--db", str(db)])
+        else:
+            r = run_popen_wait4([sys.executable, "-c", LIBRARY_STAGE, stage, str(db), str(n),
+                                 json.dumps(QUERIES)])
+            r.update(json.loads(r["out"].strip().splitlines()[-1]))
+        r.pop("out", None)
+        r["papers_s"] = n / r["s"] if stage not in ("search", "similar") else None
+        r["store_mb"] = store_mb(db)
+        r["load"] = os.getloadavg()[0]
+        results[stage] = r
+        print(f"{label} {stage}: " + json.dumps({k: (round(v, 2) if isinstance(v, float) else v)
+                                                 for k, v in r.items()}), flush=True)
+    return results
+
+
+def count_lines(path: Path) -> int:
+    import gzip
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="utf-8") as fh:
+        return sum(1 for line in fh if line.strip())
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--n", type=int, default=100_000)
+    ap.add_argument("--stages", default=",".join(STAGES))
+    ap.add_argument("--corpus", type=Path, help="an existing make_corpus.py file of N papers")
+    ap.add_argument("--skip-base", action="store_true", help="skip the 15,602 baseline")
+    ap.add_argument("--work", type=Path, help="folder for the corpus and atlases (default: a temp dir)")
+    args = ap.parse_args()
+    stages = [s for s in args.stages.split(",") if s]
+    work = args.work or Path(tempfile.mkdtemp(prefix="pa-scale-"))
+    work.mkdir(parents=True, exist_ok=True)
+    print(f"work dir {work}; load {os.getloadavg()}; cores {os.cpu_count()}", flush=True)
+    corpus = args.corpus
+    if corpus is None:
+        corpus = work / f"corpus-{args.n}.jsonl.gz"
+        if not corpus.exists():
+            t = time.perf_counter()
+            subprocess.run([sys.executable, str(REPO / "benchmarks" / "make_corpus.py"), str(args.n),
+                            "--out", str(corpus)], check=True)
+            print(f"corpus of {args.n:,}: {time.perf_counter() - t:.0f} s", flush=True)
+    all_results = {}
+    if not args.skip_base:
+        all_results["15602"] = run_size("real-15602", REAL, count_lines(REAL), work, stages)
+    all_results[str(args.n)] = run_size(f"synthetic-{args.n}", corpus, args.n, work, stages)
+    print("\n| stage | " + " | ".join(f"{k} papers: s / MB peak / papers/s" for k in all_results) + " |")
+    print("| --- |" + " --- |" * len(all_results))
+    for stage in stages:
+        cells = []
+        for size, res in all_results.items():
+            r = res[stage]
+            if stage in ("search", "similar"):
+                cells.append(f"p50 {r['p50_ms']:.1f} ms, p95 {r['p95_ms']:.1f} ms / {r['rss_mb']:.0f}")
+            else:
+                cells.append(f"{r['s']:.1f} / {r['rss_mb']:.0f} / {r['papers_s']:.0f}")
+        print(f"| {stage} | " + " | ".join(cells) + " |")
+    print("store MB: " + ", ".join(f"{k}: {max(r['store_mb'] for r in res.values()):.0f}"
+                                   for k, res in all_results.items()))
+    print(f"load at end {os.getloadavg()}")
+    (work / "results.json").write_text(json.dumps(all_results, indent=1))
+
+
+if __name__ == "__main__":
+    main()
