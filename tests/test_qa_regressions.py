@@ -66,3 +66,30 @@ def test_paper_page_of_an_id_with_slashes(tmp_path):
         assert page.status_code == 200 and "Time-Bounded Authentication of FPGAs" in page.text
         assert client.get("/papers/" + quote("DBLP:conf/iccad/AlkabaniKP07", safe="")).status_code == 200
         assert client.get("/papers/" + quote("DBLP:conf/none/X", safe="")).status_code == 404
+
+
+def test_paper_page_links_to_the_paper_itself(tmp_path):
+    # a title-only list entry's link is all a reader has: the page must show it
+    from fastapi.testclient import TestClient
+
+    from paperatlas import Atlas
+    from paperatlas.web.app import create_app
+
+    listing = tmp_path / "reading.md"
+    listing.write_text(
+        "# Reading list\n\n"
+        "- [Sparse Kernels for Long Context Attention](https://arxiv.org/abs/2501.01234) "
+        "[[code](https://github.com/lab/sparsek)]\n"
+        "- [A Bad Link Paper on Graph Pooling](javascript:alert(1))\n", encoding="utf-8")
+    db = tmp_path / "a.db"
+    atlas = Atlas(db)
+    atlas.add([listing], list_name="reading")
+    ids = {p["title"]: p["id"] for p in atlas.store.iter_papers()}
+    atlas.close()
+    with TestClient(create_app(db), base_url="http://127.0.0.1") as client:
+        page = client.get(f"/papers/{ids['Sparse Kernels for Long Context Attention']}")
+        assert page.status_code == 200
+        assert 'href="https://arxiv.org/abs/2501.01234"' in page.text
+        assert 'href="https://github.com/lab/sparsek"' in page.text
+        bad = client.get(f"/papers/{ids['A Bad Link Paper on Graph Pooling']}")
+        assert bad.status_code == 200 and 'href="javascript' not in bad.text

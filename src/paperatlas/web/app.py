@@ -209,6 +209,7 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
                       autoescape=select_autoescape(("html", "xml"), default=True),
                       trim_blocks=True, lstrip_blocks=True)
     env.filters["thousands"] = lambda n: f"{n:,}" if isinstance(n, int) else n
+    env.tests["safe_url"] = lambda u: u.startswith(("http://", "https://"))  # no javascript: links
 
     def render(request: Request, template: str, status: int = 200, **context) -> HTMLResponse:
         asked = request.query_params.get("lang")

@@ -43,6 +43,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "name": {"en": "Name", "zh": "名称"},
     "numbers": {"en": "Headline numbers", "zh": "关键数字"},
     "links": {"en": "Links", "zh": "链接"},
+    "paper_links": {"en": "Paper", "zh": "论文链接"},
+    "code_link": {"en": "code", "zh": "代码"},
     "gist": {"en": "In one sentence", "zh": "一句话概括"},
     "abstract": {"en": "Abstract", "zh": "摘要"},
     "keyphrases": {"en": "Keyphrases", "zh": "关键词"},
