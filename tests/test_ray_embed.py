@@ -35,6 +35,9 @@ from paperatlas.embed_ray import INSTALL_HINT, RayEmbedJob, embed_store_ray, imp
 SAMPLE = Path(__file__).resolve().parents[1] / "examples" / "iclr2026_sample_list.txt"
 BIN = Path(sys.executable).parent
 MODEL = "static"
+# The cluster below listens on loopback only: no token (a token left in ~/.ray by another
+# Ray run would otherwise be demanded by one side and not sent by the other).
+LOOPBACK_ENV = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "disabled"}
 
 
 def make_store(path: Path) -> Store:
@@ -182,7 +185,8 @@ class Node:
         self.proc = subprocess.Popen(
             [str(BIN / "ray"), "start", "--block", "--node-ip-address", "127.0.0.1",
              "--num-cpus", "1", "--temp-dir", temp, "--disable-usage-stats", *args],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+            env=LOOPBACK_ENV)
 
     def stop(self) -> None:
         for sig in (signal.SIGTERM, signal.SIGKILL):
@@ -216,7 +220,7 @@ def test_two_node_cluster_gives_the_local_vectors(tmp_path, local):
     temp = tempfile.mkdtemp(prefix="pa-ray2-", dir="/tmp")
     port = free_port()
     address = f"127.0.0.1:{port}"
-    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
+    env = LOOPBACK_ENV
     nodes = []
     try:
         nodes.append(Node(["--head", "--port", str(port), "--include-dashboard", "false"], temp))

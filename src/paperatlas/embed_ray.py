@@ -42,6 +42,18 @@ def import_ray():
     return ray
 
 
+def _backend(model: str, threads: int):
+    """`model`'s back end using `threads` cores (the actor's CPUs, not the node's)."""
+    if model == "minilm-int8":
+        from paperatlas.minilm_onnx import OnnxMiniLM
+        return OnnxMiniLM(threads=threads)
+    if model == "use-multilingual":
+        from paperatlas.embed import MultilingualBackend
+        return MultilingualBackend(threads=threads)
+    from paperatlas.embed import get_backend
+    return get_backend(model)
+
+
 def _actor_class(ray):
     @ray.remote(max_restarts=-1, max_task_retries=-1)
     class Embedder:
@@ -54,9 +66,7 @@ def _actor_class(ray):
                 torch.set_num_threads(max(1, threads))
             except ImportError:
                 pass
-            from paperatlas.embed import get_backend
-
-            self.backend = get_backend(model)
+            self.backend = _backend(model, threads)
 
         def pid(self) -> int:
             return os.getpid()
