@@ -37,7 +37,6 @@ def _paper_with(atlas, word: str) -> str:
 def test_sample_list_name_is_first(atlas):
     target = _paper_with(atlas, "CIMemories")
     result = atlas.search("CIMemories", k=5)
-    assert result.mode == "hybrid"
     assert result.hits[0].id == target
     assert "cimemories" in result.hits[0].matched_terms
 
@@ -66,13 +65,17 @@ def test_a_single_keyword_hit_is_not_scored_zero(atlas):
     merely sit near the query by meaning (the fused score of a lone keyword hit used to
     be 0 under min-max scaling)."""
     target = _paper_with(atlas, "CIMemories")
-    r = S.candidate_rankings(atlas.store, "CIMemories")
+    # "learning" is in most papers: dropped from the keyword terms (one keyword hit), but
+    # known to the model (a vector ranking to fuse with)
+    query = "CIMemories learning"
+    r = S.candidate_rankings(atlas.store, query)
     r.named = []
+    assert [pid for pid, _ in r.keyword] == [target] and r.vector
     ranked, mode = S.fuse_rankings(r)
     assert mode == "hybrid" and ranked[0][0] == target
     # the old scaling (min-max per list) ranked it below papers that only matched by meaning
     before = {"keyword_scale": "minmax", "name_weight": 0.0}
-    r = S.candidate_rankings(atlas.store, "CIMemories", fusion=before)
+    r = S.candidate_rankings(atlas.store, query, fusion=before)
     old, _ = S.fuse_rankings(r, before)
     assert old[0][0] != target
 
@@ -104,3 +107,31 @@ def test_cli_and_web_rank_the_name_first(atlas):
         got = client.get("/api/search", params={"q": "CIMemories", "k": 3})
         assert got.status_code == 200
         assert got.json()["hits"][0]["id"] == target
+
+
+def test_unknown_word_lists_only_papers_that_match_it(atlas, tmp_path):
+    """QA: `search "SpecMoE"` listed, after the one paper holding the word, papers with no
+    matched term and "meaning: 0.00" (the model knows no word of the query, so its vector
+    is zero and every cosine 0). Only papers that match something are hits."""
+    extra = tmp_path / "quendril.txt"
+    extra.write_text(
+        "We present Quendrilax, a scheduler for mixture-of-experts inference that predicts "
+        "which experts the next tokens will need and loads them ahead of time, cutting "
+        "latency on memory-bound accelerators.\n", encoding="utf-8")
+    atlas.add([extra], list_name="quendril", enrich=False)
+    atlas.embed()
+    target = _paper_with(atlas, "Quendrilax")
+    # the precondition of the bug: the default model has no vector for the word
+    from paperatlas.embed import DEFAULT_MODEL
+    assert not S._embed(atlas.store, DEFAULT_MODEL, "Quendrilax").any()
+    result = atlas.search("Quendrilax", k=5)
+    assert [h.id for h in result.hits] == [target]
+    assert result.total == 1
+    for hit in atlas.search("Quendrilax", k=5, method="semantic").hits:
+        assert hit.semantic_score and hit.semantic_score > 0  # (none: nothing is known)
+    # a query the model knows still mixes meaning in, and every hit says why it matched
+    hits = atlas.search("Quendrilax expert scheduling latency", k=10).hits
+    assert hits[0].id == target
+    assert len(hits) == 10
+    for hit in hits:
+        assert hit.matched_terms or (hit.semantic_score or 0) > 0, hit.why()

@@ -635,8 +635,13 @@ def _vector_ranking(store, model: str, text: str, depth: int, allowed: set[str] 
     except PaperatlasError as exc:  # e.g. vectors whose model cannot load here
         notes.append(f"cannot search by meaning with {model}: {exc}")
         return []
+    qvec = np.asarray(qvec, dtype=np.float32)
+    if not np.isfinite(qvec).all() or float(np.abs(qvec).max(initial=0.0)) == 0.0:
+        return []  # no word of the text is known to the model: it says nothing of meaning
     with _one_blas_thread():
-        return index.search(qvec, depth, allowed)
+        ranked = index.search(qvec, depth, allowed)
+    # a paper with nothing in common with the query (cosine <= 0) is no match by meaning
+    return [(pid, s) for pid, s in ranked if s > 0.0]
 
 
 def _feedback_ranking(store, model: str, vec_ranking, depth: int,
@@ -681,7 +686,10 @@ def fuse_rankings(r: Rankings, fusion: dict[str, Any] | None = None
     if r.expansion:
         lists.append((r.expansion, fusion["feedback_weight"]))
     mode = "hybrid" if r.keyword and semantic else "keyword" if r.keyword else "semantic"
-    return fuse(lists, method=fusion["method"], rrf_k=fusion["rrf_k"]), mode
+    fused = fuse(lists, method=fusion["method"], rrf_k=fusion["rrf_k"])
+    # a paper that scored nothing on any list (the last of a min-max scaled list) is not
+    # a hit: listing it would show a result with no matched term and no meaning
+    return [(pid, s) for pid, s in fused if s > 0.0], mode
 
 
 # -- query translation ---------------------------------------------------------------------------
