@@ -93,3 +93,38 @@ def test_paper_page_links_to_the_paper_itself(tmp_path):
         assert 'href="https://github.com/lab/sparsek"' in page.text
         bad = client.get(f"/papers/{ids['A Bad Link Paper on Graph Pooling']}")
         assert bad.status_code == 200 and 'href="javascript' not in bad.text
+
+
+def test_bibtex_export_of_a_program_reads_back(tmp_path):
+    # a conference program's papers have no venue, DOI or paper link: the export writes them
+    # as @misc with their abstracts, and `add` must read every one back
+    from paperatlas import Atlas
+
+    atlas = Atlas(tmp_path / "a.db")
+    atlas.add([FIX / "program.json"], list_name="prog", enrich=False)
+    stored = {p["title"] for p in atlas.store.iter_papers()}
+    out = tmp_path / "prog.bib"
+    atlas.export("bibtex", out)
+    atlas.close()
+    assert "@misc" in out.read_text(encoding="utf-8")
+    report = ReadReport()
+    back = {p.title for p in _read(out, report)}
+    assert back == stored == {"Learned Placement Costs for Fast Macro Placement",
+                              "Late Breaking Results: Tiny Routers for Chiplet Networks"}
+    assert report.skipped_total == 0
+
+
+def test_a_misc_blog_post_with_an_abstract_is_still_not_a_paper(tmp_path):
+    teaser = ("Deep learning has given rise to technologies that would have been thought "
+              "impossible only a handful of years ago, and detecting their misuse matters. ")
+    bib = tmp_path / "lib.bib"
+    bib.write_text(
+        "@misc{blog1,\n  title = {Contributing Data to Detection Research},\n"
+        "  url = {http://ai.examplelab.com/blog/2019/09/contributing-data.html},\n"
+        f"  abstract = {{{teaser * 3}}},\n}}\n\n"
+        "@misc{teaser1,\n  title = {Short Teaser},\n  abstract = {Posted by a lab: a line.},\n}\n\n"
+        "@misc{pre1,\n  title = {Sparse Routing for Chiplet Networks},\n"
+        f"  abstract = {{{teaser * 3}}},\n}}\n", encoding="utf-8")
+    report = ReadReport()
+    assert [p.title for p in _read(bib, report)] == ["Sparse Routing for Chiplet Networks"]
+    assert report.skipped_total == 2

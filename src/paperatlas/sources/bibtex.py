@@ -111,7 +111,8 @@ def _paper(entry, source: str, duplicated: bool) -> Paper:
     texts.append(_arxiv_eprint(record))
     venues = [str(record.get(k) or "") for k in ("journal", "booktitle", "publisher",
                                                  "howpublished", "institution", "organization")]
-    if reason := not_a_paper(entry_type, links, texts, venues, label=f"@{entry_type}"):
+    if reason := not_a_paper(entry_type, links, texts, venues, label=f"@{entry_type}",
+                             abstract=str(record.get("abstract") or "")):
         return skipped(source, reason, title)
     ids = find_identifiers(*texts, *links)
     bad = check_types(record)

@@ -5,7 +5,9 @@
   are papers;
 - generic types (`misc`, RIS `GEN`, a web page) are papers only with a paper signal: a DOI,
   arXiv or OpenReview id, a link to a paper (arXiv, a publisher, a PDF, a publications
-  page), or a scholarly venue/publisher (`Proceedings of ...`, `... Press`, `IEEE`);
+  page), a scholarly venue/publisher (`Proceedings of ...`, `... Press`, `IEEE`), or, where
+  the format gives one, an abstract of a paper's length with no blog or news page about it
+  (paperatlas' own BibTeX export writes a conference program's papers as such @misc);
 - book, software, data set, blog post and event types (keynote, panel, tutorial, workshop,
   exhibitor talk, meeting) are never papers of a list.
 
@@ -41,6 +43,8 @@ _SCHOLARLY = re.compile(
     r"\b(proceedings|proc\.|conference|symposium|workshop|journal|transactions|letters|review|"
     r"press|arxiv|biorxiv|medrxiv|ieee|acm|aaai|pmlr|springer|elsevier|neurips|nips|icml|iclr|"
     r"cvpr|iccv|eccv|acl|emnlp|naacl|ijcai|kdd|sigir|www|university|institute)\b", re.IGNORECASE)
+_BLOG = re.compile(r"blog|medium\.com|substack\.com|/news/|newsroom|press release", re.IGNORECASE)
+_ABSTRACT_LENGTH = 300  # characters: a paper's abstract, not a teaser line
 _PUBLICATION_PAGE = re.compile(r"/(pubs?|publications?|papers?|abs|article|articles|doi)/",
                                re.IGNORECASE)
 
@@ -59,13 +63,25 @@ def has_paper_signal(links: Iterable[str] = (), texts: Iterable[str | None] = ()
     return any(v and _SCHOLARLY.search(v) for v in venues)
 
 
+def has_paper_abstract(abstract: str | None, links: Iterable[str] = (),
+                       venues: Iterable[str | None] = ()) -> bool:
+    """An abstract of a paper's length, with no link or venue saying blog post or news."""
+    if not abstract or len(" ".join(abstract.split())) < _ABSTRACT_LENGTH:
+        return False
+    return not any(_BLOG.search(x) for x in (*links, *venues) if x)
+
+
 def not_a_paper(kind: str | None, links: Iterable[str] = (), texts: Iterable[str | None] = (),
-                venues: Iterable[str | None] = (), label: str | None = None) -> str | None:
+                venues: Iterable[str | None] = (), label: str | None = None,
+                abstract: str | None = None) -> str | None:
     """The skip reason for a record of this type, or None when it is a paper."""
     norm = normalise_kind(kind)
     shown = label or kind
     if norm in _NEVER:
         return f"not a paper ({shown})"
-    if norm in _GENERIC and not has_paper_signal(links, texts, venues):
+    links = list(links)
+    venues = list(venues)
+    if norm in _GENERIC and not has_paper_signal(links, texts, venues) \
+            and not has_paper_abstract(abstract, links, venues):
         return f"not a paper ({shown} without a DOI, arXiv id, paper link or venue)"
     return None
