@@ -128,3 +128,12 @@ def test_a_misc_blog_post_with_an_abstract_is_still_not_a_paper(tmp_path):
     report = ReadReport()
     assert [p.title for p in _read(bib, report)] == ["Sparse Routing for Chiplet Networks"]
     assert report.skipped_total == 2
+
+
+def test_a_span_of_years_is_not_a_headline_number():
+    from paperatlas.enrich.numbers import extract_numbers
+
+    text = ("We measure research trends across 26,104 accepted papers from CVPR, ICLR and NeurIPS "
+            "spanning 2023-2025, and in articles published in the period 2010–2012. Recall "
+            "rises by 14%-69% with 1500-2000 tokens of context.")
+    assert sorted(n["text"] for n in extract_numbers(text)) == ["14%-69%", "1500-2000", "26,104"]

@@ -90,6 +90,9 @@ def _is_noise(text: str, m: re.Match) -> bool:
         return True  # a model version written apart: Llama 3.1, Qwen 2.5
     if not unit and text[e:e + 1].isascii() and text[e:e + 1].isalpha():
         return True  # a digit inside a name: 3DGS, 4K-resolution written together
+    if not unit and m.group("num2") and "." not in num + m.group("num2") \
+            and 1900 <= _value(num) <= 2100 and 1900 <= _value(m.group("num2")) <= 2100:
+        return True  # a span of years: 2023-2025
     if not unit and not m.group("num2"):
         v = _value(num)
         if "." not in num and 1900 <= v <= 2100:
