@@ -157,3 +157,24 @@ def test_training_texts_give_every_abstract_alone_and_with_its_title():
     assert RL in texts and any(t.startswith("Agent") and RL in t for t in texts)
     assert texts.count(THEORY) == 1
     assert labels.count("reinforcement learning") == (2 if areas.TITLE_COPY else 1)
+
+
+def test_isotonic_recalibration_keeps_the_order_and_sums_to_one(tmp_path):
+    rng = np.random.default_rng(1)
+    probs = rng.dirichlet(np.full(6, 0.3), size=3000)
+    y = probs.argmax(axis=1)
+    wrong = rng.random(3000) < 0.5  # half the top-1s are wrong: they were over-confident
+    y[wrong] = (y[wrong] + 1) % 6
+    cal = areas.fit_isotonic(probs, y)
+    fixed = areas.recalibrate(probs, cal)
+    np.testing.assert_allclose(fixed.sum(axis=1), 1.0, atol=1e-9)
+    assert (fixed.argmax(axis=1) == probs.argmax(axis=1)).all()
+    top = fixed.max(axis=1)
+    assert abs(top.mean() - (fixed.argmax(axis=1) == y).mean()) < 0.02  # now honest on average
+    assert top.mean() < probs.max(axis=1).mean() - 0.05
+    model = areas.AreaClassifier(["a", "b"], ["alpha"], np.ones(1), np.array([[4.0, 0.0]]),
+                                 np.zeros(2), (np.array([0.5, 1.0]), np.array([0.5, 0.7])))
+    model.save(tmp_path / "c.npz")
+    loaded = areas.AreaClassifier.load(tmp_path / "c.npz")
+    p = loaded.predict_proba(["alpha"])[0]
+    assert p[0] == max(p) and abs(p[0] - np.interp(1 / (1 + np.exp(-4)), [0.5, 1], [0.5, 0.7])) < 1e-3

@@ -11,10 +11,11 @@ them: every training paper is given as its abstract alone, and (TITLE_COPY) also
 title; the recipe was picked by abstract-only accuracy in 5-fold cross-validation inside
 the training split (docs/bench/embeddings.md).
 
-Probabilities are calibrated: the blended scores are divided by a temperature fit (lowest
-log-loss) on a calibration fifth of the training split (`_calibration`, a second hash),
-with the model fit on the other four fifths; the shipped model is then refit on the whole
-training split with that temperature. A near-tie (top-1 minus top-2 < TIE_MARGIN) is
+Probabilities are calibrated on a calibration fifth of the training split (`_calibration`,
+a second hash), scored by a model fit on the other four fifths: the blended scores are
+divided by a temperature (lowest log-loss), then the top-1 probability is mapped by an
+isotonic regression to how often such a top-1 was right (the other areas rescaled to fill
+the rest). The shipped model is then refit on the whole training split with both. A near-tie (top-1 minus top-2 < TIE_MARGIN) is
 flagged, so pages show "A or B" instead of a confident-looking single area.
 
 The model ships as `paperatlas/models/areas-v1.npz` (weights as float16, a few MB) and is
@@ -83,12 +84,15 @@ class AreaClassifier:
     """Softmax of a linear function of TF-IDF terms (words and word pairs)."""
 
     def __init__(self, classes: list[str], vocab: list[str], idf: np.ndarray,
-                 coef: np.ndarray, intercept: np.ndarray):
+                 coef: np.ndarray, intercept: np.ndarray,
+                 calibration: tuple[np.ndarray, np.ndarray] | None = None):
         self.classes = list(classes)
         self.vectorizer = term_features({t: i for i, t in enumerate(vocab)})
         self.vectorizer.idf_ = np.asarray(idf, dtype=np.float32)
         self.coef = np.asarray(coef, dtype=np.float32)  # [terms, classes]
         self.intercept = np.asarray(intercept, dtype=np.float32)
+        # top-1 probability -> how often such a top-1 was right (isotonic, calibration fifth)
+        self.calibration = calibration
 
     @classmethod
     def fit(cls, texts: Sequence[str], labels: Sequence[str],
@@ -123,13 +127,16 @@ class AreaClassifier:
         scores = self.scores(texts) / temperature
         scores -= scores.max(axis=1, keepdims=True)
         probs = np.exp(scores, dtype=np.float64)
-        return probs / probs.sum(axis=1, keepdims=True)
+        probs /= probs.sum(axis=1, keepdims=True)
+        return recalibrate(probs, self.calibration) if self.calibration is not None else probs
 
     def save(self, path: str | Path) -> None:
         vocab = sorted(self.vectorizer.vocabulary, key=self.vectorizer.vocabulary.get)
         np.savez_compressed(path, classes=np.asarray(json.dumps(self.classes)),
                             vocab=np.asarray(json.dumps(vocab)), idf=self.vectorizer.idf_,
-                            coef=self.coef.astype(np.float16), intercept=self.intercept)
+                            coef=self.coef.astype(np.float16), intercept=self.intercept,
+                            **({} if self.calibration is None else
+                               {"cal_x": self.calibration[0], "cal_y": self.calibration[1]}))
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> "AreaClassifier":
@@ -138,8 +145,9 @@ class AreaClassifier:
             raise PaperatlasError(f"{path}: area model missing; train it with "
                                   "`paperatlas train-areas DATA`")
         with np.load(path, allow_pickle=False) as z:
+            calibration = (z["cal_x"], z["cal_y"]) if "cal_x" in z.files else None
             return cls(json.loads(str(z["classes"])), json.loads(str(z["vocab"])), z["idf"],
-                       z["coef"], z["intercept"])
+                       z["coef"], z["intercept"], calibration)
 
 
 _LOADED: dict[str, AreaClassifier] = {}
@@ -246,22 +254,56 @@ def fit_temperature(scores: np.ndarray, y: np.ndarray) -> float:
     return float(np.exp(minimize_scalar(loss, bounds=(-3.0, 3.0), method="bounded").x))
 
 
+def recalibrate(probs: np.ndarray, calibration: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """Each row's top-1 probability mapped through the isotonic map (x -> y), the other
+    areas scaled to fill the rest; the order of the areas is kept."""
+    out = probs.copy()
+    rows = np.arange(len(probs))
+    top = probs.argmax(axis=1)
+    c = probs[rows, top]
+    second = np.sort(probs, axis=1)[:, -2] if probs.shape[1] > 1 else np.zeros(len(probs))
+    g = np.interp(c, calibration[0], calibration[1])
+    # never below what keeps it first once the others are rescaled: g >= p2 (1 - g) / (1 - c)
+    g = np.clip(np.maximum(g, second / np.maximum(1 - c + second, 1e-12) + 1e-6), 1e-6, 1 - 1e-6)
+    scale = (1 - g) / np.maximum(1 - c, 1e-12)
+    out *= scale[:, None]
+    out[rows, top] = g
+    return out
+
+
+def fit_isotonic(probs: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The isotonic map from a top-1 probability to the share of such top-1s that are right."""
+    from sklearn.isotonic import IsotonicRegression
+
+    conf = probs.max(axis=1)
+    iso = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip", increasing=True)
+    iso.fit(conf, (probs.argmax(axis=1) == y).astype(float))
+    return (np.asarray(iso.X_thresholds_, dtype=np.float32),
+            np.asarray(iso.y_thresholds_, dtype=np.float32))
+
+
 def calibrated_fit(rows: Sequence[dict[str, Any]]) -> tuple[AreaClassifier, float]:
     """Fit on the rows with a calibrated temperature: the temperature is fit on the
     calibration fifth's abstracts (alone) with a model of the other four fifths, then the
     model is refit on all rows with it. Returns the model and the temperature."""
     fit_rows = [r for r in rows if not _calibration(r["id"])]
     cal_rows = [r for r in rows if _calibration(r["id"])]
-    temperature = 1.0
+    temperature, calibration = 1.0, None
     if cal_rows and len({r["primary_area"] for r in fit_rows}) >= 2:
         model = AreaClassifier.fit(*training_texts(fit_rows))
         known = {c: i for i, c in enumerate(model.classes)}
         cal_rows = [r for r in cal_rows if r["primary_area"] in known]
         if cal_rows:
             scores = model.scores([_paper_text(None, r["abstract"]) for r in cal_rows])
-            temperature = fit_temperature(scores, np.array([known[r["primary_area"]]
-                                                            for r in cal_rows]))
-    return AreaClassifier.fit(*training_texts(rows), temperature=temperature), temperature
+            y = np.array([known[r["primary_area"]] for r in cal_rows])
+            temperature = fit_temperature(scores, y)
+            # temperature alone leaves the blend over-confident at the top and under-confident
+            # in the middle (reliability table): an isotonic map of the top-1 fixes the shape
+            calibration = fit_isotonic(model.predict_proba([_paper_text(None, r["abstract"])
+                                                            for r in cal_rows], temperature), y)
+    model = AreaClassifier.fit(*training_texts(rows), temperature=temperature)
+    model.calibration = calibration
+    return model, temperature
 
 
 def train_from_file(data: str | Path, out: str | Path | None = None,
