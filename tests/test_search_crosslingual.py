@@ -34,6 +34,30 @@ def test_units_cut_chinese_words_pairs_and_short_runs():
     assert not any(c.isascii() for u in got for c in u)
 
 
+def test_units_leave_function_words_out():
+    """"的", "中的", "与", "进行" are grammar, not topic: the model maps them to confident
+    nonsense ("rely", "among", "com"), so they are never looked up, alone or in a pair."""
+    for text in ("从观测数据中进行因果发现", "大语言模型的机器遗忘", "共形预测与覆盖率保证"):
+        got = X.units(text)
+        assert got, text
+        for unit in got:
+            words = X.segment(unit)
+            assert unit not in X.FUNCTION_WORDS
+            if len(words) == 2:  # a pair: neither word is a function word
+                assert not set(words) & X.FUNCTION_WORDS, (text, unit)
+    # what is left of a query once the glossary has taken its terms: nothing to look up
+    assert X.units(" 的 ") == [] and X.units("从 中进行 ") == []
+
+
+def test_glossary_rest_cuts_out_the_words_the_glossary_knows():
+    assert S.translate_query("投机解码 for video") == "speculative decoding for video"
+    rest = S.glossary_rest("投机解码 for video")
+    assert "投机" not in rest and "for video" in rest
+    # the words it does not know stay for the learned terms (the issue's NeurIPS query)
+    rest = S.glossary_rest("晶体结构 等变网络")
+    assert "晶体结构" in rest and "等变" not in rest
+
+
 @pytest.fixture(scope="module")
 def atlas(tmp_path_factory):
     """The 24 fixture papers, embedded by the default `paperatlas embed` only: static
@@ -79,6 +103,28 @@ def test_mixed_query_keeps_its_english_words(atlas):
     assert "protein" in r.terms and "diffusion" in r.terms
     hits = S.search(atlas.store, "扩散模型 for protein", k=3, glossary=False).hits
     assert hits[0].id == "protein01"
+
+
+def test_glossary_overrides_the_learned_terms_of_its_words(atlas):
+    """With the glossary on, the words it knows are not also looked up in the learned
+    vocabulary, and a query it translates whole is fused with the English weights."""
+    query = "联邦学习的通信效率"
+    learned = S.candidate_rankings(atlas.store, query, glossary=False)
+    assert not learned.glossary_only and learned.fusion_language == "zh"
+    both = S.candidate_rankings(atlas.store, query, glossary=True)
+    known = S.translate_query(query)
+    assert known and "federated" in known
+    assert set(both.translation.split()) >= set(S.query_terms(known))
+    S.GLOSSARY_OVERRIDES = False
+    try:
+        plain = S.candidate_rankings(atlas.store, query, glossary=True)
+    finally:
+        S.GLOSSARY_OVERRIDES = True
+    # without the override every word also brings its learned terms: more, noisier terms
+    assert set(plain.translation.split()) >= set(both.translation.split())
+    whole = S.candidate_rankings(atlas.store, "联邦学习", glossary=True)
+    assert whole.glossary_only and whole.fusion_language == "en"
+    assert whole.translation == "federated learning"
 
 
 def test_vocabulary_is_reused_until_the_atlas_changes_much(atlas):

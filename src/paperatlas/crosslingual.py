@@ -41,6 +41,15 @@ _WORD = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 _CJK = re.compile("[\u3400-\u9fff\uf900-\ufaff]+")
 # one-character words of Chinese grammar: never looked up alone
 _PARTICLES = frozenset("的了和与及或在中对用于把被将从为以是之等其这那个上下后前内外间")
+# Chinese function words, the counterpart of search.STOPWORDS (grammar, "method",
+# "based on", "using"): never looked up, alone or in a pair. The multilingual model maps
+# them to confident nonsense ("的" -> "rely", "中的" -> "among", "与" -> "com").
+FUNCTION_WORDS = frozenset(_PARTICLES) | frozenset("""
+中的 之间 之中 其中 进行 基于 通过 用于 以及 或者 对于 关于 利用 使用 采用 一种 一个 一些 如何
+什么 哪些 怎样 怎么 为了 以便 从而 因此 所以 但是 而且 并且 以上 以下 之后 之前 期间 方面 方法
+方式 研究 问题 相关 有关 可以 能够 如何 这些 那些 这个 那个 我们 他们 它们 是否 没有 不是 以外
+之外 当中 里面 中间 及其 与其 以其 等等 针对 面向 实现 提出 提高 一样 同时 分别 各种 多种
+""".split())
 
 
 def _stopwords() -> frozenset[str]:
@@ -161,15 +170,17 @@ def segment(text: str) -> list[str]:
 
 def units(text: str) -> list[str]:
     """What is looked up: each Chinese word of two characters or more, each pair of
-    neighbouring words (grammar particles left out), and each Chinese run of at most
-    MAX_RUN_CHARS characters."""
+    neighbouring words, and each Chinese run of at most MAX_RUN_CHARS characters and more
+    than one word (FUNCTION_WORDS left out, and runs with no two characters of content)."""
     found: list[str] = []
     for run in _CJK.findall(text):
         words = segment(run)
-        found += [w for w in words if len(w) > 1]  # one character alone says too little
+        # one character alone says too little; function words say nothing
+        found += [w for w in words if len(w) > 1 and w not in FUNCTION_WORDS]
         found += [a + b for a, b in zip(words, words[1:])
-                  if a not in _PARTICLES and b not in _PARTICLES]
-        if len(run) <= MAX_RUN_CHARS:
+                  if a not in FUNCTION_WORDS and b not in FUNCTION_WORDS]
+        content = [w for w in words if w not in FUNCTION_WORDS]
+        if len(run) <= MAX_RUN_CHARS and len(words) > 1 and sum(map(len, content)) > 1:
             found.append(run)
     return list(dict.fromkeys(found))
 

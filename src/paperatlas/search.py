@@ -77,6 +77,9 @@ FOREIGN_KEYWORD_WEIGHT = 0.3
 # it knows to the terms learned from the atlas's own vocabulary (crosslingual.py); the
 # default of search()'s `glossary` parameter.
 TRANSLATE = True
+# The glossary overrides the learned terms: the Chinese words it knows are not looked up
+# in the learned vocabulary (see docs/bench/search.md, need-based queries).
+GLOSSARY_OVERRIDES = True
 # (FUSION["multilingual_weight"]: the weight of the cross-lingual list beside a translated
 # query's own English-model list, which was far better with the glossary: dev queries
 # nDCG@10 0.77 vs 0.41, so it only nudged it; learned translations are noisier.)
@@ -524,11 +527,19 @@ class Rankings:
     named: list[tuple[str, float]] = field(default_factory=list)
     # the query (or its translation) among the MiniLM vectors, when the atlas has them
     minilm: list[tuple[str, float]] = field(default_factory=list)
+    # a non-English query translated by the glossary alone (no learned terms): fused with
+    # the English weights, since its terms are as reliable as an English query's
+    glossary_only: bool = False
+
+    @property
+    def fusion_language(self) -> str:
+        """The language whose fusion weights apply (`fusion_for`)."""
+        return "en" if self.glossary_only else self.language
 
     def keyword_list(self, fusion: dict[str, Any] | None = None) -> tuple:
         """The keyword list as `fuse` takes it: with its ceiling when the fusion scales
         BM25 by it."""
-        fusion = fusion_for(self.language, fusion)
+        fusion = fusion_for(self.fusion_language, fusion)
         if fusion.get("keyword_scale") == "ceiling" and self.keyword_ceiling > 0:
             return (self.keyword, fusion["keyword_weight"], self.keyword_ceiling)
         return (self.keyword, fusion["keyword_weight"])
@@ -537,7 +548,7 @@ class Rankings:
         """The vector side alone. English: the vector list. Translated queries: the
         translation's English-model list, with the multilingual list as a light second
         opinion. Untranslated ones: the multilingual list and its feedback list."""
-        fusion = fusion_for(self.language, fusion)
+        fusion = fusion_for(self.fusion_language, fusion)
         if self.translated:
             return fuse([(self.translated, 1.0), (self.vector, fusion["multilingual_weight"])],
                         method="score")
@@ -559,9 +570,10 @@ def candidate_rankings(store, query: str, depth: int = CANDIDATES,
     out (the translation before issue 18: glossary only)."""
     language = detect_language(query)
     glossary = TRANSLATE if glossary is None else glossary
-    translation, weights = (None, None)
+    translation, weights, used_learned = None, None, False
     if language != "en":
-        translation, weights = _translate(store, query, language, glossary, learned)
+        translation, weights, used_learned = _translate(store, query, language, glossary,
+                                                        learned)
     terms = query_terms(translation or query)
     notes: list[str] = []
     model, vec_ranking = None, []
@@ -604,17 +616,18 @@ def candidate_rankings(store, query: str, depth: int = CANDIDATES,
                          "against English abstracts; search without --mode keyword")
     named = name_ranking(store, query, allowed) if keyword and allowed != set() else []
     r = Rankings(language, terms, kw_ranking, vec_ranking, model, notes, translation,
-                 translated, feedback, keyword_ceiling=ceiling, named=named)
+                 translated, feedback, keyword_ceiling=ceiling, named=named,
+                 glossary_only=bool(translation) and not used_learned)
     minilm_text = query if language == "en" else translation
     if (vectors and allowed != set() and minilm_text and model != MINILM_MODEL
-            and fusion_for(language, fusion).get("minilm_weight", 0.0) > 0
+            and fusion_for(r.fusion_language, fusion).get("minilm_weight", 0.0) > 0
             and MINILM_MODEL in vector_models_for(store, "en")):
         r.minilm = _vector_ranking(store, MINILM_MODEL, minilm_text, depth, allowed, notes)
     semantic = r.semantic()
     english_model = model if language == "en" else (english[0] if vectors and english
                                                     else None)
     # (tried for translated Chinese queries too: no gain on the dev queries, so English only)
-    f = fusion_for(language, fusion)
+    f = fusion_for(r.fusion_language, fusion)
     if (kw_ranking and semantic and english_model and language == "en"
             and f.get("feedback_weight", 0.0) > 0):
         kw = r.keyword_list(f)
@@ -666,7 +679,7 @@ def _feedback_ranking(store, model: str, vec_ranking, depth: int,
 def fuse_rankings(r: Rankings, fusion: dict[str, Any] | None = None
                   ) -> tuple[list[tuple[str, float]], str]:
     """(fused ranking, mode) from the keyword side and the vector side."""
-    fusion = fusion_for(r.language, fusion)
+    fusion = fusion_for(r.fusion_language, fusion)
     semantic = r.semantic(fusion)
     named = [(r.named, fusion.get("name_weight", 0.0), 1.0)] if r.named else []
     if not semantic and not named:
@@ -710,17 +723,23 @@ def _glossary() -> dict[str, str]:
 
 
 def _translate(store, query: str, language: str, glossary: bool, learned: bool = True
-               ) -> tuple[str | None, dict[str, float] | None]:
-    """(English text, keyword term -> weight) for a non-English query: for Chinese, the
-    nearest English terms of the atlas's own vocabulary (crosslingual.translate, needs
-    the multilingual model) plus, with `glossary`, the glossary's translation at weight
-    1; the query's own Latin-script words ("for video") at weight 1."""
+               ) -> tuple[str | None, dict[str, float] | None, bool]:
+    """(English text, keyword term -> weight, whether learned terms are among them) for a
+    non-English query: with `glossary`, the glossary's translation of the words it knows
+    at weight 1; for Chinese, the words it does not know (all of them without `glossary`)
+    as the nearest English terms of the atlas's own vocabulary (crosslingual.translate,
+    needs the multilingual model); the query's own Latin-script words ("for video") at
+    weight 1."""
     weights: dict[str, float] = {}
+    used_learned = False
+    rest = query  # what the learned terms look up: the words the glossary does not know
     if glossary:
         known = translate_query(query)
         for word in query_terms(known or ""):
             weights[word] = 1.0
-    if language == "zh" and learned:
+        if known and GLOSSARY_OVERRIDES:
+            rest = glossary_rest(query)
+    if language == "zh" and learned and _CJK_RUN.search(rest):
         from paperatlas import crosslingual
 
         def embed(texts: list[str]):
@@ -728,25 +747,60 @@ def _translate(store, query: str, language: str, glossary: bool, learned: bool =
                 return _query_backend(store, MULTILINGUAL_MODEL).embed(texts)
         try:
             with _one_blas_thread():  # its product with the vocabulary: one thread
-                learned = crosslingual.translate(store, query, embed)
+                learned = crosslingual.translate(store, rest, embed)
         except (PaperatlasError, ImportError):  # no multilingual model or jieba here
             learned = None
         for term, w in (learned.terms.items() if learned else []):
             for word in query_terms(term):
                 weights[word] = max(weights.get(word, 0.0), w)
+                used_learned = True
     if not weights:
-        return None, None
+        return None, None, False
     latin = [t for t in query_terms(_CJK_RUN.sub(" ", query)) if t not in weights]
     for word in latin:
         weights[word] = 1.0
-    return " ".join(weights), weights
+    return " ".join(weights), weights, used_learned
+
+
+def _glossary_spans(piece: str) -> list[tuple[int, int, str]]:
+    """(start, end, English) of the glossary's terms in a CJK run, longest match first
+    from the left."""
+    glossary = _glossary()
+    longest = max(map(len, glossary), default=0)
+    spans = []
+    i = 0
+    while i < len(piece):
+        for size in range(min(longest, len(piece) - i), 1, -1):
+            en = glossary.get(piece[i:i + size])
+            if en is not None:
+                spans.append((i, i + size, en))
+                i += size
+                break
+        else:
+            i += 1  # an unknown character: skip it
+    return spans
+
+
+def glossary_rest(text: str) -> str:
+    """`text` with the Chinese terms the glossary knows cut out (a space in their place):
+    the words left for the learned translation."""
+    text = unicodedata.normalize("NFKC", text)
+    out = []
+    for piece in re.split(f"({_CJK_RUN.pattern})", text):
+        if not _CJK_RUN.fullmatch(piece or "-"):
+            out.append(piece)
+            continue
+        pos = 0
+        for start, end, _ in _glossary_spans(piece):
+            out.append(piece[pos:start] + " ")
+            pos = end
+        out.append(piece[pos:])
+    return "".join(out)
 
 
 def translate_query(text: str) -> str | None:
     """The query's CJK text translated term by term (longest glossary match first), with
     its Latin-script words kept; None when no term is known."""
-    glossary = _glossary()
-    longest = max(map(len, glossary), default=0)
     words: list[str] = []
     known = False
     for piece in re.split(f"({_CJK_RUN.pattern})", unicodedata.normalize("NFKC", text)):
@@ -755,17 +809,9 @@ def translate_query(text: str) -> str | None:
         if not _CJK_RUN.fullmatch(piece):
             words += _TERM.findall(piece)
             continue
-        i = 0
-        while i < len(piece):
-            for size in range(min(longest, len(piece) - i), 1, -1):
-                en = glossary.get(piece[i:i + size])
-                if en is not None:
-                    words.append(en)
-                    known = True
-                    i += size
-                    break
-            else:
-                i += 1  # an unknown character: skip it
+        for _, _, en in _glossary_spans(piece):
+            words.append(en)
+            known = True
     return " ".join(dict.fromkeys(words)) if known else None
 
 
