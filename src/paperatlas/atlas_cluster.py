@@ -10,6 +10,8 @@ Method, chosen on ICLR 2026 (benchmarks/atlas_eval.py):
   topic is split by k-means into fine topics, so every fine topic has one parent;
 - the 2D map is UMAP on the same kNN graph (t-SNE up to 2,000 papers, PCA below 60) (HDBSCAN on the map is not used: it leaves a
   third of the papers as noise and agrees less with the areas);
+- above MAP_SAMPLE papers (40k) the above runs on a fixed random sample of MAP_SAMPLE, and
+  every other paper is placed by its nearest sampled papers (weighted position, topic vote);
 - a paper is flagged as an outlier when its core distance (distance to its 15th nearest
   neighbour, HDBSCAN's density measure) is far above the list's typical value (robust
   z-score), when its text is too short to place (a placeholder abstract), or when it has
@@ -18,6 +20,7 @@ Method, chosen on ICLR 2026 (benchmarks/atlas_eval.py):
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
 
@@ -37,6 +40,13 @@ SMOOTHING_STEPS = 2
 # (ICLR 2026, static vectors: 0.2% of papers).
 OUTLIER_Z = 2.5
 EXACT_KNN_MAX = 40_000
+# Above this many papers the layout and topics are fit on a sample of this many (exact
+# kNN, one UMAP of this size) and every other paper is placed by its nearest sampled
+# papers: the map's cost grows linearly past it (1M papers: 40k fitted, 960k placed).
+MAP_SAMPLE = int(os.environ.get("PAPERATLAS_MAP_SAMPLE", str(EXACT_KNN_MAX)))
+# Principal components of the sample that placement searches in (the vectors' own
+# dimension above this costs proportionally more for the same neighbours, nearly).
+PLACE_DIMS = 64
 
 
 @dataclass
@@ -243,6 +253,100 @@ def cluster_papers(vectors: np.ndarray, seed: int = SEED, k_broad: int | None = 
 
 def _cluster_papers(vectors: np.ndarray, seed: int, k_broad: int | None,
                     k_fine: int | None, too_short) -> Clustering:
+    n = len(vectors)
+    if n <= MAP_SAMPLE:
+        return _fit(vectors, seed, k_broad, k_fine, too_short)
+    # a large list: layout and topics fit on a sample, every other paper placed on it
+    auto_broad, auto_fine = topic_counts(n)
+    clock = _Clock()
+    sample = np.sort(np.random.default_rng(seed).choice(n, MAP_SAMPLE, replace=False))
+    short = None if too_short is None else np.asarray(too_short, dtype=bool)
+    fit = _fit(vectors[sample], seed, k_broad or auto_broad, k_fine or auto_fine,
+               None if short is None else short[sample])
+    clock.laps.update({f"sample {k}": v for k, v in fit.seconds.items()})
+    clock.lap("sample")
+    rest = np.setdiff1d(np.arange(n), sample)
+    placed = place_on_sample(unit_rows(vectors[rest]), unit_rows(vectors[sample]), fit, seed)
+    clock.lap("placed")
+    return _merge(n, sample, fit, rest, placed, ~np.any(vectors[rest], axis=1), short, clock)
+
+
+@dataclass
+class Placement:
+    xy: np.ndarray
+    space: np.ndarray
+    fine: np.ndarray
+    core_distance: np.ndarray
+
+
+def place_on_sample(v: np.ndarray, sample_v: np.ndarray, fit: Clustering, seed: int,
+                    k: int = KNN, block: int = 1024) -> Placement:
+    """Each row of `v` placed by its k nearest sampled papers (cosine, searched in the
+    sample's first PLACE_DIMS principal components): position and cluster space the
+    similarity-weighted mean of theirs, fine topic their weighted vote, core distance the
+    cosine distance to the farthest of them (the sample's own core distance is to its k-th
+    neighbour)."""
+    from sklearn.decomposition import PCA
+
+    dims = min(PLACE_DIMS, sample_v.shape[1], len(sample_v))
+    pca = PCA(n_components=dims, svd_solver="randomized", random_state=seed).fit(sample_v)
+    target = unit_rows(pca.transform(sample_v).astype(np.float32))
+    k = min(k, len(sample_v))
+    n_fine = int(fit.fine.max()) + 1
+    out = Placement(xy=np.empty((len(v), 2), np.float32),
+                    space=np.empty((len(v), fit.space.shape[1]), np.float32),
+                    fine=np.empty(len(v), np.int64), core_distance=np.empty(len(v), np.float32))
+    for start in range(0, len(v), block):
+        stop = min(start + block, len(v))
+        query = unit_rows(pca.transform(v[start:stop]).astype(np.float32))
+        sims = query @ target.T
+        part = np.argpartition(-sims, k - 1, axis=1)[:, :k]
+        top = np.take_along_axis(sims, part, axis=1)
+        weight = np.maximum(top, 0.0) + 1e-6
+        weight /= weight.sum(axis=1, keepdims=True)
+        out.xy[start:stop] = np.einsum("bk,bkd->bd", weight, fit.xy[part])
+        out.space[start:stop] = np.einsum("bk,bkd->bd", weight, fit.space[part])
+        votes = np.zeros((stop - start, n_fine), np.float32)
+        np.add.at(votes, (np.repeat(np.arange(stop - start), k), fit.fine[part].ravel()),
+                  weight.ravel())
+        out.fine[start:stop] = votes.argmax(axis=1)
+        # the core distance in the space the sample's own was measured in (the vectors)
+        raw = np.einsum("bd,bkd->bk", v[start:stop], sample_v[part])
+        out.core_distance[start:stop] = np.clip(1.0 - raw.min(axis=1), 0.0, 2.0)
+    return out
+
+
+def _merge(n: int, sample: np.ndarray, fit: Clustering, rest: np.ndarray, placed: Placement,
+           empty_rest: np.ndarray, short, clock) -> Clustering:
+    xy = np.empty((n, 2), np.float32)
+    space = np.empty((n, fit.space.shape[1]), np.float32)
+    fine = np.empty(n, np.int64)
+    core = np.empty(n, np.float32)
+    xy[sample], xy[rest] = fit.xy, placed.xy
+    space[sample], space[rest] = fit.space, placed.space
+    fine[sample], fine[rest] = fit.fine, placed.fine
+    core[sample], core[rest] = fit.core_distance, placed.core_distance
+    # topics renumbered by their sizes over every paper (0 = largest), parents kept
+    broad = _renumber_by_size(fit.fine_parent[fine])
+    fine = _renumber_by_size(fine)
+    fine_parent = np.zeros(int(fine.max()) + 1, dtype=np.int64)
+    fine_parent[fine] = broad
+    empty = np.zeros(n, dtype=bool)
+    empty[sample] = np.array([r == "no usable text" for r in fit.outlier_reason])
+    empty[rest] = empty_rest
+    sparse = _robust_outliers(core)
+    short = np.zeros(n, dtype=bool) if short is None else short
+    outlier = empty | sparse | short
+    reason = ["no usable text" if e else "too little text to place" if t else
+              "far from every other paper" if f else None
+              for e, t, f in zip(empty, short, sparse)]
+    return Clustering(xy=xy, space=space, fine=fine, broad=broad, fine_parent=fine_parent,
+                      outlier=outlier, outlier_reason=reason, core_distance=core,
+                      seconds=clock.laps)
+
+
+def _fit(vectors: np.ndarray, seed: int, k_broad: int | None,
+         k_fine: int | None, too_short) -> Clustering:
     v = unit_rows(vectors)
     n = len(v)
     if n == 0:
