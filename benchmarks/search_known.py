@@ -125,8 +125,14 @@ def rankings(store, queries: list[dict], log=print) -> dict[str, dict]:
 
 def systems(item: dict, zh: bool, fusion: dict | None = None,
             foreign: dict | None = None) -> dict[str, list[str]]:
-    if zh and fusion is not None:
-        fusion = {**fusion, **(foreign if foreign is not None else S.FUSION_FOREIGN)}
+    base = fusion
+
+    def fusion_of(r: S.Rankings) -> dict | None:
+        """`fusion` as the library applies it to `r`: the foreign-language overrides only
+        where it uses them (not for a query the glossary translated whole)."""
+        if base is None or r.fusion_language == "en":
+            return base
+        return {**base, **(foreign if foreign is not None else S.FUSION_FOREIGN)}
     typed = item.get("typed", item["before"])
     minilm = item["minilm_typed"] if zh else item["new"].minilm
     bm25 = [p for p, _ in typed.keyword]
@@ -137,8 +143,10 @@ def systems(item: dict, zh: bool, fusion: dict | None = None,
                                                   method="rrf", rrf_k=60)[:K]],
         "hybrid before": [p for p, _ in S.fuse_rankings(item["before"], BEFORE)[0][:K]],
         "hybrid new, glossary off": [p for p, _ in S.fuse_rankings(
-            item.get("new_noglossary", item["new"]), fusion)[0][:K]],
-        "hybrid new": [p for p, _ in S.fuse_rankings(item["new"], fusion)[0][:K]],
+            item.get("new_noglossary", item["new"]),
+            fusion_of(item.get("new_noglossary", item["new"])))[0][:K]],
+        "hybrid new": [p for p, _ in S.fuse_rankings(item["new"],
+                                                       fusion_of(item["new"]))[0][:K]],
     }
     return out
 
