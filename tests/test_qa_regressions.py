@@ -137,3 +137,17 @@ def test_a_span_of_years_is_not_a_headline_number():
             "spanning 2023-2025, and in articles published in the period 2010–2012. Recall "
             "rises by 14%-69% with 1500-2000 tokens of context.")
     assert sorted(n["text"] for n in extract_numbers(text)) == ["14%-69%", "1500-2000", "26,104"]
+
+
+def test_digest_does_not_repeat_a_name_the_title_holds_in_capitals():
+    from paperatlas.report.digest import PaperLine
+    from paperatlas.report.markdown import paper_bullet
+    from paperatlas.report.strings import strings
+
+    words = strings("en")
+    caps = PaperLine(id="a", title="FREQCA: ACCELERATING DIFFUSION MODELS VIA FREQUENCY-AWARE CACHING",
+                     name="FreqCa", kind="method", number=None, url=None, code_url=None, area=None)
+    apart = PaperLine(id="b", title="From Noise to Intent: Anchoring Generative VLA Policies",
+                      name="ResVLA", kind="method", number=None, url=None, code_url=None, area=None)
+    assert "FreqCa" not in paper_bullet(caps, words)
+    assert paper_bullet(apart, words).startswith("- **ResVLA**: From Noise to Intent")

@@ -36,6 +36,14 @@ class PaperLine:
     area: str | None
     rating: float | None = None
 
+    @property
+    def name_apart(self) -> str | None:
+        """The name to show before the title, None when the title already holds it in any
+        case ("FreqCa" in "FREQCA: ACCELERATING DIFFUSION ...")."""
+        if not self.name or self.name.casefold() in self.title.casefold():
+            return None
+        return self.name
+
 
 @dataclass
 class Group:

@@ -120,7 +120,7 @@ TEMPLATE = r"""<!DOCTYPE html>
 </html>
 """
 
-PAPER = r"""<li>{% if p.name and p.name not in p.title %}<span class="name">{{ p.name }}</span>: {% endif %}{{ p.title }}
+PAPER = r"""<li>{% if p.name_apart %}<span class="name">{{ p.name_apart }}</span>: {% endif %}{{ p.title }}
 {%- if p.kind %} <span class="kind">{{ words.kinds.get(p.kind, p.kind) }}</span>{% endif %}
 {%- if p.number %} <span class="num">{{ p.number }}</span>{% endif %}
 <span class="links">{% if safe_url(p.url) %}<a href="{{ safe_url(p.url) }}">{{ words.link }}</a>{% endif %}

@@ -30,7 +30,7 @@ def md_link(label: str, url: str | None) -> str:
 
 
 def paper_bullet(p: PaperLine, words: dict) -> str:
-    head = f"**{md_text(p.name)}**: {md_text(p.title)}" if p.name and p.name not in p.title \
+    head = f"**{md_text(p.name_apart)}**: {md_text(p.title)}" if p.name_apart \
         else md_text(p.title)
     parts = [head]
     if p.kind:
