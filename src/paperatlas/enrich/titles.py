@@ -25,6 +25,7 @@ from pathlib import Path
 MODEL_FILE = "titles-v1.json"
 MAX_SENTENCES = 6  # candidates come from the abstract's first sentences
 MIN_WORDS, MAX_WORDS = 2, 16  # span length in words (the name prefix not counted)
+MIN_SHOWN = 3  # words a shown title has besides the name: "Name: A benchmark" says too little
 MAX_CHARS = 110
 
 _WORD = re.compile(r"\w+")
@@ -243,6 +244,8 @@ def best_title(sents: list[str], name: str | None, model=None) -> str | None:
     weights, rates = model
     best, best_score = None, float("-inf")
     for text, feats in candidates(sents, name, rates):
+        if len((text.split(": ", 1)[1] if name else text).split()) < MIN_SHOWN:
+            continue
         score = sum(w * f for w, f in zip(weights, feats))
         if score > best_score:
             best, best_score = text, score
