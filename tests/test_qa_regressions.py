@@ -151,3 +151,23 @@ def test_digest_does_not_repeat_a_name_the_title_holds_in_capitals():
                       name="ResVLA", kind="method", number=None, url=None, code_url=None, area=None)
     assert "FreqCa" not in paper_bullet(caps, words)
     assert paper_bullet(apart, words).startswith("- **ResVLA**: From Noise to Intent")
+
+
+def test_the_name_a_title_leads_with_is_the_papers_name():
+    from paperatlas.enrich.pipeline import extract_facts
+
+    folk = extract_facts("FOLK: Fast Open-Vocabulary 3D Instance Segmentation via Distillation",
+                         "We propose a fast open-vocabulary 3D instance segmentation method via "
+                         "label-guided knowledge distillation. It improves AP on ScanNet200 by 3 "
+                         "points over Open3DIS while running 6x faster.")
+    assert folk["name"] == "FOLK"
+    caps = extract_facts("FREQCA: ACCELERATING DIFFUSION MODELS VIA FREQUENCY-AWARE CACHING",
+                         "We propose FreqCa, a frequency-aware caching method that cuts the memory "
+                         "footprint of feature caching by 99% on FLUX.1-dev.")
+    assert caps["name"] == "FreqCa"  # the abstract's spelling of the title's name
+    title_only = extract_facts("NeuralFur: Animal Fur Reconstruction from Multi-view Images", "")
+    assert title_only["name"] == "NeuralFur"
+    for plain in ("SoK: Attacks on Federated Learning", "Position: Benchmarks Are Broken",
+                  "Retraction: Deep Models of Protein Folding"):
+        assert extract_facts(plain, "We study attacks on learning systems and argue for "
+                                    "better benchmarks of them.")["name"] is None, plain

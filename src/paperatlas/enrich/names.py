@@ -805,6 +805,39 @@ def extract_names(raw: str, plain: str | None = None) -> list[str]:
     return _rank(cands, plain)
 
 
+_TITLE_HEAD = re.compile(r"^\s*([^\s:：]{2,40})\s*[:：]\s*\S")
+_TITLE_CONVENTIONS = frozenset({"sok"})  # "SoK: ..." says the kind of paper, not its name
+
+
+def _name_key(name: str) -> str:
+    return re.sub(r"[^0-9a-z]", "", name.casefold())
+
+
+def title_name(title: str | None) -> str | None:
+    """The name a title leads with, "NeuralFur: Animal Fur Reconstruction ..." -> NeuralFur:
+    one coined-looking word (inner capitals, letters with digits, all capitals) before a colon."""
+    m = _TITLE_HEAD.match(title or "")
+    if not m:
+        return None
+    head = m.group(1).strip("*_`'\"“”")
+    if head.casefold() in _TITLE_CONVENTIONS or not _is_name_like(head, strong=False):
+        return None
+    return head
+
+
+def with_title_name(names: list[str], title: str | None) -> list[str]:
+    """`names` with the title's leading name first: the abstract's spelling of it where the
+    abstract has one ("FreqCa" for the title's "FREQCA"), the title's otherwise (a dataset the
+    abstract names, "ScanNet200", is not the name of "FOLK: Fast Open-Vocabulary ...")."""
+    head = title_name(title)
+    if head is None:
+        return names
+    key = _name_key(head)
+    same = [n for n in names if _name_key(n) == key]
+    first = same[0] if same else head
+    return [first] + [n for n in names if n != first]
+
+
 # A model size after a name (AgenTracer-8B); counts such as DeepMath-103K or HSG-12M are
 # part of a dataset's name and stay.
 _SIZE_SUFFIX = re.compile(r"[-_]\d+(?:\.\d+)?B$")

@@ -14,7 +14,7 @@ from paperatlas.enrich.gist import display_title, pick_gist
 from paperatlas.enrich.keyphrases import extract_keyphrases
 from paperatlas.enrich.kinds import classify_kind
 from paperatlas.enrich.links import extract_links
-from paperatlas.enrich.names import extract_names
+from paperatlas.enrich.names import extract_names, with_title_name
 from paperatlas.enrich.numbers import extract_numbers
 from paperatlas.enrich.text import clean, sentences
 from paperatlas.errors import PaperatlasError
@@ -35,7 +35,7 @@ def extract_facts(title: str | None, abstract: str) -> dict[str, Any]:
         raw = title
     plain = clean(raw)
     sents = sentences(plain)
-    names = extract_names(raw, plain)
+    names = with_title_name(extract_names(raw, plain), title)  # "NeuralFur: ..." names it
     name = names[0] if names else None
     kind, kinds = (None, []) if title_only else classify_kind(sents, name)  # a title says too little
     links = extract_links(raw)
