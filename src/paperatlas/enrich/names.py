@@ -832,8 +832,8 @@ def with_title_name(names: list[str], title: str | None) -> list[str]:
     head = title_name(title)
     if head is None:
         return names
-    key = _name_key(head)
-    same = [n for n in names if _name_key(n) == key]
+    key = _name_key(_SIZE_SUFFIX.sub("", head))  # "Fuyu-8B: ..." is Fuyu at one size
+    same = [n for n in names if _name_key(_SIZE_SUFFIX.sub("", n)) == key]
     first = same[0] if same else head
     return [first] + [n for n in names if n != first]
 
