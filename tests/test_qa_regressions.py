@@ -171,3 +171,25 @@ def test_the_name_a_title_leads_with_is_the_papers_name():
                   "Retraction: Deep Models of Protein Folding"):
         assert extract_facts(plain, "We study attacks on learning systems and argue for "
                                     "better benchmarks of them.")["name"] is None, plain
+
+
+def test_show_lists_a_field_once_when_the_record_repeats_it(tmp_path):
+    import json
+
+    from typer.testing import CliRunner
+
+    from paperatlas.cli import app
+
+    rows = [{"id": "R7", "title": "Learned Costs for Macro Placement", "date": "2026-07-27",
+             "session": "Physical Design I",
+             "abstract": "We learn a placement cost model from routed layouts and cut placement "
+                         "runtime by 41% at equal wirelength on twelve industrial blocks."}]
+    src = tmp_path / "prog.json"
+    src.write_text(json.dumps(rows), encoding="utf-8")
+    db = str(tmp_path / "a.db")
+    runner = CliRunner()
+    assert runner.invoke(app, ["add", str(src), "--db", db]).exit_code == 0
+    shown = runner.invoke(app, ["show", "R7", "--db", db], env={"COLUMNS": "120"})
+    assert shown.exit_code == 0, shown.output
+    lines = [ln.split()[0] for ln in shown.output.splitlines() if ln.strip()]
+    assert lines.count("date") == 1 and "session" in lines

@@ -243,7 +243,7 @@ def show(
         if key not in skip and value not in (None, "", [], {}):
             grid.add_row(key, _render(value))
     for key, value in (paper.get("extra") or {}).items():
-        if key != "abstract_final":
+        if key != "abstract_final" and paper.get(key) != value:  # a field shown above once
             grid.add_row(key, _render(value))
     console.print(grid)
     console.print(Text("\nabstract", style="bold"))
