@@ -193,3 +193,22 @@ def test_show_lists_a_field_once_when_the_record_repeats_it(tmp_path):
     assert shown.exit_code == 0, shown.output
     lines = [ln.split()[0] for ln in shown.output.splitlines() if ln.strip()]
     assert lines.count("date") == 1 and "session" in lines
+
+
+def test_cards_set_apart_a_title_paperatlas_wrote(tmp_path):
+    from fastapi.testclient import TestClient
+
+    from paperatlas import Atlas
+    from paperatlas.web.app import create_app
+
+    db = tmp_path / "a.db"
+    atlas = Atlas(db)
+    atlas.add([Path(__file__).parent.parent / "examples" / "iclr2026_sample_list.txt"],
+              list_name="blog")
+    atlas.add([FIX / "dblp_keys.bib"], list_name="lab")
+    atlas.close()
+    with TestClient(create_app(db), base_url="http://127.0.0.1") as client:
+        blog = client.get("/papers?list=blog").text
+        lab = client.get("/papers?list=lab").text
+    assert blog.count('class="written"') == 19  # no title in the list: each one was written
+    assert 'class="written"' not in lab and "Time-Bounded Authentication of FPGAs" in lab

@@ -25,6 +25,7 @@ def card_renderer(env: Environment, t: Callable[[str], str],
     liked_label, like_label = escape(t("liked")), escape(t("like"))
     untitled, with_code, why_label = escape(t("untitled")), escape(t("with_code")), escape(t("why"))
     title_only = escape(t("title_only"))
+    written_note = escape(t("display_title_note"))
     truncate = env.filters["truncate"]
     links: dict[tuple, str] = {}  # a page's cards share a few kind and topic links
 
@@ -38,6 +39,8 @@ def card_renderer(env: Environment, t: Callable[[str], str],
         pid = escape(p["id"])
         liked = bool(p.get("liked"))
         title = p.get("title") or p.get("display_title")
+        written = "" if p.get("title") or not title else \
+            f' class="written" title="{written_note}"'  # paperatlas wrote it: set apart
         out = [
             f'<article class="card" data-paper="{pid}">\n  <div class="card-head">\n'
             f'    <button type="button" class="star{" on" if liked else ""}" data-id="{pid}" '
@@ -45,7 +48,7 @@ def card_renderer(env: Environment, t: Callable[[str], str],
             f'  title="{liked_label if liked else like_label}" data-label-on="{liked_label}" '
             f'data-label-off="{like_label}">{"★" if liked else "☆"}</button>\n'
             f'    <h3 class="card-title"><a href="'
-            f'{escape(link("/papers/" + quote(str(p["id"]), safe="")))}">'
+            f'{escape(link("/papers/" + quote(str(p["id"]), safe="")))}"{written}>'
             f'{escape(title) if title else untitled}</a></h3>\n  </div>\n  <div class="badges">\n']
         badges = []
         if p.get("name"):
