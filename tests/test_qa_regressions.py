@@ -212,3 +212,21 @@ def test_cards_set_apart_a_title_paperatlas_wrote(tmp_path):
         lab = client.get("/papers?list=lab").text
     assert blog.count('class="written"') == 19  # no title in the list: each one was written
     assert 'class="written"' not in lab and "Time-Bounded Authentication of FPGAs" in lab
+
+
+def test_a_heading_that_is_a_file_name_is_not_a_paper(tmp_path):
+    doc = tmp_path / "README.md"
+    doc.write_text(
+        "# Example lists\n\n"
+        "## Sparse Kernels for Long Context Attention\n\n"
+        "We speed up attention over long contexts with block-sparse kernels that skip empty "
+        "tiles, and the kernels cut latency by half on 128k tokens across four GPUs.\n\n"
+        "## truth.jsonl\n\n"
+        "One JSON object per line, one line per file above, with the counts a person would "
+        "give and eight samples drawn from the whole file with a fixed seed.\n\n"
+        "### `config.yaml`\n\n"
+        "The settings of the loader, each with its default value and the range it accepts "
+        "when the loader reads the lists of this folder.\n", encoding="utf-8")
+    titles = [p.title for p in _read(doc)]
+    assert "Sparse Kernels for Long Context Attention" in titles
+    assert not any(t and (t.endswith(".jsonl") or "config.yaml" in t) for t in titles), titles

@@ -269,7 +269,7 @@ class _Builder:
 
     def is_entry_heading(self, i: int, line: Line) -> bool:
         text = plain(line.text)
-        if len(text) > 400:
+        if len(text) > 400 or _FILE_NAME.match(text.strip()):
             return False
         if i in self.siblings:
             return True
@@ -580,10 +580,16 @@ def _md_text(text: str) -> str:
     return plain(text)
 
 
+_FILE_NAME = re.compile(r"^`?[\w.-]+\.(?:jsonl|json|csv|tsv|md|txt|py|ya?ml|toml|bib|ris|html?|sh|"
+                        r"ipynb|gz|zip|tar|cfg|ini|lock)`?$", re.IGNORECASE)
+
+
 def is_title_like(text: str) -> bool:
     text = text.strip()
     if not text or len(text) > 400 or text.startswith(("http://", "https://")):
         return False
+    if _FILE_NAME.match(text):
+        return False  # a data README's "## truth.jsonl", "### config.yaml": a file, not a paper
     if not re.search(r"[^\W\d_]", text):
         return False
     return len(text.split()) <= 60
