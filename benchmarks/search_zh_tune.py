@@ -6,7 +6,9 @@ The 110 hand-written Chinese queries of benchmarks/queries/known/chinese.jsonl o
 abstract-only held-out atlas (search_known.py: same store, same split by target id),
 MRR@10 and recall@10 of the library's search with the glossary off and on. `--grid`
 tries settings of crosslingual.py (similarity threshold, terms per word, how close to a
-word's best term a second one must be, idf weighting) with the glossary off: tune on
+word's best term a second one must be, the weight of a lone word's terms, the longest
+run looked up whole) with the
+glossary off: tune on
 `--split tune` only; report `--split test` once, with the chosen settings.
 """
 
@@ -60,20 +62,22 @@ def main() -> None:
         print(f"({time.perf_counter() - t:.0f}s)")
         return
     base = {k: getattr(X, k) for k in ("MIN_SIMILARITY", "TERMS_PER_UNIT", "NEAR_BEST",
-                                       "IDF_WEIGHT")}
-    grid = itertools.product((0.45, 0.6, 0.7), (1, 2, 3), (0.04, 0.08), (0.0, 0.5, 1.0))
+                                       "WORD_WEIGHT", "MAX_RUN_CHARS")}
+    grid = itertools.product((0.45,), (2, 3), (0.04, 0.08, 0.12), (0.25, 0.5, 0.75),
+                             (8, 24))
     results = []
-    for sim, per, near, idf in grid:
-        X.MIN_SIMILARITY, X.TERMS_PER_UNIT, X.NEAR_BEST, X.IDF_WEIGHT = sim, per, near, idf
+    for sim, per, near, word, run in grid:
+        (X.MIN_SIMILARITY, X.TERMS_PER_UNIT, X.NEAR_BEST, X.WORD_WEIGHT,
+         X.MAX_RUN_CHARS) = sim, per, near, word, run
         mrr, rec = evaluate(store, queries, False)
-        results.append((mrr, rec, sim, per, near, idf))
-        print(f"min_sim {sim} terms {per} near {near} idf {idf}: MRR@10 {mrr:.3f} "
+        results.append((mrr, rec, sim, per, near, word, run))
+        print(f"min_sim {sim} terms {per} near {near} word {word} run {run}: MRR@10 {mrr:.3f} "
               f"R@10 {rec:.3f}", flush=True)
     for k, v in base.items():
         setattr(X, k, v)
     best = max(results)
     print(f"best: MRR@10 {best[0]:.3f} R@10 {best[1]:.3f} with min_sim {best[2]}, terms "
-          f"{best[3]}, near {best[4]}, idf {best[5]} ({time.perf_counter() - t:.0f}s)")
+          f"{best[3]}, near {best[4]}, word weight {best[5]}, run {best[6]} ({time.perf_counter() - t:.0f}s)")
 
 
 if __name__ == "__main__":

@@ -127,6 +127,21 @@ def test_glossary_overrides_the_learned_terms_of_its_words(atlas):
     assert whole.translation == "federated learning"
 
 
+def test_a_lone_word_weighs_less_than_a_phrase(atlas):
+    """Terms found only for single Chinese words are weighted by X.WORD_WEIGHT; a pair or
+    run of words (its own context) keeps its full cosine."""
+    def embed(texts):
+        return S._query_backend(atlas.store, S.MULTILINGUAL_MODEL).embed(texts)
+    tr = X.translate(atlas.store, "联邦学习的通信效率", embed)
+    assert tr is not None
+    from_phrases = {t for u, ts in tr.sources.items() if len(X.segment(u)) > 1 for t in ts}
+    lone = [t for t in tr.terms if t not in from_phrases]
+    assert from_phrases and lone
+    for term in lone:
+        assert tr.terms[term] <= X.WORD_WEIGHT + 1e-6, (term, tr.terms[term])
+    assert max(tr.terms[t] for t in from_phrases) > X.WORD_WEIGHT
+
+
 def test_vocabulary_is_reused_until_the_atlas_changes_much(atlas):
     again = X.build_vocabulary(atlas.store)
     assert again["embedded"] == 0
