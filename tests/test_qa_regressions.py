@@ -230,3 +230,15 @@ def test_a_heading_that_is_a_file_name_is_not_a_paper(tmp_path):
     titles = [p.title for p in _read(doc)]
     assert "Sparse Kernels for Long Context Attention" in titles
     assert not any(t and (t.endswith(".jsonl") or "config.yaml" in t) for t in titles), titles
+
+
+def test_filing_keywords_never_label_a_topic():
+    # Zotero stores arXiv's subject classes and reading tags as keywords; a DAC program
+    # splits keywords into single words: none of them says what a topic is about
+    from paperatlas.atlas_labels import _usable, phrase_key
+
+    for filing in ("Statistics - Machine Learning", "Computer Science - Computation and Language",
+                   "Unreviewed", "Viewed", "To Read", "machine"):
+        assert not _usable(phrase_key(filing)), filing
+    for topic in ("machine unlearning", "quantization", "protein-protein interactions"):
+        assert _usable(phrase_key(topic)), topic

@@ -135,10 +135,25 @@ def phrase_key(text: str) -> str:
     return ALIASES.get(t, t)
 
 
+# Keywords that file a paper rather than say what it is about: arXiv's subject classes
+# as Zotero stores them ("Statistics - Machine Learning") and reading-list tags.
+_ARXIV_CLASS = re.compile(r"^(?:computer science|statistics|mathematics|physics|quantitative "
+                          r"(?:biology|finance)|electrical engineering and systems science|"
+                          r"economics|condensed matter|astrophysics|nonlinear sciences) - ")
+_LIBRARY_TAGS = {"viewed", "unviewed", "reviewed", "unreviewed", "read", "unread", "to read",
+                 "toread", "to-read", "todo", "important", "favorite", "favourite", "starred",
+                 "imported", "duplicate", "printed", "skimmed"}
+# Words authors split a keyword list into ("machine", "requirements"): never a topic alone
+_HALF_WORDS = {"machine", "requirement", "method", "methods", "system",
+               "paper", "work", "new", "based", "problem", "result", "study", "technique"}
+
+
 @lru_cache(maxsize=1 << 17)
 def _usable(key: str) -> bool:
     words = key.split(" ")
     if not key or len(key) > 45 or len(words) > 4 or key in GENERIC:
+        return False
+    if key in _LIBRARY_TAGS or _ARXIV_CLASS.match(key) or key in _HALF_WORDS:
         return False
     if any(c in key for c in "<>{}[]$\\=/|"):  # markup or maths, not words
         return False
