@@ -242,3 +242,18 @@ def test_filing_keywords_never_label_a_topic():
         assert not _usable(phrase_key(filing)), filing
     for topic in ("machine unlearning", "quantization", "protein-protein interactions"):
         assert _usable(phrase_key(topic)), topic
+
+
+def test_text_list_copied_from_page_source_has_its_entities_decoded(tmp_path):
+    listing = tmp_path / "copied.txt"
+    listing.write_text(
+        "Title: Sparse Kernels &amp; Long Context Attention\n"
+        "Abstract: We speed up attention with block-sparse kernels that skip empty tiles &#8212; "
+        "latency halves on 128k tokens, and R&D teams can reuse them.\n\n"
+        "Title: Graph Pooling with Learned Clusters\n"
+        "Abstract: We pool graphs with learned soft clusters and improve accuracy by 3 points "
+        "on citation benchmarks (p &lt; 0.01) over strong baselines.\n", encoding="utf-8")
+    first, second = _read(listing)
+    assert first.title == "Sparse Kernels & Long Context Attention"
+    assert "tiles \u2014 latency" in first.abstract and "R&D teams" in first.abstract
+    assert "(p < 0.01)" in second.abstract

@@ -11,6 +11,7 @@ ends with a full stop, is never taken for a heading or a stand-alone title.
 
 from __future__ import annotations
 
+import html
 import itertools
 import re
 from collections.abc import Iterator
@@ -241,6 +242,17 @@ def read_text(path: Path) -> Iterator[Paper]:
         yield _paper(path, pending)
 
 
+_ENTITY = re.compile(r"&(?:[a-zA-Z]{2,8}|#\d{1,6}|#[xX][0-9a-fA-F]{1,5});")
+
+
+def _decoded(text: str | None) -> str | None:
+    """Text copied from a page's source keeps its entities ("Kernels &amp; Attention"):
+    well-formed ones decoded, a bare "&" left alone."""
+    if not text or "&" not in text:
+        return text
+    return _ENTITY.sub(lambda m: html.unescape(m.group(0)), text)
+
+
 def _paper(path: Path, entry: _Entry) -> Paper:
     fields = dict(entry.fields)
     extra: dict[str, object] = {}
@@ -249,8 +261,8 @@ def _paper(path: Path, entry: _Entry) -> Paper:
     if "tldr" in fields:
         extra["tldr"] = fields.pop("tldr")
     return Paper(
-        abstract=entry.abstract or "",
-        title=entry.title or None,
+        abstract=_decoded(entry.abstract) or "",
+        title=_decoded(entry.title) or None,
         authors=split_list(fields.pop("authors", None), authors=True),
         keywords=split_list(fields.pop("keywords", None)),
         venue=fields.pop("venue", None) or None,
