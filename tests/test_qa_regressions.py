@@ -79,7 +79,8 @@ def test_paper_page_links_to_the_paper_itself(tmp_path):
     listing.write_text(
         "# Reading list\n\n"
         "- [Sparse Kernels for Long Context Attention](https://arxiv.org/abs/2501.01234) "
-        "[[code](https://github.com/lab/sparsek)]\n"
+        "[[code](https://github.com/lab/sparsek)] "
+        "[[data](https://huggingface.co/datasets/lab/sparsek-bench)]\n"
         "- [A Bad Link Paper on Graph Pooling](javascript:alert(1))\n", encoding="utf-8")
     db = tmp_path / "a.db"
     atlas = Atlas(db)
@@ -91,6 +92,9 @@ def test_paper_page_links_to_the_paper_itself(tmp_path):
         assert page.status_code == 200
         assert 'href="https://arxiv.org/abs/2501.01234"' in page.text
         assert 'href="https://github.com/lab/sparsek"' in page.text
+        assert '<span class="badge">data</span> <a href="https://huggingface.co/datasets/lab/sparsek-bench"' \
+            in page.text
+        assert '<span class="badge">code</span> <a href="https://github.com/lab/sparsek"' in page.text
         bad = client.get(f"/papers/{ids['A Bad Link Paper on Graph Pooling']}")
         assert bad.status_code == 200 and 'href="javascript' not in bad.text
 

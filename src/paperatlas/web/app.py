@@ -210,6 +210,7 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
                       trim_blocks=True, lstrip_blocks=True)
     env.filters["thousands"] = lambda n: f"{n:,}" if isinstance(n, int) else n
     env.tests["safe_url"] = lambda u: u.startswith(("http://", "https://"))  # no javascript: links
+    env.filters["link_kind"] = _link_kind
 
     def render(request: Request, template: str, status: int = 200, **context) -> HTMLResponse:
         asked = request.query_params.get("lang")
@@ -550,6 +551,13 @@ def _mark_request(raw: bytes) -> tuple[str, bool]:
             or not 0 < len(body["id"]) <= MAX_NAME or "\x00" in body["id"]):
         raise HTTPException(400, usage)
     return body["id"], body["liked"]
+
+
+def _link_kind(url: str) -> str:
+    """code | project | data (the badge of a list's side link on the paper page)."""
+    from paperatlas.identifiers import link_kind
+    kind = link_kind(url)
+    return kind if kind in ("project", "data") else "code"
 
 
 class _PageEnvironment(Environment):

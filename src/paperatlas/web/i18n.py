@@ -45,6 +45,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "links": {"en": "Links", "zh": "链接"},
     "paper_links": {"en": "Paper", "zh": "论文链接"},
     "code_link": {"en": "code", "zh": "代码"},
+    "project_link": {"en": "project", "zh": "项目"},
+    "data_link": {"en": "data", "zh": "数据"},
     "gist": {"en": "In one sentence", "zh": "一句话概括"},
     "abstract": {"en": "Abstract", "zh": "摘要"},
     "keyphrases": {"en": "Keyphrases", "zh": "关键词"},
