@@ -261,3 +261,20 @@ def test_text_list_copied_from_page_source_has_its_entities_decoded(tmp_path):
     assert first.title == "Sparse Kernels & Long Context Attention"
     assert "tiles \u2014 latency" in first.abstract and "R&D teams" in first.abstract
     assert "(p < 0.01)" in second.abstract
+
+
+def test_a_sheet_of_titles_is_read_as_title_only_papers():
+    # title, authors, year and no abstract column: a bibliography, not an error
+    report = ReadReport()
+    papers = _read(Path(__file__).parent / "fixtures" / "sources" / "no_abstract_column.csv", report)
+    assert report.format == "csv"
+    assert [(p.title, p.authors, p.year, p.title_only) for p in papers] == \
+        [("A Paper", ["Ann Lee"], 2025, True)]
+
+
+def test_a_one_column_list_of_titles(tmp_path):
+    sheet = tmp_path / "titles.csv"
+    sheet.write_text("Title\nSparse Kernels for Long Context Attention\n"
+                     "Graph Pooling with Learned Clusters\n", encoding="utf-8")
+    assert [p.title for p in _read(sheet)] == ["Sparse Kernels for Long Context Attention",
+                                              "Graph Pooling with Learned Clusters"]

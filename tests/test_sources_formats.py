@@ -132,7 +132,7 @@ def test_bibtex():
     ("malformed_array.json", "malformed JSON", 3),
     ("not_objects.jsonl", "expected a JSON object", 2),
     ("does_not_exist.txt", "no such file", None),
-    ("no_abstract_column.csv", "none holds the abstract", 1),
+    ("no_title_or_abstract_column.csv", "none holds the title or the abstract", 1),
 ])
 def test_bad_input_is_one_clear_error(name, message, line):
     with pytest.raises(InputError) as info:

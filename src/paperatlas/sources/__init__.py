@@ -25,6 +25,7 @@ from paperatlas.sources.html import looks_like_html
 from paperatlas.sources.jsonl import read_json, read_jsonl
 from paperatlas.sources.ris import looks_like_ris, read_ris
 from paperatlas.sources.report import ReadReport, line_of
+from paperatlas.sources.records import ALIASES, canonical_key
 from paperatlas.sources.text import read_text
 
 READERS: dict[str, Callable[[Path], Iterator[Paper]]] = {
@@ -39,6 +40,7 @@ READERS: dict[str, Callable[[Path], Iterator[Paper]]] = {
     "markdown": read_entries,
     "html": read_html,
 }
+_TITLE_COLUMNS = set(ALIASES["title"])
 _BIBTEX_ENTRY = re.compile(r"^\s*@\s*[A-Za-z]+\s*[({]", re.MULTILINE)
 
 
@@ -68,12 +70,16 @@ def detect(path: str | os.PathLike[str]) -> str:
         return "bibtex"
     if is_header(first_line):
         return "csv"
+    known = header_columns(first_line)
+    if known & _TITLE_COLUMNS and len(known) >= 2 or \
+            canonical_key(first_line.strip().strip('"')) in _TITLE_COLUMNS:
+        return "csv"  # a sheet of titles (title, authors, url, ...): title-only papers
     if looks_like_markdown(head):
         return "markdown"
-    known = header_columns(first_line)
-    if len(known) >= 2:  # a sheet of papers, but nothing to read as the abstract
+    if len(known) >= 2:  # a sheet of papers, but nothing to read as the title or abstract
         raise InputError(path, f"looks like a CSV/TSV with columns {', '.join(sorted(known))} "
-                               "but none holds the abstract (name it abstract or summary)", 1)
+                               "but none holds the title or the abstract (name them title, "
+                               "abstract or summary)", 1)
     return "text"
 
 
