@@ -278,3 +278,19 @@ def test_a_one_column_list_of_titles(tmp_path):
                      "Graph Pooling with Learned Clusters\n", encoding="utf-8")
     assert [p.title for p in _read(sheet)] == ["Sparse Kernels for Long Context Attention",
                                               "Graph Pooling with Learned Clusters"]
+
+
+def test_an_echoed_value_with_a_line_separator_keeps_the_error_one_line(tmp_path, monkeypatch,
+                                                                          capsys):
+    import sys
+
+    from paperatlas import Atlas
+    from paperatlas.cli import app, run_app
+
+    db = tmp_path / "a.db"
+    Atlas(db).add([FIX / "dblp_keys.bib"], list_name="lab")
+    for typed in ("0\x1e0", "a\nb", "x\u2028y"):
+        monkeypatch.setattr(sys, "argv", ["paperatlas", "like", typed, "--db", str(db)])
+        assert run_app(app) == 2
+        lines = capsys.readouterr().err.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error:"), lines

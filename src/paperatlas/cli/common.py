@@ -63,9 +63,14 @@ def fail(message: str, code: int = 2) -> None:
     raise typer.Exit(code)
 
 
+# characters str.splitlines() breaks at, shown escaped so an echoed value keeps it one line
+_LINE_BREAKS = {c: repr(chr(c))[1:-1] for c in (0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x85,
+                                                0x2028, 0x2029)}
+
+
 def _error_line(message: str) -> None:
-    err_console.print(f"error: {message}", highlight=False, markup=False, style="bold red",
-                      soft_wrap=True)  # one line, however long
+    err_console.print(f"error: {str(message).translate(_LINE_BREAKS)}", highlight=False,
+                      markup=False, style="bold red", soft_wrap=True)  # one line, however long
 
 
 def _click_exceptions() -> tuple[type[BaseException], ...]:
