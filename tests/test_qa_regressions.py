@@ -294,3 +294,16 @@ def test_an_echoed_value_with_a_line_separator_keeps_the_error_one_line(tmp_path
         assert run_app(app) == 2
         lines = capsys.readouterr().err.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("error:"), lines
+
+
+def test_simple_tex_in_arxiv_titles_reads_as_text(tmp_path):
+    rows = tmp_path / "listing.jsonl"
+    rows.write_text(
+        '{"id": "2509.13672", "title": "CL$^2$GEC: A Benchmark for Grammatical Error Correction", '
+        '"abs": "https://arxiv.org/abs/2509.13672", "summary": "We build a benchmark."}\n'
+        '{"id": "2509.13673", "title": "$k$-NN Graphs and $\\\\alpha$-Divergences at a $100 and $200 Budget", '
+        '"abs": "https://arxiv.org/abs/2509.13673", "summary": "We study graphs."}\n',
+        encoding="utf-8")
+    titles = [p.title for p in _read(rows)]
+    assert titles == ["CL\u00b2GEC: A Benchmark for Grammatical Error Correction",
+                      "k-NN Graphs and $\\alpha$-Divergences at a $100 and $200 Budget"]

@@ -24,7 +24,7 @@ from pathlib import Path
 from paperatlas.identifiers import strip_version
 from paperatlas.paper import Paper
 from paperatlas.sources._io import iter_lines
-from paperatlas.sources.records import iso_date, split_list
+from paperatlas.sources.records import iso_date, split_list, tex_title
 
 RECORD = re.compile(r"^arXiv:(\S+)\s*(\(\*?cross-listing\*?\))?\s*$", re.IGNORECASE)
 _FIELD = re.compile(r"^([A-Z][A-Za-z-]+):\s?(.*)$")
@@ -98,7 +98,7 @@ def _paper(path: Path, lines: list[tuple[int, str]]) -> Paper:
         identifiers["doi"] = fields["doi"].split()[0].lower()
     return Paper(
         abstract=" ".join(" ".join(abstract).split()),
-        title=" ".join(fields.get("title", "").split()) or None,
+        title=tex_title(" ".join(fields.get("title", "").split())) or None,
         id=arxiv,
         authors=split_list(fields.get("authors"), authors=True),
         year=int(date[:4]) if date else None,

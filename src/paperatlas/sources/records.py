@@ -45,6 +45,22 @@ _LINK_KEY = re.compile(r"(url|link|pdf|href|^abs$|^html$|^site$|^page$)")
 _OPENREVIEW_HINTS = ("primary_area", "forum", "venueid", "number", "decision_source")
 
 
+_SUPERSCRIPT = str.maketrans("0123456789+-=()n", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿ")
+_SUBSCRIPT = str.maketrans("0123456789+-=()", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎")
+_TEX_SCRIPT = re.compile(r"\$\s*([\^_])\s*\{?\s*([0-9+\-=()n]{1,4})\s*\}?\s*\$")
+_TEX_PLAIN = re.compile(r"\$([A-Za-z0-9.+\-]{1,12})\$")
+
+
+def tex_title(title: str) -> str:
+    """The simple TeX of arXiv titles as text: `CL$^2$GEC` -> CL²GEC, `H$_2$O` -> H₂O,
+    `$k$-NN` -> k-NN; any other maths is left as written."""
+    if "$" not in title:
+        return title
+    title = _TEX_SCRIPT.sub(lambda m: m.group(2).translate(
+        _SUPERSCRIPT if m.group(1) == "^" else _SUBSCRIPT), title)
+    return _TEX_PLAIN.sub(r"\1", title)
+
+
 @lru_cache(maxsize=4096)
 def canonical_key(key: str) -> str:
     """`Primary Area` / `primary-area` / `PRIMARY_AREA` -> `primary_area`."""
@@ -324,7 +340,7 @@ def paper_from_record(record: Mapping[str, Any], source: str) -> Paper:
     if csl and abstract:
         abstract = clean_abstract(abstract)
     if title := _text(fields.get("title")):
-        title = clean_title(title) if csl else " ".join(title.split())
+        title = clean_title(title) if csl else tex_title(" ".join(title.split()))
     return Paper(
         abstract=abstract,
         title=title or None,
