@@ -79,16 +79,40 @@ def test_changed_text_is_redone(store, no_areas):
     assert store.get_facts("p01")["name"] == "GlowNet"
 
 
+def test_the_lists_code_links_are_links_of_the_paper():
+    abstract = "We propose a sparse attention kernel that halves decoding latency on long prompts."
+    facts = extract_facts("Sparse decoding", abstract,
+                          ["https://github.com/someone/sparse-decode", "https://sparse.github.io/"])
+    assert facts["has_code"] is True
+    assert [(link["type"], link["url"]) for link in facts["links"]] == [
+        ("code", "https://github.com/someone/sparse-decode"), ("project", "https://sparse.github.io/")]
+    # a project page alone is not code; a link the abstract already gives is listed once
+    assert extract_facts(None, abstract, ["https://sparse.github.io/"])["has_code"] is False
+    written = abstract + " Code: https://github.com/someone/sparse-decode."
+    assert len(extract_facts(None, written, ["https://github.com/someone/sparse-decode/"])["links"]) == 1
+
+
+def test_code_links_added_later_redo_the_facts(store, no_areas):
+    enrich_store(store)
+    assert not store.get_facts("p02")["has_code"]
+    with store.transaction():
+        store.update_paper("p02", {"code_urls": ["https://gitlab.com/lab/tool"]})
+    assert store.facts_pending(pipeline.EXTRACTOR_VERSION) == 1
+    counts = enrich_store(store)
+    assert counts["enriched"] == 1 and counts["with_code"] == 1
+    assert "p02" in {p["id"] for p in store.iter_papers(has_code=True)}
+
+
 def test_interrupt_keeps_finished_batches(store, no_areas, monkeypatch):
     monkeypatch.setattr(pipeline, "BATCH", 5)
     real = pipeline.extract_facts
     calls = {"n": 0}
 
-    def flaky(title, abstract):
+    def flaky(title, abstract, code_urls=()):
         calls["n"] += 1
         if calls["n"] == 8:
             raise KeyboardInterrupt
-        return real(title, abstract)
+        return real(title, abstract, code_urls)
 
     monkeypatch.setattr(pipeline, "extract_facts", flaky)
     with pytest.raises(KeyboardInterrupt):

@@ -307,3 +307,27 @@ def test_simple_tex_in_arxiv_titles_reads_as_text(tmp_path):
     titles = [p.title for p in _read(rows)]
     assert titles == ["CL\u00b2GEC: A Benchmark for Grammatical Error Correction",
                       "k-NN Graphs and $\\alpha$-Divergences at a $100 and $200 Budget"]
+
+
+def test_the_lists_code_column_makes_a_paper_have_code(tmp_path):
+    import json
+
+    from typer.testing import CliRunner
+
+    from paperatlas.cli import app
+
+    rows = [{"id": "C1", "title": "Sparse Kernels for Long Prompts",
+             "code": "https://github.com/someone/sparse-kernels",
+             "abstract": "We write sparse attention kernels that halve decoding latency on long "
+                         "prompts without changing the outputs of the model."},
+            {"id": "C2", "title": "Dense Baselines Revisited",
+             "abstract": "We revisit dense attention baselines and find that careful tuning closes "
+                         "half of the gap reported for sparse methods."}]
+    src = tmp_path / "list.json"
+    src.write_text(json.dumps(rows), encoding="utf-8")
+    db = str(tmp_path / "a.db")
+    runner = CliRunner()
+    assert runner.invoke(app, ["add", str(src), "--db", db]).exit_code == 0
+    listed = runner.invoke(app, ["ls", "--db", db, "--has-code"], env={"COLUMNS": "160"})
+    assert listed.exit_code == 0, listed.output
+    assert "Sparse Kernels" in listed.output and "Dense Baselines" not in listed.output

@@ -216,6 +216,15 @@ MIGRATIONS: list[str] = [
         UPDATE facts SET text_hash = '' WHERE paper_id = new.id;
     END;
     """,
+    # (enrich) the list's own code links are links of the paper (facts.has_code): a change
+    # of them marks the facts stale too
+    """
+    CREATE TRIGGER papers_links_changed AFTER UPDATE OF code_urls ON papers
+    WHEN old.code_urls IS NOT new.code_urls
+    BEGIN
+        UPDATE facts SET text_hash = '' WHERE paper_id = new.id;
+    END;
+    """,
 ]
 
 

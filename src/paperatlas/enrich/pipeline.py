@@ -8,7 +8,8 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import os
-from typing import Any
+import re
+from typing import Any, Iterable
 
 from paperatlas.enrich.gist import display_title, pick_gist
 from paperatlas.enrich.keyphrases import extract_keyphrases
@@ -18,17 +19,22 @@ from paperatlas.enrich.names import extract_names, with_title_name
 from paperatlas.enrich.numbers import extract_numbers
 from paperatlas.enrich.text import clean, sentences
 from paperatlas.errors import PaperatlasError
+from paperatlas.identifiers import link_kind
 from paperatlas.paper import text_hash
 
 # Bump when any extractor's output changes: stored facts of an older version are redone.
-EXTRACTOR_VERSION = "2"  # 2: learned names and kinds, number role/context, Chinese text
+EXTRACTOR_VERSION = "3"  # 2: learned names and kinds, number role/context, Chinese text
+# 3: the list's own code links (Paper.code_urls) are links of the paper (has_code)
 BATCH = 500
 PARALLEL_FROM = 3000  # papers to do before worker processes pay for their start-up
 
 
-def extract_facts(title: str | None, abstract: str) -> dict[str, Any]:
+def extract_facts(title: str | None, abstract: str,
+                  code_urls: Iterable[str] = ()) -> dict[str, Any]:
     """Everything the abstract says about its contribution, as a facts dict (no area).
-    A title-only paper (no abstract) is read from its title: names, keyphrases; no kind, no gist."""
+    A title-only paper (no abstract) is read from its title: names, keyphrases; no kind, no gist.
+    `code_urls`, the code/project/data links the list gives beside the paper, are links of
+    the paper too (typed by identifiers.link_kind), after those the abstract writes."""
     raw = abstract or ""
     title_only = not raw.strip() and bool(title)
     if title_only:
@@ -38,7 +44,7 @@ def extract_facts(title: str | None, abstract: str) -> dict[str, Any]:
     names = with_title_name(extract_names(raw, plain), title)  # "NeuralFur: ..." names it
     name = names[0] if names else None
     kind, kinds = (None, []) if title_only else classify_kind(sents, name)  # a title says too little
-    links = extract_links(raw)
+    links = _with_list_links(extract_links(raw), code_urls)
     gist = "" if title_only else pick_gist(sents, name)
     return {
         "name": name,
@@ -54,8 +60,29 @@ def extract_facts(title: str | None, abstract: str) -> dict[str, Any]:
     }
 
 
-def facts_hash(title: str | None, abstract: str) -> str:
-    return text_hash(f"{title or ''}\n{abstract or ''}")
+def _with_list_links(links: list[dict], code_urls: Iterable[str]) -> list[dict]:
+    """The abstract's links, then the list's own links not already among them."""
+    seen = {_link_key(link["url"]) for link in links}
+    out = list(links)
+    for url in code_urls or ():
+        key = _link_key(url)
+        if not url or key in seen:
+            continue
+        seen.add(key)
+        kind = link_kind(url)
+        out.append({"url": url, "type": "project" if kind == "other" else kind})
+    return out
+
+
+def _link_key(url: str) -> str:
+    return re.sub(r"^(?:https?|ftp)://", "", url.strip(), flags=re.I).lower().removeprefix("www.").rstrip("/")
+
+
+def facts_hash(title: str | None, abstract: str, code_urls: Iterable[str] = ()) -> str:
+    """Hash of what the facts are read from (the list's links only when it gives some,
+    so a paper without them keeps the hash it had)."""
+    links = "\n".join(code_urls or ())
+    return text_hash(f"{title or ''}\n{abstract or ''}" + (f"\n{links}" if links else ""))
 
 
 def _area_predictor():
@@ -86,11 +113,12 @@ def enrich_store(store, force: bool = False, progress: bool = False,
             return {"total": total, "enriched": 0, "skipped": total, "named": 0,
                     "with_code": 0, "with_area": 0}
     state = {} if force else store.facts_state()
-    papers = [(row["id"], row.get("title"), row["abstract"],
-               facts_hash(row.get("title"), row["abstract"])) for row in store.iter_papers()]
+    papers = [(row["id"], row.get("title"), row["abstract"], row.get("code_urls") or [],
+               facts_hash(row.get("title"), row["abstract"], row.get("code_urls")))
+              for row in store.iter_papers()]
 
-    def changed(version: str) -> list[tuple[str, str | None, str, str]]:
-        return [p for p in papers if state.get(p[0]) != (p[3], version)]
+    def changed(version: str) -> list[tuple[str, str | None, str, list[str], str]]:
+        return [p for p in papers if state.get(p[0]) != (p[4], version)]
 
     version = EXTRACTOR_VERSION + ("+areas" if predict_areas else "")
     todo = changed(version)
@@ -119,9 +147,9 @@ def enrich_store(store, force: bool = False, progress: bool = False,
         if workers > 1:  # forked before the progress bar's thread starts
             from paperatlas.workers import process_pool
             pool = stack.enter_context(process_pool(workers))
-            results = pool.map(_facts_for, [[(t, a) for _, t, a, _ in b] for b in batches])
+            results = pool.map(_facts_for, [[(t, a, c) for _, t, a, c, _ in b] for b in batches])
         else:
-            results = (_facts_for([(t, a) for _, t, a, _ in b]) for b in batches)
+            results = (_facts_for([(t, a, c) for _, t, a, c, _ in b]) for b in batches)
         bar = None
         if progress:
             from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
@@ -133,11 +161,11 @@ def enrich_store(store, force: bool = False, progress: bool = False,
             task = bar.add_task("enrich", total=len(todo))
         for batch, facts in zip(batches, results):
             if use_areas:
-                areas = predict_areas([f"{t}. {a}" if t else a for _, t, a, _ in batch])
+                areas = predict_areas([f"{t}. {a}" if t else a for _, t, a, _, _ in batch])
                 for f, area in zip(facts, areas):
                     f["predicted_area"] = area
             with store.transaction():
-                for (pid, _, _, h), f in zip(batch, facts):
+                for (pid, _, _, _, h), f in zip(batch, facts):
                     store.set_facts(pid, f, h, version)
             counts["enriched"] += len(batch)
             counts["named"] += sum(1 for f in facts if f["name"])
@@ -148,9 +176,9 @@ def enrich_store(store, force: bool = False, progress: bool = False,
     return counts
 
 
-def _facts_for(items: list[tuple[str | None, str]]) -> list[dict[str, Any]]:
+def _facts_for(items: list[tuple[str | None, str, list[str]]]) -> list[dict[str, Any]]:
     """One batch of extract_facts (module level, so a worker process can run it)."""
-    return [extract_facts(title, abstract) for title, abstract in items]
+    return [extract_facts(title, abstract, code) for title, abstract, code in items]
 
 
 def _worker_count(n_papers: int) -> int:
