@@ -157,3 +157,24 @@ def test_any_text_gives_one_parseable_field(text):
     escaped = bibtex_escape(text)
     library = bibtexparser.parse_string(f"@misc{{k, title = {{{escaped}}}}}")
     assert library.failed_blocks == [] and len(library.entries) == 1
+
+
+def test_csv_cells_a_spreadsheet_would_run_are_quoted(tmp_path):
+    from paperatlas.export import spreadsheet_safe
+
+    a = Atlas(tmp_path / "f.db")
+    src = tmp_path / "f.jsonl"
+    src.write_text(json.dumps({
+        "id": "evil", "title": '=HYPERLINK("http://evil.example","click")', "rating": -3,
+        "abstract": "@SUM(A1) We propose a method for graph pooling that improves accuracy by 3 "
+                    "points on citation benchmarks over strong baselines."}) + "\n", encoding="utf-8")
+    add_files(a.store, [src])
+    out = io.StringIO()
+    export_papers(a, "csv", out)
+    a.close()
+    row = next(csv.DictReader(io.StringIO(out.getvalue())))
+    assert row["title"] == '\'=HYPERLINK("http://evil.example","click")'
+    assert row["abstract"].startswith("'@SUM(A1) We propose")
+    assert [spreadsheet_safe(v) for v in ("+1 cmd", "-x", "\tx", "\rx", "plain", "a=b")] == [
+        "'+1 cmd", "'-x", "'\tx", "'\rx", "plain", "a=b"]
+    assert [spreadsheet_safe(v) for v in (-3, "-3", "-2.5", "+4", 1.5)] == [-3, "-3", "-2.5", "+4", 1.5]

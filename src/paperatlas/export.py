@@ -135,6 +135,18 @@ def write_jsonl(papers: Iterable[dict[str, Any]], fh: TextIO) -> int:
 
 # -- CSV: one row a paper, lists joined by "; " -------------------------------------------------
 
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+def spreadsheet_safe(value: Any) -> Any:
+    """A text cell a spreadsheet would run as a formula (it starts with = + - @, a tab or a
+    carriage return) gets a leading ' (OWASP CSV injection advice); numbers, "-3" too, stay numbers."""
+    if isinstance(value, str) and value.startswith(_FORMULA_START) and not _NUMBER.fullmatch(value):
+        return "'" + value
+    return value
+
+
 def write_csv(papers: Iterable[dict[str, Any]], fh: TextIO) -> int:
     writer = csv.writer(fh)
     writer.writerow(_CSV_COLUMNS)
@@ -159,7 +171,7 @@ def write_csv(papers: Iterable[dict[str, Any]], fh: TextIO) -> int:
                 value = "; ".join(str(v) for v in value)
             if isinstance(value, bool):
                 value = int(value)
-            row.append("" if value is None else value)
+            row.append("" if value is None else spreadsheet_safe(value))
         writer.writerow(row)
         count += 1
     return count

@@ -324,7 +324,9 @@ def lists_command(db: DbOption = None) -> None:
 
 @app.command()
 def export(
-    fmt: Annotated[str, typer.Option("--format", "-f", help="jsonl | csv | bibtex | markdown")] = "jsonl",
+    fmt: Annotated[str, typer.Option(
+        "--format", "-f", help="jsonl | csv | bibtex | markdown. In csv a text cell starting with "
+                               "= + - @ (a spreadsheet formula) is written with a leading '.")] = "jsonl",
     list_name: ListOption = None,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="File to write (default: stdout).")] = None,
     collection: Annotated[Optional[str], typer.Option(
