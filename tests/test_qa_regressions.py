@@ -331,3 +331,19 @@ def test_the_lists_code_column_makes_a_paper_have_code(tmp_path):
     listed = runner.invoke(app, ["ls", "--db", db, "--has-code"], env={"COLUMNS": "160"})
     assert listed.exit_code == 0, listed.output
     assert "Sparse Kernels" in listed.output and "Dense Baselines" not in listed.output
+
+
+def test_an_unknown_kind_is_a_usage_error_not_an_empty_table(tmp_path):
+    from typer.testing import CliRunner
+
+    from paperatlas.cli import app
+
+    db = str(tmp_path / "a.db")
+    runner = CliRunner()
+    sample = Path(__file__).resolve().parents[1] / "examples" / "iclr2026_sample_list.txt"
+    assert runner.invoke(app, ["add", str(sample), "--db", db]).exit_code == 0
+    for command in (["ls"], ["search", "graph"]):
+        bad = runner.invoke(app, [*command, "--kind", "nope", "--db", db])
+        assert bad.exit_code == 2 and "nope" in bad.output and "papers" not in bad.output
+    good = runner.invoke(app, ["ls", "--kind", "benchmark", "--db", db], env={"COLUMNS": "160"})
+    assert good.exit_code == 0 and "benchmark" in good.output

@@ -58,6 +58,16 @@ def open_atlas(db: Path | None, create: bool = False) -> Atlas:
     return Atlas(db, create=create)
 
 
+def one_of(*choices: str):
+    """An option callback that lets only `choices` (or no value) through: anything else is
+    a usage error (one line naming the option and the choices, exit 2)."""
+    def check(value: str | None) -> str | None:
+        if value is not None and value not in choices:
+            raise typer.BadParameter(f"{value!r} is not one of {', '.join(choices)}")
+        return value
+    return check
+
+
 def fail(message: str, code: int = 2) -> None:
     err_console.print(f"[bold red]error:[/] {message}", highlight=False, markup=True)
     raise typer.Exit(code)

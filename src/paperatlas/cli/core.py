@@ -13,7 +13,8 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from paperatlas.cli.common import DbOption, UserError, app, console, err_console, open_atlas
+from paperatlas.cli.common import DbOption, UserError, app, console, err_console, one_of, open_atlas
+from paperatlas.enrich.kinds import KINDS
 
 ListOption = Annotated[Optional[str], typer.Option("--list", "-l", help="Only papers of this list.")]
 
@@ -171,7 +172,8 @@ def list_papers(
     area: Annotated[Optional[str], typer.Option(help="Primary area (exact).")] = None,
     decision: Annotated[Optional[str], typer.Option(help="Decision prefix, e.g. 'Accept'.")] = None,
     text: Annotated[Optional[str], typer.Option("--text", "-t", help="Substring of title or abstract.")] = None,
-    kind: Annotated[Optional[str], typer.Option(help="method | benchmark | dataset | analysis | theory")] = None,
+    kind: Annotated[Optional[str], typer.Option(help="method | benchmark | dataset | analysis | theory",
+                                                callback=one_of(*KINDS))] = None,
     has_code: Annotated[Optional[bool], typer.Option("--has-code/--no-code", help="Only papers with (or without) a code link.",
                                                      show_default=False)] = None,
     section: Annotated[Optional[str], typer.Option(

@@ -11,7 +11,8 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from paperatlas.cli.common import DbOption, UserError, app, console, err_console, open_atlas
+from paperatlas.cli.common import DbOption, UserError, app, console, err_console, one_of, open_atlas
+from paperatlas.enrich.kinds import KINDS
 
 KOption = Annotated[int, typer.Option("--k", "-k", help="How many results.", min=1, max=1000)]
 OffsetOption = Annotated[int, typer.Option("--offset", help="Skip this many results (paging).",
@@ -19,7 +20,8 @@ OffsetOption = Annotated[int, typer.Option("--offset", help="Skip this many resu
 ListOption = Annotated[Optional[str], typer.Option("--list", help="Only papers of this list.")]
 AreaOption = Annotated[Optional[str], typer.Option("--area", help="Only this research area.")]
 KindOption = Annotated[Optional[str], typer.Option(
-    "--kind", help="Only this kind: method, benchmark, dataset, analysis, theory.")]
+    "--kind", help="Only this kind: method, benchmark, dataset, analysis, theory.",
+    callback=one_of(*KINDS))]
 DecisionOption = Annotated[Optional[str], typer.Option(
     "--decision", help="Only papers whose decision starts with this (e.g. Accept, Poster).")]
 CodeOption = Annotated[Optional[bool], typer.Option(
