@@ -114,14 +114,17 @@ def test_glossary_overrides_the_learned_terms_of_its_words(atlas):
     both = S.candidate_rankings(atlas.store, query, glossary=True)
     known = S.translate_query(query)
     assert known and "federated" in known
-    assert set(both.translation.split()) >= set(S.query_terms(known))
-    S.GLOSSARY_OVERRIDES = False
-    try:
-        plain = S.candidate_rankings(atlas.store, query, glossary=True)
-    finally:
-        S.GLOSSARY_OVERRIDES = True
-    # without the override every word also brings its learned terms: more, noisier terms
-    assert set(plain.translation.split()) >= set(both.translation.split())
+    # the glossary's words, plus the learned terms of what it left: nothing learned for
+    # the words it knows
+    rest = S.glossary_rest(query)
+    assert "联邦" not in rest
+
+    def embed(texts):
+        return S._query_backend(atlas.store, S.MULTILINGUAL_MODEL).embed(texts)
+    rest_terms = X.translate(atlas.store, rest, embed)
+    expected = set(S.query_terms(known)) | {
+        w for t in (rest_terms.terms if rest_terms else {}) for w in S.query_terms(t)}
+    assert set(both.translation.split()) == expected
     whole = S.candidate_rankings(atlas.store, "联邦学习", glossary=True)
     assert whole.glossary_only and whole.fusion_language == "en"
     assert whole.translation == "federated learning"
@@ -189,3 +192,32 @@ def test_search_fuses_minilm_when_the_atlas_has_it(atlas):
     off = S.candidate_rankings(atlas.store, "removing memorised passages from a chatbot",
                                fusion={"minilm_weight": 0.0})
     assert not off.minilm
+
+
+def test_hubness_demotes_terms_near_every_chinese_word():
+    """A term near many frequent Chinese words (a hub) loses to a term only near the
+    looked-up word, even at a slightly lower cosine (X.HUB_PENALTY)."""
+    rng = np.random.default_rng(0)
+    words = X.chinese_words(200)
+    assert len(words) == 200 and all(len(w) > 1 for w in words)
+    zh = rng.normal(size=(200, 16)).astype(np.float32)
+    zh /= np.linalg.norm(zh, axis=1, keepdims=True)
+    table = dict(zip(words, zh))
+    centre = zh.mean(axis=0) / np.linalg.norm(zh.mean(axis=0))
+    specific = rng.normal(size=16).astype(np.float32)
+    specific /= np.linalg.norm(specific)
+    vectors = np.stack([centre, specific])
+
+    def embed(texts):
+        return np.stack([table.get(t, specific) for t in texts])
+    old = X.HUB_WORDS
+    X.HUB_WORDS = 200
+    try:
+        hub = X.hubness(vectors, embed)
+    finally:
+        X.HUB_WORDS = old
+    assert hub[0] > hub[1] + 0.05  # the centre of all words is near all of them
+    # ranked by cosine less the penalty, the specific term wins for a word whose cosine to
+    # the hub is a little higher
+    cos = np.array([0.80, 0.78])
+    assert np.argmax(cos - X.HUB_PENALTY * hub) == 1 and np.argmax(cos) == 0

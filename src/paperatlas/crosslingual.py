@@ -41,6 +41,15 @@ MAX_RUN_CHARS = 8        # a Chinese run this short is also looked up whole
 # its own context, a lone word is ambiguous (tuning half of the Chinese known items:
 # MRR@10 0.650 at 0.5 vs 0.641 at 1.0, glossary off; benchmarks/search_zh_tune.py)
 WORD_WEIGHT = 0.5
+# Hubness (as in CSLS for bilingual lexicons): some English terms ("year", "thus", "uses",
+# "previous") sit near many Chinese words and are picked for words they do not translate.
+# A term's hubness is its mean cosine to its HUB_NEIGHBOURS nearest among the HUB_WORDS most
+# frequent Chinese words of jieba's dictionary; a unit's terms are ranked by cosine minus
+# HUB_PENALTY x hubness (tuning half, glossary off: MRR@10 0.650 -> 0.695 at 0.5; 0.693 /
+# 0.713 / 0.662 at 0.375 / 0.625 / 0.75; benchmarks/search_zh_tune.py).
+HUB_WORDS = 20_000
+HUB_NEIGHBOURS = 10
+HUB_PENALTY = 0.5
 
 _WORD = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 _CJK = re.compile("[\u3400-\u9fff\uf900-\ufaff]+")
@@ -88,19 +97,55 @@ class Vocabulary:
     terms: list[str]
     vectors: np.ndarray      # float32 [n, dim], rows L2-normalised
     papers: int              # papers it was built from
+    hubness: np.ndarray | None = None  # float32 [n] (see HUB_PENALTY); None: not computed
 
     def to_bytes(self) -> bytes:
         buf = io.BytesIO()
+        extra = {} if self.hubness is None else {"hubness": self.hubness.astype(np.float16)}
         np.savez_compressed(buf, terms=np.asarray(json.dumps(self.terms)),
                             vectors=self.vectors.astype(np.float16),
-                            papers=np.asarray(self.papers))
+                            papers=np.asarray(self.papers), **extra)
         return buf.getvalue()
 
     @classmethod
     def from_bytes(cls, blob: bytes) -> "Vocabulary":
         with np.load(io.BytesIO(blob), allow_pickle=False) as z:
+            hub = z["hubness"].astype(np.float32) if "hubness" in z.files else None
             return cls(json.loads(str(z["terms"])), z["vectors"].astype(np.float32),
-                       int(z["papers"]))
+                       int(z["papers"]), hub)
+
+
+def chinese_words(n: int | None = None) -> list[str]:
+    """The n (default HUB_WORDS) most frequent Chinese words of two characters or more in
+    jieba's dictionary."""
+    from importlib import resources
+
+    n = HUB_WORDS if n is None else n
+    found: list[tuple[int, str]] = []
+    text = (resources.files("jieba") / "dict.txt").read_text(encoding="utf-8")
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) >= 2 and len(parts[0]) > 1 and _CJK.fullmatch(parts[0]):
+            found.append((-int(parts[1]), parts[0]))
+    found.sort()
+    return [w for _, w in found[:n]]
+
+
+def hubness(vectors: np.ndarray, embed: Callable[[list[str]], np.ndarray],
+            batch: int = 512) -> np.ndarray:
+    """Each term's mean cosine to its HUB_NEIGHBOURS nearest frequent Chinese words."""
+    words = chinese_words()
+    if not words or not len(vectors):
+        return np.zeros(len(vectors), np.float32)
+    zh = np.concatenate([np.asarray(embed(words[i:i + batch]), dtype=np.float32)
+                         for i in range(0, len(words), batch)])
+    zh /= np.maximum(np.linalg.norm(zh, axis=1, keepdims=True), 1e-12)
+    k = min(HUB_NEIGHBOURS, len(words))
+    out = np.empty(len(vectors), np.float32)
+    for start in range(0, len(vectors), 2048):  # bounded memory: 2048 x 20k at a time
+        sims = vectors[start:start + 2048] @ zh.T
+        out[start:start + 2048] = np.partition(sims, -k, axis=1)[:, -k:].mean(axis=1)
+    return out
 
 
 def build_vocabulary(store, embed: Callable[[list[str]], np.ndarray] | None = None,
@@ -111,16 +156,24 @@ def build_vocabulary(store, embed: Callable[[list[str]], np.ndarray] | None = No
 
     texts = [embedding_text(p.get("title"), p.get("abstract")) for p in store.iter_papers()]
     old = load_vocabulary(store, cached=False)
-    if old is not None and not force and abs(len(texts) - old.papers) <= REBUILD_SHARE * max(
-            old.papers, 1) and len(texts) >= 1:
+    current = old is not None and not force and abs(len(texts) - old.papers) <= (
+        REBUILD_SHARE * max(old.papers, 1)) and len(texts) >= 1
+    if current and old.hubness is not None:
         return {"terms": len(old.terms), "embedded": 0}
-    terms = corpus_terms(texts)
-    known = {} if old is None else dict(zip(old.terms, old.vectors))
-    todo = [t for t in terms if t not in known]
     if embed is None:
         from paperatlas.embed import get_backend
 
         embed = get_backend("use-multilingual").embed
+    if current:  # a vocabulary from before hubness: add it
+        old.hubness = hubness(old.vectors, embed)
+        with store.transaction():
+            store.put_embed_model(VOCAB_NAME, old.to_bytes(),
+                                  {"terms": len(old.terms), "papers": old.papers})
+        _CACHE.clear()
+        return {"terms": len(old.terms), "embedded": 0}
+    terms = corpus_terms(texts)
+    known = {} if old is None else dict(zip(old.terms, old.vectors))
+    todo = [t for t in terms if t not in known]
     bar = _progress(progress)
     batch = 512
     with bar:
@@ -132,7 +185,7 @@ def build_vocabulary(store, embed: Callable[[list[str]], np.ndarray] | None = No
             bar.update(task, advance=len(part))
     dim = len(next(iter(known.values()))) if known else 512
     matrix = np.stack([known[t] for t in terms]) if terms else np.zeros((0, dim), np.float32)
-    vocab = Vocabulary(terms, matrix, len(texts))
+    vocab = Vocabulary(terms, matrix, len(texts), hubness(matrix, embed))
     with store.transaction():
         store.put_embed_model(VOCAB_NAME, vocab.to_bytes(),
                               {"terms": len(terms), "papers": len(texts)})
@@ -221,18 +274,19 @@ def translate(store, text: str, embed: Callable[[list[str]], np.ndarray],
     vocab = load_vocabulary(store) if todo else None
     if vocab is not None and len(vocab.terms):
         sims = np.asarray(embed(todo), dtype=np.float32) @ vocab.vectors.T
-        for unit, row in zip(todo, sims):
+        # ranked by cosine less the term's hubness; thresholded and weighted by cosine
+        ranks = sims if vocab.hubness is None else sims - HUB_PENALTY * vocab.hubness
+        for unit, row, cos in zip(todo, ranks, sims):
             k = min(TERMS_PER_UNIT, len(row))
             best = np.argpartition(-row, k - 1)[:k]
             best = best[np.argsort(-row[best])]
             top = float(row[best[0]])
-            if top < min_similarity:
+            if float(cos[best[0]]) < min_similarity:
                 continue
-            picked = [vocab.terms[i] for i in best if row[i] >= top - NEAR_BEST]
-            out.sources[unit] = picked
+            picked = [i for i in best if row[i] >= top - NEAR_BEST]
+            out.sources[unit] = [vocab.terms[i] for i in picked]
             factor = WORD_WEIGHT if len(segment(unit)) == 1 else 1.0
-            for i in best:
+            for i in picked:
                 term = vocab.terms[i]
-                if row[i] >= top - NEAR_BEST:
-                    out.terms[term] = max(out.terms.get(term, 0.0), factor * float(row[i]))
+                out.terms[term] = max(out.terms.get(term, 0.0), factor * float(cos[i]))
     return out if out.terms else None
