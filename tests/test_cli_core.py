@@ -82,7 +82,7 @@ def test_ls_filters(cli):
     _, out, _ = cli("ls", "--area", "reinforcement learning")
     assert "RLexp00001" in out and "GmX7qQ1abc" not in out
     _, out, _ = cli("ls", "--text", "membership inference")
-    assert "MemInf0001" in out and "1 papers" in out
+    assert "MemInf0001" in out and "1 paper" in out and "1 papers" not in out
 
 
 @pytest.mark.parametrize("args, message", [

@@ -50,7 +50,7 @@ def test_add_reports_format_fields_and_title_only(cli):
 def test_add_names_what_it_skipped_and_why(cli):
     code, out, err = cli("add", FIX / "with_skips.bib", "--no-enrich")
     assert code == 0, err
-    assert "with_skips.bib (bibtex): 1 papers" in out
+    assert "with_skips.bib (bibtex): 1 paper:" in out
     assert "1 skipped: 1 not a paper (@book) (line 9)" in out
     assert "skipped 1" in out
 

@@ -347,3 +347,21 @@ def test_an_unknown_kind_is_a_usage_error_not_an_empty_table(tmp_path):
         assert bad.exit_code == 2 and "nope" in bad.output and "papers" not in bad.output
     good = runner.invoke(app, ["ls", "--kind", "benchmark", "--db", db], env={"COLUMNS": "160"})
     assert good.exit_code == 0 and "benchmark" in good.output
+
+
+def test_one_paper_is_said_in_the_singular(tmp_path):
+    from typer.testing import CliRunner
+
+    from paperatlas.cli import app
+
+    src = tmp_path / "one.csv"
+    src.write_text('title,abstract\n"Graph pooling","We propose a method for graph pooling that '
+                   'improves accuracy by 3 points on citation benchmarks over strong baselines."\n',
+                   encoding="utf-8")
+    db = str(tmp_path / "a.db")
+    runner = CliRunner()
+    outputs = [runner.invoke(app, args, env={"COLUMNS": "200"}) for args in
+               (["add", str(src), "--db", db], ["inspect", str(src)], ["ls", "--db", db])]
+    for out in outputs:
+        assert out.exit_code == 0, out.output
+        assert "1 paper" in out.output and "1 papers" not in out.output

@@ -58,6 +58,11 @@ def open_atlas(db: Path | None, create: bool = False) -> Atlas:
     return Atlas(db, create=create)
 
 
+def plural(n: int, noun: str) -> str:
+    """'1 paper', '3 papers' (nouns with a plain -s plural)."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def one_of(*choices: str):
     """An option callback that lets only `choices` (or no value) through: anything else is
     a usage error (one line naming the option and the choices, exit 2)."""

@@ -13,7 +13,8 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from paperatlas.cli.common import DbOption, UserError, app, console, err_console, one_of, open_atlas
+from paperatlas.cli.common import (DbOption, UserError, app, console, err_console, one_of, open_atlas,
+                                 plural)
 from paperatlas.enrich.kinds import KINDS
 
 ListOption = Annotated[Optional[str], typer.Option("--list", "-l", help="Only papers of this list.")]
@@ -58,7 +59,7 @@ def add(
         except PaperatlasError as exc:  # the papers are stored; only the facts are missing
             err_console.print(Text(f"warning: papers stored, but facts were not extracted: {exc}"),
                               style="yellow", soft_wrap=True)
-    console.print(Text(f"atlas {atlas.path}: {atlas.stats()['papers']} papers"
+    console.print(Text(f"atlas {atlas.path}: {plural(atlas.stats()['papers'], 'paper')}"
                        + (" (dry run: nothing stored)" if dry_run else "")), style="dim")
     _exit_on_errors(report, dry_run)
 
@@ -87,7 +88,7 @@ def _exit_on_errors(report, dry_run: bool) -> None:
 
 def _print_read(f) -> None:
     """What was read from one file: format, field counts, skips by reason, warnings."""
-    console.print(Text(f"{f.path} ({f.format or '?'}): {f.stats.papers} papers: {f.stats.summary()}"),
+    console.print(Text(f"{f.path} ({f.format or '?'}): {plural(f.stats.papers, 'paper')}: {f.stats.summary()}"),
                   soft_wrap=True)
     for inner, stats in f.files.items():  # a folder: each file in it
         from paperatlas.sources import detect
@@ -95,7 +96,7 @@ def _print_read(f) -> None:
             fmt = detect(inner)
         except Exception:  # noqa: BLE001 - it was read; the name of its format is a nicety
             fmt = "?"
-        console.print(Text(f"  {inner} ({fmt}): {stats.papers} papers: {stats.summary()}"),
+        console.print(Text(f"  {inner} ({fmt}): {plural(stats.papers, 'paper')}: {stats.summary()}"),
                       soft_wrap=True)
         for warning in stats.warnings():
             err_console.print(Text(f"warning: {inner}: {warning}"), style="yellow", soft_wrap=True)
@@ -163,7 +164,7 @@ def inspect(
     for cell in cells:
         table.add_row(*(cell[c] for c in shown))
     console.print(table)
-    console.print(Text(f"first {len(rows)} of {report.stats.papers} papers; nothing stored"), style="dim")
+    console.print(Text(f"first {len(rows)} of {plural(report.stats.papers, 'paper')}; nothing stored"), style="dim")
 
 
 @app.command("ls")
@@ -199,7 +200,7 @@ def list_papers(
         table.add_row(Text(row["id"]), _title_cell(row), _area_cell(row),
                       Text(row.get("decision") or ""), Text(row.get("kind") or ""))
     console.print(table)
-    shown = f"{len(rows)} papers" + (f" (first {limit}; use --limit for more)" if more else "")
+    shown = plural(len(rows), "paper") + (f" (first {limit}; use --limit for more)" if more else "")
     console.print(Text(shown), style="dim")
 
 
@@ -354,4 +355,4 @@ def export(
         if output.is_dir():
             raise UserError(f"{output}: is a directory; name a file to write")
         count = atlas.export(fmt, output, **selection)
-        err_console.print(Text(f"exported {count} papers to {output}"))
+        err_console.print(Text(f"exported {plural(count, 'paper')} to {output}"))
