@@ -365,3 +365,17 @@ def test_one_paper_is_said_in_the_singular(tmp_path):
     for out in outputs:
         assert out.exit_code == 0, out.output
         assert "1 paper" in out.output and "1 papers" not in out.output
+
+
+def test_a_failed_add_is_its_error_line_alone(tmp_path):
+    from typer.testing import CliRunner
+
+    from paperatlas.cli import app
+
+    binary = tmp_path / "binary.bin"
+    binary.write_bytes(bytes(range(256)) * 4)
+    runner = CliRunner()
+    out = runner.invoke(app, ["add", str(binary), "--db", str(tmp_path / "a.db")])
+    assert out.exit_code == 2
+    lines = [ln for ln in out.output.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error:") and "binary.bin" in lines[0]

@@ -59,8 +59,9 @@ def add(
         except PaperatlasError as exc:  # the papers are stored; only the facts are missing
             err_console.print(Text(f"warning: papers stored, but facts were not extracted: {exc}"),
                               style="yellow", soft_wrap=True)
-    console.print(Text(f"atlas {atlas.path}: {plural(atlas.stats()['papers'], 'paper')}"
-                       + (" (dry run: nothing stored)" if dry_run else "")), style="dim")
+    if any(not f.error for f in report.files):  # a failed file is its one error line alone
+        console.print(Text(f"atlas {atlas.path}: {plural(atlas.stats()['papers'], 'paper')}"
+                           + (" (dry run: nothing stored)" if dry_run else "")), style="dim")
     _exit_on_errors(report, dry_run)
 
 
