@@ -45,11 +45,12 @@ WORD_WEIGHT = 0.5
 # "previous") sit near many Chinese words and are picked for words they do not translate.
 # A term's hubness is its mean cosine to its HUB_NEIGHBOURS nearest among the HUB_WORDS most
 # frequent Chinese words of jieba's dictionary; a unit's terms are ranked by cosine minus
-# HUB_PENALTY x hubness (tuning half, glossary off: MRR@10 0.650 -> 0.695 at 0.5; 0.693 /
-# 0.713 / 0.662 at 0.375 / 0.625 / 0.75; benchmarks/search_zh_tune.py).
+# HUB_PENALTY x hubness. Tuning half, glossary off: MRR@10 0.650 -> 0.695 at 0.5 (0.693 /
+# 0.713 / 0.662 at 0.375 / 0.625 / 0.75; benchmarks/search_zh_tune.py), but on the test
+# half 0.675 -> 0.669: the gain did not hold, so it is off (0: not computed by embed).
 HUB_WORDS = 20_000
 HUB_NEIGHBOURS = 10
-HUB_PENALTY = 0.5
+HUB_PENALTY = 0.0
 
 _WORD = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 _CJK = re.compile("[\u3400-\u9fff\uf900-\ufaff]+")
@@ -158,7 +159,7 @@ def build_vocabulary(store, embed: Callable[[list[str]], np.ndarray] | None = No
     old = load_vocabulary(store, cached=False)
     current = old is not None and not force and abs(len(texts) - old.papers) <= (
         REBUILD_SHARE * max(old.papers, 1)) and len(texts) >= 1
-    if current and old.hubness is not None:
+    if current and (old.hubness is not None or HUB_PENALTY <= 0):
         return {"terms": len(old.terms), "embedded": 0}
     if embed is None:
         from paperatlas.embed import get_backend
@@ -185,7 +186,8 @@ def build_vocabulary(store, embed: Callable[[list[str]], np.ndarray] | None = No
             bar.update(task, advance=len(part))
     dim = len(next(iter(known.values()))) if known else 512
     matrix = np.stack([known[t] for t in terms]) if terms else np.zeros((0, dim), np.float32)
-    vocab = Vocabulary(terms, matrix, len(texts), hubness(matrix, embed))
+    vocab = Vocabulary(terms, matrix, len(texts),
+                       hubness(matrix, embed) if HUB_PENALTY > 0 else None)
     with store.transaction():
         store.put_embed_model(VOCAB_NAME, vocab.to_bytes(),
                               {"terms": len(terms), "papers": len(texts)})
@@ -275,7 +277,8 @@ def translate(store, text: str, embed: Callable[[list[str]], np.ndarray],
     if vocab is not None and len(vocab.terms):
         sims = np.asarray(embed(todo), dtype=np.float32) @ vocab.vectors.T
         # ranked by cosine less the term's hubness; thresholded and weighted by cosine
-        ranks = sims if vocab.hubness is None else sims - HUB_PENALTY * vocab.hubness
+        ranks = (sims if vocab.hubness is None or HUB_PENALTY <= 0
+                 else sims - HUB_PENALTY * vocab.hubness)
         for unit, row, cos in zip(todo, ranks, sims):
             k = min(TERMS_PER_UNIT, len(row))
             best = np.argpartition(-row, k - 1)[:k]
