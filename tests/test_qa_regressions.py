@@ -379,3 +379,34 @@ def test_a_failed_add_is_its_error_line_alone(tmp_path):
     assert out.exit_code == 2
     lines = [ln for ln in out.output.splitlines() if ln.strip()]
     assert len(lines) == 1 and lines[0].startswith("error:") and "binary.bin" in lines[0]
+
+
+def test_an_output_path_that_cannot_be_written_fails_before_the_work(tmp_path, monkeypatch,
+                                                                     capsys):
+    import sys
+
+    from typer.testing import CliRunner
+
+    from paperatlas.api import Atlas
+    from paperatlas.cli import app, run_app
+
+    db = str(tmp_path / "a.db")
+    runner = CliRunner()
+    sample = Path(__file__).resolve().parents[1] / "examples" / "iclr2026_sample_list.txt"
+    assert runner.invoke(app, ["add", str(sample), "--db", db]).exit_code == 0
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("the work started before the output path was checked")
+
+    monkeypatch.setattr(Atlas, "build_map", no_work)
+    monkeypatch.setattr(Atlas, "export", no_work)
+    monkeypatch.setattr(Atlas, "digest", no_work)
+    missing = tmp_path / "no" / "such"
+    for args in (["map", "--png", str(tmp_path)], ["map", "--html", str(missing / "m.html")],
+                 ["export", "-o", str(missing / "x.csv")], ["digest", "-o", str(tmp_path)]):
+        monkeypatch.setattr(sys, "argv", ["paperatlas", *args, "--db", db])
+        assert run_app(app) == 2, args
+        out = capsys.readouterr()
+        lines = [ln for ln in (out.out + out.err).splitlines() if ln.strip()]
+        assert len(lines) == 1 and lines[0].startswith("error:"), (args, lines)
+    assert not missing.exists()

@@ -58,6 +58,20 @@ def open_atlas(db: Path | None, create: bool = False) -> Atlas:
     return Atlas(db, create=create)
 
 
+def check_output(path: Path | None, option: str) -> None:
+    """Refuse an output path that cannot be written before any work is done: a directory,
+    a folder that does not exist, or one this user cannot write to (one line, exit 2)."""
+    if path is None:
+        return
+    if path.is_dir():
+        raise UserError(f"{option} {path}: is a directory; name a file to write")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise UserError(f"{option} {path}: folder {parent} does not exist")
+    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise UserError(f"{option} {path}: not writable")
+
+
 def plural(n: int, noun: str) -> str:
     """'1 paper', '3 papers' (nouns with a plain -s plural)."""
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

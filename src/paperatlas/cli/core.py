@@ -13,8 +13,8 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from paperatlas.cli.common import (DbOption, UserError, app, console, err_console, one_of, open_atlas,
-                                 plural)
+from paperatlas.cli.common import (DbOption, UserError, app, check_output, console, err_console,
+                                 one_of, open_atlas, plural)
 from paperatlas.enrich.kinds import KINDS
 
 ListOption = Annotated[Optional[str], typer.Option("--list", "-l", help="Only papers of this list.")]
@@ -344,6 +344,7 @@ def export(
     from paperatlas.export import FORMATS
     if fmt not in FORMATS:
         raise UserError(f"unknown format '{fmt}' (choose from {', '.join(FORMATS)})")
+    check_output(output, "--output")
     atlas = open_atlas(db)
     _check_list(atlas, list_name)
     selection = {"list_name": list_name}
@@ -353,7 +354,5 @@ def export(
         count = atlas.export(fmt, sys.stdout, **selection)
         sys.stdout.flush()
     else:
-        if output.is_dir():
-            raise UserError(f"{output}: is a directory; name a file to write")
         count = atlas.export(fmt, output, **selection)
         err_console.print(Text(f"exported {plural(count, 'paper')} to {output}"))

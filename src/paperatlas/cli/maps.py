@@ -9,7 +9,8 @@ from typing import Annotated, Optional
 import typer
 from rich.text import Text
 
-from paperatlas.cli.common import DbOption, UserError, app, console, err_console, open_atlas
+from paperatlas.cli.common import (DbOption, UserError, app, check_output, console, err_console,
+                                   open_atlas)
 
 
 @app.command("map")
@@ -30,6 +31,8 @@ def map_command(
     """Build the topic map (only when the list changed) and print its topics. Every list is
     placed on the reference (the field, ICLR 2026 unless `reference use` chose another); a
     list under 200 papers takes the field's topics as its own."""
+    check_output(png, "--png")
+    check_output(html, "--html")
     atlas = open_atlas(db)
     if list_name is not None and list_name not in atlas.lists():
         raise UserError(f"no list named '{list_name}' (lists: {', '.join(atlas.lists()) or 'none yet'})")

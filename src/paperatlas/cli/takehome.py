@@ -14,7 +14,8 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from paperatlas.cli.common import DbOption, UserError, app, console, err_console, open_atlas
+from paperatlas.cli.common import (DbOption, UserError, app, check_output, console, err_console,
+                                   open_atlas)
 
 IdsArgument = Annotated[list[str], typer.Argument(metavar="ID...", help="Paper ids or unique prefixes.",
                                                   show_default=False)]
@@ -136,11 +137,10 @@ def digest(
         raise UserError(f"unknown digest format '{fmt}' (md or html)")
     if lang not in ("en", "zh"):
         raise UserError(f"unknown language '{lang}' (en or zh)")
+    check_output(output, "--output")
     atlas = open_atlas(db)
     if list_name is not None and list_name not in atlas.lists():
         raise UserError(f"no list named '{list_name}' (lists: {', '.join(atlas.lists()) or 'none yet'})")
-    if output is not None and output.is_dir():
-        raise UserError(f"{output}: is a directory; name a file to write")
     text = atlas.digest(fmt=fmt, lang=lang, list_name=list_name, collection=collection,
                         output=output, progress=sys.stderr.isatty())
     if output is None:
