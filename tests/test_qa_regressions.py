@@ -410,3 +410,24 @@ def test_an_output_path_that_cannot_be_written_fails_before_the_work(tmp_path, m
         lines = [ln for ln in (out.out + out.err).splitlines() if ln.strip()]
         assert len(lines) == 1 and lines[0].startswith("error:"), (args, lines)
     assert not missing.exists()
+
+
+def test_the_same_file_under_another_list_is_unchanged_not_merged(tmp_path):
+    from paperatlas.api import Atlas
+
+    sample = Path(__file__).resolve().parents[1] / "examples" / "iclr2026_sample_list.txt"
+    atlas = Atlas(tmp_path / "a.db")
+    first = atlas.add([sample], list_name="blog", enrich=False)
+    again = atlas.add([sample], list_name="blog2", enrich=False)
+    once_more = atlas.add([sample], list_name="blog2", enrich=False)
+    n = first.added
+    assert n > 10 and (again.added, again.merged, again.unchanged, again.joined) == (0, 0, n, n)
+    assert (once_more.unchanged, once_more.joined) == (n, 0)
+    assert atlas.stats("blog2")["papers"] == n
+    # a twin of a stored paper (another record, same text) joining a list is still merged
+    twin = tmp_path / "twin.jsonl"
+    twin.write_text('{"id": "T1", "title": "A twin", "abstract": %s}\n'
+                    % __import__("json").dumps(sample.read_text(encoding="utf-8").split("\n\n")[1].strip()),
+                    encoding="utf-8")
+    assert atlas.add([twin], list_name="twins", enrich=False).merged == 1
+    atlas.close()

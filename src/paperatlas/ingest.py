@@ -64,9 +64,11 @@ class FileReport:
     list_name: str
     read: int = 0          # records read from the file
     added: int = 0         # new papers stored
-    merged: int = 0        # records merged into a stored paper (joined the list or filled fields)
+    merged: int = 0        # records merged into a stored paper (filled fields, or a twin found by
+                           # identifier, title or near text that joined the list)
     near: int = 0          # ... of which matched as near-duplicates (MinHash)
-    unchanged: int = 0     # records already stored and in the list, nothing new
+    unchanged: int = 0     # records already stored under their id, nothing new to the paper
+    joined: int = 0        # ... of which joined this list (stored before under another list)
     skipped: int = 0       # records the reader read but did not yield (reasons in `skips`)
     filled: int = 0        # stored title-only papers that gained their abstract from this file
     stats: EntryStats = field(default_factory=EntryStats)  # fields the papers carry
@@ -108,6 +110,10 @@ class AddReport:
         return self._sum("unchanged")
 
     @property
+    def joined(self) -> int:
+        return self._sum("joined")
+
+    @property
     def errors(self) -> list[str]:
         return [f.error for f in self.files if f.error]
 
@@ -145,7 +151,7 @@ def add_files(store: Store, paths: Iterable[str | Path], list_name: str | None =
             except PaperatlasError as exc:
                 file_report.error = str(exc)
                 file_report.added = file_report.merged = file_report.near = 0
-                file_report.unchanged = file_report.filled = 0
+                file_report.unchanged = file_report.filled = file_report.joined = 0
     finally:
         if bar is not None:
             bar.stop()
@@ -343,11 +349,12 @@ class _Import:
                 known_hashes[h] = target
                 self.new_hashes.append((h, target))
         joined = self._join(target)
-        if joined or changed:
+        if changed or (joined and not self._same_record(target, record)):
             report.merged += 1
             report.near += how == "near"
-        else:
+        else:  # the same record, stored before (perhaps under another list: joined it)
             report.unchanged += 1
+            report.joined += bool(joined)
 
     def _find(self, record: "_Record", known_ids: set[str], known_hashes: dict[str, str],
               known_keys: dict[tuple[str, str], str]) -> tuple[str | None, str]:
@@ -408,6 +415,12 @@ class _Import:
         if best is not None and best_score >= dedup.THRESHOLD:
             return best, "near"
         return None, ""
+
+    def _same_record(self, pid: str, record: "_Record") -> bool:
+        """The stored paper is this very record again (same id, same abstract), not a twin:
+        joining another list, it is unchanged rather than merged."""
+        return record.paper_id == pid and normalise_text(record.paper.abstract) == \
+            normalise_text(self._paper(pid).get("abstract"))
 
     def _paper(self, pid: str) -> dict[str, Any]:
         """A stored paper, or one added earlier in this batch."""

@@ -107,6 +107,10 @@ def _print_read(f) -> None:
         err_console.print(Text(f"warning: {f.path}: {warning}"), style="yellow", soft_wrap=True)
 
 
+def _joined_note(joined: int, list_name: str) -> str:
+    return f" ({joined} now also in '{list_name}')" if joined else ""
+
+
 def _print_add_report(report, dry_run: bool) -> None:
     verb = "would add" if dry_run else "added"
     for f in report.files:
@@ -119,7 +123,8 @@ def _print_add_report(report, dry_run: bool) -> None:
         note = f" ({'; '.join(notes)})" if notes else ""
         console.print(Text(
             f"  -> list '{f.list_name}': {verb} {f.added}, merged {f.merged}{note}, "
-            f"unchanged {f.unchanged}, skipped {f.skipped}"), soft_wrap=True)
+            f"unchanged {f.unchanged}{_joined_note(f.joined, f.list_name)}, skipped {f.skipped}"),
+            soft_wrap=True)
     if len(report.files) > 1:
         console.print(Text(f"total: {verb} {report.added}, merged {report.merged}, "
                            f"unchanged {report.unchanged}, skipped {report.skipped}"), soft_wrap=True)
