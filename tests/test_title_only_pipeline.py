@@ -77,3 +77,12 @@ def test_web_pages_mark_title_only_papers_and_escape_them(atlas):
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in paper
         full = client.get("/papers/" + atlas.store.all_ids("iclr2026_sample_list")[0]).text
         assert "Title only" not in full and 'id="paper-abstract"' in full
+
+
+def test_a_title_only_paper_is_not_an_outlier_for_having_no_abstract(atlas):
+    rows = dict(atlas.store.conn.execute("SELECT paper_id, outlier FROM paper_topics"))
+    assert any(not rows[pid] for pid in TITLE_ONLY)
+    junk = atlas.store.conn.execute(
+        "SELECT count(*) FROM paper_topics WHERE paper_id IN (SELECT id FROM papers "
+        "WHERE abstract <> '' AND length(abstract) < 40) AND outlier = 0").fetchone()[0]
+    assert junk == 0  # a too-short abstract ("na") still is one

@@ -28,7 +28,8 @@ from paperatlas.errors import PaperatlasError
 
 ALGORITHM = "atlas-v4"
 # Abstracts shorter than this ("na", "This is a null submission.") cannot be placed with
-# confidence: such papers are flagged as outliers.
+# confidence: such papers are flagged as outliers (a title-only paper, no abstract at all,
+# is placed by its title and is not).
 MIN_WORDS = 15
 ALL_PAPERS = "*"
 
@@ -104,7 +105,10 @@ def build_map(store, list_name: str | None = None, model: str | None = None,
         steps.advance("layout and topics")
         from paperatlas.atlas_cluster import OUTLIER_Z, cluster_papers
         from paperatlas.enrich.text import text_length  # characters for Chinese, words otherwise
-        words = {p["id"]: text_length(p.get("abstract") or "") for p in store.get_papers(ids)}
+        # a title-only paper (no abstract: mapped by its title) is not a junk abstract; where
+        # it lies among the others decides, as for every paper (core distance)
+        words = {p["id"]: text_length(p.get("abstract") or "") or
+                 (MIN_WORDS if (p.get("title") or "").strip() else 0) for p in store.get_papers(ids)}
         too_short = [words.get(pid, 0) < MIN_WORDS for pid in ids]
         placed = None
         if ref is not None:
@@ -140,7 +144,7 @@ def build_map(store, list_name: str | None = None, model: str | None = None,
             "outlier_share": round(float(result.outlier.mean()), 4),
             "outlier_reasons": dict(Counter(r for r in result.outlier_reason if r)),
             "outlier_rule": f"core distance (to the 15th nearest paper) above median + "
-                            f"{OUTLIER_Z} robust sigmas, or under {MIN_WORDS} words of text, or "
+                            f"{OUTLIER_Z} robust sigmas, or an abstract under {MIN_WORDS} words, or "
                             "no usable text; each outlier keeps its nearest topic",
             "seconds": round(time.perf_counter() - started, 2), "stage_seconds": stage_seconds,
         }
