@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import gzip
 import os
-import hashlib
 import json
 import random
 import re
@@ -86,23 +85,7 @@ def number_found(gold: str, extracted: list[dict]) -> bool:
     return False
 
 
-def rouge_l(candidate: str, reference: str) -> float:
-    """ROUGE-L F1 over lower-cased word tokens (longest common subsequence)."""
-    a = re.findall(r"\w+", candidate.lower())
-    b = re.findall(r"\w+", reference.lower())
-    if not a or not b:
-        return 0.0
-    prev = [0] * (len(b) + 1)
-    for x in a:
-        cur = [0]
-        for j, y in enumerate(b):
-            cur.append(prev[j] + 1 if x == y else max(prev[j + 1], cur[j]))
-        prev = cur
-    lcs = prev[-1]
-    if lcs == 0:
-        return 0.0
-    p, r = lcs / len(a), lcs / len(b)
-    return 2 * p * r / (p + r)
+from paperatlas.enrich.titles import rouge_l  # noqa: E402  (one ROUGE-L for every benchmark)
 
 
 def held_out(paper_id: str) -> bool:
@@ -344,7 +327,7 @@ def silver_kinds(papers: list[dict], base: dict | None) -> dict:
     result = {"count": len(rows), "accuracy": acc, "always_method": always}
     counts = {k: sum(1 for _, g in rows if g == k) for k in silver_kinds_order()}
     print(f"\n== silver kinds, held-out: {len(rows)} papers {counts}")
-    print(f"  accuracy: ours {acc:.3f}" + (f"   today's code " + f"{sum(base[p['id']]['kind'] == k for p, k in rows) / len(rows):.3f}" if base else "") +
+    print(f"  accuracy: ours {acc:.3f}" + ("   today's code " + f"{sum(base[p['id']]['kind'] == k for p, k in rows) / len(rows):.3f}" if base else "") +
           f"   always 'method' {always:.3f}   target >= 0.85")
     ours_pk = per_kind(rows, ours)
     base_pk = per_kind(rows, {i: b["kind"] for i, b in base.items()}) if base else None
