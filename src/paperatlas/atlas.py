@@ -209,10 +209,7 @@ def _placement_map(store, ids: list[str], ref, placed, too_short) -> tuple[list,
             order = members[np.argsort(-conf[members], kind="stable")]
             centre = _label_point(placed.xy[members])
             names = [facts.get(ids[i], {}).get("name") for i in order]
-            areas = Counter(papers.get(ids[i], {}).get("area") or
-                            (facts.get(ids[i], {}).get("predicted_area") or {}).get("label")
-                            for i in members)
-            areas.pop(None, None)
+            areas = _area_counts(papers, facts, [ids[i] for i in members])
             topics.append({
                 "level": level, "topic_id": t,
                 "parent_id": int(parents[t]) if parents is not None else None,
@@ -299,10 +296,7 @@ def _describe(store, ids: list[str], result, ref=None, placed=None, generic_word
             order = members[np.argsort(np.linalg.norm(result.space[members] - c, axis=1),
                                        kind="stable")]
             names = [texts[i].name for i in order if texts[i].name]
-            areas = Counter(papers.get(ids[i], {}).get("area") or
-                            (facts.get(ids[i], {}).get("predicted_area") or {}).get("label")
-                            for i in members)
-            areas.pop(None, None)
+            areas = _area_counts(papers, facts, [ids[i] for i in members])
             topics.append({
                 "level": level, "topic_id": t,
                 "parent_id": int(result.fine_parent[t]) if level == 1 else None,
@@ -320,6 +314,14 @@ def _describe(store, ids: list[str], result, ref=None, placed=None, generic_word
                     "broad": int(result.broad[i]), "fine": int(result.fine[i]),
                     "outlier": bool(result.outlier[i])} for i, pid in enumerate(ids)]
     return topics, assignments
+
+
+def _area_counts(papers: dict, facts: dict, ids: list[str]) -> Counter:
+    """Each paper's given area, else its predicted one; papers with neither are left out."""
+    areas = Counter(papers.get(pid, {}).get("area")
+                    or (facts.get(pid, {}).get("predicted_area") or {}).get("label") for pid in ids)
+    areas.pop(None, None)
+    return areas
 
 
 def _label_point(xy: np.ndarray, sample: int = 800) -> np.ndarray:
