@@ -2,7 +2,7 @@
 `paperatlas` command as a real process, killing it at a chosen point, finding the
 processes it left, and checking a store after the kill.
 
-Nothing here reads ../shared: papers are made from the sentences of the bundled
+Nothing here reads data outside the repository: papers are made from the sentences of the bundled
 examples/iclr2026_sample_list.txt, reshuffled (seeded) into new abstracts with titles.
 """
 

@@ -3,33 +3,14 @@ and warns when a file reads badly; `inspect` and `add --dry-run` store nothing."
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
-import pytest
 
-from paperatlas.cli import app
-from paperatlas.cli.common import run_app
 from paperatlas.import_report import EntryStats, has_sentence, link_only
 from paperatlas.paper import Paper
+from test_cli_core import cli  # noqa: F401  (the CLI runner fixture)
 
 FIX = Path(__file__).parent / "fixtures" / "ingest"
-
-
-@pytest.fixture
-def cli(monkeypatch, capsys, tmp_path):
-    db = tmp_path / "atlas.db"
-    monkeypatch.setenv("COLUMNS", "200")
-
-    def run(*args, use_db: bool = True) -> tuple[int, str, str]:
-        argv = ["paperatlas", *map(str, args)] + (["--db", str(db)] if use_db else [])
-        monkeypatch.setattr(sys, "argv", argv)
-        code = run_app(app)
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    run.db = db
-    return run
 
 
 def squash(table: str) -> str:

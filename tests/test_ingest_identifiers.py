@@ -10,24 +10,11 @@ import pytest
 
 from paperatlas.ingest import add_files
 from paperatlas.store import Store
+from test_ingest import dump, store  # noqa: F401  (the store fixture and the table dump)
 
 FIX = Path(__file__).parent / "fixtures" / "ingest"
 BIB = FIX / "titles_only.bib"            # 4 title-only entries (arXiv id, DOI, title, arXiv id)
 FULL = FIX / "with_abstracts.jsonl"      # 3 of them with abstracts, no ids, + 1 other paper
-
-
-@pytest.fixture
-def store(tmp_path):
-    s = Store(tmp_path / "atlas.db")
-    yield s
-    s.close()
-
-
-def dump(store: Store) -> dict:
-    tables = [r[0] for r in store.conn.execute(
-        "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE '%fts%' "
-        "AND name NOT LIKE 'sqlite_%'")]
-    return {t: sorted(map(tuple, store.conn.execute(f"SELECT * FROM {t}"))) for t in tables}
 
 
 def fts_ids(store: Store, query: str) -> set[str]:

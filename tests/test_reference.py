@@ -1,6 +1,6 @@
 """The reference atlas: short lists placed on the field, generic words, user references,
 the grouping in exports (issue 16). Uses the shipped ICLR 2026 reference (part of the
-package) and small lists written here; never ../shared."""
+package) and small lists written here, nothing outside the repository."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Who may talk to the web app: the checks every request passes before any page or API.
 
-Any web page the user visits is hostile (`../shared/DESIGN.md`): it can make the browser
+Any web page the user visits is hostile (the project's design rule): it can make the browser
 send requests to 127.0.0.1, and a DNS-rebinding page can even read the answers. So:
 
 - **Host allow-list** (against DNS rebinding): the `Host` header must name 127.0.0.1,
