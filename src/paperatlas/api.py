@@ -23,6 +23,7 @@ class Atlas:
     def __init__(self, db: str | os.PathLike[str] | None = None,
                  read_only: bool | None = None, create: bool = True):
         self.store = Store(db, read_only=read_only, create=create)
+        self._topics: tuple[Any, Any] | None = None  # (store change counter, TopicLookup)
 
     @property
     def read_only(self) -> bool:
@@ -64,8 +65,8 @@ class Atlas:
 
     def paper(self, paper_id: str, topics: bool = True) -> dict[str, Any] | None:
         """One paper with its lists and facts, by id or unique id prefix. `topics=False`
-        leaves out `topic` and `reference_topic` (they read whole stored maps: ~40 ms per
-        call on 10k papers; the web app has the maps loaded already)."""
+        leaves out `topic` and `reference_topic` (the first call after a store change reads
+        whole stored maps: ~40 ms on 10k papers; later calls reuse them)."""
         full = self.store.resolve_id(paper_id)
         if full is None:
             return None
@@ -73,9 +74,17 @@ class Atlas:
         paper["lists"] = self.store.lists_of(full)
         paper["facts"] = self.store.get_facts(full) or {}
         if topics:
-            from paperatlas.atlas import TopicLookup
-            paper.update(TopicLookup(self.store)(full))  # topic and reference_topic (or None)
+            paper.update(self._topic_lookup()(full))  # topic and reference_topic (or None)
         return paper
+
+    def _topic_lookup(self):
+        """One TopicLookup (its stored maps parsed once) until the store changes."""
+        from paperatlas.atlas import TopicLookup
+
+        stamp = self.store.change_counter()
+        if self._topics is None or self._topics[0] != stamp:
+            self._topics = (stamp, TopicLookup(self.store))
+        return self._topics[1]
 
     def stats(self, list_name: str | None = None) -> dict[str, Any]:
         return self.store.list_stats(list_name)
