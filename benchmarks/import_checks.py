@@ -50,7 +50,7 @@ except Exception as exc:
 
 def new_read(path: Path) -> dict:
     from paperatlas import sources
-    from paperatlas.import_report import EntryStats
+    from paperatlas.ingest.report import EntryStats
     stats = EntryStats()
     try:
         for p in sources.read(path):

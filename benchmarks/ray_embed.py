@@ -64,14 +64,14 @@ def one(args) -> None:
         from paperatlas.embed import embed_store
         if args.model == "minilm-int8":  # the same threads as Ray's actors get in all
             from paperatlas import embed as embed_mod
-            from paperatlas.minilm_onnx import OnnxMiniLM
+            from paperatlas.embed.minilm_onnx import OnnxMiniLM
             embed_mod._LOADED["minilm-int8"] = OnnxMiniLM(threads=args.cores)
         started = time.perf_counter()
         result = embed_store(st, args.model, batch_size=args.batch)
     else:
         import ray
 
-        from paperatlas.embed_ray import RayEmbedJob
+        from paperatlas.embed.distributed import RayEmbedJob
         t0 = time.perf_counter()
         if args.address:
             ray.init(address=args.address, logging_level="ERROR", log_to_driver=False)

@@ -66,7 +66,7 @@ queries = json.loads(sys.argv[4])
 atlas = Atlas(db)
 out = {}
 if stage == "index":
-    from paperatlas.index import open_index
+    from paperatlas.embed.index import open_index
     t = time.perf_counter()
     index = open_index(atlas.store, "static", ann_threshold=0)
     out = {"build_s": time.perf_counter() - t, "kind": type(index).__name__, "vectors": len(index)}

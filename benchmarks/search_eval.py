@@ -225,7 +225,7 @@ def main() -> None:
     from paperatlas.embed import DEFAULT_MODEL
     rows = load_rows(args.data)
     store = build_store(args.data, args.db, args.models or [DEFAULT_MODEL, S.MULTILINGUAL_MODEL])
-    from paperatlas.crosslingual import build_vocabulary
+    from paperatlas.search.translate import build_vocabulary
     build_vocabulary(store, progress=True)  # as `paperatlas embed` leaves an atlas
     needs, queries = load_queries(args.queries)
     allowed = None

@@ -229,7 +229,7 @@ def run(data: Path, titles: int, do_tune: bool, names_n: int = 300, log=print) -
     rows = load_rows(data)
     store = build_abstract_store(data, CACHE / "search" / "heldout_abstracts.db",
                                  ["static", S.MULTILINGUAL_MODEL, S.MINILM_MODEL], log=log)
-    from paperatlas.crosslingual import build_vocabulary
+    from paperatlas.search.translate import build_vocabulary
     build_vocabulary(store)
     queries = known_queries(rows, titles, names_n)
     kinds = Counter((q["type"], q["split"]) for q in queries)

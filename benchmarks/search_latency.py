@@ -253,7 +253,7 @@ def main() -> None:
               "(partial; --partial-multilingual)")
     from search_common import ensure_names, load_rows
 
-    from paperatlas.crosslingual import build_vocabulary
+    from paperatlas.search.translate import build_vocabulary
     ensure_names(store, load_rows(args.data))
     build_vocabulary(store, progress=True)
     if args.minilm_standin:

@@ -24,7 +24,7 @@ import time
 from search_common import CACHE
 from search_known import KNOWN, rank_of, split_of
 
-from paperatlas import crosslingual as X
+from paperatlas.search import translate as X
 from paperatlas import search as S
 from paperatlas.store import Store
 

@@ -93,7 +93,7 @@ def full_map_topics(vectors: np.ndarray, seed: int = 42) -> tuple[np.ndarray, np
     2D layout, which does not change topics, is skipped)."""
     from threadpoolctl import threadpool_limits
 
-    from paperatlas.atlas_cluster import (CLUSTER_DIMS, KNN, SMOOTHING_STEPS, _fine_within,
+    from paperatlas.atlas.cluster import (CLUSTER_DIMS, KNN, SMOOTHING_STEPS, _fine_within,
                                           _kmeans, _knn, _pca, _renumber_by_size, _smooth,
                                           topic_counts, unit_rows)
     with threadpool_limits(limits=1):
@@ -108,7 +108,7 @@ def full_map_topics(vectors: np.ndarray, seed: int = 42) -> tuple[np.ndarray, np
 
 def timing_run(ref_path: Path, texts: list[str]) -> float:
     code = ("import sys,time;t=time.perf_counter();"
-            "from pathlib import Path;from paperatlas.reference import Reference;"
+            "from pathlib import Path;from paperatlas.atlas.reference import Reference;"
             "from paperatlas.embed import get_backend;"
             f"ref=Reference.from_bytes(Path({str(ref_path)!r}));"
             "texts=sys.stdin.read().split('\\n\\x1e\\n');"
@@ -128,8 +128,8 @@ def main() -> None:
     ap.add_argument("--examples", type=int, default=10)
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
-    from paperatlas.atlas_cluster import cluster_papers
-    from paperatlas.atlas_labels import PaperText, label_clusters
+    from paperatlas.atlas.cluster import cluster_papers
+    from paperatlas.atlas.labels import PaperText, label_clusters
 
     ref = reference_mod.Reference.from_bytes(args.reference)
     generic = load_generic()

@@ -77,7 +77,7 @@ def check(out: Path, model_dir: Path) -> tuple[float, float]:
 
     from sentence_transformers import SentenceTransformer
 
-    from paperatlas.minilm_onnx import OnnxMiniLM
+    from paperatlas.embed.minilm_onnx import OnnxMiniLM
 
     rows = [json.loads(line) for line in SAMPLES.read_text(encoding="utf-8").splitlines()]
     texts = [r["abstract"] for r in rows] + [r["title"] for r in rows]

@@ -6,7 +6,7 @@ Reads ../shared/data/iclr2026.jsonl.gz, leaves out the held-out papers
 (`paperatlas.enrich.areas.is_held_out`, ~20%) so that every benchmark figure on them is
 honest, adds the rest to a scratch store (enriched and embedded with the default `static`
 model, as `paperatlas add` + `embed` do), builds their map and turns it into a reference
-(`paperatlas.reference.build`): topics, labels, centroids, the 2D layout, reduced vectors to
+(`paperatlas.atlas.reference.build`): topics, labels, centroids, the 2D layout, reduced vectors to
 place new papers, and the words generic across the field.
 """
 

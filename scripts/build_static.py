@@ -67,7 +67,7 @@ def build(rows, cache: Path | None, weights=None, log=print):
     from sklearn.decomposition import PCA, TruncatedSVD
     from sklearn.linear_model import LogisticRegression
 
-    from paperatlas.static_model import StaticBackend, term_vectorizer
+    from paperatlas.embed.static import StaticBackend, term_vectorizer
 
     weights = weights or WEIGHTS
     texts = texts_of(rows)

@@ -8,7 +8,7 @@ import io
 
 from atlas_fixture import web_atlas_db, web_client  # noqa: F401 - the db and client fixtures
 from paperatlas import Atlas
-from paperatlas.export import write_csv, write_markdown
+from paperatlas.report.export import write_csv, write_markdown
 
 TIE = {"label": "generative models", "prob": 0.41, "tie": True,
        "top3": [["generative models", 0.41], ["foundation or frontier models, including LLMs", 0.37],

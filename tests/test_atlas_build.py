@@ -12,7 +12,7 @@ import pytest
 from atlas_fixture import FIXTURE, SAMPLE, build_fixture_atlas, fixture_records
 from paperatlas import Atlas
 from paperatlas.atlas import build_map, map_view
-from paperatlas.atlas_cluster import cluster_papers, topic_counts
+from paperatlas.atlas.cluster import cluster_papers, topic_counts
 from paperatlas.errors import PaperatlasError
 
 
@@ -177,7 +177,7 @@ def test_clear_errors(tmp_path):
 def test_png_has_labels_that_do_not_overlap(fixture_atlas, tmp_path):
     import matplotlib.pyplot as plt
 
-    from paperatlas.mapplot import draw_map, label_boxes_overlap, write_png
+    from paperatlas.report.mapplot import draw_map, label_boxes_overlap, write_png
 
     stored = fixture_atlas.store.get_map("*")
     fig, texts = draw_map(stored, dpi=80)
@@ -189,7 +189,7 @@ def test_png_has_labels_that_do_not_overlap(fixture_atlas, tmp_path):
 
 
 def test_html_export_is_self_contained_and_escaped(fixture_atlas, tmp_path):
-    from paperatlas.mapplot import write_html
+    from paperatlas.report.mapplot import write_html
 
     stored = fixture_atlas.store.get_map("*")
     out = write_html(stored, fixture_atlas.store, tmp_path / "atlas.html")

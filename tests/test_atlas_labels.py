@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from paperatlas.atlas_labels import PaperText, label_clusters, phrase_key
+from paperatlas.atlas.labels import PaperText, label_clusters, phrase_key
 
 
 def _papers(spec: list[tuple[int, list[str], str]]) -> tuple[list[PaperText], list[int]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from paperatlas.import_report import EntryStats, has_sentence, link_only
+from paperatlas.ingest.report import EntryStats, has_sentence, link_only
 from paperatlas.paper import Paper
 from test_cli_core import cli  # noqa: F401  (the CLI runner fixture)
 

@@ -13,7 +13,7 @@ from paperatlas.api import Atlas
 from paperatlas.compare import new_terms, share_rows
 from paperatlas.errors import PaperatlasError
 
-FIXTURES = Path(__file__).parent / "fixtures" / "takehome"
+FIXTURES = Path(__file__).parent / "fixtures" / "collections"
 
 
 def _rows(name):

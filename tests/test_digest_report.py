@@ -13,7 +13,7 @@ import pytest
 from paperatlas.api import Atlas
 from paperatlas.errors import PaperatlasError
 
-FIXTURES = Path(__file__).parent / "fixtures" / "takehome"
+FIXTURES = Path(__file__).parent / "fixtures" / "collections"
 TOPICS = {json.loads(line)["id"]: json.loads(line)["topic"]
           for line in (FIXTURES / "corpus.jsonl").read_text().splitlines()}
 HOSTILE = [json.loads(line)["id"] for line in (FIXTURES / "hostile.jsonl").read_text().splitlines()]

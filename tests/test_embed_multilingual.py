@@ -1,4 +1,4 @@
-"""The fast USE multilingual encoder (paperatlas.use_model) computes the package's model:
+"""The fast USE multilingual encoder (paperatlas.embed.use) computes the package's model:
 same tokens as the package's tokeniser, same vectors as its encoder (stored vectors and
 cross-lingual search depend on that), whatever the batching, offline."""
 
@@ -43,7 +43,7 @@ def sample_abstracts() -> list[str]:
 
 @pytest.fixture(scope="module")
 def fast(no_network):  # noqa: F811
-    from paperatlas.use_model import FastUSE
+    from paperatlas.embed.use import FastUSE
 
     return FastUSE()
 
@@ -60,7 +60,7 @@ def cosines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def test_same_tokens_as_the_package(fast, package):
-    from paperatlas.use_model import needs_reference
+    from paperatlas.embed.use import needs_reference
 
     texts = sample_abstracts()[:10] + CHINESE + EDGE
     # ordinary text takes the Rust normaliser, the corner cases the package's own
@@ -84,7 +84,7 @@ def test_same_vectors_as_the_package(fast, package):
 
 def test_batching_does_not_change_a_vector(fast):
     """One text alone, in a batch, in many small passes, in passes run side by side."""
-    from paperatlas.use_model import FastUSE
+    from paperatlas.embed.use import FastUSE
 
     texts = sample_abstracts() + CHINESE
     together = fast.encode(texts)

@@ -12,7 +12,7 @@ import bibtexparser
 import pytest
 
 from paperatlas.api import Atlas
-from paperatlas.export import FORMATS, bibtex_escape, export_papers
+from paperatlas.report.export import FORMATS, bibtex_escape, export_papers
 from paperatlas.ingest import add_files
 
 FIX = Path(__file__).parent / "fixtures" / "sources"

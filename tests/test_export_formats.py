@@ -16,7 +16,7 @@ from markdown_it import MarkdownIt
 
 from paperatlas import sources
 from paperatlas.api import Atlas
-from paperatlas.export import bibtex_escape, bibtex_type, export_papers
+from paperatlas.report.export import bibtex_escape, bibtex_type, export_papers
 from paperatlas.ingest import add_files
 
 FIX = Path(__file__).parent / "fixtures" / "ingest"
@@ -160,7 +160,7 @@ def test_any_text_gives_one_parseable_field(text):
 
 
 def test_csv_cells_a_spreadsheet_would_run_are_quoted(tmp_path):
-    from paperatlas.export import spreadsheet_safe
+    from paperatlas.report.export import spreadsheet_safe
 
     a = Atlas(tmp_path / "f.db")
     src = tmp_path / "f.jsonl"

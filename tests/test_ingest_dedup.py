@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from paperatlas import dedup
+from paperatlas.ingest import dedup
 
 TEXT = ("We study exploration in reinforcement learning with sparse rewards and propose a bonus "
         "derived from the prediction error of a learned world model, which we prove decays at the "

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from paperatlas import atlas_cluster
+from paperatlas.atlas import cluster as atlas_cluster
 
 
 def blobs(n: int, groups: int = 5, dim: int = 32, seed: int = 3):

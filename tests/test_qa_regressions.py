@@ -239,7 +239,7 @@ def test_a_heading_that_is_a_file_name_is_not_a_paper(tmp_path):
 def test_filing_keywords_never_label_a_topic():
     # Zotero stores arXiv's subject classes and reading tags as keywords; a DAC program
     # splits keywords into single words: none of them says what a topic is about
-    from paperatlas.atlas_labels import _usable, phrase_key
+    from paperatlas.atlas.labels import _usable, phrase_key
 
     for filing in ("Statistics - Machine Learning", "Computer Science - Computation and Language",
                    "Unreviewed", "Viewed", "To Read", "machine"):

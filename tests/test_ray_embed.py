@@ -30,7 +30,7 @@ try:  # without the extra, `-m "not ray"` still collects this file; the ray test
 except ImportError:
     ray = None
 
-from paperatlas.embed_ray import INSTALL_HINT, RayEmbedJob, embed_store_ray, import_ray  # noqa: E402
+from paperatlas.embed.distributed import INSTALL_HINT, RayEmbedJob, embed_store_ray, import_ray  # noqa: E402
 
 SAMPLE = Path(__file__).resolve().parents[1] / "examples" / "iclr2026_sample_list.txt"
 BIN = Path(sys.executable).parent

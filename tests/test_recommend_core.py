@@ -14,7 +14,7 @@ from paperatlas import recommend as rec
 from paperatlas.api import Atlas
 from paperatlas.errors import PaperatlasError
 
-FIXTURES = Path(__file__).parent / "fixtures" / "takehome"
+FIXTURES = Path(__file__).parent / "fixtures" / "collections"
 CORPUS = FIXTURES / "corpus.jsonl"
 
 

@@ -14,9 +14,10 @@ import numpy as np
 import pytest
 
 from atlas_fixture import SAMPLE
-from paperatlas import Atlas, reference
+from paperatlas import Atlas
+from paperatlas.atlas import reference
 from paperatlas.atlas import map_view, reference_scope
-from paperatlas.atlas_labels import PaperText, is_generic, label_clusters
+from paperatlas.atlas.labels import PaperText, is_generic, label_clusters
 
 # Four research topics, each a pool of its own words, plus words every abstract uses.
 POOLS = {
@@ -111,7 +112,7 @@ def test_short_list_is_grouped_by_the_field(sample_atlas):
 
 
 def test_field_is_drawn_in_the_html_and_png(sample_atlas, tmp_path):
-    from paperatlas.mapplot import write_html, write_png
+    from paperatlas.report.mapplot import write_html, write_png
     stored = sample_atlas.store.get_map("sample")
     html = write_html(stored, sample_atlas.store, tmp_path / "atlas.html").read_text()
     data = html.split('id="atlas-data">', 1)[1].split("</script>", 1)[0]

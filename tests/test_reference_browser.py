@@ -41,7 +41,7 @@ def browser():
 
 def _html(tmp_path, source, list_name):
     from paperatlas import Atlas
-    from paperatlas.mapplot import write_html
+    from paperatlas.report.mapplot import write_html
 
     atlas = Atlas(tmp_path / f"{list_name}.db")
     atlas.add([source], list_name=list_name)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from paperatlas import Atlas
-from paperatlas import crosslingual as X
+from paperatlas.search import translate as X
 from paperatlas import search as S
 
 FIXTURE = Path(__file__).parent / "fixtures" / "search" / "papers.jsonl"
@@ -180,7 +180,7 @@ def test_minilm_int8_close_to_torch(minilm):
     texts = [p["abstract"] for p in PAPERS[:6]]
     want = SentenceTransformer(str(get_model_path()), device="cpu").encode(
         texts, normalize_embeddings=True)
-    from paperatlas.minilm_onnx import OnnxMiniLM
+    from paperatlas.embed.minilm_onnx import OnnxMiniLM
     got = OnnxMiniLM(chunk=False).embed(texts)
     assert float((want * got).sum(axis=1).min()) > 0.98
 

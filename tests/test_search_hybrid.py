@@ -11,7 +11,7 @@ import pytest
 
 from paperatlas import search as S
 from paperatlas.embed import embed_store, embedding_text
-from paperatlas.index import clear_cache
+from paperatlas.embed.index import clear_cache
 from paperatlas.paper import text_hash
 from paperatlas.store import Store
 
@@ -266,7 +266,7 @@ def test_cross_lingual_feedback_uses_the_english_model(tmp_path, monkeypatch):
 
 
 def test_precomputed_similar_papers_are_the_scanned_ones(store, monkeypatch):
-    from paperatlas import index as I
+    from paperatlas.embed import index as I
 
     scanned = {pid: [h.id for h in S.similar(store, paper_id=pid, k=5).hits]
                for pid in ("grpo01", PAPERS[5]["id"], PAPERS[-1]["id"])}

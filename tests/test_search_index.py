@@ -4,7 +4,7 @@ persistence) and the switch between them by store size."""
 import numpy as np
 import pytest
 
-from paperatlas import index as I
+from paperatlas.embed import index as I
 from paperatlas.store import Store
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from paperatlas import keyword_index as K
+from paperatlas.search import keyword as K
 from paperatlas import search as S
 from paperatlas.store import Store
 

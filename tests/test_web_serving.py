@@ -206,7 +206,7 @@ def test_healthz_says_when_the_background_preload_is_done(db):
             time.sleep(0.05)
         assert c.get("/healthz").json() == {"ok": True, "warm": True}
         # warm means the similar-papers table is there: a paper page scans nothing
-        from paperatlas import index as I
+        from paperatlas.embed import index as I
         from paperatlas.search import similar
         store = Atlas(db).store
         expected = [h.id for h in similar(store, paper_id="protein-03", k=10).hits]

@@ -94,7 +94,7 @@ class Atlas:
 
     def export(self, fmt: str, out, **selection) -> int:
         """Write papers (selected like `papers`, or by collection=/query=) as jsonl|csv|bibtex|markdown."""
-        from paperatlas.export import export_papers
+        from paperatlas.report.export import export_papers
         return export_papers(self, fmt, out, **selection)
 
     # -- understanding ----------------------------------------------------------------------
@@ -109,7 +109,7 @@ class Atlas:
         from paperatlas.embed import embed_store
         result = embed_store(self.store, model=model, progress=progress)
         if model is None:
-            from paperatlas.crosslingual import build_vocabulary
+            from paperatlas.search.translate import build_vocabulary
             build_vocabulary(self.store, progress=progress)
         return result
 

@@ -144,7 +144,7 @@ def topics_for(store, ids: list[str], rows, facts) -> tuple[dict[str, str], str]
 def _cluster_topics(store, ids, rows, facts) -> tuple[dict[str, str], str]:
     from sklearn.cluster import KMeans
 
-    from paperatlas.atlas_labels import PaperText, label_clusters
+    from paperatlas.atlas.labels import PaperText, label_clusters
     from paperatlas.recommend import normalise_rows, paper_text, pick_model, tfidf_matrix
 
     model = pick_model(store)

@@ -29,7 +29,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from paperatlas.errors import PaperatlasError
-from paperatlas.index import normalise_rows
+from paperatlas.embed.index import normalise_rows
 
 DEFAULT_COLLECTION = "likes"
 MIN_LIKES_FOR_CLASSIFIER = 5

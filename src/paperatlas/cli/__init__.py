@@ -14,7 +14,7 @@ from paperatlas.cli import vectors  # noqa: E402,F401  embed, train-areas
 from paperatlas.cli import find  # noqa: E402,F401  search, similar
 from paperatlas.cli import maps  # noqa: E402,F401  map, serve
 from paperatlas.cli import reference  # noqa: E402,F401  reference ls/build/use
-from paperatlas.cli import takehome  # noqa: E402,F401  like, recommend, digest, compare
+from paperatlas.cli import curate  # noqa: E402,F401  like, recommend, digest, compare
 
 
 def main() -> None:

@@ -346,7 +346,7 @@ def export(
     db: DbOption = None,
 ) -> None:
     """Export papers (all, one list, a collection or a search result) as JSON Lines, CSV, BibTeX or Markdown."""
-    from paperatlas.export import FORMATS
+    from paperatlas.report.export import FORMATS
     if fmt not in FORMATS:
         raise UserError(f"unknown format '{fmt}' (choose from {', '.join(FORMATS)})")
     check_output(output, "--output")

@@ -61,11 +61,11 @@ def map_command(
         names = ", ".join(t["data"].get("names", [])[:3])
         console.print(Text(f"  {t['size']:>6,}  {t['label']}" + (f"  ({names})" if names else "")))
     if png is not None:
-        from paperatlas.mapplot import write_png
+        from paperatlas.report.mapplot import write_png
         write_png(stored, atlas.store, png)
         console.print(Text(f"wrote {png}"))
     if html is not None:
-        from paperatlas.mapplot import write_html
+        from paperatlas.report.mapplot import write_html
         write_html(stored, atlas.store, html)
         console.print(Text(f"wrote {html} (open it in a browser; works offline)"))
 

@@ -23,7 +23,7 @@ app.add_typer(reference_app, name="reference")
 @reference_app.command("ls")
 def reference_ls(db: DbOption = None) -> None:
     """The references this atlas can use (* = the one in use)."""
-    from paperatlas import reference
+    from paperatlas.atlas import reference
 
     atlas = open_atlas(db)
     current = reference.in_use_name(atlas.store)
@@ -43,7 +43,7 @@ def reference_build(
     db: DbOption = None,
 ) -> None:
     """Make a big list of the atlas the reference every list is placed on (and use it)."""
-    from paperatlas import reference
+    from paperatlas.atlas import reference
     from paperatlas.cli.maps import _ensure_vectors
 
     atlas = open_atlas(db)
@@ -65,7 +65,7 @@ def reference_use(
     db: DbOption = None,
 ) -> None:
     """Switch the reference lists are placed on."""
-    from paperatlas import reference
+    from paperatlas.atlas import reference
 
     atlas = open_atlas(db)
     reference.use(atlas.store, name)

@@ -42,7 +42,7 @@ def embed(
         raise UserError("--address and --workers go with --ray")
     atlas = open_atlas(db)
     if ray:
-        from paperatlas.embed_ray import embed_store_ray
+        from paperatlas.embed.distributed import embed_store_ray
         result = embed_store_ray(atlas.store, model=model, address=address, workers=workers,
                                  batch_size=batch_size, progress=sys.stderr.isatty(), force=force)
     else:
@@ -51,7 +51,7 @@ def embed(
     console.print(Text(f"{result['model']}: embedded {result['embedded']}, unchanged "
                        f"{result['skipped']} of {result['total']} papers"))
     if model is None:  # the default run also readies Chinese queries (crosslingual.py)
-        from paperatlas.crosslingual import build_vocabulary
+        from paperatlas.search.translate import build_vocabulary
         from paperatlas.errors import PaperatlasError
         try:
             vocab = build_vocabulary(atlas.store, progress=sys.stderr.isatty(), force=force)

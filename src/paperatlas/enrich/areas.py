@@ -75,7 +75,7 @@ def _paper_text(title: str | None, abstract: str | None) -> str:
 
 def term_features(vocabulary=None, **fit_options):
     """TF-IDF of words and word pairs, tokenised like the static embedding model."""
-    from paperatlas.static_model import term_vectorizer
+    from paperatlas.embed.static import term_vectorizer
 
     return term_vectorizer(vocabulary, **fit_options)
 

@@ -115,7 +115,7 @@ def selected_ids(store, list_name: str | None, collection: str | None) -> list[s
 
 
 def paper_line(row: dict[str, Any], facts: dict[str, Any]) -> PaperLine:
-    from paperatlas.export import paper_url
+    from paperatlas.report.export import paper_url
 
     title = row.get("title") or facts.get("display_title") or row.get("display_title")
     if not title:
@@ -174,7 +174,7 @@ def collect(atlas, list_name: str | None = None, collection: str | None = None,
         stored, reason = _map_for(atlas, list_name, collection, ids, progress)
     if stored is not None:
         groups = _groups_from_map(stored, papers)
-        from paperatlas.mapplot import field_of
+        from paperatlas.report.mapplot import field_of
         from paperatlas.report.mapimage import render_map
         field = field_of(stored, store)
         map_png = render_map(stored, groups, field=field)

@@ -176,7 +176,8 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
 
     def preload() -> None:
         try:
-            from paperatlas import keyword_index, search
+            from paperatlas import search
+            from paperatlas.search import keyword as keyword_index
             keyword_index.preload(atlas.store)
             search.precompute_similar(atlas.store)
             try:  # what a first Chinese query would load (cross-lingual terms: seconds)

@@ -58,7 +58,7 @@ class StoreGeneration:
 
     def __init__(self, path: str | Path, read_only: bool = False):
         if read_only:  # never creates or writes the file
-            from paperatlas.store_file import connect_read_only
+            from paperatlas.store.file import connect_read_only
             self._conn, _ = connect_read_only(Path(path))
         else:
             self._conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)

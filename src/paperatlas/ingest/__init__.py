@@ -34,10 +34,10 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from paperatlas import dedup
+from paperatlas.ingest import dedup
 from paperatlas.errors import InputError, PaperatlasError
 from paperatlas.identifiers import find_identifiers
-from paperatlas.import_report import EntryStats, has_text
+from paperatlas.ingest.report import EntryStats, has_text
 from paperatlas.paper import Paper, normalise_text, paper_id
 from paperatlas.sources import read
 from paperatlas.sources.report import ReadReport

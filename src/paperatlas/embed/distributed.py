@@ -45,7 +45,7 @@ def import_ray():
 def _backend(model: str, threads: int):
     """`model`'s back end using `threads` cores (the actor's CPUs, not the node's)."""
     if model == "minilm-int8":
-        from paperatlas.minilm_onnx import OnnxMiniLM
+        from paperatlas.embed.minilm_onnx import OnnxMiniLM
         return OnnxMiniLM(threads=threads)
     if model == "use-multilingual":
         from paperatlas.embed import MultilingualBackend

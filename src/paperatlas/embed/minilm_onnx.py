@@ -24,7 +24,7 @@ CLS, SEP, PAD = 101, 102, 0
 
 
 def model_path() -> Path:
-    return Path(__file__).resolve().parent / "models" / "minilm-int8.onnx"
+    return Path(__file__).resolve().parent.parent / "models" / "minilm-int8.onnx"
 
 
 def tokenizer_path() -> Path:

@@ -108,7 +108,7 @@ class StaticBackend:
         texts = list(texts)
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        from paperatlas.index import normalise_rows
+        from paperatlas.embed.index import normalise_rows
 
         if len(texts) == 1:  # a search query: skip scikit-learn's per-call checks (~2 ms)
             return normalise_rows(self._embed_one(texts[0])[None, :])

@@ -64,7 +64,7 @@ class Clustering:
 
 def unit_rows(vectors: np.ndarray) -> np.ndarray:
     """Rows scaled to unit length; all-zero rows (no text) stay zero."""
-    from paperatlas.index import normalise_rows
+    from paperatlas.embed.index import normalise_rows
     return normalise_rows(vectors)
 
 

@@ -16,7 +16,7 @@ import numpy as np
 from paperatlas.atlas import map_view
 from paperatlas.errors import PaperatlasError
 
-STATIC = Path(__file__).parent / "web" / "static"
+STATIC = Path(__file__).parent.parent / "web" / "static"
 # Same colours as the web map (web/static/atlas.js PALETTE).
 PALETTE = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1",
            "#ff9da7", "#9c755f", "#2f7ebc", "#d37295", "#8cd17d", "#b6992d", "#499894", "#e49444",
@@ -66,7 +66,7 @@ def field_of(stored: dict[str, Any], store) -> dict[str, Any] | None:
     meta = stored.get("meta") or {}
     if meta.get("grouping") != "reference" or store is None:
         return None
-    from paperatlas import reference
+    from paperatlas.atlas import reference
     ref = reference.load(store, meta.get("reference"))
     return ref.field() if ref is not None else None
 

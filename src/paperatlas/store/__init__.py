@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from paperatlas.errors import StoreError  # noqa: F401  (raised here; importers find it here too)
-from paperatlas.store_file import APPLICATION_ID, can_write, connect_read_only, inspect_file
+from paperatlas.store.file import APPLICATION_ID, can_write, connect_read_only, inspect_file
 
 DEFAULT_DB = Path(".paperatlas") / "atlas.db"
 FTS_WEIGHTS = (3.0, 1.0, 2.0)  # bm25 weight of title, abstract, keywords (papers_fts columns)

@@ -98,7 +98,7 @@ class Reference:
     # -- placing papers -----------------------------------------------------------------------
 
     def reduce(self, vectors: np.ndarray) -> np.ndarray:
-        from paperatlas.index import normalise_rows
+        from paperatlas.embed.index import normalise_rows
         v = normalise_rows(np.asarray(vectors, dtype=np.float32))
         return normalise_rows((v - self.mean) @ self.basis)
 
@@ -258,7 +258,7 @@ def save(store, reference: Reference) -> None:
 # -- building a reference -------------------------------------------------------------------------
 
 def content_words(text: str) -> set[str]:
-    from paperatlas.atlas_labels import FUNCTION, STOP
+    from paperatlas.atlas.labels import FUNCTION, STOP
     return {w for w in _WORD.findall((text or "").lower())
             if len(w) >= 3 and w not in STOP and w not in FUNCTION and not w.isdigit()}
 
@@ -271,7 +271,7 @@ def learn_generic_words(texts: list[str], topics: np.ndarray,
     every topic (normalised entropy of the per-topic rates >= spread). Such words
     ("baselines", "natural", "establishing") say nothing about what a topic is. A word
     authors give as a whole keyword often enough (`keywords`, per paper) is a topic word."""
-    from paperatlas.atlas_labels import GENERIC
+    from paperatlas.atlas.labels import GENERIC
 
     topics = np.asarray(topics)
     as_keyword: Counter = Counter()
@@ -315,7 +315,7 @@ def build(store, list_name: str | None, name: str, model: str | None = None,
     by_paper = {a["paper_id"]: a for a in stored["assignments"]}
     ids = [pid for pid in ids if pid in by_paper]
     ids, vectors = store.get_vectors(model, ids)
-    from paperatlas.index import normalise_rows
+    from paperatlas.embed.index import normalise_rows
     v = normalise_rows(vectors)
     broad = np.array([by_paper[p]["broad"] for p in ids], dtype=np.int64)
     fine = np.array([by_paper[p]["fine"] for p in ids], dtype=np.int64)
@@ -349,7 +349,7 @@ def build(store, list_name: str | None, name: str, model: str | None = None,
                             f"entropy over fine topics >= {GENERIC_SPREAD}, a whole author "
                             f"keyword of < {KEYWORD_SHARE:.1%} of papers"}
     if model == "static":
-        from paperatlas.static_model import read_meta
+        from paperatlas.embed.static import read_meta
         meta["model_meta"] = {k: read_meta().get(k) for k in ("blocks", "version") if k in read_meta()}
     return Reference(
         name=name, meta=meta,
@@ -371,7 +371,7 @@ def _relabel(store, papers: dict, ids: list[str], broad: np.ndarray, fine: np.nd
     (the map's own labeller could not know them yet); a fine topic with no usable phrase
     takes its broad topic's name."""
     from paperatlas.atlas import paper_texts
-    from paperatlas.atlas_labels import label_clusters, paper_phrases
+    from paperatlas.atlas.labels import label_clusters, paper_phrases
 
     texts = paper_texts(papers, store.facts_for(ids), ids)
     phrases = paper_phrases(texts)

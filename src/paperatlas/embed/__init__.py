@@ -13,7 +13,7 @@ and deterministic. All load offline from installed packages or files shipped in
   Chinese queries against English abstracts.
 - `lsa`: TF-IDF -> truncated SVD fit on the user's own corpus (no model at all). The
   fitted model is stored in the atlas (`embed_models` table) so queries embed later.
-- `static` (DEFAULT_MODEL): see `paperatlas.static_model` — a static word-vector model
+- `static` (DEFAULT_MODEL): see `paperatlas.embed.static` — a static word-vector model
   shipped in `paperatlas/models/`, fast enough for 15k abstracts in well under 2 minutes.
 
 The text embedded for a paper is `embedding_text(title, abstract)`: the title (when the
@@ -54,7 +54,7 @@ def embedding_text(title: str | None, abstract: str | None) -> str:
 
 
 def l2_normalise(matrix: np.ndarray) -> np.ndarray:
-    from paperatlas.index import normalise_rows
+    from paperatlas.embed.index import normalise_rows
     return normalise_rows(matrix)
 
 
@@ -125,7 +125,7 @@ class MiniLMBackend:
 class MultilingualBackend:
     """USE multilingual v3: reads the whole text, 16 languages, one space.
 
-    The weights and tokeniser are the package's files; `paperatlas.use_model` computes the
+    The weights and tokeniser are the package's files; `paperatlas.embed.use` computes the
     package's function (cosine > 0.9999 to its output) 2.6-10x faster on abstracts."""
 
     name = "use-multilingual"
@@ -135,7 +135,7 @@ class MultilingualBackend:
                  "tr", "zh", "zh-tw")
 
     def __init__(self, threads: int | None = None):
-        from paperatlas.use_model import FastUSE
+        from paperatlas.embed.use import FastUSE
 
         # threads: cores a batch is shared over (default: all this process may use)
         self.model = FastUSE(workers=threads)
@@ -260,13 +260,13 @@ _LOAD_LOCK = threading.Lock()
 
 
 def _static_backend():
-    from paperatlas.static_model import StaticBackend
+    from paperatlas.embed.static import StaticBackend
 
     return StaticBackend.load()
 
 
 def _onnx_minilm_backend():
-    from paperatlas.minilm_onnx import OnnxMiniLM
+    from paperatlas.embed.minilm_onnx import OnnxMiniLM
 
     return OnnxMiniLM()
 
@@ -299,7 +299,7 @@ def retrieval_weights(model: str) -> np.ndarray | None:
     vectors, or None to search them as stored (only `static` has blocks to re-weigh)."""
     if model != "static":
         return None
-    from paperatlas import static_model
+    from paperatlas.embed import static as static_model
 
     return static_model.retrieval_weights(static_model.read_meta())
 
@@ -328,9 +328,9 @@ def weights_fingerprint(model: str) -> str:
     if model in ("static", "minilm-int8"):
         import hashlib
         if model == "static":
-            from paperatlas.static_model import model_path
+            from paperatlas.embed.static import model_path
         else:
-            from paperatlas.minilm_onnx import model_path
+            from paperatlas.embed.minilm_onnx import model_path
         path = model_path()
         if path.exists():
             fingerprint = hashlib.sha1(path.read_bytes()).hexdigest()[:12]

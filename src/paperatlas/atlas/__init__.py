@@ -6,7 +6,7 @@ fine topics (atlas_cluster), names each topic (atlas_labels) and stores the resu
 the sorted paper ids, the model, each vector's text hash and the algorithm version, so
 re-running on an unchanged list is instant and the same input always gives the same map.
 
-Every list is also placed on the reference atlas in use (`paperatlas.reference`: the field,
+Every list is also placed on the reference atlas in use (`paperatlas.atlas.reference`: the field,
 ICLR 2026 unless the user chose another): each paper gets the field's broad and fine topic
 with a confidence and a position on the field's layout. That placement is stored as a map
 of its own (scope `reference_scope(scope)`). A short list (under `reference.SHORT_LIST`
@@ -103,7 +103,7 @@ def build_map(store, list_name: str | None = None, model: str | None = None,
         started = time.perf_counter()
         ids, vectors = store.get_vectors(model, ids)
         steps.advance("layout and topics")
-        from paperatlas.atlas_cluster import OUTLIER_Z, cluster_papers
+        from paperatlas.atlas.cluster import OUTLIER_Z, cluster_papers
         from paperatlas.enrich.text import text_length  # characters for Chinese, words otherwise
         # a title-only paper (no abstract: mapped by its title) is not a junk abstract; where
         # it lies among the others decides, as for every paper (core distance)
@@ -112,7 +112,7 @@ def build_map(store, list_name: str | None = None, model: str | None = None,
         too_short = [words.get(pid, 0) < MIN_WORDS for pid in ids]
         placed = None
         if ref is not None:
-            from paperatlas.reference import SHORT_LIST
+            from paperatlas.atlas.reference import SHORT_LIST
             placed = ref.place(vectors)
             layer_topics, layer_assignments, layer_meta = _placement_map(
                 store, ids, ref, placed, too_short)
@@ -172,7 +172,7 @@ def _signature(store, ids, model, hashes, own_map):
     if ref is None and not own_map:
         # the field's generic words do not depend on the embedding: a map in another
         # model's space (lsa) still sets them aside, only without the field's topics
-        from paperatlas import reference
+        from paperatlas.atlas import reference
         words_from = reference.load(store)
     ref_id = (f"{words_from.name}:{words_from.meta.get('map_signature', '')}:"
               f"{'placed' if ref is not None else 'words'}") if words_from is not None else ""
@@ -183,7 +183,7 @@ def _reference_for(store, model: str, own_map: bool):
     """The reference in use when it is in this model's space (else None: no placement)."""
     if own_map:
         return None
-    from paperatlas import reference
+    from paperatlas.atlas import reference
     ref = reference.load(store)
     if ref is None or ref.model != model:
         return None
@@ -194,7 +194,7 @@ def _placement_map(store, ids: list[str], ref, placed, too_short) -> tuple[list,
     """A list's placement on the reference as a stored map: the field's topics that hold
     some of the list's papers (the field's labels, the list's counts), the papers at their
     places on the field's layout, confidences in the meta."""
-    from paperatlas.reference import MIN_CONFIDENCE
+    from paperatlas.atlas.reference import MIN_CONFIDENCE
 
     papers = {p["id"]: p for p in store.get_papers(ids)}
     facts = store.facts_for(ids)
@@ -247,7 +247,7 @@ def reference_layer(store, scope: str, model: str | None = None) -> dict[str, An
 
 def paper_texts(papers: dict, facts: dict, ids: list[str]) -> list:
     """What the labeller reads of each paper (atlas_labels.PaperText), in `ids` order."""
-    from paperatlas.atlas_labels import PaperText
+    from paperatlas.atlas.labels import PaperText
 
     texts = []
     for pid in ids:
@@ -265,7 +265,7 @@ def _describe(store, ids: list[str], result, ref=None, placed=None, generic_word
     """Topic rows (labels, sizes, centres, top names and terms) and per-paper assignments.
     With a reference, labels never use the field's generic words, and a topic with no
     good label of its own is named after the field's topic most of its papers are in."""
-    from paperatlas.atlas_labels import label_clusters, paper_phrases
+    from paperatlas.atlas.labels import label_clusters, paper_phrases
 
     papers = {p["id"]: p for p in store.get_papers(ids)}
     facts = store.facts_for(ids)
@@ -373,7 +373,7 @@ def map_view(stored: dict[str, Any], store=None) -> dict[str, Any]:
     meta = {k: v for k, v in stored["meta"].items() if k != "confidence"}
     layer = field = None
     if store is not None and meta.get("reference"):
-        from paperatlas import reference
+        from paperatlas.atlas import reference
         ref = reference.load(store, meta["reference"])
         if meta.get("grouping") == "reference" and ref is not None:
             field = ref.field()  # this list's places are on the field's layout: draw it

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from paperatlas import keyword_index
+from paperatlas.search import keyword as keyword_index
 from paperatlas.errors import PaperatlasError
 
 MULTILINGUAL_MODEL = "use-multilingual"
@@ -408,7 +408,7 @@ def _query_backend(store, model: str):
     if model == MINILM_MODEL:
         key = (model,)
         if key not in _QUERY_BACKENDS:  # one short query: one thread
-            from paperatlas.minilm_onnx import OnnxMiniLM
+            from paperatlas.embed.minilm_onnx import OnnxMiniLM
             _QUERY_BACKENDS[key] = OnnxMiniLM(threads=1)
         return _QUERY_BACKENDS[key]
     if model == "lsa":  # fitted per store: reload only when its vectors change
@@ -428,7 +428,7 @@ def _embed(store, model: str, text: str):
 def _open_index(store, model: str):
     import sys
 
-    from paperatlas.index import open_index
+    from paperatlas.embed.index import open_index
 
     # the first search after a large embed builds the graph: show progress on a terminal
     return open_index(store, model, progress=sys.stderr.isatty())
@@ -740,7 +740,7 @@ def _translate(store, query: str, language: str, glossary: bool, learned: bool =
         if known and GLOSSARY_OVERRIDES:
             rest = glossary_rest(query)
     if language == "zh" and learned and _CJK_RUN.search(rest):
-        from paperatlas import crosslingual
+        from paperatlas.search import translate as crosslingual
 
         def embed(texts: list[str]):
             with _one_blas_thread():
