@@ -54,17 +54,17 @@ def references(train, test, model, probs) -> None:
         return (order[:, 0] == y_test).mean(), (order[:, :3] == y_test[:, None]).any(1).mean()
 
     static = get_backend("static")
-    knn = knn_probs(static.embed(texts_of(train)), y_train, static.embed(texts_of(test)),
-                    len(classes))
+    knn = knn_probs(static.embed(texts_of(train)), y_train, static.embed(texts_of(test)), len(classes))
     fused = np.exp(0.3 * np.log(knn + 1e-4) + 0.7 * np.log(probs))
     print("\nreferences (not shipped)")
     print("  kNN over static vectors (k 30) top-1 {:.1%} top-3 {:.1%}".format(*accuracy(knn)))
-    print("  classifier x kNN, log-linear 0.7/0.3 top-1 {:.1%} top-3 {:.1%}  (k, weights "
-          "picked on this test split: optimistic)".format(*accuracy(fused)))
+    print(
+        "  classifier x kNN, log-linear 0.7/0.3 top-1 {:.1%} top-3 {:.1%}  (k, weights "
+        "picked on this test split: optimistic)".format(*accuracy(fused))
+    )
 
     def with_keywords(rows):
-        return [f"{text} . {'; '.join(r.get('keywords') or [])}"
-                for text, r in zip(texts_of(rows), rows)]
+        return [f"{text} . {'; '.join(r.get('keywords') or [])}" for text, r in zip(texts_of(rows), rows)]
 
     from paperatlas.enrich.areas import AreaClassifier
 
@@ -72,8 +72,10 @@ def references(train, test, model, probs) -> None:
     kw_probs = kw_model.predict_proba(with_keywords(test))
     kw_y = np.array([kw_model.classes.index(r["primary_area"]) for r in test])
     order = np.argsort(-kw_probs, axis=1)
-    print(f"  same recipe given the authors' keywords too: top-1 {(order[:, 0] == kw_y).mean():.1%}"
-          f" top-3 {(order[:, :3] == kw_y[:, None]).any(1).mean():.1%}")
+    print(
+        f"  same recipe given the authors' keywords too: top-1 {(order[:, 0] == kw_y).mean():.1%}"
+        f" top-3 {(order[:, :3] == kw_y[:, None]).any(1).mean():.1%}"
+    )
 
 
 def calibration(probs: np.ndarray, y: np.ndarray, bins: int = 15) -> tuple[float, list[tuple]]:
@@ -87,8 +89,14 @@ def calibration(probs: np.ndarray, y: np.ndarray, bins: int = 15) -> tuple[float
         inside = (conf > lo) & (conf <= hi)
         if inside.any():
             ece += inside.mean() * abs(conf[inside].mean() - right[inside].mean())
-            rows.append((f"{lo:.2f}-{hi:.2f}", int(inside.sum()), float(conf[inside].mean()),
-                         float(right[inside].mean())))
+            rows.append(
+                (
+                    f"{lo:.2f}-{hi:.2f}",
+                    int(inside.sum()),
+                    float(conf[inside].mean()),
+                    float(right[inside].mean()),
+                )
+            )
     return float(ece), rows
 
 
@@ -120,11 +128,15 @@ def abstract_only(path: str, model_path: str | None, old_path: str | None) -> No
         ranked = np.sort(probs, axis=1)
         tie = ranked[:, -1] - ranked[:, -2] < TIE_MARGIN
         in_two = (order[:, :2] == y[:, None]).any(1)
-        print(f"\n{label}\n  top-1 {top1:.1%}   top-3 {top3:.1%}   ECE (15 bins) {ece:.3f}   "
-              f"log-loss {-np.log(probs[np.arange(len(y)), y] + 1e-12).mean():.3f}")
-        print(f"  near-ties (top-1 - top-2 < {TIE_MARGIN}): {tie.mean():.1%} of papers; right "
-              f"among them: top-1 {(order[tie, 0] == y[tie]).mean():.1%}, one of the two "
-              f"{in_two[tie].mean():.1%}")
+        print(
+            f"\n{label}\n  top-1 {top1:.1%}   top-3 {top3:.1%}   ECE (15 bins) {ece:.3f}   "
+            f"log-loss {-np.log(probs[np.arange(len(y)), y] + 1e-12).mean():.3f}"
+        )
+        print(
+            f"  near-ties (top-1 - top-2 < {TIE_MARGIN}): {tie.mean():.1%} of papers; right "
+            f"among them: top-1 {(order[tie, 0] == y[tie]).mean():.1%}, one of the two "
+            f"{in_two[tie].mean():.1%}"
+        )
         print("  reliability: bin | papers | mean confidence | accuracy")
         for b, n, c, a in table:
             print(f"    {b} | {n:5d} | {c:.3f} | {a:.3f}")
@@ -138,15 +150,18 @@ def abstract_only(path: str, model_path: str | None, old_path: str | None) -> No
         perm = [old.classes.index(c) for c in model.classes]
         report(f"older model ({old_path})", old.predict_proba(test_text)[:, perm])
     vec = term_vectorizer(None, min_df=2, max_df=0.5)
-    svc = LinearSVC(C=0.5).fit(vec.fit_transform([r["abstract"].strip() for r in train]),
-                               [r["primary_area"] for r in train])
+    svc = LinearSVC(C=0.5).fit(
+        vec.fit_transform([r["abstract"].strip() for r in train]), [r["primary_area"] for r in train]
+    )
     scores = svc.decision_function(vec.transform(test_text))
     order = np.argsort(-scores, axis=1)
     truth = np.array([r["primary_area"] for r in test])
     base1 = float((svc.classes_[order[:, 0]] == truth).mean())
     base3 = float(np.mean([t in svc.classes_[o[:3]] for o, t in zip(order, truth)]))
-    print(f"\nbaseline TF-IDF (words + word pairs) + LinearSVC trained on abstracts alone\n"
-          f"  top-1 {base1:.1%}   top-3 {base3:.1%}")
+    print(
+        f"\nbaseline TF-IDF (words + word pairs) + LinearSVC trained on abstracts alone\n"
+        f"  top-1 {base1:.1%}   top-3 {base3:.1%}"
+    )
     print(f"ratio top-1 {new1 / base1:.3f}x   top-3 {new3 / base3:.3f}x")
 
 
@@ -184,8 +199,10 @@ def main(path: str, model_path: str | None = None, with_references: bool = False
     base3 = float(np.mean([y in svc.classes_[np.argsort(-s)[:3]] for s, y in zip(scores, y_test)]))
 
     how = f"loaded {model_path}" if model_path else f"trained here in {fit_s:.0f}s"
-    print(f"\nclassifier (TF-IDF words + word pairs; logistic regression blended with "
-          f"complement naive Bayes; {how})")
+    print(
+        f"\nclassifier (TF-IDF words + word pairs; logistic regression blended with "
+        f"complement naive Bayes; {how})"
+    )
     print(f"  top-1 {acc1:.1%}   top-3 {acc3:.1%}   predict {rate:,.0f} texts/s")
     print(f"baseline TF-IDF + LinearSVC (same split)\n  top-1 {base1:.1%}   top-3 {base3:.1%}")
     print(f"ratio top-1 {acc1 / base1:.3f}x   top-3 {acc3 / base3:.3f}x")
@@ -211,14 +228,22 @@ if __name__ == "__main__":
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("data", nargs="?", default=str(DEFAULT_DATA))
-    parser.add_argument("--model", help="evaluate this saved model instead of training one "
-                        "(it must have been trained without the held-out papers)")
-    parser.add_argument("--references", action="store_true",
-                        help="also print reference figures: kNN over static vectors, its "
-                        "fusion with the classifier, and the recipe given author keywords")
-    parser.add_argument("--abstract-only", action="store_true",
-                        help="test on abstracts alone (titles hidden), baseline trained so too; "
-                        "ECE and reliability table")
+    parser.add_argument(
+        "--model",
+        help="evaluate this saved model instead of training one "
+        "(it must have been trained without the held-out papers)",
+    )
+    parser.add_argument(
+        "--references",
+        action="store_true",
+        help="also print reference figures: kNN over static vectors, its "
+        "fusion with the classifier, and the recipe given author keywords",
+    )
+    parser.add_argument(
+        "--abstract-only",
+        action="store_true",
+        help="test on abstracts alone (titles hidden), baseline trained so too; ECE and reliability table",
+    )
     parser.add_argument("--old", help="with --abstract-only: also score this older model file")
     args = parser.parse_args()
     if args.abstract_only:

@@ -47,13 +47,16 @@ def scores(labels, truth) -> dict:
     """AMI and purity over all papers, and over the held-out split only (the figure that
     counts for vectors from a model fit on the rest of this data, e.g. `static`)."""
     from sklearn.metrics import adjusted_mutual_info_score
+
     labels, truth = list(labels), list(truth)
     held = [i for i, h in enumerate(HELD_OUT) if h]
     hl, ht = [labels[i] for i in held], [truth[i] for i in held]
-    return {"ami": round(float(adjusted_mutual_info_score(truth, labels)), 4),
-            "purity": round(purity(labels, truth), 4),
-            "ami_held_out": round(float(adjusted_mutual_info_score(ht, hl)), 4) if held else None,
-            "purity_held_out": round(purity(hl, ht), 4) if held else None}
+    return {
+        "ami": round(float(adjusted_mutual_info_score(truth, labels)), 4),
+        "purity": round(purity(labels, truth), 4),
+        "ami_held_out": round(float(adjusted_mutual_info_score(ht, hl)), 4) if held else None,
+        "purity_held_out": round(purity(hl, ht), 4) if held else None,
+    }
 
 
 def load(data: Path, vectors: Path, ids_path: Path, limit: int | None):
@@ -78,14 +81,21 @@ def make_store(path: Path, rows, matrix, model: str):
     with store.transaction():
         store.ensure_list("iclr2026")
         for i, r in enumerate(rows):
-            store.insert_paper({
-                "id": r["id"], "title": r["title"], "abstract": r["abstract"],
-                "keywords": r.get("keywords") or [], "area": r["primary_area"],
-                "decision": r.get("decision"), "rating": r.get("rating_avg"),
-                "venue": "ICLR 2026", "year": 2026})
+            store.insert_paper(
+                {
+                    "id": r["id"],
+                    "title": r["title"],
+                    "abstract": r["abstract"],
+                    "keywords": r.get("keywords") or [],
+                    "area": r["primary_area"],
+                    "decision": r.get("decision"),
+                    "rating": r.get("rating_avg"),
+                    "venue": "ICLR 2026",
+                    "year": 2026,
+                }
+            )
             store.add_member("iclr2026", r["id"], i)
-        store.put_vectors(model, [r["id"] for r in rows], matrix,
-                          [text_hash(r["abstract"]) for r in rows])
+        store.put_vectors(model, [r["id"] for r in rows], matrix, [text_hash(r["abstract"]) for r in rows])
     return store
 
 
@@ -106,10 +116,15 @@ def run_paperatlas(store, model: str, truth):
     build_map(store, list_name="iclr2026", model=model)
     reuse = time.perf_counter() - again
     return {
-        "method": "paperatlas", "topics": len(topics), "fine_topics": len(fine_topics),
-        **scores(broad, truth), "fine": scores(fine, truth),
-        "outlier_share": round(outliers / len(ids), 4), "seconds": round(seconds, 1),
-        "stage_seconds": stored["meta"].get("stage_seconds"), "reuse_seconds": round(reuse, 2),
+        "method": "paperatlas",
+        "topics": len(topics),
+        "fine_topics": len(fine_topics),
+        **scores(broad, truth),
+        "fine": scores(fine, truth),
+        "outlier_share": round(outliers / len(ids), 4),
+        "seconds": round(seconds, 1),
+        "stage_seconds": stored["meta"].get("stage_seconds"),
+        "reuse_seconds": round(reuse, 2),
         "labels": [f"{t['label']} ({t['size']})" for t in topics],
         "fine_labels": [t["label"] for t in fine_topics[:40]],
     }
@@ -122,11 +137,17 @@ def run_kmeans(matrix, k: int, truth):
 
     started = time.perf_counter()
     from threadpoolctl import threadpool_limits
+
     with threadpool_limits(1):  # as fast as it gets on a shared 2-core machine
         labels = KMeans(n_clusters=k, n_init=3, random_state=0).fit_predict(unit_rows(matrix))
-    return {"method": f"k-means (k={k})", "topics": k, **scores(labels, truth),
-            "outlier_share": 0.0, "seconds": round(time.perf_counter() - started, 1),
-            "labels": []}
+    return {
+        "method": f"k-means (k={k})",
+        "topics": k,
+        **scores(labels, truth),
+        "outlier_share": 0.0,
+        "seconds": round(time.perf_counter() - started, 1),
+        "labels": [],
+    }
 
 
 def run_bertopic(rows, matrix, truth):
@@ -142,9 +163,14 @@ def run_bertopic(rows, matrix, truth):
     labels = np.asarray(labels)
     info = model.get_topic_info()
     names = [f"{n} ({c})" for n, c in zip(info["Name"], info["Count"]) if not n.startswith("-1")]
-    return {"method": "BERTopic 0.17 (defaults)", "topics": int(labels.max()) + 1,
-            **scores(labels, truth), "outlier_share": round(float((labels == -1).mean()), 4),
-            "seconds": round(seconds, 1), "labels": names[:25]}
+    return {
+        "method": "BERTopic 0.17 (defaults)",
+        "topics": int(labels.max()) + 1,
+        **scores(labels, truth),
+        "outlier_share": round(float((labels == -1).mean()), 4),
+        "seconds": round(seconds, 1),
+        "labels": names[:25],
+    }
 
 
 def main() -> None:
@@ -152,8 +178,9 @@ def main() -> None:
     ap.add_argument("--data", type=Path, default=REPO / "../shared/data/iclr2026.jsonl.gz")
     ap.add_argument("--model", default="minilm", help="name of the vectors (file <model>.npy)")
     ap.add_argument("--vectors", type=Path, help="default /work/cache/vectors/<model>.npy")
-    ap.add_argument("--ids", type=Path, help="row ids of the vectors (default: ids.json "
-                    "beside the vectors file)")
+    ap.add_argument(
+        "--ids", type=Path, help="row ids of the vectors (default: ids.json beside the vectors file)"
+    )
     ap.add_argument("--limit", type=int, help="only the first N papers (quick runs)")
     ap.add_argument("--no-bertopic", action="store_true")
     ap.add_argument("--out", type=Path, help="also write the results as JSON here")
@@ -168,9 +195,13 @@ def main() -> None:
     rows, matrix = load(args.data, vectors, args.ids, args.limit)
     truth = [r["primary_area"] for r in rows]
     from paperatlas.enrich.areas import is_held_out
+
     HELD_OUT[:] = [is_held_out(r["id"]) for r in rows]
-    print(f"{len(rows):,} papers, vectors {args.model} {matrix.shape}, "
-          f"{len(set(truth))} primary areas; load {os.getloadavg()[0]:.1f}", flush=True)
+    print(
+        f"{len(rows):,} papers, vectors {args.model} {matrix.shape}, "
+        f"{len(set(truth))} primary areas; load {os.getloadavg()[0]:.1f}",
+        flush=True,
+    )
 
     results = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -188,21 +219,31 @@ def main() -> None:
             results.append(bt)
 
     print()
-    print(f"{'method':28} {'topics':>6} {'AMI':>6} {'purity':>7} {'AMI(held-out)':>13} "
-          f"{'purity(h-o)':>11} {'outliers':>9} {'seconds':>8}")
+    print(
+        f"{'method':28} {'topics':>6} {'AMI':>6} {'purity':>7} {'AMI(held-out)':>13} "
+        f"{'purity(h-o)':>11} {'outliers':>9} {'seconds':>8}"
+    )
     for r in results:
-        print(f"{r['method']:28} {r['topics']:>6} {r['ami']:>6.3f} {r['purity']:>7.3f} "
-              f"{r['ami_held_out']:>13.3f} {r['purity_held_out']:>11.3f} "
-              f"{r['outlier_share']:>9.1%} {r['seconds']:>8.1f}")
-    print(f"(held-out: the {sum(HELD_OUT):,} papers of the evaluation split; the only AMI that "
-          f"counts for vectors from a model fit on this data, such as `static`)")
+        print(
+            f"{r['method']:28} {r['topics']:>6} {r['ami']:>6.3f} {r['purity']:>7.3f} "
+            f"{r['ami_held_out']:>13.3f} {r['purity_held_out']:>11.3f} "
+            f"{r['outlier_share']:>9.1%} {r['seconds']:>8.1f}"
+        )
+    print(
+        f"(held-out: the {sum(HELD_OUT):,} papers of the evaluation split; the only AMI that "
+        f"counts for vectors from a model fit on this data, such as `static`)"
+    )
     pa = results[0]
     for other in results[1:]:
-        print(f"AMI ratio paperatlas / {other['method']}: {pa['ami'] / max(other['ami'], 1e-9):.2f} "
-              f"(held-out {pa['ami_held_out'] / max(other['ami_held_out'], 1e-9):.2f})")
-    print(f"paperatlas fine level: {pa['fine_topics']} topics, AMI {pa['fine']['ami']:.3f}, "
-          f"purity {pa['fine']['purity']:.3f}; stages {pa['stage_seconds']}; "
-          f"unchanged rebuild {pa['reuse_seconds']} s")
+        print(
+            f"AMI ratio paperatlas / {other['method']}: {pa['ami'] / max(other['ami'], 1e-9):.2f} "
+            f"(held-out {pa['ami_held_out'] / max(other['ami_held_out'], 1e-9):.2f})"
+        )
+    print(
+        f"paperatlas fine level: {pa['fine_topics']} topics, AMI {pa['fine']['ami']:.3f}, "
+        f"purity {pa['fine']['purity']:.3f}; stages {pa['stage_seconds']}; "
+        f"unchanged rebuild {pa['reuse_seconds']} s"
+    )
     for r in results:
         if r["labels"]:
             print(f"\n{r['method']} labels:")

@@ -29,9 +29,16 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from paperatlas.api import Atlas  # noqa: E402
 
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--no-first-run", "--disable-sync",
-                  "--hide-scrollbars"]
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+    "--hide-scrollbars",
+]
 
 
 def step(message: str, started: float) -> None:
@@ -45,8 +52,9 @@ def ensure_atlas(db: Path, data: Path, vectors: Path, model: str, started: float
         step(f"adding {data} (once; reused on later runs)", started)
         atlas.add([data], list_name="iclr2026", progress=False, enrich=False)
     if "sample" not in store.list_names():
-        atlas.add([ROOT / "examples" / "iclr2026_sample_list.txt"], list_name="sample",
-                  progress=False, enrich=False)
+        atlas.add(
+            [ROOT / "examples" / "iclr2026_sample_list.txt"], list_name="sample", progress=False, enrich=False
+        )
     try:  # incremental: only papers whose facts are missing or stale
         step(f"enrich: {atlas.enrich()}", started)
     except Exception as exc:  # the digest still works without facts, with less in it
@@ -61,9 +69,12 @@ def ensure_atlas(db: Path, data: Path, vectors: Path, model: str, started: float
         rows = {p["id"]: p for p in store.iter_papers(list_name="iclr2026")}
         have = [(i, pid) for i, pid in enumerate(ids) if pid in rows]
         with store.transaction():
-            store.put_vectors(model, [pid for _, pid in have], matrix[[i for i, _ in have]],
-                              [text_hash(embedding_text(rows[pid].get("title"), rows[pid]["abstract"]))
-                               for _, pid in have])
+            store.put_vectors(
+                model,
+                [pid for _, pid in have],
+                matrix[[i for i, _ in have]],
+                [text_hash(embedding_text(rows[pid].get("title"), rows[pid]["abstract"])) for _, pid in have],
+            )
     have_vectors = store.vector_state(model)
     missing = [pid for pid in store.all_ids() if pid not in have_vectors]
     if missing:
@@ -72,6 +83,7 @@ def ensure_atlas(db: Path, data: Path, vectors: Path, model: str, started: float
         step(f"{len(missing)} papers have no cached vector; embedding them with {model}", started)
         if model != "lsa":
             from paperatlas.embed import embed_store
+
             embed_store(store, model=model)
     return atlas
 
@@ -81,9 +93,18 @@ def screenshot(html: Path, png: Path, width: int = 1280, height: int = 4000) -> 
     if not Path(chromium).exists():
         print("  chromium not installed: no screenshot")
         return False
-    result = subprocess.run([chromium, *CHROMIUM_FLAGS, f"--window-size={width},{height}",
-                             f"--screenshot={png}", html.resolve().as_uri()],
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [
+            chromium,
+            *CHROMIUM_FLAGS,
+            f"--window-size={width},{height}",
+            f"--screenshot={png}",
+            html.resolve().as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     ok = png.exists() and png.stat().st_size > 0
     print(f"  screenshot {png} ({'ok' if ok else 'FAILED: ' + result.stderr[-300:]})")
     return ok
@@ -112,18 +133,20 @@ def main() -> None:
     atlas.like(chosen, collection="reading500")
 
     figures = {}
-    for name, selection in (("sample", {"list_name": "sample"}),
-                            ("collection500", {"collection": "reading500"})):
+    for name, selection in (
+        ("sample", {"list_name": "sample"}),
+        ("collection500", {"collection": "reading500"}),
+    ):
         for fmt in ("html", "md"):
             t0 = time.time()
             target = args.out / f"digest_{name}.{fmt}"
-            text = atlas.digest(fmt=fmt, lang="en", output=target if fmt == "md" else None,
-                                **selection)
+            text = atlas.digest(fmt=fmt, lang="en", output=target if fmt == "md" else None, **selection)
             target.write_text(text, encoding="utf-8")
-            figures[f"{name}.{fmt}"] = {"seconds": round(time.time() - t0, 1),
-                                        "bytes": target.stat().st_size}
-            step(f"digest {name} {fmt}: {target} ({target.stat().st_size:,} bytes, "
-                 f"{time.time() - t0:.1f}s)", started)
+            figures[f"{name}.{fmt}"] = {"seconds": round(time.time() - t0, 1), "bytes": target.stat().st_size}
+            step(
+                f"digest {name} {fmt}: {target} ({target.stat().st_size:,} bytes, {time.time() - t0:.1f}s)",
+                started,
+            )
         zh = args.out / f"digest_{name}_zh.html"
         zh.write_text(atlas.digest(fmt="html", lang="zh", **selection), encoding="utf-8")
         screenshot(args.out / f"digest_{name}.html", args.out / f"shot_{name}.png")
@@ -137,10 +160,17 @@ def main() -> None:
     count = atlas.export("bibtex", bib, ids=ids)
     library = bibtexparser.parse_file(str(bib))
     with_url = sum("url" in e.fields_dict for e in library.entries)
-    figures["bibtex"] = {"exported": count, "parsed_entries": len(library.entries),
-                         "failed_blocks": len(library.failed_blocks), "with_url": with_url}
-    step(f"BibTeX: exported {count}, parsed {len(library.entries)} entries, "
-         f"{len(library.failed_blocks)} failed blocks, {with_url} with OpenReview URL", started)
+    figures["bibtex"] = {
+        "exported": count,
+        "parsed_entries": len(library.entries),
+        "failed_blocks": len(library.failed_blocks),
+        "with_url": with_url,
+    }
+    step(
+        f"BibTeX: exported {count}, parsed {len(library.entries)} entries, "
+        f"{len(library.failed_blocks)} failed blocks, {with_url} with OpenReview URL",
+        started,
+    )
     bib.unlink()  # 1.5 MB of abstracts: the figure is what matters
     (args.out / "shots.json").write_text(json.dumps(figures, indent=2))
     step("done", started)

@@ -33,8 +33,16 @@ MODELS = ["static", "use-multilingual", "use-multilingual-package", "lsa", "mini
 TARGETS = {"static": 150, "use-multilingual": 80}
 PACKAGE = "use-multilingual-package"
 # one-line queries for the query path (search embeds one of these per request)
-QUERIES = ["大语言模型的隐私泄露", "图神经网络", "扩散模型 图像编辑", "离线强化学习的价值函数",
-           "多语言检索", "contrastive learning for time series", "机器人规划", "模型量化与推理加速"]
+QUERIES = [
+    "大语言模型的隐私泄露",
+    "图神经网络",
+    "扩散模型 图像编辑",
+    "离线强化学习的价值函数",
+    "多语言检索",
+    "contrastive learning for time series",
+    "机器人规划",
+    "模型量化与推理加速",
+]
 
 
 def chinese_texts() -> list[str]:
@@ -72,7 +80,7 @@ def measure(model: str, data: str, n: int, save: str | None = None) -> dict:
         backend.fit(texts)
     parts = []
     for i in range(0, len(texts), 256):
-        parts.append(backend.embed(texts[i:i + 256]))
+        parts.append(backend.embed(texts[i : i + 256]))
     seconds = time.perf_counter() - t0
     if save:
         np.save(save, np.concatenate(parts).astype(np.float32))
@@ -86,10 +94,17 @@ def measure(model: str, data: str, n: int, save: str | None = None) -> dict:
                 backend.embed([query])
                 query_ms.append((time.perf_counter() - t0) * 1000)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    return {"model": model, "docs": len(texts), "seconds": seconds, "docs_per_s": len(texts) / seconds,
-            "load_s": load_s, "peak_mb": peak_mb, "threads": os.cpu_count(),
-            "query_ms_p50": float(np.percentile(query_ms, 50)) if query_ms else None,
-            "query_ms_p95": float(np.percentile(query_ms, 95)) if query_ms else None}
+    return {
+        "model": model,
+        "docs": len(texts),
+        "seconds": seconds,
+        "docs_per_s": len(texts) / seconds,
+        "load_s": load_s,
+        "peak_mb": peak_mb,
+        "threads": os.cpu_count(),
+        "query_ms_p50": float(np.percentile(query_ms, 50)) if query_ms else None,
+        "query_ms_p95": float(np.percentile(query_ms, 95)) if query_ms else None,
+    }
 
 
 def main() -> None:
@@ -107,15 +122,34 @@ def main() -> None:
     results = {}
     saved = tempfile.mkdtemp(prefix="embed_speed_")
     for model in args.models.split(","):
-        out = subprocess.run([sys.executable, __file__, args.data, "--n", str(args.n),
-                              "--one", model, "--save", os.path.join(saved, f"{model}.npy")],
-                             capture_output=True, text=True, check=True)
+        out = subprocess.run(
+            [
+                sys.executable,
+                __file__,
+                args.data,
+                "--n",
+                str(args.n),
+                "--one",
+                model,
+                "--save",
+                os.path.join(saved, f"{model}.npy"),
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         results[model] = json.loads(out.stdout.strip().splitlines()[-1])
         r = results[model]
-        print(f"{model:18s} {r['docs_per_s']:8.1f} docs/s  ({r['docs']} in {r['seconds']:.1f}s, "
-              f"load {r['load_s']:.1f}s)  peak {r['peak_mb']:.0f} MB"
-              + (f"  one-line query p50 {r['query_ms_p50']:.1f} ms p95 {r['query_ms_p95']:.1f} ms"
-                 if r["query_ms_p50"] is not None else ""), flush=True)
+        print(
+            f"{model:18s} {r['docs_per_s']:8.1f} docs/s  ({r['docs']} in {r['seconds']:.1f}s, "
+            f"load {r['load_s']:.1f}s)  peak {r['peak_mb']:.0f} MB"
+            + (
+                f"  one-line query p50 {r['query_ms_p50']:.1f} ms p95 {r['query_ms_p95']:.1f} ms"
+                if r["query_ms_p50"] is not None
+                else ""
+            ),
+            flush=True,
+        )
     if "use-multilingual" in results and PACKAGE in results:
         ratio = results["use-multilingual"]["docs_per_s"] / results[PACKAGE]["docs_per_s"]
         print(f"use-multilingual vs the package's encoder: {ratio:.1f}x docs/s")
@@ -123,15 +157,19 @@ def main() -> None:
             fast = np.load(os.path.join(saved, f"use-multilingual{part}.npy"))
             ref = np.load(os.path.join(saved, f"{PACKAGE}{part}.npy"))
             cos = (fast * ref).sum(1) / np.linalg.norm(fast, axis=1) / np.linalg.norm(ref, axis=1)
-            print(f"  same vectors? cosine per text on {len(cos)} {what}: min {cos.min():.7f}, "
-                  f"median {np.median(cos):.7f}")
+            print(
+                f"  same vectors? cosine per text on {len(cos)} {what}: min {cos.min():.7f}, "
+                f"median {np.median(cos):.7f}"
+            )
     base = results.get("minilm")
     for model, target in TARGETS.items():
         if model in results:
             r = results[model]["docs_per_s"]
             ratio = f", {r / base['docs_per_s']:.1f}x minilm" if base else ""
-            print(f"target {model}: {r:.0f} docs/s vs >= {target} -> "
-                  f"{'met' if r >= target else 'NOT met'}{ratio}")
+            print(
+                f"target {model}: {r:.0f} docs/s vs >= {target} -> "
+                f"{'met' if r >= target else 'NOT met'}{ratio}"
+            )
     shutil.rmtree(saved, ignore_errors=True)
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 

@@ -50,6 +50,7 @@ from paperatlas.paper import normalise_text  # noqa: E402
 
 # -- helpers ---------------------------------------------------------------------------------
 
+
 def name_key(name: str | None) -> str | None:
     if not name:
         return None
@@ -62,8 +63,20 @@ def url_key(url: str) -> str:
     return u.removeprefix("www.").rstrip("/")
 
 
-_WORD_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-                 "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "twenty": 20}
+_WORD_NUMBERS = {
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "twenty": 20,
+}
 
 
 def number_values(text: str) -> list[float]:
@@ -96,9 +109,11 @@ def held_out(paper_id: str) -> bool:
 
 # -- baselines (naive rules, measured in the same run) ---------------------------------------
 
+
 def baseline_name(abstract: str) -> str | None:
-    m = re.search(r"\bwe\s+(?:propose|present|introduce)\s+(?:a\s+|an\s+|the\s+)?([A-Z][\w-]+)",
-                  clean(abstract))
+    m = re.search(
+        r"\bwe\s+(?:propose|present|introduce)\s+(?:a\s+|an\s+|the\s+)?([A-Z][\w-]+)", clean(abstract)
+    )
     return m.group(1) if m else None
 
 
@@ -107,8 +122,10 @@ def baseline_links(abstract: str) -> list[str]:
 
 
 def baseline_numbers(abstract: str) -> list[dict]:
-    return [{"value": float(x.replace(",", "")), "unit": None}
-            for x in re.findall(r"\d[\d,]*(?:\.\d+)?", abstract)]
+    return [
+        {"value": float(x.replace(",", "")), "unit": None}
+        for x in re.findall(r"\d[\d,]*(?:\.\d+)?", abstract)
+    ]
 
 
 def baseline_title(abstract: str) -> str:
@@ -117,6 +134,7 @@ def baseline_title(abstract: str) -> str:
 
 
 # -- 1. gold ---------------------------------------------------------------------------------
+
 
 def read_sample_list(path: Path) -> list[str]:
     paragraphs = [p.strip() for p in re.split(r"\n\s*\n", path.read_text(encoding="utf-8"))]
@@ -132,7 +150,8 @@ def eval_gold(gold_path: Path, sample_path: Path) -> dict:
     for g in gold:
         key = normalise_text(g["abstract_start"])[:60]
         abstract = by_start.get(key) or next(
-            (a for a in abstracts if normalise_text(a).startswith(key[:40])), None)
+            (a for a in abstracts if normalise_text(a).startswith(key[:40])), None
+        )
         if abstract is None:
             raise SystemExit(f"{gold_path}: no paragraph starts like {g['abstract_start']!r}")
         rows.append((g, abstract))
@@ -175,40 +194,59 @@ def eval_gold(gold_path: Path, sample_path: Path) -> dict:
                 shown.append(f"{item['text']!r} [{item.get('role')}] {item.get('context', '')}")
         base_num_found += sum(number_found(x, baseline_numbers(abstract)) for x in g["numbers"])
         if not ok or facts["kind"] != g["contribution_type"]:
-            print(f"  #{g['index']:2d} name {facts['name']!r} (gold {g['primary_name']!r}), "
-                  f"kind {facts['kind']} (gold {g['contribution_type']})")
+            print(
+                f"  #{g['index']:2d} name {facts['name']!r} (gold {g['primary_name']!r}), "
+                f"kind {facts['kind']} (gold {g['contribution_type']})"
+            )
     precision = link_tp / link_pred if link_pred else 1.0
     recall = link_tp / link_gold if link_gold else 1.0
     result = {
-        "name": name_ok / n, "kind": kind_ok / n, "link_precision": precision,
-        "link_recall": recall, "number_recall": num_found / num_gold if num_gold else 1.0,
-        "baseline_name": base_name_ok / n, "baseline_kind": base_kind_ok / n,
+        "name": name_ok / n,
+        "kind": kind_ok / n,
+        "link_precision": precision,
+        "link_recall": recall,
+        "number_recall": num_found / num_gold if num_gold else 1.0,
+        "baseline_name": base_name_ok / n,
+        "baseline_kind": base_kind_ok / n,
         "baseline_link_precision": base_tp / base_pred if base_pred else 1.0,
         "baseline_link_recall": base_tp / link_gold if link_gold else 1.0,
         "baseline_number_recall": base_num_found / num_gold if num_gold else 1.0,
     }
-    print(f"  primary name exact match: {result['name']:.1%} ({name_ok}/{n})   "
-          f"baseline {result['baseline_name']:.1%}   target >= 95%")
-    print(f"  kind accuracy:            {result['kind']:.1%} ({kind_ok}/{n})   "
-          f"baseline (always method) {result['baseline_kind']:.1%}   target >= 85%")
-    print(f"  links precision/recall:   {precision:.1%} / {recall:.1%} ({link_tp} of {link_gold} gold, "
-          f"{link_pred} extracted)   baseline {result['baseline_link_precision']:.1%} / "
-          f"{result['baseline_link_recall']:.1%}   target 100% / 100%")
-    print(f"  number recall:            {result['number_recall']:.1%} ({num_found}/{num_gold})   "
-          f"baseline (every digit string) {result['baseline_number_recall']:.1%}   target >= 80%")
+    print(
+        f"  primary name exact match: {result['name']:.1%} ({name_ok}/{n})   "
+        f"baseline {result['baseline_name']:.1%}   target >= 95%"
+    )
+    print(
+        f"  kind accuracy:            {result['kind']:.1%} ({kind_ok}/{n})   "
+        f"baseline (always method) {result['baseline_kind']:.1%}   target >= 85%"
+    )
+    print(
+        f"  links precision/recall:   {precision:.1%} / {recall:.1%} ({link_tp} of {link_gold} gold, "
+        f"{link_pred} extracted)   baseline {result['baseline_link_precision']:.1%} / "
+        f"{result['baseline_link_recall']:.1%}   target 100% / 100%"
+    )
+    print(
+        f"  number recall:            {result['number_recall']:.1%} ({num_found}/{num_gold})   "
+        f"baseline (every digit string) {result['baseline_number_recall']:.1%}   target >= 80%"
+    )
     if role_n:
-        print(f"  gold numbers found: role right {role_ok}/{role_n}, precision of 'result' "
-              f"{right_result}/{said_result}, with a context beyond the number {with_context}/{role_n}"
-              f"   today's code: no role, no context")
+        print(
+            f"  gold numbers found: role right {role_ok}/{role_n}, precision of 'result' "
+            f"{right_result}/{said_result}, with a context beyond the number {with_context}/{role_n}"
+            f"   today's code: no role, no context"
+        )
         for line in shown[:8]:
             print(f"    {line}")
-        result.update(number_role_accuracy=role_ok / role_n,
-                      number_result_precision=right_result / max(1, said_result),
-                      number_with_context=with_context / role_n)
+        result.update(
+            number_role_accuracy=role_ok / role_n,
+            number_result_precision=right_result / max(1, said_result),
+            number_with_context=with_context / role_n,
+        )
     return result
 
 
 # -- 2. silver -------------------------------------------------------------------------------
+
 
 def load_papers(path: Path) -> list[dict]:
     with gzip.open(path, "rt", encoding="utf-8") as fh:
@@ -230,13 +268,21 @@ json.dump(out, sys.stdout)
 def base_predictions(papers: list[dict], base_src: Path) -> dict[str, dict] | None:
     """{id: {name, kind}} from today's code (the starting commit), run in a subprocess."""
     import subprocess
+
     if not (base_src / "paperatlas").exists():
         print(f"  (no baseline: {base_src} not found)")
         return None
     env = dict(os.environ, PYTHONPATH=str(base_src))
     feed = "".join(json.dumps({"id": p["id"], "abstract": p["abstract"]}) + "\n" for p in papers)
-    run = subprocess.run([sys.executable, "-c", _BASE_SCRIPT], input=feed, env=env,
-                         capture_output=True, text=True, check=True, cwd="/")
+    run = subprocess.run(
+        [sys.executable, "-c", _BASE_SCRIPT],
+        input=feed,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd="/",
+    )
     return json.loads(run.stdout)
 
 
@@ -246,8 +292,10 @@ def name_matches(pred: str | None, name: str, plain: str) -> bool:
         return False
     if name_key(pred) == name_key(name):
         return True
-    return bool(re.search(re.escape(name) + r"\s*\(\s*" + re.escape(pred) + r"\s*\)", plain) or
-                re.search(re.escape(pred) + r"\s*\(\s*" + re.escape(name) + r"\s*\)", plain))
+    return bool(
+        re.search(re.escape(name) + r"\s*\(\s*" + re.escape(pred) + r"\s*\)", plain)
+        or re.search(re.escape(pred) + r"\s*\(\s*" + re.escape(name) + r"\s*\)", plain)
+    )
 
 
 def prf(rows: list[tuple[dict, str | None]], predicted: dict[str, str | None]) -> dict:
@@ -269,8 +317,10 @@ def silver_names(papers: list[dict], base: dict | None) -> dict:
     df = silver.doc_freq(papers)
     rows = silver.split(silver.silver_names(papers, df), True)
     named = sum(1 for _, n in rows if n)
-    print(f"\n== silver names, held-out: {len(rows)} papers ({named} `Name: ...` titles with Name "
-          f"in the abstract, {len(rows) - named} that name nothing)")
+    print(
+        f"\n== silver names, held-out: {len(rows)} papers ({named} `Name: ...` titles with Name "
+        f"in the abstract, {len(rows) - named} that name nothing)"
+    )
     ours = {}
     for p, _ in rows:
         got = extract_names(p["abstract"])
@@ -281,24 +331,32 @@ def silver_names(papers: list[dict], base: dict | None) -> dict:
         result["base"] = prf(rows, {i: b["name"] for i, b in base.items()})
         lines.append(("today's code", result["base"]))
     for label, r in lines:
-        print(f"  {label:13s} precision {r['precision']:.3f}  recall {r['recall']:.3f}  "
-              f"F1 {r['f1']:.3f}   (tp {r['tp']}, fp {r['fp']}, fn {r['fn']})")
+        print(
+            f"  {label:13s} precision {r['precision']:.3f}  recall {r['recall']:.3f}  "
+            f"F1 {r['f1']:.3f}   (tp {r['tp']}, fp {r['fp']}, fn {r['fn']})"
+        )
     neg = [(p, n) for p, n in rows if not n]
     false_names = sum(1 for p, _ in neg if ours[p["id"]])
-    print(f"  papers that name nothing given a name: {false_names} of {len(neg)}"
-          + (f" (today's code {sum(1 for p, _ in neg if base[p['id']]['name'])})" if base else ""))
+    print(
+        f"  papers that name nothing given a name: {false_names} of {len(neg)}"
+        + (f" (today's code {sum(1 for p, _ in neg if base[p['id']]['name'])})" if base else "")
+    )
     hand = ROOT / "benchmarks/hand/names_nothing_50.jsonl"
     if hand.exists():
         checked = [json.loads(x) for x in hand.read_text(encoding="utf-8").splitlines() if x.strip()]
         real = [c for c in checked if c["names"]]
-        print(f"  hand check of the 'names nothing' label ({hand.name}): {len(real)} of "
-              f"{len(checked)} random held-out ones do introduce a name "
-              f"({', '.join(c['names'] for c in real)}); the silver negatives are that noisy")
+        print(
+            f"  hand check of the 'names nothing' label ({hand.name}): {len(real)} of "
+            f"{len(checked)} random held-out ones do introduce a name "
+            f"({', '.join(c['names'] for c in real)}); the silver negatives are that noisy"
+        )
         result["negatives_really_named"] = len(real) / len(checked)
     print("  target: F1 >= 0.92")
-    misses = [(p, n, ours[p["id"]]) for p, n in rows
-              if not (n and name_matches(ours[p["id"]], n, clean(p["abstract"]))) and
-              (n or ours[p["id"]])]
+    misses = [
+        (p, n, ours[p["id"]])
+        for p, n in rows
+        if not (n and name_matches(ours[p["id"]], n, clean(p["abstract"]))) and (n or ours[p["id"]])
+    ]
     print("  15 random held-out errors (silver Name | ours):")
     for p, n, got in random.Random(7).sample(misses, min(15, len(misses))):
         print(f"    {n!r:36s} | {got!r}")
@@ -327,8 +385,15 @@ def silver_kinds(papers: list[dict], base: dict | None) -> dict:
     result = {"count": len(rows), "accuracy": acc, "always_method": always}
     counts = {k: sum(1 for _, g in rows if g == k) for k in silver_kinds_order()}
     print(f"\n== silver kinds, held-out: {len(rows)} papers {counts}")
-    print(f"  accuracy: ours {acc:.3f}" + ("   today's code " + f"{sum(base[p['id']]['kind'] == k for p, k in rows) / len(rows):.3f}" if base else "") +
-          f"   always 'method' {always:.3f}   target >= 0.85")
+    print(
+        f"  accuracy: ours {acc:.3f}"
+        + (
+            "   today's code " + f"{sum(base[p['id']]['kind'] == k for p, k in rows) / len(rows):.3f}"
+            if base
+            else ""
+        )
+        + f"   always 'method' {always:.3f}   target >= 0.85"
+    )
     ours_pk = per_kind(rows, ours)
     base_pk = per_kind(rows, {i: b["kind"] for i, b in base.items()}) if base else None
     macro = sum(r for _, r, _ in ours_pk.values()) / len(ours_pk)
@@ -336,8 +401,10 @@ def silver_kinds(papers: list[dict], base: dict | None) -> dict:
     if base:
         result["base_accuracy"] = sum(base[p["id"]]["kind"] == k for p, k in rows) / len(rows)
         result["base_macro_recall"] = sum(r for _, r, _ in base_pk.values()) / len(base_pk)
-    print(f"  macro recall (mean over kinds): ours {macro:.3f}" +
-          (f"   today's code {result['base_macro_recall']:.3f}" if base else ""))
+    print(
+        f"  macro recall (mean over kinds): ours {macro:.3f}"
+        + (f"   today's code {result['base_macro_recall']:.3f}" if base else "")
+    )
     for k in silver_kinds_order():
         p_, r_, n_ = ours_pk[k]
         line = f"    {k:9s} (n={n_:4d})  precision {p_:.2f}  recall {r_:.2f}"
@@ -348,11 +415,16 @@ def silver_kinds(papers: list[dict], base: dict | None) -> dict:
     if hand.exists():
         checked = [json.loads(x) for x in hand.read_text(encoding="utf-8").splitlines() if x.strip()]
         agree = sum(c["mine"] == c["silver"] for c in checked)
-        ok = sum(c["mine"] == ours.get(c["id"], extract_facts(None, c.get("abstract", ""))["kind"])
-                 for c in checked if c["id"] in ours)
-        print(f"  hand check ({hand.name}): {len(checked)} random held-out silver labels read by hand; "
-              f"{len(checked) - agree} disagreed with; ours matches the hand label on {ok} of "
-              f"{len(checked)}")
+        ok = sum(
+            c["mine"] == ours.get(c["id"], extract_facts(None, c.get("abstract", ""))["kind"])
+            for c in checked
+            if c["id"] in ours
+        )
+        print(
+            f"  hand check ({hand.name}): {len(checked)} random held-out silver labels read by hand; "
+            f"{len(checked) - agree} disagreed with; ours matches the hand label on {ok} of "
+            f"{len(checked)}"
+        )
         result["hand_disagree"] = len(checked) - agree
         result["hand_ours_ok"] = ok
     return result
@@ -382,14 +454,21 @@ def eval_numbers(papers: list[dict]) -> dict:
         elif r["context_ok"]:
             context_ok += 1
     n = len(rows)
-    print(f"\n== numbers: {n} hand-checked quantities, one from each of {n} random held-out papers "
-          f"({hand.name})")
-    print(f"  role (result/setup) right: {role_ok}/{n}; precision of 'result': {right_result}/"
-          f"{said_result} = {right_result / max(1, said_result):.2f}; context says what it "
-          f"measures: {context_ok}/{n} ({changed} contexts changed since the hand check, "
-          f"{missing} quantities no longer extracted)   today's code: no role, no context")
-    return {"role_accuracy": role_ok / n, "result_precision": right_result / max(1, said_result),
-            "with_context": context_ok / n}
+    print(
+        f"\n== numbers: {n} hand-checked quantities, one from each of {n} random held-out papers "
+        f"({hand.name})"
+    )
+    print(
+        f"  role (result/setup) right: {role_ok}/{n}; precision of 'result': {right_result}/"
+        f"{said_result} = {right_result / max(1, said_result):.2f}; context says what it "
+        f"measures: {context_ok}/{n} ({changed} contexts changed since the hand check, "
+        f"{missing} quantities no longer extracted)   today's code: no role, no context"
+    )
+    return {
+        "role_accuracy": role_ok / n,
+        "result_precision": right_result / max(1, said_result),
+        "with_context": context_ok / n,
+    }
 
 
 def silver_titles(papers: list[dict], limit: int = 2000) -> dict:
@@ -404,8 +483,10 @@ def silver_titles(papers: list[dict], limit: int = 2000) -> dict:
     base = sum(base_scores) / len(base_scores)
     lengths = [len(r[1]) for r in rows]
     print(f"\n== display titles (title hidden) vs real titles, {len(part)} held-out papers")
-    print(f"  ROUGE-L F1: {mean:.3f}   baseline (first 12 words of the abstract) {base:.3f}   "
-          f"ratio {mean / base:.2f}")
+    print(
+        f"  ROUGE-L F1: {mean:.3f}   baseline (first 12 words of the abstract) {base:.3f}   "
+        f"ratio {mean / base:.2f}"
+    )
     print(f"  longest display title: {max(lengths)} chars (limit 110)")
     for real, shown in random.Random(3).sample(rows, 10):
         print(f"    real: {real}\n    ours: {shown}\n")
@@ -428,12 +509,19 @@ print(len(rows) / (time.process_time() - cpu))
 def _base_cpu_rate(papers: list[dict], base_src: Path) -> float | None:
     """Papers per CPU-second of today's code (the starting commit), in a subprocess."""
     import subprocess
+
     if not (base_src / "paperatlas").exists():
         return None
-    feed = "".join(json.dumps({"title": p.get("title"), "abstract": p["abstract"]}) + "\n"
-                   for p in papers)
-    run = subprocess.run([sys.executable, "-c", _BASE_SPEED], input=feed, capture_output=True,
-                         text=True, check=True, cwd="/", env=dict(os.environ, PYTHONPATH=str(base_src)))
+    feed = "".join(json.dumps({"title": p.get("title"), "abstract": p["abstract"]}) + "\n" for p in papers)
+    run = subprocess.run(
+        [sys.executable, "-c", _BASE_SPEED],
+        input=feed,
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd="/",
+        env=dict(os.environ, PYTHONPATH=str(base_src)),
+    )
     return float(run.stdout.strip().splitlines()[-1])
 
 
@@ -448,15 +536,20 @@ def speed(papers: list[dict], base_src: Path = Path("/tmp/paperatlas-base/src"))
         extract_facts(p.get("title"), p["abstract"])
     rate = len(papers) / (time.perf_counter() - t)
     cpu_rate = len(papers) / (time.process_time() - cpu)
-    print(f"  extract_facts, one process: {rate:,.0f} papers/s wall ({cpu_rate:,.0f} per CPU-second)   "
-          f"baseline (normalise_text only) {base:,.0f} papers/s   ratio {rate / base:.3f}")
+    print(
+        f"  extract_facts, one process: {rate:,.0f} papers/s wall ({cpu_rate:,.0f} per CPU-second)   "
+        f"baseline (normalise_text only) {base:,.0f} papers/s   ratio {rate / base:.3f}"
+    )
     base_cpu = _base_cpu_rate(papers, base_src)
     if base_cpu:
-        print(f"  today's code, extract_facts over the same papers: {base_cpu:,.0f} per CPU-second   "
-              f"ratio ours/today {cpu_rate / base_cpu:.2f}")
+        print(
+            f"  today's code, extract_facts over the same papers: {base_cpu:,.0f} per CPU-second   "
+            f"ratio ours/today {cpu_rate / base_cpu:.2f}"
+        )
 
     from paperatlas.enrich import pipeline
     from paperatlas.store import Store
+
     with tempfile.TemporaryDirectory() as tmp:
         store = Store(Path(tmp) / "atlas.db")
         with store.transaction():
@@ -475,11 +568,12 @@ def speed(papers: list[dict], base_src: Path = Path("/tmp/paperatlas-base/src"))
         finally:
             pipeline._area_predictor = predictor
         store.close()
-    print(f"  enrich_store, all papers into SQLite ({workers} worker processes, areas off): "
-          f"{store_rate:,.0f} papers/s   target >= 300 papers/s; a second run skips "
-          f"{again['skipped']} unchanged papers in {rerun:.2f} s")
-    return {"extract_facts": rate, "cpu_rate": cpu_rate, "baseline": base,
-            "enrich_store": store_rate}
+    print(
+        f"  enrich_store, all papers into SQLite ({workers} worker processes, areas off): "
+        f"{store_rate:,.0f} papers/s   target >= 300 papers/s; a second run skips "
+        f"{again['skipped']} unchanged papers in {rerun:.2f} s"
+    )
+    return {"extract_facts": rate, "cpu_rate": cpu_rate, "baseline": base, "enrich_store": store_rate}
 
 
 def main() -> None:
@@ -487,12 +581,18 @@ def main() -> None:
     ap.add_argument("--data", type=Path, default=ROOT / "../shared/data/iclr2026.jsonl.gz")
     ap.add_argument("--gold", type=Path, default=ROOT / "../shared/gold/sample_list_annotations.jsonl")
     ap.add_argument("--sample", type=Path, default=ROOT / "examples/iclr2026_sample_list.txt")
-    ap.add_argument("--base", type=Path, default=Path("/tmp/paperatlas-base/src"),
-                    help="today's code (the starting commit), run beside ours")
+    ap.add_argument(
+        "--base",
+        type=Path,
+        default=Path("/tmp/paperatlas-base/src"),
+        help="today's code (the starting commit), run beside ours",
+    )
     ap.add_argument("--skip-speed", action="store_true")
     ap.add_argument("--speed-only", action="store_true")
     args = ap.parse_args()
-    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
+    print(
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}"
+    )
     papers = load_papers(args.data)
     if not args.speed_only:
         eval_gold(args.gold, args.sample)

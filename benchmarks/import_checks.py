@@ -51,6 +51,7 @@ except Exception as exc:
 def new_read(path: Path) -> dict:
     from paperatlas import sources
     from paperatlas.ingest.report import EntryStats
+
     stats = EntryStats()
     try:
         for p in sources.read(path):
@@ -61,9 +62,12 @@ def new_read(path: Path) -> dict:
 
 
 def base_read(base: str, path: Path) -> dict:
-    done = subprocess.run([sys.executable, "-c", BASE_CHILD, base,
-                           str(REPO / "src/paperatlas/import_report.py"), str(path)],
-                          capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", BASE_CHILD, base, str(REPO / "src/paperatlas/import_report.py"), str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     lines = done.stdout.strip().splitlines()
     return json.loads(lines[-1]) if lines else {"error": done.stderr.strip()[-120:]}
 
@@ -74,8 +78,7 @@ def main() -> int:
     parser.add_argument("--data", default=str(REPO / "../shared/data/iclr2026.jsonl.gz"))
     parser.add_argument("--base", default="/tmp/paperatlas-base/src")
     args = parser.parse_args()
-    files = sorted(p for p in Path(args.realworld).iterdir()
-                   if p.suffix != ".md" or p.name != "README.md")
+    files = sorted(p for p in Path(args.realworld).iterdir() if p.suffix != ".md" or p.name != "README.md")
     files = [p for p in files if p.name != "truth.jsonl"]
 
     print("1. warnings (base readers -> this code's checks | this code's readers)")
@@ -91,12 +94,15 @@ def main() -> int:
             print(f"      base: {w[:110]}")
         for w in new.get("warnings", []):
             print(f"      NEW:  {w[:110]}")
-    print(f"  files with a warning: base readers {warned_base}, this code's readers {warned_new} "
-          f"(of {len(files) + 1})")
+    print(
+        f"  files with a warning: base readers {warned_base}, this code's readers {warned_new} "
+        f"(of {len(files) + 1})"
+    )
 
     print("2. title-only lists added to a store holding the ICLR file")
     from paperatlas.ingest import add_files
     from paperatlas.store import Store
+
     with tempfile.TemporaryDirectory() as tmp:
         store = Store(Path(tmp) / "a.db")
         add_files(store, [Path(args.data)])
@@ -107,8 +113,10 @@ def main() -> int:
             start = time.process_time()
             f = add_files(store, [path]).files[0]
             cpu = time.process_time() - start
-            print(f"  {name:24s} {cpu:.2f} s CPU: read {f.read}, title-only {f.stats.title_only}, "
-                  f"added {f.added}, merged {f.merged}, error {f.error}")
+            print(
+                f"  {name:24s} {cpu:.2f} s CPU: read {f.read}, title-only {f.stats.title_only}, "
+                f"added {f.added}, merged {f.merged}, error {f.error}"
+            )
             for pid in store.all_ids(f.list_name):
                 if "iclr2026" in store.lists_of(pid):
                     paper = store.get_paper(pid)

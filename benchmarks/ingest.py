@@ -47,8 +47,8 @@ def table_digest(store: Store) -> str:
     """A digest of every row of every table: equal digests mean nothing changed."""
     h = hashlib.sha1()
     for (table,) in store.conn.execute(
-            "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' "
-            "ORDER BY name"):
+        "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+    ):
         if "fts" in table:
             continue
         for row in store.conn.execute(f"SELECT * FROM {table} ORDER BY 1, 2"):
@@ -77,8 +77,10 @@ def main() -> int:
     print(f"machine: {os.cpu_count()} cores, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
 
     n, parse_s, parse_cpu = baseline_parse(data)
-    print(f"baseline  json.loads of {data.name}: {n} rows in {parse_s:.2f} s wall, "
-          f"{parse_cpu:.2f} s CPU ({n / parse_s:,.0f} rows/s)")
+    print(
+        f"baseline  json.loads of {data.name}: {n} rows in {parse_s:.2f} s wall, "
+        f"{parse_cpu:.2f} s CPU ({n / parse_s:,.0f} rows/s)"
+    )
 
     failures = 0
     with tempfile.TemporaryDirectory() as tmp:
@@ -86,15 +88,19 @@ def main() -> int:
         rss_before = peak_rss_mb()
         first, add_s, add_cpu = timed_add(store, data)
         rss_after = peak_rss_mb()
-        print(f"fresh add {first.added} papers in {add_s:.2f} s wall, {add_cpu:.2f} s CPU "
-              f"({first.added / add_s:,.0f} papers/s); {add_s / parse_s:.1f}x the json.loads "
-              f"baseline (CPU {add_cpu / parse_cpu:.1f}x); target <= 10 s wall: "
-              f"{'met' if add_s <= 10 else 'NOT met'}")
+        print(
+            f"fresh add {first.added} papers in {add_s:.2f} s wall, {add_cpu:.2f} s CPU "
+            f"({first.added / add_s:,.0f} papers/s); {add_s / parse_s:.1f}x the json.loads "
+            f"baseline (CPU {add_cpu / parse_cpu:.1f}x); target <= 10 s wall: "
+            f"{'met' if add_s <= 10 else 'NOT met'}"
+        )
         print(f"peak RSS {rss_after:.0f} MB (was {rss_before:.0f} MB before the add)")
         again, again_s, again_cpu = timed_add(store, data)
-        print(f"repeated add: {again_s:.2f} s wall, {again_cpu:.2f} s CPU "
-              f"(added {again.added}, merged {again.merged}, "
-              f"unchanged {again.unchanged}); target <= 3 s: {'met' if again_s <= 3 else 'NOT met'}")
+        print(
+            f"repeated add: {again_s:.2f} s wall, {again_cpu:.2f} s CPU "
+            f"(added {again.added}, merged {again.merged}, "
+            f"unchanged {again.unchanged}); target <= 3 s: {'met' if again_s <= 3 else 'NOT met'}"
+        )
 
         listed, list_s, _ = timed_add(store, sample)
         total = store.count_papers()
@@ -102,8 +108,9 @@ def main() -> int:
         papers = store.get_papers(ids)
         titled = sum(bool(p["title"]) for p in papers)
         with_area = sum(bool(p["area"]) for p in papers)
-        in_both = sum(sorted(store.lists_of(pid)) == sorted([first.list_name, listed.list_name])
-                      for pid in ids)
+        in_both = sum(
+            sorted(store.lists_of(pid)) == sorted([first.list_name, listed.list_name]) for pid in ids
+        )
         checks = [
             ("total papers after data + sample", total, 15602),
             ("sample entries read", listed.read, 19),
@@ -117,10 +124,10 @@ def main() -> int:
         digest = table_digest(store)
         for path in (data, sample):
             again_report, _, _ = timed_add(store, path)
-            checks.append((f"re-add {path.name}: rows changed", 0 if table_digest(store) == digest
-                           else 1, 0))
-            checks.append((f"re-add {path.name}: added + merged",
-                           again_report.added + again_report.merged, 0))
+            checks.append((f"re-add {path.name}: rows changed", 0 if table_digest(store) == digest else 1, 0))
+            checks.append(
+                (f"re-add {path.name}: added + merged", again_report.added + again_report.merged, 0)
+            )
         print(f"sample list added in {list_s:.2f} s")
         store.close()
         # the other order: the list first (hash ids), then the data (twins take the source ids)
@@ -130,10 +137,16 @@ def main() -> int:
         sample_ids = reverse.all_ids(listed.list_name)
         checks += [
             ("list first, then data: total papers", reverse.count_papers(), 15602),
-            ("list first, then data: sample papers now under OpenReview ids",
-             sum(not pid.startswith("h") for pid in sample_ids), 19),
-            ("list first, then data: sample papers with a title",
-             sum(bool(p["title"]) for p in reverse.get_papers(sample_ids)), 19),
+            (
+                "list first, then data: sample papers now under OpenReview ids",
+                sum(not pid.startswith("h") for pid in sample_ids),
+                19,
+            ),
+            (
+                "list first, then data: sample papers with a title",
+                sum(bool(p["title"]) for p in reverse.get_papers(sample_ids)),
+                19,
+            ),
         ]
         reverse.close()
         for what, got, want in checks:
@@ -156,8 +169,11 @@ def big_file(tmp: Path, data: Path) -> int:
         while size < 200 * 1024 * 1024:
             for row in rows:
                 tag = hashlib.md5(f"{row['id']}{copy}".encode()).hexdigest()
-                row = dict(row, id=f"{row['id']}-{copy}",
-                           abstract=f"Variant {copy} {tag}. " + row["abstract"][::-1 if copy % 2 else 1])
+                row = dict(
+                    row,
+                    id=f"{row['id']}-{copy}",
+                    abstract=f"Variant {copy} {tag}. " + row["abstract"][:: -1 if copy % 2 else 1],
+                )
                 row.pop("abstract_final", None)
                 line = json.dumps(row, ensure_ascii=False) + "\n"
                 fh.write(line)
@@ -168,8 +184,12 @@ def big_file(tmp: Path, data: Path) -> int:
     results = {}
     for mode in ("read-small", "read-big", "add-big"):
         target = data if mode == "read-small" else big
-        out = subprocess.run([sys.executable, __file__, str(target), "--child", mode],
-                             capture_output=True, text=True, check=False)
+        out = subprocess.run(
+            [sys.executable, __file__, str(target), "--child", mode],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
         print("  " + out.stdout.strip().replace("\n", "\n  "))
         if out.returncode:
             print(out.stderr[-2000:])
@@ -178,13 +198,16 @@ def big_file(tmp: Path, data: Path) -> int:
             results[mode] = json.loads(out.stdout.strip().splitlines()[-1])
     if "read-small" in results and "read-big" in results:
         grow = results["read-big"]["peak_mb"] - results["read-small"]["peak_mb"]
-        print(f"  reading {size / 2**20:.0f} MB instead of {data.stat().st_size / 2**20:.0f} MB (gz) "
-              f"raises peak memory by {grow:.0f} MB")
+        print(
+            f"  reading {size / 2**20:.0f} MB instead of {data.stat().st_size / 2**20:.0f} MB (gz) "
+            f"raises peak memory by {grow:.0f} MB"
+        )
     return failures
 
 
 def child(mode: str, path: Path) -> int:
     from paperatlas import sources
+
     start = time.perf_counter()
     if mode.startswith("read"):
         n = sum(1 for _ in sources.read(path))
@@ -194,8 +217,9 @@ def child(mode: str, path: Path) -> int:
             n = add_files(store, [path]).files[0].added
             store.close()
     seconds = time.perf_counter() - start
-    print(json.dumps({"mode": mode, "papers": n, "seconds": round(seconds, 1),
-                      "peak_mb": round(peak_rss_mb())}))
+    print(
+        json.dumps({"mode": mode, "papers": n, "seconds": round(seconds, 1), "peak_mb": round(peak_rss_mb())})
+    )
     return 0
 
 

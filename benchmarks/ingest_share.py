@@ -54,8 +54,12 @@ print(json.dumps(out))
 
 
 def run(src: str, pickled: Path, data: Path) -> dict:
-    done = subprocess.run([sys.executable, "-c", CHILD, src, str(pickled), str(data)],
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, src, str(pickled), str(data)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
@@ -67,6 +71,7 @@ def main() -> int:
     args = parser.parse_args()
     sys.path.insert(0, str(REPO / "src"))
     from paperatlas import sources
+
     data = Path(args.data)
     papers = list(sources.read(data))
     with tempfile.TemporaryDirectory() as tmp:
@@ -79,9 +84,11 @@ def main() -> int:
                 load = os.getloadavg()[0]
                 r = run(src, pickled, data)
                 results[name].append(r)
-                print(f"round {i + 1} {name:4s} (load {load:.1f}): read {r['read_cpu']:.2f} s CPU; "
-                      f"add {r['add_cpu']:.2f} s CPU ({r['add_wall']:.1f} wall) {r['add_counts']}; "
-                      f"re-add {r['readd_cpu']:.2f} s CPU ({r['readd_wall']:.1f} wall) {r['readd_counts']}")
+                print(
+                    f"round {i + 1} {name:4s} (load {load:.1f}): read {r['read_cpu']:.2f} s CPU; "
+                    f"add {r['add_cpu']:.2f} s CPU ({r['add_wall']:.1f} wall) {r['add_counts']}; "
+                    f"re-add {r['readd_cpu']:.2f} s CPU ({r['readd_wall']:.1f} wall) {r['readd_counts']}"
+                )
     for what in ("read_cpu", "add_cpu", "readd_cpu"):
         base = min(r[what] for r in results["base"])
         new = min(r[what] for r in results["new"])

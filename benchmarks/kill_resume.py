@@ -40,8 +40,9 @@ def first_papers(data: Path, n: int, out: Path) -> Path:
     return out
 
 
-def run_case(version: str, env: dict, case: str, base: Path, paper_list: Path,
-             template: Path, n: int) -> dict:
+def run_case(
+    version: str, env: dict, case: str, base: Path, paper_list: Path, template: Path, n: int
+) -> dict:
     db = base / f"{version}-{case}.db"
     if case == "add":  # the case: `add` into a fresh store, killed while enriching
         args_kill = ["add", paper_list, "--db", db]
@@ -49,20 +50,29 @@ def run_case(version: str, env: dict, case: str, base: Path, paper_list: Path,
         args_kill = ["enrich", "--db", db]
         shutil.copy(template, db)
     sig = signal.SIGTERM if case == "enrich-term" else signal.SIGKILL
-    result = fk.kill_during(args_kill, db, lambda c, t: 0 < c.get("facts", 0) < n, sig=sig,
-                            env=env, timeout=600, name=case)
+    result = fk.kill_during(
+        args_kill, db, lambda c, t: 0 < c.get("facts", 0) < n, sig=sig, env=env, timeout=600, name=case
+    )
     facts_at_kill = result.counts_at_kill.get("facts", 0)
     again_args = ["add", paper_list, "--db", db] if case == "add" else ["enrich", "--db", db]
     t0 = time.monotonic()
     again = fk.run_cli(*again_args, env=env, timeout=900)
     rerun_s = time.monotonic() - t0
     counts = fk.store_counts(db)
-    return {"version": version, "case": case, "killed": result.killed,
-            "workers_at_kill": len(result.children_at_kill), "orphans": len(result.orphans),
-            "intact": not result.problems, "facts_at_kill": facts_at_kill,
-            "rerun_rc": again.returncode, "facts_after": counts.get("facts", 0),
-            "papers": counts.get("papers", 0), "rerun_s": rerun_s,
-            "rerun_says": _summary(again.stdout)}
+    return {
+        "version": version,
+        "case": case,
+        "killed": result.killed,
+        "workers_at_kill": len(result.children_at_kill),
+        "orphans": len(result.orphans),
+        "intact": not result.problems,
+        "facts_at_kill": facts_at_kill,
+        "rerun_rc": again.returncode,
+        "facts_after": counts.get("facts", 0),
+        "papers": counts.get("papers", 0),
+        "rerun_s": rerun_s,
+        "rerun_says": _summary(again.stdout),
+    }
 
 
 def _summary(stdout: str) -> str:
@@ -87,8 +97,7 @@ def main() -> None:
     try:
         for version, env in versions.items():
             template = base / f"{version}-template.db"
-            done = fk.run_cli("add", paper_list, "--no-enrich", "--db", template, env=env,
-                              timeout=900)
+            done = fk.run_cli("add", paper_list, "--no-enrich", "--db", template, env=env, timeout=900)
             assert done.returncode == 0, done.stderr
             for case in ("enrich-kill9", "enrich-term", "add"):
                 row = run_case(version, env, case, base, paper_list, template, args.papers)
@@ -97,15 +106,19 @@ def main() -> None:
     finally:
         shutil.rmtree(base, ignore_errors=True)
     print(f"\n{args.papers} ICLR 2026 papers; load: {os.getloadavg()[0]:.1f} (1 min)")
-    print("| code | case | workers at kill | orphans 5 s later | store intact | facts at kill "
-          "| rerun | facts after rerun | rerun says |")
+    print(
+        "| code | case | workers at kill | orphans 5 s later | store intact | facts at kill "
+        "| rerun | facts after rerun | rerun says |"
+    )
     print("| --- | --- | ---: | ---: | --- | ---: | --- | ---: | --- |")
     for r in rows:
-        print(f"| {r['version']} | {r['case']} | {r['workers_at_kill']} | {r['orphans']} | "
-              f"{'yes' if r['intact'] else 'NO'} | {r['facts_at_kill']:,} | "
-              f"{'ok' if r['rerun_rc'] == 0 else 'exit ' + str(r['rerun_rc'])} "
-              f"({r['rerun_s']:.0f} s) | {r['facts_after']:,} of {r['papers']:,} | "
-              f"{r['rerun_says']} |")
+        print(
+            f"| {r['version']} | {r['case']} | {r['workers_at_kill']} | {r['orphans']} | "
+            f"{'yes' if r['intact'] else 'NO'} | {r['facts_at_kill']:,} | "
+            f"{'ok' if r['rerun_rc'] == 0 else 'exit ' + str(r['rerun_rc'])} "
+            f"({r['rerun_s']:.0f} s) | {r['facts_after']:,} of {r['papers']:,} | "
+            f"{r['rerun_says']} |"
+        )
 
 
 if __name__ == "__main__":

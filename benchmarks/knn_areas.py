@@ -31,12 +31,13 @@ UNSUPERVISED = ["minilm", "use-multilingual", "lsa"]
 ALL_MODELS = ["static", "minilm", "minilm-first256", "use-multilingual", "lsa"]
 
 
-def vectors_for(model: str, rows_index: np.ndarray, texts: list[str], cache: Path | None,
-                file_ids: list[str]) -> np.ndarray:
+def vectors_for(
+    model: str, rows_index: np.ndarray, texts: list[str], cache: Path | None, file_ids: list[str]
+) -> np.ndarray:
     """Vectors of the chosen rows: from the shared cache when present, else computed."""
     from paperatlas.embed import LSABackend, get_backend
 
-    for folder in ([cache, cache / "heldout"] if cache and model != "lsa" else []):
+    for folder in [cache, cache / "heldout"] if cache and model != "lsa" else []:
         path = folder / f"{model}.npy"
         if path.exists() and (folder / "ids.json").exists():
             position = {pid: i for i, pid in enumerate(json.loads((folder / "ids.json").read_text()))}
@@ -51,7 +52,7 @@ def vectors_for(model: str, rows_index: np.ndarray, texts: list[str], cache: Pat
     if model == "lsa":  # fit on the corpus being evaluated, as a user's atlas would
         return LSABackend().fit(chosen).embed(chosen)
     backend = get_backend(model)
-    return np.vstack([backend.embed(chosen[i:i + 256]) for i in range(0, len(chosen), 256)])
+    return np.vstack([backend.embed(chosen[i : i + 256]) for i in range(0, len(chosen), 256)])
 
 
 def parts_vectors(cache: Path, model: str) -> dict[str, np.ndarray]:
@@ -75,16 +76,21 @@ def layout_2d(vectors) -> np.ndarray:
         from sklearn.decomposition import TruncatedSVD
 
         dense = TruncatedSVD(256, random_state=0).fit_transform(vectors)
-    return umap.UMAP(n_components=2, metric="cosine", random_state=0,
-                     n_neighbors=15, min_dist=0.1).fit_transform(dense)
+    return umap.UMAP(
+        n_components=2, metric="cosine", random_state=0, n_neighbors=15, min_dist=0.1
+    ).fit_transform(dense)
 
 
-def run_table(title: str, models: list[str], index: np.ndarray, rows, texts, cache, file_ids,
-              do_2d: bool) -> None:
+def run_table(
+    title: str, models: list[str], index: np.ndarray, rows, texts, cache, file_ids, do_2d: bool
+) -> None:
     labels = np.array([rows[i]["primary_area"] for i in index])
     print(f"\n## {title}: {len(index)} papers, {len(set(labels))} areas")
-    print(f"{'space':18s} {'dim':>6s} {'kNN':>7s} {'x TF-IDF':>9s}"
-          + (f" {'2D kNN':>7s} {'x TF-IDF':>9s}" if do_2d else "") + "   time")
+    print(
+        f"{'space':18s} {'dim':>6s} {'kNN':>7s} {'x TF-IDF':>9s}"
+        + (f" {'2D kNN':>7s} {'x TF-IDF':>9s}" if do_2d else "")
+        + "   time"
+    )
     t0 = time.time()
     base = tfidf_vectors([texts[i] for i in index])
     base_acc = knn_accuracy(base, labels)
@@ -108,12 +114,18 @@ def main() -> None:
     parser.add_argument("--models", default=",".join(ALL_MODELS))
     parser.add_argument("--all", action="store_true", help="also the table over all papers")
     parser.add_argument("--no-2d", action="store_true", help="skip the UMAP layouts")
-    parser.add_argument("--cache", default="/work/cache/vectors",
-                        help="precomputed vectors: <model>.npy + ids.json, or heldout/<model>.npy "
-                             "+ heldout/ids.json (scripts/cache_vectors.py writes both)")
-    parser.add_argument("--rows-with", metavar="MODEL",
-                        help="evaluate only the held-out papers whose MODEL vectors are cached "
-                             "(parts of a cache_vectors.py run still going)")
+    parser.add_argument(
+        "--cache",
+        default="/work/cache/vectors",
+        help="precomputed vectors: <model>.npy + ids.json, or heldout/<model>.npy "
+        "+ heldout/ids.json (scripts/cache_vectors.py writes both)",
+    )
+    parser.add_argument(
+        "--rows-with",
+        metavar="MODEL",
+        help="evaluate only the held-out papers whose MODEL vectors are cached "
+        "(parts of a cache_vectors.py run still going)",
+    )
     args = parser.parse_args()
     rows = load_rows(args.data)
     texts = texts_of(rows)
@@ -130,9 +142,16 @@ def main() -> None:
         title += f", those with {args.rows_with} vectors cached so far"
     run_table(title, models, evaluated, rows, texts, cache, file_ids, not args.no_2d)
     if args.all:
-        run_table("all papers (back ends fit without labels only)",
-                  [m for m in models if m != "static"], np.where(keep)[0], rows, texts, cache,
-                  file_ids, not args.no_2d)
+        run_table(
+            "all papers (back ends fit without labels only)",
+            [m for m in models if m != "static"],
+            np.where(keep)[0],
+            rows,
+            texts,
+            cache,
+            file_ids,
+            not args.no_2d,
+        )
 
 
 if __name__ == "__main__":

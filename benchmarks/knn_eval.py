@@ -36,5 +36,4 @@ def tfidf_vectors(texts):
     """The TF-IDF baseline: unigrams, sublinear tf, English stop words, fit on `texts`."""
     from sklearn.feature_extraction.text import TfidfVectorizer
 
-    return TfidfVectorizer(sublinear_tf=True, stop_words="english", min_df=2,
-                           max_df=0.5).fit_transform(texts)
+    return TfidfVectorizer(sublinear_tf=True, stop_words="english", min_df=2, max_df=0.5).fit_transform(texts)

@@ -37,7 +37,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = REPO.parent / "shared" / "data" / "iclr2026.jsonl.gz"
 MIN_ABSTRACT = 100  # shorter abstracts are placeholders ("na", ".")
-MIN_SENTENCES = 4   # fewer would make near-duplicates likely at 1M papers
+MIN_SENTENCES = 4  # fewer would make near-duplicates likely at 1M papers
 
 # A sentence ends at . ! or ? followed by a space and a capital (or an opening bracket / digit);
 # "e.g. the", "et al. show" and decimals ("0.5") do not end one.
@@ -88,8 +88,15 @@ class Pool:
         body.append(rng.choice(self.last[area]))
         heads, tails = self.heads[area], self.tails[area]
         title = f"{rng.choice(heads)} {rng.choice(tails)} ({number})"
-        return {"id": f"syn{seed}-{number}", "year": 2026, "number": number, "title": title,
-                "abstract": " ".join(body), "primary_area": area, "keywords": keywords}
+        return {
+            "id": f"syn{seed}-{number}",
+            "year": 2026,
+            "number": number,
+            "title": title,
+            "abstract": " ".join(body),
+            "primary_area": area,
+            "keywords": keywords,
+        }
 
 
 def split_title(title: str) -> tuple[str, str]:

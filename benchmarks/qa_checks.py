@@ -48,9 +48,11 @@ def main() -> None:
         kinds.has_paper_abstract = keep
         after = _read_back(out)
         zotero = _read_back(REAL / "zotero_library.bib")
-    print(f"BibTeX round trip of {len(rows)} stored papers: read back {after[0]} "
-          f"(skipped {after[1]}); without the abstract rule {before[0]} (skipped {before[1]}); "
-          f"zotero_library.bib {zotero[0]} papers (truth 230)")
+    print(
+        f"BibTeX round trip of {len(rows)} stored papers: read back {after[0]} "
+        f"(skipped {after[1]}); without the abstract rule {before[0]} (skipped {before[1]}); "
+        f"zotero_library.bib {zotero[0]} papers (truth 230)"
+    )
 
     t0 = time.process_time()
     with_title = [pipeline.extract_facts(r.get("title"), r["abstract"])["name"] for r in rows]
@@ -62,9 +64,11 @@ def main() -> None:
     pipeline.with_title_name = keep
     heads = sum(1 for r in rows if names_mod.title_name(r.get("title")))
     replaced = sum(1 for a, b in zip(alone, with_title) if a and b and a != b)
-    print(f"names: {sum(map(bool, with_title))} of {len(rows)} papers named with the title's "
-          f"leading name, {sum(map(bool, alone))} from the abstract alone; {heads} titles lead "
-          f"with a name, {replaced} names replaced; CPU {t1 - t0:.1f} s vs {t2 - t1:.1f} s")
+    print(
+        f"names: {sum(map(bool, with_title))} of {len(rows)} papers named with the title's "
+        f"leading name, {sum(map(bool, alone))} from the abstract alone; {heads} titles lead "
+        f"with a name, {replaced} names replaced; CPU {t1 - t0:.1f} s vs {t2 - t1:.1f} s"
+    )
 
 
 if __name__ == "__main__":

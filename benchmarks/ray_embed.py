@@ -44,6 +44,7 @@ def build_store(path: Path, n: int) -> int:
     from iclr_data import load_rows, real_abstract
 
     from paperatlas.store import Store
+
     rows = [r for r in load_rows() if real_abstract(r)][:n]
     st = Store(path)
     with st.transaction():
@@ -58,13 +59,16 @@ def one(args) -> None:
     import numpy as np
 
     from paperatlas.store import Store
+
     st = Store(args.db)
     info: dict = {}
     if args.one == "local":
         from paperatlas.embed import embed_store
+
         if args.model == "minilm-int8":  # the same threads as Ray's actors get in all
             from paperatlas import embed as embed_mod
             from paperatlas.embed.minilm_onnx import OnnxMiniLM
+
             embed_mod._LOADED["minilm-int8"] = OnnxMiniLM(threads=args.cores)
         started = time.perf_counter()
         result = embed_store(st, args.model, batch_size=args.batch)
@@ -72,27 +76,50 @@ def one(args) -> None:
         import ray
 
         from paperatlas.embed.distributed import RayEmbedJob
+
         t0 = time.perf_counter()
         if args.address:
             ray.init(address=args.address, logging_level="ERROR", log_to_driver=False)
         else:
-            ray.init(num_cpus=args.cores, include_dashboard=False, logging_level="ERROR",
-                     log_to_driver=False)
+            ray.init(num_cpus=args.cores, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
         info["ray_start_s"] = round(time.perf_counter() - t0, 2)
         started = time.perf_counter()
-        result = RayEmbedJob(st, args.model, workers=args.workers,
-                             cpus_per_worker=args.cpus_per_worker, batch_size=args.batch).run()
+        result = RayEmbedJob(
+            st, args.model, workers=args.workers, cpus_per_worker=args.cpus_per_worker, batch_size=args.batch
+        ).run()
         ray.shutdown()
     elapsed = time.perf_counter() - started
     ids, vectors = st.get_vectors(args.model)
     np.save(args.vectors, vectors)
-    print(json.dumps({"embedded": result["embedded"], "seconds": round(elapsed, 2),
-                      "docs_s": round(result["embedded"] / elapsed, 2), **info}))
+    print(
+        json.dumps(
+            {
+                "embedded": result["embedded"],
+                "seconds": round(elapsed, 2),
+                "docs_s": round(result["embedded"] / elapsed, 2),
+                **info,
+            }
+        )
+    )
 
 
 def run_child(config: str, db: Path, vectors: Path, args, **extra) -> dict:
-    cmd = [sys.executable, __file__, "--one", config, "--db", str(db), "--vectors", str(vectors),
-           "--model", args.model, "--batch", str(args.batch), "--cores", str(args.cores)]
+    cmd = [
+        sys.executable,
+        __file__,
+        "--one",
+        config,
+        "--db",
+        str(db),
+        "--vectors",
+        str(vectors),
+        "--model",
+        args.model,
+        "--batch",
+        str(args.batch),
+        "--cores",
+        str(args.cores),
+    ]
     for key, value in extra.items():
         cmd += [f"--{key.replace('_', '-')}", str(value)]
     out = subprocess.run(cmd, capture_output=True, text=True, env=LOOPBACK_ENV)
@@ -113,21 +140,42 @@ class Cluster:
         self.nodes: list[subprocess.Popen] = []
 
     def start(self) -> None:
-        base = [str(BIN / "ray"), "start", "--block", "--node-ip-address", "127.0.0.1",
-                "--num-cpus", "1", "--temp-dir", self.temp, "--disable-usage-stats"]
-        for extra in (["--head", "--port", str(self.port), "--include-dashboard", "false"],
-                      ["--address", self.address]):
-            self.nodes.append(subprocess.Popen(base + extra, stdout=subprocess.DEVNULL,
-                                               stderr=subprocess.DEVNULL, start_new_session=True,
-                                               env=LOOPBACK_ENV))
+        base = [
+            str(BIN / "ray"),
+            "start",
+            "--block",
+            "--node-ip-address",
+            "127.0.0.1",
+            "--num-cpus",
+            "1",
+            "--temp-dir",
+            self.temp,
+            "--disable-usage-stats",
+        ]
+        for extra in (
+            ["--head", "--port", str(self.port), "--include-dashboard", "false"],
+            ["--address", self.address],
+        ):
+            self.nodes.append(
+                subprocess.Popen(
+                    base + extra,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    start_new_session=True,
+                    env=LOOPBACK_ENV,
+                )
+            )
             self.wait(len(self.nodes))
 
     def wait(self, count: int) -> None:
-        script = ("import ray, sys; ray.init(address=sys.argv[1], logging_level='ERROR'); "
-                  "print(sum(1 for n in ray.nodes() if n['Alive']))")
+        script = (
+            "import ray, sys; ray.init(address=sys.argv[1], logging_level='ERROR'); "
+            "print(sum(1 for n in ray.nodes() if n['Alive']))"
+        )
         for _ in range(120):
-            out = subprocess.run([sys.executable, "-c", script, self.address],
-                                 capture_output=True, text=True, env=LOOPBACK_ENV)
+            out = subprocess.run(
+                [sys.executable, "-c", script, self.address], capture_output=True, text=True, env=LOOPBACK_ENV
+            )
             if out.returncode == 0 and out.stdout.strip().endswith(str(count)):
                 return
             time.sleep(1)
@@ -184,16 +232,22 @@ def main() -> None:
         return
 
     import numpy as np
+
     work = Path(tempfile.mkdtemp(prefix="pa-raybench-"))
     try:
         base = work / "base.db"
         n = build_store(base, args.n)
-        print(f"{n} ICLR 2026 papers, model {args.model}, batch {args.batch}, "
-              f"{args.cores} cores; load: {os.getloadavg()}", flush=True)
+        print(
+            f"{n} ICLR 2026 papers, model {args.model}, batch {args.batch}, "
+            f"{args.cores} cores; load: {os.getloadavg()}",
+            flush=True,
+        )
         runs = {}
-        configs = [("local", {}),
-                   ("ray-1", {"workers": 1, "cpus_per_worker": args.cores}),
-                   (f"ray-{args.cores}", {"workers": args.cores, "cpus_per_worker": 1})]
+        configs = [
+            ("local", {}),
+            ("ray-1", {"workers": 1, "cpus_per_worker": args.cores}),
+            (f"ray-{args.cores}", {"workers": args.cores, "cpus_per_worker": 1}),
+        ]
         for config, extra in configs:
             db = work / f"{config}.db"
             shutil.copy(base, db)
@@ -204,8 +258,9 @@ def main() -> None:
             cluster.start()
             db = work / "two-node.db"
             shutil.copy(base, db)
-            runs["two-node"] = run_child("two-node", db, work / "two-node.npy", args,
-                                         address=cluster.address, workers=2)
+            runs["two-node"] = run_child(
+                "two-node", db, work / "two-node.npy", args, address=cluster.address, workers=2
+            )
             print("two-node", runs["two-node"], flush=True)
         finally:
             cluster.stop()
@@ -216,17 +271,23 @@ def main() -> None:
             other = np.load(work / f"{config}.npy")
             diff = float(np.abs(other - local).max()) if other.shape == local.shape else float("nan")
             overhead = r["seconds"] / runs["local"]["seconds"] - 1
-            print(f"| {config} | {r['docs_s']:.1f} | {r['seconds']:.1f} | "
-                  f"{r.get('ray_start_s', '-')} | {overhead:+.1%} | {diff:.2g} |")
+            print(
+                f"| {config} | {r['docs_s']:.1f} | {r['seconds']:.1f} | "
+                f"{r.get('ray_start_s', '-')} | {overhead:+.1%} | {diff:.2g} |"
+            )
         per_core = runs["two-node"]["docs_s"] / 2
-        print(f"\nPROJECTION (not measured): 1M papers at the two-node run's {per_core:.1f} "
-              f"docs/s per core, Ray's overhead included, linear in cores:")
+        print(
+            f"\nPROJECTION (not measured): 1M papers at the two-node run's {per_core:.1f} "
+            f"docs/s per core, Ray's overhead included, linear in cores:"
+        )
         for nodes in [int(x) for x in args.nodes.split(",")]:
             for cores in (8, 32):
                 hours = 1_000_000 / (per_core * nodes * cores) / 3600
                 print(f"  {nodes} nodes x {cores} cores: {hours:.2f} h")
-        print(f"  this machine ({args.cores} cores, local): "
-              f"{1_000_000 / runs['local']['docs_s'] / 3600:.1f} h; load at end {os.getloadavg()}")
+        print(
+            f"  this machine ({args.cores} cores, local): "
+            f"{1_000_000 / runs['local']['docs_s'] / 3600:.1f} h; load at end {os.getloadavg()}"
+        )
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -30,11 +30,11 @@ REPO = Path(__file__).resolve().parent.parent
 DEFAULT_DIR = REPO.parent / "shared" / "realworld"
 DEFAULT_BASE = Path("/tmp/paperatlas-base/src")
 # Checked only at the end, as unseen layouts (one per reader family not used for tuning).
-HELD_OUT = ("3dv2026_schedule.csv", "arxiv_2025-09-18.jsonl", "deep_review_refs.json",
-            "ppi_review.ris")
+HELD_OUT = ("3dv2026_schedule.csv", "arxiv_2025-09-18.jsonl", "deep_review_refs.json", "ppi_review.ris")
 
 
 # -- matching (same code for both sides) ------------------------------------------------
+
 
 def norm(text: str | None) -> str:
     text = unicodedata.normalize("NFKC", text or "").lower()
@@ -69,7 +69,7 @@ def check_samples(papers: list[dict], samples: list[dict]) -> dict[str, int]:
         cands = by_title.get(norm(s["title"]), []) if s.get("title") else []
         if not cands and s.get("abstract_start"):
             start = norm(s["abstract_start"])[:40]
-            cands = [p for p in papers if norm(p.get("abstract"))[:len(start)] == start and start]
+            cands = [p for p in papers if norm(p.get("abstract"))[: len(start)] == start and start]
         if not cands:
             continue
         found += 1
@@ -79,8 +79,7 @@ def check_samples(papers: list[dict], samples: list[dict]) -> dict[str, int]:
             mine = set().union(*(ids_of(u) for u in urls)) if urls else set()
             link_ok = not s.get("link") or bool(ids_of(s["link"]) & mine)
             authors = p.get("authors") or []
-            author_ok = not s.get("authors") or (bool(authors) and
-                                                 same_author(s["authors"][0], authors[0]))
+            author_ok = not s.get("authors") or (bool(authors) and same_author(s["authors"][0], authors[0]))
             scores.append((link_ok and author_ok, link_ok, author_ok))
         both, link_ok, author_ok = max(scores)
         linked += link_ok
@@ -91,9 +90,11 @@ def check_samples(papers: list[dict], samples: list[dict]) -> dict[str, int]:
 
 # -- one file, in this interpreter (run as a subprocess with either code on PYTHONPATH) ---
 
+
 def measure(path: Path, samples: list[dict]) -> dict:
     from paperatlas import Atlas
     from paperatlas import sources
+
     out: dict = {}
     start = time.perf_counter()
     try:
@@ -118,7 +119,8 @@ def measure(path: Path, samples: list[dict]) -> dict:
         "title": sum(bool((p.get("title") or "").strip()) for p in stored),
         "abstract": sum(bool((p.get("abstract") or "").strip()) for p in stored),
         "link": sum(bool(p.get("urls")) for p in stored),  # paper links (code links apart)
-        "authors": sum(bool(p.get("authors")) for p in stored)}
+        "authors": sum(bool(p.get("authors")) for p in stored),
+    }
     out["stored_error"] = errors[0][:120] if errors else None
     out["stored_samples"] = check_samples(stored, samples)
     out["seconds"] = round(time.perf_counter() - start, 2)
@@ -127,9 +129,15 @@ def measure(path: Path, samples: list[dict]) -> dict:
 
 def run_side(src: Path, path: Path, samples: list[dict]) -> dict:
     env = {**os.environ, "PYTHONPATH": str(src)}
-    proc = subprocess.run([sys.executable, __file__, "--measure", str(path)],
-                          input=json.dumps(samples), capture_output=True, text=True, env=env,
-                          cwd=str(REPO), timeout=1800)
+    proc = subprocess.run(
+        [sys.executable, __file__, "--measure", str(path)],
+        input=json.dumps(samples),
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=str(REPO),
+        timeout=1800,
+    )
     if proc.returncode != 0:
         return {"error": (proc.stderr.strip().splitlines() or ["?"])[-1][:120]}
     return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -150,8 +158,9 @@ def main() -> None:
         samples = json.loads(sys.stdin.read())
         print(json.dumps(measure(args.measure, samples)))
         return
-    truth = [json.loads(line) for line in (args.realworld / "truth.jsonl").read_text().splitlines()
-             if line.strip()]
+    truth = [
+        json.loads(line) for line in (args.realworld / "truth.jsonl").read_text().splitlines() if line.strip()
+    ]
     if args.only:
         truth = [t for t in truth if t["file"] in args.only]
     rows = []
@@ -161,10 +170,14 @@ def main() -> None:
         base = run_side(args.base, path, t["samples"])
         rows.append((t, new, base))
         print(f"  measured {t['file']}", file=sys.stderr)
-    header = (f"{'file':26} {'true':>5} | {'stored':>6} {'base':>5} | {'read':>5} {'base':>5} | "
-              f"{'samples whole (found/link/author)':>34} {'base':>14} | ok")
-    for title, selected in (("tuning set", [r for r in rows if r[0]["file"] not in HELD_OUT]),
-                            ("held-out set", [r for r in rows if r[0]["file"] in HELD_OUT])):
+    header = (
+        f"{'file':26} {'true':>5} | {'stored':>6} {'base':>5} | {'read':>5} {'base':>5} | "
+        f"{'samples whole (found/link/author)':>34} {'base':>14} | ok"
+    )
+    for title, selected in (
+        ("tuning set", [r for r in rows if r[0]["file"] not in HELD_OUT]),
+        ("held-out set", [r for r in rows if r[0]["file"] in HELD_OUT]),
+    ):
         if not selected:
             continue
         print(f"\n{title}\n{header}\n{'-' * len(header)}")
@@ -176,14 +189,20 @@ def main() -> None:
             good_base = within(base.get("stored", -99), t["papers"]) and s_base.get("whole", 0) >= 7
             ok_new += good
             ok_base += good_base
-            sample = (f"{s_new.get('whole', 0)}/8 ({s_new.get('found', 0)}/{s_new.get('linked', 0)}/"
-                      f"{s_new.get('authored', 0)})")
-            sample_base = (f"{s_base.get('whole', 0)}/8 ({s_base.get('found', 0)}/"
-                           f"{s_base.get('linked', 0)}/{s_base.get('authored', 0)})")
-            print(f"{t['file']:26} {t['papers']:>5} | {new.get('stored', 'err'):>6} "
-                  f"{base.get('stored', 'err'):>5} | {new.get('read', 'err'):>5} "
-                  f"{base.get('read', 'err'):>5} | {sample:>34} {sample_base:>14} | "
-                  f"{'yes' if good else 'NO'}{'' if good_base else ' (base no)'}")
+            sample = (
+                f"{s_new.get('whole', 0)}/8 ({s_new.get('found', 0)}/{s_new.get('linked', 0)}/"
+                f"{s_new.get('authored', 0)})"
+            )
+            sample_base = (
+                f"{s_base.get('whole', 0)}/8 ({s_base.get('found', 0)}/"
+                f"{s_base.get('linked', 0)}/{s_base.get('authored', 0)})"
+            )
+            print(
+                f"{t['file']:26} {t['papers']:>5} | {new.get('stored', 'err'):>6} "
+                f"{base.get('stored', 'err'):>5} | {new.get('read', 'err'):>5} "
+                f"{base.get('read', 'err'):>5} | {sample:>34} {sample_base:>14} | "
+                f"{'yes' if good else 'NO'}{'' if good_base else ' (base no)'}"
+            )
             for side, res in (("new", new), ("base", base)):
                 for key in ("error", "stored_error", "read_error"):
                     if res.get(key):

@@ -49,8 +49,12 @@ AREA_USERS = [
 
 
 def _has(paper, *patterns, where=("title", "keywords")):
-    text = " ".join([paper["title"] if "title" in where else "",
-                     " ".join(paper["keywords"]) if "keywords" in where else ""]).lower()
+    text = " ".join(
+        [
+            paper["title"] if "title" in where else "",
+            " ".join(paper["keywords"]) if "keywords" in where else "",
+        ]
+    ).lower()
     return all(re.search(p, text) for p in patterns)
 
 
@@ -59,8 +63,9 @@ def _has(paper, *patterns, where=("title", "keywords")):
 KEYWORD_USERS = {
     "unlearning": lambda p: _has(p, r"unlearn"),
     "speculative decoding": lambda p: _has(p, r"speculative (decoding|sampling)"),
-    "diffusion models for inverse problems": lambda p: _has(p, r"inverse problem")
-    and _has(p, r"diffusion", where=("title", "keywords")),
+    "diffusion models for inverse problems": lambda p: (
+        _has(p, r"inverse problem") and _has(p, r"diffusion", where=("title", "keywords"))
+    ),
     "model merging": lambda p: _has(p, r"model merging|merging models|merge models|merged model"),
     "mixture of experts": lambda p: _has(p, r"mixture[- ]of[- ]experts|\bmoe\b"),
     "jailbreaks": lambda p: _has(p, r"jailbreak"),
@@ -112,9 +117,13 @@ def main() -> None:
     parser.add_argument("--model", default=None, help="cached vector file stem")
     parser.add_argument("--seeds", type=int, default=3, help="draws of likes per user and size")
     parser.add_argument("--json", type=Path, default=None, help="write all figures here")
-    parser.add_argument("--held-out", choices=("auto", "yes", "no"), default="auto",
-                        help="evaluate only on the ~20%% of papers no shipped model was fit on "
-                             "(auto: yes for models trained on this data, e.g. static)")
+    parser.add_argument(
+        "--held-out",
+        choices=("auto", "yes", "no"),
+        default="auto",
+        help="evaluate only on the ~20%% of papers no shipped model was fit on "
+        "(auto: yes for models trained on this data, e.g. static)",
+    )
     args = parser.parse_args()
 
     started = time.time()
@@ -126,6 +135,7 @@ def main() -> None:
     if held_out:
         # the model saw the other 80% (and their areas) when it was fit: measure on the rest
         from paperatlas.enrich.areas import is_held_out
+
         keep = [i for i, pid in enumerate(ids) if is_held_out(pid)]
         rows, ids = [rows[i] for i in keep], [ids[i] for i in keep]
         tfidf, emb = tfidf[keep], emb[keep]
@@ -133,8 +143,10 @@ def main() -> None:
     tfidf_only = rec.Features(ids=ids, emb=None, tfidf=tfidf, terms=terms)
     design = rec.design_matrix(features)
     rating = np.array([r.get("rating_avg") or 0.0 for r in rows])
-    print(f"{len(rows)} papers{' (held-out split only)' if held_out else ''}, TF-IDF "
-          f"{tfidf.shape[1]} terms, vectors {model} {emb.shape}, loaded in {time.time() - started:.0f}s")
+    print(
+        f"{len(rows)} papers{' (held-out split only)' if held_out else ''}, TF-IDF "
+        f"{tfidf.shape[1]} terms, vectors {model} {emb.shape}, loaded in {time.time() - started:.0f}s"
+    )
 
     users: dict[str, set[int]] = {}
     for area in AREA_USERS:
@@ -176,13 +188,15 @@ def main() -> None:
                         else:
                             scores = rec.rank_centroid(features, liked)
                     ranked = rec.top_unseen(np.asarray(scores), liked, 100)
-                    results.setdefault((method, user, n), []).append(
-                        precision_recall(ranked, relevant))
+                    results.setdefault((method, user, n), []).append(precision_recall(ranked, relevant))
         print(f"  done {user} ({time.time() - started:.0f}s)", flush=True)
 
     def mean(method, n, which, user_filter=lambda u: True):
-        values = [np.mean([v[which] for v in vals]) for (m, u, size), vals in results.items()
-                  if m == method and size == n and user_filter(u)]
+        values = [
+            np.mean([v[which] for v in vals])
+            for (m, u, size), vals in results.items()
+            if m == method and size == n and user_filter(u)
+        ]
         return float(np.mean(values)) if values else float("nan")
 
     summary = {}
@@ -196,13 +210,17 @@ def main() -> None:
             summary[f"{method}|{n}"] = {"p@20": p, "r@100": r}
             line += f"  {p:10.3f} {r:13.3f}"
         print(line)
-    for group, test in (("area users", lambda u: u.startswith("area")),
-                        ("keyword users", lambda u: u.startswith("kw"))):
+    for group, test in (
+        ("area users", lambda u: u.startswith("area")),
+        ("keyword users", lambda u: u.startswith("kw")),
+    ):
         print(f"\n{group}: P@20 at 5 likes")
         for method in methods:
             print(f"  {method:22s} {mean(method, 5, 0, test):.3f}   R@100 {mean(method, 5, 1, test):.3f}")
-            summary[f"{group}|{method}|5"] = {"p@20": mean(method, 5, 0, test),
-                                                "r@100": mean(method, 5, 1, test)}
+            summary[f"{group}|{method}|5"] = {
+                "p@20": mean(method, 5, 0, test),
+                "r@100": mean(method, 5, 1, test),
+            }
     print("\nper user, P@20 at 5 likes: paperatlas vs tfidf centroid")
     for user in users:
         ours = np.mean([v[0] for v in results.get(("paperatlas", user, 5), [(np.nan, 0)])])
@@ -210,14 +228,26 @@ def main() -> None:
         print(f"  {user:60s} {ours:.3f}  {base:.3f}")
     ours5, base5 = mean("paperatlas", 5, 0), mean("tfidf centroid", 5, 0)
     ratio = ours5 / base5 if base5 else float("inf")
-    print(f"\nprecision@20 at 5 likes: paperatlas {ours5:.3f}, TF-IDF centroid {base5:.3f}, "
-          f"ratio {ratio:.2f}x (target 2x); popularity {mean('popularity', 5, 0):.3f}, "
-          f"random {mean('random', 5, 0):.3f}; {time.time() - started:.0f}s total")
+    print(
+        f"\nprecision@20 at 5 likes: paperatlas {ours5:.3f}, TF-IDF centroid {base5:.3f}, "
+        f"ratio {ratio:.2f}x (target 2x); popularity {mean('popularity', 5, 0):.3f}, "
+        f"random {mean('random', 5, 0):.3f}; {time.time() - started:.0f}s total"
+    )
     if args.json:
-        args.json.write_text(json.dumps({"model": model, "held_out": held_out, "papers": len(ids),
-                                         "users": {u: len(m) for u, m in users.items()},
-                                         "seeds": args.seeds, "summary": summary,
-                                         "ratio_p20_5": ratio}, indent=2))
+        args.json.write_text(
+            json.dumps(
+                {
+                    "model": model,
+                    "held_out": held_out,
+                    "papers": len(ids),
+                    "users": {u: len(m) for u, m in users.items()},
+                    "seeds": args.seeds,
+                    "summary": summary,
+                    "ratio_p20_5": ratio,
+                },
+                indent=2,
+            )
+        )
 
 
 if __name__ == "__main__":

@@ -31,16 +31,28 @@ REPO = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 REAL = REPO.parent / "shared" / "data" / "iclr2026.jsonl.gz"
 STAGES = ["add", "enrich", "embed", "index", "search", "similar", "map"]
-QUERIES = ["diffusion models for video generation", "graph neural networks oversmoothing",
-           "offline reinforcement learning value function", "privacy of large language models",
-           "benchmark for code generation agents", "uncertainty quantification in Bayesian deep learning",
-           "federated learning with heterogeneous clients", "protein structure prediction",
-           "test-time scaling of reasoning", "sparse autoencoders interpretability",
-           "time series forecasting transformer", "adversarial robustness certified defenses",
-           "contrastive self-supervised representation", "mixture of experts routing",
-           "neural operators for PDEs", "vision language model hallucination",
-           "quantization of large models", "causal discovery from observational data",
-           "robot manipulation policy learning", "optimal transport generative models"]
+QUERIES = [
+    "diffusion models for video generation",
+    "graph neural networks oversmoothing",
+    "offline reinforcement learning value function",
+    "privacy of large language models",
+    "benchmark for code generation agents",
+    "uncertainty quantification in Bayesian deep learning",
+    "federated learning with heterogeneous clients",
+    "protein structure prediction",
+    "test-time scaling of reasoning",
+    "sparse autoencoders interpretability",
+    "time series forecasting transformer",
+    "adversarial robustness certified defenses",
+    "contrastive self-supervised representation",
+    "mixture of experts routing",
+    "neural operators for PDEs",
+    "vision language model hallucination",
+    "quantization of large models",
+    "causal discovery from observational data",
+    "robot manipulation policy learning",
+    "optimal transport generative models",
+]
 
 
 def run_popen_wait4(cmd: list[str], env: dict | None = None) -> dict:
@@ -103,8 +115,7 @@ def run_size(label: str, corpus: Path, n: int, work: Path, stages: list[str]) ->
     results = {}
     for stage in stages:
         if stage == "add":
-            r = run_popen_wait4([pa, "add", str(corpus), "--list", "big", "--no-enrich",
-                                 "--db", str(db)])
+            r = run_popen_wait4([pa, "add", str(corpus), "--list", "big", "--no-enrich", "--db", str(db)])
         elif stage == "enrich":
             r = run_popen_wait4([pa, "enrich", "--db", str(db)])
         elif stage == "embed":
@@ -112,21 +123,26 @@ def run_size(label: str, corpus: Path, n: int, work: Path, stages: list[str]) ->
         elif stage == "map":
             r = run_popen_wait4([pa, "map", "--list", "big", "--model", "static", "--db", str(db)])
         else:
-            r = run_popen_wait4([sys.executable, "-c", LIBRARY_STAGE, stage, str(db), str(n),
-                                 json.dumps(QUERIES)])
+            r = run_popen_wait4(
+                [sys.executable, "-c", LIBRARY_STAGE, stage, str(db), str(n), json.dumps(QUERIES)]
+            )
             r.update(json.loads(r["out"].strip().splitlines()[-1]))
         r.pop("out", None)
         r["papers_s"] = n / r["s"] if stage not in ("search", "similar") else None
         r["store_mb"] = store_mb(db)
         r["load"] = os.getloadavg()[0]
         results[stage] = r
-        print(f"{label} {stage}: " + json.dumps({k: (round(v, 2) if isinstance(v, float) else v)
-                                                 for k, v in r.items()}), flush=True)
+        print(
+            f"{label} {stage}: "
+            + json.dumps({k: (round(v, 2) if isinstance(v, float) else v) for k, v in r.items()}),
+            flush=True,
+        )
     return results
 
 
 def count_lines(path: Path) -> int:
     import gzip
+
     opener = gzip.open if path.suffix == ".gz" else open
     with opener(path, "rt", encoding="utf-8") as fh:
         return sum(1 for line in fh if line.strip())
@@ -149,8 +165,16 @@ def main() -> None:
         corpus = work / f"corpus-{args.n}.jsonl.gz"
         if not corpus.exists():
             t = time.perf_counter()
-            subprocess.run([sys.executable, str(REPO / "benchmarks" / "make_corpus.py"), str(args.n),
-                            "--out", str(corpus)], check=True)
+            subprocess.run(
+                [
+                    sys.executable,
+                    str(REPO / "benchmarks" / "make_corpus.py"),
+                    str(args.n),
+                    "--out",
+                    str(corpus),
+                ],
+                check=True,
+            )
             print(f"corpus of {args.n:,}: {time.perf_counter() - t:.0f} s", flush=True)
     all_results = {}
     if not args.skip_base:
@@ -167,8 +191,10 @@ def main() -> None:
             else:
                 cells.append(f"{r['s']:.1f} / {r['rss_mb']:.0f} / {r['papers_s']:.0f}")
         print(f"| {stage} | " + " | ".join(cells) + " |")
-    print("store MB: " + ", ".join(f"{k}: {max(r['store_mb'] for r in res.values()):.0f}"
-                                   for k, res in all_results.items()))
+    print(
+        "store MB: "
+        + ", ".join(f"{k}: {max(r['store_mb'] for r in res.values()):.0f}" for k, res in all_results.items())
+    )
     print(f"load at end {os.getloadavg()}")
     (work / "results.json").write_text(json.dumps(all_results, indent=1))
 

@@ -40,8 +40,10 @@ def variants() -> dict[str, tuple[str, dict]]:
         "+feedback 1": ("new", {"feedback_weight": 1.0}),
         "+feedback 0.5": ("new", {"feedback_weight": 0.5}),
         "bm25 minmax 0.5": ("new", {"keyword_scale": "minmax", "keyword_weight": 0.5}),
-        "bm25 minmax 0.5, vec 1": ("new", {"keyword_scale": "minmax", "keyword_weight": 0.5,
-                                           "vector_weight": 1.0}),
+        "bm25 minmax 0.5, vec 1": (
+            "new",
+            {"keyword_scale": "minmax", "keyword_weight": 0.5, "vector_weight": 1.0},
+        ),
         "ceiling kw 1": ("new", {"keyword_weight": 1.0}),
         "ceiling kw 1, vec 1": ("new", {"keyword_weight": 1.0, "vector_weight": 1.0}),
         "ceiling kw 0.5, vec 1": ("new", {"keyword_weight": 0.5, "vector_weight": 1.0}),
@@ -67,6 +69,7 @@ def main() -> None:
 
     from paperatlas.embed import DEFAULT_MODEL
     from paperatlas.enrich.areas import is_held_out
+
     rows = [r for r in load_rows(args.data) if is_held_out(r["id"])]
     store = build_store(args.data, args.db, [DEFAULT_MODEL, S.MULTILINGUAL_MODEL])
     allowed = {r["id"] for r in rows}
@@ -80,17 +83,24 @@ def main() -> None:
     for q in queries:
         text = q["query"]
         sets["new"][q["qid"]] = S.candidate_rankings(
-            store, text, allowed=allowed, fusion={"feedback_weight": 1.0})
+            store, text, allowed=allowed, fusion={"feedback_weight": 1.0}
+        )
         sets["before"][q["qid"]] = S.candidate_rankings(
-            store, text, allowed=allowed, glossary=True, learned=False, fusion=BEFORE)
+            store, text, allowed=allowed, glossary=True, learned=False, fusion=BEFORE
+        )
         sets["glossary"][q["qid"]] = (
-            S.candidate_rankings(store, text, allowed=allowed, glossary=True, learned=False,
-                                 fusion={"feedback_weight": 1.0})
-            if q.get("lang") == "zh" else sets["new"][q["qid"]])
+            S.candidate_rankings(
+                store, text, allowed=allowed, glossary=True, learned=False, fusion={"feedback_weight": 1.0}
+            )
+            if q.get("lang") == "zh"
+            else sets["new"][q["qid"]]
+        )
         S.GLOSSARY_OVERRIDES = False  # the learned terms of every word, beside the glossary's
         sets["nooverride"][q["qid"]] = (
             S.candidate_rankings(store, text, allowed=allowed, fusion={"feedback_weight": 1.0})
-            if q.get("lang") == "zh" else sets["new"][q["qid"]])
+            if q.get("lang") == "zh"
+            else sets["new"][q["qid"]]
+        )
         S.GLOSSARY_OVERRIDES = True
     print(f"{len(queries)} queries ({args.split}), rankings in {time.perf_counter() - t:.0f}s")
 
@@ -101,8 +111,9 @@ def main() -> None:
         for q in queries:
             r = sets[which][q["qid"]]
             top = [p for p, _ in S.fuse_rankings(r, fusion)[0][:K]]
-            by.setdefault(q["type"], []).append((ndcg(top, judged[q["need"]]),
-                                                 recall(top, judged[q["need"]])))
+            by.setdefault(q["type"], []).append(
+                (ndcg(top, judged[q["need"]]), recall(top, judged[q["need"]]))
+            )
         cells = [mean(v[0] for v in by[t]) for t in types]
         print(f"{name:<26}" + "".join(f"{c:>12.3f}" for c in cells) + f"{mean(cells):>9.3f}")
 

@@ -46,11 +46,18 @@ def build_store(data: Path, db: Path, models: list[str], log=print) -> Store:
             for r in rows:
                 if r["id"] in have:
                     continue
-                store.insert_paper({
-                    "id": r["id"], "title": r.get("title"), "abstract": r["abstract"] or "",
-                    "keywords": r.get("keywords") or [], "year": r.get("year"),
-                    "area": r.get("primary_area"), "decision": r.get("decision"),
-                    "venue": "ICLR 2026"})
+                store.insert_paper(
+                    {
+                        "id": r["id"],
+                        "title": r.get("title"),
+                        "abstract": r["abstract"] or "",
+                        "keywords": r.get("keywords") or [],
+                        "year": r.get("year"),
+                        "area": r.get("primary_area"),
+                        "decision": r.get("decision"),
+                        "venue": "ICLR 2026",
+                    }
+                )
         log(f"store: {len(rows):,} papers inserted in {time.perf_counter() - t:.1f}s")
     for model in models:
         ensure_vectors(store, rows, model, log)
@@ -67,8 +74,7 @@ def ensure_vectors(store: Store, rows: list[dict], model: str, log=print) -> Non
         matrix = np.load(cached)
         if len(ids) == len(rows) == matrix.shape[0]:
             by_id = {r["id"]: r for r in rows}
-            hashes = [text_hash(embedding_text(by_id[i].get("title"), by_id[i]["abstract"]))
-                      for i in ids]
+            hashes = [text_hash(embedding_text(by_id[i].get("title"), by_id[i]["abstract"])) for i in ids]
             with store.transaction():
                 store.put_vectors(model, ids, matrix, hashes)
             log(f"vectors: {model} loaded from {cached}")
@@ -133,15 +139,22 @@ def build_abstract_store(data: Path, db: Path, models: list[str], log=print) -> 
             have = set(store.all_ids())
             for r in rows:
                 if r["id"] not in have:
-                    store.insert_paper({"id": r["id"], "title": None,
-                                        "abstract": r["abstract"] or "", "keywords": [],
-                                        "year": r.get("year"), "area": r.get("primary_area"),
-                                        "decision": r.get("decision"), "venue": "ICLR 2026"})
+                    store.insert_paper(
+                        {
+                            "id": r["id"],
+                            "title": None,
+                            "abstract": r["abstract"] or "",
+                            "keywords": [],
+                            "year": r.get("year"),
+                            "area": r.get("primary_area"),
+                            "decision": r.get("decision"),
+                            "venue": "ICLR 2026",
+                        }
+                    )
         log(f"abstract-only store: {len(rows):,} held-out papers")
     for model in models:
         if store.vector_signature(model)[0] != len(rows):
             t = time.perf_counter()
             embed_store(store, model=model, progress=True)
-            log(f"vectors: {model} for {len(rows):,} abstracts in "
-                f"{time.perf_counter() - t:.0f}s")
+            log(f"vectors: {model} for {len(rows):,} abstracts in {time.perf_counter() - t:.0f}s")
     return store

@@ -100,7 +100,7 @@ def judge(needs: dict, rows: list[dict]) -> dict[str, dict[str, int]]:
 def ndcg(ranked: list[str], grades: dict[str, int], k: int = K) -> float:
     dcg = sum((2 ** grades.get(p, 0) - 1) / math.log2(i + 2) for i, p in enumerate(ranked[:k]))
     ideal = sorted(grades.values(), reverse=True)[:k]
-    idcg = sum((2 ** g - 1) / math.log2(i + 2) for i, g in enumerate(ideal))
+    idcg = sum((2**g - 1) / math.log2(i + 2) for i, g in enumerate(ideal))
     return dcg / idcg if idcg else 0.0
 
 
@@ -118,33 +118,38 @@ def split_of(q: dict) -> str:
     return "dev" if need_number(q["need"]) % 2 == 1 else "test"
 
 
-def rankings_for(store, queries: list[dict], allowed: set[str] | None
-                 ) -> dict[str, S.Rankings]:
-    return {q["qid"]: S.candidate_rankings(store, q["query"], allowed=allowed)
-            for q in queries}
+def rankings_for(store, queries: list[dict], allowed: set[str] | None) -> dict[str, S.Rankings]:
+    return {q["qid"]: S.candidate_rankings(store, q["query"], allowed=allowed) for q in queries}
 
 
-def untranslated_rankings(store, queries: list[dict], allowed: set[str] | None
-                          ) -> dict[str, S.Rankings]:
+def untranslated_rankings(store, queries: list[dict], allowed: set[str] | None) -> dict[str, S.Rankings]:
     """Rankings of the non-English queries as typed (no translation at all)."""
-    return {q["qid"]: S.candidate_rankings(store, q["query"], allowed=allowed, glossary=False,
-                                           learned=False)
-            for q in queries if q.get("lang", "en") != "en"}
+    return {
+        q["qid"]: S.candidate_rankings(store, q["query"], allowed=allowed, glossary=False, learned=False)
+        for q in queries
+        if q.get("lang", "en") != "en"
+    }
 
 
-def before_rankings(store, queries: list[dict], allowed: set[str] | None
-                    ) -> dict[str, S.Rankings]:
+def before_rankings(store, queries: list[dict], allowed: set[str] | None) -> dict[str, S.Rankings]:
     """Rankings as search made them before issue 18 (glossary-only translation, the
     min-max fusion's first pass)."""
     from search_known import BEFORE
 
-    return {q["qid"]: S.candidate_rankings(store, q["query"], allowed=allowed, glossary=True,
-                                           learned=False, fusion=BEFORE) for q in queries}
+    return {
+        q["qid"]: S.candidate_rankings(
+            store, q["query"], allowed=allowed, glossary=True, learned=False, fusion=BEFORE
+        )
+        for q in queries
+    }
 
 
-def run_methods(rankings: dict[str, S.Rankings], fusion: dict,
-                typed: dict[str, S.Rankings] | None = None,
-                before: dict[str, S.Rankings] | None = None) -> dict[str, dict[str, list[str]]]:
+def run_methods(
+    rankings: dict[str, S.Rankings],
+    fusion: dict,
+    typed: dict[str, S.Rankings] | None = None,
+    before: dict[str, S.Rankings] | None = None,
+) -> dict[str, dict[str, list[str]]]:
     """method -> qid -> top-10 ids, for keyword, vector and hybrid; with `typed` (the
     untranslated rankings of non-English queries) also the single methods as typed."""
     out = {"bm25": {}, "vectors": {}, "hybrid": {}}
@@ -160,14 +165,21 @@ def run_methods(rankings: dict[str, S.Rankings], fusion: dict,
             out["vectors as typed"][qid] = [p for p, _ in raw.semantic(fusion)[:K]]
         if before is not None:
             from search_known import BEFORE
+
             out.setdefault("hybrid before", {})[qid] = [
-                p for p, _ in S.fuse_rankings(before[qid], BEFORE)[0][:K]]
+                p for p, _ in S.fuse_rankings(before[qid], BEFORE)[0][:K]
+            ]
     return out
 
 
 def scores(top: dict[str, list[str]], queries: list[dict], judged: dict) -> dict[str, dict]:
-    return {q["qid"]: {"ndcg": ndcg(top[q["qid"]], judged[q["need"]]),
-                       "recall": recall(top[q["qid"]], judged[q["need"]])} for q in queries}
+    return {
+        q["qid"]: {
+            "ndcg": ndcg(top[q["qid"]], judged[q["need"]]),
+            "recall": recall(top[q["qid"]], judged[q["need"]]),
+        }
+        for q in queries
+    }
 
 
 def mean(values) -> float:
@@ -178,12 +190,17 @@ def mean(values) -> float:
 def tune(rankings, queries, judged) -> dict:
     """The fusion setting with the best mean hybrid nDCG@10 on the dev split."""
     dev = [q for q in queries if split_of(q) == "dev"]
-    grid = [{"method": "rrf", "rrf_k": k, "keyword_weight": w, "vector_weight": 1.0,
-             "feedback_weight": f}
-            for k in (10, 30, 60) for w in (0.5, 1.0, 2.0) for f in (0.0, 0.5, 1.0)]
-    grid += [{"method": "score", "rrf_k": 60, "keyword_weight": w, "vector_weight": 1.0,
-              "feedback_weight": f}
-             for w in (0.5, 0.75, 1.0, 1.5) for f in (0.0, 0.5, 1.0)]
+    grid = [
+        {"method": "rrf", "rrf_k": k, "keyword_weight": w, "vector_weight": 1.0, "feedback_weight": f}
+        for k in (10, 30, 60)
+        for w in (0.5, 1.0, 2.0)
+        for f in (0.0, 0.5, 1.0)
+    ]
+    grid += [
+        {"method": "score", "rrf_k": 60, "keyword_weight": w, "vector_weight": 1.0, "feedback_weight": f}
+        for w in (0.5, 0.75, 1.0, 1.5)
+        for f in (0.0, 0.5, 1.0)
+    ]
     best, best_score = None, -1.0
     for fusion in grid:
         top = run_methods({q["qid"]: rankings[q["qid"]] for q in dev}, fusion)["hybrid"]
@@ -202,19 +219,25 @@ def main() -> None:
     ap.add_argument("--tune", action="store_true", help="grid-search fusion on the dev split")
     ap.add_argument("--json", type=Path, help="write per-query figures here")
     ap.add_argument("--corpus", choices=("heldout", "all"), default="heldout")
-    ap.add_argument("--models", nargs="+", help="vector models to load (default: the default "
-                    "model and use-multilingual)")
-    ap.add_argument("--no-glossary", action="store_true",
-                    help="do not translate Chinese queries with the glossary")
+    ap.add_argument(
+        "--models", nargs="+", help="vector models to load (default: the default model and use-multilingual)"
+    )
+    ap.add_argument(
+        "--no-glossary", action="store_true", help="do not translate Chinese queries with the glossary"
+    )
     ap.add_argument("--no-known", action="store_true", help="skip the known-item part")
     ap.add_argument("--no-needs", action="store_true", help="skip the need-based part")
     ap.add_argument("--titles", type=int, default=500, help="title queries (known items)")
     ap.add_argument("--names", type=int, default=300, help="name queries (known items)")
-    ap.add_argument("--no-tune-known", action="store_true",
-                    help="known items: report the library's FUSION instead of tuning")
+    ap.add_argument(
+        "--no-tune-known",
+        action="store_true",
+        help="known items: report the library's FUSION instead of tuning",
+    )
     args = ap.parse_args()
     if not args.no_known:
         import search_known
+
         print("== known items ==")
         search_known.run(args.data, args.titles, not args.no_tune_known, args.names)
     if args.no_needs:
@@ -223,26 +246,32 @@ def main() -> None:
     print("== information needs ==")
 
     from paperatlas.embed import DEFAULT_MODEL
+
     rows = load_rows(args.data)
     store = build_store(args.data, args.db, args.models or [DEFAULT_MODEL, S.MULTILINGUAL_MODEL])
     from paperatlas.search.translate import build_vocabulary
+
     build_vocabulary(store, progress=True)  # as `paperatlas embed` leaves an atlas
     needs, queries = load_queries(args.queries)
     allowed = None
     if args.corpus == "heldout":
         from paperatlas.enrich.areas import is_held_out
+
         rows = [r for r in rows if is_held_out(r["id"])]
         allowed = {r["id"] for r in rows}
     print(f"corpus: {args.corpus} ({len(rows):,} papers)")
     judged = judge(needs, rows)
     sizes = sorted(len(g) for g in judged.values())
-    print(f"{len(queries)} queries over {len(needs)} needs; relevant papers per need: "
-          f"min {sizes[0]}, median {sizes[len(sizes) // 2]}, max {sizes[-1]}")
+    print(
+        f"{len(queries)} queries over {len(needs)} needs; relevant papers per need: "
+        f"min {sizes[0]}, median {sizes[len(sizes) // 2]}, max {sizes[-1]}"
+    )
 
     t = time.perf_counter()
-    rankings = {q["qid"]: S.candidate_rankings(store, q["query"], allowed=allowed,
-                                               glossary=not args.no_glossary)
-                for q in queries}
+    rankings = {
+        q["qid"]: S.candidate_rankings(store, q["query"], allowed=allowed, glossary=not args.no_glossary)
+        for q in queries
+    }
     typed = untranslated_rankings(store, queries, allowed)
     before = before_rankings(store, queries, allowed)
     print(f"candidate rankings for {len(queries)} queries in {time.perf_counter() - t:.1f}s")
@@ -252,8 +281,9 @@ def main() -> None:
     if args.tune:
         fusion = tune(rankings, queries, judged)
         print(f"best on dev: {fusion}")
-    print(f"fusion: {fusion or 'the library default'} (FUSION {S.FUSION}, other "
-          f"languages {S.FUSION_FOREIGN})")
+    print(
+        f"fusion: {fusion or 'the library default'} (FUSION {S.FUSION}, other languages {S.FUSION_FOREIGN})"
+    )
 
     top = run_methods(rankings, fusion, typed, before)
     per = {m: scores(top[m], queries, judged) for m in top}
@@ -264,8 +294,9 @@ def main() -> None:
     subsets = [("all", queries)]
     subsets += [(f"split={s}", [q for q in queries if split_of(q) == s]) for s in ("dev", "test")]
     subsets += [(f"type={t}", [q for q in queries if q["type"] == t]) for t in types]
-    subsets += [(f"test, type={t}", [q for q in queries if q["type"] == t and
-                                     split_of(q) == "test"]) for t in types]
+    subsets += [
+        (f"test, type={t}", [q for q in queries if q["type"] == t and split_of(q) == "test"]) for t in types
+    ]
     summary = {}
     for name, qs in subsets:
         cells = []
@@ -284,20 +315,25 @@ def main() -> None:
         hybrid = summary[(name, "hybrid")][0]
         for bm25, vectors, label in singles:
             best_single = max(summary[(name, bm25)][0], summary[(name, vectors)][0])
-            print(f"{name}: hybrid nDCG@10 {hybrid:.3f} / better of the {label} "
-                  f"{best_single:.3f} = {hybrid / best_single:.2f}x (target >= 1.15x)")
+            print(
+                f"{name}: hybrid nDCG@10 {hybrid:.3f} / better of the {label} "
+                f"{best_single:.3f} = {hybrid / best_single:.2f}x (target >= 1.15x)"
+            )
 
     # Chinese vs English for the same needs (the system as users get it: hybrid/auto)
     zh = [q for q in queries if q.get("lang") == "zh"]
     zh_needs = {q["need"] for q in zh}
     for kind in ("exact", "paraphrase"):
-        en = [q for q in queries if q.get("lang", "en") == "en" and q["type"] == kind
-              and q["need"] in zh_needs]
+        en = [
+            q for q in queries if q.get("lang", "en") == "en" and q["type"] == kind and q["need"] in zh_needs
+        ]
         if zh and en:
             r_zh = mean(per["hybrid"][q["qid"]]["recall"] for q in zh)
             r_en = mean(per["hybrid"][q["qid"]]["recall"] for q in en)
-            print(f"Chinese recall@10 {r_zh:.3f} vs English ({kind}) {r_en:.3f} for the same "
-                  f"needs = {r_zh / r_en:.0%} (target >= 80%)")
+            print(
+                f"Chinese recall@10 {r_zh:.3f} vs English ({kind}) {r_en:.3f} for the same "
+                f"needs = {r_zh / r_en:.0%} (target >= 80%)"
+            )
     en_all = [q for q in queries if q.get("lang", "en") == "en" and q["need"] in zh_needs]
     if zh and en_all:
         r_zh = mean(per["hybrid"][q["qid"]]["recall"] for q in zh)

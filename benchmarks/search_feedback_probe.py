@@ -25,13 +25,18 @@ def main() -> None:
     ap.add_argument("--split", choices=("tune", "test"), default="tune")
     args = ap.parse_args()
     store = Store(CACHE / "search" / "heldout_abstracts.db", read_only=True)
-    queries = [q for q in known_queries(load_rows(DEFAULT_DATA), 500, 300)
-               if q["split"] == args.split and q.get("lang", "en") == "en"]
-    print(f"{len(queries)} English known-item queries ({args.split}), load "
-          f"{os.getloadavg()[0]:.1f}", flush=True)
+    queries = [
+        q
+        for q in known_queries(load_rows(DEFAULT_DATA), 500, 300)
+        if q["split"] == args.split and q.get("lang", "en") == "en"
+    ]
+    print(
+        f"{len(queries)} English known-item queries ({args.split}), load {os.getloadavg()[0]:.1f}", flush=True
+    )
     t = time.perf_counter()
-    ranked = {q["qid"]: S.candidate_rankings(store, q["query"], fusion={"feedback_weight": 1.0})
-              for q in queries}
+    ranked = {
+        q["qid"]: S.candidate_rankings(store, q["query"], fusion={"feedback_weight": 1.0}) for q in queries
+    }
     print(f"rankings in {time.perf_counter() - t:.0f}s", flush=True)
     types = ("term", "title", "paraphrase")
     print(f"{'variant':<28}" + "".join(f"{t:>12}" for t in types) + f"{'mean':>8}")
@@ -45,9 +50,12 @@ def main() -> None:
                     r = rank_of(top, q["target"])
                     by.setdefault(q["type"], []).append(1.0 / r if r else 0.0)
                 cells = [statistics.fmean(by[t]) for t in types]
-                print(f"{f'minilm {mini} vec {vec} fb {fb}':<28}"
-                      + "".join(f"{c:>12.3f}" for c in cells)
-                      + f"{statistics.fmean(cells):>8.3f}", flush=True)
+                print(
+                    f"{f'minilm {mini} vec {vec} fb {fb}':<28}"
+                    + "".join(f"{c:>12.3f}" for c in cells)
+                    + f"{statistics.fmean(cells):>8.3f}",
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":

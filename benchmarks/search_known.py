@@ -49,9 +49,16 @@ from search_common import CACHE, REPO, build_abstract_store, load_rows, paper_na
 from paperatlas import search as S  # noqa: E402
 
 K = 10
-BEFORE = {"method": "score", "keyword_scale": "minmax", "keyword_weight": 0.5,
-          "vector_weight": 1.0, "feedback_weight": 1.0, "name_weight": 0.0,
-          "minilm_weight": 0.0, "multilingual_weight": 0.125}
+BEFORE = {
+    "method": "score",
+    "keyword_scale": "minmax",
+    "keyword_weight": 0.5,
+    "vector_weight": 1.0,
+    "feedback_weight": 1.0,
+    "name_weight": 0.0,
+    "minilm_weight": 0.0,
+    "multilingual_weight": 0.125,
+}
 KNOWN = REPO / "benchmarks" / "queries" / "known"
 WITH_FEEDBACK = {"feedback_weight": 1.0}
 
@@ -70,20 +77,23 @@ def known_queries(rows: list[dict], titles: int, names_n: int) -> list[dict]:
 
     held = [r for r in rows if is_held_out(r["id"])]
     out = []
-    with_title = sorted((r for r in held if r.get("title")),
-                        key=lambda r: hashlib.sha1(b"title-sample:" + r["id"].encode()).digest())
+    with_title = sorted(
+        (r for r in held if r.get("title")),
+        key=lambda r: hashlib.sha1(b"title-sample:" + r["id"].encode()).digest(),
+    )
     for r in with_title[:titles]:
-        out.append({"qid": f"t-{r['id']}", "target": r["id"], "type": "title", "lang": "en",
-                    "query": r["title"]})
+        out.append(
+            {"qid": f"t-{r['id']}", "target": r["id"], "type": "title", "lang": "en", "query": r["title"]}
+        )
     names = paper_names(rows)
     held_ids = {r["id"] for r in held}
     counts = Counter(n[0].lower() for pid, n in names.items() if pid in held_ids)
-    unique = sorted((pid for pid, n in names.items()
-                     if pid in held_ids and counts[n[0].lower()] == 1),
-                    key=lambda pid: _sample_key(b"name-sample:", pid))
+    unique = sorted(
+        (pid for pid, n in names.items() if pid in held_ids and counts[n[0].lower()] == 1),
+        key=lambda pid: _sample_key(b"name-sample:", pid),
+    )
     for pid in unique[:names_n]:
-        out.append({"qid": f"n-{pid}", "target": pid, "type": "term", "lang": "en",
-                    "query": names[pid][0]})
+        out.append({"qid": f"n-{pid}", "target": pid, "type": "term", "lang": "en", "query": names[pid][0]})
     for path in sorted(KNOWN.glob("*.jsonl")):
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.strip():
@@ -107,24 +117,23 @@ def rankings(store, queries: list[dict], log=print) -> dict[str, dict]:
     for n, q in enumerate(queries, start=1):
         text, zh = q["query"], q.get("lang") == "zh"
         # feedback on: its list is computed, so tuning can weigh it (0 drops it again)
-        item = {"new": S.candidate_rankings(store, text, glossary=True, fusion=WITH_FEEDBACK),
-                "before": S.candidate_rankings(store, text, glossary=True, learned=False,
-                                               fusion=BEFORE)}
+        item = {
+            "new": S.candidate_rankings(store, text, glossary=True, fusion=WITH_FEEDBACK),
+            "before": S.candidate_rankings(store, text, glossary=True, learned=False, fusion=BEFORE),
+        }
         if zh:
-            item["new_noglossary"] = S.candidate_rankings(store, text, glossary=False,
-                                                          fusion=WITH_FEEDBACK)
-            item["typed"] = S.candidate_rankings(store, text, glossary=False, learned=False,
-                                                 fusion=BEFORE)
-            item["minilm_typed"] = S._vector_ranking(store, S.MINILM_MODEL, text,
-                                                     S.CANDIDATES, None, [])
+            item["new_noglossary"] = S.candidate_rankings(store, text, glossary=False, fusion=WITH_FEEDBACK)
+            item["typed"] = S.candidate_rankings(store, text, glossary=False, learned=False, fusion=BEFORE)
+            item["minilm_typed"] = S._vector_ranking(store, S.MINILM_MODEL, text, S.CANDIDATES, None, [])
         out[q["qid"]] = item
         if n % 200 == 0:
             log(f"  rankings: {n}/{len(queries)} queries, {time.perf_counter() - t:.0f}s")
     return out
 
 
-def systems(item: dict, zh: bool, fusion: dict | None = None,
-            foreign: dict | None = None) -> dict[str, list[str]]:
+def systems(
+    item: dict, zh: bool, fusion: dict | None = None, foreign: dict | None = None
+) -> dict[str, list[str]]:
     base = fusion
 
     def fusion_of(r: S.Rankings) -> dict | None:
@@ -133,31 +142,33 @@ def systems(item: dict, zh: bool, fusion: dict | None = None,
         if base is None or r.fusion_language == "en":
             return base
         return {**base, **(foreign if foreign is not None else S.FUSION_FOREIGN)}
+
     typed = item.get("typed", item["before"])
     minilm = item["minilm_typed"] if zh else item["new"].minilm
     bm25 = [p for p, _ in typed.keyword]
     out = {
         "bm25": bm25[:K],
         "vectors": [p for p, _ in typed.vector[:K]],
-        "bm25+minilm rrf": [p for p, _ in S.fuse([(typed.keyword, 1.0), (minilm, 1.0)],
-                                                  method="rrf", rrf_k=60)[:K]],
+        "bm25+minilm rrf": [
+            p for p, _ in S.fuse([(typed.keyword, 1.0), (minilm, 1.0)], method="rrf", rrf_k=60)[:K]
+        ],
         "hybrid before": [p for p, _ in S.fuse_rankings(item["before"], BEFORE)[0][:K]],
-        "hybrid new, glossary off": [p for p, _ in S.fuse_rankings(
-            item.get("new_noglossary", item["new"]),
-            fusion_of(item.get("new_noglossary", item["new"])))[0][:K]],
-        "hybrid new": [p for p, _ in S.fuse_rankings(item["new"],
-                                                       fusion_of(item["new"]))[0][:K]],
+        "hybrid new, glossary off": [
+            p
+            for p, _ in S.fuse_rankings(
+                item.get("new_noglossary", item["new"]), fusion_of(item.get("new_noglossary", item["new"]))
+            )[0][:K]
+        ],
+        "hybrid new": [p for p, _ in S.fuse_rankings(item["new"], fusion_of(item["new"]))[0][:K]],
     }
     return out
 
 
-def score(queries, ranked, fusion=None, foreign=None
-          ) -> dict[str, dict[str, tuple[float, float]]]:
+def score(queries, ranked, fusion=None, foreign=None) -> dict[str, dict[str, tuple[float, float]]]:
     """system -> qid -> (reciprocal rank within 10, hit within 10)."""
     per: dict[str, dict[str, tuple[float, float]]] = {}
     for q in queries:
-        for name, top in systems(ranked[q["qid"]], q.get("lang") == "zh", fusion,
-                                 foreign).items():
+        for name, top in systems(ranked[q["qid"]], q.get("lang") == "zh", fusion, foreign).items():
             r = rank_of(top, q["target"])
             per.setdefault(name, {})[q["qid"]] = (1.0 / r if r else 0.0, 1.0 if r else 0.0)
     return per
@@ -182,21 +193,34 @@ def tune(queries, ranked, log=print) -> tuple[dict, dict]:
     english = [q for q in queries if q["split"] == "tune" and q.get("lang", "en") == "en"]
     chinese = [q for q in queries if q["split"] == "tune" and q.get("lang") == "zh"]
     best, best_score = dict(S.FUSION), -1.0
-    for kw, vec, mini, fb in itertools.product((0.25, 0.5, 1.0, 1.5, 2.0), (0.5, 1.0),
-                                               (0.0, 0.5, 1.0, 1.5, 2.0), (0.0, 0.5, 1.0)):
-        fusion = {**S.FUSION, "keyword_weight": kw, "vector_weight": vec,
-                  "minilm_weight": mini, "feedback_weight": fb}
+    for kw, vec, mini, fb in itertools.product(
+        (0.25, 0.5, 1.0, 1.5, 2.0), (0.5, 1.0), (0.0, 0.5, 1.0, 1.5, 2.0), (0.0, 0.5, 1.0)
+    ):
+        fusion = {
+            **S.FUSION,
+            "keyword_weight": kw,
+            "vector_weight": vec,
+            "minilm_weight": mini,
+            "feedback_weight": fb,
+        }
         s = mean_mrr(english, ranked, fusion)
         if s > best_score:
             best, best_score = fusion, s
-    log(f"tuning half, English types: best mean MRR@10 {best_score:.3f} with keyword "
+    log(
+        f"tuning half, English types: best mean MRR@10 {best_score:.3f} with keyword "
         f"{best['keyword_weight']}, vectors {best['vector_weight']}, minilm "
-        f"{best['minilm_weight']}, feedback {best['feedback_weight']}")
+        f"{best['minilm_weight']}, feedback {best['feedback_weight']}"
+    )
     foreign, foreign_score = {}, -1.0
-    for kw, vec, mini, multi in itertools.product((0.5, 1.0, 1.5), (0.5, 1.0, 2.0),
-                                                  (0.0, 0.5, 1.0, 2.0), (0.125, 0.5, 1.0, 2.0)):
-        over = {"keyword_weight": kw, "vector_weight": vec, "minilm_weight": mini,
-                "multilingual_weight": multi}
+    for kw, vec, mini, multi in itertools.product(
+        (0.5, 1.0, 1.5), (0.5, 1.0, 2.0), (0.0, 0.5, 1.0, 2.0), (0.125, 0.5, 1.0, 2.0)
+    ):
+        over = {
+            "keyword_weight": kw,
+            "vector_weight": vec,
+            "minilm_weight": mini,
+            "multilingual_weight": multi,
+        }
         s = mean_mrr(chinese, ranked, {**best, **over})
         if s > foreign_score:
             foreign, foreign_score = over, s
@@ -227,15 +251,25 @@ def report(queries, per, log=print) -> dict:
 
 def run(data: Path, titles: int, do_tune: bool, names_n: int = 300, log=print) -> None:
     rows = load_rows(data)
-    store = build_abstract_store(data, CACHE / "search" / "heldout_abstracts.db",
-                                 ["static", S.MULTILINGUAL_MODEL, S.MINILM_MODEL], log=log)
+    store = build_abstract_store(
+        data,
+        CACHE / "search" / "heldout_abstracts.db",
+        ["static", S.MULTILINGUAL_MODEL, S.MINILM_MODEL],
+        log=log,
+    )
     from paperatlas.search.translate import build_vocabulary
+
     build_vocabulary(store)
     queries = known_queries(rows, titles, names_n)
     kinds = Counter((q["type"], q["split"]) for q in queries)
-    log(f"known-item queries over {store.count_papers():,} abstract-only held-out papers: "
-        + ", ".join(f"{t} {kinds[(t, 'tune')]}+{kinds[(t, 'test')]}"
-                    for t in ("term", "title", "paraphrase", "chinese")) + " (tuning+test)")
+    log(
+        f"known-item queries over {store.count_papers():,} abstract-only held-out papers: "
+        + ", ".join(
+            f"{t} {kinds[(t, 'tune')]}+{kinds[(t, 'test')]}"
+            for t in ("term", "title", "paraphrase", "chinese")
+        )
+        + " (tuning+test)"
+    )
     log(f"load at start: {os.getloadavg()[0]:.2f}")
     t = time.perf_counter()
     ranked = rankings(store, queries, log)
@@ -251,12 +285,16 @@ def run(data: Path, titles: int, do_tune: bool, names_n: int = 300, log=print) -
         new = summary.get(("test", t, "hybrid new"))
         rrf = summary.get(("test", t, "bm25+minilm rrf"))
         if new and rrf:
-            log(f"test {t}: new hybrid MRR@10 {new[0]:.3f} vs BM25+MiniLM RRF {rrf[0]:.3f} "
-                f"(target >= 0.88 and above RRF)")
+            log(
+                f"test {t}: new hybrid MRR@10 {new[0]:.3f} vs BM25+MiniLM RRF {rrf[0]:.3f} "
+                f"(target >= 0.88 and above RRF)"
+            )
     zh_off = summary.get(("test", "chinese", "hybrid new, glossary off"))
     zh_on = summary.get(("test", "chinese", "hybrid new"))
     en = [summary.get(("test", t, "hybrid new")) for t in ("paraphrase",)]
     if zh_off and zh_on and en[0]:
-        log(f"test Chinese MRR@10: glossary off {zh_off[0]:.3f} (target >= 0.72), on "
+        log(
+            f"test Chinese MRR@10: glossary off {zh_off[0]:.3f} (target >= 0.72), on "
             f"{zh_on[0]:.3f} = {zh_on[0] / en[0][0]:.0%} of English paraphrase "
-            f"{en[0][0]:.3f} for the same kind of need (target >= 90%)")
+            f"{en[0][0]:.3f} for the same kind of need (target >= 90%)"
+        )

@@ -54,17 +54,26 @@ def load_queries() -> list[dict]:
     return out
 
 
-BEFORE = {"method": "score", "keyword_scale": "minmax", "keyword_weight": 0.5,
-          "vector_weight": 1.0, "feedback_weight": 1.0, "name_weight": 0.0,
-          "minilm_weight": 0.0, "multilingual_weight": 0.125}
+BEFORE = {
+    "method": "score",
+    "keyword_scale": "minmax",
+    "keyword_weight": 0.5,
+    "vector_weight": 1.0,
+    "feedback_weight": 1.0,
+    "name_weight": 0.0,
+    "minilm_weight": 0.0,
+    "multilingual_weight": 0.125,
+}
 
 
 def small_case(store, queries: list[dict], rounds: int) -> None:
     from paperatlas.embed import DEFAULT_MODEL
 
     print(f"== {store.count_papers():,} papers, end to end (search() as the CLI calls it) ==")
-    print(f"  signals: vectors of {', '.join(store.vector_models())}; names; English "
-          f"vocabulary for Chinese queries")
+    print(
+        f"  signals: vectors of {', '.join(store.vector_models())}; names; English "
+        f"vocabulary for Chinese queries"
+    )
     for q in ("warm up", "热身"):  # load each model once; not timed
         S.search(store, q)
         S.search(store, q, fusion=BEFORE, learned=False)
@@ -88,8 +97,10 @@ def small_case(store, queries: list[dict], rounds: int) -> None:
         print(f"  all queries      {fmt(both)}   target p50 <= 30 ms, p95 <= 60 ms")
         print(f"  English          {fmt(times[(run, 'en')])}")
         print(f"  Chinese          {fmt(times[(run, 'zh')])}")
-        print(f"  CPU time, all    {fmt(cpu[(run, 'en')] + cpu[(run, 'zh')])}  (wall time "
-              f"minus waiting for the shared cores)")
+        print(
+            f"  CPU time, all    {fmt(cpu[(run, 'en')] + cpu[(run, 'zh')])}  (wall time "
+            f"minus waiting for the shared cores)"
+        )
     t = time.perf_counter()
     for q in queries:
         S.search(store, q["query"], k=20, decision="Accept")
@@ -106,12 +117,18 @@ def small_case(store, queries: list[dict], rounds: int) -> None:
     e_ms, a_ms, rec = [], [], []
     with S._one_blas_thread():
         for v in qv:
-            t = time.perf_counter(); e = exact.search(v, 10); e_ms.append(1000 * (time.perf_counter() - t))
-            t = time.perf_counter(); a = ann.search(v, 10); a_ms.append(1000 * (time.perf_counter() - t))
+            t = time.perf_counter()
+            e = exact.search(v, 10)
+            e_ms.append(1000 * (time.perf_counter() - t))
+            t = time.perf_counter()
+            a = ann.search(v, 10)
+            a_ms.append(1000 * (time.perf_counter() - t))
             rec.append(len({p for p, _ in e} & {p for p, _ in a}) / 10)
     print(f"  vector part, exact numpy  {fmt(e_ms)}")
-    print(f"  vector part, ANN          {fmt(a_ms)}  recall@10 {np.mean(rec):.3f}  "
-          f"(build {build:.1f}s; exact is used below {I.ANN_THRESHOLD:,} vectors)")
+    print(
+        f"  vector part, ANN          {fmt(a_ms)}  recall@10 {np.mean(rec):.3f}  "
+        f"(build {build:.1f}s; exact is used below {I.ANN_THRESHOLD:,} vectors)"
+    )
 
 
 def standin_minilm(store) -> None:
@@ -121,24 +138,29 @@ def standin_minilm(store) -> None:
     from search_common import CACHE
 
     from paperatlas.store import Store
+
     have = store.vector_signature(S.MINILM_MODEL)[0]
     ids = store.all_ids()
     if have >= len(ids):
         return
     src_ids, src = store.get_vectors(S.MINILM_MODEL) if have else ([], None)
     if not have:
-        src_ids, src = Store(CACHE / "search" / "heldout_abstracts.db").get_vectors(
-            S.MINILM_MODEL)
+        src_ids, src = Store(CACHE / "search" / "heldout_abstracts.db").get_vectors(S.MINILM_MODEL)
     real = dict(zip(src_ids, src))
     missing = [i for i in ids if i not in real]
     fill = np.stack([src[n % len(src)] for n in range(len(missing))])
     with store.transaction():
-        store.put_vectors(S.MINILM_MODEL, [i for i in ids if i in real],
-                          np.stack([real[i] for i in ids if i in real]),
-                          ["standin"] * sum(1 for i in ids if i in real))
+        store.put_vectors(
+            S.MINILM_MODEL,
+            [i for i in ids if i in real],
+            np.stack([real[i] for i in ids if i in real]),
+            ["standin"] * sum(1 for i in ids if i in real),
+        )
         store.put_vectors(S.MINILM_MODEL, missing, fill, ["standin"] * len(missing))
-    print(f"minilm-int8 stand-in: {len(ids) - len(missing):,} real vectors, {len(missing):,} "
-          f"copies of other papers' real vectors (timing only)")
+    print(
+        f"minilm-int8 stand-in: {len(ids) - len(missing):,} real vectors, {len(missing):,} "
+        f"copies of other papers' real vectors (timing only)"
+    )
 
 
 def synthetic(base: np.ndarray, n: int, seed: int, noise: float) -> np.ndarray:
@@ -155,14 +177,13 @@ def synthetic(base: np.ndarray, n: int, seed: int, noise: float) -> np.ndarray:
         m = min(100_000, n - start)
         x = base[rng.integers(0, len(base), m)]
         x = x + noise * (rng.standard_normal(x.shape, dtype=np.float32) @ shape)
-        out[start:start + m] = x / np.linalg.norm(x, axis=1, keepdims=True)
+        out[start : start + m] = x / np.linalg.norm(x, axis=1, keepdims=True)
     return out
 
 
 def large_case(base: np.ndarray, n: int, n_queries: int, threads: int, noise: float) -> None:
     dim = base.shape[1]
-    print(f"\n== {n:,} synthetic vectors ({dim}-d around {len(base):,} real paper vectors, "
-          f"noise {noise}) ==")
+    print(f"\n== {n:,} synthetic vectors ({dim}-d around {len(base):,} real paper vectors, noise {noise}) ==")
     rss0 = rss_mb()
     t = time.perf_counter()
     data = synthetic(base, n, 1, noise)
@@ -187,10 +208,8 @@ def large_case(base: np.ndarray, n: int, n_queries: int, threads: int, noise: fl
         t = time.perf_counter()
         step = 100_000
         for start in range(0, n, step):
-            ann.add(ids[start:start + step], exact.matrix[start:start + step],
-                    threads=threads)
-            print(f"    built {min(n, start + step):,} / {n:,}  "
-                  f"({time.perf_counter() - t:.0f}s)", flush=True)
+            ann.add(ids[start : start + step], exact.matrix[start : start + step], threads=threads)
+            print(f"    built {min(n, start + step):,} / {n:,}  ({time.perf_counter() - t:.0f}s)", flush=True)
         build = time.perf_counter() - t
         t = time.perf_counter()
         ann.save()
@@ -199,10 +218,12 @@ def large_case(base: np.ndarray, n: int, n_queries: int, threads: int, noise: fl
         t = time.perf_counter()
         loaded = I.AnnIndex.load(path, dim)
         load = time.perf_counter() - t
-        print(f"  ANN build {build:.0f}s on {threads or 'all'} threads; save {save:.1f}s, "
-              f"load {load:.1f}s, on disk {size / 2**20:,.0f} MiB; graph memory "
-              f"{loaded.memory_bytes() / 2**20:,.0f} MiB; process peak RSS "
-              f"{rss_mb() - rss0:,.0f} MiB above start")
+        print(
+            f"  ANN build {build:.0f}s on {threads or 'all'} threads; save {save:.1f}s, "
+            f"load {load:.1f}s, on disk {size / 2**20:,.0f} MiB; graph memory "
+            f"{loaded.memory_bytes() / 2**20:,.0f} MiB; process peak RSS "
+            f"{rss_mb() - rss0:,.0f} MiB above start"
+        )
         default_ms = []
         for ef in (64, 96, 128):
             loaded._index.expansion_search = ef
@@ -217,9 +238,11 @@ def large_case(base: np.ndarray, n: int, n_queries: int, threads: int, noise: fl
                 default_ms = a_ms
     print(f"  exact numpy (baseline)      {fmt(e_ms)}")
     if default_ms:
-        print(f"  ratio exact/ANN p50 at the default expansion_search: "
-              f"{pct(e_ms, 50) / pct(default_ms, 50):,.0f}x "
-              f"(target: ANN p50 <= 10 ms, recall@10 >= 0.95)")
+        print(
+            f"  ratio exact/ANN p50 at the default expansion_search: "
+            f"{pct(e_ms, 50) / pct(default_ms, 50):,.0f}x "
+            f"(target: ANN p50 <= 10 ms, recall@10 >= 0.95)"
+        )
 
 
 def main() -> None:
@@ -233,27 +256,37 @@ def main() -> None:
     ap.add_argument("--noise", type=float, default=0.5)
     ap.add_argument("--skip-small", action="store_true")
     ap.add_argument("--skip-large", action="store_true")
-    ap.add_argument("--minilm-standin", action="store_true",
-                    help="fill the MiniLM vectors the store lacks with real MiniLM vectors of "
-                         "other papers (timing only: a search's cost does not depend on the "
-                         "values; embedding 15,602 papers takes hours on 2 loaded cores)")
-    ap.add_argument("--partial-multilingual", action="store_true",
-                    help="use the multilingual vectors already in --db instead of embedding all "
-                         "papers (about 30 min on 2 cores); Chinese timings then scan fewer rows")
+    ap.add_argument(
+        "--minilm-standin",
+        action="store_true",
+        help="fill the MiniLM vectors the store lacks with real MiniLM vectors of "
+        "other papers (timing only: a search's cost does not depend on the "
+        "values; embedding 15,602 papers takes hours on 2 loaded cores)",
+    )
+    ap.add_argument(
+        "--partial-multilingual",
+        action="store_true",
+        help="use the multilingual vectors already in --db instead of embedding all "
+        "papers (about 30 min on 2 cores); Chinese timings then scan fewer rows",
+    )
     args = ap.parse_args()
 
     from paperatlas.embed import DEFAULT_MODEL
+
     print(f"load average at start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
     models = [DEFAULT_MODEL] + ([] if args.skip_small else [S.MULTILINGUAL_MODEL])
     if args.partial_multilingual:
         models = [DEFAULT_MODEL]
     store = build_store(args.data, args.db, models)
     if args.partial_multilingual:
-        print(f"multilingual vectors in the store: {store.vector_signature(S.MULTILINGUAL_MODEL)[0]:,} "
-              "(partial; --partial-multilingual)")
+        print(
+            f"multilingual vectors in the store: {store.vector_signature(S.MULTILINGUAL_MODEL)[0]:,} "
+            "(partial; --partial-multilingual)"
+        )
     from search_common import ensure_names, load_rows
 
     from paperatlas.search.translate import build_vocabulary
+
     ensure_names(store, load_rows(args.data))
     build_vocabulary(store, progress=True)
     if args.minilm_standin:

@@ -26,20 +26,26 @@ from search_common import CACHE, DEFAULT_DATA, build_store, ensure_names, load_r
 
 from paperatlas import search as S  # noqa: E402
 
-BASELINE = {"keyword_scale": "minmax", "keyword_weight": 0.5, "vector_weight": 1.0,
-            "feedback_weight": 1.0, "method": "score", "name_weight": 0.0}
+BASELINE = {
+    "keyword_scale": "minmax",
+    "keyword_weight": 0.5,
+    "vector_weight": 1.0,
+    "feedback_weight": 1.0,
+    "method": "score",
+    "name_weight": 0.0,
+}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--db", type=Path, default=CACHE / "search" / "iclr2026.db")
-    ap.add_argument("--limit", type=int, default=0,
-                    help="a random sample of this many names (0: all)")
+    ap.add_argument("--limit", type=int, default=0, help="a random sample of this many names (0: all)")
     ap.add_argument("--no-baseline", action="store_true")
     args = ap.parse_args()
 
     from paperatlas.embed import DEFAULT_MODEL
+
     rows = load_rows(args.data)
     store = build_store(args.data, args.db, [DEFAULT_MODEL])
     names = {pid: n[0] for pid, n in ensure_names(store, rows).items()}
@@ -63,8 +69,10 @@ def main() -> None:
             if not hits or hits[0] != pid:
                 misses.append((name, pid, hits[:1]))
         n = len(unique)
-        print(f"{label}: top-1 {top1 / n:.4f} ({top1}/{n}), top-10 {top10 / n:.4f}  "
-              f"[{time.perf_counter() - t:.0f}s, load {os.getloadavg()[0]:.2f}]")
+        print(
+            f"{label}: top-1 {top1 / n:.4f} ({top1}/{n}), top-10 {top10 / n:.4f}  "
+            f"[{time.perf_counter() - t:.0f}s, load {os.getloadavg()[0]:.2f}]"
+        )
         for name, pid, got in misses[:15]:
             print(f"    miss: {name!r} -> {pid}, got {got}")
 

@@ -49,11 +49,13 @@ def main() -> None:
     ap.add_argument("--grid", action="store_true")
     args = ap.parse_args()
     store = Store(args.db, read_only=True)
-    queries = [json.loads(line) for line in
-               (KNOWN / "chinese.jsonl").read_text(encoding="utf-8").splitlines() if line]
+    queries = [
+        json.loads(line)
+        for line in (KNOWN / "chinese.jsonl").read_text(encoding="utf-8").splitlines()
+        if line
+    ]
     queries = [q for q in queries if split_of(q["target"]) == args.split]
-    print(f"{len(queries)} Chinese queries ({args.split} half), load "
-          f"{os.getloadavg()[0]:.1f}")
+    print(f"{len(queries)} Chinese queries ({args.split} half), load {os.getloadavg()[0]:.1f}")
     t = time.perf_counter()
     if not args.grid:
         for glossary in (False, True):
@@ -61,23 +63,33 @@ def main() -> None:
             print(f"glossary {'on ' if glossary else 'off'}: MRR@10 {mrr:.3f}  R@10 {rec:.3f}")
         print(f"({time.perf_counter() - t:.0f}s)")
         return
-    base = {k: getattr(X, k) for k in ("MIN_SIMILARITY", "TERMS_PER_UNIT", "NEAR_BEST",
-                                       "WORD_WEIGHT", "MAX_RUN_CHARS")}
-    grid = itertools.product((0.45,), (2, 3), (0.04, 0.08, 0.12), (0.25, 0.5, 0.75),
-                             (8, 24))
+    base = {
+        k: getattr(X, k)
+        for k in ("MIN_SIMILARITY", "TERMS_PER_UNIT", "NEAR_BEST", "WORD_WEIGHT", "MAX_RUN_CHARS")
+    }
+    grid = itertools.product((0.45,), (2, 3), (0.04, 0.08, 0.12), (0.25, 0.5, 0.75), (8, 24))
     results = []
     for sim, per, near, word, run in grid:
-        (X.MIN_SIMILARITY, X.TERMS_PER_UNIT, X.NEAR_BEST, X.WORD_WEIGHT,
-         X.MAX_RUN_CHARS) = sim, per, near, word, run
+        (X.MIN_SIMILARITY, X.TERMS_PER_UNIT, X.NEAR_BEST, X.WORD_WEIGHT, X.MAX_RUN_CHARS) = (
+            sim,
+            per,
+            near,
+            word,
+            run,
+        )
         mrr, rec = evaluate(store, queries, False)
         results.append((mrr, rec, sim, per, near, word, run))
-        print(f"min_sim {sim} terms {per} near {near} word {word} run {run}: MRR@10 {mrr:.3f} "
-              f"R@10 {rec:.3f}", flush=True)
+        print(
+            f"min_sim {sim} terms {per} near {near} word {word} run {run}: MRR@10 {mrr:.3f} R@10 {rec:.3f}",
+            flush=True,
+        )
     for k, v in base.items():
         setattr(X, k, v)
     best = max(results)
-    print(f"best: MRR@10 {best[0]:.3f} R@10 {best[1]:.3f} with min_sim {best[2]}, terms "
-          f"{best[3]}, near {best[4]}, word weight {best[5]}, run {best[6]} ({time.perf_counter() - t:.0f}s)")
+    print(
+        f"best: MRR@10 {best[0]:.3f} R@10 {best[1]:.3f} with min_sim {best[2]}, terms "
+        f"{best[3]}, near {best[4]}, word weight {best[5]}, run {best[6]} ({time.perf_counter() - t:.0f}s)"
+    )
 
 
 if __name__ == "__main__":

@@ -92,15 +92,18 @@ _SMALL_WORDS = frozenset("of for via and with in on to the a an".split())
 def _capitalised_phrase(prefix: str) -> bool:
     """One to four words, each capitalised (small connecting words aside)."""
     words = prefix.split()
-    return 1 <= len(words) <= 4 and words[0][:1].isupper() and \
-        all(w[:1].isupper() or w in _SMALL_WORDS for w in words)
+    return (
+        1 <= len(words) <= 4
+        and words[0][:1].isupper()
+        and all(w[:1].isupper() or w in _SMALL_WORDS for w in words)
+    )
 
 
 def _mid_sentence(name: str, abstract: str) -> bool:
     """The abstract writes the phrase, capitalised as in the title, inside a sentence (a
     capital at a sentence start proves nothing)."""
     for m in re.finditer(r"(?<![\w-])" + re.escape(name) + r"(?![\w])", abstract):
-        if not re.search(r"(?:^|[.!?:]\s+)$", abstract[:m.start()]):
+        if not re.search(r"(?:^|[.!?:]\s+)$", abstract[: m.start()]):
             return True
     return False
 
@@ -120,8 +123,7 @@ def name_label(p: dict, df: Counter, generic_df: int = 15) -> tuple[str, str | N
     m = _PREFIX.match(title)
     if m:
         name = m.group(1).strip()
-        if _prefix_is_name(name) and re.search(r"(?<![\w-])" + re.escape(name) + r"(?![\w])",
-                                               abstract):
+        if _prefix_is_name(name) and re.search(r"(?<![\w-])" + re.escape(name) + r"(?![\w])", abstract):
             return "pos", name
         if _capitalised_phrase(name) and _mid_sentence(name, abstract):
             return "pos", name  # Aladdin, Spectrum Tuning, Frozen Policy Iteration
@@ -152,15 +154,24 @@ def silver_names(papers: list[dict], df: Counter | None = None) -> list[tuple[di
 
 # -- kinds -----------------------------------------------------------------------------------
 
-_BENCH = re.compile(r"\b(?:benchmark\w*|\w*bench\b|\w+Bench\w*|leaderboard|arena|testbed|"
-                    r"evaluation\s+suite|test\s+suite)", re.I)
+_BENCH = re.compile(
+    r"\b(?:benchmark\w*|\w*bench\b|\w+Bench\w*|leaderboard|arena|testbed|"
+    r"evaluation\s+suite|test\s+suite)",
+    re.I,
+)
 # "a ... dataset", "X: ... Dataset", "... Corpus" at the end; not dataset distillation/usage/...
-_DATA = re.compile(r"(?:\b(?:a|an|the|new)\s+(?:[\w-]+\s+){0,4}(?:dataset|corpus|data\s+set)s?\b|"
-                   r"\b(?:dataset|corpus|datasets|corpora)\s*$|^[^:]{1,40}:\s+(?:[\w-]+\s+){0,5}"
-                   r"(?:dataset|corpus)s?\b(?!\s+(?:distillation|condensation|pruning|selection|"
-                   r"usage|inference|shift|bias|contamination)))", re.I)
-_NOT_DATA = re.compile(r"\bdataset\s+(?:distillation|condensation|pruning|selection|usage|"
-                       r"inference|shift|bias|contamination|attribution)", re.I)
+_DATA = re.compile(
+    r"(?:\b(?:a|an|the|new)\s+(?:[\w-]+\s+){0,4}(?:dataset|corpus|data\s+set)s?\b|"
+    r"\b(?:dataset|corpus|datasets|corpora)\s*$|^[^:]{1,40}:\s+(?:[\w-]+\s+){0,5}"
+    r"(?:dataset|corpus)s?\b(?!\s+(?:distillation|condensation|pruning|selection|"
+    r"usage|inference|shift|bias|contamination)))",
+    re.I,
+)
+_NOT_DATA = re.compile(
+    r"\bdataset\s+(?:distillation|condensation|pruning|selection|usage|"
+    r"inference|shift|bias|contamination|attribution)",
+    re.I,
+)
 _THEORY = re.compile(
     r"^(?:provabl[ey]|on\s+the\s+(?:convergence|sample\s+complexity|complexity|expressiv\w+|"
     r"optimality|(?:in)?approximability|identifiability|consistency|hardness|limits?|"
@@ -169,19 +180,24 @@ _THEORY = re.compile(
     r"\b(?:theory\s+of|theoretical\s+(?:analysis|framework|understanding|perspective|"
     r"foundations?)|(?:lower|upper|generalization|regret|tight|sharp)\s+bounds?|"
     r"sample\s+complexity|convergence\s+(?:rate|analysis)|"
-    r"(?:in)?approximability|impossibility|learnability)\b", re.I)
+    r"(?:in)?approximability|impossibility|learnability)\b",
+    re.I,
+)
 _ANALYSIS = re.compile(
     r"^(?:understanding|rethinking|revisiting|towards\s+understanding|on\s+the\s+(?:role|effect|"
     r"impact|importance|limitations?|pitfalls?|nature|emergence))\b|"
     r"\b(?:an?\s+)?(?:empirical|systematic|large-scale|comprehensive)\s+(?:study|analysis|"
-    r"investigation|examination)\b|\ba\s+survey\b|\bposition\s*:|\blessons\s+from\b", re.I)
-_QUESTION = re.compile(r"^(?:do|does|can|are|is|why|how|when|what|should|which|where)\b[^:]*\?\s*$",
-                       re.I)
+    r"investigation|examination)\b|\ba\s+survey\b|\bposition\s*:|\blessons\s+from\b",
+    re.I,
+)
+_QUESTION = re.compile(r"^(?:do|does|can|are|is|why|how|when|what|should|which|where)\b[^:]*\?\s*$", re.I)
 _METHOD_TAIL = re.compile(
     r"\b(?:via|with|using|through|for|by|towards?|enabling|boosting|improving|accelerating|"
     r"efficient|scalable|learning|training|framework|method|approach|algorithm|model|agent|"
     r"architecture|network|optimization|generation|decoding|sampling|adaptation|tuning|"
-    r"alignment|attention|compression|distillation|policy|planning|reasoning)\b", re.I)
+    r"alignment|attention|compression|distillation|policy|planning|reasoning)\b",
+    re.I,
+)
 
 
 def kind_label(p: dict) -> str | None:
@@ -198,8 +214,12 @@ def kind_label(p: dict) -> str | None:
         return "theory"
     if not named and (_ANALYSIS.search(title) or _QUESTION.search(title)):
         return "analysis"
-    if named and m and _METHOD_TAIL.search(title[m.end():]) and \
-            not re.search(r"\?|\bstudy\b|\banalysis\b|\bunderstanding\b", title, re.I):
+    if (
+        named
+        and m
+        and _METHOD_TAIL.search(title[m.end() :])
+        and not re.search(r"\?|\bstudy\b|\banalysis\b|\bunderstanding\b", title, re.I)
+    ):
         return "method"
     return None
 
@@ -224,5 +244,15 @@ if __name__ == "__main__":
     for part in (True, False):
         n = split(names, part)
         k = split(kinds, part)
-        print("held-out" if part else "fit", "names:", len(n), "pos", sum(1 for _, x in n if x),
-              "neg", sum(1 for _, x in n if not x), "| kinds:", len(k), Counter(x for _, x in k))
+        print(
+            "held-out" if part else "fit",
+            "names:",
+            len(n),
+            "pos",
+            sum(1 for _, x in n if x),
+            "neg",
+            sum(1 for _, x in n if not x),
+            "| kinds:",
+            len(k),
+            Counter(x for _, x in k),
+        )

@@ -48,6 +48,7 @@ BASE = Path("/tmp/paperatlas-base/src/paperatlas/atlas_labels.py")  # the labell
 def base_labeller():
     """label_clusters of the starting commit (its own module object), or None."""
     import importlib.util
+
     if not BASE.exists():
         return None
     spec = importlib.util.spec_from_file_location("base_atlas_labels", BASE)
@@ -55,8 +56,28 @@ def base_labeller():
     sys.modules[spec.name] = module  # dataclasses look their module up there
     spec.loader.exec_module(module)
     return module
-_FUNCTION = {"a", "an", "the", "of", "for", "and", "or", "in", "on", "to", "with", "via", "by",
-             "from", "at", "as", "into", "&"}
+
+
+_FUNCTION = {
+    "a",
+    "an",
+    "the",
+    "of",
+    "for",
+    "and",
+    "or",
+    "in",
+    "on",
+    "to",
+    "with",
+    "via",
+    "by",
+    "from",
+    "at",
+    "as",
+    "into",
+    "&",
+}
 
 
 def half_of(pid: str) -> str:
@@ -65,8 +86,11 @@ def half_of(pid: str) -> str:
 
 
 def load_generic() -> set[str]:
-    return {line.strip().lower() for line in GENERIC_FILE.read_text().splitlines()
-            if line.strip() and not line.startswith("#")}
+    return {
+        line.strip().lower()
+        for line in GENERIC_FILE.read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    }
 
 
 def label_problem(label: str, generic: set[str]) -> str | None:
@@ -85,6 +109,7 @@ def label_problem(label: str, generic: set[str]) -> str | None:
 
 def ami(a, b) -> float:
     from sklearn.metrics import adjusted_mutual_info_score
+
     return float(adjusted_mutual_info_score(a, b))
 
 
@@ -93,9 +118,20 @@ def full_map_topics(vectors: np.ndarray, seed: int = 42) -> tuple[np.ndarray, np
     2D layout, which does not change topics, is skipped)."""
     from threadpoolctl import threadpool_limits
 
-    from paperatlas.atlas.cluster import (CLUSTER_DIMS, KNN, SMOOTHING_STEPS, _fine_within,
-                                          _kmeans, _knn, _pca, _renumber_by_size, _smooth,
-                                          topic_counts, unit_rows)
+    from paperatlas.atlas.cluster import (
+        CLUSTER_DIMS,
+        KNN,
+        SMOOTHING_STEPS,
+        _fine_within,
+        _kmeans,
+        _knn,
+        _pca,
+        _renumber_by_size,
+        _smooth,
+        topic_counts,
+        unit_rows,
+    )
+
     with threadpool_limits(limits=1):
         v = unit_rows(vectors)
         k_broad, k_fine = topic_counts(len(v))
@@ -107,15 +143,23 @@ def full_map_topics(vectors: np.ndarray, seed: int = 42) -> tuple[np.ndarray, np
 
 
 def timing_run(ref_path: Path, texts: list[str]) -> float:
-    code = ("import sys,time;t=time.perf_counter();"
-            "from pathlib import Path;from paperatlas.atlas.reference import Reference;"
-            "from paperatlas.embed import get_backend;"
-            f"ref=Reference.from_bytes(Path({str(ref_path)!r}));"
-            "texts=sys.stdin.read().split('\\n\\x1e\\n');"
-            "p=ref.place(get_backend('static').embed(texts));"
-            "print(time.perf_counter()-t, len(p.broad))")
-    out = subprocess.run([sys.executable, "-c", code], input="\n\x1e\n".join(texts), text=True,
-                         capture_output=True, check=True, cwd=REPO)
+    code = (
+        "import sys,time;t=time.perf_counter();"
+        "from pathlib import Path;from paperatlas.atlas.reference import Reference;"
+        "from paperatlas.embed import get_backend;"
+        f"ref=Reference.from_bytes(Path({str(ref_path)!r}));"
+        "texts=sys.stdin.read().split('\\n\\x1e\\n');"
+        "p=ref.place(get_backend('static').embed(texts));"
+        "print(time.perf_counter()-t, len(p.broad))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        input="\n\x1e\n".join(texts),
+        text=True,
+        capture_output=True,
+        check=True,
+        cwd=REPO,
+    )
     return float(out.stdout.split()[0])
 
 
@@ -139,13 +183,18 @@ def main() -> None:
     full_vectors = backend.embed([embedding_text(r.get("title"), r.get("abstract")) for r in rows])
     ids = [r["id"] for r in rows]
     pos = {pid: i for i, pid in enumerate(ids)}
-    held = [i for i, r in enumerate(rows) if is_held_out(r["id"]) and real_abstract(r)
-            and half_of(r["id"]) == args.half]
+    held = [
+        i
+        for i, r in enumerate(rows)
+        if is_held_out(r["id"]) and real_abstract(r) and half_of(r["id"]) == args.half
+    ]
     bare = backend.embed([embedding_text(None, rows[i].get("abstract")) for i in held])
-    print(f"{len(rows):,} papers; {len(held):,} held-out papers with abstracts in the "
-          f"{args.half} half; reference {ref.name}: {len(ref.xy):,} papers, "
-          f"{len(ref.broad_labels)} broad / {len(ref.fine_labels)} fine topics "
-          f"({time.perf_counter() - started:.1f} s to embed)")
+    print(
+        f"{len(rows):,} papers; {len(held):,} held-out papers with abstracts in the "
+        f"{args.half} half; reference {ref.name}: {len(ref.xy):,} papers, "
+        f"{len(ref.broad_labels)} broad / {len(ref.fine_labels)} fine topics "
+        f"({time.perf_counter() - started:.1f} s to embed)"
+    )
 
     # -- placement stability against the full map -----------------------------------------
     t0 = time.perf_counter()
@@ -167,21 +216,25 @@ def main() -> None:
     placed_titled = ref.place(full_vectors[held])
     expected_b = np.array([broad_map.get(int(broad_full[i]), -1) for i in held])
     expected_f = np.array([fine_map.get(int(fine_full[i]), -1) for i in held])
-    print(f"\nplacement stability ({len(held):,} held-out papers; full map of all "
-          f"{len(rows):,} papers computed in {time.perf_counter() - t0:.1f} s):")
+    print(
+        f"\nplacement stability ({len(held):,} held-out papers; full map of all "
+        f"{len(rows):,} papers computed in {time.perf_counter() - t0:.1f} s):"
+    )
     for name, placed in (("bare abstract", placed_bare), ("title + abstract", placed_titled)):
-        print(f"  {name:17s} broad {np.mean(placed.broad == expected_b):.3f}  "
-              f"fine {np.mean(placed.fine == expected_f):.3f}")
+        print(
+            f"  {name:17s} broad {np.mean(placed.broad == expected_b):.3f}  "
+            f"fine {np.mean(placed.fine == expected_f):.3f}"
+        )
     # the same question for the list's own clustering has no answer (its topics are new each time)
 
     # -- 200 lists ---------------------------------------------------------------------------
     rng = np.random.default_rng(args.seed)
     areas = [rows[i]["primary_area"] for i in held]
-    res = {"reference broad": [], "reference fine": [], "own map (today)": [],
-           "area classifier": []}
+    res = {"reference broad": [], "reference fine": [], "own map (today)": [], "area classifier": []}
     # not a grouping the map offers: the shipped primary-area classifier's top label, to show
     # what per-list AMI a 60%-accurate area prediction reaches on 19 papers
     from paperatlas.enrich.areas import predict_areas
+
     predicted = [p["label"] for p in predict_areas([rows[i]["abstract"] for i in held])]
     base = base_labeller()
     label_stats = {"reference": Counter(), "own map, new labeller": Counter()}
@@ -200,10 +253,11 @@ def main() -> None:
         own = cluster_papers(bare[pick])
         texts = [PaperText(abstract=rows[held[j]]["abstract"]) for j in pick]
         n_own = int(own.broad.max()) + 1
-        fallback = [ref.broad_labels[Counter(placed.broad[own.broad == k].tolist()).most_common(1)[0][0]]
-                    for k in range(n_own)]
-        own_labels = label_clusters(texts, own.broad, n_own, generic=generic_words,
-                                    fallback=fallback)
+        fallback = [
+            ref.broad_labels[Counter(placed.broad[own.broad == k].tolist()).most_common(1)[0][0]]
+            for k in range(n_own)
+        ]
+        own_labels = label_clusters(texts, own.broad, n_own, generic=generic_words, fallback=fallback)
         own_seconds += time.perf_counter() - t
         if base is not None:
             base_texts = [base.PaperText(abstract=x.abstract) for x in texts]
@@ -213,31 +267,44 @@ def main() -> None:
         res["reference fine"].append(ami(truth, placed.fine))
         res["own map (today)"].append(ami(truth, own.broad))
         res["area classifier"].append(ami(truth, [predicted[j] for j in pick]))
-        ref_labels = [ref.broad_labels[b] for b in sorted(set(placed.broad.tolist()))] + \
-            [ref.fine_labels[f] for f in sorted(set(placed.fine.tolist()))]
+        ref_labels = [ref.broad_labels[b] for b in sorted(set(placed.broad.tolist()))] + [
+            ref.fine_labels[f] for f in sorted(set(placed.fine.tolist()))
+        ]
         for label in ref_labels:
             label_stats["reference"][label_problem(label, generic) or "ok"] += 1
         for topic in own_labels:
             label_stats["own map, new labeller"][label_problem(topic.label, generic) or "ok"] += 1
         if n_list < args.examples:
             examples.append((pick, placed, own_labels, own.broad))
-    print(f"\n{args.lists} lists of {args.size} held-out papers (bare abstracts), AMI with the "
-          f"true primary areas:")
+    print(
+        f"\n{args.lists} lists of {args.size} held-out papers (bare abstracts), AMI with the "
+        f"true primary areas:"
+    )
     print(f"  {'grouping':18s} {'mean':>6s} {'sd':>6s} {'q25':>6s} {'median':>6s} {'q75':>6s}")
     for name, values in res.items():
         v = np.array(values)
-        print(f"  {name:18s} {v.mean():6.3f} {v.std():6.3f} {np.percentile(v, 25):6.3f} "
-              f"{np.median(v):6.3f} {np.percentile(v, 75):6.3f}")
-    print(f"  ratio reference broad / own map: "
-          f"{np.mean(res['reference broad']) / max(1e-9, np.mean(res['own map (today)'])):.2f}")
-    print(f"  seconds per list: placing {place_seconds / args.lists * 1000:.1f} ms, "
-          f"own map + labels {own_seconds / args.lists * 1000:.1f} ms")
-    print("\nlabel quality (share of topic labels generic by benchmarks/generic_phrases.txt, "
-          "or lists of paper names):")
+        print(
+            f"  {name:18s} {v.mean():6.3f} {v.std():6.3f} {np.percentile(v, 25):6.3f} "
+            f"{np.median(v):6.3f} {np.percentile(v, 75):6.3f}"
+        )
+    print(
+        f"  ratio reference broad / own map: "
+        f"{np.mean(res['reference broad']) / max(1e-9, np.mean(res['own map (today)'])):.2f}"
+    )
+    print(
+        f"  seconds per list: placing {place_seconds / args.lists * 1000:.1f} ms, "
+        f"own map + labels {own_seconds / args.lists * 1000:.1f} ms"
+    )
+    print(
+        "\nlabel quality (share of topic labels generic by benchmarks/generic_phrases.txt, "
+        "or lists of paper names):"
+    )
     for name, c in label_stats.items():
         total = sum(c.values())
-        print(f"  {name:18s} {total:5d} labels: generic {c['generic'] / total:.3f}, "
-              f"names {c['names'] / total:.3f}")
+        print(
+            f"  {name:18s} {total:5d} labels: generic {c['generic'] / total:.3f}, "
+            f"names {c['names'] / total:.3f}"
+        )
     all_ref = ref.broad_labels + ref.fine_labels
     bad = [(lab, label_problem(lab, generic)) for lab in all_ref if label_problem(lab, generic)]
     print(f"  every label of the reference ({len(all_ref)}): {len(bad)} flagged {bad[:10]}")
@@ -245,27 +312,35 @@ def main() -> None:
     # -- time end to end -----------------------------------------------------------------------
     sample = [rows[held[j]]["abstract"] for j in range(args.size)]
     runs = [timing_run(args.reference, sample) for _ in range(3)]
-    print(f"\nplacing {args.size} abstracts in a fresh process (load reference + static model, "
-          f"embed, place): {', '.join(f'{r:.2f}' for r in runs)} s")
+    print(
+        f"\nplacing {args.size} abstracts in a fresh process (load reference + static model, "
+        f"embed, place): {', '.join(f'{r:.2f}' for r in runs)} s"
+    )
     t = time.perf_counter()
     again = reference_mod.Reference.from_bytes(args.reference)
-    again.place(bare[:args.size])
-    print(f"loading the reference and placing {args.size} stored vectors (what `paperatlas map` "
-          f"does after `embed`): {time.perf_counter() - t:.2f} s")
+    again.place(bare[: args.size])
+    print(
+        f"loading the reference and placing {args.size} stored vectors (what `paperatlas map` "
+        f"does after `embed`): {time.perf_counter() - t:.2f} s"
+    )
     print(f"reference file: {args.reference.stat().st_size / 1e6:.2f} MB")
 
     # -- examples ------------------------------------------------------------------------------
     print("\n## Example lists (field topics; the list's own map with the new labeller in the last column)\n")
     for n_list, (pick, placed, own_labels, own_broad) in enumerate(examples, 1):
         print(f"### List {n_list}\n")
-        print("| paper (start of abstract) | true area | field topic: broad › fine (confidence) | own map topic |")
+        print(
+            "| paper (start of abstract) | true area | field topic: broad › fine (confidence) | own map topic |"
+        )
         print("| --- | --- | --- | --- |")
         for k, j in enumerate(pick):
             r = rows[held[j]]
             start = " ".join(r["abstract"].split()[:9]).replace("|", "/")
-            print(f"| {start}… | {r['primary_area']} | {ref.broad_labels[placed.broad[k]]} › "
-                  f"{ref.fine_labels[placed.fine[k]]} ({placed.broad_conf[k]:.2f}) | "
-                  f"{own_labels[own_broad[k]].label} |")
+            print(
+                f"| {start}… | {r['primary_area']} | {ref.broad_labels[placed.broad[k]]} › "
+                f"{ref.fine_labels[placed.fine[k]]} ({placed.broad_conf[k]:.2f}) | "
+                f"{own_labels[own_broad[k]].label} |"
+            )
         print()
 
 

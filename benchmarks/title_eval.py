@@ -29,8 +29,9 @@ from paperatlas.enrich.pipeline import extract_facts
 from paperatlas.enrich.text import clean
 from paperatlas.enrich.titles import rouge_l
 
-_DANGLING = frozenset("a an the of to for in on with and or by our its their this that is are "
-                      "be we from as at into via".split())
+_DANGLING = frozenset(
+    "a an the of to for in on with and or by our its their this that is are be we from as at into via".split()
+)
 
 _OLD = """
 import json, sys
@@ -47,8 +48,14 @@ def first_sentence(abstract: str) -> str:
 
 def old_titles(base: str, abstracts: list[str]) -> list[str]:
     env = dict(os.environ, PYTHONPATH=base)
-    out = subprocess.run([sys.executable, "-c", _OLD], input="\n".join(json.dumps(a) for a in abstracts),
-                         capture_output=True, text=True, env=env, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", _OLD],
+        input="\n".join(json.dumps(a) for a in abstracts),
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    ).stdout
     return [json.loads(line) for line in out.splitlines()]
 
 
@@ -61,12 +68,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("data", nargs="?", default=str(DEFAULT_DATA))
     parser.add_argument("--n", type=int, default=3000)
-    parser.add_argument("--base", default="/tmp/paperatlas-base/src",
-                        help="src/ of the code to compare with ('' to skip)")
+    parser.add_argument(
+        "--base", default="/tmp/paperatlas-base/src", help="src/ of the code to compare with ('' to skip)"
+    )
     parser.add_argument("--examples", type=int, default=20)
     args = parser.parse_args()
-    rows = [r for r in load_rows(args.data) if is_held_out(r["id"]) and real_abstract(r)
-            and r.get("title")][:args.n]
+    rows = [r for r in load_rows(args.data) if is_held_out(r["id"]) and real_abstract(r) and r.get("title")][
+        : args.n
+    ]
     t0 = time.perf_counter()
     new = [extract_facts(None, r["abstract"])["display_title"] for r in rows]
     per_paper_ms = (time.perf_counter() - t0) / len(rows) * 1000
@@ -80,8 +89,10 @@ def main() -> None:
         scores[label] = sum(s) / len(s)
         cut = sum(dangling(t) for t in titles) / len(titles)
         words = sum(len(t.split()) for t in titles) / len(titles)
-        print(f"  {label:28s} ROUGE-L {scores[label]:.3f}   ends on a function word {cut:5.1%}"
-              f"   {words:.1f} words")
+        print(
+            f"  {label:28s} ROUGE-L {scores[label]:.3f}   ends on a function word {cut:5.1%}"
+            f"   {words:.1f} words"
+        )
     for label in systems:
         if label != "new":
             print(f"  new / {label}: {scores['new'] / scores[label]:.2f}x")

@@ -72,13 +72,28 @@ def build_store(db: Path, data: Path, hold_back: int = 0) -> None:
     if atlas.stats()["papers"] == 0:
         tmp = db.with_suffix(".jsonl")
         with gzip.open(data, "rt", encoding="utf-8") as src:
-            rows = [json.dumps({k: r.get(k) for k in (
-                "id", "title", "abstract", "keywords", "primary_area", "decision",
-                "rating_avg")}, ensure_ascii=False) for r in map(json.loads, src)]
-        kept = rows[:len(rows) - hold_back]
+            rows = [
+                json.dumps(
+                    {
+                        k: r.get(k)
+                        for k in (
+                            "id",
+                            "title",
+                            "abstract",
+                            "keywords",
+                            "primary_area",
+                            "decision",
+                            "rating_avg",
+                        )
+                    },
+                    ensure_ascii=False,
+                )
+                for r in map(json.loads, src)
+            ]
+        kept = rows[: len(rows) - hold_back]
         tmp.write_text("\n".join(kept) + "\n", encoding="utf-8")
         if hold_back:
-            held_back_file(db).write_text("\n".join(rows[len(kept):]) + "\n", encoding="utf-8")
+            held_back_file(db).write_text("\n".join(rows[len(kept) :]) + "\n", encoding="utf-8")
         print(f"adding {len(kept):,} papers ...", flush=True)
         atlas.add([tmp], list_name="iclr2026", enrich=False)
         tmp.unlink()
@@ -102,8 +117,11 @@ def held_back_file(db: Path) -> Path:
 
 def cli_command(src: Path) -> list[str]:
     """`paperatlas` of the code in `src` (a package directory's parent)."""
-    return [sys.executable, "-c", f"import sys; sys.path.insert(0, {str(src)!r}); "
-            "from paperatlas.cli import main; main()"]
+    return [
+        sys.executable,
+        "-c",
+        f"import sys; sys.path.insert(0, {str(src)!r}); from paperatlas.cli import main; main()",
+    ]
 
 
 def typed_queries() -> list[str]:
@@ -131,8 +149,9 @@ def paper_keywords(db: Path) -> list[list[str]]:
     return out
 
 
-def request_plan(ids: list[str], keywords: list[list[str]], typed: list[str], n: int,
-                 queries: str, seed: int = 0) -> tuple[list[str], dict]:
+def request_plan(
+    ids: list[str], keywords: list[list[str]], typed: list[str], n: int, queries: str, seed: int = 0
+) -> tuple[list[str], dict]:
     """n request paths, half paper pages and half searches, in random order."""
     from urllib.parse import quote_plus
 
@@ -152,9 +171,11 @@ def request_plan(ids: list[str], keywords: list[list[str]], typed: list[str], n:
             q = rng.choice(rng.choice(with_words))
         searched.append(q)
         paths.append("/search?q=" + quote_plus(q))
-    info = {"distinct_queries_in_pool": len(distinct),
-            "distinct_queries_in_plan": len(set(searched)),
-            "distinct_papers_in_plan": len({p for p in paths if p.startswith("/papers/")})}
+    info = {
+        "distinct_queries_in_pool": len(distinct),
+        "distinct_queries_in_plan": len(set(searched)),
+        "distinct_papers_in_plan": len({p for p in paths if p.startswith("/papers/")}),
+    }
     return paths, info
 
 
@@ -164,8 +185,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(db: Path, port: int, workers: int | None, cache: bool,
-                 src: Path = SRC) -> subprocess.Popen:
+def start_server(db: Path, port: int, workers: int | None, cache: bool, src: Path = SRC) -> subprocess.Popen:
     env = dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
     if not cache:
         env["PAPERATLAS_PAGE_CACHE"] = "0"
@@ -174,6 +194,7 @@ def start_server(db: Path, port: int, workers: int | None, cache: bool,
         cmd += ["--workers", str(workers)]
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     import httpx
+
     deadline = time.time() + 120
     while time.time() < deadline:
         try:
@@ -191,6 +212,7 @@ def wait_until_warm(base: str, timeout: float = 300.0) -> float:
     whichever worker the connection reached). The load test measures a running server,
     not its first seconds."""
     import httpx
+
     start = time.time()
     in_a_row = 0
     while time.time() - start < timeout:
@@ -211,7 +233,7 @@ def server_cpu_seconds(pid: int) -> float:
 
     def stat(p: int) -> list[str]:
         text = Path(f"/proc/{p}/stat").read_text()
-        return text[text.rindex(")") + 2:].split()  # fields after the command name
+        return text[text.rindex(")") + 2 :].split()  # fields after the command name
 
     total = 0.0
     for entry in Path("/proc").iterdir():
@@ -275,23 +297,42 @@ def run_wrk(base: str, paths: list[str], clients: int, seconds: float, threads: 
         plan.write_text("\n".join(paths) + "\n", encoding="utf-8")
         script = Path(tmp) / "plan.lua"
         script.write_text(WRK_SCRIPT, encoding="utf-8")
-        cmd = ["wrk", f"-t{threads}", f"-c{clients}", f"-d{int(seconds)}s", "--timeout", "10s",
-               "-s", str(script), base, "--", str(plan), str(threads)]
+        cmd = [
+            "wrk",
+            f"-t{threads}",
+            f"-c{clients}",
+            f"-d{int(seconds)}s",
+            "--timeout",
+            "10s",
+            "-s",
+            str(script),
+            base,
+            "--",
+            str(plan),
+            str(threads),
+        ]
         out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
     m = re.search(r"WRKJSON (\{.*\})", out)
     if not m:
         sys.exit("wrk gave no result:\n" + out)
     r = json.loads(m.group(1))
     errors = r["connect"] + r["read"] + r["write"] + r["status"] + r["timeout"]
-    return {"requests": r["requests"], "rps": round(r["requests"] / r["seconds"], 1),
-            "p50_ms": round(r["p50"], 1), "p95_ms": round(r["p95"], 1),
-            "p99_ms": round(r["p99"], 1), "max_ms": round(r["max"], 1), "errors": errors,
-            "error_kinds": {k: r[k] for k in ("connect", "read", "write", "status", "timeout")
-                            if r[k]},
-            "cache_hits": r["hits"], "cache_misses": r["misses"]}
+    return {
+        "requests": r["requests"],
+        "rps": round(r["requests"] / r["seconds"], 1),
+        "p50_ms": round(r["p50"], 1),
+        "p95_ms": round(r["p95"], 1),
+        "p99_ms": round(r["p99"], 1),
+        "max_ms": round(r["max"], 1),
+        "errors": errors,
+        "error_kinds": {k: r[k] for k in ("connect", "read", "write", "status", "timeout") if r[k]},
+        "cache_hits": r["hits"],
+        "cache_misses": r["misses"],
+    }
 
 
 # -- Python client (when wrk is missing) ----------------------------------------------------------
+
 
 async def _python_load(base: str, paths: list[str], clients: int, seconds: float) -> dict:
     import httpx
@@ -324,11 +365,17 @@ async def _python_load(base: str, paths: list[str], clients: int, seconds: float
         await asyncio.gather(*(client(i * 7919, http) for i in range(clients)))
         elapsed = time.perf_counter() - started
     a = np.array(latencies) * 1000
-    return {"requests": len(a), "rps": round(len(a) / elapsed, 1),
-            "p50_ms": round(float(np.percentile(a, 50)), 1),
-            "p95_ms": round(float(np.percentile(a, 95)), 1),
-            "p99_ms": round(float(np.percentile(a, 99)), 1), "max_ms": round(float(a.max()), 1),
-            "errors": errors, "cache_hits": hits, "cache_misses": misses}
+    return {
+        "requests": len(a),
+        "rps": round(len(a) / elapsed, 1),
+        "p50_ms": round(float(np.percentile(a, 50)), 1),
+        "p95_ms": round(float(np.percentile(a, 95)), 1),
+        "p99_ms": round(float(np.percentile(a, 99)), 1),
+        "max_ms": round(float(a.max()), 1),
+        "errors": errors,
+        "cache_hits": hits,
+        "cache_misses": misses,
+    }
 
 
 def run_load(client: str, base: str, paths: list[str], clients: int, seconds: float) -> dict:
@@ -339,10 +386,13 @@ def run_load(client: str, base: str, paths: list[str], clients: int, seconds: fl
 
 def show(name: str, s: dict) -> None:
     answered = s["cache_hits"] + s["cache_misses"]
-    cache = (f"  cache hits {100 * s['cache_hits'] / answered:.0f}%" if answered else "")
-    print(f"  {name:14} {s['requests']:>7} req  {s['rps']:>7.1f} req/s  p50 {s['p50_ms']:>7.1f} ms"
-          f"  p95 {s['p95_ms']:>7.1f} ms  p99 {s['p99_ms']:>7.1f} ms  errors {s['errors']}"
-          f"{cache}  server CPU {s['server_cpu_ms_per_request']:.2f} ms/req", flush=True)
+    cache = f"  cache hits {100 * s['cache_hits'] / answered:.0f}%" if answered else ""
+    print(
+        f"  {name:14} {s['requests']:>7} req  {s['rps']:>7.1f} req/s  p50 {s['p50_ms']:>7.1f} ms"
+        f"  p95 {s['p95_ms']:>7.1f} ms  p99 {s['p99_ms']:>7.1f} ms  errors {s['errors']}"
+        f"{cache}  server CPU {s['server_cpu_ms_per_request']:.2f} ms/req",
+        flush=True,
+    )
 
 
 def main() -> None:
@@ -352,25 +402,36 @@ def main() -> None:
     ap.add_argument("--clients", type=int, default=50)
     ap.add_argument("--seconds", type=float, default=30)
     ap.add_argument("--baseline-seconds", type=float, default=10)
-    ap.add_argument("--workers", type=int, default=None,
-                    help="server processes (default: what `paperatlas serve` picks)")
+    ap.add_argument(
+        "--workers", type=int, default=None, help="server processes (default: what `paperatlas serve` picks)"
+    )
     ap.add_argument("--queries", choices=("natural", "uniform"), default="natural")
-    ap.add_argument("--client", choices=("wrk", "python"),
-                    default="wrk" if shutil.which("wrk") else "python")
+    ap.add_argument("--client", choices=("wrk", "python"), default="wrk" if shutil.which("wrk") else "python")
     ap.add_argument("--no-cache", action="store_true", help="serve without the page cache")
-    ap.add_argument("--only", choices=("mix", "paper", "search"), default="mix",
-                    help="the mix, or only one kind of page")
+    ap.add_argument(
+        "--only", choices=("mix", "paper", "search"), default="mix", help="the mix, or only one kind of page"
+    )
     ap.add_argument("--json", type=Path, help="also write the figures here")
-    ap.add_argument("--url", help="load a server already running there (e.g. an older "
-                    "version) instead of starting `paperatlas serve` on --db")
+    ap.add_argument(
+        "--url",
+        help="load a server already running there (e.g. an older "
+        "version) instead of starting `paperatlas serve` on --db",
+    )
     ap.add_argument("--pid", type=int, help="with --url: the server's process id, for its CPU")
-    ap.add_argument("--baseline-src", type=Path,
-                    help="also measure the code of this checkout (e.g. /tmp/paperatlas-base)")
-    ap.add_argument("--add-while-loading", type=int, default=0, metavar="N",
-                    help="build without the data's last N papers; load each server a second "
-                         "time while `paperatlas add` adds them")
-    ap.add_argument("--add-seconds", type=float, default=60,
-                    help="length of the load run that has the add running")
+    ap.add_argument(
+        "--baseline-src", type=Path, help="also measure the code of this checkout (e.g. /tmp/paperatlas-base)"
+    )
+    ap.add_argument(
+        "--add-while-loading",
+        type=int,
+        default=0,
+        metavar="N",
+        help="build without the data's last N papers; load each server a second "
+        "time while `paperatlas add` adds them",
+    )
+    ap.add_argument(
+        "--add-seconds", type=float, default=60, help="length of the load run that has the add running"
+    )
     ap.add_argument("--build-only", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     hold = args.add_while_loading
@@ -386,20 +447,36 @@ def main() -> None:
         base_given = args.db.with_name(f"{args.db.stem}-baseline{args.db.suffix}")
         base_db = store_path(base_given, hold)
         print(f"building the baseline's atlas with {base_src} ...", flush=True)
-        subprocess.run([sys.executable, __file__, "--build-only", "--db", str(base_given),
-                        "--data", str(args.data), "--add-while-loading", str(hold)],
-                       env=dict(os.environ, PAPERATLAS_BENCH_SRC=str(base_src)), check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                __file__,
+                "--build-only",
+                "--db",
+                str(base_given),
+                "--data",
+                str(args.data),
+                "--add-while-loading",
+                str(hold),
+            ],
+            env=dict(os.environ, PAPERATLAS_BENCH_SRC=str(base_src)),
+            check=True,
+        )
         servers.append((f"baseline {args.baseline_src}", base_src, base_db))
 
     from paperatlas.store import Store
+
     ids = Store(db).all_ids()
     paths, info = request_plan(ids, paper_keywords(db), typed_queries(), 200_000, args.queries)
     if args.only != "mix":
         prefix = "/papers/" if args.only == "paper" else "/search?"
         paths = [p for p in paths if p.startswith(prefix)]
-    print(f"{len(ids):,} papers; {args.clients} clients; client {args.client}; queries "
-          f"{args.queries} ({info['distinct_queries_in_pool']:,} distinct in the pool); page "
-          f"cache {'off' if args.no_cache else 'on'}; load {os.getloadavg()[0]:.1f}", flush=True)
+    print(
+        f"{len(ids):,} papers; {args.clients} clients; client {args.client}; queries "
+        f"{args.queries} ({info['distinct_queries_in_pool']:,} distinct in the pool); page "
+        f"cache {'off' if args.no_cache else 'on'}; load {os.getloadavg()[0]:.1f}",
+        flush=True,
+    )
     if args.url:
         results = {"given server": measure(args, args.url.rstrip("/"), None, args.pid, ids, paths)}
     else:
@@ -410,8 +487,14 @@ def main() -> None:
                 copy = served.with_name(f"{served.stem}-scratch{served.suffix}")
                 shutil.copyfile(served, copy)
                 results[label + ", add running"] = serve_and_measure(
-                    args, label + f", while adding {hold:,} papers", src, copy, ids, paths,
-                    add=held_back_file(served))
+                    args,
+                    label + f", while adding {hold:,} papers",
+                    src,
+                    copy,
+                    ids,
+                    paths,
+                    add=held_back_file(served),
+                )
                 copy.unlink()
                 for extra in ("-wal", "-shm"):
                     Path(str(copy) + extra).unlink(missing_ok=True)
@@ -419,20 +502,27 @@ def main() -> None:
         print("\nsummary (pages):")
         for label, r in results.items():
             add = r.get("add")
-            print(f"  {label:45} p50 {r['pages']['p50_ms']:>7.1f}  p95 {r['pages']['p95_ms']:>7.1f}"
-                  f"  p99 {r['pages']['p99_ms']:>7.1f} ms  {r['pages']['rps']:>6.1f} req/s  "
-                  f"errors {r['pages']['errors']}" + (f"  add: {add}" if add else ""))
+            print(
+                f"  {label:45} p50 {r['pages']['p50_ms']:>7.1f}  p95 {r['pages']['p95_ms']:>7.1f}"
+                f"  p99 {r['pages']['p99_ms']:>7.1f} ms  {r['pages']['rps']:>6.1f} req/s  "
+                f"errors {r['pages']['errors']}" + (f"  add: {add}" if add else "")
+            )
         first = next(iter(results.values()))["pages"]["p95_ms"]
         for label, r in list(results.items())[1:]:
             print(f"  p95 this code / {label}: {first / max(r['pages']['p95_ms'], 0.1):.2f}")
     if args.json:
-        args.json.write_text(json.dumps({"args": {k: str(v) for k, v in vars(args).items()},
-                                         "plan": info, "results": results}, indent=1),
-                             encoding="utf-8")
+        args.json.write_text(
+            json.dumps(
+                {"args": {k: str(v) for k, v in vars(args).items()}, "plan": info, "results": results},
+                indent=1,
+            ),
+            encoding="utf-8",
+        )
 
 
-def serve_and_measure(args, label: str, src: Path, db: Path, ids: list[str], paths: list[str],
-                      add: Path | None = None) -> dict:
+def serve_and_measure(
+    args, label: str, src: Path, db: Path, ids: list[str], paths: list[str], add: Path | None = None
+) -> dict:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     server = start_server(db, port, args.workers, cache=not args.no_cache, src=src)
@@ -443,11 +533,18 @@ def serve_and_measure(args, label: str, src: Path, db: Path, ids: list[str], pat
         stop_server(server)
 
 
-def measure(args, base: str, src: Path | None, pid: int | None, ids: list[str],
-            paths: list[str], add: Path | None = None, db: Path | None = None) -> dict:
+def measure(
+    args,
+    base: str,
+    src: Path | None,
+    pid: int | None,
+    ids: list[str],
+    paths: list[str],
+    add: Path | None = None,
+    db: Path | None = None,
+) -> dict:
     warm_s = wait_until_warm(base)
-    print(f"workers warm (background preload done) {warm_s:.1f} s after the first answer",
-          flush=True)
+    print(f"workers warm (background preload done) {warm_s:.1f} s after the first answer", flush=True)
     # warm up: compiles templates, touches the page code paths in every worker
     run_load(args.client, base, ["/search?q=warm+up", "/papers/" + ids[0]] * 50, 4, 3)
     cpu0 = server_cpu_seconds(pid) if pid else 0.0
@@ -455,28 +552,38 @@ def measure(args, base: str, src: Path | None, pid: int | None, ids: list[str],
     cpu1 = server_cpu_seconds(pid) if pid else 0.0
     adding, started = None, time.time()
     if add is not None:  # `paperatlas add` of the same code, into the atlas being served
-        adding = subprocess.Popen([*cli_command(src), "add", str(add), "--db", str(db),
-                                   "--list", "added"], stdout=subprocess.DEVNULL,
-                                  stderr=subprocess.PIPE)
-    load = run_load(args.client, base, paths, args.clients,
-                    args.add_seconds if add is not None else args.seconds)
+        adding = subprocess.Popen(
+            [*cli_command(src), "add", str(add), "--db", str(db), "--list", "added"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+    load = run_load(
+        args.client, base, paths, args.clients, args.add_seconds if add is not None else args.seconds
+    )
     cpu2 = server_cpu_seconds(pid) if pid else 0.0
     for result, cpu in ((baseline, cpu1 - cpu0), (load, cpu2 - cpu1)):
         result["server_cpu_ms_per_request"] = round(1000 * cpu / result["requests"], 2)
     show("healthz", baseline)
     show(f"pages ({args.only})", load)
-    print(f"ratio pages/baseline: req/s {load['rps'] / baseline['rps']:.2f}, "
-          f"p95 {load['p95_ms'] / max(baseline['p95_ms'], 0.1):.1f}x; "
-          f"load at end {os.getloadavg()[0]:.1f}", flush=True)
+    print(
+        f"ratio pages/baseline: req/s {load['rps'] / baseline['rps']:.2f}, "
+        f"p95 {load['p95_ms'] / max(baseline['p95_ms'], 0.1):.1f}x; "
+        f"load at end {os.getloadavg()[0]:.1f}",
+        flush=True,
+    )
     out = {"baseline": baseline, "pages": load, "warm_s": round(warm_s, 1)}
     if adding is not None:
         running = adding.poll() is None
         _, err = adding.communicate(timeout=1800)
-        out["add"] = (f"exit {adding.returncode} after {time.time() - started:.0f} s"
-                      f"{' (still running when the load ended)' if running else ''}")
-        print(f"  add of {add.name}: {out['add']}; papers now "
-              f"{sqlite3.connect(db).execute('SELECT count(*) FROM papers').fetchone()[0]:,}",
-              flush=True)
+        out["add"] = (
+            f"exit {adding.returncode} after {time.time() - started:.0f} s"
+            f"{' (still running when the load ended)' if running else ''}"
+        )
+        print(
+            f"  add of {add.name}: {out['add']}; papers now "
+            f"{sqlite3.connect(db).execute('SELECT count(*) FROM papers').fetchone()[0]:,}",
+            flush=True,
+        )
         if adding.returncode:
             print("  add's stderr (tail): " + err.decode(errors="replace")[-500:])
     return out

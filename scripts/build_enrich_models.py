@@ -47,21 +47,25 @@ def build_df(fit: list[dict]) -> Counter:
     for p in fit:
         df.update(own_tokens(clean(p["abstract"])))
     path = MODELS / names_model.DF_FILE
-    rows = sorted(((t, n) for t, n in df.items() if n >= names_model.DF_MIN),
-                  key=lambda r: (-r[1], r[0]))
+    rows = sorted(((t, n) for t, n in df.items() if n >= names_model.DF_MIN), key=lambda r: (-r[1], r[0]))
     path.write_text("".join(f"{t}\t{n}\n" for t, n in rows), encoding="utf-8")
-    print(f"{path.name}: {len(rows)} tokens used by >= {names_model.DF_MIN} of {len(fit)} "
-          f"training papers, {path.stat().st_size / 1024:.0f} KB")
+    print(
+        f"{path.name}: {len(rows)} tokens used by >= {names_model.DF_MIN} of {len(fit)} "
+        f"training papers, {path.stat().st_size / 1024:.0f} KB"
+    )
     return df
 
 
 def is_match(pred: str, name: str, plain: str) -> bool:
     """Same name (case, plural s, size suffix aside) or the acronym the abstract defines for it."""
-    if names._key(pred) == names._key(name) or \
-            names._key(names._SIZE_SUFFIX.sub("", pred)) == names._key(name):
+    if names._key(pred) == names._key(name) or names._key(names._SIZE_SUFFIX.sub("", pred)) == names._key(
+        name
+    ):
         return True
-    return bool(re.search(re.escape(name) + r"\s*\(\s*" + re.escape(pred) + r"\s*\)", plain) or
-                re.search(re.escape(pred) + r"\s*\(\s*" + re.escape(name) + r"\s*\)", plain))
+    return bool(
+        re.search(re.escape(name) + r"\s*\(\s*" + re.escape(pred) + r"\s*\)", plain)
+        or re.search(re.escape(pred) + r"\s*\(\s*" + re.escape(name) + r"\s*\)", plain)
+    )
 
 
 def name_rows(rows: list[tuple[dict, str | None]], df: Counter):
@@ -71,8 +75,11 @@ def name_rows(rows: list[tuple[dict, str | None]], df: Counter):
         raw = p["abstract"]
         plain = clean(raw)
         own = own_tokens(plain)
-        lookup = lambda t: max(0, (df.get(t, 0) if df.get(t, 0) >= names_model.DF_MIN else 0)  # noqa: E731
-                               - (1 if t in own and df.get(t, 0) >= names_model.DF_MIN else 0))
+        lookup = lambda t: max(
+            0,
+            (df.get(t, 0) if df.get(t, 0) >= names_model.DF_MIN else 0)  # noqa: E731
+            - (1 if t in own and df.get(t, 0) >= names_model.DF_MIN else 0),
+        )
         merged = names.merge(names.candidates(raw, plain), plain, df=lookup)
         papers.append([(c, f, bool(name) and is_match(c.name, name, plain)) for c, f in merged])
     return papers
@@ -103,8 +110,7 @@ def build_names(fit_rows, df: Counter) -> None:
     t = time.time()
     papers = name_rows(fit_rows, df)
     pos = [bool(name) for _, name in fit_rows]
-    print(f"names: {len(papers)} silver papers ({sum(pos)} named), candidates in "
-          f"{time.time() - t:.0f} s")
+    print(f"names: {len(papers)} silver papers ({sum(pos)} named), candidates in {time.time() - t:.0f} s")
     vec = DictVectorizer()
     flat = [f for cands in papers for _, f, _ in cands]
     X = vec.fit_transform(flat)
@@ -120,23 +126,33 @@ def build_names(fit_rows, df: Counter) -> None:
             oof[te] = lr.predict_proba(X[te])[:, 1]
         per_paper, at = [], 0
         for cands in papers:
-            per_paper.append(oof[at:at + len(cands)])
+            per_paper.append(oof[at : at + len(cands)])
             at += len(cands)
         for th in np.arange(0.2, 0.8, 0.025):
             f1, p, r = paper_f1(papers, pos, per_paper, th)
             if best is None or f1 > best[0]:
                 best = (f1, p, r, C, float(th))
     f1, p, r, C, th = best
-    print(f"names: 5-fold CV on the training papers: F1 {f1:.3f} (P {p:.3f} R {r:.3f}) "
-          f"with C={C}, threshold {th:.3f}")
+    print(
+        f"names: 5-fold CV on the training papers: F1 {f1:.3f} (P {p:.3f} R {r:.3f}) "
+        f"with C={C}, threshold {th:.3f}"
+    )
     lr = LogisticRegression(C=C, max_iter=2000).fit(X, y)
     weights = {name: round(float(w), 5) for name, w in zip(vec.get_feature_names_out(), lr.coef_[0])}
-    model = {"bias": round(float(lr.intercept_[0]), 5), "threshold": round(th, 4),
-             "weights": weights, "C": C, "cv_f1": round(f1, 4), "trained_on": len(papers)}
+    model = {
+        "bias": round(float(lr.intercept_[0]), 5),
+        "threshold": round(th, 4),
+        "weights": weights,
+        "C": C,
+        "cv_f1": round(f1, 4),
+        "trained_on": len(papers),
+    }
     path = MODELS / names_model.MODEL_FILE
     path.write_text(json.dumps(model, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    print(f"{path.name}: {len(weights)} weights; largest: " +
-          ", ".join(f"{k} {v:+.2f}" for k, v in sorted(weights.items(), key=lambda kv: -abs(kv[1]))[:8]))
+    print(
+        f"{path.name}: {len(weights)} weights; largest: "
+        + ", ".join(f"{k} {v:+.2f}" for k, v in sorted(weights.items(), key=lambda kv: -abs(kv[1]))[:8])
+    )
 
 
 def main() -> None:
@@ -155,6 +171,7 @@ def main() -> None:
     if args.only in (None, "kinds"):
         sys.path.insert(0, str(ROOT / "scripts"))
         from build_kinds import build_kinds  # noqa: E402
+
         build_kinds(fit)
 
 

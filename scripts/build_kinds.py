@@ -73,9 +73,11 @@ def fit_offsets(scores: np.ndarray, y: np.ndarray, classes: list[str], acc: floa
                 if f1 > best + 1e-9:
                     best, off = f1, trial
     pred = names[(scores + off).argmax(1)]
-    print(f"  per-kind offsets {dict(zip(classes, off.round(2)))}: CV accuracy "
-          f"{(pred == y).mean():.3f}, macro F1 {best:.3f} "
-          f"(without: {_macro_f1(names[scores.argmax(1)], y, classes):.3f})")
+    print(
+        f"  per-kind offsets {dict(zip(classes, off.round(2)))}: CV accuracy "
+        f"{(pred == y).mean():.3f}, macro F1 {best:.3f} "
+        f"(without: {_macro_f1(names[scores.argmax(1)], y, classes):.3f})"
+    )
     return off
 
 
@@ -88,8 +90,10 @@ def build_kinds(fit: list[dict]) -> None:
     t = time.time()
     inputs = [kind_inputs(p) for p, _ in rows]
     y = np.array([k for _, k in rows])
-    print(f"kinds: {len(rows)} silver papers ({dict(zip(*np.unique(y, return_counts=True)))}), "
-          f"features in {time.time() - t:.0f} s")
+    print(
+        f"kinds: {len(rows)} silver papers ({dict(zip(*np.unique(y, return_counts=True)))}), "
+        f"features in {time.time() - t:.0f} s"
+    )
     term_vec = DictVectorizer()
     Xt = term_vec.fit_transform([{w: 1.0 for w in ts} for ts, _ in inputs])
     df = np.asarray((Xt > 0).sum(axis=0)).ravel()
@@ -101,11 +105,15 @@ def build_kinds(fit: list[dict]) -> None:
     counts = {c: (y == c).sum() for c in classes}
     best = None
     from scipy.sparse import hstack
+
     for n_terms in N_TERMS_GRID:
         for C in C_GRID:
             for weighting in ("none", "sqrt"):
-                cw = None if weighting == "none" else \
-                    {c: float(np.sqrt(len(y) / (len(classes) * counts[c]))) for c in classes}
+                cw = (
+                    None
+                    if weighting == "none"
+                    else {c: float(np.sqrt(len(y) / (len(classes) * counts[c]))) for c in classes}
+                )
                 oof = np.zeros((len(y), len(classes)))
                 for k in range(5):
                     tr, te = fold != k, fold == k
@@ -133,13 +141,19 @@ def build_kinds(fit: list[dict]) -> None:
         "bias": [round(float(b + o), 4) for b, o in zip(lr.intercept_, offsets)],
         "class_offsets": [round(float(o), 3) for o in offsets],
         "terms": {str(t): [round(float(v), 4) for v in coef[:, i]] for i, t in enumerate(names_t)},
-        "dense": {str(t): [round(float(v), 4) for v in coef[:, len(cols) + i]]
-                  for i, t in enumerate(dense_vec.get_feature_names_out())},
-        "C": C, "n_terms": n_terms, "class_weight": weighting, "cv_accuracy": round(float(acc), 4),
+        "dense": {
+            str(t): [round(float(v), 4) for v in coef[:, len(cols) + i]]
+            for i, t in enumerate(dense_vec.get_feature_names_out())
+        },
+        "C": C,
+        "n_terms": n_terms,
+        "class_weight": weighting,
+        "cv_accuracy": round(float(acc), 4),
         "trained_on": int(len(y)),
     }
     path = MODELS / kinds_model.MODEL_FILE
-    path.write_text(json.dumps(model, separators=(",", ":"), sort_keys=True) + "\n",
-                    encoding="utf-8")
-    print(f"{path.name}: CV accuracy {acc:.3f} (n_terms {n_terms}, C {C}, weighting {weighting}), "
-          f"{path.stat().st_size / 1024:.0f} KB")
+    path.write_text(json.dumps(model, separators=(",", ":"), sort_keys=True) + "\n", encoding="utf-8")
+    print(
+        f"{path.name}: CV accuracy {acc:.3f} (n_terms {n_terms}, C {C}, weighting {weighting}), "
+        f"{path.stat().st_size / 1024:.0f} KB"
+    )

@@ -48,20 +48,29 @@ def export(model_dir: Path, path: Path) -> None:
             self.bert = bert
 
         def forward(self, input_ids, attention_mask):
-            tokens = self.bert(input_ids=input_ids, attention_mask=attention_mask,
-                               token_type_ids=torch.zeros_like(input_ids))[0]
+            tokens = self.bert(
+                input_ids=input_ids, attention_mask=attention_mask, token_type_ids=torch.zeros_like(input_ids)
+            )[0]
             mask = attention_mask.unsqueeze(-1).to(tokens.dtype)
             pooled = (tokens * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
             return torch.nn.functional.normalize(pooled, p=2, dim=1)
 
     ids = torch.ones((2, 16), dtype=torch.int64)
     mask = torch.ones((2, 16), dtype=torch.int64)
-    torch.onnx.export(Pooled(bert), (ids, mask), str(path), input_names=["input_ids",
-                      "attention_mask"], output_names=["sentence_embedding"],
-                      dynamic_axes={"input_ids": {0: "batch", 1: "tokens"},
-                                    "attention_mask": {0: "batch", 1: "tokens"},
-                                    "sentence_embedding": {0: "batch"}},
-                      opset_version=17, dynamo=False)
+    torch.onnx.export(
+        Pooled(bert),
+        (ids, mask),
+        str(path),
+        input_names=["input_ids", "attention_mask"],
+        output_names=["sentence_embedding"],
+        dynamic_axes={
+            "input_ids": {0: "batch", 1: "tokens"},
+            "attention_mask": {0: "batch", 1: "tokens"},
+            "sentence_embedding": {0: "batch"},
+        },
+        opset_version=17,
+        dynamo=False,
+    )
 
 
 def quantise(src: Path, out: Path) -> None:
@@ -85,8 +94,7 @@ def check(out: Path, model_dir: Path) -> tuple[float, float]:
     want = torch_model.encode(texts, normalize_embeddings=True, convert_to_numpy=True)
     got = OnnxMiniLM(path=out, chunk=False).embed(texts)
     cos = (want * got).sum(axis=1)
-    print(f"cosine to torch over {len(texts)} texts: min {cos.min():.4f}, "
-          f"mean {cos.mean():.4f}")
+    print(f"cosine to torch over {len(texts)} texts: min {cos.min():.4f}, mean {cos.mean():.4f}")
     return float(cos.mean()), float(cos.min())
 
 
@@ -106,8 +114,7 @@ def main() -> None:
         quantise(fp32, staged)
         mean, worst = check(staged, model_dir)
         if mean < MIN_MEAN_COSINE or worst < MIN_WORST_COSINE:
-            sys.exit(f"int8 model too far from torch (cosine mean {mean:.4f}, min "
-                     f"{worst:.4f}); not written")
+            sys.exit(f"int8 model too far from torch (cosine mean {mean:.4f}, min {worst:.4f}); not written")
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_bytes(staged.read_bytes())
     print(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.1f} MB)")

@@ -33,8 +33,7 @@ DEFAULT_DATA = REPO.parent / "shared" / "data" / "iclr2026.jsonl.gz"
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("data", nargs="?", default=str(DEFAULT_DATA))
-    ap.add_argument("--out", default=str(REPO / "src" / "paperatlas" / "models" /
-                                         reference.SHIPPED_FILE))
+    ap.add_argument("--out", default=str(REPO / "src" / "paperatlas" / "models" / reference.SHIPPED_FILE))
     ap.add_argument("--db", help="scratch store to use (kept; default: a temporary file)")
     args = ap.parse_args()
 
@@ -42,8 +41,10 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="paperatlas-reference-"))
     rows_file = work / "reference_rows.jsonl.gz"
     kept = left_out = 0
-    with gzip.open(args.data, "rt", encoding="utf-8") as src, \
-            gzip.open(rows_file, "wt", encoding="utf-8") as dst:
+    with (
+        gzip.open(args.data, "rt", encoding="utf-8") as src,
+        gzip.open(rows_file, "wt", encoding="utf-8") as dst,
+    ):
         for line in src:
             if not line.strip():
                 continue
@@ -59,16 +60,17 @@ def main() -> None:
     if "iclr2026" not in atlas.lists():
         atlas.add([rows_file], list_name="iclr2026", progress=True)
     atlas.embed(progress=True)
-    ref = reference.build(atlas.store, "iclr2026", name=reference.SHIPPED, progress=True,
-                          title="ICLR 2026")
+    ref = reference.build(atlas.store, "iclr2026", name=reference.SHIPPED, progress=True, title="ICLR 2026")
     ref.meta["left_out"] = "held-out papers (paperatlas.enrich.areas.is_held_out)"
     held = [pid for pid in ref.ids if is_held_out(pid)]
     assert not held, f"{len(held)} held-out papers in the reference"
     out = Path(args.out)
     out.write_bytes(ref.to_bytes())
-    print(f"wrote {out} ({out.stat().st_size / 1e6:.2f} MB): {len(ref.xy):,} papers, "
-          f"{len(ref.broad_labels)} broad / {len(ref.fine_labels)} fine topics, "
-          f"{len(ref.generic_words)} generic words; {time.perf_counter() - started:.0f} s")
+    print(
+        f"wrote {out} ({out.stat().st_size / 1e6:.2f} MB): {len(ref.xy):,} papers, "
+        f"{len(ref.broad_labels)} broad / {len(ref.fine_labels)} fine topics, "
+        f"{len(ref.generic_words)} generic words; {time.perf_counter() - started:.0f} s"
+    )
     print("broad:", " · ".join(ref.broad_labels))
     print("generic words (sample):", ", ".join(ref.generic_words[:60]))
 

@@ -32,7 +32,11 @@ from iclr_data import DEFAULT_DATA, is_held_out, load_rows, real_abstract, texts
 VOCAB_SIZE = 24_000
 MEANING_DIMS = 128
 TOPIC_DIMS = 128
-WEIGHTS = {"meaning": 1.0, "topics": 1.0, "areas": 1.6}  # chosen by kNN on a validation part of the training split
+WEIGHTS = {
+    "meaning": 1.0,
+    "topics": 1.0,
+    "areas": 1.6,
+}  # chosen by kNN on a validation part of the training split
 
 
 def training_rows(rows):
@@ -50,7 +54,7 @@ def term_meaning(terms: list[str], cache: Path | None) -> np.ndarray:
     from paperatlas.embed import MiniLMBackend
 
     minilm = MiniLMBackend(chunk=False, batch_size=512)
-    vecs = np.vstack([minilm.embed(terms[i:i + 2048]) for i in range(0, len(terms), 2048)])
+    vecs = np.vstack([minilm.embed(terms[i : i + 2048]) for i in range(0, len(terms), 2048)])
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
         np.save(path, vecs)
@@ -90,10 +94,14 @@ def build(rows, cache: Path | None, weights=None, log=print):
 
     blocks = {"meaning": meaning, "topics": topics, "areas": areas}
     table = np.hstack([weights[name] * unit_scale(X, block) for name, block in blocks.items()])
-    meta = {"blocks": {name: block.shape[1] for name, block in blocks.items()},
-            "weights": weights, "papers": len(texts), "ngram_range": [1, 2],
-            "areas": [str(c) for c in clf.classes_],
-            "fit_on": "ICLR 2026 training split (paperatlas.enrich.areas.is_held_out == False)"}
+    meta = {
+        "blocks": {name: block.shape[1] for name, block in blocks.items()},
+        "weights": weights,
+        "papers": len(texts),
+        "ngram_range": [1, 2],
+        "areas": [str(c) for c in clf.classes_],
+        "fit_on": "ICLR 2026 training split (paperatlas.enrich.areas.is_held_out == False)",
+    }
     return StaticBackend(vocab, vectorizer.idf_, table, meta=meta)
 
 
@@ -107,8 +115,7 @@ def main() -> None:
     model = build(rows, Path(args.cache) if args.cache else None)
     model.save(args.out)
     size = Path(args.out).stat().st_size / 1e6
-    print(f"wrote {args.out} ({size:.1f} MB, {len(model.vectorizer.vocabulary)} terms, "
-          f"dim {model.dim})")
+    print(f"wrote {args.out} ({size:.1f} MB, {len(model.vectorizer.vocabulary)} terms, dim {model.dim})")
 
 
 if __name__ == "__main__":

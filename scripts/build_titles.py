@@ -48,8 +48,11 @@ def validation(paper_id: str) -> bool:
 def load(path: Path) -> list[dict]:
     with gzip.open(path, "rt", encoding="utf-8") as fh:
         rows = [json.loads(line) for line in fh if line.strip()]
-    rows = [r for r in rows if len((r.get("abstract") or "").strip()) >= 100
-            and r.get("title") and not is_held_out(r["id"])]
+    rows = [
+        r
+        for r in rows
+        if len((r.get("abstract") or "").strip()) >= 100 and r.get("title") and not is_held_out(r["id"])
+    ]
     for r in rows:
         plain = clean(r["abstract"])
         names = extract_names(r["abstract"], plain)
@@ -65,8 +68,11 @@ def title_rates(rows: list[dict]) -> dict[str, float]:
         seen.update(r["_words"])
         kept.update(r["_words"] & title)
     overall = sum(kept.values()) / max(1, sum(seen.values()))
-    return {w: round((kept[w] + SMOOTHING * overall) / (n + SMOOTHING), 4)
-            for w, n in seen.items() if n >= MIN_PAPERS}
+    return {
+        w: round((kept[w] + SMOOTHING * overall) / (n + SMOOTHING), 4)
+        for w, n in seen.items()
+        if n >= MIN_PAPERS
+    }
 
 
 def groups_of(rows: list[dict], rates: dict[str, float]) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -100,15 +106,17 @@ def main() -> None:
     t0 = time.time()
     rows = load(Path(args.data))
     if args.limit:
-        rows = rows[:args.limit]
+        rows = rows[: args.limit]
     fit_rows = [r for r in rows if not validation(r["id"])]
     val_rows = [r for r in rows if validation(r["id"])]
     rates = title_rates(fit_rows)
     fit_groups, val_groups = groups_of(fit_rows, rates), groups_of(val_rows, rates)
-    print(f"{len(rows)} training papers ({len(val_rows)} for validation), "
-          f"{np.mean([len(y) for _, y in fit_groups]):.1f} candidates each, {len(rates)} word "
-          f"rates; best-candidate ROUGE-L (oracle) on validation "
-          f"{np.mean([y.max() if len(y) else 0 for _, y in val_groups]):.3f}  [{time.time() - t0:.0f}s]")
+    print(
+        f"{len(rows)} training papers ({len(val_rows)} for validation), "
+        f"{np.mean([len(y) for _, y in fit_groups]):.1f} candidates each, {len(rates)} word "
+        f"rates; best-candidate ROUGE-L (oracle) on validation "
+        f"{np.mean([y.max() if len(y) else 0 for _, y in val_groups]):.3f}  [{time.time() - t0:.0f}s]"
+    )
     best = None
     for alpha in (1.0, 10.0, 100.0, 1000.0, 10000.0):
         score = chosen_rouge(val_groups, fit(fit_groups, alpha))
@@ -117,13 +125,22 @@ def main() -> None:
             best = (score, alpha)
     rates = title_rates(rows)
     weights = fit(groups_of(rows, rates), best[1])
-    Path(args.out).write_text(json.dumps({
-        "features": list(FEATURES), "weights": [round(float(x), 6) for x in weights],
-        "alpha": best[1], "papers": len(rows), "validation_rouge_l": round(best[0], 4),
-        "rates": dict(sorted(rates.items())),
-    }, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(f"alpha {best[1]:g} (validation ROUGE-L {best[0]:.4f}); wrote {args.out} "
-          f"[{time.time() - t0:.0f}s]")
+    Path(args.out).write_text(
+        json.dumps(
+            {
+                "features": list(FEATURES),
+                "weights": [round(float(x), 6) for x in weights],
+                "alpha": best[1],
+                "papers": len(rows),
+                "validation_rouge_l": round(best[0], 4),
+                "rates": dict(sorted(rates.items())),
+            },
+            ensure_ascii=False,
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    print(f"alpha {best[1]:g} (validation ROUGE-L {best[0]:.4f}); wrote {args.out} [{time.time() - t0:.0f}s]")
 
 
 if __name__ == "__main__":

@@ -41,8 +41,9 @@ def minilm_both(backend, texts):
             pieces.append(window)
             owner.append(i)
             weight.append(len(window))
-    vecs = backend.model.encode(pieces, batch_size=64, normalize_embeddings=True,
-                                convert_to_numpy=True, show_progress_bar=False)
+    vecs = backend.model.encode(
+        pieces, batch_size=64, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False
+    )
     pooled = np.zeros((len(texts), vecs.shape[1]), dtype=np.float64)
     np.add.at(pooled, np.asarray(owner), vecs * np.asarray(weight, dtype=np.float64)[:, None])
     return l2_normalise(pooled), l2_normalise(vecs[first])
@@ -61,7 +62,7 @@ def in_parts(model, texts, ids, out: Path) -> None:
         path = parts / f"{n:05d}.npz"
         if path.exists():
             continue
-        rows = np.asarray(order[start:start + PART])
+        rows = np.asarray(order[start : start + PART])
         batch = [texts[i] for i in rows]
         vecs = minilm_both(backend, batch) if model == "minilm" else (backend.embed(batch),)
         tmp = parts / f"{n:05d}.tmp.npz"
@@ -110,7 +111,7 @@ def main() -> None:
         in_parts(args.model, texts, ids, out)
         return
     backend = LSABackend().fit(texts) if args.model == "lsa" else get_backend(args.model)
-    vectors = np.vstack([backend.embed(texts[i:i + 256]) for i in range(0, len(texts), 256)])
+    vectors = np.vstack([backend.embed(texts[i : i + 256]) for i in range(0, len(texts), 256)])
     np.save(out / f"{args.model}.tmp.npy", vectors.astype(np.float32))
     (out / f"{args.model}.tmp.npy").rename(out / f"{args.model}.npy")
     print(f"{args.model}: {vectors.shape} in {time.time() - start:.0f}s -> {out / args.model}.npy")

@@ -45,10 +45,16 @@ def synthetic_papers(n: int, seed: int = 0) -> list[dict]:
         if i % 10 == 0:
             abstract += f" Code is available at https://github.com/example/project{i}."
         title = " ".join(rng.sample(words, rng.randint(4, 8))).capitalize()
-        papers.append({"id": f"fault{seed:02d}{i:05d}", "title": f"{title} ({i})",
-                       "abstract": abstract,
-                       "authors": [f"Author {rng.randint(1, 500)}", f"Author {rng.randint(1, 500)}"],
-                       "year": 2026, "decision": rng.choice(["Accept (Poster)", "Reject"])})
+        papers.append(
+            {
+                "id": f"fault{seed:02d}{i:05d}",
+                "title": f"{title} ({i})",
+                "abstract": abstract,
+                "authors": [f"Author {rng.randint(1, 500)}", f"Author {rng.randint(1, 500)}"],
+                "year": 2026,
+                "decision": rng.choice(["Accept (Poster)", "Reject"]),
+            }
+        )
     return papers
 
 
@@ -63,11 +69,18 @@ def cli_command(*args: str) -> list[str]:
 
 
 def run_cli(*args: str, env: dict | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
-    return subprocess.run(cli_command(*args), capture_output=True, text=True, timeout=timeout,
-                          env={**os.environ, **(env or {})}, cwd=ROOT)
+    return subprocess.run(
+        cli_command(*args),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, **(env or {})},
+        cwd=ROOT,
+    )
 
 
 # -- processes ------------------------------------------------------------------------------
+
 
 def _stat(pid: int) -> tuple[str, int] | None:
     """(state letter, parent pid) of a process, None when it is gone."""
@@ -75,7 +88,7 @@ def _stat(pid: int) -> tuple[str, int] | None:
         text = Path(f"/proc/{pid}/stat").read_text()
     except OSError:
         return None
-    fields = text[text.rindex(")") + 2:].split()
+    fields = text[text.rindex(")") + 2 :].split()
     return fields[0], int(fields[1])
 
 
@@ -118,6 +131,7 @@ def processes_using(marker: str) -> set[int]:
 
 # -- the store, read without writing ----------------------------------------------------------
 
+
 def store_counts(db: Path) -> dict[str, int]:
     """Row counts of the tables the stages fill (0 where a table is not there yet)."""
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30)
@@ -125,11 +139,13 @@ def store_counts(db: Path) -> dict[str, int]:
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         out = {}
         for table in ("papers", "list_members", "facts", "embeddings"):
-            out[table] = (conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
-                          if table in tables else 0)
+            out[table] = conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0] if table in tables else 0
         for table in ("maps", "paper_topics"):  # the whole atlas's map (scope '*')
-            out[table] = (conn.execute(f"SELECT count(*) FROM {table} WHERE scope = '*'")
-                          .fetchone()[0] if table in tables else 0)
+            out[table] = (
+                conn.execute(f"SELECT count(*) FROM {table} WHERE scope = '*'").fetchone()[0]
+                if table in tables
+                else 0
+            )
         return out
     except sqlite3.DatabaseError:
         return {}
@@ -157,8 +173,10 @@ def check_store(db: Path) -> list[str]:
         indexed = conn.execute("SELECT count(*) FROM papers_fts_docsize").fetchone()[0]
         if indexed != papers:
             problems.append(f"full-text index holds {indexed} papers, the store {papers}")
-        orphans = conn.execute("SELECT count(*) FROM papers p WHERE NOT EXISTS "
-                               "(SELECT 1 FROM list_members m WHERE m.paper_id = p.id)").fetchone()[0]
+        orphans = conn.execute(
+            "SELECT count(*) FROM papers p WHERE NOT EXISTS "
+            "(SELECT 1 FROM list_members m WHERE m.paper_id = p.id)"
+        ).fetchone()[0]
         if orphans:
             problems.append(f"{orphans} papers in no list")
     finally:
@@ -168,11 +186,12 @@ def check_store(db: Path) -> list[str]:
 
 # -- one kill -------------------------------------------------------------------------------
 
+
 @dataclass
 class KillResult:
     command: str
     point: str
-    killed: bool                  # the process was still running at the kill point
+    killed: bool  # the process was still running at the kill point
     returncode: int | None
     counts_at_kill: dict[str, int]
     children_at_kill: set[int] = field(default_factory=set)
@@ -182,16 +201,29 @@ class KillResult:
     seconds: float = 0.0
 
 
-def kill_during(args: list[str], db: Path, until, *, sig: int = signal.SIGKILL,
-                timeout: float = 120, env: dict | None = None, name: str = "",
-                point: str = "") -> KillResult:
+def kill_during(
+    args: list[str],
+    db: Path,
+    until,
+    *,
+    sig: int = signal.SIGKILL,
+    timeout: float = 120,
+    env: dict | None = None,
+    name: str = "",
+    point: str = "",
+) -> KillResult:
     """Start `paperatlas ARGS`, wait until `until(counts, elapsed)` is true, send `sig` to
     the command's own process only (as `kill` would), then look for processes it left
     behind and check the store."""
     start = time.monotonic()
-    proc = subprocess.Popen(cli_command(*args), stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, env={**os.environ, **(env or {})},
-                            cwd=ROOT, start_new_session=True)
+    proc = subprocess.Popen(
+        cli_command(*args),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env={**os.environ, **(env or {})},
+        cwd=ROOT,
+        start_new_session=True,
+    )
     counts: dict[str, int] = {}
     children: set[int] = set()
     killed = False
@@ -220,10 +252,17 @@ def kill_during(args: list[str], db: Path, until, *, sig: int = signal.SIGKILL,
             os.kill(pid, signal.SIGKILL)
         except OSError:
             pass
-    return KillResult(command=name or args[0], point=point, killed=killed,
-                      returncode=proc.returncode, counts_at_kill=counts,
-                      children_at_kill=children, orphans=orphans, problems=check_store(db),
-                      seconds=time.monotonic() - start)
+    return KillResult(
+        command=name or args[0],
+        point=point,
+        killed=killed,
+        returncode=proc.returncode,
+        counts_at_kill=counts,
+        children_at_kill=children,
+        orphans=orphans,
+        problems=check_store(db),
+        seconds=time.monotonic() - start,
+    )
 
 
 def format_table(results: list[KillResult]) -> str:
@@ -231,16 +270,22 @@ def format_table(results: list[KillResult]) -> str:
     rows: dict[str, list[KillResult]] = {}
     for r in results:
         rows.setdefault(r.command, []).append(r)
-    lines = ["command          kills  killed-mid-run  stores-intact  orphans-left  resumed-ok",
-             "---------------  -----  --------------  -------------  ------------  ----------"]
+    lines = [
+        "command          kills  killed-mid-run  stores-intact  orphans-left  resumed-ok",
+        "---------------  -----  --------------  -------------  ------------  ----------",
+    ]
     for command, rs in rows.items():
-        lines.append(f"{command:<15}  {len(rs):>5}  {sum(r.killed for r in rs):>14}  "
-                     f"{sum(not r.problems for r in rs):>13}  "
-                     f"{sum(len(r.orphans) for r in rs):>12}  "
-                     f"{sum(bool(r.resumed) for r in rs):>10}")
+        lines.append(
+            f"{command:<15}  {len(rs):>5}  {sum(r.killed for r in rs):>14}  "
+            f"{sum(not r.problems for r in rs):>13}  "
+            f"{sum(len(r.orphans) for r in rs):>12}  "
+            f"{sum(bool(r.resumed) for r in rs):>10}"
+        )
     total = results
-    lines.append(f"{'all':<15}  {len(total):>5}  {sum(r.killed for r in total):>14}  "
-                 f"{sum(not r.problems for r in total):>13}  "
-                 f"{sum(len(r.orphans) for r in total):>12}  "
-                 f"{sum(bool(r.resumed) for r in total):>10}")
+    lines.append(
+        f"{'all':<15}  {len(total):>5}  {sum(r.killed for r in total):>14}  "
+        f"{sum(not r.problems for r in total):>13}  "
+        f"{sum(len(r.orphans) for r in total):>12}  "
+        f"{sum(bool(r.resumed) for r in total):>10}"
+    )
     return "\n".join(lines)

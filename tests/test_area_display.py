@@ -10,11 +10,22 @@ from atlas_fixture import web_atlas_db, web_client  # noqa: F401 - the db and cl
 from paperatlas import Atlas
 from paperatlas.report.export import write_csv, write_markdown
 
-TIE = {"label": "generative models", "prob": 0.41, "tie": True,
-       "top3": [["generative models", 0.41], ["foundation or frontier models, including LLMs", 0.37],
-                ["optimization", 0.08]]}
-CLEAR = {"label": "optimization", "prob": 0.8, "tie": False,
-         "top3": [["optimization", 0.8], ["learning theory", 0.12], ["generative models", 0.03]]}
+TIE = {
+    "label": "generative models",
+    "prob": 0.41,
+    "tie": True,
+    "top3": [
+        ["generative models", 0.41],
+        ["foundation or frontier models, including LLMs", 0.37],
+        ["optimization", 0.08],
+    ],
+}
+CLEAR = {
+    "label": "optimization",
+    "prob": 0.8,
+    "tie": False,
+    "top3": [["optimization", 0.8], ["learning theory", 0.12], ["generative models", 0.03]],
+}
 
 
 def _set_area(db, paper_id: str, area: dict) -> None:
@@ -36,13 +47,15 @@ def test_paper_page_shows_top3_and_a_tie_as_both(client, db):
     assert "optimization 8%" in html
     _set_area(db, "protein-03", CLEAR)
     html = client.get("/papers/protein-03").text
-    assert "optimization <span class=\"muted\">(80%)</span>" in html
+    assert 'optimization <span class="muted">(80%)</span>' in html
     assert " or learning theory" not in html and "learning theory 12%" in html
 
 
 def test_exports_carry_the_tie_and_the_top3():
-    papers = [{"id": "p1", "title": "T", "abstract": "A.", "facts": {"predicted_area": TIE}},
-              {"id": "p2", "title": "U", "abstract": "B.", "facts": {"predicted_area": CLEAR}}]
+    papers = [
+        {"id": "p1", "title": "T", "abstract": "A.", "facts": {"predicted_area": TIE}},
+        {"id": "p2", "title": "U", "abstract": "B.", "facts": {"predicted_area": CLEAR}},
+    ]
     out = io.StringIO()
     write_csv(papers, out)
     rows = list(csv.DictReader(io.StringIO(out.getvalue())))

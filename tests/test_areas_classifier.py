@@ -14,12 +14,16 @@ from paperatlas.errors import InputError
 
 SAMPLE = Path(__file__).resolve().parents[1] / "examples" / "iclr2026_sample_list.txt"
 
-RL = ("We propose an off-policy actor-critic algorithm for continuous control. The agent learns "
-      "a value function and a policy from replayed transitions, and improves sample efficiency "
-      "on MuJoCo locomotion benchmarks over SAC and TD3 while keeping reward variance low.")
-THEORY = ("We prove a generalization bound for overparameterized two-layer networks trained by "
-          "gradient descent. The bound depends on the Rademacher complexity of the function "
-          "class and yields sample complexity rates that match the known lower bound.")
+RL = (
+    "We propose an off-policy actor-critic algorithm for continuous control. The agent learns "
+    "a value function and a policy from replayed transitions, and improves sample efficiency "
+    "on MuJoCo locomotion benchmarks over SAC and TD3 while keeping reward variance low."
+)
+THEORY = (
+    "We prove a generalization bound for overparameterized two-layer networks trained by "
+    "gradient descent. The bound depends on the Rademacher complexity of the function "
+    "class and yields sample complexity rates that match the known lower bound."
+)
 
 
 @pytest.fixture(scope="module")
@@ -60,10 +64,22 @@ def test_any_text_gets_an_answer():
 def test_retrain_from_a_labelled_file(tmp_path):
     rows = []
     for i in range(12):
-        rows.append({"id": f"rl{i}", "title": f"Agent {i}", "primary_area": "reinforcement learning",
-                     "abstract": RL.replace("MuJoCo", f"MuJoCo task {i}")})
-        rows.append({"id": f"th{i}", "title": f"Bound {i}", "primary_area": "learning theory",
-                     "abstract": THEORY.replace("two-layer", f"{i + 2}-layer")})
+        rows.append(
+            {
+                "id": f"rl{i}",
+                "title": f"Agent {i}",
+                "primary_area": "reinforcement learning",
+                "abstract": RL.replace("MuJoCo", f"MuJoCo task {i}"),
+            }
+        )
+        rows.append(
+            {
+                "id": f"th{i}",
+                "title": f"Bound {i}",
+                "primary_area": "learning theory",
+                "abstract": THEORY.replace("two-layer", f"{i + 2}-layer"),
+            }
+        )
     data = tmp_path / "labelled.jsonl"
     data.write_text("\n".join(json.dumps(r) for r in rows), encoding="utf-8")
     info = areas.train_from_file(data, out=tmp_path / "m.npz", include_held_out=True)
@@ -77,8 +93,10 @@ def test_retrain_from_a_labelled_file(tmp_path):
 
 def test_bad_training_file_names_file_and_line(tmp_path):
     bad = tmp_path / "bad.jsonl"
-    bad.write_text(json.dumps({"abstract": RL * 2, "primary_area": "reinforcement learning"})
-                   + "\n{not json\n", encoding="utf-8")
+    bad.write_text(
+        json.dumps({"abstract": RL * 2, "primary_area": "reinforcement learning"}) + "\n{not json\n",
+        encoding="utf-8",
+    )
     with pytest.raises(InputError, match=r"bad.jsonl:2"):
         areas.train_from_file(bad, out=tmp_path / "m.npz")
     wrong = tmp_path / "wrong.jsonl"
@@ -94,9 +112,11 @@ def test_held_out_split_is_fixed_and_about_a_fifth():
     assert areas.is_held_out("paper7") == areas.is_held_out("paper7")
 
 
-OPTIM = ("We analyse stochastic gradient descent with momentum on smooth nonconvex objectives and "
-         "prove convergence to stationary points at an improved rate, with adaptive step sizes "
-         "that need no knowledge of the Lipschitz constant of the gradient.")
+OPTIM = (
+    "We analyse stochastic gradient descent with momentum on smooth nonconvex objectives and "
+    "prove convergence to stationary points at an improved rate, with adaptive step sizes "
+    "that need no knowledge of the Lipschitz constant of the gradient."
+)
 
 
 @pytest.mark.parametrize("n_areas", [2, 3])
@@ -110,7 +130,7 @@ def test_saved_model_is_the_blend_of_logistic_regression_and_naive_bayes(tmp_pat
     for area, text in list(bases.items())[:n_areas]:
         words = text.split()
         for i in range(10):  # drop a different word each time: varied, still on topic
-            texts.append(" ".join(words[:i] + words[i + 1:]))
+            texts.append(" ".join(words[:i] + words[i + 1 :]))
             labels.append(area)
     model = areas.AreaClassifier.fit(texts, labels, temperature=1.3)
     model.save(tmp_path / "m.npz")
@@ -121,16 +141,22 @@ def test_saved_model_is_the_blend_of_logistic_regression_and_naive_bayes(tmp_pat
     nb = ComplementNB(alpha=areas.NB_ALPHA).fit(X, labels)
     queries = [RL, THEORY, OPTIM, "gradient bound for the agent"]
     Q = model.vectorizer.transform(queries)
-    blend = (np.log(lr.predict_proba(Q)) + areas.NB_WEIGHT * np.log(softmax(
-        Q @ nb.feature_log_prob_.T, axis=1))) / 1.3
+    blend = (
+        np.log(lr.predict_proba(Q)) + areas.NB_WEIGHT * np.log(softmax(Q @ nb.feature_log_prob_.T, axis=1))
+    ) / 1.3
     expected = softmax(blend, axis=1)
     assert list(lr.classes_) == loaded.classes
     np.testing.assert_allclose(loaded.predict_proba(queries), expected, atol=2e-3)
 
 
 def test_near_tie_is_flagged_and_named_as_both():
-    model = areas.AreaClassifier(["a", "b", "c"], ["alpha", "beta"], np.ones(2),
-                                 np.array([[1.0, 1.0, 0.0], [3.0, 0.0, 0.0]]), np.zeros(3))
+    model = areas.AreaClassifier(
+        ["a", "b", "c"],
+        ["alpha", "beta"],
+        np.ones(2),
+        np.array([[1.0, 1.0, 0.0], [3.0, 0.0, 0.0]]),
+        np.zeros(3),
+    )
     tie, clear = areas.predict_areas(["alpha", "beta"], model=model)
     assert tie["tie"] and abs(tie["top3"][0][1] - tie["top3"][1][1]) < areas.TIE_MARGIN
     assert areas.area_label(tie) in ("a or b", "b or a")
@@ -151,8 +177,10 @@ def test_fit_temperature_recovers_the_temperature_that_generated_the_labels():
 
 
 def test_training_texts_give_every_abstract_alone_and_with_its_title():
-    rows = [{"id": "1", "title": "Agent", "abstract": RL, "primary_area": "reinforcement learning"},
-            {"id": "2", "title": None, "abstract": THEORY, "primary_area": "learning theory"}]
+    rows = [
+        {"id": "1", "title": "Agent", "abstract": RL, "primary_area": "reinforcement learning"},
+        {"id": "2", "title": None, "abstract": THEORY, "primary_area": "learning theory"},
+    ]
     texts, labels = areas.training_texts(rows)
     assert RL in texts and any(t.startswith("Agent") and RL in t for t in texts)
     assert texts.count(THEORY) == 1
@@ -172,8 +200,14 @@ def test_isotonic_recalibration_keeps_the_order_and_sums_to_one(tmp_path):
     top = fixed.max(axis=1)
     assert abs(top.mean() - (fixed.argmax(axis=1) == y).mean()) < 0.02  # now honest on average
     assert top.mean() < probs.max(axis=1).mean() - 0.05
-    model = areas.AreaClassifier(["a", "b"], ["alpha"], np.ones(1), np.array([[4.0, 0.0]]),
-                                 np.zeros(2), (np.array([0.5, 1.0]), np.array([0.5, 0.7])))
+    model = areas.AreaClassifier(
+        ["a", "b"],
+        ["alpha"],
+        np.ones(1),
+        np.array([[4.0, 0.0]]),
+        np.zeros(2),
+        (np.array([0.5, 1.0]), np.array([0.5, 0.7])),
+    )
     model.save(tmp_path / "c.npz")
     loaded = areas.AreaClassifier.load(tmp_path / "c.npz")
     p = loaded.predict_proba(["alpha"])[0]

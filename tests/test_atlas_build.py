@@ -59,8 +59,11 @@ def test_topics_recover_the_fixture_subjects(fixture_atlas):
 
     stored = fixture_atlas.store.get_map("*")
     truth = _true_topic()
-    rows = [(truth[a["paper_id"]], a["broad"], a["fine"]) for a in stored["assignments"]
-            if truth[a["paper_id"]] != "hostile"]
+    rows = [
+        (truth[a["paper_id"]], a["broad"], a["fine"])
+        for a in stored["assignments"]
+        if truth[a["paper_id"]] != "hostile"
+    ]
     true, broad, fine = zip(*rows)
     assert adjusted_mutual_info_score(true, broad) > 0.6
     # fine topics are nearly pure: each holds papers of one subject
@@ -84,8 +87,9 @@ def test_labels_read_like_topics(fixture_atlas):
     assert "time series" in joined or "forecasting" in joined
     # the unlearning papers' topic is named after unlearning
     truth = _true_topic()
-    topic_of_unlearning = Counter(a["broad"] for a in stored["assignments"]
-                                  if truth[a["paper_id"]] == "unlearning").most_common(1)[0][0]
+    topic_of_unlearning = Counter(
+        a["broad"] for a in stored["assignments"] if truth[a["paper_id"]] == "unlearning"
+    ).most_common(1)[0][0]
     label = next(t["label"] for t in broad if t["topic_id"] == topic_of_unlearning)
     assert "unlearning" in label.lower()
     for t in broad:
@@ -101,10 +105,17 @@ def test_map_is_stored_and_reused_until_the_list_changes(fixture_atlas, tmp_path
     target.close()
     copy = Atlas(db)
     extra = tmp_path / "extra.jsonl"
-    extra.write_text(json.dumps({
-        "id": "extra-1", "title": "Patch Transformers for Forecasting Traffic",
-        "abstract": "Long-term forecasting of multivariate time series with patch transformers "
-                    "and channel independence lowers mean squared error."}) + "\n")
+    extra.write_text(
+        json.dumps(
+            {
+                "id": "extra-1",
+                "title": "Patch Transformers for Forecasting Traffic",
+                "abstract": "Long-term forecasting of multivariate time series with patch transformers "
+                "and channel independence lowers mean squared error.",
+            }
+        )
+        + "\n"
+    )
     copy.add([extra], list_name="fixture", enrich=False)
     copy.embed(model="lsa")
     rebuilt = copy.build_map(model="lsa")
@@ -118,8 +129,9 @@ def test_same_input_gives_the_same_map(fixture_atlas, tmp_path):
     first = fixture_atlas.store.get_map("*")
     other = build_fixture_atlas(tmp_path / "again.db")
     second = other.store.get_map("*")
-    key = lambda m: sorted((a["paper_id"], a["broad"], a["fine"], round(a["x"], 5),
-                            round(a["y"], 5)) for a in m["assignments"])
+    key = lambda m: sorted(
+        (a["paper_id"], a["broad"], a["fine"], round(a["x"], 5), round(a["y"], 5)) for a in m["assignments"]
+    )
     assert key(first) == key(second)
     assert [t["label"] for t in first["topics"]] == [t["label"] for t in second["topics"]]
     other.close()
@@ -144,6 +156,7 @@ def test_clustering_separates_clear_groups():
     truth = np.repeat(np.arange(5), 30)
     result = cluster_papers(vectors, k_broad=5)
     from sklearn.metrics import adjusted_rand_score
+
     assert adjusted_rand_score(truth, result.broad) > 0.95
 
 
@@ -218,8 +231,9 @@ def test_map_command_builds_and_writes_outputs(fixture_atlas, tmp_path):
     from paperatlas.cli.common import app
 
     png, html = tmp_path / "m.png", tmp_path / "m.html"
-    result = CliRunner().invoke(app, ["map", "--db", str(fixture_atlas.path), "--png", str(png),
-                                      "--html", str(html)])
+    result = CliRunner().invoke(
+        app, ["map", "--db", str(fixture_atlas.path), "--png", str(png), "--html", str(html)]
+    )
     assert result.exit_code == 0, result.output
     assert "broad topics" in result.output and "outliers" in result.output
     assert png.exists() and html.exists()
@@ -228,8 +242,9 @@ def test_map_command_builds_and_writes_outputs(fixture_atlas, tmp_path):
 def test_placeholder_abstract_is_flagged_with_its_reason(tmp_path):
     atlas = Atlas(tmp_path / "placeholder.db")
     extra = tmp_path / "placeholder.jsonl"
-    extra.write_text(json.dumps({"id": "null-1", "title": "Withdrawn",
-                                 "abstract": "Graph neural networks."}) + "\n")
+    extra.write_text(
+        json.dumps({"id": "null-1", "title": "Withdrawn", "abstract": "Graph neural networks."}) + "\n"
+    )
     atlas.add([FIXTURE, extra], list_name="fixture", enrich=False)
     atlas.embed(model="lsa")
     stored = atlas.build_map(model="lsa")

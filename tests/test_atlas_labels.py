@@ -21,10 +21,10 @@ def test_phrase_keys_merge_spellings():
 
 
 def test_method_plus_model_family_reads_naturally():
-    unlearning = [(0, ["machine unlearning", "large language models"], f"Forgetting data {i}")
-                  for i in range(8)]
-    protein = [(1, ["protein design", "diffusion models"], f"Designing proteins {i}")
-               for i in range(8)]
+    unlearning = [
+        (0, ["machine unlearning", "large language models"], f"Forgetting data {i}") for i in range(8)
+    ]
+    protein = [(1, ["protein design", "diffusion models"], f"Designing proteins {i}") for i in range(8)]
     other = [(2, ["time series forecasting"], f"Forecasting {i}") for i in range(8)]
     # the family "LLMs" also appears elsewhere, so it is not distinctive alone
     other += [(2, ["large language models", "time series forecasting"], "LLM forecasting")]
@@ -38,7 +38,8 @@ def test_method_plus_model_family_reads_naturally():
 def test_single_word_heads_become_adjective_phrases():
     papers, labels = _papers(
         [(0, ["quantization", "LLMs"], f"Quantizing weights {i}") for i in range(6)]
-        + [(1, ["reinforcement learning"], f"Agents {i}") for i in range(6)])
+        + [(1, ["reinforcement learning"], f"Agents {i}") for i in range(6)]
+    )
     topics = label_clusters(papers, labels, 2)
     assert topics[0].label == "LLM quantization"
 
@@ -46,8 +47,11 @@ def test_single_word_heads_become_adjective_phrases():
 def test_labels_are_distinct_and_skip_vague_words():
     papers, labels = _papers(
         [(0, ["neural", "federated learning"], f"Clients {i}") for i in range(6)]
-        + [(1, ["neural", "federated learning", "differential privacy"], f"Private clients {i}")
-           for i in range(6)])
+        + [
+            (1, ["neural", "federated learning", "differential privacy"], f"Private clients {i}")
+            for i in range(6)
+        ]
+    )
     topics = label_clusters(papers, labels, 2)
     assert topics[0].label != topics[1].label
     assert all(t.label.lower() != "neural" for t in topics)
@@ -65,8 +69,10 @@ def test_bare_abstracts_fall_back_to_repeated_phrases():
     ]
     papers = [PaperText(abstract=a) for a in abstracts]
     topics = label_clusters(papers, [0, 0, 0, 1, 1, 1], 2)
-    assert "catastrophic forgetting" in topics[0].label.lower() or \
-        "continual learning" in topics[0].label.lower()
+    assert (
+        "catastrophic forgetting" in topics[0].label.lower()
+        or "continual learning" in topics[0].label.lower()
+    )
     assert "sparse attention" in topics[1].label.lower() or "long context" in topics[1].label.lower()
 
 

@@ -22,8 +22,9 @@ CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 ARTIFACTS = Path(__file__).parents[1] / "test-artifacts"
 
 if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
-    pytest.skip("chromium and chromedriver are not installed (run `make browser-deps`)",
-                allow_module_level=True)
+    pytest.skip(
+        "chromium and chromedriver are not installed (run `make browser-deps`)", allow_module_level=True
+    )
 
 
 def _free_port() -> int:
@@ -41,8 +42,7 @@ def server(tmp_path_factory):
     db = tmp_path_factory.mktemp("browser") / "atlas.db"
     build_fixture_atlas(db).close()
     port = _free_port()
-    srv = uvicorn.Server(uvicorn.Config(create_app(db), host="127.0.0.1", port=port,
-                                        log_level="warning"))
+    srv = uvicorn.Server(uvicorn.Config(create_app(db), host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
     deadline = time.time() + 20
@@ -61,9 +61,17 @@ def browser():
 
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run", "--disable-sync",
-                 "--disable-dev-shm-usage", "--window-size=1400,900"):
+    for flag in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--no-first-run",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+        "--window-size=1400,900",
+    ):
         options.add_argument(flag)
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(30)
@@ -74,12 +82,12 @@ def browser():
 
 def _wait(driver, condition, timeout=15.0):
     from selenium.webdriver.support.ui import WebDriverWait
+
     return WebDriverWait(driver, timeout).until(condition)
 
 
 def _map_ready(driver):
-    return driver.execute_script(
-        "return window.atlasMap && window.atlasMap.placedLabels.length > 0");
+    return driver.execute_script("return window.atlasMap && window.atlasMap.placedLabels.length > 0")
 
 
 def test_map_renders_with_labels(server, browser):
@@ -111,9 +119,15 @@ def test_hover_shows_a_card_and_click_opens_the_paper(server, browser):
         return [s[0], s[1], p[5], m.width, m.height];""")
     canvas = browser.find_element("css selector", ".atlas-canvas")
     ActionChains(browser).move_to_element_with_offset(
-        canvas, int(x - width / 2), int(y - height / 2)).perform()
-    card = _wait(browser, lambda d: d.find_element("css selector", ".atlas-card").is_displayed()
-                 and d.find_element("css selector", ".atlas-card"))
+        canvas, int(x - width / 2), int(y - height / 2)
+    ).perform()
+    card = _wait(
+        browser,
+        lambda d: (
+            d.find_element("css selector", ".atlas-card").is_displayed()
+            and d.find_element("css selector", ".atlas-card")
+        ),
+    )
     assert card.text.strip()
     browser.save_screenshot(str(ARTIFACTS / "map-hover.png"))
     hovered = browser.execute_script("return window.atlasMap.points[window.atlasMap.hover][5]")
@@ -140,8 +154,10 @@ def test_search_returns_results(server, browser):
 def test_hostile_records_render_as_text(server, browser):
     from selenium.common.exceptions import NoAlertPresentException
 
-    for pid, shown in (("xss-script", "<script>alert('xss-title')</script>"),
-                       ("xss-img", '"><img src=x onerror="window.__xss=2">')):
+    for pid, shown in (
+        ("xss-script", "<script>alert('xss-title')</script>"),
+        ("xss-img", '"><img src=x onerror="window.__xss=2">'),
+    ):
         browser.get(f"{server}/papers/{pid}")
         assert shown in browser.find_element("id", "paper-title").text
         assert browser.execute_script("return window.__xss === undefined")
@@ -181,14 +197,20 @@ def test_star_likes_a_paper(server, browser):
     star = browser.find_element("css selector", ".paper-head .star")
     assert star.get_attribute("aria-pressed") == "false"
     star.click()
-    _wait(browser, lambda d: d.find_element("css selector", ".paper-head .star")
-          .get_attribute("aria-pressed") == "true")
+    _wait(
+        browser,
+        lambda d: d.find_element("css selector", ".paper-head .star").get_attribute("aria-pressed") == "true",
+    )
     browser.get(server + "/papers/graphs-03")
     assert browser.find_element("css selector", ".paper-head .star").get_attribute("aria-pressed") == "true"
     browser.save_screenshot(str(ARTIFACTS / "paper.png"))
     browser.find_element("css selector", ".paper-head .star").click()
-    _wait(browser, lambda d: d.find_element("css selector", ".paper-head .star")
-          .get_attribute("aria-pressed") == "false")
+    _wait(
+        browser,
+        lambda d: (
+            d.find_element("css selector", ".paper-head .star").get_attribute("aria-pressed") == "false"
+        ),
+    )
 
 
 def test_overview_and_list_pages_look_complete(server, browser):

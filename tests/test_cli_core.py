@@ -60,18 +60,39 @@ def test_add_twice_and_merge_counts(cli):
 def test_show_renders_fields_lists_and_facts(cli):
     cli("add", FIX / "iclr_mini.jsonl", "--no-enrich")
     from paperatlas.store import Store
+
     store = Store(cli.db)
-    store.set_facts("GmX7qQ1abc", {"name": "GraphMixer", "kind": "method",
-                                   "numbers": [{"text": "3x", "value": 3, "unit": "x", "what": "faster"}],
-                                   "predicted_area": {"label": "graphs", "prob": 0.91,
-                                                      "top3": [["graphs", 0.91], ["optimization", 0.05]]}},
-                    "h", "v")
+    store.set_facts(
+        "GmX7qQ1abc",
+        {
+            "name": "GraphMixer",
+            "kind": "method",
+            "numbers": [{"text": "3x", "value": 3, "unit": "x", "what": "faster"}],
+            "predicted_area": {
+                "label": "graphs",
+                "prob": 0.91,
+                "top3": [["graphs", 0.91], ["optimization", 0.05]],
+            },
+        },
+        "h",
+        "v",
+    )
     store.close()
     code, out, _ = cli("show", "GmX7")
     assert code == 0
-    for text in ("GraphMixer: Simple Temporal Graph Learning", "iclr_mini", "Accept (Poster)",
-                 "temporal graphs; MLP", "tldr", "MLPs suffice", "name", "GraphMixer",
-                 "3x faster", "graphs 91%", "optimization 5%"):
+    for text in (
+        "GraphMixer: Simple Temporal Graph Learning",
+        "iclr_mini",
+        "Accept (Poster)",
+        "temporal graphs; MLP",
+        "tldr",
+        "MLPs suffice",
+        "name",
+        "GraphMixer",
+        "3x faster",
+        "graphs 91%",
+        "optimization 5%",
+    ):
         assert text in out, text
 
 
@@ -85,25 +106,31 @@ def test_ls_filters(cli):
     assert "MemInf0001" in out and "1 paper" in out and "1 papers" not in out
 
 
-@pytest.mark.parametrize("args, message", [
-    (("show", "zzzz"), "no paper with id 'zzzz'"),
-    (("ls", "--list", "nope"), "no list named 'nope'"),
-    (("stats", "--list", "nope"), "no list named 'nope'"),
-    (("export", "--format", "docx"), "unknown format 'docx'"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("show", "zzzz"), "no paper with id 'zzzz'"),
+        (("ls", "--list", "nope"), "no list named 'nope'"),
+        (("stats", "--list", "nope"), "no list named 'nope'"),
+        (("export", "--format", "docx"), "unknown format 'docx'"),
+    ],
+)
 def test_wrong_ids_lists_formats_exit_2(cli, args, message):
     cli("add", FIX / "iclr_mini.jsonl", "--no-enrich")
     code, _, err = cli(*args)
     assert code == 2 and message in err
 
 
-@pytest.mark.parametrize("name, where", [
-    ("malformed.jsonl", "malformed.jsonl:3: malformed JSON"),
-    ("binary.bin", "binary.bin: is a binary file"),
-    ("empty.txt", "empty.txt: is empty"),
-    ("invalid_utf8.txt", "invalid_utf8.txt:5: is not valid UTF-8"),
-    ("nope.txt", "nope.txt: no such file"),
-])
+@pytest.mark.parametrize(
+    "name, where",
+    [
+        ("malformed.jsonl", "malformed.jsonl:3: malformed JSON"),
+        ("binary.bin", "binary.bin: is a binary file"),
+        ("empty.txt", "empty.txt: is empty"),
+        ("invalid_utf8.txt", "invalid_utf8.txt:5: is not valid UTF-8"),
+        ("nope.txt", "nope.txt: no such file"),
+    ],
+)
 def test_bad_files_exit_2_and_store_nothing(cli, name, where):
     code, out, err = cli("add", FIX / name, "--no-enrich")
     assert code == 2
@@ -127,8 +154,11 @@ def test_export_to_stdout_and_file(cli, tmp_path):
 
 def test_abstract_markup_is_printed_literally(cli, tmp_path):
     path = tmp_path / "markup.txt"
-    path.write_text("A [bold red]markup[/] abstract that rich must not interpret, with enough words "
-                    "to be a paragraph of its own in a list.\n", encoding="utf-8")
+    path.write_text(
+        "A [bold red]markup[/] abstract that rich must not interpret, with enough words "
+        "to be a paragraph of its own in a list.\n",
+        encoding="utf-8",
+    )
     cli("add", path, "--no-enrich")
     _, out, _ = cli("ls")
     assert "[bold red]markup[/]" in out

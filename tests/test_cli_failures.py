@@ -57,15 +57,19 @@ def atlas_db(tmp_path) -> Path:
 
 # -- usage errors ------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("args, message", [
-    (("stats", "--nope"), "No such option: --nope"),
-    (("ls", "--foo"), "No such option: --foo"),
-    (("add",), "Missing argument"),
-    (("search",), "Missing argument"),
-    (("serch",), "No such command 'serch'"),
-    (("serve", "--port", "abc"), "Invalid value for '--port'"),
-    (("ls", "--limit", "many"), "Invalid value for '--limit'"),
-])
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("stats", "--nope"), "No such option: --nope"),
+        (("ls", "--foo"), "No such option: --foo"),
+        (("add",), "Missing argument"),
+        (("search",), "Missing argument"),
+        (("serch",), "No such command 'serch'"),
+        (("serve", "--port", "abc"), "Invalid value for '--port'"),
+        (("ls", "--limit", "many"), "Invalid value for '--limit'"),
+    ],
+)
 def test_usage_errors_show_usage_and_exit_2(cli, args, message):
     code, out, err = cli(*args)
     assert code == 2
@@ -75,16 +79,32 @@ def test_usage_errors_show_usage_and_exit_2(cli, args, message):
 
 def test_usage_error_through_the_real_entry_point():
     """The installed script's path (main() -> sys.exit), not only run_app."""
-    proc = subprocess.run([sys.executable, "-c", "from paperatlas.cli import main; main()",
-                           "stats", "--nope"], capture_output=True, text=True, cwd=ROOT)
+    proc = subprocess.run(
+        [sys.executable, "-c", "from paperatlas.cli import main; main()", "stats", "--nope"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert proc.returncode == 2
     assert "No such option: --nope" in proc.stderr and "Traceback" not in proc.stderr
 
 
 # -- missing and uncreatable atlases -----------------------------------------------------------
 
-@pytest.mark.parametrize("args", [("stats",), ("ls",), ("show", "abc"), ("search", "graph"),
-                                  ("export",), ("like", "abc"), ("enrich",), ("embed",)])
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("stats",),
+        ("ls",),
+        ("show", "abc"),
+        ("search", "graph"),
+        ("export",),
+        ("like", "abc"),
+        ("enrich",),
+        ("embed",),
+    ],
+)
 def test_commands_other_than_add_do_not_create_an_atlas(cli, tmp_path, args):
     db = tmp_path / "typo.db"
     code, _, err = cli(*args, "--db", db)
@@ -112,17 +132,21 @@ def test_export_to_a_file_that_cannot_be_written(cli, atlas_db, tmp_path):
 
 # -- foreign files are refused and never written ---------------------------------------------
 
+
 def _foreign_sqlite(path: Path) -> Path:
     conn = sqlite3.connect(path)
-    conn.executescript("CREATE TABLE papers (id INTEGER PRIMARY KEY, abstract TEXT, owner TEXT);"
-                       "INSERT INTO papers (abstract, owner) VALUES ('their row', 'them');"
-                       "CREATE TABLE settings (k TEXT, v TEXT);")
+    conn.executescript(
+        "CREATE TABLE papers (id INTEGER PRIMARY KEY, abstract TEXT, owner TEXT);"
+        "INSERT INTO papers (abstract, owner) VALUES ('their row', 'them');"
+        "CREATE TABLE settings (k TEXT, v TEXT);"
+    )
     conn.close()
     return path
 
 
-@pytest.mark.parametrize("args", [("stats",), ("ls",), ("search", "row"), ("export",),
-                                  ("add", MINI), ("enrich",), ("like", "1")])
+@pytest.mark.parametrize(
+    "args", [("stats",), ("ls",), ("search", "row"), ("export",), ("add", MINI), ("enrich",), ("like", "1")]
+)
 def test_foreign_sqlite_file_is_refused_untouched(cli, tmp_path, args):
     db = _foreign_sqlite(tmp_path / "their.db")
     before, files = _digest(db), sorted(p.name for p in tmp_path.iterdir())
@@ -161,6 +185,7 @@ def test_atlas_from_before_the_marker_is_still_ours(tmp_path):
 
 # -- damaged atlases -----------------------------------------------------------------------------
 
+
 def _corrupt(db: Path, start: float, end: float) -> None:
     data = bytearray(db.read_bytes())
     lo, hi = int(len(data) * start), int(len(data) * end)
@@ -172,6 +197,7 @@ def _corrupt(db: Path, start: float, end: float) -> None:
 def bigger_db(tmp_path) -> Path:
     """An atlas of 300 synthetic papers (many pages, so its middle is papers' pages)."""
     from faultkit import synthetic_papers, write_list
+
     db = tmp_path / "atlas.db"
     atlas = Atlas(db)
     atlas.add(write_list(tmp_path / "p.jsonl", synthetic_papers(300)), enrich=False)
@@ -200,11 +226,18 @@ def test_corrupt_schema_page_is_one_line(cli, bigger_db):
 
 # -- read-only atlases ---------------------------------------------------------------------------
 
-READ_COMMANDS = [("stats",), ("ls",), ("show", "GmX7qQ1abc"), ("search", "temporal graph"),
-                 ("export", "--format", "jsonl")]
-WRITE_COMMANDS = [(("add", FIX / "arxiv.jsonl"), "cannot add papers"),
-                  (("like", "GmX7qQ1abc"), "cannot mark papers"),
-                  (("unlike", "GmX7qQ1abc"), "cannot unmark papers")]
+READ_COMMANDS = [
+    ("stats",),
+    ("ls",),
+    ("show", "GmX7qQ1abc"),
+    ("search", "temporal graph"),
+    ("export", "--format", "jsonl"),
+]
+WRITE_COMMANDS = [
+    (("add", FIX / "arxiv.jsonl"), "cannot add papers"),
+    (("like", "GmX7qQ1abc"), "cannot mark papers"),
+    (("unlike", "GmX7qQ1abc"), "cannot unmark papers"),
+]
 
 
 def test_forced_read_only_store_never_writes(atlas_db):
@@ -274,6 +307,7 @@ def _without_write_permission(directory: Path, db: Path, dir_writable: bool, mon
 def test_really_read_only_atlas(cli, dir_writable, monkeypatch):
     import shutil
     import tempfile
+
     # a directory user nobody can reach (pytest's tmp_path is private to root)
     base = Path(tempfile.mkdtemp(prefix="paperatlas-ro-"))
     base.chmod(0o755)
@@ -313,6 +347,7 @@ def test_really_read_only_atlas(cli, dir_writable, monkeypatch):
 
 
 # -- the library face ----------------------------------------------------------------------------
+
 
 def test_atlas_add_takes_one_path_as_str_or_path(tmp_path):
     atlas = Atlas(tmp_path / "a.db")

@@ -17,20 +17,85 @@ from paperatlas.cli.common import run_app
 
 FIX = Path(__file__).parent / "fixtures" / "sources"
 # Commands that answer at once (serve blocks, map/embed/train-areas run models for long).
-COMMANDS = ["stats", "ls", "show", "search", "similar", "export", "lists", "collections",
-            "like", "dislike", "unlike", "recommend", "digest", "compare", "add", "enrich",
-            "serch", "lst", ""]
-OPTIONS = ["--list", "-l", "--limit", "--k", "-k", "--offset", "--format", "-f", "--text",
-           "--kind", "--area", "--decision", "--has-code", "--no-code", "--into", "--from",
-           "--collection", "--query", "-q", "--top", "--lang", "--nope", "--", "-", "--help"]
-VALUES = ["GmX7qQ1abc", "Gm", "iclr_mini", "0", "-1", "99999999999999999999999", "abc", "",
-          "md", "html", "csv", "bibtex", "zh", "method", "graph learning", "\u5927\u6a21\u578b",
-          "[bold]x[/bold]", "' OR 1=1 --", "a\"b", "NEAR(", "*", str(FIX / "iclr_mini.jsonl"),
-          str(FIX / "binary.bin"), str(FIX / "nope.txt")]
+COMMANDS = [
+    "stats",
+    "ls",
+    "show",
+    "search",
+    "similar",
+    "export",
+    "lists",
+    "collections",
+    "like",
+    "dislike",
+    "unlike",
+    "recommend",
+    "digest",
+    "compare",
+    "add",
+    "enrich",
+    "serch",
+    "lst",
+    "",
+]
+OPTIONS = [
+    "--list",
+    "-l",
+    "--limit",
+    "--k",
+    "-k",
+    "--offset",
+    "--format",
+    "-f",
+    "--text",
+    "--kind",
+    "--area",
+    "--decision",
+    "--has-code",
+    "--no-code",
+    "--into",
+    "--from",
+    "--collection",
+    "--query",
+    "-q",
+    "--top",
+    "--lang",
+    "--nope",
+    "--",
+    "-",
+    "--help",
+]
+VALUES = [
+    "GmX7qQ1abc",
+    "Gm",
+    "iclr_mini",
+    "0",
+    "-1",
+    "99999999999999999999999",
+    "abc",
+    "",
+    "md",
+    "html",
+    "csv",
+    "bibtex",
+    "zh",
+    "method",
+    "graph learning",
+    "\u5927\u6a21\u578b",
+    "[bold]x[/bold]",
+    "' OR 1=1 --",
+    'a"b',
+    "NEAR(",
+    "*",
+    str(FIX / "iclr_mini.jsonl"),
+    str(FIX / "binary.bin"),
+    str(FIX / "nope.txt"),
+]
 
-argv = st.tuples(st.sampled_from(COMMANDS),
-                 st.lists(st.one_of(st.sampled_from(OPTIONS), st.sampled_from(VALUES),
-                                    st.text(max_size=12)), max_size=5))
+argv = st.tuples(
+    st.sampled_from(COMMANDS),
+    st.lists(st.one_of(st.sampled_from(OPTIONS), st.sampled_from(VALUES), st.text(max_size=12)), max_size=5),
+)
 
 
 @pytest.fixture(scope="module")
@@ -42,8 +107,11 @@ def template(tmp_path_factory) -> Path:
     return db
 
 
-@settings(max_examples=80, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=80,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(args=argv)
 def test_any_command_line_ends_cleanly(args, template, tmp_path, monkeypatch, capsys):
     db = tmp_path / "atlas.db"

@@ -20,8 +20,10 @@ def squash(table: str) -> str:
 def test_add_reports_format_fields_and_title_only(cli):
     code, out, err = cli("add", FIX / "titles_only.bib", "--no-enrich")
     assert code == 0, err
-    assert "titles_only.bib (bibtex): 4 papers: 4 titles, 0 abstracts (4 title-only), " \
-           "4 with authors, 3 with links, 3 with arXiv/DOI/OpenReview ids" in out
+    assert (
+        "titles_only.bib (bibtex): 4 papers: 4 titles, 0 abstracts (4 title-only), "
+        "4 with authors, 3 with links, 3 with arXiv/DOI/OpenReview ids" in out
+    )
     assert "list 'titles_only': added 4, merged 0, unchanged 0, skipped 0" in out
     code, out, _ = cli("add", FIX / "with_abstracts.jsonl", "--no-enrich")
     assert "merged 3 (3 title-only gained an abstract)" in out
@@ -98,9 +100,13 @@ def test_sentence_and_link_checks():
 def test_no_warning_on_a_clean_list():
     stats = EntryStats()
     for i in range(50):
-        stats.see(Paper(title=f"Paper number {i} on topic {i % 7}",
-                        abstract=f"We study problem {i} and show a method that improves results "
-                                 f"on {i % 5 + 2} benchmarks by a clear margin."))
+        stats.see(
+            Paper(
+                title=f"Paper number {i} on topic {i % 7}",
+                abstract=f"We study problem {i} and show a method that improves results "
+                f"on {i % 5 + 2} benchmarks by a clear margin.",
+            )
+        )
     assert stats.warnings() == []
 
 
@@ -117,8 +123,11 @@ def test_ls_filters_by_section_and_marks_title_only(cli):
 def test_a_folder_is_reported_file_by_file(cli, tmp_path):
     folder = tmp_path / "lists"
     (folder / "sub").mkdir(parents=True)
-    for name, where in (("titles_only.bib", folder), ("digest.md", folder / "sub"),
-                        ("reads_badly.jsonl", folder / "sub")):
+    for name, where in (
+        ("titles_only.bib", folder),
+        ("digest.md", folder / "sub"),
+        ("reads_badly.jsonl", folder / "sub"),
+    ):
         (where / name).write_bytes((FIX / name).read_bytes())
     code, out, err = cli("add", folder, "--no-enrich")
     assert code == 0, err

@@ -26,8 +26,7 @@ def _enrich(atlas) -> None:
 
     with atlas.store.transaction():
         for p in atlas.store.iter_papers():
-            atlas.store.set_facts(p["id"], extract_facts(p.get("title"), p["abstract"]),
-                                  "test", "test")
+            atlas.store.set_facts(p["id"], extract_facts(p.get("title"), p["abstract"]), "test", "test")
 
 
 @pytest.fixture(scope="module")
@@ -76,8 +75,10 @@ def test_new_names_and_terms_are_absent_from_a(db):
     assert result.new_names, "2026 introduces Forgetron/DraftJet names"
     assert all(name.lower() not in names_a for name, _ in result.new_names)
     assert any(name.startswith("Forgetron") for name, _ in result.new_names)
-    texts_a = " ".join((r["title"] + " " + r["abstract"] + " " + " ".join(r["keywords"])).lower()
-                       for r in _rows("list_2025.jsonl"))
+    texts_a = " ".join(
+        (r["title"] + " " + r["abstract"] + " " + " ".join(r["keywords"])).lower()
+        for r in _rows("list_2025.jsonl")
+    )
     assert result.new_terms
     for term, count in result.new_terms:
         assert count >= 2
@@ -90,8 +91,12 @@ def test_pure_helpers():
     by = {r.label: r for r in rows}
     assert by["x"].delta == pytest.approx(25 - 50) and by["y"].delta == pytest.approx(75 - 25)
     assert by["z"].count_b == 0 and rows[0].label == "y"
-    terms = dict(new_terms(["graph networks are old"] * 3,
-                           ["draft model speeds decoding", "the draft model verifies", "graph"]))
+    terms = dict(
+        new_terms(
+            ["graph networks are old"] * 3,
+            ["draft model speeds decoding", "the draft model verifies", "graph"],
+        )
+    )
     assert terms == {"draft model": 2}
     # LaTeX markup is not a term; `limit` keeps the most used
     many = [f"alpha{i} beta{i} \\widetilde gamma" for i in range(40)] * 2
@@ -107,12 +112,17 @@ def test_errors_and_cli(db, tmp_path):
     atlas.close()
     cli = str(Path(sys.executable).parent / "paperatlas")
     png = tmp_path / "cli.png"
-    out = subprocess.run([cli, "compare", "y2025", "y2026", "--png", str(png), "--db", str(db)],
-                         capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [cli, "compare", "y2025", "y2026", "--png", str(png), "--db", str(db)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr
     assert "share by area" in out.stdout and "risers" in out.stdout and png.exists()
-    out = subprocess.run([cli, "compare", "y2025", "missing", "--db", str(db)],
-                         capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [cli, "compare", "y2025", "missing", "--db", str(db)], capture_output=True, text=True, timeout=120
+    )
     assert out.returncode == 2 and "no list named 'missing'" in out.stderr
 
 
@@ -124,10 +134,21 @@ def test_topics_come_from_the_stored_map_of_all_papers(tmp_path):
     topic_of = {r["id"]: r["topic"] for r in _rows("list_2025.jsonl") + _rows("list_2026.jsonl")}
     names = sorted(set(topic_of.values()))
     ids = atlas.store.all_ids()
-    topics = [{"level": 0, "topic_id": i, "parent_id": None, "label": f"map {n}", "size": 1,
-               "x": 0.0, "y": 0.0} for i, n in enumerate(names)]
-    assignments = [{"paper_id": pid, "x": 0.0, "y": 0.0, "broad": names.index(topic_of[pid]),
-                    "fine": 0, "outlier": False} for pid in ids]
+    topics = [
+        {"level": 0, "topic_id": i, "parent_id": None, "label": f"map {n}", "size": 1, "x": 0.0, "y": 0.0}
+        for i, n in enumerate(names)
+    ]
+    assignments = [
+        {
+            "paper_id": pid,
+            "x": 0.0,
+            "y": 0.0,
+            "broad": names.index(topic_of[pid]),
+            "fine": 0,
+            "outlier": False,
+        }
+        for pid in ids
+    ]
     atlas.store.save_map("*", "m", "sig", {}, topics, assignments)
     result = atlas.compare("y2025", "y2026")
     assert result.topic_source == "stored map of all papers"

@@ -14,8 +14,10 @@ from paperatlas.api import Atlas
 from paperatlas.errors import PaperatlasError
 
 FIXTURES = Path(__file__).parent / "fixtures" / "collections"
-TOPICS = {json.loads(line)["id"]: json.loads(line)["topic"]
-          for line in (FIXTURES / "corpus.jsonl").read_text().splitlines()}
+TOPICS = {
+    json.loads(line)["id"]: json.loads(line)["topic"]
+    for line in (FIXTURES / "corpus.jsonl").read_text().splitlines()
+}
 HOSTILE = [json.loads(line)["id"] for line in (FIXTURES / "hostile.jsonl").read_text().splitlines()]
 MODEL = "test-vec"
 
@@ -34,16 +36,43 @@ def _store_map(atlas, list_name: str) -> None:
     with store.transaction():
         store.put_vectors(MODEL, ids, vectors, ["h"] * len(ids))
     xy = np.array([[b * 10.0, 0.0] for b in broad]) + rng.normal(size=(len(ids), 2))
-    topics = [{"level": 0, "topic_id": t, "parent_id": None, "label": f"{name} label",
-               "size": broad.count(t), "x": t * 10.0, "y": 0.0,
-               "data": {"terms": [name, "term"]}} for t, name in enumerate(names)]
-    topics += [{"level": 1, "topic_id": t, "parent_id": t,
-                "label": "<script>alert('label')</script>" if t == 0 else f"fine {name}",
-                "size": broad.count(t), "x": t * 10.0, "y": 0.0, "data": {}}
-               for t, name in enumerate(names)]
-    assignments = [{"paper_id": pid, "x": float(xy[i, 0]), "y": float(xy[i, 1]),
-                    "broad": broad[i], "fine": broad[i], "outlier": False}
-                   for i, pid in enumerate(ids)]
+    topics = [
+        {
+            "level": 0,
+            "topic_id": t,
+            "parent_id": None,
+            "label": f"{name} label",
+            "size": broad.count(t),
+            "x": t * 10.0,
+            "y": 0.0,
+            "data": {"terms": [name, "term"]},
+        }
+        for t, name in enumerate(names)
+    ]
+    topics += [
+        {
+            "level": 1,
+            "topic_id": t,
+            "parent_id": t,
+            "label": "<script>alert('label')</script>" if t == 0 else f"fine {name}",
+            "size": broad.count(t),
+            "x": t * 10.0,
+            "y": 0.0,
+            "data": {},
+        }
+        for t, name in enumerate(names)
+    ]
+    assignments = [
+        {
+            "paper_id": pid,
+            "x": float(xy[i, 0]),
+            "y": float(xy[i, 1]),
+            "broad": broad[i],
+            "fine": broad[i],
+            "outlier": False,
+        }
+        for i, pid in enumerate(ids)
+    ]
     signature = signature_for(store, ids, MODEL)  # as build_map would: reused, not rebuilt
     store.save_map(list_name, MODEL, signature, {"papers": len(ids)}, topics, assignments)
 
@@ -65,8 +94,7 @@ def _enrich(atlas) -> None:
 
     with atlas.store.transaction():
         for p in atlas.store.iter_papers():
-            atlas.store.set_facts(p["id"], extract_facts(p.get("title"), p["abstract"]),
-                                  "test", "test")
+            atlas.store.set_facts(p["id"], extract_facts(p.get("title"), p["abstract"]), "test", "test")
 
 
 class _Tags(HTMLParser):
@@ -81,9 +109,34 @@ class _Tags(HTMLParser):
 def _assert_safe_html(html: str) -> list[tuple[str, dict]]:
     parser = _Tags()
     parser.feed(html)
-    allowed = {"html", "head", "meta", "title", "style", "body", "main", "h1", "h2", "h3", "p",
-               "div", "b", "span", "table", "tr", "td", "ul", "li", "a", "section", "figure",
-               "img", "figcaption", "nav", "ol"}
+    allowed = {
+        "html",
+        "head",
+        "meta",
+        "title",
+        "style",
+        "body",
+        "main",
+        "h1",
+        "h2",
+        "h3",
+        "p",
+        "div",
+        "b",
+        "span",
+        "table",
+        "tr",
+        "td",
+        "ul",
+        "li",
+        "a",
+        "section",
+        "figure",
+        "img",
+        "figcaption",
+        "nav",
+        "ol",
+    }
     for tag, attrs in parser.tags:
         assert tag in allowed, f"unexpected <{tag}> in digest"
         assert not [k for k in attrs if k.startswith("on")], (tag, attrs)
@@ -97,7 +150,11 @@ def _assert_safe_html(html: str) -> list[tuple[str, dict]]:
 def test_html_digest_groups_by_topic_and_escapes_everything(atlas):
     html = atlas.digest(fmt="html", list_name="conf")
     tags = _assert_safe_html(html)
-    assert "<script" not in html and "<iframe" not in html and "onerror=alert" not in html.replace("onerror=alert(1)&gt;", "")
+    assert (
+        "<script" not in html
+        and "<iframe" not in html
+        and "onerror=alert" not in html.replace("onerror=alert(1)&gt;", "")
+    )
     assert "&lt;script&gt;alert(&#39;title&#39;)&lt;/script&gt;" in html
     assert "&lt;script&gt;alert(&#39;label&#39;)&lt;/script&gt;" in html  # hostile topic label
     assert "&lt;b&gt;bold area&lt;/b&gt; &amp; friends" in html
@@ -133,6 +190,7 @@ def test_markdown_digest_escapes_and_links(atlas, tmp_path):
 
 def test_overview_counts_names_and_code(atlas):
     from paperatlas.report.digest import collect
+
     data = collect(atlas, list_name="conf")
     assert len(data.papers) == 122 and data.grouping == "topics"
     assert sum(n for _, n in data.by_area) == 122
@@ -181,8 +239,10 @@ def test_small_topics_fold_into_one_section_past_the_limit():
     from paperatlas.report.digest import MAX_GROUPS, Group, PaperLine, _fold_small
 
     def line(i):
-        return PaperLine(id=str(i), title=f"t{i}", name=None, kind=None, number=None, url=None,
-                         code_url=None, area=None)
+        return PaperLine(
+            id=str(i), title=f"t{i}", name=None, kind=None, number=None, url=None, code_url=None, area=None
+        )
+
     sizes = [10] * 5 + [1] * (MAX_GROUPS + 3)
     groups, n = [], 0
     for g, size in enumerate(sizes):

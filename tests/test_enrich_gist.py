@@ -3,12 +3,16 @@
 from paperatlas.enrich.gist import MAX_GIST_WORDS, MAX_TITLE_CHARS
 from paperatlas.enrich.pipeline import extract_facts
 
-NAMED = ("Personal assistants store long memories of their users. This creates privacy risks. "
-         "We present LeakAudit, a benchmark for measuring whether assistants reveal remembered "
-         "facts in the wrong context. LeakAudit pairs 500 synthetic users with 40 tasks.")
-LONG_SENTENCE = ("Recent work on retrieval has many gaps. We propose a retrieval method that "
-                 + " ".join(f"handles case number {i} of a long list of corner cases," for i in range(30))
-                 + " and more.")
+NAMED = (
+    "Personal assistants store long memories of their users. This creates privacy risks. "
+    "We present LeakAudit, a benchmark for measuring whether assistants reveal remembered "
+    "facts in the wrong context. LeakAudit pairs 500 synthetic users with 40 tasks."
+)
+LONG_SENTENCE = (
+    "Recent work on retrieval has many gaps. We propose a retrieval method that "
+    + " ".join(f"handles case number {i} of a long list of corner cases," for i in range(30))
+    + " and more."
+)
 
 
 def test_real_title_is_kept():
@@ -23,8 +27,10 @@ def test_untitled_named_paper_gets_name_colon_what_it_is():
 
 
 def test_acronym_name_title_uses_its_long_form():
-    abstract = ("Sparse attention is brittle. We propose Block-Recurrent Sparse Attention (BRSA), "
-                "a drop-in attention layer for long inputs.")
+    abstract = (
+        "Sparse attention is brittle. We propose Block-Recurrent Sparse Attention (BRSA), "
+        "a drop-in attention layer for long inputs."
+    )
     assert extract_facts(None, abstract)["display_title"] == "BRSA: Block-Recurrent Sparse Attention"
 
 

@@ -24,9 +24,11 @@ def test_every_sample_abstract_gets_5_to_8_distinct_phrases_from_its_text():
 
 
 def test_repeated_concepts_rank_high_and_stopwords_do_not():
-    text = clean("Federated learning suffers from client drift. We study client drift in federated "
-                 "learning with non-IID data and propose drift-aware aggregation. Drift-aware "
-                 "aggregation reduces client drift and improves federated learning accuracy.")
+    text = clean(
+        "Federated learning suffers from client drift. We study client drift in federated "
+        "learning with non-IID data and propose drift-aware aggregation. Drift-aware "
+        "aggregation reduces client drift and improves federated learning accuracy."
+    )
     phrases = extract_keyphrases(text)
     joined = " | ".join(phrases).lower()
     assert "client drift" in joined and "federated learning" in joined

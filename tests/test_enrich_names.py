@@ -10,131 +10,204 @@ def first(abstract: str):
     return names[0] if names else None
 
 
-@pytest.mark.parametrize("abstract, expected", [
-    (r"Long-horizon autoregressive generation drifts. In this paper we propose \textsc{OmniAR}, "
-     r"a unified autoregressive model for images and video. \textsc{OmniAR} halves the error.",
-     "OmniAR"),
-    ("Typing errors are costly to find. We build a dataset of annotated snippets, named MemoType, "
-     "that covers twelve languages.", "MemoType"),
-    ("Attributions for decoder-only models are noisy. We propose Hessian-Enhanced Token "
-     "Attribution (HETA), which models second-order effects.", "HETA"),
-    (r"Distillation can leak a model. We introduce $\texttt{DOGe}$, a defence that perturbs "
-     r"the output distribution while keeping accuracy.", "DOGe"),
-    ("Reasoning models overthink. We present **TFPI**, a training recipe that prunes thinking "
-     "tokens. **TFPI** cuts cost by half.", "TFPI"),
-    (r"Weather forecasts suffer from bias. We present \textbf{RectiWeather}, a rectified flow "
-     r"model for medium-range forecasting.", "RectiWeather"),
-    ("Data markets lack trust. To address this, our framework, TrustLedger, records provenance "
-     "of every sample.", "TrustLedger"),
-    ("Agents forget. We present ReMind-Agent: a memory layer for tool-using agents. "
-     "ReMind-Agent improves success rates.", "ReMind-Agent"),
-    ("Most planners are slow. We propose a simple search procedure called Lookahead Pruning "
-     "that avoids dead ends.", "Lookahead Pruning"),
-])
+@pytest.mark.parametrize(
+    "abstract, expected",
+    [
+        (
+            r"Long-horizon autoregressive generation drifts. In this paper we propose \textsc{OmniAR}, "
+            r"a unified autoregressive model for images and video. \textsc{OmniAR} halves the error.",
+            "OmniAR",
+        ),
+        (
+            "Typing errors are costly to find. We build a dataset of annotated snippets, named MemoType, "
+            "that covers twelve languages.",
+            "MemoType",
+        ),
+        (
+            "Attributions for decoder-only models are noisy. We propose Hessian-Enhanced Token "
+            "Attribution (HETA), which models second-order effects.",
+            "HETA",
+        ),
+        (
+            r"Distillation can leak a model. We introduce $\texttt{DOGe}$, a defence that perturbs "
+            r"the output distribution while keeping accuracy.",
+            "DOGe",
+        ),
+        (
+            "Reasoning models overthink. We present **TFPI**, a training recipe that prunes thinking "
+            "tokens. **TFPI** cuts cost by half.",
+            "TFPI",
+        ),
+        (
+            r"Weather forecasts suffer from bias. We present \textbf{RectiWeather}, a rectified flow "
+            r"model for medium-range forecasting.",
+            "RectiWeather",
+        ),
+        (
+            "Data markets lack trust. To address this, our framework, TrustLedger, records provenance "
+            "of every sample.",
+            "TrustLedger",
+        ),
+        (
+            "Agents forget. We present ReMind-Agent: a memory layer for tool-using agents. "
+            "ReMind-Agent improves success rates.",
+            "ReMind-Agent",
+        ),
+        (
+            "Most planners are slow. We propose a simple search procedure called Lookahead Pruning "
+            "that avoids dead ends.",
+            "Lookahead Pruning",
+        ),
+    ],
+)
 def test_introduced_names_are_found_with_markup_stripped(abstract, expected):
     assert first(abstract) == expected
 
 
 def test_latex_placeholder_is_not_a_name():
-    abstract = (r"Software agents rarely ship working apps. We propose \tool, a benchmark of 80 "
-                r"app-building tasks. Even the best model solves only 12% of \tool.")
+    abstract = (
+        r"Software agents rarely ship working apps. We propose \tool, a benchmark of 80 "
+        r"app-building tasks. Even the best model solves only 12% of \tool."
+    )
     names = extract_names(abstract)
     assert "tool" not in [n.lower() for n in names]
     assert names == []
 
 
 def test_placeholder_with_capital_is_not_a_name():
-    abstract = (r"We introduce \Method, a sparse attention kernel. \Method is 3x faster "
-                r"than dense attention on long inputs.")
+    abstract = (
+        r"We introduce \Method, a sparse attention kernel. \Method is 3x faster "
+        r"than dense attention on long inputs."
+    )
     assert extract_names(abstract) == []
 
 
-@pytest.mark.parametrize("abstract", [
-    "We fine-tune Qwen3-Embedding with GRPO and compare against CLIP on retrieval tasks. "
-    "We find that contrastive pretraining matters more than model size.",
-    "We study how Transformers generalise on arithmetic. Using GPT-4o as a judge, we show "
-    "that curriculum order affects length generalisation.",
-    "Large Language Models (LLMs) are increasingly used as judges. We analyse their biases "
-    "on MMLU and GSM8K and find systematic position effects.",
-])
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        "We fine-tune Qwen3-Embedding with GRPO and compare against CLIP on retrieval tasks. "
+        "We find that contrastive pretraining matters more than model size.",
+        "We study how Transformers generalise on arithmetic. Using GPT-4o as a judge, we show "
+        "that curriculum order affects length generalisation.",
+        "Large Language Models (LLMs) are increasingly used as judges. We analyse their biases "
+        "on MMLU and GSM8K and find systematic position effects.",
+    ],
+)
 def test_things_only_used_are_not_names(abstract):
     assert extract_names(abstract) == []
 
 
-@pytest.mark.parametrize("abstract", [
-    "Scaling laws describe loss, but not downstream accuracy. We show that a two-parameter "
-    "law predicts accuracy from compute, and that it holds across 12 model families.",
-    "Why do diffusion models memorise? We investigate the role of data duplication and find "
-    "that a small number of repeated images explains most memorisation.",
-    "We prove a lower bound on the sample complexity of learning halfspaces with Massart "
-    "noise, matching known upper bounds up to logarithmic factors.",
-])
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        "Scaling laws describe loss, but not downstream accuracy. We show that a two-parameter "
+        "law predicts accuracy from compute, and that it holds across 12 model families.",
+        "Why do diffusion models memorise? We investigate the role of data duplication and find "
+        "that a small number of repeated images explains most memorisation.",
+        "We prove a lower bound on the sample complexity of learning halfspaces with Massart "
+        "noise, matching known upper bounds up to logarithmic factors.",
+    ],
+)
 def test_abstracts_that_name_nothing_give_no_name(abstract):
     assert extract_names(abstract) == []
 
 
 def test_headline_name_comes_first_and_parts_follow():
-    abstract = ("We present CarbonBench, a benchmark for emissions forecasting. CarbonBench "
-                "contains 40 regions. We also release CarbonNet, a baseline model trained on it.")
+    abstract = (
+        "We present CarbonBench, a benchmark for emissions forecasting. CarbonBench "
+        "contains 40 regions. We also release CarbonNet, a baseline model trained on it."
+    )
     names = extract_names(abstract)
     assert names[0] == "CarbonBench"
     assert "CarbonNet" in names
 
 
 def test_background_acronyms_are_not_the_headline():
-    abstract = ("Vision-language models (VLMs) hallucinate objects. Retrieval-augmented "
-                "generation (RAG) helps but is slow. We propose GroundCheck, a verifier that "
-                "checks each generated object against the image.")
+    abstract = (
+        "Vision-language models (VLMs) hallucinate objects. Retrieval-augmented "
+        "generation (RAG) helps but is slow. We propose GroundCheck, a verifier that "
+        "checks each generated object against the image."
+    )
     assert first(abstract) == "GroundCheck"
 
 
 def test_acronym_must_match_its_long_form():
-    abstract = ("We propose a new optimiser for sparse models (see Appendix B). "
-                "It converges faster than Adam on every task we tried.")
+    abstract = (
+        "We propose a new optimiser for sparse models (see Appendix B). "
+        "It converges faster than Adam on every task we tried."
+    )
     assert extract_names(abstract) == []
 
 
 # -- shapes from real abstracts (issue 15): wrappers, quotes, naming verbs, name forms ----------
 
-@pytest.mark.parametrize("abstract, expected", [
-    (r"Agents need hard tests. We introduce \textsc{Orca Bench}, a suite of long-horizon tasks.",
-     "Orca Bench"),
-    (r"Pruning is brittle. We propose \emph{SparseHop}, which prunes heads by their hop count.",
-     "SparseHop"),
-    (r"We release \texttt{tabkit-R1}, a reasoning model for tables, and evaluate it on six tasks.",
-     "tabkit-R1"),
-    (r"Flows are unstable. We propose $\mathrm{FlowNorm}$, a normaliser that keeps Jacobians "
-     r"bounded, and show it converges faster.", "FlowNorm"),
-    ("Image models forget styles. We call our approach “Kaleido”, and show it keeps 40 styles.",
-     "Kaleido"),
-    ('Retrieval is slow. Our index, "QuickSift", answers queries in a single pass.', "QuickSift"),
-    ("Memory is costly. We propose a cache policy, termed ShadowKV, that evicts cold keys.",
-     "ShadowKV"),
-    ("Planning is slow. We present a search scheme dubbed Lookahead-Lite for robot arms.",
-     "Lookahead-Lite"),
-    ("Proofs are long. We propose a prover which we call Lemmanade, trained with RL.", "Lemmanade"),
-    ("Using PolyBench, a suite of 40 multilingual tasks, we evaluate ten models and find gaps.",
-     "PolyBench"),
-])
+
+@pytest.mark.parametrize(
+    "abstract, expected",
+    [
+        (
+            r"Agents need hard tests. We introduce \textsc{Orca Bench}, a suite of long-horizon tasks.",
+            "Orca Bench",
+        ),
+        (
+            r"Pruning is brittle. We propose \emph{SparseHop}, which prunes heads by their hop count.",
+            "SparseHop",
+        ),
+        (
+            r"We release \texttt{tabkit-R1}, a reasoning model for tables, and evaluate it on six tasks.",
+            "tabkit-R1",
+        ),
+        (
+            r"Flows are unstable. We propose $\mathrm{FlowNorm}$, a normaliser that keeps Jacobians "
+            r"bounded, and show it converges faster.",
+            "FlowNorm",
+        ),
+        (
+            "Image models forget styles. We call our approach “Kaleido”, and show it keeps 40 styles.",
+            "Kaleido",
+        ),
+        ('Retrieval is slow. Our index, "QuickSift", answers queries in a single pass.', "QuickSift"),
+        ("Memory is costly. We propose a cache policy, termed ShadowKV, that evicts cold keys.", "ShadowKV"),
+        (
+            "Planning is slow. We present a search scheme dubbed Lookahead-Lite for robot arms.",
+            "Lookahead-Lite",
+        ),
+        ("Proofs are long. We propose a prover which we call Lemmanade, trained with RL.", "Lemmanade"),
+        (
+            "Using PolyBench, a suite of 40 multilingual tasks, we evaluate ten models and find gaps.",
+            "PolyBench",
+        ),
+    ],
+)
 def test_names_in_wrappers_quotes_and_naming_phrases(abstract, expected):
     assert first(abstract) == expected
 
 
-@pytest.mark.parametrize("abstract, expected", [
-    ("Retrieval is slow. We propose Re-(Rank)Net, a reranker that prunes early. "
-     "Re-(Rank)Net halves latency.", "Re-(Rank)Net"),
-    ("We present Vision-R1, a reasoning model trained with RL. Vision-R1 improves accuracy.",
-     "Vision-R1"),
-    ("We propose Mesh3D++, an extension of mesh models. Mesh3D++ is fast.", "Mesh3D++"),
-    ("We present Z3D, a single-stage 3D detector. Z3D runs in real time.", "Z3D"),
-])
+@pytest.mark.parametrize(
+    "abstract, expected",
+    [
+        (
+            "Retrieval is slow. We propose Re-(Rank)Net, a reranker that prunes early. "
+            "Re-(Rank)Net halves latency.",
+            "Re-(Rank)Net",
+        ),
+        (
+            "We present Vision-R1, a reasoning model trained with RL. Vision-R1 improves accuracy.",
+            "Vision-R1",
+        ),
+        ("We propose Mesh3D++, an extension of mesh models. Mesh3D++ is fast.", "Mesh3D++"),
+        ("We present Z3D, a single-stage 3D detector. Z3D runs in real time.", "Z3D"),
+    ],
+)
 def test_names_with_brackets_digits_plus_and_hyphens(abstract, expected):
     assert first(abstract) == expected
 
 
 def test_variants_of_the_main_name_follow_it():
-    abstract = ("We propose Atlas, a retrieval model for long documents. We further present "
-                "Seq-Atlas, a sequential variant of Atlas for streams. Atlas outperforms baselines.")
+    abstract = (
+        "We propose Atlas, a retrieval model for long documents. We further present "
+        "Seq-Atlas, a sequential variant of Atlas for streams. Atlas outperforms baselines."
+    )
     names = extract_names(abstract)
     assert names[0] == "Atlas"
     assert "Seq-Atlas" in names
@@ -142,14 +215,17 @@ def test_variants_of_the_main_name_follow_it():
 
 def test_generic_acronyms_of_the_field_are_terms_not_names():
     # LR, CE and NN are used by many unrelated papers (the shipped spread table says so)
-    abstract = ("We train an LR model with CE loss and a simple NN, and study their calibration "
-                "under label noise.")
+    abstract = (
+        "We train an LR model with CE loss and a simple NN, and study their calibration under label noise."
+    )
     assert extract_names(abstract) == []
 
 
 def test_latin_name_inside_a_chinese_abstract():
-    abstract = ("近年来，三维高斯泼溅取得了显著进展，但训练速度仍然较慢。我们提出了 FastGS，一种快速训练框架。"
-                "FastGS 在多个数据集上将训练速度提升了 10 倍。")
+    abstract = (
+        "近年来，三维高斯泼溅取得了显著进展，但训练速度仍然较慢。我们提出了 FastGS，一种快速训练框架。"
+        "FastGS 在多个数据集上将训练速度提升了 10 倍。"
+    )
     assert first(abstract) == "FastGS"
     assert first("本文提出一种名为 SpecKV 的缓存压缩方法，显著降低显存占用。") == "SpecKV"
     assert extract_names("我们研究了大语言模型在数学推理中的表现，发现其在长链推理中存在系统性错误。") == []
@@ -157,6 +233,7 @@ def test_latin_name_inside_a_chinese_abstract():
 
 def test_cue_rules_are_a_named_table_with_weights():
     from paperatlas.enrich import names
+
     cues = {cue for cue, _ in names.CUE_RULES}
     assert {"named", "quoted", "emphasis", "appositive", "intro", "chinese"} <= cues
     assert all(isinstance(w, float) for w in names.WEIGHTS.values())

@@ -68,16 +68,19 @@ def test_model_versions_written_apart_are_not_quantities():
 
 
 def test_results_say_what_they_measure_and_against_what():
-    items = numbers("Our model needs 35% fewer inference steps than Transformer++ while "
-                    "matching its quality.")
+    items = numbers(
+        "Our model needs 35% fewer inference steps than Transformer++ while matching its quality."
+    )
     item = by_value(items, 35.0)
     assert item["role"] == "result"
     assert item["context"] == "Our model needs 35% fewer inference steps than Transformer++"
 
 
 def test_model_and_data_sizes_are_setup_not_results():
-    items = numbers("We train a 17B parameter model on 350B tokens and find it is 6.7x more "
-                    "sample efficient than dense baselines.")
+    items = numbers(
+        "We train a 17B parameter model on 350B tokens and find it is 6.7x more "
+        "sample efficient than dense baselines."
+    )
     assert by_value(items, 17.0)["role"] == "setup"
     assert "parameter model" in by_value(items, 17.0)["context"]
     assert by_value(items, 350.0)["role"] == "setup"
@@ -89,16 +92,20 @@ def test_model_and_data_sizes_are_setup_not_results():
 
 
 def test_counts_of_tasks_and_annotators_are_setup():
-    items = numbers("The benchmark has 2,318 questions written by 40+ annotators across 12 "
-                    "languages, and the best model answers 61.2% of them.")
+    items = numbers(
+        "The benchmark has 2,318 questions written by 40+ annotators across 12 "
+        "languages, and the best model answers 61.2% of them."
+    )
     assert by_value(items, 2318.0)["role"] == "setup"
     assert by_value(items, 12.0)["role"] == "setup"
     assert by_value(items, 61.2)["role"] == "result"
 
 
 def test_a_share_of_the_training_data_is_setup():
-    items = numbers("Using only 10% of the training data, our method improves accuracy by "
-                    "4.2 points over the strongest baseline.")
+    items = numbers(
+        "Using only 10% of the training data, our method improves accuracy by "
+        "4.2 points over the strongest baseline."
+    )
     assert by_value(items, 10.0)["role"] == "setup"
     gain = by_value(items, 4.2)
     assert gain["role"] == "result"
@@ -106,7 +113,9 @@ def test_a_share_of_the_training_data_is_setup():
 
 
 def test_chinese_numbers_with_context():
-    items = numbers("FastGS 在多个数据集上将训练速度提升了 10 倍，并且只需 5000 张图像。三维高斯泼溅（3DGS）很慢。")
+    items = numbers(
+        "FastGS 在多个数据集上将训练速度提升了 10 倍，并且只需 5000 张图像。三维高斯泼溅（3DGS）很慢。"
+    )
     speed = by_value(items, 10.0)
     assert speed["unit"] == "×" and speed["role"] == "result"
     assert "训练速度提升了" in speed["context"]
@@ -115,8 +124,10 @@ def test_chinese_numbers_with_context():
 
 
 def test_percent_or_more_is_a_percentage_result():
-    items = numbers("Evaluated on two model families, the defence keeps 89%+ defense success "
-                    "rates against 20+ jailbreak methods.")
+    items = numbers(
+        "Evaluated on two model families, the defence keeps 89%+ defense success "
+        "rates against 20+ jailbreak methods."
+    )
     rate = by_value(items, 89.0)
     assert rate["unit"] == "%" and rate["role"] == "result"
     assert by_value(items, 20.0)["unit"] == "+"

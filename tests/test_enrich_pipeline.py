@@ -9,8 +9,18 @@ from paperatlas.enrich.pipeline import enrich_store, extract_facts
 from paperatlas.store import Store
 
 SAMPLE = Path(__file__).resolve().parents[1] / "examples" / "iclr2026_sample_list.txt"
-KEYS = {"name", "names", "kind", "kinds", "numbers", "links", "has_code", "gist",
-        "display_title", "keyphrases"}
+KEYS = {
+    "name",
+    "names",
+    "kind",
+    "kinds",
+    "numbers",
+    "links",
+    "has_code",
+    "gist",
+    "display_title",
+    "keyphrases",
+}
 
 
 def sample_abstracts():
@@ -53,8 +63,10 @@ def test_sample_list_facts_on_real_abstracts():
     assert first["name"] == "CIMemories" and first["kind"] == "benchmark"
     assert first["display_title"].startswith("CIMemories: A benchmark")
     dm4ct = next(f for f in facts if f["name"] == "DM4CT")
-    assert {link["url"] for link in dm4ct["links"]} == {"zenodo.org/records/15420527",
-                                                        "github.com/DM4CT/DM4CT"}
+    assert {link["url"] for link in dm4ct["links"]} == {
+        "zenodo.org/records/15420527",
+        "github.com/DM4CT/DM4CT",
+    }
     assert dm4ct["has_code"]
 
 
@@ -81,11 +93,14 @@ def test_changed_text_is_redone(store, no_areas):
 
 def test_the_lists_code_links_are_links_of_the_paper():
     abstract = "We propose a sparse attention kernel that halves decoding latency on long prompts."
-    facts = extract_facts("Sparse decoding", abstract,
-                          ["https://github.com/someone/sparse-decode", "https://sparse.github.io/"])
+    facts = extract_facts(
+        "Sparse decoding", abstract, ["https://github.com/someone/sparse-decode", "https://sparse.github.io/"]
+    )
     assert facts["has_code"] is True
     assert [(link["type"], link["url"]) for link in facts["links"]] == [
-        ("code", "https://github.com/someone/sparse-decode"), ("project", "https://sparse.github.io/")]
+        ("code", "https://github.com/someone/sparse-decode"),
+        ("project", "https://sparse.github.io/"),
+    ]
     # a project page alone is not code; a link the abstract already gives is listed once
     assert extract_facts(None, abstract, ["https://sparse.github.io/"])["has_code"] is False
     written = abstract + " Code: https://github.com/someone/sparse-decode."
@@ -128,8 +143,7 @@ def test_predicted_area_is_stored_when_the_classifier_exists(store, monkeypatch)
 
     def fake_predict(texts):
         seen.extend(texts)
-        return [{"label": "optimization", "prob": 0.9, "top3": [["optimization", 0.9]]}
-                for _ in texts]
+        return [{"label": "optimization", "prob": 0.9, "top3": [["optimization", 0.9]]} for _ in texts]
 
     monkeypatch.setattr(pipeline, "_area_predictor", lambda: fake_predict)
     enrich_store(store)

@@ -29,14 +29,29 @@ NASTY = [
 def atlas(tmp_path):
     a = Atlas(tmp_path / "atlas.db")
     add_files(a.store, [FIX / "iclr_mini.jsonl", FIX / "copied_list.txt"])
-    rows = [{"id": f"nasty{i}", "title": f"Title {{{i}}} with % and _", "abstract": text,
-             "authors": ["Zoë Ünicode", "O'Brien, Pat"]} for i, text in enumerate(NASTY)]
+    rows = [
+        {
+            "id": f"nasty{i}",
+            "title": f"Title {{{i}}} with % and _",
+            "abstract": text,
+            "authors": ["Zoë Ünicode", "O'Brien, Pat"],
+        }
+        for i, text in enumerate(NASTY)
+    ]
     path = tmp_path / "nasty.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     add_files(a.store, [path])
-    a.store.set_facts("GmX7qQ1abc", {"name": "GraphMixer", "kind": "method", "has_code": True,
-                                     "links": [{"url": "https://github.com/x/y", "type": "code"}]},
-                      "h", "v1")
+    a.store.set_facts(
+        "GmX7qQ1abc",
+        {
+            "name": "GraphMixer",
+            "kind": "method",
+            "has_code": True,
+            "links": [{"url": "https://github.com/x/y", "type": "code"}],
+        },
+        "h",
+        "v1",
+    )
     yield a
     a.close()
 
@@ -69,8 +84,10 @@ def test_jsonl_of_one_list_in_list_order(atlas):
 
 
 def test_selection_by_ids_keeps_their_order(atlas):
-    records = [json.loads(line) for line in
-               _export(atlas, "jsonl", ids=["MemInf0001", "GmX7qQ1abc", "nope"]).splitlines()]
+    records = [
+        json.loads(line)
+        for line in _export(atlas, "jsonl", ids=["MemInf0001", "GmX7qQ1abc", "nope"]).splitlines()
+    ]
     assert [r["id"] for r in records] == ["MemInf0001", "GmX7qQ1abc"]
 
 
@@ -122,6 +139,7 @@ def test_markdown_lists_each_paper(atlas):
 
 def test_unknown_format_is_a_clear_error(atlas):
     from paperatlas.errors import PaperatlasError
+
     with pytest.raises(PaperatlasError, match="unknown export format"):
         export_papers(atlas, "docx", io.StringIO())
     assert FORMATS == ("jsonl", "csv", "bibtex", "markdown")

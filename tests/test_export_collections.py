@@ -17,16 +17,17 @@ from paperatlas.api import Atlas
 from paperatlas.errors import PaperatlasError
 
 FIXTURES = Path(__file__).parent / "fixtures" / "collections"
-TOPICS = {json.loads(line)["id"]: json.loads(line)["topic"]
-          for line in (FIXTURES / "corpus.jsonl").read_text().splitlines()}
+TOPICS = {
+    json.loads(line)["id"]: json.loads(line)["topic"]
+    for line in (FIXTURES / "corpus.jsonl").read_text().splitlines()
+}
 
 
 @pytest.fixture(scope="module")
 def db(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("export") / "atlas.db"
     atlas = Atlas(path)
-    atlas.add([FIXTURES / "corpus.jsonl", FIXTURES / "hostile.jsonl"], list_name="conf",
-              enrich=False)
+    atlas.add([FIXTURES / "corpus.jsonl", FIXTURES / "hostile.jsonl"], list_name="conf", enrich=False)
     atlas.close()
     return path
 
@@ -56,8 +57,16 @@ def test_collection_export_in_every_format(db, tmp_path):
     assert all(e["url"] == f"https://openreview.net/forum?id={e.key}" for e in library.entries)
     # narrowed by a list and filters as well
     out = io.StringIO()
-    assert atlas.export("jsonl", out, collection="share", list_name="conf",
-                        area="learning on graphs and other geometries & topologies") == 3
+    assert (
+        atlas.export(
+            "jsonl",
+            out,
+            collection="share",
+            list_name="conf",
+            area="learning on graphs and other geometries & topologies",
+        )
+        == 3
+    )
     with pytest.raises(PaperatlasError, match="no collection named 'nope'"):
         atlas.export("jsonl", io.StringIO(), collection="nope")
     atlas.close()
@@ -76,9 +85,34 @@ def test_search_result_export(db):
 
 
 def _nasty_text(rng: random.Random, n_words: int) -> str:
-    pieces = ["model", "learning", "$x^2$", "50%", "R&D", "a_b", "#1", "~", "^", "{", "}",
-              "\\", "\\emph{deep}", "$\\alpha", "}{", "@inproceedings{", "ünïcödé", "中文",
-              "\"quoted\"", "a,b", "=", "\\}", "{{", "%comment", "\\\\", "'"]
+    pieces = [
+        "model",
+        "learning",
+        "$x^2$",
+        "50%",
+        "R&D",
+        "a_b",
+        "#1",
+        "~",
+        "^",
+        "{",
+        "}",
+        "\\",
+        "\\emph{deep}",
+        "$\\alpha",
+        "}{",
+        "@inproceedings{",
+        "ünïcödé",
+        "中文",
+        '"quoted"',
+        "a,b",
+        "=",
+        "\\}",
+        "{{",
+        "%comment",
+        "\\\\",
+        "'",
+    ]
     return " ".join(rng.choice(pieces) for _ in range(n_words))
 
 
@@ -88,13 +122,19 @@ def test_bibtex_of_1000_hostile_papers_parses_cleanly(tmp_path):
     with atlas.store.transaction():
         for i in range(1000):
             pid = f"P{i:04d}x{rng.randrange(10**5):05d}"
-            atlas.store.insert_paper({
-                "id": pid if i % 10 else f"weird id {{{i}}}, @x",
-                "title": _nasty_text(rng, 8), "abstract": _nasty_text(rng, 60),
-                "authors": [_nasty_text(rng, 2), "Zoë Ångström"],
-                "keywords": [_nasty_text(rng, 2)], "year": 2026,
-                "area": _nasty_text(rng, 3), "decision": "Accept (Poster)",
-                "urls": [f"https://openreview.net/forum?id={pid}"] if i % 3 else []})
+            atlas.store.insert_paper(
+                {
+                    "id": pid if i % 10 else f"weird id {{{i}}}, @x",
+                    "title": _nasty_text(rng, 8),
+                    "abstract": _nasty_text(rng, 60),
+                    "authors": [_nasty_text(rng, 2), "Zoë Ångström"],
+                    "keywords": [_nasty_text(rng, 2)],
+                    "year": 2026,
+                    "area": _nasty_text(rng, 3),
+                    "decision": "Accept (Poster)",
+                    "urls": [f"https://openreview.net/forum?id={pid}"] if i % 3 else [],
+                }
+            )
             atlas.store.set_mark("big", pid if i % 10 else f"weird id {{{i}}}, @x", 1)
     out = tmp_path / "big.bib"
     assert atlas.export("bibtex", out, collection="big") == 1000
@@ -102,24 +142,29 @@ def test_bibtex_of_1000_hostile_papers_parses_cleanly(tmp_path):
     assert library.failed_blocks == []
     assert len(library.entries) == 1000
     assert len({e.key for e in library.entries}) == 1000
-    assert sum("url" in e.fields_dict for e in library.entries) == sum(
-        1 for i in range(1000) if i % 3)
+    assert sum("url" in e.fields_dict for e in library.entries) == sum(1 for i in range(1000) if i % 3)
     atlas.close()
 
 
 def test_cli_export_collection_and_query(db, tmp_path):
     cli = str(Path(sys.executable).parent / "paperatlas")
     liked = [pid for pid, t in TOPICS.items() if t == "proteins"][:3]
-    subprocess.run([cli, "like", *liked, "--into", "clip", "--db", str(db)], check=True,
-                   capture_output=True)
+    subprocess.run([cli, "like", *liked, "--into", "clip", "--db", str(db)], check=True, capture_output=True)
     out = tmp_path / "clip.bib"
-    run = subprocess.run([cli, "export", "--format", "bibtex", "--collection", "clip", "-o",
-                          str(out), "--db", str(db)], capture_output=True, text=True)
+    run = subprocess.run(
+        [cli, "export", "--format", "bibtex", "--collection", "clip", "-o", str(out), "--db", str(db)],
+        capture_output=True,
+        text=True,
+    )
     assert run.returncode == 0, run.stderr
     assert len(bibtexparser.parse_file(str(out)).entries) == 3
-    run = subprocess.run([cli, "export", "--query", "protein design", "--top", "5",
-                          "--db", str(db)], capture_output=True, text=True)
+    run = subprocess.run(
+        [cli, "export", "--query", "protein design", "--top", "5", "--db", str(db)],
+        capture_output=True,
+        text=True,
+    )
     assert run.returncode == 0 and len(run.stdout.splitlines()) == 5
-    run = subprocess.run([cli, "export", "--collection", "none-such", "--db", str(db)],
-                         capture_output=True, text=True)
+    run = subprocess.run(
+        [cli, "export", "--collection", "none-such", "--db", str(db)], capture_output=True, text=True
+    )
     assert run.returncode == 2 and "no collection named" in run.stderr

@@ -63,21 +63,33 @@ def test_bibtex_entry_types_and_fields(atlas):
     assert tonly["eprint"] == "2502.00002"
 
 
-@pytest.mark.parametrize("venue, decision, source_type, want", [
-    ("IEEE Transactions on Pattern Analysis and Machine Intelligence", None, None, "article"),
-    ("Proceedings of the National Academy of Sciences", None, None, "article"),
-    ("Advances in Neural Information Processing Systems (NeurIPS)", None, None, "inproceedings"),
-    ("ICLR 2026 Poster", "Accept (Poster)", None, "inproceedings"),
-    ("Findings of the Association for Computational Linguistics: EMNLP 2024", None, None, "inproceedings"),
-    ("CoRR", None, None, "misc"),
-    (None, "Accept (Oral)", None, "inproceedings"),
-    (None, "Withdrawn", None, "misc"),
-    ("Nature Communications", None, None, "article"),
-    ("Some Lab Report Series", None, "techreport", "techreport"),
-    ("Some Venue Nobody Knows", None, None, "misc"),
-])
+@pytest.mark.parametrize(
+    "venue, decision, source_type, want",
+    [
+        ("IEEE Transactions on Pattern Analysis and Machine Intelligence", None, None, "article"),
+        ("Proceedings of the National Academy of Sciences", None, None, "article"),
+        ("Advances in Neural Information Processing Systems (NeurIPS)", None, None, "inproceedings"),
+        ("ICLR 2026 Poster", "Accept (Poster)", None, "inproceedings"),
+        (
+            "Findings of the Association for Computational Linguistics: EMNLP 2024",
+            None,
+            None,
+            "inproceedings",
+        ),
+        ("CoRR", None, None, "misc"),
+        (None, "Accept (Oral)", None, "inproceedings"),
+        (None, "Withdrawn", None, "misc"),
+        ("Nature Communications", None, None, "article"),
+        ("Some Lab Report Series", None, "techreport", "techreport"),
+        ("Some Venue Nobody Knows", None, None, "misc"),
+    ],
+)
 def test_bibtex_type_from_venue_and_decision(venue, decision, source_type, want):
-    paper = {"venue": venue, "decision": decision, "extra": {"entry_type": source_type} if source_type else {}}
+    paper = {
+        "venue": venue,
+        "decision": decision,
+        "extra": {"entry_type": source_type} if source_type else {},
+    }
     assert bibtex_type(paper) == want
 
 
@@ -85,7 +97,7 @@ def test_bibtex_round_trip_keeps_unicode_and_specials(atlas, tmp_path):
     out = tmp_path / "papers.bib"
     export_papers(atlas, "bibtex", out)
     text = out.read_text(encoding="utf-8")
-    assert r'R{\"u}gamer' in text and r"{\v{S}}ari{\'c}" in text  # LaTeX accents, not raw bytes
+    assert r"R{\"u}gamer" in text and r"{\v{S}}ari{\'c}" in text  # LaTeX accents, not raw bytes
     assert r"\textbackslash" not in text
     back = {p.id: p for p in sources.read(out)}
     stored = {p["id"]: p for p in atlas.store.iter_papers()}
@@ -100,10 +112,20 @@ def test_bibtex_round_trip_keeps_unicode_and_specials(atlas, tmp_path):
     assert "url = {javascript:" not in text  # a link that is no http(s) URL is left out
 
 
-@pytest.mark.parametrize("text", [
-    "Rügamer & Šarić", "50% of x_i", "{balanced} braces", "a } lone brace", "a { lone brace",
-    r"\textbf{bold}", r"\textbf{never closed", "$\\frac{a}{b$ broken math", "中文 and ✓ and “quotes”",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Rügamer & Šarić",
+        "50% of x_i",
+        "{balanced} braces",
+        "a } lone brace",
+        "a { lone brace",
+        r"\textbf{bold}",
+        r"\textbf{never closed",
+        "$\\frac{a}{b$ broken math",
+        "中文 and ✓ and “quotes”",
+    ],
+)
 def test_bibtex_escape_is_balanced_and_ascii_where_latex_can(text):
     escaped = bibtex_escape(text)
     library = bibtexparser.parse_string(f"@misc{{k, title = {{{escaped}}}}}")
@@ -164,10 +186,19 @@ def test_csv_cells_a_spreadsheet_would_run_are_quoted(tmp_path):
 
     a = Atlas(tmp_path / "f.db")
     src = tmp_path / "f.jsonl"
-    src.write_text(json.dumps({
-        "id": "evil", "title": '=HYPERLINK("http://evil.example","click")', "rating": -3,
-        "abstract": "@SUM(A1) We propose a method for graph pooling that improves accuracy by 3 "
-                    "points on citation benchmarks over strong baselines."}) + "\n", encoding="utf-8")
+    src.write_text(
+        json.dumps(
+            {
+                "id": "evil",
+                "title": '=HYPERLINK("http://evil.example","click")',
+                "rating": -3,
+                "abstract": "@SUM(A1) We propose a method for graph pooling that improves accuracy by 3 "
+                "points on citation benchmarks over strong baselines.",
+            }
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     add_files(a.store, [src])
     out = io.StringIO()
     export_papers(a, "csv", out)
@@ -176,5 +207,11 @@ def test_csv_cells_a_spreadsheet_would_run_are_quoted(tmp_path):
     assert row["title"] == '\'=HYPERLINK("http://evil.example","click")'
     assert row["abstract"].startswith("'@SUM(A1) We propose")
     assert [spreadsheet_safe(v) for v in ("+1 cmd", "-x", "\tx", "\rx", "plain", "a=b")] == [
-        "'+1 cmd", "'-x", "'\tx", "'\rx", "plain", "a=b"]
+        "'+1 cmd",
+        "'-x",
+        "'\tx",
+        "'\rx",
+        "plain",
+        "a=b",
+    ]
     assert [spreadsheet_safe(v) for v in (-3, "-3", "-2.5", "+4", 1.5)] == [-3, "-3", "-2.5", "+4", 1.5]

@@ -89,27 +89,30 @@ def _after(seconds: float):
 
 # -- add ------------------------------------------------------------------------------------
 
-ADD_POINTS = [("mid-enrichment, kill -9", lambda: _between("facts", 0, N_PAPERS), signal.SIGKILL),
-              ("mid-enrichment, SIGTERM", lambda: _between("facts", 0, N_PAPERS), signal.SIGTERM)]
+ADD_POINTS = [
+    ("mid-enrichment, kill -9", lambda: _between("facts", 0, N_PAPERS), signal.SIGKILL),
+    ("mid-enrichment, SIGTERM", lambda: _between("facts", 0, N_PAPERS), signal.SIGTERM),
+]
 if FULL:
-    ADD_POINTS += [("start (1.0 s)", lambda: _after(1.0), signal.SIGKILL),
-                   ("ingest (2.5 s)", lambda: _after(2.5), signal.SIGKILL),
-                   ("ingest (2.5 s), SIGTERM", lambda: _after(2.5), signal.SIGTERM),
-                   ("late enrichment", lambda: _between("facts", N_PAPERS // 2, N_PAPERS),
-                    signal.SIGKILL)]
+    ADD_POINTS += [
+        ("start (1.0 s)", lambda: _after(1.0), signal.SIGKILL),
+        ("ingest (2.5 s)", lambda: _after(2.5), signal.SIGKILL),
+        ("ingest (2.5 s), SIGTERM", lambda: _after(2.5), signal.SIGTERM),
+        ("late enrichment", lambda: _between("facts", N_PAPERS // 2, N_PAPERS), signal.SIGKILL),
+    ]
 
 
 @pytest.mark.parametrize("point, until, sig", ADD_POINTS, ids=[p for p, _, _ in ADD_POINTS])
 def test_kill_add_then_add_again_finishes(tmp_path, stages, point, until, sig):
     db = tmp_path / "atlas.db"
-    result = fk.kill_during(["add", stages["list"], "--db", db], db, until(), sig=sig, env=ENV,
-                            name="add", point=point)
+    result = fk.kill_during(
+        ["add", stages["list"], "--db", db], db, until(), sig=sig, env=ENV, name="add", point=point
+    )
     if sig == signal.SIGTERM and result.killed:  # unwound like Ctrl-C: exit 143
         assert result.returncode == 143
     again = fk.run_cli("add", stages["list"], "--db", db, env=ENV)
     counts = fk.store_counts(db)
-    _record(result, again.returncode == 0 and counts["papers"] == N_PAPERS
-            and counts["facts"] == N_PAPERS)
+    _record(result, again.returncode == 0 and counts["papers"] == N_PAPERS and counts["facts"] == N_PAPERS)
     assert again.returncode == 0, again.stderr
     assert counts["papers"] == N_PAPERS == counts["list_members"]
     assert counts["facts"] == N_PAPERS, "the second add did not finish the enrichment"
@@ -118,19 +121,30 @@ def test_kill_add_then_add_again_finishes(tmp_path, stages, point, until, sig):
 
 # -- enrich ---------------------------------------------------------------------------------
 
-ENRICH_POINTS = [("first batches, kill -9", signal.SIGKILL, 0.0),
-                 ("first batches, SIGTERM", signal.SIGTERM, 0.0)]
+ENRICH_POINTS = [
+    ("first batches, kill -9", signal.SIGKILL, 0.0),
+    ("first batches, SIGTERM", signal.SIGTERM, 0.0),
+]
 if FULL:
-    ENRICH_POINTS += [("half, kill -9", signal.SIGKILL, 0.5), ("late, kill -9", signal.SIGKILL, 0.8),
-                      ("half, SIGTERM", signal.SIGTERM, 0.5)]
+    ENRICH_POINTS += [
+        ("half, kill -9", signal.SIGKILL, 0.5),
+        ("late, kill -9", signal.SIGKILL, 0.8),
+        ("half, SIGTERM", signal.SIGTERM, 0.5),
+    ]
 
 
 @pytest.mark.parametrize("point, sig, share", ENRICH_POINTS, ids=[p for p, _, _ in ENRICH_POINTS])
 def test_kill_enrich_no_orphans_and_resume(tmp_path, stages, point, sig, share):
     db = _copy(stages["added"], tmp_path)
-    result = fk.kill_during(["enrich", "--db", db], db,
-                            _between("facts", int(N_PAPERS * share), N_PAPERS), sig=sig,
-                            env=ENV, name="enrich", point=point)
+    result = fk.kill_during(
+        ["enrich", "--db", db],
+        db,
+        _between("facts", int(N_PAPERS * share), N_PAPERS),
+        sig=sig,
+        env=ENV,
+        name="enrich",
+        point=point,
+    )
     assert result.children_at_kill, "enrich ran no worker processes: the pool went untested"
     if sig == signal.SIGTERM:  # unwound like Ctrl-C: one line, exit 143
         assert result.returncode == 143
@@ -156,9 +170,13 @@ if FULL:
 @pytest.mark.parametrize("point, share", EMBED_POINTS, ids=[p for p, _ in EMBED_POINTS])
 def test_kill_embed_then_resume(tmp_path, stages, point, share):
     db = _copy(stages["enriched"], tmp_path)
-    result = fk.kill_during(["embed", "--db", db], db,
-                            _between("embeddings", int(N_PAPERS * share), N_PAPERS),
-                            name="embed", point=point)
+    result = fk.kill_during(
+        ["embed", "--db", db],
+        db,
+        _between("embeddings", int(N_PAPERS * share), N_PAPERS),
+        name="embed",
+        point=point,
+    )
     kept = result.counts_at_kill.get("embeddings", 0)
     again = fk.run_cli("embed", "--db", db)
     counts = fk.store_counts(db)
@@ -183,8 +201,7 @@ def test_kill_map_then_resume(tmp_path, stages, point, seconds):
     result = fk.kill_during(["map", "--db", db], db, _after(seconds), name="map", point=point)
     again = fk.run_cli("map", "--db", db)
     counts = fk.store_counts(db)
-    _record(result, again.returncode == 0 and counts["maps"] == 1
-            and counts["paper_topics"] == N_PAPERS)
+    _record(result, again.returncode == 0 and counts["maps"] == 1 and counts["paper_topics"] == N_PAPERS)
     assert again.returncode == 0, again.stderr
     assert "built" in again.stdout
     assert counts["maps"] == 1 and counts["paper_topics"] == N_PAPERS
@@ -201,9 +218,14 @@ def test_repeated_kills_of_add_converge(tmp_path, stages):
     and one uninterrupted run finishes."""
     db = tmp_path / "atlas.db"
     for i in range(REPEATS):
-        result = fk.kill_during(["add", stages["list"], "--db", db], db,
-                                _after(1.5 + 1.5 * i), env=ENV, name="add (repeated)",
-                                point=f"{1.5 + 1.5 * i:.1f} s")
+        result = fk.kill_during(
+            ["add", stages["list"], "--db", db],
+            db,
+            _after(1.5 + 1.5 * i),
+            env=ENV,
+            name="add (repeated)",
+            point=f"{1.5 + 1.5 * i:.1f} s",
+        )
         RESULTS.append(result)
         assert not result.orphans and not result.problems, (result.orphans, result.problems)
     again = fk.run_cli("add", stages["list"], "--db", db, env=ENV)

@@ -28,24 +28,38 @@ def store(tmp_path):
 
 def dump(store: Store) -> dict:
     """Every row of every table, to compare a store before and after."""
-    tables = [r[0] for r in store.conn.execute(
-        "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE '%fts%' "
-        "AND name NOT LIKE 'sqlite_%'")]
+    tables = [
+        r[0]
+        for r in store.conn.execute(
+            "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE '%fts%' "
+            "AND name NOT LIKE 'sqlite_%'"
+        )
+    ]
     return {t: sorted(map(tuple, store.conn.execute(f"SELECT * FROM {t}"))) for t in tables}
 
 
 def assert_fts_consistent(store: Store) -> None:
     """The full-text index matches the papers table and its insert trigger is in place."""
     store.conn.execute("INSERT INTO papers_fts(papers_fts, rank) VALUES('integrity-check', 1)")
-    assert store.conn.execute(
-        "SELECT count(*) FROM sqlite_master WHERE type='trigger' AND name='papers_ai'").fetchone()[0] == 1
+    assert (
+        store.conn.execute(
+            "SELECT count(*) FROM sqlite_master WHERE type='trigger' AND name='papers_ai'"
+        ).fetchone()[0]
+        == 1
+    )
 
 
 def test_sample_list_19_papers_and_idempotent(store):
     report = add_files(store, [SAMPLE])
     [f] = report.files
-    assert (f.list_name, f.read, f.added, f.merged, f.skipped, f.error) == \
-        ("iclr2026_sample_list", 19, 19, 0, 0, None)
+    assert (f.list_name, f.read, f.added, f.merged, f.skipped, f.error) == (
+        "iclr2026_sample_list",
+        19,
+        19,
+        0,
+        0,
+        None,
+    )
     assert store.count_papers() == 19 and store.count_papers("iclr2026_sample_list") == 19
     before = dump(store)
     again = add_files(store, [SAMPLE]).files[0]
@@ -112,9 +126,11 @@ def test_rekeyed_paper_keeps_list_order_and_fts(store):
 
 def test_near_duplicates_within_one_list_stay_apart(store, tmp_path):
     texts = json.loads((FIX / "iclr_mini.jsonl").read_text().splitlines()[2])["abstract"]
-    rows = [{"id": "resub00001", "abstract": texts},
-            {"id": "resub00002", "abstract": texts.replace("often fail", "frequently fail")},
-            {"id": "resub00003", "abstract": texts}]  # identical text, different id
+    rows = [
+        {"id": "resub00001", "abstract": texts},
+        {"id": "resub00002", "abstract": texts.replace("often fail", "frequently fail")},
+        {"id": "resub00003", "abstract": texts},
+    ]  # identical text, different id
     path = tmp_path / "dups.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
     [f] = add_files(store, [path]).files
@@ -123,10 +139,14 @@ def test_near_duplicates_within_one_list_stay_apart(store, tmp_path):
 
 def test_a_reused_id_with_unrelated_text_is_another_paper(store, tmp_path):
     first, second = tmp_path / "mine.bib", tmp_path / "theirs.bib"
-    first.write_text("@article{smith2020, title={Graphs}, abstract={We learn sparse graph "
-                     "structure from node features and evaluate on six node benchmarks.}}\n")
-    second.write_text("@article{smith2020, title={Agents}, abstract={Reinforcement learning agents "
-                      "explore sparse reward games with a world model bonus that decays.}}\n")
+    first.write_text(
+        "@article{smith2020, title={Graphs}, abstract={We learn sparse graph "
+        "structure from node features and evaluate on six node benchmarks.}}\n"
+    )
+    second.write_text(
+        "@article{smith2020, title={Agents}, abstract={Reinforcement learning agents "
+        "explore sparse reward games with a world model bonus that decays.}}\n"
+    )
     add_files(store, [first, second])
     assert store.count_papers() == 2
     assert store.get_paper("smith2020")["title"] == "Graphs"
@@ -137,8 +157,10 @@ def test_a_reused_id_with_unrelated_text_is_another_paper(store, tmp_path):
     assert dump(store) == before
     # a revised abstract under the same id is the same paper
     revised = tmp_path / "revised.bib"
-    revised.write_text("@article{smith2020, title={Graphs}, abstract={We learn sparse graph "
-                       "structure from node features and evaluate it on seven node benchmarks.}}\n")
+    revised.write_text(
+        "@article{smith2020, title={Graphs}, abstract={We learn sparse graph "
+        "structure from node features and evaluate it on seven node benchmarks.}}\n"
+    )
     [f] = add_files(store, [revised]).files
     assert (f.added, f.merged) == (0, 1) and store.count_papers() == 2
 
@@ -162,8 +184,10 @@ def test_rows_without_abstract_are_stored_title_only(store):
 
 
 def test_a_bad_file_stores_nothing_and_others_still_go_in(store):
-    report = add_files(store, [FIX / "malformed.jsonl", FIX / "iclr_mini.jsonl",
-                               FIX / "binary.bin", FIX / "does_not_exist.txt"])
+    report = add_files(
+        store,
+        [FIX / "malformed.jsonl", FIX / "iclr_mini.jsonl", FIX / "binary.bin", FIX / "does_not_exist.txt"],
+    )
     errors = report.errors
     assert len(errors) == 3
     assert "malformed.jsonl:3: malformed JSON" in errors[0]
@@ -191,17 +215,43 @@ def test_exception_mid_file_rolls_back_everything(store, monkeypatch):
 
 
 def test_merge_changes_fills_only_empty_fields():
-    stored = {"abstract": "stored", "title": None, "area": "optimization", "authors": [],
-              "keywords": ["A"], "urls": [], "extra": {"k": 1}, "year": None, "venue": None,
-              "decision": None, "rating": None, "identifiers": {"doi": "10.1/a"}}
-    twin = Paper(abstract="x", title="T", area="other", authors=["Ann"], keywords=["a", "b"],
-                 year=2026, extra={"k": 2, "tldr": "t"}, code_urls=["https://github.com/a/b"],
-                 identifiers={"doi": "10.1/other", "arxiv": "2501.00001"}, section="Vision")
+    stored = {
+        "abstract": "stored",
+        "title": None,
+        "area": "optimization",
+        "authors": [],
+        "keywords": ["A"],
+        "urls": [],
+        "extra": {"k": 1},
+        "year": None,
+        "venue": None,
+        "decision": None,
+        "rating": None,
+        "identifiers": {"doi": "10.1/a"},
+    }
+    twin = Paper(
+        abstract="x",
+        title="T",
+        area="other",
+        authors=["Ann"],
+        keywords=["a", "b"],
+        year=2026,
+        extra={"k": 2, "tldr": "t"},
+        code_urls=["https://github.com/a/b"],
+        identifiers={"doi": "10.1/other", "arxiv": "2501.00001"},
+        section="Vision",
+    )
     changes = merge_changes(stored, twin)
-    assert changes == {"title": "T", "year": 2026, "authors": ["Ann"], "keywords": ["A", "b"],
-                       "extra": {"k": 1, "tldr": "t"}, "section": "Vision",
-                       "code_urls": ["https://github.com/a/b"],
-                       "identifiers": {"doi": "10.1/a", "arxiv": "2501.00001"}}
+    assert changes == {
+        "title": "T",
+        "year": 2026,
+        "authors": ["Ann"],
+        "keywords": ["A", "b"],
+        "extra": {"k": 1, "tldr": "t"},
+        "section": "Vision",
+        "code_urls": ["https://github.com/a/b"],
+        "identifiers": {"doi": "10.1/a", "arxiv": "2501.00001"},
+    }
     # a title-only paper gains the abstract of its twin
     assert merge_changes({**stored, "abstract": ""}, twin)["abstract"] == "x"
 
@@ -215,9 +265,14 @@ def test_kill_mid_import_leaves_store_consistent(tmp_path):
     import time
 
     db = tmp_path / "killed.db"
-    rows = [{"id": f"k{i:05d}", "title": f"Paper {i}",
-             "abstract": f"Abstract {i}: we study problem {i} with method {i * 7} on data {i * 13}."}
-            for i in range(4000)]
+    rows = [
+        {
+            "id": f"k{i:05d}",
+            "title": f"Paper {i}",
+            "abstract": f"Abstract {i}: we study problem {i} with method {i * 7} on data {i * 13}.",
+        }
+        for i in range(4000)
+    ]
     big = tmp_path / "big.jsonl"
     big.write_text("".join(json.dumps(r) + "\n" for r in rows))
     marker = tmp_path / "halfway"
@@ -233,7 +288,7 @@ def slow(path, report=None):
             time.sleep(60)
         yield p
 ingest.read = slow
-ingest.add_files(Store({str(db)!r}), [{str(FIX / 'iclr_mini.jsonl')!r}])
+ingest.add_files(Store({str(db)!r}), [{str(FIX / "iclr_mini.jsonl")!r}])
 ingest.add_files(Store({str(db)!r}), [{str(big)!r}])
 """
     proc = subprocess.Popen([sys.executable, "-c", script])

@@ -6,9 +6,11 @@ import numpy as np
 
 from paperatlas.ingest import dedup
 
-TEXT = ("We study exploration in reinforcement learning with sparse rewards and propose a bonus "
-        "derived from the prediction error of a learned world model, which we prove decays at the "
-        "optimal rate; experiments on twelve Atari games confirm the analysis.")
+TEXT = (
+    "We study exploration in reinforcement learning with sparse rewards and propose a bonus "
+    "derived from the prediction error of a learned world model, which we prove decays at the "
+    "optimal rate; experiments on twelve Atari games confirm the analysis."
+)
 
 
 def test_signature_of_a_text_does_not_depend_on_its_batch():
@@ -39,8 +41,10 @@ def test_normalisation_makes_case_and_punctuation_irrelevant():
 
 def test_index_finds_near_duplicates_only():
     edited = TEXT.replace("twelve Atari games", "12 Atari games")
-    unrelated = ("Diffusion models generate images by reversing a noising process; we distil them "
-                 "into a one-step student that keeps sample quality on CIFAR-10 and ImageNet.")
+    unrelated = (
+        "Diffusion models generate images by reversing a noising process; we distil them "
+        "into a one-step student that keeps sample quality on CIFAR-10 and ImageNet."
+    )
     sigs = dedup.signatures([TEXT, unrelated, edited])
     index = dedup.NearDuplicateIndex([("a", sigs[0]), ("b", sigs[1])])
     assert len(index) == 2
@@ -63,7 +67,14 @@ def test_normalise_text_fast_paths_match_the_regex_definition():
         text = unicodedata.normalize("NFKC", text).lower()
         return re.sub(r"\s+", " ", re.sub(r"[^\w\s]", " ", text)).strip()
 
-    samples = ["".join(map(chr, range(128))), "".join(map(chr, range(3000))),
-               " a\x1c\x1fb_c \u2028x\u00a0y ", "", "ÀÉ — “q” ½ ﬁ $x_i$", TEXT, TEXT.upper()]
+    samples = [
+        "".join(map(chr, range(128))),
+        "".join(map(chr, range(3000))),
+        " a\x1c\x1fb_c \u2028x\u00a0y ",
+        "",
+        "ÀÉ — “q” ½ ﬁ $x_i$",
+        TEXT,
+        TEXT.upper(),
+    ]
     for text in samples:
         assert normalise_text(text) == reference(text)

@@ -13,8 +13,8 @@ from paperatlas.store import Store
 from test_ingest import dump, store  # noqa: F401  (the store fixture and the table dump)
 
 FIX = Path(__file__).parent / "fixtures" / "ingest"
-BIB = FIX / "titles_only.bib"            # 4 title-only entries (arXiv id, DOI, title, arXiv id)
-FULL = FIX / "with_abstracts.jsonl"      # 3 of them with abstracts, no ids, + 1 other paper
+BIB = FIX / "titles_only.bib"  # 4 title-only entries (arXiv id, DOI, title, arXiv id)
+FULL = FIX / "with_abstracts.jsonl"  # 3 of them with abstracts, no ids, + 1 other paper
 
 
 def fts_ids(store: Store, query: str) -> set[str]:
@@ -41,8 +41,11 @@ def test_title_only_and_full_records_merge_by_arxiv_doi_and_title(store, order):
     assert store.count_papers() == 5  # 4 entries + 1 unrelated paper; 3 pairs merged
     second = reports[files[1].name]
     assert second.merged == 3 and second.added == 1
-    for pid, word in (("ruegamer2025sparse", "experts"), ("lee2024graphs", "co-authorship"),
-                      ("chen2025calib", "orphan")):
+    for pid, word in (
+        ("ruegamer2025sparse", "experts"),
+        ("lee2024graphs", "co-authorship"),
+        ("chen2025calib", "orphan"),
+    ):
         paper = store.get_paper(pid)  # the BibTeX key wins either way (hash ids are rekeyed)
         assert paper is not None, pid
         assert word in paper["abstract"]
@@ -71,8 +74,11 @@ def test_arxiv_versions_and_doi_case_do_not_matter(store, tmp_path):
         {"id": "d1", "title": "A DOI listing", "abstract": "", "url": "https://doi.org/10.1145/ABC.XYZ"},
     ]
     again = [
-        {"title": "Same paper under another title", "abstract": "",
-         "url": "http://export.arxiv.org/pdf/2409.00123v1"},
+        {
+            "title": "Same paper under another title",
+            "abstract": "",
+            "url": "http://export.arxiv.org/pdf/2409.00123v1",
+        },
         {"title": "The DOI paper again", "abstract": "", "doi": "10.1145/abc.xyz"},
     ]
     one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
@@ -86,12 +92,20 @@ def test_arxiv_versions_and_doi_case_do_not_matter(store, tmp_path):
 
 def test_one_file_naming_a_paper_twice_gives_one_paper_with_both(store, tmp_path):
     path = tmp_path / "twice.jsonl"
-    rows = [{"title": "Listed first without its abstract", "abstract": "",
-             "url": "https://arxiv.org/abs/2502.04444", "authors": ["Ann Lee"]},
-            {"title": "Listed first without its abstract",
-             "abstract": "Then listed again with the abstract that says what the paper does "
-                         "and how well it works on three benchmarks.",
-             "url": "https://arxiv.org/pdf/2502.04444v2"}]
+    rows = [
+        {
+            "title": "Listed first without its abstract",
+            "abstract": "",
+            "url": "https://arxiv.org/abs/2502.04444",
+            "authors": ["Ann Lee"],
+        },
+        {
+            "title": "Listed first without its abstract",
+            "abstract": "Then listed again with the abstract that says what the paper does "
+            "and how well it works on three benchmarks.",
+            "url": "https://arxiv.org/pdf/2502.04444v2",
+        },
+    ]
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
     [f] = add_files(store, [path]).files
     assert (f.added, f.merged) == (1, 1) and store.count_papers() == 1

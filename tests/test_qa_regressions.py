@@ -21,7 +21,10 @@ def test_csl_rich_text_titles_and_entities_are_plain_text():
     drug, e2m = _read(FIX / "csl_rich_text.json", report)
     assert report.format == "csl"
     assert drug.title == "Enabling drug discovery by de novo design of R&D pipelines"
-    assert drug.abstract == "We design molecules \u201cfrom scratch\u201d with a model that scores >90% of the known actives."
+    assert (
+        drug.abstract
+        == "We design molecules \u201cfrom scratch\u201d with a model that scores >90% of the known actives."
+    )
     assert e2m.title == "E2M: Methylation Patterns with mRNA Expression"
 
 
@@ -35,12 +38,16 @@ def test_url_in_a_code_span_does_not_keep_the_backtick():
 def test_a_measure_with_a_hyphen_is_not_a_paper_name():
     from paperatlas.enrich.pipeline import extract_facts
 
-    abstract = ("We propose a 125M-parameter captioning model that runs with 8-bit weights on a "
-                "4-state simulator of 3-dimensional scenes. The 125M-parameter model matches "
-                "captioners ten times larger on COCO.")
+    abstract = (
+        "We propose a 125M-parameter captioning model that runs with 8-bit weights on a "
+        "4-state simulator of 3-dimensional scenes. The 125M-parameter model matches "
+        "captioners ten times larger on COCO."
+    )
     assert extract_facts(None, abstract).get("name") is None
-    named = ("We propose SparseCap, a 125M-parameter captioning model with 8-bit weights. "
-             "SparseCap matches captioners ten times larger on COCO.")
+    named = (
+        "We propose SparseCap, a 125M-parameter captioning model with 8-bit weights. "
+        "SparseCap matches captioners ten times larger on COCO."
+    )
     assert extract_facts(None, named).get("name") == "SparseCap"
 
 
@@ -81,7 +88,9 @@ def test_paper_page_links_to_the_paper_itself(tmp_path):
         "- [Sparse Kernels for Long Context Attention](https://arxiv.org/abs/2501.01234) "
         "[[code](https://github.com/lab/sparsek)] "
         "[[data](https://huggingface.co/datasets/lab/sparsek-bench)]\n"
-        "- [A Bad Link Paper on Graph Pooling](javascript:alert(1))\n", encoding="utf-8")
+        "- [A Bad Link Paper on Graph Pooling](javascript:alert(1))\n",
+        encoding="utf-8",
+    )
     db = tmp_path / "a.db"
     atlas = Atlas(db)
     atlas.add([listing], list_name="reading")
@@ -92,8 +101,10 @@ def test_paper_page_links_to_the_paper_itself(tmp_path):
         assert page.status_code == 200
         assert 'href="https://arxiv.org/abs/2501.01234"' in page.text
         assert 'href="https://github.com/lab/sparsek"' in page.text
-        assert '<span class="badge">data</span> <a href="https://huggingface.co/datasets/lab/sparsek-bench"' \
+        assert (
+            '<span class="badge">data</span> <a href="https://huggingface.co/datasets/lab/sparsek-bench"'
             in page.text
+        )
         assert '<span class="badge">code</span> <a href="https://github.com/lab/sparsek"' in page.text
         bad = client.get(f"/papers/{ids['A Bad Link Paper on Graph Pooling']}")
         assert bad.status_code == 200 and 'href="javascript' not in bad.text
@@ -113,14 +124,22 @@ def test_bibtex_export_of_a_program_reads_back(tmp_path):
     assert "@misc" in out.read_text(encoding="utf-8")
     report = ReadReport()
     back = {p.title for p in _read(out, report)}
-    assert back == stored == {"Learned Placement Costs for Fast Macro Placement",
-                              "Late Breaking Results: Tiny Routers for Chiplet Networks"}
+    assert (
+        back
+        == stored
+        == {
+            "Learned Placement Costs for Fast Macro Placement",
+            "Late Breaking Results: Tiny Routers for Chiplet Networks",
+        }
+    )
     assert report.skipped_total == 0
 
 
 def test_a_misc_blog_post_with_an_abstract_is_still_not_a_paper(tmp_path):
-    teaser = ("Deep learning has given rise to technologies that would have been thought "
-              "impossible only a handful of years ago, and detecting their misuse matters. ")
+    teaser = (
+        "Deep learning has given rise to technologies that would have been thought "
+        "impossible only a handful of years ago, and detecting their misuse matters. "
+    )
     bib = tmp_path / "lib.bib"
     bib.write_text(
         "@misc{blog1,\n  title = {Contributing Data to Detection Research},\n"
@@ -128,7 +147,9 @@ def test_a_misc_blog_post_with_an_abstract_is_still_not_a_paper(tmp_path):
         f"  abstract = {{{teaser * 3}}},\n}}\n\n"
         "@misc{teaser1,\n  title = {Short Teaser},\n  abstract = {Posted by a lab: a line.},\n}\n\n"
         "@misc{pre1,\n  title = {Sparse Routing for Chiplet Networks},\n"
-        f"  abstract = {{{teaser * 3}}},\n}}\n", encoding="utf-8")
+        f"  abstract = {{{teaser * 3}}},\n}}\n",
+        encoding="utf-8",
+    )
     report = ReadReport()
     assert [p.title for p in _read(bib, report)] == ["Sparse Routing for Chiplet Networks"]
     assert report.skipped_total == 2
@@ -137,9 +158,11 @@ def test_a_misc_blog_post_with_an_abstract_is_still_not_a_paper(tmp_path):
 def test_a_span_of_years_is_not_a_headline_number():
     from paperatlas.enrich.numbers import extract_numbers
 
-    text = ("We measure research trends across 26,104 accepted papers from CVPR, ICLR and NeurIPS "
-            "spanning 2023-2025, and in articles published in the period 2010–2012. Recall "
-            "rises by 14%-69% with 1500-2000 tokens of context.")
+    text = (
+        "We measure research trends across 26,104 accepted papers from CVPR, ICLR and NeurIPS "
+        "spanning 2023-2025, and in articles published in the period 2010–2012. Recall "
+        "rises by 14%-69% with 1500-2000 tokens of context."
+    )
     assert sorted(n["text"] for n in extract_numbers(text)) == ["14%-69%", "1500-2000", "26,104"]
 
 
@@ -149,10 +172,26 @@ def test_digest_does_not_repeat_a_name_the_title_holds_in_capitals():
     from paperatlas.report.strings import strings
 
     words = strings("en")
-    caps = PaperLine(id="a", title="FREQCA: ACCELERATING DIFFUSION MODELS VIA FREQUENCY-AWARE CACHING",
-                     name="FreqCa", kind="method", number=None, url=None, code_url=None, area=None)
-    apart = PaperLine(id="b", title="From Noise to Intent: Anchoring Generative VLA Policies",
-                      name="ResVLA", kind="method", number=None, url=None, code_url=None, area=None)
+    caps = PaperLine(
+        id="a",
+        title="FREQCA: ACCELERATING DIFFUSION MODELS VIA FREQUENCY-AWARE CACHING",
+        name="FreqCa",
+        kind="method",
+        number=None,
+        url=None,
+        code_url=None,
+        area=None,
+    )
+    apart = PaperLine(
+        id="b",
+        title="From Noise to Intent: Anchoring Generative VLA Policies",
+        name="ResVLA",
+        kind="method",
+        number=None,
+        url=None,
+        code_url=None,
+        area=None,
+    )
     assert "FreqCa" not in paper_bullet(caps, words)
     assert paper_bullet(apart, words).startswith("- **ResVLA**: From Noise to Intent")
 
@@ -160,21 +199,32 @@ def test_digest_does_not_repeat_a_name_the_title_holds_in_capitals():
 def test_the_name_a_title_leads_with_is_the_papers_name():
     from paperatlas.enrich.pipeline import extract_facts
 
-    folk = extract_facts("FOLK: Fast Open-Vocabulary 3D Instance Segmentation via Distillation",
-                         "We propose a fast open-vocabulary 3D instance segmentation method via "
-                         "label-guided knowledge distillation. It improves AP on ScanNet200 by 3 "
-                         "points over Open3DIS while running 6x faster.")
+    folk = extract_facts(
+        "FOLK: Fast Open-Vocabulary 3D Instance Segmentation via Distillation",
+        "We propose a fast open-vocabulary 3D instance segmentation method via "
+        "label-guided knowledge distillation. It improves AP on ScanNet200 by 3 "
+        "points over Open3DIS while running 6x faster.",
+    )
     assert folk["name"] == "FOLK"
-    caps = extract_facts("FREQCA: ACCELERATING DIFFUSION MODELS VIA FREQUENCY-AWARE CACHING",
-                         "We propose FreqCa, a frequency-aware caching method that cuts the memory "
-                         "footprint of feature caching by 99% on FLUX.1-dev.")
+    caps = extract_facts(
+        "FREQCA: ACCELERATING DIFFUSION MODELS VIA FREQUENCY-AWARE CACHING",
+        "We propose FreqCa, a frequency-aware caching method that cuts the memory "
+        "footprint of feature caching by 99% on FLUX.1-dev.",
+    )
     assert caps["name"] == "FreqCa"  # the abstract's spelling of the title's name
     title_only = extract_facts("NeuralFur: Animal Fur Reconstruction from Multi-view Images", "")
     assert title_only["name"] == "NeuralFur"
-    for plain in ("SoK: Attacks on Federated Learning", "Position: Benchmarks Are Broken",
-                  "Retraction: Deep Models of Protein Folding"):
-        assert extract_facts(plain, "We study attacks on learning systems and argue for "
-                                    "better benchmarks of them.")["name"] is None, plain
+    for plain in (
+        "SoK: Attacks on Federated Learning",
+        "Position: Benchmarks Are Broken",
+        "Retraction: Deep Models of Protein Folding",
+    ):
+        assert (
+            extract_facts(
+                plain, "We study attacks on learning systems and argue for better benchmarks of them."
+            )["name"]
+            is None
+        ), plain
 
 
 def test_show_lists_a_field_once_when_the_record_repeats_it(tmp_path):
@@ -184,10 +234,16 @@ def test_show_lists_a_field_once_when_the_record_repeats_it(tmp_path):
 
     from paperatlas.cli import app
 
-    rows = [{"id": "R7", "title": "Learned Costs for Macro Placement", "date": "2026-07-27",
-             "session": "Physical Design I",
-             "abstract": "We learn a placement cost model from routed layouts and cut placement "
-                         "runtime by 41% at equal wirelength on twelve industrial blocks."}]
+    rows = [
+        {
+            "id": "R7",
+            "title": "Learned Costs for Macro Placement",
+            "date": "2026-07-27",
+            "session": "Physical Design I",
+            "abstract": "We learn a placement cost model from routed layouts and cut placement "
+            "runtime by 41% at equal wirelength on twelve industrial blocks.",
+        }
+    ]
     src = tmp_path / "prog.json"
     src.write_text(json.dumps(rows), encoding="utf-8")
     db = str(tmp_path / "a.db")
@@ -207,8 +263,7 @@ def test_cards_set_apart_a_title_paperatlas_wrote(tmp_path):
 
     db = tmp_path / "a.db"
     atlas = Atlas(db)
-    atlas.add([Path(__file__).parent.parent / "examples" / "iclr2026_sample_list.txt"],
-              list_name="blog")
+    atlas.add([Path(__file__).parent.parent / "examples" / "iclr2026_sample_list.txt"], list_name="blog")
     atlas.add([FIX / "dblp_keys.bib"], list_name="lab")
     atlas.close()
     with TestClient(create_app(db), base_url="http://127.0.0.1") as client:
@@ -230,7 +285,9 @@ def test_a_heading_that_is_a_file_name_is_not_a_paper(tmp_path):
         "give and eight samples drawn from the whole file with a fixed seed.\n\n"
         "### `config.yaml`\n\n"
         "The settings of the loader, each with its default value and the range it accepts "
-        "when the loader reads the lists of this folder.\n", encoding="utf-8")
+        "when the loader reads the lists of this folder.\n",
+        encoding="utf-8",
+    )
     titles = [p.title for p in _read(doc)]
     assert "Sparse Kernels for Long Context Attention" in titles
     assert not any(t and (t.endswith(".jsonl") or "config.yaml" in t) for t in titles), titles
@@ -241,8 +298,14 @@ def test_filing_keywords_never_label_a_topic():
     # splits keywords into single words: none of them says what a topic is about
     from paperatlas.atlas.labels import _usable, phrase_key
 
-    for filing in ("Statistics - Machine Learning", "Computer Science - Computation and Language",
-                   "Unreviewed", "Viewed", "To Read", "machine"):
+    for filing in (
+        "Statistics - Machine Learning",
+        "Computer Science - Computation and Language",
+        "Unreviewed",
+        "Viewed",
+        "To Read",
+        "machine",
+    ):
         assert not _usable(phrase_key(filing)), filing
     for topic in ("machine unlearning", "quantization", "protein-protein interactions"):
         assert _usable(phrase_key(topic)), topic
@@ -256,7 +319,9 @@ def test_text_list_copied_from_page_source_has_its_entities_decoded(tmp_path):
         "latency halves on 128k tokens, and R&D teams can reuse them.\n\n"
         "Title: Graph Pooling with Learned Clusters\n"
         "Abstract: We pool graphs with learned soft clusters and improve accuracy by 3 points "
-        "on citation benchmarks (p &lt; 0.01) over strong baselines.\n", encoding="utf-8")
+        "on citation benchmarks (p &lt; 0.01) over strong baselines.\n",
+        encoding="utf-8",
+    )
     first, second = _read(listing)
     assert first.title == "Sparse Kernels & Long Context Attention"
     assert "tiles \u2014 latency" in first.abstract and "R&D teams" in first.abstract
@@ -268,20 +333,24 @@ def test_a_sheet_of_titles_is_read_as_title_only_papers():
     report = ReadReport()
     papers = _read(Path(__file__).parent / "fixtures" / "sources" / "no_abstract_column.csv", report)
     assert report.format == "csv"
-    assert [(p.title, p.authors, p.year, p.title_only) for p in papers] == \
-        [("A Paper", ["Ann Lee"], 2025, True)]
+    assert [(p.title, p.authors, p.year, p.title_only) for p in papers] == [
+        ("A Paper", ["Ann Lee"], 2025, True)
+    ]
 
 
 def test_a_one_column_list_of_titles(tmp_path):
     sheet = tmp_path / "titles.csv"
-    sheet.write_text("Title\nSparse Kernels for Long Context Attention\n"
-                     "Graph Pooling with Learned Clusters\n", encoding="utf-8")
-    assert [p.title for p in _read(sheet)] == ["Sparse Kernels for Long Context Attention",
-                                              "Graph Pooling with Learned Clusters"]
+    sheet.write_text(
+        "Title\nSparse Kernels for Long Context Attention\nGraph Pooling with Learned Clusters\n",
+        encoding="utf-8",
+    )
+    assert [p.title for p in _read(sheet)] == [
+        "Sparse Kernels for Long Context Attention",
+        "Graph Pooling with Learned Clusters",
+    ]
 
 
-def test_an_echoed_value_with_a_line_separator_keeps_the_error_one_line(tmp_path, monkeypatch,
-                                                                          capsys):
+def test_an_echoed_value_with_a_line_separator_keeps_the_error_one_line(tmp_path, monkeypatch, capsys):
     import sys
 
     from paperatlas import Atlas
@@ -303,10 +372,13 @@ def test_simple_tex_in_arxiv_titles_reads_as_text(tmp_path):
         '"abs": "https://arxiv.org/abs/2509.13672", "summary": "We build a benchmark."}\n'
         '{"id": "2509.13673", "title": "$k$-NN Graphs and $\\\\alpha$-Divergences at a $100 and $200 Budget", '
         '"abs": "https://arxiv.org/abs/2509.13673", "summary": "We study graphs."}\n',
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     titles = [p.title for p in _read(rows)]
-    assert titles == ["CL\u00b2GEC: A Benchmark for Grammatical Error Correction",
-                      "k-NN Graphs and $\\alpha$-Divergences at a $100 and $200 Budget"]
+    assert titles == [
+        "CL\u00b2GEC: A Benchmark for Grammatical Error Correction",
+        "k-NN Graphs and $\\alpha$-Divergences at a $100 and $200 Budget",
+    ]
 
 
 def test_the_lists_code_column_makes_a_paper_have_code(tmp_path):
@@ -316,13 +388,21 @@ def test_the_lists_code_column_makes_a_paper_have_code(tmp_path):
 
     from paperatlas.cli import app
 
-    rows = [{"id": "C1", "title": "Sparse Kernels for Long Prompts",
-             "code": "https://github.com/someone/sparse-kernels",
-             "abstract": "We write sparse attention kernels that halve decoding latency on long "
-                         "prompts without changing the outputs of the model."},
-            {"id": "C2", "title": "Dense Baselines Revisited",
-             "abstract": "We revisit dense attention baselines and find that careful tuning closes "
-                         "half of the gap reported for sparse methods."}]
+    rows = [
+        {
+            "id": "C1",
+            "title": "Sparse Kernels for Long Prompts",
+            "code": "https://github.com/someone/sparse-kernels",
+            "abstract": "We write sparse attention kernels that halve decoding latency on long "
+            "prompts without changing the outputs of the model.",
+        },
+        {
+            "id": "C2",
+            "title": "Dense Baselines Revisited",
+            "abstract": "We revisit dense attention baselines and find that careful tuning closes "
+            "half of the gap reported for sparse methods.",
+        },
+    ]
     src = tmp_path / "list.json"
     src.write_text(json.dumps(rows), encoding="utf-8")
     db = str(tmp_path / "a.db")
@@ -355,13 +435,17 @@ def test_one_paper_is_said_in_the_singular(tmp_path):
     from paperatlas.cli import app
 
     src = tmp_path / "one.csv"
-    src.write_text('title,abstract\n"Graph pooling","We propose a method for graph pooling that '
-                   'improves accuracy by 3 points on citation benchmarks over strong baselines."\n',
-                   encoding="utf-8")
+    src.write_text(
+        'title,abstract\n"Graph pooling","We propose a method for graph pooling that '
+        'improves accuracy by 3 points on citation benchmarks over strong baselines."\n',
+        encoding="utf-8",
+    )
     db = str(tmp_path / "a.db")
     runner = CliRunner()
-    outputs = [runner.invoke(app, args, env={"COLUMNS": "200"}) for args in
-               (["add", str(src), "--db", db], ["inspect", str(src)], ["ls", "--db", db])]
+    outputs = [
+        runner.invoke(app, args, env={"COLUMNS": "200"})
+        for args in (["add", str(src), "--db", db], ["inspect", str(src)], ["ls", "--db", db])
+    ]
     for out in outputs:
         assert out.exit_code == 0, out.output
         assert "1 paper" in out.output and "1 papers" not in out.output
@@ -381,8 +465,7 @@ def test_a_failed_add_is_its_error_line_alone(tmp_path):
     assert len(lines) == 1 and lines[0].startswith("error:") and "binary.bin" in lines[0]
 
 
-def test_an_output_path_that_cannot_be_written_fails_before_the_work(tmp_path, monkeypatch,
-                                                                     capsys):
+def test_an_output_path_that_cannot_be_written_fails_before_the_work(tmp_path, monkeypatch, capsys):
     import sys
 
     from typer.testing import CliRunner
@@ -402,8 +485,12 @@ def test_an_output_path_that_cannot_be_written_fails_before_the_work(tmp_path, m
     monkeypatch.setattr(Atlas, "export", no_work)
     monkeypatch.setattr(Atlas, "digest", no_work)
     missing = tmp_path / "no" / "such"
-    for args in (["map", "--png", str(tmp_path)], ["map", "--html", str(missing / "m.html")],
-                 ["export", "-o", str(missing / "x.csv")], ["digest", "-o", str(tmp_path)]):
+    for args in (
+        ["map", "--png", str(tmp_path)],
+        ["map", "--html", str(missing / "m.html")],
+        ["export", "-o", str(missing / "x.csv")],
+        ["digest", "-o", str(tmp_path)],
+    ):
         monkeypatch.setattr(sys, "argv", ["paperatlas", *args, "--db", db])
         assert run_app(app) == 2, args
         out = capsys.readouterr()
@@ -426,8 +513,10 @@ def test_the_same_file_under_another_list_is_unchanged_not_merged(tmp_path):
     assert atlas.stats("blog2")["papers"] == n
     # a twin of a stored paper (another record, same text) joining a list is still merged
     twin = tmp_path / "twin.jsonl"
-    twin.write_text('{"id": "T1", "title": "A twin", "abstract": %s}\n'
-                    % __import__("json").dumps(sample.read_text(encoding="utf-8").split("\n\n")[1].strip()),
-                    encoding="utf-8")
+    twin.write_text(
+        '{"id": "T1", "title": "A twin", "abstract": %s}\n'
+        % __import__("json").dumps(sample.read_text(encoding="utf-8").split("\n\n")[1].strip()),
+        encoding="utf-8",
+    )
     assert atlas.add([twin], list_name="twins", enrich=False).merged == 1
     atlas.close()

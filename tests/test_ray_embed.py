@@ -69,6 +69,7 @@ def local(tmp_path_factory):
             st.close()
             assert len(runs[batch_size][0]) >= 12
         return runs[batch_size]
+
     return run
 
 
@@ -76,8 +77,7 @@ def local(tmp_path_factory):
 def local_ray():
     assert ray is not None, INSTALL_HINT
     temp = tempfile.mkdtemp(prefix="pa-ray-", dir="/tmp")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, _temp_dir=temp,
-             logging_level="ERROR")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, _temp_dir=temp, logging_level="ERROR")
     yield
     ray.shutdown()
     shutil.rmtree(temp, ignore_errors=True)
@@ -157,6 +157,7 @@ def test_without_ray_the_flag_says_how_to_get_it(monkeypatch):
 
 # -- a two-node cluster on this machine ----------------------------------------------------------
 
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -183,10 +184,24 @@ class Node:
     def __init__(self, args: list[str], temp: str):
         self.temp = temp
         self.proc = subprocess.Popen(
-            [str(BIN / "ray"), "start", "--block", "--node-ip-address", "127.0.0.1",
-             "--num-cpus", "1", "--temp-dir", temp, "--disable-usage-stats", *args],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-            env=LOOPBACK_ENV)
+            [
+                str(BIN / "ray"),
+                "start",
+                "--block",
+                "--node-ip-address",
+                "127.0.0.1",
+                "--num-cpus",
+                "1",
+                "--temp-dir",
+                temp,
+                "--disable-usage-stats",
+                *args,
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            env=LOOPBACK_ENV,
+        )
 
     def stop(self) -> None:
         for sig in (signal.SIGTERM, signal.SIGKILL):
@@ -202,12 +217,15 @@ class Node:
 
 
 def wait_for_nodes(address: str, count: int, env: dict, timeout: float = 60) -> None:
-    script = ("import ray, sys; ray.init(address=sys.argv[1], logging_level='ERROR'); "
-              "print(sum(1 for n in ray.nodes() if n['Alive']))")
+    script = (
+        "import ray, sys; ray.init(address=sys.argv[1], logging_level='ERROR'); "
+        "print(sum(1 for n in ray.nodes() if n['Alive']))"
+    )
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        out = subprocess.run([sys.executable, "-c", script, address], capture_output=True,
-                             text=True, env=env, timeout=60)
+        out = subprocess.run(
+            [sys.executable, "-c", script, address], capture_output=True, text=True, env=env, timeout=60
+        )
         if out.returncode == 0 and out.stdout.strip().splitlines()[-1:] == [str(count)]:
             return
         time.sleep(1)
@@ -230,9 +248,27 @@ def test_two_node_cluster_gives_the_local_vectors(tmp_path, local):
         db = tmp_path / "atlas.db"
         make_store(db).close()
         # two actors of one CPU each on two one-CPU nodes: one runs on each node
-        out = subprocess.run([str(BIN / "paperatlas"), "embed", "--model", MODEL, "--ray", "--address", address,
-                              "--workers", "2", "--batch-size", "3", "--db", str(db)],
-                             capture_output=True, text=True, env=env, timeout=180)
+        out = subprocess.run(
+            [
+                str(BIN / "paperatlas"),
+                "embed",
+                "--model",
+                MODEL,
+                "--ray",
+                "--address",
+                address,
+                "--workers",
+                "2",
+                "--batch-size",
+                "3",
+                "--db",
+                str(db),
+            ],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=180,
+        )
         assert out.returncode == 0, out.stderr
         assert f"embedded {len(local_vectors[0])}" in out.stdout
         st = Store(db)

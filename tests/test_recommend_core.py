@@ -19,8 +19,7 @@ CORPUS = FIXTURES / "corpus.jsonl"
 
 
 def _topics() -> dict[str, str]:
-    return {json.loads(line)["id"]: json.loads(line)["topic"]
-            for line in CORPUS.read_text().splitlines()}
+    return {json.loads(line)["id"]: json.loads(line)["topic"] for line in CORPUS.read_text().splitlines()}
 
 
 def _put_lsa_vectors(store, dims: int = 24) -> None:
@@ -31,8 +30,7 @@ def _put_lsa_vectors(store, dims: int = 24) -> None:
     tfidf, _ = rec.tfidf_matrix([rec.paper_text(p) for p in papers])
     vectors = TruncatedSVD(dims, random_state=0).fit_transform(tfidf)
     with store.transaction():
-        store.put_vectors("test-lsa", [p["id"] for p in papers], vectors,
-                          ["x"] * len(papers))
+        store.put_vectors("test-lsa", [p["id"] for p in papers], vectors, ["x"] * len(papers))
 
 
 @pytest.fixture(scope="module")
@@ -133,10 +131,12 @@ def test_fifty_likes_from_two_topics(atlas):
 def test_dislikes_push_their_topic_down(atlas):
     # likes from one topic plus a paper of another; then dislike more of that other topic
     atlas.like(_by_topic("unlearning")[:2] + _by_topic("graphs")[:1])
+
     def mean_rank(topic):
         picks = atlas.recommend(k=200)
         ranks = [i for i, p in enumerate(picks) if _topics()[p.paper_id] == topic]
         return np.mean(ranks)
+
     before = mean_rank("graphs")
     atlas.like(_by_topic("graphs")[5:8], value=-1)
     after = mean_rank("graphs")
@@ -177,8 +177,9 @@ def test_cli_like_recommend_and_errors(corpus_db, tmp_path):
     db.write_bytes(corpus_db.read_bytes())
     cli = [str(Path(sys.executable).parent / "paperatlas")]
     liked = _by_topic("unlearning")[:2]
-    run = lambda *args: subprocess.run(cli + list(args) + ["--db", str(db)],
-                                       capture_output=True, text=True, timeout=120)
+    run = lambda *args: subprocess.run(
+        cli + list(args) + ["--db", str(db)], capture_output=True, text=True, timeout=120
+    )
     out = run("like", *liked, "--into", "mine")
     assert out.returncode == 0, out.stderr
     assert "liked 2 papers in 'mine'" in out.stderr
@@ -204,11 +205,18 @@ def test_tfidf_cache_is_reused_and_refreshed_when_papers_change(atlas, tmp_path)
     assert [p.paper_id for p in atlas.recommend(k=5)] == [p.paper_id for p in first]
     # a new paper changes the store: the cached matrix no longer fits and is refit
     new = tmp_path / "new.jsonl"
-    new.write_text(json.dumps({
-        "id": "NEWgraph01", "title": "Graph neural networks and message passing expressivity",
-        "abstract": "Graph neural networks learn node representations by message passing over "
-                    "edges. We characterise the expressive power of message passing networks "
-                    "with the Weisfeiler-Leman test and graph rewiring."}) + "\n")
+    new.write_text(
+        json.dumps(
+            {
+                "id": "NEWgraph01",
+                "title": "Graph neural networks and message passing expressivity",
+                "abstract": "Graph neural networks learn node representations by message passing over "
+                "edges. We characterise the expressive power of message passing networks "
+                "with the Weisfeiler-Leman test and graph rewiring.",
+            }
+        )
+        + "\n"
+    )
     atlas.add([new], enrich=False)
     rec._cache.clear()
     picks = atlas.recommend(k=120)
@@ -217,9 +225,11 @@ def test_tfidf_cache_is_reused_and_refreshed_when_papers_change(atlas, tmp_path)
 
 
 def test_rank_is_pure_and_explains_each_pick():
-    texts = (["draft model speculative decoding latency tokens"] * 4
-             + ["machine unlearning forget retain privacy"] * 4
-             + ["speculative decoding verification draft tokens accept"])
+    texts = (
+        ["draft model speculative decoding latency tokens"] * 4
+        + ["machine unlearning forget retain privacy"] * 4
+        + ["speculative decoding verification draft tokens accept"]
+    )
     tfidf, terms = rec.tfidf_matrix(texts)
     emb = rec.normalise_rows(np.array([[1.0, 0.1]] * 4 + [[0.1, 1.0]] * 4 + [[0.9, 0.2]]))
     features = rec.Features(ids=[f"p{i}" for i in range(9)], emb=emb, tfidf=tfidf, terms=terms)

@@ -22,16 +22,18 @@ from paperatlas.atlas.labels import PaperText, is_generic, label_clusters
 # Four research topics, each a pool of its own words, plus words every abstract uses.
 POOLS = {
     "unlearning": "machine unlearning forget set retain set erase memorized data privacy removal "
-                  "unlearned model influence gradient ascent membership inference".split(),
+    "unlearned model influence gradient ascent membership inference".split(),
     "molecules": "molecule generation protein structure drug discovery molecular graph ligand "
-                 "docking binding affinity equivariant conformer".split(),
+    "docking binding affinity equivariant conformer".split(),
     "rl": "reinforcement learning policy reward agent environment exploration value function "
-          "offline rl q-learning actor critic".split(),
+    "offline rl q-learning actor critic".split(),
     "vision": "image segmentation object detection vision transformer pixels semantic masks "
-              "convolution visual recognition bounding boxes".split(),
+    "convolution visual recognition bounding boxes".split(),
 }
-FILLER = "we propose a novel approach and show strong results on several benchmarks with " \
-         "extensive experiments that outperform baselines in this setting".split()
+FILLER = (
+    "we propose a novel approach and show strong results on several benchmarks with "
+    "extensive experiments that outperform baselines in this setting".split()
+)
 
 
 def synthetic_list(path, n_per_topic=60, seed=0):
@@ -58,6 +60,7 @@ def sample_atlas(tmp_path_factory):
 
 def test_shipped_reference_is_small_and_leaves_out_held_out_papers():
     from paperatlas.enrich.areas import is_held_out
+
     ref = reference.shipped()
     assert ref is not None and ref.model == "static"
     assert reference.shipped_path().stat().st_size < 25e6
@@ -72,11 +75,14 @@ def test_shipped_reference_is_small_and_leaves_out_held_out_papers():
 
 def test_new_abstracts_are_placed_on_the_topic_they_are_about():
     from paperatlas.embed import get_backend
+
     ref = reference.shipped()
-    texts = ["We study machine unlearning: removing the influence of a forget set from a trained "
-             "model without retraining, with guarantees against membership inference attacks.",
-             "A diffusion model for 3D molecule generation that respects SE(3) equivariance and "
-             "produces valid ligands for protein pockets in structure-based drug design."]
+    texts = [
+        "We study machine unlearning: removing the influence of a forget set from a trained "
+        "model without retraining, with guarantees against membership inference attacks.",
+        "A diffusion model for 3D molecule generation that respects SE(3) equivariance and "
+        "produces valid ligands for protein pockets in structure-based drug design.",
+    ]
     placed = ref.place(get_backend("static").embed(texts))
     fine = [ref.fine_labels[f].lower() for f in placed.fine]
     broad = [ref.broad_labels[b].lower() for b in placed.broad]
@@ -113,6 +119,7 @@ def test_short_list_is_grouped_by_the_field(sample_atlas):
 
 def test_field_is_drawn_in_the_html_and_png(sample_atlas, tmp_path):
     from paperatlas.report.mapplot import write_html, write_png
+
     stored = sample_atlas.store.get_map("sample")
     html = write_html(stored, sample_atlas.store, tmp_path / "atlas.html").read_text()
     data = html.split('id="atlas-data">', 1)[1].split("</script>", 1)[0]
@@ -129,8 +136,11 @@ def test_markdown_digest_links_a_map_file_and_has_no_entities(sample_atlas, tmp_
     assert "data:image" not in text and "&amp;" not in text and "&lt;" not in text
     assert "(d.map.png)" in text and (tmp_path / "d.map.png").exists()
     ref = reference.shipped()
-    headings = [h.split(". ", 1)[1].rsplit(" (", 1)[0].replace("\\", "")
-                for h in text.splitlines() if h.startswith("## ") and h[3:4].isdigit()]
+    headings = [
+        h.split(". ", 1)[1].rsplit(" (", 1)[0].replace("\\", "")
+        for h in text.splitlines()
+        if h.startswith("## ") and h[3:4].isdigit()
+    ]
     assert headings and all(h in ref.broad_labels or h in ("other topics",) for h in headings)
 
 
@@ -147,8 +157,7 @@ def test_exports_and_show_carry_the_grouping(sample_atlas, tmp_path):
     out = io.StringIO()
     sample_atlas.export("csv", out, list_name="sample")
     table = list(csv.DictReader(io.StringIO(out.getvalue())))
-    assert all(row["reference_topic"] in ref.broad_labels and row["topic_id"].isdigit()
-               for row in table)
+    assert all(row["reference_topic"] in ref.broad_labels and row["topic_id"].isdigit() for row in table)
     out = io.StringIO()
     sample_atlas.export("markdown", out, list_name="sample")
     assert out.getvalue().count("topic ") >= 19
@@ -163,19 +172,21 @@ def test_generic_words_are_learned_from_their_spread():
         for _ in range(50):
             texts.append(" ".join(rng.sample(pool, 6) + rng.sample(FILLER, 6)))
             topics.append(t)
-    generic = set(reference.learn_generic_words(texts, np.array(topics), min_share=0.05,
-                                                spread=0.9))
+    generic = set(reference.learn_generic_words(texts, np.array(topics), min_share=0.05, spread=0.9))
     assert {"baselines", "outperform", "setting", "strong"} <= generic
     assert not generic & {"unlearning", "molecule", "policy", "segmentation"}
 
 
 def test_labels_skip_generic_words_and_never_list_paper_names():
-    papers = [PaperText(abstract="Final natural establishing context results here.",
-                        name=f"Name{i}") for i in range(4)]
+    papers = [
+        PaperText(abstract="Final natural establishing context results here.", name=f"Name{i}")
+        for i in range(4)
+    ]
     labels = np.array([0, 0, 1, 1])
     generic = {"final", "natural", "establishing", "context", "results"}
-    out = label_clusters(papers, labels, 2, generic=generic,
-                         fallback=["Machine unlearning", "Machine unlearning"])
+    out = label_clusters(
+        papers, labels, 2, generic=generic, fallback=["Machine unlearning", "Machine unlearning"]
+    )
     assert [t.label for t in out] == ["Machine unlearning", "Machine unlearning (2)"]
     out = label_clusters(papers, labels, 2, generic=generic)
     assert all("," not in t.label and "Name" not in t.label for t in out)
@@ -186,6 +197,7 @@ def test_user_reference_build_use_and_switch_back(tmp_path, monkeypatch, capsys)
 
     from paperatlas.cli import app
     from paperatlas.cli.common import run_app
+
     db = tmp_path / "atlas.db"
     monkeypatch.setenv("COLUMNS", "200")
 
@@ -197,11 +209,18 @@ def test_user_reference_build_use_and_switch_back(tmp_path, monkeypatch, capsys)
 
     big = synthetic_list(tmp_path / "big.txt")
     short = tmp_path / "short.txt"
-    short.write_text("Short\n\n" + "\n\n".join(
-        " ".join(random.Random(i).sample(POOLS["unlearning"], 10)) + " for LLMs."
-        for i in range(5)), encoding="utf-8")
-    for args in (["add", big, "--list", "lab"], ["add", short, "--list", "short"],
-                 ["reference", "build", "--list", "lab"]):
+    short.write_text(
+        "Short\n\n"
+        + "\n\n".join(
+            " ".join(random.Random(i).sample(POOLS["unlearning"], 10)) + " for LLMs." for i in range(5)
+        ),
+        encoding="utf-8",
+    )
+    for args in (
+        ["add", big, "--list", "lab"],
+        ["add", short, "--list", "short"],
+        ["reference", "build", "--list", "lab"],
+    ):
         code, out = cli(*args)
         assert code == 0, out
     code, out = cli("reference", "ls")
@@ -246,8 +265,9 @@ def test_long_list_keeps_its_own_map_with_the_field_as_a_layer(tmp_path):
     assert "unlearning" in labels.most_common(1)[0][0].lower()
     # own topics are not named by generic words or lists of names
     generic = set(ref.generic_words)
-    assert all("," not in t["label"] and not is_generic(t["label"].lower(), generic)
-               for t in stored["topics"])
+    assert all(
+        "," not in t["label"] and not is_generic(t["label"].lower(), generic) for t in stored["topics"]
+    )
     out = io.StringIO()
     atlas.export("jsonl", out, list_name="long")
     row = json.loads(out.getvalue().splitlines()[0])

@@ -18,8 +18,9 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 
 if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
-    pytest.skip("chromium and chromedriver are not installed (run `make browser-deps`)",
-                allow_module_level=True)
+    pytest.skip(
+        "chromium and chromedriver are not installed (run `make browser-deps`)", allow_module_level=True
+    )
 
 
 @pytest.fixture(scope="module")
@@ -29,9 +30,17 @@ def browser():
 
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run", "--disable-sync",
-                 "--disable-dev-shm-usage", "--window-size=1400,900"):
+    for flag in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--no-first-run",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+        "--window-size=1400,900",
+    ):
         options.add_argument(flag)
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(30)
@@ -96,7 +105,7 @@ def test_long_list_switches_to_the_field_topics(tmp_path, browser):
     # a field topic in the legend filters the map to its papers
     browser.find_elements("css selector", ".atlas-legend-label")[0].click()
     matched = browser.execute_script(
-        "var m = window.atlasMap.match; return m ? Array.from(m).reduce((a, b) => a + b, 0) : -1")
-    biggest = browser.execute_script(
-        "return Math.max.apply(null, window.atlasMap.broad.map(t => t.size))")
+        "var m = window.atlasMap.match; return m ? Array.from(m).reduce((a, b) => a + b, 0) : -1"
+    )
+    biggest = browser.execute_script("return Math.max.apply(null, window.atlasMap.broad.map(t => t.size))")
     assert matched == biggest > 0

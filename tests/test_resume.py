@@ -63,8 +63,13 @@ def test_changed_text_marks_facts_stale_and_enrich_redoes_only_those(tmp_path):
         store.update_paper(pid, {"rating": 9.0})  # not the text: facts stay valid
     assert store.facts_pending() == 0
     with store.transaction():
-        store.update_paper(pid, {"abstract": "We introduce FreshName, a new benchmark for "
-                                             "testing resumable enrichment of paper lists."})
+        store.update_paper(
+            pid,
+            {
+                "abstract": "We introduce FreshName, a new benchmark for "
+                "testing resumable enrichment of paper lists."
+            },
+        )
     assert store.facts_pending() == 1
     counts = enrich_store(store)
     assert counts["enriched"] == 1 and counts["skipped"] == 3
@@ -77,5 +82,4 @@ def test_nothing_pending_is_one_query(tmp_path):
     atlas = Atlas(tmp_path / "atlas.db")
     atlas.add(MINI, enrich=True)
     counts = enrich_store(atlas.store)
-    assert counts == {"total": 4, "enriched": 0, "skipped": 4, "named": 0, "with_code": 0,
-                      "with_area": 0}
+    assert counts == {"total": 4, "enriched": 0, "skipped": 4, "named": 0, "with_code": 0, "with_area": 0}

@@ -17,9 +17,11 @@ PAPERS = [json.loads(line) for line in FIXTURE.read_text(encoding="utf-8").split
 
 
 def test_corpus_terms_are_frequent_words_and_pairs_without_stop_words():
-    texts = ["Speculative decoding speeds up generation.",
-             "We study speculative decoding with a draft model.",
-             "Federated learning of a draft model."]
+    texts = [
+        "Speculative decoding speeds up generation.",
+        "We study speculative decoding with a draft model.",
+        "Federated learning of a draft model.",
+    ]
     terms = X.corpus_terms(texts)
     assert terms[0] in ("speculative", "decoding", "draft", "model")
     assert "speculative decoding" in terms and "draft model" in terms
@@ -35,7 +37,7 @@ def test_units_cut_chinese_words_pairs_and_short_runs():
 
 
 def test_units_leave_function_words_out():
-    """"的", "中的", "与", "进行" are grammar, not topic: the model maps them to confident
+    """ "的", "中的", "与", "进行" are grammar, not topic: the model maps them to confident
     nonsense ("rely", "among", "com"), so they are never looked up, alone or in a pair."""
     for text in ("从观测数据中进行因果发现", "大语言模型的机器遗忘", "共形预测与覆盖率保证"):
         got = X.units(text)
@@ -63,8 +65,10 @@ def atlas(tmp_path_factory):
     """The 24 fixture papers, embedded by the default `paperatlas embed` only: static
     vectors and the English vocabulary; no use-multilingual paper vectors."""
     path = tmp_path_factory.mktemp("zh") / "papers.jsonl"
-    path.write_text("".join(json.dumps({k: p[k] for k in ("id", "title", "abstract")}) + "\n"
-                            for p in PAPERS), encoding="utf-8")
+    path.write_text(
+        "".join(json.dumps({k: p[k] for k in ("id", "title", "abstract")}) + "\n" for p in PAPERS),
+        encoding="utf-8",
+    )
     atlas = Atlas(tmp_path_factory.mktemp("zh") / "atlas.db")
     atlas.add([path], list_name="fixture", enrich=False)
     atlas.embed()
@@ -79,12 +83,15 @@ def test_default_embed_readies_chinese_queries(atlas):
     assert atlas.store.vector_models() == ["static"]
 
 
-@pytest.mark.parametrize("query, target", [
-    ("投机解码", "specdec01"),
-    ("联邦学习", "fed01"),
-    ("天气预报", "weather01"),
-    ("脉冲神经网络", "spiking01"),
-])
+@pytest.mark.parametrize(
+    "query, target",
+    [
+        ("投机解码", "specdec01"),
+        ("联邦学习", "fed01"),
+        ("天气预报", "weather01"),
+        ("脉冲神经网络", "spiking01"),
+    ],
+)
 def test_chinese_query_without_glossary_finds_the_paper(atlas, query, target):
     r = S.search(atlas.store, query, k=3, glossary=False)
     assert r.language == "zh" and r.hits, r.notes
@@ -121,9 +128,11 @@ def test_glossary_overrides_the_learned_terms_of_its_words(atlas):
 
     def embed(texts):
         return S._query_backend(atlas.store, S.MULTILINGUAL_MODEL).embed(texts)
+
     rest_terms = X.translate(atlas.store, rest, embed)
     expected = set(S.query_terms(known)) | {
-        w for t in (rest_terms.terms if rest_terms else {}) for w in S.query_terms(t)}
+        w for t in (rest_terms.terms if rest_terms else {}) for w in S.query_terms(t)
+    }
     assert set(both.translation.split()) == expected
     whole = S.candidate_rankings(atlas.store, "联邦学习", glossary=True)
     assert whole.glossary_only and whole.fusion_language == "en"
@@ -133,8 +142,10 @@ def test_glossary_overrides_the_learned_terms_of_its_words(atlas):
 def test_a_lone_word_weighs_less_than_a_phrase(atlas):
     """Terms found only for single Chinese words are weighted by X.WORD_WEIGHT; a pair or
     run of words (its own context) keeps its full cosine."""
+
     def embed(texts):
         return S._query_backend(atlas.store, S.MULTILINGUAL_MODEL).embed(texts)
+
     tr = X.translate(atlas.store, "联邦学习的通信效率", embed)
     assert tr is not None
     from_phrases = {t for u, ts in tr.sources.items() if len(X.segment(u)) > 1 for t in ts}
@@ -152,15 +163,21 @@ def test_vocabulary_is_reused_until_the_atlas_changes_much(atlas):
 
 # -- minilm-int8 --------------------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def minilm():
     from paperatlas.embed import get_backend
+
     return get_backend("minilm-int8")
 
 
 def test_minilm_int8_vectors(minilm):
-    texts = [PAPERS[0]["abstract"], PAPERS[1]["abstract"], PAPERS[4]["abstract"],
-             "forgetting what a language model learned"]
+    texts = [
+        PAPERS[0]["abstract"],
+        PAPERS[1]["abstract"],
+        PAPERS[4]["abstract"],
+        "forgetting what a language model learned",
+    ]
     vecs = minilm.embed(texts)
     assert vecs.shape == (4, 384) and vecs.dtype == np.float32
     assert np.allclose(np.linalg.norm(vecs, axis=1), 1.0, atol=1e-5)
@@ -178,9 +195,9 @@ def test_minilm_int8_close_to_torch(minilm):
     from sentence_transformers import SentenceTransformer
 
     texts = [p["abstract"] for p in PAPERS[:6]]
-    want = SentenceTransformer(str(get_model_path()), device="cpu").encode(
-        texts, normalize_embeddings=True)
+    want = SentenceTransformer(str(get_model_path()), device="cpu").encode(texts, normalize_embeddings=True)
     from paperatlas.embed.minilm_onnx import OnnxMiniLM
+
     got = OnnxMiniLM(chunk=False).embed(texts)
     assert float((want * got).sum(axis=1).min()) > 0.98
 
@@ -189,8 +206,9 @@ def test_search_fuses_minilm_when_the_atlas_has_it(atlas):
     atlas.embed(model="minilm-int8")
     r = S.candidate_rankings(atlas.store, "removing memorised passages from a chatbot")
     assert r.minilm and r.minilm[0][0] in ("unlearn01", "unlearn02")
-    off = S.candidate_rankings(atlas.store, "removing memorised passages from a chatbot",
-                               fusion={"minilm_weight": 0.0})
+    off = S.candidate_rankings(
+        atlas.store, "removing memorised passages from a chatbot", fusion={"minilm_weight": 0.0}
+    )
     assert not off.minilm
 
 
@@ -211,6 +229,7 @@ def test_hubness_demotes_terms_near_every_chinese_word():
 
     def embed(texts):
         return np.stack([table.get(t, specific) for t in texts])
+
     old = X.HUB_WORDS
     X.HUB_WORDS = 200
     try:

@@ -24,11 +24,9 @@ def build(path: Path, vectors: bool = True) -> Store:
     with store.transaction():
         store.ensure_list("accepted")
         for n, p in enumerate(PAPERS):
-            store.insert_paper({k: p[k] for k in ("id", "title", "abstract", "keywords", "area",
-                                                  "decision")})
+            store.insert_paper({k: p[k] for k in ("id", "title", "abstract", "keywords", "area", "decision")})
             text = embedding_text(p["title"], p["abstract"])
-            store.set_facts(p["id"], {"kind": p["kind"], "has_code": p["has_code"]},
-                            text_hash(text), "test")
+            store.set_facts(p["id"], {"kind": p["kind"], "has_code": p["has_code"]}, text_hash(text), "test")
             if p["decision"].startswith("Accept"):
                 store.add_member("accepted", p["id"], n)
     if vectors:
@@ -47,6 +45,7 @@ def ids(result):
 
 
 # -- ranking ---------------------------------------------------------------------------------
+
 
 def test_exact_term_query_finds_the_paper_first(store):
     r = S.search(store, "GRPO")
@@ -72,21 +71,25 @@ def test_modes_keyword_semantic_hybrid(store):
     assert kw.hits[0].id == sem.hits[0].id == "specdec01"
     # every hybrid candidate comes from one of the two lists
     hy = S.search(store, "speculative decoding draft model", k=50)
-    assert set(ids(hy)) <= set(ids(S.search(store, "speculative decoding draft model", k=50,
-                                            method="keyword"))) | set(
-        ids(S.search(store, "speculative decoding draft model", k=50, method="semantic")))
+    assert set(ids(hy)) <= set(
+        ids(S.search(store, "speculative decoding draft model", k=50, method="keyword"))
+    ) | set(ids(S.search(store, "speculative decoding draft model", k=50, method="semantic")))
 
 
 # -- filters and paging ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("filters, check", [
-    ({"area": "optimization"}, lambda p: p["area"] == "optimization"),
-    ({"kind": "benchmark"}, lambda p: p["kind"] == "benchmark"),
-    ({"decision": "Accept"}, lambda p: p["decision"].startswith("Accept")),
-    ({"has_code": True}, lambda p: p["has_code"]),
-    ({"has_code": False}, lambda p: not p["has_code"]),
-    ({"list_name": "accepted"}, lambda p: p["decision"].startswith("Accept")),
-])
+
+@pytest.mark.parametrize(
+    "filters, check",
+    [
+        ({"area": "optimization"}, lambda p: p["area"] == "optimization"),
+        ({"kind": "benchmark"}, lambda p: p["kind"] == "benchmark"),
+        ({"decision": "Accept"}, lambda p: p["decision"].startswith("Accept")),
+        ({"has_code": True}, lambda p: p["has_code"]),
+        ({"has_code": False}, lambda p: not p["has_code"]),
+        ({"list_name": "accepted"}, lambda p: p["decision"].startswith("Accept")),
+    ],
+)
 def test_filters_restrict_hits(store, filters, check):
     by_id = {p["id"]: p for p in PAPERS}
     r = S.search(store, "language models", k=50, **filters)
@@ -107,9 +110,14 @@ def test_filter_sees_papers_added_after_it_was_used(tmp_path):
     before = S.search(store, "zeolite", decision="Accept", method="keyword")
     assert before.hits == []
     with store.transaction():
-        store.insert_paper({"id": "NEW1", "title": "Zeolite catalysts",
-                            "abstract": "Zeolite catalysts for language models.",
-                            "decision": "Accept (Poster)"})
+        store.insert_paper(
+            {
+                "id": "NEW1",
+                "title": "Zeolite catalysts",
+                "abstract": "Zeolite catalysts for language models.",
+                "decision": "Accept (Poster)",
+            }
+        )
     after = S.search(store, "zeolite", decision="Accept", method="keyword")
     assert [h.id for h in after.hits] == ["NEW1"]
     store.close()
@@ -131,13 +139,17 @@ def test_pagination_continues_without_overlap(store):
 
 # -- cross-lingual ---------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("query, expected", [
-    ("大语言模型的机器遗忘", "unlearn01"),          # machine unlearning in LLMs
-    ("投机解码加速大模型推理", "specdec01"),        # speculative decoding
-    ("基于深度学习的天气预报", "weather01"),        # weather forecasting
-    ("脉冲神经网络", "spiking01"),                  # spiking neural networks
-    ("联邦学习", "fed01"),                          # federated learning
-])
+
+@pytest.mark.parametrize(
+    "query, expected",
+    [
+        ("大语言模型的机器遗忘", "unlearn01"),  # machine unlearning in LLMs
+        ("投机解码加速大模型推理", "specdec01"),  # speculative decoding
+        ("基于深度学习的天气预报", "weather01"),  # weather forecasting
+        ("脉冲神经网络", "spiking01"),  # spiking neural networks
+        ("联邦学习", "fed01"),  # federated learning
+    ],
+)
 def test_chinese_query_finds_the_english_paper(store, query, expected):
     r = S.search(store, query, k=3)
     assert r.language == "zh" and r.mode == "cross-lingual" and r.model == S.MULTILINGUAL_MODEL
@@ -146,8 +158,7 @@ def test_chinese_query_finds_the_english_paper(store, query, expected):
 
 def test_translate_query_with_the_glossary():
     assert S.translate_query("大语言模型的机器遗忘") == "large language model machine unlearning"
-    assert S.translate_query("长上下文推理中的KV缓存压缩").split()[-3:] == ["KV", "cache",
-                                                                        "compression"]
+    assert S.translate_query("长上下文推理中的KV缓存压缩").split()[-3:] == ["KV", "cache", "compression"]
     assert S.translate_query("你好世界") is None
 
 
@@ -161,7 +172,7 @@ def test_missing_multilingual_vectors_are_explained(tmp_path):
     r = S.search(bare, "大语言模型的机器遗忘")  # the glossary still gives keyword matches
     assert any("use-multilingual" in n and "embed" in n for n in r.notes)
     assert r.mode == "keyword" and r.hits[0].id == "unlearn01"
-    unknown = S.search(bare, "你好世界")            # nothing known: no results, and why
+    unknown = S.search(bare, "你好世界")  # nothing known: no results, and why
     assert unknown.hits == [] and any("use-multilingual" in n for n in unknown.notes)
     en = S.search(bare, "speculative decoding")
     assert en.mode == "keyword" and en.hits[0].id == "specdec01"
@@ -169,6 +180,7 @@ def test_missing_multilingual_vectors_are_explained(tmp_path):
 
 
 # -- more like this -------------------------------------------------------------------------------
+
 
 def test_similar_by_id_and_by_text(store):
     r = S.similar(store, paper_id="unlearn01", k=3)
@@ -179,11 +191,14 @@ def test_similar_by_id_and_by_text(store):
     same_text = embedding_text(PAPERS[0]["title"], PAPERS[0]["abstract"])
     assert ids(S.similar(store, text=same_text, k=4))[1:] == ids(r)  # itself first by text
     assert ids(S.similar(store, paper_id="specdec", k=3)) == ids(
-        S.similar(store, paper_id="specdec01", k=3))      # a unique prefix is enough
+        S.similar(store, paper_id="specdec01", k=3)
+    )  # a unique prefix is enough
     with pytest.raises(S.SearchError, match="ambiguous"):
-        S.similar(store, paper_id="unlearn0")              # two papers share it
-    text = ("We propose a new method to speed up autoregressive generation: a cheap model "
-            "drafts tokens and the large model verifies them in one pass.")
+        S.similar(store, paper_id="unlearn0")  # two papers share it
+    text = (
+        "We propose a new method to speed up autoregressive generation: a cheap model "
+        "drafts tokens and the large model verifies them in one pass."
+    )
     assert S.similar(store, text=text, k=3).hits[0].id == "specdec01"
     assert all(h.id != "xss01" for h in S.similar(store, text=text, k=3, has_code=True).hits)
 
@@ -199,11 +214,25 @@ def test_similar_errors(store):
 
 # -- hostile input -----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("query", [
-    '"unbalanced', "NEAR(", "'; DROP TABLE papers; --", "title:GRPO", "a AND OR NOT (",
-    "*", "^", "\x00", "🚀🚀", "?!.,;", "N:M sparsity", "x" * 10_000,
-    "optimal transport " * 700,  # ~12 KB of text
-])
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        '"unbalanced',
+        "NEAR(",
+        "'; DROP TABLE papers; --",
+        "title:GRPO",
+        "a AND OR NOT (",
+        "*",
+        "^",
+        "\x00",
+        "🚀🚀",
+        "?!.,;",
+        "N:M sparsity",
+        "x" * 10_000,
+        "optimal transport " * 700,  # ~12 KB of text
+    ],
+)
 def test_hostile_queries_return_results_not_errors(store, query):
     r = S.search(store, query)
     assert isinstance(r.hits, list)
@@ -220,15 +249,19 @@ def test_snippets_are_plain_text(store):
     r = S.search(store, "script alert markup", k=3)
     hit = next(h for h in r.hits if h.id == "xss01")
     text = "".join(s["text"] for s in hit.snippet)
-    assert "<script>alert('x')</script>" in text       # shown as text, never interpreted
+    assert "<script>alert('x')</script>" in text  # shown as text, never interpreted
     assert text.replace("…", "").strip() in " ".join(PAPERS[20]["abstract"].split())
 
 
 def test_cli_search_and_similar(store):
     def run(*args):
-        return subprocess.run([sys.executable, "-c", "from paperatlas.cli import main; main()",
-                               *args, "--db", str(store.path)],
-                              capture_output=True, text=True, timeout=300)
+        return subprocess.run(
+            [sys.executable, "-c", "from paperatlas.cli import main; main()", *args, "--db", str(store.path)],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+
     out = run("search", "GRPO", "--json", "--k", "2")
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
@@ -268,8 +301,10 @@ def test_cross_lingual_feedback_uses_the_english_model(tmp_path, monkeypatch):
 def test_precomputed_similar_papers_are_the_scanned_ones(store, monkeypatch):
     from paperatlas.embed import index as I
 
-    scanned = {pid: [h.id for h in S.similar(store, paper_id=pid, k=5).hits]
-               for pid in ("grpo01", PAPERS[5]["id"], PAPERS[-1]["id"])}
+    scanned = {
+        pid: [h.id for h in S.similar(store, paper_id=pid, k=5).hits]
+        for pid in ("grpo01", PAPERS[5]["id"], PAPERS[-1]["id"])
+    }
     assert S.precompute_similar(store)
     monkeypatch.setattr(I.ExactIndex, "search", lambda *a, **k: pytest.fail("scanned"))
     for pid, expected in scanned.items():

@@ -28,7 +28,7 @@ def toy_store(path, ids, vectors):
     with store.transaction():
         for pid in ids:
             store.insert_paper({"id": pid, "abstract": f"abstract of {pid}"})
-        store.put_vectors("toy", ids[:len(vectors)], vectors, ["h"] * len(vectors))
+        store.put_vectors("toy", ids[: len(vectors)], vectors, ["h"] * len(vectors))
     return store
 
 
@@ -53,8 +53,9 @@ def test_ann_recall_against_exact():
     ann = I.AnnIndex(48)
     ann.add(ids, x)
     exact = I.ExactIndex(ids, x)
-    recall = np.mean([len({p for p, _ in ann.search(q, 10)} & {p for p, _ in exact.search(q, 10)})
-                      / 10 for q in queries])
+    recall = np.mean(
+        [len({p for p, _ in ann.search(q, 10)} & {p for p, _ in exact.search(q, 10)}) / 10 for q in queries]
+    )
     assert recall >= 0.95, recall
 
 
@@ -73,9 +74,9 @@ def test_ann_incremental_add_remove_and_persistence(tmp_path):
     again = I.AnnIndex.load(path, 16)
     assert again is not None and len(again) == 2999
     assert again.search(x[10], 1)[0][0] == "p10"
-    assert I.AnnIndex.load(path, 32) is None       # wrong dimension: rebuild, do not misuse
+    assert I.AnnIndex.load(path, 32) is None  # wrong dimension: rebuild, do not misuse
     path.with_name(path.name + ".json").write_text("{broken")
-    assert I.AnnIndex.load(path, 16) is None       # damaged sidecar: rebuild
+    assert I.AnnIndex.load(path, 16) is None  # damaged sidecar: rebuild
 
 
 def test_ann_sync_follows_store_state():
@@ -86,9 +87,9 @@ def test_ann_sync_follows_store_state():
     state = {p: "v1" for p in ids[:400]}
     load = lambda want: (list(want), np.stack([by_id[p] for p in want]))  # noqa: E731
     assert ann.sync(state, load) == {"added": 400, "removed": 0}
-    state.update({p: "v1" for p in ids[400:]})       # 100 new papers
-    del state["p0"]                                  # one deleted
-    state["p1"] = "v2"                               # one re-embedded
+    state.update({p: "v1" for p in ids[400:]})  # 100 new papers
+    del state["p0"]  # one deleted
+    state["p1"] = "v2"  # one re-embedded
     assert ann.sync(state, load) == {"added": 101, "removed": 2}
     assert len(ann) == 499 and "p0" not in ann.ids
 

@@ -69,8 +69,7 @@ def test_filtered_rankings_equal_fts5_bm25(store):
     ids = [p["id"] for p in PAPERS]
     for terms in queries()[::3]:
         within = frozenset(rng.sample(ids, len(ids) // 3))
-        assert_same(memory_ranking(store, terms, 5, within),
-                    fts5_ranking(store, terms, 5, within))
+        assert_same(memory_ranking(store, terms, 5, within), fts5_ranking(store, terms, 5, within))
 
 
 def test_words_sharing_a_stem_add_up_like_fts5(store):
@@ -82,8 +81,12 @@ def test_words_sharing_a_stem_add_up_like_fts5(store):
 
 def test_papers_added_later_are_found(store):
     assert memory_ranking(store, ["zyxwvutsrq"], 10) == []
-    new = {"id": "late01", "title": "Zyxwvutsrq attention", "abstract": "A zyxwvutsrq study "
-           "of attention heads in small transformers and what they learn.", "keywords": []}
+    new = {
+        "id": "late01",
+        "title": "Zyxwvutsrq attention",
+        "abstract": "A zyxwvutsrq study of attention heads in small transformers and what they learn.",
+        "keywords": [],
+    }
     fill(store, [new])
     ranked = memory_ranking(store, ["zyxwvutsrq"], 10)
     assert [p for p, _ in ranked] == ["late01"]
@@ -101,8 +104,12 @@ def test_search_uses_the_memory_ranking(store, monkeypatch):
     monkeypatch.setattr(K, "rank", lambda *a, **k: calls.append(a[1]) or real(*a, **k))
     r = S.search(store, "graph neural networks", method="keyword")
     assert calls and r.hits
-    assert [h.id for h in r.hits] == [p for p, _ in fts5_ranking(
-        store, S.informative_terms(store, S.query_terms("graph neural networks")), 20)]
+    assert [h.id for h in r.hits] == [
+        p
+        for p, _ in fts5_ranking(
+            store, S.informative_terms(store, S.query_terms("graph neural networks")), 20
+        )
+    ]
 
 
 def test_varints():
@@ -114,8 +121,9 @@ def test_preloaded_postings_rank_the_same_without_asking_sqlite(store, monkeypat
     expected = {tuple(q): fts5_ranking(store, q, 20) for q in queries()}
     K._INDEXES.clear()
     assert K.preload(store)
-    monkeypatch.setattr(type(store), "fts_postings",
-                        lambda *a: pytest.fail("postings read again after the preload"))
+    monkeypatch.setattr(
+        type(store), "fts_postings", lambda *a: pytest.fail("postings read again after the preload")
+    )
     for terms, ranking in expected.items():
         assert_same(memory_ranking(store, list(terms), 20), ranking)
 

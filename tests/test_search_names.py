@@ -17,7 +17,8 @@ NEW_PAPER = (
     "We study how quickly small recurrent controllers adapt when the reward changes "
     "during training. Our analysis covers the zorblaxian regime, where the learning rate "
     "exceeds the curvature of the loss, and shows that adaptation then slows down sharply. "
-    "Experiments on standard control tasks confirm the predicted slowdown.")
+    "Experiments on standard control tasks confirm the predicted slowdown."
+)
 
 
 @pytest.fixture(scope="module")
@@ -94,8 +95,12 @@ def test_cli_and_web_rank_the_name_first(atlas):
     target = _paper_with(atlas, "CIMemories")
     db = str(atlas.store.path)
     cli = Path(sys.executable).with_name("paperatlas")
-    out = subprocess.run([str(cli), "search", "CIMemories", "--json", "--k", "3", "--db", db],
-                         capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [str(cli), "search", "CIMemories", "--json", "--k", "3", "--db", db],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["hits"][0]["id"] == target
 
@@ -117,12 +122,15 @@ def test_unknown_word_lists_only_papers_that_match_it(atlas, tmp_path):
     extra.write_text(
         "We present Quendrilax, a scheduler for mixture-of-experts inference that predicts "
         "which experts the next tokens will need and loads them ahead of time, cutting "
-        "latency on memory-bound accelerators.\n", encoding="utf-8")
+        "latency on memory-bound accelerators.\n",
+        encoding="utf-8",
+    )
     atlas.add([extra], list_name="quendril", enrich=False)
     atlas.embed()
     target = _paper_with(atlas, "Quendrilax")
     # the precondition of the bug: the default model has no vector for the word
     from paperatlas.embed import DEFAULT_MODEL
+
     assert not S._embed(atlas.store, DEFAULT_MODEL, "Quendrilax").any()
     result = atlas.search("Quendrilax", k=5)
     assert [h.id for h in result.hits] == [target]

@@ -20,8 +20,7 @@ def atlas(tmp_path_factory):
 
 
 def _title_only(atlas) -> dict[str, str]:
-    return {p["id"]: p["title"] for p in atlas.store.iter_papers()
-            if not (p.get("abstract") or "").strip()}
+    return {p["id"]: p["title"] for p in atlas.store.iter_papers() if not (p.get("abstract") or "").strip()}
 
 
 def test_title_only_papers_have_vectors(atlas):
@@ -35,7 +34,7 @@ def test_title_only_paper_found_by_its_title_and_by_meaning(atlas):
     for pid, title in titles.items():
         same = {other for other, t in titles.items() if t == title}  # a workshop twin
         hits = [h.id for h in atlas.search(title, k=len(same) + 1).hits]
-        assert set(hits[:len(same)]) == same, title
+        assert set(hits[: len(same)]) == same, title
     # words of its title in another order, and a near-synonym
     hyper = next(pid for pid, t in titles.items() if "Hypergraph" in t)
     assert atlas.search("learned incidence for hypergraphs message passing", k=3).hits[0].id == hyper

@@ -7,19 +7,22 @@ import pytest
 from paperatlas import search as S
 
 
-@pytest.mark.parametrize("text, lang", [
-    ("大语言模型的机器遗忘", "zh"),
-    ("长上下文推理中的KV缓存压缩", "zh"),             # Chinese with a Latin acronym
-    ("Transformer 中的 attention 机制", "zh"),        # mostly Latin letters, still Chinese
-    ("大規模言語モデルのアンラーニング", "ja"),
-    ("대규모 언어 모델의 기계 언러닝", "ko"),
-    ("машинное разобучение языковых моделей", "ru"),
-    ("GRPO", "en"),
-    ("N:M sparsity", "en"),
-    ("forgetting specific knowledge in a trained LLM", "en"),
-    ("la compression du cache pour les modèles de langue", "fr"),
-    ("die Kompression des Caches und der Modelle", "de"),
-])
+@pytest.mark.parametrize(
+    "text, lang",
+    [
+        ("大语言模型的机器遗忘", "zh"),
+        ("长上下文推理中的KV缓存压缩", "zh"),  # Chinese with a Latin acronym
+        ("Transformer 中的 attention 机制", "zh"),  # mostly Latin letters, still Chinese
+        ("大規模言語モデルのアンラーニング", "ja"),
+        ("대규모 언어 모델의 기계 언러닝", "ko"),
+        ("машинное разобучение языковых моделей", "ru"),
+        ("GRPO", "en"),
+        ("N:M sparsity", "en"),
+        ("forgetting specific knowledge in a trained LLM", "en"),
+        ("la compression du cache pour les modèles de langue", "fr"),
+        ("die Kompression des Caches und der Modelle", "de"),
+    ],
+)
 def test_detect_language(text, lang):
     assert S.detect_language(text) == lang
 
@@ -32,10 +35,23 @@ def test_query_terms_split_cjk_from_latin_and_drop_stopwords():
     assert len(S.query_terms(" ".join(f"word{i}" for i in range(500)))) == S.MAX_TERMS
 
 
-@pytest.mark.parametrize("hostile", [
-    '"unbalanced', "NEAR(", "'; DROP TABLE papers; --", "title:foo", "a AND OR NOT",
-    "*", "^start", "x NEAR/3 y", "col:\"a\"", "((((", "\x00null", "emoji 🚀 query",
-])
+@pytest.mark.parametrize(
+    "hostile",
+    [
+        '"unbalanced',
+        "NEAR(",
+        "'; DROP TABLE papers; --",
+        "title:foo",
+        "a AND OR NOT",
+        "*",
+        "^start",
+        "x NEAR/3 y",
+        'col:"a"',
+        "((((",
+        "\x00null",
+        "emoji 🚀 query",
+    ],
+)
 def test_match_expression_is_valid_fts5_for_hostile_text(hostile):
     conn = sqlite3.connect(":memory:")
     conn.execute("CREATE VIRTUAL TABLE t USING fts5(body, tokenize='porter unicode61')")
@@ -65,8 +81,8 @@ def test_weights_can_favour_one_list():
 
 
 def test_score_fusion_scales_each_list():
-    keyword = [("a", 30.0), ("b", 10.0)]   # bm25 scale
-    vector = [("b", 0.52), ("a", 0.50)]    # cosine scale
+    keyword = [("a", 30.0), ("b", 10.0)]  # bm25 scale
+    vector = [("b", 0.52), ("a", 0.50)]  # cosine scale
     fused = dict(S.fuse([(keyword, 0.5), (vector, 0.5)], method="score"))
     assert fused["a"] == pytest.approx(0.5)
     assert fused["b"] == pytest.approx(0.5)

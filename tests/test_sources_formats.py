@@ -41,13 +41,17 @@ def test_iclr_rows():
 def test_gzip_is_read_transparently():
     plain = _read("iclr_mini.jsonl")
     zipped = _read("iclr_mini.jsonl.gz")
-    assert [p.to_dict() | {"source": None} for p in plain] == \
-        [p.to_dict() | {"source": None} for p in zipped]
+    assert [p.to_dict() | {"source": None} for p in plain] == [p.to_dict() | {"source": None} for p in zipped]
 
 
 def test_format_is_detected_from_content_not_suffix(tmp_path):
-    for name, fmt in [("iclr_mini.jsonl", "jsonl"), ("papers.bib", "bibtex"),
-                      ("papers.csv", "csv"), ("copilot.json", "json"), ("labels.txt", "text")]:
+    for name, fmt in [
+        ("iclr_mini.jsonl", "jsonl"),
+        ("papers.bib", "bibtex"),
+        ("papers.csv", "csv"),
+        ("copilot.json", "json"),
+        ("labels.txt", "text"),
+    ]:
         disguised = tmp_path / f"{name}.dat"
         shutil.copy(FIX / name, disguised)
         assert sources.detect(disguised) == fmt, name
@@ -95,8 +99,9 @@ def test_csv_with_mixed_case_headers_and_multiline_field():
     papers = _read("papers.csv")
     assert [p.id for p in papers] == ["csv-1", "csv-2", "csv-3"]
     assert papers[0].title == "Quoted, Title"
-    assert papers[0].abstract == ("First line of an abstract about graph transformers,\n"
-                                  "which continues on a second line.")
+    assert papers[0].abstract == (
+        "First line of an abstract about graph transformers,\nwhich continues on a second line."
+    )
     assert papers[0].authors == ["Ann Lee", "Bo Chen"]
     assert papers[0].keywords == ["graphs", "transformers"]
     assert papers[0].year == 2025 and papers[0].decision == "Accept"
@@ -122,18 +127,21 @@ def test_bibtex():
     assert no_abstract.abstract == "" and no_abstract.title_only
 
 
-@pytest.mark.parametrize("name, message, line", [
-    ("binary.bin", "binary file", None),
-    ("empty.txt", "is empty", None),
-    ("blank_lines.txt", "is empty", None),
-    ("invalid_utf8.txt", "not valid UTF-8", 5),
-    ("latin1.csv", "not valid UTF-8", 2),
-    ("malformed.jsonl", "malformed JSON", 3),
-    ("malformed_array.json", "malformed JSON", 3),
-    ("not_objects.jsonl", "expected a JSON object", 2),
-    ("does_not_exist.txt", "no such file", None),
-    ("no_title_or_abstract_column.csv", "none holds the title or the abstract", 1),
-])
+@pytest.mark.parametrize(
+    "name, message, line",
+    [
+        ("binary.bin", "binary file", None),
+        ("empty.txt", "is empty", None),
+        ("blank_lines.txt", "is empty", None),
+        ("invalid_utf8.txt", "not valid UTF-8", 5),
+        ("latin1.csv", "not valid UTF-8", 2),
+        ("malformed.jsonl", "malformed JSON", 3),
+        ("malformed_array.json", "malformed JSON", 3),
+        ("not_objects.jsonl", "expected a JSON object", 2),
+        ("does_not_exist.txt", "no such file", None),
+        ("no_title_or_abstract_column.csv", "none holds the title or the abstract", 1),
+    ],
+)
 def test_bad_input_is_one_clear_error(name, message, line):
     with pytest.raises(InputError) as info:
         list(sources.read(FIX / name))
@@ -158,6 +166,7 @@ def test_other_archives_are_refused(tmp_path):
 def test_json_array_is_streamed_across_chunks(tmp_path):
     # more lines than one read chunk, and an object split over many lines
     import json
+
     rows = [{"id": f"p{i}", "abstract": f"Abstract number {i} about learning."} for i in range(3000)]
     path = tmp_path / "big.json"
     path.write_text(json.dumps(rows, indent=2), encoding="utf-8")
@@ -182,9 +191,12 @@ from paperatlas.sources.records import ALIASES, paper_from_record  # noqa: E402
 _json = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=30),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
-    max_leaves=12)
-_keys = st.sampled_from([a for aliases in ALIASES.values() for a in aliases]
-                        + ["content", "update_date", "abstract_final", "Title", "ABSTRACT"])
+    max_leaves=12,
+)
+_keys = st.sampled_from(
+    [a for aliases in ALIASES.values() for a in aliases]
+    + ["content", "update_date", "abstract_final", "Title", "ABSTRACT"]
+)
 
 
 @settings(max_examples=300, deadline=None)
@@ -196,15 +208,19 @@ def test_property_any_json_object_maps_to_a_paper(record):
     assert paper.year is None or isinstance(paper.year, int)
     assert paper.rating is None or isinstance(paper.rating, float)
     import json
+
     json.dumps(paper.extra)  # storable
 
 
 def test_fraction_read_follows_a_reader(tmp_path):
     import json
     from paperatlas.sources._io import fraction_read
+
     path = tmp_path / "rows.jsonl"
-    path.write_text("".join(json.dumps({"id": f"r{i}", "abstract": "x " * 200}) + "\n"
-                            for i in range(2000)), encoding="utf-8")
+    path.write_text(
+        "".join(json.dumps({"id": f"r{i}", "abstract": "x " * 200}) + "\n" for i in range(2000)),
+        encoding="utf-8",
+    )
     papers = sources.read(path)
     assert fraction_read(path) is None  # nothing open yet
     for _ in range(1000):

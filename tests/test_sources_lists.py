@@ -31,13 +31,16 @@ def _by_title(papers):
 
 # -- Markdown entries ---------------------------------------------------------------------
 
+
 def test_digest_with_badges_details_and_usage_sections():
     report = ReadReport()
     papers = _read("digest_badges.md", report)
     assert report.format == "markdown"
-    assert [p.title for p in papers] == ["Sparse Prefill Attention for Long Contexts",
-                                         "Quantised KV Caches Without Calibration",
-                                         "Speculative Decoding with Tiny Drafts"]
+    assert [p.title for p in papers] == [
+        "Sparse Prefill Attention for Long Contexts",
+        "Quantised KV Caches Without Calibration",
+        "Speculative Decoding with Tiny Drafts",
+    ]
     first = papers[0]
     assert first.authors == ["Lena Park", "Omar Haddad", "Wei Zhang"]
     assert first.urls == ["https://arxiv.org/abs/2603.01234"]
@@ -87,9 +90,12 @@ def test_awesome_list_tables():
     papers = _read("awesome_table.md", report)
     by_title = _by_title(papers)
     assert set(by_title) == {
-        "A Survey of Efficient Vision Models", "Structured Pruning for Transformers in One Shot",
-        "Movement Pruning Revisited", "Four-Bit Training of Language Models",
-        "TinyBench: Measuring Small Model Quality"}
+        "A Survey of Efficient Vision Models",
+        "Structured Pruning for Transformers in One Shot",
+        "Movement Pruning Revisited",
+        "Four-Bit Training of Language Models",
+        "TinyBench: Measuring Small Model Quality",
+    }
     assert all(p.title_only for p in papers)
     pruning = by_title["Structured Pruning for Transformers in One Shot"]
     assert pruning.urls == ["https://arxiv.org/pdf/2502.00002"]
@@ -104,7 +110,8 @@ def test_awesome_list_tables():
     assert survey.venue == "arXiv" and survey.year == 2025 and survey.section == "Highlights"
     assert survey.code_urls == ["https://github.com/example/efficient-survey"]
     assert by_title["Movement Pruning Revisited"].code_urls == [
-        "https://huggingface.co/spaces/example/movement"]
+        "https://huggingface.co/spaces/example/movement"
+    ]
 
 
 def test_plain_text_list_keeps_its_reader():
@@ -115,17 +122,22 @@ def test_plain_text_list_keeps_its_reader():
 
 # -- record formats --------------------------------------------------------------------
 
+
 def test_ris():
     report = ReadReport()
     papers = _read("refs.ris", report)
     assert report.format == "ris"
     assert [p.title for p in papers] == [
         "Graph Embeddings for Protein Interaction Networks: A Review of Methods and Benchmarks",
-        "Structural Node Embeddings", "Contrastive Learning of Protein Complexes"]
+        "Structural Node Embeddings",
+        "Contrastive Learning of Protein Complexes",
+    ]
     review = papers[0]
     assert review.authors == ["Anna Müller", "Bo Lee"]
-    assert review.abstract == ("Protein interaction networks can be embedded into vector spaces. "
-                               "We review thirty methods and compare them on five benchmarks.")
+    assert review.abstract == (
+        "Protein interaction networks can be embedded into vector spaces. "
+        "We review thirty methods and compare them on five benchmarks."
+    )
     assert review.identifiers == {"doi": "10.1000/abc.123"}
     assert review.urls == ["https://doi.org/10.1000/ABC.123"]
     assert review.code_urls == ["https://github.com/annamueller/ppi-embed"]
@@ -179,8 +191,10 @@ def test_openreview_v1_notes():
 def test_program_json_skips_keynotes_and_panels():
     report = ReadReport()
     papers = _read("program.json", report)
-    assert [p.title for p in papers] == ["Fast Placement with Learned Costs",
-                                         "Late Breaking Results: Tiny Routers"]
+    assert [p.title for p in papers] == [
+        "Fast Placement with Learned Costs",
+        "Late Breaking Results: Tiny Routers",
+    ]
     assert dict(report.skipped) == {"not a paper (type keynote)": 1, "not a paper (type panel)": 1}
     assert report.examples["not a paper (type keynote)"] == [4]  # its own line in the document
 
@@ -200,6 +214,7 @@ def test_arxiv_snapshot_date_from_first_version():
 
 # -- BibTeX ------------------------------------------------------------------------------
 
+
 def test_bibtex_accents_broken_records_and_non_papers():
     report = ReadReport()
     papers = _read("accents.bib", report)
@@ -207,14 +222,18 @@ def test_bibtex_accents_broken_records_and_non_papers():
     paper = papers[0]
     assert paper.title == "Semi-Structured Regression with Deep Networks"
     assert paper.authors == ["David Rügamer", "Ivan Šarić", "Zoë Dupré"]
-    assert paper.abstract == ("We combine structured models with deep networks; 50% of the "
-                              "effects stay interpretable & the rest are learned. Costs are "
-                              r"$\mathcal{O}(n)$.")
+    assert paper.abstract == (
+        "We combine structured models with deep networks; 50% of the "
+        "effects stay interpretable & the rest are learned. Costs are "
+        r"$\mathcal{O}(n)$."
+    )
     assert paper.identifiers == {"doi": "10.5555/abc.2023.1"}
     assert papers[1].identifiers == {"arxiv": "2401.09999"} and papers[1].title_only
     # a field given twice: both links kept, the DOI one first
-    assert papers[2].urls == ["https://doi.org/10.1145/3768343",
-                              "https://raw.githubusercontent.com/lab/site/main/papers/watermark.pdf"]
+    assert papers[2].urls == [
+        "https://doi.org/10.1145/3768343",
+        "https://raw.githubusercontent.com/lab/site/main/papers/watermark.pdf",
+    ]
     # a DOI given twice: the first valid one (Zotero writes a truncated "10.1007" first)
     assert papers[3].identifiers == {"doi": "10.1007/978-3-030-58452-8_24"}
     assert papers[3].urls == ["https://doi.org/10.1007/978-3-030-58452-8_24"]
@@ -224,21 +243,35 @@ def test_bibtex_accents_broken_records_and_non_papers():
     assert report.skipped_total == 3  # + the blog post @misc and the @book
 
 
-NAMES = ["Rügamer", "Šarić", "Dupré", "Zoë", "Øyvind", "Łukasz", "Núñez", "Gödel", "Çelik",
-         "Fernández-López", "Ångström"]
+NAMES = [
+    "Rügamer",
+    "Šarić",
+    "Dupré",
+    "Zoë",
+    "Øyvind",
+    "Łukasz",
+    "Núñez",
+    "Gödel",
+    "Çelik",
+    "Fernández-López",
+    "Ångström",
+]
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_bibtex_latex_round_trip(tmp_path, name):
     """Unicode -> LaTeX (pylatexenc's encoder, as an exporter writes it) -> our reader."""
     from pylatexenc.latexencode import unicode_to_latex
+
     title = f"{name}'s Theorem & 10% of Graphs_v2"
     path = tmp_path / "round.bib"
     path.write_text(
         "@article{k,\n"
         f"  title = {{{{{unicode_to_latex(title)}}}}},\n"
         f"  author = {{{unicode_to_latex(name)}, Ann and Lee, Bo}},\n"
-        "  year = {2020},\n}\n", encoding="utf-8")
+        "  year = {2020},\n}\n",
+        encoding="utf-8",
+    )
     [paper] = sources.read(path)
     assert paper.title == title
     assert paper.authors == [f"Ann {name}", "Bo Lee"]
@@ -246,15 +279,18 @@ def test_bibtex_latex_round_trip(tmp_path, name):
 
 # -- record types, encodings, files --------------------------------------------------------
 
+
 def test_wrongly_typed_records_are_skipped_with_their_lines():
     report = ReadReport()
     papers = _read("bad_types.jsonl", report)
     assert [p.id for p in papers] == ["ok1", "titleonly"]
     assert papers[1].title_only
-    assert report.examples == {"abstract is a number, not text": [2],
-                               "abstract is a dict, not text": [3],
-                               "abstract is a list, not text": [4],
-                               "abstract is null and there is no title": [5]}
+    assert report.examples == {
+        "abstract is a number, not text": [2],
+        "abstract is a dict, not text": [3],
+        "abstract is a list, not text": [4],
+        "abstract is null and there is no title": [5],
+    }
     assert not any("{" in p.abstract for p in papers)  # never a Python repr
 
 
@@ -275,8 +311,7 @@ def test_utf16_is_read(name, count):
 
 def test_utf32_is_read(tmp_path):
     path = tmp_path / "wide32.txt"
-    path.write_bytes("Title: Thirty-Two Bits\nAbstract: A UTF-32 list is still a list.\n"
-                     .encode("utf-32"))
+    path.write_bytes("Title: Thirty-Two Bits\nAbstract: A UTF-32 list is still a list.\n".encode("utf-32"))
     [paper] = sources.read(path)
     assert paper.title == "Thirty-Two Bits"
 
@@ -285,8 +320,9 @@ def test_fifo_is_refused_at_once(tmp_path):
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
     errors: list[Exception] = []
-    worker = threading.Thread(target=lambda: errors.append(_catch(lambda: list(sources.read(fifo)))),
-                              daemon=True)
+    worker = threading.Thread(
+        target=lambda: errors.append(_catch(lambda: list(sources.read(fifo)))), daemon=True
+    )
     worker.start()
     worker.join(5)
     assert not worker.is_alive(), "reading a FIFO with no writer hung"
@@ -318,15 +354,19 @@ def test_folder_with_front_matter_posts():
 
 # -- identifiers and ids -----------------------------------------------------------------
 
-@pytest.mark.parametrize("text, expected", [
-    ("https://arxiv.org/abs/2501.01234v2", "2501.01234"),
-    ("http://arxiv.org/pdf/2501.01234v1.pdf", "2501.01234"),
-    ("arXiv:cs/0601001v3", "cs/0601001"),
-    ("see arXiv: 1706.03762", "1706.03762"),
-    ("https://arxiv.org/abs/math.GT/0309136", "math.GT/0309136"),
-    ("https://www.alphaxiv.org/abs/2510.09283", "2510.09283"),
-    ("https://example.org/2501.01234", None),
-])
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("https://arxiv.org/abs/2501.01234v2", "2501.01234"),
+        ("http://arxiv.org/pdf/2501.01234v1.pdf", "2501.01234"),
+        ("arXiv:cs/0601001v3", "cs/0601001"),
+        ("see arXiv: 1706.03762", "1706.03762"),
+        ("https://arxiv.org/abs/math.GT/0309136", "math.GT/0309136"),
+        ("https://www.alphaxiv.org/abs/2510.09283", "2510.09283"),
+        ("https://example.org/2501.01234", None),
+    ],
+)
 def test_arxiv_ids(text, expected):
     assert arxiv_id(text) == expected
 
@@ -337,13 +377,17 @@ def test_dois_openreview_and_links():
     assert doi("https://doi.org/10.1145/3581784.3607051?utm_source=x") == "10.1145/3581784.3607051"
     assert openreview_id("https://openreview.net/forum?id=AbC-12_x") == "AbC-12_x"
     assert find_identifiers("https://doi.org/10.48550/arXiv.2401.00001") == {
-        "doi": "10.48550/arxiv.2401.00001", "arxiv": "2401.00001"}
+        "doi": "10.48550/arxiv.2401.00001",
+        "arxiv": "2401.00001",
+    }
     assert link_kind("https://github.com/a/b") == "code"
     assert link_kind("https://huggingface.co/spaces/a/b") == "code"
     assert link_kind("https://aclanthology.org/2023.acl-long.1.pdf") == "paper"
     assert link_kind("https://lab.github.io/project") == "project"
-    assert split_links(["https://arxiv.org/abs/1", "https://github.com/x/y", "https://arxiv.org/abs/1"]) \
-        == (["https://arxiv.org/abs/1"], ["https://github.com/x/y"])
+    assert split_links(["https://arxiv.org/abs/1", "https://github.com/x/y", "https://arxiv.org/abs/1"]) == (
+        ["https://arxiv.org/abs/1"],
+        ["https://github.com/x/y"],
+    )
 
 
 def test_title_only_ids_are_stable_and_abstract_ids_unchanged():
@@ -380,19 +424,28 @@ def _render(titles, style, with_body):
             lines += [f"| [**{title}**]({url}) | arXiv |"]
             continue
         if with_body:
-            lines += ["**Authors**: Ann Lee, Bo Chen", "**Abstract**: We study the question in "
-                      "this paper and find a clear answer on every benchmark we tried.", ""]
+            lines += [
+                "**Authors**: Ann Lee, Bo Chen",
+                "**Abstract**: We study the question in "
+                "this paper and find a clear answer on every benchmark we tried.",
+                "",
+            ]
         elif style.startswith("heading"):
-            lines += ["We study the question in this paper and find a clear answer on every "
-                      "benchmark we tried, again and again.", ""]
+            lines += [
+                "We study the question in this paper and find a clear answer on every "
+                "benchmark we tried, again and again.",
+                "",
+            ]
     return "\n".join(lines) + "\n"
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(titles=st.lists(_TITLE, min_size=1, max_size=8, unique_by=lambda t: t.lower()),
-       style=st.sampled_from(_STYLES), with_body=st.booleans())
-def test_entry_reader_keeps_titles_and_never_merges_numbered_entries(tmp_path, titles, style,
-                                                                     with_body):
+@given(
+    titles=st.lists(_TITLE, min_size=1, max_size=8, unique_by=lambda t: t.lower()),
+    style=st.sampled_from(_STYLES),
+    with_body=st.booleans(),
+)
+def test_entry_reader_keeps_titles_and_never_merges_numbered_entries(tmp_path, titles, style, with_body):
     path = tmp_path / f"list_{style}.md"
     path.write_text(_render(titles, style, with_body), encoding="utf-8")
     papers = list(sources.read(path))
@@ -404,10 +457,12 @@ def test_entry_reader_keeps_titles_and_never_merges_numbered_entries(tmp_path, t
 def test_bullet_list_with_labelled_links():
     papers = _read("bullets.md")
     by_title = _by_title(papers)
-    assert list(by_title) == ["Value Iteration Networks (VIN)",
-                              "Trust Region Policy Optimization (TRPO)",
-                              "Planning with Learned Latent Dynamics",
-                              "Playing Atari with Deep Reinforcement Learning"]
+    assert list(by_title) == [
+        "Value Iteration Networks (VIN)",
+        "Trust Region Policy Optimization (TRPO)",
+        "Planning with Learned Latent Dynamics",
+        "Playing Atari with Deep Reinforcement Learning",
+    ]
     trpo = by_title["Trust Region Policy Optimization (TRPO)"]
     assert trpo.urls == ["https://arxiv.org/abs/1502.05477"]
     assert trpo.code_urls == ["https://github.com/example/trpo"]
@@ -441,19 +496,73 @@ def test_publication_list():
     assert [(p.title, p.authors, p.venue, p.year, p.section) for p in papers] == [
         ("Efficient Attention via Sparse Routing", ["Ann Lee", "Bo Chen"], "NeurIPS", 2024, "2024"),
         ("Graph Transformers for Molecules", ["Zhao Liu", "Ann Lee"], "ICML", 2024, "2024"),
-        ("Learning to Prune in One Shot", ["Ann Lee", "Bo Chen"], "ICLR", 2023, "2023")]
+        ("Learning to Prune in One Shot", ["Ann Lee", "Bo Chen"], "ICLR", 2023, "2023"),
+    ]
     assert papers[0].code_urls == ["https://github.com/foo/sparse"]
     assert papers[2].identifiers == {"openreview": "Abc123xyz0"}
 
 
-_FRAGMENTS = st.sampled_from([
-    "# ", "## ", "### 1. ", "#### Abstract", "- ", "* ", "1. ", "[12] ", "> ", "| ", " | ", "|---|---|",
-    "**", "__", "*", "`", "```", "~~~", "<details>", "</details>", "<summary>Abstract</summary>",
-    "<br>", "<a id=\"x\"></a>", "<font color=red>摘要：</font>", "**Authors**: ", "- **作者**：",
-    "Abstract:", "摘要:", "Title: ", "[Paper](https://arxiv.org/abs/2501.00001v2)", "[[Code]](",
-    "](", "[", "]", "(", ")", "![img](x.png)", "https://github.com/a/b", "---", "\n", "\n\n",
-    "Graph Networks", "we propose a method.", "。", "：", "2024", "---\ntitle: x\n---\n", "\t", "\\",
-    "10.1000/xyz", "{", "}", "&amp;", "<", ">", "\u3000", "\ufeff"])
+_FRAGMENTS = st.sampled_from(
+    [
+        "# ",
+        "## ",
+        "### 1. ",
+        "#### Abstract",
+        "- ",
+        "* ",
+        "1. ",
+        "[12] ",
+        "> ",
+        "| ",
+        " | ",
+        "|---|---|",
+        "**",
+        "__",
+        "*",
+        "`",
+        "```",
+        "~~~",
+        "<details>",
+        "</details>",
+        "<summary>Abstract</summary>",
+        "<br>",
+        '<a id="x"></a>',
+        "<font color=red>摘要：</font>",
+        "**Authors**: ",
+        "- **作者**：",
+        "Abstract:",
+        "摘要:",
+        "Title: ",
+        "[Paper](https://arxiv.org/abs/2501.00001v2)",
+        "[[Code]](",
+        "](",
+        "[",
+        "]",
+        "(",
+        ")",
+        "![img](x.png)",
+        "https://github.com/a/b",
+        "---",
+        "\n",
+        "\n\n",
+        "Graph Networks",
+        "we propose a method.",
+        "。",
+        "：",
+        "2024",
+        "---\ntitle: x\n---\n",
+        "\t",
+        "\\",
+        "10.1000/xyz",
+        "{",
+        "}",
+        "&amp;",
+        "<",
+        ">",
+        "\u3000",
+        "\ufeff",
+    ]
+)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -477,7 +586,8 @@ def test_standalone_title_lines():
     assert [(p.title, p.authors) for p in papers] == [
         ("Scaling Sparse Mixtures of Experts", ["Ann Lee", "Bo Chen"]),
         ("Diffusion Policies for Robot Arms", ["Cy Dee"]),
-        ("Tiny Recursive Reasoners", [])]
+        ("Tiny Recursive Reasoners", []),
+    ]
     assert papers[0].abstract.startswith("We study how sparse mixtures of experts scale")
     assert papers[1].urls == ["https://arxiv.org/abs/2502.00011"]
     assert papers[2].title_only and papers[2].code_urls == ["https://github.com/x/trm"]
@@ -492,7 +602,8 @@ def test_html_publication_page():
     assert [(p.title, p.authors, p.venue, p.year, p.section) for p in papers] == [
         ("Sparse Routing for Long-Context Attention", ["Ann Lee", "Bo Chen"], "NeurIPS", 2025, "2025"),
         ("Learning to Prune Transformers in One Shot", ["Cy Dee", "Ann Lee"], "ICLR", 2025, "2025"),
-        ("Graph Transformers for Molecules", [], "ICML 2024", 2024, "2024")]  # as the cell says
+        ("Graph Transformers for Molecules", [], "ICML 2024", 2024, "2024"),
+    ]  # as the cell says
     assert papers[0].urls == ["https://arxiv.org/abs/2505.01234"]
     assert papers[0].code_urls == ["https://github.com/lab/sparse"]
     assert papers[0].source.endswith("lab_page.html:8")  # the HTML line it came from
@@ -513,18 +624,23 @@ def test_arxiv_daily_table():
     papers = _read("arxiv_daily_table.md")
     assert [(p.title, p.authors, p.date, p.section) for p in papers] == [
         ("Dense Visual SLAM with Gaussians", ["Ann Lee"], "2025-01-01", "SLAM"),
-        ("Loop Closure by Language", ["Bo Chen"], "2024-12-30", "SLAM")]
+        ("Loop Closure by Language", ["Bo Chen"], "2024-12-30", "SLAM"),
+    ]
     assert papers[0].identifiers == {"arxiv": "2501.00001"}
     assert papers[0].code_urls == ["https://github.com/x/gslam"] and not papers[1].code_urls
 
 
-@pytest.mark.parametrize("latex, text", [
-    (r"a \textbraceleft{}b\textbraceright{} c", "a {b} c"),
-    (r"x\textasciicircum{}2 and a\textasciitilde{}b", "x^2 and a~b"),
-    (r"back\textbackslash{}slash -{}- \{x\}", "back\\slash -- {x}"),
-])
+@pytest.mark.parametrize(
+    "latex, text",
+    [
+        (r"a \textbraceleft{}b\textbraceright{} c", "a {b} c"),
+        (r"x\textasciicircum{}2 and a\textasciitilde{}b", "x^2 and a~b"),
+        (r"back\textbackslash{}slash -{}- \{x\}", "back\\slash -- {x}"),
+    ],
+)
 def test_bibtex_text_symbols_decode(latex, text):
     from paperatlas.sources.bibtex import decode_latex
+
     assert decode_latex(latex) == text
 
 
@@ -534,7 +650,8 @@ def test_chinese_enumerations():
         ("Efficient Attention via Sparse Routing", 1, "本周论文"),
         ("Graph Transformers for Molecules", 2, "本周论文"),
         ("Tiny Recursive Reasoners", 1, "论文列表"),
-        ("Diffusion Policies for Arms", 2, "论文列表")]
+        ("Diffusion Policies for Arms", 2, "论文列表"),
+    ]
     assert papers[0].authors == ["张三", "Li Si"]
     assert papers[3].identifiers == {"arxiv": "2502.00011"}
 
@@ -545,8 +662,10 @@ def test_labels_in_their_real_dress():
     assert retrieval.urls == ["https://arxiv.org/abs/2404.15574"]
     assert retrieval.abstract.startswith("我们发现少数注意力头负责从长上下文中检索信息")
     assert quoted.authors == ["Cy Dee"] and quoted.extra["tldr"] == "quoting works."
-    assert quoted.abstract == ("We show that a quoted paragraph under an entry is read as its "
-                               "abstract, with its hard-wrapped lines joined into one text.")
+    assert quoted.abstract == (
+        "We show that a quoted paragraph under an entry is read as its "
+        "abstract, with its hard-wrapped lines joined into one text."
+    )
     assert collapsed.authors == ["Dan Eve"]
     assert collapsed.abstract.startswith("A collapsed block whose summary says Abstract")
     assert "AI summary" not in collapsed.abstract
@@ -555,17 +674,22 @@ def test_labels_in_their_real_dress():
 def test_code_fences_and_footers_are_not_papers():
     report = ReadReport()
     papers = _read("fences_and_footer.md", report)
-    assert [p.title for p in papers] == ["Dense Passage Retrieval for Open-Domain QA",
-                                         "ColBERT: Late Interaction over BERT"]
+    assert [p.title for p in papers] == [
+        "Dense Passage Retrieval for Open-Domain QA",
+        "ColBERT: Late Interaction over BERT",
+    ]
     assert papers[0].authors == ["Vladimir Karpukhin", "Barlas Oguz"]
     assert papers[1].identifiers == {"arxiv": "2004.12832"}
 
 
 def test_identifier_lines_in_entries(tmp_path):
     path = tmp_path / "ids.md"
-    path.write_text("### 1. First Paper Title\n\n**Authors**: Ann Lee\n\narXiv: 2501.01234v3\n"
-                    "DOI: 10.1000/ABC\n\n### 2. Second Paper Title\n\n**Authors**: Bo Chen\n\n"
-                    "arXiv:2502.00002\n", encoding="utf-8")
+    path.write_text(
+        "### 1. First Paper Title\n\n**Authors**: Ann Lee\n\narXiv: 2501.01234v3\n"
+        "DOI: 10.1000/ABC\n\n### 2. Second Paper Title\n\n**Authors**: Bo Chen\n\n"
+        "arXiv:2502.00002\n",
+        encoding="utf-8",
+    )
     first, second = sources.read(path)
     assert first.identifiers == {"arxiv": "2501.01234", "doi": "10.1000/abc"}
     assert first.urls == ["https://arxiv.org/abs/2501.01234"]
@@ -580,20 +704,24 @@ def test_json_object_with_its_list_one_level_down():
 
 def test_document_title_over_its_introduction_is_not_a_paper(tmp_path):
     path = tmp_path / "awesome.md"
-    path.write_text("# Awesome Efficient Inference\n\nA curated list of papers, code and tools for "
-                    "making large models cheaper to run, collected by the community and updated "
-                    "every week.\n\n## Papers\n\n- [Sparse Routing for Attention](https://arxiv.org/"
-                    "abs/2501.00001)\n- [Quantised Caches](https://arxiv.org/abs/2501.00002)\n",
-                    encoding="utf-8")
-    assert [p.title for p in sources.read(path)] == ["Sparse Routing for Attention",
-                                                     "Quantised Caches"]
+    path.write_text(
+        "# Awesome Efficient Inference\n\nA curated list of papers, code and tools for "
+        "making large models cheaper to run, collected by the community and updated "
+        "every week.\n\n## Papers\n\n- [Sparse Routing for Attention](https://arxiv.org/"
+        "abs/2501.00001)\n- [Quantised Caches](https://arxiv.org/abs/2501.00002)\n",
+        encoding="utf-8",
+    )
+    assert [p.title for p in sources.read(path)] == ["Sparse Routing for Attention", "Quantised Caches"]
 
 
 def test_structured_side_fields_are_never_python_reprs(tmp_path):
     path = tmp_path / "typed.jsonl"
-    path.write_text('{"id": "d1", "title": "Typed Fields", "abstract": "Fine text.", '
-                    '"keywords": {"en": "graphs"}, "venue": {"name": "ICLR"}, "area": {"x": [1]}, '
-                    '"authors": [{"name": "Ann Lee"}, null, {"weird": 1}]}\n', encoding="utf-8")
+    path.write_text(
+        '{"id": "d1", "title": "Typed Fields", "abstract": "Fine text.", '
+        '"keywords": {"en": "graphs"}, "venue": {"name": "ICLR"}, "area": {"x": [1]}, '
+        '"authors": [{"name": "Ann Lee"}, null, {"weird": 1}]}\n',
+        encoding="utf-8",
+    )
     [paper] = sources.read(path)
     assert paper.keywords == ["graphs"] and paper.venue == "ICLR" and paper.area is None
     assert paper.authors == ["Ann Lee"]

@@ -16,8 +16,11 @@ from paperatlas.sources.text import TITLE_MAX_WORDS, read_text, repair_hyphenati
 ROOT = Path(__file__).resolve().parent.parent
 FIX = Path(__file__).parent / "fixtures" / "sources"
 SAMPLE = ROOT / "examples" / "iclr2026_sample_list.txt"
-TITLES = ["Learning Sparse Graph Structure", "CodeAgentBench: Agents on Real Repositories",
-          "Sample Complexity of Learning Parities"]
+TITLES = [
+    "Learning Sparse Graph Structure",
+    "CodeAgentBench: Agents on Real Repositories",
+    "Sample Complexity of Learning Parities",
+]
 
 
 def test_sample_list_gives_19_papers_and_not_the_header():
@@ -30,8 +33,9 @@ def test_sample_list_gives_19_papers_and_not_the_header():
     assert papers[0].source.endswith(":3")
 
 
-@pytest.mark.parametrize("name", ["titled_blocks.txt", "numbered.txt", "markdown.md", "labels.txt",
-                                  "alternating.txt"])
+@pytest.mark.parametrize(
+    "name", ["titled_blocks.txt", "numbered.txt", "markdown.md", "labels.txt", "alternating.txt"]
+)
 def test_titled_list_styles(name):
     papers = list(sources.read(FIX / name))
     assert [p.title for p in papers] == TITLES
@@ -83,24 +87,30 @@ def test_soft_hyphenation_repaired_latex_left_intact():
     assert "is broken across lines" in second.abstract
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("materi- als", "materials"),
-    ("materi-\nals", "materials"),
-    ("soft\u00adhyphen", "softhyphen"),
-    ("zero- to few-shot", "zero- to few-shot"),
-    ("cross- lingual", "cross-lingual"),
-    ("$a- b$ and $x^{n- 1}$", "$a- b$ and $x^{n- 1}$"),
-    (r"\foo- bar", r"\foo- bar"),
-    ("GPT- 4 and Transformer- Based", "GPT- 4 and Transformer- Based"),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("materi- als", "materials"),
+        ("materi-\nals", "materials"),
+        ("soft\u00adhyphen", "softhyphen"),
+        ("zero- to few-shot", "zero- to few-shot"),
+        ("cross- lingual", "cross-lingual"),
+        ("$a- b$ and $x^{n- 1}$", "$a- b$ and $x^{n- 1}$"),
+        (r"\foo- bar", r"\foo- bar"),
+        ("GPT- 4 and Transformer- Based", "GPT- 4 and Transformer- Based"),
+    ],
+)
 def test_repair_hyphenation(text, expected):
     assert repair_hyphenation(text) == expected
 
 
 def test_bracketed_numbers_are_text_not_json(tmp_path):
     path = tmp_path / "refs.txt"
-    path.write_text("[1] Learning Sparse Graph Structure\nWe propose a method for learning graphs "
-                    "from node features and test it on six benchmarks.\n", encoding="utf-8")
+    path.write_text(
+        "[1] Learning Sparse Graph Structure\nWe propose a method for learning graphs "
+        "from node features and test it on six benchmarks.\n",
+        encoding="utf-8",
+    )
     assert sources.detect(path) == "text"
     [paper] = sources.read(path)
     assert paper.abstract.startswith("We propose")
@@ -111,8 +121,9 @@ def test_short_line_between_untitled_abstracts_is_a_heading(tmp_path):
     long_a = "We study " + "very " * 30 + "long abstracts."
     long_b = "We also study " + "other " * 30 + "abstracts."
     path = tmp_path / "list.txt"
-    path.write_text(f"Oral papers\n\n{long_a}\n\n{long_b}\n\nPoster papers\n\n{long_a} Again.\n",
-                    encoding="utf-8")
+    path.write_text(
+        f"Oral papers\n\n{long_a}\n\n{long_b}\n\nPoster papers\n\n{long_a} Again.\n", encoding="utf-8"
+    )
     papers = list(sources.read(path))
     assert [p.title for p in papers] == [None, None, None]
     assert len(papers) == 3
@@ -120,25 +131,34 @@ def test_short_line_between_untitled_abstracts_is_a_heading(tmp_path):
 
 def test_titled_entry_without_abstract_is_yielded_for_counting(tmp_path):
     path = tmp_path / "list.md"
-    path.write_text("## First Paper\n\nIts abstract says something about graphs.\n\n"
-                    "## Second Paper\n\n## Third Paper\n\nAnother abstract about optimisation.\n",
-                    encoding="utf-8")
+    path.write_text(
+        "## First Paper\n\nIts abstract says something about graphs.\n\n"
+        "## Second Paper\n\n## Third Paper\n\nAnother abstract about optimisation.\n",
+        encoding="utf-8",
+    )
     papers = list(sources.read(path))
     assert [(p.title, bool(p.abstract)) for p in papers] == [
-        ("First Paper", True), ("Second Paper", False), ("Third Paper", True)]
+        ("First Paper", True),
+        ("Second Paper", False),
+        ("Third Paper", True),
+    ]
 
 
 # -- property: any text; paragraphs of abstract length are never dropped or merged ----------
 
-_word = st.text(st.characters(blacklist_categories=("Cs", "Cc", "Zs", "Zl", "Zp")),
-                min_size=1, max_size=10)
+_word = st.text(st.characters(blacklist_categories=("Cs", "Cc", "Zs", "Zl", "Zp")), min_size=1, max_size=10)
 
 
 @st.composite
 def _paragraph(draw):
     words = draw(st.lists(_word, min_size=TITLE_MAX_WORDS + 1, max_size=60))
-    seps = draw(st.lists(st.sampled_from([" ", " ", " ", "\n", "  ", "\t"]),
-                         min_size=len(words) - 1, max_size=len(words) - 1))
+    seps = draw(
+        st.lists(
+            st.sampled_from([" ", " ", " ", "\n", "  ", "\t"]),
+            min_size=len(words) - 1,
+            max_size=len(words) - 1,
+        )
+    )
     return "".join(w + s for w, s in zip(words, seps + [""]))
 
 
@@ -147,17 +167,21 @@ def _squash(text: str) -> str:
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(paragraphs=st.lists(_paragraph(), min_size=1, max_size=6),
-       header=st.one_of(st.none(), st.text(st.characters(blacklist_categories=("Cs", "Cc", "Zl", "Zp")),
-                                           min_size=1, max_size=40)),
-       blank=st.sampled_from(["\n\n", "\n \n", "\n\n\n", "\r\n\r\n"]))
+@given(
+    paragraphs=st.lists(_paragraph(), min_size=1, max_size=6),
+    header=st.one_of(
+        st.none(),
+        st.text(st.characters(blacklist_categories=("Cs", "Cc", "Zl", "Zp")), min_size=1, max_size=40),
+    ),
+    blank=st.sampled_from(["\n\n", "\n \n", "\n\n\n", "\r\n\r\n"]),
+)
 def test_property_paragraphs_never_dropped_or_merged(tmp_path, paragraphs, header, blank):
     path = tmp_path / "prop.txt"
     parts = ([header.replace("\n", " ")] if header and header.strip() else []) + paragraphs
     path.write_bytes(blank.join(parts).encode("utf-8"))
     papers = list(read_text(path))
     # a one-line header may or may not be read as a paper; the paragraphs always are
-    papers = papers[len(papers) - len(paragraphs):] if len(papers) > len(paragraphs) else papers
+    papers = papers[len(papers) - len(paragraphs) :] if len(papers) > len(paragraphs) else papers
     assert len(papers) == len(paragraphs)
     for paper, paragraph in zip(papers, paragraphs):
         assert paper.abstract

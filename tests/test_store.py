@@ -58,8 +58,7 @@ def test_rekey_moves_every_reference(store):
     assert store.conn.execute("PRAGMA foreign_key_check").fetchall() == []
 
 
-def test_filtered_full_text_search_takes_the_fast_path_only_when_it_is_exact(tmp_path,
-                                                                             monkeypatch):
+def test_filtered_full_text_search_takes_the_fast_path_only_when_it_is_exact(tmp_path, monkeypatch):
     """A filtered search ranks unfiltered matches and keeps the allowed ones; with too
     few allowed among them it falls back to SQL. Both give the same ranking."""
     import paperatlas.store as store_module
@@ -68,10 +67,15 @@ def test_filtered_full_text_search_takes_the_fast_path_only_when_it_is_exact(tmp
     with store.transaction():
         for i in range(120):
             # 'graph' once or several times: a spread of BM25 scores
-            store.insert_paper({"id": f"p{i:03d}", "title": f"Paper {i}",
-                                "abstract": " ".join(["graph"] * (1 + i % 7))
-                                + f" networks study number {i} with filler words"})
-    rare = {f"p{i:03d}" for i in range(0, 120, 40)}   # 3 allowed: the SQL fallback
+            store.insert_paper(
+                {
+                    "id": f"p{i:03d}",
+                    "title": f"Paper {i}",
+                    "abstract": " ".join(["graph"] * (1 + i % 7))
+                    + f" networks study number {i} with filler words",
+                }
+            )
+    rare = {f"p{i:03d}" for i in range(0, 120, 40)}  # 3 allowed: the SQL fallback
     common = {f"p{i:03d}" for i in range(0, 120, 2)}  # 60 allowed: the fast path
     monkeypatch.setattr(store_module, "FTS_FILTER_MIN_DEPTH", 10)
     calls = []
@@ -85,8 +89,7 @@ def test_filtered_full_text_search_takes_the_fast_path_only_when_it_is_exact(tmp
     results = {}
     for depth in (1, 10**9):  # 1: fast path whenever it is exact; 10**9: always SQL
         monkeypatch.setattr(store_module, "FTS_FILTER_DEPTH", depth)
-        results[depth] = [store.fts_search('"graph"', limit=5, within=w)
-                          for w in (rare, common)]
+        results[depth] = [store.fts_search('"graph"', limit=5, within=w) for w in (rare, common)]
     assert results[1] == results[10**9]
     # depth 1: both tried the fast path; the top 10 (seven 'graph's each) hold none of the
     # rare ids, so that one fell back to SQL
@@ -98,13 +101,18 @@ def test_filtered_full_text_search_takes_the_fast_path_only_when_it_is_exact(tmp
 
 
 def test_card_facts_are_the_card_fields_of_the_full_facts(store):
-    facts = {"kind": "benchmark", "name": "HSSBench", "has_code": True, "gist": "A gist.",
-             "display_title": "A display title", "numbers": [{"text": "3x"}]}
+    facts = {
+        "kind": "benchmark",
+        "name": "HSSBench",
+        "has_code": True,
+        "gist": "A gist.",
+        "display_title": "A display title",
+        "numbers": [{"text": "3x"}],
+    }
     with store.transaction():
         store.insert_papers([_row("c1", abstract="x"), _row("c2", abstract="y")])
         store.set_facts("c1", facts, "t", "v")
     card = store.card_facts(["c1", "c2", "missing"])
     assert list(card) == ["c1"]
     full = store.facts_for(["c1"])["c1"]
-    assert card["c1"] == {k: full[k] for k in ("name", "kind", "has_code", "display_title",
-                                                 "gist")}
+    assert card["c1"] == {k: full[k] for k in ("name", "kind", "has_code", "display_title", "gist")}

@@ -19,8 +19,11 @@ TITLE_ONLY = ("ruegamer2025sparse", "lee2024graphs", "chen2025calib", "park2025o
 def atlas(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("title_only")
     hostile = tmp / "hostile.jsonl"
-    hostile.write_text('{"id": "tonly", "title": "A Title-Only Entry with <script>alert(1)</script>", '
-                       '"url": "https://arxiv.org/abs/2502.00002"}\n', encoding="utf-8")
+    hostile.write_text(
+        '{"id": "tonly", "title": "A Title-Only Entry with <script>alert(1)</script>", '
+        '"url": "https://arxiv.org/abs/2502.00002"}\n',
+        encoding="utf-8",
+    )
     a = Atlas(tmp / "atlas.db")
     a.add([FIX / "titles_only.bib", SAMPLE, hostile], enrich=False)
     a.enrich()
@@ -51,6 +54,7 @@ def test_every_title_only_paper_is_on_the_map_and_in_the_digest(atlas):
     digest = atlas.digest(fmt="md")
     assert "Calibrated Uncertainty for Protein Structure Prediction" in digest
     from markdown_it import MarkdownIt
+
     html = MarkdownIt("commonmark").render(digest)
     assert "A Title-Only Entry with &lt;script&gt;alert(1)&lt;/script&gt;" in html
     assert "<script" not in html
@@ -84,5 +88,6 @@ def test_a_title_only_paper_is_not_an_outlier_for_having_no_abstract(atlas):
     assert any(not rows[pid] for pid in TITLE_ONLY)
     junk = atlas.store.conn.execute(
         "SELECT count(*) FROM paper_topics WHERE paper_id IN (SELECT id FROM papers "
-        "WHERE abstract <> '' AND length(abstract) < 40) AND outlier = 0").fetchone()[0]
+        "WHERE abstract <> '' AND length(abstract) < 40) AND outlier = 0"
+    ).fetchone()[0]
     assert junk == 0  # a too-short abstract ("na") still is one

@@ -10,19 +10,57 @@ from paperatlas.enrich.gist import display_title
 from paperatlas.enrich.pipeline import extract_facts
 from paperatlas.enrich.text import sentences
 
-NAMED = ("Large language models often forget facts after fine-tuning. We propose MemGuard, a "
-         "regularisation method for preserving factual knowledge during fine-tuning of large "
-         "language models, which penalises drift in attention heads. Experiments on five "
-         "benchmarks show that MemGuard reduces forgetting by 35% compared with LoRA.")
-UNNAMED = ("Scaling laws describe how loss falls with compute. In this work, we show that a simple "
-           "two-parameter scaling law accurately describes the downstream accuracy of language "
-           "models across six task families, and we use it to predict the accuracy of larger models "
-           "from small ones with an error below 2 points.")
-CLAUSE_WORDS = {"that", "which", "where", "whereby", "while", "whose", "who", "when", "by",
-                "using", "via", "through", "with", "without", "based", "and", "but", "or", "to",
-                "for", "in", "on", "across", "from", "under", "as", "leveraging", "achieving",
-                "enabling", "allowing", "yielding", "resulting", "thereby", "because", "since",
-                "if", "than"}
+NAMED = (
+    "Large language models often forget facts after fine-tuning. We propose MemGuard, a "
+    "regularisation method for preserving factual knowledge during fine-tuning of large "
+    "language models, which penalises drift in attention heads. Experiments on five "
+    "benchmarks show that MemGuard reduces forgetting by 35% compared with LoRA."
+)
+UNNAMED = (
+    "Scaling laws describe how loss falls with compute. In this work, we show that a simple "
+    "two-parameter scaling law accurately describes the downstream accuracy of language "
+    "models across six task families, and we use it to predict the accuracy of larger models "
+    "from small ones with an error below 2 points."
+)
+CLAUSE_WORDS = {
+    "that",
+    "which",
+    "where",
+    "whereby",
+    "while",
+    "whose",
+    "who",
+    "when",
+    "by",
+    "using",
+    "via",
+    "through",
+    "with",
+    "without",
+    "based",
+    "and",
+    "but",
+    "or",
+    "to",
+    "for",
+    "in",
+    "on",
+    "across",
+    "from",
+    "under",
+    "as",
+    "leveraging",
+    "achieving",
+    "enabling",
+    "allowing",
+    "yielding",
+    "resulting",
+    "thereby",
+    "because",
+    "since",
+    "if",
+    "than",
+}
 
 
 def test_rouge_l_is_lcs_f1_over_words():
@@ -35,7 +73,7 @@ def test_rouge_l_is_lcs_f1_over_words():
 def test_candidates_end_where_a_clause_or_phrase_ends():
     for abstract, name in ((NAMED, "MemGuard"), (UNNAMED, None)):
         sents = sentences(abstract)
-        plain = [titles._strip_parens(s) for s in sents[:titles.MAX_SENTENCES]]
+        plain = [titles._strip_parens(s) for s in sents[: titles.MAX_SENTENCES]]
         cands = titles.candidates(sents, name)
         assert cands
         for text, feats in cands:
@@ -48,7 +86,7 @@ def test_candidates_end_where_a_clause_or_phrase_ends():
                 continue
             # the span is in a sentence, and what follows it there starts a new clause/phrase
             source = next(s for s in plain if span[1:] in s)
-            after = source[source.index(span[1:]) + len(span) - 1:].strip()
+            after = source[source.index(span[1:]) + len(span) - 1 :].strip()
             follow = re.findall(r"\w+", after.lower())[:1]
             assert not after or after[0] in ",;:.—–-!?" or follow[0] in CLAUSE_WORDS, (span, after)
 

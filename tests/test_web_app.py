@@ -14,8 +14,13 @@ from atlas_fixture import web_atlas_db, web_client  # noqa: F401 - the db and cl
 from paperatlas import Atlas
 from paperatlas.web.app import create_app, json_for_script
 
-HOSTILE_RAW = ["<script>alert('xss-title')</script>", "<script>window.__xss",
-               '"><img src=x onerror', '<img src=x onerror="window.__xss=2">', "<b>bold keyword</b>"]
+HOSTILE_RAW = [
+    "<script>alert('xss-title')</script>",
+    "<script>window.__xss",
+    '"><img src=x onerror',
+    '<img src=x onerror="window.__xss=2">',
+    "<b>bold keyword</b>",
+]
 
 
 def _no_raw_hostile(html: str) -> None:
@@ -23,12 +28,30 @@ def _no_raw_hostile(html: str) -> None:
         assert raw not in html, raw
 
 
-@pytest.mark.parametrize("url", [
-    "/", "/map", "/papers", "/papers?sort=title", "/papers?sort=rating", "/papers?sort=name",
-    "/papers?page=2", "/papers?decision=Accept", "/papers?has_code=1", "/papers?has_code=0",
-    "/papers?topic=0", "/papers?topic=f1", "/search", "/search?q=forecasting",
-    "/topics/0", "/topics/1?level=1", "/healthz", "/static/style.css", "/static/atlas.js",
-])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/",
+        "/map",
+        "/papers",
+        "/papers?sort=title",
+        "/papers?sort=rating",
+        "/papers?sort=name",
+        "/papers?page=2",
+        "/papers?decision=Accept",
+        "/papers?has_code=1",
+        "/papers?has_code=0",
+        "/papers?topic=0",
+        "/papers?topic=f1",
+        "/search",
+        "/search?q=forecasting",
+        "/topics/0",
+        "/topics/1?level=1",
+        "/healthz",
+        "/static/style.css",
+        "/static/atlas.js",
+    ],
+)
 def test_pages_answer(client, url):
     r = client.get(url)
     assert r.status_code == 200, r.text[:500]
@@ -67,6 +90,7 @@ def test_sorting_by_rating(client):
     html = client.get("/papers", params={"sort": "rating"}).text
     ids = re.findall(r'class="card-title"><a href="/papers/([^"]+)"', html)
     from atlas_fixture import fixture_records
+
     rating = {r["id"]: r.get("rating_avg") or -1 for r in fixture_records()}
     values = [rating[i] for i in ids]
     assert values == sorted(values, reverse=True)
@@ -97,11 +121,19 @@ def test_topic_page(client, db):
     assert "Subtopics" in html
 
 
-@pytest.mark.parametrize("url", [
-    "/papers/does-not-exist", "/topics/999", "/topics/abc",
-    "/static/../app.py", "/static/%2e%2e/app.py", "/static/..%2F..%2Fstore.py", "/nothing-here",
-    "/?list=no-such-list",
-])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/papers/does-not-exist",
+        "/topics/999",
+        "/topics/abc",
+        "/static/../app.py",
+        "/static/%2e%2e/app.py",
+        "/static/..%2F..%2Fstore.py",
+        "/nothing-here",
+        "/?list=no-such-list",
+    ],
+)
 def test_wrong_ids_get_a_404_page(client, url):
     r = client.get(url)
     assert r.status_code == 404
@@ -109,11 +141,22 @@ def test_wrong_ids_get_a_404_page(client, url):
     assert "import " not in r.text  # never a source file
 
 
-@pytest.mark.parametrize("url", [
-    "/papers/xss-script", "/papers/xss-img", "/papers/xss-link", "/search?q=forecasting",
-    "/search?q=graph+rewiring", "/papers?decision=Accept", "/papers", "/topics/0", "/topics/1",
-    "/topics/2", "/topics/3",
-])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/papers/xss-script",
+        "/papers/xss-img",
+        "/papers/xss-link",
+        "/search?q=forecasting",
+        "/search?q=graph+rewiring",
+        "/papers?decision=Accept",
+        "/papers",
+        "/topics/0",
+        "/topics/1",
+        "/topics/2",
+        "/topics/3",
+    ],
+)
 def test_hostile_text_is_escaped(client, url):
     r = client.get(url)
     assert r.status_code == 200
@@ -158,14 +201,19 @@ def test_like_and_unlike(client):
     assert r.json()["liked"] is False
     assert "robots-02" not in client.get("/api/marks").json()["liked"]
     assert client.post("/api/marks", json={"id": "nope", "liked": True}).status_code == 404
-    assert client.post("/api/marks", content=b"not json",
-                       headers={"content-type": "application/json"}).status_code == 400
+    assert (
+        client.post(
+            "/api/marks", content=b"not json", headers={"content-type": "application/json"}
+        ).status_code
+        == 400
+    )
     assert client.post("/api/marks", json=["x"]).status_code == 400
 
 
 def test_keeps_answering_while_add_writes(db, tmp_path):
     """A writer adds a list to the same database while pages are being read."""
     import sqlite3
+
     copy = tmp_path / "busy.db"
     target = sqlite3.connect(copy)
     Atlas(db).store.conn.backup(target)

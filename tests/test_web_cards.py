@@ -13,15 +13,24 @@ HOSTILE = '"><img src=x onerror=alert(1)><script>alert(2)</script>'
 def render(p, lang="en"):
     def link(path, **params):
         return path + ("?" + "&".join(f"{k}={v}" for k, v in params.items()) if params else "")
+
     return card_renderer(Environment(autoescape=True), translator(lang), link)(p)
 
 
 def test_every_field_is_escaped():
-    html = render({"id": 'x" onclick="boom', "title": HOSTILE, "name": HOSTILE,
-                   "kind": 'method" onmouseover="x', "area": HOSTILE, "decision": HOSTILE,
-                   "topic": {"broad": {"topic_id": 3, "label": HOSTILE}},
-                   "why": HOSTILE, "snippet": [{"text": HOSTILE, "match": True},
-                                              {"text": "<b>plain</b>", "match": False}]})
+    html = render(
+        {
+            "id": 'x" onclick="boom',
+            "title": HOSTILE,
+            "name": HOSTILE,
+            "kind": 'method" onmouseover="x',
+            "area": HOSTILE,
+            "decision": HOSTILE,
+            "topic": {"broad": {"topic_id": 3, "label": HOSTILE}},
+            "why": HOSTILE,
+            "snippet": [{"text": HOSTILE, "match": True}, {"text": "<b>plain</b>", "match": False}],
+        }
+    )
     assert isinstance(html, Markup)
     assert "<script>" not in html and "<img" not in html and "<b>" not in html
     assert 'onclick="boom' not in html and 'onmouseover="x' not in html
@@ -32,8 +41,8 @@ def test_every_field_is_escaped():
 def test_snippet_then_gist_then_abstract():
     base = {"id": "p1", "title": "T"}
     assert '<p class="snippet">a <mark>b</mark></p>' in render(
-        {**base, "gist": "G", "snippet": [{"text": "a ", "match": False},
-                                          {"text": "b", "match": True}]})
+        {**base, "gist": "G", "snippet": [{"text": "a ", "match": False}, {"text": "b", "match": True}]}
+    )
     assert '<p class="gist">G</p>' in render({**base, "gist": "G", "abstract": "A"})
     long = "word " * 200
     shown = render({**base, "abstract": long})

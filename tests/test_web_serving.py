@@ -29,12 +29,9 @@ def test_second_visit_is_served_from_the_cache_with_the_same_page_and_headers(cl
 
 
 def test_gzip_and_plain_clients_get_their_own_copy(client):
-    plain = client.get("/search", params={"q": "protein folding"},
-                       headers={"Accept-Encoding": "identity"})
-    packed = client.get("/search", params={"q": "protein folding"},
-                        headers={"Accept-Encoding": "gzip"})
-    again = client.get("/search", params={"q": "protein folding"},
-                       headers={"Accept-Encoding": "identity"})
+    plain = client.get("/search", params={"q": "protein folding"}, headers={"Accept-Encoding": "identity"})
+    packed = client.get("/search", params={"q": "protein folding"}, headers={"Accept-Encoding": "gzip"})
+    again = client.get("/search", params={"q": "protein folding"}, headers={"Accept-Encoding": "identity"})
     assert "content-encoding" not in plain.headers
     assert packed.headers.get("content-encoding") == "gzip"
     assert again.headers["x-cache"] == "hit" and "content-encoding" not in again.headers
@@ -56,6 +53,7 @@ def test_a_like_changes_the_cached_page(client):
 def test_another_writer_changes_the_cached_page(db, tmp_path):
     """`paperatlas add` in another process commits to the store: pages show it at once."""
     import sqlite3
+
     copy = tmp_path / "copy.db"
     target = sqlite3.connect(copy)
     Atlas(db).store.conn.backup(target)
@@ -91,16 +89,20 @@ def test_similar_papers_are_those_of_paperatlas_similar(client, db):
     store = Atlas(db).store
     for pid in ("protein-03", "graphs-01", "xss-script"):
         html = client.get(f"/papers/{pid}").text
-        shown = re.findall(r'class="card-title"><a href="/papers/([^"]+)"',
-                           html.split('id="similar"', 1)[1])
+        shown = re.findall(r'class="card-title"><a href="/papers/([^"]+)"', html.split('id="similar"', 1)[1])
         assert shown == [h.id for h in similar(store, paper_id=pid, k=10).hits]
 
 
 def test_page_cache_stays_within_its_bytes():
     async def page(scope, receive, send):
         body = scope["path"].encode() * 200
-        await send({"type": "http.response.start", "status": 200,
-                    "headers": [(b"content-type", b"text/html; charset=utf-8")]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [(b"content-type", b"text/html; charset=utf-8")],
+            }
+        )
         await send({"type": "http.response.body", "body": body})
 
     cache = PageCache(page, version=lambda: 1, max_bytes=20_000)
@@ -111,8 +113,7 @@ def test_page_cache_stays_within_its_bytes():
         async def send(message):
             sent.append(message)
 
-        scope = {"type": "http", "method": "GET", "path": path, "query_string": b"",
-                 "headers": []}
+        scope = {"type": "http", "method": "GET", "path": path, "query_string": b"", "headers": []}
         await cache(scope, None, send)
         return dict(sent[0]["headers"])[b"x-cache"], sent[1]["body"]
 
@@ -133,8 +134,9 @@ def test_cached_pages_expire():
 
     async def page(scope, receive, send):
         calls.append(1)
-        await send({"type": "http.response.start", "status": 200,
-                    "headers": [(b"content-type", b"text/html")]})
+        await send(
+            {"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/html")]}
+        )
         await send({"type": "http.response.body", "body": b"x"})
 
     cache = PageCache(page, version=lambda: 1, max_age=0.2)
@@ -145,6 +147,7 @@ def test_cached_pages_expire():
 
     async def run():
         import time
+
         await cache(scope, None, send)
         await cache(scope, None, send)
         assert len(calls) == 1
@@ -157,6 +160,7 @@ def test_cached_pages_expire():
 
 def test_store_generation_sees_commits_of_other_connections(db, tmp_path):
     import sqlite3
+
     copy = tmp_path / "gen.db"
     target = sqlite3.connect(copy)
     Atlas(db).store.conn.backup(target)
@@ -172,6 +176,7 @@ def test_store_generation_sees_commits_of_other_connections(db, tmp_path):
 
 def test_default_workers_fit_the_machine():
     import os
+
     assert 1 <= default_workers() <= min(4, os.cpu_count() or 1)
 
 
@@ -208,6 +213,7 @@ def test_healthz_says_when_the_background_preload_is_done(db):
         # warm means the similar-papers table is there: a paper page scans nothing
         from paperatlas.embed import index as I
         from paperatlas.search import similar
+
         store = Atlas(db).store
         expected = [h.id for h in similar(store, paper_id="protein-03", k=10).hits]
         original = I.ExactIndex.search
@@ -216,8 +222,7 @@ def test_healthz_says_when_the_background_preload_is_done(db):
             html = c.get("/papers/protein-03").text
         finally:
             I.ExactIndex.search = original
-        shown = re.findall(r'class="card-title"><a href="/papers/([^"]+)"',
-                           html.split('id="similar"', 1)[1])
+        shown = re.findall(r'class="card-title"><a href="/papers/([^"]+)"', html.split('id="similar"', 1)[1])
         assert shown == expected
 
 
@@ -239,10 +244,10 @@ def test_server_protocol_turns_nagle_off_on_worker_sockets(monkeypatch):
             with conn:
                 assert conn.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 0
                 handed_on = []
-                monkeypatch.setattr(HttpToolsProtocol, "connection_made",
-                                    lambda self, transport: handed_on.append(transport))
-                transport = SimpleNamespace(
-                    get_extra_info=lambda key: conn if key == "socket" else None)
+                monkeypatch.setattr(
+                    HttpToolsProtocol, "connection_made", lambda self, transport: handed_on.append(transport)
+                )
+                transport = SimpleNamespace(get_extra_info=lambda key: conn if key == "socket" else None)
                 protocol = NoDelayHttpToolsProtocol.__new__(NoDelayHttpToolsProtocol)
                 protocol.connection_made(transport)
                 assert conn.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0

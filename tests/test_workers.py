@@ -13,8 +13,9 @@ import pytest
 from faultkit import alive
 from paperatlas.workers import process_pool
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
-                                reason="parent-death signal and /proc are Linux's")
+pytestmark = pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="parent-death signal and /proc are Linux's"
+)
 
 PARENT = """
 import os, sys, time
@@ -39,8 +40,9 @@ def _wait_gone(pids: set[int], seconds: float = 5.0) -> set[int]:
 
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM], ids=["kill-9", "term"])
 def test_workers_die_with_their_parent(sig):
-    parent = subprocess.Popen([sys.executable, "-c", PARENT], stdout=subprocess.PIPE, text=True,
-                              start_new_session=True)
+    parent = subprocess.Popen(
+        [sys.executable, "-c", PARENT], stdout=subprocess.PIPE, text=True, start_new_session=True
+    )
     try:
         pids = {int(p) for p in parent.stdout.readline().split()}
         assert len(pids) == 2 and alive(pids) == pids  # both busy in a 120 s task

@@ -20,8 +20,9 @@ class Atlas:
     methods that write then fail with StoreError. `create=False`: a missing atlas is an
     error instead of a new one."""
 
-    def __init__(self, db: str | os.PathLike[str] | None = None,
-                 read_only: bool | None = None, create: bool = True):
+    def __init__(
+        self, db: str | os.PathLike[str] | None = None, read_only: bool | None = None, create: bool = True
+    ):
         self.store = Store(db, read_only=read_only, create=create)
         self._topics: tuple[Any, Any] | None = None  # (store change counter, TopicLookup)
 
@@ -37,17 +38,25 @@ class Atlas:
         self.store.close()
 
     # -- foundation: sources -> store ------------------------------------------------------
-    def add(self, paths, list_name: str | None = None, progress: bool = False, enrich: bool = True,
-            dry_run: bool = False):
+    def add(
+        self,
+        paths,
+        list_name: str | None = None,
+        progress: bool = False,
+        enrich: bool = True,
+        dry_run: bool = False,
+    ):
         """Read files (one path or several) into the store, one transaction per file, then
         extract the facts of every paper still without them (also those an interrupted
         earlier run left); returns an AddReport. `dry_run`: the same report, nothing kept."""
         from paperatlas.ingest import add_files
+
         if isinstance(paths, (str, os.PathLike)):
             paths = [paths]  # one file, not the characters of its name
         self.store.require_writable("add papers")
-        report = add_files(self.store, [Path(p) for p in paths], list_name=list_name,
-                           progress=progress, dry_run=dry_run)
+        report = add_files(
+            self.store, [Path(p) for p in paths], list_name=list_name, progress=progress, dry_run=dry_run
+        )
         if enrich and not dry_run:
             self.enrich(progress=progress)
         return report
@@ -57,6 +66,7 @@ class Atlas:
         """Read one file without storing (no atlas needed: `Atlas.inspect(path)`): its
         FileReport and the first `limit` papers as they would be stored."""
         from paperatlas.ingest import inspect_file
+
         return inspect_file(Path(path), limit)
 
     def papers(self, **filters) -> list[dict[str, Any]]:
@@ -95,11 +105,13 @@ class Atlas:
     def export(self, fmt: str, out, **selection) -> int:
         """Write papers (selected like `papers`, or by collection=/query=) as jsonl|csv|bibtex|markdown."""
         from paperatlas.report.export import export_papers
+
         return export_papers(self, fmt, out, **selection)
 
     # -- understanding ----------------------------------------------------------------------
     def enrich(self, force: bool = False, progress: bool = False) -> dict[str, int]:
         from paperatlas.enrich.pipeline import enrich_store
+
         return enrich_store(self.store, force=force, progress=progress)
 
     # -- vectors -----------------------------------------------------------------------------
@@ -107,47 +119,61 @@ class Atlas:
         """Vectors of every paper for `model`; the default run also embeds the atlas's
         English vocabulary for Chinese queries (crosslingual.build_vocabulary)."""
         from paperatlas.embed import embed_store
+
         result = embed_store(self.store, model=model, progress=progress)
         if model is None:
             from paperatlas.search.translate import build_vocabulary
+
             build_vocabulary(self.store, progress=progress)
         return result
 
     # -- search --------------------------------------------------------------------------------
     def search(self, query: str, k: int = 20, offset: int = 0, **filters):
         from paperatlas.search import search
+
         return search(self.store, query, k=k, offset=offset, **filters)
 
     def similar(self, paper_id: str | None = None, text: str | None = None, k: int = 10, **filters):
         from paperatlas.search import similar
+
         return similar(self.store, paper_id=paper_id, text=text, k=k, **filters)
 
     # -- atlas ---------------------------------------------------------------------------------
-    def build_map(self, list_name: str | None = None, model: str | None = None,
-                  force: bool = False, progress: bool = False):
+    def build_map(
+        self,
+        list_name: str | None = None,
+        model: str | None = None,
+        force: bool = False,
+        progress: bool = False,
+    ):
         from paperatlas.atlas import build_map
-        return build_map(self.store, list_name=list_name, model=model, force=force,
-                         progress=progress)
+
+        return build_map(self.store, list_name=list_name, model=model, force=force, progress=progress)
 
     # -- take home -----------------------------------------------------------------------------
     def like(self, ids, collection: str = "likes", value: int = 1) -> list[str]:
         from paperatlas.recommend import mark
+
         self.store.require_writable("mark papers")
         return mark(self.store, ids, collection=collection, value=value)
 
     def unlike(self, ids, collection: str = "likes") -> list[str]:
         from paperatlas.recommend import unmark
+
         self.store.require_writable("unmark papers")
         return unmark(self.store, ids, collection=collection)
 
     def recommend(self, collection: str = "likes", k: int = 30, **filters):
         from paperatlas.recommend import recommend
+
         return recommend(self.store, collection=collection, k=k, **filters)
 
     def digest(self, fmt: str = "md", lang: str = "en", **selection) -> str:
         from paperatlas.report.digest import digest
+
         return digest(self, fmt=fmt, lang=lang, **selection)
 
     def compare(self, list_a: str, list_b: str, **options):
         from paperatlas.compare import compare_lists
+
         return compare_lists(self.store, list_a, list_b, **options)

@@ -20,7 +20,7 @@ import numpy as np
 
 from paperatlas.errors import PaperatlasError
 
-MIN_NEW_TERM_PAPERS = 2   # a term "new in B" appears in at least this many of B's papers
+MIN_NEW_TERM_PAPERS = 2  # a term "new in B" appears in at least this many of B's papers
 
 
 @dataclass
@@ -28,7 +28,7 @@ class ShareRow:
     label: str
     count_a: int
     count_b: int
-    share_a: float   # percent of list A
+    share_a: float  # percent of list A
     share_b: float
 
     @property
@@ -46,13 +46,13 @@ class Comparison:
     list_b: str
     n_a: int
     n_b: int
-    shared: int                                 # papers in both lists
+    shared: int  # papers in both lists
     areas: list[ShareRow]
     topics: list[ShareRow]
-    topic_source: str                           # how topics were made
-    new_names: list[tuple[str, str]] = field(default_factory=list)   # (name, paper id) in B only
-    new_terms: list[tuple[str, int]] = field(default_factory=list)   # (term, papers of B)
-    topic_of: dict[str, str] = field(default_factory=dict)           # paper id -> topic label
+    topic_source: str  # how topics were made
+    new_names: list[tuple[str, str]] = field(default_factory=list)  # (name, paper id) in B only
+    new_terms: list[tuple[str, int]] = field(default_factory=list)  # (term, papers of B)
+    topic_of: dict[str, str] = field(default_factory=dict)  # paper id -> topic label
 
     def risers(self, n: int = 5, by: str = "topics") -> list[ShareRow]:
         rows = [r for r in getattr(self, by) if r.delta > 0]
@@ -64,8 +64,12 @@ class Comparison:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "list_a": self.list_a, "list_b": self.list_b, "n_a": self.n_a, "n_b": self.n_b,
-            "shared": self.shared, "topic_source": self.topic_source,
+            "list_a": self.list_a,
+            "list_b": self.list_b,
+            "n_a": self.n_a,
+            "n_b": self.n_b,
+            "shared": self.shared,
+            "topic_source": self.topic_source,
             "areas": [r.to_dict() for r in self.areas],
             "topics": [r.to_dict() for r in self.topics],
             "risers": [r.to_dict() for r in self.risers()],
@@ -79,18 +83,27 @@ def share_rows(labels_a: list[str], labels_b: list[str]) -> list[ShareRow]:
     """Counts and percentage shares of each label in A and B, largest in B first."""
     count_a, count_b = Counter(labels_a), Counter(labels_b)
     n_a, n_b = max(1, len(labels_a)), max(1, len(labels_b))
-    rows = [ShareRow(label, count_a[label], count_b[label], round(100 * count_a[label] / n_a, 2),
-                     round(100 * count_b[label] / n_b, 2))
-            for label in set(count_a) | set(count_b)]
+    rows = [
+        ShareRow(
+            label,
+            count_a[label],
+            count_b[label],
+            round(100 * count_a[label] / n_a, 2),
+            round(100 * count_b[label] / n_b, 2),
+        )
+        for label in set(count_a) | set(count_b)
+    ]
     return sorted(rows, key=lambda r: (-r.share_b, -r.share_a, r.label))
 
 
-def compare_lists(store, list_a: str, list_b: str, png: str | Path | None = None,
-                  n_terms: int = 25, n_names: int = 25) -> Comparison:
+def compare_lists(
+    store, list_a: str, list_b: str, png: str | Path | None = None, n_terms: int = 25, n_names: int = 25
+) -> Comparison:
     for name in (list_a, list_b):
         if name not in store.list_names():
-            raise PaperatlasError(f"no list named {name!r} (lists: "
-                                  f"{', '.join(store.list_names()) or 'none yet'})")
+            raise PaperatlasError(
+                f"no list named {name!r} (lists: {', '.join(store.list_names()) or 'none yet'})"
+            )
     ids_a, ids_b = store.all_ids(list_a), store.all_ids(list_b)
     if not ids_a or not ids_b:
         raise PaperatlasError(f"list {list_a if not ids_a else list_b!r} is empty")
@@ -104,32 +117,37 @@ def compare_lists(store, list_a: str, list_b: str, png: str | Path | None = None
 
     topic_of, source = topics_for(store, union, rows, facts)
     comparison = Comparison(
-        list_a=list_a, list_b=list_b, n_a=len(ids_a), n_b=len(ids_b),
+        list_a=list_a,
+        list_b=list_b,
+        n_a=len(ids_a),
+        n_b=len(ids_b),
         shared=len(set(ids_a) & set(ids_b)),
         areas=share_rows([area(p) for p in ids_a], [area(p) for p in ids_b]),
         topics=share_rows([topic_of[p] for p in ids_a], [topic_of[p] for p in ids_b]),
-        topic_source=source, topic_of=topic_of)
+        topic_source=source,
+        topic_of=topic_of,
+    )
     comparison.new_names = new_names(ids_a, ids_b, facts)[:n_names]
-    comparison.new_terms = new_terms([_text(rows[p]) for p in ids_a],
-                                     [_text(rows[p]) for p in ids_b], limit=n_terms)
+    comparison.new_terms = new_terms(
+        [_text(rows[p]) for p in ids_a], [_text(rows[p]) for p in ids_b], limit=n_terms
+    )
     if png is not None:
         draw_chart(comparison, png)
     return comparison
 
 
 def _text(row: dict[str, Any]) -> str:
-    return " ".join([row.get("title") or "", row.get("abstract") or "",
-                     " ".join(row.get("keywords") or [])])
+    return " ".join([row.get("title") or "", row.get("abstract") or "", " ".join(row.get("keywords") or [])])
 
 
 # -- topics common to both lists -------------------------------------------------------------
+
 
 def topics_for(store, ids: list[str], rows, facts) -> tuple[dict[str, str], str]:
     """paper id -> topic label for every id, and a note on where topics came from."""
     wanted = set(ids)
     # the map of all papers first, then the map of any list holding both lists
-    for scope in ["*"] + [name for name in store.list_names()
-                          if wanted <= set(store.all_ids(name))]:
+    for scope in ["*"] + [name for name in store.list_names() if wanted <= set(store.all_ids(name))]:
         stored = store.get_map(scope)
         if stored is None:
             continue
@@ -155,6 +173,7 @@ def _cluster_topics(store, ids, rows, facts) -> tuple[dict[str, str], str]:
             vectors, source = normalise_rows(matrix), f"k-means over {model} vectors of both lists"
     if vectors is None:
         from sklearn.decomposition import TruncatedSVD
+
         tfidf, _ = tfidf_matrix([paper_text(rows[p]) for p in ids])
         dims = max(1, min(64, tfidf.shape[1] - 1, len(ids) - 1))
         vectors = normalise_rows(TruncatedSVD(dims, random_state=0).fit_transform(tfidf))
@@ -166,21 +185,31 @@ def _cluster_topics(store, ids, rows, facts) -> tuple[dict[str, str], str]:
     order = [c for c, _ in Counter(labels).most_common()]
     rank = {c: i for i, c in enumerate(order)}
     ranked = np.array([rank[c] for c in labels])
-    texts = [PaperText(title=rows[p].get("title") or "", abstract=rows[p].get("abstract") or "",
-                       keywords=[k for k in rows[p].get("keywords") or [] if isinstance(k, str)],
-                       keyphrases=[k for k in facts.get(p, {}).get("keyphrases") or []
-                                   if isinstance(k, str)],
-                       name=facts.get(p, {}).get("name")) for p in ids]
+    texts = [
+        PaperText(
+            title=rows[p].get("title") or "",
+            abstract=rows[p].get("abstract") or "",
+            keywords=[k for k in rows[p].get("keywords") or [] if isinstance(k, str)],
+            keyphrases=[k for k in facts.get(p, {}).get("keyphrases") or [] if isinstance(k, str)],
+            name=facts.get(p, {}).get("name"),
+        )
+        for p in ids
+    ]
     names = label_clusters(texts, ranked, len(order))
     return {pid: names[ranked[i]].label for i, pid in enumerate(ids)}, source
 
 
 # -- what is new in B -------------------------------------------------------------------------
 
+
 def new_names(ids_a: list[str], ids_b: list[str], facts) -> list[tuple[str, str]]:
     """Named contributions of B whose name no paper of A carries (case-insensitive)."""
-    seen_a = {n.lower() for pid in ids_a for n in (facts.get(pid, {}).get("names") or
-                                                   [facts.get(pid, {}).get("name")]) if n}
+    seen_a = {
+        n.lower()
+        for pid in ids_a
+        for n in (facts.get(pid, {}).get("names") or [facts.get(pid, {}).get("name")])
+        if n
+    }
     out, seen = [], set()
     for pid in ids_b:
         name = facts.get(pid, {}).get("name")
@@ -202,7 +231,7 @@ def new_terms(texts_a: list[str], texts_b: list[str], limit: int = 25) -> list[t
         return []
     terms = vectorizer.get_feature_names_out()
     df_a = np.asarray(matrix[: len(texts_a)].sum(axis=0)).ravel()
-    df_b = np.asarray(matrix[len(texts_a):].sum(axis=0)).ravel()
+    df_b = np.asarray(matrix[len(texts_a) :].sum(axis=0)).ravel()
     new = np.flatnonzero((df_a == 0) & (df_b >= MIN_NEW_TERM_PAPERS))
     ranked = sorted(new, key=lambda j: (-df_b[j], -len(terms[j].split()), terms[j]))
     chosen: list[tuple[str, int]] = []
@@ -238,6 +267,7 @@ def _within(short: str, long: str) -> bool:
 
 # -- output -----------------------------------------------------------------------------------
 
+
 def render_tables(comparison: Comparison, top: int = 12) -> list:
     """rich Tables: areas, topics, risers and fallers, new names and terms."""
     from rich.table import Table
@@ -245,20 +275,28 @@ def render_tables(comparison: Comparison, top: int = 12) -> list:
 
     a, b = comparison.list_a, comparison.list_b
     tables = []
-    for title, rows in ((f"share by area: {a} ({comparison.n_a}) vs {b} ({comparison.n_b})",
-                         comparison.areas[:top]),
-                        (f"share by topic ({comparison.topic_source})", comparison.topics[:top])):
+    for title, rows in (
+        (f"share by area: {a} ({comparison.n_a}) vs {b} ({comparison.n_b})", comparison.areas[:top]),
+        (f"share by topic ({comparison.topic_source})", comparison.topics[:top]),
+    ):
         table = Table(title=Text(title), header_style="bold", title_justify="left")
         table.add_column("label", ratio=3)
         table.add_column(Text(a), justify="right")
         table.add_column(Text(b), justify="right")
         table.add_column("change", justify="right")
         for r in rows:
-            table.add_row(Text(r.label), f"{r.count_a} ({r.share_a:.1f}%)",
-                          f"{r.count_b} ({r.share_b:.1f}%)", _delta(r.delta))
+            table.add_row(
+                Text(r.label),
+                f"{r.count_a} ({r.share_a:.1f}%)",
+                f"{r.count_b} ({r.share_b:.1f}%)",
+                _delta(r.delta),
+            )
         tables.append(table)
-    moves = Table(title="biggest risers and fallers (topic share, percentage points)",
-                  header_style="bold", title_justify="left")
+    moves = Table(
+        title="biggest risers and fallers (topic share, percentage points)",
+        header_style="bold",
+        title_justify="left",
+    )
     moves.add_column("risers", ratio=1)
     moves.add_column("fallers", ratio=1)
     risers, fallers = comparison.risers(top), comparison.fallers(top)
@@ -277,14 +315,17 @@ def render_tables(comparison: Comparison, top: int = 12) -> list:
     new.add_column("terms (papers of B)", ratio=1)
     names, terms = comparison.new_names[:top], comparison.new_terms[:top]
     for i in range(max(len(names), len(terms))):
-        new.add_row(Text(names[i][0]) if i < len(names) else Text(""),
-                    Text(f"{terms[i][0]} ({terms[i][1]})") if i < len(terms) else Text(""))
+        new.add_row(
+            Text(names[i][0]) if i < len(names) else Text(""),
+            Text(f"{terms[i][0]} ({terms[i][1]})") if i < len(terms) else Text(""),
+        )
     tables.append(new)
     return tables
 
 
 def _delta(value: float):
     from rich.text import Text
+
     style = "green" if value > 0 else ("red" if value < 0 else "dim")
     return Text(f"{value:+.1f}", style=style)
 
@@ -298,27 +339,30 @@ def draw_chart(comparison: Comparison, path: str | Path, top: int = 12) -> Path:
 
     path = Path(path)
     areas = sorted(comparison.areas, key=lambda r: -(r.share_a + r.share_b))[:top][::-1]
-    moves = (comparison.risers(top // 2) + comparison.fallers(top // 2))
+    moves = comparison.risers(top // 2) + comparison.fallers(top // 2)
     moves = sorted(moves, key=lambda r: r.delta)
-    fig, (left, right) = plt.subplots(1, 2, figsize=(15, 0.45 * max(len(areas), len(moves), 4) + 2),
-                                      dpi=100)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(15, 0.45 * max(len(areas), len(moves), 4) + 2), dpi=100)
     try:
         y = np.arange(len(areas))
-        left.barh(y + 0.2, [r.share_a for r in areas], height=0.4, label=_plain(comparison.list_a),
-                  color="#9fb3c8")
-        left.barh(y - 0.2, [r.share_b for r in areas], height=0.4, label=_plain(comparison.list_b),
-                  color="#2b6cb0")
+        left.barh(
+            y + 0.2, [r.share_a for r in areas], height=0.4, label=_plain(comparison.list_a), color="#9fb3c8"
+        )
+        left.barh(
+            y - 0.2, [r.share_b for r in areas], height=0.4, label=_plain(comparison.list_b), color="#2b6cb0"
+        )
         left.set_yticks(y, [_plain(r.label, 45) for r in areas], fontsize=8)
         left.set_xlabel("share of list (%)")
         left.set_title("share by area")
         left.legend(fontsize=8, loc="lower right")
         y = np.arange(len(moves))
-        right.barh(y, [r.delta for r in moves],
-                   color=["#c53030" if r.delta < 0 else "#2f855a" for r in moves])
+        right.barh(
+            y, [r.delta for r in moves], color=["#c53030" if r.delta < 0 else "#2f855a" for r in moves]
+        )
         right.set_yticks(y, [_plain(r.label, 45) for r in moves], fontsize=8)
         right.axvline(0, color="black", linewidth=0.8)
-        right.set_xlabel(f"change in share, {_plain(comparison.list_a)} → "
-                         f"{_plain(comparison.list_b)} (percentage points)")
+        right.set_xlabel(
+            f"change in share, {_plain(comparison.list_a)} → {_plain(comparison.list_b)} (percentage points)"
+        )
         right.set_title("topics: biggest risers and fallers")
         fig.tight_layout()
         path.parent.mkdir(parents=True, exist_ok=True)

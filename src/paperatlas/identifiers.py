@@ -23,29 +23,81 @@ from urllib.parse import unquote
 _NEW = r"(?:0[7-9]|1\d|2\d)(?:0[1-9]|1[0-2])\.\d{4,5}"
 _OLD = r"[a-z][a-z-]*(?:\.[A-Z]{2})?/\d{7}"
 ARXIV_BARE = re.compile(rf"^(?:arxiv:\s*)?({_NEW}|{_OLD})(?:v\d+)?$", re.IGNORECASE)
-_ARXIV_URL = re.compile(rf"arxiv\.org/(?:abs|pdf|html|format)/({_NEW}|{_OLD})(?:v\d+)?",
-                        re.IGNORECASE)
+_ARXIV_URL = re.compile(rf"arxiv\.org/(?:abs|pdf|html|format)/({_NEW}|{_OLD})(?:v\d+)?", re.IGNORECASE)
 _ARXIV_TEXT = re.compile(rf"\barxiv\s*[:：]?\s*({_NEW}|{_OLD})(?:v\d+)?(?!\d)", re.IGNORECASE)
-_ARXIV_ALPHAXIV = re.compile(rf"(?:alphaxiv\.org|huggingface\.co/papers|arxiv-sanity[\w.-]*"
-                             rf"|paperswithcode\.com/paper)/(?:abs/|overview/)?({_NEW})(?:v\d+)?",
-                             re.IGNORECASE)
+_ARXIV_ALPHAXIV = re.compile(
+    rf"(?:alphaxiv\.org|huggingface\.co/papers|arxiv-sanity[\w.-]*"
+    rf"|paperswithcode\.com/paper)/(?:abs/|overview/)?({_NEW})(?:v\d+)?",
+    re.IGNORECASE,
+)
 _DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"'<>{}\]\[|]+)", re.IGNORECASE)
 _URL_PARTS = re.compile(r"^(?:[a-z][a-z0-9+.-]*:)?//([^/?#]*)([^?#]*)")
 
-_CODE_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "sourceforge.net",
-               "gitee.com", "colab.research.google.com", "pypi.org")
-_DATA_HOSTS = ("kaggle.com", "zenodo.org", "figshare.com", "drive.google.com",
-               "huggingface.co/datasets", "dataverse")
-_PAPER_HOSTS = ("arxiv.org", "openreview.net", "doi.org", "aclanthology.org", "aclweb.org",
-                "proceedings.mlr.press", "papers.nips.cc", "proceedings.neurips.cc",
-                "openaccess.thecvf.com", "ieeexplore.ieee.org", "dl.acm.org", "link.springer.com",
-                "sciencedirect.com", "nature.com", "science.org", "biorxiv.org", "medrxiv.org",
-                "pubmed.ncbi.nlm.nih.gov", "ncbi.nlm.nih.gov/pmc", "semanticscholar.org",
-                "jmlr.org", "ojs.aaai.org", "ijcai.org", "aaai.org", "academic.oup.com",
-                "wiley.com", "tandfonline.com", "mdpi.com", "frontiersin.org", "plos",
-                "researchgate.net", "ssrn.com", "hal.science", "openalex.org", "europepmc.org",
-                "alphaxiv.org", "huggingface.co/papers", "paperswithcode.com/paper", "usenix.org",
-                "computer.org", "jstor.org", "cell.com", "pnas.org", "iopscience", "elifesciences")
+_CODE_HOSTS = (
+    "github.com",
+    "gitlab.com",
+    "bitbucket.org",
+    "codeberg.org",
+    "sourceforge.net",
+    "gitee.com",
+    "colab.research.google.com",
+    "pypi.org",
+)
+_DATA_HOSTS = (
+    "kaggle.com",
+    "zenodo.org",
+    "figshare.com",
+    "drive.google.com",
+    "huggingface.co/datasets",
+    "dataverse",
+)
+_PAPER_HOSTS = (
+    "arxiv.org",
+    "openreview.net",
+    "doi.org",
+    "aclanthology.org",
+    "aclweb.org",
+    "proceedings.mlr.press",
+    "papers.nips.cc",
+    "proceedings.neurips.cc",
+    "openaccess.thecvf.com",
+    "ieeexplore.ieee.org",
+    "dl.acm.org",
+    "link.springer.com",
+    "sciencedirect.com",
+    "nature.com",
+    "science.org",
+    "biorxiv.org",
+    "medrxiv.org",
+    "pubmed.ncbi.nlm.nih.gov",
+    "ncbi.nlm.nih.gov/pmc",
+    "semanticscholar.org",
+    "jmlr.org",
+    "ojs.aaai.org",
+    "ijcai.org",
+    "aaai.org",
+    "academic.oup.com",
+    "wiley.com",
+    "tandfonline.com",
+    "mdpi.com",
+    "frontiersin.org",
+    "plos",
+    "researchgate.net",
+    "ssrn.com",
+    "hal.science",
+    "openalex.org",
+    "europepmc.org",
+    "alphaxiv.org",
+    "huggingface.co/papers",
+    "paperswithcode.com/paper",
+    "usenix.org",
+    "computer.org",
+    "jstor.org",
+    "cell.com",
+    "pnas.org",
+    "iopscience",
+    "elifesciences",
+)
 
 
 def strip_version(arxiv: str) -> str:
@@ -60,8 +112,7 @@ def arxiv_id(text: str | None) -> str | None:
     if match := ARXIV_BARE.match(text):
         return strip_version(match.group(1))
     lowered = text.lower()
-    if "xiv" not in lowered and "huggingface.co/papers" not in lowered \
-            and "paperswithcode" not in lowered:
+    if "xiv" not in lowered and "huggingface.co/papers" not in lowered and "paperswithcode" not in lowered:
         return None
     for pattern in (_ARXIV_URL, _ARXIV_TEXT, _ARXIV_ALPHAXIV):
         if match := pattern.search(text):
@@ -89,8 +140,10 @@ def doi(text: str | None) -> str | None:
     return value.lower()
 
 
-_OPENREVIEW_URL = re.compile(r"openreview\.net/(?:forum|pdf|attachment|notes?)/?\?(?:[^#]*?&)?"
-                             r"(?:id|noteId)=([A-Za-z0-9_-]{6,20})(?:[&#]|$)")
+_OPENREVIEW_URL = re.compile(
+    r"openreview\.net/(?:forum|pdf|attachment|notes?)/?\?(?:[^#]*?&)?"
+    r"(?:id|noteId)=([A-Za-z0-9_-]{6,20})(?:[&#]|$)"
+)
 
 
 def openreview_id(text: str | None) -> str | None:
@@ -114,7 +167,7 @@ def find_identifiers(*texts: str | None) -> dict[str, str]:
         if "openreview" not in found and "openreview" in text and (value := openreview_id(text)):
             found["openreview"] = value
     if "arxiv" not in found and (d := found.get("doi", "")).startswith("10.48550/arxiv."):
-        found["arxiv"] = strip_version(d[len("10.48550/arxiv."):])
+        found["arxiv"] = strip_version(d[len("10.48550/arxiv.") :])
     return found
 
 
@@ -142,8 +195,7 @@ def link_kind(url: str) -> str:
 @lru_cache(maxsize=4096)
 def _host_kind(host: str) -> str | None:
     """The kind every link on this host has, or None when the path decides."""
-    if any(host == h or host.endswith("." + h) for h in _CODE_HOSTS) \
-            or host.startswith(("git.", "gitlab.")):
+    if any(host == h or host.endswith("." + h) for h in _CODE_HOSTS) or host.startswith(("git.", "gitlab.")):
         return "code"
     if any("/" in h and h.split("/", 1)[0] == host for h in _DATA_HOSTS + _PAPER_HOSTS):
         return None  # huggingface.co/datasets, ncbi.nlm.nih.gov/pmc: the path decides

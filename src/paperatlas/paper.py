@@ -97,5 +97,4 @@ def paper_id(paper: Paper) -> str:
     for name in ("arxiv", "doi", "openreview"):
         if value := paper.identifiers.get(name):
             return "h" + hashlib.sha1(f"{name}:{value}".encode("utf-8")).hexdigest()[:15]
-    return "h" + hashlib.sha1(("title:" + normalise_text(paper.title or "")).encode("utf-8")
-                              ).hexdigest()[:15]
+    return "h" + hashlib.sha1(("title:" + normalise_text(paper.title or "")).encode("utf-8")).hexdigest()[:15]

@@ -33,13 +33,14 @@ from paperatlas.embed.index import normalise_rows
 
 DEFAULT_COLLECTION = "likes"
 MIN_LIKES_FOR_CLASSIFIER = 5
-DISLIKE_WEIGHT = 0.5      # centroid mode: how much similarity to dislikes subtracts
-EMBEDDING_WEIGHT = 1.0    # relative weight of the embedding block vs the TF-IDF block
+DISLIKE_WEIGHT = 0.5  # centroid mode: how much similarity to dislikes subtracts
+EMBEDDING_WEIGHT = 1.0  # relative weight of the embedding block vs the TF-IDF block
 TFIDF_VERSION = "tfidf-v1"  # part of the cache key: change when tfidf_matrix changes
-SVM_C = 0.01              # strong regularisation: few positives (0.1 and 1 did worse in the benchmark)
+SVM_C = 0.01  # strong regularisation: few positives (0.1 and 1 did worse in the benchmark)
 
 
 # -- marks ---------------------------------------------------------------------------------
+
 
 def _resolve(store, ids: Iterable[str]) -> list[str]:
     """Full ids for what a user typed (ids or unique prefixes); all-or-nothing."""
@@ -56,7 +57,8 @@ def _resolve(store, ids: Iterable[str]) -> list[str]:
     if unknown:
         raise PaperatlasError(
             f"unknown or ambiguous paper id{'s' if len(unknown) > 1 else ''}: "
-            f"{', '.join(unknown)} (see `paperatlas ls` or `paperatlas search`)")
+            f"{', '.join(unknown)} (see `paperatlas ls` or `paperatlas search`)"
+        )
     return resolved
 
 
@@ -67,8 +69,7 @@ def _check_collection(collection: str) -> str:
     return name
 
 
-def mark(store, ids: Iterable[str], collection: str = DEFAULT_COLLECTION,
-         value: int = 1) -> list[str]:
+def mark(store, ids: Iterable[str], collection: str = DEFAULT_COLLECTION, value: int = 1) -> list[str]:
     """Like (value 1) or dislike (value -1) papers in a collection; returns their full ids.
 
     Marking again replaces the earlier mark (a dislike can become a like). Unknown ids
@@ -106,6 +107,7 @@ def collection_ids(store, collection: str = DEFAULT_COLLECTION) -> tuple[list[st
 
 # -- features --------------------------------------------------------------------------------
 
+
 @dataclass
 class Features:
     """Per-paper features, rows aligned with `ids`.
@@ -126,8 +128,7 @@ class Features:
 
 def paper_text(paper: dict[str, Any]) -> str:
     keywords = paper.get("keywords") or []
-    return " ".join(filter(None, [paper.get("title") or "", paper.get("abstract") or "",
-                                  " ".join(keywords)]))
+    return " ".join(filter(None, [paper.get("title") or "", paper.get("abstract") or "", " ".join(keywords)]))
 
 
 def tfidf_matrix(texts: list[str]):
@@ -136,13 +137,20 @@ def tfidf_matrix(texts: list[str]):
 
     min_df = 2 if len(texts) >= 50 else 1
     vectorizer = TfidfVectorizer(
-        sublinear_tf=True, stop_words="english", ngram_range=(1, 2), min_df=min_df,
-        max_df=0.5 if len(texts) >= 50 else 1.0, max_features=200_000, dtype=np.float32,
-        token_pattern=r"(?u)\b[a-zA-Z][a-zA-Z0-9\-]+\b")
+        sublinear_tf=True,
+        stop_words="english",
+        ngram_range=(1, 2),
+        min_df=min_df,
+        max_df=0.5 if len(texts) >= 50 else 1.0,
+        max_features=200_000,
+        dtype=np.float32,
+        token_pattern=r"(?u)\b[a-zA-Z][a-zA-Z0-9\-]+\b",
+    )
     try:
         matrix = vectorizer.fit_transform(texts)
     except ValueError:  # every text empty or stop words only
         from scipy import sparse
+
         return sparse.csr_matrix((len(texts), 0), dtype=np.float32), np.array([], dtype=object)
     return matrix.tocsr(), vectorizer.get_feature_names_out()
 
@@ -152,8 +160,7 @@ def pick_model(store, model: str | None = None) -> str | None:
     stored = store.vector_models()
     if model is not None:
         if model not in stored:
-            raise PaperatlasError(
-                f"no vectors for model {model!r} in {store.path} (run `paperatlas embed`)")
+            raise PaperatlasError(f"no vectors for model {model!r} in {store.path} (run `paperatlas embed`)")
         return model
     try:
         from paperatlas.embed import DEFAULT_MODEL
@@ -172,8 +179,7 @@ def _store_signature(store, model: str | None) -> tuple:
     row = store.conn.execute(
         "SELECT count(*), coalesce(max(rowid), 0), coalesce(max(updated_at), '') FROM papers"
     ).fetchone()
-    vec = store.conn.execute(
-        "SELECT count(*) FROM embeddings WHERE model = ?", (model,)).fetchone()[0]
+    vec = store.conn.execute("SELECT count(*) FROM embeddings WHERE model = ?", (model,)).fetchone()[0]
     return (str(store.path), model, tuple(row), vec)
 
 
@@ -191,11 +197,11 @@ def _read_tfidf_cache(store, key: tuple, ids: list[str]):
         from scipy import sparse
 
         with np.load(path, allow_pickle=False) as z:
-            if (str(z["key"]) != repr((TFIDF_VERSION, key[2]))
-                    or z["ids"].tobytes().decode("utf-8") != "\n".join(ids)):
+            if str(z["key"]) != repr((TFIDF_VERSION, key[2])) or z["ids"].tobytes().decode(
+                "utf-8"
+            ) != "\n".join(ids):
                 return None
-            matrix = sparse.csr_matrix((z["data"], z["indices"], z["indptr"]),
-                                       shape=tuple(z["shape"]))
+            matrix = sparse.csr_matrix((z["data"], z["indices"], z["indptr"]), shape=tuple(z["shape"]))
             terms = z["terms"].tobytes().decode("utf-8").split("\n") if matrix.shape[1] else []
             return matrix, np.array(terms, dtype=object)
     except Exception:  # a damaged or foreign file: refit
@@ -208,9 +214,16 @@ def _write_tfidf_cache(store, key: tuple, ids: list[str], matrix, terms) -> None
     try:
         # ids and terms as one UTF-8 blob each: fixed-width string arrays would be 10x larger
         blob = lambda strings: np.frombuffer("\n".join(strings).encode("utf-8"), dtype=np.uint8)
-        np.savez(tmp, key=np.array(repr((TFIDF_VERSION, key[2]))), ids=blob(ids),
-                 data=matrix.data, indices=matrix.indices, indptr=matrix.indptr,
-                 shape=np.array(matrix.shape), terms=blob([str(t) for t in terms]))
+        np.savez(
+            tmp,
+            key=np.array(repr((TFIDF_VERSION, key[2]))),
+            ids=blob(ids),
+            data=matrix.data,
+            indices=matrix.indices,
+            indptr=matrix.indptr,
+            shape=np.array(matrix.shape),
+            terms=blob([str(t) for t in terms]),
+        )
         os.replace(tmp, path)
     except OSError:  # read-only folder: work without the cache
         tmp.unlink(missing_ok=True)
@@ -250,16 +263,17 @@ def load_features(store, model: str | None = None) -> Features:
 
 # -- pure ranking -------------------------------------------------------------------------------
 
+
 def _centroid(matrix, rows: list[int]) -> np.ndarray:
     centroid = np.asarray(matrix[rows].mean(axis=0)).ravel()
     norm = np.linalg.norm(centroid)
     return centroid / norm if norm else centroid
 
 
-def rank_centroid(features: Features, liked: list[int], disliked: list[int] = ()
-                  ) -> np.ndarray:
+def rank_centroid(features: Features, liked: list[int], disliked: list[int] = ()) -> np.ndarray:
     """Scores for every row: cosine to the likes' centroid (embedding and TF-IDF averaged),
     minus DISLIKE_WEIGHT times cosine to the dislikes' centroid."""
+
     def similarity(rows):
         parts = [features.tfidf @ _centroid(features.tfidf, rows)]
         if features.emb is not None:
@@ -278,12 +292,12 @@ def design_matrix(features: Features):
 
     if features.emb is None:
         return features.tfidf
-    return sparse.hstack([features.tfidf, sparse.csr_matrix(EMBEDDING_WEIGHT * features.emb)],
-                         format="csr")
+    return sparse.hstack([features.tfidf, sparse.csr_matrix(EMBEDDING_WEIGHT * features.emb)], format="csr")
 
 
-def rank_linear(features: Features, liked: list[int], disliked: list[int] = (),
-                design=None) -> tuple[np.ndarray, np.ndarray]:
+def rank_linear(
+    features: Features, liked: list[int], disliked: list[int] = (), design=None
+) -> tuple[np.ndarray, np.ndarray]:
     """(scores for every row, the fitted weights) from a linear SVM: liked papers are the
     positives, every other paper a negative; dislikes count as negatives with more weight."""
     from sklearn.svm import LinearSVC
@@ -300,8 +314,9 @@ def rank_linear(features: Features, liked: list[int], disliked: list[int] = (),
     return svm.decision_function(X).astype(np.float64), svm.coef_.ravel()
 
 
-def top_unseen(scores: np.ndarray, exclude: Iterable[int], k: int,
-               allowed: np.ndarray | None = None) -> np.ndarray:
+def top_unseen(
+    scores: np.ndarray, exclude: Iterable[int], k: int, allowed: np.ndarray | None = None
+) -> np.ndarray:
     """Indices of the k best-scoring rows that are not excluded (and are allowed)."""
     scores = scores.astype(np.float64, copy=True)
     scores[list(exclude)] = -np.inf
@@ -315,8 +330,14 @@ def top_unseen(scores: np.ndarray, exclude: Iterable[int], k: int,
     return top[np.argsort(-scores[top], kind="stable")]
 
 
-def explain(features: Features, row: int, liked: list[int], coef: np.ndarray | None = None,
-            n_closest: int = 2, n_terms: int = 5) -> tuple[list[tuple[int, float]], list[str]]:
+def explain(
+    features: Features,
+    row: int,
+    liked: list[int],
+    coef: np.ndarray | None = None,
+    n_closest: int = 2,
+    n_terms: int = 5,
+) -> tuple[list[tuple[int, float]], list[str]]:
     """Why a row was picked: ([(liked row, cosine)], [shared terms]).
 
     Terms are those the pick shares with the liked papers, ranked by how much each adds to
@@ -357,6 +378,7 @@ def explain(features: Features, row: int, liked: list[int], coef: np.ndarray | N
 
 # -- recommendations ------------------------------------------------------------------------------
 
+
 @dataclass
 class Pick:
     paper_id: str
@@ -381,9 +403,16 @@ class Pick:
 class Recommendations(list):
     """A list of `Pick`s, best first, plus how they were made (method, message)."""
 
-    def __init__(self, picks=(), method: str = "none", collection: str = DEFAULT_COLLECTION,
-                 n_likes: int = 0, n_dislikes: int = 0, model: str | None = None,
-                 message: str = ""):
+    def __init__(
+        self,
+        picks=(),
+        method: str = "none",
+        collection: str = DEFAULT_COLLECTION,
+        n_likes: int = 0,
+        n_dislikes: int = 0,
+        model: str | None = None,
+        message: str = "",
+    ):
         super().__init__(picks)
         self.method = method
         self.collection = collection
@@ -393,9 +422,15 @@ class Recommendations(list):
         self.message = message
 
     def to_dict(self) -> dict[str, Any]:
-        return {"collection": self.collection, "method": self.method, "model": self.model,
-                "likes": self.n_likes, "dislikes": self.n_dislikes, "message": self.message,
-                "picks": [p.to_dict() for p in self]}
+        return {
+            "collection": self.collection,
+            "method": self.method,
+            "model": self.model,
+            "likes": self.n_likes,
+            "dislikes": self.n_dislikes,
+            "message": self.message,
+            "picks": [p.to_dict() for p in self],
+        }
 
 
 def _title(paper: dict[str, Any]) -> str:
@@ -406,8 +441,9 @@ def _title(paper: dict[str, Any]) -> str:
     return " ".join(words[:12]) + ("…" if len(words) > 12 else "")
 
 
-def recommend(store, collection: str = DEFAULT_COLLECTION, k: int = 30,
-              model: str | None = None, **filters) -> Recommendations:
+def recommend(
+    store, collection: str = DEFAULT_COLLECTION, k: int = 30, model: str | None = None, **filters
+) -> Recommendations:
     """The k best unseen papers for a collection, each with its reasons.
 
     `filters` (list_name, area, decision, kind, has_code, ...) narrow the candidates, as in
@@ -417,10 +453,16 @@ def recommend(store, collection: str = DEFAULT_COLLECTION, k: int = 30,
     liked_ids, disliked_ids = collection_ids(store, collection)
     if not liked_ids:
         known = store.collections()
-        hint = (f"; collections with likes: {', '.join(sorted(known))}" if known else
-                "; like some first: `paperatlas like ID…`")
-        return Recommendations(collection=collection, n_dislikes=len(disliked_ids),
-                               message=f"no liked papers in collection {collection!r}{hint}")
+        hint = (
+            f"; collections with likes: {', '.join(sorted(known))}"
+            if known
+            else "; like some first: `paperatlas like ID…`"
+        )
+        return Recommendations(
+            collection=collection,
+            n_dislikes=len(disliked_ids),
+            message=f"no liked papers in collection {collection!r}{hint}",
+        )
     if k <= 0:
         raise PaperatlasError(f"k must be positive, not {k}")
 
@@ -431,29 +473,46 @@ def recommend(store, collection: str = DEFAULT_COLLECTION, k: int = 30,
     allowed = None
     if filters:
         keep = {p["id"] for p in store.iter_papers(**filters)}
-        allowed = np.fromiter((pid in keep for pid in features.ids), dtype=bool,
-                              count=len(features.ids))
+        allowed = np.fromiter((pid in keep for pid in features.ids), dtype=bool, count=len(features.ids))
 
     ids, scores, why = rank(features, liked, disliked, k, allowed)
-    papers = {p["id"]: p for p in store.iter_papers(
-        ids=ids + [features.ids[i] for i in liked])}
-    picks = [Pick(paper_id=pid, score=round(score, 4), title=_title(papers[pid]),
-                  closest=[{"id": cid, "title": _title(papers[cid]), "similarity": round(sim, 3)}
-                           for cid, sim in reason["closest"]],
-                  terms=reason["terms"])
-             for pid, score, reason in zip(ids, scores, why)]
+    papers = {p["id"]: p for p in store.iter_papers(ids=ids + [features.ids[i] for i in liked])}
+    picks = [
+        Pick(
+            paper_id=pid,
+            score=round(score, 4),
+            title=_title(papers[pid]),
+            closest=[
+                {"id": cid, "title": _title(papers[cid]), "similarity": round(sim, 3)}
+                for cid, sim in reason["closest"]
+            ],
+            terms=reason["terms"],
+        )
+        for pid, score, reason in zip(ids, scores, why)
+    ]
     message = "" if picks else "no unseen papers match the filters"
-    return Recommendations(picks, method=method_for(len(liked)), collection=collection,
-                           n_likes=len(liked), n_dislikes=len(disliked), model=features.model,
-                           message=message)
+    return Recommendations(
+        picks,
+        method=method_for(len(liked)),
+        collection=collection,
+        n_likes=len(liked),
+        n_dislikes=len(disliked),
+        model=features.model,
+        message=message,
+    )
 
 
 def method_for(n_likes: int) -> str:
     return "linear SVM" if n_likes >= MIN_LIKES_FOR_CLASSIFIER else "centroid similarity"
 
 
-def rank(features: Features, liked: list[int], disliked: list[int] = (), k: int = 30,
-         allowed: np.ndarray | None = None) -> tuple[list[str], list[float], list[dict]]:
+def rank(
+    features: Features,
+    liked: list[int],
+    disliked: list[int] = (),
+    k: int = 30,
+    allowed: np.ndarray | None = None,
+) -> tuple[list[str], list[float], list[dict]]:
     """The pure core of `recommend`: (ids, scores, why) of the k best rows that are neither
     liked nor disliked; why = {"closest": [(liked id, cosine)], "terms": [shared terms]}."""
     liked, disliked = list(liked), list(disliked)

@@ -50,8 +50,10 @@ WATCH_SECONDS = 1.0  # how often the fallback watchdog looks for its parent
 
 def _watch_parent(parent: int) -> None:
     """Fallback where there is no parent-death signal: exit once re-parented."""
+
     def watch() -> None:
         import time
+
         while os.getppid() == parent:
             time.sleep(WATCH_SECONDS)
         os._exit(1)
@@ -84,8 +86,9 @@ def process_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
     instead of leaving the parent waiting. Start it before any progress bar or other
     thread: the workers are forked (at the first submit)."""
     context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else None)
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context,
-                               initializer=init_worker, initargs=(os.getpid(),))
+    pool = ProcessPoolExecutor(
+        max_workers=workers, mp_context=context, initializer=init_worker, initargs=(os.getpid(),)
+    )
     try:
         yield pool
     except BaseException:

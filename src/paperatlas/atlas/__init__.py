@@ -43,8 +43,7 @@ def reference_scope(scope: str) -> str:
     return f"reference:{scope}"
 
 
-def map_signature(ids: list[str], model: str, vector_hashes: dict[str, str],
-                  reference_id: str = "") -> str:
+def map_signature(ids: list[str], model: str, vector_hashes: dict[str, str], reference_id: str = "") -> str:
     h = hashlib.sha1(f"{ALGORITHM}\n{model}\n{reference_id}\n".encode())
     for pid in sorted(ids):
         h.update(f"{pid}:{vector_hashes.get(pid, '')}\n".encode())
@@ -72,16 +71,22 @@ def pick_model(store, ids: list[str], model: str | None = None) -> str:
     return ranked[0]
 
 
-def build_map(store, list_name: str | None = None, model: str | None = None,
-              force: bool = False, progress: bool = False,
-              own_map: bool = False) -> dict[str, Any]:
+def build_map(
+    store,
+    list_name: str | None = None,
+    model: str | None = None,
+    force: bool = False,
+    progress: bool = False,
+    own_map: bool = False,
+) -> dict[str, Any]:
     """Build (or reuse) the map of a list; returns the stored map (see Store.get_map) with
     `built` set to True when it was computed now. `own_map`: never use a reference (the
     map a reference is made from)."""
     scope = map_scope(list_name)
     if list_name is not None and list_name not in store.list_names():
-        raise PaperatlasError(f"no list named {list_name!r} (lists: "
-                              f"{', '.join(store.list_names()) or 'none'})")
+        raise PaperatlasError(
+            f"no list named {list_name!r} (lists: {', '.join(store.list_names()) or 'none'})"
+        )
     ids = store.all_ids(list_name)
     if not ids:
         raise PaperatlasError("no papers to map: run `paperatlas add FILE` first")
@@ -91,7 +96,8 @@ def build_map(store, list_name: str | None = None, model: str | None = None,
     if missing:
         raise PaperatlasError(
             f"{len(missing)} of {len(ids)} papers have no {model} vectors: "
-            f"run `paperatlas embed --model {model}` first")
+            f"run `paperatlas embed --model {model}` first"
+        )
     signature, ref, words_from = _signature(store, ids, model, hashes, own_map)
     if not force:
         stored = store.get_map(scope, model)
@@ -105,23 +111,28 @@ def build_map(store, list_name: str | None = None, model: str | None = None,
         steps.advance("layout and topics")
         from paperatlas.atlas.cluster import OUTLIER_Z, cluster_papers
         from paperatlas.enrich.text import text_length  # characters for Chinese, words otherwise
+
         # a title-only paper (no abstract: mapped by its title) is not a junk abstract; where
         # it lies among the others decides, as for every paper (core distance)
-        words = {p["id"]: text_length(p.get("abstract") or "") or
-                 (MIN_WORDS if (p.get("title") or "").strip() else 0) for p in store.get_papers(ids)}
+        words = {
+            p["id"]: text_length(p.get("abstract") or "")
+            or (MIN_WORDS if (p.get("title") or "").strip() else 0)
+            for p in store.get_papers(ids)
+        }
         too_short = [words.get(pid, 0) < MIN_WORDS for pid in ids]
         placed = None
         if ref is not None:
             from paperatlas.atlas.reference import SHORT_LIST
+
             placed = ref.place(vectors)
-            layer_topics, layer_assignments, layer_meta = _placement_map(
-                store, ids, ref, placed, too_short)
+            layer_topics, layer_assignments, layer_meta = _placement_map(store, ids, ref, placed, too_short)
             layer_meta.update({"list": list_name, "model": model})
             if len(ids) < SHORT_LIST:  # the field's topics are this list's topics
                 steps.advance("placed on the field")
                 meta = {**layer_meta, "seconds": round(time.perf_counter() - started, 2)}
-                store.save_map(reference_scope(scope), model, signature, meta, layer_topics,
-                               layer_assignments)
+                store.save_map(
+                    reference_scope(scope), model, signature, meta, layer_topics, layer_assignments
+                )
                 store.save_map(scope, model, signature, meta, layer_topics, layer_assignments)
                 steps.advance("done")
                 stored = store.get_map(scope, model)
@@ -131,28 +142,44 @@ def build_map(store, list_name: str | None = None, model: str | None = None,
         steps.advance("labels")
         labelled = time.perf_counter()
         topics, assignments = _describe(
-            store, ids, result, ref, placed,
-            generic_words=words_from.generic_words if words_from is not None else None)
+            store,
+            ids,
+            result,
+            ref,
+            placed,
+            generic_words=words_from.generic_words if words_from is not None else None,
+        )
         stage_seconds = {**result.seconds, "labels": round(time.perf_counter() - labelled, 2)}
         steps.advance("saving")
         n = len(ids)
         meta = {
-            "algorithm": ALGORITHM, "grouping": "own", "list": list_name, "model": model,
-            "papers": n, "reference": ref.name if ref is not None else None,
-            "broad_topics": int(result.broad.max()) + 1, "fine_topics": int(result.fine.max()) + 1,
+            "algorithm": ALGORITHM,
+            "grouping": "own",
+            "list": list_name,
+            "model": model,
+            "papers": n,
+            "reference": ref.name if ref is not None else None,
+            "broad_topics": int(result.broad.max()) + 1,
+            "fine_topics": int(result.fine.max()) + 1,
             "outliers": int(result.outlier.sum()),
             "outlier_share": round(float(result.outlier.mean()), 4),
             "outlier_reasons": dict(Counter(r for r in result.outlier_reason if r)),
             "outlier_rule": f"core distance (to the 15th nearest paper) above median + "
-                            f"{OUTLIER_Z} robust sigmas, or an abstract under {MIN_WORDS} words, or "
-                            "no usable text; each outlier keeps its nearest topic",
-            "seconds": round(time.perf_counter() - started, 2), "stage_seconds": stage_seconds,
+            f"{OUTLIER_Z} robust sigmas, or an abstract under {MIN_WORDS} words, or "
+            "no usable text; each outlier keeps its nearest topic",
+            "seconds": round(time.perf_counter() - started, 2),
+            "stage_seconds": stage_seconds,
         }
         store.save_map(scope, model, signature, meta, topics, assignments)
         if ref is not None:
-            store.save_map(reference_scope(scope), model, signature,
-                           {**layer_meta, "seconds": meta["seconds"]}, layer_topics,
-                           layer_assignments)
+            store.save_map(
+                reference_scope(scope),
+                model,
+                signature,
+                {**layer_meta, "seconds": meta["seconds"]},
+                layer_topics,
+                layer_assignments,
+            )
         steps.advance("done")
     stored = store.get_map(scope, model)
     stored["built"] = True
@@ -173,9 +200,16 @@ def _signature(store, ids, model, hashes, own_map):
         # the field's generic words do not depend on the embedding: a map in another
         # model's space (lsa) still sets them aside, only without the field's topics
         from paperatlas.atlas import reference
+
         words_from = reference.load(store)
-    ref_id = (f"{words_from.name}:{words_from.meta.get('map_signature', '')}:"
-              f"{'placed' if ref is not None else 'words'}") if words_from is not None else ""
+    ref_id = (
+        (
+            f"{words_from.name}:{words_from.meta.get('map_signature', '')}:"
+            f"{'placed' if ref is not None else 'words'}"
+        )
+        if words_from is not None
+        else ""
+    )
     return map_signature(ids, model, hashes, ref_id), ref, words_from
 
 
@@ -184,6 +218,7 @@ def _reference_for(store, model: str, own_map: bool):
     if own_map:
         return None
     from paperatlas.atlas import reference
+
     ref = reference.load(store)
     if ref is None or ref.model != model:
         return None
@@ -202,40 +237,69 @@ def _placement_map(store, ids: list[str], ref, placed, too_short) -> tuple[list,
     low = (conf < MIN_CONFIDENCE) | np.asarray(too_short, dtype=bool)
     topics: list[dict] = []
     for level, labels, names_of, sizes, parents in (
-            (0, placed.broad, ref.broad_labels, ref.broad_size, None),
-            (1, placed.fine, ref.fine_labels, ref.fine_size, ref.fine_parent)):
+        (0, placed.broad, ref.broad_labels, ref.broad_size, None),
+        (1, placed.fine, ref.fine_labels, ref.fine_size, ref.fine_parent),
+    ):
         for t in sorted(set(int(x) for x in labels)):
             members = np.flatnonzero(labels == t)
             order = members[np.argsort(-conf[members], kind="stable")]
             centre = _label_point(placed.xy[members])
             names = [facts.get(ids[i], {}).get("name") for i in order]
             areas = _area_counts(papers, facts, [ids[i] for i in members])
-            topics.append({
-                "level": level, "topic_id": t,
-                "parent_id": int(parents[t]) if parents is not None else None,
-                "label": names_of[t], "size": int(len(members)),
-                "x": float(centre[0]), "y": float(centre[1]),
-                "data": {"terms": [], "coverage": [],
-                         "names": [n for n in dict.fromkeys(names) if n][:10],
-                         "representative": [ids[i] for i in order[:5]],
-                         "outliers": int(low[members].sum()), "areas": areas.most_common(3),
-                         "reference": {"name": ref.name, "topic_id": t, "size": int(sizes[t]),
-                                       "share": round(float(sizes[t]) / len(ref.xy), 4)}},
-            })
-    assignments = [{"paper_id": pid, "x": float(placed.xy[i, 0]), "y": float(placed.xy[i, 1]),
-                    "broad": int(placed.broad[i]), "fine": int(placed.fine[i]),
-                    "outlier": bool(low[i])} for i, pid in enumerate(ids)]
+            topics.append(
+                {
+                    "level": level,
+                    "topic_id": t,
+                    "parent_id": int(parents[t]) if parents is not None else None,
+                    "label": names_of[t],
+                    "size": int(len(members)),
+                    "x": float(centre[0]),
+                    "y": float(centre[1]),
+                    "data": {
+                        "terms": [],
+                        "coverage": [],
+                        "names": [n for n in dict.fromkeys(names) if n][:10],
+                        "representative": [ids[i] for i in order[:5]],
+                        "outliers": int(low[members].sum()),
+                        "areas": areas.most_common(3),
+                        "reference": {
+                            "name": ref.name,
+                            "topic_id": t,
+                            "size": int(sizes[t]),
+                            "share": round(float(sizes[t]) / len(ref.xy), 4),
+                        },
+                    },
+                }
+            )
+    assignments = [
+        {
+            "paper_id": pid,
+            "x": float(placed.xy[i, 0]),
+            "y": float(placed.xy[i, 1]),
+            "broad": int(placed.broad[i]),
+            "fine": int(placed.fine[i]),
+            "outlier": bool(low[i]),
+        }
+        for i, pid in enumerate(ids)
+    ]
     meta = {
-        "algorithm": ALGORITHM, "grouping": "reference", "reference": ref.name,
-        "reference_title": ref.meta.get("title", ref.name), "reference_papers": len(ref.xy),
-        "papers": len(ids), "broad_topics": len({int(b) for b in placed.broad}),
-        "fine_topics": len({int(f) for f in placed.fine}), "outliers": int(low.sum()),
+        "algorithm": ALGORITHM,
+        "grouping": "reference",
+        "reference": ref.name,
+        "reference_title": ref.meta.get("title", ref.name),
+        "reference_papers": len(ref.xy),
+        "papers": len(ids),
+        "broad_topics": len({int(b) for b in placed.broad}),
+        "fine_topics": len({int(f) for f in placed.fine}),
+        "outliers": int(low.sum()),
         "outlier_share": round(float(low.mean()), 4) if len(ids) else 0.0,
         "outlier_rule": f"field topic vote share under {MIN_CONFIDENCE:.0%} among the "
-                        f"{ref.meta.get('k', 15)} nearest papers of the field, or under "
-                        f"{MIN_WORDS} words of text; each is kept in its nearest topic",
-        "confidence": {pid: [round(float(placed.broad_conf[i]), 3),
-                             round(float(placed.fine_conf[i]), 3)] for i, pid in enumerate(ids)},
+        f"{ref.meta.get('k', 15)} nearest papers of the field, or under "
+        f"{MIN_WORDS} words of text; each is kept in its nearest topic",
+        "confidence": {
+            pid: [round(float(placed.broad_conf[i]), 3), round(float(placed.fine_conf[i]), 3)]
+            for i, pid in enumerate(ids)
+        },
     }
     return topics, assignments, meta
 
@@ -252,16 +316,21 @@ def paper_texts(papers: dict, facts: dict, ids: list[str]) -> list:
     texts = []
     for pid in ids:
         p, f = papers.get(pid, {}), facts.get(pid, {})
-        texts.append(PaperText(
-            title=p.get("title") or "", abstract=p.get("abstract") or "",
-            keywords=[k for k in p.get("keywords") or [] if isinstance(k, str)],
-            keyphrases=[k for k in f.get("keyphrases") or [] if isinstance(k, str)],
-            name=f.get("name")))
+        texts.append(
+            PaperText(
+                title=p.get("title") or "",
+                abstract=p.get("abstract") or "",
+                keywords=[k for k in p.get("keywords") or [] if isinstance(k, str)],
+                keyphrases=[k for k in f.get("keyphrases") or [] if isinstance(k, str)],
+                name=f.get("name"),
+            )
+        )
     return texts
 
 
-def _describe(store, ids: list[str], result, ref=None, placed=None, generic_words=None
-              ) -> tuple[list[dict], list[dict]]:
+def _describe(
+    store, ids: list[str], result, ref=None, placed=None, generic_words=None
+) -> tuple[list[dict], list[dict]]:
     """Topic rows (labels, sizes, centres, top names and terms) and per-paper assignments.
     With a reference, labels never use the field's generic words, and a topic with no
     good label of its own is named after the field's topic most of its papers are in."""
@@ -276,50 +345,73 @@ def _describe(store, ids: list[str], result, ref=None, placed=None, generic_word
     generic = set(generic_words) if generic_words else None
     fallback = {0: None, 1: None}
     if placed is not None:
-        for level, own, field, names_of in ((0, result.broad, placed.broad, ref.broad_labels),
-                                            (1, result.fine, placed.fine, ref.fine_labels)):
-            fallback[level] = [names_of[Counter(field[own == t].tolist()).most_common(1)[0][0]]
-                               for t in range(int(own.max()) + 1)]
-    broad_terms = label_clusters(texts, result.broad, n_broad, phrases=phrases,
-                                 generic=generic, fallback=fallback[0])
-    fine_terms = label_clusters(texts, result.fine, n_fine, phrases=phrases,
-                                generic=generic, fallback=fallback[1])
+        for level, own, field, names_of in (
+            (0, result.broad, placed.broad, ref.broad_labels),
+            (1, result.fine, placed.fine, ref.fine_labels),
+        ):
+            fallback[level] = [
+                names_of[Counter(field[own == t].tolist()).most_common(1)[0][0]]
+                for t in range(int(own.max()) + 1)
+            ]
+    broad_terms = label_clusters(
+        texts, result.broad, n_broad, phrases=phrases, generic=generic, fallback=fallback[0]
+    )
+    fine_terms = label_clusters(
+        texts, result.fine, n_fine, phrases=phrases, generic=generic, fallback=fallback[1]
+    )
 
     topics: list[dict] = []
-    for level, labels, terms, count in ((0, result.broad, broad_terms, n_broad),
-                                         (1, result.fine, fine_terms, n_fine)):
+    for level, labels, terms, count in (
+        (0, result.broad, broad_terms, n_broad),
+        (1, result.fine, fine_terms, n_fine),
+    ):
         for t in range(count):
             members = np.flatnonzero(labels == t)
             centre = _label_point(result.xy[members])
             # representative papers: closest to the topic's centroid in the cluster space
             c = result.space[members].mean(axis=0)
-            order = members[np.argsort(np.linalg.norm(result.space[members] - c, axis=1),
-                                       kind="stable")]
+            order = members[np.argsort(np.linalg.norm(result.space[members] - c, axis=1), kind="stable")]
             names = [texts[i].name for i in order if texts[i].name]
             areas = _area_counts(papers, facts, [ids[i] for i in members])
-            topics.append({
-                "level": level, "topic_id": t,
-                "parent_id": int(result.fine_parent[t]) if level == 1 else None,
-                "label": terms[t].label, "size": int(len(members)),
-                "x": float(centre[0]), "y": float(centre[1]),
-                "data": {
-                    "terms": terms[t].terms, "coverage": terms[t].coverage,
-                    "names": list(dict.fromkeys(names))[:10],
-                    "representative": [ids[i] for i in order[:5]],
-                    "outliers": int(result.outlier[members].sum()),
-                    "areas": areas.most_common(3),
-                },
-            })
-    assignments = [{"paper_id": pid, "x": float(result.xy[i, 0]), "y": float(result.xy[i, 1]),
-                    "broad": int(result.broad[i]), "fine": int(result.fine[i]),
-                    "outlier": bool(result.outlier[i])} for i, pid in enumerate(ids)]
+            topics.append(
+                {
+                    "level": level,
+                    "topic_id": t,
+                    "parent_id": int(result.fine_parent[t]) if level == 1 else None,
+                    "label": terms[t].label,
+                    "size": int(len(members)),
+                    "x": float(centre[0]),
+                    "y": float(centre[1]),
+                    "data": {
+                        "terms": terms[t].terms,
+                        "coverage": terms[t].coverage,
+                        "names": list(dict.fromkeys(names))[:10],
+                        "representative": [ids[i] for i in order[:5]],
+                        "outliers": int(result.outlier[members].sum()),
+                        "areas": areas.most_common(3),
+                    },
+                }
+            )
+    assignments = [
+        {
+            "paper_id": pid,
+            "x": float(result.xy[i, 0]),
+            "y": float(result.xy[i, 1]),
+            "broad": int(result.broad[i]),
+            "fine": int(result.fine[i]),
+            "outlier": bool(result.outlier[i]),
+        }
+        for i, pid in enumerate(ids)
+    ]
     return topics, assignments
 
 
 def _area_counts(papers: dict, facts: dict, ids: list[str]) -> Counter:
     """Each paper's given area, else its predicted one; papers with neither are left out."""
-    areas = Counter(papers.get(pid, {}).get("area")
-                    or (facts.get(pid, {}).get("predicted_area") or {}).get("label") for pid in ids)
+    areas = Counter(
+        papers.get(pid, {}).get("area") or (facts.get(pid, {}).get("predicted_area") or {}).get("label")
+        for pid in ids
+    )
     areas.pop(None, None)
     return areas
 
@@ -345,8 +437,10 @@ class _Steps:
     def __enter__(self):
         if self.enabled:
             from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-            self._progress = Progress(TextColumn("{task.description}"), BarColumn(),
-                                      TimeElapsedColumn(), transient=True)
+
+            self._progress = Progress(
+                TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(), transient=True
+            )
             self._progress.start()
             self._task = self._progress.add_task(f"{self.title}: vectors", total=self.total)
         return self
@@ -374,38 +468,69 @@ def map_view(stored: dict[str, Any], store=None) -> dict[str, Any]:
     layer = field = None
     if store is not None and meta.get("reference"):
         from paperatlas.atlas import reference
+
         ref = reference.load(store, meta["reference"])
         if meta.get("grouping") == "reference" and ref is not None:
             field = ref.field()  # this list's places are on the field's layout: draw it
         elif ref is not None:
             layer = reference_layer(store, stored["scope"], stored["model"])
     # each point: [x, y, broad, fine, outlier, id, title, name, field broad, field fine]
-    placed = {a["paper_id"]: a for a in (layer or stored)["assignments"]} \
-        if layer is not None or field is not None else {}
-    points = [[round(a["x"], 5), round(a["y"], 5), a["broad"], a["fine"], int(a["outlier"]),
-               a["paper_id"], *titles.get(a["paper_id"], ("", "")),
-               *((placed[a["paper_id"]]["broad"], placed[a["paper_id"]]["fine"])
-                 if a["paper_id"] in placed else (-1, -1))]
-              for a in stored["assignments"]]
-    view = {"scope": stored["scope"], "model": stored["model"], "meta": meta,
-            "topics": _topic_rows(stored["topics"]), "points": points}
+    placed = (
+        {a["paper_id"]: a for a in (layer or stored)["assignments"]}
+        if layer is not None or field is not None
+        else {}
+    )
+    points = [
+        [
+            round(a["x"], 5),
+            round(a["y"], 5),
+            a["broad"],
+            a["fine"],
+            int(a["outlier"]),
+            a["paper_id"],
+            *titles.get(a["paper_id"], ("", "")),
+            *(
+                (placed[a["paper_id"]]["broad"], placed[a["paper_id"]]["fine"])
+                if a["paper_id"] in placed
+                else (-1, -1)
+            ),
+        ]
+        for a in stored["assignments"]
+    ]
+    view = {
+        "scope": stored["scope"],
+        "model": stored["model"],
+        "meta": meta,
+        "topics": _topic_rows(stored["topics"]),
+        "points": points,
+    }
     if field is not None:
         view["field"] = field
     if layer is not None:
-        view["layer"] = {"name": layer["meta"].get("reference"),
-                         "title": layer["meta"].get("reference_title"),
-                         "topics": _topic_rows(layer["topics"])}
+        view["layer"] = {
+            "name": layer["meta"].get("reference"),
+            "title": layer["meta"].get("reference_title"),
+            "topics": _topic_rows(layer["topics"]),
+        }
     return view
 
 
 def _topic_rows(rows: list[dict]) -> dict[str, list[dict]]:
     topics: dict[str, list[dict]] = {"broad": [], "fine": []}
     for t in rows:
-        topics["broad" if t["level"] == 0 else "fine"].append({
-            "id": t["topic_id"], "parent": t["parent_id"], "label": t["label"], "size": t["size"],
-            "x": t["x"], "y": t["y"], "terms": t["data"].get("terms", [])[:5],
-            "names": t["data"].get("names", [])[:5],
-            "field_size": (t["data"].get("reference") or {}).get("size")})
+        topics["broad" if t["level"] == 0 else "fine"].append(
+            {
+                "id": t["topic_id"],
+                "parent": t["parent_id"],
+                "label": t["label"],
+                "size": t["size"],
+                "x": t["x"],
+                "y": t["y"],
+                "terms": t["data"].get("terms", [])[:5],
+                "names": t["data"].get("names", [])[:5],
+                "field_size": (t["data"].get("reference") or {}).get("size"),
+            }
+        )
     return topics
 
 
@@ -429,8 +554,7 @@ class TopicLookup:
                 self._maps[key] = None
             else:
                 topics = {(t["level"], t["topic_id"]): t["label"] for t in stored["topics"]}
-                self._maps[key] = (stored, {a["paper_id"]: a for a in stored["assignments"]},
-                                   topics)
+                self._maps[key] = (stored, {a["paper_id"]: a for a in stored["assignments"]}, topics)
         return self._maps[key]
 
     def __call__(self, paper_id: str) -> dict[str, Any]:
@@ -441,16 +565,25 @@ class TopicLookup:
                 continue
             stored, by_paper, labels = own
             a = by_paper[paper_id]
-            out["topic"] = {"map": scope, "id": a["broad"], "label": labels.get((0, a["broad"])),
-                            "fine_id": a["fine"], "fine_label": labels.get((1, a["fine"]))}
+            out["topic"] = {
+                "map": scope,
+                "id": a["broad"],
+                "label": labels.get((0, a["broad"])),
+                "fine_id": a["fine"],
+                "fine_label": labels.get((1, a["fine"])),
+            }
             layer = self._load(scope, layer=True)
             if layer is not None and paper_id in layer[1]:
                 lstored, lby, llabels = layer
                 b = lby[paper_id]
                 conf = (lstored["meta"].get("confidence") or {}).get(paper_id) or [None, None]
                 out["reference_topic"] = {
-                    "reference": lstored["meta"].get("reference"), "id": b["broad"],
-                    "label": llabels.get((0, b["broad"])), "fine_id": b["fine"],
-                    "fine_label": llabels.get((1, b["fine"])), "confidence": conf[0]}
+                    "reference": lstored["meta"].get("reference"),
+                    "id": b["broad"],
+                    "label": llabels.get((0, b["broad"])),
+                    "fine_id": b["fine"],
+                    "fine_label": llabels.get((1, b["fine"])),
+                    "confidence": conf[0],
+                }
             break
         return out

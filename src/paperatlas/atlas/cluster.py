@@ -51,12 +51,12 @@ PLACE_DIMS = 64
 
 @dataclass
 class Clustering:
-    xy: np.ndarray           # [n, 2] map coordinates, scaled to [0, 1]
-    space: np.ndarray        # [n, d] space the clusters were found in
-    fine: np.ndarray         # [n] fine topic per paper, 0 = largest
-    broad: np.ndarray        # [n] broad topic per paper, 0 = largest
+    xy: np.ndarray  # [n, 2] map coordinates, scaled to [0, 1]
+    space: np.ndarray  # [n, d] space the clusters were found in
+    fine: np.ndarray  # [n] fine topic per paper, 0 = largest
+    broad: np.ndarray  # [n] broad topic per paper, 0 = largest
     fine_parent: np.ndarray  # [k_fine] broad topic of each fine topic
-    outlier: np.ndarray      # [n] bool
+    outlier: np.ndarray  # [n] bool
     outlier_reason: list[str | None]  # per paper: why it is an outlier (None if it is not)
     core_distance: np.ndarray  # [n] cosine distance to the k-th nearest neighbour
     seconds: dict[str, float] = field(default_factory=dict)  # time per stage
@@ -65,6 +65,7 @@ class Clustering:
 def unit_rows(vectors: np.ndarray) -> np.ndarray:
     """Rows scaled to unit length; all-zero rows (no text) stay zero."""
     from paperatlas.embed.index import normalise_rows
+
     return normalise_rows(vectors)
 
 
@@ -92,20 +93,25 @@ def _knn(v: np.ndarray, k: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
         idx = np.empty((n, k), dtype=np.int64)
         dist = np.empty((n, k), dtype=np.float32)
         for start in range(0, n, 2048):
-            sims = v[start:start + 2048] @ v.T
+            sims = v[start : start + 2048] @ v.T
             rows = np.arange(sims.shape[0])
             sims[rows, rows + start] = 2.0  # itself first, even for an all-zero row
-            part = np.argpartition(-sims, k - 1, axis=1)[:, :k] if k < n else \
-                np.tile(np.arange(n), (sims.shape[0], 1))
+            part = (
+                np.argpartition(-sims, k - 1, axis=1)[:, :k]
+                if k < n
+                else np.tile(np.arange(n), (sims.shape[0], 1))
+            )
             top = np.take_along_axis(sims, part, axis=1)
             order = np.lexsort((part, -top), axis=1)
-            idx[start:start + 2048] = np.take_along_axis(part, order, axis=1)
-            dist[start:start + 2048] = 1.0 - np.take_along_axis(top, order, axis=1)
+            idx[start : start + 2048] = np.take_along_axis(part, order, axis=1)
+            dist[start : start + 2048] = 1.0 - np.take_along_axis(top, order, axis=1)
         dist[:, 0] = 0.0
         return idx, np.clip(dist, 0.0, 2.0)
     from pynndescent import NNDescent
-    index = NNDescent(v, n_neighbors=k, metric="cosine", random_state=seed, n_jobs=1,
-                      low_memory=True, verbose=False)
+
+    index = NNDescent(
+        v, n_neighbors=k, metric="cosine", random_state=seed, n_jobs=1, low_memory=True, verbose=False
+    )
     idx, dist = index.neighbor_graph
     return idx, dist
 
@@ -118,9 +124,11 @@ def _smooth(v: np.ndarray, idx: np.ndarray, steps: int) -> np.ndarray:
     areas people assign (ICLR: AMI +0.02..0.03) at a fraction of a second's cost.
     """
     import scipy.sparse as sp
+
     n, k = idx.shape
-    adj = sp.csr_matrix((np.ones(n * k, dtype=np.float32), (np.repeat(np.arange(n), k),
-                                                            idx.ravel())), shape=(n, n))
+    adj = sp.csr_matrix(
+        (np.ones(n * k, dtype=np.float32), (np.repeat(np.arange(n), k), idx.ravel())), shape=(n, n)
+    )
     adj = ((adj + adj.T) > 0).astype(np.float32)
     out = v
     for _ in range(steps):
@@ -132,9 +140,20 @@ def _layout_tsne(v: np.ndarray, seed: int) -> np.ndarray:
     """t-SNE for lists of a few hundred papers: no JIT start-up (UMAP's costs ~30 s), and
     it separates small groups well."""
     from sklearn.manifold import TSNE
+
     perplexity = float(min(30.0, max(5.0, (len(v) - 1) / 4)))
-    return TSNE(n_components=2, perplexity=perplexity, init="pca", metric="cosine",
-                random_state=seed, max_iter=750).fit_transform(v).astype(np.float32)
+    return (
+        TSNE(
+            n_components=2,
+            perplexity=perplexity,
+            init="pca",
+            metric="cosine",
+            random_state=seed,
+            max_iter=750,
+        )
+        .fit_transform(v)
+        .astype(np.float32)
+    )
 
 
 def _layout_umap(v: np.ndarray, knn: tuple[np.ndarray, np.ndarray], seed: int) -> np.ndarray:
@@ -143,11 +162,21 @@ def _layout_umap(v: np.ndarray, knn: tuple[np.ndarray, np.ndarray], seed: int) -
     import warnings
 
     import umap
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # "n_jobs overridden by random_state" and the like
-        reducer = umap.UMAP(n_components=2, n_neighbors=knn[0].shape[1], min_dist=0.1,
-                            metric="cosine", random_state=seed, precomputed_knn=knn,
-                            n_epochs=150, init="pca", low_memory=True, verbose=False)
+        reducer = umap.UMAP(
+            n_components=2,
+            n_neighbors=knn[0].shape[1],
+            min_dist=0.1,
+            metric="cosine",
+            random_state=seed,
+            precomputed_knn=knn,
+            n_epochs=150,
+            init="pca",
+            low_memory=True,
+            verbose=False,
+        )
         return reducer.fit_transform(v).astype(np.float32)
 
 
@@ -190,8 +219,7 @@ def _robust_outliers(core: np.ndarray, z: float = OUTLIER_Z) -> np.ndarray:
     return core > med + z * mad
 
 
-def _kmeans(x: np.ndarray, k: int, seed: int, restarts: int = 3,
-                  max_iter: int = 100) -> np.ndarray:
+def _kmeans(x: np.ndarray, k: int, seed: int, restarts: int = 3, max_iter: int = 100) -> np.ndarray:
     """Plain Lloyd k-means in numpy (distances by one matrix product per iteration).
 
     sklearn's KMeans gives the same answers, but its OpenMP threads spin on a busy
@@ -240,19 +268,26 @@ def _fine_within(space: np.ndarray, broad: np.ndarray, k_fine: int, seed: int) -
     return fine
 
 
-def cluster_papers(vectors: np.ndarray, seed: int = SEED, k_broad: int | None = None,
-                   k_fine: int | None = None, too_short=None) -> Clustering:
+def cluster_papers(
+    vectors: np.ndarray,
+    seed: int = SEED,
+    k_broad: int | None = None,
+    k_fine: int | None = None,
+    too_short=None,
+) -> Clustering:
     """Layout, two-level topics and outliers for one list's vectors. `too_short` marks
     papers whose text is too short to place with confidence (they are flagged)."""
     from threadpoolctl import threadpool_limits
+
     # One thread: the work is many small steps, and on a busy machine OpenMP/BLAS thread
     # contention made t-SNE and k-means 10-40x slower than single-threaded.
     with threadpool_limits(limits=1):
         return _cluster_papers(vectors, seed, k_broad, k_fine, too_short)
 
 
-def _cluster_papers(vectors: np.ndarray, seed: int, k_broad: int | None,
-                    k_fine: int | None, too_short) -> Clustering:
+def _cluster_papers(
+    vectors: np.ndarray, seed: int, k_broad: int | None, k_fine: int | None, too_short
+) -> Clustering:
     n = len(vectors)
     if n <= MAP_SAMPLE:
         return _fit(vectors, seed, k_broad, k_fine, too_short)
@@ -261,8 +296,13 @@ def _cluster_papers(vectors: np.ndarray, seed: int, k_broad: int | None,
     clock = _Clock()
     sample = np.sort(np.random.default_rng(seed).choice(n, MAP_SAMPLE, replace=False))
     short = None if too_short is None else np.asarray(too_short, dtype=bool)
-    fit = _fit(vectors[sample], seed, k_broad or auto_broad, k_fine or auto_fine,
-               None if short is None else short[sample])
+    fit = _fit(
+        vectors[sample],
+        seed,
+        k_broad or auto_broad,
+        k_fine or auto_fine,
+        None if short is None else short[sample],
+    )
     clock.laps.update({f"sample {k}": v for k, v in fit.seconds.items()})
     clock.lap("sample")
     rest = np.setdiff1d(np.arange(n), sample)
@@ -279,8 +319,9 @@ class Placement:
     core_distance: np.ndarray
 
 
-def place_on_sample(v: np.ndarray, sample_v: np.ndarray, fit: Clustering, seed: int,
-                    k: int = KNN, block: int = 1024) -> Placement:
+def place_on_sample(
+    v: np.ndarray, sample_v: np.ndarray, fit: Clustering, seed: int, k: int = KNN, block: int = 1024
+) -> Placement:
     """Each row of `v` placed by its k nearest sampled papers (cosine, searched in the
     sample's first PLACE_DIMS principal components): position and cluster space the
     similarity-weighted mean of theirs, fine topic their weighted vote, core distance the
@@ -293,9 +334,12 @@ def place_on_sample(v: np.ndarray, sample_v: np.ndarray, fit: Clustering, seed: 
     target = unit_rows(pca.transform(sample_v).astype(np.float32))
     k = min(k, len(sample_v))
     n_fine = int(fit.fine.max()) + 1
-    out = Placement(xy=np.empty((len(v), 2), np.float32),
-                    space=np.empty((len(v), fit.space.shape[1]), np.float32),
-                    fine=np.empty(len(v), np.int64), core_distance=np.empty(len(v), np.float32))
+    out = Placement(
+        xy=np.empty((len(v), 2), np.float32),
+        space=np.empty((len(v), fit.space.shape[1]), np.float32),
+        fine=np.empty(len(v), np.int64),
+        core_distance=np.empty(len(v), np.float32),
+    )
     for start in range(0, len(v), block):
         stop = min(start + block, len(v))
         query = unit_rows(pca.transform(v[start:stop]).astype(np.float32))
@@ -307,8 +351,7 @@ def place_on_sample(v: np.ndarray, sample_v: np.ndarray, fit: Clustering, seed: 
         out.xy[start:stop] = np.einsum("bk,bkd->bd", weight, fit.xy[part])
         out.space[start:stop] = np.einsum("bk,bkd->bd", weight, fit.space[part])
         votes = np.zeros((stop - start, n_fine), np.float32)
-        np.add.at(votes, (np.repeat(np.arange(stop - start), k), fit.fine[part].ravel()),
-                  weight.ravel())
+        np.add.at(votes, (np.repeat(np.arange(stop - start), k), fit.fine[part].ravel()), weight.ravel())
         out.fine[start:stop] = votes.argmax(axis=1)
         # the core distance in the space the sample's own was measured in (the vectors)
         raw = np.einsum("bd,bkd->bk", v[start:stop], sample_v[part])
@@ -316,8 +359,16 @@ def place_on_sample(v: np.ndarray, sample_v: np.ndarray, fit: Clustering, seed: 
     return out
 
 
-def _merge(n: int, sample: np.ndarray, fit: Clustering, rest: np.ndarray, placed: Placement,
-           empty_rest: np.ndarray, short, clock) -> Clustering:
+def _merge(
+    n: int,
+    sample: np.ndarray,
+    fit: Clustering,
+    rest: np.ndarray,
+    placed: Placement,
+    empty_rest: np.ndarray,
+    short,
+    clock,
+) -> Clustering:
     xy = np.empty((n, 2), np.float32)
     space = np.empty((n, fit.space.shape[1]), np.float32)
     fine = np.empty(n, np.int64)
@@ -337,16 +388,30 @@ def _merge(n: int, sample: np.ndarray, fit: Clustering, rest: np.ndarray, placed
     sparse = _robust_outliers(core)
     short = np.zeros(n, dtype=bool) if short is None else short
     outlier = empty | sparse | short
-    reason = ["no usable text" if e else "too little text to place" if t else
-              "far from every other paper" if f else None
-              for e, t, f in zip(empty, short, sparse)]
-    return Clustering(xy=xy, space=space, fine=fine, broad=broad, fine_parent=fine_parent,
-                      outlier=outlier, outlier_reason=reason, core_distance=core,
-                      seconds=clock.laps)
+    reason = [
+        "no usable text"
+        if e
+        else "too little text to place"
+        if t
+        else "far from every other paper"
+        if f
+        else None
+        for e, t, f in zip(empty, short, sparse)
+    ]
+    return Clustering(
+        xy=xy,
+        space=space,
+        fine=fine,
+        broad=broad,
+        fine_parent=fine_parent,
+        outlier=outlier,
+        outlier_reason=reason,
+        core_distance=core,
+        seconds=clock.laps,
+    )
 
 
-def _fit(vectors: np.ndarray, seed: int, k_broad: int | None,
-         k_fine: int | None, too_short) -> Clustering:
+def _fit(vectors: np.ndarray, seed: int, k_broad: int | None, k_fine: int | None, too_short) -> Clustering:
     v = unit_rows(vectors)
     n = len(v)
     if n == 0:
@@ -384,13 +449,27 @@ def _fit(vectors: np.ndarray, seed: int, k_broad: int | None,
     sparse = _robust_outliers(core) if n >= SMALL_LIST else np.zeros(n, dtype=bool)
     short = np.zeros(n, dtype=bool) if too_short is None else np.asarray(too_short, dtype=bool)
     outlier = empty | sparse | short
-    reason = ["no usable text" if e else "too little text to place" if t else
-              "far from every other paper" if f else None
-              for e, t, f in zip(empty, short, sparse)]
-    return Clustering(xy=_scale01(np.asarray(xy, dtype=np.float32)), space=space, fine=fine,
-                      broad=broad, fine_parent=fine_parent, outlier=outlier,
-                      outlier_reason=reason, core_distance=core,
-                      seconds=clock.laps)
+    reason = [
+        "no usable text"
+        if e
+        else "too little text to place"
+        if t
+        else "far from every other paper"
+        if f
+        else None
+        for e, t, f in zip(empty, short, sparse)
+    ]
+    return Clustering(
+        xy=_scale01(np.asarray(xy, dtype=np.float32)),
+        space=space,
+        fine=fine,
+        broad=broad,
+        fine_parent=fine_parent,
+        outlier=outlier,
+        outlier_reason=reason,
+        core_distance=core,
+        seconds=clock.laps,
+    )
 
 
 class _Clock:

@@ -59,63 +59,371 @@ ALIASES = {
     "federated learning": "federated learning",
 }
 # How a key is shown when it is an abbreviation.
-DISPLAY = {"llm": "LLMs", "vlm": "VLMs", "mllm": "multimodal LLMs", "rl": "reinforcement learning",
-           "gnn": "GNNs", "lrm": "reasoning models", "rlhf": "RLHF", "rag": "RAG",
-           "lora": "LoRA", "peft": "PEFT", "ood detection": "OOD detection"}
+DISPLAY = {
+    "llm": "LLMs",
+    "vlm": "VLMs",
+    "mllm": "multimodal LLMs",
+    "rl": "reinforcement learning",
+    "gnn": "GNNs",
+    "lrm": "reasoning models",
+    "rlhf": "RLHF",
+    "rag": "RAG",
+    "lora": "LoRA",
+    "peft": "PEFT",
+    "ood detection": "OOD detection",
+}
 # Model families a method is applied to: "Machine unlearning for LLMs", "LLM quantization".
-DOMAINS = {"llm": "LLM", "vlm": "VLM", "mllm": "multimodal LLM", "lrm": "reasoning model",
-           "diffusion model": "diffusion model", "gnn": "GNN", "transformer": "transformer",
-           "language model": "language model", "llm agent": "LLM agent",
-           "large reasoning model": "reasoning model"}
+DOMAINS = {
+    "llm": "LLM",
+    "vlm": "VLM",
+    "mllm": "multimodal LLM",
+    "lrm": "reasoning model",
+    "diffusion model": "diffusion model",
+    "gnn": "GNN",
+    "transformer": "transformer",
+    "language model": "language model",
+    "llm agent": "LLM agent",
+    "large reasoning model": "reasoning model",
+}
 # Too general to name a topic on their own in an ML conference.
-GENERIC = {"deep learning", "machine learning", "neural network", "neural networks",
-           "artificial intelligence", "ai", "benchmark", "dataset", "evaluation", "method",
-           "model", "learning", "framework", "approach", "training", "performance",
-           "efficiency", "analysis", "algorithm", "data", "task", "deep neural network",
-           "application", "experiment", "results", "large-scale", "transformer",
-           "empirical study", "novel", "state-of-the-art",
-           # filler of abstracts, common in the n-gram fallback
-           "future research", "future work", "real-world dataset", "real-world", "real world",
-           "evaluation framework", "extensive experiment", "wide range", "experimental result",
-           "significant improvement", "large margin", "publicly available", "code available",
-           "downstream task", "key insight", "recent advance", "recent work", "prior work",
-           "existing method", "existing approach", "proposed method", "baseline method",
-           "theoretical analysis", "empirical result", "empirical evaluation", "new benchmark"}
+GENERIC = {
+    "deep learning",
+    "machine learning",
+    "neural network",
+    "neural networks",
+    "artificial intelligence",
+    "ai",
+    "benchmark",
+    "dataset",
+    "evaluation",
+    "method",
+    "model",
+    "learning",
+    "framework",
+    "approach",
+    "training",
+    "performance",
+    "efficiency",
+    "analysis",
+    "algorithm",
+    "data",
+    "task",
+    "deep neural network",
+    "application",
+    "experiment",
+    "results",
+    "large-scale",
+    "transformer",
+    "empirical study",
+    "novel",
+    "state-of-the-art",
+    # filler of abstracts, common in the n-gram fallback
+    "future research",
+    "future work",
+    "real-world dataset",
+    "real-world",
+    "real world",
+    "evaluation framework",
+    "extensive experiment",
+    "wide range",
+    "experimental result",
+    "significant improvement",
+    "large margin",
+    "publicly available",
+    "code available",
+    "downstream task",
+    "key insight",
+    "recent advance",
+    "recent work",
+    "prior work",
+    "existing method",
+    "existing approach",
+    "proposed method",
+    "baseline method",
+    "theoretical analysis",
+    "empirical result",
+    "empirical evaluation",
+    "new benchmark",
+}
 # Function words: a phrase never starts or ends with one.
-FUNCTION = {"a", "an", "the", "of", "for", "and", "or", "in", "on", "to", "with", "via", "by",
-            "from", "at", "as", "is", "are", "we", "our", "this", "that", "these", "its", "it",
-            "be", "can", "which", "using", "based", "towards", "toward", "into", "through",
-            "how", "what", "when", "why", "do", "does", "not", "than", "vs", "versus", "whether",
-            "within", "among", "across", "without", "under", "over", "while", "whose", "where",
-            "each", "all", "any", "some", "such", "both", "either", "neither", "only", "also"}
+FUNCTION = {
+    "a",
+    "an",
+    "the",
+    "of",
+    "for",
+    "and",
+    "or",
+    "in",
+    "on",
+    "to",
+    "with",
+    "via",
+    "by",
+    "from",
+    "at",
+    "as",
+    "is",
+    "are",
+    "we",
+    "our",
+    "this",
+    "that",
+    "these",
+    "its",
+    "it",
+    "be",
+    "can",
+    "which",
+    "using",
+    "based",
+    "towards",
+    "toward",
+    "into",
+    "through",
+    "how",
+    "what",
+    "when",
+    "why",
+    "do",
+    "does",
+    "not",
+    "than",
+    "vs",
+    "versus",
+    "whether",
+    "within",
+    "among",
+    "across",
+    "without",
+    "under",
+    "over",
+    "while",
+    "whose",
+    "where",
+    "each",
+    "all",
+    "any",
+    "some",
+    "such",
+    "both",
+    "either",
+    "neither",
+    "only",
+    "also",
+}
 # Single words too vague to be a topic's label (adjectives, halves of longer terms); a
 # phrase that contains them is fine ("federated learning", "time series").
-VAGUE = {"language", "neural", "network", "deep", "representation", "robust", "generation",
-         "prediction", "design", "optimal", "gradient", "system", "multimodal", "efficient",
-         "scalable", "heterogeneous", "visual", "vision", "adaptive", "large", "learning",
-         "model", "reinforcement", "generative", "image", "text", "time", "series", "inference",
-         "sparse", "stochastic", "adversarial", "continual", "online", "offline", "federated",
-         "causal", "linear", "nonlinear", "contrastive", "personalized", "aggregation",
-         "molecular", "self-supervised", "supervised", "unsupervised", "semi-supervised",
-         "bayesian", "kernel", "flow", "dynamic", "embedding", "control", "multi-agent",
-         "generalization", "multi-modal", "structured", "probabilistic", "spatial", "temporal",
-         "local", "global", "latent", "hierarchical", "discrete", "continuous", "human", "open",
-         "zero-shot", "few-shot", "low-rank", "post-training", "fine-tuning", "pre-training",
-         "training", "distribution", "feature", "token", "layer", "function", "loss", "signal",
-         "score", "state", "space", "matching", "domain", "task", "data", "benchmarking"}
-STOP = FUNCTION | { "the", "of", "for", "and", "or", "in", "on", "to", "with", "via", "by",
-        "from", "at", "as", "is", "are", "we", "our", "this", "that", "these", "its", "it",
-        "be", "can", "which", "using", "based", "towards", "toward", "into", "through",
-        "how", "what", "when", "why", "do", "does", "not", "new", "than", "more", "less",
-        "their", "they", "such", "both", "between", "while", "also", "has", "have", "show",
-        "propose", "proposed", "paper", "work", "study", "results", "approach", "method",
-        "methods", "existing", "however", "across", "without", "under", "over", "each",
-        "well", "first", "two", "one", "only", "where", "them", "then", "there", "been",
-        "being", "many", "most", "other", "significantly", "achieve", "achieves", "state",
-        "art", "demonstrate", "experiments", "extensive", "novel", "introduce", "further",
-        "despite", "often", "remains", "challenging", "challenge", "key", "effective",
-        "efficient", "improve", "improves", "improved", "performance", "task", "tasks",
-        "model", "models", "learning", "data", "large", "different", "various", "specific"}
+VAGUE = {
+    "language",
+    "neural",
+    "network",
+    "deep",
+    "representation",
+    "robust",
+    "generation",
+    "prediction",
+    "design",
+    "optimal",
+    "gradient",
+    "system",
+    "multimodal",
+    "efficient",
+    "scalable",
+    "heterogeneous",
+    "visual",
+    "vision",
+    "adaptive",
+    "large",
+    "learning",
+    "model",
+    "reinforcement",
+    "generative",
+    "image",
+    "text",
+    "time",
+    "series",
+    "inference",
+    "sparse",
+    "stochastic",
+    "adversarial",
+    "continual",
+    "online",
+    "offline",
+    "federated",
+    "causal",
+    "linear",
+    "nonlinear",
+    "contrastive",
+    "personalized",
+    "aggregation",
+    "molecular",
+    "self-supervised",
+    "supervised",
+    "unsupervised",
+    "semi-supervised",
+    "bayesian",
+    "kernel",
+    "flow",
+    "dynamic",
+    "embedding",
+    "control",
+    "multi-agent",
+    "generalization",
+    "multi-modal",
+    "structured",
+    "probabilistic",
+    "spatial",
+    "temporal",
+    "local",
+    "global",
+    "latent",
+    "hierarchical",
+    "discrete",
+    "continuous",
+    "human",
+    "open",
+    "zero-shot",
+    "few-shot",
+    "low-rank",
+    "post-training",
+    "fine-tuning",
+    "pre-training",
+    "training",
+    "distribution",
+    "feature",
+    "token",
+    "layer",
+    "function",
+    "loss",
+    "signal",
+    "score",
+    "state",
+    "space",
+    "matching",
+    "domain",
+    "task",
+    "data",
+    "benchmarking",
+}
+STOP = FUNCTION | {
+    "the",
+    "of",
+    "for",
+    "and",
+    "or",
+    "in",
+    "on",
+    "to",
+    "with",
+    "via",
+    "by",
+    "from",
+    "at",
+    "as",
+    "is",
+    "are",
+    "we",
+    "our",
+    "this",
+    "that",
+    "these",
+    "its",
+    "it",
+    "be",
+    "can",
+    "which",
+    "using",
+    "based",
+    "towards",
+    "toward",
+    "into",
+    "through",
+    "how",
+    "what",
+    "when",
+    "why",
+    "do",
+    "does",
+    "not",
+    "new",
+    "than",
+    "more",
+    "less",
+    "their",
+    "they",
+    "such",
+    "both",
+    "between",
+    "while",
+    "also",
+    "has",
+    "have",
+    "show",
+    "propose",
+    "proposed",
+    "paper",
+    "work",
+    "study",
+    "results",
+    "approach",
+    "method",
+    "methods",
+    "existing",
+    "however",
+    "across",
+    "without",
+    "under",
+    "over",
+    "each",
+    "well",
+    "first",
+    "two",
+    "one",
+    "only",
+    "where",
+    "them",
+    "then",
+    "there",
+    "been",
+    "being",
+    "many",
+    "most",
+    "other",
+    "significantly",
+    "achieve",
+    "achieves",
+    "state",
+    "art",
+    "demonstrate",
+    "experiments",
+    "extensive",
+    "novel",
+    "introduce",
+    "further",
+    "despite",
+    "often",
+    "remains",
+    "challenging",
+    "challenge",
+    "key",
+    "effective",
+    "efficient",
+    "improve",
+    "improves",
+    "improved",
+    "performance",
+    "task",
+    "tasks",
+    "model",
+    "models",
+    "learning",
+    "data",
+    "large",
+    "different",
+    "various",
+    "specific",
+}
 
 
 @lru_cache(maxsize=1 << 17)
@@ -137,15 +445,47 @@ def phrase_key(text: str) -> str:
 
 # Keywords that file a paper rather than say what it is about: arXiv's subject classes
 # as Zotero stores them ("Statistics - Machine Learning") and reading-list tags.
-_ARXIV_CLASS = re.compile(r"^(?:computer science|statistics|mathematics|physics|quantitative "
-                          r"(?:biology|finance)|electrical engineering and systems science|"
-                          r"economics|condensed matter|astrophysics|nonlinear sciences) - ")
-_LIBRARY_TAGS = {"viewed", "unviewed", "reviewed", "unreviewed", "read", "unread", "to read",
-                 "toread", "to-read", "todo", "important", "favorite", "favourite", "starred",
-                 "imported", "duplicate", "printed", "skimmed"}
+_ARXIV_CLASS = re.compile(
+    r"^(?:computer science|statistics|mathematics|physics|quantitative "
+    r"(?:biology|finance)|electrical engineering and systems science|"
+    r"economics|condensed matter|astrophysics|nonlinear sciences) - "
+)
+_LIBRARY_TAGS = {
+    "viewed",
+    "unviewed",
+    "reviewed",
+    "unreviewed",
+    "read",
+    "unread",
+    "to read",
+    "toread",
+    "to-read",
+    "todo",
+    "important",
+    "favorite",
+    "favourite",
+    "starred",
+    "imported",
+    "duplicate",
+    "printed",
+    "skimmed",
+}
 # Words authors split a keyword list into ("machine", "requirements"): never a topic alone
-_HALF_WORDS = {"machine", "requirement", "method", "methods", "system",
-               "paper", "work", "new", "based", "problem", "result", "study", "technique"}
+_HALF_WORDS = {
+    "machine",
+    "requirement",
+    "method",
+    "methods",
+    "system",
+    "paper",
+    "work",
+    "new",
+    "based",
+    "problem",
+    "result",
+    "study",
+    "technique",
+}
 
 
 @lru_cache(maxsize=1 << 17)
@@ -172,6 +512,7 @@ _KNOWN = set(ALIASES.values()) | set(DISPLAY)
 @dataclass
 class PaperText:
     """What labelling needs from one paper."""
+
     title: str = ""
     abstract: str = ""
     keywords: list[str] = field(default_factory=list)
@@ -186,7 +527,7 @@ def _tokens(text: str) -> list[str]:
 def _ngrams(tokens: list[str], max_n: int = 4):
     for n in range(1, max_n + 1):
         for i in range(len(tokens) - n + 1):
-            yield " ".join(tokens[i:i + n])
+            yield " ".join(tokens[i : i + n])
 
 
 _NAME_LIKE = re.compile(r"^(?=.*[a-z])(?=.*[A-Z].*[A-Z])[A-Za-z0-9\-]{3,}$")
@@ -203,7 +544,7 @@ def _abstract_phrases(papers: list[PaperText]) -> list[set[str]]:
         found = {phrase_key(w) for w in raw if _NAME_LIKE.match(w)}
         for n in (2, 3):
             for i in range(len(toks) - n + 1):
-                gram = toks[i:i + n]
+                gram = toks[i : i + n]
                 if any(w in STOP or len(w) < 3 for w in gram):
                     continue
                 found.add(phrase_key(" ".join(gram)))
@@ -248,7 +589,7 @@ def paper_phrases(papers: list[PaperText]) -> tuple[list[set[str]], dict[str, Co
                 for n in range(1, 5):
                     if i + n > len(tokens):
                         break
-                    k = phrase_key(" ".join(tokens[i:i + n]))
+                    k = phrase_key(" ".join(tokens[i : i + n]))
                     if k in vocab:
                         keys.add(k)
     covered = sum(1 for k in given if k) / max(1, len(papers))
@@ -287,8 +628,8 @@ def _capitalise(text: str) -> str:
 @dataclass
 class TopicTerms:
     label: str
-    terms: list[str]           # best phrases, displayed form, best first
-    coverage: list[float]      # share of the topic's papers that carry each term
+    terms: list[str]  # best phrases, displayed form, best first
+    coverage: list[float]  # share of the topic's papers that carry each term
 
 
 def is_generic(key: str, generic: set[str] | frozenset[str]) -> bool:
@@ -299,8 +640,7 @@ def is_generic(key: str, generic: set[str] | frozenset[str]) -> bool:
         return False
 
     def generic_word(w: str) -> bool:
-        if w in generic or phrase_key(w) in generic or w.rstrip("s") in generic \
-                or w + "s" in generic:
+        if w in generic or phrase_key(w) in generic or w.rstrip("s") in generic or w + "s" in generic:
             return True
         parts = [p for p in w.split("-") if p and p not in FUNCTION]  # "state-of-the-art"
         return "-" in w and bool(parts) and all(generic_word(p) for p in parts)
@@ -308,10 +648,16 @@ def is_generic(key: str, generic: set[str] | frozenset[str]) -> bool:
     return all(generic_word(w) for w in key.split(" ") if w and w not in FUNCTION)
 
 
-def label_clusters(papers: list[PaperText], labels, n_topics: int,
-                   reserved: set[str] | None = None, phrases=None,
-                   cover_power: float = 1.0, generic: set[str] | None = None,
-                   fallback: list[str | None] | None = None) -> list[TopicTerms]:
+def label_clusters(
+    papers: list[PaperText],
+    labels,
+    n_topics: int,
+    reserved: set[str] | None = None,
+    phrases=None,
+    cover_power: float = 1.0,
+    generic: set[str] | None = None,
+    fallback: list[str | None] | None = None,
+) -> list[TopicTerms]:
     """One readable label per cluster id 0..n_topics-1 (clusters ordered by size, largest first).
 
     Labels are kept distinct: a later (smaller) cluster whose best phrase is taken uses its
@@ -351,7 +697,7 @@ def label_clusters(papers: list[PaperText], labels, n_topics: int,
             weight = 0.75 if words == 1 else 1 + 0.1 * min(words - 2, 2)
             if authored and key not in authored:  # only machine-extracted: trust it less
                 weight *= 0.5
-            score = cover ** cover_power * math.log(1 + n / df[key]) * weight
+            score = cover**cover_power * math.log(1 + n / df[key]) * weight
             scored.append((score, cover, key))
         scored.sort(key=lambda s: (-s[0], s[2]))
         terms = [_display(k, surface) for _, _, k in scored[:8]]
@@ -360,8 +706,7 @@ def label_clusters(papers: list[PaperText], labels, n_topics: int,
         if not label and fallback is not None and t < len(fallback) and fallback[t]:
             label = _distinct(fallback[t], used_labels)
         if not label:
-            label = (_word_label(papers, idx, word_df, used_labels, generic or set())
-                     or f"Topic {t + 1}")
+            label = _word_label(papers, idx, word_df, used_labels, generic or set()) or f"Topic {t + 1}"
         used_labels.add(_label_key(label))
         out.append(TopicTerms(label=label, terms=terms, coverage=coverage))
     return out
@@ -374,32 +719,173 @@ for _long, _short in ALIASES.items():
 
 # Words of any abstract: never a topic's name on their own.
 ABSTRACT_WORDS = {
-    "fixed", "framework", "frameworks", "value", "values", "algorithm", "algorithms", "problem",
-    "problems", "results", "result", "show", "shows", "shown", "provide", "provides", "present",
-    "presents", "based", "using", "used", "uses", "make", "makes", "number", "range", "level",
-    "order", "given", "important", "critical", "general", "simple", "strong", "better", "best",
-    "able", "allow", "allows", "enable", "enables", "enabling", "setting", "settings", "study",
-    "studies", "analysis", "approaches", "techniques", "technique", "paper", "papers", "work",
-    "works", "issue", "issues", "limited", "limitations", "significant", "substantial",
-    "consistently", "outperforms", "outperform", "compared", "standard", "prior", "previous",
-    "current", "recent", "recently", "widely", "common", "commonly", "several", "multiple",
-    "single", "high", "higher", "lower", "larger", "smaller", "small", "real", "world",
-    "available", "code", "release", "publicly", "evaluate", "evaluated", "evaluation", "across",
-    "yields", "yield", "construction", "introduces", "introduced", "leverages", "leveraging",
-    "address", "addresses", "propose", "proposes", "proposed", "novel", "first", "training",
-    "trained", "performance", "approach", "method", "methods", "benchmark", "benchmarks",
-    "dataset", "datasets", "tasks", "task", "models", "model", "learning", "data", "results",
-    "additionally", "furthermore", "moreover", "specifically", "particularly", "notably",
-    "finally", "instead", "thus", "therefore", "hence", "however", "while", "whereas",
-    "often", "still", "even", "well", "many", "much", "more", "most", "less", "least",
-    "practical", "theoretical", "empirical", "empirically", "theoretically", "effectiveness",
-    "effectively", "efficiently", "extensive", "experiments", "experimental"}
+    "fixed",
+    "framework",
+    "frameworks",
+    "value",
+    "values",
+    "algorithm",
+    "algorithms",
+    "problem",
+    "problems",
+    "results",
+    "result",
+    "show",
+    "shows",
+    "shown",
+    "provide",
+    "provides",
+    "present",
+    "presents",
+    "based",
+    "using",
+    "used",
+    "uses",
+    "make",
+    "makes",
+    "number",
+    "range",
+    "level",
+    "order",
+    "given",
+    "important",
+    "critical",
+    "general",
+    "simple",
+    "strong",
+    "better",
+    "best",
+    "able",
+    "allow",
+    "allows",
+    "enable",
+    "enables",
+    "enabling",
+    "setting",
+    "settings",
+    "study",
+    "studies",
+    "analysis",
+    "approaches",
+    "techniques",
+    "technique",
+    "paper",
+    "papers",
+    "work",
+    "works",
+    "issue",
+    "issues",
+    "limited",
+    "limitations",
+    "significant",
+    "substantial",
+    "consistently",
+    "outperforms",
+    "outperform",
+    "compared",
+    "standard",
+    "prior",
+    "previous",
+    "current",
+    "recent",
+    "recently",
+    "widely",
+    "common",
+    "commonly",
+    "several",
+    "multiple",
+    "single",
+    "high",
+    "higher",
+    "lower",
+    "larger",
+    "smaller",
+    "small",
+    "real",
+    "world",
+    "available",
+    "code",
+    "release",
+    "publicly",
+    "evaluate",
+    "evaluated",
+    "evaluation",
+    "across",
+    "yields",
+    "yield",
+    "construction",
+    "introduces",
+    "introduced",
+    "leverages",
+    "leveraging",
+    "address",
+    "addresses",
+    "propose",
+    "proposes",
+    "proposed",
+    "novel",
+    "first",
+    "training",
+    "trained",
+    "performance",
+    "approach",
+    "method",
+    "methods",
+    "benchmark",
+    "benchmarks",
+    "dataset",
+    "datasets",
+    "tasks",
+    "task",
+    "models",
+    "model",
+    "learning",
+    "data",
+    "results",
+    "additionally",
+    "furthermore",
+    "moreover",
+    "specifically",
+    "particularly",
+    "notably",
+    "finally",
+    "instead",
+    "thus",
+    "therefore",
+    "hence",
+    "however",
+    "while",
+    "whereas",
+    "often",
+    "still",
+    "even",
+    "well",
+    "many",
+    "much",
+    "more",
+    "most",
+    "less",
+    "least",
+    "practical",
+    "theoretical",
+    "empirical",
+    "empirically",
+    "theoretically",
+    "effectiveness",
+    "effectively",
+    "efficiently",
+    "extensive",
+    "experiments",
+    "experimental",
+}
 
 
 def _content_words(p: PaperText) -> set[str]:
-    return {w for w in _tokens(f"{p.title} {p.abstract}")
-            if len(w) >= 4 and w not in STOP and w not in VAGUE and w not in ABSTRACT_WORDS
-            and not w.isdigit()}
+    return {
+        w
+        for w in _tokens(f"{p.title} {p.abstract}")
+        if len(w) >= 4 and w not in STOP and w not in VAGUE and w not in ABSTRACT_WORDS and not w.isdigit()
+    }
 
 
 def _word_document_frequency(papers: list[PaperText]) -> Counter:
@@ -418,8 +904,9 @@ def _distinct(label: str, used_labels: set[str]) -> str:
     return ""
 
 
-def _word_label(papers, idx: list[int], word_df: Counter, used_labels: set[str],
-                generic: set[str] = frozenset()) -> str:
+def _word_label(
+    papers, idx: list[int], word_df: Counter, used_labels: set[str], generic: set[str] = frozenset()
+) -> str:
     """For a topic with no shared phrase and no field topic to borrow a name from: its two
     most distinctive words (never a generic one, never a list of paper names)."""
     counts: Counter[str] = Counter()
@@ -427,8 +914,9 @@ def _word_label(papers, idx: list[int], word_df: Counter, used_labels: set[str],
         counts.update(w for w in _content_words(papers[i]) if w not in generic)
     n = len(papers)
     need = 2 if len(idx) >= 3 else 1
-    ranked = sorted(((c / len(idx)) * math.log(1 + n / word_df[w]), w)
-                    for w, c in counts.items() if c >= need)
+    ranked = sorted(
+        ((c / len(idx)) * math.log(1 + n / word_df[w]), w) for w, c in counts.items() if c >= need
+    )
     words = [w for _, w in sorted(ranked, key=lambda r: (-r[0], r[1]))[:2]]
     label = _capitalise(" & ".join(words))
     return label if words and _label_key(label) not in used_labels else ""

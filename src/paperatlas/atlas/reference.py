@@ -62,11 +62,12 @@ _WORD = re.compile(r"[a-z][a-z0-9\-]*[a-z0-9]")
 @dataclass
 class Placement:
     """Where each paper of a list sits on a reference."""
-    broad: np.ndarray        # [n] reference broad topic id
-    fine: np.ndarray         # [n] reference fine topic id (a child of broad)
-    broad_conf: np.ndarray   # [n] share of the neighbours' vote for the broad topic
-    fine_conf: np.ndarray    # [n] share of the broad topic's neighbours voting for the fine one
-    xy: np.ndarray           # [n, 2] position on the reference layout, in [0, 1]
+
+    broad: np.ndarray  # [n] reference broad topic id
+    fine: np.ndarray  # [n] reference fine topic id (a child of broad)
+    broad_conf: np.ndarray  # [n] share of the neighbours' vote for the broad topic
+    fine_conf: np.ndarray  # [n] share of the broad topic's neighbours voting for the fine one
+    xy: np.ndarray  # [n, 2] position on the reference layout, in [0, 1]
 
 
 @dataclass
@@ -75,21 +76,21 @@ class Reference:
     meta: dict[str, Any]
     broad_labels: list[str]
     fine_labels: list[str]
-    fine_parent: np.ndarray      # [F]
-    broad_xy: np.ndarray         # [B, 2] label points on the layout
-    fine_xy: np.ndarray          # [F, 2]
-    broad_size: np.ndarray       # [B]
-    fine_size: np.ndarray        # [F]
+    fine_parent: np.ndarray  # [F]
+    broad_xy: np.ndarray  # [B, 2] label points on the layout
+    fine_xy: np.ndarray  # [F, 2]
+    broad_size: np.ndarray  # [B]
+    fine_size: np.ndarray  # [F]
     broad_centroids: np.ndarray  # [B, d] unit mean vectors in the model's space (float16)
-    fine_centroids: np.ndarray   # [F, d]
-    xy: np.ndarray               # [N, 2] reference papers on the layout (float16)
-    point_broad: np.ndarray      # [N]
-    point_fine: np.ndarray       # [N]
-    mean: np.ndarray             # [d] centre of the reference vectors
-    basis: np.ndarray            # [d, r] principal components
-    codes: np.ndarray            # [N, r] int8 reduced unit vectors (scaled by 127)
+    fine_centroids: np.ndarray  # [F, d]
+    xy: np.ndarray  # [N, 2] reference papers on the layout (float16)
+    point_broad: np.ndarray  # [N]
+    point_fine: np.ndarray  # [N]
+    mean: np.ndarray  # [d] centre of the reference vectors
+    basis: np.ndarray  # [d, r] principal components
+    codes: np.ndarray  # [N, r] int8 reduced unit vectors (scaled by 127)
     generic_words: list[str]
-    ids: list[str]               # [N] the reference papers' ids (to evaluate, to explain)
+    ids: list[str]  # [N] the reference papers' ids (to evaluate, to explain)
 
     @property
     def model(self) -> str:
@@ -99,6 +100,7 @@ class Reference:
 
     def reduce(self, vectors: np.ndarray) -> np.ndarray:
         from paperatlas.embed.index import normalise_rows
+
         v = normalise_rows(np.asarray(vectors, dtype=np.float32))
         return normalise_rows((v - self.mean) @ self.basis)
 
@@ -107,7 +109,8 @@ class Reference:
         if vectors.ndim != 2 or vectors.shape[1] != self.basis.shape[0]:
             raise PaperatlasError(
                 f"reference {self.name!r} is in a {self.basis.shape[0]}-dimensional space "
-                f"({self.model}); these vectors have {vectors.shape[-1]} dimensions")
+                f"({self.model}); these vectors have {vectors.shape[-1]} dimensions"
+            )
         n = len(vectors)
         z = self.reduce(vectors)
         codes = self.codes.astype(np.float32) / 127.0
@@ -119,7 +122,7 @@ class Reference:
         xy = np.zeros((n, 2), dtype=np.float32)
         n_broad, n_fine = len(self.broad_labels), len(self.fine_labels)
         for start in range(0, n, 1024):
-            sims = z[start:start + 1024] @ codes.T
+            sims = z[start : start + 1024] @ codes.T
             part = np.argpartition(-sims, k - 1, axis=1)[:, :k]
             top = np.take_along_axis(sims, part, axis=1)
             weight = (np.maximum(top, 0.0) ** 2 + 1e-6).astype(np.float64)
@@ -150,17 +153,26 @@ class Reference:
     def to_bytes(self) -> bytes:
         buf = io.BytesIO()
         np.savez_compressed(
-            buf, meta=np.array(json.dumps({**self.meta, "name": self.name, "format": FORMAT})),
-            broad_labels=np.array(self.broad_labels), fine_labels=np.array(self.fine_labels),
+            buf,
+            meta=np.array(json.dumps({**self.meta, "name": self.name, "format": FORMAT})),
+            broad_labels=np.array(self.broad_labels),
+            fine_labels=np.array(self.fine_labels),
             fine_parent=self.fine_parent.astype(np.int16),
-            broad_xy=self.broad_xy.astype(np.float32), fine_xy=self.fine_xy.astype(np.float32),
-            broad_size=self.broad_size.astype(np.int32), fine_size=self.fine_size.astype(np.int32),
+            broad_xy=self.broad_xy.astype(np.float32),
+            fine_xy=self.fine_xy.astype(np.float32),
+            broad_size=self.broad_size.astype(np.int32),
+            fine_size=self.fine_size.astype(np.int32),
             broad_centroids=self.broad_centroids.astype(np.float16),
             fine_centroids=self.fine_centroids.astype(np.float16),
-            xy=self.xy.astype(np.float16), point_broad=self.point_broad.astype(np.int16),
-            point_fine=self.point_fine.astype(np.int16), mean=self.mean.astype(np.float32),
-            basis=self.basis.astype(np.float16), codes=self.codes.astype(np.int8),
-            generic_words=np.array(self.generic_words or [""]), ids=np.array(self.ids))
+            xy=self.xy.astype(np.float16),
+            point_broad=self.point_broad.astype(np.int16),
+            point_fine=self.point_fine.astype(np.int16),
+            mean=self.mean.astype(np.float32),
+            basis=self.basis.astype(np.float16),
+            codes=self.codes.astype(np.int8),
+            generic_words=np.array(self.generic_words or [""]),
+            ids=np.array(self.ids),
+        )
         return buf.getvalue()
 
     @classmethod
@@ -169,37 +181,60 @@ class Reference:
         with np.load(source, allow_pickle=False) as z:
             meta = json.loads(str(z["meta"]))
             if meta.get("format") != FORMAT:
-                raise PaperatlasError(f"reference format {meta.get('format')} is not "
-                                      f"{FORMAT}: rebuild it with `paperatlas reference build`")
+                raise PaperatlasError(
+                    f"reference format {meta.get('format')} is not "
+                    f"{FORMAT}: rebuild it with `paperatlas reference build`"
+                )
             return cls(
-                name=meta["name"], meta=meta,
+                name=meta["name"],
+                meta=meta,
                 broad_labels=[str(s) for s in z["broad_labels"]],
                 fine_labels=[str(s) for s in z["fine_labels"]],
                 fine_parent=z["fine_parent"].astype(np.int64),
-                broad_xy=z["broad_xy"], fine_xy=z["fine_xy"],
-                broad_size=z["broad_size"], fine_size=z["fine_size"],
-                broad_centroids=z["broad_centroids"], fine_centroids=z["fine_centroids"],
-                xy=z["xy"], point_broad=z["point_broad"].astype(np.int64),
-                point_fine=z["point_fine"].astype(np.int64), mean=z["mean"],
-                basis=z["basis"].astype(np.float32), codes=z["codes"],
+                broad_xy=z["broad_xy"],
+                fine_xy=z["fine_xy"],
+                broad_size=z["broad_size"],
+                fine_size=z["fine_size"],
+                broad_centroids=z["broad_centroids"],
+                fine_centroids=z["fine_centroids"],
+                xy=z["xy"],
+                point_broad=z["point_broad"].astype(np.int64),
+                point_fine=z["point_fine"].astype(np.int64),
+                mean=z["mean"],
+                basis=z["basis"].astype(np.float32),
+                codes=z["codes"],
                 generic_words=[str(s) for s in z["generic_words"] if str(s)],
-                ids=[str(s) for s in z["ids"]])
+                ids=[str(s) for s in z["ids"]],
+            )
 
     def field(self, max_points: int = 6000) -> dict[str, Any]:
         """The reference layout for drawing the field: [x, y, broad] rows (an even sample
         when there are more than max_points) and the broad topics' labels and places."""
         n = len(self.xy)
         rows = np.linspace(0, n - 1, min(n, max_points)).astype(int) if n else []
-        return {"name": self.name, "papers": n, "title": self.meta.get("title", self.name),
-                "points": [[round(float(self.xy[i, 0]), 4), round(float(self.xy[i, 1]), 4),
-                            int(self.point_broad[i])] for i in rows],
-                "broad": [{"id": b, "label": self.broad_labels[b],
-                           "size": int(self.broad_size[b]),
-                           "x": float(self.broad_xy[b, 0]), "y": float(self.broad_xy[b, 1])}
-                          for b in range(len(self.broad_labels))]}
+        return {
+            "name": self.name,
+            "papers": n,
+            "title": self.meta.get("title", self.name),
+            "points": [
+                [round(float(self.xy[i, 0]), 4), round(float(self.xy[i, 1]), 4), int(self.point_broad[i])]
+                for i in rows
+            ],
+            "broad": [
+                {
+                    "id": b,
+                    "label": self.broad_labels[b],
+                    "size": int(self.broad_size[b]),
+                    "x": float(self.broad_xy[b, 0]),
+                    "y": float(self.broad_xy[b, 1]),
+                }
+                for b in range(len(self.broad_labels))
+            ],
+        }
 
 
 # -- which reference is in use --------------------------------------------------------------------
+
 
 def shipped_path() -> Path:
     return Path(str(resources.files("paperatlas") / "models" / SHIPPED_FILE))
@@ -248,8 +283,11 @@ def save(store, reference: Reference) -> None:
     if reference.name == SHIPPED:
         raise PaperatlasError(f"{SHIPPED!r} is the shipped reference's name: choose another")
     with store.transaction():
-        store.put_embed_model(_STORE_PREFIX + reference.name, reference.to_bytes(),
-                              {"kind": "reference", "papers": len(reference.xy)})
+        store.put_embed_model(
+            _STORE_PREFIX + reference.name,
+            reference.to_bytes(),
+            {"kind": "reference", "papers": len(reference.xy)},
+        )
         index = [n for n in _index(store) if n != reference.name] + [reference.name]
         store.put_embed_model(_STORE_PREFIX + "*", json.dumps(index).encode(), {"kind": "index"})
         store.put_embed_model(_CURRENT, reference.name.encode(), {"kind": "reference choice"})
@@ -257,16 +295,24 @@ def save(store, reference: Reference) -> None:
 
 # -- building a reference -------------------------------------------------------------------------
 
+
 def content_words(text: str) -> set[str]:
     from paperatlas.atlas.labels import FUNCTION, STOP
-    return {w for w in _WORD.findall((text or "").lower())
-            if len(w) >= 3 and w not in STOP and w not in FUNCTION and not w.isdigit()}
+
+    return {
+        w
+        for w in _WORD.findall((text or "").lower())
+        if len(w) >= 3 and w not in STOP and w not in FUNCTION and not w.isdigit()
+    }
 
 
-def learn_generic_words(texts: list[str], topics: np.ndarray,
-                        min_share: float = GENERIC_MIN_SHARE,
-                        spread: float = GENERIC_SPREAD,
-                        keywords: list[list[str]] | None = None) -> list[str]:
+def learn_generic_words(
+    texts: list[str],
+    topics: np.ndarray,
+    min_share: float = GENERIC_MIN_SHARE,
+    spread: float = GENERIC_SPREAD,
+    keywords: list[list[str]] | None = None,
+) -> list[str]:
     """Words used all over the field: common enough, and used at nearly the same rate in
     every topic (normalised entropy of the per-topic rates >= spread). Such words
     ("baselines", "natural", "establishing") say nothing about what a topic is. A word
@@ -300,22 +346,30 @@ def learn_generic_words(texts: list[str], topics: np.ndarray,
     return sorted(out)
 
 
-def build(store, list_name: str | None, name: str, model: str | None = None,
-          progress: bool = False, title: str | None = None) -> Reference:
+def build(
+    store,
+    list_name: str | None,
+    name: str,
+    model: str | None = None,
+    progress: bool = False,
+    title: str | None = None,
+) -> Reference:
     """A reference from a list of the store (200+ papers): its own map (built if needed),
     its vectors and its texts."""
     from paperatlas.atlas import build_map
 
     ids = store.all_ids(list_name)
     if len(ids) < SHORT_LIST:
-        raise PaperatlasError(f"a reference needs a big list ({SHORT_LIST}+ papers); "
-                              f"{list_name or 'the atlas'} has {len(ids)}")
+        raise PaperatlasError(
+            f"a reference needs a big list ({SHORT_LIST}+ papers); {list_name or 'the atlas'} has {len(ids)}"
+        )
     stored = build_map(store, list_name=list_name, model=model, progress=progress, own_map=True)
     model = stored["model"]
     by_paper = {a["paper_id"]: a for a in stored["assignments"]}
     ids = [pid for pid in ids if pid in by_paper]
     ids, vectors = store.get_vectors(model, ids)
     from paperatlas.embed.index import normalise_rows
+
     v = normalise_rows(vectors)
     broad = np.array([by_paper[p]["broad"] for p in ids], dtype=np.int64)
     fine = np.array([by_paper[p]["fine"] for p in ids], dtype=np.int64)
@@ -324,8 +378,10 @@ def build(store, list_name: str | None, name: str, model: str | None = None,
     n_broad, n_fine = int(broad.max()) + 1, int(fine.max()) + 1
     papers = {p["id"]: p for p in store.get_papers(ids)}
     generic = learn_generic_words(
-        [f"{papers.get(p, {}).get('title') or ''} {papers.get(p, {}).get('abstract') or ''}"
-         for p in ids], fine, keywords=[papers.get(p, {}).get("keywords") or [] for p in ids])
+        [f"{papers.get(p, {}).get('title') or ''} {papers.get(p, {}).get('abstract') or ''}" for p in ids],
+        fine,
+        keywords=[papers.get(p, {}).get("keywords") or [] for p in ids],
+    )
     broad_names, fine_names = _relabel(store, papers, ids, broad, fine, set(generic))
     mean = v.mean(axis=0)
     centred = v - mean
@@ -342,31 +398,53 @@ def build(store, list_name: str | None, name: str, model: str | None = None,
 
     fine_parent = np.zeros(n_fine, dtype=np.int64)
     fine_parent[fine] = broad
-    meta = {"model": model, "list": list_name, "papers": len(ids), "title": title or name,
-            "map_signature": stored["signature"], "k": K, "dims": r,
-            "labels": "relabelled without the generic words",
-            "generic_rule": f"used by >= {GENERIC_MIN_SHARE:.1%} of papers, normalised "
-                            f"entropy over fine topics >= {GENERIC_SPREAD}, a whole author "
-                            f"keyword of < {KEYWORD_SHARE:.1%} of papers"}
+    meta = {
+        "model": model,
+        "list": list_name,
+        "papers": len(ids),
+        "title": title or name,
+        "map_signature": stored["signature"],
+        "k": K,
+        "dims": r,
+        "labels": "relabelled without the generic words",
+        "generic_rule": f"used by >= {GENERIC_MIN_SHARE:.1%} of papers, normalised "
+        f"entropy over fine topics >= {GENERIC_SPREAD}, a whole author "
+        f"keyword of < {KEYWORD_SHARE:.1%} of papers",
+    }
     if model == "static":
         from paperatlas.embed.static import read_meta
+
         meta["model_meta"] = {k: read_meta().get(k) for k in ("blocks", "version") if k in read_meta()}
     return Reference(
-        name=name, meta=meta,
-        broad_labels=broad_names, fine_labels=fine_names,
+        name=name,
+        meta=meta,
+        broad_labels=broad_names,
+        fine_labels=fine_names,
         fine_parent=fine_parent,
-        broad_xy=np.array([[topics[(0, t)]["x"], topics[(0, t)]["y"]] for t in range(n_broad)],
-                          dtype=np.float32),
-        fine_xy=np.array([[topics[(1, t)]["x"], topics[(1, t)]["y"]] for t in range(n_fine)],
-                         dtype=np.float32),
-        broad_size=np.bincount(broad, minlength=n_broad), fine_size=np.bincount(fine, minlength=n_fine),
-        broad_centroids=centroids(broad, n_broad), fine_centroids=centroids(fine, n_fine),
-        xy=xy, point_broad=broad, point_fine=fine, mean=mean.astype(np.float32), basis=basis,
-        codes=codes, generic_words=generic, ids=list(ids))
+        broad_xy=np.array(
+            [[topics[(0, t)]["x"], topics[(0, t)]["y"]] for t in range(n_broad)], dtype=np.float32
+        ),
+        fine_xy=np.array(
+            [[topics[(1, t)]["x"], topics[(1, t)]["y"]] for t in range(n_fine)], dtype=np.float32
+        ),
+        broad_size=np.bincount(broad, minlength=n_broad),
+        fine_size=np.bincount(fine, minlength=n_fine),
+        broad_centroids=centroids(broad, n_broad),
+        fine_centroids=centroids(fine, n_fine),
+        xy=xy,
+        point_broad=broad,
+        point_fine=fine,
+        mean=mean.astype(np.float32),
+        basis=basis,
+        codes=codes,
+        generic_words=generic,
+        ids=list(ids),
+    )
 
 
-def _relabel(store, papers: dict, ids: list[str], broad: np.ndarray, fine: np.ndarray,
-             generic: set[str]) -> tuple[list[str], list[str]]:
+def _relabel(
+    store, papers: dict, ids: list[str], broad: np.ndarray, fine: np.ndarray, generic: set[str]
+) -> tuple[list[str], list[str]]:
     """The reference's topic names, chosen again with the field's generic words set aside
     (the map's own labeller could not know them yet); a fine topic with no usable phrase
     takes its broad topic's name."""
@@ -376,11 +454,18 @@ def _relabel(store, papers: dict, ids: list[str], broad: np.ndarray, fine: np.nd
     texts = paper_texts(papers, store.facts_for(ids), ids)
     phrases = paper_phrases(texts)
     n_broad, n_fine = int(broad.max()) + 1, int(fine.max()) + 1
-    broad_names = [t.label for t in label_clusters(texts, broad, n_broad, phrases=phrases,
-                                                   generic=generic)]
+    broad_names = [t.label for t in label_clusters(texts, broad, n_broad, phrases=phrases, generic=generic)]
     parent = np.zeros(n_fine, dtype=np.int64)
     parent[fine] = broad
-    fine_names = [t.label for t in label_clusters(
-        texts, fine, n_fine, phrases=phrases, generic=generic,
-        fallback=[broad_names[parent[t]] for t in range(n_fine)])]
+    fine_names = [
+        t.label
+        for t in label_clusters(
+            texts,
+            fine,
+            n_fine,
+            phrases=phrases,
+            generic=generic,
+            fallback=[broad_names[parent[t]] for t in range(n_fine)],
+        )
+    ]
     return broad_names, fine_names

@@ -32,8 +32,12 @@ err_console = Console(stderr=True)
 
 DbOption = Annotated[
     Optional[Path],
-    typer.Option("--db", help="Atlas database (default: $PAPERATLAS_DB or .paperatlas/atlas.db).",
-                 envvar="PAPERATLAS_DB", show_default=False),
+    typer.Option(
+        "--db",
+        help="Atlas database (default: $PAPERATLAS_DB or .paperatlas/atlas.db).",
+        envvar="PAPERATLAS_DB",
+        show_default=False,
+    ),
 ]
 
 
@@ -54,6 +58,7 @@ def open_atlas(db: Path | None, create: bool = False) -> Atlas:
     one; the others say there is none. An atlas this process cannot write opens
     read-only (commands that write then fail with one line)."""
     from paperatlas.store import default_db_path
+
     _opened["db"] = Path(db) if db is not None else default_db_path()
     return Atlas(db, create=create)
 
@@ -80,10 +85,12 @@ def plural(n: int, noun: str) -> str:
 def one_of(*choices: str):
     """An option callback that lets only `choices` (or no value) through: anything else is
     a usage error (one line naming the option and the choices, exit 2)."""
+
     def check(value: str | None) -> str | None:
         if value is not None and value not in choices:
             raise typer.BadParameter(f"{value!r} is not one of {', '.join(choices)}")
         return value
+
     return check
 
 
@@ -93,13 +100,19 @@ def fail(message: str, code: int = 2) -> None:
 
 
 # characters str.splitlines() breaks at, shown escaped so an echoed value keeps it one line
-_LINE_BREAKS = {c: repr(chr(c))[1:-1] for c in (0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x85,
-                                                0x2028, 0x2029)}
+_LINE_BREAKS = {
+    c: repr(chr(c))[1:-1] for c in (0x0A, 0x0B, 0x0C, 0x0D, 0x1C, 0x1D, 0x1E, 0x85, 0x2028, 0x2029)
+}
 
 
 def _error_line(message: str) -> None:
-    err_console.print(f"error: {str(message).translate(_LINE_BREAKS)}", highlight=False,
-                      markup=False, style="bold red", soft_wrap=True)  # one line, however long
+    err_console.print(
+        f"error: {str(message).translate(_LINE_BREAKS)}",
+        highlight=False,
+        markup=False,
+        style="bold red",
+        soft_wrap=True,
+    )  # one line, however long
 
 
 def _click_exceptions() -> tuple[type[BaseException], ...]:
@@ -108,11 +121,13 @@ def _click_exceptions() -> tuple[type[BaseException], ...]:
     classes: list[type[BaseException]] = []
     try:
         from typer._click.exceptions import ClickException as Bundled
+
         classes.append(Bundled)
     except ImportError:
         pass
     try:
         from click.exceptions import ClickException
+
         classes.append(ClickException)
     except ImportError:
         pass
@@ -124,6 +139,7 @@ def _show_usage_error(exc: BaseException) -> None:
     standalone mode; click's plain one where rich formatting is not available."""
     try:
         from typer import rich_utils
+
         rich_utils.rich_format_error(exc)
     except Exception:
         exc.show()
@@ -135,15 +151,18 @@ def describe_sqlite_error(exc: sqlite3.Error, db: Path | None) -> str:
     text = str(exc)
     if len(text) > 160:  # SQLite quotes the undecodable text itself: keep the line short
         text = text[:160] + "…"
-    if ("malformed" in text or "not a database" in text or "corrupt" in text
-            or "Could not decode" in text):
-        return (f"{where}the atlas file is damaged ({text}); restore a copy, or add the "
-                "lists again into a new atlas")
+    if "malformed" in text or "not a database" in text or "corrupt" in text or "Could not decode" in text:
+        return (
+            f"{where}the atlas file is damaged ({text}); restore a copy, or add the "
+            "lists again into a new atlas"
+        )
     if "readonly" in text or "read-only" in text:
         return f"{where}the atlas is read-only ({text})"
     if "locked" in text or "busy" in text:
-        return (f"{where}the atlas is busy: another paperatlas process is writing it "
-                f"({text}); try again when it is done")
+        return (
+            f"{where}the atlas is busy: another paperatlas process is writing it "
+            f"({text}); try again when it is done"
+        )
     if "unable to open" in text:
         return f"{where}cannot open the atlas ({text})"
     return f"{where}database error ({text})"
@@ -159,6 +178,7 @@ def _catch_termination() -> dict[int, object]:
     if sys.platform == "win32":
         return old
     import threading
+
     if threading.current_thread() is not threading.main_thread():
         return old
     for sig in (signal.SIGTERM, signal.SIGHUP):
@@ -185,12 +205,14 @@ def run_app(typer_app: typer.Typer) -> int:
         _error_line(describe_sqlite_error(exc, _opened["db"]))
         return 2
     except Terminated:
-        err_console.print("terminated: finished work is kept; run the command again to resume",
-                          style="yellow")
+        err_console.print(
+            "terminated: finished work is kept; run the command again to resume", style="yellow"
+        )
         return 143
     except KeyboardInterrupt:
-        err_console.print("interrupted: finished work is kept; run the command again to resume",
-                          style="yellow")
+        err_console.print(
+            "interrupted: finished work is kept; run the command again to resume", style="yellow"
+        )
         return 130
     except typer.Exit as exc:
         return exc.exit_code

@@ -13,8 +13,17 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from paperatlas.cli.common import (DbOption, UserError, app, check_output, console, err_console,
-                                 one_of, open_atlas, plural)
+from paperatlas.cli.common import (
+    DbOption,
+    UserError,
+    app,
+    check_output,
+    console,
+    err_console,
+    one_of,
+    open_atlas,
+    plural,
+)
 from paperatlas.enrich.kinds import KINDS
 
 ListOption = Annotated[Optional[str], typer.Option("--list", "-l", help="Only papers of this list.")]
@@ -28,40 +37,63 @@ def _check_list(atlas, list_name: str | None) -> None:
 
 @app.command()
 def add(
-    files: Annotated[list[Path], typer.Argument(
-        help="Paper lists: JSON/JSONL, CSV/TSV, BibTeX, RIS, CSL-JSON, Markdown or text lists, "
-             "folders of them (gzip ok).", show_default=False)],
-    list_name: Annotated[Optional[str], typer.Option(
-        "--list", "-l", help="List name (default: each file's name without suffixes).")] = None,
+    files: Annotated[
+        list[Path],
+        typer.Argument(
+            help="Paper lists: JSON/JSONL, CSV/TSV, BibTeX, RIS, CSL-JSON, Markdown or text lists, "
+            "folders of them (gzip ok).",
+            show_default=False,
+        ),
+    ],
+    list_name: Annotated[
+        Optional[str],
+        typer.Option("--list", "-l", help="List name (default: each file's name without suffixes)."),
+    ] = None,
     db: DbOption = None,
-    no_enrich: Annotated[bool, typer.Option("--no-enrich", help="Skip extracting facts after adding.")] = False,
-    dry_run: Annotated[bool, typer.Option(
-        "--dry-run", help="Read and match against the atlas, report what would change, store nothing.")] = False,
+    no_enrich: Annotated[
+        bool, typer.Option("--no-enrich", help="Skip extracting facts after adding.")
+    ] = False,
+    dry_run: Annotated[
+        bool,
+        typer.Option(
+            "--dry-run", help="Read and match against the atlas, report what would change, store nothing."
+        ),
+    ] = False,
 ) -> None:
     """Add paper lists to the atlas: deduplicated, merged with twins, one transaction per file.
 
     Prints per file the format read, the entries with titles / abstracts / authors / links,
     what was skipped and why, and warnings when the file seems to read badly."""
     from paperatlas.store import default_db_path
+
     if dry_run and not Path(db or default_db_path()).exists():
         _dry_run_without_atlas(files, list_name)
         return
     atlas = open_atlas(db, create=not dry_run)
-    report = atlas.add(files, list_name=list_name, progress=sys.stderr.isatty(), enrich=False,
-                       dry_run=dry_run)
+    report = atlas.add(
+        files, list_name=list_name, progress=sys.stderr.isatty(), enrich=False, dry_run=dry_run
+    )
     _print_add_report(report, dry_run)
     # also finishes the facts an interrupted earlier run left (the store says what is pending)
-    if not no_enrich and not dry_run and (report.added or report.merged
-                                          or atlas.store.facts_pending()):
+    if not no_enrich and not dry_run and (report.added or report.merged or atlas.store.facts_pending()):
         from paperatlas.errors import PaperatlasError
+
         try:
             atlas.enrich(progress=sys.stderr.isatty())
         except PaperatlasError as exc:  # the papers are stored; only the facts are missing
-            err_console.print(Text(f"warning: papers stored, but facts were not extracted: {exc}"),
-                              style="yellow", soft_wrap=True)
+            err_console.print(
+                Text(f"warning: papers stored, but facts were not extracted: {exc}"),
+                style="yellow",
+                soft_wrap=True,
+            )
     if any(not f.error for f in report.files):  # a failed file is its one error line alone
-        console.print(Text(f"atlas {atlas.path}: {plural(atlas.stats()['papers'], 'paper')}"
-                           + (" (dry run: nothing stored)" if dry_run else "")), style="dim")
+        console.print(
+            Text(
+                f"atlas {atlas.path}: {plural(atlas.stats()['papers'], 'paper')}"
+                + (" (dry run: nothing stored)" if dry_run else "")
+            ),
+            style="dim",
+        )
     _exit_on_errors(report, dry_run)
 
 
@@ -70,6 +102,7 @@ def _dry_run_without_atlas(files: list[Path], list_name: str | None) -> None:
     import tempfile
 
     from paperatlas.api import Atlas
+
     with tempfile.TemporaryDirectory() as tmp:
         atlas = Atlas(Path(tmp) / "dry.db")
         report = atlas.add(files, list_name=list_name, enrich=False, dry_run=True)
@@ -89,21 +122,25 @@ def _exit_on_errors(report, dry_run: bool) -> None:
 
 def _print_read(f) -> None:
     """What was read from one file: format, field counts, skips by reason, warnings."""
-    console.print(Text(f"{f.path} ({f.format or '?'}): {plural(f.stats.papers, 'paper')}: {f.stats.summary()}"),
-                  soft_wrap=True)
+    console.print(
+        Text(f"{f.path} ({f.format or '?'}): {plural(f.stats.papers, 'paper')}: {f.stats.summary()}"),
+        soft_wrap=True,
+    )
     for inner, stats in f.files.items():  # a folder: each file in it
         from paperatlas.sources import detect
+
         try:
             fmt = detect(inner)
         except Exception:  # noqa: BLE001 - it was read; the name of its format is a nicety
             fmt = "?"
-        console.print(Text(f"  {inner} ({fmt}): {plural(stats.papers, 'paper')}: {stats.summary()}"),
-                      soft_wrap=True)
+        console.print(
+            Text(f"  {inner} ({fmt}): {plural(stats.papers, 'paper')}: {stats.summary()}"), soft_wrap=True
+        )
         for warning in stats.warnings():
             err_console.print(Text(f"warning: {inner}: {warning}"), style="yellow", soft_wrap=True)
     if f.skipped:
         console.print(Text(f"  {f.skips.summary()}"), soft_wrap=True)
-    for warning in ([] if len(f.files) > 1 else f.warnings):
+    for warning in [] if len(f.files) > 1 else f.warnings:
         err_console.print(Text(f"warning: {f.path}: {warning}"), style="yellow", soft_wrap=True)
 
 
@@ -121,13 +158,21 @@ def _print_add_report(report, dry_run: bool) -> None:
         if f.filled:
             notes.append(f"{f.filled} title-only gained an abstract")
         note = f" ({'; '.join(notes)})" if notes else ""
-        console.print(Text(
-            f"  -> list '{f.list_name}': {verb} {f.added}, merged {f.merged}{note}, "
-            f"unchanged {f.unchanged}{_joined_note(f.joined, f.list_name)}, skipped {f.skipped}"),
-            soft_wrap=True)
+        console.print(
+            Text(
+                f"  -> list '{f.list_name}': {verb} {f.added}, merged {f.merged}{note}, "
+                f"unchanged {f.unchanged}{_joined_note(f.joined, f.list_name)}, skipped {f.skipped}"
+            ),
+            soft_wrap=True,
+        )
     if len(report.files) > 1:
-        console.print(Text(f"total: {verb} {report.added}, merged {report.merged}, "
-                           f"unchanged {report.unchanged}, skipped {report.skipped}"), soft_wrap=True)
+        console.print(
+            Text(
+                f"total: {verb} {report.added}, merged {report.merged}, "
+                f"unchanged {report.unchanged}, skipped {report.skipped}"
+            ),
+            soft_wrap=True,
+        )
 
 
 @app.command()
@@ -139,6 +184,7 @@ def inspect(
     and its first entries as they would be stored."""
     from paperatlas.api import Atlas
     from paperatlas.errors import PaperatlasError
+
     try:
         report, rows = Atlas.inspect(file, limit=limit)
     except PaperatlasError as exc:
@@ -152,25 +198,38 @@ def inspect(
         names = row["authors"]
         abstract = row["abstract"]
         links = [*row.get("urls", []), *(f"code: {u}" for u in row.get("code_urls") or [])]
-        cells.append({
-            "id": Text(row["id"]), "title": title,
-            "authors": Text(", ".join(names[:3]) + (f" +{len(names) - 3}" if len(names) > 3 else "")),
-            "abstract": Text(abstract[:160] + ("…" if len(abstract) > 160 else "")),
-            "links": Text("\n".join(links[:3]) + (f"\n+{len(links) - 3}" if len(links) > 3 else "")),
-            "ids": Text("\n".join(f"{k}:{v}" for k, v in (row.get("identifiers") or {}).items())),
-            "section": Text(row.get("section") or ""),
-            "year": Text(str(row.get("year") or "")), "venue": Text(row.get("venue") or ""),
-        })
+        cells.append(
+            {
+                "id": Text(row["id"]),
+                "title": title,
+                "authors": Text(", ".join(names[:3]) + (f" +{len(names) - 3}" if len(names) > 3 else "")),
+                "abstract": Text(abstract[:160] + ("…" if len(abstract) > 160 else "")),
+                "links": Text("\n".join(links[:3]) + (f"\n+{len(links) - 3}" if len(links) > 3 else "")),
+                "ids": Text("\n".join(f"{k}:{v}" for k, v in (row.get("identifiers") or {}).items())),
+                "section": Text(row.get("section") or ""),
+                "year": Text(str(row.get("year") or "")),
+                "venue": Text(row.get("venue") or ""),
+            }
+        )
     table = Table(header_style="bold", show_lines=True)
-    shown = [c for c in ("id", "title", "authors", "year", "venue", "abstract", "links", "ids", "section")
-             if c in ("id", "title") or any(cell[c].plain for cell in cells)]
+    shown = [
+        c
+        for c in ("id", "title", "authors", "year", "venue", "abstract", "links", "ids", "section")
+        if c in ("id", "title") or any(cell[c].plain for cell in cells)
+    ]
     for column in shown:  # columns no entry fills are left out
-        table.add_column(column, style={"id": "cyan", "abstract": "dim"}.get(column),
-                         ratio={"title": 3, "abstract": 3, "links": 2}.get(column, 1), overflow="fold")
+        table.add_column(
+            column,
+            style={"id": "cyan", "abstract": "dim"}.get(column),
+            ratio={"title": 3, "abstract": 3, "links": 2}.get(column, 1),
+            overflow="fold",
+        )
     for cell in cells:
         table.add_row(*(cell[c] for c in shown))
     console.print(table)
-    console.print(Text(f"first {len(rows)} of {plural(report.stats.papers, 'paper')}; nothing stored"), style="dim")
+    console.print(
+        Text(f"first {len(rows)} of {plural(report.stats.papers, 'paper')}; nothing stored"), style="dim"
+    )
 
 
 @app.command("ls")
@@ -178,22 +237,39 @@ def list_papers(
     list_name: ListOption = None,
     area: Annotated[Optional[str], typer.Option(help="Primary area (exact).")] = None,
     decision: Annotated[Optional[str], typer.Option(help="Decision prefix, e.g. 'Accept'.")] = None,
-    text: Annotated[Optional[str], typer.Option("--text", "-t", help="Substring of title or abstract.")] = None,
-    kind: Annotated[Optional[str], typer.Option(help="method | benchmark | dataset | analysis | theory",
-                                                callback=one_of(*KINDS))] = None,
-    has_code: Annotated[Optional[bool], typer.Option("--has-code/--no-code", help="Only papers with (or without) a code link.",
-                                                     show_default=False)] = None,
-    section: Annotated[Optional[str], typer.Option(
-        "--section", "-s", help="Substring of the section (heading) the list put papers under.")] = None,
+    text: Annotated[
+        Optional[str], typer.Option("--text", "-t", help="Substring of title or abstract.")
+    ] = None,
+    kind: Annotated[
+        Optional[str],
+        typer.Option(help="method | benchmark | dataset | analysis | theory", callback=one_of(*KINDS)),
+    ] = None,
+    has_code: Annotated[
+        Optional[bool],
+        typer.Option(
+            "--has-code/--no-code", help="Only papers with (or without) a code link.", show_default=False
+        ),
+    ] = None,
+    section: Annotated[
+        Optional[str],
+        typer.Option("--section", "-s", help="Substring of the section (heading) the list put papers under."),
+    ] = None,
     limit: Annotated[int, typer.Option(help="At most this many rows.")] = 50,
     db: DbOption = None,
 ) -> None:
     """List papers as a table."""
     atlas = open_atlas(db)
     _check_list(atlas, list_name)
-    rows = atlas.papers(list_name=list_name, area=area, decision=decision, text=text, kind=kind,
-                        section=section,
-                        has_code=has_code, limit=limit + 1)
+    rows = atlas.papers(
+        list_name=list_name,
+        area=area,
+        decision=decision,
+        text=text,
+        kind=kind,
+        section=section,
+        has_code=has_code,
+        limit=limit + 1,
+    )
     more = len(rows) > limit
     rows = rows[:limit]
     table = Table(show_lines=False, header_style="bold")
@@ -203,8 +279,13 @@ def list_papers(
     table.add_column("decision", no_wrap=True)
     table.add_column("kind", no_wrap=True)
     for row in rows:
-        table.add_row(Text(row["id"]), _title_cell(row), _area_cell(row),
-                      Text(row.get("decision") or ""), Text(row.get("kind") or ""))
+        table.add_row(
+            Text(row["id"]),
+            _title_cell(row),
+            _area_cell(row),
+            Text(row.get("decision") or ""),
+            Text(row.get("kind") or ""),
+        )
     console.print(table)
     shown = plural(len(rows), "paper") + (f" (first {limit}; use --limit for more)" if more else "")
     console.print(Text(shown), style="dim")
@@ -239,8 +320,7 @@ def show(
     atlas = open_atlas(db)
     paper = atlas.paper(paper_id)
     if paper is None:
-        raise UserError(f"no paper with id '{paper_id}' (or the prefix matches several; "
-                        "see 'paperatlas ls')")
+        raise UserError(f"no paper with id '{paper_id}' (or the prefix matches several; see 'paperatlas ls')")
     facts = paper.pop("facts", {}) or {}
     title = paper.get("title") or facts.get("display_title") or "(untitled)"
     console.print(Text(title, style="bold"))
@@ -256,14 +336,18 @@ def show(
             grid.add_row(key, _render(value))
     console.print(grid)
     console.print(Text("\nabstract", style="bold"))
-    console.print(Text(paper["abstract"]) if paper["abstract"].strip() else
-                  Text("(title only: the list this paper came from gives no abstract)", style="dim"))
+    console.print(
+        Text(paper["abstract"])
+        if paper["abstract"].strip()
+        else Text("(title only: the list this paper came from gives no abstract)", style="dim")
+    )
     final = (paper.get("extra") or {}).get("abstract_final")
     if final and final != paper["abstract"]:
         console.print(Text("\nabstract (camera-ready)", style="bold"))
         console.print(Text(final))
     if facts:
         from paperatlas.cli.understand import render_facts
+
         console.print(Text("\nfacts", style="bold"))
         console.print(render_facts(facts))
 
@@ -306,8 +390,9 @@ def stats(list_name: ListOption = None, db: DbOption = None) -> None:
         overview.add_row(Text(name), str(s["papers"]), str(s["with_title"]))
     if not list_name:
         total = atlas.stats()
-        overview.add_row(Text("all (deduplicated)", style="bold"), str(total["papers"]),
-                         str(total["with_title"]))
+        overview.add_row(
+            Text("all (deduplicated)", style="bold"), str(total["papers"]), str(total["with_title"])
+        )
     console.print(overview)
     for name, s in per_list.items():
         for what in ("by_area", "by_decision"):
@@ -333,20 +418,34 @@ def lists_command(db: DbOption = None) -> None:
 
 @app.command()
 def export(
-    fmt: Annotated[str, typer.Option(
-        "--format", "-f", help="jsonl | csv | bibtex | markdown. In csv a text cell starting with "
-                               "= + - @ (a spreadsheet formula) is written with a leading '.")] = "jsonl",
+    fmt: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            "-f",
+            help="jsonl | csv | bibtex | markdown. In csv a text cell starting with "
+            "= + - @ (a spreadsheet formula) is written with a leading '.",
+        ),
+    ] = "jsonl",
     list_name: ListOption = None,
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="File to write (default: stdout).")] = None,
-    collection: Annotated[Optional[str], typer.Option(
-        "--collection", help="Only the liked papers of this collection (see `paperatlas collections`).")] = None,
-    query: Annotated[Optional[str], typer.Option(
-        "--query", "-q", help="Only the top hits of this search (see --top).")] = None,
+    output: Annotated[
+        Optional[Path], typer.Option("--output", "-o", help="File to write (default: stdout).")
+    ] = None,
+    collection: Annotated[
+        Optional[str],
+        typer.Option(
+            "--collection", help="Only the liked papers of this collection (see `paperatlas collections`)."
+        ),
+    ] = None,
+    query: Annotated[
+        Optional[str], typer.Option("--query", "-q", help="Only the top hits of this search (see --top).")
+    ] = None,
     top: Annotated[int, typer.Option("--top", help="How many search hits --query exports.")] = 100,
     db: DbOption = None,
 ) -> None:
     """Export papers (all, one list, a collection or a search result) as JSON Lines, CSV, BibTeX or Markdown."""
     from paperatlas.report.export import FORMATS
+
     if fmt not in FORMATS:
         raise UserError(f"unknown format '{fmt}' (choose from {', '.join(FORMATS)})")
     check_output(output, "--output")

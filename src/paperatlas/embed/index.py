@@ -29,8 +29,9 @@ class VectorIndex(Protocol):
     ids: list[str]
     dim: int
 
-    def search(self, query: np.ndarray, k: int, allowed: Iterable[str] | None = None
-               ) -> list[tuple[str, float]]:
+    def search(
+        self, query: np.ndarray, k: int, allowed: Iterable[str] | None = None
+    ) -> list[tuple[str, float]]:
         """(paper id, cosine similarity) of the k nearest vectors, best first; when `allowed`
         is given, only those papers are candidates."""
         ...
@@ -80,14 +81,14 @@ class ExactIndex:
         positions = np.empty((n, k), dtype=np.int32)
         sims = np.empty((n, k), dtype=np.float32)
         for start in range(0, n, block):
-            scores = self.matrix[start:start + block] @ self.matrix.T
+            scores = self.matrix[start : start + block] @ self.matrix.T
             rows = np.arange(scores.shape[0])
             scores[rows, start + rows] = -np.inf
             part = np.argpartition(-scores, k - 1, axis=1)[:, :k]
             best = np.take_along_axis(scores, part, axis=1)
             order = np.argsort(-best, axis=1, kind="stable")
-            positions[start:start + block] = np.take_along_axis(part, order, axis=1)
-            sims[start:start + block] = np.take_along_axis(best, order, axis=1)
+            positions[start : start + block] = np.take_along_axis(part, order, axis=1)
+            sims[start : start + block] = np.take_along_axis(best, order, axis=1)
         self._table = (positions, sims)
 
     def neighbours(self, paper_id: str, k: int) -> list[tuple[str, float]] | None:
@@ -96,11 +97,11 @@ class ExactIndex:
         table, i = self._table, self._pos.get(paper_id)
         if table is None or i is None or k > table[0].shape[1]:
             return None
-        return [(self.ids[j], float(s)) for j, s in zip(table[0][i, :k].tolist(),
-                                                         table[1][i, :k].tolist())]
+        return [(self.ids[j], float(s)) for j, s in zip(table[0][i, :k].tolist(), table[1][i, :k].tolist())]
 
-    def search(self, query: np.ndarray, k: int, allowed: Iterable[str] | None = None
-               ) -> list[tuple[str, float]]:
+    def search(
+        self, query: np.ndarray, k: int, allowed: Iterable[str] | None = None
+    ) -> list[tuple[str, float]]:
         if not self.ids or k <= 0:
             return []
         q = normalise_rows(np.asarray(query, dtype=np.float32).reshape(-1))
@@ -127,17 +128,33 @@ class AnnIndex:
 
     kind = "ann"
 
-    def __init__(self, dim: int, path: str | os.PathLike[str] | None = None,
-                 connectivity: int = 16, expansion_add: int = 64, expansion_search: int = 96,
-                 dtype: str = "f16"):
+    def __init__(
+        self,
+        dim: int,
+        path: str | os.PathLike[str] | None = None,
+        connectivity: int = 16,
+        expansion_add: int = 64,
+        expansion_search: int = 96,
+        dtype: str = "f16",
+    ):
         from usearch.index import Index
 
         self.path = Path(path) if path is not None else None
         self.dim = dim
-        self._params = dict(connectivity=connectivity, expansion_add=expansion_add,
-                            expansion_search=expansion_search, dtype=dtype)
-        self._index = Index(ndim=dim, metric="cos", dtype=dtype, connectivity=connectivity,
-                            expansion_add=expansion_add, expansion_search=expansion_search)
+        self._params = dict(
+            connectivity=connectivity,
+            expansion_add=expansion_add,
+            expansion_search=expansion_search,
+            dtype=dtype,
+        )
+        self._index = Index(
+            ndim=dim,
+            metric="cos",
+            dtype=dtype,
+            connectivity=connectivity,
+            expansion_add=expansion_add,
+            expansion_search=expansion_search,
+        )
         self._key_to_id: dict[int, str] = {}
         self._id_to_key: dict[str, int] = {}
         self._hashes: dict[str, str] = {}
@@ -153,8 +170,14 @@ class AnnIndex:
     def __len__(self) -> int:
         return len(self._id_to_key)
 
-    def add(self, ids: list[str], matrix: np.ndarray, hashes: list[str] | None = None,
-            threads: int = 0, progress=None) -> None:
+    def add(
+        self,
+        ids: list[str],
+        matrix: np.ndarray,
+        hashes: list[str] | None = None,
+        threads: int = 0,
+        progress=None,
+    ) -> None:
         """Add vectors (replacing any stored under the same paper ids)."""
         if not ids:
             return
@@ -164,8 +187,7 @@ class AnnIndex:
                 self._remove_keys(replaced)
             keys = np.arange(self._next_key, self._next_key + len(ids), dtype=np.uint64)
             self._next_key += len(ids)
-            self._index.add(keys, normalise_rows(matrix), threads=threads,
-                            progress=progress)
+            self._index.add(keys, normalise_rows(matrix), threads=threads, progress=progress)
             for key, pid, h in zip(keys.tolist(), ids, hashes or [""] * len(ids)):
                 self._key_to_id[key] = pid
                 self._id_to_key[pid] = key
@@ -198,7 +220,7 @@ class AnnIndex:
         if gone:
             self.remove(gone)
         for start in range(0, len(fresh), 20_000):
-            got, matrix = load_vectors(fresh[start:start + 20_000])
+            got, matrix = load_vectors(fresh[start : start + 20_000])
             self.add(got, matrix, [state[p] for p in got])
             if on_progress is not None:
                 on_progress(min(len(fresh), start + 20_000), len(fresh))
@@ -206,8 +228,9 @@ class AnnIndex:
 
     # -- search ----------------------------------------------------------------------------
 
-    def search(self, query: np.ndarray, k: int, allowed: Iterable[str] | None = None
-               ) -> list[tuple[str, float]]:
+    def search(
+        self, query: np.ndarray, k: int, allowed: Iterable[str] | None = None
+    ) -> list[tuple[str, float]]:
         if not self._id_to_key or k <= 0:
             return []
         q = normalise_rows(np.asarray(query, dtype=np.float32).reshape(-1))
@@ -231,9 +254,11 @@ class AnnIndex:
 
     def _search(self, q: np.ndarray, k: int) -> list[tuple[str, float]]:
         matches = self._index.search(q, min(k, len(self._id_to_key)))
-        return [(self._key_to_id[int(key)], 1.0 - float(dist))
-                for key, dist in zip(matches.keys, matches.distances)
-                if int(key) in self._key_to_id]
+        return [
+            (self._key_to_id[int(key)], 1.0 - float(dist))
+            for key, dist in zip(matches.keys, matches.distances)
+            if int(key) in self._key_to_id
+        ]
 
     # -- persistence --------------------------------------------------------------------------
 
@@ -242,9 +267,12 @@ class AnnIndex:
             raise ValueError("AnnIndex has no path to save to")
         tmp = self.path.with_name(self.path.name + ".tmp")
         self._index.save(str(tmp))
-        meta = {"dim": self.dim, "params": self._params, "next_key": self._next_key,
-                "keys": {str(k): [pid, self._hashes.get(pid, "")]
-                         for k, pid in self._key_to_id.items()}}
+        meta = {
+            "dim": self.dim,
+            "params": self._params,
+            "next_key": self._next_key,
+            "keys": {str(k): [pid, self._hashes.get(pid, "")] for k, pid in self._key_to_id.items()},
+        }
         meta_tmp = self.path.with_name(self.path.name + ".json.tmp")
         meta_tmp.write_text(json.dumps(meta), encoding="utf-8")
         # Graph first, sidecar last: a crash in between leaves a sidecar that no longer
@@ -299,8 +327,9 @@ class WeightedIndex:
     def __len__(self) -> int:
         return len(self.inner)
 
-    def search(self, query: np.ndarray, k: int, allowed: Iterable[str] | None = None
-               ) -> list[tuple[str, float]]:
+    def search(
+        self, query: np.ndarray, k: int, allowed: Iterable[str] | None = None
+    ) -> list[tuple[str, float]]:
         query = np.asarray(query, dtype=np.float32).reshape(-1) * self.weights
         return self.inner.search(query, k, allowed)
 
@@ -317,19 +346,18 @@ class WeightedIndex:
         if not found:
             return found, vectors
         # a dimension weighted 0 is gone from the index: it comes back as 0
-        inverse = np.divide(1.0, self.weights, out=np.zeros_like(self.weights),
-                            where=self.weights > 0)
+        inverse = np.divide(1.0, self.weights, out=np.zeros_like(self.weights), where=self.weights > 0)
         return found, normalise_rows(vectors * inverse)
 
 
-def index_path(db_path: str | os.PathLike[str], model: str,
-               weights: np.ndarray | None = None) -> Path:
+def index_path(db_path: str | os.PathLike[str], model: str, weights: np.ndarray | None = None) -> Path:
     """Where the ANN graph of `model` lives: next to the database file (its name tells
     which search weights its vectors carry)."""
     db_path = Path(db_path)
     safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", model)
     if weights is not None:
         import hashlib
+
         safe += "-w" + hashlib.sha1(np.asarray(weights, np.float32).tobytes()).hexdigest()[:8]
     return db_path.with_name(f"{db_path.name}.{safe}.usearch")
 
@@ -386,8 +414,9 @@ def _build_index(store, model, key, counter, cached, threshold, progress):
     return index
 
 
-def _open_ann(store, model: str, progress: bool, weights: np.ndarray | None = None
-              ) -> tuple[AnnIndex, np.ndarray | None]:
+def _open_ann(
+    store, model: str, progress: bool, weights: np.ndarray | None = None
+) -> tuple[AnnIndex, np.ndarray | None]:
     """The persisted graph brought up to date, and the weights its vectors carry."""
     state = store.vector_state(model)
     first = next(iter(state))
@@ -408,8 +437,7 @@ def _open_ann(store, model: str, progress: bool, weights: np.ndarray | None = No
 
         with Progress(transient=True) as bar:
             task = bar.add_task(f"indexing {model} vectors", total=todo)
-            changes = index.sync(state, load,
-                                 lambda done, total: bar.update(task, completed=done))
+            changes = index.sync(state, load, lambda done, total: bar.update(task, completed=done))
     else:
         changes = index.sync(state, load)
     if changes["added"] or changes["removed"]:

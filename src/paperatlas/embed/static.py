@@ -41,17 +41,26 @@ def term_vectorizer(vocabulary=None, ngram_range=(1, 2), **kwargs):
     """The tokenisation and weighting every static-model term table is keyed by."""
     from sklearn.feature_extraction.text import TfidfVectorizer
 
-    return TfidfVectorizer(sublinear_tf=True, strip_accents="unicode", lowercase=True,
-                           token_pattern=r"(?u)\b[^\W\d_][\w\-]*\w\b", stop_words="english",
-                           ngram_range=ngram_range, vocabulary=vocabulary, dtype=np.float32,
-                           **kwargs)
+    return TfidfVectorizer(
+        sublinear_tf=True,
+        strip_accents="unicode",
+        lowercase=True,
+        token_pattern=r"(?u)\b[^\W\d_][\w\-]*\w\b",
+        stop_words="english",
+        ngram_range=ngram_range,
+        vocabulary=vocabulary,
+        dtype=np.float32,
+        **kwargs,
+    )
 
 
 def _existing(path: str | Path | None) -> Path:
     path = Path(path) if path is not None else model_path()
     if not path.exists():
-        raise PaperatlasError(f"{path}: static model file missing; rebuild it with "
-                              "scripts/build_static.py or reinstall paperatlas")
+        raise PaperatlasError(
+            f"{path}: static model file missing; rebuild it with "
+            "scripts/build_static.py or reinstall paperatlas"
+        )
     return path
 
 
@@ -69,7 +78,7 @@ def retrieval_weights(meta: dict) -> np.ndarray:
     start = 0
     for block, size in blocks.items():  # in table order
         if block == "areas":
-            weights[start:start + size] = RETRIEVAL_AREA_SHARE
+            weights[start : start + size] = RETRIEVAL_AREA_SHARE
         start += size
     return weights
 
@@ -78,11 +87,17 @@ class StaticBackend:
     languages = ("en",)
     max_length = None
 
-    def __init__(self, vocab: list[str], idf: np.ndarray, table: np.ndarray,
-                 name: str = "static", meta: dict | None = None, ngram_range=(1, 2)):
+    def __init__(
+        self,
+        vocab: list[str],
+        idf: np.ndarray,
+        table: np.ndarray,
+        name: str = "static",
+        meta: dict | None = None,
+        ngram_range=(1, 2),
+    ):
         self.name = name
-        self.vectorizer = term_vectorizer({t: i for i, t in enumerate(vocab)},
-                                          ngram_range=ngram_range)
+        self.vectorizer = term_vectorizer({t: i for i, t in enumerate(vocab)}, ngram_range=ngram_range)
         self.vectorizer.idf_ = np.asarray(idf, dtype=np.float32)
         self.table = np.asarray(table, dtype=np.float32)
         self.dim = int(self.table.shape[1])
@@ -94,15 +109,24 @@ class StaticBackend:
         path = _existing(path)
         with np.load(path, allow_pickle=False) as z:
             meta = json.loads(str(z["meta"]))
-            return cls(json.loads(str(z["vocab"])), z["idf"], z["table"], name=name, meta=meta,
-                       ngram_range=tuple(meta.get("ngram_range", (1, 2))))
+            return cls(
+                json.loads(str(z["vocab"])),
+                z["idf"],
+                z["table"],
+                name=name,
+                meta=meta,
+                ngram_range=tuple(meta.get("ngram_range", (1, 2))),
+            )
 
     def save(self, path: str | Path) -> None:
         vocab = sorted(self.vectorizer.vocabulary, key=self.vectorizer.vocabulary.get)
-        np.savez_compressed(path, vocab=np.asarray(json.dumps(vocab)),
-                            idf=self.vectorizer.idf_.astype(np.float32),
-                            table=self.table.astype(np.float16),
-                            meta=np.asarray(json.dumps(self.meta)))
+        np.savez_compressed(
+            path,
+            vocab=np.asarray(json.dumps(vocab)),
+            idf=self.vectorizer.idf_.astype(np.float32),
+            table=self.table.astype(np.float16),
+            meta=np.asarray(json.dumps(self.meta)),
+        )
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         texts = list(texts)

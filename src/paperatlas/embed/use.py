@@ -57,6 +57,7 @@ def package_resources() -> tuple[str, str]:
 
 # -- tokeniser ---------------------------------------------------------------------------------
 
+
 def _varint(data: bytes, pos: int) -> tuple[int, int]:
     value = shift = 0
     while True:
@@ -78,12 +79,12 @@ def _fields(data: bytes) -> dict[int, list[bytes | int]]:
         if wire == 0:
             value, pos = _varint(data, pos)
         elif wire == 1:
-            value, pos = data[pos:pos + 8], pos + 8
+            value, pos = data[pos : pos + 8], pos + 8
         elif wire == 2:
             length, pos = _varint(data, pos)
-            value, pos = data[pos:pos + length], pos + length
+            value, pos = data[pos : pos + length], pos + length
         elif wire == 5:
-            value, pos = data[pos:pos + 4], pos + 4
+            value, pos = data[pos : pos + 4], pos + 4
         else:
             raise ValueError(f"unsupported protobuf wire type {wire}")
         out.setdefault(field, []).append(value)
@@ -113,18 +114,34 @@ def read_sentencepiece(path: str) -> tuple[list[tuple[str, float]], bytes]:
 # than one character continue only with marks, jamo, and half-width voiced marks). A text
 # containing any of them is normalised by the package's own normaliser instead (rare in
 # paper lists: none of the ICLR 2026 titles and abstracts needs it).
-_RISKY_CATEGORIES = frozenset({
-    "Mn", "Mc", "Me",  # marks
-    "Cf",  # joiners and other format characters
-    "Cn", "Co",  # unassigned in Python's tables (a newer Unicode may have made it a mark:
-                 # U+1AEB is one) and private use
-})
+_RISKY_CATEGORIES = frozenset(
+    {
+        "Mn",
+        "Mc",
+        "Me",  # marks
+        "Cf",  # joiners and other format characters
+        "Cn",
+        "Co",  # unassigned in Python's tables (a newer Unicode may have made it a mark:
+        # U+1AEB is one) and private use
+    }
+)
 _RISKY_RANGES = (
-    (0x1100, 0x11FF), (0x3130, 0x318F), (0xA960, 0xA97F), (0xD7B0, 0xD7FF),  # Hangul jamo
-    (0xFF9E, 0xFF9F), (0xFFA0, 0xFFDC),  # half-width voiced marks, half-width jamo
-    (0x1F1E6, 0x1F1FF), (0x1F3FB, 0x1F3FF),  # regional indicators, skin-tone modifiers
-    (0x0D4E, 0x0D4E), (0x0E33, 0x0E33), (0x0EB3, 0x0EB3), (0x111C2, 0x111C3),  # prepend and
-    (0x11A3A, 0x11A3A), (0x11A84, 0x11A89), (0x11D46, 0x11D46), (0x11F02, 0x11F02),  # spacing
+    (0x1100, 0x11FF),
+    (0x3130, 0x318F),
+    (0xA960, 0xA97F),
+    (0xD7B0, 0xD7FF),  # Hangul jamo
+    (0xFF9E, 0xFF9F),
+    (0xFFA0, 0xFFDC),  # half-width voiced marks, half-width jamo
+    (0x1F1E6, 0x1F1FF),
+    (0x1F3FB, 0x1F3FF),  # regional indicators, skin-tone modifiers
+    (0x0D4E, 0x0D4E),
+    (0x0E33, 0x0E33),
+    (0x0EB3, 0x0EB3),
+    (0x111C2, 0x111C3),  # prepend and
+    (0x11A3A, 0x11A3A),
+    (0x11A84, 0x11A89),
+    (0x11D46, 0x11D46),
+    (0x11F02, 0x11F02),  # spacing
 )
 
 
@@ -139,8 +156,9 @@ def needs_reference(text: str) -> bool:
         if code < 0x80:
             if char == "\r":
                 return True
-        elif (unicodedata.category(char) in _RISKY_CATEGORIES
-              or any(lo <= code <= hi for lo, hi in _RISKY_RANGES)):
+        elif unicodedata.category(char) in _RISKY_CATEGORIES or any(
+            lo <= code <= hi for lo, hi in _RISKY_RANGES
+        ):
             return True
     return False
 
@@ -160,8 +178,8 @@ class PieceTokenizer:
         # sentencepiece trims and collapses the ASCII space only (Strip() would also drop
         # a vertical tab or U+0085, which the package keeps as <unk>)
         self.normalizer = normalizers.Sequence(
-            steps + [normalizers.Replace(Regex(" {2,}"), " "),
-                     normalizers.Replace(Regex(r"\A +| +\z"), "")])
+            steps + [normalizers.Replace(Regex(" {2,}"), " "), normalizers.Replace(Regex(r"\A +| +\z"), "")]
+        )
         self.model = Tokenizer(Unigram(pieces, unk_id=_UNK, byte_fallback=False))
         # No piece has U+2581 after its first character, so a best segmentation never
         # crosses a word start: segmenting word by word is the same lattice, and the Rust
@@ -169,7 +187,8 @@ class PieceTokenizer:
         if any("\u2581" in piece[1:] for piece, _ in pieces):
             raise ValueError(f"{path}: a piece spans a word boundary; word splitting differs")
         self.model.pre_tokenizer = pre_tokenizers.Metaspace(
-            replacement="\u2581", prepend_scheme="never", split=True)
+            replacement="\u2581", prepend_scheme="never", split=True
+        )
         self._reference = None
 
     def normalize(self, text: str) -> str:
@@ -200,8 +219,7 @@ class PieceTokenizer:
             elif _UNK in ids:
                 # the Rust model fuses a run of unknown characters into one <unk>; the
                 # package gives one per character (and one for a literal "<unk>" piece)
-                ids = [i for i, t in zip(ids, enc.tokens)
-                       for _ in range(_unknowns(t) if i == _UNK else 1)]
+                ids = [i for i, t in zip(ids, enc.tokens) for _ in range(_unknowns(t) if i == _UNK else 1)]
             out.append(np.asarray([_BOS, *ids, _EOS], dtype=np.int64))
         return out
 
@@ -212,6 +230,7 @@ def _unknowns(token: str) -> int:
 
 
 # -- network -----------------------------------------------------------------------------------
+
 
 def _cores() -> int:
     """CPU cores this process may run on."""
@@ -395,12 +414,12 @@ class FastUSE:
         c2 = np.empty((n_inner, _CNN_DIM), dtype=np.float32)
         scratch = np.empty((n_inner, _CNN_DIM), dtype=np.float32)
         for b, (n, left) in enumerate(_ORDERS):
-            xs = np.ascontiguousarray(x[:, b * _CNN_DIM:(b + 1) * _CNN_DIM])
+            xs = np.ascontiguousarray(x[:, b * _CNN_DIM : (b + 1) * _CNN_DIM])
             # first conv: sum over window slots k of x[token at p - left + k] @ W1[k];
             # each product depends on the token only, so it is made once per distinct token
             for k in range(n):
                 per_token = xs @ self.w1[b][k]
-                rows = where[_GAP - left + k:length - _GAP - left + k]
+                rows = where[_GAP - left + k : length - _GAP - left + k]
                 np.take(per_token, rows, axis=0, out=h if k == 0 else scratch, mode="clip")
                 if k:
                     h += scratch
@@ -411,14 +430,14 @@ class FastUSE:
             h[is_pad] = 0.0  # padding stays zero for the second conv
             # second conv: its input depends on the neighbours, so it runs per position
             for k in range(n):
-                window = hbuf[_GAP - left + k:length - _GAP - left + k]
+                window = hbuf[_GAP - left + k : length - _GAP - left + k]
                 np.matmul(window, self.w2[b][k], out=c2 if k == 0 else scratch)
                 if k:
                     c2 += scratch
             c2 += self.b2[b]
             np.maximum(c2, 0, out=c2)
             c2 += h
-            branches[:, b * _CNN_DIM:(b + 1) * _CNN_DIM] = c2
+            branches[:, b * _CNN_DIM : (b + 1) * _CNN_DIM] = c2
         del hbuf, h, c2, scratch
 
         # layer norm then sum over a text's positions, folded into one weighted sum:
@@ -429,20 +448,19 @@ class FastUSE:
         tokens = where[real]
         cols = real - _GAP
         ones = np.ones(branches.shape[1], dtype=np.float32)
-        row_sum = (emb[:-1].sum(axis=1, dtype=np.float64)[inverse]
-                   + (branches @ ones)[cols])
-        row_sq = (np.einsum("ij,ij->i", emb[:-1], emb[:-1], dtype=np.float64)[inverse]
-                  + np.einsum("ij,ij->i", branches, branches)[cols])
+        row_sum = emb[:-1].sum(axis=1, dtype=np.float64)[inverse] + (branches @ ones)[cols]
+        row_sq = (
+            np.einsum("ij,ij->i", emb[:-1], emb[:-1], dtype=np.float64)[inverse]
+            + np.einsum("ij,ij->i", branches, branches)[cols]
+        )
         mu = row_sum / width
         r = 1.0 / np.sqrt(np.maximum(row_sq / width - mu * mu, 0.0) + self.eps)
         indptr = np.concatenate([[0], np.cumsum(lens)])
         weights = r.astype(np.float32)
         summed = np.empty((len(seqs), width), dtype=np.float32)
-        summed[:, _EMB_DIM:] = csr_matrix((weights, cols, indptr),
-                                          shape=(len(seqs), n_inner)) @ branches
+        summed[:, _EMB_DIM:] = csr_matrix((weights, cols, indptr), shape=(len(seqs), n_inner)) @ branches
         # the same weights over distinct tokens (a token repeated in a text adds up)
-        summed[:, :_EMB_DIM] = csr_matrix((weights, tokens, indptr),
-                                          shape=(len(seqs), len(vocab) + 1)) @ emb
+        summed[:, :_EMB_DIM] = csr_matrix((weights, tokens, indptr), shape=(len(seqs), len(vocab) + 1)) @ emb
         shift = np.add.reduceat(r * mu, indptr[:-1]).astype(np.float32)
         flens = lens.astype(np.float32)
         summed -= shift[:, None]

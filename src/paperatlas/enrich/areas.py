@@ -83,9 +83,15 @@ def term_features(vocabulary=None, **fit_options):
 class AreaClassifier:
     """Softmax of a linear function of TF-IDF terms (words and word pairs)."""
 
-    def __init__(self, classes: list[str], vocab: list[str], idf: np.ndarray,
-                 coef: np.ndarray, intercept: np.ndarray,
-                 calibration: tuple[np.ndarray, np.ndarray] | None = None):
+    def __init__(
+        self,
+        classes: list[str],
+        vocab: list[str],
+        idf: np.ndarray,
+        coef: np.ndarray,
+        intercept: np.ndarray,
+        calibration: tuple[np.ndarray, np.ndarray] | None = None,
+    ):
         self.classes = list(classes)
         self.vectorizer = term_features({t: i for i, t in enumerate(vocab)})
         self.vectorizer.idf_ = np.asarray(idf, dtype=np.float32)
@@ -95,8 +101,7 @@ class AreaClassifier:
         self.calibration = calibration
 
     @classmethod
-    def fit(cls, texts: Sequence[str], labels: Sequence[str],
-            temperature: float = 1.0) -> "AreaClassifier":
+    def fit(cls, texts: Sequence[str], labels: Sequence[str], temperature: float = 1.0) -> "AreaClassifier":
         from sklearn.linear_model import LogisticRegression
         from sklearn.naive_bayes import ComplementNB
 
@@ -116,8 +121,7 @@ class AreaClassifier:
         # a per-term constant shifts every class score alike: drop it (float16 keeps detail)
         coef -= coef.mean(axis=0, keepdims=True)
         vocab = sorted(vectorizer.vocabulary_, key=vectorizer.vocabulary_.get)
-        return cls([str(c) for c in lr.classes_], vocab, vectorizer.idf_, coef.T,
-                   intercept / temperature)
+        return cls([str(c) for c in lr.classes_], vocab, vectorizer.idf_, coef.T, intercept / temperature)
 
     def scores(self, texts: Sequence[str]) -> np.ndarray:
         """The (tempered) log-linear class scores; softmax of these is predict_proba."""
@@ -132,22 +136,35 @@ class AreaClassifier:
 
     def save(self, path: str | Path) -> None:
         vocab = sorted(self.vectorizer.vocabulary, key=self.vectorizer.vocabulary.get)
-        np.savez_compressed(path, classes=np.asarray(json.dumps(self.classes)),
-                            vocab=np.asarray(json.dumps(vocab)), idf=self.vectorizer.idf_,
-                            coef=self.coef.astype(np.float16), intercept=self.intercept,
-                            **({} if self.calibration is None else
-                               {"cal_x": self.calibration[0], "cal_y": self.calibration[1]}))
+        np.savez_compressed(
+            path,
+            classes=np.asarray(json.dumps(self.classes)),
+            vocab=np.asarray(json.dumps(vocab)),
+            idf=self.vectorizer.idf_,
+            coef=self.coef.astype(np.float16),
+            intercept=self.intercept,
+            **(
+                {}
+                if self.calibration is None
+                else {"cal_x": self.calibration[0], "cal_y": self.calibration[1]}
+            ),
+        )
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> "AreaClassifier":
         path = Path(path) if path is not None else _models_dir() / MODEL_FILE
         if not path.exists():
-            raise PaperatlasError(f"{path}: area model missing; train it with "
-                                  "`paperatlas train-areas DATA`")
+            raise PaperatlasError(f"{path}: area model missing; train it with `paperatlas train-areas DATA`")
         with np.load(path, allow_pickle=False) as z:
             calibration = (z["cal_x"], z["cal_y"]) if "cal_x" in z.files else None
-            return cls(json.loads(str(z["classes"])), json.loads(str(z["vocab"])), z["idf"],
-                       z["coef"], z["intercept"], calibration)
+            return cls(
+                json.loads(str(z["classes"])),
+                json.loads(str(z["vocab"])),
+                z["idf"],
+                z["coef"],
+                z["intercept"],
+                calibration,
+            )
 
 
 _LOADED: dict[str, AreaClassifier] = {}
@@ -192,6 +209,7 @@ def top3_text(predicted: dict[str, Any] | None, sep: str = " · ") -> str:
 
 # -- training ------------------------------------------------------------------------------------
 
+
 def read_labelled(path: str | Path) -> list[dict[str, Any]]:
     """Rows {id, title, abstract, primary_area} from a JSON Lines file (gzip ok)."""
     path = Path(path)
@@ -215,10 +233,15 @@ def read_labelled(path: str | Path) -> list[dict[str, Any]]:
                 area = row.get("primary_area")
                 area = by_stem.get(str(area).rstrip(". "), area)  # "…, etc" vs "…, etc."
                 if area not in known:
-                    raise InputError(path, f"primary_area {area!r} is not an ICLR 2026 area",
-                                     number)
-                rows.append({"id": str(row.get("id") or number), "title": row.get("title"),
-                             "abstract": row["abstract"], "primary_area": area})
+                    raise InputError(path, f"primary_area {area!r} is not an ICLR 2026 area", number)
+                rows.append(
+                    {
+                        "id": str(row.get("id") or number),
+                        "title": row.get("title"),
+                        "abstract": row["abstract"],
+                        "primary_area": area,
+                    }
+                )
     except (OSError, UnicodeDecodeError, EOFError) as exc:
         raise InputError(path, f"cannot read as JSON Lines ({exc})") from None
     return rows
@@ -278,8 +301,7 @@ def fit_isotonic(probs: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarr
     conf = probs.max(axis=1)
     iso = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip", increasing=True)
     iso.fit(conf, (probs.argmax(axis=1) == y).astype(float))
-    return (np.asarray(iso.X_thresholds_, dtype=np.float32),
-            np.asarray(iso.y_thresholds_, dtype=np.float32))
+    return (np.asarray(iso.X_thresholds_, dtype=np.float32), np.asarray(iso.y_thresholds_, dtype=np.float32))
 
 
 def calibrated_fit(rows: Sequence[dict[str, Any]]) -> tuple[AreaClassifier, float]:
@@ -299,15 +321,17 @@ def calibrated_fit(rows: Sequence[dict[str, Any]]) -> tuple[AreaClassifier, floa
             temperature = fit_temperature(scores, y)
             # temperature alone leaves the blend over-confident at the top and under-confident
             # in the middle (reliability table): an isotonic map of the top-1 fixes the shape
-            calibration = fit_isotonic(model.predict_proba([_paper_text(None, r["abstract"])
-                                                            for r in cal_rows], temperature), y)
+            calibration = fit_isotonic(
+                model.predict_proba([_paper_text(None, r["abstract"]) for r in cal_rows], temperature), y
+            )
     model = AreaClassifier.fit(*training_texts(rows), temperature=temperature)
     model.calibration = calibration
     return model, temperature
 
 
-def train_from_file(data: str | Path, out: str | Path | None = None,
-                    include_held_out: bool = False, progress: bool = False) -> dict[str, Any]:
+def train_from_file(
+    data: str | Path, out: str | Path | None = None, include_held_out: bool = False, progress: bool = False
+) -> dict[str, Any]:
     """Train on labelled rows (held-out split left out unless asked) and save the model."""
     rows = [r for r in read_labelled(data) if len(r["abstract"].strip()) >= MIN_ABSTRACT]
     if not include_held_out:
@@ -324,5 +348,9 @@ def train_from_file(data: str | Path, out: str | Path | None = None,
     path = Path(out) if out is not None else _models_dir() / MODEL_FILE
     model.save(path)
     _LOADED.clear()
-    return {"papers": len(rows), "areas": len(model.classes), "path": str(path),
-            "temperature": round(temperature, 3)}
+    return {
+        "papers": len(rows),
+        "areas": len(model.classes),
+        "path": str(path),
+        "temperature": round(temperature, 3),
+    }

@@ -11,14 +11,18 @@ from __future__ import annotations
 
 import re
 
-MAX_GIST_CJK = 80     # characters
-MAX_TITLE_CJK = 30    # characters of the part after "Name: "
+MAX_GIST_CJK = 80  # characters
+MAX_TITLE_CJK = 30  # characters of the part after "Name: "
 
-_CONTRIBUTION = re.compile(r"(?:我们|本文|本研究|本工作|作者)(?:首先|进一步|还|也)?(?:提出|推出|构建|发布|引入|"
-                           r"介绍|设计|开发|建立|研究|分析|证明|探究|考察)")
-_LEAD_IN = re.compile(r"^(?:为(?:此|了解决(?:这一|该|上述)?问题)[,，]?\s*)?(?:在本文中[,，]?\s*)?"
-                      r"(?:我们|本文|本研究|本工作|作者)(?:首先|进一步|还|也)?(?:提出|推出|构建|发布|引入|介绍|"
-                      r"设计|开发|建立|研究|分析|证明|探究|考察)了?\s*")
+_CONTRIBUTION = re.compile(
+    r"(?:我们|本文|本研究|本工作|作者)(?:首先|进一步|还|也)?(?:提出|推出|构建|发布|引入|"
+    r"介绍|设计|开发|建立|研究|分析|证明|探究|考察)"
+)
+_LEAD_IN = re.compile(
+    r"^(?:为(?:此|了解决(?:这一|该|上述)?问题)[,，]?\s*)?(?:在本文中[,，]?\s*)?"
+    r"(?:我们|本文|本研究|本工作|作者)(?:首先|进一步|还|也)?(?:提出|推出|构建|发布|引入|介绍|"
+    r"设计|开发|建立|研究|分析|证明|探究|考察)了?\s*"
+)
 _ARTICLE = re.compile(r"^(?:一个|一种|一套|一款|新的|新颖的|全新的|名为)+")
 _CLAUSE = re.compile(r"[,，;；:：]")
 
@@ -29,7 +33,7 @@ def _clip(text: str, limit: int) -> str:
         return text
     cut = text[:limit]
     marks = [m.start() for m in _CLAUSE.finditer(cut) if m.start() >= limit // 3]
-    return cut[:marks[-1]] if marks else cut
+    return cut[: marks[-1]] if marks else cut
 
 
 def gist(sents: list[str]) -> str:
@@ -43,9 +47,10 @@ def gist(sents: list[str]) -> str:
 
 
 def display_title(sents: list[str], name: str | None) -> str:
-    """"Name: what it is" (or the contribution without its lead-in), short, no final 。."""
-    source = next((s for s in sents if name and name in s and _CONTRIBUTION.search(s)), None) or \
-        next((s for s in sents if _CONTRIBUTION.search(s)), sents[0] if sents else "")
+    """ "Name: what it is" (or the contribution without its lead-in), short, no final 。."""
+    source = next((s for s in sents if name and name in s and _CONTRIBUTION.search(s)), None) or next(
+        (s for s in sents if _CONTRIBUTION.search(s)), sents[0] if sents else ""
+    )
     what = _LEAD_IN.sub("", source.strip().rstrip("。.!?！？"))
     if not name or name not in what:
         what = _clip(_ARTICLE.sub("", what.strip(" ,，:：")), MAX_TITLE_CJK).strip(" ,，;；:：")
@@ -54,11 +59,11 @@ def display_title(sents: list[str], name: str | None) -> str:
     before = _ARTICLE.sub("", _NAMING.sub("", before).strip(" ,，:：、"))
     after = after.strip()
     first_after = _CLAUSE.split(after.lstrip(" ,，:：的"), maxsplit=1)[0].strip()
-    if after.startswith("的"):          # 一种名为 X 的缓存压缩方法
+    if after.startswith("的"):  # 一种名为 X 的缓存压缩方法
         desc = first_after
-    elif before:                        # 一个新的基准 X，包含 5000 个问题
+    elif before:  # 一个新的基准 X，包含 5000 个问题
         desc = before + (f"，{first_after}" if after[:1] in ",，" and first_after else "")
-    else:                               # X，一种快速训练框架
+    else:  # X，一种快速训练框架
         desc = _ARTICLE.sub("", first_after)
     desc = _clip(desc, MAX_TITLE_CJK).strip(" ,，;；:：")
     return f"{name}: {desc}" if desc else name

@@ -15,13 +15,17 @@ MAX_TITLE_CHARS = 110
 _INTRO = re.compile(
     r"\b(?:we|this\s+(?:paper|work|study)|here,?\s+we)\s+(?:\w+\s+)?(?:present|propose|introduce|"
     r"develop|design|build|construct|release|curate|create|contribute|study|investigate|"
-    r"analy[sz]e|show|prove|establish|derive|provide|examine|explore|demonstrate)\w*\b", re.I)
+    r"analy[sz]e|show|prove|establish|derive|provide|examine|explore|demonstrate)\w*\b",
+    re.I,
+)
 _LEAD_IN = re.compile(
     r"^(?:(?:to\s+(?:this|that)\s+end|in\s+this\s+(?:paper|work)|here|to\s+address\s+"
     r"(?:this|these)(?:\s+\w+){0,3}|to\s+(?:bridge|fill|close)\s+th\w+\s+gap|in\s+response|"
     r"motivated\s+by\s+(?:this|these)(?:\s+\w+){0,2}|therefore|thus|accordingly|instead|"
     r"to\s+overcome\s+(?:this|these)(?:\s+\w+){0,2}|to\s+tackle\s+(?:this|these)(?:\s+\w+){0,2}),?\s*)+",
-    re.I)
+    re.I,
+)
+
 
 def _words_cut(sentence: str, limit: int) -> str:
     ws = sentence.split()
@@ -67,12 +71,16 @@ def _shorten(phrase: str, limit: int) -> str:
     phrase = phrase.strip().rstrip(".,;:")
     if len(phrase) <= limit:
         return phrase
-    for pat in (r",\s", r"\s(?:that|which|where|while|by|using|via|through|with|based\s+on|"
-                r"designed|to|across|without|under)\s", r"\s(?:and|or|for|from|in|on|of)\s", r"\s"):
-        cuts = [m.start() for m in re.finditer(pat, phrase)
-                if limit * 0.45 < m.start() <= limit]
+    for pat in (
+        r",\s",
+        r"\s(?:that|which|where|while|by|using|via|through|with|based\s+on|"
+        r"designed|to|across|without|under)\s",
+        r"\s(?:and|or|for|from|in|on|of)\s",
+        r"\s",
+    ):
+        cuts = [m.start() for m in re.finditer(pat, phrase) if limit * 0.45 < m.start() <= limit]
         if cuts:
-            return phrase[:cuts[-1]].rstrip(" ,;:-")
+            return phrase[: cuts[-1]].rstrip(" ,;:-")
     return phrase[:limit].rstrip()
 
 
@@ -84,17 +92,18 @@ def _drop_name(text: str, name: str) -> str:
     text = text.replace(f"({name})", "").replace(f"( {name} )", "")
     i = text.find(name)
     if i >= 0:
-        rest = text[i + len(name):]
+        rest = text[i + len(name) :]
         paren = _PAREN_AT_START.match(rest)
-        text = text[:i] + (rest[paren.end():] if paren else rest)
+        text = text[:i] + (rest[paren.end() :] if paren else rest)
     return text.replace("()", "")
 
 
 def _tidy(phrase: str) -> str:
     phrase = re.sub(r"\s+", " ", phrase).strip(" ,;:-–—")
     phrase = re.sub(r"^(?:called|named|termed|dubbed|namely)\s+", "", phrase, flags=re.I)
-    phrase = re.sub(r"\b(?:a|an)\s+(?:novel|new)\s+(?=([aeiouAEIOU])?)",
-                    lambda m: "an " if m.group(1) else "a ", phrase)
+    phrase = re.sub(
+        r"\b(?:a|an)\s+(?:novel|new)\s+(?=([aeiouAEIOU])?)", lambda m: "an " if m.group(1) else "a ", phrase
+    )
     phrase = re.sub(r"^(?:a|an)\s+(?=[aeiou])", "an ", phrase, flags=re.I)
     return phrase.strip(" ,;:-–—")
 
@@ -105,7 +114,7 @@ def _spelled_out(sents: list[str], name: str) -> str | None:
     for s in sents:
         i = s.find(marker)
         if i > 0:
-            before = re.split(r"[.;:()]", s[max(0, i - 160):i])[-1]
+            before = re.split(r"[.;:()]", s[max(0, i - 160) : i])[-1]
             form = long_form(name, before)
             if form and len(form) > len(name) + 3:
                 return form.strip()
@@ -114,7 +123,9 @@ def _spelled_out(sents: list[str], name: str) -> str | None:
 
 _AFTER_NAME = re.compile(
     r"\s*(?:\([^()]{1,80}\)\s*)?(?:(?:,|\s+is|\s+-|\s+—|\s+–)\s+"
-    r"((?:a|an|the|one|two|three|four|five|\w+\s+(?:new|novel))\s+.+)|:\s+([^,;.]{12,}.*))", re.I)
+    r"((?:a|an|the|one|two|three|four|five|\w+\s+(?:new|novel))\s+.+)|:\s+([^,;.]{12,}.*))",
+    re.I,
+)
 
 
 def _what_it_is(sents: list[str], name: str) -> str | None:
@@ -136,7 +147,7 @@ def _what_it_is(sents: list[str], name: str) -> str | None:
 def _contribution_phrase(sentence: str, name: str | None) -> str:
     """What the contribution sentence says is introduced: the words after "we propose"."""
     m = _INTRO.search(sentence)
-    rest = sentence[m.end():] if m else _LEAD_IN.sub("", sentence)
+    rest = sentence[m.end() :] if m else _LEAD_IN.sub("", sentence)
     if name:
         rest = _drop_name(rest, name)
     rest = re.sub(r"^(?:that|how|whether)\s+", "", rest.strip(), flags=re.I)
@@ -148,8 +159,11 @@ def _contribution_phrase(sentence: str, name: str | None) -> str:
     return rest
 
 
-_CONTINUES = re.compile(r"(?:for|to|with|via|in|on|of|from|through|under|beyond|against|"
-                        r"without|across)\s", re.I)
+_CONTINUES = re.compile(
+    r"(?:for|to|with|via|in|on|of|from|through|under|beyond|against|"
+    r"without|across)\s",
+    re.I,
+)
 
 
 def display_title(title: str | None, sents: list[str], name: str | None, gist: str) -> str:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 
-_STOPWORDS = frozenset("""
+_STOPWORDS = frozenset(
+    """
 a about above across after again against all almost along also although always am among an and
 another any are around as at be because been before being below between both but by can could
 did do does doing done down during each either enough especially even ever every few for from
@@ -37,14 +38,17 @@ offer offers need needs needed remains perform performs performed study studies 
 make known able ability way ways aim aims goal terms level levels range number numbers set sets
 end lack gap gaps issue issues limitation limitations insight insights time times fact address
 addresses across even ensure ensures ensuring help helps model's paper's
-""".split())
+""".split()
+)
 # -ing/-ed words that are nouns or adjectives in this field, kept at a phrase's edge
-_KEEP_EDGE = frozenset("""learning reasoning training fine-tuning pretraining pre-training
+_KEEP_EDGE = frozenset(
+    """learning reasoning training fine-tuning pretraining pre-training
 embedding embeddings modeling modelling computing processing understanding planning editing
 sampling tuning matching forecasting prompting decoding retrieval-augmented supervised
 unsupervised self-supervised distributed federated multi-agent structured labeled annotated
 pruning scaling routing rendering tracking clustering ranking grounding unlearning
-""".split())
+""".split()
+)
 # Words and the punctuation that ends a phrase; everything else (digits, symbols) is skipped.
 _PIECES = re.compile(r"[A-Za-z][\w'-]*|\d[\w.,%×]*|[.,;:!?()\[\]{}\"“”/&+=<>]|\s[-–—]\s")
 
@@ -52,9 +56,11 @@ _PIECES = re.compile(r"[A-Za-z][\w'-]*|\d[\w.,%×]*|[.,;:!?()\[\]{}\"“”/&+=<
 _CAMEL = re.compile(r"[a-z][A-Z]")
 # acronyms, coined names and numbered things keep their case ("LLMs", "CoDeC", "GPT-4")
 _CODED = re.compile(r"\b\w*[a-z0-9]\w*[A-Z]|\b[A-Z]{2,}|\d")
-_GENERIC = frozenset("""model data dataset benchmark context user attribute function input output
+_GENERIC = frozenset(
+    """model data dataset benchmark context user attribute function input output
 value sample example step layer parameter feature image text token question answer query
-""".split())
+""".split()
+)
 
 
 def _abbreviates(short: str, phrase: str) -> bool:
@@ -63,21 +69,27 @@ def _abbreviates(short: str, phrase: str) -> bool:
     if not letters.isupper() or len(letters) < 2 or " " not in phrase:
         return False
     initials = "".join(w[0] for w in re.split(r"[\s-]+", phrase) if w).upper()
-    return initials.endswith(letters) or letters in initials or \
-        (len(initials) >= 2 and letters.endswith(initials))
+    return (
+        initials.endswith(letters)
+        or letters in initials
+        or (len(initials) >= 2 and letters.endswith(initials))
+    )
 
 
 def _verbish(word: str) -> bool:
     w = word.lower()
-    return (w.endswith(("ing", "ed", "ly")) and len(w) > 4 and w not in _KEEP_EDGE) or \
-        w.endswith("izes") or w.endswith("ises")
+    return (
+        (w.endswith(("ing", "ed", "ly")) and len(w) > 4 and w not in _KEEP_EDGE)
+        or w.endswith("izes")
+        or w.endswith("ises")
+    )
 
 
 def _stem(word: str) -> str:
     w = word.lower()
     for suf in ("ies", "sses", "s"):
         if w.endswith(suf) and not w.endswith(("ss", "us", "is")) and len(w) > len(suf) + 2:
-            return w[:-len(suf)] + {"ies": "y", "sses": "ss"}.get(suf, "")
+            return w[: -len(suf)] + {"ies": "y", "sses": "ss"}.get(suf, "")
     return w
 
 
@@ -92,8 +104,11 @@ def extract_keyphrases(text: str, title: str | None = None, k: int = 8) -> list[
         word_info = info.get(piece, False)
         if word_info is False:
             low = piece.lower()
-            word_info = None if (not piece[0].isalpha() or len(piece) < 2 or low in _STOPWORDS) else \
-                (_stem(piece), _verbish(piece))
+            word_info = (
+                None
+                if (not piece[0].isalpha() or len(piece) < 2 or low in _STOPWORDS)
+                else (_stem(piece), _verbish(piece))
+            )
             info[piece] = word_info
         if word_info is not None:
             current.append(piece)
@@ -122,8 +137,12 @@ def extract_keyphrases(text: str, title: str | None = None, k: int = 8) -> list[
         key = " ".join(stems)
         entry = phrases.get(key)
         if entry is None:
-            phrases[key] = {"surface": " ".join(w.rstrip("'") for w in ws), "count": 1,
-                            "first": position, "words": stems}
+            phrases[key] = {
+                "surface": " ".join(w.rstrip("'") for w in ws),
+                "count": 1,
+                "first": position,
+                "words": stems,
+            }
         else:
             entry["count"] += 1
     scored = []
@@ -132,7 +151,7 @@ def extract_keyphrases(text: str, title: str | None = None, k: int = 8) -> list[
             continue
         n = len(e["words"])
         # words the abstract keeps returning to make a phrase central; 2-3 words read best
-        s = sum(word_freq[w] for w in e["words"]) / n ** 0.5
+        s = sum(word_freq[w] for w in e["words"]) / n**0.5
         s *= 1.0 + 0.7 * (e["count"] - 1)
         s *= {1: 0.6, 2: 1.0, 3: 1.0}.get(n, 0.7)
         if n == 1 and (e["surface"].isupper() or _CAMEL.search(e["surface"])):
@@ -157,8 +176,11 @@ def extract_keyphrases(text: str, title: str | None = None, k: int = 8) -> list[
                 continue
             if any(_abbreviates(surface, o) or _abbreviates(o, surface) for o in out):
                 continue  # "LLMs" next to "large language models"
-            if len(ws) == 1 and not _CODED.search(surface) and \
-                    (word_freq[e["words"][0]] < 3 or e["words"][0] in _GENERIC):
+            if (
+                len(ws) == 1
+                and not _CODED.search(surface)
+                and (word_freq[e["words"][0]] < 3 or e["words"][0] in _GENERIC)
+            ):
                 continue  # a lone ordinary word says little
             if not surface.isupper() and not _CODED.search(surface):
                 surface = surface.lower()

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 
-_KNOWN_WORDS = tuple("""
+_KNOWN_WORDS = tuple(
+    """
 AI ML DL NLP CV RL IL LLM LLMs VLM VLMs MLLM MLLMs LVLM LVLMs LMM LMMs LM LMs SLM SLMs VLA VLAs
 MLP MLPs CNN CNNs RNN RNNs LSTM LSTMs GRU GNN GNNs GCN GAT GIN ViT ViTs DiT DiTs VAE VAEs GAN GANs
 NeRF NeRFs 3DGS SDF PINN PINNs FNO NTK KAN KANs MoE MoEs SAE SAEs
@@ -48,7 +49,8 @@ DM DMs LDM LDMs VAR AR NTP MTP SSM SSMs TS LTSF TSF CoT RLHF RLVR LRM LRMs MAS M
 RVQ FSQ NLI SQL API SDF CAD SLAM SfM MVS NVS IQA VAD ReID SNN SNNs BNN BNNs INR INRs DEQ GFlowNet
 GFlowNets SBI ABC SMC HMM CRF LQR MPC PID RRT DETR ViT ViTs SAM CNN CNNs IoU mIoU mAP PSNR SSIM
 NeurIPS ICLR ICML CVPR ACL EMNLP AAAI CUDA BP GCRL OCRL MBRL RAG-based SGD-based LiDAR RGB RGB-D
-""".split())
+""".split()
+)
 KNOWN_NAMES = frozenset(w.lower() for w in _KNOWN_WORDS)
 _KNOWN_EXACT = frozenset(_KNOWN_WORDS)
 
@@ -60,7 +62,9 @@ _FAMILY = re.compile(
     r"dall-?e|imagen|whisper|wav2vec|esm|alphafold|mamba|rwkv|starcoder|codellama|code-?llama|"
     r"kimi|grok|o[134]|minicpm|smollm|granite|command-?r|nemotron|cogvlm|idefics|molmo|pixtral|"
     r"sam|cifar|imagenet|mmlu|gsm|math|aime|humaneval|mbpp|swe-?bench|coco|laion|gpt4|gpt-4)"
-    r"(?:[-_.]\w[\w.-]*|v?\d[\w.-]*)?$", re.I)
+    r"(?:[-_.]\w[\w.-]*|v?\d[\w.-]*)?$",
+    re.I,
+)
 
 
 def _listed(token: str) -> bool:

@@ -56,14 +56,16 @@ _HEAD_NOUNS = (
     r"task|problem|setting|study|analysis|leaderboard|gym|workflow|interface|assistant|"
     r"copilot|foundation\s+model|world\s+model|language\s+model|critic|judge|evaluator|"
     r"tokenizer|retriever|reasoner|explainer|simulation|emulator|paradigm|toolbox|suite|"
-    r"heuristic|routine|plug-in|plugin|add-on|backbone|prior|codec|renderer|representation")
+    r"heuristic|routine|plug-in|plugin|add-on|backbone|prior|codec|renderer|representation"
+)
 _HEAD_RE = re.compile(rf"\b(?:{_HEAD_NOUNS})s?\b", re.I)
 
 _INTRO_VERBS = (
     r"present|propose|introduce|develop|design|build|construct|release|curate|create|"
     r"contribute|establish|devise|offer|unveil|formulate|put\s+forward|provide|describe|"
     r"collect|assemble|open-source|launch|derive|define|pretrain|train|obtain|instantiate|"
-    r"implement|bring|name|call|term|dub|deliver")
+    r"implement|bring|name|call|term|dub|deliver"
+)
 _INTRO = re.compile(
     r"\b(?:we|this\s+(?:paper|work|study|article)|here,?\s+we|our\s+(?:paper|work))\s+"
     r"(?:(?:also|further|then|first|additionally|therefore|thus|hence|now|newly|instead|"
@@ -73,24 +75,32 @@ _INTRO = re.compile(
     r"\b(?:and|to)\s+(?:then\s+|further\s+|also\s+)?(?:propose|introduce|present|develop|design|"
     r"construct|build|release|curate|contribute)\b|"
     r"\b(?:by|through|via)\s+(?:introducing|proposing|presenting|developing|designing|building|"
-    r"constructing|releasing|curating)\b", re.I)
+    r"constructing|releasing|curating)\b",
+    re.I,
+)
 _PASSIVE = re.compile(
     r"\b(?:is|are)\s+(?:thus\s+|then\s+|therefore\s+|hence\s+|further\s+|also\s+)?"
     r"(?:proposed|introduced|presented|developed|designed|constructed|built|curated|released)\b",
-    re.I)
+    re.I,
+)
 _NAMED = re.compile(
     r"\b(?:named|called|dubbed|termed|coined|nicknamed|namely|denoted\s+(?:as|by)|"
     r"referred\s+to\s+as|known\s+as|which\s+we\s+(?:call|name|term|dub|refer\s+to\s+as)|"
     r"we\s+(?:call|name|term|dub)\s+(?:it|this|them|these|the\s+\w+|our\s+\w+(?:\s+\w+)?))"
-    r"(?:\s+as)?[\s:,\"'“‘]*", re.I)
+    r"(?:\s+as)?[\s:,\"'“‘]*",
+    re.I,
+)
 _OUR = re.compile(
     rf"\b(?:our|the\s+proposed|this|the\s+resulting|the\s+new|a\s+new|a\s+novel|the\s+novel)\s+"
-    rf"(?:[\w-]+\s+){{0,4}}?(?:{_HEAD_NOUNS})s?\s*(?:,|:|—|–|-)?\s*(?=[A-Z0-9])", re.I)
+    rf"(?:[\w-]+\s+){{0,4}}?(?:{_HEAD_NOUNS})s?\s*(?:,|:|—|–|-)?\s*(?=[A-Z0-9])",
+    re.I,
+)
 _APPOSITION_ANCHOR = re.compile(
-    r"(?:,|:|\s(?:is|are)|\s[-–—]+|[-–—]{2,})\s+(?:a|an|the\s+first|our|the|which\s+is\s+an?)\s+",
-    re.I)
+    r"(?:,|:|\s(?:is|are)|\s[-–—]+|[-–—]{2,})\s+(?:a|an|the\s+first|our|the|which\s+is\s+an?)\s+", re.I
+)
 _NAME_BEFORE_HEAD = re.compile(
-    rf"\b(?:the|a|an|our)\s+(?:[\w-]+\s+)?(?:\(\s*)?(?=[^\s(]*[A-Z0-9])({_TOKEN})(?:\s*\))?\s+(?:{_HEAD_NOUNS})s?\b")
+    rf"\b(?:the|a|an|our)\s+(?:[\w-]+\s+)?(?:\(\s*)?(?=[^\s(]*[A-Z0-9])({_TOKEN})(?:\s*\))?\s+(?:{_HEAD_NOUNS})s?\b"
+)
 _HEAD_BEFORE_PAREN = re.compile(rf"\b(?:{_HEAD_NOUNS})s?\s*$", re.I)
 _PAREN_TOKEN = re.compile(r"\(\s*(" + _TOKEN + r")\s*(?:\)|[;,])")
 _USED_BEFORE = re.compile(
@@ -98,20 +108,53 @@ _USED_BEFORE = re.compile(
     r"from|than|over|versus|vs\.?|against|by|leveraging|leverage|applying|apply|employ|employing|"
     r"fine-tune|finetune|fine-tuning|fine-tuned|evaluate|evaluating|evaluated|compared\s+to|"
     r"extends?|extending|existing|popular|standard|prior|previous|baselines?|of|to|in|and|or|as|"
-    r"at|into|onto|upon|for|across|toward|towards|under|within|between|among)[\s,]*$", re.I)
-_ADDRESS_WITH = re.compile(r"\bwe\s+(?:address|tackle|solve|approach|answer|meet)\b[^.;]{0,50}"
-                           r"\bwith\s*$", re.I)
-_REPO_NAME = re.compile(r"(?:github\.com|gitlab\.com|huggingface\.co|anonymous\.4open\.science/r)"
-                        r"/(?:[\w.-]+/)?([\w.-]+?)/?(?=[\s)\],;]|\.?$|\.\s)")
+    r"at|into|onto|upon|for|across|toward|towards|under|within|between|among)[\s,]*$",
+    re.I,
+)
+_ADDRESS_WITH = re.compile(
+    r"\bwe\s+(?:address|tackle|solve|approach|answer|meet)\b[^.;]{0,50}"
+    r"\bwith\s*$",
+    re.I,
+)
+_REPO_NAME = re.compile(
+    r"(?:github\.com|gitlab\.com|huggingface\.co|anonymous\.4open\.science/r)"
+    r"/(?:[\w.-]+/)?([\w.-]+?)/?(?=[\s)\],;]|\.?$|\.\s)"
+)
 _SENT_START = re.compile(r"(?:^|[.!?]\s+)$")
-_NAMED_WORDS = ("named", "called", "dubbed", "termed", "coined", "namely", "denoted", "referred",
-                "known as", "we call", "we name", "we term", "we dub")
-_PASSIVE_WORDS = ("proposed", "introduced", "presented", "developed", "designed", "constructed",
-                  "built", "curated", "released")
-_OUR_ATTR = re.compile(rf"\b(?i:our)\s+(?:(?i:resulting|proposed|new|final)\s+)?({_TOKEN})\s+"
-                       rf"(?:[\w-]+\s+){{0,2}}?(?i:{_HEAD_NOUNS})s?\b")
-_OUR_SUBJECT = re.compile(rf"\b(?i:our)\s+({_TOKEN})(?=\s*,|\s+(?:can|is|achieves|outperforms|"
-                          rf"improves|reduces|enables|consistently|significantly|also|not))")
+_NAMED_WORDS = (
+    "named",
+    "called",
+    "dubbed",
+    "termed",
+    "coined",
+    "namely",
+    "denoted",
+    "referred",
+    "known as",
+    "we call",
+    "we name",
+    "we term",
+    "we dub",
+)
+_PASSIVE_WORDS = (
+    "proposed",
+    "introduced",
+    "presented",
+    "developed",
+    "designed",
+    "constructed",
+    "built",
+    "curated",
+    "released",
+)
+_OUR_ATTR = re.compile(
+    rf"\b(?i:our)\s+(?:(?i:resulting|proposed|new|final)\s+)?({_TOKEN})\s+"
+    rf"(?:[\w-]+\s+){{0,2}}?(?i:{_HEAD_NOUNS})s?\b"
+)
+_OUR_SUBJECT = re.compile(
+    rf"\b(?i:our)\s+({_TOKEN})(?=\s*,|\s+(?:can|is|achieves|outperforms|"
+    rf"improves|reduces|enables|consistently|significantly|also|not))"
+)
 _PASSIVE_AFTER = re.compile(r"\s*(?:,\s*)?" + _PASSIVE.pattern, re.I)
 _PAREN_TEXT = re.compile(r"\(([^()]{5,120})\)")
 _LAST_TOKEN = re.compile(r"(" + _TOKEN + r")[\"'”’]?$")
@@ -119,19 +162,24 @@ _PAREN_AT_END = re.compile(r"\(\s*(" + _TOKEN + r")\s*\)\s*$")
 _PARENTHETICAL_AT_END = re.compile(r"\s*\([^()]*\)\s*$")
 _CAPITAL_RUN_AT_END = re.compile(r"((?:[A-Z][^\s,.;:()]*\s+(?:(?:of|for|and|in|on|to)\s+)?){1,3})$")
 # Words that start a sentence or clause, not a multi-word name ("However, Deep Cognition ...")
-_STARTERS = frozenset("""the this our we in to however moreover here thus finally specifically
-a an to for with by from as on at and or these those its their then first next also""".split())
+_STARTERS = frozenset(
+    """the this our we in to however moreover here thus finally specifically
+a an to for with by from as on at and or these those its their then first next also""".split()
+)
 _PASSIVE_SUBJECT = re.compile(r"(?:^|[.:;]\s+|,\s+)(?:(?:the\s+)?(?:[\w-]+\s+){0,3}?)?(" + _TOKEN + r")$")
 _HASH_SUFFIX = re.compile(r"-[0-9A-F]{4}$")
 _SUBJECT_SLOT = re.compile(r"(?:[.!?,]\s+|\b(?:and|that|where|while)\s+)$")
 _PLURAL_ACRONYM = re.compile(r"[A-Z]{2,}s")
-_WINDOW_STOP = re.compile(r"[.;:]\s|\s[-–—]+\s|\b(?:that|which|where|whose|using|leveraging|"
-                          r"based\s+on|by|to|with|via|on|from|in|for|over|between|across|"
-                          r"and\s+(?:show|find|demonstrate|evaluate))\b")
+_WINDOW_STOP = re.compile(
+    r"[.;:]\s|\s[-–—]+\s|\b(?:that|which|where|whose|using|leveraging|"
+    r"based\s+on|by|to|with|via|on|from|in|for|over|between|across|"
+    r"and\s+(?:show|find|demonstrate|evaluate))\b"
+)
 
 _RUN_THEN_HEAD = re.compile(
     r"((?:[A-Z][\w'-]*\s+(?:(?:of|for|and|via|with|in|on|to)\s+)?){1,5}[A-Z][\w'-]*)"
-    rf"(?:\s+(?:{_HEAD_NOUNS})s?\b|\s*,|\s*$)")
+    rf"(?:\s+(?:{_HEAD_NOUNS})s?\b|\s*,|\s*$)"
+)
 _SUBJECT_VERBS = re.compile(
     r"\s+(?:achieves|outperforms|improves|reduces|enables|uses|consists|consists|comprises|"
     r"contains|provides|offers|leverages|integrates|combines|employs|introduces|learns|"
@@ -139,10 +187,12 @@ _SUBJECT_VERBS = re.compile(
     r"significantly|consistently|also|not\s+only|can|is|sets|establishes|exhibits|shows|"
     r"demonstrates|requires|operates|decouples|adopts|features|includes|covers|spans|"
     r"addresses|tackles|bridges|mitigates|alleviates|overcomes|resolves|removes|eliminates|"
-    r"captures|models|exploits|unifies|extends|enhances|boosts|accelerates)\b")
+    r"captures|models|exploits|unifies|extends|enhances|boosts|accelerates)\b"
+)
 
 # Capitalised words that are English, not names (sentence starts, headings, adjectives).
-_COMMON = frozenset("""
+_COMMON = frozenset(
+    """
 a an the this that these those our we it its their in on of for to and or but with by from as
 at however moreover furthermore additionally finally first second third specifically notably
 recently existing experiments experimental results result extensive empirically theoretically
@@ -156,16 +206,20 @@ building beyond toward towards unlike existing current modern standard tradition
 part stage phase step module component components task tasks problem problems setting settings
 agent agents policy policies system systems tool tools memory attention transformer transformers
 yet still next second later lastly overall meanwhile notably surprisingly interestingly
-""".split())
+""".split()
+)
 _NOT_NAME_SHAPE = re.compile(
     r"^(?:\d+[A-Za-z]{1,3}|[A-Za-z]\d{1,2}|\d+(?:\.\d+)*|[A-Z]|[IVX]+|[A-Za-z]-[a-z]+|"
     r"\d+(?:\.\d+)?[A-Za-z]{0,2}-[a-z]+(?:-[a-z]+)*|\w+-(?:based|free|"
     r"aware|like|level|scale|wise|specific|agnostic|guided|driven|conditioned|efficient|style|"
-    r"shot|order|step|time|of-the-art|to-end|in-the-loop))$")
+    r"shot|order|step|time|of-the-art|to-end|in-the-loop))$"
+)
 
 
-_COINED_SUFFIXES = frozenset("""bench eval net former gpt vlm gym arena qa diff flow
-rl coder math world zero pro omni lite plus max mini bot gen edit vla llm""".split())
+_COINED_SUFFIXES = frozenset(
+    """bench eval net former gpt vlm gym arena qa diff flow
+rl coder math world zero pro omni lite plus max mini bot gen edit vla llm""".split()
+)
 _DOMAIN = re.compile(r"[a-z]{2,}\.(?:com|org|net|io|ai|science|github|co)\b")
 _LETTER_DIGIT = re.compile(r"[A-KM-Z]\d{1,2}")  # J1, R2 (not L1/L2 norms)
 _PLAIN_PART = re.compile(r"^(?:[A-Z]?[a-z]+|[a-z]+)$")
@@ -182,8 +236,13 @@ class Candidate:
 def _is_name_like(token: str, strong: bool) -> bool:
     """A coined-looking token: inner capitals, letters with digits, or (given a strong cue)
     a capitalised word that is not ordinary English."""
-    if len(token) < 2 or len(token) > 40 or _NOT_NAME_SHAPE.match(token) or "/" in token or \
-            _DOMAIN.search(token):
+    if (
+        len(token) < 2
+        or len(token) > 40
+        or _NOT_NAME_SHAPE.match(token)
+        or "/" in token
+        or _DOMAIN.search(token)
+    ):
         return False
     if sum(c.isalpha() for c in token) < 2:
         return False
@@ -195,17 +254,17 @@ def _is_name_like(token: str, strong: bool) -> bool:
         # camelCase coined words (lmKANs, vCache, mmSSR); plain lower-case words and
         # prefixed adjectives (non-Euclidean) are not names
         parts = token.split("-")
-        return any(not part[1:].islower() and any(c.isupper() for c in part[1:])
-                   for part in parts) or \
-            any(len(part) >= 2 and part[0].isupper() and
-                (any(c.isdigit() for c in part) or sum(c.isupper() for c in part) >= 2)
-                for part in parts[1:])  # tabkit-R1, video-SALMONN (not non-Euclidean)
+        return any(not part[1:].islower() and any(c.isupper() for c in part[1:]) for part in parts) or any(
+            len(part) >= 2
+            and part[0].isupper()
+            and (any(c.isdigit() for c in part) or sum(c.isupper() for c in part) >= 2)
+            for part in parts[1:]
+        )  # tabkit-R1, video-SALMONN (not non-Euclidean)
     if inner_caps >= 1:
         # "Model-Heterogeneous", "Spatio-Temporal": ordinary words joined, coined only with a
         # cue or a typical coined part ("Terminal-Bench")
         parts = token.split("-")
-        if strong or not all(_PLAIN_PART.match(p) for p in parts) or \
-                parts[-1].lower() in _COINED_SUFFIXES:
+        if strong or not all(_PLAIN_PART.match(p) for p in parts) or parts[-1].lower() in _COINED_SUFFIXES:
             return True
         return False
     if any(c.isdigit() for c in token):
@@ -231,8 +290,13 @@ def _capital_run_name(window: str, start: int) -> str | None:
     if not m:
         return None
     words = m.group(1).split()
-    if len(words) < 2 or is_known(words[0]) or words[0].lower() in _COMMON or \
-            _is_name_like(words[0], False) or "and" in words:
+    if (
+        len(words) < 2
+        or is_known(words[0])
+        or words[0].lower() in _COMMON
+        or _is_name_like(words[0], False)
+        or "and" in words
+    ):
         return None  # a coined first word is a name of its own ("CS-4k and CS-54k")
     return m.group(1)
 
@@ -251,7 +315,7 @@ def _written_out(token: str, raw: str) -> bool:
     """Does `token` occur in the raw text other than as a macro (`\\perfit` next to `PerFit`)?"""
     start = raw.find(token)
     while start >= 0:
-        if raw[start - 1:start] != "\\":
+        if raw[start - 1 : start] != "\\":
             return True
         start = raw.find(token, start + 1)
     return False
@@ -259,7 +323,7 @@ def _written_out(token: str, raw: str) -> bool:
 
 def _last_token(text: str, end: int) -> tuple[str | None, int]:
     """The name-shaped token ending just before `end` (spaces skipped) and where it starts."""
-    left = text[max(0, end - 60):end].rstrip()
+    left = text[max(0, end - 60) : end].rstrip()
     if not left:
         return None, end
     word = left.rsplit(None, 1)[-1]
@@ -296,11 +360,11 @@ def _read_name(text: str, pos: int, multiword: bool) -> str | None:
         words.pop()
     if _is_name_like(first, False) and len(words) == 1:
         return first
-    ahead = text[pos:pos + 120]
+    ahead = text[pos : pos + 120]
     paren = _PAREN_TOKEN.search(ahead)
-    if paren and not re.search(r"[.;]\s", ahead[:paren.start()]):
-        form = long_form(paren.group(1), ahead[:paren.start()])
-        if form is not None and ahead[:paren.start()].strip().startswith(form):
+    if paren and not re.search(r"[.;]\s", ahead[: paren.start()]):
+        form = long_form(paren.group(1), ahead[: paren.start()])
+        if form is not None and ahead[: paren.start()].strip().startswith(form):
             return paren.group(1)
     if len(words) == 1 or _is_name_like(first, False):
         return first
@@ -345,8 +409,9 @@ def long_form(acronym: str, before: str) -> str | None:
 def _introduced_at(plain: str, start: int, end: int) -> bool:
     """Is the thing at plain[start:end] being introduced: an introducing verb or "our / novel /
     named" a few words before it in its sentence, or "is proposed" right after it?"""
-    sent_start = max(plain.rfind(". ", 0, start), plain.rfind("? ", 0, start),
-                     plain.rfind("; ", 0, start)) + 1
+    sent_start = (
+        max(plain.rfind(". ", 0, start), plain.rfind("? ", 0, start), plain.rfind("; ", 0, start)) + 1
+    )
     before = plain[sent_start:start]
     last = None
     for m in _INTRO.finditer(before):
@@ -357,20 +422,20 @@ def _introduced_at(plain: str, start: int, end: int) -> bool:
     if _HEAD_COLON.search(before[-60:]):
         return True
     if last is not None:
-        gap = before[last.end():]
+        gap = before[last.end() :]
         if len(gap.split()) <= 8 and not _CLAUSE_BREAK.search(gap):
             return True
-    return bool(_PASSIVE_AFTER.match(plain, end, end + 40) or
-                _WHICH_WE_PROPOSE.match(plain, end, end + 40))
+    return bool(_PASSIVE_AFTER.match(plain, end, end + 40) or _WHICH_WE_PROPOSE.match(plain, end, end + 40))
 
 
 _WHICH_WE_PROPOSE = re.compile(r"\s*(?:,\s*)?(?:which|that)\s+(?:we\s+)?(?:propose|introduce)")
 _HEAD_COLON = re.compile(rf"\b(?:{_HEAD_NOUNS})s?\s*:\s*$", re.I)
 _INTRO_AT_END = re.compile(_INTRO.pattern + r"\s+(?:the\s+)?$", re.I)
-_CUE_BEFORE = re.compile(r"\b(?:our|novel|new|proposed|introducing|propose|present|introduce)\b",
-                         re.I)
-_CLAUSE_BREAK = re.compile(r"\b(?:which|that|where|whose|to|using|by|leveraging|when|while|"
-                           r"identify|detect)\b|[,;]\s")
+_CUE_BEFORE = re.compile(r"\b(?:our|novel|new|proposed|introducing|propose|present|introduce)\b", re.I)
+_CLAUSE_BREAK = re.compile(
+    r"\b(?:which|that|where|whose|to|using|by|leveraging|when|while|"
+    r"identify|detect)\b|[,;]\s"
+)
 
 
 # -- cue rules ------------------------------------------------------------------------------
@@ -379,41 +444,56 @@ _CLAUSE_BREAK = re.compile(r"\b(?:which|that|where|whose|to|using|by|leveraging|
 # cue a name collected, with its shape, mentions and corpus spread; these weights are its
 # fallback and one of its features.
 
-W_NAMED = 4.5            # "named / called / dubbed / termed / which we call X"
-W_DIRECT = 4.5           # "we propose X, ..." : set off right after the introducing verb
-W_OUR = 4.0              # "our framework, X," / "the proposed method X"
-W_ACRONYM_INTRO = 4.0    # "we present Contamination Detection via Context (CoDeC)"
+W_NAMED = 4.5  # "named / called / dubbed / termed / which we call X"
+W_DIRECT = 4.5  # "we propose X, ..." : set off right after the introducing verb
+W_OUR = 4.0  # "our framework, X," / "the proposed method X"
+W_ACRONYM_INTRO = 4.0  # "we present Contamination Detection via Context (CoDeC)"
 W_ACRONYM_INTRO_LOWER = 3.0  # "we use mixed-integer linear programming (MILP)": often existing
-W_ACRONYM = 1.5          # an acronym defined in place with no introducing cue
+W_ACRONYM = 1.5  # an acronym defined in place with no introducing cue
 W_APPOSITIVE_INTRO = 4.0  # "we introduce X, a benchmark for ..."
-W_APPOSITIVE = 3.0       # "X, a novel framework for ..." / "X is a new benchmark"
-W_INTRO_RUN = 4.0        # "we propose Asymmetric Synthetic Data Update strategy"
-W_INTRO_SET_OFF = 3.5    # "we introduce a new element, ASIDE, that ..."
-W_INTRO_LATER = 2.5      # the first coined token later in the introducing clause
-W_HEAD_PAREN = 3.5       # "a novel ... architecture (STKAN)" being introduced
-W_OUR_ATTR = 3.5         # "our CogniPair simulation platform"
-W_OUR_SUBJECT = 3.0      # "our X achieves ..."
+W_APPOSITIVE = 3.0  # "X, a novel framework for ..." / "X is a new benchmark"
+W_INTRO_RUN = 4.0  # "we propose Asymmetric Synthetic Data Update strategy"
+W_INTRO_SET_OFF = 3.5  # "we introduce a new element, ASIDE, that ..."
+W_INTRO_LATER = 2.5  # the first coined token later in the introducing clause
+W_HEAD_PAREN = 3.5  # "a novel ... architecture (STKAN)" being introduced
+W_OUR_ATTR = 3.5  # "our CogniPair simulation platform"
+W_OUR_SUBJECT = 3.0  # "our X achieves ..."
 W_NAME_HEAD_INTRO = 3.0  # "we propose the Log-To-Leak framework"
-W_NAME_HEAD = 2.0        # "the X framework" elsewhere
-W_PASSIVE = 3.0          # "X is proposed"
-W_REPOSITORY = 2.0       # a repository named X that the text uses
-W_EMPHASIS = 2.0         # \textbf{X}, \textsc{X}, \texttt{X}, \mathrm{X}, **X**, `X`
-W_QUOTED_INTRO = 4.0     # we introduce "X" / “X”, ...
-W_QUOTED = 1.5           # a quoted coined word elsewhere
-W_USING_SUITE = 3.5      # "Using X, a suite of ..." (a sentence opening on the thing itself)
-W_SUBJECT = 1.5          # a coined token the abstract keeps using as a subject
+W_NAME_HEAD = 2.0  # "the X framework" elsewhere
+W_PASSIVE = 3.0  # "X is proposed"
+W_REPOSITORY = 2.0  # a repository named X that the text uses
+W_EMPHASIS = 2.0  # \textbf{X}, \textsc{X}, \texttt{X}, \mathrm{X}, **X**, `X`
+W_QUOTED_INTRO = 4.0  # we introduce "X" / “X”, ...
+W_QUOTED = 1.5  # a quoted coined word elsewhere
+W_USING_SUITE = 3.5  # "Using X, a suite of ..." (a sentence opening on the thing itself)
+W_SUBJECT = 1.5  # a coined token the abstract keeps using as a subject
 W_SUBJECT_ACRONYM = 1.0  # the same, for an all-caps token
 PLURAL_ACRONYM_PENALTY = 1.5  # LLMs, SNNs: classes of things, not a name
 
 WEIGHTS = {
-    "named": W_NAMED, "direct": W_DIRECT, "our": W_OUR, "acronym-intro": W_ACRONYM_INTRO,
-    "acronym-intro-lower": W_ACRONYM_INTRO_LOWER, "acronym": W_ACRONYM,
-    "appositive-intro": W_APPOSITIVE_INTRO, "appositive": W_APPOSITIVE,
-    "intro-run": W_INTRO_RUN, "intro-set-off": W_INTRO_SET_OFF, "intro-later": W_INTRO_LATER,
-    "head-paren": W_HEAD_PAREN, "our-attr": W_OUR_ATTR, "our-subject": W_OUR_SUBJECT,
-    "name-head-intro": W_NAME_HEAD_INTRO, "name-head": W_NAME_HEAD, "passive": W_PASSIVE,
-    "repository": W_REPOSITORY, "emphasis": W_EMPHASIS, "quoted-intro": W_QUOTED_INTRO,
-    "quoted": W_QUOTED, "using-suite": W_USING_SUITE, "subject": W_SUBJECT,
+    "named": W_NAMED,
+    "direct": W_DIRECT,
+    "our": W_OUR,
+    "acronym-intro": W_ACRONYM_INTRO,
+    "acronym-intro-lower": W_ACRONYM_INTRO_LOWER,
+    "acronym": W_ACRONYM,
+    "appositive-intro": W_APPOSITIVE_INTRO,
+    "appositive": W_APPOSITIVE,
+    "intro-run": W_INTRO_RUN,
+    "intro-set-off": W_INTRO_SET_OFF,
+    "intro-later": W_INTRO_LATER,
+    "head-paren": W_HEAD_PAREN,
+    "our-attr": W_OUR_ATTR,
+    "our-subject": W_OUR_SUBJECT,
+    "name-head-intro": W_NAME_HEAD_INTRO,
+    "name-head": W_NAME_HEAD,
+    "passive": W_PASSIVE,
+    "repository": W_REPOSITORY,
+    "emphasis": W_EMPHASIS,
+    "quoted-intro": W_QUOTED_INTRO,
+    "quoted": W_QUOTED,
+    "using-suite": W_USING_SUITE,
+    "subject": W_SUBJECT,
     "subject-acronym": W_SUBJECT_ACRONYM,
 }
 
@@ -421,11 +501,12 @@ WEIGHTS = {
 @dataclass
 class Hit:
     """One sighting: the token, where, which cue, and how it is to be checked."""
+
     cue: str
     token: str | None
     pos: int
-    strong: bool = True          # a strong cue lets a plain capitalised word be a name
-    allow_family: bool = False   # "Qwen-Agent" after "we propose" is new, not a Qwen
+    strong: bool = True  # a strong cue lets a plain capitalised word be a name
+    allow_family: bool = False  # "Qwen-Agent" after "we propose" is new, not a Qwen
 
 
 @dataclass
@@ -440,8 +521,7 @@ def _named(t: _Text):
     if not any(w in t.low for w in _NAMED_WORDS):
         return
     for m in _NAMED.finditer(t.plain):
-        yield Hit("named", _read_name(t.plain, m.end(), multiword=True), m.end(),
-                  allow_family=True)
+        yield Hit("named", _read_name(t.plain, m.end(), multiword=True), m.end(), allow_family=True)
 
 
 def _our(t: _Text):
@@ -449,9 +529,8 @@ def _our(t: _Text):
     for m in _OUR.finditer(t.plain):
         tok = _read_name(t.plain, m.end(), multiword=False)
         if tok:
-            after = t.plain[m.end() + len(tok):m.end() + len(tok) + 2]
-            if after[:1] in (",", ")", " ", ".", ":", ";", "", "-", "—", "–") or \
-                    after[:2] in ("’s", "'s"):
+            after = t.plain[m.end() + len(tok) : m.end() + len(tok) + 2]
+            if after[:1] in (",", ")", " ", ".", ":", ";", "", "-", "—", "–") or after[:2] in ("’s", "'s"):
                 yield Hit("our", tok, m.end())
 
 
@@ -462,17 +541,21 @@ def _acronym_defined(t: _Text):
         acro = m.group(1)
         if not any(c.isupper() for c in acro) or acro.lower() in ("e.g", "i.e", "ours"):
             continue
-        before = plain[max(0, m.start() - 160):m.start()]
+        before = plain[max(0, m.start() - 160) : m.start()]
         cut = max(before.rfind(". "), before.rfind("; "), before.rfind("("))
-        before = before[cut + 1:] if cut >= 0 else before
+        before = before[cut + 1 :] if cut >= 0 else before
         form = long_form(acro, before)
         if form is None:
             continue
         cue = _introduced_at(plain, m.start() - len(form) - 1, m.end())
         if " " not in form.strip() and _is_name_like(form.strip(), False):
             # "ComPhy (CP)": the coined word is the name, the letters in brackets its alias
-            yield Hit("acronym-intro" if cue else "acronym", form.strip(),
-                      m.start() - len(form) - 1, allow_family=cue)
+            yield Hit(
+                "acronym-intro" if cue else "acronym",
+                form.strip(),
+                m.start() - len(form) - 1,
+                allow_family=cue,
+            )
             continue
         # "Contamination Detection via Context (CoDeC)" is coined; "mixed-integer linear
         # programming (MILP)" is usually an existing notion being abbreviated
@@ -481,17 +564,21 @@ def _acronym_defined(t: _Text):
         yield Hit(kind, acro, m.start(1), allow_family=cue)
     for m in _PAREN_TEXT.finditer(plain):
         acro, start = _last_token(plain, m.start())
-        if acro and sum(c.isupper() for c in acro) >= 2 and len(m.group(1).split()) >= 2 and \
-                long_form(acro, m.group(1)) is not None:
-            yield Hit("acronym-intro" if _introduced_at(plain, start, m.end()) else "acronym",
-                      acro, start)
+        if (
+            acro
+            and sum(c.isupper() for c in acro) >= 2
+            and len(m.group(1).split()) >= 2
+            and long_form(acro, m.group(1)) is not None
+        ):
+            yield Hit("acronym-intro" if _introduced_at(plain, start, m.end()) else "acronym", acro, start)
 
 
 def _head_paren(t: _Text):
     """a novel ... architecture (STKAN)."""
     for m in _PAREN_TOKEN.finditer(t.plain):
-        if _HEAD_BEFORE_PAREN.search(t.plain, max(0, m.start() - 30), m.start()) and \
-                _introduced_at(t.plain, m.start(), m.end()):
+        if _HEAD_BEFORE_PAREN.search(t.plain, max(0, m.start() - 30), m.start()) and _introduced_at(
+            t.plain, m.start(), m.end()
+        ):
             yield Hit("head-paren", m.group(1), m.start(1), strong=False)
 
 
@@ -513,8 +600,10 @@ def _name_before_head(t: _Text):
         # joined ordinary words count once introduced
         # "we propose a Terrarium framework": a capitalised word inside a sentence, before
         # the head noun of something introduced, is its name
-        if (_is_name_like(tok, False) or (introduced and ("-" in tok or tok[:1].isupper()) and
-                                          _is_name_like(tok, True))) and not is_known(tok):
+        if (
+            _is_name_like(tok, False)
+            or (introduced and ("-" in tok or tok[:1].isupper()) and _is_name_like(tok, True))
+        ) and not is_known(tok):
             yield Hit("name-head-intro" if introduced else "name-head", tok, m.start(1))
 
 
@@ -525,11 +614,11 @@ def _appositive(t: _Text):
         head = _HEAD_RE.search(plain, m.end(), min(len(plain), m.end() + 70))
         if head is None:
             continue
-        between = plain[m.end():head.start()]
+        between = plain[m.end() : head.start()]
         if len(between.split()) > 6 or re.search(r"[.;]\s", between):
             continue
         # the token right before the anchor, skipping a parenthetical
-        left = plain[max(0, m.start() - 120):m.start()]
+        left = plain[max(0, m.start() - 120) : m.start()]
         paren = _PAREN_AT_END.search(left) if left.endswith(")") else None
         if paren and _is_name_like(paren.group(1), True):
             tm = paren
@@ -541,10 +630,14 @@ def _appositive(t: _Text):
                 left = left[-60:]
         if not tm:
             continue
-        prefix = left[:tm.start()]
-        ours = plain[m.start():m.end()].rstrip().lower().endswith("our")  # "X, our new benchmark"
-        if not ours and _USED_BEFORE.search(prefix[-40:]) and not _INTRO.search(prefix[-60:]) and \
-                not _ADDRESS_WITH.search(prefix[-80:]):
+        prefix = left[: tm.start()]
+        ours = plain[m.start() : m.end()].rstrip().lower().endswith("our")  # "X, our new benchmark"
+        if (
+            not ours
+            and _USED_BEFORE.search(prefix[-40:])
+            and not _INTRO.search(prefix[-60:])
+            and not _ADDRESS_WITH.search(prefix[-80:])
+        ):
             if _USING_AT_START.search(prefix[-40:]) and _SUITE_HEAD.match(plain, m.end()):
                 # "Using X, a suite of ...": the sentence opens on the thing it describes
                 yield Hit("using-suite", tm.group(1), m.start() - len(tm.group(1)))
@@ -552,38 +645,54 @@ def _appositive(t: _Text):
         intro = bool(_INTRO.search(prefix[-80:]))
         if tm is not paren and tm.group(1)[:1].isupper():
             run = _CAPITAL_RUN_AT_END.search(prefix[-80:])
-            if run and not _INTRO.search(run.group(1)) and not _SENT_START.search(
-                    prefix[-80:][:run.start()]):
+            if (
+                run
+                and not _INTRO.search(run.group(1))
+                and not _SENT_START.search(prefix[-80:][: run.start()])
+            ):
                 words = run.group(1).split()
                 while words and (words[0].lower() in _STARTERS or is_known(words[0])):
                     words.pop(0)
                 if words:
                     name = " ".join(words + [tm.group(1)])
-                    yield Hit("appositive-intro" if intro else "appositive", name,
-                              m.start() - len(name), allow_family=True)
+                    yield Hit(
+                        "appositive-intro" if intro else "appositive",
+                        name,
+                        m.start() - len(name),
+                        allow_family=True,
+                    )
                     continue
         right_after_intro = bool(_INTRO_AT_END.search(prefix[-80:]))
         if not (tm is paren or _is_name_like(tm.group(1), False) or right_after_intro):
             continue
-        yield Hit("appositive-intro" if intro else "appositive", tm.group(1),
-                  m.start() - len(tm.group(1)), allow_family=intro)
+        yield Hit(
+            "appositive-intro" if intro else "appositive",
+            tm.group(1),
+            m.start() - len(tm.group(1)),
+            allow_family=intro,
+        )
 
 
 def _introducing_verb(t: _Text):
     """we present / propose / introduce ... X: the first name-like token before the clause ends."""
     plain = t.plain
     for m in _INTRO.finditer(plain):
-        span = plain[m.end():m.end() + 200]
+        span = plain[m.end() : m.end() + 200]
         stop = _WINDOW_STOP.search(span)
-        window = span[:stop.start()] if stop else span
+        window = span[: stop.start()] if stop else span
         set_off_found = False
         first = None
         for i, tm in enumerate(_TOKEN_RE.finditer(window)):
             tok = tm.group(0)
             # "a new architectural element, ASIDE, that ..." / "a model, VLAC, which ..."
-            set_off = (window[max(0, tm.start() - 2):tm.start()] == ", " and i > 1 and
-                       (window[tm.end():tm.end() + 1] in (",", "(", "") or
-                        window[tm.end():tm.end() + 5] == " and "))
+            set_off = (
+                window[max(0, tm.start() - 2) : tm.start()] == ", "
+                and i > 1
+                and (
+                    window[tm.end() : tm.end() + 1] in (",", "(", "")
+                    or window[tm.end() : tm.end() + 5] == " and "
+                )
+            )
             if set_off and _is_name_like(tok, True) and not is_known_exact(tok):
                 yield Hit("intro-set-off", tok, m.end() + tm.start(), allow_family=True)
                 set_off_found = True
@@ -599,11 +708,17 @@ def _introducing_verb(t: _Text):
                 yield Hit("intro-set-off", after.group(1), m.end() + stop.end(), allow_family=True)
                 continue
         t0 = _TOKEN_RE.search(window)
-        at_verb = t0 is not None and window[:t0.start()].strip() in ("", "the")
-        direct = at_verb and window[t0.end():t0.end() + 2] in (", ", " (", ",", ":", "")
-        if direct and t0.group(0)[:1].isupper() and (
-                _is_name_like(t0.group(0), True) or _LETTER_DIGIT.fullmatch(t0.group(0)) and
-                _APPOSITION_ANCHOR.match(window, t0.end())):
+        at_verb = t0 is not None and window[: t0.start()].strip() in ("", "the")
+        direct = at_verb and window[t0.end() : t0.end() + 2] in (", ", " (", ",", ":", "")
+        if (
+            direct
+            and t0.group(0)[:1].isupper()
+            and (
+                _is_name_like(t0.group(0), True)
+                or _LETTER_DIGIT.fullmatch(t0.group(0))
+                and _APPOSITION_ANCHOR.match(window, t0.end())
+            )
+        ):
             # "we propose Eidolon, ..." / "we introduce J1, a ...": set off right after the verb
             yield Hit("direct", t0.group(0), m.end() + t0.start(), allow_family=True)
         elif at_verb and t0.group(0)[:1].isupper() and _capital_run_name(window, t0.start()):
@@ -611,15 +726,23 @@ def _introducing_verb(t: _Text):
         elif first is not None:
             i, tm = first
             # right after the verb (or its article) and set off: "we propose X, ..." / "the X ("
-            follows = window[tm.end():tm.end() + 2]
+            follows = window[tm.end() : tm.end() + 2]
             strong_pos = i <= 1 and (follows[:1] in (",", ":", "") or follows == " (")
-            yield Hit("direct" if strong_pos else "intro-later", tm.group(0),
-                      m.end() + tm.start(), strong=False, allow_family=strong_pos)
+            yield Hit(
+                "direct" if strong_pos else "intro-later",
+                tm.group(0),
+                m.end() + tm.start(),
+                strong=False,
+                allow_family=strong_pos,
+            )
 
 
 _DASHED_NAME = re.compile(r"(" + _TOKEN + r")\s*(?:[-–—]+\s|\(|,|$)")
-_OUR_WORK = re.compile(r"\b(?:our|this)\s+(?:work|paper|contribution|solution|answer|proposal),?\s+"
-                       r"(" + _TOKEN + r")\s*(?:,|\(|[-–—]\s)", re.I)
+_OUR_WORK = re.compile(
+    r"\b(?:our|this)\s+(?:work|paper|contribution|solution|answer|proposal),?\s+"
+    r"(" + _TOKEN + r")\s*(?:,|\(|[-–—]\s)",
+    re.I,
+)
 
 
 def _our_work(t: _Text):
@@ -631,9 +754,11 @@ def _our_work(t: _Text):
 
 
 _LATIN_TOKEN = r"[A-Za-z0-9]+(?:[-+_.'][A-Za-z0-9]+)*\+*"
-_ZH_INTRO = re.compile(r"(?:我们|本文|本研究|本工作|作者)(?:首先|进一步|还|也)?(?:提出|推出|构建|发布|引入|"
-                       r"介绍|设计|开发|建立)了?\s*(?:一个|一种|一套|新的|新颖的|全新的)*[^,，。;；]{0,24}?"
-                       r"(?:名为|称为|叫做)?\s*[\"“「《]?(" + _LATIN_TOKEN + r")")
+_ZH_INTRO = re.compile(
+    r"(?:我们|本文|本研究|本工作|作者)(?:首先|进一步|还|也)?(?:提出|推出|构建|发布|引入|"
+    r"介绍|设计|开发|建立)了?\s*(?:一个|一种|一套|新的|新颖的|全新的)*[^,，。;；]{0,24}?"
+    r"(?:名为|称为|叫做)?\s*[\"“「《]?(" + _LATIN_TOKEN + r")"
+)
 _ZH_NAMED = re.compile(r"(?:名为|称为|叫做|简称|命名为|即)\s*[\"“「《]?(" + _LATIN_TOKEN + r")")
 
 
@@ -652,7 +777,7 @@ def _passive(t: _Text):
     if not any(w in t.low for w in _PASSIVE_WORDS):
         return
     for m in _PASSIVE.finditer(t.plain):
-        left = _PARENTHETICAL_AT_END.sub("", t.plain[max(0, m.start() - 200):m.start()])
+        left = _PARENTHETICAL_AT_END.sub("", t.plain[max(0, m.start() - 200) : m.start()])
         tm = _PASSIVE_SUBJECT.search(left[-80:])
         if tm:
             yield Hit("passive", tm.group(1), m.start(), strong=False)
@@ -664,7 +789,7 @@ def _repository(t: _Text):
         return
     for m in _REPO_NAME.finditer(t.plain):
         repo = _HASH_SUFFIX.sub("", m.group(1))
-        if _is_name_like(repo, False) and repo in t.plain[:m.start()] + t.plain[m.end():]:
+        if _is_name_like(repo, False) and repo in t.plain[: m.start()] + t.plain[m.end() :]:
             yield Hit("repository", repo, m.start(1), strong=False)
 
 
@@ -675,7 +800,7 @@ def _emphasis(t: _Text):
     if "\\" not in raw and "*" not in raw and "`" not in raw:
         return
     for m in _EMPHASIS.finditer(raw):
-        if raw[m.end():m.end() + 1].isalpha() or raw[max(0, m.start() - 1):m.start()].isalpha():
+        if raw[m.end() : m.end() + 1].isalpha() or raw[max(0, m.start() - 1) : m.start()].isalpha():
             continue
         inner = clean(next(g for g in m.groups() if g is not None)).strip().strip(".,:;")
         words = inner.split()
@@ -698,10 +823,10 @@ def _quoted(t: _Text):
             continue
         if len(words) > 1 and not all(w[:1].isupper() or w.lower() in _CONNECTORS for w in words):
             continue
-        intro = bool(_INTRO.search(t.plain, max(0, m.start() - 60), m.start())) or \
-            bool(_NAMED.search(t.plain, max(0, m.start() - 30), m.start() + 2))
-        yield Hit("quoted-intro" if intro else "quoted", inner, m.start(1),
-                  strong=intro, allow_family=intro)
+        intro = bool(_INTRO.search(t.plain, max(0, m.start() - 60), m.start())) or bool(
+            _NAMED.search(t.plain, max(0, m.start() - 30), m.start() + 2)
+        )
+        yield Hit("quoted-intro" if intro else "quoted", inner, m.start(1), strong=intro, allow_family=intro)
 
 
 def _subject(t: _Text):
@@ -709,18 +834,20 @@ def _subject(t: _Text):
     plain = t.plain
     for m in _SUBJECT_VERBS.finditer(plain):
         tok, start = _last_token(plain, m.start())
-        if not tok or not _SUBJECT_SLOT.search(plain[max(0, start - 8):start]) and start > 0:
+        if not tok or not _SUBJECT_SLOT.search(plain[max(0, start - 8) : start]) and start > 0:
             continue
         if _is_name_like(tok, False):
-            yield Hit("subject" if not tok.isupper() else "subject-acronym", tok, start,
-                      strong=False)
+            yield Hit("subject" if not tok.isupper() else "subject-acronym", tok, start, strong=False)
 
 
 _QUOTE_CHARS = ('"', "“", "‘", "'")
 _QUOTED = re.compile(r"(?:(?<=\s)|^)[\"“‘']([^\"“”‘’'\n]{2,40}?)[\"”’'](?=[\s,.;:)]|$)")
 _USING_AT_START = re.compile(r"(?:^|[.!?]\s+)(?:Using|With|Leveraging|Through|Via)\s*$")
-_SUITE_HEAD = re.compile(r"(?:[\w-]+\s+){0,3}?(?:suite|collection|set|family|"
-                         r"benchmark|dataset|corpus|library|toolkit|testbed)\b", re.I)
+_SUITE_HEAD = re.compile(
+    r"(?:[\w-]+\s+){0,3}?(?:suite|collection|set|family|"
+    r"benchmark|dataset|corpus|library|toolkit|testbed)\b",
+    re.I,
+)
 
 # The cue rules, in the order they run. Each yields Hits; WEIGHTS gives each cue's weight.
 CUE_RULES = (
@@ -781,7 +908,8 @@ def candidates(raw: str, plain: str | None = None) -> list[Candidate]:
 _EMPHASIS = re.compile(
     r"\\(?:textbf|textsc|texttt|textit|emph|mathtt|mathsf|textsf|mathbf|mathrm|mathcal|text|"
     r"underline)\s*\{\s*((?:[^{}]|\{[^{}]*\}){2,60}?)\s*\}|\*\*([^*\n]{2,40}?)\*\*|"
-    r"(?<![\w*])\*([A-Z][^*\n]{1,30}?)\*(?![\w*])|`([^`\n]{2,30})`|(?<!\w)__([^_\n]{2,40}?)__")
+    r"(?<![\w*])\*([A-Z][^*\n]{1,30}?)\*(?![\w*])|`([^`\n]{2,30})`|(?<!\w)__([^_\n]{2,40}?)__"
+)
 
 MIN_SCORE = 3.0  # hand scoring: the evidence a name needs (used without the learned scorer)
 HEADLINE_MARGIN = 0.5
@@ -880,8 +1008,9 @@ def merge(cands: list[Candidate], plain: str, df=None) -> list[tuple[Candidate, 
         if " " not in best.name:
             mentions = plain.count(best.name)
             score += 0.3 * min(max(mentions - 1, 0), 4)
-        merged.append((Candidate(best.name, score, min(c.position for c in group), best.cue),
-                       cues, best.score))
+        merged.append(
+            (Candidate(best.name, score, min(c.position for c in group), best.cue), cues, best.score)
+        )
     if not merged:
         return []
     first = min(m[0].position for m in merged)
@@ -899,14 +1028,23 @@ def merge(cands: list[Candidate], plain: str, df=None) -> list[tuple[Candidate, 
     for cand, cues, best_weight in merged:
         base = _SIZE_SUFFIX.sub("", cand.name)
         feats = names_model.features(
-            cand.name, cues, best_weight, cand.position, plain, cand.position == first,
-            cand.score == top, len(merged), 0 if " " in base else df(base))
+            cand.name,
+            cues,
+            best_weight,
+            cand.position,
+            plain,
+            cand.position == first,
+            cand.score == top,
+            len(merged),
+            0 if " " in base else df(base),
+        )
         others = [n for n in all_names if n != cand.name]
         # RoboInter with RoboInter-VQA: the base of a family of variants is the headline;
         # GS inside GSCV, GSPG inside C2GSPG: a part, not the name
         feats["base_of_variants"] = float(any(n.startswith(cand.name + "-") for n in others))
-        feats["inside_other"] = float(any(cand.name in n and not n.startswith(cand.name + "-")
-                                          for n in others))
+        feats["inside_other"] = float(
+            any(cand.name in n and not n.startswith(cand.name + "-") for n in others)
+        )
         feats["in_first_intro"] = float(bool(intro) and sent_lo <= cand.position <= sent_hi)
         feats["most_mentioned"] = float(counts[cand.name] == most and most > 1)
         out.append((cand, feats))
@@ -928,8 +1066,9 @@ def _rank(cands: list[Candidate], plain: str) -> list[str]:
         p_best, head = max(probs, key=lambda pc: (pc[0], -pc[1].position))
         if p_best < model["threshold"]:
             return []
-        kept = [head] + [c for p, c in probs if c is not head and
-                         (c.score >= MIN_SCORE or p >= model["threshold"])]
+        kept = [head] + [
+            c for p, c in probs if c is not head and (c.score >= MIN_SCORE or p >= model["threshold"])
+        ]
         kept = _prefer_base_names(kept)
         head = kept[0]
         rest = sorted(kept[1:], key=lambda c: (-c.score, c.position))

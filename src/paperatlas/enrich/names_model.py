@@ -69,8 +69,17 @@ def is_generic_acronym(token: str) -> bool:
     return term_df().get(core, 0) >= GENERIC_ACRONYM_DF
 
 
-def features(name: str, cues: set[str], best_weight: float, position: int, plain: str,
-             earliest: bool, top_by_weight: bool, n_names: int, df: int) -> dict[str, float]:
+def features(
+    name: str,
+    cues: set[str],
+    best_weight: float,
+    position: int,
+    plain: str,
+    earliest: bool,
+    top_by_weight: bool,
+    n_names: int,
+    df: int,
+) -> dict[str, float]:
     """The feature vector of one candidate name (sparse: absent features are 0)."""
     f: dict[str, float] = {f"cue={c}": 1.0 for c in cues}
     f["best_weight"] = best_weight / 5.0

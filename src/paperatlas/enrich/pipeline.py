@@ -29,8 +29,7 @@ BATCH = 500
 PARALLEL_FROM = 3000  # papers to do before worker processes pay for their start-up
 
 
-def extract_facts(title: str | None, abstract: str,
-                  code_urls: Iterable[str] = ()) -> dict[str, Any]:
+def extract_facts(title: str | None, abstract: str, code_urls: Iterable[str] = ()) -> dict[str, Any]:
     """Everything the abstract says about its contribution, as a facts dict (no area).
     A title-only paper (no abstract) is read from its title: names, keyphrases; no kind, no gist.
     `code_urls`, the code/project/data links the list gives beside the paper, are links of
@@ -90,11 +89,13 @@ def _area_predictor():
     if importlib.util.find_spec("paperatlas.enrich.areas") is None:
         return None
     from paperatlas.enrich import areas
+
     return getattr(areas, "predict_areas", None)
 
 
-def enrich_store(store, force: bool = False, progress: bool = False,
-                 workers: int | None = None) -> dict[str, int]:
+def enrich_store(
+    store, force: bool = False, progress: bool = False, workers: int | None = None
+) -> dict[str, int]:
     """Compute and store facts for every paper whose text or extractor version changed.
 
     Work is written in batches of BATCH papers, one transaction each: an interrupt keeps
@@ -110,12 +111,25 @@ def enrich_store(store, force: bool = False, progress: bool = False,
         version = EXTRACTOR_VERSION + ("+areas" if predict_areas else "")
         if store.facts_pending(version) == 0:
             total = store.count_papers()
-            return {"total": total, "enriched": 0, "skipped": total, "named": 0,
-                    "with_code": 0, "with_area": 0}
+            return {
+                "total": total,
+                "enriched": 0,
+                "skipped": total,
+                "named": 0,
+                "with_code": 0,
+                "with_area": 0,
+            }
     state = {} if force else store.facts_state()
-    papers = [(row["id"], row.get("title"), row["abstract"], row.get("code_urls") or [],
-               facts_hash(row.get("title"), row["abstract"], row.get("code_urls")))
-              for row in store.iter_papers()]
+    papers = [
+        (
+            row["id"],
+            row.get("title"),
+            row["abstract"],
+            row.get("code_urls") or [],
+            facts_hash(row.get("title"), row["abstract"], row.get("code_urls")),
+        )
+        for row in store.iter_papers()
+    ]
 
     def changed(version: str) -> list[tuple[str, str | None, str, list[str], str]]:
         return [p for p in papers if state.get(p[0]) != (p[4], version)]
@@ -133,29 +147,37 @@ def enrich_store(store, force: bool = False, progress: bool = False,
             todo = changed(version)
     use_areas = predict_areas is not None
     total = len(papers)
-    counts = {"total": total, "enriched": 0, "skipped": total - len(todo), "named": 0,
-              "with_code": 0, "with_area": 0}
+    counts = {
+        "total": total,
+        "enriched": 0,
+        "skipped": total - len(todo),
+        "named": 0,
+        "with_code": 0,
+        "with_area": 0,
+    }
     if area_problem:
         counts["area_problem"] = area_problem
     if not todo:
         return counts
     store.require_writable(f"store the facts of {len(todo)} papers")
 
-    batches = [todo[start:start + BATCH] for start in range(0, len(todo), BATCH)]
+    batches = [todo[start : start + BATCH] for start in range(0, len(todo), BATCH)]
     workers = _worker_count(len(todo)) if workers is None else max(1, workers)
     with contextlib.ExitStack() as stack:
         if workers > 1:  # forked before the progress bar's thread starts
             from paperatlas.workers import process_pool
+
             pool = stack.enter_context(process_pool(workers))
             results = pool.map(_facts_for, [[(t, a, c) for _, t, a, c, _ in b] for b in batches])
         else:
             results = (_facts_for([(t, a, c) for _, t, a, c, _ in b]) for b in batches)
         bar = None
         if progress:
-            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                       TimeRemainingColumn)
-            bar = Progress(TextColumn("enrich"), BarColumn(), MofNCompleteColumn(),
-                           TimeRemainingColumn(), transient=True)
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+            bar = Progress(
+                TextColumn("enrich"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), transient=True
+            )
             bar.start()
             stack.callback(bar.stop)
             task = bar.add_task("enrich", total=len(todo))

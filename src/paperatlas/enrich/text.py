@@ -13,26 +13,127 @@ import unicodedata
 
 # Macros that stand for a symbol; everything else with a {argument} keeps its argument.
 _SYMBOLS = {
-    "times": "×", "cdot": "·", "sim": "~", "approx": "≈", "simeq": "≈", "leq": "≤", "le": "≤",
-    "geq": "≥", "ge": "≥", "pm": "±", "rightarrow": "→", "to": "→", "leftarrow": "←",
-    "uparrow": "↑", "downarrow": "↓", "infty": "∞", "alpha": "α", "beta": "β", "gamma": "γ",
-    "delta": "δ", "epsilon": "ε", "varepsilon": "ε", "theta": "θ", "lambda": "λ", "mu": "μ",
-    "sigma": "σ", "tau": "τ", "phi": "φ", "pi": "π", "rho": "ρ", "omega": "ω", "ell": "ℓ",
-    "Delta": "Δ", "Omega": "Ω", "Theta": "Θ", "Sigma": "Σ", "Phi": "Φ", "Psi": "Ψ", "psi": "ψ",
-    "eta": "η", "kappa": "κ", "xi": "ξ", "zeta": "ζ", "nu": "ν", "chi": "χ", "Lambda": "Λ",
-    "Gamma": "Γ", "Pi": "Π", "log": "log", "exp": "exp", "min": "min", "max": "max",
-    "sqrt": "√", "in": "∈", "ldots": "…", "dots": "…", "cdots": "…", "neq": "≠", "ne": "≠",
-    "propto": "∝", "partial": "∂", "nabla": "∇", "forall": "∀", "exists": "∃", "mid": "|",
-    "top": "⊤", "star": "*", "ast": "*", "circ": "∘", "%": "%", "&": "&", "_": "_", "#": "#",
-    "$": "$", "{": "{", "}": "}", ",": " ", ";": " ", "quad": " ", "qquad": " ", "!": "",
-    " ": " ", "textasciitilde": "~", "textendash": "–", "textemdash": "—", "ie": "i.e.",
-    "eg": "e.g.", "etal": "et al.", "LaTeX": "LaTeX", "TeX": "TeX",
+    "times": "×",
+    "cdot": "·",
+    "sim": "~",
+    "approx": "≈",
+    "simeq": "≈",
+    "leq": "≤",
+    "le": "≤",
+    "geq": "≥",
+    "ge": "≥",
+    "pm": "±",
+    "rightarrow": "→",
+    "to": "→",
+    "leftarrow": "←",
+    "uparrow": "↑",
+    "downarrow": "↓",
+    "infty": "∞",
+    "alpha": "α",
+    "beta": "β",
+    "gamma": "γ",
+    "delta": "δ",
+    "epsilon": "ε",
+    "varepsilon": "ε",
+    "theta": "θ",
+    "lambda": "λ",
+    "mu": "μ",
+    "sigma": "σ",
+    "tau": "τ",
+    "phi": "φ",
+    "pi": "π",
+    "rho": "ρ",
+    "omega": "ω",
+    "ell": "ℓ",
+    "Delta": "Δ",
+    "Omega": "Ω",
+    "Theta": "Θ",
+    "Sigma": "Σ",
+    "Phi": "Φ",
+    "Psi": "Ψ",
+    "psi": "ψ",
+    "eta": "η",
+    "kappa": "κ",
+    "xi": "ξ",
+    "zeta": "ζ",
+    "nu": "ν",
+    "chi": "χ",
+    "Lambda": "Λ",
+    "Gamma": "Γ",
+    "Pi": "Π",
+    "log": "log",
+    "exp": "exp",
+    "min": "min",
+    "max": "max",
+    "sqrt": "√",
+    "in": "∈",
+    "ldots": "…",
+    "dots": "…",
+    "cdots": "…",
+    "neq": "≠",
+    "ne": "≠",
+    "propto": "∝",
+    "partial": "∂",
+    "nabla": "∇",
+    "forall": "∀",
+    "exists": "∃",
+    "mid": "|",
+    "top": "⊤",
+    "star": "*",
+    "ast": "*",
+    "circ": "∘",
+    "%": "%",
+    "&": "&",
+    "_": "_",
+    "#": "#",
+    "$": "$",
+    "{": "{",
+    "}": "}",
+    ",": " ",
+    ";": " ",
+    "quad": " ",
+    "qquad": " ",
+    "!": "",
+    " ": " ",
+    "textasciitilde": "~",
+    "textendash": "–",
+    "textemdash": "—",
+    "ie": "i.e.",
+    "eg": "e.g.",
+    "etal": "et al.",
+    "LaTeX": "LaTeX",
+    "TeX": "TeX",
 }
 # Commands whose braced argument is emphasis (a coined word is often set this way).
-EMPHASIS_COMMANDS = ("textbf", "textsc", "texttt", "textit", "emph", "mathbf", "mathtt", "mathsf",
-                     "textsf", "mathit", "mathrm", "textrm", "text", "mathcal", "mathbb",
-                     "underline", "textsl", "boldsymbol", "bm", "operatorname", "mbox", "textup",
-                     "textmd", "textnormal", "mathbfit", "mathscr", "mathfrak")
+EMPHASIS_COMMANDS = (
+    "textbf",
+    "textsc",
+    "texttt",
+    "textit",
+    "emph",
+    "mathbf",
+    "mathtt",
+    "mathsf",
+    "textsf",
+    "mathit",
+    "mathrm",
+    "textrm",
+    "text",
+    "mathcal",
+    "mathbb",
+    "underline",
+    "textsl",
+    "boldsymbol",
+    "bm",
+    "operatorname",
+    "mbox",
+    "textup",
+    "textmd",
+    "textnormal",
+    "mathbfit",
+    "mathscr",
+    "mathfrak",
+)
 
 _HREF = re.compile(r"\\href\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
 _URL_CMD = re.compile(r"\\(?:url|path|nolinkurl)\s*\{([^{}]*)\}")
@@ -63,17 +164,23 @@ def placeholder_macros(text: str) -> set[str]:
     found = set()
     for m in re.finditer(r"\\([A-Za-z]+)\b(?!\s*\{)", text):
         word = m.group(1)
-        if word not in _SYMBOLS and word not in EMPHASIS_COMMANDS and word not in _SWITCHES and word not in (
-                "url", "href", "footnote", "cite", "citep", "citet", "ref", "label"):
+        if (
+            word not in _SYMBOLS
+            and word not in EMPHASIS_COMMANDS
+            and word not in _SWITCHES
+            and word not in ("url", "href", "footnote", "cite", "citep", "citet", "ref", "label")
+        ):
             found.add(word)
     return found
 
 
 # Font switches ({\em X}, {\bf X}) and spacing/size commands: no text of their own.
-_SWITCHES = frozenset("""em bf it sc tt rm sf sl small large Large LARGE huge tiny footnotesize
+_SWITCHES = frozenset(
+    """em bf it sc tt rm sf sl small large Large LARGE huge tiny footnotesize
 scriptsize normalsize bfseries itshape scshape ttfamily rmfamily sffamily mdseries upshape
 noindent newline linebreak par centering hfill vfill smallskip medskip bigskip xspace
-displaystyle textstyle left right big Big bigg Bigg""".split())
+displaystyle textstyle left right big Big bigg Bigg""".split()
+)
 
 
 def _symbol(match: re.Match) -> str:
@@ -87,8 +194,9 @@ def _symbol(match: re.Match) -> str:
 
 
 def _strip_commands(text: str) -> str:
-    text = _HREF.sub(lambda m: f"{m.group(2)} ({m.group(1)})" if m.group(2) != m.group(1)
-                     else m.group(1), text)
+    text = _HREF.sub(
+        lambda m: f"{m.group(2)} ({m.group(1)})" if m.group(2) != m.group(1) else m.group(1), text
+    )
     text = _URL_CMD.sub(r"\1", text)
     text = _FOOTNOTE.sub(r" (\1)", text)
     text = _FRAC.sub(r"\1/\2", text)
@@ -111,8 +219,15 @@ def _math(match: re.Match) -> str:
 
 # LaTeX accents: N\\"uwa -> Nüwa, \\'{e} -> é (letter + combining mark, composed by NFC).
 _ACCENT = re.compile(r"\\([\"'`^~=.])\s*(?:\{\s*([A-Za-z])\s*\}|([A-Za-z]))")
-_COMBINING = {'"': "\u0308", "'": "\u0301", "`": "\u0300", "^": "\u0302", "~": "\u0303",
-              "=": "\u0304", ".": "\u0307"}
+_COMBINING = {
+    '"': "\u0308",
+    "'": "\u0301",
+    "`": "\u0300",
+    "^": "\u0302",
+    "~": "\u0303",
+    "=": "\u0304",
+    ".": "\u0307",
+}
 
 
 def _accent(match: re.Match) -> str:
@@ -122,8 +237,14 @@ def _accent(match: re.Match) -> str:
 
 def strip_markup(text: str) -> str:
     """LaTeX and Markdown markup removed, their content kept (`\\textbf{X}` -> `X`)."""
-    if "\\" not in text and "$" not in text and "*" not in text and "`" not in text \
-            and "_" not in text and "[" not in text:
+    if (
+        "\\" not in text
+        and "$" not in text
+        and "*" not in text
+        and "`" not in text
+        and "_" not in text
+        and "[" not in text
+    ):
         return text
     if "\\" in text:
         text = _ACCENT.sub(_accent, text)
@@ -146,8 +267,9 @@ def fix_numbers(text: str) -> str:
 
 
 # Thin/non-breaking spaces to spaces; typographic hyphens (T2I‐ConBench) to "-".
-_UNIFORM = str.maketrans({"\u2009": " ", "\u00a0": " ", "\u202f": " ", "\u2010": "-",
-                          "\u2011": "-", "\u00ad": ""})
+_UNIFORM = str.maketrans(
+    {"\u2009": " ", "\u00a0": " ", "\u202f": " ", "\u2010": "-", "\u2011": "-", "\u00ad": ""}
+)
 
 
 def clean(text: str) -> str:
@@ -163,16 +285,20 @@ def clean(text: str) -> str:
 # Sentence ends: ". " + capital/digit/quote, not after common abbreviations or initials;
 # a Chinese (full-width) 。！？ ends a sentence wherever it stands, spaces or not.
 # (clean() has turned ！？ into !?, so a ! or ? right before a CJK character ends one too).
-_SENT_END = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[A-Z0-9\"'(\[])|(?<=[。！？])[”’」』）)]?\s*(?=\S)|"
-                       r"(?<=[!?])[”’」』)]?\s*(?=[\u3400-\u4dbf\u4e00-\u9fff])")
-_ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|et al|etc|vs|Fig|Eq|Sec|approx|resp|cf|Dr|Mr|Ms|No|al)\.|\b[A-Z]\.)$")
+_SENT_END = re.compile(
+    r"(?<=[.!?])[\"')\]]?\s+(?=[A-Z0-9\"'(\[])|(?<=[。！？])[”’」』）)]?\s*(?=\S)|"
+    r"(?<=[!?])[”’」』)]?\s*(?=[\u3400-\u4dbf\u4e00-\u9fff])"
+)
+_ABBREV = re.compile(
+    r"(?:\b(?:e\.g|i\.e|et al|etc|vs|Fig|Eq|Sec|approx|resp|cf|Dr|Mr|Ms|No|al)\.|\b[A-Z]\.)$"
+)
 
 
 def sentences(text: str) -> list[str]:
     """Split clean text into sentences (abbreviations such as e.g. and et al. kept inside)."""
     parts, start = [], 0
     for m in _SENT_END.finditer(text):
-        chunk = text[start:m.start()].rstrip()
+        chunk = text[start : m.start()].rstrip()
         if _ABBREV.search(chunk[-8:] if len(chunk) > 8 else chunk):
             continue
         if chunk:

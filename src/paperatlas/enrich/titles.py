@@ -35,41 +35,87 @@ _INTRO = re.compile(
     r"(?:present|propose|introduce|develop|design|build|construct|release|curate|create|"
     r"contribute|study|investigate|analy[sz]e|show|prove|establish|derive|provide|examine|"
     r"explore|demonstrate|formulate|find|revisit|identify|address|tackle|offer|put\s+forward)"
-    r"\w*\s+(?:(?:that|how|whether|a\s+new|a\s+novel|the\s+first)\s+)?", re.I)
+    r"\w*\s+(?:(?:that|how|whether|a\s+new|a\s+novel|the\s+first)\s+)?",
+    re.I,
+)
 _NAMED = re.compile(r"\b(?:called|named|termed|dubbed|coined)\s+", re.I)
 _AFTER_THAT = re.compile(r"\b(?:that|whether|how)\s+", re.I)
 # words a span may end before (the clause or phrase after them is left out)
 _END_BEFORE = re.compile(
     r"\s(?=(?:that|which|where|whereby|while|whose|who|when|by|using|via|through|with|"
     r"without|based|and|but|or|to|for|in|on|across|from|under|as|leveraging|achieving|"
-    r"enabling|allowing|yielding|resulting|thereby|because|since|if|than)\b)", re.I)
+    r"enabling|allowing|yielding|resulting|thereby|because|since|if|than)\b)",
+    re.I,
+)
 _PUNCT = re.compile(r"\s*[,;:—–]\s+|\s+-\s+|\s*--+\s*")
 _BAD_LAST = frozenset(
     "a an the of to for in on with and or by our its their this these that is are be we "
-    "from as at into via it his her than such both either each".split())
+    "from as at into via it his her than such both either each".split()
+)
 _BAD_FIRST = frozenset(
     "and or of to for in on with by as at than which who whose where when while but also "
     "then thus however moreover furthermore finally specifically namely is are was were be "
-    "it they them its".split())
+    "it they them its".split()
+)
 _PRONOUN = frozenset("we our us it its they their this these those".split())
 _CUE = frozenset(
     "framework method approach benchmark dataset model models algorithm learning network "
     "networks system analysis theory evaluation towards toward via efficient scalable "
-    "robust adaptive unified generalization training language large".split())
-_FILLER = frozenset("novel new simple effective first comprehensive general principled "
-                    "lightweight powerful".split())
-_RESULT = re.compile(r"\d|%|\b(?:outperform|achiev|experiment|results?|state-of-the-art|sota)",
-                     re.I)
+    "robust adaptive unified generalization training language large".split()
+)
+_FILLER = frozenset(
+    "novel new simple effective first comprehensive general principled lightweight powerful".split()
+)
+_RESULT = re.compile(r"\d|%|\b(?:outperform|achiev|experiment|results?|state-of-the-art|sota)", re.I)
 
 FEATURES = (
-    "bias", "sent0", "sent1", "sent2", "sent3plus", "intro_sentence", "start_sentence",
-    "start_intro", "start_named", "start_that", "start_punct", "start_other", "end_sentence",
-    "end_punct", "end_word", "len1_3", "len4_6", "len7_9", "len10_12", "len13_16",
-    "repeated_share", "repeated_mean", "stop_share", "first_article", "pronoun",
-    "cue_share", "filler", "result_words", "commas", "capital_share", "named",
-    "named_in_span", "name_x_len_short", "upper_token", "first_we", "question",
-    "rate_mean", "rate_f1", "rate_low_share", "rate_min", "rate_f1_x_named", "tokens_10",
-    "first_verb_s", "first_ing", "first_ed", "name_at_start", "background",
+    "bias",
+    "sent0",
+    "sent1",
+    "sent2",
+    "sent3plus",
+    "intro_sentence",
+    "start_sentence",
+    "start_intro",
+    "start_named",
+    "start_that",
+    "start_punct",
+    "start_other",
+    "end_sentence",
+    "end_punct",
+    "end_word",
+    "len1_3",
+    "len4_6",
+    "len7_9",
+    "len10_12",
+    "len13_16",
+    "repeated_share",
+    "repeated_mean",
+    "stop_share",
+    "first_article",
+    "pronoun",
+    "cue_share",
+    "filler",
+    "result_words",
+    "commas",
+    "capital_share",
+    "named",
+    "named_in_span",
+    "name_x_len_short",
+    "upper_token",
+    "first_we",
+    "question",
+    "rate_mean",
+    "rate_f1",
+    "rate_low_share",
+    "rate_min",
+    "rate_f1_x_named",
+    "tokens_10",
+    "first_verb_s",
+    "first_ing",
+    "first_ed",
+    "name_at_start",
+    "background",
 )
 DEFAULT_RATE = 0.15  # title rate of a word the lexicon does not know
 NAME_RATE = 0.7  # ... and of the paper's name (most named papers' titles start with it)
@@ -125,13 +171,14 @@ def _drop_name(text: str, name: str) -> str:
     i = text.find(name)
     if i < 0:
         return text
-    text = (text[:i] + text[i + len(name):]).strip()
+    text = (text[:i] + text[i + len(name) :]).strip()
     text = re.sub(r"^[,:;\s]+|[,:;\s]+$", "", text)
     return re.sub(r"\s{2,}", " ", re.sub(r"\s+([,;:])", r"\1", text))
 
 
-def candidates(sents: list[str], name: str | None,
-               rates: dict[str, float] | None = None) -> list[tuple[str, list[float]]]:
+def candidates(
+    sents: list[str], name: str | None, rates: dict[str, float] | None = None
+) -> list[tuple[str, list[float]]]:
     """Every clause span of the first sentences, composed as a title, with its features.
     `rates`: how often a word of the abstract is kept in the paper's title (learned)."""
     rates = rates if rates is not None else {}
@@ -170,13 +217,30 @@ def candidates(sents: list[str], name: str | None,
                 if len(text) > MAX_CHARS or text in seen:
                     continue
                 seen.add(text)
-                out.append((text, _features(words, index, intro_sentence, start_kind, end_kind,
-                                            counts, name, named_in_span, span, text, rates)))
+                out.append(
+                    (
+                        text,
+                        _features(
+                            words,
+                            index,
+                            intro_sentence,
+                            start_kind,
+                            end_kind,
+                            counts,
+                            name,
+                            named_in_span,
+                            span,
+                            text,
+                            rates,
+                        ),
+                    )
+                )
     return out
 
 
-def _features(words, index, intro_sentence, start_kind, end_kind, counts, name,
-              named_in_span, span, text, rates) -> list[float]:
+def _features(
+    words, index, intro_sentence, start_kind, end_kind, counts, name, named_in_span, span, text, rates
+) -> list[float]:
     n = len(words)
     low = [w.lower().strip(".,;:\"'“”()") for w in words]
     toks = _WORD.findall(span.lower())
@@ -191,18 +255,32 @@ def _features(words, index, intro_sentence, start_kind, end_kind, counts, name,
     rate_sum = sum(r)
     rate_f1 = 2 * rate_sum / (len(title_toks) + 10)
     # the span's first word once the name is taken out ("X integrates ..." -> "integrates")
-    rest = span[len(name):].lstrip(" ,:") if named_in_span and span.startswith(name) else span
+    rest = span[len(name) :].lstrip(" ,:") if named_in_span and span.startswith(name) else span
     head = rest.split()[0] if rest.split() else ""
     return [
-        1.0, float(index == 0), float(index == 1), float(index == 2), float(index >= 3),
+        1.0,
+        float(index == 0),
+        float(index == 1),
+        float(index == 2),
+        float(index >= 3),
         intro_sentence,
-        float(start_kind == "sentence"), float(start_kind == "intro"),
-        float(start_kind == "named"), float(start_kind == "that"),
-        float(start_kind == "punct"), 0.0,
-        float(end_kind == "sentence"), float(end_kind == "punct"), float(end_kind == "word"),
-        float(n <= 3), float(4 <= n <= 6), float(7 <= n <= 9), float(10 <= n <= 12),
+        float(start_kind == "sentence"),
+        float(start_kind == "intro"),
+        float(start_kind == "named"),
+        float(start_kind == "that"),
+        float(start_kind == "punct"),
+        0.0,
+        float(end_kind == "sentence"),
+        float(end_kind == "punct"),
+        float(end_kind == "word"),
+        float(n <= 3),
+        float(4 <= n <= 6),
+        float(7 <= n <= 9),
+        float(10 <= n <= 12),
         float(n >= 13),
-        rep_share, rep_mean, stop_share,
+        rep_share,
+        rep_mean,
+        stop_share,
         float(low[0] in ("a", "an", "the")),
         sum(1 for w in low if w in _PRONOUN) / n,
         sum(1 for w in low if w in _CUE) / n,
@@ -210,14 +288,23 @@ def _features(words, index, intro_sentence, start_kind, end_kind, counts, name,
         float(bool(_RESULT.search(span))),
         float(span.count(",")),
         sum(1 for w in words if w[:1].isupper()) / n,
-        float(bool(name)), float(named_in_span), float(bool(name) and n <= 6),
+        float(bool(name)),
+        float(named_in_span),
+        float(bool(name) and n <= 6),
         float(any(len(w) > 1 and w.isupper() for w in words)),
-        float(low[0] == "we"), float(span.rstrip().endswith("?")),
-        rate_sum / len(r), rate_f1, sum(1 for x in r if x < 0.1) / len(r), min(r),
-        rate_f1 * float(bool(name)), min(len(title_toks), 20) / 10,
-        float(head.endswith("s") and not head.endswith(("ss", "is", "us")) and head.isalpha()
-              and head.islower()),
-        float(head.endswith("ing")), float(head.endswith("ed")),
+        float(low[0] == "we"),
+        float(span.rstrip().endswith("?")),
+        rate_sum / len(r),
+        rate_f1,
+        sum(1 for x in r if x < 0.1) / len(r),
+        min(r),
+        rate_f1 * float(bool(name)),
+        min(len(title_toks), 20) / 10,
+        float(
+            head.endswith("s") and not head.endswith(("ss", "is", "us")) and head.isalpha() and head.islower()
+        ),
+        float(head.endswith("ing")),
+        float(head.endswith("ed")),
         float(named_in_span and span.startswith(name)),
         float(index == 0 and not intro_sentence and start_kind == "sentence"),
     ]

@@ -45,8 +45,26 @@ from paperatlas.sources._io import fraction_read
 from paperatlas.store import PAPER_COLUMNS, Store
 
 BATCH = 500
-_SUFFIXES = {".gz", ".jsonl", ".ndjson", ".json", ".csv", ".tsv", ".bib", ".bibtex", ".txt",
-             ".md", ".markdown", ".mdx", ".text", ".ris", ".rst", ".html", ".htm", ".eml"}
+_SUFFIXES = {
+    ".gz",
+    ".jsonl",
+    ".ndjson",
+    ".json",
+    ".csv",
+    ".tsv",
+    ".bib",
+    ".bibtex",
+    ".txt",
+    ".md",
+    ".markdown",
+    ".mdx",
+    ".text",
+    ".ris",
+    ".rst",
+    ".html",
+    ".htm",
+    ".eml",
+}
 _HASH_ID = re.compile(r"^h[0-9a-f]{15}$")
 _FILL_FIELDS = ("title", "venue", "year", "area", "decision", "rating", "section", "date")
 _SAME_ID_MIN = 0.2  # shingle Jaccard below which one id carries two different papers
@@ -62,15 +80,15 @@ _TITLE_MIN_CHARS = 15  # a normalised title shorter than this ("Introduction") i
 class FileReport:
     path: str
     list_name: str
-    read: int = 0          # records read from the file
-    added: int = 0         # new papers stored
-    merged: int = 0        # records merged into a stored paper (filled fields, or a twin found by
-                           # identifier, title or near text that joined the list)
-    near: int = 0          # ... of which matched as near-duplicates (MinHash)
-    unchanged: int = 0     # records already stored under their id, nothing new to the paper
-    joined: int = 0        # ... of which joined this list (stored before under another list)
-    skipped: int = 0       # records the reader read but did not yield (reasons in `skips`)
-    filled: int = 0        # stored title-only papers that gained their abstract from this file
+    read: int = 0  # records read from the file
+    added: int = 0  # new papers stored
+    merged: int = 0  # records merged into a stored paper (filled fields, or a twin found by
+    # identifier, title or near text that joined the list)
+    near: int = 0  # ... of which matched as near-duplicates (MinHash)
+    unchanged: int = 0  # records already stored under their id, nothing new to the paper
+    joined: int = 0  # ... of which joined this list (stored before under another list)
+    skipped: int = 0  # records the reader read but did not yield (reasons in `skips`)
+    filled: int = 0  # stored title-only papers that gained their abstract from this file
     stats: EntryStats = field(default_factory=EntryStats)  # fields the papers carry
     skips: ReadReport = field(default_factory=ReadReport)  # format, skips by reason
     error: str | None = None
@@ -130,8 +148,13 @@ class _DryRun(Exception):
     """Raised at the end of a dry-run file to roll its transaction back."""
 
 
-def add_files(store: Store, paths: Iterable[str | Path], list_name: str | None = None,
-              progress: bool = False, dry_run: bool = False) -> AddReport:
+def add_files(
+    store: Store,
+    paths: Iterable[str | Path],
+    list_name: str | None = None,
+    progress: bool = False,
+    dry_run: bool = False,
+) -> AddReport:
     """Add each file (one transaction each). A file that fails is rolled back and its
     error recorded; the others still go in. KeyboardInterrupt rolls back and re-raises.
     `dry_run`: each file is imported as usual (same counts) and then rolled back."""
@@ -190,7 +213,7 @@ class _Import:
         self.title_map: dict[str, str] | None = None
         self.title_only_seen = False  # a title-only record came in this import
         self.has_signatures = store.count_minhashes() > 0
-        self.in_list: set[str] = set()       # ids that joined the list during this import
+        self.in_list: set[str] = set()  # ids that joined the list during this import
         self.index_new_papers = lambda: None  # set by store.bulk_fts() in run()
         self.position = 0
 
@@ -219,8 +242,9 @@ class _Import:
         papers = []
         folder = self.report.skips.format == "folder"
         for p in batch:  # sources.read leaves skipped records out; a stand-in reader may not
-            if p.skip or not ((p.abstract and not p.abstract.isspace())
-                              or (p.title and not p.title.isspace())):
+            if p.skip or not (
+                (p.abstract and not p.abstract.isspace()) or (p.title and not p.title.isspace())
+            ):
                 self.report.skips.skip(p.skip or "no title and no abstract")
                 continue
             stats.see(p)
@@ -235,14 +259,17 @@ class _Import:
         # a title-only record without a source id has an id made from its title or identifiers
         derived = {r.paper_id for r in records if not r.paper.id and not r.versions}
         # a paper stored under its OpenReview or arXiv id is found by that identifier too
-        own = {v for r in records if not r.paper.id
-               for k, v in r.identifiers.items() if k in _ID_AS_PAPER_ID}
+        own = {v for r in records if not r.paper.id for k, v in r.identifiers.items() if k in _ID_AS_PAPER_ID}
         known_ids = store.existing_ids([*(p.id for p in papers if p.id), *derived, *own])
         # identifiers are looked up for records not known by their id (none on a re-add)
         known_keys = store.papers_for_identifiers(
             {k for r in records if r.paper.id not in known_ids for k in r.identifiers.items()}
-            | {("title", r.title_key) for r in records
-               if (self.title_keys_stored or not r.versions) and r.title_key})
+            | {
+                ("title", r.title_key)
+                for r in records
+                if (self.title_keys_stored or not r.versions) and r.title_key
+            }
+        )
         self.stored = {p["id"]: p for p in store.get_papers(known_ids | set(known_keys.values()))}
         # Hashes only where the text is new: a re-add of a stored paper skips this work.
         needs_hash = [r for r in records if not self._same_text(r)]
@@ -254,12 +281,14 @@ class _Import:
         self.in_list |= store.members_among(self.list, found)
         self.stored.update((p["id"], p) for p in store.get_papers(set(known_hashes.values())))
         # Signatures only for records not found by id or hash (none on a re-add).
-        todo = [r for r in needs_hash if r.paper.id not in known_ids
-                and not any(h in known_hashes for h in r.hashes)]
+        todo = [
+            r
+            for r in needs_hash
+            if r.paper.id not in known_ids and not any(h in known_hashes for h in r.hashes)
+        ]
         flat = [(r, i) for r in todo for i in range(len(r.norms))]
         if flat:
-            sigs = dedup.signatures([r.paper.abstract for r, _ in flat],
-                                    [r.norms[i] for r, i in flat])
+            sigs = dedup.signatures([r.paper.abstract for r, _ in flat], [r.norms[i] for r, i in flat])
             for (r, i), sig in zip(flat, sigs):
                 r.signatures.append(sig)
         self.new_rows: list[dict[str, Any]] = []
@@ -296,8 +325,13 @@ class _Import:
         known = (stored["abstract"], stored["extra"].get("abstract_final"))
         return all(v in known for v in record.versions)
 
-    def _one(self, record: "_Record", known_ids: set[str], known_hashes: dict[str, str],
-             known_keys: dict[tuple[str, str], str]) -> None:
+    def _one(
+        self,
+        record: "_Record",
+        known_ids: set[str],
+        known_hashes: dict[str, str],
+        known_keys: dict[tuple[str, str], str],
+    ) -> None:
         paper, report = record.paper, self.report
         target, how = self._find(record, known_ids, known_hashes, known_keys)
         if target is None:
@@ -313,8 +347,11 @@ class _Import:
             for h in record.hashes:
                 known_hashes.setdefault(h, pid)
                 self.new_hashes.append((h, pid))
-            self.new_sigs.extend((pid, i, sig) for i, sig in enumerate(record.signatures)
-                                 if dedup.word_count(record.norms[i]) >= dedup.MIN_WORDS)
+            self.new_sigs.extend(
+                (pid, i, sig)
+                for i, sig in enumerate(record.signatures)
+                if dedup.word_count(record.norms[i]) >= dedup.MIN_WORDS
+            )
             self._join(pid)
             report.added += 1
             return
@@ -327,8 +364,7 @@ class _Import:
             if "abstract" in changes:
                 self._abstract_filled(record, target)
         else:
-            if paper.id and paper.id != target and _HASH_ID.match(target) \
-                    and paper.id not in known_ids:
+            if paper.id and paper.id != target and _HASH_ID.match(target) and paper.id not in known_ids:
                 self.store.rekey_paper(target, paper.id)
                 self.index_new_papers()  # the re-keyed row is merged (updated) next
                 self.in_list = {paper.id if i == target else i for i in self.in_list}
@@ -356,12 +392,20 @@ class _Import:
             report.unchanged += 1
             report.joined += bool(joined)
 
-    def _find(self, record: "_Record", known_ids: set[str], known_hashes: dict[str, str],
-              known_keys: dict[tuple[str, str], str]) -> tuple[str | None, str]:
+    def _find(
+        self,
+        record: "_Record",
+        known_ids: set[str],
+        known_hashes: dict[str, str],
+        known_keys: dict[tuple[str, str], str],
+    ) -> tuple[str | None, str]:
         paper = record.paper
         if paper.id and paper.id in known_ids:
-            if (record.versions and not record.hashes) or paper.id in self.pending \
-                    or self._same_paper(paper.id, record):  # no hashes: the text is the stored one
+            if (
+                (record.versions and not record.hashes)
+                or paper.id in self.pending
+                or self._same_paper(paper.id, record)
+            ):  # no hashes: the text is the stored one
                 return paper.id, "id"
             record.id_clash = True  # same id, unrelated text: another paper (a reused key)
         for key in record.identifiers.items():
@@ -372,32 +416,42 @@ class _Import:
                 return pid, "identifier"
         for h in record.hashes:
             pid = known_hashes.get(h)
-            if pid is not None and (pid not in self.in_list or not paper.id or _HASH_ID.match(pid)
-                                    or pid.startswith(f"{paper.id}~")):  # its own clash id
+            if pid is not None and (
+                pid not in self.in_list
+                or not paper.id
+                or _HASH_ID.match(pid)
+                or pid.startswith(f"{paper.id}~")
+            ):  # its own clash id
                 return pid, "exact"
         # one of the two must be title-only: a full record's title is worth a look only when
         # the store or this import has title-only papers
-        if (not record.versions or self.title_keys_stored or self.title_only_seen) \
-                and record.title_key:
+        if (not record.versions or self.title_keys_stored or self.title_only_seen) and record.title_key:
             pid = known_keys.get(("title", record.title_key))
             if pid is None and not record.versions:
                 pid = self._titles().get(record.title_key)
-            if pid is not None and self._compatible(pid, record) \
-                    and (not record.versions or not has_text(self._paper(pid)["abstract"])):
+            if (
+                pid is not None
+                and self._compatible(pid, record)
+                and (not record.versions or not has_text(self._paper(pid)["abstract"]))
+            ):
                 return pid, "title"
         if not paper.id and not record.versions and record.paper_id in known_ids:
             return record.paper_id, "id"  # a title-only entry seen before (short title)
         if record.id_clash:  # found by id at first, so it has no signature yet
             record.signatures = list(dedup.signatures(record.versions, record.norms))
-        queries = [sig for sig, norm in zip(record.signatures, record.norms)
-                   if dedup.word_count(norm) >= dedup.MIN_WORDS]
+        queries = [
+            sig
+            for sig, norm in zip(record.signatures, record.norms)
+            if dedup.word_count(norm) >= dedup.MIN_WORDS
+        ]
         if not record.versions:
             return None, ""
         if not queries or not self.has_signatures:
             return None, ""
         if self.index is None:
             self.index = dedup.NearDuplicateIndex(
-                ((pid, variant), sig) for pid, variant, sig in self.store.iter_minhashes())
+                ((pid, variant), sig) for pid, variant, sig in self.store.iter_minhashes()
+            )
         candidates = {pid for sig in queries for pid, _ in self.index.candidates(sig)}
         candidates -= self.in_list
         candidates -= self.store.members_among(self.list, candidates)
@@ -408,8 +462,9 @@ class _Import:
             if stored is None:
                 continue
             theirs = [stored["abstract"], stored["extra"].get("abstract_final")]
-            score = max(dedup.jaccard(a, dedup.shingles(t)) for a in mine for t in theirs
-                        if isinstance(t, str))
+            score = max(
+                dedup.jaccard(a, dedup.shingles(t)) for a in mine for t in theirs if isinstance(t, str)
+            )
             if score > best_score:
                 best, best_score = pid, score
         if best is not None and best_score >= dedup.THRESHOLD:
@@ -419,8 +474,9 @@ class _Import:
     def _same_record(self, pid: str, record: "_Record") -> bool:
         """The stored paper is this very record again (same id, same abstract), not a twin:
         joining another list, it is unchanged rather than merged."""
-        return record.paper_id == pid and normalise_text(record.paper.abstract) == \
-            normalise_text(self._paper(pid).get("abstract"))
+        return record.paper_id == pid and normalise_text(record.paper.abstract) == normalise_text(
+            self._paper(pid).get("abstract")
+        )
 
     def _paper(self, pid: str) -> dict[str, Any]:
         """A stored paper, or one added earlier in this batch."""
@@ -439,11 +495,20 @@ class _Import:
         if not record.hashes and record.versions:
             return True  # the same text (hashes are only computed where it differs)
         stored = self._paper(pid)
-        theirs = [t for t in (stored["abstract"], stored["extra"].get("abstract_final"))
-                  if isinstance(t, str) and t.strip()]
+        theirs = [
+            t
+            for t in (stored["abstract"], stored["extra"].get("abstract_final"))
+            if isinstance(t, str) and t.strip()
+        ]
         if record.versions and theirs:
-            return max(dedup.jaccard(dedup.shingles(a), dedup.shingles(t))
-                       for a in record.versions for t in theirs) >= _SAME_ID_MIN
+            return (
+                max(
+                    dedup.jaccard(dedup.shingles(a), dedup.shingles(t))
+                    for a in record.versions
+                    for t in theirs
+                )
+                >= _SAME_ID_MIN
+            )
         return _similar_titles(stored.get("title"), record.paper.title)
 
     def _compatible(self, pid: str, record: "_Record") -> bool:
@@ -451,8 +516,7 @@ class _Import:
         theirs = self._paper(pid).get("identifiers") or {}
         return all(theirs.get(k) in (None, v) for k, v in record.identifiers.items())
 
-    def _add_keys(self, record: "_Record", pid: str,
-                  known_keys: dict[tuple[str, str], str]) -> None:
+    def _add_keys(self, record: "_Record", pid: str, known_keys: dict[tuple[str, str], str]) -> None:
         for key in record.identifiers.items():
             if key not in known_keys:
                 known_keys[key] = pid
@@ -491,8 +555,11 @@ class _Import:
             record.hashes = [hashlib.sha1(n.encode("utf-8")).hexdigest() for n in record.norms]
         if not record.signatures:
             record.signatures = list(dedup.signatures(record.versions, record.norms))
-        self.new_sigs.extend((pid, i, sig) for i, sig in enumerate(record.signatures)
-                             if dedup.word_count(record.norms[i]) >= dedup.MIN_WORDS)
+        self.new_sigs.extend(
+            (pid, i, sig)
+            for i, sig in enumerate(record.signatures)
+            if dedup.word_count(record.norms[i]) >= dedup.MIN_WORDS
+        )
 
     def _join(self, pid: str) -> bool:
         if pid in self.in_list:
@@ -543,14 +610,12 @@ class _Record:
 def _identifiers(paper: Paper) -> dict[str, str]:
     """arXiv / DOI / OpenReview ids: the reader's, else found in the paper's id and links."""
     found = paper.identifiers
-    if found and found.keys() <= _ID_KIND_SET and \
-            ((doi := found.get("doi")) is None or doi == doi.lower()):
+    if found and found.keys() <= _ID_KIND_SET and ((doi := found.get("doi")) is None or doi == doi.lower()):
         return found  # as readers give them: known kinds, DOI in lower case
     if not found:  # readers fill them; a stand-in or older reader may not
         texts = [u for u in (paper.id, *paper.urls) if u and _ID_HINT.search(u)]
         found = find_identifiers(*texts) if texts else {}
-    return {k: str(found[k]).lower() if k == "doi" else str(found[k])
-            for k in _ID_KINDS if found.get(k)}
+    return {k: str(found[k]).lower() if k == "doi" else str(found[k]) for k in _ID_KINDS if found.get(k)}
 
 
 def title_key(title: str | None) -> str | None:
@@ -581,8 +646,9 @@ def _empty(value: Any) -> bool:
     return value is None or value == "" or value == [] or value == {}
 
 
-def merge_changes(stored: dict[str, Any], paper: Paper,
-                  identifiers: dict[str, str] | None = None) -> dict[str, Any]:
+def merge_changes(
+    stored: dict[str, Any], paper: Paper, identifiers: dict[str, str] | None = None
+) -> dict[str, Any]:
     """Columns of a stored paper that a newly read twin adds: empty fields filled (a
     title-only paper's abstract too), keywords, urls and code urls unioned, identifiers
     and extra keys added. Nothing stored is overwritten."""
@@ -622,11 +688,24 @@ class _Progress:
 
     def __init__(self):
         from rich.console import Console
-        from rich.progress import (BarColumn, Progress, SpinnerColumn, TaskProgressColumn,
-                                   TextColumn, TimeElapsedColumn)
-        self._progress = Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
-                                  TaskProgressColumn(), TextColumn("{task.fields[papers]} papers"),
-                                  TimeElapsedColumn(), console=Console(stderr=True))
+        from rich.progress import (
+            BarColumn,
+            Progress,
+            SpinnerColumn,
+            TaskProgressColumn,
+            TextColumn,
+            TimeElapsedColumn,
+        )
+
+        self._progress = Progress(
+            SpinnerColumn(),
+            TextColumn("{task.description}"),
+            BarColumn(),
+            TaskProgressColumn(),
+            TextColumn("{task.fields[papers]} papers"),
+            TimeElapsedColumn(),
+            console=Console(stderr=True),
+        )
         self._progress.start()
 
     def start(self, path: Path):

@@ -18,11 +18,11 @@ from paperatlas.paper import normalise_text
 
 NUM_PERM = 64
 SHINGLE = 3
-THRESHOLD = 0.8          # Jaccard similarity that makes two abstracts one paper
+THRESHOLD = 0.8  # Jaccard similarity that makes two abstracts one paper
 # LSH bands x rows: a pair at Jaccard 0.8 becomes a candidate with probability
 # 1 - (1 - 0.8**4)**16 > 0.999 (0.92 at 0.6); candidates are then checked exactly.
 LSH_BANDS, LSH_ROWS = 16, 4
-MIN_WORDS = 10           # shorter texts ("na", ".") are matched only exactly
+MIN_WORDS = 10  # shorter texts ("na", ".") are matched only exactly
 
 _rng = np.random.default_rng(20260)
 _A = _rng.integers(1, 2**63, NUM_PERM, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
@@ -42,7 +42,7 @@ def shingles(text: str) -> set[tuple[str, ...]]:
     w = words(text)
     if len(w) < SHINGLE:
         return {tuple(w)} if w else set()
-    return {tuple(w[i:i + SHINGLE]) for i in range(len(w) - SHINGLE + 1)}
+    return {tuple(w[i : i + SHINGLE]) for i in range(len(w) - SHINGLE + 1)}
 
 
 def jaccard(a: set, b: set) -> float:
@@ -54,7 +54,7 @@ def word_count(normalised: str) -> int:
     return normalised.count(" ") + 1 if normalised else 0
 
 
-_powers = np.ones(1, dtype=np.uint64)   # P**j and P**-j mod 2**64, grown as texts need
+_powers = np.ones(1, dtype=np.uint64)  # P**j and P**-j mod 2**64, grown as texts need
 _inverse = np.ones(1, dtype=np.uint64)
 
 
@@ -111,13 +111,13 @@ def signatures(texts: Sequence[str], normalised: Sequence[str] | None = None) ->
         # texts of 1-2 words: their words stand in for shingles
         for i in np.nonzero((counts > 0) & (counts < SHINGLE))[0]:
             doc = np.concatenate([doc, np.full(counts[i], i)])
-            values = np.concatenate([values, w[bounds[i]:bounds[i + 1]]])
+            values = np.concatenate([values, w[bounds[i] : bounds[i + 1]]])
         order = np.argsort(doc, kind="stable")
         doc, values = doc[order], values[order]
         buf = np.empty((NUM_PERM, _CHUNK), dtype=np.uint64)
         for start in range(0, len(values), _CHUNK):
-            part, docs = values[start:start + _CHUNK], doc[start:start + _CHUNK]
-            hashed = buf[:, :len(part)]
+            part, docs = values[start : start + _CHUNK], doc[start : start + _CHUNK]
+            hashed = buf[:, : len(part)]
             np.multiply(_A[:, None], part[None, :], out=hashed)
             np.add(hashed, _B[:, None], out=hashed)
             runs = np.concatenate([[0], np.nonzero(np.diff(docs))[0] + 1])
@@ -132,6 +132,7 @@ class NearDuplicateIndex:
 
     def __init__(self, items: Iterable[tuple[object, np.ndarray]] = ()):
         from datasketch import MinHashLSH
+
         self._lsh = MinHashLSH(num_perm=NUM_PERM, params=(LSH_BANDS, LSH_ROWS))
         self._size = 0
         for key, sig in items:
@@ -155,6 +156,7 @@ class NearDuplicateIndex:
 def _lean(signature: np.ndarray):
     """Our signature as a datasketch LeanMinHash (LSH only reads its hash values)."""
     from datasketch import LeanMinHash
+
     try:
         return LeanMinHash(seed=1, hashvalues=signature, scheme="affine64")
     except TypeError:  # datasketch < 2.0 has no schemes

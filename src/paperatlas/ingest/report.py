@@ -17,16 +17,19 @@ from dataclasses import dataclass, field
 
 from paperatlas.paper import Paper
 
-SAMPLE = 1000           # papers the text checks look at (the counts cover every paper)
-_MIN_FLAGGED = 3        # never warn about fewer entries than this
-_SHARE = 0.2            # ... or a smaller share of the entries checked
+SAMPLE = 1000  # papers the text checks look at (the counts cover every paper)
+_MIN_FLAGGED = 3  # never warn about fewer entries than this
+_SHARE = 0.2  # ... or a smaller share of the entries checked
 
 _URL = re.compile(r"https?://\S+|www\.\S+")
 _MD_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
-_MARKUP = re.compile(r"\]\(|!\[|\*\*|</?(?:a|br|img|font|details|summary|div|span|p)\b|&nbsp;|^#+\s",
-                     re.IGNORECASE)
-_LABEL = re.compile(r"^\W{0,4}([^\W\d_][\w .\-/]{0,24}?|[\u3000-\u9fff]{1,6})\s*\**\s*[:：]"
-                    r"|^([A-Z][A-Z0-9]{1,3})\s{1,3}-\s")  # `Authors:`, `**摘要**：`, `AU  - ` (a tag)
+_MARKUP = re.compile(
+    r"\]\(|!\[|\*\*|</?(?:a|br|img|font|details|summary|div|span|p)\b|&nbsp;|^#+\s", re.IGNORECASE
+)
+_LABEL = re.compile(
+    r"^\W{0,4}([^\W\d_][\w .\-/]{0,24}?|[\u3000-\u9fff]{1,6})\s*\**\s*[:：]"
+    r"|^([A-Z][A-Z0-9]{1,3})\s{1,3}-\s"
+)  # `Authors:`, `**摘要**：`, `AU  - ` (a tag)
 _RAW_DATA = re.compile(r"^[\[{(]\s*['\"]\w+['\"]\s*:|['\"]\s*:\s*['\"]")
 _SENTENCE_END = re.compile(r"[.!?。！？](?:\s|$|[\"')\]”’])")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
@@ -136,31 +139,42 @@ class EntryStats:
             return count >= _MIN_FLAGGED and count >= _SHARE * n
 
         if many(self.no_sentence):
-            out.append(f"{self.no_sentence} of {n} entries have an 'abstract' with no sentence in it "
-                       f"(e.g. {_quote(self.examples['no_sentence'])}): lines read as abstracts?")
+            out.append(
+                f"{self.no_sentence} of {n} entries have an 'abstract' with no sentence in it "
+                f"(e.g. {_quote(self.examples['no_sentence'])}): lines read as abstracts?"
+            )
         if many(self.link_only):
-            out.append(f"{self.link_only} of {n} entries are only a link "
-                       f"(e.g. {_quote(self.examples['link_only'])})")
+            out.append(
+                f"{self.link_only} of {n} entries are only a link (e.g. {_quote(self.examples['link_only'])})"
+            )
         if many(self.markup):
             out.append(f"{self.markup} of {n} titles carry markup (e.g. {_quote(self.examples['markup'])})")
         if many(self.raw_authors):
-            out.append(f"{self.raw_authors} of {n} entries have authors that look like raw data "
-                       f"(e.g. {_quote(self.examples['raw_authors'])})")
+            out.append(
+                f"{self.raw_authors} of {n} entries have authors that look like raw data "
+                f"(e.g. {_quote(self.examples['raw_authors'])})"
+            )
         if self.titles:
             title, count = self.titles.most_common(1)[0]
             if many(count) and count > 1:
-                out.append(f"{count} of {n} entries have the same title {_quote(title)} "
-                           "(a label or field read as the title?)")
+                out.append(
+                    f"{count} of {n} entries have the same title {_quote(title)} "
+                    "(a label or field read as the title?)"
+                )
         if self.labels:
             label, count = self.labels.most_common(1)[0]
             if many(count):
-                out.append(f"{count} of {n} entries begin with the label '{label}' "
-                           "(a field read as the title or abstract?)")
+                out.append(
+                    f"{count} of {n} entries begin with the label '{label}' "
+                    "(a field read as the title or abstract?)"
+                )
         if self.openings and n >= 2 * _MIN_FLAGGED:
             opening, count = self.openings.most_common(1)[0]
             if many(count) and count >= 2 * _MIN_FLAGGED:
-                out.append(f"{count} of {n} entries begin with the same words '{opening}' "
-                           "(repeated label or boilerplate text?)")
+                out.append(
+                    f"{count} of {n} entries begin with the same words '{opening}' "
+                    "(repeated label or boilerplate text?)"
+                )
         return out
 
     def summary(self) -> str:
@@ -178,4 +192,4 @@ class EntryStats:
 
 def _quote(text: str, width: int = 60) -> str:
     text = " ".join(text.split())
-    return repr(text if len(text) <= width else text[:width - 1] + "…")
+    return repr(text if len(text) <= width else text[: width - 1] + "…")

@@ -17,10 +17,10 @@ from typing import Any
 
 from paperatlas.errors import PaperatlasError
 
-MAX_NAMED = 15       # named contributions listed in the overview
-MAX_CODE = 20        # papers with code listed in the overview
+MAX_NAMED = 15  # named contributions listed in the overview
+MAX_CODE = 20  # papers with code listed in the overview
 MAX_AREAS = 12
-MAX_GROUPS = 15      # sections before small topics are folded into "other topics"
+MAX_GROUPS = 15  # sections before small topics are folded into "other topics"
 MIN_GROUP = 3
 
 
@@ -30,8 +30,8 @@ class PaperLine:
     title: str
     name: str | None
     kind: str | None
-    number: str | None      # the headline result with what it measures ("12.5% higher accuracy")
-    url: str | None         # the paper's page (OpenReview forum where known)
+    number: str | None  # the headline result with what it measures ("12.5% higher accuracy")
+    url: str | None  # the paper's page (OpenReview forum where known)
     code_url: str | None
     area: str | None
     rating: float | None = None
@@ -50,7 +50,7 @@ class Group:
     label: str
     papers: list[PaperLine]
     terms: list[str] = field(default_factory=list)
-    also: list[str] = field(default_factory=list)   # fine topics inside, for context
+    also: list[str] = field(default_factory=list)  # fine topics inside, for context
     colour: str | None = None
 
     @property
@@ -60,11 +60,11 @@ class Group:
 
 @dataclass
 class DigestData:
-    heading: str                 # list / collection name shown in the title
-    scope: str                   # "list" | "collection" | "all"
+    heading: str  # list / collection name shown in the title
+    scope: str  # "list" | "collection" | "all"
     papers: list[PaperLine]
     groups: list[Group]
-    grouping: str                # "topics" | "areas"
+    grouping: str  # "topics" | "areas"
     fallback_reason: str | None
     by_area: list[tuple[str, int]]
     by_kind: list[tuple[str | None, int]]
@@ -76,9 +76,15 @@ class DigestData:
     map_field: str | None = None  # the reference drawn in grey under a short list
 
 
-def digest(atlas, fmt: str = "md", lang: str = "en", list_name: str | None = None,
-           collection: str | None = None, output: str | Path | None = None,
-           progress: bool = False) -> str:
+def digest(
+    atlas,
+    fmt: str = "md",
+    lang: str = "en",
+    list_name: str | None = None,
+    collection: str | None = None,
+    output: str | Path | None = None,
+    progress: bool = False,
+) -> str:
     """The digest as text. `output` (Markdown only) is where the caller will write it: the
     map is then written beside it as a PNG and linked; without it the map is inlined.
     `progress` shows a bar while a missing map is built (minutes for a whole conference)."""
@@ -90,23 +96,26 @@ def digest(atlas, fmt: str = "md", lang: str = "en", list_name: str | None = Non
     data = collect(atlas, list_name=list_name, collection=collection, progress=progress)
     if fmt == "html":
         from paperatlas.report.html import render_html
+
         return render_html(data, words, lang)
     from paperatlas.report.markdown import render_markdown
+
     return render_markdown(data, words, output=Path(output) if output else None)
 
 
 # -- gathering ---------------------------------------------------------------------------
 
+
 def selected_ids(store, list_name: str | None, collection: str | None) -> list[str]:
     if list_name is not None and list_name not in store.list_names():
-        raise PaperatlasError(f"no list named {list_name!r} (lists: "
-                              f"{', '.join(store.list_names()) or 'none yet'})")
+        raise PaperatlasError(
+            f"no list named {list_name!r} (lists: {', '.join(store.list_names()) or 'none yet'})"
+        )
     if collection is not None:
         liked = [pid for _, pid, value in store.marks(collection) if value > 0]
         if not liked:
             known = ", ".join(sorted(store.collections())) or "none yet"
-            raise PaperatlasError(f"collection {collection!r} has no liked papers "
-                                  f"(collections: {known})")
+            raise PaperatlasError(f"collection {collection!r} has no liked papers (collections: {known})")
         if list_name is None:
             return liked
         in_list = set(store.all_ids(list_name))
@@ -123,22 +132,34 @@ def paper_line(row: dict[str, Any], facts: dict[str, Any]) -> PaperLine:
         title = " ".join(words[:14]) + ("…" if len(words) > 14 else "")
     # the headline result with what it measures ("35% fewer steps than X"), never bare
     from paperatlas.enrich.numbers import describe, headline
+
     top = headline(facts.get("numbers") or [])
     number = describe(top) if top else None
-    code = next((link.get("url") for link in facts.get("links") or []
-                 if isinstance(link, dict) and link.get("type") == "code"), None)
+    code = next(
+        (
+            link.get("url")
+            for link in facts.get("links") or []
+            if isinstance(link, dict) and link.get("type") == "code"
+        ),
+        None,
+    )
     predicted = facts.get("predicted_area")
     if isinstance(predicted, dict):
         predicted = predicted.get("label")
     return PaperLine(
-        id=row["id"], title=" ".join(str(title).split()), name=facts.get("name") or row.get("name"),
-        kind=facts.get("kind") or row.get("kind"), number=number, url=paper_url(row),
-        code_url=code, area=row.get("area") or predicted or row.get("predicted_area"),
-        rating=row.get("rating"))
+        id=row["id"],
+        title=" ".join(str(title).split()),
+        name=facts.get("name") or row.get("name"),
+        kind=facts.get("kind") or row.get("kind"),
+        number=number,
+        url=paper_url(row),
+        code_url=code,
+        area=row.get("area") or predicted or row.get("predicted_area"),
+        rating=row.get("rating"),
+    )
 
 
-def _map_for(atlas, list_name: str | None, collection: str | None, ids: list[str],
-             progress: bool = False):
+def _map_for(atlas, list_name: str | None, collection: str | None, ids: list[str], progress: bool = False):
     """(stored map covering `ids`, None) or (None, why not)."""
     store = atlas.store
     if list_name is not None:
@@ -146,8 +167,11 @@ def _map_for(atlas, list_name: str | None, collection: str | None, ids: list[str
     elif collection is not None:
         # the smallest list holding every paper of the collection, else the whole store
         wanted = set(ids)
-        covering = [(store.count_papers(name), name) for name in store.list_names()
-                    if wanted <= set(store.all_ids(name))]
+        covering = [
+            (store.count_papers(name), name)
+            for name in store.list_names()
+            if wanted <= set(store.all_ids(name))
+        ]
         scope_list = min(covering)[1] if covering else None
     else:
         scope_list = None
@@ -157,8 +181,9 @@ def _map_for(atlas, list_name: str | None, collection: str | None, ids: list[str
         return None, str(exc).split("\n")[0]
 
 
-def collect(atlas, list_name: str | None = None, collection: str | None = None,
-            progress: bool = False) -> DigestData:
+def collect(
+    atlas, list_name: str | None = None, collection: str | None = None, progress: bool = False
+) -> DigestData:
     store = atlas.store
     ids = selected_ids(store, list_name, collection)
     rows = {row["id"]: row for row in store.iter_papers(ids=ids)}
@@ -176,6 +201,7 @@ def collect(atlas, list_name: str | None = None, collection: str | None = None,
         groups = _groups_from_map(stored, papers)
         from paperatlas.report.mapplot import field_of
         from paperatlas.report.mapimage import render_map
+
         field = field_of(stored, store)
         map_png = render_map(stored, groups, field=field)
         if field is not None:
@@ -189,17 +215,45 @@ def collect(atlas, list_name: str | None = None, collection: str | None = None,
     by_kind = Counter(p.kind for p in papers)
     named = sorted((p for p in papers if p.name), key=lambda p: -(p.rating or 0))[:MAX_NAMED]
     return DigestData(
-        heading=heading, scope=scope, papers=papers, groups=groups,
-        grouping="topics" if stored is not None else "areas", fallback_reason=reason,
-        by_area=by_area.most_common(MAX_AREAS), by_kind=by_kind.most_common(),
-        named=named, with_code=[p for p in papers if p.code_url],
-        map_png=map_png, map_scope=map_scope, map_field=map_field,
-        date=_dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d"))
+        heading=heading,
+        scope=scope,
+        papers=papers,
+        groups=groups,
+        grouping="topics" if stored is not None else "areas",
+        fallback_reason=reason,
+        by_area=by_area.most_common(MAX_AREAS),
+        by_kind=by_kind.most_common(),
+        named=named,
+        with_code=[p for p in papers if p.code_url],
+        map_png=map_png,
+        map_scope=map_scope,
+        map_field=map_field,
+        date=_dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d"),
+    )
 
 
-PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
-           "#17becf", "#bcbd22", "#7f7f7f", "#393b79", "#637939", "#8c6d31", "#843c39",
-           "#7b4173", "#3182bd", "#e6550d", "#31a354", "#756bb1", "#636363"]
+PALETTE = [
+    "#1f77b4",
+    "#ff7f0e",
+    "#2ca02c",
+    "#d62728",
+    "#9467bd",
+    "#8c564b",
+    "#e377c2",
+    "#17becf",
+    "#bcbd22",
+    "#7f7f7f",
+    "#393b79",
+    "#637939",
+    "#8c6d31",
+    "#843c39",
+    "#7b4173",
+    "#3182bd",
+    "#e6550d",
+    "#31a354",
+    "#756bb1",
+    "#636363",
+]
 
 
 def _groups_from_map(stored: dict[str, Any], papers: list[PaperLine]) -> list[Group]:
@@ -218,10 +272,16 @@ def _groups_from_map(stored: dict[str, Any], papers: list[PaperLine]) -> list[Gr
     for topic_id, lines in sorted(members.items(), key=lambda kv: (-len(kv[1]), kv[0])):
         topic = broad[topic_id]
         fine_counts = Counter(fine_of[p.id] for p in lines)
-        also = [fine[f]["label"] for f, _ in fine_counts.most_common(4)
-                if f in fine and fine[f]["label"] != topic["label"]][:3]
-        groups.append(Group(label=topic["label"], papers=lines,
-                            terms=list(topic["data"].get("terms", []))[:6], also=also))
+        also = [
+            fine[f]["label"]
+            for f, _ in fine_counts.most_common(4)
+            if f in fine and fine[f]["label"] != topic["label"]
+        ][:3]
+        groups.append(
+            Group(
+                label=topic["label"], papers=lines, terms=list(topic["data"].get("terms", []))[:6], also=also
+            )
+        )
     groups = _fold_small(groups)
     if unmapped:
         groups.append(Group(label="(not on the map)", papers=unmapped))
@@ -239,8 +299,9 @@ def _fold_small(groups: list[Group]) -> list[Group]:
     rest = [g for g in groups if g not in kept]
     if len(rest) < 2:
         return groups
-    other = Group(label="(other topics)", papers=[p for g in rest for p in g.papers],
-                  also=[g.label for g in rest])
+    other = Group(
+        label="(other topics)", papers=[p for g in rest for p in g.papers], also=[g.label for g in rest]
+    )
     return kept + [other]
 
 

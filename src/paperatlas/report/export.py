@@ -21,19 +21,52 @@ from paperatlas.enrich.areas import area_label, top3_text
 FORMATS = ("jsonl", "csv", "bibtex", "markdown")
 _OPENREVIEW_FORUM = re.compile(r"^https?://openreview\.net/forum\?id=")
 _OPENREVIEW_ID = re.compile(r"^[A-Za-z0-9_-]{8,14}$")
-_CSV_COLUMNS = ("id", "title", "abstract", "title_only", "authors", "keywords", "venue", "year",
-                "date", "area", "decision", "rating", "urls", "code_urls", "identifiers", "section",
-                "lists", "name", "kind", "has_code",
-                "display_title", "predicted_area", "predicted_area_top3", "gist", "topic_id", "topic",
-                "reference_topic_id", "reference_topic")
+_CSV_COLUMNS = (
+    "id",
+    "title",
+    "abstract",
+    "title_only",
+    "authors",
+    "keywords",
+    "venue",
+    "year",
+    "date",
+    "area",
+    "decision",
+    "rating",
+    "urls",
+    "code_urls",
+    "identifiers",
+    "section",
+    "lists",
+    "name",
+    "kind",
+    "has_code",
+    "display_title",
+    "predicted_area",
+    "predicted_area_top3",
+    "gist",
+    "topic_id",
+    "topic",
+    "reference_topic_id",
+    "reference_topic",
+)
 _FACT_COLUMNS = ("kind", "name", "has_code", "display_title", "predicted_area")
 
 
-def export_papers(atlas, fmt: str, out: str | os.PathLike[str] | TextIO,
-                  list_name: str | None = None, ids: Iterable[str] | None = None,
-                  collection: str | None = None, query: str | None = None,
-                  query_k: int = 100, **filters: Any) -> int:
+def export_papers(
+    atlas,
+    fmt: str,
+    out: str | os.PathLike[str] | TextIO,
+    list_name: str | None = None,
+    ids: Iterable[str] | None = None,
+    collection: str | None = None,
+    query: str | None = None,
+    query_k: int = 100,
+    **filters: Any,
+) -> int:
     from paperatlas.errors import PaperatlasError
+
     writer = _WRITERS.get(fmt)
     if writer is None:
         raise PaperatlasError(f"unknown export format '{fmt}' (choose from {', '.join(FORMATS)})")
@@ -49,6 +82,7 @@ def _chosen_ids(store, ids, collection, query, query_k, list_name, filters) -> l
     """Ids of a collection's liked papers (mark order) or of a search's hits (rank order),
     narrowed by `ids`, the list and the filters when given too (take-home stage)."""
     from paperatlas.errors import PaperatlasError
+
     chosen: list[str] | None = None
     if collection is not None:
         if collection not in store.collections():
@@ -57,10 +91,9 @@ def _chosen_ids(store, ids, collection, query, query_k, list_name, filters) -> l
         chosen = [pid for _, pid, value in store.marks(collection) if value > 0]
     if query is not None:
         from paperatlas.search import search
-        narrowing = {k: v for k, v in filters.items()
-                     if k in ("area", "kind", "decision", "has_code")}
-        hits = [h.id for h in search(store, query, k=query_k, list_name=list_name,
-                                     **narrowing).hits]
+
+        narrowing = {k: v for k, v in filters.items() if k in ("area", "kind", "decision", "has_code")}
+        hits = [h.id for h in search(store, query, k=query_k, list_name=list_name, **narrowing).hits]
         hit_set = set(hits)
         chosen = hits if chosen is None else [pid for pid in chosen if pid in hit_set]
     if ids is not None:
@@ -80,7 +113,7 @@ def _selected(atlas, list_name, ids, filters) -> Iterator[dict[str, Any]]:
     topics = TopicLookup(store, list_name)  # each paper's map topic and field topic
     if ids is not None:
         wanted = list(dict.fromkeys(ids))
-        pages = (store.get_papers(wanted[i:i + 500]) for i in range(0, len(wanted), 500))
+        pages = (store.get_papers(wanted[i : i + 500]) for i in range(0, len(wanted), 500))
     else:
         rows = store.iter_papers(list_name=list_name, **filters)
         pages = _pages(rows, 500)
@@ -123,11 +156,15 @@ def _title_only(paper: dict[str, Any]) -> bool:
 
 # -- JSON Lines: every stored field, id first ------------------------------------------------
 
+
 def write_jsonl(papers: Iterable[dict[str, Any]], fh: TextIO) -> int:
     count = 0
     for paper in papers:
-        record = {"id": paper["id"], **{k: v for k, v in paper.items() if k != "id"},
-                  "title_only": _title_only(paper)}
+        record = {
+            "id": paper["id"],
+            **{k: v for k, v in paper.items() if k != "id"},
+            "title_only": _title_only(paper),
+        }
         fh.write(json.dumps(record, ensure_ascii=False) + "\n")
         count += 1
     return count
@@ -154,15 +191,22 @@ def write_csv(papers: Iterable[dict[str, Any]], fh: TextIO) -> int:
     for paper in papers:
         facts = paper.get("facts") or {}
         row = []
-        grouping = {"topic_id": (paper.get("topic") or {}).get("id"),
-                    "topic": (paper.get("topic") or {}).get("label"),
-                    "reference_topic_id": (paper.get("reference_topic") or {}).get("id"),
-                    "reference_topic": (paper.get("reference_topic") or {}).get("label"),
-                    "title_only": _title_only(paper),
-                    "identifiers": [f"{k}:{v}" for k, v in (paper.get("identifiers") or {}).items()]}
+        grouping = {
+            "topic_id": (paper.get("topic") or {}).get("id"),
+            "topic": (paper.get("topic") or {}).get("label"),
+            "reference_topic_id": (paper.get("reference_topic") or {}).get("id"),
+            "reference_topic": (paper.get("reference_topic") or {}).get("label"),
+            "title_only": _title_only(paper),
+            "identifiers": [f"{k}:{v}" for k, v in (paper.get("identifiers") or {}).items()],
+        }
         for column in _CSV_COLUMNS:
-            value = grouping[column] if column in grouping else \
-                paper.get(column) if column in paper else facts.get(column)
+            value = (
+                grouping[column]
+                if column in grouping
+                else paper.get(column)
+                if column in paper
+                else facts.get(column)
+            )
             if column == "predicted_area_top3":  # "A 62%; B 20%; C 8%"
                 value = top3_text(facts.get("predicted_area"), sep="; ") or None
             if isinstance(value, dict):  # predicted_area {label, prob, top3, tie}: "A or B" on a tie
@@ -179,8 +223,14 @@ def write_csv(papers: Iterable[dict[str, Any]], fh: TextIO) -> int:
 
 # -- BibTeX --------------------------------------------------------------------------------------
 
-_TEXT_SPECIALS = {"&": r"\&", "%": r"\%", "#": r"\#", "_": r"\_",
-                  "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+_TEXT_SPECIALS = {
+    "&": r"\&",
+    "%": r"\%",
+    "#": r"\#",
+    "_": r"\_",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
 _MATH = re.compile(r"(?<!\\)\$[^$]+(?<!\\)\$")
 _COMMAND = re.compile(r"\\[A-Za-z]+")
 _OPEN, _CLOSE = "\x00", "\x01"  # a literal brace, spelled out once the whole text is seen
@@ -202,7 +252,7 @@ def bibtex_escape(text: str) -> str:
         text = re.sub(r"(?<!\\)\$", r"\\$", text)  # an unpaired $ is a dollar sign
     out, last = [], 0
     for match in _MATH.finditer(text):
-        out.append(_escape_plain(text[last:match.start()]))
+        out.append(_escape_plain(text[last : match.start()]))
         out.append(match.group(0))
         last = match.end()
     out.append(_escape_plain(text[last:]))
@@ -241,7 +291,7 @@ def _escape_plain(text: str, groups: bool = True) -> str:
                     out.append("{}")  # \alpha x: the command ends here
                 continue
             if i + 1 < len(text) and text[i + 1] in "&%#_$":
-                out.append(text[i:i + 2])  # already escaped
+                out.append(text[i : i + 2])  # already escaped
                 i += 2
                 continue
             if i + 1 < len(text) and text[i + 1] in "{}":
@@ -258,7 +308,7 @@ def _escape_plain(text: str, groups: bool = True) -> str:
             out.append(r"\$")
         elif ch in _TEXT_SPECIALS:
             out.append(_TEXT_SPECIALS[ch])
-        elif (ch in "-'`" and text[i + 1:i + 2] == ch) or (ch in "!?" and text[i + 1:i + 2] == "`"):
+        elif (ch in "-'`" and text[i + 1 : i + 2] == ch) or (ch in "!?" and text[i + 1 : i + 2] == "`"):
             out.append(ch + "{}")  # not a LaTeX ligature: -- is an en dash, '' and `` quotes, ?` ¿
         elif ord(ch) > 127:
             out.append(_latex_char(ch))
@@ -278,8 +328,13 @@ def _latex_char(ch: str) -> str:
 @lru_cache(maxsize=1)
 def _encoder():
     from pylatexenc.latexencode import UnicodeToLatexEncoder
-    return UnicodeToLatexEncoder(non_ascii_only=True, replacement_latex_protection="braces-all",
-                                 unknown_char_policy="keep", unknown_char_warning=False)
+
+    return UnicodeToLatexEncoder(
+        non_ascii_only=True,
+        replacement_latex_protection="braces-all",
+        unknown_char_policy="keep",
+        unknown_char_warning=False,
+    )
 
 
 def _balanced(text: str) -> bool:
@@ -316,26 +371,42 @@ _JOURNAL = re.compile(
     r"journal|transactions|\btrans\.|letters|magazine|annals|bulletin|\bacta\b|review[s]?\b|"
     r"national academy|\b(nature|science|cell|pnas|jmlr|tmlr|plos|elife|bioinformatics|"
     r"neurocomputing|patterns|database|frontiers|ieee access|scientific reports|"
-    r"neural computation|machine learning|artificial intelligence)\b", re.IGNORECASE)
+    r"neural computation|machine learning|artificial intelligence)\b",
+    re.IGNORECASE,
+)
 _CONFERENCE = re.compile(
     r"conference|proceedings|\bproc\b|workshop|symposium|congress|colloquium|meeting|summit|"
     r"findings of|\b(iclr|neurips|nips|icml|cvpr|iccv|eccv|acl|emnlp|naacl|eacl|aacl|coling|aaai|"
     r"ijcai|kdd|sigir|sigmod|vldb|www|chi|uist|uai|aistats|colt|corl|icra|iros|miccai|wacv|bmvc|"
     r"interspeech|icassp|wsdm|cikm|recsys|mlsys|osdi|sosp|nsdi|usenix|isca|asplos|hpca|dac|"
     r"iccad|ppopp|pldi|popl|icse|fse|lics|stoc|focs|soda|icde|siggraph|3dv|rss|lrec|pmlr)\b",
-    re.IGNORECASE)
-_JOURNAL_NAME = re.compile(r"journal|transactions|letters|national academy|magazine|annals",
-                           re.IGNORECASE)  # outweighs "Proceedings of" (PNAS) or "Conference"
+    re.IGNORECASE,
+)
+_JOURNAL_NAME = re.compile(
+    r"journal|transactions|letters|national academy|magazine|annals", re.IGNORECASE
+)  # outweighs "Proceedings of" (PNAS) or "Conference"
 _PREPRINT = re.compile(r"^\s*(arxiv|corr|biorxiv|medrxiv|chemrxiv|ssrn|preprint)\b", re.IGNORECASE)
-_UNPUBLISHED = re.compile(r"reject|withdr[ae]w|not accepted|desk|submitted to|under review",
-                          re.IGNORECASE)
-_SOURCE_TYPES = {"article": "article", "inproceedings": "inproceedings",
-                 "conference": "inproceedings", "incollection": "incollection",
-                 "phdthesis": "phdthesis", "mastersthesis": "mastersthesis",
-                 "techreport": "techreport", "unpublished": "unpublished"}
-_VENUE_FIELD = {"article": "journal", "inproceedings": "booktitle", "incollection": "booktitle",
-                "phdthesis": "school", "mastersthesis": "school", "techreport": "institution",
-                "misc": "howpublished", "unpublished": "note"}
+_UNPUBLISHED = re.compile(r"reject|withdr[ae]w|not accepted|desk|submitted to|under review", re.IGNORECASE)
+_SOURCE_TYPES = {
+    "article": "article",
+    "inproceedings": "inproceedings",
+    "conference": "inproceedings",
+    "incollection": "incollection",
+    "phdthesis": "phdthesis",
+    "mastersthesis": "mastersthesis",
+    "techreport": "techreport",
+    "unpublished": "unpublished",
+}
+_VENUE_FIELD = {
+    "article": "journal",
+    "inproceedings": "booktitle",
+    "incollection": "booktitle",
+    "phdthesis": "school",
+    "mastersthesis": "school",
+    "techreport": "institution",
+    "misc": "howpublished",
+    "unpublished": "note",
+}
 
 
 def bibtex_type(paper: dict[str, Any]) -> str:
@@ -353,7 +424,8 @@ def bibtex_type(paper: dict[str, Any]) -> str:
         return source_type
     if venue:
         if _JOURNAL_NAME.search(venue) or (
-                _JOURNAL.search(venue) and not _CONFERENCE.search(venue.split(" of ")[0])):
+            _JOURNAL.search(venue) and not _CONFERENCE.search(venue.split(" of ")[0])
+        ):
             return "article"
         if _CONFERENCE.search(venue):
             return "inproceedings"
@@ -366,8 +438,9 @@ def bibtex_type(paper: dict[str, Any]) -> str:
 def _month(date: str | None) -> str | None:
     match = re.match(r"^\d{4}-(\d{2})", date or "")
     if match and 1 <= int(match.group(1)) <= 12:
-        return ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
-                "dec")[int(match.group(1)) - 1]
+        return ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")[
+            int(match.group(1)) - 1
+        ]
     return None
 
 
@@ -446,12 +519,15 @@ def _md(text: str) -> str:
     """Paper text as Markdown that renders as that text: syntax characters and "<" are
     backslash-escaped (no tag or autolink can start), never HTML entities (no `&amp;`)."""
     from paperatlas.report.markdown import md_text
-    return _BLOCK_START.sub(lambda m: f"{m.group(1)}\\{m.group(2)}" if m.group(1) else f"\\{m.group(3)}",
-                            md_text(text))
+
+    return _BLOCK_START.sub(
+        lambda m: f"{m.group(1)}\\{m.group(2)}" if m.group(1) else f"\\{m.group(3)}", md_text(text)
+    )
 
 
 def safe_url(url: str | None) -> str | None:
     from paperatlas.report.digest import safe_url as http_only
+
     return http_only(url)
 
 
@@ -482,8 +558,10 @@ def write_markdown(papers: Iterable[dict[str, Any]], fh: TextIO) -> int:
             if topic:
                 parts.append(f"topic {topic['id']}: {_md(topic['label'] or '')}")
             if field and (not topic or field["label"] != topic["label"]):
-                parts.append(f"field topic ({_md(field['reference'] or '')}) {field['id']}: "
-                             f"{_md(field['label'] or '')}")
+                parts.append(
+                    f"field topic ({_md(field['reference'] or '')}) {field['id']}: "
+                    f"{_md(field['label'] or '')}"
+                )
             fh.write(" · ".join(parts) + "\n\n")
         if facts.get("gist"):
             fh.write(f"*{_md(facts['gist'])}*\n\n")
@@ -496,5 +574,8 @@ def write_markdown(papers: Iterable[dict[str, Any]], fh: TextIO) -> int:
 
 
 _WRITERS: dict[str, Callable[[Iterable[dict[str, Any]], TextIO], int]] = {
-    "jsonl": write_jsonl, "csv": write_csv, "bibtex": write_bibtex, "markdown": write_markdown,
+    "jsonl": write_jsonl,
+    "csv": write_csv,
+    "bibtex": write_bibtex,
+    "markdown": write_markdown,
 }

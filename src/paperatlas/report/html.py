@@ -148,8 +148,15 @@ def render_html(data: DigestData, words: dict, lang: str = "en") -> str:
 
     scope_word = words[data.scope] if data.scope != "all" else words["all"]
     title = f"{words['digest']}: {data.heading}" if data.heading else words["digest"]
-    map_uri = ("data:image/png;base64," + base64.b64encode(data.map_png).decode()
-               if data.map_png else None)
+    map_uri = "data:image/png;base64," + base64.b64encode(data.map_png).decode() if data.map_png else None
     return env.from_string(TEMPLATE).render(
-        data=data, words=words, lang=lang, title=title, scope_word=scope_word, paper=paper,
-        label=label, map_uri=map_uri, max_area=max([c for _, c in data.by_area] or [1]))
+        data=data,
+        words=words,
+        lang=lang,
+        title=title,
+        scope_word=scope_word,
+        paper=paper,
+        label=label,
+        map_uri=map_uri,
+        max_area=max([c for _, c in data.by_area] or [1]),
+    )

@@ -9,9 +9,14 @@ from typing import Any
 import numpy as np
 
 
-def render_map(stored: dict[str, Any], groups, width_in: float | None = None,
-               height_in: float | None = None, dpi: int = 110,
-               field: dict[str, Any] | None = None) -> bytes:
+def render_map(
+    stored: dict[str, Any],
+    groups,
+    width_in: float | None = None,
+    height_in: float | None = None,
+    dpi: int = 110,
+    field: dict[str, Any] | None = None,
+) -> bytes:
     """`field`: the reference the list is placed on (reference.Reference.field()); its
     papers are then the grey background, and the picture is framed on the whole field."""
     import matplotlib
@@ -29,28 +34,56 @@ def render_map(stored: dict[str, Any], groups, width_in: float | None = None,
     fig, ax = plt.subplots(figsize=(width_in, height_in), dpi=dpi)
     try:
         if len(everything):
-            ax.scatter(everything[:, 0], everything[:, 1], s=3 if len(everything) > 3000 else 8,
-                       c="#d0d0d0", linewidths=0, zorder=1, rasterized=True)
+            ax.scatter(
+                everything[:, 0],
+                everything[:, 1],
+                s=3 if len(everything) > 3000 else 8,
+                c="#d0d0d0",
+                linewidths=0,
+                zorder=1,
+                rasterized=True,
+            )
         n_selected = sum(g.size for g in groups)
         size = 8 if n_selected > 1500 else (16 if n_selected > 300 else 30)
         for number, group in enumerate(groups, 1):
             points = np.array([xy_of[p.id] for p in group.papers if p.id in xy_of], dtype=float)
             if not len(points):
                 continue
-            ax.scatter(points[:, 0], points[:, 1], s=size, c=group.colour, linewidths=0.3,
-                       edgecolors="white", zorder=2, label=f"{number}. {_short(group.label)}")
+            ax.scatter(
+                points[:, 0],
+                points[:, 1],
+                s=size,
+                c=group.colour,
+                linewidths=0.3,
+                edgecolors="white",
+                zorder=2,
+                label=f"{number}. {_short(group.label)}",
+            )
             cx, cy = np.median(points, axis=0)
-            ax.annotate(str(number), (cx, cy), ha="center", va="center", fontsize=10,
-                        fontweight="bold", color="black", zorder=3,
-                        bbox=dict(boxstyle="circle,pad=0.25", fc="white", ec=group.colour, lw=1.5))
+            ax.annotate(
+                str(number),
+                (cx, cy),
+                ha="center",
+                va="center",
+                fontsize=10,
+                fontweight="bold",
+                color="black",
+                zorder=3,
+                bbox=dict(boxstyle="circle,pad=0.25", fc="white", ec=group.colour, lw=1.5),
+            )
         _robust_limits(ax, everything)
         ax.set_xticks([])
         ax.set_yticks([])
         for spine in ax.spines.values():
             spine.set_visible(False)
         if groups:
-            ax.legend(loc="center left", bbox_to_anchor=(1.0, 0.5), fontsize=8, frameon=False,
-                      markerscale=1.5 if size < 16 else 1.0)
+            ax.legend(
+                loc="center left",
+                bbox_to_anchor=(1.0, 0.5),
+                fontsize=8,
+                frameon=False,
+                markerscale=1.5 if size < 16 else 1.0,
+            )
         fig.tight_layout()
         buffer = io.BytesIO()
         fig.savefig(buffer, format="png", dpi=dpi, bbox_inches="tight")

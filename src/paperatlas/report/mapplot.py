@@ -18,16 +18,45 @@ from paperatlas.errors import PaperatlasError
 
 STATIC = Path(__file__).parent.parent / "web" / "static"
 # Same colours as the web map (web/static/atlas.js PALETTE).
-PALETTE = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1",
-           "#ff9da7", "#9c755f", "#2f7ebc", "#d37295", "#8cd17d", "#b6992d", "#499894", "#e49444",
-           "#86bcb6", "#d4a6c8", "#fabfd2", "#79706e", "#a0cbe8", "#ffbe7d", "#f1ce63", "#6a9f58",
-           "#d7b5a6", "#bab0ac", "#7b66d2", "#dc5fbd", "#5fa2ce", "#c85200", "#57606c"]
+PALETTE = [
+    "#4e79a7",
+    "#f28e2b",
+    "#e15759",
+    "#76b7b2",
+    "#59a14f",
+    "#edc948",
+    "#b07aa1",
+    "#ff9da7",
+    "#9c755f",
+    "#2f7ebc",
+    "#d37295",
+    "#8cd17d",
+    "#b6992d",
+    "#499894",
+    "#e49444",
+    "#86bcb6",
+    "#d4a6c8",
+    "#fabfd2",
+    "#79706e",
+    "#a0cbe8",
+    "#ffbe7d",
+    "#f1ce63",
+    "#6a9f58",
+    "#d7b5a6",
+    "#bab0ac",
+    "#7b66d2",
+    "#dc5fbd",
+    "#5fa2ce",
+    "#c85200",
+    "#57606c",
+]
 
 
 def topic_colour(topic: int) -> str:
     if topic < len(PALETTE):
         return PALETTE[topic]
     import colorsys
+
     r, g, b = colorsys.hls_to_rgb(((topic * 137.508) % 360) / 360, 0.55, 0.55)
     return f"#{int(r * 255):02x}{int(g * 255):02x}{int(b * 255):02x}"
 
@@ -67,18 +96,25 @@ def field_of(stored: dict[str, Any], store) -> dict[str, Any] | None:
     if meta.get("grouping") != "reference" or store is None:
         return None
     from paperatlas.atlas import reference
+
     ref = reference.load(store, meta.get("reference"))
     return ref.field() if ref is not None else None
 
 
-def draw_map(stored: dict[str, Any], title: str | None = None, dpi: int = 200,
-             paper_labels: dict[str, str] | None = None, field: dict[str, Any] | None = None):
+def draw_map(
+    stored: dict[str, Any],
+    title: str | None = None,
+    dpi: int = 200,
+    paper_labels: dict[str, str] | None = None,
+    field: dict[str, Any] | None = None,
+):
     """(figure, label texts): papers as dots coloured by broad topic, one label per broad
     topic, moved apart by adjustText so no two labels overlap. On small maps (up to
     SMALL_MAP papers) each dot also gets its paper's name or short title from
     `paper_labels` (paper id -> text). A `field` (a list placed on a reference) is drawn
     first, in grey."""
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.patheffects as pe
     import matplotlib.pyplot as plt
@@ -92,44 +128,73 @@ def draw_map(stored: dict[str, Any], title: str | None = None, dpi: int = 200,
     size = 3 if n > 5000 else 9 if n > 500 else 60
     if field is not None and field["points"]:
         grey = np.array([p[:2] for p in field["points"]], dtype=float)
-        ax.scatter(grey[:, 0], grey[:, 1], s=2.5, c="#c4c7cf", alpha=0.55, linewidths=0,
-                   rasterized=True, zorder=0)
-    ax.scatter(xy[outlier, 0], xy[outlier, 1], s=size * 0.7, c="#9ca3af", alpha=0.6,
-               linewidths=0, rasterized=True)
+        ax.scatter(
+            grey[:, 0], grey[:, 1], s=2.5, c="#c4c7cf", alpha=0.55, linewidths=0, rasterized=True, zorder=0
+        )
+    ax.scatter(
+        xy[outlier, 0], xy[outlier, 1], s=size * 0.7, c="#9ca3af", alpha=0.6, linewidths=0, rasterized=True
+    )
     colours = [topic_colour(int(b)) for b in broad[~outlier]]
-    ax.scatter(xy[~outlier, 0], xy[~outlier, 1], s=size, c=colours, alpha=0.75, linewidths=0,
-               rasterized=True)
+    ax.scatter(xy[~outlier, 0], xy[~outlier, 1], s=size, c=colours, alpha=0.75, linewidths=0, rasterized=True)
     topics = sorted((t for t in stored["topics"] if t["level"] == 0), key=lambda t: -t["size"])
     biggest = max((t["size"] for t in topics), default=1)
     texts = []
     for t in topics:
         fontsize = 8.5 + 4.5 * np.sqrt(t["size"] / biggest)
-        texts.append(ax.text(
-            t["x"], t["y"], _wrap(t["label"]), fontsize=fontsize, weight="bold", ha="center",
-            va="center", color="#111827", zorder=5,
-            path_effects=[pe.withStroke(linewidth=3.2, foreground="white", alpha=0.92)]))
+        texts.append(
+            ax.text(
+                t["x"],
+                t["y"],
+                _wrap(t["label"]),
+                fontsize=fontsize,
+                weight="bold",
+                ha="center",
+                va="center",
+                color="#111827",
+                zorder=5,
+                path_effects=[pe.withStroke(linewidth=3.2, foreground="white", alpha=0.92)],
+            )
+        )
     small: list = []
     if paper_labels and n <= SMALL_MAP:
         for a in points:
             text = paper_labels.get(a["paper_id"])
             if text:
-                small.append(ax.text(a["x"], a["y"], _wrap(text, 28), fontsize=7.5,
-                                     color="#4b5563", ha="left", va="bottom", zorder=4,
-                                     path_effects=[pe.withStroke(linewidth=2.4, foreground="white")]))
+                small.append(
+                    ax.text(
+                        a["x"],
+                        a["y"],
+                        _wrap(text, 28),
+                        fontsize=7.5,
+                        color="#4b5563",
+                        ha="left",
+                        va="bottom",
+                        zorder=4,
+                        path_effects=[pe.withStroke(linewidth=2.4, foreground="white")],
+                    )
+                )
     ax.set_xlim(-0.05, 1.05)
     ax.set_ylim(-0.05, 1.05)
     ax.set_axis_off()
     meta = stored["meta"]
-    heading = title or (f"{meta.get('list') or 'All papers'}: {meta['papers']:,} papers, "
-                        f"{meta['broad_topics']} topics")
+    heading = title or (
+        f"{meta.get('list') or 'All papers'}: {meta['papers']:,} papers, {meta['broad_topics']} topics"
+    )
     if field is not None:
         heading += f" — over {field['title']} ({field['papers']:,} papers, grey)"
     ax.set_title(heading, fontsize=15, weight="bold", loc="left", color="#111827")
     fig.tight_layout()
     if len(texts) + len(small) > 1:
         from adjustText import adjust_text
-        adjust_text(texts + small, ax=ax, expand=(1.08, 1.2), ensure_inside_axes=True,
-                    arrowprops=dict(arrowstyle="-", color="#6b7280", lw=0.6), time_lim=10)
+
+        adjust_text(
+            texts + small,
+            ax=ax,
+            expand=(1.08, 1.2),
+            ensure_inside_axes=True,
+            arrowprops=dict(arrowstyle="-", color="#6b7280", lw=0.6),
+            time_lim=10,
+        )
         _drop_overlaps(fig, texts + small)  # topic labels first: they win
     return fig, texts
 
@@ -148,8 +213,9 @@ def _drop_overlaps(fig, texts) -> None:
         kept.append(box)
 
 
-def write_png(stored: dict[str, Any], store, path: str | Path, title: str | None = None,
-              dpi: int = 200) -> Path:
+def write_png(
+    stored: dict[str, Any], store, path: str | Path, title: str | None = None, dpi: int = 200
+) -> Path:
     """Write the map as a PNG (see draw_map)."""
     import matplotlib.pyplot as plt
 
@@ -157,8 +223,7 @@ def write_png(stored: dict[str, Any], store, path: str | Path, title: str | None
     labels = None
     if len(stored["assignments"]) <= SMALL_MAP:
         labels = {row[5]: row[7] or _short(row[6]) for row in map_view(stored, store)["points"]}
-    fig, _ = draw_map(stored, title=title, dpi=dpi, paper_labels=labels,
-                      field=field_of(stored, store))
+    fig, _ = draw_map(stored, title=title, dpi=dpi, paper_labels=labels, field=field_of(stored, store))
     fig.savefig(path, dpi=dpi, facecolor="white")
     plt.close(fig)
     return path
@@ -185,8 +250,10 @@ def standalone_html(stored: dict[str, Any], store, title: str | None = None) -> 
     heading = title or f"{meta.get('list') or 'All papers'} — {meta['papers']:,} papers"
     if view.get("field"):
         heading += f" on the map of {view['field']['title']}"
-    topics_note = (f"{meta['broad_topics']} broad and {meta['fine_topics']} fine topics"
-                   f"{' of the field' if view.get('field') else ''}; zoom in for the fine ones.")
+    topics_note = (
+        f"{meta['broad_topics']} broad and {meta['fine_topics']} fine topics"
+        f"{' of the field' if view.get('field') else ''}; zoom in for the fine ones."
+    )
     style = (STATIC / "style.css").read_text(encoding="utf-8")
     script = (STATIC / "atlas.js").read_text(encoding="utf-8").replace("</", "<\\/")
     return f"""<!doctype html>

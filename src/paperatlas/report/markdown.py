@@ -30,8 +30,7 @@ def md_link(label: str, url: str | None) -> str:
 
 
 def paper_bullet(p: PaperLine, words: dict) -> str:
-    head = f"**{md_text(p.name_apart)}**: {md_text(p.title)}" if p.name_apart \
-        else md_text(p.title)
+    head = f"**{md_text(p.name_apart)}**: {md_text(p.title)}" if p.name_apart else md_text(p.title)
     parts = [head]
     if p.kind:
         parts.append(f"*{md_text(words['kinds'].get(p.kind, p.kind))}*")
@@ -45,14 +44,24 @@ def paper_bullet(p: PaperLine, words: dict) -> str:
 def render_markdown(data: DigestData, words: dict, output: Path | None = None) -> str:
     scope = words[data.scope] if data.scope != "all" else words["all"]
     title = f"{words['digest']}: {md_text(data.heading)}" if data.heading else words["digest"]
-    lines = [f"# {title}", "",
-             f"*{md_text(words['generated'].format(date=data.date))} · {scope} · "
-             f"{len(data.papers)} {words['papers']} · {len(data.groups)} {words['topics']}*", ""]
+    lines = [
+        f"# {title}",
+        "",
+        f"*{md_text(words['generated'].format(date=data.date))} · {scope} · "
+        f"{len(data.papers)} {words['papers']} · {len(data.groups)} {words['topics']}*",
+        "",
+    ]
     if not data.papers:
         return "\n".join(lines + [words["no_papers"], ""])
 
-    lines += [f"## {words['overview']}", "", f"### {words['by_area']}", "",
-              f"| {words['area_col']} | {words['count_col']} | {words['share']} |", "| --- | ---: | ---: |"]
+    lines += [
+        f"## {words['overview']}",
+        "",
+        f"### {words['by_area']}",
+        "",
+        f"| {words['area_col']} | {words['count_col']} | {words['share']} |",
+        "| --- | ---: | ---: |",
+    ]
     total = len(data.papers)
     for area, count in data.by_area:
         lines.append(f"| {md_text(area or words['unknown_area'])} | {count} | {100 * count / total:.0f}% |")

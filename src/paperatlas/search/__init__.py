@@ -36,9 +36,9 @@ MULTILINGUAL_MODEL = "use-multilingual"
 # all-MiniLM-L6-v2 (int8, onnxruntime): fused as a third signal when the atlas has its
 # vectors (`paperatlas embed --model minilm-int8`)
 MINILM_MODEL = "minilm-int8"
-CANDIDATES = 200          # depth of each ranked list before fusion
+CANDIDATES = 200  # depth of each ranked list before fusion
 MAX_QUERY_CHARS = 20_000  # longer text is cut (a pasted paper, not a query)
-MAX_TERMS = 32            # distinct keyword terms sent to FTS5
+MAX_TERMS = 32  # distinct keyword terms sent to FTS5
 MAX_K = 1000
 MARK_OPEN, MARK_CLOSE = "\ue000", "\ue001"  # private-use code points: never in real text
 SNIPPET_CHARS = 320
@@ -54,21 +54,34 @@ SNIPPET_CHARS = 320
 # Weights chosen on the tuning half of the known-item queries (benchmarks/search_eval.py,
 # English types: names, titles, paraphrases; see docs/bench/search.md). Feedback weight 0:
 # the expansion list gained nothing there, so it is not computed.
-FUSION: dict[str, Any] = {"method": "score", "rrf_k": 60, "keyword_weight": 2.0,
-                          "vector_weight": 0.5, "feedback_weight": 0.0,
-                          "keyword_scale": "ceiling", "name_weight": 1.0,
-                          "minilm_weight": 0.5, "multilingual_weight": 0.125}
+FUSION: dict[str, Any] = {
+    "method": "score",
+    "rrf_k": 60,
+    "keyword_weight": 2.0,
+    "vector_weight": 0.5,
+    "feedback_weight": 0.0,
+    "keyword_scale": "ceiling",
+    "name_weight": 1.0,
+    "minilm_weight": 0.5,
+    "multilingual_weight": 0.125,
+}
 # Overrides of FUSION for queries in other languages (their terms come from a learned,
 # noisier translation), chosen on the tuning half of the Chinese known-item queries with
 # the glossary off.
-FUSION_FOREIGN: dict[str, Any] = {"keyword_weight": 1.5, "vector_weight": 1.0,
-                                  "minilm_weight": 1.0, "multilingual_weight": 2.0}
+FUSION_FOREIGN: dict[str, Any] = {
+    "keyword_weight": 1.5,
+    "vector_weight": 1.0,
+    "minilm_weight": 1.0,
+    "multilingual_weight": 2.0,
+}
 
 
 def fusion_for(language: str, fusion: dict[str, Any] | None = None) -> dict[str, Any]:
     """The fusion settings a query in `language` gets: FUSION, the foreign-language
     overrides, then the caller's."""
     return {**FUSION, **(FUSION_FOREIGN if language != "en" else {}), **(fusion or {})}
+
+
 FEEDBACK_DOCS = 3  # papers whose vector centroid re-queries the index (feedback)
 # BM25 weight factor for a non-English query the glossary could not translate (only its
 # stray Latin-script words, e.g. "KV", can match the index).
@@ -84,7 +97,8 @@ GLOSSARY_OVERRIDES = True
 # query's own English-model list, which was far better with the glossary: dev queries
 # nDCG@10 0.77 vs 0.41, so it only nudged it; learned translations are noisier.)
 
-STOPWORDS = frozenset("""
+STOPWORDS = frozenset(
+    """
 a about above after again against all am an and any are as at be because been before being
 below between both but by can could did do does doing down during each few for from further
 had has have having he her here hers how i if in into is it its itself just me more most my
@@ -92,7 +106,8 @@ no nor not now of off on once only or other our ours out over own same she shoul
 such than that the their them then there these they this those through to too under until
 up very was we were what when where which while who whom why will with would you your
 paper papers using use via based toward towards new approach method methods study
-""".split())
+""".split()
+)
 
 # Function words that mark a Latin-script query as not English (need two of them).
 _LATIN_LANGS = {
@@ -107,17 +122,17 @@ _LATIN_WORDS = {lang: frozenset(words.split()) for lang, words in _LATIN_LANGS.i
 
 # (language, first, last code point) of scripts that name their language well enough.
 _SCRIPT_RANGES = [
-    ("ja", 0x3040, 0x30FF),   # hiragana, katakana
-    ("ko", 0xAC00, 0xD7AF),   # hangul syllables
+    ("ja", 0x3040, 0x30FF),  # hiragana, katakana
+    ("ko", 0xAC00, 0xD7AF),  # hangul syllables
     ("ko", 0x1100, 0x11FF),
-    ("zh", 0x4E00, 0x9FFF),   # CJK unified ideographs
+    ("zh", 0x4E00, 0x9FFF),  # CJK unified ideographs
     ("zh", 0x3400, 0x4DBF),
     ("zh", 0xF900, 0xFAFF),
-    ("ru", 0x0400, 0x04FF),   # Cyrillic
+    ("ru", 0x0400, 0x04FF),  # Cyrillic
     ("ar", 0x0600, 0x06FF),
     ("he", 0x0590, 0x05FF),
     ("el", 0x0370, 0x03FF),
-    ("hi", 0x0900, 0x097F),   # Devanagari
+    ("hi", 0x0900, 0x097F),  # Devanagari
     ("th", 0x0E00, 0x0E7F),
 ]
 _CJK = {"zh", "ja", "ko"}
@@ -129,6 +144,7 @@ class SearchError(PaperatlasError):
 
 
 # -- results ---------------------------------------------------------------------------------
+
 
 @dataclass
 class Hit:
@@ -160,8 +176,9 @@ class Hit:
         return "; ".join(parts) or "—"
 
     def snippet_text(self, open_mark: str = "[", close_mark: str = "]") -> str:
-        return "".join(f"{open_mark}{s['text']}{close_mark}" if s["match"] else s["text"]
-                       for s in self.snippet)
+        return "".join(
+            f"{open_mark}{s['text']}{close_mark}" if s["match"] else s["text"] for s in self.snippet
+        )
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -173,12 +190,12 @@ class Hit:
 class SearchResult:
     query: str
     hits: list[Hit]
-    total: int          # papers ranked (keyword matches plus nearest by meaning, to the depth)
+    total: int  # papers ranked (keyword matches plus nearest by meaning, to the depth)
     offset: int
     k: int
-    language: str       # detected: "en", "zh", "fr", ...
-    mode: str           # hybrid | keyword | semantic | cross-lingual | similar
-    model: str | None   # the vector model used, if any
+    language: str  # detected: "en", "zh", "fr", ...
+    mode: str  # hybrid | keyword | semantic | cross-lingual | similar
+    model: str | None  # the vector model used, if any
     notes: list[str] = field(default_factory=list)  # things the user should know
 
     def to_dict(self) -> dict[str, Any]:
@@ -201,7 +218,7 @@ def detect_language(text: str) -> str:
     counts: dict[str, int] = {}
     latin = 0
     # ASCII text has no other script to count (a whole abstract: ~1 ms saved per call)
-    for ch in ("" if text.isascii() else text):
+    for ch in "" if text.isascii() else text:
         if not ch.isalpha():
             continue
         cp = ord(ch)
@@ -231,6 +248,7 @@ def detect_language(text: str) -> str:
 
 
 # -- keyword side ------------------------------------------------------------------------------
+
 
 def query_terms(text: str) -> list[str]:
     """The query's keyword terms as FTS5 will tokenise them: alphanumeric runs of Latin
@@ -265,7 +283,7 @@ def phrase_expression(terms: list[str]) -> str | None:
 
 
 COMMON_TERM_SHARE = 0.25  # a term in more than this share of papers is dropped
-MAX_KEYWORD_TERMS = 8     # FTS5 scores every paper any term matches: keep the rarest
+MAX_KEYWORD_TERMS = 8  # FTS5 scores every paper any term matches: keep the rarest
 _DF_CACHE: dict[tuple, dict[str, int]] = {}
 
 
@@ -291,8 +309,9 @@ def informative_terms(store, terms: list[str]) -> list[str]:
     return kept or [min(terms, key=lambda t: cache.get(t, 0))]
 
 
-def keyword_ranking(store, terms: list[str], depth: int, allowed: set[str] | None,
-                    weights: dict[str, float] | None = None) -> list[tuple[str, float]]:
+def keyword_ranking(
+    store, terms: list[str], depth: int, allowed: set[str] | None, weights: dict[str, float] | None = None
+) -> list[tuple[str, float]]:
     kept = informative_terms(store, terms)
     # the exact phrase only makes sense when no word inside it was dropped
     expr = match_expression(terms) if kept == terms else match_expression(kept, phrase=False)
@@ -300,8 +319,7 @@ def keyword_ranking(store, terms: list[str], depth: int, allowed: set[str] | Non
         return []
     phrase = phrase_expression(terms) if kept == terms else None
     try:
-        ranked = keyword_index.rank(store, kept, phrase, depth, within=allowed,
-                                    weights=weights)
+        ranked = keyword_index.rank(store, kept, phrase, depth, within=allowed, weights=weights)
         if ranked is not None:
             return ranked
         return store.fts_search(expr, limit=depth, within=allowed)
@@ -332,8 +350,7 @@ def _name_tables(store) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
     return tables
 
 
-def name_ranking(store, query: str, allowed: frozenset[str] | None = None
-                 ) -> list[tuple[str, float]]:
+def name_ranking(store, query: str, allowed: frozenset[str] | None = None) -> list[tuple[str, float]]:
     """Papers whose own name (CIMemories, BRAIN, "Relational Execution Tracker") the query
     is or contains: score 1 when the whole query is the name (any case), 0.5 when a name
     written with a capital or digit appears in the query as written ("CIMemories
@@ -347,7 +364,7 @@ def name_ranking(store, query: str, allowed: frozenset[str] | None = None
     words = [w.strip(".,;:!?()[]{}\"'“”") for w in text.split(" ")]
     for size in range(1, MAX_NAME_WORDS + 1):
         for start in range(len(words) - size + 1):
-            piece = " ".join(words[start:start + size])
+            piece = " ".join(words[start : start + size])
             if piece == text or not any(c.isupper() or c.isdigit() for c in piece):
                 continue
             for pid in exact.get(piece, []):
@@ -388,11 +405,13 @@ def _one_blas_thread():
     if not _THREADPOOL:
         try:
             from threadpoolctl import ThreadpoolController
+
             _THREADPOOL.append(ThreadpoolController())
         except Exception:  # threadpoolctl missing or confused: run as is
             _THREADPOOL.append(None)
     if _THREADPOOL[0] is None:
         from contextlib import nullcontext
+
         return nullcontext()
     return _THREADPOOL[0].limit(limits=1, user_api="blas")
 
@@ -409,6 +428,7 @@ def _query_backend(store, model: str):
         key = (model,)
         if key not in _QUERY_BACKENDS:  # one short query: one thread
             from paperatlas.embed.minilm_onnx import OnnxMiniLM
+
             _QUERY_BACKENDS[key] = OnnxMiniLM(threads=1)
         return _QUERY_BACKENDS[key]
     if model == "lsa":  # fitted per store: reload only when its vectors change
@@ -436,8 +456,8 @@ def _open_index(store, model: str):
 
 # -- fusion ----------------------------------------------------------------------------------------
 
-def fuse(rankings: list[tuple], method: str = "rrf",
-         rrf_k: float = 60.0) -> list[tuple[str, float]]:
+
+def fuse(rankings: list[tuple], method: str = "rrf", rrf_k: float = 60.0) -> list[tuple[str, float]]:
     """One ranking from several: each is (list of (id, score) best first, weight) or
     (list, weight, ceiling).
 
@@ -470,9 +490,9 @@ def fuse(rankings: list[tuple], method: str = "rrf",
 
 # -- search -----------------------------------------------------------------------------------------
 
+
 def _filters(list_name, area, kind, decision, has_code) -> dict[str, Any]:
-    given = {"list_name": list_name, "area": area, "kind": kind, "decision": decision,
-             "has_code": has_code}
+    given = {"list_name": list_name, "area": area, "kind": kind, "decision": decision, "has_code": has_code}
     return {k: v for k, v in given.items() if v is not None}
 
 
@@ -504,10 +524,11 @@ def _check_paging(k: int, offset: int) -> None:
 @dataclass
 class Rankings:
     """The candidate lists for one query, before fusion."""
+
     language: str
-    terms: list[str]                   # keyword terms (of the translation, if any)
-    keyword: list[tuple[str, float]]   # (id, bm25) best first
-    vector: list[tuple[str, float]]    # (id, cosine) best first
+    terms: list[str]  # keyword terms (of the translation, if any)
+    keyword: list[tuple[str, float]]  # (id, bm25) best first
+    vector: list[tuple[str, float]]  # (id, cosine) best first
     model: str | None
     notes: list[str]
     # Non-English queries only (empty otherwise):
@@ -550,18 +571,25 @@ class Rankings:
         opinion. Untranslated ones: the multilingual list and its feedback list."""
         fusion = fusion_for(self.fusion_language, fusion)
         if self.translated:
-            return fuse([(self.translated, 1.0), (self.vector, fusion["multilingual_weight"])],
-                        method="score")
+            return fuse(
+                [(self.translated, 1.0), (self.vector, fusion["multilingual_weight"])], method="score"
+            )
         if self.feedback:
-            return fuse([(self.vector, 1.0), (self.feedback, 1.0)], method="rrf",
-                        rrf_k=fusion["rrf_k"])
+            return fuse([(self.vector, 1.0), (self.feedback, 1.0)], method="rrf", rrf_k=fusion["rrf_k"])
         return self.vector
 
 
-def candidate_rankings(store, query: str, depth: int = CANDIDATES,
-                       allowed: set[str] | None = None, keyword: bool = True,
-                       vectors: bool = True, fusion: dict[str, Any] | None = None,
-                       glossary: bool | None = None, learned: bool = True) -> Rankings:
+def candidate_rankings(
+    store,
+    query: str,
+    depth: int = CANDIDATES,
+    allowed: set[str] | None = None,
+    keyword: bool = True,
+    vectors: bool = True,
+    fusion: dict[str, Any] | None = None,
+    glossary: bool | None = None,
+    learned: bool = True,
+) -> Rankings:
     """The keyword (BM25) and vector rankings of `query`, each `depth` deep, among
     `allowed` papers (all when None). Routes by the query's language. `fusion`
     (overrides of FUSION) also shapes the first pass of the feedback expansion.
@@ -572,8 +600,7 @@ def candidate_rankings(store, query: str, depth: int = CANDIDATES,
     glossary = TRANSLATE if glossary is None else glossary
     translation, weights, used_learned = None, None, False
     if language != "en":
-        translation, weights, used_learned = _translate(store, query, language, glossary,
-                                                        learned)
+        translation, weights, used_learned = _translate(store, query, language, glossary, learned)
     terms = query_terms(translation or query)
     notes: list[str] = []
     model, vec_ranking = None, []
@@ -586,23 +613,25 @@ def candidate_rankings(store, query: str, depth: int = CANDIDATES,
             notes.append(
                 f"{_language_name(language)} query searched as the English terms of this "
                 f"atlas it maps to ({translation}); `paperatlas embed --model "
-                f"{MULTILINGUAL_MODEL}` adds cross-lingual meaning")
+                f"{MULTILINGUAL_MODEL}` adds cross-lingual meaning"
+            )
         elif language != "en":
             notes.append(
                 f"{_language_name(language)} query: this atlas has no {MULTILINGUAL_MODEL} "
                 f"vectors, so it cannot search by meaning across languages; run "
                 f"`paperatlas embed --model {MULTILINGUAL_MODEL}` first"
-                + ("; showing keyword matches of its known terms" if terms and keyword
-                   else ""))
+                + ("; showing keyword matches of its known terms" if terms and keyword else "")
+            )
         else:
-            notes.append("no vectors in this atlas yet: run `paperatlas embed` to search by "
-                         "meaning" + ("; showing keyword matches only" if keyword else ""))
+            notes.append(
+                "no vectors in this atlas yet: run `paperatlas embed` to search by "
+                "meaning" + ("; showing keyword matches only" if keyword else "")
+            )
     feedback, translated, english = [], [], []
     if vectors and language != "en" and allowed != set():
         english = [m for m in vector_models_for(store, "en") if m != MULTILINGUAL_MODEL]
         if english and translation:
-            translated = _vector_ranking(store, english[0], translation, depth, allowed,
-                                         notes)
+            translated = _vector_ranking(store, english[0], translation, depth, allowed, notes)
         elif english:
             feedback = _feedback_ranking(store, english[0], vec_ranking, depth, allowed)
     kw_ranking: list[tuple[str, float]] = []
@@ -612,34 +641,53 @@ def candidate_rankings(store, query: str, depth: int = CANDIDATES,
         if kw_ranking:
             ceiling = keyword_index.ceiling(store, informative_terms(store, terms), weights)
         if not terms and language != "en" and not vectors:
-            notes.append(f"keyword search cannot match a {_language_name(language)} query "
-                         "against English abstracts; search without --mode keyword")
+            notes.append(
+                f"keyword search cannot match a {_language_name(language)} query "
+                "against English abstracts; search without --mode keyword"
+            )
     named = name_ranking(store, query, allowed) if keyword and allowed != set() else []
-    r = Rankings(language, terms, kw_ranking, vec_ranking, model, notes, translation,
-                 translated, feedback, keyword_ceiling=ceiling, named=named,
-                 glossary_only=bool(translation) and not used_learned)
+    r = Rankings(
+        language,
+        terms,
+        kw_ranking,
+        vec_ranking,
+        model,
+        notes,
+        translation,
+        translated,
+        feedback,
+        keyword_ceiling=ceiling,
+        named=named,
+        glossary_only=bool(translation) and not used_learned,
+    )
     minilm_text = query if language == "en" else translation
-    if (vectors and allowed != set() and minilm_text and model != MINILM_MODEL
-            and fusion_for(r.fusion_language, fusion).get("minilm_weight", 0.0) > 0
-            and MINILM_MODEL in vector_models_for(store, "en")):
+    if (
+        vectors
+        and allowed != set()
+        and minilm_text
+        and model != MINILM_MODEL
+        and fusion_for(r.fusion_language, fusion).get("minilm_weight", 0.0) > 0
+        and MINILM_MODEL in vector_models_for(store, "en")
+    ):
         r.minilm = _vector_ranking(store, MINILM_MODEL, minilm_text, depth, allowed, notes)
     semantic = r.semantic()
-    english_model = model if language == "en" else (english[0] if vectors and english
-                                                    else None)
+    english_model = model if language == "en" else (english[0] if vectors and english else None)
     # (tried for translated Chinese queries too: no gain on the dev queries, so English only)
     f = fusion_for(r.fusion_language, fusion)
-    if (kw_ranking and semantic and english_model and language == "en"
-            and f.get("feedback_weight", 0.0) > 0):
+    if kw_ranking and semantic and english_model and language == "en" and f.get("feedback_weight", 0.0) > 0:
         kw = r.keyword_list(f)
-        first = fuse([(kw[0], 1.0, *kw[2:]), (semantic, 1.0),
-                      (named, f.get("name_weight", 0.0), 1.0)],
-                     method=f["method"], rrf_k=f["rrf_k"])  # equal weights for the first pass
+        first = fuse(
+            [(kw[0], 1.0, *kw[2:]), (semantic, 1.0), (named, f.get("name_weight", 0.0), 1.0)],
+            method=f["method"],
+            rrf_k=f["rrf_k"],
+        )  # equal weights for the first pass
         r.expansion = _feedback_ranking(store, english_model, first, depth, allowed)
     return r
 
 
-def _vector_ranking(store, model: str, text: str, depth: int, allowed: set[str] | None,
-                    notes: list[str]) -> list[tuple[str, float]]:
+def _vector_ranking(
+    store, model: str, text: str, depth: int, allowed: set[str] | None, notes: list[str]
+) -> list[tuple[str, float]]:
     index = _open_index(store, model)
     if index is None:
         return []
@@ -657,8 +705,9 @@ def _vector_ranking(store, model: str, text: str, depth: int, allowed: set[str] 
     return [(pid, s) for pid, s in ranked if s > 0.0]
 
 
-def _feedback_ranking(store, model: str, vec_ranking, depth: int,
-                      allowed: set[str] | None) -> list[tuple[str, float]]:
+def _feedback_ranking(
+    store, model: str, vec_ranking, depth: int, allowed: set[str] | None
+) -> list[tuple[str, float]]:
     """The rank-weighted centroid of the first FEEDBACK_DOCS papers of a ranking,
     searched again among `model`'s vectors. After a cross-lingual search, the English
     model places English abstracts more precisely than the multilingual model; after a
@@ -676,8 +725,7 @@ def _feedback_ranking(store, model: str, vec_ranking, depth: int,
         return index.search(centroid, depth, allowed)
 
 
-def fuse_rankings(r: Rankings, fusion: dict[str, Any] | None = None
-                  ) -> tuple[list[tuple[str, float]], str]:
+def fuse_rankings(r: Rankings, fusion: dict[str, Any] | None = None) -> tuple[list[tuple[str, float]], str]:
     """(fused ranking, mode) from the keyword side and the vector side."""
     fusion = fusion_for(r.fusion_language, fusion)
     semantic = r.semantic(fusion)
@@ -722,8 +770,9 @@ def _glossary() -> dict[str, str]:
     return _GLOSSARY
 
 
-def _translate(store, query: str, language: str, glossary: bool, learned: bool = True
-               ) -> tuple[str | None, dict[str, float] | None, bool]:
+def _translate(
+    store, query: str, language: str, glossary: bool, learned: bool = True
+) -> tuple[str | None, dict[str, float] | None, bool]:
     """(English text, keyword term -> weight, whether learned terms are among them) for a
     non-English query: with `glossary`, the glossary's translation of the words it knows
     at weight 1; for Chinese, the words it does not know (all of them without `glossary`)
@@ -745,12 +794,13 @@ def _translate(store, query: str, language: str, glossary: bool, learned: bool =
         def embed(texts: list[str]):
             with _one_blas_thread():
                 return _query_backend(store, MULTILINGUAL_MODEL).embed(texts)
+
         try:
             with _one_blas_thread():  # its product with the vocabulary: one thread
                 learned = crosslingual.translate(store, rest, embed)
         except (PaperatlasError, ImportError):  # no multilingual model or jieba here
             learned = None
-        for term, w in (learned.terms.items() if learned else []):
+        for term, w in learned.terms.items() if learned else []:
             for word in query_terms(term):
                 weights[word] = max(weights.get(word, 0.0), w)
                 used_learned = True
@@ -771,7 +821,7 @@ def _glossary_spans(piece: str) -> list[tuple[int, int, str]]:
     i = 0
     while i < len(piece):
         for size in range(min(longest, len(piece) - i), 1, -1):
-            en = glossary.get(piece[i:i + size])
+            en = glossary.get(piece[i : i + size])
             if en is not None:
                 spans.append((i, i + size, en))
                 i += size
@@ -815,11 +865,21 @@ def translate_query(text: str) -> str | None:
     return " ".join(dict.fromkeys(words)) if known else None
 
 
-def search(store, query: str, k: int = 20, offset: int = 0, list_name: str | None = None,
-           area: str | None = None, kind: str | None = None, decision: str | None = None,
-           has_code: bool | None = None, method: str = "auto",
-           fusion: dict[str, Any] | None = None, glossary: bool | None = None,
-           learned: bool = True) -> SearchResult:
+def search(
+    store,
+    query: str,
+    k: int = 20,
+    offset: int = 0,
+    list_name: str | None = None,
+    area: str | None = None,
+    kind: str | None = None,
+    decision: str | None = None,
+    has_code: bool | None = None,
+    method: str = "auto",
+    fusion: dict[str, Any] | None = None,
+    glossary: bool | None = None,
+    learned: bool = True,
+) -> SearchResult:
     """Rank the store's papers for `query`; return hits offset..offset+k.
 
     `method`: "auto"/"hybrid" (both when vectors exist), "keyword" (BM25 only) or
@@ -837,9 +897,17 @@ def search(store, query: str, k: int = 20, offset: int = 0, list_name: str | Non
         cut_note.append(f"query cut to its first {MAX_QUERY_CHARS:,} characters")
         query = query[:MAX_QUERY_CHARS]
     allowed = _allowed_ids(store, _filters(list_name, area, kind, decision, has_code))
-    r = candidate_rankings(store, query, depth=max(CANDIDATES, offset + k), allowed=allowed,
-                           keyword=method != "semantic", vectors=method != "keyword",
-                           fusion=fusion, glossary=glossary, learned=learned)
+    r = candidate_rankings(
+        store,
+        query,
+        depth=max(CANDIDATES, offset + k),
+        allowed=allowed,
+        keyword=method != "semantic",
+        vectors=method != "keyword",
+        fusion=fusion,
+        glossary=glossary,
+        learned=learned,
+    )
     ranked, mode = fuse_rankings(r, fusion)
     if r.language != "en" and r.vector:
         mode = "cross-lingual"
@@ -847,29 +915,60 @@ def search(store, query: str, k: int = 20, offset: int = 0, list_name: str | Non
         r.notes.append("no paper matches the filters")
     elif not ranked and not r.notes:
         r.notes.append("no paper matches this query")
-    page = ranked[offset:offset + k]
+    page = ranked[offset : offset + k]
     seen = {pid for pid, _ in r.vector}
     semantic = r.vector + [h for h in r.translated + r.feedback if h[0] not in seen]
     hits = _make_hits(store, page, offset, r.terms, r.keyword, semantic)
-    return SearchResult(query=query, hits=hits, total=len(ranked), offset=offset, k=k,
-                        language=r.language, mode=mode, model=r.model,
-                        notes=cut_note + r.notes)
+    return SearchResult(
+        query=query,
+        hits=hits,
+        total=len(ranked),
+        offset=offset,
+        k=k,
+        language=r.language,
+        mode=mode,
+        model=r.model,
+        notes=cut_note + r.notes,
+    )
 
 
 def _language_name(code: str) -> str:
-    names = {"zh": "Chinese", "ja": "Japanese", "ko": "Korean", "ru": "Russian",
-             "ar": "Arabic", "he": "Hebrew", "el": "Greek", "hi": "Hindi", "th": "Thai",
-             "fr": "French", "de": "German", "es": "Spanish", "pt": "Portuguese",
-             "it": "Italian", "nl": "Dutch", "en": "English"}
+    names = {
+        "zh": "Chinese",
+        "ja": "Japanese",
+        "ko": "Korean",
+        "ru": "Russian",
+        "ar": "Arabic",
+        "he": "Hebrew",
+        "el": "Greek",
+        "hi": "Hindi",
+        "th": "Thai",
+        "fr": "French",
+        "de": "German",
+        "es": "Spanish",
+        "pt": "Portuguese",
+        "it": "Italian",
+        "nl": "Dutch",
+        "en": "English",
+    }
     return names.get(code, code)
 
 
 # -- more like this --------------------------------------------------------------------------------
 
-def similar(store, paper_id: str | None = None, text: str | None = None, k: int = 10,
-            offset: int = 0, list_name: str | None = None, area: str | None = None,
-            kind: str | None = None, decision: str | None = None,
-            has_code: bool | None = None) -> SearchResult:
+
+def similar(
+    store,
+    paper_id: str | None = None,
+    text: str | None = None,
+    k: int = 10,
+    offset: int = 0,
+    list_name: str | None = None,
+    area: str | None = None,
+    kind: str | None = None,
+    decision: str | None = None,
+    has_code: bool | None = None,
+) -> SearchResult:
     """The papers closest in meaning to one paper (by id or unique id prefix) or to a
     free text (an abstract being written, a paragraph from a paper)."""
     if (paper_id is None) == (text is None):
@@ -883,6 +982,7 @@ def similar(store, paper_id: str | None = None, text: str | None = None, k: int 
             raise SearchError(f"no paper with id {paper_id!r} (or the prefix is ambiguous)")
         paper = store.get_paper(full)
         from paperatlas.embed import embedding_text
+
         text = embedding_text(paper.get("title"), paper.get("abstract"))
         exclude = full
         query_label = full
@@ -895,15 +995,24 @@ def similar(store, paper_id: str | None = None, text: str | None = None, k: int 
         query_label = text
     allowed = _allowed_ids(store, _filters(list_name, area, kind, decision, has_code))
     ranking, model, language = similar_ranking(store, text, offset + k, exclude, allowed)
-    page = ranking[offset:offset + k]
+    page = ranking[offset : offset + k]
     hits = _make_hits(store, page, offset, [], [], ranking)
-    return SearchResult(query=query_label, hits=hits, total=len(ranking), offset=offset, k=k,
-                        language=language, mode="similar", model=model, notes=notes)
+    return SearchResult(
+        query=query_label,
+        hits=hits,
+        total=len(ranking),
+        offset=offset,
+        k=k,
+        language=language,
+        mode="similar",
+        model=model,
+        notes=notes,
+    )
 
 
-def similar_ranking(store, text: str, depth: int, exclude: str | None = None,
-                    allowed: frozenset[str] | None = None
-                    ) -> tuple[list[tuple[str, float]], str, str]:
+def similar_ranking(
+    store, text: str, depth: int, exclude: str | None = None, allowed: frozenset[str] | None = None
+) -> tuple[list[tuple[str, float]], str, str]:
     """(the `depth` papers closest to `text`, model, language). With `exclude` (the paper
     whose text it is), that paper's stored vector is the query and it is left out."""
     language = detect_language(text)
@@ -937,8 +1046,7 @@ def precompute_similar(store) -> bool:
     then looks them up. False when the store is too large or has no vectors."""
     models = vector_models_for(store, "en")
     index = _open_index(store, models[0]) if models else None
-    if index is None or len(index) > SIMILAR_TABLE_MAX_PAPERS or not hasattr(
-            index, "build_neighbours"):
+    if index is None or len(index) > SIMILAR_TABLE_MAX_PAPERS or not hasattr(index, "build_neighbours"):
         return False
     index.build_neighbours(SIMILAR_TABLE_K)
     return True
@@ -946,9 +1054,15 @@ def precompute_similar(store) -> bool:
 
 # -- hits and snippets -------------------------------------------------------------------------------
 
-def _make_hits(store, page: list[tuple[str, float]], offset: int, terms: list[str],
-               kw_ranking: list[tuple[str, float]],
-               vec_ranking: list[tuple[str, float]]) -> list[Hit]:
+
+def _make_hits(
+    store,
+    page: list[tuple[str, float]],
+    offset: int,
+    terms: list[str],
+    kw_ranking: list[tuple[str, float]],
+    vec_ranking: list[tuple[str, float]],
+) -> list[Hit]:
     if not page:
         return []
     ids = [pid for pid, _ in page]
@@ -966,21 +1080,48 @@ def _make_hits(store, page: list[tuple[str, float]], offset: int, terms: list[st
         matched = _matched(mark_terms(head, stems) + " " + abstract_m, stems)
         snippet = _snippet(abstract_m)
         v = vec.get(pid)
-        hits.append(Hit(
-            id=pid, title=row.get("title"), display_title=row.get("display_title"),
-            score=float(score), rank=offset + n + 1, matched_terms=matched,
-            keyword_rank=kw_rank.get(pid), semantic_score=v[1] if v else None,
-            semantic_rank=v[0] if v else None, snippet=snippet,
-            area=row.get("area") or row.get("predicted_area"), decision=row.get("decision"),
-            kind=row.get("kind")))
+        hits.append(
+            Hit(
+                id=pid,
+                title=row.get("title"),
+                display_title=row.get("display_title"),
+                score=float(score),
+                rank=offset + n + 1,
+                matched_terms=matched,
+                keyword_rank=kw_rank.get(pid),
+                semantic_score=v[1] if v else None,
+                semantic_rank=v[0] if v else None,
+                snippet=snippet,
+                area=row.get("area") or row.get("predicted_area"),
+                decision=row.get("decision"),
+                kind=row.get("kind"),
+            )
+        )
     return hits
 
 
 _MARKED = re.compile(re.escape(MARK_OPEN) + "(.*?)" + re.escape(MARK_CLOSE), re.S)
 
 
-_SUFFIXES = ("ational", "ations", "ation", "ments", "ment", "ness",
-             "ings", "ing", "ies", "ied", "ers", "ed", "er", "es", "ly", "s", "e")
+_SUFFIXES = (
+    "ational",
+    "ations",
+    "ation",
+    "ments",
+    "ment",
+    "ness",
+    "ings",
+    "ing",
+    "ies",
+    "ied",
+    "ers",
+    "ed",
+    "er",
+    "es",
+    "ly",
+    "s",
+    "e",
+)
 
 
 @functools.lru_cache(maxsize=65536)  # abstracts repeat their words: stem each once
@@ -1003,8 +1144,9 @@ def mark_terms(text: str, stems: dict[str, str]) -> str:
     if not stems:
         return text
     return _stem_prefixes(tuple(stems)).sub(
-        lambda m: f"{MARK_OPEN}{m.group(0)}{MARK_CLOSE}"
-        if _word_stem(m.group(0)) in stems else m.group(0), text)
+        lambda m: f"{MARK_OPEN}{m.group(0)}{MARK_CLOSE}" if _word_stem(m.group(0)) in stems else m.group(0),
+        text,
+    )
 
 
 @functools.lru_cache(maxsize=256)
@@ -1033,7 +1175,7 @@ def _snippet(marked: str, width: int = SNIPPET_CHARS) -> list[dict[str, Any]]:
     if starts:
         best, best_n = starts[0], 0
         for s in starts:
-            window = text[s:s + width]
+            window = text[s : s + width]
             n = len(set(m.lower() for m in _MARKED.findall(window)))
             if n > best_n:
                 best, best_n = s, n
@@ -1058,7 +1200,7 @@ def _snippet(marked: str, width: int = SNIPPET_CHARS) -> list[dict[str, Any]]:
     pos = 0
     for m in _MARKED.finditer(piece):
         if m.start() > pos:
-            segments.append({"text": piece[pos:m.start()], "match": False})
+            segments.append({"text": piece[pos : m.start()], "match": False})
         segments.append({"text": m.group(1), "match": True})
         pos = m.end()
     if pos < len(piece):

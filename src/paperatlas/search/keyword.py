@@ -76,8 +76,7 @@ class KeywordIndex:
         freq = np.fromiter((f for _, f in rows), dtype=np.float64, count=len(rows))
         return self._keep(token, docs, freq)
 
-    def _keep(self, token: str, docs: np.ndarray, freq: np.ndarray
-              ) -> tuple[np.ndarray, np.ndarray]:
+    def _keep(self, token: str, docs: np.ndarray, freq: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         norm = K1 * (1 - B + B * self.doc_len[docs] / self.avgdl)
         entry = (docs.astype(np.int32), freq * (K1 + 1) / (freq + norm))
         with self._lock:
@@ -101,8 +100,11 @@ class KeywordIndex:
             if self._cached >= MAX_CACHED_POSTINGS:
                 return
             if token not in self._postings:
-                self._keep(token, np.array(docs.split(","), dtype=np.int64),
-                           np.array(freqs.split(","), dtype=np.float64))
+                self._keep(
+                    token,
+                    np.array(docs.split(","), dtype=np.int64),
+                    np.array(freqs.split(","), dtype=np.float64),
+                )
 
     def names(self, store, rowids: list[int]) -> dict[int, str]:
         """rowid -> paper id, asked of the store once per row and index version."""
@@ -113,8 +115,9 @@ class KeywordIndex:
                 self._names.update(found)
         return {r: self._names[r] for r in rowids if r in self._names}
 
-    def scores(self, store, tokens: list[str], weights: list[float] | None = None
-               ) -> tuple[np.ndarray, np.ndarray]:
+    def scores(
+        self, store, tokens: list[str], weights: list[float] | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """(rowids, summed BM25) of every row holding any of `tokens` (each token's share
         times its weight, when weights are given)."""
         total = np.zeros(self.doc_len.shape[0], dtype=np.float64)
@@ -186,8 +189,9 @@ def ceiling(store, terms: list[str], weights: dict[str, float] | None = None) ->
     index = _index(store)
     freq = doc_freq(store, terms)
     weights = weights or {}
-    return sum(weights.get(t, 1.0) * idf(index.n_rows, freq[t])
-               for t in terms if freq.get(t, 0) > 0) * (K1 + 1)
+    return sum(weights.get(t, 1.0) * idf(index.n_rows, freq[t]) for t in terms if freq.get(t, 0) > 0) * (
+        K1 + 1
+    )
 
 
 def tokens_of(store, words: list[str]) -> dict[str, tuple[str, ...]]:
@@ -201,9 +205,14 @@ def tokens_of(store, words: list[str]) -> dict[str, tuple[str, ...]]:
     return {w: _TOKENS[w] for w in words}
 
 
-def rank(store, terms: list[str], phrase: str | None, limit: int,
-         within: set[str] | frozenset[str] | None = None,
-         weights: dict[str, float] | None = None) -> list[tuple[str, float]] | None:
+def rank(
+    store,
+    terms: list[str],
+    phrase: str | None,
+    limit: int,
+    within: set[str] | frozenset[str] | None = None,
+    weights: dict[str, float] | None = None,
+) -> list[tuple[str, float]] | None:
     """(paper id, bm25; higher first) of the best `limit` rows matching any of `terms`
     or the FTS5 `phrase` expression, among `within` when given: the ranking FTS5 gives
     for `"t1" OR "t2" ... [OR phrase]`. None when a term is not one index token."""
@@ -212,14 +221,16 @@ def rank(store, terms: list[str], phrase: str | None, limit: int,
         return None
     index = _index(store)
     # one phrase per term, as in the MATCH expression: "network" and "networks" both count
-    docs, scores = index.scores(store, [tokens[t][0] for t in terms],
-                                None if weights is None else [weights.get(t, 1.0) for t in terms])
+    docs, scores = index.scores(
+        store,
+        [tokens[t][0] for t in terms],
+        None if weights is None else [weights.get(t, 1.0) for t in terms],
+    )
     if phrase:
         extra = store.fts_scores(phrase)
         if extra:
             extra_docs = np.fromiter((r for r, _ in extra), dtype=np.int64, count=len(extra))
-            extra_scores = np.fromiter((s for _, s in extra), dtype=np.float64,
-                                       count=len(extra))
+            extra_scores = np.fromiter((s for _, s in extra), dtype=np.float64, count=len(extra))
             all_docs = np.concatenate([docs, extra_docs])
             docs, where = np.unique(all_docs, return_inverse=True)
             merged = np.zeros(len(docs))
@@ -230,13 +241,12 @@ def rank(store, terms: list[str], phrase: str | None, limit: int,
     if within is None:
         top = _best(docs, scores, limit)
         names = index.names(store, docs[top].tolist())
-        return [(names[d], float(s)) for d, s in zip(docs[top].tolist(), scores[top].tolist())
-                if d in names]
+        return [(names[d], float(s)) for d, s in zip(docs[top].tolist(), scores[top].tolist()) if d in names]
     out: list[tuple[str, float]] = []
     order = _best(docs, scores, len(docs))
     step = max(limit * 5, 1000)
     for start in range(0, len(order), step):  # walk down the ranking until enough allowed
-        part = order[start:start + step]
+        part = order[start : start + step]
         names = index.names(store, docs[part].tolist())
         for d, s in zip(docs[part].tolist(), scores[part].tolist()):
             pid = names.get(d)

@@ -28,14 +28,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 VOCAB_NAME = "zh-vocab-v1"
-MAX_WORDS = 8_000        # most frequent single words kept
-MAX_PAIRS = 8_000        # most frequent word pairs kept
-MIN_DF_LARGE = 3         # papers a term must appear in (atlases of 200 papers or more)
+MAX_WORDS = 8_000  # most frequent single words kept
+MAX_PAIRS = 8_000  # most frequent word pairs kept
+MIN_DF_LARGE = 3  # papers a term must appear in (atlases of 200 papers or more)
 REBUILD_SHARE = 0.1
-TERMS_PER_UNIT = 2       # English terms taken for one Chinese word or phrase
-MIN_SIMILARITY = 0.45    # below this, a Chinese word has no English term (tuning half)
-NEAR_BEST = 0.08         # a second term must be this close to the unit's best
-MAX_RUN_CHARS = 8        # a Chinese run this short is also looked up whole
+TERMS_PER_UNIT = 2  # English terms taken for one Chinese word or phrase
+MIN_SIMILARITY = 0.45  # below this, a Chinese word has no English term (tuning half)
+NEAR_BEST = 0.08  # a second term must be this close to the unit's best
+MAX_RUN_CHARS = 8  # a Chinese run this short is also looked up whole
 # weight factor of the terms of a single Chinese word, beside those of a pair or a run of
 # words ("扩散" -> "diffuse" vs "离散扩散" -> "discrete diffusion"): a longer unit carries
 # its own context, a lone word is ambiguous (tuning half of the Chinese known items:
@@ -59,12 +59,14 @@ _PARTICLES = frozenset("的了和与及或在中对用于把被将从为以是�
 # Chinese function words, the counterpart of search.STOPWORDS (grammar, "method",
 # "based on", "using"): never looked up, alone or in a pair. The multilingual model maps
 # them to confident nonsense ("的" -> "rely", "中的" -> "among", "与" -> "com").
-FUNCTION_WORDS = frozenset(_PARTICLES) | frozenset("""
+FUNCTION_WORDS = frozenset(_PARTICLES) | frozenset(
+    """
 中的 之间 之中 其中 进行 基于 通过 用于 以及 或者 对于 关于 利用 使用 采用 一种 一个 一些 如何
 什么 哪些 怎样 怎么 为了 以便 从而 因此 所以 但是 而且 并且 以上 以下 之后 之前 期间 方面 方法
 方式 研究 问题 相关 有关 可以 能够 如何 这些 那些 这个 那个 我们 他们 它们 是否 没有 不是 以外
 之外 当中 里面 中间 及其 与其 以其 等等 针对 面向 实现 提出 提高 一样 同时 分别 各种 多种
-""".split())
+""".split()
+)
 
 
 def _stopwords() -> frozenset[str]:
@@ -82,38 +84,43 @@ def corpus_terms(texts: Sequence[str]) -> list[str]:
     for text in texts:
         tokens = _WORD.findall(text.lower())
         seen_words = {t for t in tokens if len(t) > 2 and t not in stop}
-        seen_pairs = {f"{a} {b}" for a, b in zip(tokens, tokens[1:])
-                      if a not in stop and b not in stop and len(a) > 1 and len(b) > 1}
+        seen_pairs = {
+            f"{a} {b}"
+            for a, b in zip(tokens, tokens[1:])
+            if a not in stop and b not in stop and len(a) > 1 and len(b) > 1
+        }
         words.update(seen_words)
         pairs.update(seen_pairs)
     min_df = MIN_DF_LARGE if len(texts) >= 200 else 1
     top_words = [w for w, n in words.most_common(MAX_WORDS) if n >= min_df]
-    top_pairs = [p for p, n in pairs.most_common(MAX_PAIRS) if n >= max(min_df, 2)
-                 or len(texts) < 50]
+    top_pairs = [p for p, n in pairs.most_common(MAX_PAIRS) if n >= max(min_df, 2) or len(texts) < 50]
     return top_words + top_pairs
 
 
 @dataclass
 class Vocabulary:
     terms: list[str]
-    vectors: np.ndarray      # float32 [n, dim], rows L2-normalised
-    papers: int              # papers it was built from
+    vectors: np.ndarray  # float32 [n, dim], rows L2-normalised
+    papers: int  # papers it was built from
     hubness: np.ndarray | None = None  # float32 [n] (see HUB_PENALTY); None: not computed
 
     def to_bytes(self) -> bytes:
         buf = io.BytesIO()
         extra = {} if self.hubness is None else {"hubness": self.hubness.astype(np.float16)}
-        np.savez_compressed(buf, terms=np.asarray(json.dumps(self.terms)),
-                            vectors=self.vectors.astype(np.float16),
-                            papers=np.asarray(self.papers), **extra)
+        np.savez_compressed(
+            buf,
+            terms=np.asarray(json.dumps(self.terms)),
+            vectors=self.vectors.astype(np.float16),
+            papers=np.asarray(self.papers),
+            **extra,
+        )
         return buf.getvalue()
 
     @classmethod
     def from_bytes(cls, blob: bytes) -> "Vocabulary":
         with np.load(io.BytesIO(blob), allow_pickle=False) as z:
             hub = z["hubness"].astype(np.float32) if "hubness" in z.files else None
-            return cls(json.loads(str(z["terms"])), z["vectors"].astype(np.float32),
-                       int(z["papers"]), hub)
+            return cls(json.loads(str(z["terms"])), z["vectors"].astype(np.float32), int(z["papers"]), hub)
 
 
 def chinese_words(n: int | None = None) -> list[str]:
@@ -132,33 +139,38 @@ def chinese_words(n: int | None = None) -> list[str]:
     return [w for _, w in found[:n]]
 
 
-def hubness(vectors: np.ndarray, embed: Callable[[list[str]], np.ndarray],
-            batch: int = 512) -> np.ndarray:
+def hubness(vectors: np.ndarray, embed: Callable[[list[str]], np.ndarray], batch: int = 512) -> np.ndarray:
     """Each term's mean cosine to its HUB_NEIGHBOURS nearest frequent Chinese words."""
     words = chinese_words()
     if not words or not len(vectors):
         return np.zeros(len(vectors), np.float32)
-    zh = np.concatenate([np.asarray(embed(words[i:i + batch]), dtype=np.float32)
-                         for i in range(0, len(words), batch)])
+    zh = np.concatenate(
+        [np.asarray(embed(words[i : i + batch]), dtype=np.float32) for i in range(0, len(words), batch)]
+    )
     zh /= np.maximum(np.linalg.norm(zh, axis=1, keepdims=True), 1e-12)
     k = min(HUB_NEIGHBOURS, len(words))
     out = np.empty(len(vectors), np.float32)
     for start in range(0, len(vectors), 2048):  # bounded memory: 2048 x 20k at a time
-        sims = vectors[start:start + 2048] @ zh.T
-        out[start:start + 2048] = np.partition(sims, -k, axis=1)[:, -k:].mean(axis=1)
+        sims = vectors[start : start + 2048] @ zh.T
+        out[start : start + 2048] = np.partition(sims, -k, axis=1)[:, -k:].mean(axis=1)
     return out
 
 
-def build_vocabulary(store, embed: Callable[[list[str]], np.ndarray] | None = None,
-                     progress: bool = False, force: bool = False) -> dict[str, int]:
+def build_vocabulary(
+    store, embed: Callable[[list[str]], np.ndarray] | None = None, progress: bool = False, force: bool = False
+) -> dict[str, int]:
     """Embed the atlas's English vocabulary with the multilingual model and store it
     (skipped while the stored one is current). Returns {"terms", "embedded"}."""
     from paperatlas.embed import _progress, embedding_text
 
     texts = [embedding_text(p.get("title"), p.get("abstract")) for p in store.iter_papers()]
     old = load_vocabulary(store, cached=False)
-    current = old is not None and not force and abs(len(texts) - old.papers) <= (
-        REBUILD_SHARE * max(old.papers, 1)) and len(texts) >= 1
+    current = (
+        old is not None
+        and not force
+        and abs(len(texts) - old.papers) <= (REBUILD_SHARE * max(old.papers, 1))
+        and len(texts) >= 1
+    )
     if current and (old.hubness is not None or HUB_PENALTY <= 0):
         return {"terms": len(old.terms), "embedded": 0}
     if embed is None:
@@ -168,8 +180,7 @@ def build_vocabulary(store, embed: Callable[[list[str]], np.ndarray] | None = No
     if current:  # a vocabulary from before hubness: add it
         old.hubness = hubness(old.vectors, embed)
         with store.transaction():
-            store.put_embed_model(VOCAB_NAME, old.to_bytes(),
-                                  {"terms": len(old.terms), "papers": old.papers})
+            store.put_embed_model(VOCAB_NAME, old.to_bytes(), {"terms": len(old.terms), "papers": old.papers})
         _CACHE.clear()
         return {"terms": len(old.terms), "embedded": 0}
     terms = corpus_terms(texts)
@@ -180,17 +191,15 @@ def build_vocabulary(store, embed: Callable[[list[str]], np.ndarray] | None = No
     with bar:
         task = bar.add_task("English vocabulary for Chinese queries", total=len(todo))
         for start in range(0, len(todo), batch):
-            part = todo[start:start + batch]
+            part = todo[start : start + batch]
             for term, vec in zip(part, embed(part)):
                 known[term] = np.asarray(vec, dtype=np.float32)
             bar.update(task, advance=len(part))
     dim = len(next(iter(known.values()))) if known else 512
     matrix = np.stack([known[t] for t in terms]) if terms else np.zeros((0, dim), np.float32)
-    vocab = Vocabulary(terms, matrix, len(texts),
-                       hubness(matrix, embed) if HUB_PENALTY > 0 else None)
+    vocab = Vocabulary(terms, matrix, len(texts), hubness(matrix, embed) if HUB_PENALTY > 0 else None)
     with store.transaction():
-        store.put_embed_model(VOCAB_NAME, vocab.to_bytes(),
-                              {"terms": len(terms), "papers": len(texts)})
+        store.put_embed_model(VOCAB_NAME, vocab.to_bytes(), {"terms": len(terms), "papers": len(texts)})
     _CACHE.clear()
     return {"terms": len(terms), "embedded": len(todo)}
 
@@ -237,8 +246,9 @@ def units(text: str) -> list[str]:
         words = segment(run)
         # one character alone says too little; function words say nothing
         found += [w for w in words if len(w) > 1 and w not in FUNCTION_WORDS]
-        found += [a + b for a, b in zip(words, words[1:])
-                  if a not in FUNCTION_WORDS and b not in FUNCTION_WORDS]
+        found += [
+            a + b for a, b in zip(words, words[1:]) if a not in FUNCTION_WORDS and b not in FUNCTION_WORDS
+        ]
         content = [w for w in words if w not in FUNCTION_WORDS]
         if len(run) <= MAX_RUN_CHARS and len(words) > 1 and sum(map(len, content)) > 1:
             found.append(run)
@@ -247,7 +257,7 @@ def units(text: str) -> list[str]:
 
 @dataclass
 class Translation:
-    terms: dict[str, float] = field(default_factory=dict)   # English term -> weight
+    terms: dict[str, float] = field(default_factory=dict)  # English term -> weight
     sources: dict[str, list[str]] = field(default_factory=dict)  # Chinese unit -> terms
 
     @property
@@ -255,9 +265,13 @@ class Translation:
         return " ".join(self.terms)
 
 
-def translate(store, text: str, embed: Callable[[list[str]], np.ndarray],
-              glossary: dict[str, str] | None = None,
-              min_similarity: float = MIN_SIMILARITY) -> Translation | None:
+def translate(
+    store,
+    text: str,
+    embed: Callable[[list[str]], np.ndarray],
+    glossary: dict[str, str] | None = None,
+    min_similarity: float = MIN_SIMILARITY,
+) -> Translation | None:
     """The query's Chinese words as weighted English terms of this atlas: each unit's
     nearest vocabulary terms (cosine >= min_similarity, within NEAR_BEST of its best),
     weighted by their cosine; words the `glossary` knows take its translation at
@@ -277,8 +291,7 @@ def translate(store, text: str, embed: Callable[[list[str]], np.ndarray],
     if vocab is not None and len(vocab.terms):
         sims = np.asarray(embed(todo), dtype=np.float32) @ vocab.vectors.T
         # ranked by cosine less the term's hubness; thresholded and weighted by cosine
-        ranks = (sims if vocab.hubness is None or HUB_PENALTY <= 0
-                 else sims - HUB_PENALTY * vocab.hubness)
+        ranks = sims if vocab.hubness is None or HUB_PENALTY <= 0 else sims - HUB_PENALTY * vocab.hubness
         for unit, row, cos in zip(todo, ranks, sims):
             k = min(TERMS_PER_UNIT, len(row))
             best = np.argpartition(-row, k - 1)[:k]

@@ -71,15 +71,22 @@ def detect(path: str | os.PathLike[str]) -> str:
     if is_header(first_line):
         return "csv"
     known = header_columns(first_line)
-    if known & _TITLE_COLUMNS and len(known) >= 2 or \
-            canonical_key(first_line.strip().strip('"')) in _TITLE_COLUMNS:
+    if (
+        known & _TITLE_COLUMNS
+        and len(known) >= 2
+        or canonical_key(first_line.strip().strip('"')) in _TITLE_COLUMNS
+    ):
         return "csv"  # a sheet of titles (title, authors, url, ...): title-only papers
     if looks_like_markdown(head):
         return "markdown"
     if len(known) >= 2:  # a sheet of papers, but nothing to read as the title or abstract
-        raise InputError(path, f"looks like a CSV/TSV with columns {', '.join(sorted(known))} "
-                               "but none holds the title or the abstract (name them title, "
-                               "abstract or summary)", 1)
+        raise InputError(
+            path,
+            f"looks like a CSV/TSV with columns {', '.join(sorted(known))} "
+            "but none holds the title or the abstract (name them title, "
+            "abstract or summary)",
+            1,
+        )
     return "text"
 
 
@@ -104,8 +111,9 @@ def read(path: str | os.PathLike[str], report: ReadReport | None = None) -> Iter
             paper.skip = "no title and no abstract"
         if paper.skip:
             if report is not None:  # in a folder: which file, and the line in it
-                report.skip(paper.skip, line_of(paper.source) if fmt != "folder" else
-                            _relative(paper.source, path))
+                report.skip(
+                    paper.skip, line_of(paper.source) if fmt != "folder" else _relative(paper.source, path)
+                )
             first_skip = first_skip or paper
             continue
         yielded += 1
@@ -128,6 +136,7 @@ def _relative(source: str | None, folder: Path) -> str | None:
 
 def _first_object_is_csl(head: str) -> bool:
     import json
+
     try:
         value, _ = json.JSONDecoder().raw_decode(head, head.index("{"))
     except ValueError:
@@ -137,6 +146,7 @@ def _first_object_is_csl(head: str) -> bool:
 
 def _is_json_object(line: str) -> bool:
     import json
+
     try:
         return isinstance(json.loads(line), dict)
     except ValueError:
@@ -146,11 +156,14 @@ def _is_json_object(line: str) -> bool:
 def _looks_like_prose_before_entry(head: str) -> bool:
     """BibTeX files may open with comments, but not with paragraphs of text, Markdown
     headings, or with the entry inside a code fence (a README citing itself)."""
-    before = head[:_BIBTEX_ENTRY.search(head).start()]
+    before = head[: _BIBTEX_ENTRY.search(head).start()]
     lines = before.splitlines()
     fences = sum(line.lstrip().startswith(("```", "~~~")) for line in lines)
-    return (any(len(line.split()) > 30 for line in lines) or fences % 2 == 1  # in a code fence
-            or any(re.match(r"^#{1,6}\s+\S", line) for line in lines))  # under Markdown headings
+    return (
+        any(len(line.split()) > 30 for line in lines)
+        or fences % 2 == 1  # in a code fence
+        or any(re.match(r"^#{1,6}\s+\S", line) for line in lines)
+    )  # under Markdown headings
 
 
 __all__ = ["READERS", "ReadReport", "detect", "read", "InputError"]

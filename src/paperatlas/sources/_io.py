@@ -18,9 +18,14 @@ from paperatlas.errors import InputError
 
 GZIP_MAGIC = b"\x1f\x8b"
 # Magic numbers of other containers we cannot read (zip, xz, bzip2, zstd, PDF, 7z).
-_OTHER_MAGIC = {b"PK\x03\x04": "a zip archive", b"\xfd7zXZ": "an xz archive",
-                b"BZh": "a bzip2 archive", b"\x28\xb5\x2f\xfd": "a zstd archive",
-                b"%PDF": "a PDF", b"7z\xbc\xaf": "a 7z archive"}
+_OTHER_MAGIC = {
+    b"PK\x03\x04": "a zip archive",
+    b"\xfd7zXZ": "an xz archive",
+    b"BZh": "a bzip2 archive",
+    b"\x28\xb5\x2f\xfd": "a zstd archive",
+    b"%PDF": "a PDF",
+    b"7z\xbc\xaf": "a 7z archive",
+}
 PEEK_BYTES = 64 * 1024
 
 
@@ -39,8 +44,12 @@ def check_path(path: Path) -> None:
         raise InputError(path, "is a device or socket, not a file")
 
 
-_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
-         (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
 
 
 def wide_encoding(head: bytes) -> str | None:
@@ -132,7 +141,7 @@ def peek(path: Path, size: int = PEEK_BYTES) -> str:
         if exc.start < len(head) - 4:
             line = head.count(b"\n", 0, exc.start) + 1
             raise InputError(path, "is not valid UTF-8 text (save it as UTF-8)", line) from None
-        text = head[:exc.start].decode("utf-8")
+        text = head[: exc.start].decode("utf-8")
     return text
 
 
@@ -172,8 +181,7 @@ def iter_lines(path: Path) -> Iterator[tuple[int, str]]:
                 try:
                     line = raw.decode("utf-8")
                 except UnicodeDecodeError:
-                    raise InputError(path, "is not valid UTF-8 text (save it as UTF-8)",
-                                     lineno) from None
+                    raise InputError(path, "is not valid UTF-8 text (save it as UTF-8)", lineno) from None
                 line = line.rstrip("\n").rstrip("\r")
                 if "\r" in line:  # old Mac line endings inside one "line"
                     for part in line.split("\r"):

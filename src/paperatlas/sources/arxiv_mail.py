@@ -33,10 +33,12 @@ _SEPARATOR = re.compile(r"^(-{20,}|%%%[-%]*)\s*$")
 
 
 def looks_like_arxiv_mail(head: str) -> bool:
-    return bool(re.search(r"^arXiv:\d{4}\.\d{4,5}|^arXiv:[a-z-]+/\d{7}", head, re.MULTILINE)) \
-        and bool(re.search(r"^Title: ", head, re.MULTILINE)) \
-        and bool(re.search(r"^Authors?: ", head, re.MULTILINE)) \
+    return (
+        bool(re.search(r"^arXiv:\d{4}\.\d{4,5}|^arXiv:[a-z-]+/\d{7}", head, re.MULTILINE))
+        and bool(re.search(r"^Title: ", head, re.MULTILINE))
+        and bool(re.search(r"^Authors?: ", head, re.MULTILINE))
         and bool(re.search(r"^Categories: |^\\\\ \(", head, re.MULTILINE))
+    )
 
 
 def read_arxiv_mail(path: Path) -> Iterator[Paper]:

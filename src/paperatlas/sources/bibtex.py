@@ -28,13 +28,36 @@ _CHUNK_LINES = 5000
 _ENTRY_START = re.compile(r"^\s*@\s*[A-Za-z]+\s*[({]")
 _NON_ENTRY = {"comment", "string", "preamble"}
 # Fields that hold text (decoded from LaTeX); others (url, doi, file, eprint) are kept raw.
-_TEXT_FIELDS = {"title", "author", "editor", "abstract", "booktitle", "journal", "journaltitle",
-                "publisher", "keywords", "series", "note", "howpublished", "institution",
-                "school", "organization", "shorttitle", "address", "annotation", "annote"}
+_TEXT_FIELDS = {
+    "title",
+    "author",
+    "editor",
+    "abstract",
+    "booktitle",
+    "journal",
+    "journaltitle",
+    "publisher",
+    "keywords",
+    "series",
+    "note",
+    "howpublished",
+    "institution",
+    "school",
+    "organization",
+    "shorttitle",
+    "address",
+    "annotation",
+    "annote",
+}
 _LINK_FIELDS = ("url", "pdf", "link", "eprint_url", "code", "project", "github", "website")
 _BARE_PERCENT = re.compile(r"(?<!\\)%")
-_SYMBOL_TEXT = {"textbraceleft": "{", "textbraceright": "}", "textasciicircum": "^",
-                "textasciitilde": "~", "textbackslash": "\\"}
+_SYMBOL_TEXT = {
+    "textbraceleft": "{",
+    "textbraceright": "}",
+    "textasciicircum": "^",
+    "textasciitilde": "~",
+    "textbackslash": "\\",
+}
 _PLACEHOLDER = {name: chr(0xE000 + i) for i, name in enumerate(_SYMBOL_TEXT)}  # private use
 # `\macro{}` keeps the space after it; a bare `\macro` swallows one, as in LaTeX
 _SYMBOLS = re.compile(r"\\(" + "|".join(_SYMBOL_TEXT) + r")(?:\{\}|(?![A-Za-z])\s?)")
@@ -101,18 +124,23 @@ def _paper(entry, source: str, duplicated: bool) -> Paper:
             continue
         record[key] = decode_latex(value) if key in _TEXT_FIELDS else _strip_braces(value)
     if "author" in record:
-        record["author"] = [_first_last(name) for name in
-                            re.split(r"\s+and\s+", str(record["author"]).replace("\n", " "))
-                            if name.strip() and name.strip().lower() != "others"]
+        record["author"] = [
+            _first_last(name)
+            for name in re.split(r"\s+and\s+", str(record["author"]).replace("\n", " "))
+            if name.strip() and name.strip().lower() != "others"
+        ]
     record["id"] = entry.key
     record["entry_type"] = entry_type
     title = " ".join(str(record.get("title") or "").split()) or None
     texts = [str(record.get(k) or "") for k in ("doi", "howpublished", "note", "journal")]
     texts.append(_arxiv_eprint(record))
-    venues = [str(record.get(k) or "") for k in ("journal", "booktitle", "publisher",
-                                                 "howpublished", "institution", "organization")]
-    if reason := not_a_paper(entry_type, links, texts, venues, label=f"@{entry_type}",
-                             abstract=str(record.get("abstract") or "")):
+    venues = [
+        str(record.get(k) or "")
+        for k in ("journal", "booktitle", "publisher", "howpublished", "institution", "organization")
+    ]
+    if reason := not_a_paper(
+        entry_type, links, texts, venues, label=f"@{entry_type}", abstract=str(record.get("abstract") or "")
+    ):
         return skipped(source, reason, title)
     ids = find_identifiers(*texts, *links)
     bad = check_types(record)
@@ -146,6 +174,7 @@ def _strip_braces(value: str) -> str:
 @lru_cache(maxsize=1)
 def _converter():
     from pylatexenc.latex2text import LatexNodes2Text
+
     return LatexNodes2Text(math_mode="verbatim", strict_latex_spaces=True)
 
 

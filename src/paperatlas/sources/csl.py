@@ -14,8 +14,19 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-_CSL_KEYS = {"issued", "container-title", "citation-key", "accessed", "publisher-place",
-             "container-title-short", "collection-title", "page", "DOI", "ISSN", "URL"}
+_CSL_KEYS = {
+    "issued",
+    "container-title",
+    "citation-key",
+    "accessed",
+    "publisher-place",
+    "container-title-short",
+    "collection-title",
+    "page",
+    "DOI",
+    "ISSN",
+    "URL",
+}
 _JATS = re.compile(r"</?(?:jats:)?[a-z][\w:-]*(?:\s[^<>]*)?>", re.IGNORECASE)
 
 
@@ -26,8 +37,12 @@ def is_csl_item(record: Any) -> bool:
     if any(k in record for k in _CSL_KEYS):
         return True
     authors = record.get("author")
-    return isinstance(authors, list) and bool(authors) and isinstance(authors[0], Mapping) \
+    return (
+        isinstance(authors, list)
+        and bool(authors)
+        and isinstance(authors[0], Mapping)
         and ("family" in authors[0] or "literal" in authors[0])
+    )
 
 
 def date_parts(value: Any) -> tuple[int | None, str | None]:

@@ -50,8 +50,9 @@ def read_csv(path: Path) -> Iterator[Paper]:
             if not any(cell.strip() for cell in row):
                 continue
             if len(row) > len(columns):
-                raise InputError(path, f"row has {len(row)} fields, the header {len(columns)} "
-                                 "(a quote not closed?)", start)
+                raise InputError(
+                    path, f"row has {len(row)} fields, the header {len(columns)} (a quote not closed?)", start
+                )
             record = {c: v for c, v in zip(columns, row) if v.strip()}
             yield paper_from_record(record, f"{path}:{start}")
     except csv.Error as exc:

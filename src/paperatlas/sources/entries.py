@@ -34,11 +34,28 @@ from pathlib import Path
 from paperatlas.identifiers import find_identifiers, link_kind
 from paperatlas.paper import Paper, skipped
 from paperatlas.sources._io import iter_lines
-from paperatlas.sources.entry import (PARA_CJK, PARA_WORDS, YEAR, Entry, is_prose,
-                                      merge_duplicates, merge_repeated_sections, to_paper)
+from paperatlas.sources.entry import (
+    PARA_CJK,
+    PARA_WORDS,
+    YEAR,
+    Entry,
+    is_prose,
+    merge_duplicates,
+    merge_repeated_sections,
+    to_paper,
+)
 from paperatlas.sources.frontmatter import front_matter, front_matter_paper
-from paperatlas.sources.mdlines import (Line, classify, cjk_count, label_name, links, noise_blocks,
-                                        plain, strip_symbols, without_links)
+from paperatlas.sources.mdlines import (
+    Line,
+    classify,
+    cjk_count,
+    label_name,
+    links,
+    noise_blocks,
+    plain,
+    strip_symbols,
+    without_links,
+)
 from paperatlas.sources.text import looks_like_authors
 
 # Sections that hold no papers, whatever is under them.
@@ -50,30 +67,105 @@ _USAGE = re.compile(
     r"manual trigger|requirements|development|features|table of contents|contents|toc|"
     r"related (lists|repos|projects)|sponsors?|support|about|footnotes|"
     r"使用|使用方法|使用说明|安装|配置|统计|许可|许可证|致谢|引用|更新日志|更新|新闻|目录|联系|贡献|"
-    r"声明|免责声明|说明|运行|部署|关于)\b", re.IGNORECASE)
+    r"声明|免责声明|说明|运行|部署|关于)\b",
+    re.IGNORECASE,
+)
 # Link labels that name what a link is, never a paper's title.
 _LINK_LABELS = {
-    "paper": "paper", "pdf": "paper", "arxiv": "paper", "abs": "paper",
-    "openreview": "paper", "doi": "paper", "论文": "paper", "paper page": "paper",
-    "论文链接": "paper", "原文": "paper", "acl": "paper", "ieee": "paper", "acm": "paper",
-    "semantic scholar": "paper", "alphaxiv": "paper", "hf paper": "paper",
-    "code": "code", "github": "code", "gitlab": "code", "repo": "code", "project": "code",
-    "project page": "code", "homepage": "code", "website": "code", "demo": "code", "local demo": "code",
-    "dataset": "code", "data": "code", "model": "code", "models": "code", "huggingface": "code",
-    "hugging face": "code", "hf": "code", "代码": "code", "项目": "code", "主页": "code",
-    "项目主页": "code", "leaderboard": "code", "eval tool": "code", "checkpoint": "code",
-    "weights": "code", "blog": "code", "video": "code", "slides": "code", "poster": "code",
-    "bib": "skip", "bibtex": "skip", "citation": "skip", "cite": "skip", "star": "skip",
-    "stars": "skip", "wechat": "skip",
+    "paper": "paper",
+    "pdf": "paper",
+    "arxiv": "paper",
+    "abs": "paper",
+    "openreview": "paper",
+    "doi": "paper",
+    "论文": "paper",
+    "paper page": "paper",
+    "论文链接": "paper",
+    "原文": "paper",
+    "acl": "paper",
+    "ieee": "paper",
+    "acm": "paper",
+    "semantic scholar": "paper",
+    "alphaxiv": "paper",
+    "hf paper": "paper",
+    "code": "code",
+    "github": "code",
+    "gitlab": "code",
+    "repo": "code",
+    "project": "code",
+    "project page": "code",
+    "homepage": "code",
+    "website": "code",
+    "demo": "code",
+    "local demo": "code",
+    "dataset": "code",
+    "data": "code",
+    "model": "code",
+    "models": "code",
+    "huggingface": "code",
+    "hugging face": "code",
+    "hf": "code",
+    "代码": "code",
+    "项目": "code",
+    "主页": "code",
+    "项目主页": "code",
+    "leaderboard": "code",
+    "eval tool": "code",
+    "checkpoint": "code",
+    "weights": "code",
+    "blog": "code",
+    "video": "code",
+    "slides": "code",
+    "poster": "code",
+    "bib": "skip",
+    "bibtex": "skip",
+    "citation": "skip",
+    "cite": "skip",
+    "star": "skip",
+    "stars": "skip",
+    "wechat": "skip",
 }
 _TABLE_ROLES = {
-    "title": ("title", "paper", "paper title", "papers", "论文", "标题", "题目", "论文标题", "publication",
-              "article"),
+    "title": (
+        "title",
+        "paper",
+        "paper title",
+        "papers",
+        "论文",
+        "标题",
+        "题目",
+        "论文标题",
+        "publication",
+        "article",
+    ),
     "name": ("name", "dataset", "benchmark", "model", "method", "名称", "数据集", "模型", "方法"),
-    "venue": ("venue", "conference", "journal", "pub", "publication venue", "会议", "期刊", "会议期刊",
-              "source"),
-    "date": ("date", "year", "time", "published", "publish date", "publication date", "pub date",
-             "submitted", "updated", "日期", "时间", "年份", "发表日期", "发布日期"),
+    "venue": (
+        "venue",
+        "conference",
+        "journal",
+        "pub",
+        "publication venue",
+        "会议",
+        "期刊",
+        "会议期刊",
+        "source",
+    ),
+    "date": (
+        "date",
+        "year",
+        "time",
+        "published",
+        "publish date",
+        "publication date",
+        "pub date",
+        "submitted",
+        "updated",
+        "日期",
+        "时间",
+        "年份",
+        "发表日期",
+        "发布日期",
+    ),
     "code": ("code", "github", "repo", "repository", "demo", "project", "homepage", "代码", "项目"),
     "authors": ("authors", "author", "作者"),
     "abstract": ("abstract", "摘要", "summary", "tl;dr", "tldr"),
@@ -88,25 +180,59 @@ def looks_like_markdown(head: str) -> bool:
     if re.match(r"^---\s*\n.*?\n(---|\.\.\.)\s*(\n|$)", head, re.DOTALL):
         return True
     lines = head.splitlines()
-    chinese = sum(bool(re.match(r"^\s*(?:\d{1,4}[.)、]\s*)?(?:[-*+]\s*)?(作者|摘要|中文摘要|单位|机构|"
-                                r"主要机构|发表日期|论文链接|链接|代码|代码链接|标题|题目|论文标题|论文题目)"
-                                r"\s*[:：]", line)) for line in lines)
+    chinese = sum(
+        bool(
+            re.match(
+                r"^\s*(?:\d{1,4}[.)、]\s*)?(?:[-*+]\s*)?(作者|摘要|中文摘要|单位|机构|"
+                r"主要机构|发表日期|论文链接|链接|代码|代码链接|标题|题目|论文标题|论文题目)"
+                r"\s*[:：]",
+                line,
+            )
+        )
+        for line in lines
+    )
     if chinese >= 2:
         return True
     # `Title:`/`Abstract:` lists with labels the paragraph reader does not know (`Link:`, `Code:`)
-    labelled = [m.group(1).lower() for m in (re.match(
-        r"^\s*(?:\d{1,4}[.)]\s*)?(title|authors?|abstract|links?|url|pdf|code|github|arxiv|"
-        r"affiliations?|published|date|venue|keywords)\s*[:：]", line, re.IGNORECASE)
-        for line in lines) if m]
-    if len(labelled) >= 3 and set(labelled) & {"link", "links", "pdf", "code", "github", "arxiv",
-                                               "affiliation", "affiliations", "published", "date"}:
+    labelled = [
+        m.group(1).lower()
+        for m in (
+            re.match(
+                r"^\s*(?:\d{1,4}[.)]\s*)?(title|authors?|abstract|links?|url|pdf|code|github|arxiv|"
+                r"affiliations?|published|date|venue|keywords)\s*[:：]",
+                line,
+                re.IGNORECASE,
+            )
+            for line in lines
+        )
+        if m
+    ]
+    if len(labelled) >= 3 and set(labelled) & {
+        "link",
+        "links",
+        "pdf",
+        "code",
+        "github",
+        "arxiv",
+        "affiliation",
+        "affiliations",
+        "published",
+        "date",
+    }:
         return True
     headings = sum(bool(re.match(r"^\s{0,3}#{1,6}\s+\S", line)) for line in lines)
     tables = sum(line.strip().startswith("|") and line.strip().endswith("|") for line in lines)
     # bold or a link where a title or a label starts (not bold words inside an abstract)
-    marked = sum(bool(re.match(r"^\s{0,3}(?:[-*+]\s+|\d{1,4}[.)]\s+|#{1,6}\s+(?:\d{1,4}[.)]\s+)?|>\s*)?"
-                               r"[^\w\s\[*_]{0,3}\s*(?:\*\*|__|\[[^\]]+\]\()", line))
-                 for line in lines)
+    marked = sum(
+        bool(
+            re.match(
+                r"^\s{0,3}(?:[-*+]\s+|\d{1,4}[.)]\s+|#{1,6}\s+(?:\d{1,4}[.)]\s+)?|>\s*)?"
+                r"[^\w\s\[*_]{0,3}\s*(?:\*\*|__|\[[^\]]+\]\()",
+                line,
+            )
+        )
+        for line in lines
+    )
     return tables >= 2 or marked >= 1 or headings >= 3
 
 
@@ -117,7 +243,7 @@ class _Builder:
         self.sections: dict[int, str] = {}
         self.usage_level: int | None = None
         self.current: Entry | None = None
-        self.mode: str | None = None     # the field that plain lines continue
+        self.mode: str | None = None  # the field that plain lines continue
         self.blank_before = False
         self.columns: list[str] | None = None
         self.group = 0
@@ -163,7 +289,7 @@ class _Builder:
             line = self.lines[i]
             end = heads[n + 1] if n + 1 < len(heads) else len(self.lines)
             leaf = n + 1 >= len(heads) or self.lines[heads[n + 1]].level <= line.level
-            body = self.lines[i + 1:end]
+            body = self.lines[i + 1 : end]
             text = any(b.kind in ("text", "quote") for b in body)
             lists = any(b.kind == "table" or b.kind == "item" and self.item_title(b) for b in body)
             usage = bool(_USAGE.match(strip_symbols(plain(line.text))))
@@ -189,8 +315,7 @@ class _Builder:
 
     def run(self) -> list[Entry]:
         self.siblings = self.sibling_entries()
-        self.first_heading = next((i for i, line in enumerate(self.lines) if line.kind == "heading"),
-                                  -1)
+        self.first_heading = next((i for i, line in enumerate(self.lines) if line.kind == "heading"), -1)
         lines = self.lines
         for i, line in enumerate(lines):
             kind = line.kind
@@ -273,12 +398,13 @@ class _Builder:
             return False
         if i in self.siblings:
             return True
-        body = self.lines[i + 1: self.next_heading(i)]
+        body = self.lines[i + 1 : self.next_heading(i)]
         if any(b.kind == "table" for b in body):
             return False
         for b in body:  # what comes first under it: a title of its own, or a field
-            if (b.kind == "item" or b.kind == "text" and _starts_with_title(b.text)) and \
-                    self.item_title(b) is not None:
+            if (b.kind == "item" or b.kind == "text" and _starts_with_title(b.text)) and self.item_title(
+                b
+            ) is not None:
                 return False  # a section over a list of papers
             if b.kind == "field" and b.label != "other":
                 return True
@@ -287,8 +413,11 @@ class _Builder:
         if line.level == 1 and i == self.first_heading and line.number is None and not paper_link:
             return False  # the document's own title over its introduction
         paragraphs = _paragraphs(body)
-        if sum(is_prose(p, PARA_WORDS, PARA_CJK) for p in paragraphs) >= 2 and \
-                line.number is None and not links(line.text):
+        if (
+            sum(is_prose(p, PARA_WORDS, PARA_CJK) for p in paragraphs) >= 2
+            and line.number is None
+            and not links(line.text)
+        ):
             return False  # a heading over untitled abstracts
         if line.number is not None or paper_link:
             return bool(content) or paper_link or bool(text)
@@ -297,8 +426,9 @@ class _Builder:
 
     def title_from(self, entry: Entry, text: str) -> None:
         found = links(text)
-        title_link = next(((label, url) for label, url in found
-                           if is_title_like(label) and not url.startswith("#")), None)
+        title_link = next(
+            ((label, url) for label, url in found if is_title_like(label) and not url.startswith("#")), None
+        )
         if title_link and plain(text).strip().startswith(title_link[0][:20]):
             entry.title = clean_title(title_link[0])
             self.add_link(entry, "paper", title_link[1])
@@ -340,12 +470,16 @@ class _Builder:
         paper_links = [url for label, url in found if _link_label(label) == "paper"]
         if not paper_links:  # "A. Author, B. Author. [Linked Title](paper-url). Venue 2023."
             for label, url in found:
-                if _link_label(label) is None and link_kind(url) == "paper" and \
-                        is_title_like(label) and len(label.split()) >= 3:
+                if (
+                    _link_label(label) is None
+                    and link_kind(url) == "paper"
+                    and is_title_like(label)
+                    and len(label.split()) >= 3
+                ):
                     return clean_title(label), url
             return None
         if paper_links:
-            before = plain(text[:text.find("[")]) if "[" in text else ""
+            before = plain(text[: text.find("[")]) if "[" in text else ""
             after = plain(without_links(text)) if not before else ""
             title = clean_title((before or after).strip(" -–—:·|,"))
             title = re.sub(r",\s*[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*)?\s+(?:19|20)\d\d$", "", title)
@@ -355,8 +489,11 @@ class _Builder:
 
     def item(self, line: Line) -> None:
         current = self.current
-        if current is not None and (current.kind in ("heading", "field", "line") or
-                                    current.kind == "item" and line.level > current.level):
+        if current is not None and (
+            current.kind in ("heading", "field", "line")
+            or current.kind == "item"
+            and line.level > current.level
+        ):
             self.text(line.text)
             return
         found = self.item_title(line)
@@ -376,28 +513,31 @@ class _Builder:
         rest = strip_symbols(line.text)
         for label, url in links(rest):
             self.add_link(entry, label, url)
-        remainder = re.sub(r"^\[((?:[^\[\]]|\[[^\[\]]*\])+)\]\([^)]*\)|^(\*\*|__)(.+?)\2", "",
-                           rest, count=1)
+        remainder = re.sub(r"^\[((?:[^\[\]]|\[[^\[\]]*\])+)\]\([^)]*\)|^(\*\*|__)(.+?)\2", "", rest, count=1)
         if not rest.startswith(("[", "*", "_")):  # the title was the text before the links
-            remainder = "" if rest.find("[") > 0 and plain(rest[:rest.find("[")]).strip(
-                " -–—:·|,") == found[0] else without_links(rest).replace(found[0], " ")
+            remainder = (
+                ""
+                if rest.find("[") > 0 and plain(rest[: rest.find("[")]).strip(" -–—:·|,") == found[0]
+                else without_links(rest).replace(found[0], " ")
+            )
         self.item_meta(entry, remainder)
         self.mode = "body"
 
     def item_meta(self, entry: Entry, remainder: str) -> None:
         """What follows an item's title: `Ann Lee, Bo Chen. *NeurIPS 2024*.` -> authors,
         venue, year; other text is kept as the entry's body."""
-        parts = [plain(p).strip(" .,;:-–—|") for p in re.split(r"(?<=[.;])\s+|\s+[-–—|]\s+",
-                                                               without_links(remainder))]
+        parts = [
+            plain(p).strip(" .,;:-–—|")
+            for p in re.split(r"(?<=[.;])\s+|\s+[-–—|]\s+", without_links(remainder))
+        ]
         rest = []
         for part in parts:
             if not part:
                 continue
             if not entry.authors and _names_line(part):
                 entry.authors = split_authors(part)
-            elif "venue" not in entry.fields and (m := YEAR.search(part)) and \
-                    len(part.split()) <= 8:
-                venue = part[:m.start()].strip(" ,.;:(")
+            elif "venue" not in entry.fields and (m := YEAR.search(part)) and len(part.split()) <= 8:
+                venue = part[: m.start()].strip(" ,.;:(")
                 if venue:
                     entry.fields["venue"] = venue
                 entry.fields.setdefault("year", m.group(1))
@@ -460,10 +600,12 @@ class _Builder:
         current = self.current
         if self.mode == "ignore":
             return
-        if current is not None and current.kind != "para" and \
-                (bare := _BARE_ID.match(plain(text))):  # "arXiv:2501.01234v2" / "DOI: 10.x/y"
-            current.fields.setdefault("arxiv_id" if bare.group(1).lower() == "arxiv" else "doi",
-                                      bare.group(2))
+        if (
+            current is not None and current.kind != "para" and (bare := _BARE_ID.match(plain(text)))
+        ):  # "arXiv:2501.01234v2" / "DOI: 10.x/y"
+            current.fields.setdefault(
+                "arxiv_id" if bare.group(1).lower() == "arxiv" else "doi", bare.group(2)
+            )
             return
         if current is None or current.kind == "para" and self.blank_before:
             # a paragraph outside any entry: an untitled paper if it reads as an abstract
@@ -480,8 +622,12 @@ class _Builder:
             current.title = clean_title(f"{current.title or ''} {without_links(text)}")
         elif mode in ("venue", "affiliation", "keywords", "category") and not self.blank_before:
             current.fields[mode] = f"{current.fields.get(mode, '')} {plain(text)}".strip()
-        elif not current.authors and current.kind in ("item", "heading", "line") and \
-                not current.abstracts and _names_line(text):
+        elif (
+            not current.authors
+            and current.kind in ("item", "heading", "line")
+            and not current.abstracts
+            and _names_line(text)
+        ):
             current.authors = split_authors(plain(without_links(text)))
         elif mode == "body" and current.body and not self.blank_before:
             current.body[-1] = f"{current.body[-1]} {_md_text(text)}"  # a wrapped paragraph
@@ -539,8 +685,12 @@ def _starts_with_title(text: str) -> bool:
 def _names_line(text: str) -> bool:
     """An unlabelled line of author names (`Ann Lee, Bo Chen`): no CJK, no year, no sentence."""
     bare = plain(without_links(text)).strip()
-    return (not cjk_count(bare) and not YEAR.search(bare) and not bare.endswith((".", ":"))
-            and looks_like_authors(bare))
+    return (
+        not cjk_count(bare)
+        and not YEAR.search(bare)
+        and not bare.endswith((".", ":"))
+        and looks_like_authors(bare)
+    )
 
 
 def _link_label(label: str) -> str | None:
@@ -555,8 +705,12 @@ def _title_cell(cells: list[str], columns: list[str]) -> int | None:
                 if role == "name":  # a dataset table: the paper is the linked title elsewhere
                     for j, cell in enumerate(cells):
                         title, url = _cell_title(cell)
-                        if url and j != index and is_title_like(title or "") and \
-                                len((title or "").split()) >= 3:
+                        if (
+                            url
+                            and j != index
+                            and is_title_like(title or "")
+                            and len((title or "").split()) >= 3
+                        ):
                             return j
                 return index
     for j, cell in enumerate(cells):
@@ -580,8 +734,11 @@ def _md_text(text: str) -> str:
     return plain(text)
 
 
-_FILE_NAME = re.compile(r"^`?[\w.-]+\.(?:jsonl|json|csv|tsv|md|txt|py|ya?ml|toml|bib|ris|html?|sh|"
-                        r"ipynb|gz|zip|tar|cfg|ini|lock)`?$", re.IGNORECASE)
+_FILE_NAME = re.compile(
+    r"^`?[\w.-]+\.(?:jsonl|json|csv|tsv|md|txt|py|ya?ml|toml|bib|ris|html?|sh|"
+    r"ipynb|gz|zip|tar|cfg|ini|lock)`?$",
+    re.IGNORECASE,
+)
 
 
 def is_title_like(text: str) -> bool:
@@ -637,6 +794,7 @@ def read_entries(path: Path) -> Iterator[Paper]:
 def read_html(path: Path) -> Iterator[Paper]:
     """An HTML page, as Markdown-like lines (`sources.html`), read as entries."""
     from paperatlas.sources.html import html_lines
+
     yield from entries_from_lines(path, html_lines(path))
 
 
@@ -649,8 +807,7 @@ def entries_from_lines(path: Path, raw: list[tuple[int, str]]) -> Iterator[Paper
     entries = _Builder(lines).run()
     entries = merge_duplicates(merge_repeated_sections(entries))
     entries = [e for e in entries if e.title or e.abstract()[0]]
-    entries = [e for e in entries if e.kind != "para" or
-               is_prose(e.abstract()[0], PARA_WORDS, PARA_CJK)]
+    entries = [e for e in entries if e.kind != "para" or is_prose(e.abstract()[0], PARA_WORDS, PARA_CJK)]
     if not entries and data is not None:  # a post, a page: not a paper
         yield skipped(f"{path}:1", "front matter without a title and an abstract (not a paper)")
         return

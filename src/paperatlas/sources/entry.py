@@ -25,19 +25,19 @@ _ABSTRACT_RANK = {"abstract": 4, "summary": 3, "quote": 2, "body": 1}
 @dataclass
 class Entry:
     lineno: int
-    kind: str                       # heading | item | table | field
+    kind: str  # heading | item | table | field
     title: str | None = None
     level: int = 0
     number: int | None = None
     section: str | None = None
     authors: list[str] = field(default_factory=list)
-    abstracts: dict[str, list[str]] = field(default_factory=dict)   # rank name -> parts
+    abstracts: dict[str, list[str]] = field(default_factory=dict)  # rank name -> parts
     body: list[str] = field(default_factory=list)
     urls: list[str] = field(default_factory=list)
     code: list[str] = field(default_factory=list)
-    fields: dict[str, str] = field(default_factory=dict)            # venue, date, ... as read
+    fields: dict[str, str] = field(default_factory=dict)  # venue, date, ... as read
     extra: dict[str, object] = field(default_factory=dict)
-    group: int = 0                   # index of the section run it was read in
+    group: int = 0  # index of the section run it was read in
 
     def add_text(self, rank: str, text: str) -> None:
         self.abstracts.setdefault(rank, []).append(text)
@@ -67,15 +67,17 @@ class Entry:
 
 def is_prose(text: str, words: int = 0, cjk: int = 0) -> bool:
     """Reads as an abstract: enough words (or CJK characters) to be more than a label."""
-    return len(without_links(text).split()) >= (words or _PROSE_WORDS) or \
-        cjk_count(text) >= (cjk or _PROSE_CJK)
+    return len(without_links(text).split()) >= (words or _PROSE_WORDS) or cjk_count(text) >= (
+        cjk or _PROSE_CJK
+    )
 
 
 def is_sentence(text: str) -> bool:
     """A short paragraph that is still a sentence or more (not `arXiv 2025, [Paper](...)`)."""
     bare = plain(without_links(text)).strip()
-    return bare.endswith((".", "。", "!", "?", "！", "？")) and \
-        (len(bare.split()) >= 3 or cjk_count(bare) >= 10)
+    return bare.endswith((".", "。", "!", "?", "！", "？")) and (
+        len(bare.split()) >= 3 or cjk_count(bare) >= 10
+    )
 
 
 def _join(parts: list[str]) -> str:
@@ -83,6 +85,7 @@ def _join(parts: list[str]) -> str:
 
 
 # -- merging ----------------------------------------------------------------------------
+
 
 def merge_repeated_sections(entries: list[Entry]) -> list[Entry]:
     """A run of numbered entries that repeats an earlier run (same numbers, same titles)
@@ -100,8 +103,13 @@ def merge_repeated_sections(entries: list[Entry]) -> list[Entry]:
         for a in order[:b_index]:
             earlier = {e.number: e for e in groups[a] if e.number is not None and id(e) not in merged_into}
             titled = [n for n, e in numbered.items() if e.title]
-            same = sum(1 for n in titled if n in earlier and earlier[n].title and
-                       normalise_text(earlier[n].title) == normalise_text(numbered[n].title))
+            same = sum(
+                1
+                for n in titled
+                if n in earlier
+                and earlier[n].title
+                and normalise_text(earlier[n].title) == normalise_text(numbered[n].title)
+            )
             if titled and same >= 2 and same >= 0.8 * len(titled):
                 for n, e in numbered.items():
                     if n in earlier:
@@ -153,6 +161,7 @@ def merge(into: Entry, other: Entry) -> None:
 
 # -- entry -> Paper ---------------------------------------------------------------------
 
+
 def to_paper(path: Path, entry: Entry) -> Paper:
     abstract, rank = entry.abstract()
     extra: dict[str, object] = dict(entry.extra)
@@ -173,7 +182,7 @@ def to_paper(path: Path, entry: Entry) -> Paper:
                 continue
             if m := YEAR.search(short):
                 year = year or int(m.group(1))
-                before = short[:m.start()].strip(" ,.;:(")
+                before = short[: m.start()].strip(" ,.;:(")
                 if before and not venue and len(before.split()) <= 6:
                     venue = before
                 break
@@ -185,14 +194,18 @@ def to_paper(path: Path, entry: Entry) -> Paper:
         extra["number"] = entry.number
     for key in ("affiliation", "category", "keywords"):
         if entry.fields.get(key):
-            extra["affiliations" if key == "affiliation" else
-                  "categories" if key == "category" else key] = entry.fields[key]
+            extra["affiliations" if key == "affiliation" else "categories" if key == "category" else key] = (
+                entry.fields[key]
+            )
     for rank_name in ("tldr", "summary"):
         if rank_name in entry.abstracts and rank != rank_name:
             extra[rank_name] = _join(entry.abstracts[rank_name])
-    identifiers = find_identifiers(*entry.urls, entry.fields.get("arxiv_id"), entry.fields.get("doi"),
-                                   *([f"arXiv:{entry.fields['arxiv_id']}"]
-                                     if entry.fields.get("arxiv_id") else []))
+    identifiers = find_identifiers(
+        *entry.urls,
+        entry.fields.get("arxiv_id"),
+        entry.fields.get("doi"),
+        *([f"arXiv:{entry.fields['arxiv_id']}"] if entry.fields.get("arxiv_id") else []),
+    )
     keywords = [k.strip() for k in re.split(r"[,;，；、]", entry.fields.get("keywords", "")) if k.strip()]
     extra.pop("keywords", None)
     urls = list(entry.urls)

@@ -9,6 +9,7 @@ from paperatlas.paper import Paper
 from paperatlas.sources.entry import is_prose
 from paperatlas.sources.mdlines import plain, without_links
 
+
 def front_matter(lines: list[tuple[int, str]]) -> tuple[dict | None, list[tuple[int, str]]]:
     """YAML front matter (`---` ... `---` at the top) as a dict, and the lines after it."""
     if not lines or lines[0][1].strip() != "---":
@@ -16,11 +17,12 @@ def front_matter(lines: list[tuple[int, str]]) -> tuple[dict | None, list[tuple[
     for j in range(1, min(len(lines), 400)):
         if lines[j][1].strip() in ("---", "..."):
             import yaml
+
             try:
                 data = yaml.safe_load("\n".join(line for _, line in lines[1:j]))
             except yaml.YAMLError:
                 return None, lines
-            return (data if isinstance(data, dict) else None), lines[j + 1:]
+            return (data if isinstance(data, dict) else None), lines[j + 1 :]
     return None, lines
 
 
@@ -28,14 +30,18 @@ def front_matter_paper(path: Path, data: dict, body: list[tuple[int, str]]) -> P
     """One paper per file (a Jekyll/PMLR post): the front matter's fields, the abstract
     from `abstract` (or the body's prose when the front matter has none)."""
     from paperatlas.sources.records import paper_from_record
+
     record = {k: v for k, v in data.items() if not isinstance(v, (dict,)) or k in ("author",)}
     record.pop("layout", None)
     paper = paper_from_record(record, f"{path}:1")
     if paper.skip or not paper.title:
         return None
     if not paper.abstract.strip():
-        text = " ".join(plain(without_links(line)) for _, line in body
-                        if line.strip() and not line.lstrip().startswith(("#", "{%", "{{", "<")))
+        text = " ".join(
+            plain(without_links(line))
+            for _, line in body
+            if line.strip() and not line.lstrip().startswith(("#", "{%", "{{", "<"))
+        )
         if not is_prose(text):
             return None
         paper.abstract = " ".join(text.split())

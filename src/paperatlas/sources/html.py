@@ -13,19 +13,54 @@ from pathlib import Path
 
 from paperatlas.sources._io import iter_lines
 
-_SKIP = {"script", "style", "nav", "footer", "noscript", "svg", "form", "button", "select",
-         "template", "iframe", "head", "aside"}
-_BLOCK = {"p", "div", "section", "article", "main", "ul", "ol", "dl", "dd", "dt", "table",
-          "thead", "tbody", "figure", "figcaption", "pre", "header", "center", "details",
-          "summary", "hr"}
+_SKIP = {
+    "script",
+    "style",
+    "nav",
+    "footer",
+    "noscript",
+    "svg",
+    "form",
+    "button",
+    "select",
+    "template",
+    "iframe",
+    "head",
+    "aside",
+}
+_BLOCK = {
+    "p",
+    "div",
+    "section",
+    "article",
+    "main",
+    "ul",
+    "ol",
+    "dl",
+    "dd",
+    "dt",
+    "table",
+    "thead",
+    "tbody",
+    "figure",
+    "figcaption",
+    "pre",
+    "header",
+    "center",
+    "details",
+    "summary",
+    "hr",
+}
 _VOID = {"br", "img", "hr", "meta", "link", "input", "source", "wbr", "area", "col", "embed"}
 
 
 def looks_like_html(head: str) -> bool:
     start = head.lstrip()[:200].lower()
     return start.startswith(("<!doctype html", "<html")) or (
-        start.startswith("<") and len(re.findall(r"</(p|div|li|a|td|h\d)>", head, re.I)) >= 5
-        and "<body" in head.lower())
+        start.startswith("<")
+        and len(re.findall(r"</(p|div|li|a|td|h\d)>", head, re.I)) >= 5
+        and "<body" in head.lower()
+    )
 
 
 class _ToLines(HTMLParser):

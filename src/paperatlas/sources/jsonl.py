@@ -48,8 +48,9 @@ def read_json(path: Path) -> Iterator[Paper]:
     try:
         document = json.loads(text)
     except ValueError as exc:
-        raise InputError(path, f"malformed JSON: {_reason(exc)}",
-                         lineno + getattr(exc, "lineno", 1) - 1) from None
+        raise InputError(
+            path, f"malformed JSON: {_reason(exc)}", lineno + getattr(exc, "lineno", 1) - 1
+        ) from None
     if isinstance(document, Mapping) and (found := records_list(document)) is not None:
         key, items = found
         lines = _item_lines(text, key, len(items), lineno)
@@ -67,11 +68,17 @@ def records_list(document: Mapping[str, Any]) -> tuple[str, list] | None:
             return key, document[key]
     if "title" in document or "abstract" in document:
         return None  # one paper
-    lists = [(k, v) for k, v in document.items()
-             if isinstance(v, list) and v and sum(isinstance(x, Mapping) for x in v) >= 0.9 * len(v)]
+    lists = [
+        (k, v)
+        for k, v in document.items()
+        if isinstance(v, list) and v and sum(isinstance(x, Mapping) for x in v) >= 0.9 * len(v)
+    ]
     if not lists:  # one level down: {"data": {"papers": [...]}}
-        inner = [found for v in document.values() if isinstance(v, Mapping)
-                 and (found := records_list(v)) is not None]
+        inner = [
+            found
+            for v in document.values()
+            if isinstance(v, Mapping) and (found := records_list(v)) is not None
+        ]
         return max(inner, key=lambda kv: len(kv[1])) if inner else None
     return max(lists, key=lambda kv: len(kv[1]))
 
@@ -99,8 +106,9 @@ def _item_lines(text: str, key: str, count: int, first_line: int) -> list[int]:
     return lines
 
 
-def _stream_array(path: Path, lines: Iterator[tuple[int, str]], first: str,
-                  first_line: int) -> Iterator[Paper]:
+def _stream_array(
+    path: Path, lines: Iterator[tuple[int, str]], first: str, first_line: int
+) -> Iterator[Paper]:
     """Decode `[obj, obj, ...]` one object at a time, reading lines as needed, so a big
     file never sits in memory whole. Line numbers of errors are the real ones."""
     decoder = json.JSONDecoder()
@@ -128,8 +136,9 @@ def _stream_array(path: Path, lines: Iterator[tuple[int, str]], first: str,
                 break
             eof = not more()
         if pos >= len(buf):
-            raise InputError(path, "malformed JSON: the array is never closed ']'",
-                             base_line + buf.count("\n"))
+            raise InputError(
+                path, "malformed JSON: the array is never closed ']'", base_line + buf.count("\n")
+            )
         if buf[pos] == "]":
             return
         try:
@@ -147,8 +156,7 @@ def _stream_array(path: Path, lines: Iterator[tuple[int, str]], first: str,
 
 def _papers(path: Path, record: Any, lineno: int) -> Iterator[Paper]:
     if not isinstance(record, Mapping):
-        raise InputError(path, f"expected a JSON object per paper, got {type(record).__name__}",
-                         lineno)
+        raise InputError(path, f"expected a JSON object per paper, got {type(record).__name__}", lineno)
     yield paper_from_record(record, f"{path}:{lineno}")
 
 

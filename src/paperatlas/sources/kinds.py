@@ -23,38 +23,105 @@ from paperatlas.identifiers import find_identifiers, link_kind
 
 _NEVER = {
     # books and other non-article publications
-    "book", "ebook", "edbook", "manual", "booklet", "proceedings", "periodical", "collection",
-    "mvbook", "bookinbook", "reference", "encyclopedia", "dictionary", "standard", "patent", "pat",
+    "book",
+    "ebook",
+    "edbook",
+    "manual",
+    "booklet",
+    "proceedings",
+    "periodical",
+    "collection",
+    "mvbook",
+    "bookinbook",
+    "reference",
+    "encyclopedia",
+    "dictionary",
+    "standard",
+    "patent",
+    "pat",
     # software, data, media
-    "software", "comp", "computerprogram", "dataset", "data", "video", "audio", "sound", "music",
-    "song", "image", "graphic", "map", "artwork", "art", "motionpicture", "movie", "broadcast",
+    "software",
+    "comp",
+    "computerprogram",
+    "dataset",
+    "data",
+    "video",
+    "audio",
+    "sound",
+    "music",
+    "song",
+    "image",
+    "graphic",
+    "map",
+    "artwork",
+    "art",
+    "motionpicture",
+    "movie",
+    "broadcast",
     "figure",
     # the web and the press
-    "postweblog", "blog", "blogpost", "articlenewspaper", "news", "personalcommunication",
-    "interview", "pcomm",
+    "postweblog",
+    "blog",
+    "blogpost",
+    "articlenewspaper",
+    "news",
+    "personalcommunication",
+    "interview",
+    "pcomm",
     # program items that are not papers
-    "keynote", "panel", "tutorial", "workshop", "exhibitor", "exhibitorforum", "networking",
-    "meeting", "break", "lunch", "reception", "social", "ceremony", "award", "sponsor", "other",
-    "plenary", "invitedtalk", "townhall", "opening", "closing",
+    "keynote",
+    "panel",
+    "tutorial",
+    "workshop",
+    "exhibitor",
+    "exhibitorforum",
+    "networking",
+    "meeting",
+    "break",
+    "lunch",
+    "reception",
+    "social",
+    "ceremony",
+    "award",
+    "sponsor",
+    "other",
+    "plenary",
+    "invitedtalk",
+    "townhall",
+    "opening",
+    "closing",
 }
-_GENERIC = {"misc", "gen", "generic", "webpage", "online", "www", "electronic", "elec", "web",
-            "post", "document"}
+_GENERIC = {
+    "misc",
+    "gen",
+    "generic",
+    "webpage",
+    "online",
+    "www",
+    "electronic",
+    "elec",
+    "web",
+    "post",
+    "document",
+}
 _SCHOLARLY = re.compile(
     r"\b(proceedings|proc\.|conference|symposium|workshop|journal|transactions|letters|review|"
     r"press|arxiv|biorxiv|medrxiv|ieee|acm|aaai|pmlr|springer|elsevier|neurips|nips|icml|iclr|"
-    r"cvpr|iccv|eccv|acl|emnlp|naacl|ijcai|kdd|sigir|www|university|institute)\b", re.IGNORECASE)
+    r"cvpr|iccv|eccv|acl|emnlp|naacl|ijcai|kdd|sigir|www|university|institute)\b",
+    re.IGNORECASE,
+)
 _BLOG = re.compile(r"blog|medium\.com|substack\.com|/news/|newsroom|press release", re.IGNORECASE)
 _ABSTRACT_LENGTH = 300  # characters: a paper's abstract, not a teaser line
-_PUBLICATION_PAGE = re.compile(r"/(pubs?|publications?|papers?|abs|article|articles|doi)/",
-                               re.IGNORECASE)
+_PUBLICATION_PAGE = re.compile(r"/(pubs?|publications?|papers?|abs|article|articles|doi)/", re.IGNORECASE)
 
 
 def normalise_kind(kind: str | None) -> str:
     return re.sub(r"[^a-z]", "", (kind or "").lower())
 
 
-def has_paper_signal(links: Iterable[str] = (), texts: Iterable[str | None] = (),
-                     venues: Iterable[str | None] = ()) -> bool:
+def has_paper_signal(
+    links: Iterable[str] = (), texts: Iterable[str | None] = (), venues: Iterable[str | None] = ()
+) -> bool:
     links = [u for u in links if u]
     if find_identifiers(*links, *texts):
         return True
@@ -63,17 +130,23 @@ def has_paper_signal(links: Iterable[str] = (), texts: Iterable[str | None] = ()
     return any(v and _SCHOLARLY.search(v) for v in venues)
 
 
-def has_paper_abstract(abstract: str | None, links: Iterable[str] = (),
-                       venues: Iterable[str | None] = ()) -> bool:
+def has_paper_abstract(
+    abstract: str | None, links: Iterable[str] = (), venues: Iterable[str | None] = ()
+) -> bool:
     """An abstract of a paper's length, with no link or venue saying blog post or news."""
     if not abstract or len(" ".join(abstract.split())) < _ABSTRACT_LENGTH:
         return False
     return not any(_BLOG.search(x) for x in (*links, *venues) if x)
 
 
-def not_a_paper(kind: str | None, links: Iterable[str] = (), texts: Iterable[str | None] = (),
-                venues: Iterable[str | None] = (), label: str | None = None,
-                abstract: str | None = None) -> str | None:
+def not_a_paper(
+    kind: str | None,
+    links: Iterable[str] = (),
+    texts: Iterable[str | None] = (),
+    venues: Iterable[str | None] = (),
+    label: str | None = None,
+    abstract: str | None = None,
+) -> str | None:
     """The skip reason for a record of this type, or None when it is a paper."""
     norm = normalise_kind(kind)
     shown = label or kind
@@ -81,7 +154,10 @@ def not_a_paper(kind: str | None, links: Iterable[str] = (), texts: Iterable[str
         return f"not a paper ({shown})"
     links = list(links)
     venues = list(venues)
-    if norm in _GENERIC and not has_paper_signal(links, texts, venues) \
-            and not has_paper_abstract(abstract, links, venues):
+    if (
+        norm in _GENERIC
+        and not has_paper_signal(links, texts, venues)
+        and not has_paper_abstract(abstract, links, venues)
+    ):
         return f"not a paper ({shown} without a DOI, arXiv id, paper link or venue)"
     return None

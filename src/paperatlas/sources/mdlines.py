@@ -31,22 +31,111 @@ from dataclasses import dataclass, field
 _LABELS: dict[str, tuple[str, ...]] = {
     "title": ("title", "paper title", "标题", "题目", "论文标题", "论文题目", "论文名称"),
     "authors": ("authors", "author", "author list", "作者", "作者列表", "作者们", "authors list"),
-    "affiliation": ("affiliation", "affiliations", "institution", "institutions", "organization",
-                    "单位", "机构", "主要机构", "作者单位", "所属机构", "研究机构"),
-    "abstract": ("abstract", "摘要", "中文摘要", "英文摘要", "论文摘要", "原文摘要", "abstract zh",
-                 "abstract en"),
+    "affiliation": (
+        "affiliation",
+        "affiliations",
+        "institution",
+        "institutions",
+        "organization",
+        "单位",
+        "机构",
+        "主要机构",
+        "作者单位",
+        "所属机构",
+        "研究机构",
+    ),
+    "abstract": (
+        "abstract",
+        "摘要",
+        "中文摘要",
+        "英文摘要",
+        "论文摘要",
+        "原文摘要",
+        "abstract zh",
+        "abstract en",
+    ),
     "summary": ("summary", "简介", "概要", "paper summary", "内容简介"),
-    "tldr": ("tl;dr", "tldr", "tl dr", "one sentence summary", "一句话总结", "一句话摘要", "核心贡献",
-             "ai summary", "ai 总结", "ai总结", "论文总结", "中文总结", "总结"),
-    "url": ("url", "link", "links", "paper link", "paper url", "pdf", "arxiv", "arxiv link",
-            "openreview", "doi", "abs", "论文链接", "链接", "原文链接", "论文地址", "地址", "原文",
-            "paper page", "page"),
-    "code": ("code", "github", "repo", "repository", "project", "project page", "homepage",
-             "website", "demo", "代码", "开源", "项目主页", "代码链接", "代码地址", "开源代码", "项目"),
-    "date": ("date", "published", "publish date", "publication date", "submitted", "发表日期",
-             "发布日期", "日期", "发表时间", "发布时间", "提交日期", "时间", "updated"),
-    "venue": ("venue", "conference", "journal", "published in", "会议", "期刊", "发表于", "来源",
-              "会议期刊", "收录"),
+    "tldr": (
+        "tl;dr",
+        "tldr",
+        "tl dr",
+        "one sentence summary",
+        "一句话总结",
+        "一句话摘要",
+        "核心贡献",
+        "ai summary",
+        "ai 总结",
+        "ai总结",
+        "论文总结",
+        "中文总结",
+        "总结",
+    ),
+    "url": (
+        "url",
+        "link",
+        "links",
+        "paper link",
+        "paper url",
+        "pdf",
+        "arxiv",
+        "arxiv link",
+        "openreview",
+        "doi",
+        "abs",
+        "论文链接",
+        "链接",
+        "原文链接",
+        "论文地址",
+        "地址",
+        "原文",
+        "paper page",
+        "page",
+    ),
+    "code": (
+        "code",
+        "github",
+        "repo",
+        "repository",
+        "project",
+        "project page",
+        "homepage",
+        "website",
+        "demo",
+        "代码",
+        "开源",
+        "项目主页",
+        "代码链接",
+        "代码地址",
+        "开源代码",
+        "项目",
+    ),
+    "date": (
+        "date",
+        "published",
+        "publish date",
+        "publication date",
+        "submitted",
+        "发表日期",
+        "发布日期",
+        "日期",
+        "发表时间",
+        "发布时间",
+        "提交日期",
+        "时间",
+        "updated",
+    ),
+    "venue": (
+        "venue",
+        "conference",
+        "journal",
+        "published in",
+        "会议",
+        "期刊",
+        "发表于",
+        "来源",
+        "会议期刊",
+        "收录",
+    ),
     "year": ("year", "年份"),
     "keywords": ("keywords", "keyword", "tags", "关键词", "匹配关键词", "标签", "topics"),
     "category": ("category", "categories", "subjects", "分类", "类别", "领域", "primary area", "area"),
@@ -54,8 +143,21 @@ _LABELS: dict[str, tuple[str, ...]] = {
 }
 LABELS: dict[str, str] = {label: name for name, labels in _LABELS.items() for label in labels}
 # `Label: value` without bold/HTML dress is a field only for these (prose says "Note: ...").
-_PLAIN_OK = {"title", "authors", "abstract", "summary", "tldr", "url", "code", "keywords",
-             "venue", "date", "affiliation", "category", "arxiv_id"}
+_PLAIN_OK = {
+    "title",
+    "authors",
+    "abstract",
+    "summary",
+    "tldr",
+    "url",
+    "code",
+    "keywords",
+    "venue",
+    "date",
+    "affiliation",
+    "category",
+    "arxiv_id",
+}
 
 # -- patterns ----------------------------------------------------------------------------
 
@@ -63,8 +165,10 @@ _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s*(.*?)\s*#*\s*$")
 _RULE = re.compile(r"^\s{0,3}([-*_])(?:\s*\1){2,}\s*$")
 _TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
-_ITEM = re.compile(r"^(\s*)(?:([-*+•])\s+|(\d{1,4})[.)]\s+|(\d{1,4})[、．]\s*|\[(\d{1,4})\]\s+|"
-                   r"[(（](\d{1,4})[)）]\s*)(\S.*)$")
+_ITEM = re.compile(
+    r"^(\s*)(?:([-*+•])\s+|(\d{1,4})[.)]\s+|(\d{1,4})[、．]\s*|\[(\d{1,4})\]\s+|"
+    r"[(（](\d{1,4})[)）]\s*)(\S.*)$"
+)
 _CN_DIGITS = {c: i for i, c in enumerate("零一二三四五六七八九")}
 _QUOTE = re.compile(r"^\s{0,3}>\s?(.*)$")
 _IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
@@ -72,22 +176,29 @@ _BADGE_LINK = re.compile(r"\[\s*(?:<img[^>]*>|!\[[^\]]*\]\([^)]*\))\s*\]\([^)]*\
 _IMG_TAG = re.compile(r"<img\b[^>]*>", re.IGNORECASE)
 _BR = re.compile(r"<br\s*/?>", re.IGNORECASE)
 _TAG = re.compile(r"</?[A-Za-z][\w:-]*(?:\s+[^<>]*?)?\s*/?>|<[A-Za-z][\w:-]*\s[^<>]*$")
-_HTML_LINK = re.compile(r"<a\b[^>]*\bhref\s*=\s*[\"']([^\"']+)[\"'][^>]*>(.*?)</a>",
-                        re.IGNORECASE | re.DOTALL)
-_MD_LINK = re.compile(r"\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*<?([^()\s>]+(?:\([^()\s]*\))?[^()\s>]*)>?"
-                      r"(?:\s+\"[^\"]*\")?\s*\)")
+_HTML_LINK = re.compile(
+    r"<a\b[^>]*\bhref\s*=\s*[\"']([^\"']+)[\"'][^>]*>(.*?)</a>", re.IGNORECASE | re.DOTALL
+)
+_MD_LINK = re.compile(
+    r"\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*<?([^()\s>]+(?:\([^()\s]*\))?[^()\s>]*)>?"
+    r"(?:\s+\"[^\"]*\")?\s*\)"
+)
 _BARE_URL = re.compile(r"(?<![(\[<\"'=])\bhttps?://[^\s<>\"'`）)\]，。]+")
 _EMPHASIS = re.compile(r"(\*\*|__|(?<!\w)\*(?=\S)|(?<=\S)\*(?!\w)|(?<!\w)_(?=\S)|(?<=\S)_(?!\w)|`)")
 _LEADING_SYMBOLS = re.compile(r"^[\s\W_]*?(?=[\w\[(\"'“‘「《$*])", re.UNICODE)
 _FIELD = re.compile(
     r"^(?P<open>\*\*|__|\*|<b>|<strong>)?\s*(?P<label>[^:：*_<>\[\]()|`]{1,40}?)\s*"
     r"(?:(?P<close1>\*\*|__|\*|</b>|</strong>)\s*[:：]|[:：]\s*(?P<close2>\*\*|__|\*|</b>|</strong>)?)"
-    r"\s*(?P<value>.*)$")
-_LABEL_ALONE = re.compile(r"^(?:\*\*|__|<b>|<strong>)\s*(?P<label>[^:：*_<>]{1,40}?)\s*[:：]?\s*"
-                          r"(?:\*\*|__|</b>|</strong>)\s*[:：]?\s*$")
+    r"\s*(?P<value>.*)$"
+)
+_LABEL_ALONE = re.compile(
+    r"^(?:\*\*|__|<b>|<strong>)\s*(?P<label>[^:：*_<>]{1,40}?)\s*[:：]?\s*"
+    r"(?:\*\*|__|</b>|</strong>)\s*[:：]?\s*$"
+)
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
-_EMOJI = re.compile("[\u2190-\u2bff\u2300-\u23ff\u2600-\u27bf\U0001F000-\U0001FAFF\uFE0F\u200d"
-                    "\u2B50\u2705\u274C]")
+_EMOJI = re.compile(
+    "[\u2190-\u2bff\u2300-\u23ff\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d\u2b50\u2705\u274c]"
+)
 
 
 @dataclass
@@ -97,10 +208,10 @@ class Line:
 
     lineno: int
     kind: str
-    text: str = ""             # the content (heading text, item text, field value, ...)
-    level: int = 0             # heading level; item indent
+    text: str = ""  # the content (heading text, item text, field value, ...)
+    level: int = 0  # heading level; item indent
     number: int | None = None  # numbered item / heading number
-    label: str | None = None   # field name (LABELS value)
+    label: str | None = None  # field name (LABELS value)
     raw_label: str | None = None
     cells: list[str] = field(default_factory=list)
     raw: str = ""
@@ -257,11 +368,12 @@ def classify(lineno: int, raw: str) -> Line:
         if field_line := _field(lineno, text, raw, heading=True):
             return field_line
         number = None
-        if num := re.match(r"^(?:\*\*)?\s*(?:(?:No\.\s*|#)(\d{1,4})[.)、:：]?|(\d{1,4})[.)、:：．]|"
-                           r"([一二三四五六七八九十]{1,3})[、.．])(?:\*\*)?(?:\s+|$|(?<=[、．]))(.*)$",
-                           text):
-            number = int(num.group(1) or num.group(2)) if not num.group(3) else \
-                chinese_number(num.group(3))
+        if num := re.match(
+            r"^(?:\*\*)?\s*(?:(?:No\.\s*|#)(\d{1,4})[.)、:：]?|(\d{1,4})[.)、:：．]|"
+            r"([一二三四五六七八九十]{1,3})[、.．])(?:\*\*)?(?:\s+|$|(?<=[、．]))(.*)$",
+            text,
+        ):
+            number = int(num.group(1) or num.group(2)) if not num.group(3) else chinese_number(num.group(3))
             text = num.group(4)
         return Line(lineno, "heading", text=text, level=level, number=number, raw=raw)
     if match := _QUOTE.match(raw):
@@ -290,8 +402,7 @@ def _field(lineno: int, text: str, raw: str, heading: bool = False) -> Line | No
     if match := _LABEL_ALONE.match(text):
         name = label_name(match.group("label"))
         if name:
-            return Line(lineno, "field", label=name, raw_label=match.group("label").strip(),
-                        text="", raw=raw)
+            return Line(lineno, "field", label=name, raw_label=match.group("label").strip(), text="", raw=raw)
         return None
     match = _FIELD.match(text)
     if not match:
@@ -302,8 +413,9 @@ def _field(lineno: int, text: str, raw: str, heading: bool = False) -> Line | No
     if name is None:
         # an unknown bold label (`**Score**: 11.0`) is a field we do not keep
         if dressed and match.group("open") and len(plain(label).split()) <= 4 and not heading:
-            return Line(lineno, "field", label="other", raw_label=plain(label),
-                        text=match.group("value"), raw=raw)
+            return Line(
+                lineno, "field", label="other", raw_label=plain(label), text=match.group("value"), raw=raw
+            )
         return None
     if not dressed and name not in _PLAIN_OK:
         return None

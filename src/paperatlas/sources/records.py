@@ -20,13 +20,19 @@ from paperatlas.sources.kinds import not_a_paper
 
 ALIASES: dict[str, tuple[str, ...]] = {
     "title": ("title", "paper_title", "papertitle"),
-    "abstract": ("abstract", "summary", "abstract_text", "paper_abstract", "abstract_note",
-                 "abstractnote"),
+    "abstract": ("abstract", "summary", "abstract_text", "paper_abstract", "abstract_note", "abstractnote"),
     "authors": ("authors_parsed", "authors", "author", "author_names", "authornames", "creators"),
     "keywords": ("keywords", "keyword", "key_words", "author_keywords", "tags"),
     "id": ("id", "paper_id", "openreview_id", "arxiv_id", "forum", "bibkey", "key"),
-    "venue": ("venue", "conference", "booktitle", "journal", "container_title",
-              "publicationtitle", "proceedingstitle"),
+    "venue": (
+        "venue",
+        "conference",
+        "booktitle",
+        "journal",
+        "container_title",
+        "publicationtitle",
+        "proceedingstitle",
+    ),
     "year": ("year", "publication_year"),
     "area": ("primary_area", "area", "research_area", "subject_area"),
     "decision": ("decision", "status"),
@@ -56,8 +62,9 @@ def tex_title(title: str) -> str:
     `$k$-NN` -> k-NN; any other maths is left as written."""
     if "$" not in title:
         return title
-    title = _TEX_SCRIPT.sub(lambda m: m.group(2).translate(
-        _SUPERSCRIPT if m.group(1) == "^" else _SUBSCRIPT), title)
+    title = _TEX_SCRIPT.sub(
+        lambda m: m.group(2).translate(_SUPERSCRIPT if m.group(1) == "^" else _SUBSCRIPT), title
+    )
     return _TEX_PLAIN.sub(r"\1", title)
 
 
@@ -126,8 +133,7 @@ def _name_of(item: Mapping[str, Any]) -> str:
             return item[key]
     parts = [item.get(k) for k in ("given", "non-dropping-particle", "family", "suffix")]
     if not any(parts):  # Zotero {firstName, lastName}, others {first, last}
-        parts = [item.get(k) for k in ("firstName", "first", "first_name", "lastName", "last",
-                                       "last_name")]
+        parts = [item.get(k) for k in ("firstName", "first", "first_name", "lastName", "last", "last_name")]
     return " ".join(str(p) for p in parts if p)
 
 
@@ -197,18 +203,26 @@ def check_types(record: Mapping[str, Any], canonical: bool = False) -> str | Non
     for name, (_, value) in found.items():
         if value is None or isinstance(value, str):
             continue
-        kind = ("a number" if isinstance(value, (int, float)) else
-                "a list" if isinstance(value, (list, tuple)) else
-                "a dict" if isinstance(value, Mapping) else type(value).__name__)
+        kind = (
+            "a number"
+            if isinstance(value, (int, float))
+            else "a list"
+            if isinstance(value, (list, tuple))
+            else "a dict"
+            if isinstance(value, Mapping)
+            else type(value).__name__
+        )
         return f"{name} is {kind}, not text"
-    if "abstract" in found and found["abstract"][1] is None and \
-            not (isinstance(found.get("title", (0, None))[1], str) and found["title"][1].strip()):
+    if (
+        "abstract" in found
+        and found["abstract"][1] is None
+        and not (isinstance(found.get("title", (0, None))[1], str) and found["title"][1].strip())
+    ):
         return "abstract is null and there is no title"
     return None
 
 
-def _rating_fields(fields: dict[str, Any], by_key: dict[str, Any],
-                   extra: dict[str, Any]) -> float | None:
+def _rating_fields(fields: dict[str, Any], by_key: dict[str, Any], extra: dict[str, Any]) -> float | None:
     """The mean rating. Paper Copilot writes `rating_avg: [mean, std]` beside `rating:
     "6;4;8"` (each reviewer's): the pair is a mean and a spread, not two ratings."""
     value = fields.get("rating")
@@ -236,8 +250,12 @@ def _first_version_date(record: Mapping[str, Any]) -> str | None:
     return iso_date(created) if created else None
 
 
-_MONTHS = {m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug",
-                                       "sep", "oct", "nov", "dec"), 1)}
+_MONTHS = {
+    m: i
+    for i, m in enumerate(
+        ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1
+    )
+}
 
 
 def iso_date(value: Any) -> str | None:
@@ -249,8 +267,7 @@ def iso_date(value: Any) -> str | None:
     if match := re.search(r"\b(1[89]\d\d|20\d\d)[-/.](\d{1,2})(?:[-/.](\d{1,2}))?\b", text):
         year, month, day = match.groups()
         if 1 <= int(month) <= 12:
-            return f"{year}-{int(month):02d}" + (f"-{int(day):02d}" if day and
-                                                  1 <= int(day) <= 31 else "")
+            return f"{year}-{int(month):02d}" + (f"-{int(day):02d}" if day and 1 <= int(day) <= 31 else "")
     if match := re.search(r"\b(\d{1,2})?\s*([A-Za-z]{3})[a-z]*\.?,?\s+(1[89]\d\d|20\d\d)\b", text):
         day, month, year = match.groups()
         if month.lower() in _MONTHS:
@@ -270,10 +287,13 @@ def paper_from_record(record: Mapping[str, Any], source: str) -> Paper:
     kind = record.get("type") or record.get("itemType")  # CSL, programs; Zotero JSON
     if isinstance(kind, str) and kind:
         links = [str(record.get(k)) for k in ("URL", "url", "link", "pdf", "abs") if record.get(k)]
-        venues = [str(record.get(k) or "") for k in ("container-title", "publisher", "venue",
-                                                    "journal", "booktitle")]
-        if reason := not_a_paper(kind, links, [str(record.get("DOI") or record.get("doi") or "")],
-                                 venues, label=f"type {kind}"):
+        venues = [
+            str(record.get(k) or "")
+            for k in ("container-title", "publisher", "venue", "journal", "booktitle")
+        ]
+        if reason := not_a_paper(
+            kind, links, [str(record.get("DOI") or record.get("doi") or "")], venues, label=f"type {kind}"
+        ):
             return skipped(source, reason, title if isinstance(title, str) else None)
     fields: dict[str, Any] = {}
     by_key = {canonical_key(k): v for k, v in record.items() if v not in (None, "", [], {})}
@@ -284,8 +304,11 @@ def paper_from_record(record: Mapping[str, Any], source: str) -> Paper:
             if alias in by_key:
                 fields[name] = by_key.pop(alias)
                 break
-    if not (isinstance(fields.get("abstract", ""), str) and isinstance(fields.get("title", ""), str)) \
-            or "abstract" not in fields and "title" not in fields:
+    if (
+        not (isinstance(fields.get("abstract", ""), str) and isinstance(fields.get("title", ""), str))
+        or "abstract" not in fields
+        and "title" not in fields
+    ):
         if bad := check_types(record):  # a field of the wrong type, a null abstract
             return skipped(source, bad, title if isinstance(title, str) else None)
     if "authors_parsed" in present:  # arXiv: the parsed names replace the joined string
@@ -317,9 +340,15 @@ def paper_from_record(record: Mapping[str, Any], source: str) -> Paper:
             urls.append(value)
     if paper_id and _ARXIV_ID.match(paper_id) and ("categories" in extra or "abs" in record):
         urls = urls or [f"https://arxiv.org/abs/{paper_id}"]
-    elif paper_id and _OPENREVIEW_ID.match(paper_id) and (
-            is_note or any(h in present for h in _OPENREVIEW_HINTS)
-            or any("openreview.net" in u for u in urls)):
+    elif (
+        paper_id
+        and _OPENREVIEW_ID.match(paper_id)
+        and (
+            is_note
+            or any(h in present for h in _OPENREVIEW_HINTS)
+            or any("openreview.net" in u for u in urls)
+        )
+    ):
         forum = f"https://openreview.net/forum?id={paper_id}"
         if forum not in urls:
             urls.insert(0, forum)
@@ -329,8 +358,11 @@ def paper_from_record(record: Mapping[str, Any], source: str) -> Paper:
         if isinstance(value, str) and value.startswith("http") and value not in code_urls:
             code_urls.append(value)
     ids = find_identifiers(*(u for u in urls), _text(all_keys.get("doi")))
-    if paper_id and _ARXIV_ID.match(paper_id) and ("categories" in extra or "abs" in record
-                                                  or "arxiv_id" in present):
+    if (
+        paper_id
+        and _ARXIV_ID.match(paper_id)
+        and ("categories" in extra or "abs" in record or "arxiv_id" in present)
+    ):
         ids.setdefault("arxiv", strip_version(paper_id))
     if paper_id and is_note:
         ids.setdefault("openreview", paper_id)

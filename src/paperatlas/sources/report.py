@@ -17,8 +17,8 @@ _EXAMPLES = 5
 @dataclass
 class ReadReport:
     format: str | None = None
-    read: int = 0                                           # papers yielded
-    skipped: Counter = field(default_factory=Counter)       # reason -> count
+    read: int = 0  # papers yielded
+    skipped: Counter = field(default_factory=Counter)  # reason -> count
     # reason -> first line numbers ("file:line" for a folder)
     examples: dict[str, list[int | str]] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
@@ -40,10 +40,14 @@ class ReadReport:
         parts = []
         for reason, count in self.skipped.most_common():
             lines = self.examples.get(reason) or []
-            word = "" if isinstance(lines[0] if lines else 0, str) else \
-                f"line{'s' if len(lines) > 1 else ''} "
-            where = f" ({word}{', '.join(map(str, lines))}" \
-                    f"{', ...' if count > len(lines) else ''})" if lines else ""
+            word = (
+                "" if isinstance(lines[0] if lines else 0, str) else f"line{'s' if len(lines) > 1 else ''} "
+            )
+            where = (
+                f" ({word}{', '.join(map(str, lines))}{', ...' if count > len(lines) else ''})"
+                if lines
+                else ""
+            )
             parts.append(f"{count} {reason}{where}")
         return f"{self.skipped_total} skipped: " + "; ".join(parts)
 

@@ -33,8 +33,11 @@ _DATE = ("DA", "PY", "Y1", "Y2")
 def looks_like_ris(head: str) -> bool:
     """A `TY  - ` line first (after blank lines), and an `ER  -` or more tags after it."""
     lines = [line for line in head.splitlines() if line.strip()]
-    return bool(lines) and bool(re.match(r"^TY  ?- \S", lines[0])) and \
-        sum(bool(TAG.match(line)) for line in lines[:20]) >= 3
+    return (
+        bool(lines)
+        and bool(re.match(r"^TY  ?- \S", lines[0]))
+        and sum(bool(TAG.match(line)) for line in lines[:20]) >= 3
+    )
 
 
 def read_ris(path: Path) -> Iterator[Paper]:
@@ -93,8 +96,7 @@ def _paper(path: Path, start: int, record: dict[str, list[str]]) -> Paper:
     links = [u for tag in _LINKS for value in record.get(tag, []) for u in value.split()]
     doi_text = _first(record, ("DO",))
     venue = _first(record, _VENUE)
-    if reason := not_a_paper(kind, links, [doi_text], [venue, _first(record, ("PB",))],
-                             label=f"TY {kind}"):
+    if reason := not_a_paper(kind, links, [doi_text], [venue, _first(record, ("PB",))], label=f"TY {kind}"):
         return skipped(source, reason, title)
     ids = find_identifiers(doi_text, *links)
     urls, code = split_links(links)
@@ -104,8 +106,15 @@ def _paper(path: Path, start: int, record: dict[str, list[str]]) -> Paper:
     date = iso_date(date_text)
     year_match = re.search(r"\b(1[89]\d\d|20\d\d)\b", date_text or "")
     extra: dict[str, object] = {"ris_type": kind}
-    for tag, name in (("PB", "publisher"), ("VL", "volume"), ("IS", "issue"), ("SP", "pages"),
-                      ("SN", "issn"), ("N1", "note"), ("LA", "language")):
+    for tag, name in (
+        ("PB", "publisher"),
+        ("VL", "volume"),
+        ("IS", "issue"),
+        ("SP", "pages"),
+        ("SN", "issn"),
+        ("N1", "note"),
+        ("LA", "language"),
+    ):
         if value := _first(record, (tag,)):
             extra[name] = value
     if doi_text:

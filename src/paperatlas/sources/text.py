@@ -28,8 +28,9 @@ TITLE_MAX_CJK_CHARS = 60  # a Chinese title is 10-40 characters; an abstract is 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _STYLE_LOOKAHEAD = 50  # blocks read ahead to tell "title block, abstract block" lists apart
 
-_LABEL = re.compile(r"^\s*(title|abstract|summary|authors?|keywords|tl;?dr|url|venue)\s*[:：]\s*(.*)$",
-                    re.IGNORECASE)
+_LABEL = re.compile(
+    r"^\s*(title|abstract|summary|authors?|keywords|tl;?dr|url|venue)\s*[:：]\s*(.*)$", re.IGNORECASE
+)
 _HEADING = re.compile(r"^\s*#{1,6}\s+(.*?)\s*#*\s*$")
 _NUMBERED = re.compile(r"^\s*[(\[]?(\d{1,6})[.)\]]\s+(\S.*)$")  # 12. / 12) / (12) / [12]
 _BOLD = re.compile(r"^\s*\*\*(.+?)\*\*\s*$")
@@ -39,15 +40,73 @@ _BROKEN_WORD = re.compile(r"(?<![\\\w])([A-Za-z]+(?:-[A-Za-z]+)*)-\s+([a-z]+)\b"
 _KEEP_BEFORE = {"and", "or", "nor", "to", "vs", "versus", "as", "but", "than", "via", "with"}
 # Prefixes usually written with a hyphen: "self- supervised" -> "self-supervised".
 _HYPHEN_PREFIXES = {
-    "self", "non", "cross", "multi", "semi", "well", "state", "high", "low", "large", "small",
-    "long", "short", "fine", "zero", "few", "one", "two", "three", "open", "real", "end",
-    "first", "second", "third", "top", "task", "domain", "human", "label", "sample", "time",
-    "world", "object", "token", "text", "image", "video", "data", "model", "co", "post", "pre",
-    "in", "out", "off", "on", "sub", "super", "inter", "intra", "anti", "quasi", "pseudo",
+    "self",
+    "non",
+    "cross",
+    "multi",
+    "semi",
+    "well",
+    "state",
+    "high",
+    "low",
+    "large",
+    "small",
+    "long",
+    "short",
+    "fine",
+    "zero",
+    "few",
+    "one",
+    "two",
+    "three",
+    "open",
+    "real",
+    "end",
+    "first",
+    "second",
+    "third",
+    "top",
+    "task",
+    "domain",
+    "human",
+    "label",
+    "sample",
+    "time",
+    "world",
+    "object",
+    "token",
+    "text",
+    "image",
+    "video",
+    "data",
+    "model",
+    "co",
+    "post",
+    "pre",
+    "in",
+    "out",
+    "off",
+    "on",
+    "sub",
+    "super",
+    "inter",
+    "intra",
+    "anti",
+    "quasi",
+    "pseudo",
 }
-_LABEL_FIELDS = {"title": "title", "abstract": "abstract", "summary": "abstract",
-                 "author": "authors", "authors": "authors", "keywords": "keywords",
-                 "tldr": "tldr", "tl;dr": "tldr", "url": "url", "venue": "venue"}
+_LABEL_FIELDS = {
+    "title": "title",
+    "abstract": "abstract",
+    "summary": "abstract",
+    "author": "authors",
+    "authors": "authors",
+    "keywords": "keywords",
+    "tldr": "tldr",
+    "tl;dr": "tldr",
+    "url": "url",
+    "venue": "venue",
+}
 
 
 def repair_hyphenation(text: str) -> str:
@@ -74,10 +133,14 @@ def _join(lines: list[str]) -> str:
 def is_title_like(line: str) -> bool:
     """A short line that can be a title or a heading: never a full sentence."""
     line = line.strip()
-    return (bool(line) and len(line) <= TITLE_MAX_CHARS and len(line.split()) <= TITLE_MAX_WORDS
-            and len(_CJK.findall(line)) <= TITLE_MAX_CJK_CHARS  # Chinese has no spaces to count
-            and not line.endswith((".", ",", ";", ":", "!", "。", "！", "？", "；", "，"))
-            and any(c.isalnum() for c in line))
+    return (
+        bool(line)
+        and len(line) <= TITLE_MAX_CHARS
+        and len(line.split()) <= TITLE_MAX_WORDS
+        and len(_CJK.findall(line)) <= TITLE_MAX_CJK_CHARS  # Chinese has no spaces to count
+        and not line.endswith((".", ",", ";", ":", "!", "。", "！", "？", "；", "，"))
+        and any(c.isalnum() for c in line)
+    )
 
 
 def _looks_like_title_over(first: str, second: str) -> bool:
@@ -105,8 +168,7 @@ class _Entry:
 def _parse_block(start: int, lines: list[str]) -> _Entry:
     entry = _Entry(line=start)
     entry = _parse_lines(entry, lines)
-    if entry.abstract is None and not (is_title_like(entry.title or "")
-                                       and is_title_like(" ".join(lines))):
+    if entry.abstract is None and not (is_title_like(entry.title or "") and is_title_like(" ".join(lines))):
         # too long for a title: whatever it was marked as, it is the paper's text
         entry.abstract, entry.title = entry.title or _join(lines), None
     return entry

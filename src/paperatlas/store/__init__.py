@@ -27,8 +27,9 @@ DEFAULT_DB = Path(".paperatlas") / "atlas.db"
 FTS_WEIGHTS = (3.0, 1.0, 2.0)  # bm25 weight of title, abstract, keywords (papers_fts columns)
 FTS_COLUMNS = ("title", "abstract", "keywords")
 _BM25 = "bm25(papers_fts, " + ", ".join(str(w) for w in FTS_WEIGHTS) + ")"
-_COLUMN_WEIGHT_SQL = ("CASE col " + " ".join(f"WHEN '{c}' THEN {w}" for c, w in
-                                            zip(FTS_COLUMNS, FTS_WEIGHTS)) + " ELSE 1.0 END")
+_COLUMN_WEIGHT_SQL = (
+    "CASE col " + " ".join(f"WHEN '{c}' THEN {w}" for c, w in zip(FTS_COLUMNS, FTS_WEIGHTS)) + " ELSE 1.0 END"
+)
 # A filtered full-text search first ranks this many times `limit` matches unfiltered and
 # keeps the allowed ones (fast for common filters); rare filters fall back to SQL.
 FTS_FILTER_DEPTH = 5
@@ -38,9 +39,23 @@ FTS_FILTER_MIN_DEPTH = 1000
 _JSON_COLUMNS = ("authors", "keywords", "urls", "extra", "identifiers", "code_urls")
 _JSON_EMPTY = {"extra": "{}", "identifiers": "{}"}  # the others default to '[]'
 PAPER_COLUMNS = (
-    "id", "title", "abstract", "authors", "keywords", "venue", "year", "area",
-    "decision", "rating", "urls", "source", "extra",
-    "identifiers", "code_urls", "section", "date",  # migration 4
+    "id",
+    "title",
+    "abstract",
+    "authors",
+    "keywords",
+    "venue",
+    "year",
+    "area",
+    "decision",
+    "rating",
+    "urls",
+    "source",
+    "extra",
+    "identifiers",
+    "code_urls",
+    "section",
+    "date",  # migration 4
 )
 
 MIGRATIONS: list[str] = [
@@ -269,8 +284,9 @@ class Store:
     before anything is written to it (store_file.inspect_file).
     """
 
-    def __init__(self, path: str | os.PathLike[str] | None = None,
-                 read_only: bool | None = None, create: bool = True):
+    def __init__(
+        self, path: str | os.PathLike[str] | None = None, read_only: bool | None = None, create: bool = True
+    ):
         self.path = Path(path) if path is not None else default_db_path()
         self._local = threading.local()
         try:
@@ -281,38 +297,44 @@ class Store:
             raise StoreError(f"{self.path}: is a directory, not a database")
         if not exists:
             if read_only or not create:
-                raise StoreError(f"{self.path}: no atlas here (create one with "
-                                 f"'paperatlas add FILE --db {self.path}')")
+                raise StoreError(
+                    f"{self.path}: no atlas here (create one with 'paperatlas add FILE --db {self.path}')"
+                )
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
-                raise StoreError(f"{self.path.parent}: cannot create the atlas directory "
-                                 f"({exc.strerror})") from None
+                raise StoreError(
+                    f"{self.path.parent}: cannot create the atlas directory ({exc.strerror})"
+                ) from None
         writable = can_write(self.path)
         if not exists and not writable:
-            raise StoreError(f"{self.path}: cannot create the atlas "
-                             f"({self.path.parent} is not writable)")
+            raise StoreError(f"{self.path}: cannot create the atlas ({self.path.parent} is not writable)")
         if read_only is False and not writable:
-            raise StoreError(f"{self.path}: the atlas is read-only (no write permission for "
-                             "the file or its directory)")
+            raise StoreError(
+                f"{self.path}: the atlas is read-only (no write permission for the file or its directory)"
+            )
         info = inspect_file(self.path)  # refuses what is not an atlas, writing nothing
         self.read_only = bool(read_only) or not writable
-        self.read_only_reason = ("opened read-only" if read_only else
-                                 "no write permission for the file or its directory")
+        self.read_only_reason = (
+            "opened read-only" if read_only else "no write permission for the file or its directory"
+        )
         self._immutable = info.immutable
         if info.version > len(MIGRATIONS):
             raise StoreError(
                 f"{self.path}: schema version {info.version} is newer than this paperatlas "
-                f"({len(MIGRATIONS)}); upgrade paperatlas")
+                f"({len(MIGRATIONS)}); upgrade paperatlas"
+            )
         if self.read_only:
             if info.kind == "new":
-                raise StoreError(f"{self.path}: no atlas in this file yet, and it is "
-                                 f"read-only ({self.read_only_reason})")
+                raise StoreError(
+                    f"{self.path}: no atlas in this file yet, and it is read-only ({self.read_only_reason})"
+                )
             if info.version < len(MIGRATIONS):
                 raise StoreError(
                     f"{self.path}: the atlas (schema {info.version}) needs an upgrade to "
                     f"schema {len(MIGRATIONS)}, and it is read-only "
-                    f"({self.read_only_reason}): open it once with write access")
+                    f"({self.read_only_reason}): open it once with write access"
+                )
         else:
             self._migrate(stamp=info.kind != "atlas")
 
@@ -331,8 +353,7 @@ class Store:
                 conn.execute("PRAGMA busy_timeout=30000")
                 self._local.conn = conn
                 return conn
-            conn = sqlite3.connect(self.path, timeout=30, isolation_level=None,
-                                   check_same_thread=False)
+            conn = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
             conn.row_factory = sqlite3.Row
             try:
                 conn.execute("PRAGMA journal_mode=WAL")
@@ -373,8 +394,9 @@ class Store:
     def require_writable(self, action: str = "change it") -> None:
         """StoreError (one line for the user) when the atlas is open read-only."""
         if self.read_only:
-            raise StoreError(f"{self.path}: the atlas is read-only ({self.read_only_reason}): "
-                             f"cannot {action}")
+            raise StoreError(
+                f"{self.path}: the atlas is read-only ({self.read_only_reason}): cannot {action}"
+            )
 
     def _migrate(self, stamp: bool) -> None:
         """Bring the schema up to date, one transaction per migration (each re-reads the
@@ -396,8 +418,9 @@ class Store:
                     number += 1
         except sqlite3.DatabaseError as exc:
             if "readonly" in str(exc) or "read-only" in str(exc):
-                raise StoreError(f"{self.path}: the atlas is read-only (no write permission): "
-                                 f"cannot prepare it ({exc})") from None
+                raise StoreError(
+                    f"{self.path}: the atlas is read-only (no write permission): cannot prepare it ({exc})"
+                ) from None
             raise StoreError(f"{self.path}: cannot prepare the atlas ({exc})") from None
 
     @property
@@ -411,8 +434,8 @@ class Store:
         cols = [c for c in PAPER_COLUMNS if c in record]
         values = [_column_value(c, record[c]) for c in cols]
         self.conn.execute(
-            f"INSERT INTO papers ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",
-            values)
+            f"INSERT INTO papers ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})", values
+        )
 
     def update_paper(self, paper_id: str, changes: dict[str, Any]) -> None:
         if not changes:
@@ -421,8 +444,8 @@ class Store:
         values = [_column_value(c, changes[c]) for c in cols]
         sets = ", ".join(f"{c} = ?" for c in cols)
         self.conn.execute(
-            f"UPDATE papers SET {sets}, updated_at = datetime('now') WHERE id = ?",
-            [*values, paper_id])
+            f"UPDATE papers SET {sets}, updated_at = datetime('now') WHERE id = ?", [*values, paper_id]
+        )
 
     def get_paper(self, paper_id: str) -> dict[str, Any] | None:
         row = self.conn.execute("SELECT * FROM papers WHERE id = ?", (paper_id,)).fetchone()
@@ -433,9 +456,10 @@ class Store:
         ids = list(ids)
         found: dict[str, dict[str, Any]] = {}
         for start in range(0, len(ids), 500):
-            chunk = ids[start:start + 500]
+            chunk = ids[start : start + 500]
             rows = self.conn.execute(
-                f"SELECT * FROM papers WHERE id IN ({', '.join('?' * len(chunk))})", chunk)
+                f"SELECT * FROM papers WHERE id IN ({', '.join('?' * len(chunk))})", chunk
+            )
             for row in rows:
                 found[row["id"]] = _row_to_paper_dict(row)
         return [found[i] for i in ids if i in found]
@@ -446,16 +470,24 @@ class Store:
         if row:
             return row[0]
         rows = self.conn.execute(
-            "SELECT id FROM papers WHERE id >= ? AND id < ? LIMIT 2",
-            (prefix, prefix + "\U0010ffff")).fetchall()
+            "SELECT id FROM papers WHERE id >= ? AND id < ? LIMIT 2", (prefix, prefix + "\U0010ffff")
+        ).fetchall()
         return rows[0][0] if len(rows) == 1 else None
 
-    def iter_papers(self, list_name: str | None = None, area: str | None = None,
-                    decision: str | None = None, text: str | None = None,
-                    kind: str | None = None, has_code: bool | None = None,
-                    ids: Iterable[str] | None = None, limit: int | None = None,
-                    offset: int = 0, id_only: bool = False,
-                    section: str | None = None) -> Iterator[dict[str, Any]]:
+    def iter_papers(
+        self,
+        list_name: str | None = None,
+        area: str | None = None,
+        decision: str | None = None,
+        text: str | None = None,
+        kind: str | None = None,
+        has_code: bool | None = None,
+        ids: Iterable[str] | None = None,
+        limit: int | None = None,
+        offset: int = 0,
+        id_only: bool = False,
+        section: str | None = None,
+    ) -> Iterator[dict[str, Any]]:
         """Papers matching every filter given, in list order (or insertion order).
 
         `text` is a plain substring of title or abstract, `section` of the heading a list
@@ -492,11 +524,13 @@ class Store:
             id_list = list(ids)
             where.append(f"p.id IN (SELECT value FROM json_each(?))")
             params.append(json.dumps(id_list))
-        columns = ("p.id AS id" if id_only else
-                   "p.*, f.kind AS kind, f.name AS name, coalesce(f.has_code, 0) AS has_code, "
-                   "f.display_title AS display_title, f.predicted_area AS predicted_area")
-        sql = (f"SELECT {columns} "
-               f"FROM papers p {' '.join(joins)} LEFT JOIN facts f ON f.paper_id = p.id")
+        columns = (
+            "p.id AS id"
+            if id_only
+            else "p.*, f.kind AS kind, f.name AS name, coalesce(f.has_code, 0) AS has_code, "
+            "f.display_title AS display_title, f.predicted_area AS predicted_area"
+        )
+        sql = f"SELECT {columns} FROM papers p {' '.join(joins)} LEFT JOIN facts f ON f.paper_id = p.id"
         if where:
             sql += " WHERE " + " AND ".join(where)
         sql += f" ORDER BY {order}"
@@ -510,24 +544,28 @@ class Store:
         if list_name is None:
             return self.conn.execute("SELECT count(*) FROM papers").fetchone()[0]
         return self.conn.execute(
-            "SELECT count(*) FROM list_members WHERE list_name = ?", (list_name,)).fetchone()[0]
+            "SELECT count(*) FROM list_members WHERE list_name = ?", (list_name,)
+        ).fetchone()[0]
 
     def all_ids(self, list_name: str | None = None) -> list[str]:
         if list_name is None:
             return [r[0] for r in self.conn.execute("SELECT id FROM papers ORDER BY rowid")]
-        return [r[0] for r in self.conn.execute(
-            "SELECT paper_id FROM list_members WHERE list_name = ? ORDER BY position",
-            (list_name,))]
+        return [
+            r[0]
+            for r in self.conn.execute(
+                "SELECT paper_id FROM list_members WHERE list_name = ? ORDER BY position", (list_name,)
+            )
+        ]
 
     # -- dedup fingerprints ----------------------------------------------------------------
 
     def add_hash(self, hash_: str, paper_id: str) -> None:
-        self.conn.execute("INSERT OR IGNORE INTO paper_hashes(hash, paper_id) VALUES (?, ?)",
-                          (hash_, paper_id))
+        self.conn.execute(
+            "INSERT OR IGNORE INTO paper_hashes(hash, paper_id) VALUES (?, ?)", (hash_, paper_id)
+        )
 
     def paper_for_hash(self, hash_: str) -> str | None:
-        row = self.conn.execute("SELECT paper_id FROM paper_hashes WHERE hash = ?",
-                                (hash_,)).fetchone()
+        row = self.conn.execute("SELECT paper_id FROM paper_hashes WHERE hash = ?", (hash_,)).fetchone()
         return row[0] if row else None
 
     def all_hashes(self) -> dict[str, str]:
@@ -536,11 +574,11 @@ class Store:
     def set_minhash(self, paper_id: str, variant: int, signature: np.ndarray) -> None:
         self.conn.execute(
             "INSERT OR REPLACE INTO paper_minhash(paper_id, variant, signature) VALUES (?, ?, ?)",
-            (paper_id, variant, np.asarray(signature, dtype=np.uint64).tobytes()))
+            (paper_id, variant, np.asarray(signature, dtype=np.uint64).tobytes()),
+        )
 
     def iter_minhashes(self) -> Iterator[tuple[str, int, np.ndarray]]:
-        for pid, variant, blob in self.conn.execute(
-                "SELECT paper_id, variant, signature FROM paper_minhash"):
+        for pid, variant, blob in self.conn.execute("SELECT paper_id, variant, signature FROM paper_minhash"):
             yield pid, variant, np.frombuffer(blob, dtype=np.uint64)
 
     def count_minhashes(self) -> int:
@@ -556,20 +594,32 @@ class Store:
         return self.conn.execute(sql, (*extra, json.dumps(values))).fetchall()
 
     def existing_ids(self, ids: Iterable[str]) -> set[str]:
-        return {r[0] for r in self._in_query(
-            "SELECT id FROM papers WHERE id IN (SELECT value FROM json_each(?))", ids)}
+        return {
+            r[0]
+            for r in self._in_query("SELECT id FROM papers WHERE id IN (SELECT value FROM json_each(?))", ids)
+        }
 
     def papers_for_hashes(self, hashes: Iterable[str]) -> dict[str, str]:
         """hash -> paper id, for the hashes that are known."""
-        return {r[0]: r[1] for r in self._in_query(
-            "SELECT hash, paper_id FROM paper_hashes WHERE hash IN (SELECT value FROM json_each(?))",
-            hashes)}
+        return {
+            r[0]: r[1]
+            for r in self._in_query(
+                "SELECT hash, paper_id FROM paper_hashes WHERE hash IN (SELECT value FROM json_each(?))",
+                hashes,
+            )
+        }
 
     def members_among(self, list_name: str, ids: Iterable[str]) -> set[str]:
         """Which of `ids` are already in the list."""
-        return {r[0] for r in self._in_query(
-            "SELECT paper_id FROM list_members WHERE list_name = ? AND paper_id IN "
-            "(SELECT value FROM json_each(?))", ids, (list_name,))}
+        return {
+            r[0]
+            for r in self._in_query(
+                "SELECT paper_id FROM list_members WHERE list_name = ? AND paper_id IN "
+                "(SELECT value FROM json_each(?))",
+                ids,
+                (list_name,),
+            )
+        }
 
     def papers_for_identifiers(self, keys: Iterable[tuple[str, str]]) -> dict[tuple[str, str], str]:
         """(kind, value) -> paper id, for the identifiers that are known (migration 4)."""
@@ -579,12 +629,15 @@ class Store:
         rows = self.conn.execute(
             "SELECT i.kind, i.value, i.paper_id FROM paper_identifiers i JOIN json_each(?) j "
             "ON i.kind = json_extract(j.value, '$[0]') AND i.value = json_extract(j.value, '$[1]')",
-            (json.dumps(keys),))
+            (json.dumps(keys),),
+        )
         return {(r[0], r[1]): r[2] for r in rows}
 
     def has_identifiers(self, kind: str) -> bool:
-        return self.conn.execute("SELECT 1 FROM paper_identifiers WHERE kind = ? LIMIT 1",
-                                 (kind,)).fetchone() is not None
+        return (
+            self.conn.execute("SELECT 1 FROM paper_identifiers WHERE kind = ? LIMIT 1", (kind,)).fetchone()
+            is not None
+        )
 
     def iter_titles(self) -> Iterator[tuple[str, str]]:
         """(id, title) of every paper with a title."""
@@ -593,35 +646,39 @@ class Store:
     def add_identifiers(self, rows: Iterable[tuple[str, str, str]]) -> None:
         """(kind, value, paper id) rows; an identifier already known keeps its paper."""
         self.conn.executemany(
-            "INSERT OR IGNORE INTO paper_identifiers(kind, value, paper_id) VALUES (?, ?, ?)", rows)
+            "INSERT OR IGNORE INTO paper_identifiers(kind, value, paper_id) VALUES (?, ?, ?)", rows
+        )
 
     def insert_papers(self, records: list[dict[str, Any]]) -> None:
         """Insert many paper rows (every key of PAPER_COLUMNS present) in one statement."""
         if not records:
             return
         self.conn.executemany(
-            f"INSERT INTO papers ({', '.join(PAPER_COLUMNS)}) "
-            f"VALUES ({', '.join('?' * len(PAPER_COLUMNS))})",
-            [[(json.dumps(v, ensure_ascii=False) if v else empty) if is_json else v
-              for is_json, empty, v in zip(_IS_JSON, _EMPTIES, map(r.get, PAPER_COLUMNS))]
-             for r in records])
+            f"INSERT INTO papers ({', '.join(PAPER_COLUMNS)}) VALUES ({', '.join('?' * len(PAPER_COLUMNS))})",
+            [
+                [
+                    (json.dumps(v, ensure_ascii=False) if v else empty) if is_json else v
+                    for is_json, empty, v in zip(_IS_JSON, _EMPTIES, map(r.get, PAPER_COLUMNS))
+                ]
+                for r in records
+            ],
+        )
 
     def add_hashes(self, rows: Iterable[tuple[str, str]]) -> None:
         """(hash, paper id) rows; a hash already known keeps its paper."""
-        self.conn.executemany(
-            "INSERT OR IGNORE INTO paper_hashes(hash, paper_id) VALUES (?, ?)", rows)
+        self.conn.executemany("INSERT OR IGNORE INTO paper_hashes(hash, paper_id) VALUES (?, ?)", rows)
 
     def set_minhashes(self, rows: Iterable[tuple[str, int, np.ndarray]]) -> None:
         self.conn.executemany(
             "INSERT OR REPLACE INTO paper_minhash(paper_id, variant, signature) VALUES (?, ?, ?)",
-            [(pid, variant, np.asarray(sig, dtype=np.uint64).tobytes())
-             for pid, variant, sig in rows])
+            [(pid, variant, np.asarray(sig, dtype=np.uint64).tobytes()) for pid, variant, sig in rows],
+        )
 
     def add_members(self, rows: Iterable[tuple[str, str, int]]) -> None:
         """(list name, paper id, position) rows; existing memberships are kept as they are."""
         self.conn.executemany(
-            "INSERT OR IGNORE INTO list_members(list_name, paper_id, position) VALUES (?, ?, ?)",
-            rows)
+            "INSERT OR IGNORE INTO list_members(list_name, paper_id, position) VALUES (?, ?, ?)", rows
+        )
 
     @contextmanager
     def bulk_fts(self) -> Iterator[Any]:
@@ -636,8 +693,9 @@ class Store:
         conn = self.conn
         if not conn.in_transaction:
             raise RuntimeError("bulk_fts() needs an open transaction")
-        row = conn.execute("SELECT sql FROM sqlite_master WHERE type = 'trigger' "
-                           "AND name = 'papers_ai'").fetchone()
+        row = conn.execute(
+            "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'papers_ai'"
+        ).fetchone()
         if row is None:
             yield lambda: None
             return
@@ -647,8 +705,11 @@ class Store:
 
         def flush() -> None:
             nonlocal last
-            conn.execute(f"INSERT INTO papers_fts(rowid, {columns}) "
-                         f"SELECT rowid, {columns} FROM papers WHERE rowid > ?", (last,))
+            conn.execute(
+                f"INSERT INTO papers_fts(rowid, {columns}) "
+                f"SELECT rowid, {columns} FROM papers WHERE rowid > ?",
+                (last,),
+            )
             last = conn.execute("SELECT coalesce(max(rowid), 0) FROM papers").fetchone()[0]
 
         yield flush
@@ -661,17 +722,25 @@ class Store:
         added by later migrations move too. Call inside a transaction."""
         conn = self.conn
         cols = ", ".join(c for c in PAPER_COLUMNS if c != "id")
-        conn.execute(f"INSERT INTO papers (id, {cols}, added_at, updated_at) "
-                     f"SELECT ?, {cols}, added_at, datetime('now') FROM papers WHERE id = ?",
-                     (new_id, old_id))
-        tables = [r[0] for r in conn.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
-            "AND name NOT LIKE '%fts%'")]
+        conn.execute(
+            f"INSERT INTO papers (id, {cols}, added_at, updated_at) "
+            f"SELECT ?, {cols}, added_at, datetime('now') FROM papers WHERE id = ?",
+            (new_id, old_id),
+        )
+        tables = [
+            r[0]
+            for r in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+                "AND name NOT LIKE '%fts%'"
+            )
+        ]
         for table in tables:
             for fk in conn.execute(f"PRAGMA foreign_key_list({table})").fetchall():
                 if fk["table"] == "papers" and fk["to"] in ("id", None):
-                    conn.execute(f"UPDATE OR REPLACE {table} SET {fk['from']} = ? "
-                                 f"WHERE {fk['from']} = ?", (new_id, old_id))
+                    conn.execute(
+                        f"UPDATE OR REPLACE {table} SET {fk['from']} = ? WHERE {fk['from']} = ?",
+                        (new_id, old_id),
+                    )
         conn.execute("DELETE FROM papers WHERE id = ?", (old_id,))
 
     # -- lists -------------------------------------------------------------------------------
@@ -683,22 +752,26 @@ class Store:
         """Put a paper in a list; False if it was already there."""
         cur = self.conn.execute(
             "INSERT OR IGNORE INTO list_members(list_name, paper_id, position) VALUES (?, ?, ?)",
-            (list_name, paper_id, position))
+            (list_name, paper_id, position),
+        )
         return cur.rowcount > 0
 
     def next_position(self, list_name: str) -> int:
         row = self.conn.execute(
-            "SELECT coalesce(max(position), -1) + 1 FROM list_members WHERE list_name = ?",
-            (list_name,)).fetchone()
+            "SELECT coalesce(max(position), -1) + 1 FROM list_members WHERE list_name = ?", (list_name,)
+        ).fetchone()
         return row[0]
 
     def list_names(self) -> list[str]:
         return [r[0] for r in self.conn.execute("SELECT name FROM lists ORDER BY created_at, name")]
 
     def lists_of(self, paper_id: str) -> list[str]:
-        return [r[0] for r in self.conn.execute(
-            "SELECT list_name FROM list_members WHERE paper_id = ? ORDER BY list_name",
-            (paper_id,))]
+        return [
+            r[0]
+            for r in self.conn.execute(
+                "SELECT list_name FROM list_members WHERE paper_id = ? ORDER BY list_name", (paper_id,)
+            )
+        ]
 
     def list_stats(self, list_name: str | None = None) -> dict[str, Any]:
         """Counts for one list (or the whole store): papers, with titles, by area, by decision."""
@@ -707,21 +780,29 @@ class Store:
             join = "JOIN list_members m ON m.paper_id = p.id AND m.list_name = ?"
             params = [list_name]
         total, titled = self.conn.execute(
-            f"SELECT count(*), count(nullif(p.title, '')) FROM papers p {join}", params).fetchone()
-        by_area = dict(self.conn.execute(
-            f"SELECT coalesce(p.area, f.predicted_area, '(unknown)') AS a, count(*) FROM papers p "
-            f"{join} LEFT JOIN facts f ON f.paper_id = p.id GROUP BY a ORDER BY count(*) DESC",
-            params))
-        by_decision = dict(self.conn.execute(
-            f"SELECT coalesce(p.decision, '(unknown)') AS d, count(*) FROM papers p {join} "
-            "GROUP BY d ORDER BY count(*) DESC", params))
-        return {"papers": total, "with_title": titled, "by_area": by_area,
-                "by_decision": by_decision}
+            f"SELECT count(*), count(nullif(p.title, '')) FROM papers p {join}", params
+        ).fetchone()
+        by_area = dict(
+            self.conn.execute(
+                f"SELECT coalesce(p.area, f.predicted_area, '(unknown)') AS a, count(*) FROM papers p "
+                f"{join} LEFT JOIN facts f ON f.paper_id = p.id GROUP BY a ORDER BY count(*) DESC",
+                params,
+            )
+        )
+        by_decision = dict(
+            self.conn.execute(
+                f"SELECT coalesce(p.decision, '(unknown)') AS d, count(*) FROM papers p {join} "
+                "GROUP BY d ORDER BY count(*) DESC",
+                params,
+            )
+        )
+        return {"papers": total, "with_title": titled, "by_area": by_area, "by_decision": by_decision}
 
     # -- full-text search ------------------------------------------------------------------
 
-    def fts_search(self, match: str, limit: int = 100, within: Iterable[str] | None = None
-                   ) -> list[tuple[str, float]]:
+    def fts_search(
+        self, match: str, limit: int = 100, within: Iterable[str] | None = None
+    ) -> list[tuple[str, float]]:
         """(paper id, bm25 score; higher is better) for an FTS5 MATCH expression,
         optionally only among the papers `within`.
 
@@ -744,7 +825,8 @@ class Store:
             "JOIN papers p ON p.rowid = papers_fts.rowid WHERE papers_fts MATCH ? "
             "AND p.id IN (SELECT value FROM json_each(?)) "
             f"ORDER BY {_BM25} LIMIT ?",
-            (match, json.dumps(list(within)), limit))
+            (match, json.dumps(list(within)), limit),
+        )
         return [(r[0], float(r[1])) for r in rows]
 
     def _fts_ranked(self, match: str, limit: int) -> list[tuple[str, float]]:
@@ -752,14 +834,17 @@ class Store:
         rows = self.conn.execute(
             f"SELECT p.id, f.score FROM (SELECT rowid, -{_BM25} AS score FROM papers_fts "
             f"WHERE papers_fts MATCH ? ORDER BY {_BM25} LIMIT ?) f "
-            "JOIN papers p ON p.rowid = f.rowid ORDER BY f.score DESC", (match, limit))
+            "JOIN papers p ON p.rowid = f.rowid ORDER BY f.score DESC",
+            (match, limit),
+        )
         return [(r[0], float(r[1])) for r in rows]
 
     def fts_scores(self, match: str) -> list[tuple[int, float]]:
         """(rowid, bm25 score; higher is better) of every row matching `match`, unsorted:
         the part of a ranking that keyword_index leaves to FTS5 (exact phrases)."""
-        return self.conn.execute(f"SELECT rowid, -{_BM25} FROM papers_fts "
-                                 "WHERE papers_fts MATCH ?", (match,)).fetchall()
+        return self.conn.execute(
+            f"SELECT rowid, -{_BM25} FROM papers_fts WHERE papers_fts MATCH ?", (match,)
+        ).fetchall()
 
     def fts_postings(self, token: str) -> list[tuple[int, float]]:
         """(rowid, occurrences weighted by column as bm25 weighs them) of one index token
@@ -767,7 +852,9 @@ class Store:
         self._fts_vocab_tables()
         return self.conn.execute(
             f"SELECT doc, sum({_COLUMN_WEIGHT_SQL}) FROM temp.papers_fts_instances "
-            "WHERE term = ? GROUP BY doc", (token,)).fetchall()
+            "WHERE term = ? GROUP BY doc",
+            (token,),
+        ).fetchall()
 
     def fts_all_postings(self) -> Iterator[tuple[str, str, str]]:
         """(token, rowids, weighted occurrences) of every index token, the two lists as
@@ -777,7 +864,8 @@ class Store:
         return self.conn.execute(
             "SELECT term, group_concat(doc), group_concat(f) FROM (SELECT term, doc, "
             f"sum({_COLUMN_WEIGHT_SQL}) AS f FROM temp.papers_fts_instances "
-            "GROUP BY term, doc) GROUP BY term")
+            "GROUP BY term, doc) GROUP BY term"
+        )
 
     def fts_doc_sizes(self) -> list[tuple[int, bytes]]:
         """(rowid, FTS5 docsize record: one varint token count per column) of every row."""
@@ -786,17 +874,21 @@ class Store:
     def fts_version(self) -> bytes:
         """FTS5's averages and structure records, rewritten by every change to the index:
         equal bytes mean the same indexed text (for caches of postings outside SQLite)."""
-        rows = self.conn.execute("SELECT block FROM papers_fts_data WHERE id IN (1, 10) "
-                                 "ORDER BY id").fetchall()  # row counts; segments
+        rows = self.conn.execute(
+            "SELECT block FROM papers_fts_data WHERE id IN (1, 10) ORDER BY id"
+        ).fetchall()  # row counts; segments
         return b"|".join(bytes(r[0]) for r in rows)
 
     def rowids_to_ids(self, rowids: Iterable[int]) -> dict[int, str]:
         rowids = [int(r) for r in rowids]
         if not rowids:
             return {}
-        return dict(self.conn.execute(
-            "SELECT rowid, id FROM papers WHERE rowid IN (SELECT value FROM json_each(?))",
-            (json.dumps(rowids),)))
+        return dict(
+            self.conn.execute(
+                "SELECT rowid, id FROM papers WHERE rowid IN (SELECT value FROM json_each(?))",
+                (json.dumps(rowids),),
+            )
+        )
 
     def _fts_vocab_tables(self) -> None:
         """Per-connection temp views of the index's vocabulary (nothing is written to the
@@ -805,14 +897,22 @@ class Store:
         if getattr(self._local, "vocab_ready", False):
             return
         conn = self.conn
-        conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.papers_fts_vocab "
-                     "USING fts5vocab(main, papers_fts, 'row')")
-        conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.papers_fts_instances "
-                     "USING fts5vocab(main, papers_fts, 'instance')")
-        conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_probe "
-                     "USING fts5(w, tokenize='porter unicode61 remove_diacritics 2')")
-        conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_probe_vocab "
-                     "USING fts5vocab(temp, fts_probe, 'instance')")
+        conn.execute(
+            "CREATE VIRTUAL TABLE IF NOT EXISTS temp.papers_fts_vocab "
+            "USING fts5vocab(main, papers_fts, 'row')"
+        )
+        conn.execute(
+            "CREATE VIRTUAL TABLE IF NOT EXISTS temp.papers_fts_instances "
+            "USING fts5vocab(main, papers_fts, 'instance')"
+        )
+        conn.execute(
+            "CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_probe "
+            "USING fts5(w, tokenize='porter unicode61 remove_diacritics 2')"
+        )
+        conn.execute(
+            "CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_probe_vocab "
+            "USING fts5vocab(temp, fts_probe, 'instance')"
+        )
         self._local.vocab_ready = True
 
     def fts_tokens(self, words: Iterable[str]) -> dict[str, list[str]]:
@@ -825,14 +925,11 @@ class Store:
         conn = self.conn
         before = conn.total_changes
         conn.execute("DELETE FROM temp.fts_probe")
-        conn.executemany("INSERT INTO temp.fts_probe(rowid, w) VALUES (?, ?)",
-                         list(enumerate(words)))
+        conn.executemany("INSERT INTO temp.fts_probe(rowid, w) VALUES (?, ?)", list(enumerate(words)))
         # scratch rows, not changes to the atlas: change_counter leaves them out
-        self._local.scratch_changes = (getattr(self._local, "scratch_changes", 0)
-                                       + conn.total_changes - before)
+        self._local.scratch_changes = getattr(self._local, "scratch_changes", 0) + conn.total_changes - before
         tokens: dict[int, list[tuple[int, str]]] = {}
-        for term, doc, offset in conn.execute(
-                "SELECT term, doc, offset FROM temp.fts_probe_vocab"):
+        for term, doc, offset in conn.execute("SELECT term, doc, offset FROM temp.fts_probe_vocab"):
             tokens.setdefault(doc, []).append((offset, term))
         return {word: [t for _, t in sorted(tokens.get(i, []))] for i, word in enumerate(words)}
 
@@ -842,8 +939,13 @@ class Store:
         they make a query slow)."""
         out = {}
         for word, tokens in self.fts_tokens(words).items():
-            counts = [(self.conn.execute("SELECT doc FROM temp.papers_fts_vocab WHERE term = ?",
-                                         (t,)).fetchone() or (0,))[0] for t in tokens]
+            counts = [
+                (
+                    self.conn.execute("SELECT doc FROM temp.papers_fts_vocab WHERE term = ?", (t,)).fetchone()
+                    or (0,)
+                )[0]
+                for t in tokens
+            ]
             out[word] = min(counts) if counts else 0
         return out
 
@@ -853,15 +955,18 @@ class Store:
         derived data (search's vector index) without re-querying on every call. Both
         counts belong to one connection (one per thread), so the connection is part of
         the value: another thread's equal numbers say nothing."""
-        return (id(self.conn), self.conn.execute("PRAGMA data_version").fetchone()[0],
-                self.conn.total_changes - getattr(self._local, "scratch_changes", 0))
+        return (
+            id(self.conn),
+            self.conn.execute("PRAGMA data_version").fetchone()[0],
+            self.conn.total_changes - getattr(self._local, "scratch_changes", 0),
+        )
 
     def vector_signature(self, model: str) -> tuple[int, int]:
         """(count, max rowid) of the stored vectors of `model`: changes whenever they do
         (INSERT OR REPLACE gives a replaced vector a new rowid; deletes lower the count)."""
         row = self.conn.execute(
-            "SELECT count(*), coalesce(max(rowid), 0) FROM embeddings WHERE model = ?",
-            (model,)).fetchone()
+            "SELECT count(*), coalesce(max(rowid), 0) FROM embeddings WHERE model = ?", (model,)
+        ).fetchone()
         return (int(row[0]), int(row[1]))
 
     # -- facts (enrich/) ---------------------------------------------------------------------
@@ -875,9 +980,18 @@ class Store:
         self.conn.execute(
             "INSERT OR REPLACE INTO facts(paper_id, name, kind, has_code, display_title, "
             "predicted_area, data, text_hash, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (paper_id, facts.get("name"), facts.get("kind"), int(bool(facts.get("has_code"))),
-             facts.get("display_title"), predicted, json.dumps(facts, ensure_ascii=False),
-             text_hash, version))
+            (
+                paper_id,
+                facts.get("name"),
+                facts.get("kind"),
+                int(bool(facts.get("has_code"))),
+                facts.get("display_title"),
+                predicted,
+                json.dumps(facts, ensure_ascii=False),
+                text_hash,
+                version,
+            ),
+        )
 
     def get_facts(self, paper_id: str) -> dict[str, Any] | None:
         row = self.conn.execute("SELECT data FROM facts WHERE paper_id = ?", (paper_id,)).fetchone()
@@ -886,28 +1000,31 @@ class Store:
     def facts_for(self, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
         out: dict[str, dict[str, Any]] = {}
         for pid, data in self.conn.execute(
-                "SELECT paper_id, data FROM facts WHERE paper_id IN (SELECT value FROM json_each(?))",
-                (json.dumps(list(ids)),)):
+            "SELECT paper_id, data FROM facts WHERE paper_id IN (SELECT value FROM json_each(?))",
+            (json.dumps(list(ids)),),
+        ):
             out[pid] = json.loads(data)
         return out
 
     def card_facts(self, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
         """The facts a paper's card shows (name, kind, has_code, display_title, gist),
         without decoding each paper's whole facts record."""
-        return {pid: {"name": name, "kind": kind, "has_code": bool(code),
-                      "display_title": title, "gist": gist}
-                for pid, name, kind, code, title, gist in self.conn.execute(
-                    "SELECT paper_id, name, kind, has_code, display_title, "
-                    "json_extract(data, '$.gist') FROM facts "
-                    "WHERE paper_id IN (SELECT value FROM json_each(?))",
-                    (json.dumps(list(ids)),))}
+        return {
+            pid: {"name": name, "kind": kind, "has_code": bool(code), "display_title": title, "gist": gist}
+            for pid, name, kind, code, title, gist in self.conn.execute(
+                "SELECT paper_id, name, kind, has_code, display_title, "
+                "json_extract(data, '$.gist') FROM facts "
+                "WHERE paper_id IN (SELECT value FROM json_each(?))",
+                (json.dumps(list(ids)),),
+            )
+        }
 
     def paper_names(self) -> Iterator[tuple[str, str]]:
         """(paper id, name) for every name a paper's facts say it introduces (the
         headline `name` and the rest of `names`): search finds a paper by its name."""
         for pid, name, names in self.conn.execute(
-                "SELECT paper_id, name, json_extract(data, '$.names') FROM facts "
-                "WHERE name IS NOT NULL"):
+            "SELECT paper_id, name, json_extract(data, '$.names') FROM facts WHERE name IS NOT NULL"
+        ):
             yield pid, name
             for other in json.loads(names) if names else []:
                 if isinstance(other, str) and other != name:
@@ -915,8 +1032,9 @@ class Store:
 
     def facts_state(self) -> dict[str, tuple[str, str]]:
         """paper id -> (text_hash, version) of its stored facts, to skip unchanged work."""
-        return {r[0]: (r[1], r[2]) for r in self.conn.execute(
-            "SELECT paper_id, text_hash, version FROM facts")}
+        return {
+            r[0]: (r[1], r[2]) for r in self.conn.execute("SELECT paper_id, text_hash, version FROM facts")
+        }
 
     def facts_pending(self, version: str | None = None) -> int:
         """How many papers still need their facts extracted: none stored (new papers, or
@@ -925,37 +1043,45 @@ class Store:
         return self.conn.execute(
             "SELECT count(*) FROM papers p LEFT JOIN facts f ON f.paper_id = p.id "
             "WHERE f.paper_id IS NULL OR f.text_hash = '' OR (? IS NOT NULL AND f.version != ?)",
-            (version, version)).fetchone()[0]
+            (version, version),
+        ).fetchone()[0]
 
     # -- vectors (embed) ----------------------------------------------------------------------
 
-    def put_vectors(self, model: str, ids: list[str], vectors: np.ndarray,
-                    text_hashes: list[str]) -> None:
+    def put_vectors(self, model: str, ids: list[str], vectors: np.ndarray, text_hashes: list[str]) -> None:
         vectors = np.ascontiguousarray(vectors, dtype=np.float32)
         self.conn.executemany(
             "INSERT OR REPLACE INTO embeddings(paper_id, model, dim, vector, text_hash) "
             "VALUES (?, ?, ?, ?, ?)",
-            [(pid, model, vectors.shape[1], vectors[i].tobytes(), text_hashes[i])
-             for i, pid in enumerate(ids)])
+            [
+                (pid, model, vectors.shape[1], vectors[i].tobytes(), text_hashes[i])
+                for i, pid in enumerate(ids)
+            ],
+        )
 
     def vector_state(self, model: str) -> dict[str, str]:
         """paper id -> text_hash of the stored vector for `model`."""
-        return dict(self.conn.execute(
-            "SELECT paper_id, text_hash FROM embeddings WHERE model = ?", (model,)))
+        return dict(self.conn.execute("SELECT paper_id, text_hash FROM embeddings WHERE model = ?", (model,)))
 
-    def get_vectors(self, model: str, ids: Iterable[str] | None = None
-                    ) -> tuple[list[str], np.ndarray]:
+    def get_vectors(self, model: str, ids: Iterable[str] | None = None) -> tuple[list[str], np.ndarray]:
         """(ids, float32 matrix [n, d]) of the stored vectors for `model`, in rowid order of
         papers (or in the order of `ids`, leaving out papers without a vector)."""
         if ids is None:
             rows = self.conn.execute(
                 "SELECT e.paper_id, e.vector, e.dim FROM embeddings e JOIN papers p "
-                "ON p.id = e.paper_id WHERE e.model = ? ORDER BY p.rowid", (model,)).fetchall()
+                "ON p.id = e.paper_id WHERE e.model = ? ORDER BY p.rowid",
+                (model,),
+            ).fetchall()
         else:
             wanted = list(ids)
-            got = {r[0]: r for r in self.conn.execute(
-                "SELECT paper_id, vector, dim FROM embeddings WHERE model = ? AND paper_id IN "
-                "(SELECT value FROM json_each(?))", (model, json.dumps(wanted)))}
+            got = {
+                r[0]: r
+                for r in self.conn.execute(
+                    "SELECT paper_id, vector, dim FROM embeddings WHERE model = ? AND paper_id IN "
+                    "(SELECT value FROM json_each(?))",
+                    (model, json.dumps(wanted)),
+                )
+            }
             rows = [got[i] for i in wanted if i in got]
         if not rows:
             return [], np.zeros((0, 0), dtype=np.float32)
@@ -974,7 +1100,8 @@ class Store:
         """Store a fitted embedding model (e.g. lsa's vocabulary and SVD) with the corpus."""
         self.conn.execute(
             "INSERT OR REPLACE INTO embed_models(name, data, meta) VALUES (?, ?, ?)",
-            (name, data, json.dumps(meta or {}, ensure_ascii=False)))
+            (name, data, json.dumps(meta or {}, ensure_ascii=False)),
+        )
 
     def get_embed_model(self, name: str) -> bytes | None:
         row = self.conn.execute("SELECT data FROM embed_models WHERE name = ?", (name,)).fetchone()
@@ -982,8 +1109,15 @@ class Store:
 
     # -- maps and topics (atlas) ---------------------------------------------------------------
 
-    def save_map(self, scope: str, model: str, signature: str, meta: dict[str, Any],
-                 topics: list[dict[str, Any]], assignments: list[dict[str, Any]]) -> None:
+    def save_map(
+        self,
+        scope: str,
+        model: str,
+        signature: str,
+        meta: dict[str, Any],
+        topics: list[dict[str, Any]],
+        assignments: list[dict[str, Any]],
+    ) -> None:
         """Replace the stored map of (scope, model) in one transaction.
 
         topics: dicts with level, topic_id, parent_id, label, size, x, y, data (dict).
@@ -992,19 +1126,46 @@ class Store:
         with self.transaction() as tx:
             for table in ("maps", "topics", "paper_topics"):
                 tx.execute(f"DELETE FROM {table} WHERE scope = ? AND model = ?", (scope, model))
-            tx.execute("INSERT INTO maps(scope, model, signature, meta) VALUES (?, ?, ?, ?)",
-                       (scope, model, signature, json.dumps(meta, ensure_ascii=False)))
+            tx.execute(
+                "INSERT INTO maps(scope, model, signature, meta) VALUES (?, ?, ?, ?)",
+                (scope, model, signature, json.dumps(meta, ensure_ascii=False)),
+            )
             tx.executemany(
                 "INSERT INTO topics(scope, model, level, topic_id, parent_id, label, size, x, y, data) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(scope, model, t["level"], t["topic_id"], t.get("parent_id"), t["label"], t["size"],
-                  t.get("x"), t.get("y"), json.dumps(t.get("data", {}), ensure_ascii=False))
-                 for t in topics])
+                [
+                    (
+                        scope,
+                        model,
+                        t["level"],
+                        t["topic_id"],
+                        t.get("parent_id"),
+                        t["label"],
+                        t["size"],
+                        t.get("x"),
+                        t.get("y"),
+                        json.dumps(t.get("data", {}), ensure_ascii=False),
+                    )
+                    for t in topics
+                ],
+            )
             tx.executemany(
                 "INSERT INTO paper_topics(scope, model, paper_id, x, y, broad, fine, outlier) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [(scope, model, a["paper_id"], a["x"], a["y"], a["broad"], a["fine"],
-                  int(bool(a.get("outlier")))) for a in assignments])
+                [
+                    (
+                        scope,
+                        model,
+                        a["paper_id"],
+                        a["x"],
+                        a["y"],
+                        a["broad"],
+                        a["fine"],
+                        int(bool(a.get("outlier"))),
+                    )
+                    for a in assignments
+                ],
+            )
 
     def get_map(self, scope: str, model: str | None = None) -> dict[str, Any] | None:
         """The stored map for a scope (newest model if none named): meta, topics, assignments."""
@@ -1019,44 +1180,60 @@ class Store:
         scope, model = row["scope"], row["model"]
         topics = []
         for t in self.conn.execute(
-                "SELECT * FROM topics WHERE scope = ? AND model = ? ORDER BY level, topic_id",
-                (scope, model)):
+            "SELECT * FROM topics WHERE scope = ? AND model = ? ORDER BY level, topic_id", (scope, model)
+        ):
             d = dict(t)
             d["data"] = json.loads(d["data"])
             topics.append(d)
-        assignments = [dict(a) for a in self.conn.execute(
-            "SELECT paper_id, x, y, broad, fine, outlier FROM paper_topics "
-            "WHERE scope = ? AND model = ?", (scope, model))]
-        return {"scope": scope, "model": model, "signature": row["signature"],
-                "meta": json.loads(row["meta"]), "created_at": row["created_at"],
-                "topics": topics, "assignments": assignments}
+        assignments = [
+            dict(a)
+            for a in self.conn.execute(
+                "SELECT paper_id, x, y, broad, fine, outlier FROM paper_topics WHERE scope = ? AND model = ?",
+                (scope, model),
+            )
+        ]
+        return {
+            "scope": scope,
+            "model": model,
+            "signature": row["signature"],
+            "meta": json.loads(row["meta"]),
+            "created_at": row["created_at"],
+            "topics": topics,
+            "assignments": assignments,
+        }
 
     # -- marks: likes, dislikes, collections -------------------------------------------------
 
     def set_mark(self, collection: str, paper_id: str, value: int) -> None:
         self.conn.execute(
             "INSERT OR REPLACE INTO marks(collection, paper_id, value) VALUES (?, ?, ?)",
-            (collection, paper_id, value))
+            (collection, paper_id, value),
+        )
 
     def remove_mark(self, collection: str, paper_id: str) -> bool:
-        cur = self.conn.execute("DELETE FROM marks WHERE collection = ? AND paper_id = ?",
-                                (collection, paper_id))
+        cur = self.conn.execute(
+            "DELETE FROM marks WHERE collection = ? AND paper_id = ?", (collection, paper_id)
+        )
         return cur.rowcount > 0
 
     def marks(self, collection: str | None = None) -> list[tuple[str, str, int]]:
         """(collection, paper id, value) rows, oldest first."""
         if collection is None:
             rows = self.conn.execute(
-                "SELECT collection, paper_id, value FROM marks ORDER BY created_at, rowid")
+                "SELECT collection, paper_id, value FROM marks ORDER BY created_at, rowid"
+            )
         else:
             rows = self.conn.execute(
                 "SELECT collection, paper_id, value FROM marks WHERE collection = ? "
-                "ORDER BY created_at, rowid", (collection,))
+                "ORDER BY created_at, rowid",
+                (collection,),
+            )
         return [(r[0], r[1], r[2]) for r in rows]
 
     def collections(self) -> dict[str, int]:
-        return dict(self.conn.execute(
-            "SELECT collection, count(*) FROM marks WHERE value > 0 GROUP BY collection"))
+        return dict(
+            self.conn.execute("SELECT collection, count(*) FROM marks WHERE value > 0 GROUP BY collection")
+        )
 
 
 def _split_sql(script: str) -> list[str]:

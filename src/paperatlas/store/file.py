@@ -34,9 +34,9 @@ CORE_TABLES = frozenset({"papers", "lists", "list_members", "paper_hashes", "pap
 
 @dataclass(frozen=True)
 class FileInfo:
-    kind: str            # "new" (missing, empty, or SQLite without tables) | "atlas" | "legacy"
-    version: int         # PRAGMA user_version (0 for a new file)
-    immutable: bool      # read-only connections need immutable=1 (see read_only_uri)
+    kind: str  # "new" (missing, empty, or SQLite without tables) | "atlas" | "legacy"
+    version: int  # PRAGMA user_version (0 for a new file)
+    immutable: bool  # read-only connections need immutable=1 (see read_only_uri)
 
 
 def can_write(path: Path) -> bool:
@@ -55,8 +55,9 @@ def read_only_uri(path: Path, immutable: bool = False) -> str:
     return uri + "&immutable=1" if immutable else uri
 
 
-def connect_read_only(path: Path, immutable: bool | None = None,
-                      timeout: float = 30) -> tuple[sqlite3.Connection, bool]:
+def connect_read_only(
+    path: Path, immutable: bool | None = None, timeout: float = 30
+) -> tuple[sqlite3.Connection, bool]:
     """A read-only connection to `path` and whether it had to be immutable.
 
     mode=ro is tried first (it sees other processes' writes); a WAL database whose
@@ -66,8 +67,13 @@ def connect_read_only(path: Path, immutable: bool | None = None,
     tries = [False, True] if immutable is None else [immutable]
     error: sqlite3.Error | None = None
     for flag in tries:
-        conn = sqlite3.connect(read_only_uri(path, flag), uri=True, timeout=timeout,
-                               isolation_level=None, check_same_thread=False)
+        conn = sqlite3.connect(
+            read_only_uri(path, flag),
+            uri=True,
+            timeout=timeout,
+            isolation_level=None,
+            check_same_thread=False,
+        )
         try:
             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
             return conn, flag
@@ -92,8 +98,10 @@ def inspect_file(path: Path) -> FileInfo:
     except OSError as exc:
         raise StoreError(f"{path}: cannot read the atlas ({exc.strerror})") from None
     if header != SQLITE_HEADER:
-        raise StoreError(f"{path}: not a paperatlas atlas (not an SQLite database); "
-                         "refusing to touch it: pass another --db")
+        raise StoreError(
+            f"{path}: not a paperatlas atlas (not an SQLite database); "
+            "refusing to touch it: pass another --db"
+        )
     try:
         conn, immutable = connect_read_only(path)
     except sqlite3.DatabaseError as exc:
@@ -101,8 +109,7 @@ def inspect_file(path: Path) -> FileInfo:
     try:
         app_id = conn.execute("PRAGMA application_id").fetchone()[0]
         version = conn.execute("PRAGMA user_version").fetchone()[0]
-        tables = {r[0] for r in conn.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"{path}: the atlas file is damaged ({exc})") from None
     finally:
@@ -115,5 +122,7 @@ def inspect_file(path: Path) -> FileInfo:
         return FileInfo("legacy", version, immutable)
     shown = ", ".join(sorted(tables)[:4]) + (", ..." if len(tables) > 4 else "")
     what = f"with tables {shown}" if tables else f"application id {app_id:#x}"
-    raise StoreError(f"{path}: not a paperatlas atlas (an SQLite database of another "
-                     f"program, {what}); refusing to change it: pass another --db")
+    raise StoreError(
+        f"{path}: not a paperatlas atlas (an SQLite database of another "
+        f"program, {what}); refusing to change it: pass another --db"
+    )

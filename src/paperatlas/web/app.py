@@ -49,17 +49,22 @@ SORTS = ("list", "title", "rating", "name")
 KINDS = ("method", "benchmark", "dataset", "analysis", "theory")
 # Bounds of the query parameters (anything outside: 400, see `bad_parameter`). Deep pages
 # cost: a search ranks offset + k candidates, a sorted list reads every paper anyway.
-MAX_PAGE = 10_000        # /papers: 500k papers deep
-MAX_SEARCH_PAGE = 100    # /search: the 1,000 best hits
+MAX_PAGE = 10_000  # /papers: 500k papers deep
+MAX_SEARCH_PAGE = 100  # /search: the 1,000 best hits
 MAX_API_K = 100
 MAX_API_OFFSET = 1_000
-MAX_QUERY = 1_000        # characters of a search
-MAX_NAME = 300           # an area, decision, list or topic name
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-       "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
-       "frame-ancestors 'none'")
-SECURITY_HEADERS = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff",
-                    "Referrer-Policy": "no-referrer"}
+MAX_QUERY = 1_000  # characters of a search
+MAX_NAME = 300  # an area, decision, list or topic name
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+    "frame-ancestors 'none'"
+)
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
 # Pages are CPU work under the GIL, so threads add no speed, only
 # hand-offs: with many threads in flight (anyio's default is 40) locks taken per call
 # formed convoys (46-77 pages/s with multi-second tails, against 96/s on one thread).
@@ -76,8 +81,12 @@ GZIP_LEVEL = 5  # level 9 (Starlette's default) costs ~2x the CPU for ~3% smalle
 
 def json_for_script(data: Any) -> str:
     """JSON safe to put inside <script type="application/json">: no '<' can end the tag."""
-    return (json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-            .replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
+    return (
+        json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        .replace("<", "\\u003c")
+        .replace(">", "\\u003e")
+        .replace("&", "\\u0026")
+    )
 
 
 class MapCache:
@@ -132,9 +141,13 @@ def _map_identity(stored: dict | None) -> tuple | None:
     return (stored["scope"], stored["model"], stored["signature"], stored["created_at"])
 
 
-def create_app(db_path: str | Path | None = None, page_cache: bool = True,
-               freeze_after_start: bool = False, allow_hosts: tuple[str, ...] = (),
-               read_only: bool = False) -> FastAPI:
+def create_app(
+    db_path: str | Path | None = None,
+    page_cache: bool = True,
+    freeze_after_start: bool = False,
+    allow_hosts: tuple[str, ...] = (),
+    read_only: bool = False,
+) -> FastAPI:
     """The app over one atlas. `freeze_after_start`: for a server process, leave what the
     start loaded out of Python's garbage collections (see freeze_memory). `allow_hosts`:
     host names it answers besides 127.0.0.1, localhost and [::1]; `read_only`: every
@@ -149,6 +162,7 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
     @contextlib.asynccontextmanager
     async def lifespan(app):
         import anyio.to_thread
+
         anyio.to_thread.current_default_thread_limiter().total_tokens = threads
         await anyio.to_thread.run_sync(warm_up)
         yield
@@ -159,6 +173,7 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
         maps.get(None)
         try:
             from paperatlas.search import search
+
             search(atlas.store, "warm up", k=1)
         except (PaperatlasError, ImportError):  # no vectors yet: pages say so themselves
             pass
@@ -178,6 +193,7 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
         try:
             from paperatlas import search
             from paperatlas.search import keyword as keyword_index
+
             keyword_index.preload(atlas.store)
             search.precompute_similar(atlas.store)
             try:  # what a first Chinese query would load (cross-lingual terms: seconds)
@@ -186,12 +202,12 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
                 pass
         except Exception:  # a speed-up only: searches and paper pages work without it
             import logging
+
             logging.getLogger("paperatlas.web").exception("preload failed")
         freeze_memory()
         warm.set()
 
-    app = FastAPI(title="paperatlas", docs_url=None, redoc_url=None, openapi_url=None,
-                  lifespan=lifespan)
+    app = FastAPI(title="paperatlas", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan)
     app.state.atlas = atlas
     # Innermost first. Defence in depth behind escaping: pages may run only the app's own
     # scripts (CSP). The map's JSON shrinks ~4x with gzip. Pages are kept, compressed,
@@ -199,16 +215,21 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
     app.add_middleware(SecurityHeaders, headers=SECURITY_HEADERS)
     app.add_middleware(GZipMiddleware, minimum_size=4096, compresslevel=GZIP_LEVEL)
     if page_cache:
-        app.add_middleware(PageCache, version=lambda: (generation.current(), maps.serial),
-                           max_age=MAP_CACHE_SECONDS)
+        app.add_middleware(
+            PageCache, version=lambda: (generation.current(), maps.serial), max_age=MAP_CACHE_SECONDS
+        )
     # outermost: a refused request never reaches the page cache (its key has no Host)
     app.add_middleware(RequestGuard, allow_hosts=allow_hosts, read_only=read_only)
 
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     # auto_reload off: templates do not change under a running app (saves a stat a page)
-    env = _PageEnvironment(loader=FileSystemLoader(HERE / "templates"), auto_reload=False,
-                      autoescape=select_autoescape(("html", "xml"), default=True),
-                      trim_blocks=True, lstrip_blocks=True)
+    env = _PageEnvironment(
+        loader=FileSystemLoader(HERE / "templates"),
+        auto_reload=False,
+        autoescape=select_autoescape(("html", "xml"), default=True),
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
     env.filters["thousands"] = lambda n: f"{n:,}" if isinstance(n, int) else n
     env.tests["safe_url"] = lambda u: u.startswith(("http://", "https://"))  # no javascript: links
     env.filters["link_kind"] = _link_kind
@@ -233,9 +254,16 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
         switch_url = request.url.path + ("?" + urlencode(switch) if switch else "")
         t = translator(lang)
         html = env.get_template(template).render(
-            t=t, lang=lang, link=link, card=card_renderer(env, t, link), request=request,
+            t=t,
+            lang=lang,
+            link=link,
+            card=card_renderer(env, t, link),
+            request=request,
             switch_url=switch_url,
-            path=request.url.path, stats_total=context.pop("stats_total", None), **context)
+            path=request.url.path,
+            stats_total=context.pop("stats_total", None),
+            **context,
+        )
         return HTMLResponse(html, status_code=status)
 
     def topic_of(stored: dict | None, paper_id: str) -> dict | None:
@@ -257,20 +285,28 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
         if hit and hit[0] == version:
             return hit[1]
         stats = atlas.store.list_stats(None)
-        words = {"area": set(stats["by_area"]) - {"(unknown)"},
-                 "decision": set(stats["by_decision"]) - {"(unknown)"}}
+        words = {
+            "area": set(stats["by_area"]) - {"(unknown)"},
+            "decision": set(stats["by_decision"]) - {"(unknown)"},
+        }
         vocabulary_cache["all"] = (version, words)
         return words
 
-    def check_filters(area: str | None = None, kind: str | None = None,
-                      decision: str | None = None, list_name: str | None = None) -> None:
+    def check_filters(
+        area: str | None = None,
+        kind: str | None = None,
+        decision: str | None = None,
+        list_name: str | None = None,
+    ) -> None:
         """400 for a filter value no paper can have; 404 for a list that does not exist."""
         if kind and kind not in KINDS:
             raise HTTPException(400, f"unknown kind (one of {', '.join(KINDS)})")
         if area and area not in vocabulary()["area"]:
             raise HTTPException(400, "unknown area")
-        if decision and not any(d.lower().startswith(decision.lower())  # a prefix filter:
-                                for d in vocabulary()["decision"]):  # "Accept" (Oral, Poster)
+        if decision and not any(
+            d.lower().startswith(decision.lower())  # a prefix filter:
+            for d in vocabulary()["decision"]
+        ):  # "Accept" (Oral, Poster)
             raise HTTPException(400, "unknown decision")
         if list_name and list_name not in atlas.store.list_names():
             raise HTTPException(404)
@@ -288,16 +324,24 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
             facts = r.get("facts")
             if facts is None:
                 facts = fetched.get(r["id"], {})
-            out.append({
-                "id": r["id"], "title": r.get("title"), "display_title":
-                r.get("display_title") or facts.get("display_title"),
-                "name": r.get("name") or facts.get("name"), "kind": r.get("kind") or facts.get("kind"),
-                "area": r.get("area") or r.get("predicted_area"), "decision": r.get("decision"),
-                "gist": facts.get("gist"), "has_code": bool(r.get("has_code") or facts.get("has_code")),
-                "topic": topic_of(stored, r["id"]), "liked": r["id"] in liked,
-                "why": r.get("why"), "snippet": r.get("snippet"),
-                "abstract": r.get("abstract"),
-            })
+            out.append(
+                {
+                    "id": r["id"],
+                    "title": r.get("title"),
+                    "display_title": r.get("display_title") or facts.get("display_title"),
+                    "name": r.get("name") or facts.get("name"),
+                    "kind": r.get("kind") or facts.get("kind"),
+                    "area": r.get("area") or r.get("predicted_area"),
+                    "decision": r.get("decision"),
+                    "gist": facts.get("gist"),
+                    "has_code": bool(r.get("has_code") or facts.get("has_code")),
+                    "topic": topic_of(stored, r["id"]),
+                    "liked": r["id"] in liked,
+                    "why": r.get("why"),
+                    "snippet": r.get("snippet"),
+                    "abstract": r.get("abstract"),
+                }
+            )
         return out
 
     # -- pages -------------------------------------------------------------------------------
@@ -333,9 +377,17 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
         stats, kinds, with_code = counts["stats"], counts["kinds"], counts["with_code"]
         stored = maps.get(list or None)
         broad = [t for t in (stored or {}).get("topics", []) if t["level"] == 0]
-        return render(request, "overview.html", stats=stats, kinds=kinds, with_code=with_code,
-                      topics=sorted(broad, key=lambda t: -t["size"]), stored=stored,
-                      lists=store.list_names(), list_name=list)
+        return render(
+            request,
+            "overview.html",
+            stats=stats,
+            kinds=kinds,
+            with_code=with_code,
+            topics=sorted(broad, key=lambda t: -t["size"]),
+            stored=stored,
+            lists=store.list_names(),
+            list_name=list,
+        )
 
     @app.get("/map", response_class=HTMLResponse)
     async def map_page(request: Request, list: Name = None):
@@ -349,12 +401,21 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
         if stored is None:
             raise HTTPException(404, "no map: run `paperatlas map`")
         from paperatlas.atlas import map_view
+
         return JSONResponse(map_view(stored, atlas.store))
 
     @app.get("/papers", response_class=HTMLResponse)
-    async def papers_page(request: Request, area: Name = None, kind: Name = None,
-                          topic: Name = None, decision: Name = None, has_code: Name = None,
-                          sort: Name = None, page: Page = 1, list: Name = None):
+    async def papers_page(
+        request: Request,
+        area: Name = None,
+        kind: Name = None,
+        topic: Name = None,
+        decision: Name = None,
+        has_code: Name = None,
+        sort: Name = None,
+        page: Page = 1,
+        list: Name = None,
+    ):
         check_filters(area=area, kind=kind, decision=decision, list_name=list)
         if has_code not in (None, "", "0", "1"):
             raise HTTPException(400, "has_code must be 1 or 0")
@@ -366,8 +427,12 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
             raise HTTPException(400, "topic must be a number, or f and a number")
         store = atlas.store
         stored = maps.get(list or None)
-        filters: dict[str, Any] = {"area": area or None, "kind": kind or None,
-                                   "decision": decision or None, "list_name": list or None}
+        filters: dict[str, Any] = {
+            "area": area or None,
+            "kind": kind or None,
+            "decision": decision or None,
+            "list_name": list or None,
+        }
         if has_code in ("1", "0"):
             filters["has_code"] = has_code == "1"
         if level_topic is not None and stored is not None:
@@ -375,48 +440,81 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
             key = "broad" if level == 0 else "fine"
             filters["ids"] = [a["paper_id"] for a in stored["assignments"] if a[key] == tid]
         if sort == "list":
-            rows = list_(store.iter_papers(**filters, limit=PAGE_SIZE + 1,
-                                           offset=(page - 1) * PAGE_SIZE))
+            rows = list_(store.iter_papers(**filters, limit=PAGE_SIZE + 1, offset=(page - 1) * PAGE_SIZE))
             more = len(rows) > PAGE_SIZE
             rows = rows[:PAGE_SIZE]
             total = None
         else:
             every = list_(store.iter_papers(**filters))
-            key = {"title": lambda r: (r.get("title") or r.get("display_title") or "").lower(),
-                   "rating": lambda r: -(r.get("rating") or -1),
-                   "name": lambda r: (not r.get("name"), (r.get("name") or "").lower())}[sort]
+            key = {
+                "title": lambda r: (r.get("title") or r.get("display_title") or "").lower(),
+                "rating": lambda r: -(r.get("rating") or -1),
+                "name": lambda r: (not r.get("name"), (r.get("name") or "").lower()),
+            }[sort]
             every.sort(key=key)
             total = len(every)
-            rows = every[(page - 1) * PAGE_SIZE: page * PAGE_SIZE]
+            rows = every[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
             more = page * PAGE_SIZE < total
         facts = store.card_facts([r["id"] for r in rows])
         for r in rows:
             r["facts"] = facts.get(r["id"], {})
         stats = store.list_stats(list or None)
-        topics = sorted((t for t in (stored or {}).get("topics", []) if t["level"] == 0),
-                        key=lambda t: t["label"].lower())
+        topics = sorted(
+            (t for t in (stored or {}).get("topics", []) if t["level"] == 0), key=lambda t: t["label"].lower()
+        )
         kinds = ["method", "benchmark", "dataset", "analysis", "theory"]
         decisions = [d for d in stats["by_decision"] if d != "(unknown)"]
-        params = {"area": area, "kind": kind, "topic": topic, "decision": decision,
-                  "has_code": has_code, "sort": sort if sort != "list" else None, "list": list}
-        return render(request, "papers.html", cards=cards(rows, stored), page=page, more=more,
-                      total=total, areas=[a for a in stats["by_area"] if a != "(unknown)"],
-                      kinds=kinds, decisions=decisions, topics=topics, params=params,
-                      sorts=SORTS)
+        params = {
+            "area": area,
+            "kind": kind,
+            "topic": topic,
+            "decision": decision,
+            "has_code": has_code,
+            "sort": sort if sort != "list" else None,
+            "list": list,
+        }
+        return render(
+            request,
+            "papers.html",
+            cards=cards(rows, stored),
+            page=page,
+            more=more,
+            total=total,
+            areas=[a for a in stats["by_area"] if a != "(unknown)"],
+            kinds=kinds,
+            decisions=decisions,
+            topics=topics,
+            params=params,
+            sorts=SORTS,
+        )
 
     @app.get("/search", response_class=HTMLResponse)
-    async def search_page(request: Request, q: Query_ = "", page: SearchPage = 1,
-                          area: Name = None, kind: Name = None, list: Name = None):
+    async def search_page(
+        request: Request,
+        q: Query_ = "",
+        page: SearchPage = 1,
+        area: Name = None,
+        kind: Name = None,
+        list: Name = None,
+    ):
         check_filters(area=area, kind=kind, list_name=list)
         q = q.strip()
         result, hits, note = None, [], None
         if q:
-            result, hits, note = _run_search(atlas, q, page, area=area or None,
-                                             kind=kind or None, list_name=list or None)
+            result, hits, note = _run_search(
+                atlas, q, page, area=area or None, kind=kind or None, list_name=list or None
+            )
         stored = maps.get(list or None)
-        return render(request, "search.html", q=q, cards=cards(hits, stored), result=result,
-                      note=note, page=page, more=bool(result and result.get("total", 0) >
-                                                       page * SEARCH_PAGE_SIZE))
+        return render(
+            request,
+            "search.html",
+            q=q,
+            cards=cards(hits, stored),
+            result=result,
+            note=note,
+            page=page,
+            more=bool(result and result.get("total", 0) > page * SEARCH_PAGE_SIZE),
+        )
 
     @app.get("/papers/{paper_id:path}", response_class=HTMLResponse)  # DBLP ids hold "/"
     async def paper_page(request: Request, paper_id: str):
@@ -428,12 +526,20 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
         topic = topic_of(stored, paper["id"])
         similar_rows = _similar_rows(atlas, paper, k=10)
         liked = paper["id"] in liked_ids()
-        return render(request, "paper.html", paper=paper, facts=paper.get("facts") or {},
-                      topic=topic, similar=cards(similar_rows, stored), liked=liked)
+        return render(
+            request,
+            "paper.html",
+            paper=paper,
+            facts=paper.get("facts") or {},
+            topic=topic,
+            similar=cards(similar_rows, stored),
+            liked=liked,
+        )
 
     @app.get("/topics/{topic_id}", response_class=HTMLResponse)
-    async def topic_page(request: Request, topic_id: str,
-                         level: Annotated[int, Query(ge=0, le=1)] = 0, list: Name = None):
+    async def topic_page(
+        request: Request, topic_id: str, level: Annotated[int, Query(ge=0, le=1)] = 0, list: Name = None
+    ):
         check_filters(list_name=list)
         stored = maps.get(list or None)
         if stored is None or not (topic_id.isascii() and topic_id.isdigit()):
@@ -452,15 +558,24 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
         for r in rows[:200]:
             r["facts"] = facts.get(r["id"], {})
         if level == 0:
-            children = sorted((t for t in stored["topics"]
-                               if t["level"] == 1 and t["parent_id"] == topic["topic_id"]),
-                              key=lambda t: -t["size"])
+            children = sorted(
+                (t for t in stored["topics"] if t["level"] == 1 and t["parent_id"] == topic["topic_id"]),
+                key=lambda t: -t["size"],
+            )
             parent = None
         else:
             children = []
             parent = stored["by_topic"].get((0, topic["parent_id"]))
-        return render(request, "topic.html", topic=topic, level=level, children=children,
-                      parent=parent, cards=cards(rows[:200], stored), shown=min(200, len(rows)))
+        return render(
+            request,
+            "topic.html",
+            topic=topic,
+            level=level,
+            children=children,
+            parent=parent,
+            cards=cards(rows[:200], stored),
+            shown=min(200, len(rows)),
+        )
 
     # -- JSON -------------------------------------------------------------------------------------
 
@@ -473,12 +588,17 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
         # web/guard.py has checked the origin, the JSON content type and the size
         paper_id, liked = _mark_request(await request.body())
         from starlette.concurrency import run_in_threadpool
+
         return await run_in_threadpool(_set_mark, atlas, paper_id, liked)
 
     @app.get("/api/search")
-    async def api_search(q: Query_, k: Annotated[int, Query(ge=1, le=MAX_API_K)] = 20,
-                         offset: Annotated[int, Query(ge=0, le=MAX_API_OFFSET)] = 0):
+    async def api_search(
+        q: Query_,
+        k: Annotated[int, Query(ge=1, le=MAX_API_K)] = 20,
+        offset: Annotated[int, Query(ge=0, le=MAX_API_OFFSET)] = 0,
+    ):
         from paperatlas.search import search
+
         try:
             return JSONResponse(search(atlas.store, q, k=k, offset=offset).to_dict())
         except PaperatlasError as exc:
@@ -491,10 +611,23 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
         if request.url.path.startswith("/api/"):
             return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
         if exc.status_code == 404:
-            return render(request, "error.html", status=404, code=404, title_key="not_found",
-                          message_key="not_found_text")
-        return render(request, "error.html", status=exc.status_code, code=exc.status_code,
-                      title_key="error", message_key=None, detail=str(exc.detail))
+            return render(
+                request,
+                "error.html",
+                status=404,
+                code=404,
+                title_key="not_found",
+                message_key="not_found_text",
+            )
+        return render(
+            request,
+            "error.html",
+            status=exc.status_code,
+            code=exc.status_code,
+            title_key="error",
+            message_key=None,
+            detail=str(exc.detail),
+        )
 
     @app.exception_handler(RequestValidationError)
     async def bad_parameter(request: Request, exc: RequestValidationError):
@@ -502,18 +635,21 @@ def create_app(db_path: str | Path | None = None, page_cache: bool = True,
         message = _parameter_message(exc)
         if request.url.path.startswith("/api/"):
             return JSONResponse({"error": message}, status_code=400)
-        return render(request, "error.html", status=400, code=400, title_key="error",
-                      message_key=None, detail=message)
+        return render(
+            request, "error.html", status=400, code=400, title_key="error", message_key=None, detail=message
+        )
 
     @app.exception_handler(Exception)
     async def server_error(request: Request, exc: Exception):
         # never show a traceback to the browser; the server log has it
         import logging
+
         logging.getLogger("paperatlas.web").exception("error on %s", request.url.path)
         if request.url.path.startswith("/api/"):
             return JSONResponse({"error": "internal error"}, status_code=500)
-        return render(request, "error.html", status=500, code=500, title_key="error",
-                      message_key=None, detail=None)
+        return render(
+            request, "error.html", status=500, code=500, title_key="error", message_key=None, detail=None
+        )
 
     return app
 
@@ -547,9 +683,14 @@ def _mark_request(raw: bytes) -> tuple[str, bool]:
         body = json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
         raise HTTPException(400, usage) from None
-    if (not isinstance(body, dict) or set(body) != MARK_KEYS
-            or not isinstance(body["id"], str) or type(body["liked"]) is not bool
-            or not 0 < len(body["id"]) <= MAX_NAME or "\x00" in body["id"]):
+    if (
+        not isinstance(body, dict)
+        or set(body) != MARK_KEYS
+        or not isinstance(body["id"], str)
+        or type(body["liked"]) is not bool
+        or not 0 < len(body["id"]) <= MAX_NAME
+        or "\x00" in body["id"]
+    ):
         raise HTTPException(400, usage)
     return body["id"], body["liked"]
 
@@ -557,6 +698,7 @@ def _mark_request(raw: bytes) -> tuple[str, bool]:
 def _link_kind(url: str) -> str:
     """code | project | data (the badge of a list's side link on the paper page)."""
     from paperatlas.identifiers import link_kind
+
     kind = link_kind(url)
     return kind if kind in ("project", "data") else "code"
 
@@ -593,9 +735,16 @@ def open_atlas(db_path: str | Path | None, read_only: bool) -> Atlas:
 def _hit_row(hit) -> dict:
     # attributes, not hit.to_dict(): dataclasses.asdict deep-copies every snippet piece,
     # which cost more than rendering the page
-    return {"id": hit.id, "title": hit.title, "display_title": hit.display_title,
-            "area": hit.area, "decision": hit.decision, "kind": hit.kind,
-            "why": hit.why(), "snippet": hit.snippet}
+    return {
+        "id": hit.id,
+        "title": hit.title,
+        "display_title": hit.display_title,
+        "area": hit.area,
+        "decision": hit.decision,
+        "kind": hit.kind,
+        "why": hit.why(),
+        "snippet": hit.snippet,
+    }
 
 
 def _similar_rows(atlas: Atlas, paper: dict, k: int) -> list[dict]:
@@ -625,17 +774,23 @@ def _run_search(atlas: Atlas, q: str, page: int, **filters) -> tuple[dict | None
     if search is not None:
         note = None
         try:
-            res = search(atlas.store, q, k=SEARCH_PAGE_SIZE, offset=(page - 1) * SEARCH_PAGE_SIZE,
-                         **filters)
+            res = search(atlas.store, q, k=SEARCH_PAGE_SIZE, offset=(page - 1) * SEARCH_PAGE_SIZE, **filters)
         except PaperatlasError as exc:
             from paperatlas.search import SearchError
+
             if isinstance(exc, SearchError):  # the query itself is at fault: say so
                 return None, [], str(exc)
             # vectors unusable (model not installed, ...): keyword ranking still works
             note = "fts_fallback"
             try:
-                res = search(atlas.store, q, k=SEARCH_PAGE_SIZE,
-                             offset=(page - 1) * SEARCH_PAGE_SIZE, method="keyword", **filters)
+                res = search(
+                    atlas.store,
+                    q,
+                    k=SEARCH_PAGE_SIZE,
+                    offset=(page - 1) * SEARCH_PAGE_SIZE,
+                    method="keyword",
+                    **filters,
+                )
             except PaperatlasError as exc2:
                 return None, [], str(exc2)
         summary = {"total": res.total, "mode": res.mode, "model": res.model}
@@ -646,7 +801,7 @@ def _run_search(atlas: Atlas, q: str, page: int, **filters) -> tuple[dict | None
         return None, [], None
     match = " ".join(f'"{w}"' for w in terms)
     ranked = atlas.store.fts_search(match, limit=page * SEARCH_PAGE_SIZE)
-    ids = [pid for pid, _ in ranked][(page - 1) * SEARCH_PAGE_SIZE:]
+    ids = [pid for pid, _ in ranked][(page - 1) * SEARCH_PAGE_SIZE :]
     rows = atlas.store.get_papers(ids)
     return {"total": len(ranked), "mode": "keyword"}, rows, "fts_fallback"
 
@@ -684,11 +839,15 @@ def app_from_env() -> FastAPI:
     `serve` ends with its parent (server.die_with_parent)."""
     from paperatlas.store import default_db_path
     from paperatlas.web.server import die_with_parent, worker_settings
+
     die_with_parent()
     tune_process()
-    return create_app(default_db_path(),
-                      page_cache=os.environ.get("PAPERATLAS_PAGE_CACHE", "1") != "0",
-                      freeze_after_start=True, **worker_settings())
+    return create_app(
+        default_db_path(),
+        page_cache=os.environ.get("PAPERATLAS_PAGE_CACHE", "1") != "0",
+        freeze_after_start=True,
+        **worker_settings(),
+    )
 
 
 def default_workers() -> int:

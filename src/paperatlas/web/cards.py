@@ -19,8 +19,9 @@ from markupsafe import Markup, escape
 GIST_CHARS = 260  # an abstract standing in for a missing gist is cut near here
 
 
-def card_renderer(env: Environment, t: Callable[[str], str],
-                  link: Callable[..., str]) -> Callable[[dict[str, Any]], Markup]:
+def card_renderer(
+    env: Environment, t: Callable[[str], str], link: Callable[..., str]
+) -> Callable[[dict[str, Any]], Markup]:
     """card(p) -> the card's HTML, for one page's language (`t`) and links (`link`)."""
     liked_label, like_label = escape(t("liked")), escape(t("like"))
     untitled, with_code, why_label = escape(t("untitled")), escape(t("with_code")), escape(t("why"))
@@ -39,8 +40,9 @@ def card_renderer(env: Environment, t: Callable[[str], str],
         pid = escape(p["id"])
         liked = bool(p.get("liked"))
         title = p.get("title") or p.get("display_title")
-        written = "" if p.get("title") or not title else \
-            f' class="written" title="{written_note}"'  # paperatlas wrote it: set apart
+        written = (
+            "" if p.get("title") or not title else f' class="written" title="{written_note}"'
+        )  # paperatlas wrote it: set apart
         out = [
             f'<article class="card" data-paper="{pid}">\n  <div class="card-head">\n'
             f'    <button type="button" class="star{" on" if liked else ""}" data-id="{pid}" '
@@ -49,19 +51,23 @@ def card_renderer(env: Environment, t: Callable[[str], str],
             f'data-label-off="{like_label}">{"★" if liked else "☆"}</button>\n'
             f'    <h3 class="card-title"><a href="'
             f'{escape(link("/papers/" + quote(str(p["id"]), safe="")))}"{written}>'
-            f'{escape(title) if title else untitled}</a></h3>\n  </div>\n  <div class="badges">\n']
+            f'{escape(title) if title else untitled}</a></h3>\n  </div>\n  <div class="badges">\n'
+        ]
         badges = []
         if p.get("name"):
             badges.append(f'<span class="badge name">{escape(p["name"])}</span>')
         if p.get("kind"):
             kind = escape(p["kind"])
-            badges.append(f'<a class="badge kind kind-{kind}" '
-                          f'href="{badge_link("/papers", kind=p["kind"])}">{kind}</a>')
+            badges.append(
+                f'<a class="badge kind kind-{kind}" href="{badge_link("/papers", kind=p["kind"])}">{kind}</a>'
+            )
         broad = (p.get("topic") or {}).get("broad")
         if broad:
-            badges.append(f'<a class="badge topic" href="'
-                          f'{badge_link("/topics/" + str(broad["topic_id"]))}">'
-                          f'{escape(broad["label"])}</a>')
+            badges.append(
+                f'<a class="badge topic" href="'
+                f'{badge_link("/topics/" + str(broad["topic_id"]))}">'
+                f"{escape(broad['label'])}</a>"
+            )
         if p.get("area"):
             badges.append(f'<span class="badge area">{escape(p["area"])}</span>')
         decision = p.get("decision")
@@ -75,8 +81,10 @@ def card_renderer(env: Environment, t: Callable[[str], str],
         out.append("".join(badges))
         out.append("  </div>\n")
         if p.get("snippet"):
-            pieces = "".join(f"<mark>{escape(s['text'])}</mark>" if s.get("match")
-                             else str(escape(s["text"])) for s in p["snippet"])
+            pieces = "".join(
+                f"<mark>{escape(s['text'])}</mark>" if s.get("match") else str(escape(s["text"]))
+                for s in p["snippet"]
+            )
             out.append(f'  <p class="snippet">{pieces}</p>\n')
         elif p.get("gist"):
             out.append(f'  <p class="gist">{escape(p["gist"])}</p>\n')

@@ -45,7 +45,7 @@ def split_host(value: str) -> tuple[str, int | None] | None:
         end = value.find("]")
         if end < 0:
             return None
-        name, rest = value[:end + 1], value[end + 1:]
+        name, rest = value[: end + 1], value[end + 1 :]
     else:
         name, colon, port = value.partition(":")
         rest = colon + port
@@ -117,8 +117,13 @@ class RequestGuard:
                 length = value
         parsed = self._host(host) if host is not None and hosts_seen == 1 else None
         if parsed is None:
-            return await refuse(send, path, 400, "host not allowed: this app answers only "
-                                "127.0.0.1, localhost and the names given to --allow-host")
+            return await refuse(
+                send,
+                path,
+                400,
+                "host not allowed: this app answers only "
+                "127.0.0.1, localhost and the names given to --allow-host",
+            )
         query = scope.get("query_string", b"")
         if len(query) > MAX_QUERY_BYTES:
             return await refuse(send, path, 400, "query string too long")
@@ -139,8 +144,7 @@ class RequestGuard:
             return await refuse(send, path, 403, "state changes take application/json only")
         if fetch_site is not None and fetch_site.strip().lower() != b"same-origin":
             return await refuse(send, path, 403, "cross-site request refused")
-        if origin is not None and not same_origin(origin.decode("latin-1"), scope["scheme"],
-                                                  parsed):
+        if origin is not None and not same_origin(origin.decode("latin-1"), scope["scheme"], parsed):
             return await refuse(send, path, 403, "cross-origin request refused")
         body = await read_body(receive, self.max_body)
         if body is None:
@@ -157,8 +161,7 @@ def same_origin(origin: str, scheme: str, host: tuple[str, int | None]) -> bool:
     if parsed is None:
         return False
     default = DEFAULT_PORTS.get(scheme)
-    return (parsed[0] == host[0]
-            and (parsed[1] or default) == (host[1] or default))
+    return parsed[0] == host[0] and (parsed[1] or default) == (host[1] or default)
 
 
 async def read_body(receive, limit: int) -> bytes | None:
@@ -196,9 +199,18 @@ async def refuse(send, path: str, status: int, message: str) -> None:
         body, kind = json.dumps({"error": message}).encode(), b"application/json"
     else:
         body, kind = f"{status}: {message}\n".encode(), b"text/plain; charset=utf-8"
-    await send({"type": "http.response.start", "status": status, "headers": [
-        (b"content-type", kind), (b"content-length", str(len(body)).encode()),
-        (b"x-content-type-options", b"nosniff"), (b"cache-control", b"no-store"),
-        # the body of a refused request may still be on its way: do not read it
-        (b"connection", b"close")]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", kind),
+                (b"content-length", str(len(body)).encode()),
+                (b"x-content-type-options", b"nosniff"),
+                (b"cache-control", b"no-store"),
+                # the body of a refused request may still be on its way: do not read it
+                (b"connection", b"close"),
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": body})

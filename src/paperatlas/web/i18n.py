@@ -11,8 +11,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "map": {"en": "Map", "zh": "地图"},
     "papers": {"en": "Papers", "zh": "论文"},
     "search": {"en": "Search", "zh": "搜索"},
-    "search_placeholder": {"en": "Search papers, e.g. machine unlearning",
-                           "zh": "搜索论文，例如：机器遗忘"},
+    "search_placeholder": {"en": "Search papers, e.g. machine unlearning", "zh": "搜索论文，例如：机器遗忘"},
     "topics": {"en": "Topics", "zh": "主题"},
     "topic": {"en": "Topic", "zh": "主题"},
     "broad_topics": {"en": "Broad topics", "zh": "大主题"},
@@ -58,23 +57,30 @@ STRINGS: dict[str, dict[str, str]] = {
     "rating": {"en": "Rating", "zh": "评分"},
     "lists": {"en": "Lists", "zh": "列表"},
     "outliers": {"en": "Outliers", "zh": "离群论文"},
-    "outlier_note": {"en": "far from other papers; placed in its nearest topic",
-                     "zh": "与其他论文距离较远，已归入最近的主题"},
+    "outlier_note": {
+        "en": "far from other papers; placed in its nearest topic",
+        "zh": "与其他论文距离较远，已归入最近的主题",
+    },
     "like": {"en": "Like", "zh": "收藏"},
     "liked": {"en": "Liked", "zh": "已收藏"},
-    "no_map": {"en": "No map yet. Build it with: paperatlas map",
-               "zh": "尚未生成地图，请运行：paperatlas map"},
-    "no_papers": {"en": "No papers yet. Add a list with: paperatlas add FILE",
-                  "zh": "还没有论文，请运行：paperatlas add FILE"},
+    "no_map": {
+        "en": "No map yet. Build it with: paperatlas map",
+        "zh": "尚未生成地图，请运行：paperatlas map",
+    },
+    "no_papers": {
+        "en": "No papers yet. Add a list with: paperatlas add FILE",
+        "zh": "还没有论文，请运行：paperatlas add FILE",
+    },
     "no_results": {"en": "No papers match.", "zh": "没有匹配的论文。"},
     "results_for": {"en": "Results for", "zh": "搜索结果："},
     "not_found": {"en": "Not found", "zh": "未找到"},
-    "not_found_text": {"en": "There is no such page or paper here.",
-                       "zh": "这里没有这个页面或论文。"},
+    "not_found_text": {"en": "There is no such page or paper here.", "zh": "这里没有这个页面或论文。"},
     "back_home": {"en": "Back to the overview", "zh": "返回概览"},
     "error": {"en": "Something went wrong", "zh": "出错了"},
-    "map_hint": {"en": "Scroll to zoom, drag to pan, click a dot to open the paper.",
-                 "zh": "滚动缩放，拖动平移，点击圆点查看论文。"},
+    "map_hint": {
+        "en": "Scroll to zoom, drag to pan, click a dot to open the paper.",
+        "zh": "滚动缩放，拖动平移，点击圆点查看论文。",
+    },
     "map_filter": {"en": "Highlight titles containing…", "zh": "高亮标题包含…"},
     "previous": {"en": "Previous", "zh": "上一页"},
     "next": {"en": "Next", "zh": "下一页"},
@@ -87,28 +93,36 @@ STRINGS: dict[str, dict[str, str]] = {
     "open_map": {"en": "Open the map", "zh": "打开地图"},
     "untitled": {"en": "(untitled)", "zh": "（无标题）"},
     "title_only": {"en": "title only", "zh": "仅标题"},
-    "title_only_note": {"en": "Title only: the list this paper came from gives no abstract.",
-                        "zh": "仅有标题：来源列表没有摘要。"},
+    "title_only_note": {
+        "en": "Title only: the list this paper came from gives no abstract.",
+        "zh": "仅有标题：来源列表没有摘要。",
+    },
     "language": {"en": "中文", "zh": "English"},
     "search_mode": {"en": "Mode", "zh": "模式"},
     "reset_view": {"en": "Reset view", "zh": "重置视图"},
     # the reference atlas (the field) on the map and topic pages
-    "field_note": {"en": "Grey: the field, {title} ({papers} papers). In colour: this list, in "
-                         "the field's topics.",
-                   "zh": "灰色：整个领域 {title}（{papers} 篇论文）。彩色：本列表的论文，按领域的主题分组。"},
+    "field_note": {
+        "en": "Grey: the field, {title} ({papers} papers). In colour: this list, in the field's topics.",
+        "zh": "灰色：整个领域 {title}（{papers} 篇论文）。彩色：本列表的论文，按领域的主题分组。",
+    },
     "layer_label": {"en": "Topics: ", "zh": "主题："},
     "layer_own": {"en": "this list's own", "zh": "本列表自己的主题"},
     "layer_field": {"en": "the field's ({title})", "zh": "领域的主题（{title}）"},
-    "field_outlier": {"en": "far from the field's topics: placed in the nearest",
-                      "zh": "离领域各主题都较远：归入最近的主题"},
-    "field_size": {"en": "{n} papers of the field ({name}) are in this topic",
-                   "zh": "领域（{name}）中有 {n} 篇论文属于这个主题"},
-    "fts_fallback": {"en": "Keyword search only (no vectors stored).",
-                     "zh": "仅关键词搜索（未存储向量）。"},
+    "field_outlier": {
+        "en": "far from the field's topics: placed in the nearest",
+        "zh": "离领域各主题都较远：归入最近的主题",
+    },
+    "field_size": {
+        "en": "{n} papers of the field ({name}) are in this topic",
+        "zh": "领域（{name}）中有 {n} 篇论文属于这个主题",
+    },
+    "fts_fallback": {"en": "Keyword search only (no vectors stored).", "zh": "仅关键词搜索（未存储向量）。"},
     "in_topic": {"en": "in topic", "zh": "所属主题"},
     "parent_topic": {"en": "Part of", "zh": "所属大主题"},
-    "display_title_note": {"en": "Title written by paperatlas: the list gives none.",
-                           "zh": "标题由 paperatlas 生成：原列表没有标题。"},
+    "display_title_note": {
+        "en": "Title written by paperatlas: the list gives none.",
+        "zh": "标题由 paperatlas 生成：原列表没有标题。",
+    },
 }
 
 
@@ -118,7 +132,9 @@ def lang_of(value: str | None) -> str:
 
 def translator(lang: str):
     """t(key) -> the interface string in `lang` (the key itself if unknown)."""
+
     def t(key: str) -> str:
         entry = STRINGS.get(key)
         return entry.get(lang) or entry["en"] if entry else key
+
     return t

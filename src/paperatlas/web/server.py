@@ -24,9 +24,9 @@ from paperatlas.errors import PaperatlasError
 from paperatlas.workers import tie_to_parent
 
 ENV_DB = "PAPERATLAS_DB"
-ENV_ALLOW_HOSTS = "PAPERATLAS_ALLOW_HOSTS"   # names, separated by spaces
-ENV_READ_ONLY = "PAPERATLAS_READ_ONLY"       # "1": serve read-only
-ENV_PARENT = "PAPERATLAS_SERVE_PARENT"       # the supervisor's pid, in worker processes only
+ENV_ALLOW_HOSTS = "PAPERATLAS_ALLOW_HOSTS"  # names, separated by spaces
+ENV_READ_ONLY = "PAPERATLAS_READ_ONLY"  # "1": serve read-only
+ENV_PARENT = "PAPERATLAS_SERVE_PARENT"  # the supervisor's pid, in worker processes only
 BACKLOG = 2048  # uvicorn's default
 
 
@@ -72,13 +72,15 @@ def listen(host: str, port: int) -> socket.socket:
         sock.close()
         where = f"[{host}]:{port}" if family == socket.AF_INET6 else f"{host}:{port}"
         if exc.errno == errno.EADDRINUSE:
-            raise ServeError(f"{where} is already in use (another server?): stop it, or "
-                             f"pick another port with --port") from None
+            raise ServeError(
+                f"{where} is already in use (another server?): stop it, or pick another port with --port"
+            ) from None
         if exc.errno == errno.EADDRNOTAVAIL:
             raise ServeError(f"cannot listen on {where}: not an address of this machine") from None
         if exc.errno == errno.EACCES:
-            raise ServeError(f"cannot listen on {where}: permission denied (ports below "
-                             f"1024 need privileges)") from None
+            raise ServeError(
+                f"cannot listen on {where}: permission denied (ports below 1024 need privileges)"
+            ) from None
         raise ServeError(f"cannot listen on {where}: {exc.strerror or exc}") from None
     except (socket.gaierror, OverflowError, UnicodeError) as exc:
         sock.close()
@@ -101,8 +103,10 @@ def worker_environment(db: str, allow_hosts: list[str], read_only: bool, workers
 
 def worker_settings() -> dict:
     """create_app's keyword arguments for this worker, from the environment."""
-    return {"allow_hosts": tuple(os.environ.get(ENV_ALLOW_HOSTS, "").split()),
-            "read_only": os.environ.get(ENV_READ_ONLY) == "1"}
+    return {
+        "allow_hosts": tuple(os.environ.get(ENV_ALLOW_HOSTS, "").split()),
+        "read_only": os.environ.get(ENV_READ_ONLY) == "1",
+    }
 
 
 def die_with_parent() -> None:
@@ -123,10 +127,16 @@ def run(sock: socket.socket, workers: int) -> bool:
     # per request costs more than a cached page. asyncio's own loop and TCP_NODELAY: see
     # serving.py, NoDelayHttpToolsProtocol. No proxy headers: no proxy stands in front, and
     # X-Forwarded-Proto would change the scheme the guard compares Origin with.
-    config = uvicorn.Config("paperatlas.web.app:app_from_env", factory=True, workers=workers,
-                            log_level="warning", access_log=False, loop="asyncio",
-                            http="paperatlas.web.serving:NoDelayHttpToolsProtocol",
-                            proxy_headers=False)
+    config = uvicorn.Config(
+        "paperatlas.web.app:app_from_env",
+        factory=True,
+        workers=workers,
+        log_level="warning",
+        access_log=False,
+        loop="asyncio",
+        http="paperatlas.web.serving:NoDelayHttpToolsProtocol",
+        proxy_headers=False,
+    )
     if workers > 1:
         Multiprocess(config, sockets=[sock]).run()
         return True

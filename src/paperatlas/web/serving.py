@@ -32,8 +32,7 @@ class SecurityHeaders:
 
     def __init__(self, app, headers: dict[str, str]):
         self.app = app
-        self.headers = [(k.lower().encode("latin-1"), v.encode("latin-1"))
-                        for k, v in headers.items()]
+        self.headers = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers.items()]
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
@@ -59,6 +58,7 @@ class StoreGeneration:
     def __init__(self, path: str | Path, read_only: bool = False):
         if read_only:  # never creates or writes the file
             from paperatlas.store.file import connect_read_only
+
             self._conn, _ = connect_read_only(Path(path))
         else:
             self._conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
@@ -79,8 +79,9 @@ class PageCache:
     Only complete 200 responses are kept; `X-Cache: hit|miss` says which one answered.
     """
 
-    def __init__(self, app, version: Callable[[], object], max_bytes: int = CACHE_BYTES,
-                 max_age: float = 30.0):
+    def __init__(
+        self, app, version: Callable[[], object], max_bytes: int = CACHE_BYTES, max_age: float = 30.0
+    ):
         self.app = app
         self.version = version
         self.max_bytes = max_bytes
@@ -92,12 +93,14 @@ class PageCache:
         self.misses = 0
 
     def stats(self) -> dict[str, int]:
-        return {"hits": self.hits, "misses": self.misses, "pages": len(self._pages),
-                "bytes": self._bytes}
+        return {"hits": self.hits, "misses": self.misses, "pages": len(self._pages), "bytes": self._bytes}
 
     def _key(self, scope) -> tuple | None:
-        if (scope["type"] != "http" or scope["method"] != "GET"
-                or scope["path"].startswith(CACHEABLE_PREFIXES)):
+        if (
+            scope["type"] != "http"
+            or scope["method"] != "GET"
+            or scope["path"].startswith(CACHEABLE_PREFIXES)
+        ):
             return None
         gzip = any(k == b"accept-encoding" and b"gzip" in v for k, v in scope["headers"])
         return (scope["path"], scope.get("query_string", b""), gzip, self.version())
@@ -116,8 +119,9 @@ class PageCache:
                 self.hits += 1
         if cached is not None:
             headers, body, _ = cached
-            await send({"type": "http.response.start", "status": 200,
-                        "headers": [*headers, (b"x-cache", b"hit")]})
+            await send(
+                {"type": "http.response.start", "status": 200, "headers": [*headers, (b"x-cache", b"hit")]}
+            )
             await send({"type": "http.response.body", "body": body})
             return
         self.misses += 1
@@ -127,8 +131,7 @@ class PageCache:
         async def capture(message):
             if message["type"] == "http.response.start":
                 start.update(message)
-                message = {**message, "headers": [*message.get("headers", []),
-                                                  (b"x-cache", b"miss")]}
+                message = {**message, "headers": [*message.get("headers", []), (b"x-cache", b"miss")]}
             elif message["type"] == "http.response.body":
                 chunks.append(message.get("body", b""))
                 if not message.get("more_body", False):
@@ -168,6 +171,7 @@ def tune_process() -> None:
 
     try:
         from threadpoolctl import threadpool_limits
+
         _LIMITS.append(threadpool_limits(limits=1, user_api="blas"))
     except Exception:  # threadpoolctl missing or confused by the BLAS build: leave as is
         pass
