@@ -9,11 +9,11 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 
-from atlas_fixture import SAMPLE
-from atlas_fixture import web_atlas_db, web_client  # noqa: F401 - the db and client fixtures
+from atlas_fixture import SAMPLE, web_atlas_db, web_client  # noqa: F401 - the db and client fixtures
 from paperatlas import Atlas
+from paperatlas.store import StoreGeneration
 from paperatlas.web.app import create_app, default_workers
-from paperatlas.web.serving import PageCache, StoreGeneration
+from paperatlas.web.serving import PageCache
 
 
 def test_second_visit_is_served_from_the_cache_with_the_same_page_and_headers(client):

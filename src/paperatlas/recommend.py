@@ -22,14 +22,15 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import numpy as np
 
-from paperatlas.errors import PaperatlasError
 from paperatlas.embed.index import normalise_rows
+from paperatlas.errors import PaperatlasError
 
 DEFAULT_COLLECTION = "likes"
 MIN_LIKES_FOR_CLASSIFIER = 5
@@ -176,11 +177,7 @@ _cache: dict[tuple, Features] = {}
 
 
 def _store_signature(store, model: str | None) -> tuple:
-    row = store.conn.execute(
-        "SELECT count(*), coalesce(max(rowid), 0), coalesce(max(updated_at), '') FROM papers"
-    ).fetchone()
-    vec = store.conn.execute("SELECT count(*) FROM embeddings WHERE model = ?", (model,)).fetchone()[0]
-    return (str(store.path), model, tuple(row), vec)
+    return (str(store.path), model, store.papers_signature(), store.count_vectors(model))
 
 
 def _tfidf_cache_path(store) -> Path:

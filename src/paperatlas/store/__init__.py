@@ -20,8 +20,9 @@ from typing import Any
 
 import numpy as np
 
-from paperatlas.errors import StoreError  # noqa: F401  (raised here; importers find it here too)
+from paperatlas.errors import StoreError
 from paperatlas.store.file import APPLICATION_ID, can_write, connect_read_only, inspect_file
+from paperatlas.store.generation import StoreGeneration
 
 DEFAULT_DB = Path(".paperatlas") / "atlas.db"
 FTS_WEIGHTS = (3.0, 1.0, 2.0)  # bm25 weight of title, abstract, keywords (papers_fts columns)
@@ -522,7 +523,7 @@ class Store:
             params.append(1 if has_code else 0)
         if ids is not None:
             id_list = list(ids)
-            where.append(f"p.id IN (SELECT value FROM json_each(?))")
+            where.append("p.id IN (SELECT value FROM json_each(?))")
             params.append(json.dumps(id_list))
         columns = (
             "p.id AS id"
@@ -960,6 +961,24 @@ class Store:
             self.conn.execute("PRAGMA data_version").fetchone()[0],
             self.conn.total_changes - getattr(self._local, "scratch_changes", 0),
         )
+
+    def generation(self) -> StoreGeneration:
+        """A commit counter shared by every thread (a private connection of its own that
+        never writes): for caches that threads share, e.g. the web app's page cache."""
+        return StoreGeneration(self.path, read_only=self.read_only)
+
+    def papers_signature(self) -> tuple[int, int, str]:
+        """(count, max rowid, newest updated_at) of the papers: changes when papers are
+        added, removed or edited (keys derived data kept beside the atlas, e.g. TF-IDF)."""
+        row = self.conn.execute(
+            "SELECT count(*), coalesce(max(rowid), 0), coalesce(max(updated_at), '') FROM papers"
+        ).fetchone()
+        return (int(row[0]), int(row[1]), str(row[2]))
+
+    def count_vectors(self, model: str | None) -> int:
+        """How many vectors of `model` are stored."""
+        row = self.conn.execute("SELECT count(*) FROM embeddings WHERE model = ?", (model,)).fetchone()
+        return int(row[0])
 
     def vector_signature(self, model: str) -> tuple[int, int]:
         """(count, max rowid) of the stored vectors of `model`: changes whenever they do

@@ -22,14 +22,15 @@ import math
 import os
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, Callable
+from typing import Annotated, Any
 from urllib.parse import urlencode
 
 from fastapi import FastAPI, HTTPException, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.middleware.gzip import GZipMiddleware
+from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -39,7 +40,7 @@ from paperatlas.errors import PaperatlasError
 from paperatlas.web.cards import card_renderer
 from paperatlas.web.guard import RequestGuard
 from paperatlas.web.i18n import LANGUAGES, lang_of, translator
-from paperatlas.web.serving import PageCache, SecurityHeaders, StoreGeneration, tune_process
+from paperatlas.web.serving import PageCache, SecurityHeaders, tune_process
 
 HERE = Path(__file__).parent
 PAGE_SIZE = 50
@@ -154,7 +155,7 @@ def create_app(
     state-changing request is refused and the store is opened read-only (web/guard.py)."""
     atlas = open_atlas(db_path, read_only)
     read_only = atlas.read_only  # also when the file cannot be written
-    generation = StoreGeneration(atlas.path, read_only=read_only)
+    generation = atlas.store.generation()  # commits of every thread and process
     maps = MapCache(atlas, generation.current)
     warm = threading.Event()
     threads = int(os.environ.get("PAPERATLAS_WEB_THREADS", "") or WRITE_THREADS)
@@ -828,7 +829,7 @@ def bar_width(value: int, maximum: int) -> float:
     return 0.0 if maximum <= 0 else round(100.0 * value / maximum, 2)
 
 
-__all__ = ["create_app", "json_for_script", "bar_width", "math"]
+__all__ = ["bar_width", "create_app", "json_for_script", "math"]
 
 
 def app_from_env() -> FastAPI:

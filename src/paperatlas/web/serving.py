@@ -3,8 +3,8 @@
 - `SecurityHeaders`: the CSP and friends on every response, as a plain ASGI middleware
   (Starlette's `@app.middleware("http")` wraps each response in extra tasks and streams,
   which cost more than a cheap page itself).
-- `StoreGeneration`: a number that changes whenever any process commits to the store.
-- `PageCache`: rendered pages, keyed by URL, content encoding and that generation, so a
+- `PageCache`: rendered pages, keyed by URL, content encoding and the store's generation
+  (`Store.generation()`: a number that changes whenever any process commits), so a
   page is reused only while nothing it could show has changed; bounded by bytes (LRU) and
   by age (pages also show data the app keeps for a few seconds, e.g. the loaded map).
 - `tune_process()`: settings for a server process (one BLAS thread per request).
@@ -14,12 +14,10 @@
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 import time
 from collections import OrderedDict
-from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
@@ -47,26 +45,6 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
-
-
-class StoreGeneration:
-    """SQLite's `data_version` read on one connection of our own that never writes: it
-    changes whenever any connection (another thread, `paperatlas add` in another process,
-    this app's own like button) commits. Per-thread connections each count differently, so
-    they cannot give a number that all threads agree on; this one can."""
-
-    def __init__(self, path: str | Path, read_only: bool = False):
-        if read_only:  # never creates or writes the file
-            from paperatlas.store.file import connect_read_only
-
-            self._conn, _ = connect_read_only(Path(path))
-        else:
-            self._conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
-        self._lock = threading.Lock()
-
-    def current(self) -> int:
-        with self._lock:
-            return self._conn.execute("PRAGMA data_version").fetchone()[0]
 
 
 class PageCache:
