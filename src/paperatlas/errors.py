@@ -18,3 +18,7 @@ class InputError(PaperatlasError):
 class StoreError(PaperatlasError):
     """A store that cannot be opened or used: missing, not an atlas, read-only, damaged,
     newer schema. The message names the database file."""
+
+
+class SearchError(PaperatlasError):
+    """A query that cannot be run (empty, bad paging, unknown paper)."""

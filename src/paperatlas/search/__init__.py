@@ -29,8 +29,8 @@ from typing import Any
 
 import numpy as np
 
+from paperatlas.errors import PaperatlasError, SearchError
 from paperatlas.search import keyword as keyword_index
-from paperatlas.errors import PaperatlasError
 
 MULTILINGUAL_MODEL = "use-multilingual"
 # all-MiniLM-L6-v2 (int8, onnxruntime): fused as a third signal when the atlas has its
@@ -137,10 +137,6 @@ _SCRIPT_RANGES = [
 ]
 _CJK = {"zh", "ja", "ko"}
 _TERM = re.compile(r"[^\W_]+")  # what FTS5's unicode61 tokenizer calls a token
-
-
-class SearchError(PaperatlasError):
-    """A query that cannot be run (empty, bad paging, unknown paper)."""
 
 
 # -- results ---------------------------------------------------------------------------------
@@ -360,7 +356,7 @@ def name_ranking(store, query: str, allowed: frozenset[str] | None = None) -> li
     if not text or len(text) > 200:
         return []
     lower, exact = _name_tables(store)
-    found: dict[str, float] = {pid: 1.0 for pid in lower.get(text.lower(), [])}
+    found: dict[str, float] = dict.fromkeys(lower.get(text.lower(), []), 1.0)
     words = [w.strip(".,;:!?()[]{}\"'“”") for w in text.split(" ")]
     for size in range(1, MAX_NAME_WORDS + 1):
         for start in range(len(words) - size + 1):
