@@ -8,6 +8,7 @@ data (JSON inside a script tag, with '<' escaped), so it opens offline with no r
 from __future__ import annotations
 
 import html
+import json
 from pathlib import Path
 from typing import Any
 
@@ -243,8 +244,6 @@ def label_boxes_overlap(fig, texts) -> bool:
 
 def standalone_html(stored: dict[str, Any], store, title: str | None = None) -> str:
     """One HTML document with the map, its script, style and data inlined."""
-    from paperatlas.web.app import json_for_script
-
     view = map_view(stored, store)
     meta = stored["meta"]
     heading = title or f"{meta.get('list') or 'All papers'} — {meta['papers']:,} papers"
@@ -283,6 +282,16 @@ def standalone_html(stored: dict[str, Any], store, title: str | None = None) -> 
 </body>
 </html>
 """
+
+
+def json_for_script(data: Any) -> str:
+    """JSON safe to put inside <script type="application/json">: no '<' can end the tag."""
+    return (
+        json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        .replace("<", "\\u003c")
+        .replace(">", "\\u003e")
+        .replace("&", "\\u0026")
+    )
 
 
 def write_html(stored: dict[str, Any], store, path: str | Path, title: str | None = None) -> Path:
