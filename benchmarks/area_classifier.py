@@ -19,7 +19,6 @@ evaluated instead (`paperatlas train-areas` leaves the held-out papers out too, 
 
 from __future__ import annotations
 
-import sys
 import time
 from collections import Counter
 
@@ -104,8 +103,8 @@ def abstract_only(path: str, model_path: str | None, old_path: str | None) -> No
     """Every figure on abstracts alone (the title hidden), classifier vs the baseline."""
     from sklearn.svm import LinearSVC
 
-    from paperatlas.enrich.areas import TIE_MARGIN, AreaClassifier, calibrated_fit
     from paperatlas.embed.static import term_vectorizer
+    from paperatlas.enrich.areas import TIE_MARGIN, AreaClassifier, calibrated_fit
 
     rows = [r for r in load_rows(path) if real_abstract(r)]
     train = [r for r in rows if not is_held_out(r["id"])]
@@ -210,7 +209,7 @@ def main(path: str, model_path: str | None = None, with_references: bool = False
     labels = sorted(set(y_test))
     f1 = f1_score(y_test, top1, labels=labels, average=None)
     f1_base = f1_score(y_test, svc.classes_[scores.argmax(1)], labels=labels, average=None)
-    print(f"\nper-area F1 (classifier / baseline, test support)")
+    print("\nper-area F1 (classifier / baseline, test support)")
     support = Counter(y_test)
     for label, a, b in sorted(zip(labels, f1, f1_base), key=lambda t: -t[1]):
         print(f"  {a:.2f} / {b:.2f}  {support[label]:4d}  {label}")

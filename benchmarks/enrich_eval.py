@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import os
 import json
+import os
 import random
 import re
 import sys
@@ -40,13 +40,11 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import silver  # noqa: E402
-
 from paperatlas.enrich.names import extract_names  # noqa: E402
 from paperatlas.enrich.numbers import extract_numbers  # noqa: E402
 from paperatlas.enrich.pipeline import extract_facts  # noqa: E402
 from paperatlas.enrich.text import clean  # noqa: E402
 from paperatlas.paper import normalise_text  # noqa: E402
-
 
 # -- helpers ---------------------------------------------------------------------------------
 

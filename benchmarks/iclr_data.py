@@ -31,4 +31,4 @@ def real_abstract(row: dict) -> bool:
     return len((row.get("abstract") or "").strip()) >= MIN_ABSTRACT
 
 
-__all__ = ["DEFAULT_DATA", "load_rows", "texts_of", "real_abstract", "is_held_out"]
+__all__ = ["DEFAULT_DATA", "is_held_out", "load_rows", "real_abstract", "texts_of"]

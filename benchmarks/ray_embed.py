@@ -42,7 +42,6 @@ LOOPBACK_ENV = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "
 
 def build_store(path: Path, n: int) -> int:
     from iclr_data import load_rows, real_abstract
-
     from paperatlas.store import Store
 
     rows = [r for r in load_rows() if real_abstract(r)][:n]
@@ -265,7 +264,7 @@ def main() -> None:
         finally:
             cluster.stop()
         local = np.load(work / "local.npy")
-        print(f"\n| run | docs/s | time s | Ray's start s | overhead vs local | max |diff| |")
+        print("\n| run | docs/s | time s | Ray's start s | overhead vs local | max |diff| |")
         print("| --- | --- | --- | --- | --- | --- |")
         for config, r in runs.items():
             other = np.load(work / f"{config}.npy")

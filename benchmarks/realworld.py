@@ -92,8 +92,7 @@ def check_samples(papers: list[dict], samples: list[dict]) -> dict[str, int]:
 
 
 def measure(path: Path, samples: list[dict]) -> dict:
-    from paperatlas import Atlas
-    from paperatlas import sources
+    from paperatlas import Atlas, sources
 
     out: dict = {}
     start = time.perf_counter()

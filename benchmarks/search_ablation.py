@@ -22,11 +22,10 @@ import argparse
 import time
 from pathlib import Path
 
+from paperatlas import search as S
 from search_common import DEFAULT_DATA, REPO, build_store, load_rows
 from search_eval import judge, load_queries, mean, ndcg, recall, split_of
 from search_known import BEFORE
-
-from paperatlas import search as S
 
 K = 10
 

@@ -50,9 +50,8 @@ import sys
 import time
 from pathlib import Path
 
+from paperatlas import search as S
 from search_common import DEFAULT_DATA, REPO, build_store, load_rows
-
-from paperatlas import search as S  # noqa: E402
 
 K = 10
 

@@ -11,11 +11,10 @@ import os
 import statistics
 import time
 
-from search_common import CACHE, DEFAULT_DATA, load_rows
-from search_known import known_queries, rank_of
-
 from paperatlas import search as S
 from paperatlas.store import Store
+from search_common import CACHE, DEFAULT_DATA, load_rows
+from search_known import known_queries, rank_of
 
 K = 10
 

@@ -44,9 +44,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from paperatlas import search as S
 from search_common import CACHE, REPO, build_abstract_store, load_rows, paper_names
-
-from paperatlas import search as S  # noqa: E402
 
 K = 10
 BEFORE = {

@@ -25,10 +25,10 @@ import time
 from pathlib import Path
 
 import numpy as np
-from search_common import DEFAULT_DATA, REPO, build_store
 
-from paperatlas import index as I  # noqa: E402
-from paperatlas import search as S  # noqa: E402
+from paperatlas import index as I
+from paperatlas import search as S
+from search_common import DEFAULT_DATA, REPO, build_store
 
 
 def pct(values, p) -> float:
@@ -135,9 +135,8 @@ def standin_minilm(store) -> None:
     """MiniLM vectors for every paper: the real ones the store has (or the held-out
     abstract store has), and for the others real MiniLM vectors of other papers, cycled
     (for timing only; said in the output)."""
-    from search_common import CACHE
-
     from paperatlas.store import Store
+    from search_common import CACHE
 
     have = store.vector_signature(S.MINILM_MODEL)[0]
     ids = store.all_ids()
@@ -283,9 +282,8 @@ def main() -> None:
             f"multilingual vectors in the store: {store.vector_signature(S.MULTILINGUAL_MODEL)[0]:,} "
             "(partial; --partial-multilingual)"
         )
-    from search_common import ensure_names, load_rows
-
     from paperatlas.search.translate import build_vocabulary
+    from search_common import ensure_names, load_rows
 
     ensure_names(store, load_rows(args.data))
     build_vocabulary(store, progress=True)

@@ -22,9 +22,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from paperatlas import search as S
 from search_common import CACHE, DEFAULT_DATA, build_store, ensure_names, load_rows
-
-from paperatlas import search as S  # noqa: E402
 
 BASELINE = {
     "keyword_scale": "minmax",

@@ -21,12 +21,11 @@ import os
 import statistics
 import time
 
+from paperatlas import search as S
+from paperatlas.search import translate as X
+from paperatlas.store import Store
 from search_common import CACHE
 from search_known import KNOWN, rank_of, split_of
-
-from paperatlas.search import translate as X
-from paperatlas import search as S
-from paperatlas.store import Store
 
 K = 10
 

@@ -36,10 +36,9 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from iclr_data import REPO, is_held_out, load_rows, real_abstract  # noqa: E402
-
-from paperatlas.embed import embedding_text, get_backend  # noqa: E402
-from paperatlas import reference as reference_mod  # noqa: E402
+from iclr_data import REPO, is_held_out, load_rows, real_abstract
+from paperatlas import reference as reference_mod
+from paperatlas.embed import embedding_text, get_backend
 
 GENERIC_FILE = Path(__file__).resolve().parent / "generic_phrases.txt"
 BASE = Path("/tmp/paperatlas-base/src/paperatlas/atlas_labels.py")  # the labeller before issue 16

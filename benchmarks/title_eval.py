@@ -24,7 +24,6 @@ import sys
 import time
 
 from iclr_data import DEFAULT_DATA, is_held_out, load_rows, real_abstract
-
 from paperatlas.enrich.pipeline import extract_facts
 from paperatlas.enrich.text import clean
 from paperatlas.enrich.titles import rouge_l

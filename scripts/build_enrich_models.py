@@ -77,7 +77,7 @@ def name_rows(rows: list[tuple[dict, str | None]], df: Counter):
         own = own_tokens(plain)
         lookup = lambda t: max(
             0,
-            (df.get(t, 0) if df.get(t, 0) >= names_model.DF_MIN else 0)  # noqa: E731
+            (df.get(t, 0) if df.get(t, 0) >= names_model.DF_MIN else 0)
             - (1 if t in own and df.get(t, 0) >= names_model.DF_MIN else 0),
         )
         merged = names.merge(names.candidates(raw, plain), plain, df=lookup)
@@ -170,7 +170,7 @@ def main() -> None:
         build_names(silver.silver_names(fit, corpus_df), df)
     if args.only in (None, "kinds"):
         sys.path.insert(0, str(ROOT / "scripts"))
-        from build_kinds import build_kinds  # noqa: E402
+        from build_kinds import build_kinds
 
         build_kinds(fit)
 

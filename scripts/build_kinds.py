@@ -95,7 +95,7 @@ def build_kinds(fit: list[dict]) -> None:
         f"features in {time.time() - t:.0f} s"
     )
     term_vec = DictVectorizer()
-    Xt = term_vec.fit_transform([{w: 1.0 for w in ts} for ts, _ in inputs])
+    Xt = term_vec.fit_transform([dict.fromkeys(ts, 1.0) for ts, _ in inputs])
     df = np.asarray((Xt > 0).sum(axis=0)).ravel()
     keep_df = df >= 5
     dense_vec = DictVectorizer()
@@ -149,7 +149,7 @@ def build_kinds(fit: list[dict]) -> None:
         "n_terms": n_terms,
         "class_weight": weighting,
         "cv_accuracy": round(float(acc), 4),
-        "trained_on": int(len(y)),
+        "trained_on": len(y),
     }
     path = MODELS / kinds_model.MODEL_FILE
     path.write_text(json.dumps(model, separators=(",", ":"), sort_keys=True) + "\n", encoding="utf-8")

@@ -26,8 +26,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-import numpy as np
-
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 DEFAULT_OUT = REPO / "src" / "paperatlas" / "models" / "minilm-int8.onnx"

@@ -23,9 +23,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
+from paperatlas import reference  # noqa: E402
 from paperatlas.api import Atlas  # noqa: E402
 from paperatlas.enrich.areas import is_held_out  # noqa: E402
-from paperatlas import reference  # noqa: E402
 
 DEFAULT_DATA = REPO.parent / "shared" / "data" / "iclr2026.jsonl.gz"
 

@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-from iclr_data import DEFAULT_DATA, is_held_out, load_rows, texts_of  # noqa: E402
+from iclr_data import DEFAULT_DATA, is_held_out, load_rows, texts_of
 
 PART = 512
 

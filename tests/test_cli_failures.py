@@ -244,9 +244,8 @@ def test_forced_read_only_store_never_writes(atlas_db):
     before = _digest(atlas_db)
     store = Store(atlas_db, read_only=True)
     assert store.read_only and store.count_papers() == 4
-    with pytest.raises(StoreError, match="read-only"):
-        with store.transaction():
-            pass
+    with pytest.raises(StoreError, match="read-only"), store.transaction():
+        pass
     with pytest.raises(StoreError, match="read-only"):
         Atlas(atlas_db, read_only=True).like(["GmX7qQ1abc"])
     store.close()

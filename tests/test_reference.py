@@ -15,8 +15,7 @@ import pytest
 
 from atlas_fixture import SAMPLE
 from paperatlas import Atlas
-from paperatlas.atlas import reference
-from paperatlas.atlas import map_view, reference_scope
+from paperatlas.atlas import map_view, reference, reference_scope
 from paperatlas.atlas.labels import PaperText, is_generic, label_clusters
 
 # Four research topics, each a pool of its own words, plus words every abstract uses.

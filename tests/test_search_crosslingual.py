@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from paperatlas import Atlas
-from paperatlas.search import translate as X
 from paperatlas import search as S
+from paperatlas.search import translate as X
 
 FIXTURE = Path(__file__).parent / "fixtures" / "search" / "papers.jsonl"
 PAPERS = [json.loads(line) for line in FIXTURE.read_text(encoding="utf-8").splitlines()]

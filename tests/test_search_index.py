@@ -84,10 +84,10 @@ def test_ann_sync_follows_store_state():
     ids = [f"p{i}" for i in range(500)]
     by_id = dict(zip(ids, x))
     ann = I.AnnIndex(8)
-    state = {p: "v1" for p in ids[:400]}
+    state = dict.fromkeys(ids[:400], "v1")
     load = lambda want: (list(want), np.stack([by_id[p] for p in want]))  # noqa: E731
     assert ann.sync(state, load) == {"added": 400, "removed": 0}
-    state.update({p: "v1" for p in ids[400:]})  # 100 new papers
+    state.update(dict.fromkeys(ids[400:], "v1"))  # 100 new papers
     del state["p0"]  # one deleted
     state["p1"] = "v2"  # one re-embedded
     assert ann.sync(state, load) == {"added": 101, "removed": 2}

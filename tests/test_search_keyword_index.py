@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from paperatlas.search import keyword as K
 from paperatlas import search as S
+from paperatlas.search import keyword as K
 from paperatlas.store import Store
 
 FIXTURE = Path(__file__).parent / "fixtures" / "search" / "papers.jsonl"

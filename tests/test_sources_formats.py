@@ -214,6 +214,7 @@ def test_property_any_json_object_maps_to_a_paper(record):
 
 def test_fraction_read_follows_a_reader(tmp_path):
     import json
+
     from paperatlas.sources._io import fraction_read
 
     path = tmp_path / "rows.jsonl"

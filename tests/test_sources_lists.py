@@ -332,7 +332,7 @@ def test_fifo_is_refused_at_once(tmp_path):
 def _catch(fn):
     try:
         fn()
-    except Exception as exc:  # noqa: BLE001 - returned for the assertion
+    except Exception as exc:
         return exc
     return None
 

@@ -9,7 +9,7 @@ from paperatlas.store import PAPER_COLUMNS, Store
 
 
 def _row(pid, abstract="An abstract.", title=None):
-    row = {c: None for c in PAPER_COLUMNS}
+    row = dict.fromkeys(PAPER_COLUMNS)
     row.update(id=pid, abstract=abstract, title=title, authors=[], keywords=[], urls=[], extra={})
     return row
 

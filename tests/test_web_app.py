@@ -9,8 +9,7 @@ import threading
 import pytest
 from fastapi.testclient import TestClient
 
-from atlas_fixture import SAMPLE
-from atlas_fixture import web_atlas_db, web_client  # noqa: F401 - the db and client fixtures
+from atlas_fixture import SAMPLE, web_atlas_db, web_client  # noqa: F401 - the db and client fixtures
 from paperatlas import Atlas
 from paperatlas.web.app import create_app, json_for_script
 
@@ -226,7 +225,7 @@ def test_keeps_answering_while_add_writes(db, tmp_path):
             for i in range(3):
                 w.add([SAMPLE], list_name=f"sample{i}", enrich=False)
             w.close()
-        except BaseException as exc:  # noqa: BLE001 - reported below
+        except BaseException as exc:
             errors.append(exc)
 
     thread = threading.Thread(target=writer)

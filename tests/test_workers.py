@@ -55,13 +55,12 @@ def test_workers_die_with_their_parent(sig):
 
 
 def test_workers_are_stopped_when_the_block_fails():
-    with pytest.raises(RuntimeError):
-        with process_pool(2) as pool:
-            futures = [pool.submit(time.sleep, 120) for _ in range(2)]
-            while len(pool._processes) < 2:
-                time.sleep(0.05)
-            pids = set(pool._processes)
-            raise RuntimeError("a batch failed")
+    with pytest.raises(RuntimeError), process_pool(2) as pool:
+        futures = [pool.submit(time.sleep, 120) for _ in range(2)]
+        while len(pool._processes) < 2:
+            time.sleep(0.05)
+        pids = set(pool._processes)
+        raise RuntimeError("a batch failed")
     started = time.monotonic()
     assert _wait_gone(pids) == set()
     assert time.monotonic() - started < 5  # stopped, not waited for (sleep 120)

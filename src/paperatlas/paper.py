@@ -96,5 +96,5 @@ def paper_id(paper: Paper) -> str:
         return "h" + text_hash(paper.abstract)[:15]
     for name in ("arxiv", "doi", "openreview"):
         if value := paper.identifiers.get(name):
-            return "h" + hashlib.sha1(f"{name}:{value}".encode("utf-8")).hexdigest()[:15]
+            return "h" + hashlib.sha1(f"{name}:{value}".encode()).hexdigest()[:15]
     return "h" + hashlib.sha1(("title:" + normalise_text(paper.title or "")).encode("utf-8")).hexdigest()[:15]

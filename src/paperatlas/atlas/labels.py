@@ -841,7 +841,6 @@ ABSTRACT_WORDS = {
     "model",
     "learning",
     "data",
-    "results",
     "additionally",
     "furthermore",
     "moreover",

@@ -176,7 +176,7 @@ class Reference:
         return buf.getvalue()
 
     @classmethod
-    def from_bytes(cls, data: bytes | Path) -> "Reference":
+    def from_bytes(cls, data: bytes | Path) -> Reference:
         source = io.BytesIO(data) if isinstance(data, (bytes, bytearray)) else data
         with np.load(source, allow_pickle=False) as z:
             meta = json.loads(str(z["meta"]))

@@ -5,16 +5,17 @@ from __future__ import annotations
 
 import sys
 
-from paperatlas.cli.common import app, run_app
-
 # Importing a module registers its commands on `app`; order sets the order in --help.
-from paperatlas.cli import core  # noqa: E402,F401  add, ls, show, stats, export
-from paperatlas.cli import understand  # noqa: E402,F401  enrich
-from paperatlas.cli import vectors  # noqa: E402,F401  embed, train-areas
-from paperatlas.cli import find  # noqa: E402,F401  search, similar
-from paperatlas.cli import maps  # noqa: E402,F401  map, serve
-from paperatlas.cli import reference  # noqa: E402,F401  reference ls/build/use
-from paperatlas.cli import curate  # noqa: E402,F401  like, recommend, digest, compare
+from paperatlas.cli import (
+    core,  # noqa: F401  add, ls, show, stats, export
+    curate,  # noqa: F401  like, recommend, digest, compare
+    find,  # noqa: F401  search, similar
+    maps,  # noqa: F401  map, serve
+    reference,  # noqa: F401  reference ls/build/use
+    understand,  # noqa: F401  enrich
+    vectors,  # noqa: F401  embed, train-areas
+)
+from paperatlas.cli.common import app, run_app
 
 
 def main() -> None:

@@ -13,7 +13,7 @@ import signal
 import sqlite3
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -31,7 +31,7 @@ console = Console()
 err_console = Console(stderr=True)
 
 DbOption = Annotated[
-    Optional[Path],
+    Path | None,
     typer.Option(
         "--db",
         help="Atlas database (default: $PAPERATLAS_DB or .paperatlas/atlas.db).",

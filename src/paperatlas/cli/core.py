@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
@@ -26,7 +26,7 @@ from paperatlas.cli.common import (
 )
 from paperatlas.enrich.kinds import KINDS
 
-ListOption = Annotated[Optional[str], typer.Option("--list", "-l", help="Only papers of this list.")]
+ListOption = Annotated[str | None, typer.Option("--list", "-l", help="Only papers of this list.")]
 
 
 def _check_list(atlas, list_name: str | None) -> None:
@@ -46,7 +46,7 @@ def add(
         ),
     ],
     list_name: Annotated[
-        Optional[str],
+        str | None,
         typer.Option("--list", "-l", help="List name (default: each file's name without suffixes)."),
     ] = None,
     db: DbOption = None,
@@ -131,7 +131,7 @@ def _print_read(f) -> None:
 
         try:
             fmt = detect(inner)
-        except Exception:  # noqa: BLE001 - it was read; the name of its format is a nicety
+        except Exception:
             fmt = "?"
         console.print(
             Text(f"  {inner} ({fmt}): {plural(stats.papers, 'paper')}: {stats.summary()}"), soft_wrap=True
@@ -235,23 +235,21 @@ def inspect(
 @app.command("ls")
 def list_papers(
     list_name: ListOption = None,
-    area: Annotated[Optional[str], typer.Option(help="Primary area (exact).")] = None,
-    decision: Annotated[Optional[str], typer.Option(help="Decision prefix, e.g. 'Accept'.")] = None,
-    text: Annotated[
-        Optional[str], typer.Option("--text", "-t", help="Substring of title or abstract.")
-    ] = None,
+    area: Annotated[str | None, typer.Option(help="Primary area (exact).")] = None,
+    decision: Annotated[str | None, typer.Option(help="Decision prefix, e.g. 'Accept'.")] = None,
+    text: Annotated[str | None, typer.Option("--text", "-t", help="Substring of title or abstract.")] = None,
     kind: Annotated[
-        Optional[str],
+        str | None,
         typer.Option(help="method | benchmark | dataset | analysis | theory", callback=one_of(*KINDS)),
     ] = None,
     has_code: Annotated[
-        Optional[bool],
+        bool | None,
         typer.Option(
             "--has-code/--no-code", help="Only papers with (or without) a code link.", show_default=False
         ),
     ] = None,
     section: Annotated[
-        Optional[str],
+        str | None,
         typer.Option("--section", "-s", help="Substring of the section (heading) the list put papers under."),
     ] = None,
     limit: Annotated[int, typer.Option(help="At most this many rows.")] = 50,
@@ -429,16 +427,16 @@ def export(
     ] = "jsonl",
     list_name: ListOption = None,
     output: Annotated[
-        Optional[Path], typer.Option("--output", "-o", help="File to write (default: stdout).")
+        Path | None, typer.Option("--output", "-o", help="File to write (default: stdout).")
     ] = None,
     collection: Annotated[
-        Optional[str],
+        str | None,
         typer.Option(
             "--collection", help="Only the liked papers of this collection (see `paperatlas collections`)."
         ),
     ] = None,
     query: Annotated[
-        Optional[str], typer.Option("--query", "-q", help="Only the top hits of this search (see --top).")
+        str | None, typer.Option("--query", "-q", help="Only the top hits of this search (see --top).")
     ] = None,
     top: Annotated[int, typer.Option("--top", help="How many search hits --query exports.")] = 100,
     db: DbOption = None,

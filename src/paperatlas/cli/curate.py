@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.table import Table
@@ -89,7 +89,7 @@ def recommend(
     ] = "likes",
     k: Annotated[int, typer.Option("--k", "-k", help="How many papers to recommend.")] = 30,
     list_name: Annotated[
-        Optional[str], typer.Option("--list", "-l", help="Only recommend papers of this list.")
+        str | None, typer.Option("--list", "-l", help="Only recommend papers of this list.")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
     db: DbOption = None,
@@ -136,13 +136,13 @@ def recommend(
 @app.command()
 def digest(
     fmt: Annotated[str, typer.Option("--format", "-f", help="md | html")] = "md",
-    list_name: Annotated[Optional[str], typer.Option("--list", "-l", help="Papers of this list.")] = None,
+    list_name: Annotated[str | None, typer.Option("--list", "-l", help="Papers of this list.")] = None,
     collection: Annotated[
-        Optional[str], typer.Option("--collection", "-c", help="Liked papers of this collection.")
+        str | None, typer.Option("--collection", "-c", help="Liked papers of this collection.")
     ] = None,
     lang: Annotated[str, typer.Option("--lang", help="Headings in en | zh.")] = "en",
     output: Annotated[
-        Optional[Path], typer.Option("--output", "-o", help="File to write (default: stdout).")
+        Path | None, typer.Option("--output", "-o", help="File to write (default: stdout).")
     ] = None,
     db: DbOption = None,
 ) -> None:
@@ -174,9 +174,7 @@ def digest(
 def compare(
     list_a: Annotated[str, typer.Argument(metavar="LIST_A", help="The earlier or reference list.")],
     list_b: Annotated[str, typer.Argument(metavar="LIST_B", help="The list to compare with it.")],
-    png: Annotated[
-        Optional[Path], typer.Option("--png", help="Also draw the chart to this PNG file.")
-    ] = None,
+    png: Annotated[Path | None, typer.Option("--png", help="Also draw the chart to this PNG file.")] = None,
     top: Annotated[int, typer.Option("--top", help="Rows per table.")] = 12,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
     db: DbOption = None,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.table import Table
@@ -16,10 +16,10 @@ from paperatlas.enrich.kinds import KINDS
 
 KOption = Annotated[int, typer.Option("--k", "-k", help="How many results.", min=1, max=1000)]
 OffsetOption = Annotated[int, typer.Option("--offset", help="Skip this many results (paging).", min=0)]
-ListOption = Annotated[Optional[str], typer.Option("--list", help="Only papers of this list.")]
-AreaOption = Annotated[Optional[str], typer.Option("--area", help="Only this research area.")]
+ListOption = Annotated[str | None, typer.Option("--list", help="Only papers of this list.")]
+AreaOption = Annotated[str | None, typer.Option("--area", help="Only this research area.")]
 KindOption = Annotated[
-    Optional[str],
+    str | None,
     typer.Option(
         "--kind",
         help="Only this kind: method, benchmark, dataset, analysis, theory.",
@@ -27,11 +27,11 @@ KindOption = Annotated[
     ),
 ]
 DecisionOption = Annotated[
-    Optional[str],
+    str | None,
     typer.Option("--decision", help="Only papers whose decision starts with this (e.g. Accept, Poster)."),
 ]
 CodeOption = Annotated[
-    Optional[bool],
+    bool | None,
     typer.Option(
         "--has-code/--no-code", help="Only papers with (or without) a code link.", show_default=False
     ),
@@ -74,15 +74,15 @@ def search_command(
 @app.command("similar")
 def similar_command(
     paper_id: Annotated[
-        Optional[str],
+        str | None,
         typer.Argument(help="A paper id (or unique prefix) to find papers like.", show_default=False),
     ] = None,
     text: Annotated[
-        Optional[str],
+        str | None,
         typer.Option("--text", help="Find papers like this text (e.g. the abstract you are writing)."),
     ] = None,
     file: Annotated[
-        Optional[Path], typer.Option("--file", help="Find papers like the text in this file.")
+        Path | None, typer.Option("--file", help="Find papers like the text in this file.")
     ] = None,
     k: KOption = 10,
     offset: OffsetOption = 0,

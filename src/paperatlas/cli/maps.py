@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.text import Text
@@ -15,21 +15,21 @@ from paperatlas.cli.common import DbOption, UserError, app, check_output, consol
 @app.command("map")
 def map_command(
     list_name: Annotated[
-        Optional[str],
+        str | None,
         typer.Option("--list", "-l", help="Map only this list (default: every paper in the atlas)."),
     ] = None,
     png: Annotated[
-        Optional[Path],
+        Path | None,
         typer.Option("--png", help="Write a publication-quality picture of the map.", show_default=False),
     ] = None,
     html: Annotated[
-        Optional[Path],
+        Path | None,
         typer.Option(
             "--html", help="Write a self-contained interactive map (works offline).", show_default=False
         ),
     ] = None,
     model: Annotated[
-        Optional[str], typer.Option(help="Embedding model to map with (default: the stored default).")
+        str | None, typer.Option(help="Embedding model to map with (default: the stored default).")
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Rebuild even if nothing changed.")] = False,
     topics: Annotated[int, typer.Option(help="Print this many broad topics.")] = 40,
@@ -112,11 +112,11 @@ def serve(
     ] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.", min=1, max=65535)] = 8765,
     workers: Annotated[
-        Optional[int],
+        int | None,
         typer.Option(help="Server processes (default: one per CPU core, at most 4).", show_default=False),
     ] = None,
     allow_host: Annotated[
-        Optional[list[str]],
+        list[str] | None,
         typer.Option(
             "--allow-host",
             metavar="NAME",

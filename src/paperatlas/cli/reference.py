@@ -8,7 +8,7 @@ paperatlas reference use NAME             switch (iclr2026 = the shipped ICLR 20
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.text import Text
@@ -44,7 +44,7 @@ def reference_ls(db: DbOption = None) -> None:
 def reference_build(
     list_name: Annotated[str, typer.Option("--list", "-l", help="The big list (200+ papers) to use.")],
     name: Annotated[
-        Optional[str], typer.Option(help="Name of the reference (default: the list's).", show_default=False)
+        str | None, typer.Option(help="Name of the reference (default: the list's).", show_default=False)
     ] = None,
     db: DbOption = None,
 ) -> None:

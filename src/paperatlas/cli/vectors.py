@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.table import Table
@@ -16,7 +16,7 @@ from paperatlas.cli.common import DbOption, UserError, app, console, open_atlas
 @app.command()
 def embed(
     model: Annotated[
-        Optional[str],
+        str | None,
         typer.Option(
             "--model",
             "-m",
@@ -34,7 +34,7 @@ def embed(
         ),
     ] = False,
     address: Annotated[
-        Optional[str],
+        str | None,
         typer.Option(
             "--address",
             help="With --ray: the cluster's head, HOST:PORT (from `ray start --head`) or 'auto'.",
@@ -42,7 +42,7 @@ def embed(
         ),
     ] = None,
     workers: Annotated[
-        Optional[int],
+        int | None,
         typer.Option(
             "--workers",
             min=1,
@@ -89,8 +89,8 @@ def embed(
         )
     )
     if model is None:  # the default run also readies Chinese queries (crosslingual.py)
-        from paperatlas.search.translate import build_vocabulary
         from paperatlas.errors import PaperatlasError
+        from paperatlas.search.translate import build_vocabulary
 
         try:
             vocab = build_vocabulary(atlas.store, progress=sys.stderr.isatty(), force=force)
@@ -130,7 +130,7 @@ def train_areas(
         ),
     ],
     out: Annotated[
-        Optional[Path],
+        Path | None,
         typer.Option(
             "--out",
             "-o",

@@ -216,7 +216,7 @@ class LSABackend:
     def dim(self) -> int:
         return LSA_DIMS if self.components is None else int(self.components.shape[0])
 
-    def fit(self, texts: Sequence[str], dims: int = LSA_DIMS, seed: int = 0) -> "LSABackend":
+    def fit(self, texts: Sequence[str], dims: int = LSA_DIMS, seed: int = 0) -> LSABackend:
         from sklearn.decomposition import TruncatedSVD
 
         texts = list(texts)
@@ -261,7 +261,7 @@ class LSABackend:
         return buf.getvalue()
 
     @classmethod
-    def from_bytes(cls, blob: bytes) -> "LSABackend":
+    def from_bytes(cls, blob: bytes) -> LSABackend:
         with np.load(io.BytesIO(blob), allow_pickle=False) as z:
             vocab = json.loads(str(z["vocab"]))
             vectorizer = _tfidf_vectorizer(

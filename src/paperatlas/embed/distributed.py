@@ -95,7 +95,7 @@ class RayEmbedJob:
         batch_size: int = BATCH_SIZE,
         force: bool = False,
         progress: bool = False,
-        after_write: Callable[["RayEmbedJob", int], None] | None = None,
+        after_write: Callable[[RayEmbedJob, int], None] | None = None,
     ):
         self.store = store
         self.model = model or DEFAULT_MODEL

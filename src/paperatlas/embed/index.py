@@ -15,8 +15,9 @@ import json
 import os
 import re
 import threading
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable, Protocol
+from typing import Protocol
 
 import numpy as np
 
@@ -281,7 +282,7 @@ class AnnIndex:
         os.replace(meta_tmp, self.path.with_name(self.path.name + ".json"))
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str], dim: int) -> "AnnIndex | None":
+    def load(cls, path: str | os.PathLike[str], dim: int) -> AnnIndex | None:
         """The index saved at `path`, or None if it is missing, unreadable or inconsistent."""
         path = Path(path)
         meta_path = path.with_name(path.name + ".json")

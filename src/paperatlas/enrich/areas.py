@@ -101,7 +101,7 @@ class AreaClassifier:
         self.calibration = calibration
 
     @classmethod
-    def fit(cls, texts: Sequence[str], labels: Sequence[str], temperature: float = 1.0) -> "AreaClassifier":
+    def fit(cls, texts: Sequence[str], labels: Sequence[str], temperature: float = 1.0) -> AreaClassifier:
         from sklearn.linear_model import LogisticRegression
         from sklearn.naive_bayes import ComplementNB
 
@@ -151,7 +151,7 @@ class AreaClassifier:
         )
 
     @classmethod
-    def load(cls, path: str | Path | None = None) -> "AreaClassifier":
+    def load(cls, path: str | Path | None = None) -> AreaClassifier:
         path = Path(path) if path is not None else _models_dir() / MODEL_FILE
         if not path.exists():
             raise PaperatlasError(f"{path}: area model missing; train it with `paperatlas train-areas DATA`")

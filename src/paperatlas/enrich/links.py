@@ -30,9 +30,9 @@ def _trim(url: str) -> str:
     """Trailing punctuation and unbalanced closing brackets are the sentence's, not the URL's."""
     while url:
         last = url[-1]
-        if last in _TRAIL:
-            url = url[:-1]
-        elif last in ")]}>" and url.count({")": "(", "]": "[", "}": "{", ">": "<"}[last]) < url.count(last):
+        if last in _TRAIL or (
+            last in ")]}>" and url.count({")": "(", "]": "[", "}": "{", ">": "<"}[last]) < url.count(last)
+        ):
             url = url[:-1]
         else:
             break

@@ -715,8 +715,7 @@ def _introducing_verb(t: _Text):
             and t0.group(0)[:1].isupper()
             and (
                 _is_name_like(t0.group(0), True)
-                or _LETTER_DIGIT.fullmatch(t0.group(0))
-                and _APPOSITION_ANCHOR.match(window, t0.end())
+                or (_LETTER_DIGIT.fullmatch(t0.group(0)) and _APPOSITION_ANCHOR.match(window, t0.end()))
             )
         ):
             # "we propose Eidolon, ..." / "we introduce J1, a ...": set off right after the verb
@@ -834,7 +833,7 @@ def _subject(t: _Text):
     plain = t.plain
     for m in _SUBJECT_VERBS.finditer(plain):
         tok, start = _last_token(plain, m.start())
-        if not tok or not _SUBJECT_SLOT.search(plain[max(0, start - 8) : start]) and start > 0:
+        if not tok or (not _SUBJECT_SLOT.search(plain[max(0, start - 8) : start]) and start > 0):
             continue
         if _is_name_like(tok, False):
             yield Hit("subject" if not tok.isupper() else "subject-acronym", tok, start, strong=False)

@@ -34,14 +34,14 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from paperatlas.ingest import dedup
 from paperatlas.errors import InputError, PaperatlasError
 from paperatlas.identifiers import find_identifiers
+from paperatlas.ingest import dedup
 from paperatlas.ingest.report import EntryStats, has_text
 from paperatlas.paper import Paper, normalise_text, paper_id
 from paperatlas.sources import read
-from paperatlas.sources.report import ReadReport
 from paperatlas.sources._io import fraction_read
+from paperatlas.sources.report import ReadReport
 from paperatlas.store import PAPER_COLUMNS, Store
 
 BATCH = 500
@@ -203,7 +203,7 @@ def inspect_file(path: str | Path, limit: int = 10) -> tuple[FileReport, list[di
 class _Import:
     """One file into one list, inside the caller's transaction."""
 
-    def __init__(self, store: Store, path: Path, report: FileReport, bar: "_Progress | None"):
+    def __init__(self, store: Store, path: Path, report: FileReport, bar: _Progress | None):
         self.store, self.path, self.report, self.bar = store, path, report, bar
         self.list = report.list_name
         self.index: dedup.NearDuplicateIndex | None = None
@@ -317,7 +317,7 @@ class _Import:
             return [paper.abstract, final]
         return [paper.abstract]
 
-    def _same_text(self, record: "_Record") -> bool:
+    def _same_text(self, record: _Record) -> bool:
         """Is every text of the record already stored under its id (hashes registered)?"""
         stored = self.stored.get(record.paper.id) if record.paper.id else None
         if stored is None:
@@ -327,7 +327,7 @@ class _Import:
 
     def _one(
         self,
-        record: "_Record",
+        record: _Record,
         known_ids: set[str],
         known_hashes: dict[str, str],
         known_keys: dict[tuple[str, str], str],
@@ -394,7 +394,7 @@ class _Import:
 
     def _find(
         self,
-        record: "_Record",
+        record: _Record,
         known_ids: set[str],
         known_hashes: dict[str, str],
         known_keys: dict[tuple[str, str], str],
@@ -471,7 +471,7 @@ class _Import:
             return best, "near"
         return None, ""
 
-    def _same_record(self, pid: str, record: "_Record") -> bool:
+    def _same_record(self, pid: str, record: _Record) -> bool:
         """The stored paper is this very record again (same id, same abstract), not a twin:
         joining another list, it is unchanged rather than merged."""
         return record.paper_id == pid and normalise_text(record.paper.abstract) == normalise_text(
@@ -487,7 +487,7 @@ class _Import:
             stored = self.stored[pid] = self.store.get_paper(pid)
         return stored
 
-    def _same_paper(self, pid: str, record: "_Record") -> bool:
+    def _same_paper(self, pid: str, record: _Record) -> bool:
         """Is a record whose text differs from the stored paper with its id still that
         paper (a revised abstract), not another one under a reused id (two BibTeX files
         both keyed `smith2020`)? Revisions keep most of their word 3-shingles; where one
@@ -511,12 +511,12 @@ class _Import:
             )
         return _similar_titles(stored.get("title"), record.paper.title)
 
-    def _compatible(self, pid: str, record: "_Record") -> bool:
+    def _compatible(self, pid: str, record: _Record) -> bool:
         """May the record be the paper `pid`: no identifier of one kind differs?"""
         theirs = self._paper(pid).get("identifiers") or {}
         return all(theirs.get(k) in (None, v) for k, v in record.identifiers.items())
 
-    def _add_keys(self, record: "_Record", pid: str, known_keys: dict[tuple[str, str], str]) -> None:
+    def _add_keys(self, record: _Record, pid: str, known_keys: dict[tuple[str, str], str]) -> None:
         for key in record.identifiers.items():
             if key not in known_keys:
                 known_keys[key] = pid
@@ -547,7 +547,7 @@ class _Import:
                     self.title_map.setdefault(key, pid)
         return self.title_map
 
-    def _abstract_filled(self, record: "_Record", pid: str) -> None:
+    def _abstract_filled(self, record: _Record, pid: str) -> None:
         """A title-only paper gained its abstract: fingerprint it for later dedup."""
         self.report.filled += 1
         if not record.norms:
@@ -569,7 +569,7 @@ class _Import:
         self.position += 1
         return True
 
-    def _merge(self, pid: str, record: "_Record") -> bool:
+    def _merge(self, pid: str, record: _Record) -> bool:
         stored = self._paper(pid)
         changes = merge_changes(stored, record.paper, record.identifiers)
         if changes:

@@ -24,7 +24,6 @@ from collections import OrderedDict
 
 import numpy as np
 
-
 K1, B = 1.2, 0.75  # FTS5's bm25 constants
 MIN_IDF = 1e-6
 MAX_CACHED_POSTINGS = 4_000_000  # ~48 MB of arrays per process, least recently used go

@@ -117,7 +117,7 @@ class Vocabulary:
         return buf.getvalue()
 
     @classmethod
-    def from_bytes(cls, blob: bytes) -> "Vocabulary":
+    def from_bytes(cls, blob: bytes) -> Vocabulary:
         with np.load(io.BytesIO(blob), allow_pickle=False) as z:
             hub = z["hubness"].astype(np.float32) if "hubness" in z.files else None
             return cls(json.loads(str(z["terms"])), z["vectors"].astype(np.float32), int(z["papers"]), hub)

@@ -15,17 +15,17 @@ from pathlib import Path
 from paperatlas.errors import InputError
 from paperatlas.paper import Paper
 from paperatlas.sources._io import peek
-from paperatlas.sources.bibtex import read_bibtex
-from paperatlas.sources.csv import header_columns, is_header, read_csv
 from paperatlas.sources.arxiv_mail import looks_like_arxiv_mail, read_arxiv_mail
+from paperatlas.sources.bibtex import read_bibtex
 from paperatlas.sources.csl import is_csl_item
+from paperatlas.sources.csv import header_columns, is_header, read_csv
 from paperatlas.sources.entries import looks_like_markdown, read_entries, read_html
 from paperatlas.sources.folder import read_folder
 from paperatlas.sources.html import looks_like_html
 from paperatlas.sources.jsonl import read_json, read_jsonl
-from paperatlas.sources.ris import looks_like_ris, read_ris
-from paperatlas.sources.report import ReadReport, line_of
 from paperatlas.sources.records import ALIASES, canonical_key
+from paperatlas.sources.report import ReadReport, line_of
+from paperatlas.sources.ris import looks_like_ris, read_ris
 from paperatlas.sources.text import read_text
 
 READERS: dict[str, Callable[[Path], Iterator[Paper]]] = {
@@ -71,11 +71,9 @@ def detect(path: str | os.PathLike[str]) -> str:
     if is_header(first_line):
         return "csv"
     known = header_columns(first_line)
-    if (
-        known & _TITLE_COLUMNS
-        and len(known) >= 2
-        or canonical_key(first_line.strip().strip('"')) in _TITLE_COLUMNS
-    ):
+    if (known & _TITLE_COLUMNS and len(known) >= 2) or canonical_key(
+        first_line.strip().strip('"')
+    ) in _TITLE_COLUMNS:
         return "csv"  # a sheet of titles (title, authors, url, ...): title-only papers
     if looks_like_markdown(head):
         return "markdown"
@@ -166,4 +164,4 @@ def _looks_like_prose_before_entry(head: str) -> bool:
     )  # under Markdown headings
 
 
-__all__ = ["READERS", "ReadReport", "detect", "read", "InputError"]
+__all__ = ["READERS", "InputError", "ReadReport", "detect", "read"]

@@ -66,7 +66,7 @@ class _Lines:
         self._lines = lines
         self.lineno = 0
 
-    def __iter__(self) -> "_Lines":
+    def __iter__(self) -> _Lines:
         return self
 
     def __next__(self) -> str:

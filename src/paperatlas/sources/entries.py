@@ -47,8 +47,8 @@ from paperatlas.sources.entry import (
 from paperatlas.sources.frontmatter import front_matter, front_matter_paper
 from paperatlas.sources.mdlines import (
     Line,
-    classify,
     cjk_count,
+    classify,
     label_name,
     links,
     noise_blocks,
@@ -291,7 +291,7 @@ class _Builder:
             leaf = n + 1 >= len(heads) or self.lines[heads[n + 1]].level <= line.level
             body = self.lines[i + 1 : end]
             text = any(b.kind in ("text", "quote") for b in body)
-            lists = any(b.kind == "table" or b.kind == "item" and self.item_title(b) for b in body)
+            lists = any(b.kind == "table" or (b.kind == "item" and self.item_title(b)) for b in body)
             usage = bool(_USAGE.match(strip_symbols(plain(line.text))))
             info.append((i, line.level, leaf and not lists and not usage, text))
         marked: set[int] = set()
@@ -402,7 +402,7 @@ class _Builder:
         if any(b.kind == "table" for b in body):
             return False
         for b in body:  # what comes first under it: a title of its own, or a field
-            if (b.kind == "item" or b.kind == "text" and _starts_with_title(b.text)) and self.item_title(
+            if (b.kind == "item" or (b.kind == "text" and _starts_with_title(b.text))) and self.item_title(
                 b
             ) is not None:
                 return False  # a section over a list of papers
@@ -491,8 +491,7 @@ class _Builder:
         current = self.current
         if current is not None and (
             current.kind in ("heading", "field", "line")
-            or current.kind == "item"
-            and line.level > current.level
+            or (current.kind == "item" and line.level > current.level)
         ):
             self.text(line.text)
             return
@@ -607,7 +606,7 @@ class _Builder:
                 "arxiv_id" if bare.group(1).lower() == "arxiv" else "doi", bare.group(2)
             )
             return
-        if current is None or current.kind == "para" and self.blank_before:
+        if current is None or (current.kind == "para" and self.blank_before):
             # a paragraph outside any entry: an untitled paper if it reads as an abstract
             current = self.open(Entry(self.lineno, "para"))
             self.mode = "body"

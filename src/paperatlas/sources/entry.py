@@ -60,7 +60,7 @@ class Entry:
         ids = find_identifiers(*self.urls, self.fields.get("arxiv_id"), self.fields.get("doi"))
         keys = [f"{k}:{v}" for k, v in sorted(ids.items())]
         norm = normalise_text(self.title or "")
-        if len(norm) >= 8 and len(norm.split()) >= 2 or len(norm) >= 12:
+        if (len(norm) >= 8 and len(norm.split()) >= 2) or len(norm) >= 12:
             keys.append("title:" + norm)
         return keys
 

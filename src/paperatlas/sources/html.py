@@ -159,7 +159,7 @@ class _ToLines(HTMLParser):
             self.newline(blank=tag in ("p", "ul", "ol", "table", "section", "article"))
 
     def handle_data(self, data: str) -> None:
-        if self.skip_depth or not data.strip() and not self.current:
+        if self.skip_depth or (not data.strip() and not self.current):
             return
         self.emit(data.replace("|", "\\|") if self.in_row else data)
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 import re
-from functools import lru_cache
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from paperatlas.identifiers import find_identifiers, split_links, strip_version
@@ -304,10 +304,8 @@ def paper_from_record(record: Mapping[str, Any], source: str) -> Paper:
             if alias in by_key:
                 fields[name] = by_key.pop(alias)
                 break
-    if (
-        not (isinstance(fields.get("abstract", ""), str) and isinstance(fields.get("title", ""), str))
-        or "abstract" not in fields
-        and "title" not in fields
+    if not (isinstance(fields.get("abstract", ""), str) and isinstance(fields.get("title", ""), str)) or (
+        "abstract" not in fields and "title" not in fields
     ):
         if bad := check_types(record):  # a field of the wrong type, a null abstract
             return skipped(source, bad, title if isinstance(title, str) else None)

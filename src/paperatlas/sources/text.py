@@ -190,9 +190,7 @@ def _parse_lines(entry: _Entry, lines: list[str]) -> _Entry:
             entry.title, entry.marked = match.group(2), True
         else:  # a numbered abstract: the number is not part of it
             rest = [match.group(2), *rest]
-    elif rest and _looks_like_title_over(first, rest[0]):
-        entry.title = first
-    elif not rest and is_title_like(first):
+    elif (rest and _looks_like_title_over(first, rest[0])) or (not rest and is_title_like(first)):
         entry.title = first
     else:
         rest = lines

@@ -118,7 +118,7 @@ def inspect_file(path: Path) -> FileInfo:
         return FileInfo("atlas", version, immutable)
     if app_id == 0 and not tables and version == 0:
         return FileInfo("new", 0, immutable)
-    if app_id == 0 and version > 0 and CORE_TABLES <= tables:
+    if app_id == 0 and version > 0 and tables >= CORE_TABLES:
         return FileInfo("legacy", version, immutable)
     shown = ", ".join(sorted(tables)[:4]) + (", ..." if len(tables) > 4 else "")
     what = f"with tables {shown}" if tables else f"application id {app_id:#x}"
