@@ -191,7 +191,7 @@ def test_markdown_digest_escapes_and_links(atlas, tmp_path):
 def test_overview_counts_names_and_code(atlas):
     from paperatlas.report.digest import collect
 
-    data = collect(atlas, list_name="conf")
+    data = collect(atlas.store, list_name="conf")
     assert len(data.papers) == 122 and data.grouping == "topics"
     assert sum(n for _, n in data.by_area) == 122
     assert sum(n for _, n in data.by_kind) == 122

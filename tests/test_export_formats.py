@@ -12,12 +12,15 @@ from pathlib import Path
 
 import bibtexparser
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
 from paperatlas import sources
 from paperatlas.api import Atlas
-from paperatlas.report.export import bibtex_escape, bibtex_type, export_papers
 from paperatlas.ingest import add_files
+from paperatlas.report.export import bibtex_escape, bibtex_type, export_papers
+from paperatlas.sources.bibtex import decode_latex
 
 FIX = Path(__file__).parent / "fixtures" / "ingest"
 
@@ -32,7 +35,7 @@ def atlas(tmp_path):
 
 def _export(atlas, fmt: str) -> str:
     out = io.StringIO()
-    assert export_papers(atlas, fmt, out) == 6
+    assert export_papers(atlas.store, fmt, out) == 6
     return out.getvalue()
 
 
@@ -95,7 +98,7 @@ def test_bibtex_type_from_venue_and_decision(venue, decision, source_type, want)
 
 def test_bibtex_round_trip_keeps_unicode_and_specials(atlas, tmp_path):
     out = tmp_path / "papers.bib"
-    export_papers(atlas, "bibtex", out)
+    export_papers(atlas.store, "bibtex", out)
     text = out.read_text(encoding="utf-8")
     assert r"R{\"u}gamer" in text and r"{\v{S}}ari{\'c}" in text  # LaTeX accents, not raw bytes
     assert r"\textbackslash" not in text
@@ -158,10 +161,6 @@ def test_markdown_export_is_text_not_html(atlas):
     assert '<a href="https://arxiv.org/abs/2501.01234v2">' in html
 
 
-from hypothesis import given, settings, strategies as st  # noqa: E402
-
-from paperatlas.sources.bibtex import decode_latex  # noqa: E402
-
 _LETTERS = st.text(alphabet="abcXYZ äöüéèçñŠšćžłøßÅ中文 &%_#~-'.,:;!?()[]0123456789", min_size=1, max_size=40)
 
 
@@ -201,7 +200,7 @@ def test_csv_cells_a_spreadsheet_would_run_are_quoted(tmp_path):
     )
     add_files(a.store, [src])
     out = io.StringIO()
-    export_papers(a, "csv", out)
+    export_papers(a.store, "csv", out)
     a.close()
     row = next(csv.DictReader(io.StringIO(out.getvalue())))
     assert row["title"] == '\'=HYPERLINK("http://evil.example","click")'

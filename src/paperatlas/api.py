@@ -106,7 +106,7 @@ class Atlas:
         """Write papers (selected like `papers`, or by collection=/query=) as jsonl|csv|bibtex|markdown."""
         from paperatlas.report.export import export_papers
 
-        return export_papers(self, fmt, out, **selection)
+        return export_papers(self.store, fmt, out, **selection)
 
     # -- understanding ----------------------------------------------------------------------
     def enrich(self, force: bool = False, progress: bool = False) -> dict[str, int]:
@@ -171,7 +171,7 @@ class Atlas:
     def digest(self, fmt: str = "md", lang: str = "en", **selection) -> str:
         from paperatlas.report.digest import digest
 
-        return digest(self, fmt=fmt, lang=lang, **selection)
+        return digest(self.store, fmt=fmt, lang=lang, **selection)
 
     def compare(self, list_a: str, list_b: str, **options):
         from paperatlas.compare import compare_lists

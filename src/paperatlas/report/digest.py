@@ -1,6 +1,6 @@
 """A digest of a list or a collection: overview, map, and one line per paper by topic.
 
-`digest(atlas, fmt, lang, list_name=None, collection=None)` gathers what the report
+`digest(store, fmt, lang, list_name=None, collection=None)` gathers what the report
 shows into a `DigestData` (no formatting here) and hands it to the Markdown or HTML
 writer. Topics come from the stored map of the list (built with `Atlas.build_map` when
 missing); when no map can be made (no vectors), papers are grouped by research area and
@@ -77,7 +77,7 @@ class DigestData:
 
 
 def digest(
-    atlas,
+    store,
     fmt: str = "md",
     lang: str = "en",
     list_name: str | None = None,
@@ -93,7 +93,7 @@ def digest(
     words = strings(lang)
     if fmt not in ("md", "html"):
         raise PaperatlasError(f"unknown digest format {fmt!r} (md or html)")
-    data = collect(atlas, list_name=list_name, collection=collection, progress=progress)
+    data = collect(store, list_name=list_name, collection=collection, progress=progress)
     if fmt == "html":
         from paperatlas.report.html import render_html
 
@@ -159,9 +159,10 @@ def paper_line(row: dict[str, Any], facts: dict[str, Any]) -> PaperLine:
     )
 
 
-def _map_for(atlas, list_name: str | None, collection: str | None, ids: list[str], progress: bool = False):
+def _map_for(store, list_name: str | None, collection: str | None, ids: list[str], progress: bool = False):
     """(stored map covering `ids`, None) or (None, why not)."""
-    store = atlas.store
+    from paperatlas.atlas import build_map
+
     if list_name is not None:
         scope_list = list_name
     elif collection is not None:
@@ -176,15 +177,14 @@ def _map_for(atlas, list_name: str | None, collection: str | None, ids: list[str
     else:
         scope_list = None
     try:
-        return atlas.build_map(list_name=scope_list, progress=progress), None
+        return build_map(store, list_name=scope_list, progress=progress), None
     except (PaperatlasError, ImportError) as exc:
         return None, str(exc).split("\n")[0]
 
 
 def collect(
-    atlas, list_name: str | None = None, collection: str | None = None, progress: bool = False
+    store, list_name: str | None = None, collection: str | None = None, progress: bool = False
 ) -> DigestData:
-    store = atlas.store
     ids = selected_ids(store, list_name, collection)
     rows = {row["id"]: row for row in store.iter_papers(ids=ids)}
     facts = store.facts_for(ids)
@@ -196,11 +196,11 @@ def collect(
     map_png = map_scope = map_field = reason = None
     stored = None
     if papers:
-        stored, reason = _map_for(atlas, list_name, collection, ids, progress)
+        stored, reason = _map_for(store, list_name, collection, ids, progress)
     if stored is not None:
         groups = _groups_from_map(stored, papers)
-        from paperatlas.report.mapplot import field_of
         from paperatlas.report.mapimage import render_map
+        from paperatlas.report.mapplot import field_of
 
         field = field_of(stored, store)
         map_png = render_map(stored, groups, field=field)
@@ -228,7 +228,7 @@ def collect(
         map_png=map_png,
         map_scope=map_scope,
         map_field=map_field,
-        date=_dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d"),
+        date=_dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d"),
     )
 
 

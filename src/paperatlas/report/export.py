@@ -1,6 +1,6 @@
 """Write selected papers as JSON Lines, CSV, BibTeX or Markdown.
 
-`export_papers(atlas, fmt, out, list_name=None, ids=None, **filters)` selects papers
+`export_papers(store, fmt, out, list_name=None, ids=None, **filters)` selects papers
 like `Atlas.papers` (a list, filters) or by an explicit id sequence (`ids`, in that
 order), and writes them to a path or an open text file. Returns the number written.
 """
@@ -55,7 +55,7 @@ _FACT_COLUMNS = ("kind", "name", "has_code", "display_title", "predicted_area")
 
 
 def export_papers(
-    atlas,
+    store,
     fmt: str,
     out: str | os.PathLike[str] | TextIO,
     list_name: str | None = None,
@@ -71,9 +71,9 @@ def export_papers(
     if writer is None:
         raise PaperatlasError(f"unknown export format '{fmt}' (choose from {', '.join(FORMATS)})")
     if collection is not None or query is not None:
-        ids = _chosen_ids(atlas.store, ids, collection, query, query_k, list_name, filters)
+        ids = _chosen_ids(store, ids, collection, query, query_k, list_name, filters)
         list_name, filters = None, {}
-    papers = _selected(atlas, list_name, ids, filters)
+    papers = _selected(store, list_name, ids, filters)
     with _opened(out) as fh:
         return writer(papers, fh)
 
@@ -105,11 +105,10 @@ def _chosen_ids(store, ids, collection, query, query_k, list_name, filters) -> l
     return chosen
 
 
-def _selected(atlas, list_name, ids, filters) -> Iterator[dict[str, Any]]:
+def _selected(store, list_name, ids, filters) -> Iterator[dict[str, Any]]:
     """Each selected paper with its lists and facts, fetched a page at a time."""
     from paperatlas.atlas import TopicLookup
 
-    store = atlas.store
     topics = TopicLookup(store, list_name)  # each paper's map topic and field topic
     if ids is not None:
         wanted = list(dict.fromkeys(ids))
