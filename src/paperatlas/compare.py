@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from paperatlas.errors import PaperatlasError
+from paperatlas.text import english_stopwords
 
 MIN_NEW_TERM_PAPERS = 2  # a term "new in B" appears in at least this many of B's papers
 
@@ -252,10 +253,9 @@ _LATEX_COMMAND = re.compile(r"\\[A-Za-z]+")  # \widetilde, \mathcal: markup, not
 def _words_and_pairs(text: str) -> list[str]:
     """Content words and adjacent pairs of them ("draft length", never "latency large"
     across a dropped "of")."""
-    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
-
+    stop = english_stopwords()
     tokens = _TOKEN.findall(_LATEX_COMMAND.sub(" ", text).lower())
-    keep = [t not in ENGLISH_STOP_WORDS for t in tokens]
+    keep = [t not in stop for t in tokens]
     out = [t for t, k in zip(tokens, keep) if k]
     out += [f"{a} {b}" for a, b, ka, kb in zip(tokens, tokens[1:], keep, keep[1:]) if ka and kb]
     return out

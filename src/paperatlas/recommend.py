@@ -31,6 +31,7 @@ import numpy as np
 
 from paperatlas.embed.index import normalise_rows
 from paperatlas.errors import PaperatlasError
+from paperatlas.text import tfidf_vectorizer
 
 DEFAULT_COLLECTION = "likes"
 MIN_LIKES_FOR_CLASSIFIER = 5
@@ -134,17 +135,13 @@ def paper_text(paper: dict[str, Any]) -> str:
 
 def tfidf_matrix(texts: list[str]):
     """(L2-normalised TF-IDF matrix, vocabulary) over unigrams and bigrams."""
-    from sklearn.feature_extraction.text import TfidfVectorizer
-
     min_df = 2 if len(texts) >= 50 else 1
-    vectorizer = TfidfVectorizer(
-        sublinear_tf=True,
-        stop_words="english",
+    vectorizer = tfidf_vectorizer(
+        strip_accents=None,  # as before: TFIDF_VERSION's cached matrices were fitted so
         ngram_range=(1, 2),
         min_df=min_df,
         max_df=0.5 if len(texts) >= 50 else 1.0,
         max_features=200_000,
-        dtype=np.float32,
         token_pattern=r"(?u)\b[a-zA-Z][a-zA-Z0-9\-]+\b",
     )
     try:
@@ -210,7 +207,9 @@ def _write_tfidf_cache(store, key: tuple, ids: list[str], matrix, terms) -> None
     tmp = path.with_name(path.name + ".tmp.npz")
     try:
         # ids and terms as one UTF-8 blob each: fixed-width string arrays would be 10x larger
-        blob = lambda strings: np.frombuffer("\n".join(strings).encode("utf-8"), dtype=np.uint8)
+        def blob(strings):
+            return np.frombuffer("\n".join(strings).encode("utf-8"), dtype=np.uint8)
+
         np.savez(
             tmp,
             key=np.array(repr((TFIDF_VERSION, key[2]))),

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from paperatlas.errors import PaperatlasError
+from paperatlas.progress import progress_bar
 
 ALGORITHM = "atlas-v4"
 # Abstracts shorter than this ("na", "This is a null submission.") cannot be placed with
@@ -240,7 +241,7 @@ def _placement_map(store, ids: list[str], ref, placed, too_short) -> tuple[list,
         (0, placed.broad, ref.broad_labels, ref.broad_size, None),
         (1, placed.fine, ref.fine_labels, ref.fine_size, ref.fine_parent),
     ):
-        for t in sorted(set(int(x) for x in labels)):
+        for t in sorted({int(x) for x in labels}):
             members = np.flatnonzero(labels == t)
             order = members[np.argsort(-conf[members], kind="stable")]
             centre = _label_point(placed.xy[members])
@@ -252,7 +253,7 @@ def _placement_map(store, ids: list[str], ref, placed, too_short) -> tuple[list,
                     "topic_id": t,
                     "parent_id": int(parents[t]) if parents is not None else None,
                     "label": names_of[t],
-                    "size": int(len(members)),
+                    "size": len(members),
                     "x": float(centre[0]),
                     "y": float(centre[1]),
                     "data": {
@@ -379,7 +380,7 @@ def _describe(
                     "topic_id": t,
                     "parent_id": int(result.fine_parent[t]) if level == 1 else None,
                     "label": terms[t].label,
-                    "size": int(len(members)),
+                    "size": len(members),
                     "x": float(centre[0]),
                     "y": float(centre[1]),
                     "data": {
@@ -431,27 +432,19 @@ class _Steps:
     """A small rich progress bar over the build's stages (silent when progress=False)."""
 
     def __init__(self, enabled: bool, title: str, total: int = 4):
-        self.enabled, self.title, self.total = enabled, title, total
-        self._progress = None
+        self.title = title
+        self._bar = progress_bar(enabled, done=None, eta=False, elapsed=True)
+        self._task = self._bar.add_task(f"{title}: vectors", total=total)
 
     def __enter__(self):
-        if self.enabled:
-            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
-            self._progress = Progress(
-                TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(), transient=True
-            )
-            self._progress.start()
-            self._task = self._progress.add_task(f"{self.title}: vectors", total=self.total)
+        self._bar.start()
         return self
 
     def advance(self, what: str) -> None:
-        if self._progress is not None:
-            self._progress.update(self._task, advance=1, description=f"{self.title}: {what}")
+        self._bar.update(self._task, advance=1, description=f"{self.title}: {what}")
 
     def __exit__(self, *exc):
-        if self._progress is not None:
-            self._progress.stop()
+        self._bar.stop()
         return False
 
 
@@ -563,7 +556,7 @@ class TopicLookup:
             own = self._load(scope, layer=False)
             if own is None or paper_id not in own[1]:
                 continue
-            stored, by_paper, labels = own
+            _stored, by_paper, labels = own
             a = by_paper[paper_id]
             out["topic"] = {
                 "map": scope,

@@ -8,38 +8,38 @@ from __future__ import annotations
 
 import re
 
-_STOPWORDS = frozenset(
-    """
-a about above across after again against all almost along also although always am among an and
-another any are around as at be because been before being below between both but by can could
-did do does doing done down during each either enough especially even ever every few for from
-further had has have having he her here hers him his how however i if in into is it its itself
-just least less like made make makes making many may might more moreover most much must my
-near nearly neither no nor not now of off often on once one only onto or other others otherwise
-our ours out over own per perhaps rather same several shall she should show shows shown showing
-since so some such than that the their them then there thereby therefore these they this those
-though through thus to together too toward towards under unlike until up upon us use used uses
-using via was we well were what when where whereas whether which while who whom whose why will
-with within without would yet you your first second third new novel propose proposes proposed
-present presents introduce introduces introduced paper work approach approaches method methods
-result results existing recent recently significantly significant extensive experiments
-experiment demonstrate demonstrates achieve achieves achieving outperform outperforms
-state-of-the-art sota framework task tasks performance effective effectively efficient various
-different key based across including include includes includes given particular specifically
-however address addressing challenge challenges problem problems improve improves improved
-improving strong simple large small high low better best novel remains remain enable enables
-still yet thus often widely critical crucial important fundamental leverage leverages leveraging
-consistently substantially notably code available https http com github exhibit exhibits
-show describe describes encourage encourages focus focuses affect affects boost boosts separate
-perceive evaluate evaluates evaluated quantify quantifies control controls require requires
-required provide provides provided allow allows allowed enable enabled capture captures captured
-reveal reveals revealed suggest suggests find finds found obtain obtains obtained lead leads led
-offer offers need needs needed remains perform performs performed study studies studied
-make known able ability way ways aim aims goal terms level levels range number numbers set sets
-end lack gap gaps issue issues limitation limitations insight insights time times fact address
-addresses across even ensure ensures ensuring help helps model's paper's
+from paperatlas.text import STOPWORDS
+
+# Stopwords for phrase boundaries: the shared list and the verbs, hedges and boilerplate of
+# abstracts. "me", "very" and "papers" stay usable ("very high-likelihood regions",
+# "academic papers"): the keyphrase figures were measured so.
+_STOPWORDS = (
+    STOPWORDS
+    | frozenset(
+        """
+across almost along also although always among another around done either enough especially even
+ever every him his however least less like made make makes making many may might moreover much must
+near nearly neither often one onto others otherwise per perhaps rather several shall show shows
+shown showing since thereby therefore though thus together unlike upon us used uses well whereas
+whether whose within without yet first second third novel propose proposes proposed present presents
+introduce introduces introduced work approaches result results existing recent recently
+significantly significant extensive experiments experiment demonstrate demonstrates achieve achieves
+achieving outperform outperforms state-of-the-art sota framework task tasks performance effective
+effectively efficient various different key including include includes given particular specifically
+address addressing challenge challenges problem problems improve improves improved improving strong
+simple large small high low better best remains remain enable enables still widely critical crucial
+important fundamental leverage leverages leveraging consistently substantially notably code
+available https http com github exhibit exhibits describe describes encourage encourages focus
+focuses affect affects boost boosts separate perceive evaluate evaluates evaluated quantify
+quantifies control controls require requires required provide provides provided allow allows allowed
+enabled capture captures captured reveal reveals revealed suggest suggests find finds found obtain
+obtains obtained lead leads led offer offers need needs needed perform performs performed studies
+studied known able ability way ways aim aims goal terms level levels range number numbers set sets
+end lack gap gaps issue issues limitation limitations insight insights time times fact addresses
+ensure ensures ensuring help helps model's paper's
 """.split()
-)
+    )
+) - {"me", "papers", "very"}
 # -ing/-ed words that are nouns or adjectives in this field, kept at a phrase's edge
 _KEEP_EDGE = frozenset(
     """learning reasoning training fine-tuning pretraining pre-training
@@ -146,7 +146,7 @@ def extract_keyphrases(text: str, title: str | None = None, k: int = 8) -> list[
         else:
             entry["count"] += 1
     scored = []
-    for key, e in phrases.items():
+    for e in phrases.values():
         if len(e["surface"]) < 3 or all(len(w) < 3 for w in e["words"]):
             continue
         n = len(e["words"])
@@ -172,7 +172,7 @@ def extract_keyphrases(text: str, title: str | None = None, k: int = 8) -> list[
                 continue
             if strict and ws & used:
                 continue
-            if not strict and any(ws <= set(_stem(w) for w in o.split()) for o in out):
+            if not strict and any(ws <= {_stem(w) for w in o.split()} for o in out):
                 continue
             if any(_abbreviates(surface, o) or _abbreviates(o, surface) for o in out):
                 continue  # "LLMs" next to "large language models"

@@ -9,7 +9,8 @@ import contextlib
 import importlib.util
 import os
 import re
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from paperatlas.enrich.gist import display_title, pick_gist
 from paperatlas.enrich.keyphrases import extract_keyphrases
@@ -21,6 +22,7 @@ from paperatlas.enrich.text import clean, sentences
 from paperatlas.errors import PaperatlasError
 from paperatlas.identifiers import link_kind
 from paperatlas.paper import text_hash
+from paperatlas.progress import progress_bar
 
 # Bump when any extractor's output changes: stored facts of an older version are redone.
 EXTRACTOR_VERSION = "3"  # 2: learned names and kinds, number role/context, Chinese text
@@ -171,16 +173,8 @@ def enrich_store(
             results = pool.map(_facts_for, [[(t, a, c) for _, t, a, c, _ in b] for b in batches])
         else:
             results = (_facts_for([(t, a, c) for _, t, a, c, _ in b]) for b in batches)
-        bar = None
-        if progress:
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-            bar = Progress(
-                TextColumn("enrich"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), transient=True
-            )
-            bar.start()
-            stack.callback(bar.stop)
-            task = bar.add_task("enrich", total=len(todo))
+        bar = stack.enter_context(progress_bar(progress))
+        task = bar.add_task("enrich", total=len(todo))
         for batch, facts in zip(batches, results):
             if use_areas:
                 areas = predict_areas([f"{t}. {a}" if t else a for _, t, a, _, _ in batch])
@@ -193,8 +187,7 @@ def enrich_store(
             counts["named"] += sum(1 for f in facts if f["name"])
             counts["with_code"] += sum(1 for f in facts if f["has_code"])
             counts["with_area"] += sum(1 for f in facts if f.get("predicted_area"))
-            if bar is not None:
-                bar.update(task, advance=len(batch))
+            bar.update(task, advance=len(batch))
     return counts
 
 
