@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -396,26 +396,27 @@ class Pick:
         return " — ".join(parts)
 
 
-class Recommendations(list):
-    """A list of `Pick`s, best first, plus how they were made (method, message)."""
+@dataclass
+class Recommendations:
+    """The `Pick`s, best first, plus how they were made (method, message). Iterates,
+    indexes and counts as its picks (`for pick in atlas.recommend()`)."""
 
-    def __init__(
-        self,
-        picks=(),
-        method: str = "none",
-        collection: str = DEFAULT_COLLECTION,
-        n_likes: int = 0,
-        n_dislikes: int = 0,
-        model: str | None = None,
-        message: str = "",
-    ):
-        super().__init__(picks)
-        self.method = method
-        self.collection = collection
-        self.n_likes = n_likes
-        self.n_dislikes = n_dislikes
-        self.model = model
-        self.message = message
+    picks: list[Pick] = field(default_factory=list)
+    method: str = "none"
+    collection: str = DEFAULT_COLLECTION
+    n_likes: int = 0
+    n_dislikes: int = 0
+    model: str | None = None
+    message: str = ""
+
+    def __iter__(self) -> Iterator[Pick]:
+        return iter(self.picks)
+
+    def __len__(self) -> int:
+        return len(self.picks)
+
+    def __getitem__(self, index: int) -> Pick:
+        return self.picks[index]
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -425,7 +426,7 @@ class Recommendations(list):
             "likes": self.n_likes,
             "dislikes": self.n_dislikes,
             "message": self.message,
-            "picks": [p.to_dict() for p in self],
+            "picks": [p.to_dict() for p in self.picks],
         }
 
 
