@@ -6,7 +6,7 @@ Reads ../shared/data/iclr2026.jsonl.gz, leaves out the held-out papers
 (`paperatlas.enrich.areas.is_held_out`, ~20%) so that every benchmark figure on them is
 honest, adds the rest to a scratch store (enriched and embedded with the default `static`
 model, as `paperatlas add` + `embed` do), builds their map and turns it into a reference
-(`paperatlas.atlas.reference.build`): topics, labels, centroids, the 2D layout, reduced vectors to
+(`paperatlas.atlas.reference_build.build_reference`): topics, labels, centroids, the 2D layout, reduced vectors to
 place new papers, and the words generic across the field.
 """
 
@@ -23,8 +23,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
-from paperatlas import reference  # noqa: E402
 from paperatlas.api import Atlas  # noqa: E402
+from paperatlas.atlas import reference  # noqa: E402
+from paperatlas.atlas.reference_build import build_reference  # noqa: E402
 from paperatlas.enrich.areas import is_held_out  # noqa: E402
 
 DEFAULT_DATA = REPO.parent / "shared" / "data" / "iclr2026.jsonl.gz"
@@ -60,7 +61,7 @@ def main() -> None:
     if "iclr2026" not in atlas.lists():
         atlas.add([rows_file], list_name="iclr2026", progress=True)
     atlas.embed(progress=True)
-    ref = reference.build(atlas.store, "iclr2026", name=reference.SHIPPED, progress=True, title="ICLR 2026")
+    ref = build_reference(atlas.store, "iclr2026", name=reference.SHIPPED, progress=True, title="ICLR 2026")
     ref.meta["left_out"] = "held-out papers (paperatlas.enrich.areas.is_held_out)"
     held = [pid for pid in ref.ids if is_held_out(pid)]
     assert not held, f"{len(held)} held-out papers in the reference"

@@ -64,7 +64,7 @@ class Clustering:
 
 def unit_rows(vectors: np.ndarray) -> np.ndarray:
     """Rows scaled to unit length; all-zero rows (no text) stay zero."""
-    from paperatlas.embed.index import normalise_rows
+    from paperatlas.embed.normalise import normalise_rows
 
     return normalise_rows(vectors)
 
@@ -261,7 +261,7 @@ def _fine_within(space: np.ndarray, broad: np.ndarray, k_fine: int, seed: int) -
     next_id = 0
     for b in range(int(broad.max()) + 1):
         members = np.flatnonzero(broad == b)
-        parts = max(1, min(len(members), int(round(k_fine * len(members) / n))))
+        parts = max(1, min(len(members), round(k_fine * len(members) / n)))
         local = _kmeans(space[members], parts, seed)
         fine[members] = local + next_id
         next_id += int(local.max()) + 1

@@ -520,6 +520,23 @@ class PaperText:
     name: str | None = None
 
 
+def paper_texts(papers: dict, facts: dict, ids: list[str]) -> list:
+    """What the labeller reads of each paper (PaperText), in `ids` order."""
+    texts = []
+    for pid in ids:
+        p, f = papers.get(pid, {}), facts.get(pid, {})
+        texts.append(
+            PaperText(
+                title=p.get("title") or "",
+                abstract=p.get("abstract") or "",
+                keywords=[k for k in p.get("keywords") or [] if isinstance(k, str)],
+                keyphrases=[k for k in f.get("keyphrases") or [] if isinstance(k, str)],
+                name=f.get("name"),
+            )
+        )
+    return texts
+
+
 def _tokens(text: str) -> list[str]:
     return [t.lower() for t in _TOKEN.findall(text or "")]
 
@@ -962,7 +979,7 @@ def _compose(scored, surface, used_heads: set[str], used_labels: set[str]) -> st
     """Best unused head phrase, plus a second idea when it is strong and different."""
     cover_of = {key: cover for _, cover, key in scored}
     score_of = {key: score for score, _, key in scored}
-    for score_h, cover_h, head in scored[:12]:
+    for score_h, _cover_h, head in scored[:12]:
         head = _expand(head, scored, cover_of)
         if head in used_heads:
             continue

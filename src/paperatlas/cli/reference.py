@@ -50,6 +50,7 @@ def reference_build(
 ) -> None:
     """Make a big list of the atlas the reference every list is placed on (and use it)."""
     from paperatlas.atlas import reference
+    from paperatlas.atlas.reference_build import build_reference
     from paperatlas.cli.maps import _ensure_vectors
 
     atlas = open_atlas(db)
@@ -57,7 +58,7 @@ def reference_build(
         raise UserError(f"no list named '{list_name}' (lists: {', '.join(atlas.lists()) or 'none yet'})")
     progress = sys.stderr.isatty()
     _ensure_vectors(atlas, None, progress)
-    ref = reference.build(atlas.store, list_name, name=name or list_name, progress=progress)
+    ref = build_reference(atlas.store, list_name, name=name or list_name, progress=progress)
     reference.save(atlas.store, ref)
     console.print(
         Text(

@@ -1,0 +1,313 @@
+"""The atlas: a stored map of one list (or the whole store) with labelled topics at two levels.
+
+`build_map` reads the list's vectors, lays the papers out in 2D, groups them into broad and
+fine topics (cluster.py), names each topic (labels.py, topics.py) and stores the result with
+`store.save_map`. A map is recomputed only when its signature changes: the signature hashes
+the sorted paper ids, the model, each vector's text hash and the algorithm version, so
+re-running on an unchanged list is instant and the same input always gives the same map.
+
+Every list is also placed on the reference atlas in use (`paperatlas.atlas.reference`: the field,
+ICLR 2026 unless the user chose another): each paper gets the field's broad and fine topic
+with a confidence and a position on the field's layout. That placement is stored as a map
+of its own (scope `reference_scope(scope)`). A short list (under `reference.SHORT_LIST`
+papers) has too little text for topics of its own, so its map IS that placement: its topics
+are the field's topics, drawn over the field in grey. A long list keeps its own map, and the
+field's topics are a second layer (and a fallback name for a topic with no good label).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections import Counter
+from typing import Any
+
+import numpy as np
+
+import paperatlas.atlas.reference as reference
+from paperatlas.atlas.topics import area_counts, describe_topics, label_point
+from paperatlas.errors import PaperatlasError
+from paperatlas.progress import progress_bar
+
+ALGORITHM = "atlas-v4"
+# Abstracts shorter than this ("na", "This is a null submission.") cannot be placed with
+# confidence: such papers are flagged as outliers (a title-only paper, no abstract at all,
+# is placed by its title and is not).
+MIN_WORDS = 15
+ALL_PAPERS = "*"
+
+
+def map_scope(list_name: str | None) -> str:
+    return list_name if list_name else ALL_PAPERS
+
+
+def reference_scope(scope: str) -> str:
+    """Where a list's placement on the reference is stored."""
+    return f"reference:{scope}"
+
+
+def map_signature(ids: list[str], model: str, vector_hashes: dict[str, str], reference_id: str = "") -> str:
+    h = hashlib.sha1(f"{ALGORITHM}\n{model}\n{reference_id}\n".encode())
+    for pid in sorted(ids):
+        h.update(f"{pid}:{vector_hashes.get(pid, '')}\n".encode())
+    return h.hexdigest()
+
+
+def pick_model(store, ids: list[str], model: str | None = None) -> str:
+    """The embedding model to map the papers `ids` with (`embed.pick_model`'s rule)."""
+    from paperatlas.embed import pick_model as choose_model
+
+    chosen = choose_model(store, ids, model)
+    if chosen is None:
+        raise PaperatlasError("no paper vectors in the store: run `paperatlas embed` first")
+    return chosen
+
+
+def build_map(
+    store,
+    list_name: str | None = None,
+    model: str | None = None,
+    force: bool = False,
+    progress: bool = False,
+    own_map: bool = False,
+) -> dict[str, Any]:
+    """Build (or reuse) the map of a list; returns the stored map (see Store.get_map) with
+    `built` set to True when it was computed now. `own_map`: never use a reference (the
+    map a reference is made from)."""
+    scope = map_scope(list_name)
+    if list_name is not None and list_name not in store.list_names():
+        raise PaperatlasError(
+            f"no list named {list_name!r} (lists: {', '.join(store.list_names()) or 'none'})"
+        )
+    ids = store.all_ids(list_name)
+    if not ids:
+        raise PaperatlasError("no papers to map: run `paperatlas add FILE` first")
+    model = pick_model(store, ids, model)
+    hashes = store.vector_state(model)
+    missing = [pid for pid in ids if pid not in hashes]
+    if missing:
+        raise PaperatlasError(
+            f"{len(missing)} of {len(ids)} papers have no {model} vectors: "
+            f"run `paperatlas embed --model {model}` first"
+        )
+    signature, ref, words_from = _signature(store, ids, model, hashes, own_map)
+    if not force:
+        stored = store.get_map(scope, model)
+        if stored is not None and stored["signature"] == signature:
+            stored["built"] = False
+            return stored
+
+    with _Steps(progress, f"mapping {len(ids):,} papers") as steps:
+        started = time.perf_counter()
+        ids, vectors = store.get_vectors(model, ids)
+        steps.advance("layout and topics")
+        from paperatlas.atlas.cluster import OUTLIER_Z, cluster_papers
+        from paperatlas.enrich.text import text_length  # characters for Chinese, words otherwise
+
+        # a title-only paper (no abstract: mapped by its title) is not a junk abstract; where
+        # it lies among the others decides, as for every paper (core distance)
+        words = {
+            p["id"]: text_length(p.get("abstract") or "")
+            or (MIN_WORDS if (p.get("title") or "").strip() else 0)
+            for p in store.get_papers(ids)
+        }
+        too_short = [words.get(pid, 0) < MIN_WORDS for pid in ids]
+        placed = None
+        if ref is not None:
+            placed = ref.place(vectors)
+            layer_topics, layer_assignments, layer_meta = _placement_map(store, ids, ref, placed, too_short)
+            layer_meta.update({"list": list_name, "model": model})
+            if len(ids) < reference.SHORT_LIST:  # the field's topics are this list's topics
+                steps.advance("placed on the field")
+                meta = {**layer_meta, "seconds": round(time.perf_counter() - started, 2)}
+                store.save_map(
+                    reference_scope(scope), model, signature, meta, layer_topics, layer_assignments
+                )
+                store.save_map(scope, model, signature, meta, layer_topics, layer_assignments)
+                steps.advance("done")
+                stored = store.get_map(scope, model)
+                stored["built"] = True
+                return stored
+        result = cluster_papers(vectors, too_short=too_short)
+        steps.advance("labels")
+        labelled = time.perf_counter()
+        topics, assignments = describe_topics(
+            store,
+            ids,
+            result,
+            ref,
+            placed,
+            generic_words=words_from.generic_words if words_from is not None else None,
+        )
+        stage_seconds = {**result.seconds, "labels": round(time.perf_counter() - labelled, 2)}
+        steps.advance("saving")
+        n = len(ids)
+        meta = {
+            "algorithm": ALGORITHM,
+            "grouping": "own",
+            "list": list_name,
+            "model": model,
+            "papers": n,
+            "reference": ref.name if ref is not None else None,
+            "broad_topics": int(result.broad.max()) + 1,
+            "fine_topics": int(result.fine.max()) + 1,
+            "outliers": int(result.outlier.sum()),
+            "outlier_share": round(float(result.outlier.mean()), 4),
+            "outlier_reasons": dict(Counter(r for r in result.outlier_reason if r)),
+            "outlier_rule": f"core distance (to the 15th nearest paper) above median + "
+            f"{OUTLIER_Z} robust sigmas, or an abstract under {MIN_WORDS} words, or "
+            "no usable text; each outlier keeps its nearest topic",
+            "seconds": round(time.perf_counter() - started, 2),
+            "stage_seconds": stage_seconds,
+        }
+        store.save_map(scope, model, signature, meta, topics, assignments)
+        if ref is not None:
+            store.save_map(
+                reference_scope(scope),
+                model,
+                signature,
+                {**layer_meta, "seconds": meta["seconds"]},
+                layer_topics,
+                layer_assignments,
+            )
+        steps.advance("done")
+    stored = store.get_map(scope, model)
+    stored["built"] = True
+    return stored
+
+
+def signature_for(store, ids: list[str], model: str, own_map: bool = False) -> str:
+    """The signature `build_map` gives the map of these papers now (the reference in use
+    is part of it): a stored map with it is reused as it is."""
+    return _signature(store, ids, model, store.vector_state(model), own_map)[0]
+
+
+def _signature(store, ids, model, hashes, own_map):
+    """(signature, reference to place on or None, reference whose generic words to use)."""
+    ref = _reference_for(store, model, own_map)
+    words_from = ref
+    if ref is None and not own_map:
+        # the field's generic words do not depend on the embedding: a map in another
+        # model's space (lsa) still sets them aside, only without the field's topics
+        words_from = reference.load(store)
+    ref_id = (
+        (
+            f"{words_from.name}:{words_from.meta.get('map_signature', '')}:"
+            f"{'placed' if ref is not None else 'words'}"
+        )
+        if words_from is not None
+        else ""
+    )
+    return map_signature(ids, model, hashes, ref_id), ref, words_from
+
+
+def _reference_for(store, model: str, own_map: bool):
+    """The reference in use when it is in this model's space (else None: no placement)."""
+    if own_map:
+        return None
+    ref = reference.load(store)
+    if ref is None or ref.model != model:
+        return None
+    return ref
+
+
+def _placement_map(store, ids: list[str], ref, placed, too_short) -> tuple[list, list, dict]:
+    """A list's placement on the reference as a stored map: the field's topics that hold
+    some of the list's papers (the field's labels, the list's counts), the papers at their
+    places on the field's layout, confidences in the meta."""
+    papers = {p["id"]: p for p in store.get_papers(ids)}
+    facts = store.facts_for(ids)
+    conf = placed.broad_conf
+    low = (conf < reference.MIN_CONFIDENCE) | np.asarray(too_short, dtype=bool)
+    topics: list[dict] = []
+    for level, labels, names_of, sizes, parents in (
+        (0, placed.broad, ref.broad_labels, ref.broad_size, None),
+        (1, placed.fine, ref.fine_labels, ref.fine_size, ref.fine_parent),
+    ):
+        for t in sorted({int(x) for x in labels}):
+            members = np.flatnonzero(labels == t)
+            order = members[np.argsort(-conf[members], kind="stable")]
+            centre = label_point(placed.xy[members])
+            names = [facts.get(ids[i], {}).get("name") for i in order]
+            areas = area_counts(papers, facts, [ids[i] for i in members])
+            topics.append(
+                {
+                    "level": level,
+                    "topic_id": t,
+                    "parent_id": int(parents[t]) if parents is not None else None,
+                    "label": names_of[t],
+                    "size": len(members),
+                    "x": float(centre[0]),
+                    "y": float(centre[1]),
+                    "data": {
+                        "terms": [],
+                        "coverage": [],
+                        "names": [n for n in dict.fromkeys(names) if n][:10],
+                        "representative": [ids[i] for i in order[:5]],
+                        "outliers": int(low[members].sum()),
+                        "areas": areas.most_common(3),
+                        "reference": {
+                            "name": ref.name,
+                            "topic_id": t,
+                            "size": int(sizes[t]),
+                            "share": round(float(sizes[t]) / len(ref.xy), 4),
+                        },
+                    },
+                }
+            )
+    assignments = [
+        {
+            "paper_id": pid,
+            "x": float(placed.xy[i, 0]),
+            "y": float(placed.xy[i, 1]),
+            "broad": int(placed.broad[i]),
+            "fine": int(placed.fine[i]),
+            "outlier": bool(low[i]),
+        }
+        for i, pid in enumerate(ids)
+    ]
+    meta = {
+        "algorithm": ALGORITHM,
+        "grouping": "reference",
+        "reference": ref.name,
+        "reference_title": ref.meta.get("title", ref.name),
+        "reference_papers": len(ref.xy),
+        "papers": len(ids),
+        "broad_topics": len({int(b) for b in placed.broad}),
+        "fine_topics": len({int(f) for f in placed.fine}),
+        "outliers": int(low.sum()),
+        "outlier_share": round(float(low.mean()), 4) if len(ids) else 0.0,
+        "outlier_rule": f"field topic vote share under {reference.MIN_CONFIDENCE:.0%} among the "
+        f"{ref.meta.get('k', 15)} nearest papers of the field, or under "
+        f"{MIN_WORDS} words of text; each is kept in its nearest topic",
+        "confidence": {
+            pid: [round(float(placed.broad_conf[i]), 3), round(float(placed.fine_conf[i]), 3)]
+            for i, pid in enumerate(ids)
+        },
+    }
+    return topics, assignments, meta
+
+
+def reference_layer(store, scope: str, model: str | None = None) -> dict[str, Any] | None:
+    """The stored placement of a list (scope) on the reference, or None."""
+    return store.get_map(reference_scope(scope), model)
+
+
+class _Steps:
+    """A small rich progress bar over the build's stages (silent when progress=False)."""
+
+    def __init__(self, enabled: bool, title: str, total: int = 4):
+        self.title = title
+        self._bar = progress_bar(enabled, done=None, eta=False, elapsed=True)
+        self._task = self._bar.add_task(f"{title}: vectors", total=total)
+
+    def __enter__(self):
+        self._bar.start()
+        return self
+
+    def advance(self, what: str) -> None:
+        self._bar.update(self._task, advance=1, description=f"{self.title}: {what}")
+
+    def __exit__(self, *exc):
+        self._bar.stop()
+        return False

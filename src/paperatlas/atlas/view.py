@@ -1,0 +1,141 @@
+"""Reading stored maps: the compact view the web page and the HTML export draw
+(`map_view`), and each paper's topic for exports and `show` (`TopicLookup`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import paperatlas.atlas.reference as reference
+from paperatlas.atlas.build import ALL_PAPERS, reference_layer, reference_scope
+
+
+def map_view(stored: dict[str, Any], store=None) -> dict[str, Any]:
+    """A compact JSON-ready view of a stored map for the web page and the HTML export:
+    topics per level and one row per paper [x, y, broad, fine, outlier, id, title, name]."""
+    ids = [a["paper_id"] for a in stored["assignments"]]
+    titles: dict[str, tuple[str, str]] = {}
+    if store is not None:
+        for row in store.iter_papers(ids=ids):
+            title = row.get("title") or row.get("display_title") or (row["abstract"] or "")[:90]
+            titles[row["id"]] = (title, row.get("name") or "")
+    meta = {k: v for k, v in stored["meta"].items() if k != "confidence"}
+    layer = field = None
+    if store is not None and meta.get("reference"):
+        ref = reference.load(store, meta["reference"])
+        if meta.get("grouping") == "reference" and ref is not None:
+            field = ref.field()  # this list's places are on the field's layout: draw it
+        elif ref is not None:
+            layer = reference_layer(store, stored["scope"], stored["model"])
+    # each point: [x, y, broad, fine, outlier, id, title, name, field broad, field fine]
+    placed = (
+        {a["paper_id"]: a for a in (layer or stored)["assignments"]}
+        if layer is not None or field is not None
+        else {}
+    )
+    points = [
+        [
+            round(a["x"], 5),
+            round(a["y"], 5),
+            a["broad"],
+            a["fine"],
+            int(a["outlier"]),
+            a["paper_id"],
+            *titles.get(a["paper_id"], ("", "")),
+            *(
+                (placed[a["paper_id"]]["broad"], placed[a["paper_id"]]["fine"])
+                if a["paper_id"] in placed
+                else (-1, -1)
+            ),
+        ]
+        for a in stored["assignments"]
+    ]
+    view = {
+        "scope": stored["scope"],
+        "model": stored["model"],
+        "meta": meta,
+        "topics": _topic_rows(stored["topics"]),
+        "points": points,
+    }
+    if field is not None:
+        view["field"] = field
+    if layer is not None:
+        view["layer"] = {
+            "name": layer["meta"].get("reference"),
+            "title": layer["meta"].get("reference_title"),
+            "topics": _topic_rows(layer["topics"]),
+        }
+    return view
+
+
+def _topic_rows(rows: list[dict]) -> dict[str, list[dict]]:
+    topics: dict[str, list[dict]] = {"broad": [], "fine": []}
+    for t in rows:
+        topics["broad" if t["level"] == 0 else "fine"].append(
+            {
+                "id": t["topic_id"],
+                "parent": t["parent_id"],
+                "label": t["label"],
+                "size": t["size"],
+                "x": t["x"],
+                "y": t["y"],
+                "terms": t["data"].get("terms", [])[:5],
+                "names": t["data"].get("names", [])[:5],
+                "field_size": (t["data"].get("reference") or {}).get("size"),
+            }
+        )
+    return topics
+
+
+class TopicLookup:
+    """Each paper's topic in the stored maps, for exports and `show`: the topic of the map
+    of `list_name` (else the whole atlas's map, else the map of any list holding it), and
+    its place on the reference (the field's topic, with the vote share as confidence)."""
+
+    def __init__(self, store, list_name: str | None = None):
+        self.store = store
+        scopes = [list_name] if list_name else []
+        scopes += [ALL_PAPERS] + [n for n in reversed(store.list_names()) if n != list_name]
+        self.scopes = list(dict.fromkeys(scopes))
+        self._maps: dict[str, tuple | None] = {}
+
+    def _load(self, scope: str, layer: bool):
+        key = ("R" if layer else "M") + scope
+        if key not in self._maps:
+            stored = self.store.get_map(reference_scope(scope) if layer else scope)
+            if stored is None:
+                self._maps[key] = None
+            else:
+                topics = {(t["level"], t["topic_id"]): t["label"] for t in stored["topics"]}
+                self._maps[key] = (stored, {a["paper_id"]: a for a in stored["assignments"]}, topics)
+        return self._maps[key]
+
+    def __call__(self, paper_id: str) -> dict[str, Any]:
+        out: dict[str, Any] = {"topic": None, "reference_topic": None}
+        for scope in self.scopes:
+            own = self._load(scope, layer=False)
+            if own is None or paper_id not in own[1]:
+                continue
+            _stored, by_paper, labels = own
+            a = by_paper[paper_id]
+            out["topic"] = {
+                "map": scope,
+                "id": a["broad"],
+                "label": labels.get((0, a["broad"])),
+                "fine_id": a["fine"],
+                "fine_label": labels.get((1, a["fine"])),
+            }
+            layer = self._load(scope, layer=True)
+            if layer is not None and paper_id in layer[1]:
+                lstored, lby, llabels = layer
+                b = lby[paper_id]
+                conf = (lstored["meta"].get("confidence") or {}).get(paper_id) or [None, None]
+                out["reference_topic"] = {
+                    "reference": lstored["meta"].get("reference"),
+                    "id": b["broad"],
+                    "label": llabels.get((0, b["broad"])),
+                    "fine_id": b["fine"],
+                    "fine_label": llabels.get((1, b["fine"])),
+                    "confidence": conf[0],
+                }
+            break
+        return out
