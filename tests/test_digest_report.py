@@ -189,7 +189,7 @@ def test_markdown_digest_escapes_and_links(atlas, tmp_path):
 
 
 def test_overview_counts_names_and_code(atlas):
-    from paperatlas.report.digest import collect
+    from paperatlas.report.digest_data import collect
 
     data = collect(atlas.store, list_name="conf")
     assert len(data.papers) == 122 and data.grouping == "topics"
@@ -236,7 +236,7 @@ def test_without_vectors_groups_by_area_and_says_so(tmp_path):
 
 
 def test_small_topics_fold_into_one_section_past_the_limit():
-    from paperatlas.report.digest import MAX_GROUPS, Group, PaperLine, _fold_small
+    from paperatlas.report.digest_data import MAX_GROUPS, Group, PaperLine, _fold_small
 
     def line(i):
         return PaperLine(

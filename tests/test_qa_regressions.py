@@ -167,7 +167,7 @@ def test_a_span_of_years_is_not_a_headline_number():
 
 
 def test_digest_does_not_repeat_a_name_the_title_holds_in_capitals():
-    from paperatlas.report.digest import PaperLine
+    from paperatlas.report.digest_data import PaperLine
     from paperatlas.report.markdown import paper_bullet
     from paperatlas.report.strings import strings
 

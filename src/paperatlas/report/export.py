@@ -17,9 +17,9 @@ from functools import lru_cache
 from typing import Any, TextIO
 
 from paperatlas.enrich.areas import area_label, top3_text
+from paperatlas.report.links import paper_url, safe_url
 
 FORMATS = ("jsonl", "csv", "bibtex", "markdown")
-_OPENREVIEW_FORUM = re.compile(r"^https?://openreview\.net/forum\?id=")
 _OPENREVIEW_ID = re.compile(r"^[A-Za-z0-9_-]{8,14}$")
 _CSV_COLUMNS = (
     "id",
@@ -355,15 +355,6 @@ def _bibtex_key(paper_id: str, used: set[str]) -> str:
     return candidate
 
 
-def paper_url(paper: dict[str, Any]) -> str | None:
-    """The paper's page: its OpenReview forum where it has one, else its first url."""
-    urls = paper.get("urls") or []
-    for url in urls:
-        if _OPENREVIEW_FORUM.match(url):
-            return url
-    return urls[0] if urls else None
-
-
 # Where a paper appeared, from its venue's words: a journal, a conference, or a preprint
 # server; a decision that says it was not accepted makes a submission no publication.
 _JOURNAL = re.compile(
@@ -522,12 +513,6 @@ def _md(text: str) -> str:
     return _BLOCK_START.sub(
         lambda m: f"{m.group(1)}\\{m.group(2)}" if m.group(1) else f"\\{m.group(3)}", md_text(text)
     )
-
-
-def safe_url(url: str | None) -> str | None:
-    from paperatlas.report.digest import safe_url as http_only
-
-    return http_only(url)
 
 
 def write_markdown(papers: Iterable[dict[str, Any]], fh: TextIO) -> int:

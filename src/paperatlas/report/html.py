@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import base64
 
-from paperatlas.report.digest import DigestData, safe_url
+from paperatlas.report.digest_data import DigestData
+from paperatlas.report.links import safe_url
 from paperatlas.report.strings import group_label
 
 TEMPLATE = r"""<!DOCTYPE html>

@@ -1,4 +1,5 @@
-"""Static outputs of a stored map: a publication-quality PNG and a self-contained HTML file.
+"""Static outputs of a stored map: a publication-quality PNG, a self-contained HTML file, and
+the digest's picture (its groups numbered over the map: `groups_png`).
 
 The PNG is drawn with matplotlib; topic labels are moved apart by adjustText so none
 overlap. The HTML file inlines the web app's own map script, its stylesheet and the map
@@ -8,6 +9,7 @@ data (JSON inside a script tag, with '<' escaped), so it opens offline with no r
 from __future__ import annotations
 
 import html
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -102,6 +104,23 @@ def field_of(stored: dict[str, Any], store) -> dict[str, Any] | None:
     return ref.field() if ref is not None else None
 
 
+def _pyplot():
+    """matplotlib's pyplot on the Agg back end (pictures to files, never a window)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _field_xy(field: dict[str, Any] | None) -> np.ndarray | None:
+    """The field's papers as [n, 2] points (for a list placed on a reference), else None."""
+    if field is None or not field["points"]:
+        return None
+    return np.array([p[:2] for p in field["points"]], dtype=float)
+
+
 def draw_map(
     stored: dict[str, Any],
     title: str | None = None,
@@ -114,12 +133,9 @@ def draw_map(
     SMALL_MAP papers) each dot also gets its paper's name or short title from
     `paper_labels` (paper id -> text). A `field` (a list placed on a reference) is drawn
     first, in grey."""
-    import matplotlib
-
-    matplotlib.use("Agg")
     import matplotlib.patheffects as pe
-    import matplotlib.pyplot as plt
 
+    plt = _pyplot()
     points = stored["assignments"]
     xy = np.array([[a["x"], a["y"]] for a in points], dtype=float).reshape(-1, 2)
     broad = np.array([a["broad"] for a in points], dtype=int)
@@ -127,8 +143,8 @@ def draw_map(
     n = len(points)
     fig, ax = plt.subplots(figsize=(12, 10), dpi=dpi)
     size = 3 if n > 5000 else 9 if n > 500 else 60
-    if field is not None and field["points"]:
-        grey = np.array([p[:2] for p in field["points"]], dtype=float)
+    grey = _field_xy(field)
+    if grey is not None:
         ax.scatter(
             grey[:, 0], grey[:, 1], s=2.5, c="#c4c7cf", alpha=0.55, linewidths=0, rasterized=True, zorder=0
         )
@@ -218,8 +234,7 @@ def write_png(
     stored: dict[str, Any], store, path: str | Path, title: str | None = None, dpi: int = 200
 ) -> Path:
     """Write the map as a PNG (see draw_map)."""
-    import matplotlib.pyplot as plt
-
+    plt = _pyplot()
     path = _writable(Path(path))
     labels = None
     if len(stored["assignments"]) <= SMALL_MAP:
@@ -298,3 +313,104 @@ def write_html(stored: dict[str, Any], store, path: str | Path, title: str | Non
     path = _writable(Path(path))
     path.write_text(standalone_html(stored, store, title), encoding="utf-8")
     return path
+
+
+# -- the digest's map ---------------------------------------------------------------------------
+
+
+def groups_png(
+    stored: dict[str, Any],
+    groups,
+    width_in: float | None = None,
+    height_in: float | None = None,
+    dpi: int = 110,
+    field: dict[str, Any] | None = None,
+) -> bytes:
+    """The digest's map as a PNG: every paper of the map in grey, the digest's papers coloured
+    by their group, each group numbered at its centre (the numbers match the report's
+    sections). `field`: the reference the list is placed on (reference.Reference.field()); its
+    papers are then the grey background, and the picture is framed on the whole field."""
+    plt = _pyplot()
+    xy_of = {a["paper_id"]: (a["x"], a["y"]) for a in stored["assignments"]}
+    everything = np.array(list(xy_of.values()), dtype=float)
+    field_xy = _field_xy(field)
+    if field_xy is not None:
+        everything = field_xy
+    small = len(xy_of) < 200 and field is None  # a short list needs no poster-sized map
+    width_in = width_in or (8.0 if small else 10.0)
+    height_in = height_in or (4.2 if small else 6.5)
+    fig, ax = plt.subplots(figsize=(width_in, height_in), dpi=dpi)
+    try:
+        if len(everything):
+            ax.scatter(
+                everything[:, 0],
+                everything[:, 1],
+                s=3 if len(everything) > 3000 else 8,
+                c="#d0d0d0",
+                linewidths=0,
+                zorder=1,
+                rasterized=True,
+            )
+        n_selected = sum(g.size for g in groups)
+        size = 8 if n_selected > 1500 else (16 if n_selected > 300 else 30)
+        for number, group in enumerate(groups, 1):
+            points = np.array([xy_of[p.id] for p in group.papers if p.id in xy_of], dtype=float)
+            if not len(points):
+                continue
+            ax.scatter(
+                points[:, 0],
+                points[:, 1],
+                s=size,
+                c=group.colour,
+                linewidths=0.3,
+                edgecolors="white",
+                zorder=2,
+                label=f"{number}. {_legend_label(group.label)}",
+            )
+            cx, cy = np.median(points, axis=0)
+            ax.annotate(
+                str(number),
+                (cx, cy),
+                ha="center",
+                va="center",
+                fontsize=10,
+                fontweight="bold",
+                color="black",
+                zorder=3,
+                bbox=dict(boxstyle="circle,pad=0.25", fc="white", ec=group.colour, lw=1.5),
+            )
+        _robust_limits(ax, everything)
+        ax.set_xticks([])
+        ax.set_yticks([])
+        for spine in ax.spines.values():
+            spine.set_visible(False)
+        if groups:
+            ax.legend(
+                loc="center left",
+                bbox_to_anchor=(1.0, 0.5),
+                fontsize=8,
+                frameon=False,
+                markerscale=1.5 if size < 16 else 1.0,
+            )
+        fig.tight_layout()
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format="png", dpi=dpi, bbox_inches="tight")
+        return buffer.getvalue()
+    finally:
+        plt.close(fig)
+
+
+def _robust_limits(ax, points: np.ndarray) -> None:
+    """Frame the bulk of the map: a few far outliers would otherwise squash it into a corner."""
+    if len(points) < 20:
+        return
+    low, high = np.percentile(points, [1, 99], axis=0)
+    margin = (high - low) * 0.06 + 1e-9
+    ax.set_xlim(low[0] - margin[0], high[0] + margin[0])
+    ax.set_ylim(low[1] - margin[1], high[1] + margin[1])
+
+
+def _legend_label(label: str, limit: int = 42) -> str:
+    label = " ".join(str(label).split())
+    label = label if len(label) <= limit else label[: limit - 1] + "…"
+    return label.replace("$", r"\$")  # a $ would start matplotlib mathtext

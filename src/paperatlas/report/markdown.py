@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from paperatlas.report.digest import DigestData, PaperLine, safe_url
+from paperatlas.report.digest_data import DigestData, PaperLine
+from paperatlas.report.links import safe_url
 from paperatlas.report.strings import group_label
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|~#!{}<>])")
@@ -52,7 +53,7 @@ def render_markdown(data: DigestData, words: dict, output: Path | None = None) -
         "",
     ]
     if not data.papers:
-        return "\n".join(lines + [words["no_papers"], ""])
+        return "\n".join([*lines, words["no_papers"], ""])
 
     lines += [
         f"## {words['overview']}",

@@ -1,0 +1,278 @@
+"""What a digest shows, gathered from the store with no formatting: the papers as lines,
+grouped by the topics of the list's stored map (built when missing), else by research
+area; the overview counts; the map picture. `digest.py` hands it to a writer."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from paperatlas.errors import PaperatlasError
+from paperatlas.report.links import paper_url
+
+MAX_NAMED = 15  # named contributions listed in the overview
+MAX_CODE = 20  # papers with code listed in the overview
+MAX_AREAS = 12
+MAX_GROUPS = 15  # sections before small topics are folded into "other topics"
+MIN_GROUP = 3
+
+
+@dataclass
+class PaperLine:
+    id: str
+    title: str
+    name: str | None
+    kind: str | None
+    number: str | None  # the headline result with what it measures ("12.5% higher accuracy")
+    url: str | None  # the paper's page (OpenReview forum where known)
+    code_url: str | None
+    area: str | None
+    rating: float | None = None
+
+    @property
+    def name_apart(self) -> str | None:
+        """The name to show before the title, None when the title already holds it in any
+        case ("FreqCa" in "FREQCA: ACCELERATING DIFFUSION ...")."""
+        if not self.name or self.name.casefold() in self.title.casefold():
+            return None
+        return self.name
+
+
+@dataclass
+class Group:
+    label: str
+    papers: list[PaperLine]
+    terms: list[str] = field(default_factory=list)
+    also: list[str] = field(default_factory=list)  # fine topics inside, for context
+    colour: str | None = None
+
+    @property
+    def size(self) -> int:
+        return len(self.papers)
+
+
+@dataclass
+class DigestData:
+    heading: str  # list / collection name shown in the title
+    scope: str  # "list" | "collection" | "all"
+    papers: list[PaperLine]
+    groups: list[Group]
+    grouping: str  # "topics" | "areas"
+    fallback_reason: str | None
+    by_area: list[tuple[str, int]]
+    by_kind: list[tuple[str | None, int]]
+    named: list[PaperLine]
+    with_code: list[PaperLine]
+    map_png: bytes | None
+    map_scope: str | None
+    date: str
+    map_field: str | None = None  # the reference drawn in grey under a short list
+
+
+def selected_ids(store, list_name: str | None, collection: str | None) -> list[str]:
+    if list_name is not None and list_name not in store.list_names():
+        raise PaperatlasError(
+            f"no list named {list_name!r} (lists: {', '.join(store.list_names()) or 'none yet'})"
+        )
+    if collection is not None:
+        liked = [pid for _, pid, value in store.marks(collection) if value > 0]
+        if not liked:
+            known = ", ".join(sorted(store.collections())) or "none yet"
+            raise PaperatlasError(f"collection {collection!r} has no liked papers (collections: {known})")
+        if list_name is None:
+            return liked
+        in_list = set(store.all_ids(list_name))
+        return [pid for pid in liked if pid in in_list]
+    return store.all_ids(list_name)
+
+
+def paper_line(row: dict[str, Any], facts: dict[str, Any]) -> PaperLine:
+    title = row.get("title") or facts.get("display_title") or row.get("display_title")
+    if not title:
+        words = (row.get("abstract") or "").split()
+        title = " ".join(words[:14]) + ("…" if len(words) > 14 else "")
+    # the headline result with what it measures ("35% fewer steps than X"), never bare
+    from paperatlas.enrich.numbers import describe, headline
+
+    top = headline(facts.get("numbers") or [])
+    number = describe(top) if top else None
+    code = next(
+        (
+            link.get("url")
+            for link in facts.get("links") or []
+            if isinstance(link, dict) and link.get("type") == "code"
+        ),
+        None,
+    )
+    predicted = facts.get("predicted_area")
+    if isinstance(predicted, dict):
+        predicted = predicted.get("label")
+    return PaperLine(
+        id=row["id"],
+        title=" ".join(str(title).split()),
+        name=facts.get("name") or row.get("name"),
+        kind=facts.get("kind") or row.get("kind"),
+        number=number,
+        url=paper_url(row),
+        code_url=code,
+        area=row.get("area") or predicted or row.get("predicted_area"),
+        rating=row.get("rating"),
+    )
+
+
+def _map_for(store, list_name: str | None, collection: str | None, ids: list[str], progress: bool = False):
+    """(stored map covering `ids`, None) or (None, why not)."""
+    from paperatlas.atlas import build_map
+
+    if list_name is not None:
+        scope_list = list_name
+    elif collection is not None:
+        # the smallest list holding every paper of the collection, else the whole store
+        wanted = set(ids)
+        covering = [
+            (store.count_papers(name), name)
+            for name in store.list_names()
+            if wanted <= set(store.all_ids(name))
+        ]
+        scope_list = min(covering)[1] if covering else None
+    else:
+        scope_list = None
+    try:
+        return build_map(store, list_name=scope_list, progress=progress), None
+    except (PaperatlasError, ImportError) as exc:
+        return None, str(exc).split("\n")[0]
+
+
+def collect(
+    store, list_name: str | None = None, collection: str | None = None, progress: bool = False
+) -> DigestData:
+    ids = selected_ids(store, list_name, collection)
+    rows = {row["id"]: row for row in store.iter_papers(ids=ids)}
+    facts = store.facts_for(ids)
+    papers = [paper_line(rows[pid], facts.get(pid, {})) for pid in ids if pid in rows]
+    heading = collection or list_name or ""
+    scope = "collection" if collection else ("list" if list_name else "all")
+
+    groups: list[Group] = []
+    map_png = map_scope = map_field = reason = None
+    stored = None
+    if papers:
+        stored, reason = _map_for(store, list_name, collection, ids, progress)
+    if stored is not None:
+        groups = _groups_from_map(stored, papers)
+        from paperatlas.report.mapplot import field_of, groups_png
+
+        field = field_of(stored, store)
+        map_png = groups_png(stored, groups, field=field)
+        if field is not None:
+            map_field = field["title"]
+        # name the map's scope when the digest shows only part of it (grey dots are the rest)
+        if len(stored["assignments"]) > len(papers):
+            map_scope = stored["scope"]
+    elif papers:
+        groups = _groups_by_area(papers)
+    by_area = Counter(p.area for p in papers)
+    by_kind = Counter(p.kind for p in papers)
+    named = sorted((p for p in papers if p.name), key=lambda p: -(p.rating or 0))[:MAX_NAMED]
+    return DigestData(
+        heading=heading,
+        scope=scope,
+        papers=papers,
+        groups=groups,
+        grouping="topics" if stored is not None else "areas",
+        fallback_reason=reason,
+        by_area=by_area.most_common(MAX_AREAS),
+        by_kind=by_kind.most_common(),
+        named=named,
+        with_code=[p for p in papers if p.code_url],
+        map_png=map_png,
+        map_scope=map_scope,
+        map_field=map_field,
+        date=_dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d"),
+    )
+
+
+PALETTE = [
+    "#1f77b4",
+    "#ff7f0e",
+    "#2ca02c",
+    "#d62728",
+    "#9467bd",
+    "#8c564b",
+    "#e377c2",
+    "#17becf",
+    "#bcbd22",
+    "#7f7f7f",
+    "#393b79",
+    "#637939",
+    "#8c6d31",
+    "#843c39",
+    "#7b4173",
+    "#3182bd",
+    "#e6550d",
+    "#31a354",
+    "#756bb1",
+    "#636363",
+]
+
+
+def _groups_from_map(stored: dict[str, Any], papers: list[PaperLine]) -> list[Group]:
+    broad_of = {a["paper_id"]: a["broad"] for a in stored["assignments"]}
+    fine_of = {a["paper_id"]: a["fine"] for a in stored["assignments"]}
+    broad = {t["topic_id"]: t for t in stored["topics"] if t["level"] == 0}
+    fine = {t["topic_id"]: t for t in stored["topics"] if t["level"] == 1}
+    members: dict[int, list[PaperLine]] = {}
+    unmapped: list[PaperLine] = []
+    for p in papers:
+        if p.id in broad_of:
+            members.setdefault(broad_of[p.id], []).append(p)
+        else:
+            unmapped.append(p)
+    groups = []
+    for topic_id, lines in sorted(members.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        topic = broad[topic_id]
+        fine_counts = Counter(fine_of[p.id] for p in lines)
+        also = [
+            fine[f]["label"]
+            for f, _ in fine_counts.most_common(4)
+            if f in fine and fine[f]["label"] != topic["label"]
+        ][:3]
+        groups.append(
+            Group(
+                label=topic["label"], papers=lines, terms=list(topic["data"].get("terms", []))[:6], also=also
+            )
+        )
+    groups = _fold_small(groups)
+    if unmapped:
+        groups.append(Group(label="(not on the map)", papers=unmapped))
+    for i, g in enumerate(groups):
+        g.colour = PALETTE[i % len(PALETTE)]
+    return groups
+
+
+def _fold_small(groups: list[Group]) -> list[Group]:
+    """Past MAX_GROUPS sections, topics of fewer than MIN_GROUP papers share one section
+    (a digest of 500 papers with ten one-paper sections reads badly)."""
+    if len(groups) <= MAX_GROUPS:
+        return groups
+    kept = [g for i, g in enumerate(groups) if i < MAX_GROUPS and g.size >= MIN_GROUP]
+    rest = [g for g in groups if g not in kept]
+    if len(rest) < 2:
+        return groups
+    other = Group(
+        label="(other topics)", papers=[p for g in rest for p in g.papers], also=[g.label for g in rest]
+    )
+    return [*kept, other]
+
+
+def _groups_by_area(papers: list[PaperLine]) -> list[Group]:
+    by_area: dict[str | None, list[PaperLine]] = {}
+    for p in papers:
+        by_area.setdefault(p.area, []).append(p)
+    ordered = sorted(by_area.items(), key=lambda kv: (-len(kv[1]), kv[0] or "~"))
+    groups = [Group(label=area or "(area unknown)", papers=lines) for area, lines in ordered]
+    for i, g in enumerate(groups):
+        g.colour = PALETTE[i % len(PALETTE)]
+    return groups
