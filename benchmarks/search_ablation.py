@@ -94,13 +94,13 @@ def main() -> None:
             if q.get("lang") == "zh"
             else sets["new"][q["qid"]]
         )
-        S.GLOSSARY_OVERRIDES = False  # the learned terms of every word, beside the glossary's
         sets["nooverride"][q["qid"]] = (
-            S.candidate_rankings(store, text, allowed=allowed, fusion={"feedback_weight": 1.0})
+            S.candidate_rankings(
+                store, text, allowed=allowed, fusion={"feedback_weight": 1.0}, glossary_overrides=False
+            )
             if q.get("lang") == "zh"
             else sets["new"][q["qid"]]
         )
-        S.GLOSSARY_OVERRIDES = True
     print(f"{len(queries)} queries ({args.split}), rankings in {time.perf_counter() - t:.0f}s")
 
     types = sorted({q["type"] for q in queries})

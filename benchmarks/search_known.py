@@ -45,6 +45,7 @@ from collections import Counter
 from pathlib import Path
 
 from paperatlas import search as S
+from paperatlas.search.vectors import vector_ranking
 from search_common import CACHE, REPO, build_abstract_store, load_rows, paper_names
 
 K = 10
@@ -123,7 +124,7 @@ def rankings(store, queries: list[dict], log=print) -> dict[str, dict]:
         if zh:
             item["new_noglossary"] = S.candidate_rankings(store, text, glossary=False, fusion=WITH_FEEDBACK)
             item["typed"] = S.candidate_rankings(store, text, glossary=False, learned=False, fusion=BEFORE)
-            item["minilm_typed"] = S._vector_ranking(store, S.MINILM_MODEL, text, S.CANDIDATES, None, [])
+            item["minilm_typed"] = vector_ranking(store, S.MINILM_MODEL, text, S.CANDIDATES, None, [])
         out[q["qid"]] = item
         if n % 200 == 0:
             log(f"  rankings: {n}/{len(queries)} queries, {time.perf_counter() - t:.0f}s")

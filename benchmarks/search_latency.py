@@ -26,14 +26,15 @@ from pathlib import Path
 
 import numpy as np
 
-from paperatlas import index as I
 from paperatlas import search as S
+from paperatlas.embed import index as I
+from paperatlas.search.vectors import embed_query, one_blas_thread
 from search_common import DEFAULT_DATA, REPO, build_store
 
 
 def pct(values, p) -> float:
     values = sorted(values)
-    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+    return values[min(len(values) - 1, round(p / 100 * (len(values) - 1)))]
 
 
 def fmt(ms: list[float]) -> str:
@@ -113,9 +114,9 @@ def small_case(store, queries: list[dict], rounds: int) -> None:
     t = time.perf_counter()
     ann.add(ids, matrix)
     build = time.perf_counter() - t
-    qv = [S._embed(store, DEFAULT_MODEL, q["query"]) for q in queries if q.get("lang") != "zh"]
+    qv = [embed_query(store, DEFAULT_MODEL, q["query"]) for q in queries if q.get("lang") != "zh"]
     e_ms, a_ms, rec = [], [], []
-    with S._one_blas_thread():
+    with one_blas_thread():
         for v in qv:
             t = time.perf_counter()
             e = exact.search(v, 10)
@@ -194,7 +195,7 @@ def large_case(base: np.ndarray, n: int, n_queries: int, threads: int, noise: fl
     del data
     gc.collect()
     e_ms, truth = [], []
-    with S._one_blas_thread():
+    with one_blas_thread():
         for q in queries:
             t = time.perf_counter()
             hits = exact.search(q, 10)

@@ -11,6 +11,7 @@ import pytest
 from paperatlas import Atlas
 from paperatlas import search as S
 from paperatlas.search import translate as X
+from paperatlas.search import vectors as V
 
 FIXTURE = Path(__file__).parent / "fixtures" / "search" / "papers.jsonl"
 PAPERS = [json.loads(line) for line in FIXTURE.read_text(encoding="utf-8").splitlines()]
@@ -127,7 +128,7 @@ def test_glossary_overrides_the_learned_terms_of_its_words(atlas):
     assert "联邦" not in rest
 
     def embed(texts):
-        return S._query_backend(atlas.store, S.MULTILINGUAL_MODEL).embed(texts)
+        return V.query_backend(atlas.store, S.MULTILINGUAL_MODEL).embed(texts)
 
     rest_terms = X.translate(atlas.store, rest, embed)
     expected = set(S.query_terms(known)) | {
@@ -144,7 +145,7 @@ def test_a_lone_word_weighs_less_than_a_phrase(atlas):
     run of words (its own context) keeps its full cosine."""
 
     def embed(texts):
-        return S._query_backend(atlas.store, S.MULTILINGUAL_MODEL).embed(texts)
+        return V.query_backend(atlas.store, S.MULTILINGUAL_MODEL).embed(texts)
 
     tr = X.translate(atlas.store, "联邦学习的通信效率", embed)
     assert tr is not None

@@ -13,6 +13,7 @@ from paperatlas import search as S
 from paperatlas.embed import embed_store, embedding_text
 from paperatlas.embed.index import clear_cache
 from paperatlas.paper import text_hash
+from paperatlas.search import similar_papers
 from paperatlas.store import Store
 
 FIXTURE = Path(__file__).parent / "fixtures" / "search" / "papers.jsonl"
@@ -276,7 +277,7 @@ def test_cli_search_and_similar(store):
     assert json.loads(sim.stdout)["mode"] == "similar"
 
 
-def test_cross_lingual_feedback_uses_the_english_model(tmp_path, monkeypatch):
+def test_cross_lingual_feedback_uses_the_english_model(tmp_path):
     # with an English model stored too (lsa: fit on the fixture itself), a Chinese query
     # the glossary translates is searched in the English space; one it cannot translate
     # gets the multilingual vectors plus their feedback in the English space
@@ -286,8 +287,7 @@ def test_cross_lingual_feedback_uses_the_english_model(tmp_path, monkeypatch):
     t = S.candidate_rankings(both, "投机解码加速大模型推理")
     assert t.translation and t.translated and not t.feedback
     assert t.translated[0][0] == t.semantic()[0][0] == "specdec01"
-    monkeypatch.setattr(S, "TRANSLATE", False)
-    r = S.candidate_rankings(both, "投机解码加速大模型推理")
+    r = S.candidate_rankings(both, "投机解码加速大模型推理", glossary=False)
     assert r.translation is None and not r.translated
     assert r.model == S.MULTILINGUAL_MODEL and r.feedback
     assert r.vector[0][0] == "specdec01"
@@ -309,5 +309,5 @@ def test_precomputed_similar_papers_are_the_scanned_ones(store, monkeypatch):
     monkeypatch.setattr(I.ExactIndex, "search", lambda *a, **k: pytest.fail("scanned"))
     for pid, expected in scanned.items():
         assert [h.id for h in S.similar(store, paper_id=pid, k=5).hits] == expected
-    monkeypatch.setattr(S, "SIMILAR_TABLE_MAX_PAPERS", len(PAPERS) - 1)
+    monkeypatch.setattr(similar_papers, "SIMILAR_TABLE_MAX_PAPERS", len(PAPERS) - 1)
     assert S.precompute_similar(store) is False

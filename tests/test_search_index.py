@@ -1,6 +1,8 @@
 """Vector indexes: exact search, the usearch ANN graph (recall, incremental updates,
 persistence) and the switch between them by store size."""
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -39,7 +41,7 @@ def test_exact_index_matches_brute_force_and_respects_allowed():
     q = clustered(1, 32, 1)[0]
     got = index.search(q, 10)
     assert [p for p, _ in got] == [ids[i] for i in brute_force(x, q, 10)]
-    assert all(a[1] >= b[1] for a, b in zip(got, got[1:]))
+    assert all(a[1] >= b[1] for a, b in itertools.pairwise(got))
     allowed = {f"p{i}" for i in range(0, 2000, 7)}
     sub = index.search(q, 5, allowed)
     assert len(sub) == 5 and all(p in allowed for p, _ in sub)
@@ -122,12 +124,10 @@ def test_top_k_order(k):
 def test_weighted_search_matches_brute_force_in_the_weighted_space(tmp_path, monkeypatch):
     """A model with search weights (`static`'s area block at a reduced share) is searched
     in the re-weighted space by both index kinds, and hands vectors back in its own."""
-    from paperatlas import embed
-
     x = clustered(400, 16, 8)
     weights = np.ones(16, np.float32)
     weights[12:] = 0.25
-    monkeypatch.setattr(embed, "retrieval_weights", lambda model: weights)
+    monkeypatch.setattr(I, "retrieval_weights", lambda model: weights)
     ids = [f"p{i}" for i in range(400)]
     store = toy_store(tmp_path / "atlas.db", ids, x)
     q = clustered(1, 16, 9)[0]
@@ -176,8 +176,6 @@ def test_open_index_in_another_thread_sees_vectors_written_since(tmp_path):
 def test_neighbour_table_equals_searching_each_vector(tmp_path, monkeypatch):
     """build_neighbours (one matrix product per block) gives every paper the same similar
     papers, in the same order, as searching with its own vector; weighted indexes too."""
-    from paperatlas import embed
-
     x = clustered(700, 24, 11)
     ids = [f"p{i}" for i in range(len(x))]
     index = I.ExactIndex(ids, x)
@@ -187,12 +185,12 @@ def test_neighbour_table_equals_searching_each_vector(tmp_path, monkeypatch):
         expected = [p for p, _ in index.search(x[i], 9) if p != ids[i]][:8]
         table = index.neighbours(ids[i], 8)
         assert [p for p, _ in table] == expected
-        assert all(a[1] >= b[1] for a, b in zip(table, table[1:]))
+        assert all(a[1] >= b[1] for a, b in itertools.pairwise(table))
     assert index.neighbours("p1", 9) is None and index.neighbours("nobody", 3) is None
 
     weights = np.ones(24, np.float32)
     weights[20:] = 0.25
-    monkeypatch.setattr(embed, "retrieval_weights", lambda model: weights)
+    monkeypatch.setattr(I, "retrieval_weights", lambda model: weights)
     store = toy_store(tmp_path / "atlas.db", ids, x)
     I.clear_cache()
     weighted = I.open_index(store, "toy")

@@ -10,6 +10,7 @@ import pytest
 
 from paperatlas import Atlas
 from paperatlas import search as S
+from paperatlas.search.vectors import embed_query
 
 SAMPLE = Path(__file__).parents[1] / "examples" / "iclr2026_sample_list.txt"
 
@@ -131,7 +132,7 @@ def test_unknown_word_lists_only_papers_that_match_it(atlas, tmp_path):
     # the precondition of the bug: the default model has no vector for the word
     from paperatlas.embed import DEFAULT_MODEL
 
-    assert not S._embed(atlas.store, DEFAULT_MODEL, "Quendrilax").any()
+    assert not embed_query(atlas.store, DEFAULT_MODEL, "Quendrilax").any()
     result = atlas.search("Quendrilax", k=5)
     assert [h.id for h in result.hits] == [target]
     assert result.total == 1

@@ -31,7 +31,7 @@ def test_title_only_papers_have_vectors(atlas):
 def test_title_only_paper_found_by_its_title_and_by_meaning(atlas):
     titles = _title_only(atlas)
     assert len(titles) >= 3
-    for pid, title in titles.items():
+    for _pid, title in titles.items():
         same = {other for other, t in titles.items() if t == title}  # a workshop twin
         hits = [h.id for h in atlas.search(title, k=len(same) + 1).hits]
         assert set(hits[: len(same)]) == same, title

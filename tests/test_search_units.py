@@ -5,6 +5,7 @@ import sqlite3
 import pytest
 
 from paperatlas import search as S
+from paperatlas.search.snippets import snippet
 
 
 @pytest.mark.parametrize(
@@ -95,18 +96,18 @@ def test_stem_and_marking():
     assert S.stem("forgetting") == S.stem("forget")
     assert S.stem("models") == S.stem("model")
     marked = S.mark_terms("Models forget; a trained model.", {S.stem("model"): "model"})
-    segs = S._snippet(marked)
+    segs = snippet(marked)
     assert [s["text"] for s in segs if s["match"]] == ["Models", "model"]
     assert "".join(s["text"] for s in segs) == "Models forget; a trained model."
 
 
 def test_snippet_centres_on_matches_and_never_leaks_markers():
     text = ("filler " * 100) + "the unlearning method works " + ("tail " * 100)
-    segs = S._snippet(S.mark_terms(text, {S.stem("unlearning"): "unlearning"}))
+    segs = snippet(S.mark_terms(text, {S.stem("unlearning"): "unlearning"}))
     joined = "".join(s["text"] for s in segs)
     assert "unlearning" in joined and joined.startswith("…") and joined.endswith("…")
     assert len(joined) <= S.SNIPPET_CHARS + 10
     assert S.MARK_OPEN not in joined and S.MARK_CLOSE not in joined
     # text that itself contains the private marker characters cannot fake a match
     sneaky = f"a {S.MARK_OPEN}fake{S.MARK_CLOSE} match"
-    assert not any(s["match"] for s in S._snippet(S.mark_terms(sneaky, {})))
+    assert not any(s["match"] for s in snippet(S.mark_terms(sneaky, {})))

@@ -15,14 +15,22 @@ idf = ln((N - n + 0.5) / (n + 0.5)) floored at 1e-6, k1 = 1.2, b = 0.75; the tot
 row is the sum over the query's phrases, so terms and the phrase can be scored apart.
 A query that FTS5 would tokenise differently (a word that becomes two tokens) is left to
 FTS5: `rank` returns None and the caller asks SQLite.
+
+`keyword_ranking` is the keyword side of a search: the query's informative terms (those
+most papers contain dropped), ranked here or by FTS5.
 """
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from collections import OrderedDict
 
 import numpy as np
+
+from paperatlas.cache import StoreCache
+from paperatlas.errors import SearchError
+from paperatlas.search.query import match_expression, phrase_expression
 
 K1, B = 1.2, 0.75  # FTS5's bm25 constants
 MIN_IDF = 1e-6
@@ -130,20 +138,16 @@ class KeywordIndex:
         return docs, total[docs]
 
 
-_INDEXES: dict[str, KeywordIndex] = {}
+# One index per database, shared by its threads while the FTS5 index is unchanged.
+_INDEXES = StoreCache(max_entries=4)
 _TOKENS: dict[str, tuple[str, ...]] = {}  # word -> index tokens (the tokenizer never changes)
 _LOCK = threading.Lock()
 
 
 def _index(store) -> KeywordIndex:
-    key = str(store.path)
-    version = store.fts_version()
-    current = _INDEXES.get(key)
-    if current is None or current.version != version:
-        current = KeywordIndex(store, version)
-        with _LOCK:
-            _INDEXES[key] = current
-    return current
+    return _INDEXES.get(
+        store, "bm25", lambda: KeywordIndex(store, store.fts_version()), version=store.fts_version
+    )
 
 
 def preload(store) -> bool:
@@ -266,3 +270,48 @@ def _best(docs: np.ndarray, scores: np.ndarray, limit: int) -> np.ndarray:
         candidates = np.arange(len(scores))
     order = candidates[np.lexsort((docs[candidates], -scores[candidates]))]
     return order[:limit]
+
+
+COMMON_TERM_SHARE = 0.25  # a term in more than this share of papers is dropped
+MAX_KEYWORD_TERMS = 8  # FTS5 scores every paper any term matches: keep the rarest
+# (papers, word -> papers holding it), kept while the number of papers is unchanged
+_DOC_FREQ = StoreCache(max_entries=8)
+
+
+def informative_terms(store, terms: list[str]) -> list[str]:
+    """`terms` without those most papers contain ("model", "data", "training"), as long
+    as another term is left: BM25 weighs such terms next to nothing (idf ~ 0), yet each
+    makes FTS5 score most of the index."""
+    if len(terms) < 2:
+        return terms
+    total, cache = _DOC_FREQ.get(
+        store, "doc_freq", lambda: (store.count_papers(), {}), version=store.count_papers
+    )
+    missing = [t for t in terms if t not in cache]
+    if missing:
+        cache.update(doc_freq(store, missing))
+    kept = [t for t in terms if cache.get(t, 0) <= COMMON_TERM_SHARE * total]
+    if len(kept) > MAX_KEYWORD_TERMS:  # long text: its rarest terms, in its own order
+        rarest = set(sorted(kept, key=lambda t: cache.get(t, 0))[:MAX_KEYWORD_TERMS])
+        kept = [t for t in kept if t in rarest]
+    return kept or [min(terms, key=lambda t: cache.get(t, 0))]
+
+
+def keyword_ranking(
+    store, terms: list[str], depth: int, allowed: set[str] | None, weights: dict[str, float] | None = None
+) -> list[tuple[str, float]]:
+    """(id, bm25) of the `depth` best papers for the query `terms` (term -> weight when
+    `weights` are given) among `allowed`."""
+    kept = informative_terms(store, terms)
+    # the exact phrase only makes sense when no word inside it was dropped
+    expr = match_expression(terms) if kept == terms else match_expression(kept, phrase=False)
+    if expr is None:
+        return []
+    phrase = phrase_expression(terms) if kept == terms else None
+    try:
+        ranked = rank(store, kept, phrase, depth, within=allowed, weights=weights)
+        if ranked is not None:
+            return ranked
+        return store.fts_search(expr, limit=depth, within=allowed)
+    except sqlite3.OperationalError as exc:  # should not happen: every term is quoted
+        raise SearchError(f"keyword search failed for this query ({exc})") from None

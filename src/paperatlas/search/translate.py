@@ -17,15 +17,22 @@ shrunk by more than REBUILD_SHARE, reusing the vectors of terms it already had.
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import logging
 import re
-import threading
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+
+from paperatlas.cache import StoreCache
+from paperatlas.errors import PaperatlasError
+from paperatlas.search.glossary import glossary_rest, translate_query
+from paperatlas.search.query import CJK_RUN, query_terms
+from paperatlas.search.vectors import MULTILINGUAL_MODEL, one_blas_thread, query_backend
+from paperatlas.text import STOPWORDS
 
 VOCAB_NAME = "zh-vocab-v1"
 MAX_WORDS = 8_000  # most frequent single words kept
@@ -56,7 +63,7 @@ _WORD = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 _CJK = re.compile("[\u3400-\u9fff\uf900-\ufaff]+")
 # one-character words of Chinese grammar: never looked up alone
 _PARTICLES = frozenset("的了和与及或在中对用于把被将从为以是之等其这那个上下后前内外间")
-# Chinese function words, the counterpart of search.STOPWORDS (grammar, "method",
+# Chinese function words, the counterpart of the English STOPWORDS (grammar, "method",
 # "based on", "using"): never looked up, alone or in a pair. The multilingual model maps
 # them to confident nonsense ("的" -> "rely", "中的" -> "among", "与" -> "com").
 FUNCTION_WORDS = frozenset(_PARTICLES) | frozenset(
@@ -69,16 +76,10 @@ FUNCTION_WORDS = frozenset(_PARTICLES) | frozenset(
 )
 
 
-def _stopwords() -> frozenset[str]:
-    from paperatlas.search import STOPWORDS
-
-    return STOPWORDS
-
-
 def corpus_terms(texts: Sequence[str]) -> list[str]:
     """The atlas's frequent English words and adjacent word pairs (no stop words), most
     frequent first: at most MAX_WORDS words and MAX_PAIRS pairs."""
-    stop = _stopwords()
+    stop = STOPWORDS
     words: Counter[str] = Counter()
     pairs: Counter[str] = Counter()
     for text in texts:
@@ -86,7 +87,7 @@ def corpus_terms(texts: Sequence[str]) -> list[str]:
         seen_words = {t for t in tokens if len(t) > 2 and t not in stop}
         seen_pairs = {
             f"{a} {b}"
-            for a, b in zip(tokens, tokens[1:])
+            for a, b in itertools.pairwise(tokens)
             if a not in stop and b not in stop and len(a) > 1 and len(b) > 1
         }
         words.update(seen_words)
@@ -161,7 +162,8 @@ def build_vocabulary(
 ) -> dict[str, int]:
     """Embed the atlas's English vocabulary with the multilingual model and store it
     (skipped while the stored one is current). Returns {"terms", "embedded"}."""
-    from paperatlas.embed import _progress, embedding_text
+    from paperatlas.embed import embedding_text
+    from paperatlas.progress import progress_bar
 
     texts = [embedding_text(p.get("title"), p.get("abstract")) for p in store.iter_papers()]
     old = load_vocabulary(store, cached=False)
@@ -181,14 +183,13 @@ def build_vocabulary(
         old.hubness = hubness(old.vectors, embed)
         with store.transaction():
             store.put_embed_model(VOCAB_NAME, old.to_bytes(), {"terms": len(old.terms), "papers": old.papers})
-        _CACHE.clear()
+        _VOCABULARY.clear()
         return {"terms": len(old.terms), "embedded": 0}
     terms = corpus_terms(texts)
     known = {} if old is None else dict(zip(old.terms, old.vectors))
     todo = [t for t in terms if t not in known]
-    bar = _progress(progress)
     batch = 512
-    with bar:
+    with progress_bar(progress, transient=False) as bar:
         task = bar.add_task("English vocabulary for Chinese queries", total=len(todo))
         for start in range(0, len(todo), batch):
             part = todo[start : start + batch]
@@ -200,25 +201,19 @@ def build_vocabulary(
     vocab = Vocabulary(terms, matrix, len(texts), hubness(matrix, embed) if HUB_PENALTY > 0 else None)
     with store.transaction():
         store.put_embed_model(VOCAB_NAME, vocab.to_bytes(), {"terms": len(terms), "papers": len(texts)})
-    _CACHE.clear()
+    _VOCABULARY.clear()
     return {"terms": len(terms), "embedded": len(todo)}
 
 
-_CACHE: dict[tuple, Vocabulary | None] = {}
-_LOCK = threading.Lock()
+_VOCABULARY = StoreCache(max_entries=2)  # ~30 MB each at 16k terms
 
 
 def load_vocabulary(store, cached: bool = True) -> Vocabulary | None:
-    key = (str(store.path), store.change_counter())
-    if cached and key in _CACHE:
-        return _CACHE[key]
-    blob = store.get_embed_model(VOCAB_NAME)
-    vocab = Vocabulary.from_bytes(blob) if blob else None
+    """The stored vocabulary (None before `build_vocabulary`), read once per store change."""
     if cached:
-        with _LOCK:
-            _CACHE.clear()
-            _CACHE[key] = vocab
-    return vocab
+        return _VOCABULARY.get(store, VOCAB_NAME, lambda: load_vocabulary(store, cached=False))
+    blob = store.get_embed_model(VOCAB_NAME)
+    return Vocabulary.from_bytes(blob) if blob else None
 
 
 _JIEBA: list = []
@@ -247,7 +242,7 @@ def units(text: str) -> list[str]:
         # one character alone says too little; function words say nothing
         found += [w for w in words if len(w) > 1 and w not in FUNCTION_WORDS]
         found += [
-            a + b for a, b in zip(words, words[1:]) if a not in FUNCTION_WORDS and b not in FUNCTION_WORDS
+            a + b for a, b in itertools.pairwise(words) if a not in FUNCTION_WORDS and b not in FUNCTION_WORDS
         ]
         content = [w for w in words if w not in FUNCTION_WORDS]
         if len(run) <= MAX_RUN_CHARS and len(words) > 1 and sum(map(len, content)) > 1:
@@ -306,3 +301,51 @@ def translate(
                 term = vocab.terms[i]
                 out.terms[term] = max(out.terms.get(term, 0.0), factor * float(cos[i]))
     return out if out.terms else None
+
+
+# The glossary overrides the learned terms by default: the Chinese words it knows are not
+# looked up in the learned vocabulary (see docs/bench/search.md, need-based queries).
+# (FUSION["multilingual_weight"]: the weight of the cross-lingual list beside a translated
+# query's own English-model list, which was far better with the glossary: dev queries
+# nDCG@10 0.77 vs 0.41, so it only nudged it; learned translations are noisier.)
+
+
+def query_translation(
+    store, query: str, language: str, glossary: bool, learned: bool = True, glossary_overrides: bool = True
+) -> tuple[str | None, dict[str, float] | None, bool]:
+    """(English text, keyword term -> weight, whether learned terms are among them) for a
+    non-English query: with `glossary`, the glossary's translation of the words it knows
+    at weight 1; for Chinese, the words it does not know (all of them without `glossary`,
+    or with `glossary_overrides=False`) as the nearest English terms of the atlas's own
+    vocabulary (`translate`, needs the multilingual model); the query's own Latin-script
+    words ("for video") at weight 1."""
+    weights: dict[str, float] = {}
+    used_learned = False
+    rest = query  # what the learned terms look up: the words the glossary does not know
+    if glossary:
+        known = translate_query(query)
+        for word in query_terms(known or ""):
+            weights[word] = 1.0
+        if known and glossary_overrides:
+            rest = glossary_rest(query)
+    if language == "zh" and learned and CJK_RUN.search(rest):
+
+        def embed(texts: list[str]):
+            with one_blas_thread():
+                return query_backend(store, MULTILINGUAL_MODEL).embed(texts)
+
+        try:
+            with one_blas_thread():  # its product with the vocabulary: one thread
+                found = translate(store, rest, embed)
+        except (PaperatlasError, ImportError):  # no multilingual model or jieba here
+            found = None
+        for term, w in found.terms.items() if found else []:
+            for word in query_terms(term):
+                weights[word] = max(weights.get(word, 0.0), w)
+                used_learned = True
+    if not weights:
+        return None, None, False
+    latin = [t for t in query_terms(CJK_RUN.sub(" ", query)) if t not in weights]
+    for word in latin:
+        weights[word] = 1.0
+    return " ".join(weights), weights, used_learned

@@ -1,0 +1,208 @@
+"""A search from end to end: the query's language, its candidate rankings (keyword,
+vectors, names, translation), their fusion, the caller's filters and the page of hits."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from paperatlas.errors import SearchError
+from paperatlas.search.filters import allowed_ids, check_paging, filters_of
+from paperatlas.search.fusion import Rankings, fuse, fuse_rankings, fusion_for
+from paperatlas.search.hits import make_hits
+from paperatlas.search.keyword import ceiling as keyword_ceiling
+from paperatlas.search.keyword import informative_terms, keyword_ranking
+from paperatlas.search.language import detect_language, language_name
+from paperatlas.search.names import name_ranking
+from paperatlas.search.query import MAX_QUERY_CHARS, query_terms
+from paperatlas.search.results import SearchResult
+from paperatlas.search.translate import query_translation
+from paperatlas.search.vectors import (
+    MINILM_MODEL,
+    MULTILINGUAL_MODEL,
+    feedback_ranking,
+    vector_models_for,
+    vector_ranking,
+)
+
+CANDIDATES = 200  # depth of each ranked list before fusion
+
+
+def candidate_rankings(
+    store,
+    query: str,
+    depth: int = CANDIDATES,
+    allowed: set[str] | None = None,
+    keyword: bool = True,
+    vectors: bool = True,
+    fusion: dict[str, Any] | None = None,
+    glossary: bool = True,
+    learned: bool = True,
+    glossary_overrides: bool = True,
+) -> Rankings:
+    """The keyword (BM25) and vector rankings of `query`, each `depth` deep, among
+    `allowed` papers (all when None). Routes by the query's language. `fusion`
+    (overrides of FUSION) also shapes the first pass of the feedback expansion.
+    `glossary`: add the shipped glossary's translation of a Chinese query to the terms
+    learned from the atlas; `learned=False` leaves the learned terms out (the translation
+    before issue 18: glossary only); `glossary_overrides=False` looks up the learned terms
+    of the words the glossary knows too."""
+    language = detect_language(query)
+    glossary = True if glossary is None else glossary
+    translation, weights, used_learned = None, None, False
+    if language != "en":
+        translation, weights, used_learned = query_translation(
+            store, query, language, glossary, learned, glossary_overrides
+        )
+    terms = query_terms(translation or query)
+    notes: list[str] = []
+    model, vec_ranking = None, []
+    if vectors and allowed != set():
+        models = vector_models_for(store, language)
+        if models:
+            model = models[0]
+            vec_ranking = vector_ranking(store, model, query, depth, allowed, notes)
+        elif language != "en" and translation:
+            notes.append(
+                f"{language_name(language)} query searched as the English terms of this "
+                f"atlas it maps to ({translation}); `paperatlas embed --model "
+                f"{MULTILINGUAL_MODEL}` adds cross-lingual meaning"
+            )
+        elif language != "en":
+            notes.append(
+                f"{language_name(language)} query: this atlas has no {MULTILINGUAL_MODEL} "
+                f"vectors, so it cannot search by meaning across languages; run "
+                f"`paperatlas embed --model {MULTILINGUAL_MODEL}` first"
+                + ("; showing keyword matches of its known terms" if terms and keyword else "")
+            )
+        else:
+            notes.append(
+                "no vectors in this atlas yet: run `paperatlas embed` to search by "
+                "meaning" + ("; showing keyword matches only" if keyword else "")
+            )
+    feedback, translated, english = [], [], []
+    if vectors and language != "en" and allowed != set():
+        english = [m for m in vector_models_for(store, "en") if m != MULTILINGUAL_MODEL]
+        if english and translation:
+            translated = vector_ranking(store, english[0], translation, depth, allowed, notes)
+        elif english:
+            feedback = feedback_ranking(store, english[0], vec_ranking, depth, allowed)
+    kw_ranking: list[tuple[str, float]] = []
+    ceiling = 0.0
+    if keyword and allowed != set():
+        kw_ranking = keyword_ranking(store, terms, depth, allowed, weights)
+        if kw_ranking:
+            ceiling = keyword_ceiling(store, informative_terms(store, terms), weights)
+        if not terms and language != "en" and not vectors:
+            notes.append(
+                f"keyword search cannot match a {language_name(language)} query "
+                "against English abstracts; search without --mode keyword"
+            )
+    named = name_ranking(store, query, allowed) if keyword and allowed != set() else []
+    r = Rankings(
+        language,
+        terms,
+        kw_ranking,
+        vec_ranking,
+        model,
+        notes,
+        translation,
+        translated,
+        feedback,
+        keyword_ceiling=ceiling,
+        named=named,
+        glossary_only=bool(translation) and not used_learned,
+    )
+    minilm_text = query if language == "en" else translation
+    if (
+        vectors
+        and allowed != set()
+        and minilm_text
+        and model != MINILM_MODEL
+        and fusion_for(r.fusion_language, fusion).get("minilm_weight", 0.0) > 0
+        and MINILM_MODEL in vector_models_for(store, "en")
+    ):
+        r.minilm = vector_ranking(store, MINILM_MODEL, minilm_text, depth, allowed, notes)
+    semantic = r.semantic()
+    english_model = model if language == "en" else (english[0] if vectors and english else None)
+    # (tried for translated Chinese queries too: no gain on the dev queries, so English only)
+    f = fusion_for(r.fusion_language, fusion)
+    if kw_ranking and semantic and english_model and language == "en" and f.get("feedback_weight", 0.0) > 0:
+        kw = r.keyword_list(f)
+        first = fuse(
+            [(kw[0], 1.0, *kw[2:]), (semantic, 1.0), (named, f.get("name_weight", 0.0), 1.0)],
+            method=f["method"],
+            rrf_k=f["rrf_k"],
+        )  # equal weights for the first pass
+        r.expansion = feedback_ranking(store, english_model, first, depth, allowed)
+    return r
+
+
+def search(
+    store,
+    query: str,
+    k: int = 20,
+    offset: int = 0,
+    list_name: str | None = None,
+    area: str | None = None,
+    kind: str | None = None,
+    decision: str | None = None,
+    has_code: bool | None = None,
+    method: str = "auto",
+    fusion: dict[str, Any] | None = None,
+    glossary: bool = True,
+    learned: bool = True,
+    glossary_overrides: bool = True,
+) -> SearchResult:
+    """Rank the store's papers for `query`; return hits offset..offset+k.
+
+    `method`: "auto"/"hybrid" (both when vectors exist), "keyword" (BM25 only) or
+    "semantic" (vectors only). `fusion` overrides FUSION (used by the benchmark);
+    `glossary=False` translates Chinese queries with learned terms only, `learned=False`
+    with the glossary only; `glossary_overrides=False` adds the learned terms of the
+    words the glossary knows.
+    """
+    if query is None or not str(query).strip():
+        raise SearchError("empty query: give some words to search for")
+    if method not in ("auto", "hybrid", "keyword", "semantic"):
+        raise SearchError(f"unknown search method {method!r} (auto, hybrid, keyword, semantic)")
+    check_paging(k, offset)
+    query = str(query)
+    cut_note = []
+    if len(query) > MAX_QUERY_CHARS:
+        cut_note.append(f"query cut to its first {MAX_QUERY_CHARS:,} characters")
+        query = query[:MAX_QUERY_CHARS]
+    allowed = allowed_ids(store, filters_of(list_name, area, kind, decision, has_code))
+    r = candidate_rankings(
+        store,
+        query,
+        depth=max(CANDIDATES, offset + k),
+        allowed=allowed,
+        keyword=method != "semantic",
+        vectors=method != "keyword",
+        fusion=fusion,
+        glossary=glossary,
+        learned=learned,
+        glossary_overrides=glossary_overrides,
+    )
+    ranked, mode = fuse_rankings(r, fusion)
+    if r.language != "en" and r.vector:
+        mode = "cross-lingual"
+    if allowed == set():
+        r.notes.append("no paper matches the filters")
+    elif not ranked and not r.notes:
+        r.notes.append("no paper matches this query")
+    page = ranked[offset : offset + k]
+    seen = {pid for pid, _ in r.vector}
+    semantic = r.vector + [h for h in r.translated + r.feedback if h[0] not in seen]
+    hits = make_hits(store, page, offset, r.terms, r.keyword, semantic)
+    return SearchResult(
+        query=query,
+        hits=hits,
+        total=len(ranked),
+        offset=offset,
+        k=k,
+        language=r.language,
+        mode=mode,
+        model=r.model,
+        notes=cut_note + r.notes,
+    )

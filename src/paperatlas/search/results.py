@@ -1,0 +1,64 @@
+"""What a search returns: the hits of one page, each saying why it matched."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+@dataclass
+class Hit:
+    id: str
+    title: str | None
+    display_title: str | None
+    score: float
+    rank: int
+    matched_terms: list[str] = field(default_factory=list)
+    keyword_rank: int | None = None
+    semantic_score: float | None = None
+    semantic_rank: int | None = None
+    # plain-text pieces of the abstract; `match` marks a matched term (render escaped)
+    snippet: list[dict[str, Any]] = field(default_factory=list)
+    area: str | None = None
+    decision: str | None = None
+    kind: str | None = None
+
+    @property
+    def label(self) -> str:
+        return self.title or self.display_title or self.id
+
+    def why(self) -> str:
+        parts = []
+        if self.matched_terms:
+            parts.append("terms: " + ", ".join(self.matched_terms))
+        if self.semantic_score is not None:
+            parts.append(f"meaning: {self.semantic_score:.2f}")
+        return "; ".join(parts) or "—"
+
+    def snippet_text(self, open_mark: str = "[", close_mark: str = "]") -> str:
+        return "".join(
+            f"{open_mark}{s['text']}{close_mark}" if s["match"] else s["text"] for s in self.snippet
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["why"] = self.why()
+        return d
+
+
+@dataclass
+class SearchResult:
+    query: str
+    hits: list[Hit]
+    total: int  # papers ranked (keyword matches plus nearest by meaning, to the depth)
+    offset: int
+    k: int
+    language: str  # detected: "en", "zh", "fr", ...
+    mode: str  # hybrid | keyword | semantic | cross-lingual | similar
+    model: str | None  # the vector model used, if any
+    notes: list[str] = field(default_factory=list)  # things the user should know
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["hits"] = [h.to_dict() for h in self.hits]
+        return d
