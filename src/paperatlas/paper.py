@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -98,3 +99,18 @@ def paper_id(paper: Paper) -> str:
         if value := paper.identifiers.get(name):
             return "h" + hashlib.sha1(f"{name}:{value}".encode()).hexdigest()[:15]
     return "h" + hashlib.sha1(("title:" + normalise_text(paper.title or "")).encode("utf-8")).hexdigest()[:15]
+
+
+# An untitled paper with no written title (not enriched) is shown by its abstract's first words.
+TITLE_WORDS = 14
+
+
+def shown_title(paper: Mapping[str, Any], facts: Mapping[str, Any] | None = None) -> str:
+    """The title to show for a paper (a store row): its own; else the one enrich wrote from
+    its abstract (`display_title`, in `facts` or joined into the row); else the abstract's
+    first TITLE_WORDS words; else ""."""
+    title = paper.get("title") or (facts or {}).get("display_title") or paper.get("display_title")
+    if title:
+        return str(title)
+    words = (paper.get("abstract") or "").split()
+    return " ".join(words[:TITLE_WORDS]) + ("…" if len(words) > TITLE_WORDS else "")

@@ -29,8 +29,9 @@ from typing import Any
 
 import numpy as np
 
-from paperatlas.embed.index import normalise_rows
+from paperatlas.embed.normalise import normalise_rows
 from paperatlas.errors import PaperatlasError
+from paperatlas.paper import shown_title
 from paperatlas.text import tfidf_vectorizer
 
 DEFAULT_COLLECTION = "likes"
@@ -99,6 +100,11 @@ def unmark(store, ids: Iterable[str], collection: str = DEFAULT_COLLECTION) -> l
     return removed
 
 
+def liked_ids(store, collection: str = DEFAULT_COLLECTION) -> list[str]:
+    """The papers liked (not disliked) in a collection, oldest mark first."""
+    return collection_ids(store, collection)[0]
+
+
 def collection_ids(store, collection: str = DEFAULT_COLLECTION) -> tuple[list[str], list[str]]:
     """(liked ids, disliked ids) of a collection, oldest mark first."""
     liked, disliked = [], []
@@ -154,19 +160,12 @@ def tfidf_matrix(texts: list[str]):
 
 
 def pick_model(store, model: str | None = None) -> str | None:
-    """The embedding model to use: the one asked for, else the default if stored, else any."""
-    stored = store.vector_models()
-    if model is not None:
-        if model not in stored:
-            raise PaperatlasError(f"no vectors for model {model!r} in {store.path} (run `paperatlas embed`)")
-        return model
-    try:
-        from paperatlas.embed import DEFAULT_MODEL
-    except Exception:  # embed.py missing or broken: use whatever vectors are stored
-        DEFAULT_MODEL = None
-    if DEFAULT_MODEL in stored:
-        return DEFAULT_MODEL
-    return stored[0] if stored else None
+    """The embedding model to use (`embed.pick_model`'s rule); one asked for must be stored."""
+    from paperatlas.embed import pick_model as choose_model
+
+    if model is not None and model not in store.vector_models():
+        raise PaperatlasError(f"no vectors for model {model!r} in {store.path} (run `paperatlas embed`)")
+    return choose_model(store, model=model)
 
 
 _cache_lock = threading.Lock()
@@ -430,14 +429,6 @@ class Recommendations:
         }
 
 
-def _title(paper: dict[str, Any]) -> str:
-    title = paper.get("title") or paper.get("display_title")
-    if title:
-        return title
-    words = (paper.get("abstract") or "").split()
-    return " ".join(words[:12]) + ("…" if len(words) > 12 else "")
-
-
 def recommend(
     store, collection: str = DEFAULT_COLLECTION, k: int = 30, model: str | None = None, **filters
 ) -> Recommendations:
@@ -478,9 +469,9 @@ def recommend(
         Pick(
             paper_id=pid,
             score=round(score, 4),
-            title=_title(papers[pid]),
+            title=shown_title(papers[pid]),
             closest=[
-                {"id": cid, "title": _title(papers[cid]), "similarity": round(sim, 3)}
+                {"id": cid, "title": shown_title(papers[cid]), "similarity": round(sim, 3)}
                 for cid, sim in reason["closest"]
             ],
             terms=reason["terms"],

@@ -7,6 +7,7 @@ from typing import Any
 
 import paperatlas.atlas.reference as reference
 from paperatlas.atlas.build import ALL_PAPERS, reference_layer, reference_scope
+from paperatlas.paper import shown_title
 
 
 def map_view(stored: dict[str, Any], store=None) -> dict[str, Any]:
@@ -16,8 +17,7 @@ def map_view(stored: dict[str, Any], store=None) -> dict[str, Any]:
     titles: dict[str, tuple[str, str]] = {}
     if store is not None:
         for row in store.iter_papers(ids=ids):
-            title = row.get("title") or row.get("display_title") or (row["abstract"] or "")[:90]
-            titles[row["id"]] = (title, row.get("name") or "")
+            titles[row["id"]] = (shown_title(row), row.get("name") or "")
     meta = {k: v for k, v in stored["meta"].items() if k != "confidence"}
     layer = field = None
     if store is not None and meta.get("reference"):

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from paperatlas.errors import PaperatlasError
+from paperatlas.paper import shown_title
 from paperatlas.report.links import paper_url
 
 MAX_NAMED = 15  # named contributions listed in the overview
@@ -77,7 +78,9 @@ def selected_ids(store, list_name: str | None, collection: str | None) -> list[s
             f"no list named {list_name!r} (lists: {', '.join(store.list_names()) or 'none yet'})"
         )
     if collection is not None:
-        liked = [pid for _, pid, value in store.marks(collection) if value > 0]
+        from paperatlas.recommend import liked_ids
+
+        liked = liked_ids(store, collection)
         if not liked:
             known = ", ".join(sorted(store.collections())) or "none yet"
             raise PaperatlasError(f"collection {collection!r} has no liked papers (collections: {known})")
@@ -89,10 +92,7 @@ def selected_ids(store, list_name: str | None, collection: str | None) -> list[s
 
 
 def paper_line(row: dict[str, Any], facts: dict[str, Any]) -> PaperLine:
-    title = row.get("title") or facts.get("display_title") or row.get("display_title")
-    if not title:
-        words = (row.get("abstract") or "").split()
-        title = " ".join(words[:14]) + ("…" if len(words) > 14 else "")
+    title = shown_title(row, facts)
     # the headline result with what it measures ("35% fewer steps than X"), never bare
     from paperatlas.enrich.numbers import describe, headline
 

@@ -17,6 +17,7 @@ from functools import lru_cache
 from typing import Any, TextIO
 
 from paperatlas.enrich.areas import area_label, top3_text
+from paperatlas.paper import shown_title
 from paperatlas.report.links import paper_url, safe_url
 
 FORMATS = ("jsonl", "csv", "bibtex", "markdown")
@@ -88,7 +89,9 @@ def _chosen_ids(store, ids, collection, query, query_k, list_name, filters) -> l
         if collection not in store.collections():
             known = ", ".join(sorted(store.collections())) or "none yet"
             raise PaperatlasError(f"no collection named '{collection}' (collections: {known})")
-        chosen = [pid for _, pid, value in store.marks(collection) if value > 0]
+        from paperatlas.recommend import liked_ids
+
+        chosen = liked_ids(store, collection)
     if query is not None:
         from paperatlas.search import search
 
@@ -453,7 +456,7 @@ def bibtex_entry(paper: dict[str, Any], key: str) -> str:
     extra = paper.get("extra") or {}
     ids = paper.get("identifiers") or {}
     abstract = paper.get("abstract") or ""
-    title = paper.get("title") or facts.get("display_title") or abstract[:80] or paper["id"]
+    title = shown_title(paper, facts) or paper["id"]
     entry_type = bibtex_type(paper)
     fields: list[tuple[str, str]] = [("title", "{" + bibtex_escape(title) + "}")]
     if paper.get("authors"):
@@ -519,7 +522,7 @@ def write_markdown(papers: Iterable[dict[str, Any]], fh: TextIO) -> int:
     count = 0
     for paper in papers:
         facts = paper.get("facts") or {}
-        title = paper.get("title") or facts.get("display_title") or paper["id"]
+        title = shown_title(paper, facts) or paper["id"]
         fh.write(f"## {_md(title)}\n\n")
         meta = [f"`{paper['id']}`"]
         for value in (paper.get("area"), paper.get("decision"), facts.get("kind")):
