@@ -258,7 +258,7 @@ def test_forced_read_only_store_never_writes(atlas_db):
 def test_unwritable_atlas_opens_read_only_for_reading(cli, atlas_db, monkeypatch, args):
     """The decision forced (as root every file is writable): the same path the kernel's
     answer takes (see the test below for a real read-only file)."""
-    monkeypatch.setattr("paperatlas.store.can_write", lambda path: False)
+    monkeypatch.setattr("paperatlas.store.connection.can_write", lambda path: False)
     before = _digest(atlas_db)
     code, out, err = cli(*args, "--db", atlas_db)
     assert code == 0, err
@@ -267,7 +267,7 @@ def test_unwritable_atlas_opens_read_only_for_reading(cli, atlas_db, monkeypatch
 
 @pytest.mark.parametrize("args, message", WRITE_COMMANDS)
 def test_unwritable_atlas_refuses_writes_in_one_line(cli, atlas_db, monkeypatch, args, message):
-    monkeypatch.setattr("paperatlas.store.can_write", lambda path: False)
+    monkeypatch.setattr("paperatlas.store.connection.can_write", lambda path: False)
     before = _digest(atlas_db)
     code, _, err = cli(*args, "--db", atlas_db)
     assert code == 2 and _one_line(err)
@@ -292,7 +292,7 @@ def _without_write_permission(directory: Path, db: Path, dir_writable: bool, mon
             except OSError:
                 os.setegid(0)
                 root = False
-                monkeypatch.setattr("paperatlas.store.can_write", lambda path: False)
+                monkeypatch.setattr("paperatlas.store.connection.can_write", lambda path: False)
         yield
     finally:
         if root:

@@ -1,6 +1,8 @@
-"""Store methods the foundation added: batch look-ups and writes, and rekey_paper."""
+"""The store: batch look-ups and writes, rekey_paper, filtered full-text search, card facts."""
 
 from __future__ import annotations
+
+import itertools
 
 import numpy as np
 import pytest
@@ -48,7 +50,7 @@ def test_rekey_moves_every_reference(store):
         store.rekey_paper("hold", "NewId")
     assert store.get_paper("hold") is None
     assert store.get_paper("NewId")["title"] == "Old"
-    assert store.paper_for_hash("hx") == "NewId"
+    assert store.papers_for_hashes(["hx"]) == {"hx": "NewId"}
     assert [pid for pid, _, _ in store.iter_minhashes()] == ["NewId"]
     assert store.all_ids("L") == ["NewId"]
     assert store.get_facts("NewId") == {"kind": "method"}
@@ -61,7 +63,7 @@ def test_rekey_moves_every_reference(store):
 def test_filtered_full_text_search_takes_the_fast_path_only_when_it_is_exact(tmp_path, monkeypatch):
     """A filtered search ranks unfiltered matches and keeps the allowed ones; with too
     few allowed among them it falls back to SQL. Both give the same ranking."""
-    import paperatlas.store as store_module
+    import paperatlas.store.fts as fts_module
 
     store = Store(tmp_path / "atlas.db")
     with store.transaction():
@@ -77,18 +79,18 @@ def test_filtered_full_text_search_takes_the_fast_path_only_when_it_is_exact(tmp
             )
     rare = {f"p{i:03d}" for i in range(0, 120, 40)}  # 3 allowed: the SQL fallback
     common = {f"p{i:03d}" for i in range(0, 120, 2)}  # 60 allowed: the fast path
-    monkeypatch.setattr(store_module, "FTS_FILTER_MIN_DEPTH", 10)
+    monkeypatch.setattr(fts_module, "FTS_FILTER_MIN_DEPTH", 10)
     calls = []
-    real_ranked = store_module.Store._fts_ranked
+    real_ranked = Store._fts_ranked
 
     def counting(self, match, limit):
         calls.append(limit)
         return real_ranked(self, match, limit)
 
-    monkeypatch.setattr(store_module.Store, "_fts_ranked", counting)
+    monkeypatch.setattr(Store, "_fts_ranked", counting)
     results = {}
     for depth in (1, 10**9):  # 1: fast path whenever it is exact; 10**9: always SQL
-        monkeypatch.setattr(store_module, "FTS_FILTER_DEPTH", depth)
+        monkeypatch.setattr(fts_module, "FTS_FILTER_DEPTH", depth)
         results[depth] = [store.fts_search('"graph"', limit=5, within=w) for w in (rare, common)]
     assert results[1] == results[10**9]
     # depth 1: both tried the fast path; the top 10 (seven 'graph's each) hold none of the
@@ -97,7 +99,7 @@ def test_filtered_full_text_search_takes_the_fast_path_only_when_it_is_exact(tmp
     rare_hits, common_hits = results[1]
     assert {p for p, _ in rare_hits} == rare  # all three, although 5 were asked for
     assert len(common_hits) == 5 and {p for p, _ in common_hits} <= common
-    assert all(a[1] >= b[1] for a, b in zip(common_hits, common_hits[1:]))
+    assert all(a[1] >= b[1] for a, b in itertools.pairwise(common_hits))
 
 
 def test_card_facts_are_the_card_fields_of_the_full_facts(store):

@@ -1,0 +1,93 @@
+"""Per-paper facts from enrich/ (name, kind, has code, display title, predicted area,
+gist, ...): one JSON record per paper, with the fields filters need lifted into columns,
+and the hash and extractor version that tell enrich what is still to do."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from paperatlas.store.connection import StoreBase
+
+
+class FactRows(StoreBase):
+    """The `facts` table."""
+
+    def set_facts(self, paper_id: str, facts: dict[str, Any], text_hash: str, version: str) -> None:
+        """Store one paper's facts. Columns used by filters are lifted out of `facts`:
+        name, kind, has_code, display_title, predicted_area (its top label)."""
+        predicted = facts.get("predicted_area")
+        if isinstance(predicted, dict):
+            predicted = predicted.get("label")
+        self.conn.execute(
+            "INSERT OR REPLACE INTO facts(paper_id, name, kind, has_code, display_title, "
+            "predicted_area, data, text_hash, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                paper_id,
+                facts.get("name"),
+                facts.get("kind"),
+                int(bool(facts.get("has_code"))),
+                facts.get("display_title"),
+                predicted,
+                json.dumps(facts, ensure_ascii=False),
+                text_hash,
+                version,
+            ),
+        )
+
+    def get_facts(self, paper_id: str) -> dict[str, Any] | None:
+        """One paper's facts record, None if it has none yet."""
+        row = self.conn.execute("SELECT data FROM facts WHERE paper_id = ?", (paper_id,)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def facts_for(self, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
+        """paper id -> facts record, for the papers among `ids` that have one."""
+        out: dict[str, dict[str, Any]] = {}
+        for pid, data in self.conn.execute(
+            "SELECT paper_id, data FROM facts WHERE paper_id IN (SELECT value FROM json_each(?))",
+            (json.dumps(list(ids)),),
+        ):
+            out[pid] = json.loads(data)
+        return out
+
+    def card_facts(self, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
+        """The facts a paper's card shows (name, kind, has_code, display_title, gist),
+        without decoding each paper's whole facts record."""
+        return {
+            pid: {"name": name, "kind": kind, "has_code": bool(code), "display_title": title, "gist": gist}
+            for pid, name, kind, code, title, gist in self.conn.execute(
+                "SELECT paper_id, name, kind, has_code, display_title, "
+                "json_extract(data, '$.gist') FROM facts "
+                "WHERE paper_id IN (SELECT value FROM json_each(?))",
+                (json.dumps(list(ids)),),
+            )
+        }
+
+    def paper_names(self) -> Iterator[tuple[str, str]]:
+        """(paper id, name) for every name a paper's facts say it introduces (the
+        headline `name` and the rest of `names`): search finds a paper by its name."""
+        for pid, name, names in self.conn.execute(
+            "SELECT paper_id, name, json_extract(data, '$.names') FROM facts WHERE name IS NOT NULL"
+        ):
+            yield pid, name
+            for other in json.loads(names) if names else []:
+                if isinstance(other, str) and other != name:
+                    yield pid, other
+
+    def facts_state(self) -> dict[str, tuple[str, str]]:
+        """paper id -> (text_hash, version) of its stored facts, to skip unchanged work."""
+        return {
+            r[0]: (r[1], r[2]) for r in self.conn.execute("SELECT paper_id, text_hash, version FROM facts")
+        }
+
+    def facts_pending(self, version: str | None = None) -> int:
+        """How many papers still need their facts extracted: none stored (new papers, or
+        a run interrupted before their batch), stale (the paper's title or abstract changed
+        since: the papers_text_changed trigger), or, given a `version`, of another one."""
+        row = self.conn.execute(
+            "SELECT count(*) FROM papers p LEFT JOIN facts f ON f.paper_id = p.id "
+            "WHERE f.paper_id IS NULL OR f.text_hash = '' OR (? IS NOT NULL AND f.version != ?)",
+            (version, version),
+        ).fetchone()
+        return int(row[0])

@@ -1,0 +1,88 @@
+"""Named lists (a conference's accepted papers, a reading list) and their members, in
+the order the list gave them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from paperatlas.store.connection import StoreBase
+
+
+class ListRows(StoreBase):
+    """The `lists` and `list_members` tables."""
+
+    def ensure_list(self, name: str) -> None:
+        """Create the list if it does not exist yet."""
+        self.conn.execute("INSERT OR IGNORE INTO lists(name) VALUES (?)", (name,))
+
+    def add_member(self, list_name: str, paper_id: str, position: int | None = None) -> bool:
+        """Put a paper in a list; False if it was already there."""
+        cur = self.conn.execute(
+            "INSERT OR IGNORE INTO list_members(list_name, paper_id, position) VALUES (?, ?, ?)",
+            (list_name, paper_id, position),
+        )
+        return cur.rowcount > 0
+
+    def add_members(self, rows: Iterable[tuple[str, str, int]]) -> None:
+        """(list name, paper id, position) rows; existing memberships are kept as they are."""
+        self.conn.executemany(
+            "INSERT OR IGNORE INTO list_members(list_name, paper_id, position) VALUES (?, ?, ?)", rows
+        )
+
+    def next_position(self, list_name: str) -> int:
+        """The position after the list's last member (0 for an empty list)."""
+        row = self.conn.execute(
+            "SELECT coalesce(max(position), -1) + 1 FROM list_members WHERE list_name = ?", (list_name,)
+        ).fetchone()
+        return int(row[0])
+
+    def list_names(self) -> list[str]:
+        """Every list, oldest first."""
+        return [r[0] for r in self.conn.execute("SELECT name FROM lists ORDER BY created_at, name")]
+
+    def lists_of(self, paper_id: str) -> list[str]:
+        """The lists a paper is in, by name."""
+        return [
+            r[0]
+            for r in self.conn.execute(
+                "SELECT list_name FROM list_members WHERE paper_id = ? ORDER BY list_name", (paper_id,)
+            )
+        ]
+
+    def members_among(self, list_name: str, ids: Iterable[str]) -> set[str]:
+        """Which of `ids` are already in the list."""
+        return {
+            r[0]
+            for r in self._in_query(
+                "SELECT paper_id FROM list_members WHERE list_name = ? AND paper_id IN "
+                "(SELECT value FROM json_each(?))",
+                ids,
+                (list_name,),
+            )
+        }
+
+    def list_stats(self, list_name: str | None = None) -> dict[str, Any]:
+        """Counts for one list (or the whole store): papers, with titles, by area, by decision."""
+        join, params = "", []
+        if list_name is not None:
+            join = "JOIN list_members m ON m.paper_id = p.id AND m.list_name = ?"
+            params = [list_name]
+        total, titled = self.conn.execute(
+            f"SELECT count(*), count(nullif(p.title, '')) FROM papers p {join}", params
+        ).fetchone()
+        by_area = dict(
+            self.conn.execute(
+                f"SELECT coalesce(p.area, f.predicted_area, '(unknown)') AS a, count(*) FROM papers p "
+                f"{join} LEFT JOIN facts f ON f.paper_id = p.id GROUP BY a ORDER BY count(*) DESC",
+                params,
+            )
+        )
+        by_decision = dict(
+            self.conn.execute(
+                f"SELECT coalesce(p.decision, '(unknown)') AS d, count(*) FROM papers p {join} "
+                "GROUP BY d ORDER BY count(*) DESC",
+                params,
+            )
+        )
+        return {"papers": total, "with_title": titled, "by_area": by_area, "by_decision": by_decision}

@@ -1,0 +1,264 @@
+"""Paper rows: written, read, filtered, counted and re-keyed.
+
+The `papers` table keeps lists and dicts (authors, keywords, urls, ...) as JSON text;
+reads give them back decoded. Filters that join facts (kind, has_code, predicted area)
+live here too: `iter_papers` is the one filtered listing every stage uses.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from paperatlas.store.connection import StoreBase
+
+# Columns of `papers` that hold JSON lists/dicts.
+_JSON_COLUMNS = ("authors", "keywords", "urls", "extra", "identifiers", "code_urls")
+_JSON_EMPTY = {"extra": "{}", "identifiers": "{}"}  # the others default to '[]'
+PAPER_COLUMNS = (
+    "id",
+    "title",
+    "abstract",
+    "authors",
+    "keywords",
+    "venue",
+    "year",
+    "area",
+    "decision",
+    "rating",
+    "urls",
+    "source",
+    "extra",
+    "identifiers",
+    "code_urls",
+    "section",
+    "date",  # migration 4
+)
+_IS_JSON = tuple(c in _JSON_COLUMNS for c in PAPER_COLUMNS)
+_EMPTIES = tuple(_JSON_EMPTY.get(c, "[]") for c in PAPER_COLUMNS)
+
+
+def _column_value(column: str, value: Any) -> Any:
+    """A papers column as stored: JSON for lists/dicts (None -> empty), others as given."""
+    if column not in _JSON_COLUMNS:
+        return value
+    if not value:  # None, [] or {}
+        return _JSON_EMPTY.get(column, "[]")
+    return json.dumps(value, ensure_ascii=False)
+
+
+def row_to_paper(row: sqlite3.Row) -> dict[str, Any]:
+    """A papers row (plus any joined columns) as a dict, JSON columns decoded."""
+    d = dict(row)
+    for col in _JSON_COLUMNS:
+        if col in d:
+            value = d[col]
+            if value == "[]":
+                d[col] = []
+            elif value == "{}":
+                d[col] = {}
+            elif isinstance(value, str):
+                d[col] = json.loads(value)
+    return d
+
+
+class PaperRows(StoreBase):
+    """The `papers` table."""
+
+    def insert_paper(self, record: dict[str, Any]) -> None:
+        """Insert one paper row (keys from PAPER_COLUMNS; lists/dicts stored as JSON)."""
+        cols = [c for c in PAPER_COLUMNS if c in record]
+        values = [_column_value(c, record[c]) for c in cols]
+        self.conn.execute(
+            f"INSERT INTO papers ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})", values
+        )
+
+    def insert_papers(self, records: list[dict[str, Any]]) -> None:
+        """Insert many paper rows (every key of PAPER_COLUMNS present) in one statement."""
+        if not records:
+            return
+        self.conn.executemany(
+            f"INSERT INTO papers ({', '.join(PAPER_COLUMNS)}) VALUES ({', '.join('?' * len(PAPER_COLUMNS))})",
+            [
+                [
+                    (json.dumps(v, ensure_ascii=False) if v else empty) if is_json else v
+                    for is_json, empty, v in zip(_IS_JSON, _EMPTIES, map(r.get, PAPER_COLUMNS))
+                ]
+                for r in records
+            ],
+        )
+
+    def update_paper(self, paper_id: str, changes: dict[str, Any]) -> None:
+        """Set the given PAPER_COLUMNS of one paper (others in `changes` are ignored)."""
+        if not changes:
+            return
+        cols = [c for c in changes if c in PAPER_COLUMNS and c != "id"]
+        values = [_column_value(c, changes[c]) for c in cols]
+        sets = ", ".join(f"{c} = ?" for c in cols)
+        self.conn.execute(
+            f"UPDATE papers SET {sets}, updated_at = datetime('now') WHERE id = ?", [*values, paper_id]
+        )
+
+    def rekey_paper(self, old_id: str, new_id: str) -> None:
+        """Give a paper a new id (a hash id replaced by the source id of a twin), moving
+        every row that refers to it. Finds referring tables from the schema, so tables
+        added by later migrations move too. Call inside a transaction."""
+        conn = self.conn
+        cols = ", ".join(c for c in PAPER_COLUMNS if c != "id")
+        conn.execute(
+            f"INSERT INTO papers (id, {cols}, added_at, updated_at) "
+            f"SELECT ?, {cols}, added_at, datetime('now') FROM papers WHERE id = ?",
+            (new_id, old_id),
+        )
+        tables = [
+            r[0]
+            for r in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+                "AND name NOT LIKE '%fts%'"
+            )
+        ]
+        for table in tables:
+            for fk in conn.execute(f"PRAGMA foreign_key_list({table})").fetchall():
+                if fk["table"] == "papers" and fk["to"] in ("id", None):
+                    conn.execute(
+                        f"UPDATE OR REPLACE {table} SET {fk['from']} = ? WHERE {fk['from']} = ?",
+                        (new_id, old_id),
+                    )
+        conn.execute("DELETE FROM papers WHERE id = ?", (old_id,))
+
+    def get_paper(self, paper_id: str) -> dict[str, Any] | None:
+        """One paper's columns (JSON decoded), None if there is no such id."""
+        row = self.conn.execute("SELECT * FROM papers WHERE id = ?", (paper_id,)).fetchone()
+        return row_to_paper(row) if row else None
+
+    def get_papers(self, ids: Iterable[str]) -> list[dict[str, Any]]:
+        """Papers by id, in the order asked (missing ids are left out)."""
+        ids = list(ids)
+        found: dict[str, dict[str, Any]] = {}
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            rows = self.conn.execute(
+                f"SELECT * FROM papers WHERE id IN ({', '.join('?' * len(chunk))})", chunk
+            )
+            for row in rows:
+                found[row["id"]] = row_to_paper(row)
+        return [found[i] for i in ids if i in found]
+
+    def resolve_id(self, prefix: str) -> str | None:
+        """A full paper id from an exact id or a unique prefix (as users type them)."""
+        row = self.conn.execute("SELECT id FROM papers WHERE id = ?", (prefix,)).fetchone()
+        if row:
+            return str(row[0])
+        rows = self.conn.execute(
+            "SELECT id FROM papers WHERE id >= ? AND id < ? LIMIT 2", (prefix, prefix + "\U0010ffff")
+        ).fetchall()
+        return str(rows[0][0]) if len(rows) == 1 else None
+
+    def existing_ids(self, ids: Iterable[str]) -> set[str]:
+        """Which of `ids` are stored papers."""
+        return {
+            r[0]
+            for r in self._in_query("SELECT id FROM papers WHERE id IN (SELECT value FROM json_each(?))", ids)
+        }
+
+    def iter_papers(
+        self,
+        list_name: str | None = None,
+        area: str | None = None,
+        decision: str | None = None,
+        text: str | None = None,
+        kind: str | None = None,
+        has_code: bool | None = None,
+        ids: Iterable[str] | None = None,
+        limit: int | None = None,
+        offset: int = 0,
+        id_only: bool = False,
+        section: str | None = None,
+    ) -> Iterator[dict[str, Any]]:
+        """Papers matching every filter given, in list order (or insertion order).
+
+        `text` is a plain substring of title or abstract, `section` of the heading a list
+        put the paper under (both case-insensitive); keyword search with ranking is
+        search's job. Each row has the paper's columns plus
+        `kind`, `name`, `has_code`, `display_title` and `predicted_area` from facts
+        (only `id` with id_only=True: cheap filtering for search).
+        """
+        where: list[str] = []
+        params: list[Any] = []
+        joins: list[str] = []
+        order = "p.rowid"
+        if list_name is not None:
+            joins.append("JOIN list_members m ON m.paper_id = p.id AND m.list_name = ?")
+            params.append(list_name)
+            order = "m.position, p.rowid"
+        if area is not None:
+            where.append("(p.area = ? OR (p.area IS NULL AND f.predicted_area = ?))")
+            params += [area, area]
+        if decision is not None:
+            where.append("p.decision LIKE ?")
+            params.append(decision + "%")
+        if text:
+            where.append("(instr(lower(coalesce(p.title, '')), ?) > 0 OR instr(lower(p.abstract), ?) > 0)")
+            params += [text.lower(), text.lower()]
+        if kind is not None:
+            where.append("f.kind = ?")
+            params.append(kind)
+        if section:  # the heading a list put the paper under: a case-insensitive substring
+            where.append("instr(lower(coalesce(p.section, '')), ?) > 0")
+            params.append(section.lower())
+        if has_code is not None:
+            where.append("coalesce(f.has_code, 0) = ?")
+            params.append(1 if has_code else 0)
+        if ids is not None:
+            where.append("p.id IN (SELECT value FROM json_each(?))")
+            params.append(json.dumps(list(ids)))
+        columns = (
+            "p.id AS id"
+            if id_only
+            else "p.*, f.kind AS kind, f.name AS name, coalesce(f.has_code, 0) AS has_code, "
+            "f.display_title AS display_title, f.predicted_area AS predicted_area"
+        )
+        sql = f"SELECT {columns} FROM papers p {' '.join(joins)} LEFT JOIN facts f ON f.paper_id = p.id"
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += f" ORDER BY {order}"
+        if limit is not None:
+            sql += " LIMIT ? OFFSET ?"
+            params += [limit, offset]
+        for row in self.conn.execute(sql, params):
+            yield {"id": row[0]} if id_only else row_to_paper(row)
+
+    def iter_titles(self) -> Iterator[tuple[str, str]]:
+        """(id, title) of every paper with a title."""
+        yield from self.conn.execute("SELECT id, title FROM papers WHERE coalesce(title, '') != ''")
+
+    def count_papers(self, list_name: str | None = None) -> int:
+        """Papers in the store, or in one list."""
+        if list_name is None:
+            row = self.conn.execute("SELECT count(*) FROM papers").fetchone()
+        else:
+            row = self.conn.execute(
+                "SELECT count(*) FROM list_members WHERE list_name = ?", (list_name,)
+            ).fetchone()
+        return int(row[0])
+
+    def all_ids(self, list_name: str | None = None) -> list[str]:
+        """Every paper id, in insertion order (or one list's, in list order)."""
+        if list_name is None:
+            return [r[0] for r in self.conn.execute("SELECT id FROM papers ORDER BY rowid")]
+        return [
+            r[0]
+            for r in self.conn.execute(
+                "SELECT paper_id FROM list_members WHERE list_name = ? ORDER BY position", (list_name,)
+            )
+        ]
+
+    def papers_signature(self) -> tuple[int, int, str]:
+        """(count, max rowid, newest updated_at) of the papers: changes when papers are
+        added, removed or edited (keys derived data kept beside the atlas, e.g. TF-IDF)."""
+        row = self.conn.execute(
+            "SELECT count(*), coalesce(max(rowid), 0), coalesce(max(updated_at), '') FROM papers"
+        ).fetchone()
+        return (int(row[0]), int(row[1]), str(row[2]))

@@ -1,0 +1,211 @@
+"""The atlas's schema: numbered migrations, applied in order, one transaction each.
+
+`PRAGMA user_version` holds how many have run. A new migration goes at the end of
+MIGRATIONS (never edit one that has shipped: existing atlases have run it already);
+`StoreBase` applies what a file lacks when it opens it for writing.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+MIGRATIONS: list[str] = [
+    # 1: papers, lists, membership, full-text index, dedup fingerprints
+    """
+    CREATE TABLE papers (
+        id TEXT PRIMARY KEY,
+        title TEXT,
+        abstract TEXT NOT NULL,
+        authors TEXT NOT NULL DEFAULT '[]',
+        keywords TEXT NOT NULL DEFAULT '[]',
+        venue TEXT,
+        year INTEGER,
+        area TEXT,
+        decision TEXT,
+        rating REAL,
+        urls TEXT NOT NULL DEFAULT '[]',
+        source TEXT,
+        extra TEXT NOT NULL DEFAULT '{}',
+        added_at TEXT NOT NULL DEFAULT (datetime('now')),
+        updated_at TEXT NOT NULL DEFAULT (datetime('now'))
+    );
+    CREATE INDEX papers_area ON papers(area);
+    CREATE INDEX papers_decision ON papers(decision);
+
+    CREATE TABLE lists (
+        name TEXT PRIMARY KEY,
+        created_at TEXT NOT NULL DEFAULT (datetime('now'))
+    );
+    CREATE TABLE list_members (
+        list_name TEXT NOT NULL REFERENCES lists(name) ON DELETE CASCADE,
+        paper_id TEXT NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
+        position INTEGER,
+        PRIMARY KEY (list_name, paper_id)
+    );
+    CREATE INDEX list_members_paper ON list_members(paper_id);
+
+    -- Normalised-text hashes of every abstract version a paper is known by
+    -- (submitted and camera-ready), for exact dedup.
+    CREATE TABLE paper_hashes (
+        hash TEXT PRIMARY KEY,
+        paper_id TEXT NOT NULL REFERENCES papers(id) ON DELETE CASCADE
+    );
+    CREATE INDEX paper_hashes_paper ON paper_hashes(paper_id);
+    -- MinHash signatures (uint64 blobs) for near-duplicate detection.
+    CREATE TABLE paper_minhash (
+        paper_id TEXT NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
+        variant INTEGER NOT NULL DEFAULT 0,
+        signature BLOB NOT NULL,
+        PRIMARY KEY (paper_id, variant)
+    );
+
+    CREATE VIRTUAL TABLE papers_fts USING fts5(
+        title, abstract, keywords,
+        content='papers', content_rowid='rowid',
+        tokenize='porter unicode61 remove_diacritics 2'
+    );
+    CREATE TRIGGER papers_ai AFTER INSERT ON papers BEGIN
+        INSERT INTO papers_fts(rowid, title, abstract, keywords)
+        VALUES (new.rowid, new.title, new.abstract, new.keywords);
+    END;
+    CREATE TRIGGER papers_ad AFTER DELETE ON papers BEGIN
+        INSERT INTO papers_fts(papers_fts, rowid, title, abstract, keywords)
+        VALUES ('delete', old.rowid, old.title, old.abstract, old.keywords);
+    END;
+    CREATE TRIGGER papers_au AFTER UPDATE OF title, abstract, keywords ON papers BEGIN
+        INSERT INTO papers_fts(papers_fts, rowid, title, abstract, keywords)
+        VALUES ('delete', old.rowid, old.title, old.abstract, old.keywords);
+        INSERT INTO papers_fts(rowid, title, abstract, keywords)
+        VALUES (new.rowid, new.title, new.abstract, new.keywords);
+    END;
+    """,
+    # 2: per-paper facts from enrich/ (plus the columns filters need), vectors, topics, marks
+    """
+    CREATE TABLE facts (
+        paper_id TEXT PRIMARY KEY REFERENCES papers(id) ON DELETE CASCADE,
+        name TEXT,
+        kind TEXT,
+        has_code INTEGER NOT NULL DEFAULT 0,
+        display_title TEXT,
+        predicted_area TEXT,
+        data TEXT NOT NULL DEFAULT '{}',
+        text_hash TEXT NOT NULL,
+        version TEXT NOT NULL,
+        updated_at TEXT NOT NULL DEFAULT (datetime('now'))
+    );
+    CREATE INDEX facts_kind ON facts(kind);
+
+    CREATE TABLE embeddings (
+        paper_id TEXT NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
+        model TEXT NOT NULL,
+        dim INTEGER NOT NULL,
+        vector BLOB NOT NULL,
+        text_hash TEXT NOT NULL,
+        PRIMARY KEY (model, paper_id)
+    );
+
+    -- One stored map per (scope, model); scope is a list name or '*' for the whole store.
+    CREATE TABLE maps (
+        scope TEXT NOT NULL,
+        model TEXT NOT NULL,
+        signature TEXT NOT NULL,
+        meta TEXT NOT NULL DEFAULT '{}',
+        created_at TEXT NOT NULL DEFAULT (datetime('now')),
+        PRIMARY KEY (scope, model)
+    );
+    CREATE TABLE topics (
+        scope TEXT NOT NULL,
+        model TEXT NOT NULL,
+        level INTEGER NOT NULL,          -- 0 = broad, 1 = fine
+        topic_id INTEGER NOT NULL,
+        parent_id INTEGER,
+        label TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        x REAL, y REAL,
+        data TEXT NOT NULL DEFAULT '{}',
+        PRIMARY KEY (scope, model, level, topic_id)
+    );
+    CREATE TABLE paper_topics (
+        scope TEXT NOT NULL,
+        model TEXT NOT NULL,
+        paper_id TEXT NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
+        x REAL NOT NULL, y REAL NOT NULL,
+        broad INTEGER NOT NULL,
+        fine INTEGER NOT NULL,
+        outlier INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (scope, model, paper_id)
+    );
+
+    -- Likes (+1) and dislikes (-1) per named collection; 'likes' is the default.
+    CREATE TABLE marks (
+        collection TEXT NOT NULL,
+        paper_id TEXT NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
+        value INTEGER NOT NULL,
+        created_at TEXT NOT NULL DEFAULT (datetime('now')),
+        PRIMARY KEY (collection, paper_id)
+    );
+    """,
+    # 3 (embed): fitted embedding models that live with the corpus (lsa), as opaque blobs
+    """
+    CREATE TABLE embed_models (
+        name TEXT PRIMARY KEY,
+        data BLOB NOT NULL,
+        meta TEXT NOT NULL DEFAULT '{}',
+        created_at TEXT NOT NULL DEFAULT (datetime('now'))
+    );
+    """,
+    # 4 (ingest): what the readers find beside the abstract, and identifiers for dedup.
+    # A title-only paper is stored with abstract '' (no flag: derived from the empty abstract).
+    """
+    ALTER TABLE papers ADD COLUMN identifiers TEXT NOT NULL DEFAULT '{}';
+    ALTER TABLE papers ADD COLUMN code_urls TEXT NOT NULL DEFAULT '[]';
+    ALTER TABLE papers ADD COLUMN section TEXT;
+    ALTER TABLE papers ADD COLUMN date TEXT;
+    -- arXiv id (no version), DOI (lower case), OpenReview id, hash of the normalised title:
+    -- the same paper read from two lists or formats finds its stored twin through these
+    -- (an identifier equal to the paper's own id is not repeated here).
+    CREATE TABLE paper_identifiers (
+        kind TEXT NOT NULL,
+        value TEXT NOT NULL,
+        paper_id TEXT NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
+        PRIMARY KEY (kind, value)
+    ) WITHOUT ROWID;
+    CREATE INDEX paper_identifiers_paper ON paper_identifiers(paper_id);
+    """,
+    # (store) a paper whose title or abstract changes has its facts marked stale
+    # (text_hash ''), so what enrich still has to do is one query: facts missing, of an
+    # older extractor version, or stale (Store.facts_pending).
+    """
+    CREATE TRIGGER IF NOT EXISTS papers_text_changed AFTER UPDATE OF title, abstract ON papers
+    WHEN old.title IS NOT new.title OR old.abstract IS NOT new.abstract
+    BEGIN
+        UPDATE facts SET text_hash = '' WHERE paper_id = new.id;
+    END;
+    """,
+    # (enrich) the list's own code links are links of the paper (facts.has_code): a change
+    # of them marks the facts stale too
+    """
+    CREATE TRIGGER papers_links_changed AFTER UPDATE OF code_urls ON papers
+    WHEN old.code_urls IS NOT new.code_urls
+    BEGIN
+        UPDATE facts SET text_hash = '' WHERE paper_id = new.id;
+    END;
+    """,
+]
+
+
+def split_sql(script: str) -> list[str]:
+    """Split a migration into statements, keeping trigger bodies (BEGIN ... END;) whole."""
+    statements: list[str] = []
+    current: list[str] = []
+    for line in script.splitlines():
+        if not line.strip() or line.strip().startswith("--"):
+            continue
+        current.append(line)
+        text = "\n".join(current).strip()
+        if sqlite3.complete_statement(text):
+            statements.append(text)
+            current = []
+    if current and "\n".join(current).strip():
+        statements.append("\n".join(current).strip())
+    return statements

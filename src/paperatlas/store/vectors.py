@@ -1,0 +1,91 @@
+"""Embedding vectors (float32, one row per paper and model, with the hash of the text
+they were computed from) and the fitted embedding models that live with the corpus."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from paperatlas.store.connection import StoreBase
+
+
+class VectorRows(StoreBase):
+    """The `embeddings` and `embed_models` tables."""
+
+    def put_vectors(self, model: str, ids: list[str], vectors: npt.ArrayLike, text_hashes: list[str]) -> None:
+        """Store (or replace) the vectors of `ids` for `model`, row i for ids[i]."""
+        matrix = np.ascontiguousarray(vectors, dtype=np.float32)
+        self.conn.executemany(
+            "INSERT OR REPLACE INTO embeddings(paper_id, model, dim, vector, text_hash) "
+            "VALUES (?, ?, ?, ?, ?)",
+            [(pid, model, matrix.shape[1], matrix[i].tobytes(), text_hashes[i]) for i, pid in enumerate(ids)],
+        )
+
+    def vector_state(self, model: str) -> dict[str, str]:
+        """paper id -> text_hash of the stored vector for `model`."""
+        return dict(self.conn.execute("SELECT paper_id, text_hash FROM embeddings WHERE model = ?", (model,)))
+
+    def get_vectors(
+        self, model: str, ids: Iterable[str] | None = None
+    ) -> tuple[list[str], npt.NDArray[np.float32]]:
+        """(ids, float32 matrix [n, d]) of the stored vectors for `model`, in rowid order of
+        papers (or in the order of `ids`, leaving out papers without a vector)."""
+        if ids is None:
+            rows = self.conn.execute(
+                "SELECT e.paper_id, e.vector, e.dim FROM embeddings e JOIN papers p "
+                "ON p.id = e.paper_id WHERE e.model = ? ORDER BY p.rowid",
+                (model,),
+            ).fetchall()
+        else:
+            wanted = list(ids)
+            got = {
+                r[0]: r
+                for r in self.conn.execute(
+                    "SELECT paper_id, vector, dim FROM embeddings WHERE model = ? AND paper_id IN "
+                    "(SELECT value FROM json_each(?))",
+                    (model, json.dumps(wanted)),
+                )
+            }
+            rows = [got[i] for i in wanted if i in got]
+        if not rows:
+            return [], np.zeros((0, 0), dtype=np.float32)
+        dim = rows[0][2]
+        matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), dim)
+        return [r[0] for r in rows], matrix
+
+    def vector_models(self) -> list[str]:
+        """The models that have stored vectors."""
+        return [r[0] for r in self.conn.execute("SELECT DISTINCT model FROM embeddings")]
+
+    def count_vectors(self, model: str | None) -> int:
+        """How many vectors of `model` are stored."""
+        row = self.conn.execute("SELECT count(*) FROM embeddings WHERE model = ?", (model,)).fetchone()
+        return int(row[0])
+
+    def vector_signature(self, model: str) -> tuple[int, int]:
+        """(count, max rowid) of the stored vectors of `model`: changes whenever they do
+        (INSERT OR REPLACE gives a replaced vector a new rowid; deletes lower the count)."""
+        row = self.conn.execute(
+            "SELECT count(*), coalesce(max(rowid), 0) FROM embeddings WHERE model = ?", (model,)
+        ).fetchone()
+        return (int(row[0]), int(row[1]))
+
+    def delete_vectors(self, model: str) -> int:
+        """Drop every stored vector of `model` (its space changed, e.g. lsa was refit)."""
+        return self.conn.execute("DELETE FROM embeddings WHERE model = ?", (model,)).rowcount
+
+    def put_embed_model(self, name: str, data: bytes, meta: dict[str, Any] | None = None) -> None:
+        """Store a fitted embedding model (e.g. lsa's vocabulary and SVD) with the corpus."""
+        self.conn.execute(
+            "INSERT OR REPLACE INTO embed_models(name, data, meta) VALUES (?, ?, ?)",
+            (name, data, json.dumps(meta or {}, ensure_ascii=False)),
+        )
+
+    def get_embed_model(self, name: str) -> bytes | None:
+        """A fitted embedding model stored with put_embed_model, None if there is none."""
+        row = self.conn.execute("SELECT data FROM embed_models WHERE name = ?", (name,)).fetchone()
+        return bytes(row[0]) if row else None
