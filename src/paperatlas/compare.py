@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from paperatlas.errors import PaperatlasError
-from paperatlas.text import english_stopwords
+from paperatlas.text import english_stopwords, paper_text, tfidf_matrix
 
 MIN_NEW_TERM_PAPERS = 2  # a term "new in B" appears in at least this many of B's papers
 
@@ -161,12 +161,12 @@ def topics_for(store, ids: list[str], rows, facts) -> tuple[dict[str, str], str]
 
 
 def _cluster_topics(store, ids, rows, facts) -> tuple[dict[str, str], str]:
-    from sklearn.cluster import KMeans
+    from paperatlas.atlas.cluster import kmeans
+    from paperatlas.atlas.labels import label_clusters, paper_texts
+    from paperatlas.embed import pick_model
+    from paperatlas.embed.normalise import normalise_rows
 
-    from paperatlas.atlas.labels import PaperText, label_clusters
-    from paperatlas.recommend import normalise_rows, paper_text, pick_model, tfidf_matrix
-
-    model = pick_model(store)
+    model = pick_model(store, ids)
     vectors = None
     if model is not None:
         got, matrix = store.get_vectors(model, ids)
@@ -181,22 +181,12 @@ def _cluster_topics(store, ids, rows, facts) -> tuple[dict[str, str], str]:
         source = "k-means over TF-IDF of both lists (no vectors stored)"
     k = int(np.clip(round(np.sqrt(len(ids) / 2)), 2, 15))
     k = min(k, len(ids))
-    labels = KMeans(n_clusters=k, n_init=4, random_state=0).fit_predict(vectors)
+    labels = kmeans(vectors, k, seed=0, restarts=4)
     # label_clusters expects ids ordered by size, largest first
     order = [c for c, _ in Counter(labels).most_common()]
     rank = {c: i for i, c in enumerate(order)}
     ranked = np.array([rank[c] for c in labels])
-    texts = [
-        PaperText(
-            title=rows[p].get("title") or "",
-            abstract=rows[p].get("abstract") or "",
-            keywords=[k for k in rows[p].get("keywords") or [] if isinstance(k, str)],
-            keyphrases=[k for k in facts.get(p, {}).get("keyphrases") or [] if isinstance(k, str)],
-            name=facts.get(p, {}).get("name"),
-        )
-        for p in ids
-    ]
-    names = label_clusters(texts, ranked, len(order))
+    names = label_clusters(paper_texts(rows, facts, ids), ranked, len(order))
     return {pid: names[ranked[i]].label for i, pid in enumerate(ids)}, source
 
 

@@ -32,7 +32,7 @@ import numpy as np
 from paperatlas.embed.normalise import normalise_rows
 from paperatlas.errors import PaperatlasError
 from paperatlas.paper import shown_title
-from paperatlas.text import tfidf_vectorizer
+from paperatlas.text import paper_text, tfidf_matrix
 
 DEFAULT_COLLECTION = "likes"
 MIN_LIKES_FOR_CLASSIFIER = 5
@@ -132,31 +132,6 @@ class Features:
 
     def index(self) -> dict[str, int]:
         return {pid: i for i, pid in enumerate(self.ids)}
-
-
-def paper_text(paper: dict[str, Any]) -> str:
-    keywords = paper.get("keywords") or []
-    return " ".join(filter(None, [paper.get("title") or "", paper.get("abstract") or "", " ".join(keywords)]))
-
-
-def tfidf_matrix(texts: list[str]):
-    """(L2-normalised TF-IDF matrix, vocabulary) over unigrams and bigrams."""
-    min_df = 2 if len(texts) >= 50 else 1
-    vectorizer = tfidf_vectorizer(
-        strip_accents=None,  # as before: TFIDF_VERSION's cached matrices were fitted so
-        ngram_range=(1, 2),
-        min_df=min_df,
-        max_df=0.5 if len(texts) >= 50 else 1.0,
-        max_features=200_000,
-        token_pattern=r"(?u)\b[a-zA-Z][a-zA-Z0-9\-]+\b",
-    )
-    try:
-        matrix = vectorizer.fit_transform(texts)
-    except ValueError:  # every text empty or stop words only
-        from scipy import sparse
-
-        return sparse.csr_matrix((len(texts), 0), dtype=np.float32), np.array([], dtype=object)
-    return matrix.tocsr(), vectorizer.get_feature_names_out()
 
 
 def pick_model(store, model: str | None = None) -> str | None:

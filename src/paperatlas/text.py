@@ -2,7 +2,8 @@
 
 One English stopword list (`STOPWORDS`: function words plus the words every abstract uses
 about itself, "paper", "method", "new"), and one TF-IDF vectorizer factory
-(`tfidf_vectorizer`) whose tokenisation every term table and TF-IDF matrix is keyed by.
+(`tfidf_vectorizer`) whose tokenisation every term table and TF-IDF matrix is keyed by;
+`tfidf_matrix` over papers' own words (`paper_text`) for recommendations and comparisons.
 The vectorizers drop scikit-learn's English list (`english_stopwords()`), as they always
 have: the shipped term tables were built with it.
 """
@@ -56,3 +57,29 @@ def tfidf_vectorizer(**overrides: Any) -> Any:
     }
     settings.update(overrides)
     return TfidfVectorizer(**settings)
+
+
+def paper_text(paper: dict[str, Any]) -> str:
+    """A paper's words for TF-IDF: title, abstract and keywords."""
+    keywords = paper.get("keywords") or []
+    return " ".join(filter(None, [paper.get("title") or "", paper.get("abstract") or "", " ".join(keywords)]))
+
+
+def tfidf_matrix(texts: list[str]):
+    """(L2-normalised TF-IDF matrix, vocabulary) over unigrams and bigrams."""
+    min_df = 2 if len(texts) >= 50 else 1
+    vectorizer = tfidf_vectorizer(
+        strip_accents=None,  # as before: recommend's cached matrices (TFIDF_VERSION) were fitted so
+        ngram_range=(1, 2),
+        min_df=min_df,
+        max_df=0.5 if len(texts) >= 50 else 1.0,
+        max_features=200_000,
+        token_pattern=r"(?u)\b[a-zA-Z][a-zA-Z0-9\-]+\b",
+    )
+    try:
+        matrix = vectorizer.fit_transform(texts)
+    except ValueError:  # every text empty or stop words only
+        from scipy import sparse
+
+        return sparse.csr_matrix((len(texts), 0), dtype=np.float32), np.array([], dtype=object)
+    return matrix.tocsr(), vectorizer.get_feature_names_out()

@@ -219,7 +219,7 @@ def _robust_outliers(core: np.ndarray, z: float = OUTLIER_Z) -> np.ndarray:
     return core > med + z * mad
 
 
-def _kmeans(x: np.ndarray, k: int, seed: int, restarts: int = 3, max_iter: int = 100) -> np.ndarray:
+def kmeans(x: np.ndarray, k: int, seed: int, restarts: int = 3, max_iter: int = 100) -> np.ndarray:
     """Plain Lloyd k-means in numpy (distances by one matrix product per iteration).
 
     sklearn's KMeans gives the same answers, but its OpenMP threads spin on a busy
@@ -262,7 +262,7 @@ def _fine_within(space: np.ndarray, broad: np.ndarray, k_fine: int, seed: int) -
     for b in range(int(broad.max()) + 1):
         members = np.flatnonzero(broad == b)
         parts = max(1, min(len(members), round(k_fine * len(members) / n)))
-        local = _kmeans(space[members], parts, seed)
+        local = kmeans(space[members], parts, seed)
         fine[members] = local + next_id
         next_id += int(local.max()) + 1
     return fine
@@ -440,7 +440,7 @@ def _fit(vectors: np.ndarray, seed: int, k_broad: int | None, k_fine: int | None
         if space.shape[1] > CLUSTER_DIMS:
             space = _pca(space, CLUSTER_DIMS, seed)
 
-    broad = _renumber_by_size(_kmeans(space, k_broad, seed, max_iter=300))
+    broad = _renumber_by_size(kmeans(space, k_broad, seed, max_iter=300))
     fine = _renumber_by_size(_fine_within(space, broad, k_fine, seed))
     fine_parent = np.zeros(int(fine.max()) + 1, dtype=np.int64)
     fine_parent[fine] = broad
