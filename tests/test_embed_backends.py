@@ -1,5 +1,6 @@
 """Each embedding back end loads offline (no socket opened), and gives normalised,
-deterministic float32 vectors of the promised width on real abstracts."""
+deterministic float32 vectors of the promised width on real abstracts. `minilm` is tested
+on both engines: onnxruntime (the default install) always, torch where its extra is."""
 
 from __future__ import annotations
 
@@ -10,9 +11,18 @@ import numpy as np
 import pytest
 
 from paperatlas import embed
+from paperatlas.embed.minilm import MiniLM, MiniLMFirst256, torch_installed
 
 SAMPLE = Path(__file__).resolve().parents[1] / "examples" / "iclr2026_sample_list.txt"
-MODELS = ["static", "minilm", "use-multilingual"]
+# every back end a default install offers (lsa is fit per store: tests/test_embed_store.py)
+MODELS = ["static", "minilm", "minilm-int8", "use-multilingual"]
+TORCH = pytest.param(
+    "minilm-torch",
+    marks=pytest.mark.skipif(
+        not torch_installed(),
+        reason="the torch extra (pip install 'paperatlas[torch]') is not installed",
+    ),
+)
 
 
 def sample_abstracts() -> list[str]:
@@ -42,10 +52,18 @@ def abstracts():
     return texts
 
 
-@pytest.fixture(scope="module", params=MODELS)
+def load(name: str, threads: int | None = None):
+    """A fresh instance (loaded here, under the network ban); minilm on a chosen engine."""
+    if name == "minilm":
+        return MiniLM.load(engine="onnx", threads=threads)
+    if name == "minilm-torch":
+        return MiniLM.load(engine="torch")
+    return embed.backend_class(name).load(threads=threads)
+
+
+@pytest.fixture(scope="module", params=[*MODELS, TORCH])
 def backend(request, no_network):
-    embed._LOADED.pop(request.param, None)  # load it here, under the network ban
-    return embed.get_backend(request.param)
+    return load(request.param)
 
 
 def test_socket_ban_is_real(no_network):
@@ -79,8 +97,40 @@ def test_vectors_separate_topics(backend, abstracts):
 
 def test_backend_describes_itself(backend):
     assert backend.name in embed.available_backends()
+    assert backend.description == embed.available_backends()[backend.name]
     assert "en" in backend.languages
     assert backend.max_length is None or backend.max_length >= 128
+    assert isinstance(backend, embed.EmbeddingBackend)
+    assert isinstance(backend.fingerprint(), str) and backend.fingerprint()
+
+
+def test_registry_is_the_one_table():
+    """Every registered class implements the interface under its own name; the listed ones
+    are what `--model` accepts, the default among them."""
+    for name, cls in embed.BACKENDS.items():
+        assert issubclass(cls, embed.EmbeddingBackend) and cls.name == name
+        assert cls.description
+    assert embed.DEFAULT_MODEL in embed.available_backends()
+    assert "minilm-first256" in embed.BACKENDS and "minilm-first256" not in embed.available_backends()
+    assert embed.retrieval_weights("static") is not None  # the area block weighed down
+    assert embed.retrieval_weights("minilm") is None and embed.retrieval_weights("toy") is None
+
+
+def test_get_backend_shares_instances_by_thread_count():
+    assert embed.get_backend("static") is embed.get_backend("static", threads=1)  # no threads used
+    one = embed.get_backend("minilm-int8", threads=1)
+    assert one is embed.get_backend("minilm-int8", threads=1)
+    assert one is not embed.get_backend("minilm-int8")
+
+
+def test_minilm_engines_fingerprint_apart(monkeypatch):
+    """Vectors of one engine are stale for the other (never two spaces under one name)."""
+    from paperatlas.embed import minilm
+
+    monkeypatch.setattr(minilm, "default_engine", lambda: "onnx")
+    onnx = MiniLM.fingerprint()
+    monkeypatch.setattr(minilm, "default_engine", lambda: "torch")
+    assert onnx.startswith("onnx-") and MiniLM.fingerprint() != onnx
 
 
 def test_multilingual_matches_chinese_query(abstracts, no_network):
@@ -91,19 +141,15 @@ def test_multilingual_matches_chinese_query(abstracts, no_network):
     assert memory in np.argsort(-(vecs @ query))[:3]
 
 
-def test_minilm_reads_past_256_tokens(no_network):
+@pytest.mark.parametrize("engine", ["onnx", TORCH])
+def test_minilm_reads_past_256_tokens(engine, no_network):
     """A long text is chunked, so a change at its end still changes its vector."""
-    minilm = embed.get_backend("minilm")
+    engine = "torch" if engine == "minilm-torch" else engine
     body = " ".join(["We study optimisation of neural networks with adaptive methods."] * 60)
-    a, b = minilm.embed(
-        [body + " The experiments use protein folding.", body + " The experiments use stock markets."]
-    )
+    texts = [body + " The experiments use protein folding.", body + " The experiments use stock markets."]
+    a, b = MiniLM.load(engine=engine).embed(texts)
     assert float(a @ b) < 0.99999
-    cut = embed.MiniLMBackend.__new__(embed.MiniLMBackend)
-    cut.__dict__.update(minilm.__dict__, chunk=False)
-    a, b = cut.embed(
-        [body + " The experiments use protein folding.", body + " The experiments use stock markets."]
-    )
+    a, b = MiniLMFirst256.load(engine=engine).embed(texts)
     np.testing.assert_allclose(a, b, atol=1e-6)  # truncation would have ignored the end
 
 
@@ -118,7 +164,7 @@ def test_static_one_text_path_equals_the_batch_path(abstracts):
     """A single text (a search query) skips scikit-learn's transform; it must give the
     vector the batch path gives."""
     static = embed.get_backend("static")
-    texts = list(abstracts[:20]) + ["KV cache compression", "Café naïve GRPO, GRPO!", "", "zzzz qqqq"]
+    texts = [*abstracts[:20], "KV cache compression", "Café naïve GRPO, GRPO!", "", "zzzz qqqq"]
     batch = static.embed(texts)
     for text, expected in zip(texts, batch):
         np.testing.assert_allclose(static.embed([text])[0], expected, atol=1e-5)

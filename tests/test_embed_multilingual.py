@@ -124,8 +124,7 @@ def test_vectors_unit_length(fast):
 def test_chinese_query_finds_the_english_abstract(no_network):  # noqa: F811
     from paperatlas import embed
 
-    embed._LOADED.pop("use-multilingual", None)
-    backend = embed.get_backend("use-multilingual")
+    backend = embed.backend_class("use-multilingual").load()  # loaded under the network ban
     abstracts = sample_abstracts()
     vecs = backend.embed(abstracts)
     for query, marker in [

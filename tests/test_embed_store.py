@@ -9,6 +9,8 @@ import numpy as np
 import pytest
 
 from paperatlas import embed
+from paperatlas.embed import registry
+from paperatlas.embed import vectors as embed_vectors
 from paperatlas.paper import Paper, paper_id
 from paperatlas.store import Store
 
@@ -46,13 +48,13 @@ def test_interrupted_embedding_resumes_without_redoing_work(store, monkeypatch):
     total = store.count_papers()
     real = embed.get_backend("use-multilingual")
     first = Interrupting(real, fail_on=3)
-    monkeypatch.setattr(embed, "get_backend", lambda name=None, store=None: first)
+    monkeypatch.setattr(embed_vectors, "get_backend", lambda name=None, store=None: first)
     with pytest.raises(KeyboardInterrupt):
         embed.embed_store(store, model="use-multilingual", batch_size=4)
     assert len(store.vector_state("use-multilingual")) == 8  # two batches were committed
 
     second = Interrupting(real, fail_on=None)
-    monkeypatch.setattr(embed, "get_backend", lambda name=None, store=None: second)
+    monkeypatch.setattr(embed_vectors, "get_backend", lambda name=None, store=None: second)
     result = embed.embed_store(store, model="use-multilingual", batch_size=4)
     assert result["embedded"] == total - 8 and result["skipped"] == 8
     assert second.texts == total - 8  # finished work was not redone
@@ -81,7 +83,7 @@ def test_new_model_weights_make_old_vectors_stale(store, monkeypatch):
     assert first["embedded"] == first["total"] > 0
     assert embed.embed_store(store, model="static")["embedded"] == 0
     # an upgraded model file (another fingerprint) must not reuse vectors of the old space
-    monkeypatch.setitem(embed._FINGERPRINTS, "static", "rebuilt-model")
+    monkeypatch.setitem(registry._FINGERPRINTS, "static", "rebuilt-model")
     again = embed.embed_store(store, model="static")
     assert again["embedded"] == first["total"] and again["skipped"] == 0
 

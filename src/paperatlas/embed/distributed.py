@@ -21,12 +21,15 @@ nodes need paperatlas installed (the same version) in the Python that runs `ray 
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable
 from typing import Any
 
-from paperatlas.embed import BATCH_SIZE, DEFAULT_MODEL, _progress, embedding_text, vector_hash
+from paperatlas.embed.registry import DEFAULT_MODEL, backend_class
+from paperatlas.embed.vectors import BATCH_SIZE, pending
 from paperatlas.errors import PaperatlasError
+from paperatlas.progress import progress_bar
 
 INSTALL_HINT = "ray is not installed: pip install 'paperatlas[ray]' (or pip install ray)"
 # Batches held by the driver beyond the next one to write, per actor: bounds its memory
@@ -42,21 +45,6 @@ def import_ray():
     return ray
 
 
-def _backend(model: str, threads: int):
-    """`model`'s back end using `threads` cores (the actor's CPUs, not the node's)."""
-    if model == "minilm-int8":
-        from paperatlas.embed.minilm_onnx import OnnxMiniLM
-
-        return OnnxMiniLM(threads=threads)
-    if model == "use-multilingual":
-        from paperatlas.embed import MultilingualBackend
-
-        return MultilingualBackend(threads=threads)
-    from paperatlas.embed import get_backend
-
-    return get_backend(model)
-
-
 def _actor_class(ray):
     @ray.remote(max_restarts=-1, max_task_retries=-1)
     class Embedder:
@@ -70,7 +58,8 @@ def _actor_class(ray):
                 torch.set_num_threads(max(1, threads))
             except ImportError:
                 pass
-            self.backend = _backend(model, threads)
+            # the actor's CPUs, not the node's
+            self.backend = backend_class(model).load(threads=threads)
 
         def pid(self) -> int:
             return os.getpid()
@@ -99,10 +88,10 @@ class RayEmbedJob:
     ):
         self.store = store
         self.model = model or DEFAULT_MODEL
-        if self.model == "lsa":
+        if backend_class(self.model).per_store:
             raise PaperatlasError(
-                "lsa is fit on the whole atlas in one process: run "
-                "`paperatlas embed --model lsa` without --ray"
+                f"{self.model} is fit on the whole atlas in one process: run "
+                f"`paperatlas embed --model {self.model}` without --ray"
             )
         self.address = address
         self.workers = workers
@@ -115,21 +104,9 @@ class RayEmbedJob:
 
     def pending(self) -> tuple[list[tuple[str, str, str]], int]:
         """(papers needing a vector as (id, text, hash), papers in the store)."""
-        state = {} if self.force else self.store.vector_state(self.model)
-        todo, total = [], 0
-        for paper in self.store.iter_papers():
-            total += 1
-            text = embedding_text(paper.get("title"), paper.get("abstract"))
-            digest = vector_hash(text, self.model)
-            if state.get(paper["id"]) != digest:
-                todo.append((paper["id"], text, digest))
-        return todo, total
+        return pending(self.store, self.model, self.force)
 
     def run(self) -> dict[str, Any]:
-        from paperatlas.embed import available_backends
-
-        if self.model not in available_backends():
-            raise PaperatlasError(f"unknown embedding model {self.model!r}")
         ray = import_ray()
         todo, total = self.pending()
         result = {
@@ -149,10 +126,8 @@ class RayEmbedJob:
             result["workers"] = self._embed(ray, batches, result)
         finally:
             for actor in self.actors:
-                try:
+                with contextlib.suppress(Exception):  # already gone with its node
                     ray.kill(actor, no_restart=True)
-                except Exception:  # already gone with its node
-                    pass
             self.actors = []
             if started_here:
                 ray.shutdown()
@@ -181,8 +156,7 @@ class RayEmbedJob:
         next_submit = next_write = 0
         ahead = _AHEAD_PER_ACTOR * n_actors
         idle = list(self.actors)
-        bar = _progress(self.progress)
-        with bar:
+        with progress_bar(self.progress, transient=False) as bar:
             task = bar.add_task(
                 f"embedding ({self.model}) on Ray, {n_actors} workers", total=sum(len(b) for b in batches)
             )

@@ -21,6 +21,11 @@ from typing import Protocol
 
 import numpy as np
 
+from paperatlas.cache import StoreCache
+from paperatlas.embed.normalise import normalise_rows
+from paperatlas.embed.registry import retrieval_weights
+from paperatlas.progress import progress_bar
+
 ANN_THRESHOLD = int(os.environ.get("PAPERATLAS_ANN_THRESHOLD", "200000"))
 
 
@@ -37,11 +42,14 @@ class VectorIndex(Protocol):
         is given, only those papers are candidates."""
         ...
 
+    def build_neighbours(self, k: int) -> bool:
+        """Find every vector's k nearest others now, so `neighbours` is a lookup; False
+        when this kind of index keeps no such table."""
+        ...
 
-def normalise_rows(matrix: np.ndarray) -> np.ndarray:
-    matrix = np.asarray(matrix, dtype=np.float32)
-    norms = np.linalg.norm(matrix, axis=-1, keepdims=True)
-    return matrix / np.maximum(norms, 1e-12)
+    def neighbours(self, paper_id: str, k: int) -> list[tuple[str, float]] | None:
+        """A stored paper's k nearest others from the table, or None (no table, not in it)."""
+        ...
 
 
 def top_k(scores: np.ndarray, k: int) -> np.ndarray:
@@ -71,14 +79,14 @@ class ExactIndex:
     def __len__(self) -> int:
         return len(self.ids)
 
-    def build_neighbours(self, k: int, block: int = 512) -> None:
+    def build_neighbours(self, k: int, block: int = 512) -> bool:
         """Keep every vector's k nearest others (itself left out), found with one matrix
         product per block of rows: ~3 s for 15k vectors. For a server, where any paper's
         similar papers may be asked for next, each then costs a lookup, not a scan."""
         n = len(self.ids)
         k = min(k, n - 1)
         if k <= 0:
-            return
+            return True
         positions = np.empty((n, k), dtype=np.int32)
         sims = np.empty((n, k), dtype=np.float32)
         for start in range(0, n, block):
@@ -91,6 +99,7 @@ class ExactIndex:
             positions[start : start + block] = np.take_along_axis(part, order, axis=1)
             sims[start : start + block] = np.take_along_axis(best, order, axis=1)
         self._table = (positions, sims)
+        return True
 
     def neighbours(self, paper_id: str, k: int) -> list[tuple[str, float]] | None:
         """The k nearest others of a stored paper from build_neighbours' table; None when
@@ -253,6 +262,12 @@ class AnnIndex:
         scores = matrix @ q
         return [(self._key_to_id[keys[i]], float(scores[i])) for i in top_k(scores, k)]
 
+    def build_neighbours(self, k: int) -> bool:
+        return False  # a graph this size is searched, not tabled (n² products)
+
+    def neighbours(self, paper_id: str, k: int) -> list[tuple[str, float]] | None:
+        return None
+
     def _search(self, q: np.ndarray, k: int) -> list[tuple[str, float]]:
         matches = self._index.search(q, min(k, len(self._id_to_key)))
         return [
@@ -311,7 +326,7 @@ class AnnIndex:
 
 
 class WeightedIndex:
-    """An index over re-weighted vectors (`embed.retrieval_weights`): queries are weighted
+    """An index over re-weighted vectors (`registry.retrieval_weights`): queries are weighted
     the same way on the way in, and vectors handed back are unweighted, so callers see the
     model's own space."""
 
@@ -334,13 +349,11 @@ class WeightedIndex:
         query = np.asarray(query, dtype=np.float32).reshape(-1) * self.weights
         return self.inner.search(query, k, allowed)
 
-    def build_neighbours(self, k: int) -> None:
-        if hasattr(self.inner, "build_neighbours"):  # the inner matrix is weighted already
-            self.inner.build_neighbours(k)
+    def build_neighbours(self, k: int) -> bool:
+        return self.inner.build_neighbours(k)  # the inner matrix is weighted already
 
     def neighbours(self, paper_id: str, k: int) -> list[tuple[str, float]] | None:
-        finder = getattr(self.inner, "neighbours", None)
-        return finder(paper_id, k) if finder else None
+        return self.inner.neighbours(paper_id, k)
 
     def vectors_of(self, ids: Iterable[str]) -> tuple[list[str], np.ndarray]:
         found, vectors = self.inner.vectors_of(ids)
@@ -363,41 +376,26 @@ def index_path(db_path: str | os.PathLike[str], model: str, weights: np.ndarray 
     return db_path.with_name(f"{db_path.name}.{safe}.usearch")
 
 
-# One index per (database, model) per process, reused while the stored vectors are unchanged.
-_CACHE: dict[tuple[str, str], tuple[tuple, object, tuple]] = {}
-_CACHE_LOCK = threading.Lock()
-_BUILD_LOCK = threading.Lock()
+# One index per (database, model, threshold) per process, shared by the threads and reused
+# while the stored vectors are unchanged; one thread builds while the others wait for it
+# (the web app's first concurrent requests would otherwise each load the same vectors).
+_INDEXES = StoreCache(max_entries=8)
 
 
 def open_index(store, model: str, ann_threshold: int | None = None, progress: bool = False):
     """The vector index of `model` over the store's vectors (exact or ANN by size), or None
     when the store holds no vectors of that model."""
     threshold = ANN_THRESHOLD if ann_threshold is None else ann_threshold
-    key = (str(Path(store.path).resolve()), model)
-    counter = store.change_counter()
-    with _CACHE_LOCK:
-        cached = _CACHE.get(key)
-    # nothing written since the last look: skip even the signature query
-    if cached is not None and cached[2] == counter and cached[0][1] == threshold:
-        return cached[1]
-    # One thread builds while the others wait for its result (the web app's first
-    # concurrent requests would otherwise each load the same vectors).
-    with _BUILD_LOCK:
-        with _CACHE_LOCK:
-            cached = _CACHE.get(key)
-        if cached is not None and cached[2] == counter and cached[0][1] == threshold:
-            return cached[1]
-        return _build_index(store, model, key, counter, cached, threshold, progress)
+    return _INDEXES.get(
+        store,
+        (model, threshold),
+        lambda: _build_index(store, model, threshold, progress),
+        version=lambda: store.vector_signature(model),
+    )
 
 
-def _build_index(store, model, key, counter, cached, threshold, progress):
+def _build_index(store, model: str, threshold: int, progress: bool):
     signature = store.vector_signature(model)
-    if cached is not None and cached[0] == (signature, threshold):
-        with _CACHE_LOCK:
-            _CACHE[key] = (cached[0], cached[1], counter)
-        return cached[1]
-    from paperatlas.embed import retrieval_weights
-
     weights = retrieval_weights(model) if signature[0] else None
     if signature[0] == 0:
         index = None
@@ -410,8 +408,6 @@ def _build_index(store, model, key, counter, cached, threshold, progress):
         index, weights = _open_ann(store, model, progress, weights)
     if index is not None and weights is not None:
         index = WeightedIndex(index, weights)
-    with _CACHE_LOCK:
-        _CACHE[key] = ((signature, threshold), index, counter)
     return index
 
 
@@ -433,25 +429,13 @@ def _open_ann(
         ids, matrix = store.get_vectors(model, ids)
         return ids, matrix * weights if weights is not None else matrix
 
-    if progress and todo > 20_000:  # minutes of work: show it
-        from rich.progress import Progress
-
-        with Progress(transient=True) as bar:
-            task = bar.add_task(f"indexing {model} vectors", total=todo)
-            changes = index.sync(state, load, lambda done, total: bar.update(task, completed=done))
-    else:
-        changes = index.sync(state, load)
+    with progress_bar(progress and todo > 20_000, done="percent") as bar:  # minutes of work: show it
+        task = bar.add_task(f"indexing {model} vectors", total=todo)
+        changes = index.sync(state, load, lambda done, total: bar.update(task, completed=done))
     if changes["added"] or changes["removed"]:
         index.save()
     return index, weights
 
 
-def refresh_index(store, model: str, progress: bool = False) -> None:
-    """Bring the persisted ANN graph of `model` up to date now (call after embedding);
-    a no-op for stores small enough for exact search."""
-    open_index(store, model, progress=progress)
-
-
 def clear_cache() -> None:
-    with _CACHE_LOCK:
-        _CACHE.clear()
+    _INDEXES.clear()

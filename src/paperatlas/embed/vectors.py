@@ -1,0 +1,81 @@
+"""Paper vectors in the store: which text a paper is embedded by, the hash that tells a
+stored vector is stale, and the embedding of a whole store or of one query."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from paperatlas.embed.registry import DEFAULT_MODEL, backend_class, get_backend, weights_fingerprint
+from paperatlas.paper import text_hash
+from paperatlas.progress import progress_bar
+
+BATCH_SIZE = 256
+
+
+def embedding_text(title: str | None, abstract: str | None) -> str:
+    """The text a paper is embedded by: title and abstract (either may be missing)."""
+    parts = [p.strip() for p in (title, abstract) if p and p.strip()]
+    return "\n\n".join(parts)
+
+
+def vector_hash(text: str, model: str) -> str:
+    """The hash stored beside a vector: its input text and the model weights that made it."""
+    fingerprint = weights_fingerprint(model)
+    return text_hash(text) if not fingerprint else text_hash(f"{fingerprint}\n{text}")
+
+
+def pending(store, model: str, force: bool = False) -> tuple[list[tuple[str, str, str]], int]:
+    """(papers whose vector for `model` is missing or stale as (id, text, hash), papers in
+    the store). With `force`, every paper."""
+    state = {} if force else store.vector_state(model)
+    todo, total = [], 0
+    for paper in store.iter_papers():
+        total += 1
+        text = embedding_text(paper.get("title"), paper.get("abstract"))
+        digest = vector_hash(text, model)
+        if state.get(paper["id"]) != digest:
+            todo.append((paper["id"], text, digest))
+    return todo, total
+
+
+def embed_store(
+    store, model: str | None = None, progress: bool = False, batch_size: int = BATCH_SIZE, force: bool = False
+) -> dict[str, Any]:
+    """Embed every paper of the store whose vector for `model` is missing or stale.
+
+    A vector is stale when the paper's text or the model's weights changed (`vector_hash`
+    differs). Batches are committed as they finish, so an interrupt keeps finished work
+    and a rerun resumes. Returns {"model", "embedded", "skipped", "total"}.
+    """
+    model = model or DEFAULT_MODEL
+    cls = backend_class(model)
+    todo, total = pending(store, model, force)
+    result = {"model": model, "embedded": 0, "skipped": total - len(todo), "total": total}
+    if not todo:
+        return result
+    if cls.per_store:
+        texts = [embedding_text(p.get("title"), p.get("abstract")) for p in store.iter_papers()]
+        backend, refit = cls.fit_store(store, texts, force)
+        if refit:  # old vectors lived in another space: redo all
+            todo, _ = pending(store, model, force=True)
+            result["skipped"] = 0
+    else:
+        backend = get_backend(model)
+
+    with progress_bar(progress, transient=False) as bar:
+        task = bar.add_task(f"embedding ({model})", total=len(todo))
+        for start in range(0, len(todo), batch_size):
+            batch = todo[start : start + batch_size]
+            vectors = backend.embed([text for _, text, _ in batch])
+            with store.transaction():
+                store.put_vectors(model, [pid for pid, _, _ in batch], vectors, [h for _, _, h in batch])
+            result["embedded"] += len(batch)
+            bar.update(task, advance=len(batch))
+    return result
+
+
+def embed_query(text: str, model: str | None = None, store=None) -> np.ndarray:
+    """One query's vector [dim] in the space of `model` (`lsa` needs the fitted store)."""
+    return get_backend(model, store=store).embed([text])[0]
