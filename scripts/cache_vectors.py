@@ -31,17 +31,18 @@ PART = 512
 
 def minilm_both(backend, texts):
     """(chunked-and-pooled, first-window) MiniLM vectors of texts, in one pass."""
-    from paperatlas.embed import l2_normalise
+    from paperatlas.embed.normalise import normalise_rows as l2_normalise
 
+    engine = backend.engine  # the torch engine (this script runs where the torch extra is)
     pieces, owner, weight, first = [], [], [], []
     for i, text in enumerate(texts):
-        for j, window in enumerate(backend._windows(text)):
+        for j, window in enumerate(engine._windows(text)):
             if j == 0:
                 first.append(len(pieces))
             pieces.append(window)
             owner.append(i)
             weight.append(len(window))
-    vecs = backend.model.encode(
+    vecs = engine.model.encode(
         pieces, batch_size=64, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False
     )
     pooled = np.zeros((len(texts), vecs.shape[1]), dtype=np.float64)
@@ -66,7 +67,7 @@ def in_parts(model, texts, ids, out: Path) -> None:
         batch = [texts[i] for i in rows]
         vecs = minilm_both(backend, batch) if model == "minilm" else (backend.embed(batch),)
         tmp = parts / f"{n:05d}.tmp.npz"
-        np.savez(tmp, rows=rows, **{name: v for name, v in zip(names, vecs)})
+        np.savez(tmp, rows=rows, **dict(zip(names, vecs)))
         tmp.rename(path)
         done = min(start + PART, len(order))
         print(f"{model}: {done}/{len(order)} rows ({time.strftime('%H:%M:%S')})", flush=True)
