@@ -11,7 +11,8 @@ from fastapi.testclient import TestClient
 
 from atlas_fixture import SAMPLE, web_atlas_db, web_client  # noqa: F401 - the db and client fixtures
 from paperatlas import Atlas
-from paperatlas.web.app import create_app, json_for_script
+from paperatlas.report.mapplot import json_for_script
+from paperatlas.web.app import create_app
 
 HOSTILE_RAW = [
     "<script>alert('xss-title')</script>",

@@ -181,22 +181,22 @@ def test_default_workers_fit_the_machine():
 
 
 def test_the_map_is_read_again_only_when_the_store_changed(db, monkeypatch):
-    from paperatlas.web import app as web_app
+    from paperatlas.web import maps as web_maps
 
     generation = [0]
-    maps = web_app.MapCache(Atlas(db), lambda: generation[0])
+    maps = web_maps.MapCache(Atlas(db), lambda: generation[0])
     loads = []
     real_load = maps._load
     monkeypatch.setattr(maps, "_load", lambda name: loads.append(name) or real_load(name))
     clock = [1000.0]
-    monkeypatch.setattr(web_app.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(web_maps.time, "monotonic", lambda: clock[0])
     first = maps.get(None)
     assert first is not None and loads == [None]
-    clock[0] += web_app.MAP_CACHE_SECONDS + 1  # expired, store unchanged: kept
+    clock[0] += web_maps.MAP_CACHE_SECONDS + 1  # expired, store unchanged: kept
     assert maps.get(None) is first and loads == [None]
     generation[0] += 1  # a commit somewhere: read again once expired
     assert maps.get(None) is first and loads == [None]
-    clock[0] += web_app.MAP_CACHE_SECONDS + 1
+    clock[0] += web_maps.MAP_CACHE_SECONDS + 1
     again = maps.get(None)
     assert loads == [None, None] and again["signature"] == first["signature"]
     assert maps.serial == 1  # the same map: pages cached with it stay valid

@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from paperatlas.store import Store
+from paperatlas.store import Store, StoreGeneration
 
 
 class Atlas:
@@ -177,3 +177,54 @@ class Atlas:
         from paperatlas.compare import compare_lists
 
         return compare_lists(self.store, list_a, list_b, **options)
+
+    # -- what the web app's pages read (web/ imports nothing else of the library) -------------
+    def generation(self) -> StoreGeneration:
+        """A commit counter every thread shares (`.current()`), to key caches of derived pages on."""
+        return self.store.generation()
+
+    def stored_map(self, scope: str) -> dict[str, Any] | None:
+        """The map stored for a list ('*': of all papers) as the store keeps it; None if none."""
+        return self.store.get_map(scope)
+
+    def map_view(self, stored: dict[str, Any]) -> dict[str, Any]:
+        """A stored map as the web page draws it: topics per level and one row per paper."""
+        from paperatlas.atlas import map_view
+
+        return map_view(stored, self.store)
+
+    def liked_ids(self, collection: str = "likes") -> set[str]:
+        """The ids of the papers liked (not disliked) in a collection."""
+        from paperatlas.recommend import liked_ids
+
+        return set(liked_ids(self.store, collection))
+
+    def card_facts(self, ids: list[str]) -> dict[str, dict[str, Any]]:
+        """Per id, the facts a paper's card shows (name, kind, has_code, display_title, gist)."""
+        return self.store.card_facts(ids)
+
+    def resolve_id(self, paper_id: str) -> str | None:
+        """The full id of a paper named by its id or a unique id prefix; None when none is."""
+        return self.store.resolve_id(paper_id)
+
+    def similar_papers(self, paper: dict[str, Any], k: int = 10) -> list[dict[str, Any]]:
+        """The k papers closest in meaning to a stored paper (as `similar` ranks them), as rows."""
+        from paperatlas.embed import embedding_text
+        from paperatlas.search import similar_ranking
+
+        text = embedding_text(paper.get("title"), paper.get("abstract"))
+        ranked, _, _ = similar_ranking(self.store, text, k, exclude=paper["id"])
+        rows = {r["id"]: r for r in self.store.iter_papers(ids=[pid for pid, _ in ranked])}
+        return [rows[pid] for pid, _ in ranked if pid in rows]
+
+    def preload(self) -> None:
+        """Read now what a server's first queries would wait for (postings, similar papers, Chinese terms)."""
+        from contextlib import suppress
+
+        from paperatlas.errors import PaperatlasError
+        from paperatlas.search import keyword, precompute_similar, search
+
+        keyword.preload(self.store)
+        precompute_similar(self.store)
+        with suppress(PaperatlasError):  # no vectors yet: no cross-lingual terms to load
+            search(self.store, "预热", k=1)  # what a first Chinese query would load (seconds)

@@ -64,9 +64,8 @@ def normalise_host_name(name: str) -> str:
     """A name given to --allow-host as Host headers spell it: lower case, IPv6 in brackets,
     no port ('::1' -> '[::1]', 'Atlas.lan:8765' -> 'atlas.lan')."""
     name = name.strip().lower()
-    if ":" in name and not name.startswith("["):
-        if name.count(":") > 1:  # a bare IPv6 address
-            return f"[{name}]"
+    if ":" in name and not name.startswith("[") and name.count(":") > 1:  # a bare IPv6 address
+        return f"[{name}]"
     parsed = split_host(name)
     if parsed is None:
         raise ValueError(f"not a host name: {name!r}")

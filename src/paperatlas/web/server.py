@@ -15,6 +15,7 @@ how they end. The pages are app.py's; what makes them fast is serving.py's.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import ipaddress
 import os
@@ -141,8 +142,6 @@ def run(sock: socket.socket, workers: int) -> bool:
         Multiprocess(config, sockets=[sock]).run()
         return True
     server = uvicorn.Server(config)
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         server.run(sockets=[sock])
-    except KeyboardInterrupt:
-        pass
     return server.started

@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections import OrderedDict
@@ -174,8 +175,6 @@ class NoDelayHttpToolsProtocol(HttpToolsProtocol):
 
         sock = transport.get_extra_info("socket")
         if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
-            try:
+            with contextlib.suppress(OSError):  # not a TCP socket after all: nothing to tune
                 sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            except OSError:  # not a TCP socket after all: nothing to tune
-                pass
         super().connection_made(transport)

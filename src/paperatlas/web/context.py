@@ -1,0 +1,120 @@
+"""What every page of one app shares: the atlas, the loaded map, the renderer and a few
+counts kept between pages. One `WebContext` per app, on `app.state.web`; a handler
+gets it with `context(request)`."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import HTTPException, Request
+
+from paperatlas.api import Atlas
+from paperatlas.web.maps import MAP_CACHE_SECONDS, MapCache, topic_of
+from paperatlas.web.params import KINDS
+from paperatlas.web.render import PageRenderer
+
+
+@dataclass
+class WebContext:
+    atlas: Atlas
+    generation: Callable[[], object]  # changes whenever anyone commits to the store
+    maps: MapCache
+    render: PageRenderer = field(default_factory=PageRenderer)
+    warm: threading.Event = field(default_factory=threading.Event)  # background preload done
+    _vocabulary: tuple[object, dict[str, set[str]]] | None = None
+    _overviews: dict[str | None, tuple[float, dict[str, Any]]] = field(default_factory=dict)
+
+    def vocabulary(self) -> dict[str, set[str]]:
+        """The areas and decisions the store's papers have: what a filter may name."""
+        version = self.generation()
+        hit = self._vocabulary
+        if hit and hit[0] == version:
+            return hit[1]
+        stats = self.atlas.stats(None)
+        words = {
+            "area": set(stats["by_area"]) - {"(unknown)"},
+            "decision": set(stats["by_decision"]) - {"(unknown)"},
+        }
+        self._vocabulary = (version, words)
+        return words
+
+    def check_filters(
+        self,
+        area: str | None = None,
+        kind: str | None = None,
+        decision: str | None = None,
+        list_name: str | None = None,
+    ) -> None:
+        """400 for a filter value no paper can have; 404 for a list that does not exist."""
+        if kind and kind not in KINDS:
+            raise HTTPException(400, f"unknown kind (one of {', '.join(KINDS)})")
+        if area and area not in self.vocabulary()["area"]:
+            raise HTTPException(400, "unknown area")
+        if decision and not any(
+            d.lower().startswith(decision.lower())  # a prefix filter:
+            for d in self.vocabulary()["decision"]
+        ):  # "Accept" (Oral, Poster)
+            raise HTTPException(400, "unknown decision")
+        if list_name and list_name not in self.atlas.lists():
+            raise HTTPException(404)
+
+    def overview_counts(self, list_name: str | None) -> dict[str, Any]:
+        """Counts by area, decision and kind; a full scan, so kept for a few seconds."""
+        hit = self._overviews.get(list_name)
+        if hit and time.monotonic() - hit[0] < MAP_CACHE_SECONDS:
+            return hit[1]
+        kinds: dict[str, int] = {}
+        with_code = 0
+        for row in self.atlas.papers(list_name=list_name):
+            k = row.get("kind") or "(unknown)"
+            kinds[k] = kinds.get(k, 0) + 1
+            with_code += int(bool(row.get("has_code")))
+        counts = {"stats": self.atlas.stats(list_name), "kinds": kinds, "with_code": with_code}
+        self._overviews[list_name] = (time.monotonic(), counts)
+        return counts
+
+    def cards(self, rows: list[dict], stored: dict | None) -> list[dict]:
+        """Paper rows as web/cards.py wants them (title or display title, topic, star)."""
+        liked = self.atlas.liked_ids()
+        missing = [r["id"] for r in rows if r.get("facts") is None]
+        fetched = self.atlas.card_facts(missing) if missing else {}  # one query, not one each
+        out = []
+        for r in rows:
+            facts = r.get("facts")
+            if facts is None:
+                facts = fetched.get(r["id"], {})
+            out.append(
+                {
+                    "id": r["id"],
+                    "title": r.get("title"),
+                    "display_title": r.get("display_title") or facts.get("display_title"),
+                    "name": r.get("name") or facts.get("name"),
+                    "kind": r.get("kind") or facts.get("kind"),
+                    "area": r.get("area") or r.get("predicted_area"),
+                    "decision": r.get("decision"),
+                    "gist": facts.get("gist"),
+                    "has_code": bool(r.get("has_code") or facts.get("has_code")),
+                    "topic": topic_of(stored, r["id"]),
+                    "liked": r["id"] in liked,
+                    "why": r.get("why"),
+                    "snippet": r.get("snippet"),
+                    "abstract": r.get("abstract"),
+                }
+            )
+        return out
+
+    def with_card_facts(self, rows: list[dict]) -> list[dict]:
+        """The rows, each with its card's facts attached (one query for all)."""
+        facts = self.atlas.card_facts([r["id"] for r in rows])
+        for r in rows:
+            r["facts"] = facts.get(r["id"], {})
+        return rows
+
+
+def context(request: Request) -> WebContext:
+    """The shared state of the app that is answering this request."""
+    return request.app.state.web

@@ -1,0 +1,123 @@
+"""`/papers`: the filtered, sorted list; `/papers/{id}`: one paper with its similar papers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import HTTPException, Request
+from fastapi.responses import HTMLResponse
+
+from paperatlas.errors import PaperatlasError
+from paperatlas.web.context import context
+from paperatlas.web.maps import member_ids, topic_of
+from paperatlas.web.params import KINDS, PAGE_SIZE, SORTS, Name, Page, parse_topic
+from paperatlas.web.routes import Routes
+
+routes = Routes()
+SIMILAR = 10  # similar papers on a paper's page
+SORT_KEYS = {
+    "title": lambda r: (r.get("title") or r.get("display_title") or "").lower(),
+    "rating": lambda r: -(r.get("rating") or -1),
+    "name": lambda r: (not r.get("name"), (r.get("name") or "").lower()),
+}
+
+
+@routes.get("/papers", response_class=HTMLResponse)
+async def papers_page(
+    request: Request,
+    area: Name = None,
+    kind: Name = None,
+    topic: Name = None,
+    decision: Name = None,
+    has_code: Name = None,
+    sort: Name = None,
+    page: Page = 1,
+    list: Name = None,
+):
+    web = context(request)
+    web.check_filters(area=area, kind=kind, decision=decision, list_name=list)
+    if has_code not in (None, "", "0", "1"):
+        raise HTTPException(400, "has_code must be 1 or 0")
+    if sort and sort not in SORTS:
+        raise HTTPException(400, f"unknown sort (one of {', '.join(SORTS)})")
+    sort = sort or "list"
+    level_topic = parse_topic(topic)
+    if topic and level_topic is None:
+        raise HTTPException(400, "topic must be a number, or f and a number")
+    atlas = web.atlas
+    stored = web.maps.get(list or None)
+    filters: dict[str, Any] = {
+        "area": area or None,
+        "kind": kind or None,
+        "decision": decision or None,
+        "list_name": list or None,
+    }
+    if has_code in ("1", "0"):
+        filters["has_code"] = has_code == "1"
+    if level_topic is not None and stored is not None:
+        filters["ids"] = member_ids(stored, *level_topic)
+    if sort == "list":
+        rows = atlas.papers(**filters, limit=PAGE_SIZE + 1, offset=(page - 1) * PAGE_SIZE)
+        more = len(rows) > PAGE_SIZE
+        rows = rows[:PAGE_SIZE]
+        total = None
+    else:
+        every = atlas.papers(**filters)
+        every.sort(key=SORT_KEYS[sort])
+        total = len(every)
+        rows = every[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
+        more = page * PAGE_SIZE < total
+    web.with_card_facts(rows)
+    stats = atlas.stats(list or None)
+    topics = sorted(
+        (t for t in (stored or {}).get("topics", []) if t["level"] == 0), key=lambda t: t["label"].lower()
+    )
+    decisions = [d for d in stats["by_decision"] if d != "(unknown)"]
+    params = {
+        "area": area,
+        "kind": kind,
+        "topic": topic,
+        "decision": decision,
+        "has_code": has_code,
+        "sort": sort if sort != "list" else None,
+        "list": list,
+    }
+    return web.render(
+        request,
+        "papers.html",
+        cards=web.cards(rows, stored),
+        page=page,
+        more=more,
+        total=total,
+        areas=[a for a in stats["by_area"] if a != "(unknown)"],
+        kinds=[*KINDS],
+        decisions=decisions,
+        topics=topics,
+        params=params,
+        sorts=SORTS,
+    )
+
+
+@routes.get("/papers/{paper_id:path}", response_class=HTMLResponse)  # DBLP ids hold "/"
+async def paper_page(request: Request, paper_id: str):
+    web = context(request)
+    # the topic comes from the map this app keeps loaded (topic_of), not from Atlas.paper
+    paper = web.atlas.paper(paper_id, topics=False) if paper_id else None
+    if paper is None:
+        raise HTTPException(404)
+    stored = web.maps.get(None)
+    topic = topic_of(stored, paper["id"])
+    try:  # the k papers closest in meaning, as `paperatlas similar ID` ranks them
+        similar_rows = web.atlas.similar_papers(paper, k=SIMILAR)
+    except (PaperatlasError, ImportError):  # no vectors or model: the page still shows the paper
+        similar_rows = []
+    liked = paper["id"] in web.atlas.liked_ids()
+    return web.render(
+        request,
+        "paper.html",
+        paper=paper,
+        facts=paper.get("facts") or {},
+        topic=topic,
+        similar=web.cards(similar_rows, stored),
+        liked=liked,
+    )
