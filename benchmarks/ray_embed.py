@@ -20,6 +20,7 @@ minilm` is the torch one. Run `uptime` beside it: the machine is shared.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -64,13 +65,9 @@ def one(args) -> None:
     if args.one == "local":
         from paperatlas.embed import embed_store
 
-        if args.model == "minilm-int8":  # the same threads as Ray's actors get in all
-            from paperatlas import embed as embed_mod
-            from paperatlas.embed.minilm_onnx import OnnxMiniLM
-
-            embed_mod._LOADED["minilm-int8"] = OnnxMiniLM(threads=args.cores)
         started = time.perf_counter()
-        result = embed_store(st, args.model, batch_size=args.batch)
+        # the same threads as Ray's actors get in all (back ends that use threads)
+        result = embed_store(st, args.model, batch_size=args.batch, threads=args.cores)
     else:
         import ray
 
@@ -88,7 +85,7 @@ def one(args) -> None:
         ).run()
         ray.shutdown()
     elapsed = time.perf_counter() - started
-    ids, vectors = st.get_vectors(args.model)
+    _ids, vectors = st.get_vectors(args.model)
     np.save(args.vectors, vectors)
     print(
         json.dumps(
@@ -192,10 +189,8 @@ class Cluster:
                 except subprocess.TimeoutExpired:
                     continue
         for pid in processes_mentioning(self.temp):  # anything of this cluster still running
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
         shutil.rmtree(self.temp, ignore_errors=True)
 
 

@@ -41,13 +41,19 @@ def pending(store, model: str, force: bool = False) -> tuple[list[tuple[str, str
 
 
 def embed_store(
-    store, model: str | None = None, progress: bool = False, batch_size: int = BATCH_SIZE, force: bool = False
+    store,
+    model: str | None = None,
+    progress: bool = False,
+    batch_size: int = BATCH_SIZE,
+    force: bool = False,
+    threads: int | None = None,
 ) -> dict[str, Any]:
     """Embed every paper of the store whose vector for `model` is missing or stale.
 
     A vector is stale when the paper's text or the model's weights changed (`vector_hash`
     differs). Batches are committed as they finish, so an interrupt keeps finished work
-    and a rerun resumes. Returns {"model", "embedded", "skipped", "total"}.
+    and a rerun resumes. `threads`: cores a batch may use (back ends that use them; None:
+    the back end's default). Returns {"model", "embedded", "skipped", "total"}.
     """
     model = model or DEFAULT_MODEL
     cls = backend_class(model)
@@ -62,7 +68,7 @@ def embed_store(
             todo, _ = pending(store, model, force=True)
             result["skipped"] = 0
     else:
-        backend = get_backend(model)
+        backend = get_backend(model, threads=threads)
 
     with progress_bar(progress, transient=False) as bar:
         task = bar.add_task(f"embedding ({model})", total=len(todo))
