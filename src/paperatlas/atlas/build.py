@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 import paperatlas.atlas.reference as reference
-from paperatlas.atlas.topics import area_counts, describe_topics, label_point
+from paperatlas.atlas.topics import area_counts, assignment_rows, describe_topics, label_point
 from paperatlas.errors import PaperatlasError
 from paperatlas.progress import progress_bar
 
@@ -255,17 +255,7 @@ def _placement_map(store, ids: list[str], ref, placed, too_short) -> tuple[list,
                     },
                 }
             )
-    assignments = [
-        {
-            "paper_id": pid,
-            "x": float(placed.xy[i, 0]),
-            "y": float(placed.xy[i, 1]),
-            "broad": int(placed.broad[i]),
-            "fine": int(placed.fine[i]),
-            "outlier": bool(low[i]),
-        }
-        for i, pid in enumerate(ids)
-    ]
+    assignments = assignment_rows(ids, placed.xy, placed.broad, placed.fine, low)
     meta = {
         "algorithm": ALGORITHM,
         "grouping": "reference",

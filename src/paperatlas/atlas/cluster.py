@@ -219,6 +219,20 @@ def _robust_outliers(core: np.ndarray, z: float = OUTLIER_Z) -> np.ndarray:
     return core > med + z * mad
 
 
+def _outlier_reasons(empty: np.ndarray, short: np.ndarray, sparse: np.ndarray) -> list[str | None]:
+    """Why each paper is an outlier (the first that holds), None for the others."""
+    return [
+        "no usable text"
+        if e
+        else "too little text to place"
+        if t
+        else "far from every other paper"
+        if f
+        else None
+        for e, t, f in zip(empty, short, sparse)
+    ]
+
+
 def kmeans(x: np.ndarray, k: int, seed: int, restarts: int = 3, max_iter: int = 100) -> np.ndarray:
     """Plain Lloyd k-means in numpy (distances by one matrix product per iteration).
 
@@ -388,16 +402,7 @@ def _merge(
     sparse = _robust_outliers(core)
     short = np.zeros(n, dtype=bool) if short is None else short
     outlier = empty | sparse | short
-    reason = [
-        "no usable text"
-        if e
-        else "too little text to place"
-        if t
-        else "far from every other paper"
-        if f
-        else None
-        for e, t, f in zip(empty, short, sparse)
-    ]
+    reason = _outlier_reasons(empty, short, sparse)
     return Clustering(
         xy=xy,
         space=space,
@@ -449,16 +454,7 @@ def _fit(vectors: np.ndarray, seed: int, k_broad: int | None, k_fine: int | None
     sparse = _robust_outliers(core) if n >= SMALL_LIST else np.zeros(n, dtype=bool)
     short = np.zeros(n, dtype=bool) if too_short is None else np.asarray(too_short, dtype=bool)
     outlier = empty | sparse | short
-    reason = [
-        "no usable text"
-        if e
-        else "too little text to place"
-        if t
-        else "far from every other paper"
-        if f
-        else None
-        for e, t, f in zip(empty, short, sparse)
-    ]
+    reason = _outlier_reasons(empty, short, sparse)
     return Clustering(
         xy=_scale01(np.asarray(xy, dtype=np.float32)),
         space=space,

@@ -72,18 +72,23 @@ def describe_topics(
                     },
                 }
             )
-    assignments = [
+    assignments = assignment_rows(ids, result.xy, result.broad, result.fine, result.outlier)
+    return topics, assignments
+
+
+def assignment_rows(ids: list[str], xy, broad, fine, outlier) -> list[dict]:
+    """Each paper's stored place on a map: position, broad and fine topic, outlier flag."""
+    return [
         {
             "paper_id": pid,
-            "x": float(result.xy[i, 0]),
-            "y": float(result.xy[i, 1]),
-            "broad": int(result.broad[i]),
-            "fine": int(result.fine[i]),
-            "outlier": bool(result.outlier[i]),
+            "x": float(xy[i, 0]),
+            "y": float(xy[i, 1]),
+            "broad": int(broad[i]),
+            "fine": int(fine[i]),
+            "outlier": bool(outlier[i]),
         }
         for i, pid in enumerate(ids)
     ]
-    return topics, assignments
 
 
 def area_counts(papers: dict, facts: dict, ids: list[str]) -> Counter:
