@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from paperatlas.embed import DEFAULT_MODEL
 from paperatlas.errors import PaperatlasError
 
 SHIPPED = "iclr2026"
@@ -94,7 +95,7 @@ class Reference:
 
     @property
     def model(self) -> str:
-        return self.meta.get("model", "static")
+        return self.meta.get("model", DEFAULT_MODEL)
 
     # -- placing papers -----------------------------------------------------------------------
 
