@@ -31,7 +31,8 @@ from paperatlas.web import api_routes, error_pages
 from paperatlas.web.context import WebContext
 from paperatlas.web.guard import RequestGuard
 from paperatlas.web.maps import MAP_CACHE_SECONDS, MapCache
-from paperatlas.web.pages import map, overview, papers, search, topics
+from paperatlas.web.pages import map as map_page
+from paperatlas.web.pages import overview, papers, search, topics
 from paperatlas.web.serving import PageCache, SecurityHeaders, tune_process
 from paperatlas.web.warmup import warm_up
 
@@ -58,7 +59,7 @@ SECURITY_HEADERS = {
 # writes and static files: PAPERATLAS_WEB_THREADS of them (default 1).
 WRITE_THREADS = 1
 GZIP_LEVEL = 5  # level 9 (Starlette's default) costs ~2x the CPU for ~3% smaller pages
-PAGE_GROUPS = (overview, map, papers, search, topics, api_routes)  # each with its `routes`
+PAGE_GROUPS = (overview, map_page, papers, search, topics, api_routes)  # each with its `routes`
 
 
 def create_app(
