@@ -129,3 +129,21 @@ def test_embed_command_reports_and_resumes(store):
     assert "use-multilingual" in listing.output and "static (default)" in listing.output
     bad = runner.invoke(app, ["embed", "--model", "nope", "--db", path])
     assert bad.exit_code != 0
+
+
+def test_one_model_choice_rule(store):
+    """The model a map or a recommendation uses: the one asked for; else the stored model
+    covering most of the papers in question, the default first among equals."""
+    assert embed.pick_model(store) is None  # nothing embedded yet
+    ids = store.all_ids()
+
+    def put(model: str, some: list[str]) -> None:
+        with store.transaction():
+            store.put_vectors(model, some, np.eye(len(some), 4, dtype=np.float32), ["h"] * len(some))
+
+    put("lsa", ids[:3])
+    put("static", ids[:2])
+    assert embed.pick_model(store) == "lsa"  # covers more
+    assert embed.pick_model(store, ids[:2]) == "static"  # equal on these: the default
+    assert embed.pick_model(store, ids[2:3]) == "lsa"
+    assert embed.pick_model(store, ids, model="minilm") == "minilm"  # asked for
