@@ -20,6 +20,7 @@ from paperatlas.search.vectors import (
     MINILM_MODEL,
     MULTILINGUAL_MODEL,
     feedback_ranking,
+    is_multilingual,
     vector_models_for,
     vector_ranking,
 )
@@ -81,7 +82,7 @@ def candidate_rankings(
             )
     feedback, translated, english = [], [], []
     if vectors and language != "en" and allowed != set():
-        english = [m for m in vector_models_for(store, "en") if m != MULTILINGUAL_MODEL]
+        english = [m for m in vector_models_for(store, "en") if not is_multilingual(m)]
         if english and translation:
             translated = vector_ranking(store, english[0], translation, depth, allowed, notes)
         elif english:

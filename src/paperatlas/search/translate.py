@@ -12,6 +12,9 @@ override the words it knows (`glossary=True`, the default in search).
 The vocabulary is stored as `embed_models` row VOCAB_NAME: terms, float16 vectors,
 and the number of papers it was built from; it is rebuilt when the atlas has grown or
 shrunk by more than REBUILD_SHARE, reusing the vectors of terms it already had.
+
+`query_translation` is what search asks: the glossary's terms and the learned ones of a
+non-English query, as weighted English keyword terms.
 """
 
 from __future__ import annotations
@@ -178,7 +181,7 @@ def build_vocabulary(
     if embed is None:
         from paperatlas.embed import get_backend
 
-        embed = get_backend("use-multilingual").embed
+        embed = get_backend(MULTILINGUAL_MODEL).embed
     if current:  # a vocabulary from before hubness: add it
         old.hubness = hubness(old.vectors, embed)
         with store.transaction():

@@ -5,16 +5,22 @@ from __future__ import annotations
 
 import sys
 from contextlib import AbstractContextManager, nullcontext
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from paperatlas.cache import StoreCache
 from paperatlas.errors import PaperatlasError
 
+if TYPE_CHECKING:  # embed is imported when a query needs it: it loads slowly
+    from paperatlas.embed import EmbeddingBackend
+
+# the multilingual model users are told to embed with, and the space of the learned
+# Chinese vocabulary (translate.build_vocabulary)
 MULTILINGUAL_MODEL = "use-multilingual"
 # all-MiniLM-L6-v2 (int8, onnxruntime): fused as a third signal when the atlas has its
-# vectors (`paperatlas embed --model minilm-int8`)
+# vectors (`paperatlas embed --model minilm-int8`); its weight was tuned for this model
+# (fusion's "minilm_weight"), so it is chosen by name
 MINILM_MODEL = "minilm-int8"
 
 FEEDBACK_DOCS = 3  # papers whose vector centroid re-queries the index (feedback)
@@ -25,16 +31,26 @@ _THREADPOOL: list[Any] = []
 
 
 def vector_models_for(store, language: str) -> list[str]:
-    """Models to try, best first, for a query in `language`."""
+    """Models to try, best first, for a query in `language`: for English the default
+    model, the other English ones, then the multilingual ones; for any other language
+    the multilingual ones (their vectors of the English abstracts share its space)."""
     from paperatlas.embed import DEFAULT_MODEL
 
     stored = _MODELS.get(store, "models", store.vector_models)
+    multilingual = sorted(m for m in stored if is_multilingual(m))
     if language == "en":
-        order = [DEFAULT_MODEL, *sorted(m for m in stored if m != MULTILINGUAL_MODEL)]
-        order.append(MULTILINGUAL_MODEL)
+        order = [DEFAULT_MODEL, *sorted(m for m in stored if m not in multilingual), *multilingual]
     else:
-        order = [MULTILINGUAL_MODEL]
+        order = multilingual
     return [m for m in dict.fromkeys(order) if m in stored]
+
+
+def is_multilingual(model: str) -> bool:
+    """Whether `model`'s back end reads more languages than English, in one space."""
+    from paperatlas.embed import BACKENDS
+
+    backend = BACKENDS.get(model)
+    return backend is not None and len(backend.languages) > 1
 
 
 def one_blas_thread() -> AbstractContextManager[Any]:
@@ -52,12 +68,12 @@ def one_blas_thread() -> AbstractContextManager[Any]:
     return _THREADPOOL[0].limit(limits=1, user_api="blas")
 
 
-def query_backend(store, model: str):
-    """The back end that embeds queries for `model`'s stored vectors: one short query
-    needs one thread (back ends that use threads get a one-thread instance)."""
+def query_backend(store, model: str) -> EmbeddingBackend:
+    """The back end that embeds queries for `model`'s stored vectors, on one thread (one
+    short query gains nothing from more)."""
     from paperatlas.embed import backend_class, get_backend
 
-    if backend_class(model).per_store:  # fitted per store: reload only when its vectors change
+    if backend_class(model).per_store:  # fitted per store (lsa): reloaded when its vectors change
         return _FITTED.get(
             store,
             model,
