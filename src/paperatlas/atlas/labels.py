@@ -491,12 +491,6 @@ def _tokens(text: str) -> list[str]:
     return [t.lower() for t in _TOKEN.findall(text or "")]
 
 
-def _ngrams(tokens: list[str], max_n: int = 4):
-    for n in range(1, max_n + 1):
-        for i in range(len(tokens) - n + 1):
-            yield " ".join(tokens[i : i + n])
-
-
 _NAME_LIKE = re.compile(r"^(?=.*[a-z])(?=.*[A-Z].*[A-Z])[A-Za-z0-9\-]{3,}$")
 
 

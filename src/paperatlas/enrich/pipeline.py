@@ -6,7 +6,6 @@ The facts schema is in docs/DEVELOPING.md ("The facts a paper carries").
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import os
 import re
 from collections.abc import Iterable
@@ -87,12 +86,11 @@ def facts_hash(title: str | None, abstract: str, code_urls: Iterable[str] = ()) 
 
 
 def _area_predictor():
-    """areas.predict_areas once the area classifier exists (enrich/areas.py), else None."""
-    if importlib.util.find_spec("paperatlas.enrich.areas") is None:
-        return None
-    from paperatlas.enrich import areas
+    """The area classifier's predict function (tests and enrich_eval swap it for None or a
+    fake; an untrained model is found when it is first called)."""
+    from paperatlas.enrich.areas import predict_areas
 
-    return getattr(areas, "predict_areas", None)
+    return predict_areas
 
 
 def enrich_store(

@@ -21,7 +21,6 @@ from paperatlas.paper import shown_title
 from paperatlas.report.links import paper_url, safe_url
 
 FORMATS = ("jsonl", "csv", "bibtex", "markdown")
-_OPENREVIEW_ID = re.compile(r"^[A-Za-z0-9_-]{8,14}$")
 _CSV_COLUMNS = (
     "id",
     "title",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import base64
 
-from paperatlas.report.digest_data import DigestData
+from paperatlas.report.digest_data import MAX_CODE, DigestData
 from paperatlas.report.links import safe_url
 from paperatlas.report.strings import group_label
 
@@ -95,8 +95,8 @@ TEMPLATE = r"""<!DOCTYPE html>
 <h3>{{ words.named }}</h3>
 {% if data.named %}<ul class="papers">{% for p in data.named %}{{ paper(p) }}{% endfor %}</ul>{% else %}<p>{{ words.none }}</p>{% endif %}
 <h3>{{ words.with_code }} ({{ data.with_code|length }})</h3>
-{% if data.with_code %}<ul class="papers">{% for p in data.with_code[:20] %}{{ paper(p) }}{% endfor %}
-{% if data.with_code|length > 20 %}<li class="also">{{ words.more_code.format(n=data.with_code|length - 20) }}</li>{% endif %}</ul>
+{% if data.with_code %}<ul class="papers">{% for p in data.with_code[:max_code] %}{{ paper(p) }}{% endfor %}
+{% if data.with_code|length > max_code %}<li class="also">{{ words.more_code.format(n=data.with_code|length - max_code) }}</li>{% endif %}</ul>
 {% else %}<p>{{ words.none }}</p>{% endif %}
 </section>
 {% if map_uri %}
@@ -160,4 +160,5 @@ def render_html(data: DigestData, words: dict, lang: str = "en") -> str:
         label=label,
         map_uri=map_uri,
         max_area=max([c for _, c in data.by_area] or [1]),
+        max_code=MAX_CODE,
     )

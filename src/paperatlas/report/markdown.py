@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from paperatlas.report.digest_data import DigestData, PaperLine
+from paperatlas.report.digest_data import MAX_CODE, DigestData, PaperLine
 from paperatlas.report.links import safe_url
 from paperatlas.report.strings import group_label
 
@@ -73,7 +73,7 @@ def render_markdown(data: DigestData, words: dict, output: Path | None = None) -
     lines += [f"### {words['named']}", ""]
     lines += [paper_bullet(p, words) for p in data.named] or [words["none"]]
     lines += ["", f"### {words['with_code']} ({len(data.with_code)})", ""]
-    shown = data.with_code[:20]
+    shown = data.with_code[:MAX_CODE]
     lines += [paper_bullet(p, words) for p in shown] or [words["none"]]
     if len(data.with_code) > len(shown):
         lines.append(f"- {words['more_code'].format(n=len(data.with_code) - len(shown))}")
