@@ -229,3 +229,28 @@ def test_fraction_read_follows_a_reader(tmp_path):
     assert 0.3 < fraction_read(path) < 0.8
     list(papers)
     assert fraction_read(path) is None  # closed once read
+
+
+def test_record_links_identifiers_and_code_keys():
+    from paperatlas.sources.records import paper_from_record
+
+    forum = "https://openreview.net/forum?id=AbCdEfGh12"
+    row = {"id": "AbCdEfGh12", "title": "T", "abstract": "A.", "primary_area": "x"}
+    only_forum = paper_from_record(row, "s:1")
+    assert only_forum.urls == [forum] and only_forum.code_urls == []
+    assert only_forum.identifiers == {"openreview": "AbCdEfGh12"}
+    linked = paper_from_record(
+        {
+            **row,
+            "project_page": "https://p.org/x",
+            "url": "https://arxiv.org/abs/2501.01234v2",
+            "github": "https://github.com/a/b",
+            "doi": "10.1234/XY",
+        },
+        "s:1",
+    )
+    assert linked.urls == [forum, "https://arxiv.org/abs/2501.01234v2"]
+    assert linked.identifiers == {"openreview": "AbCdEfGh12", "arxiv": "2501.01234", "doi": "10.1234/xy"}
+    assert linked.code_urls == ["https://p.org/x", "https://github.com/a/b"]  # in the record's order
+    swapped = paper_from_record({**row, "github": "https://github.com/a/b", "code": "https://c.org"}, "s:1")
+    assert swapped.code_urls == ["https://github.com/a/b", "https://c.org"]

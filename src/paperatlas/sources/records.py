@@ -48,7 +48,8 @@ _OPENREVIEW_ID = re.compile(r"^[A-Za-z0-9_-]{8,14}$")
 _ARXIV_ID = re.compile(r"^(\d{4}\.\d{4,5}|[a-z-]+(\.[A-Z]{2})?/\d{7})(v\d+)?$")
 _CODE_KEYS = {"code", "code_url", "github", "repo", "project_page", "project"}
 _LINK_KEY = re.compile(r"(url|link|pdf|href|^abs$|^html$|^site$|^page$)")
-_OPENREVIEW_HINTS = ("primary_area", "forum", "venueid", "number", "decision_source")
+_OPENREVIEW_HINTS = frozenset(("primary_area", "forum", "venueid", "number", "decision_source"))
+_YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)\b")
 
 
 _SUPERSCRIPT = str.maketrans("0123456789+-=()n", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿ")
@@ -74,6 +75,21 @@ def canonical_key(key: str) -> str:
     return re.sub(r"[\s\-]+", "_", str(key).strip().lower())
 
 
+@lru_cache(maxsize=1024)
+def _shape(keys: tuple[Any, ...]) -> tuple[tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]]:
+    """What a record's key set decides, worked out once per set (every row of a file
+    usually has the same keys): the canonical key of each key in order, and for each
+    `ALIASES` field the aliases among them, in order of preference."""
+    canonical = tuple(canonical_key(k) for k in keys)
+    have = set(canonical)
+    fields = tuple(
+        (name, found)
+        for name, aliases in ALIASES.items()
+        if (found := tuple(a for a in aliases if a in have))
+    )
+    return canonical, fields
+
+
 def flatten_openreview(record: Mapping[str, Any]) -> dict[str, Any]:
     """OpenReview notes keep fields under `content`, in API v2 as `{"value": ...}`."""
     flat = {k: v for k, v in record.items() if k != "content"}
@@ -95,7 +111,7 @@ def split_list(value: Any, authors: bool = False) -> list[str]:
                 items.append(item.strip())
                 continue
             if isinstance(item, (list, tuple)):  # arXiv authors_parsed: [last, first, suffix]
-                last, first = (list(item) + ["", ""])[:2]
+                last, first = [*item, "", ""][:2]
                 item = f"{first} {last}".strip()
             elif isinstance(item, Mapping):  # CSL {given, family}, {name: ...}
                 item = _name_of(item)
@@ -138,7 +154,9 @@ def _name_of(item: Mapping[str, Any]) -> str:
 
 
 def _as_year(value: Any) -> int | None:
-    match = re.search(r"\b(1[89]\d\d|20\d\d)\b", str(value)) if value is not None else None
+    if type(value) is int and 1800 <= value <= 2099:  # most sources: the year as a number
+        return value
+    match = _YEAR.search(str(value)) if value is not None else None
     return int(match.group(1)) if match else None
 
 
@@ -178,10 +196,7 @@ def _text(value: Any) -> str | None:
     return text or None
 
 
-def _json_safe(value: Any) -> Any:
-    if isinstance(value, (str, int, float, bool, list, dict)):  # what json/csv give
-        return value
-    return str(value)
+_JSON_TYPES = (str, int, float, bool, list, dict)  # what json/csv give
 
 
 @lru_cache(maxsize=4096)
@@ -296,22 +311,26 @@ def paper_from_record(record: Mapping[str, Any], source: str) -> Paper:
         ):
             return skipped(source, reason, title if isinstance(title, str) else None)
     fields: dict[str, Any] = {}
-    by_key = {canonical_key(k): v for k, v in record.items() if v not in (None, "", [], {})}
-    all_keys = dict(by_key)
-    present = set(by_key)
-    for name, aliases in ALIASES.items():
+    canonical, field_aliases = _shape(tuple(record))
+    by_key = {k: v for k, v in zip(canonical, record.values()) if v not in (None, "", [], {})}
+    all_keys = dict(by_key)  # also: which keys the record has (with a value)
+    for name, aliases in field_aliases:
         for alias in aliases:
             if alias in by_key:
                 fields[name] = by_key.pop(alias)
                 break
-    if not (isinstance(fields.get("abstract", ""), str) and isinstance(fields.get("title", ""), str)) or (
-        "abstract" not in fields and "title" not in fields
-    ):
-        if bad := check_types(record):  # a field of the wrong type, a null abstract
-            return skipped(source, bad, title if isinstance(title, str) else None)
-    if "authors_parsed" in present:  # arXiv: the parsed names replace the joined string
+    if (
+        not (isinstance(fields.get("abstract", ""), str) and isinstance(fields.get("title", ""), str))
+        or ("abstract" not in fields and "title" not in fields)
+    ) and (bad := check_types(record)):  # a field of the wrong type, a null abstract
+        return skipped(source, bad, title if isinstance(title, str) else None)
+    if "authors_parsed" in all_keys:  # arXiv: the parsed names replace the joined string
         by_key.pop("authors", None)
-    extra = {k: _json_safe(v) for k, v in by_key.items() if k not in _DROP}
+    extra = {
+        k: v if isinstance(v, _JSON_TYPES) else str(v)  # what json/csv give, else its text
+        for k, v in by_key.items()
+        if k not in _DROP
+    }
 
     paper_id = _text(fields.get("id"))
     if paper_id and paper_id.isdigit():  # a row number, not an id: two sheets share them
@@ -319,7 +338,7 @@ def paper_from_record(record: Mapping[str, Any], source: str) -> Paper:
         paper_id = None
     rating = _rating_fields(fields, all_keys, extra)
     extra.pop("rating", None) if "rating_std" in extra else None
-    date = _first_version_date(record)
+    date = _first_version_date(record) if "versions" in record else None
     if csl and date is None:
         csl_year, date = date_parts(record.get("issued"))
         if csl_year and "year" not in fields:
@@ -336,36 +355,47 @@ def paper_from_record(record: Mapping[str, Any], source: str) -> Paper:
         value = by_key[key]
         if isinstance(value, str) and value[:4] == "http" and value not in urls:
             urls.append(value)
+    forum = None
     if paper_id and _ARXIV_ID.match(paper_id) and ("categories" in extra or "abs" in record):
         urls = urls or [f"https://arxiv.org/abs/{paper_id}"]
     elif (
         paper_id
         and _OPENREVIEW_ID.match(paper_id)
         and (
-            is_note
-            or any(h in present for h in _OPENREVIEW_HINTS)
-            or any("openreview.net" in u for u in urls)
+            is_note or not _OPENREVIEW_HINTS.isdisjoint(all_keys) or any("openreview.net" in u for u in urls)
         )
     ):
         forum = f"https://openreview.net/forum?id={paper_id}"
         if forum not in urls:
             urls.insert(0, forum)
-    urls, code_urls = split_links(urls)
-    for key in _CODE_KEYS & extra.keys():
-        value = extra[key]
-        if isinstance(value, str) and value.startswith("http") and value not in code_urls:
-            code_urls.append(value)
-    ids = find_identifiers(*(u for u in urls), _text(all_keys.get("doi")))
+    doi_text = _text(all_keys.get("doi")) if "doi" in all_keys else None
+    if len(urls) == 1 and urls[0] == forum and doi_text is None:
+        # the one link is the forum page built from the id (OpenReview dumps): a paper link
+        # whose only identifier is that id, so the scans below would find just that
+        code_urls: list[str] = []
+        ids = {"openreview": paper_id}
+    else:
+        urls, code_urls = split_links(urls)
+        ids = find_identifiers(*urls, doi_text)
+    if not _CODE_KEYS.isdisjoint(extra):  # in the record's order (a set's order varies by run)
+        for key, value in extra.items():
+            if (
+                key in _CODE_KEYS
+                and isinstance(value, str)
+                and value.startswith("http")
+                and value not in code_urls
+            ):
+                code_urls.append(value)
     if (
         paper_id
         and _ARXIV_ID.match(paper_id)
-        and ("categories" in extra or "abs" in record or "arxiv_id" in present)
+        and ("categories" in extra or "abs" in record or "arxiv_id" in all_keys)
     ):
         ids.setdefault("arxiv", strip_version(paper_id))
     if paper_id and is_note:
         ids.setdefault("openreview", paper_id)
-    if not urls and (doi_value := _text(all_keys.get("doi"))) and ids.get("doi"):
-        urls = [doi_value if doi_value.startswith("http") else f"https://doi.org/{doi_value}"]
+    if not urls and doi_text and ids.get("doi"):
+        urls = [doi_text if doi_text.startswith("http") else f"https://doi.org/{doi_text}"]
     abstract = _text(fields.get("abstract")) or ""
     if csl and abstract:
         abstract = clean_abstract(abstract)
