@@ -37,7 +37,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from iclr_data import REPO, is_held_out, load_rows, real_abstract
-from paperatlas import reference as reference_mod
+from paperatlas.atlas import reference as reference_mod
 from paperatlas.embed import embedding_text, get_backend
 
 GENERIC_FILE = Path(__file__).resolve().parent / "generic_phrases.txt"
