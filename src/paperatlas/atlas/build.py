@@ -1,4 +1,4 @@
-"""The atlas: a stored map of one list (or the whole store) with labelled topics at two levels.
+"""Building the map of a list (or of the whole store): labelled topics at two levels.
 
 `build_map` reads the list's vectors, lays the papers out in 2D, groups them into broad and
 fine topics (cluster.py), names each topic (labels.py, topics.py) and stores the result with
