@@ -1,30 +1,69 @@
-"""`Atlas`: the library face of paperatlas. The CLI and the web app call only this.
+"""`Atlas`: the library face of paperatlas, and the only way in for the CLI and the web app.
 
 Each method is a thin delegation to the pipeline stage that owns the work, imported
 lazily so that `import paperatlas` stays fast (torch and friends load only when a
-stage that needs them runs).
+stage that needs them runs). Every answer is a typed record from `paperatlas.results`.
+
+    with Atlas(".paperatlas/atlas.db") as atlas:
+        atlas.add("iclr2026.jsonl")
+        atlas.embed()
+        hits = atlas.search("memory privacy").hits
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, TextIO
 
+from paperatlas.cache import StoreCache
+from paperatlas.results import (
+    AreaModelReport,
+    Collection,
+    EmbedReport,
+    EnrichReport,
+    FactRow,
+    Inspection,
+    ListStats,
+    Map,
+    ModelInfo,
+    PaperDetail,
+    ReferenceInfo,
+    VocabularyReport,
+)
 from paperatlas.store import Store, StoreGeneration
+
+if TYPE_CHECKING:
+    from paperatlas.atlas import TopicLookup
+    from paperatlas.compare import Comparison
+    from paperatlas.ingest import AddReport
+    from paperatlas.recommend import Recommendations
+    from paperatlas.search import SearchResult
+
+PathLike = str | os.PathLike[str]
 
 
 class Atlas:
     """An atlas on disk. `read_only=True` never writes (web `serve --read-only`); the
     default opens read-only only when the file or its directory is not writable, and
     methods that write then fail with StoreError. `create=False`: a missing atlas is an
-    error instead of a new one."""
+    error instead of a new one. A context manager: `with Atlas(db) as atlas:` closes it."""
 
     def __init__(
-        self, db: str | os.PathLike[str] | None = None, read_only: bool | None = None, create: bool = True
-    ):
+        self, db: PathLike | None = None, read_only: bool | None = None, create: bool = True
+    ) -> None:
         self.store = Store(db, read_only=read_only, create=create)
-        self._topics: tuple[Any, Any] | None = None  # (store change counter, TopicLookup)
+        # this store's TopicLookup, until the store changes (it holds the store: not shared)
+        self._topics = StoreCache(max_entries=1)
+
+    @staticmethod
+    def default_path() -> Path:
+        """The atlas used when none is named: $PAPERATLAS_DB, else .paperatlas/atlas.db."""
+        from paperatlas.store import default_db_path
+
+        return default_db_path()
 
     @property
     def read_only(self) -> bool:
@@ -37,15 +76,26 @@ class Atlas:
     def close(self) -> None:
         self.store.close()
 
+    def __enter__(self) -> Atlas:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
     # -- foundation: sources -> store ------------------------------------------------------
     def add(
         self,
-        paths,
+        paths: PathLike | Iterable[PathLike],
         list_name: str | None = None,
         progress: bool = False,
         enrich: bool = True,
         dry_run: bool = False,
-    ):
+    ) -> AddReport:
         """Read files (one path or several) into the store, one transaction per file, then
         extract the facts of every paper still without them (also those an interrupted
         earlier run left); returns an AddReport. `dry_run`: the same report, nothing kept."""
@@ -62,78 +112,204 @@ class Atlas:
         return report
 
     @staticmethod
-    def inspect(path, limit: int = 10):
+    def inspect(path: PathLike, limit: int = 10) -> Inspection:
         """Read one file without storing (no atlas needed: `Atlas.inspect(path)`): its
         FileReport and the first `limit` papers as they would be stored."""
         from paperatlas.ingest import inspect_file
 
-        return inspect_file(Path(path), limit)
+        report, papers = inspect_file(Path(path), limit)
+        return Inspection(report, papers)
 
-    def papers(self, **filters) -> list[dict[str, Any]]:
-        """Papers matching filters (list_name, area, decision, text, kind, has_code, limit, offset)."""
+    @staticmethod
+    def file_format(path: PathLike) -> str:
+        """The format `add` reads a file as (jsonl, csv, bibtex, ...); InputError if none."""
+        from paperatlas.sources import detect
+
+        return str(detect(Path(path)))
+
+    def papers(self, **filters: Any) -> list[dict[str, Any]]:
+        """Stored rows matching filters (list_name, area, decision, text, kind, has_code,
+        section, limit, offset): the paper's fields plus kind, name, has_code,
+        display_title and predicted_area from its facts."""
         return list(self.store.iter_papers(**filters))
 
-    def paper(self, paper_id: str, topics: bool = True) -> dict[str, Any] | None:
+    def paper(self, paper_id: str, topics: bool = True) -> PaperDetail | None:
         """One paper with its lists and facts, by id or unique id prefix. `topics=False`
         leaves out `topic` and `reference_topic` (the first call after a store change reads
         whole stored maps: ~40 ms on 10k papers; later calls reuse them)."""
         full = self.store.resolve_id(paper_id)
         if full is None:
             return None
-        paper = self.store.get_paper(full)
-        paper["lists"] = self.store.lists_of(full)
-        paper["facts"] = self.store.get_facts(full) or {}
-        if topics:
-            paper.update(self._topic_lookup()(full))  # topic and reference_topic (or None)
-        return paper
+        record = self.store.get_paper(full)
+        if record is None:  # deleted since resolve_id
+            return None
+        return PaperDetail(
+            record,
+            lists=self.store.lists_of(full),
+            facts=self.store.get_facts(full) or {},
+            topics=self._topic_lookup()(full) if topics else None,
+        )
 
-    def _topic_lookup(self):
+    def _topic_lookup(self) -> TopicLookup:
         """One TopicLookup (its stored maps parsed once) until the store changes."""
         from paperatlas.atlas import TopicLookup
 
-        stamp = self.store.change_counter()
-        if self._topics is None or self._topics[0] != stamp:
-            self._topics = (stamp, TopicLookup(self.store))
-        return self._topics[1]
+        return self._topics.get(self.store, "topics", lambda: TopicLookup(self.store))
 
-    def stats(self, list_name: str | None = None) -> dict[str, Any]:
-        return self.store.list_stats(list_name)
+    def stats(self, list_name: str | None = None) -> ListStats:
+        """Papers, papers with a title, counts by area and by decision (one list or all)."""
+        return ListStats(**self.store.list_stats(list_name))
 
     def lists(self) -> list[str]:
         return self.store.list_names()
 
-    def export(self, fmt: str, out, **selection) -> int:
-        """Write papers (selected like `papers`, or by collection=/query=) as jsonl|csv|bibtex|markdown."""
+    def export(self, fmt: str, out: PathLike | TextIO, **selection: Any) -> int:
+        """Write papers (selected like `papers`, or by collection=/query=) as
+        jsonl|csv|bibtex|markdown (`results.EXPORT_FORMATS`); returns how many."""
         from paperatlas.report.export import export_papers
 
         return export_papers(self.store, fmt, out, **selection)
 
     # -- understanding ----------------------------------------------------------------------
-    def enrich(self, force: bool = False, progress: bool = False) -> dict[str, int]:
+    def enrich(self, force: bool = False, progress: bool = False) -> EnrichReport:
+        """Extract the facts of every paper without current ones (all with `force`)."""
         from paperatlas.enrich.pipeline import enrich_store
 
-        return enrich_store(self.store, force=force, progress=progress)
+        counts: dict[str, Any] = enrich_store(self.store, force=force, progress=progress)
+        return EnrichReport(**counts)
+
+    def facts_pending(self) -> bool:
+        """Whether some paper has no current facts (an interrupted `add` or `enrich`)."""
+        return bool(self.store.facts_pending())
+
+    @staticmethod
+    def fact_rows(facts: dict[str, Any]) -> list[FactRow]:
+        """A paper's facts one line each, as a reader wants them: ("kind", "benchmark
+        (also: dataset)"), ("numbers", "up to 69% attribute-level violations · ...")."""
+        from paperatlas.enrich.areas import area_label, top3_text
+        from paperatlas.enrich.numbers import describe
+
+        rows: list[FactRow] = []
+
+        def row(label: str, value: str | None) -> None:
+            if value:
+                rows.append(FactRow(label, value))
+
+        names = facts.get("names") or []
+        row("name", facts.get("name"))
+        if len(names) > 1:
+            row("also names", ", ".join(names[1:]))
+        kind = facts.get("kind")
+        if kind:
+            secondary = facts.get("kinds") or []
+            row("kind", kind + (f" (also: {', '.join(secondary)})" if secondary else ""))
+        area = facts.get("predicted_area")
+        if isinstance(area, dict) and area.get("label"):
+            shown = area_label(area)  # "A or B" when the top two are a near-tie
+            row("area (predicted)", shown if area.get("tie") else f"{shown} ({area.get('prob', 0):.0%})")
+            row("area top 3", top3_text(area))
+        row("gist", facts.get("gist"))
+        numbers = [
+            describe(n) + (" (setup)" if n.get("role") == "setup" else "") for n in facts.get("numbers") or []
+        ]
+        row("numbers", " · ".join(numbers))
+        for link in facts.get("links") or []:
+            row(link.get("type", "link"), link.get("url"))
+        row("keyphrases", ", ".join(facts.get("keyphrases") or []))
+        return rows
+
+    @staticmethod
+    def train_areas(
+        data: PathLike, out: PathLike | None = None, include_held_out: bool = False, progress: bool = False
+    ) -> AreaModelReport:
+        """Train the research-area classifier from labelled papers (JSONL rows with title,
+        abstract, primary_area) and save it (default: the model shipped in the package)."""
+        from paperatlas.enrich.areas import train_from_file
+
+        info = train_from_file(
+            Path(data),
+            out=Path(out) if out is not None else None,
+            include_held_out=include_held_out,
+            progress=progress,
+        )
+        return AreaModelReport(**info)
 
     # -- vectors -----------------------------------------------------------------------------
-    def embed(self, model: str | None = None, progress: bool = False) -> dict[str, int]:
-        """Vectors of every paper for `model`; the default run also embeds the atlas's
-        English vocabulary for Chinese queries (crosslingual.build_vocabulary)."""
-        from paperatlas.embed import embed_store
+    @staticmethod
+    def models() -> list[ModelInfo]:
+        """The embedding back ends `embed(model=...)` accepts (`default`: used when none is named)."""
+        from paperatlas.embed import DEFAULT_MODEL, available_backends
 
-        result = embed_store(self.store, model=model, progress=progress)
-        if model is None:
-            from paperatlas.search.translate import build_vocabulary
+        return [ModelInfo(name, what, name == DEFAULT_MODEL) for name, what in available_backends().items()]
 
-            build_vocabulary(self.store, progress=progress)
-        return result
+    def embed(
+        self,
+        model: str | None = None,
+        progress: bool = False,
+        force: bool = False,
+        batch_size: int | None = None,
+        ray: bool = False,
+        address: str | None = None,
+        workers: int | None = None,
+        vocabulary: bool = True,
+    ) -> EmbedReport:
+        """Vectors of every paper for `model` (only missing or stale ones; all with `force`),
+        committed `batch_size` papers at a time. `ray`: the batches run on Ray, a local
+        instance or the cluster at `address`, with `workers` actors. The default model's
+        run also embeds the atlas's English vocabulary for Chinese queries
+        (`vocabulary=False`: not now; see build_vocabulary)."""
+        sizing: dict[str, Any] = {} if batch_size is None else {"batch_size": batch_size}
+        if ray:
+            from paperatlas.embed.distributed import embed_store_ray
+
+            result = embed_store_ray(
+                self.store,
+                model=model,
+                address=address,
+                workers=workers,
+                progress=progress,
+                force=force,
+                **sizing,
+            )
+        else:
+            from paperatlas.embed import embed_store
+
+            result = embed_store(self.store, model=model, progress=progress, force=force, **sizing)
+        if model is None and vocabulary:
+            self.build_vocabulary(progress=progress, force=force)
+        return EmbedReport(**result)
+
+    def build_vocabulary(self, progress: bool = False, force: bool = False) -> VocabularyReport:
+        """Embed the atlas's English terms with the multilingual model, so Chinese queries
+        match them (skipped while current; PaperatlasError/ImportError if the model is not usable)."""
+        from paperatlas.search.translate import build_vocabulary
+
+        return VocabularyReport(**build_vocabulary(self.store, progress=progress, force=force))
+
+    def ensure_vectors(self, model: str | None = None, progress: bool = False) -> EmbedReport | None:
+        """Embed the papers that have no vector yet for the model a map would use (None:
+        every paper already has one; embedding skips unchanged papers, so this is cheap)."""
+        from paperatlas.atlas import pick_model
+
+        if model is None and not self.store.vector_models():
+            return self.embed(progress=progress)
+        target = model or pick_model(self.store, self.store.all_ids(), None)
+        if len(self.store.vector_state(target)) < self.stats().papers:
+            return self.embed(model=target, progress=progress)
+        return None
 
     # -- search --------------------------------------------------------------------------------
-    def search(self, query: str, k: int = 20, offset: int = 0, **filters):
+    def search(self, query: str, k: int = 20, offset: int = 0, **filters: Any) -> SearchResult:
+        """Keywords and meaning together (any language); filters as in `papers`, and
+        `method` = auto | keyword | semantic."""
         from paperatlas.search import search
 
         return search(self.store, query, k=k, offset=offset, **filters)
 
-    def similar(self, paper_id: str | None = None, text: str | None = None, k: int = 10, **filters):
+    def similar(
+        self, paper_id: str | None = None, text: str | None = None, k: int = 10, **filters: Any
+    ) -> SearchResult:
+        """The papers closest in meaning to a stored paper or to a text."""
         from paperatlas.search import similar
 
         return similar(self.store, paper_id=paper_id, text=text, k=k, **filters)
@@ -145,35 +321,108 @@ class Atlas:
         model: str | None = None,
         force: bool = False,
         progress: bool = False,
-    ):
+    ) -> Map:
+        """The topic map of a list (all papers when None): the stored one while its papers
+        and vectors are unchanged (`built` False), else computed now."""
         from paperatlas.atlas import build_map
 
-        return build_map(self.store, list_name=list_name, model=model, force=force, progress=progress)
+        stored = build_map(self.store, list_name=list_name, model=model, force=force, progress=progress)
+        return Map(**stored)
+
+    def write_map_png(self, map_: Map, path: PathLike) -> Path:
+        """A publication-quality picture of the map."""
+        from paperatlas.report.mapplot import write_png
+
+        return Path(write_png(dict(map_), self.store, Path(path)))
+
+    def write_map_html(self, map_: Map, path: PathLike) -> Path:
+        """A self-contained interactive map (works offline)."""
+        from paperatlas.report.mapplot import write_html
+
+        return Path(write_html(dict(map_), self.store, Path(path)))
+
+    def references(self) -> list[ReferenceInfo]:
+        """The references (fields lists are placed on) this atlas can use."""
+        from paperatlas.atlas import reference
+
+        current = reference.in_use_name(self.store)
+        found = []
+        for name in reference.names(self.store):
+            ref = reference.load(self.store, name)
+            if ref is not None:
+                found.append(self._reference_info(ref, name == current))
+        return found
+
+    def build_reference(
+        self, list_name: str, name: str | None = None, progress: bool = False
+    ) -> ReferenceInfo:
+        """Make a big list of the atlas (its papers embedded) the reference every list is
+        placed on, and use it."""
+        from paperatlas.atlas import reference
+        from paperatlas.atlas.reference_build import build_reference
+
+        ref = build_reference(self.store, list_name, name=name or list_name, progress=progress)
+        reference.save(self.store, ref)
+        return self._reference_info(ref, True)
+
+    @staticmethod
+    def _reference_info(ref: Any, in_use: bool) -> ReferenceInfo:
+        return ReferenceInfo(
+            name=ref.name,
+            title=ref.meta.get("title", ref.name),
+            papers=len(ref.xy),
+            broad_topics=len(ref.broad_labels),
+            fine_topics=len(ref.fine_labels),
+            model=ref.model,
+            in_use=in_use,
+        )
+
+    def use_reference(self, name: str) -> None:
+        """Switch the reference lists are placed on (iclr2026: the shipped one)."""
+        from paperatlas.atlas import reference
+
+        reference.use(self.store, name)
 
     # -- take home -----------------------------------------------------------------------------
-    def like(self, ids, collection: str = "likes", value: int = 1) -> list[str]:
+    def like(self, ids: Iterable[str], collection: str = "likes", value: int = 1) -> list[str]:
+        """Mark papers liked (value 1) or disliked (-1) in a collection; returns their full ids."""
         from paperatlas.recommend import mark
 
         self.store.require_writable("mark papers")
-        return mark(self.store, ids, collection=collection, value=value)
+        return list(mark(self.store, ids, collection=collection, value=value))
 
-    def unlike(self, ids, collection: str = "likes") -> list[str]:
+    def dislike(self, ids: Iterable[str], collection: str = "likes") -> list[str]:
+        """Mark papers not wanted: the collection's recommendations steer away from them."""
+        return self.like(ids, collection=collection, value=-1)
+
+    def unlike(self, ids: Iterable[str], collection: str = "likes") -> list[str]:
+        """Remove likes or dislikes; returns the ids that were marked."""
         from paperatlas.recommend import unmark
 
         self.store.require_writable("unmark papers")
-        return unmark(self.store, ids, collection=collection)
+        return list(unmark(self.store, ids, collection=collection))
 
-    def recommend(self, collection: str = "likes", k: int = 30, **filters):
+    def collections(self) -> list[Collection]:
+        """Collections by name, with their numbers of liked and disliked papers."""
+        counts: dict[str, list[int]] = {}
+        for name, _, value in self.store.marks():
+            counts.setdefault(name, [0, 0])[0 if value > 0 else 1] += 1
+        return [Collection(name, liked, disliked) for name, (liked, disliked) in sorted(counts.items())]
+
+    def recommend(self, collection: str = "likes", k: int = 30, **filters: Any) -> Recommendations:
+        """The k best unseen papers like the collection's liked ones, each with its reasons."""
         from paperatlas.recommend import recommend
 
         return recommend(self.store, collection=collection, k=k, **filters)
 
-    def digest(self, fmt: str = "md", lang: str = "en", **selection) -> str:
+    def digest(self, fmt: str = "md", lang: str = "en", **selection: Any) -> str:
+        """A shareable report grouped by topic (md | html; headings en | zh)."""
         from paperatlas.report.digest import digest
 
         return digest(self.store, fmt=fmt, lang=lang, **selection)
 
-    def compare(self, list_a: str, list_b: str, **options):
+    def compare(self, list_a: str, list_b: str, **options: Any) -> Comparison:
+        """Two lists side by side: shares by area and topic, risers, fallers, what is new."""
         from paperatlas.compare import compare_lists
 
         return compare_lists(self.store, list_a, list_b, **options)

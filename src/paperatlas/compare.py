@@ -4,8 +4,8 @@ grew or shrank, and which names and terms appear only in the second.
 Topics must be the same for both lists, so they come from the stored map of the whole
 store when it covers both; otherwise the union of the two lists is clustered here
 (k-means over the stored vectors, or over TF-IDF when there are none) and labelled by the
-atlas's labeller. `compare_lists` returns a `Comparison`; `render_tables` turns it into
-rich tables and `draw_chart` into a PNG.
+atlas's labeller. `compare_lists` returns a `Comparison` and `draw_chart` turns it into a
+PNG (the CLI renders it as tables: cli/curate.py).
 """
 
 from __future__ import annotations
@@ -256,68 +256,6 @@ def _within(short: str, long: str) -> bool:
 
 
 # -- output -----------------------------------------------------------------------------------
-
-
-def render_tables(comparison: Comparison, top: int = 12) -> list:
-    """rich Tables: areas, topics, risers and fallers, new names and terms."""
-    from rich.table import Table
-    from rich.text import Text
-
-    a, b = comparison.list_a, comparison.list_b
-    tables = []
-    for title, rows in (
-        (f"share by area: {a} ({comparison.n_a}) vs {b} ({comparison.n_b})", comparison.areas[:top]),
-        (f"share by topic ({comparison.topic_source})", comparison.topics[:top]),
-    ):
-        table = Table(title=Text(title), header_style="bold", title_justify="left")
-        table.add_column("label", ratio=3)
-        table.add_column(Text(a), justify="right")
-        table.add_column(Text(b), justify="right")
-        table.add_column("change", justify="right")
-        for r in rows:
-            table.add_row(
-                Text(r.label),
-                f"{r.count_a} ({r.share_a:.1f}%)",
-                f"{r.count_b} ({r.share_b:.1f}%)",
-                _delta(r.delta),
-            )
-        tables.append(table)
-    moves = Table(
-        title="biggest risers and fallers (topic share, percentage points)",
-        header_style="bold",
-        title_justify="left",
-    )
-    moves.add_column("risers", ratio=1)
-    moves.add_column("fallers", ratio=1)
-    risers, fallers = comparison.risers(top), comparison.fallers(top)
-    for i in range(max(len(risers), len(fallers))):
-        cells = []
-        for rows in (risers, fallers):
-            cell = Text()
-            if i < len(rows):
-                cell.append(rows[i].label + " ")
-                cell.append_text(_delta(rows[i].delta))
-            cells.append(cell)
-        moves.add_row(*cells)
-    tables.append(moves)
-    new = Table(title=f"new in {b}", header_style="bold", title_justify="left")
-    new.add_column("names (not in A)", ratio=1)
-    new.add_column("terms (papers of B)", ratio=1)
-    names, terms = comparison.new_names[:top], comparison.new_terms[:top]
-    for i in range(max(len(names), len(terms))):
-        new.add_row(
-            Text(names[i][0]) if i < len(names) else Text(""),
-            Text(f"{terms[i][0]} ({terms[i][1]})") if i < len(terms) else Text(""),
-        )
-    tables.append(new)
-    return tables
-
-
-def _delta(value: float):
-    from rich.text import Text
-
-    style = "green" if value > 0 else ("red" if value < 0 else "dim")
-    return Text(f"{value:+.1f}", style=style)
 
 
 def draw_chart(comparison: Comparison, path: str | Path, top: int = 12) -> Path:

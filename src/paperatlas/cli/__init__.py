@@ -5,17 +5,20 @@ from __future__ import annotations
 
 import sys
 
-# Importing a module registers its commands on `app`; order sets the order in --help.
-from paperatlas.cli import (
-    core,  # noqa: F401  add, ls, show, stats, export
-    curate,  # noqa: F401  like, recommend, digest, compare
-    find,  # noqa: F401  search, similar
-    maps,  # noqa: F401  map, serve
-    reference,  # noqa: F401  reference ls/build/use
-    understand,  # noqa: F401  enrich
-    vectors,  # noqa: F401  embed, train-areas
-)
 from paperatlas.cli.common import app, run_app
+
+# Importing a module registers its commands on `app`; this order is the order in --help
+# (typer lists commands as registered), so the import sorter must leave it alone.
+# isort: off
+from paperatlas.cli import core  # noqa: F401  add, inspect, ls, show, stats, lists, export
+from paperatlas.cli import understand  # noqa: F401  enrich
+from paperatlas.cli import vectors  # noqa: F401  embed, models, train-areas
+from paperatlas.cli import find  # noqa: F401  search, similar
+from paperatlas.cli import maps  # noqa: F401  map, serve
+from paperatlas.cli import reference  # noqa: F401  reference ls/build/use
+from paperatlas.cli import curate  # noqa: F401  like, dislike, unlike, collections, recommend, digest, compare
+
+# isort: on
 
 
 def main() -> None:

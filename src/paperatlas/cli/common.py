@@ -8,12 +8,15 @@ processes stop, finished work stays for the next run to resume from (exit 143)."
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sqlite3
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from types import FrameType
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -57,9 +60,7 @@ def open_atlas(db: Path | None, create: bool = False) -> Atlas:
     """The command's atlas. Only commands that bring papers in (`add`) create a missing
     one; the others say there is none. An atlas this process cannot write opens
     read-only (commands that write then fail with one line)."""
-    from paperatlas.store import default_db_path
-
-    _opened["db"] = Path(db) if db is not None else default_db_path()
+    _opened["db"] = Path(db) if db is not None else Atlas.default_path()
     return Atlas(db, create=create)
 
 
@@ -82,7 +83,7 @@ def plural(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
-def one_of(*choices: str):
+def one_of(*choices: str) -> Callable[[str | None], str | None]:
     """An option callback that lets only `choices` (or no value) through: anything else is
     a usage error (one line naming the option and the choices, exit 2)."""
 
@@ -92,11 +93,6 @@ def one_of(*choices: str):
         return value
 
     return check
-
-
-def fail(message: str, code: int = 2) -> None:
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False, markup=True)
-    raise typer.Exit(code)
 
 
 # characters str.splitlines() breaks at, shown escaped so an echoed value keeps it one line
@@ -168,13 +164,13 @@ def describe_sqlite_error(exc: sqlite3.Error, db: Path | None) -> str:
     return f"{where}database error ({text})"
 
 
-def _raise_terminated(signum, frame) -> None:
+def _raise_terminated(signum: int, frame: FrameType | None) -> NoReturn:
     raise Terminated(signum)
 
 
-def _catch_termination() -> dict[int, object]:
+def _catch_termination() -> dict[int, Any]:
     """SIGTERM/SIGHUP raise Terminated in the main thread; returns the old handlers."""
-    old: dict[int, object] = {}
+    old: dict[int, Any] = {}
     if sys.platform == "win32":
         return old
     import threading
@@ -182,10 +178,8 @@ def _catch_termination() -> dict[int, object]:
     if threading.current_thread() is not threading.main_thread():
         return old
     for sig in (signal.SIGTERM, signal.SIGHUP):
-        try:
+        with contextlib.suppress(ValueError, OSError):
             old[sig] = signal.signal(sig, _raise_terminated)
-        except (ValueError, OSError):
-            pass
     return old
 
 

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table
 from rich.text import Text
 
+from paperatlas.api import Atlas
 from paperatlas.cli.common import (
     DbOption,
     UserError,
@@ -24,12 +25,16 @@ from paperatlas.cli.common import (
     open_atlas,
     plural,
 )
-from paperatlas.enrich.kinds import KINDS
+from paperatlas.errors import PaperatlasError
+from paperatlas.results import KINDS
+
+if TYPE_CHECKING:
+    from paperatlas.results import AddReport, FileReport, ListStats
 
 ListOption = Annotated[str | None, typer.Option("--list", "-l", help="Only papers of this list.")]
 
 
-def _check_list(atlas, list_name: str | None) -> None:
+def _check_list(atlas: Atlas, list_name: str | None) -> None:
     if list_name is not None and list_name not in atlas.lists():
         known = ", ".join(atlas.lists()) or "none yet"
         raise UserError(f"no list named '{list_name}' (lists: {known})")
@@ -64,9 +69,7 @@ def add(
 
     Prints per file the format read, the entries with titles / abstracts / authors / links,
     what was skipped and why, and warnings when the file seems to read badly."""
-    from paperatlas.store import default_db_path
-
-    if dry_run and not Path(db or default_db_path()).exists():
+    if dry_run and not Path(db or Atlas.default_path()).exists():
         _dry_run_without_atlas(files, list_name)
         return
     atlas = open_atlas(db, create=not dry_run)
@@ -75,9 +78,7 @@ def add(
     )
     _print_add_report(report, dry_run)
     # also finishes the facts an interrupted earlier run left (the store says what is pending)
-    if not no_enrich and not dry_run and (report.added or report.merged or atlas.store.facts_pending()):
-        from paperatlas.errors import PaperatlasError
-
+    if not no_enrich and not dry_run and (report.added or report.merged or atlas.facts_pending()):
         try:
             atlas.enrich(progress=sys.stderr.isatty())
         except PaperatlasError as exc:  # the papers are stored; only the facts are missing
@@ -89,7 +90,7 @@ def add(
     if any(not f.error for f in report.files):  # a failed file is its one error line alone
         console.print(
             Text(
-                f"atlas {atlas.path}: {plural(atlas.stats()['papers'], 'paper')}"
+                f"atlas {atlas.path}: {plural(atlas.stats().papers, 'paper')}"
                 + (" (dry run: nothing stored)" if dry_run else "")
             ),
             style="dim",
@@ -101,8 +102,6 @@ def _dry_run_without_atlas(files: list[Path], list_name: str | None) -> None:
     """`add --dry-run` before any atlas exists: match against an empty one in a temp dir."""
     import tempfile
 
-    from paperatlas.api import Atlas
-
     with tempfile.TemporaryDirectory() as tmp:
         atlas = Atlas(Path(tmp) / "dry.db")
         report = atlas.add(files, list_name=list_name, enrich=False, dry_run=True)
@@ -112,7 +111,7 @@ def _dry_run_without_atlas(files: list[Path], list_name: str | None) -> None:
     _exit_on_errors(report, True)
 
 
-def _exit_on_errors(report, dry_run: bool) -> None:
+def _exit_on_errors(report: AddReport, dry_run: bool) -> None:
     for error in report.errors:
         note = "" if dry_run else " (nothing from this file was stored)"
         err_console.print(Text(f"error: {error}{note}"), style="bold red", soft_wrap=True)
@@ -120,17 +119,15 @@ def _exit_on_errors(report, dry_run: bool) -> None:
         raise typer.Exit(2)
 
 
-def _print_read(f) -> None:
+def _print_read(f: FileReport) -> None:
     """What was read from one file: format, field counts, skips by reason, warnings."""
     console.print(
         Text(f"{f.path} ({f.format or '?'}): {plural(f.stats.papers, 'paper')}: {f.stats.summary()}"),
         soft_wrap=True,
     )
     for inner, stats in f.files.items():  # a folder: each file in it
-        from paperatlas.sources import detect
-
         try:
-            fmt = detect(inner)
+            fmt = Atlas.file_format(inner)
         except Exception:
             fmt = "?"
         console.print(
@@ -148,7 +145,7 @@ def _joined_note(joined: int, list_name: str) -> str:
     return f" ({joined} now also in '{list_name}')" if joined else ""
 
 
-def _print_add_report(report, dry_run: bool) -> None:
+def _print_add_report(report: AddReport, dry_run: bool) -> None:
     verb = "would add" if dry_run else "added"
     for f in report.files:
         if f.error:
@@ -182,13 +179,11 @@ def inspect(
 ) -> None:
     """Show how a file reads, without storing anything: format, counts, skips, warnings,
     and its first entries as they would be stored."""
-    from paperatlas.api import Atlas
-    from paperatlas.errors import PaperatlasError
-
     try:
-        report, rows = Atlas.inspect(file, limit=limit)
+        found = Atlas.inspect(file, limit=limit)
     except PaperatlasError as exc:
         raise UserError(str(exc)) from None
+    report, rows = found.report, found.papers
     _print_read(report)
     cells = []
     for row in rows:
@@ -319,13 +314,13 @@ def show(
     paper = atlas.paper(paper_id)
     if paper is None:
         raise UserError(f"no paper with id '{paper_id}' (or the prefix matches several; see 'paperatlas ls')")
-    facts = paper.pop("facts", {}) or {}
+    facts = paper.facts
     title = paper.get("title") or facts.get("display_title") or "(untitled)"
     console.print(Text(title, style="bold"))
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="bold cyan", no_wrap=True)
     grid.add_column()
-    skip = {"title", "abstract", "extra"}
+    skip = {"title", "abstract", "extra", "facts"}
     for key, value in paper.items():
         if key not in skip and value not in (None, "", [], {}):
             grid.add_row(key, _render(value))
@@ -383,21 +378,19 @@ def stats(list_name: ListOption = None, db: DbOption = None) -> None:
     overview = Table(title="lists", header_style="bold")
     for column in ("list", "papers", "with title"):
         overview.add_column(column, justify="left" if column == "list" else "right")
-    per_list = {name: atlas.stats(name) for name in names}
+    per_list: dict[str, ListStats] = {name: atlas.stats(name) for name in names}
     for name, s in per_list.items():
-        overview.add_row(Text(name), str(s["papers"]), str(s["with_title"]))
+        overview.add_row(Text(name), str(s.papers), str(s.with_title))
     if not list_name:
         total = atlas.stats()
-        overview.add_row(
-            Text("all (deduplicated)", style="bold"), str(total["papers"]), str(total["with_title"])
-        )
+        overview.add_row(Text("all (deduplicated)", style="bold"), str(total.papers), str(total.with_title))
     console.print(overview)
     for name, s in per_list.items():
-        for what in ("by_area", "by_decision"):
-            table = Table(title=f"{name}: {what.replace('_', ' ')}", header_style="bold")
-            table.add_column(what[3:])
+        for what, counts in (("area", s.by_area), ("decision", s.by_decision)):
+            table = Table(title=f"{name}: by {what}", header_style="bold")
+            table.add_column(what)
             table.add_column("papers", justify="right")
-            for key, count in s[what].items():
+            for key, count in counts.items():
                 table.add_row(Text(str(key)), str(count))
             console.print(table)
 
@@ -410,7 +403,7 @@ def lists_command(db: DbOption = None) -> None:
     table.add_column("list")
     table.add_column("papers", justify="right")
     for name in atlas.lists():
-        table.add_row(Text(name), str(atlas.stats(name)["papers"]))
+        table.add_row(Text(name), str(atlas.stats(name).papers))
     console.print(table)
 
 
@@ -442,10 +435,10 @@ def export(
     db: DbOption = None,
 ) -> None:
     """Export papers (all, one list, a collection or a search result) as JSON Lines, CSV, BibTeX or Markdown."""
-    from paperatlas.report.export import FORMATS
+    from paperatlas.results import EXPORT_FORMATS
 
-    if fmt not in FORMATS:
-        raise UserError(f"unknown format '{fmt}' (choose from {', '.join(FORMATS)})")
+    if fmt not in EXPORT_FORMATS:
+        raise UserError(f"unknown format '{fmt}' (choose from {', '.join(EXPORT_FORMATS)})")
     check_output(output, "--output")
     atlas = open_atlas(db)
     _check_list(atlas, list_name)

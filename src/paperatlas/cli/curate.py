@@ -8,13 +8,17 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
 from rich.text import Text
 
 from paperatlas.cli.common import DbOption, UserError, app, check_output, console, err_console, open_atlas
+from paperatlas.results import DIGEST_FORMATS, DIGEST_LANGUAGES
+
+if TYPE_CHECKING:
+    from paperatlas.results import Comparison
 
 IdsArgument = Annotated[
     list[str], typer.Argument(metavar="ID...", help="Paper ids or unique prefixes.", show_default=False)
@@ -45,7 +49,7 @@ def dislike(
     db: DbOption = None,
 ) -> None:
     """Mark papers as not wanted: recommendations for the collection steer away from them."""
-    done = open_atlas(db).like(ids, collection=into, value=-1)
+    done = open_atlas(db).dislike(ids, collection=into)
     _say(f"disliked {len(done)} paper{'s' if len(done) != 1 else ''} in '{into}': {', '.join(done)}")
 
 
@@ -66,19 +70,16 @@ def unlike(
 @app.command()
 def collections(db: DbOption = None) -> None:
     """List collections with their numbers of liked and disliked papers."""
-    store = open_atlas(db).store
-    counts: dict[str, list[int]] = {}
-    for name, _, value in store.marks():
-        counts.setdefault(name, [0, 0])[0 if value > 0 else 1] += 1
-    if not counts:
+    found = open_atlas(db).collections()
+    if not found:
         _say("no collections yet: `paperatlas like ID…` starts 'likes'")
         return
     table = Table(header_style="bold")
     table.add_column("collection")
     table.add_column("liked", justify="right")
     table.add_column("disliked", justify="right")
-    for name, (liked, disliked) in sorted(counts.items()):
-        table.add_row(Text(name), str(liked), str(disliked))
+    for c in found:
+        table.add_row(Text(c.name), str(c.liked), str(c.disliked))
     console.print(table)
 
 
@@ -147,9 +148,9 @@ def digest(
     db: DbOption = None,
 ) -> None:
     """A shareable report grouped by topic: map, overview, one line per paper (Markdown or HTML)."""
-    if fmt not in ("md", "html"):
+    if fmt not in DIGEST_FORMATS:
         raise UserError(f"unknown digest format '{fmt}' (md or html)")
-    if lang not in ("en", "zh"):
+    if lang not in DIGEST_LANGUAGES:
         raise UserError(f"unknown language '{lang}' (en or zh)")
     check_output(output, "--output")
     atlas = open_atlas(db)
@@ -188,9 +189,64 @@ def compare(
     if as_json:
         sys.stdout.write(json.dumps(result.to_dict(), ensure_ascii=False, indent=2) + "\n")
         return
-    from paperatlas.compare import render_tables
-
-    for table in render_tables(result, top=top):
+    for table in _comparison_tables(result, top=top):
         console.print(table)
     if png is not None:
         _say(f"chart written to {png}")
+
+
+def _comparison_tables(comparison: Comparison, top: int = 12) -> list[Table]:
+    """rich Tables: areas, topics, risers and fallers, new names and terms."""
+    a, b = comparison.list_a, comparison.list_b
+    tables = []
+    for title, rows in (
+        (f"share by area: {a} ({comparison.n_a}) vs {b} ({comparison.n_b})", comparison.areas[:top]),
+        (f"share by topic ({comparison.topic_source})", comparison.topics[:top]),
+    ):
+        table = Table(title=Text(title), header_style="bold", title_justify="left")
+        table.add_column("label", ratio=3)
+        table.add_column(Text(a), justify="right")
+        table.add_column(Text(b), justify="right")
+        table.add_column("change", justify="right")
+        for r in rows:
+            table.add_row(
+                Text(r.label),
+                f"{r.count_a} ({r.share_a:.1f}%)",
+                f"{r.count_b} ({r.share_b:.1f}%)",
+                _delta(r.delta),
+            )
+        tables.append(table)
+    moves = Table(
+        title="biggest risers and fallers (topic share, percentage points)",
+        header_style="bold",
+        title_justify="left",
+    )
+    moves.add_column("risers", ratio=1)
+    moves.add_column("fallers", ratio=1)
+    risers, fallers = comparison.risers(top), comparison.fallers(top)
+    for i in range(max(len(risers), len(fallers))):
+        cells = []
+        for rows in (risers, fallers):
+            cell = Text()
+            if i < len(rows):
+                cell.append(rows[i].label + " ")
+                cell.append_text(_delta(rows[i].delta))
+            cells.append(cell)
+        moves.add_row(*cells)
+    tables.append(moves)
+    new = Table(title=f"new in {b}", header_style="bold", title_justify="left")
+    new.add_column("names (not in A)", ratio=1)
+    new.add_column("terms (papers of B)", ratio=1)
+    names, terms = comparison.new_names[:top], comparison.new_terms[:top]
+    for i in range(max(len(names), len(terms))):
+        new.add_row(
+            Text(names[i][0]) if i < len(names) else Text(""),
+            Text(f"{terms[i][0]} ({terms[i][1]})") if i < len(terms) else Text(""),
+        )
+    tables.append(new)
+    return tables
+
+
+def _delta(value: float) -> Text:
+    style = "green" if value > 0 else ("red" if value < 0 else "dim")
+    return Text(f"{value:+.1f}", style=style)

@@ -5,14 +5,18 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table
 from rich.text import Text
 
 from paperatlas.cli.common import DbOption, UserError, app, console, err_console, one_of, open_atlas
-from paperatlas.enrich.kinds import KINDS
+from paperatlas.errors import InputError
+from paperatlas.results import KINDS
+
+if TYPE_CHECKING:
+    from paperatlas.results import SearchResult
 
 KOption = Annotated[int, typer.Option("--k", "-k", help="How many results.", min=1, max=1000)]
 OffsetOption = Annotated[int, typer.Option("--offset", help="Skip this many results (paging).", min=0)]
@@ -116,8 +120,6 @@ def similar_command(
 
 
 def _read_text(path: Path) -> str:
-    from paperatlas.errors import InputError
-
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -127,7 +129,7 @@ def _read_text(path: Path) -> str:
     return data.decode("utf-8", errors="replace")
 
 
-def _show(result, as_json: bool) -> None:
+def _show(result: SearchResult, as_json: bool) -> None:
     if as_json:
         sys.stdout.write(json.dumps(result.to_dict(), ensure_ascii=False, indent=1) + "\n")
         return
@@ -163,7 +165,7 @@ def _show(result, as_json: bool) -> None:
     )
 
 
-def _snippet_text(segments) -> Text:
+def _snippet_text(segments: list[dict[str, Any]]) -> Text:
     # Text.append takes the abstract as plain text: no rich markup is interpreted.
     text = Text()
     for seg in segments:

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
+from paperatlas.api import Atlas
 from paperatlas.cli.common import DbOption, UserError, app, check_output, console, err_console, open_atlas
 
 
@@ -43,13 +44,13 @@ def map_command(
     atlas = open_atlas(db)
     if list_name is not None and list_name not in atlas.lists():
         raise UserError(f"no list named '{list_name}' (lists: {', '.join(atlas.lists()) or 'none yet'})")
-    if atlas.stats(list_name)["papers"] == 0:
+    if atlas.stats(list_name).papers == 0:
         raise UserError("no papers yet: run `paperatlas add FILE` first")
     progress = sys.stderr.isatty()
-    _ensure_vectors(atlas, model, progress)
+    atlas.ensure_vectors(model, progress)
     stored = atlas.build_map(list_name=list_name, model=model, force=force, progress=progress)
-    meta = stored["meta"]
-    state = "built" if stored["built"] else "unchanged, reused"
+    meta = stored.meta
+    state = "built" if stored.built else "unchanged, reused"
     if meta.get("grouping") == "reference":  # a short list: placed on the field
         console.print(
             Text(
@@ -62,7 +63,7 @@ def map_command(
     else:
         console.print(
             Text(
-                f"map of {meta['papers']:,} papers ({state}, model {stored['model']}): "
+                f"map of {meta['papers']:,} papers ({state}, model {stored.model}): "
                 f"{meta['broad_topics']} broad topics, {meta['fine_topics']} fine topics, "
                 f"outliers {meta['outliers']} ({meta['outlier_share']:.1%}, each kept in its nearest topic)"
                 + (
@@ -72,33 +73,15 @@ def map_command(
                 )
             )
         )
-    broad = sorted((t for t in stored["topics"] if t["level"] == 0), key=lambda t: -t["size"])
-    for t in broad[:topics]:
+    for t in stored.broad_topics[:topics]:
         names = ", ".join(t["data"].get("names", [])[:3])
         console.print(Text(f"  {t['size']:>6,}  {t['label']}" + (f"  ({names})" if names else "")))
     if png is not None:
-        from paperatlas.report.mapplot import write_png
-
-        write_png(stored, atlas.store, png)
+        atlas.write_map_png(stored, png)
         console.print(Text(f"wrote {png}"))
     if html is not None:
-        from paperatlas.report.mapplot import write_html
-
-        write_html(stored, atlas.store, html)
+        atlas.write_map_html(stored, html)
         console.print(Text(f"wrote {html} (open it in a browser; works offline)"))
-
-
-def _ensure_vectors(atlas, model: str | None, progress: bool) -> None:
-    """Embed the papers that have no vector yet for the model the map will use (embedding
-    skips unchanged papers, so this is cheap when everything is embedded)."""
-    from paperatlas.atlas import pick_model
-
-    if model is None and not atlas.store.vector_models():
-        atlas.embed(progress=progress)
-        return
-    target = model or pick_model(atlas.store, atlas.store.all_ids(), None)
-    if len(atlas.store.vector_state(target)) < atlas.stats()["papers"]:
-        atlas.embed(model=target, progress=progress)
 
 
 @app.command()
@@ -139,8 +122,6 @@ def serve(
     """Start the web app: map, search, paper cards, topics.
 
     Answers only requests addressed to this machine (or an --allow-host name); likes change only from its own pages."""
-    from paperatlas.api import Atlas
-    from paperatlas.store import default_db_path
     from paperatlas.web import server
     from paperatlas.web.app import default_workers
     from paperatlas.web.guard import normalise_host_name
@@ -148,7 +129,7 @@ def serve(
     if workers is not None and workers < 1:
         raise UserError("--workers must be 1 or more")
     workers = workers or default_workers()
-    path = Path(db) if db is not None else default_db_path()
+    path = Path(db) if db is not None else Atlas.default_path()
     if not path.exists() and not create:
         raise UserError(f"no atlas at {path}; run paperatlas add first, or pass --create")
     hosts = []

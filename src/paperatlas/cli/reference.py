@@ -24,17 +24,12 @@ app.add_typer(reference_app, name="reference")
 @reference_app.command("ls")
 def reference_ls(db: DbOption = None) -> None:
     """The references this atlas can use (* = the one in use)."""
-    from paperatlas.atlas import reference
-
-    atlas = open_atlas(db)
-    current = reference.in_use_name(atlas.store)
-    for name in reference.names(atlas.store):
-        ref = reference.load(atlas.store, name)
-        mark = "*" if name == current else " "
+    for ref in open_atlas(db).references():
+        mark = "*" if ref.in_use else " "
         console.print(
             Text(
-                f"{mark} {name}: {ref.meta.get('title', name)}, {len(ref.xy):,} papers, "
-                f"{len(ref.broad_labels)} broad / {len(ref.fine_labels)} fine topics "
+                f"{mark} {ref.name}: {ref.title}, {ref.papers:,} papers, "
+                f"{ref.broad_topics} broad / {ref.fine_topics} fine topics "
                 f"({ref.model} vectors)"
             )
         )
@@ -49,22 +44,17 @@ def reference_build(
     db: DbOption = None,
 ) -> None:
     """Make a big list of the atlas the reference every list is placed on (and use it)."""
-    from paperatlas.atlas import reference
-    from paperatlas.atlas.reference_build import build_reference
-    from paperatlas.cli.maps import _ensure_vectors
-
     atlas = open_atlas(db)
     if list_name not in atlas.lists():
         raise UserError(f"no list named '{list_name}' (lists: {', '.join(atlas.lists()) or 'none yet'})")
     progress = sys.stderr.isatty()
-    _ensure_vectors(atlas, None, progress)
-    ref = build_reference(atlas.store, list_name, name=name or list_name, progress=progress)
-    reference.save(atlas.store, ref)
+    atlas.ensure_vectors(None, progress)
+    ref = atlas.build_reference(list_name, name=name, progress=progress)
     console.print(
         Text(
-            f"reference {ref.name!r} built from {len(ref.xy):,} papers of "
-            f"{list_name!r}: {len(ref.broad_labels)} broad and "
-            f"{len(ref.fine_labels)} fine topics; now in use (maps are placed on it "
+            f"reference {ref.name!r} built from {ref.papers:,} papers of "
+            f"{list_name!r}: {ref.broad_topics} broad and "
+            f"{ref.fine_topics} fine topics; now in use (maps are placed on it "
             f"when next built)"
         )
     )
@@ -78,8 +68,5 @@ def reference_use(
     db: DbOption = None,
 ) -> None:
     """Switch the reference lists are placed on."""
-    from paperatlas.atlas import reference
-
-    atlas = open_atlas(db)
-    reference.use(atlas.store, name)
+    open_atlas(db).use_reference(name)
     console.print(Text(f"reference in use: {name} (maps are rebuilt on it when next built)"))

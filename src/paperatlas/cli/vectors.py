@@ -10,7 +10,9 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
+from paperatlas.api import Atlas
 from paperatlas.cli.common import DbOption, UserError, app, console, open_atlas
+from paperatlas.errors import PaperatlasError
 
 
 @app.command()
@@ -59,41 +61,31 @@ def embed(
     db: DbOption = None,
 ) -> None:
     """Compute the vectors of every paper (once per model; interrupt and rerun to resume)."""
-    from paperatlas.embed import available_backends, embed_store
-
-    if model is not None and model not in available_backends():
-        raise UserError(f"unknown model '{model}' (models: {', '.join(available_backends())})")
+    known = [m.name for m in Atlas.models()]
+    if model is not None and model not in known:
+        raise UserError(f"unknown model '{model}' (models: {', '.join(known)})")
     if (address or workers) and not ray:
         raise UserError("--address and --workers go with --ray")
     atlas = open_atlas(db)
-    if ray:
-        from paperatlas.embed.distributed import embed_store_ray
-
-        result = embed_store_ray(
-            atlas.store,
-            model=model,
-            address=address,
-            workers=workers,
-            batch_size=batch_size,
-            progress=sys.stderr.isatty(),
-            force=force,
-        )
-    else:
-        result = embed_store(
-            atlas.store, model=model, progress=sys.stderr.isatty(), force=force, batch_size=batch_size
-        )
+    progress = sys.stderr.isatty()
+    result = atlas.embed(
+        model=model,
+        progress=progress,
+        force=force,
+        batch_size=batch_size,
+        ray=ray,
+        address=address,
+        workers=workers,
+        vocabulary=False,  # below: its failure is a note, the vectors are kept
+    )
     console.print(
         Text(
-            f"{result['model']}: embedded {result['embedded']}, unchanged "
-            f"{result['skipped']} of {result['total']} papers"
+            f"{result.model}: embedded {result.embedded}, unchanged {result.skipped} of {result.total} papers"
         )
     )
-    if model is None:  # the default run also readies Chinese queries (crosslingual.py)
-        from paperatlas.errors import PaperatlasError
-        from paperatlas.search.translate import build_vocabulary
-
+    if model is None:  # the default run also readies Chinese queries (search/translate.py)
         try:
-            vocab = build_vocabulary(atlas.store, progress=sys.stderr.isatty(), force=force)
+            vocab = atlas.build_vocabulary(progress=progress, force=force)
         except (PaperatlasError, ImportError) as exc:  # the vectors above are kept
             console.print(
                 Text(
@@ -104,8 +96,8 @@ def embed(
         else:
             console.print(
                 Text(
-                    f"Chinese queries: {vocab['terms']} English terms of this "
-                    f"atlas ({vocab['embedded']} newly embedded)"
+                    f"Chinese queries: {vocab.terms} English terms of this "
+                    f"atlas ({vocab.embedded} newly embedded)"
                 )
             )
 
@@ -113,11 +105,9 @@ def embed(
 @app.command("models")
 def models() -> None:
     """List the embedding back ends."""
-    from paperatlas.embed import DEFAULT_MODEL, available_backends
-
     table = Table("model", "what")
-    for name, what in available_backends().items():
-        table.add_row(name + (" (default)" if name == DEFAULT_MODEL else ""), what)
+    for m in Atlas.models():
+        table.add_row(m.name + (" (default)" if m.default else ""), m.description)
     console.print(table)
 
 
@@ -147,7 +137,5 @@ def train_areas(
     ] = False,
 ) -> None:
     """Train the research-area classifier from labelled papers and save it."""
-    from paperatlas.enrich.areas import train_from_file
-
-    info = train_from_file(data, out=out, include_held_out=all_rows, progress=sys.stderr.isatty())
-    console.print(Text(f"trained on {info['papers']} papers, {info['areas']} areas -> {info['path']}"))
+    info = Atlas.train_areas(data, out=out, include_held_out=all_rows, progress=sys.stderr.isatty())
+    console.print(Text(f"trained on {info.papers} papers, {info.areas} areas -> {info.path}"))
