@@ -118,3 +118,78 @@ def test_card_facts_are_the_card_fields_of_the_full_facts(store):
     assert list(card) == ["c1"]
     full = store.facts_for(["c1"])["c1"]
     assert card["c1"] == {k: full[k] for k in ("name", "kind", "has_code", "display_title", "gist")}
+
+
+def test_change_counter_moves_with_writes_not_with_scratch_reads(store):
+    with store.transaction():
+        store.insert_papers([_row("a", abstract="graph networks")])
+    before = store.change_counter()
+    assert store.change_counter() == before
+    store.fts_doc_freq(["graph", "networks"])  # writes only this connection's temp tables
+    assert store.change_counter() == before
+    with store.transaction():
+        store.set_mark("likes", "a", 1)
+    assert store.change_counter() != before
+
+
+def test_signatures_follow_papers_and_vectors(store):
+    assert store.papers_signature() == (0, 0, "")
+    with store.transaction():
+        store.insert_papers([_row("a"), _row("b")])
+    first = store.papers_signature()
+    assert first[:2] == (2, 2)
+    assert store.count_vectors("m") == 0 and store.vector_signature("m") == (0, 0)
+    with store.transaction():
+        store.put_vectors("m", ["a", "b"], np.ones((2, 3), dtype=np.float32), ["t", "t"])
+    assert store.count_vectors("m") == 2 and store.count_vectors("other") == 0
+    replaced_before = store.vector_signature("m")
+    with store.transaction():
+        store.put_vectors("m", ["a"], np.zeros((1, 3), dtype=np.float32), ["u"])
+    assert store.vector_signature("m") != replaced_before  # same count, a new rowid
+    with store.transaction():
+        store.delete_vectors("m")
+    assert store.count_vectors("m") == 0
+
+
+def test_generation_is_shared_by_threads_and_sees_other_connections(store, tmp_path):
+    import threading
+
+    with store.transaction():
+        store.insert_papers([_row("a")])
+    generation = store.generation()
+    try:
+        first = generation.current()
+        seen = []
+        thread = threading.Thread(target=lambda: seen.append(generation.current()))
+        thread.start()
+        thread.join()
+        assert seen == [first]
+        other = Store(tmp_path / "s.db")  # another connection, as another process would have
+        with other.transaction():
+            other.set_mark("likes", "a", 1)
+        other.close()
+        assert generation.current() != first
+    finally:
+        generation.close()
+
+
+def test_read_only_store_refuses_writes_with_one_line(store, tmp_path):
+    from paperatlas.store import StoreError
+
+    with store.transaction():
+        store.insert_papers([_row("a")])
+    store.close()
+    ro = Store(tmp_path / "s.db", read_only=True)
+    assert ro.read_only and ro.get_paper("a")["id"] == "a"
+    with pytest.raises(StoreError, match="read-only"), ro.transaction():
+        ro.set_mark("likes", "a", 1)
+    assert ro.marks() == []
+
+
+def test_index_vocabulary_reads_work_again_after_close(store):
+    with store.transaction():
+        store.insert_papers([_row("a", abstract="graph networks")])
+    assert store.fts_doc_freq(["graph"]) == {"graph": 1}
+    store.close()  # the next call opens a new connection, without the old temp tables
+    assert store.fts_doc_freq(["graph"]) == {"graph": 1}
+    assert [tuple(r) for r in store.fts_postings("graph")] == [(1, 1.0)]  # abstract weight 1

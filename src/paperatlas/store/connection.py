@@ -130,8 +130,8 @@ class StoreBase:
         conn = getattr(self._local, "conn", None)
         if conn is not None:
             conn.close()
-            self._local.conn = None
-            self._local.scratch_changes = 0
+            # what was kept for that connection (scratch count, temp tables made) goes with it
+            self._local.__dict__.clear()
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:

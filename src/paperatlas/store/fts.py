@@ -124,6 +124,7 @@ class FullText(StoreBase):
         if getattr(self._local, "vocab_ready", False):
             return
         conn = self.conn
+        before = conn.total_changes  # creating a temp fts5 table writes its config rows
         conn.execute(
             "CREATE VIRTUAL TABLE IF NOT EXISTS temp.papers_fts_vocab "
             "USING fts5vocab(main, papers_fts, 'row')"
@@ -140,6 +141,7 @@ class FullText(StoreBase):
             "CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_probe_vocab "
             "USING fts5vocab(temp, fts_probe, 'instance')"
         )
+        self._scratch(conn.total_changes - before)
         self._local.vocab_ready = True
 
     def fts_tokens(self, words: Iterable[str]) -> dict[str, list[str]]:
