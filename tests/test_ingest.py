@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from paperatlas import sources
 from paperatlas.ingest import add_files, default_list_name, merge_changes
@@ -254,6 +256,73 @@ def test_merge_changes_fills_only_empty_fields():
     }
     # a title-only paper gains the abstract of its twin
     assert merge_changes({**stored, "abstract": ""}, twin)["abstract"] == "x"
+
+
+_WORDS = st.sampled_from(["", " ", "a", "A", "b", "T"])
+_LISTS = st.lists(st.sampled_from(["a", "A", "b", "https://x.org/A"]), max_size=3)
+_IDS = st.dictionaries(st.sampled_from(["doi", "arxiv"]), st.sampled_from(["1", "2"]), max_size=2)
+_EXTRA = st.dictionaries(st.sampled_from(["k", "tldr"]), st.sampled_from([0, 1, "", "t"]), max_size=2)
+
+
+def _merge_by_definition(stored, paper):
+    """merge_changes spelt out plainly (no shortcuts): the oracle for the property test."""
+
+    def empty(v):
+        return v is None or v == "" or v == [] or v == {}
+
+    changes = {}
+    if not (stored.get("abstract") or "").strip() and paper.abstract.strip():
+        changes["abstract"] = paper.abstract
+    for name in ("title", "venue", "year", "area", "decision", "rating", "section", "date"):
+        value = getattr(paper, name)
+        if value is not None and empty(stored.get(name)) and not empty(value):
+            changes[name] = value
+    if not stored.get("authors") and paper.authors:
+        changes["authors"] = paper.authors
+    for name in ("keywords", "urls", "code_urls"):
+        have = list(stored.get(name) or [])
+        new = [v for v in getattr(paper, name) if v.lower() not in {h.lower() for h in have}]
+        if new:
+            changes[name] = have + new
+    new_ids = {k: v for k, v in paper.identifiers.items() if v and k not in (stored.get("identifiers") or {})}
+    if new_ids:
+        changes["identifiers"] = {**(stored.get("identifiers") or {}), **new_ids}
+    added = {k: v for k, v in paper.extra.items() if k not in (stored.get("extra") or {}) and not empty(v)}
+    if added:
+        changes["extra"] = {**(stored.get("extra") or {}), **added}
+    return changes
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.fixed_dictionaries(
+        {"abstract": _WORDS, "title": _WORDS | st.none(), "year": st.sampled_from([None, 2025, 2026])},
+        optional={
+            "keywords": _LISTS,
+            "urls": _LISTS,
+            "code_urls": _LISTS,
+            "identifiers": _IDS,
+            "extra": _EXTRA,
+        },
+    ),
+    st.builds(
+        Paper,
+        abstract=_WORDS,
+        title=_WORDS | st.none(),
+        year=st.sampled_from([None, 2025, 2026]),
+        keywords=_LISTS,
+        urls=_LISTS,
+        code_urls=_LISTS,
+        identifiers=_IDS,
+        extra=_EXTRA,
+    ),
+)
+def test_merge_changes_property(stored, paper):
+    """Re-reads of a stored paper take shortcuts in merge_changes; the result is still the
+    plain definition's, and merging a paper into its own merged row changes nothing."""
+    changes = merge_changes(stored, paper)
+    assert changes == _merge_by_definition(stored, paper)
+    assert merge_changes({**stored, **changes}, paper) == {}
 
 
 def test_kill_mid_import_leaves_store_consistent(tmp_path):

@@ -289,7 +289,7 @@ class _Import:
         flat = [(r, i) for r in todo for i in range(len(r.norms))]
         if flat:
             sigs = dedup.signatures([r.paper.abstract for r, _ in flat], [r.norms[i] for r, i in flat])
-            for (r, i), sig in zip(flat, sigs):
+            for (r, _), sig in zip(flat, sigs):
                 r.signatures.append(sig)
         self.new_rows: list[dict[str, Any]] = []
         self.new_hashes: list[tuple[str, str]] = []
@@ -652,18 +652,22 @@ def merge_changes(
     """Columns of a stored paper that a newly read twin adds: empty fields filled (a
     title-only paper's abstract too), keywords, urls and code urls unioned, identifiers
     and extra keys added. Nothing stored is overwritten."""
+    # A re-read of a stored paper (the common case) changes nothing: the cheap equality
+    # and key-subset checks below let it through without building sets and copies.
     changes: dict[str, Any] = {}
     if not has_text(stored.get("abstract")) and has_text(paper.abstract):
         changes["abstract"] = paper.abstract
     for name in _FILL_FIELDS:
         value = getattr(paper, name, None)
-        if value is not None and _empty(stored.get(name)) and not _empty(value):
+        if value is None or value == stored.get(name):
+            continue
+        if _empty(stored.get(name)) and not _empty(value):
             changes[name] = value
     if not stored.get("authors") and paper.authors:
         changes["authors"] = paper.authors
     for name in ("keywords", "urls", "code_urls"):
         values = getattr(paper, name, None)
-        if not values:
+        if not values or values == stored.get(name):
             continue
         have = list(stored.get(name) or [])
         seen = {str(v).lower() for v in have}
@@ -676,10 +680,11 @@ def merge_changes(
         new_ids = {k: v for k, v in ids.items() if v and k not in have_ids}
         if new_ids:
             changes["identifiers"] = {**have_ids, **new_ids}
-    extra = dict(stored.get("extra") or {})
-    added = {k: v for k, v in paper.extra.items() if k not in extra and not _empty(v)}
-    if added:
-        changes["extra"] = {**extra, **added}
+    extra = stored.get("extra") or {}
+    if not paper.extra.keys() <= extra.keys():
+        added = {k: v for k, v in paper.extra.items() if k not in extra and not _empty(v)}
+        if added:
+            changes["extra"] = {**extra, **added}
     return changes
 
 
