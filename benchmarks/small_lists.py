@@ -122,11 +122,11 @@ def full_map_topics(vectors: np.ndarray, seed: int = 42) -> tuple[np.ndarray, np
         KNN,
         SMOOTHING_STEPS,
         _fine_within,
-        _kmeans,
         _knn,
         _pca,
         _renumber_by_size,
         _smooth,
+        kmeans,
         topic_counts,
         unit_rows,
     )
@@ -136,7 +136,7 @@ def full_map_topics(vectors: np.ndarray, seed: int = 42) -> tuple[np.ndarray, np
         k_broad, k_fine = topic_counts(len(v))
         idx, _ = _knn(v, KNN + 1, seed)
         space = _pca(_smooth(v, idx, SMOOTHING_STEPS), CLUSTER_DIMS, seed)
-        broad = _renumber_by_size(_kmeans(space, k_broad, seed, max_iter=300))
+        broad = _renumber_by_size(kmeans(space, k_broad, seed, max_iter=300))
         fine = _renumber_by_size(_fine_within(space, broad, k_fine, seed))
     return broad, fine
 
