@@ -3,6 +3,7 @@ vectors, names, translation), their fusion, the caller's filters and the page of
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from paperatlas.errors import SearchError
@@ -32,7 +33,7 @@ def candidate_rankings(
     store,
     query: str,
     depth: int = CANDIDATES,
-    allowed: set[str] | None = None,
+    allowed: AbstractSet[str] | None = None,
     keyword: bool = True,
     vectors: bool = True,
     fusion: dict[str, Any] | None = None,

@@ -148,7 +148,7 @@ def fuse_rankings(r: Rankings, fusion: dict[str, Any] | None = None) -> tuple[li
         return r.keyword, "keyword"
     if not r.keyword and not named:
         return semantic, "semantic"
-    lists = list(named)
+    lists: list[tuple[Any, ...]] = list(named)
     if r.keyword:
         keyword = r.keyword_list(fusion)
         if r.language != "en" and not r.translation:  # only stray Latin words to match

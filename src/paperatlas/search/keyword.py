@@ -25,6 +25,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections import OrderedDict
+from collections.abc import Set as AbstractSet
 
 import numpy as np
 
@@ -168,8 +169,9 @@ def doc_freq(store, words: list[str]) -> dict[str, int]:
     out: dict[str, int] = {}
     for word in words:
         counts = [index.cached_doc_freq(t) for t in tokens[word]]
-        if counts and None not in counts:
-            out[word] = min(counts)
+        known = [c for c in counts if c is not None]
+        if counts and len(known) == len(counts):
+            out[word] = min(known)
     missing = [w for w in words if w not in out]
     if missing:
         out.update(store.fts_doc_freq(missing))
@@ -213,7 +215,7 @@ def rank(
     terms: list[str],
     phrase: str | None,
     limit: int,
-    within: set[str] | frozenset[str] | None = None,
+    within: AbstractSet[str] | None = None,
     weights: dict[str, float] | None = None,
 ) -> list[tuple[str, float]] | None:
     """(paper id, bm25; higher first) of the best `limit` rows matching any of `terms`
@@ -298,7 +300,11 @@ def informative_terms(store, terms: list[str]) -> list[str]:
 
 
 def keyword_ranking(
-    store, terms: list[str], depth: int, allowed: set[str] | None, weights: dict[str, float] | None = None
+    store,
+    terms: list[str],
+    depth: int,
+    allowed: AbstractSet[str] | None,
+    weights: dict[str, float] | None = None,
 ) -> list[tuple[str, float]]:
     """(id, bm25) of the `depth` best papers for the query `terms` (term -> weight when
     `weights` are given) among `allowed`."""

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Set as AbstractSet
 
 from paperatlas.cache import StoreCache
 
@@ -27,7 +28,7 @@ def _read_names(store) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
     return lower, exact
 
 
-def name_ranking(store, query: str, allowed: frozenset[str] | None = None) -> list[tuple[str, float]]:
+def name_ranking(store, query: str, allowed: AbstractSet[str] | None = None) -> list[tuple[str, float]]:
     """Papers whose own name (CIMemories, BRAIN, "Relational Execution Tracker") the query
     is or contains: score 1 when the whole query is the name (any case), 0.5 when a name
     written with a capital or digit appears in the query as written ("CIMemories

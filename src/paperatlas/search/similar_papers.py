@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
+
 from paperatlas.errors import SearchError
 from paperatlas.search.filters import allowed_ids, check_paging, filters_of
 from paperatlas.search.hits import make_hits
@@ -41,6 +43,7 @@ def similar(
         exclude = full
         query_label = full
     else:
+        assert text is not None  # one of the two is given (checked above)
         if not text.strip():
             raise SearchError("empty text: paste an abstract or a paragraph")
         if len(text) > MAX_QUERY_CHARS:
@@ -65,7 +68,7 @@ def similar(
 
 
 def similar_ranking(
-    store, text: str, depth: int, exclude: str | None = None, allowed: frozenset[str] | None = None
+    store, text: str, depth: int, exclude: str | None = None, allowed: AbstractSet[str] | None = None
 ) -> tuple[list[tuple[str, float]], str, str]:
     """(the `depth` papers closest to `text`, model, language). With `exclude` (the paper
     whose text it is), that paper's stored vector is the query and it is left out."""

@@ -27,6 +27,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -110,7 +111,7 @@ class Vocabulary:
 
     def to_bytes(self) -> bytes:
         buf = io.BytesIO()
-        extra = {} if self.hubness is None else {"hubness": self.hubness.astype(np.float16)}
+        extra: dict[str, Any] = {} if self.hubness is None else {"hubness": self.hubness.astype(np.float16)}
         np.savez_compressed(
             buf,
             terms=np.asarray(json.dumps(self.terms)),
@@ -170,19 +171,16 @@ def build_vocabulary(
 
     texts = [embedding_text(p.get("title"), p.get("abstract")) for p in store.iter_papers()]
     old = load_vocabulary(store, cached=False)
-    current = (
-        old is not None
-        and not force
-        and abs(len(texts) - old.papers) <= (REBUILD_SHARE * max(old.papers, 1))
-        and len(texts) >= 1
+    current = old is not None and (
+        not force and abs(len(texts) - old.papers) <= (REBUILD_SHARE * max(old.papers, 1)) and len(texts) >= 1
     )
-    if current and (old.hubness is not None or HUB_PENALTY <= 0):
+    if old is not None and current and (old.hubness is not None or HUB_PENALTY <= 0):
         return {"terms": len(old.terms), "embedded": 0}
     if embed is None:
         from paperatlas.embed import get_backend
 
         embed = get_backend(MULTILINGUAL_MODEL).embed
-    if current:  # a vocabulary from before hubness: add it
+    if old is not None and current:  # a vocabulary from before hubness: add it
         old.hubness = hubness(old.vectors, embed)
         with store.transaction():
             store.put_embed_model(VOCAB_NAME, old.to_bytes(), {"terms": len(old.terms), "papers": old.papers})
@@ -229,7 +227,7 @@ def segment(text: str) -> list[str]:
 
         jieba.setLogLevel(logging.WARNING)
         _JIEBA.append(jieba)
-    out = []
+    out: list[str] = []
     for run in _CJK.findall(text):
         out.extend(w for w in _JIEBA[0].lcut(run, HMM=True) if _CJK.fullmatch(w))
     return out

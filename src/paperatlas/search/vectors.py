@@ -4,6 +4,7 @@ vector, and the papers nearest to it (plus pseudo-relevance feedback)."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Set as AbstractSet
 from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any
 
@@ -99,7 +100,7 @@ def open_index(store, model: str):
 
 
 def vector_ranking(
-    store, model: str, text: str, depth: int, allowed: set[str] | None, notes: list[str]
+    store, model: str, text: str, depth: int, allowed: AbstractSet[str] | None, notes: list[str]
 ) -> list[tuple[str, float]]:
     """(id, cosine) of the `depth` papers nearest to `text` among `allowed`, best first;
     a reason the model could not be used goes to `notes`."""
@@ -121,7 +122,7 @@ def vector_ranking(
 
 
 def feedback_ranking(
-    store, model: str, vec_ranking, depth: int, allowed: set[str] | None
+    store, model: str, vec_ranking, depth: int, allowed: AbstractSet[str] | None
 ) -> list[tuple[str, float]]:
     """The rank-weighted centroid of the first FEEDBACK_DOCS papers of a ranking,
     searched again among `model`'s vectors. After a cross-lingual search, the English
