@@ -105,7 +105,12 @@ def read(path: str | os.PathLike[str], report: ReadReport | None = None) -> Iter
     else:
         papers = READERS[fmt](path)
     for paper in papers:
-        if not paper.skip and not paper.abstract.strip() and not (paper.title or "").strip():
+        # (isspace, not strip: no copy of a long abstract)
+        if (
+            not paper.skip
+            and (not paper.abstract or paper.abstract.isspace())
+            and (not paper.title or paper.title.isspace())
+        ):
             paper.skip = "no title and no abstract"
         if paper.skip:
             if report is not None:  # in a folder: which file, and the line in it

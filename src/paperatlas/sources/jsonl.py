@@ -30,14 +30,15 @@ def read_jsonl(path: Path) -> Iterator[Paper]:
             record = decode(line)
         except ValueError as exc:
             raise InputError(path, f"malformed JSON: {_reason(exc)}", lineno) from None
-        yield from _papers(path, record, lineno)
+        yield _paper(path, record, lineno)
 
 
 def read_json(path: Path) -> Iterator[Paper]:
     """A JSON document: an array of papers (streamed), an object holding one, or one paper."""
     lines = iter_lines(path)
-    first = ""
-    for lineno, line in lines:
+    first, lineno = "", 1
+    for number, line in lines:
+        lineno = number
         if line.strip():
             first = line.lstrip()
             break
@@ -55,9 +56,9 @@ def read_json(path: Path) -> Iterator[Paper]:
         key, items = found
         lines = _item_lines(text, key, len(items), lineno)
         for item, line in zip(items, lines):
-            yield from _papers(path, item, line)
+            yield _paper(path, item, line)
         return
-    yield from _papers(path, document, lineno)
+    yield _paper(path, document, lineno)
 
 
 def records_list(document: Mapping[str, Any]) -> tuple[str, list] | None:
@@ -86,7 +87,7 @@ def records_list(document: Mapping[str, Any]) -> tuple[str, list] | None:
 def _item_lines(text: str, key: str, count: int, first_line: int) -> list[int]:
     """The line each element of the document's `key` list starts on (for skip reports)."""
     fallback = [first_line] * count
-    match = re.search(r'"%s"\s*:\s*\[' % re.escape(key), text)
+    match = re.search(rf'"{re.escape(key)}"\s*:\s*\[', text)
     if not match:
         return fallback
     decoder, pos, lines = json.JSONDecoder(), match.end(), []
@@ -151,13 +152,13 @@ def _stream_array(
             raise InputError(path, f"malformed JSON: {_reason(exc)}", line) from None
         line = base_line + buf.count("\n", 0, pos)
         pos = end
-        yield from _papers(path, value, line)
+        yield _paper(path, value, line)
 
 
-def _papers(path: Path, record: Any, lineno: int) -> Iterator[Paper]:
+def _paper(path: Path, record: Any, lineno: int) -> Paper:
     if not isinstance(record, Mapping):
         raise InputError(path, f"expected a JSON object per paper, got {type(record).__name__}", lineno)
-    yield paper_from_record(record, f"{path}:{lineno}")
+    return paper_from_record(record, f"{path}:{lineno}")
 
 
 def _reason(exc: ValueError) -> str:
