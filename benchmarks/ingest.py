@@ -163,7 +163,8 @@ def big_file(tmp: Path, data: Path) -> int:
     """Generate ~200 MB of JSONL (ICLR rows with new ids, abstracts varied) and measure the
     peak memory of reading and of adding it, each in a fresh process."""
     big = tmp / "big.jsonl"
-    rows = [json.loads(line) for line in gzip.open(data, "rt", encoding="utf-8")]
+    with gzip.open(data, "rt", encoding="utf-8") as fh:
+        rows = [json.loads(line) for line in fh]
     size, copy = 0, 0
     with open(big, "w", encoding="utf-8") as fh:
         while size < 200 * 1024 * 1024:

@@ -159,7 +159,7 @@ def _paragraph(draw):
             max_size=len(words) - 1,
         )
     )
-    return "".join(w + s for w, s in zip(words, seps + [""]))
+    return "".join(w + s for w, s in zip(words, [*seps, ""]))
 
 
 def _squash(text: str) -> str:

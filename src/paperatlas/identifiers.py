@@ -117,9 +117,8 @@ def arxiv_id(text: str | None) -> str | None:
     for pattern in (_ARXIV_URL, _ARXIV_TEXT, _ARXIV_ALPHAXIV):
         if match := pattern.search(text):
             return strip_version(match.group(1))
-    if "arxiv" in text.lower():
-        if match := re.search(rf"\b({_NEW})(?:v\d+)?\b", text):
-            return match.group(1)
+    if "arxiv" in text.lower() and (match := re.search(rf"\b({_NEW})(?:v\d+)?\b", text)):
+        return match.group(1)
     return None
 
 

@@ -127,7 +127,7 @@ def merge_duplicates(entries: list[Entry]) -> list[Entry]:
         twin = next((by_key[k] for k in keys if k in by_key), None)
         if twin is not None:
             merge(twin, entry)
-            for k in twin.keys():
+            for k in twin.keys():  # noqa: SIM118 (an Entry's keys(), not a dict's)
                 by_key.setdefault(k, twin)
             continue
         kept.append(entry)
@@ -174,7 +174,7 @@ def to_paper(path: Path, entry: Entry) -> Paper:
         year = int(m.group(1))
     if entry.fields.get("year") and (m := YEAR.search(entry.fields["year"])):
         year = year or int(m.group(1))
-    meta = [b for b in entry.body if b and not (rank == "body")]
+    meta = [b for b in entry.body if b and rank != "body"]
     if rank != "body":
         for text in meta:  # "arXiv 2025, [Paper](...)" / "NeurIPS 2025 Highlight"
             short = plain(without_links(text)).strip(" ,.;:|-–—")
