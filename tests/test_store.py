@@ -193,3 +193,25 @@ def test_index_vocabulary_reads_work_again_after_close(store):
     store.close()  # the next call opens a new connection, without the old temp tables
     assert store.fts_doc_freq(["graph"]) == {"graph": 1}
     assert [tuple(r) for r in store.fts_postings("graph")] == [(1, 1.0)]  # abstract weight 1
+
+
+def test_sql_is_only_run_inside_the_store_package():
+    """The layering rule 'SQL only in store/': no module outside it opens a connection
+    or runs a statement (catching sqlite3's errors elsewhere is fine)."""
+    import ast
+    from pathlib import Path
+
+    package = Path(__file__).resolve().parent.parent / "src" / "paperatlas"
+    offenders = []
+    for path in sorted(package.rglob("*.py")):
+        if "store" in path.relative_to(package).parts[:1]:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                name = node.func.attr
+                owner = node.func.value
+                if name in ("execute", "executemany", "executescript") or (
+                    name == "connect" and isinstance(owner, ast.Name) and owner.id == "sqlite3"
+                ):
+                    offenders.append(f"{path.relative_to(package)}:{node.lineno} {name}")
+    assert offenders == []
