@@ -26,9 +26,10 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, cast
 
 T = TypeVar("T")
+Key = tuple[str, Hashable]  # (resolved database path, the caller's key)
 
 
 class CountedStore(Protocol):
@@ -57,8 +58,8 @@ class StoreCache:
 
     def __init__(self, max_entries: int = 8) -> None:
         self.max_entries = max_entries
-        self._entries: OrderedDict[tuple, _Entry] = OrderedDict()
-        self._building: dict[tuple, threading.Lock] = {}
+        self._entries: OrderedDict[Key, _Entry] = OrderedDict()
+        self._building: dict[Key, threading.Lock] = {}
         self._lock = threading.Lock()
 
     def get(
@@ -70,17 +71,17 @@ class StoreCache:
     ) -> T:
         """The value of `key` for `store`: the kept one while it is current, else
         `build()` (kept for the next call)."""
-        full = (_resolved(str(store.path)), key)
+        full: Key = (_resolved(str(store.path)), key)
         stamp = store.change_counter()
         found, value = self._current(full, stamp, version)
         if found:
-            return value
+            return cast(T, value)
         with self._lock:
             building = self._building.setdefault(full, threading.Lock())
         with building:  # one builder per key; the others wait and find its value
             found, value = self._current(full, stamp, version)
             if found:
-                return value
+                return cast(T, value)
             # both read before building: a change during the build makes the next call rebuild
             seen = version() if version is not None else None
             value = build()
@@ -93,7 +94,7 @@ class StoreCache:
             return value
 
     def _current(
-        self, full: tuple, stamp: Hashable, version: Callable[[], Hashable] | None
+        self, full: Key, stamp: Hashable, version: Callable[[], Hashable] | None
     ) -> tuple[bool, Any]:
         with self._lock:
             entry = self._entries.get(full)
