@@ -130,9 +130,10 @@ def _click_exceptions() -> tuple[type[BaseException], ...]:
     return tuple(classes)
 
 
-def _show_usage_error(exc: BaseException) -> None:
+def _show_usage_error(exc: Any) -> None:
     """typer's own rendering of a usage error (usage line, hint, message), as in
-    standalone mode; click's plain one where rich formatting is not available."""
+    standalone mode; click's plain one where rich formatting is not available. `exc`: a
+    ClickException of typer's bundled click or of click itself (two unrelated classes)."""
     try:
         from typer import rich_utils
 

@@ -442,7 +442,7 @@ def export(
     check_output(output, "--output")
     atlas = open_atlas(db)
     _check_list(atlas, list_name)
-    selection = {"list_name": list_name}
+    selection: dict[str, Any] = {"list_name": list_name}
     if collection is not None or query is not None:
         selection.update(collection=collection, query=query, query_k=top)
     if output is None:
