@@ -7,7 +7,7 @@ import logging
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from paperatlas.web.context import context
@@ -27,7 +27,8 @@ def _is_api(request: Request) -> bool:
     return request.url.path.startswith("/api/")
 
 
-async def http_error(request: Request, exc: StarletteHTTPException):
+async def http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, StarletteHTTPException)  # what it is registered for
     if _is_api(request):
         return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
     render = context(request).render
@@ -46,7 +47,8 @@ async def http_error(request: Request, exc: StarletteHTTPException):
     )
 
 
-async def bad_parameter(request: Request, exc: RequestValidationError):
+async def bad_parameter(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, RequestValidationError)  # what it is registered for
     # "/topics/3?level=abc", "/papers?page=99999999999999999999999": one short line
     message = parameter_message(exc)
     if _is_api(request):
@@ -56,7 +58,7 @@ async def bad_parameter(request: Request, exc: RequestValidationError):
     )
 
 
-async def server_error(request: Request, exc: Exception):
+async def server_error(request: Request, exc: Exception) -> Response:
     log.exception("error on %s", request.url.path)
     if _is_api(request):
         return JSONResponse({"error": "internal error"}, status_code=500)

@@ -27,6 +27,9 @@ Refusals are short: JSON `{"error": ...}` under /api/, one line of text elsewher
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable, Iterable
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "[::1]"})
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -47,8 +50,8 @@ def split_host(value: str) -> tuple[str, int | None] | None:
             return None
         name, rest = value[: end + 1], value[end + 1 :]
     else:
-        name, colon, port = value.partition(":")
-        rest = colon + port
+        name, colon, after = value.partition(":")
+        rest = colon + after
     if not name or (not name.startswith("[") and any(c in name for c in "/\\@?#%[] \t")):
         return None
     if not rest:
@@ -75,7 +78,9 @@ def normalise_host_name(name: str) -> str:
 class RequestGuard:
     """Pure ASGI middleware, outermost, so no cached page reaches a refused request."""
 
-    def __init__(self, app, allow_hosts=(), read_only: bool = False, max_body: int = MAX_BODY):
+    def __init__(
+        self, app: ASGIApp, allow_hosts: Iterable[str] = (), read_only: bool = False, max_body: int = MAX_BODY
+    ) -> None:
         self.app = app
         self.hosts = LOOPBACK_HOSTS | {normalise_host_name(h) for h in allow_hosts}
         self.read_only = read_only
@@ -97,7 +102,7 @@ class RequestGuard:
         self._parsed[raw] = parsed
         return parsed
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":  # lifespan (and websockets, which no route accepts)
             return await self.app(scope, receive, send)
         path = scope["path"]
@@ -163,9 +168,10 @@ def same_origin(origin: str, scheme: str, host: tuple[str, int | None]) -> bool:
     return parsed[0] == host[0] and (parsed[1] or default) == (host[1] or default)
 
 
-async def read_body(receive, limit: int) -> bytes | None:
+async def read_body(receive: Receive, limit: int) -> bytes | None:
     """The whole request body, or None once it passes `limit` bytes."""
-    chunks, size = [], 0
+    chunks: list[bytes] = []
+    size = 0
     while True:
         message = await receive()
         if message["type"] != "http.request":  # the client went away
@@ -179,11 +185,11 @@ async def read_body(receive, limit: int) -> bytes | None:
             return b"".join(chunks)
 
 
-def replay(body: bytes, receive):
+def replay(body: bytes, receive: Receive) -> Callable[[], Awaitable[Message]]:
     """A `receive` that gives the app the body already read, then the client's own events."""
     sent = False
 
-    async def again():
+    async def again() -> Message:
         nonlocal sent
         if not sent:
             sent = True
@@ -193,7 +199,7 @@ def replay(body: bytes, receive):
     return again
 
 
-async def refuse(send, path: str, status: int, message: str) -> None:
+async def refuse(send: Send, path: str, status: int, message: str) -> None:
     if path.startswith("/api/"):
         body, kind = json.dumps({"error": message}).encode(), b"application/json"
     else:

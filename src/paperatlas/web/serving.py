@@ -14,30 +14,35 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from typing import Any
 
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 CACHE_BYTES = 48 * 1024 * 1024  # per server process; ~1,500 paper pages
+Headers = list[tuple[bytes, bytes]]
+PageKey = tuple[str, bytes, bool, object]  # path, query string, gzip or not, version()
 CACHEABLE_PREFIXES = ("/api/", "/static/", "/healthz")  # never cached (own rules or trivial)
 
 
 class SecurityHeaders:
     """Adds the given headers to every HTTP response that does not set them itself."""
 
-    def __init__(self, app, headers: dict[str, str]):
+    def __init__(self, app: ASGIApp, headers: dict[str, str]) -> None:
         self.app = app
         self.headers = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers.items()]
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
 
-        async def send_with_headers(message):
+        async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 present = {k.lower() for k, _ in message.get("headers", [])}
                 extra = [(k, v) for k, v in self.headers if k not in present]
@@ -59,13 +64,13 @@ class PageCache:
     """
 
     def __init__(
-        self, app, version: Callable[[], object], max_bytes: int = CACHE_BYTES, max_age: float = 30.0
-    ):
+        self, app: ASGIApp, version: Callable[[], object], max_bytes: int = CACHE_BYTES, max_age: float = 30.0
+    ) -> None:
         self.app = app
         self.version = version
         self.max_bytes = max_bytes
         self.max_age = max_age
-        self._pages: OrderedDict[tuple, tuple[list, bytes, float]] = OrderedDict()
+        self._pages: OrderedDict[PageKey, tuple[Headers, bytes, float]] = OrderedDict()
         self._bytes = 0
         self._lock = threading.Lock()
         self.hits = 0
@@ -74,7 +79,7 @@ class PageCache:
     def stats(self) -> dict[str, int]:
         return {"hits": self.hits, "misses": self.misses, "pages": len(self._pages), "bytes": self._bytes}
 
-    def _key(self, scope) -> tuple | None:
+    def _key(self, scope: Scope) -> PageKey | None:
         if (
             scope["type"] != "http"
             or scope["method"] != "GET"
@@ -84,7 +89,7 @@ class PageCache:
         gzip = any(k == b"accept-encoding" and b"gzip" in v for k, v in scope["headers"])
         return (scope["path"], scope.get("query_string", b""), gzip, self.version())
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         key = self._key(scope)
         if key is None:
             return await self.app(scope, receive, send)
@@ -104,10 +109,10 @@ class PageCache:
             await send({"type": "http.response.body", "body": body})
             return
         self.misses += 1
-        start: dict = {}
+        start: dict[str, Any] = {}
         chunks: list[bytes] = []
 
-        async def capture(message):
+        async def capture(message: Message) -> None:
             if message["type"] == "http.response.start":
                 start.update(message)
                 message = {**message, "headers": [*message.get("headers", []), (b"x-cache", b"miss")]}
@@ -119,7 +124,7 @@ class PageCache:
 
         await self.app(scope, receive, capture)
 
-    def _keep(self, key: tuple, start: dict, body: bytes) -> None:
+    def _keep(self, key: PageKey, start: dict[str, Any], body: bytes) -> None:
         headers = list(start.get("headers", []))
         content_type = next((v for k, v in headers if k.lower() == b"content-type"), b"")
         if start.get("status") != 200 or not content_type.startswith(b"text/html"):
@@ -135,7 +140,7 @@ class PageCache:
             while self._bytes > self.max_bytes and self._pages:
                 self._drop(next(iter(self._pages)))
 
-    def _drop(self, key: tuple) -> None:  # with the lock held
+    def _drop(self, key: PageKey) -> None:  # with the lock held
         _, body, _ = self._pages.pop(key)
         self._bytes -= len(body) + 200
 
@@ -170,7 +175,7 @@ class NoDelayHttpToolsProtocol(HttpToolsProtocol):
     TCP, so it leaves Nagle's algorithm on, and each response waited ~40 ms for the
     client's delayed ACK. Setting TCP_NODELAY here removes that wait."""
 
-    def connection_made(self, transport) -> None:
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         import socket
 
         sock = transport.get_extra_info("socket")

@@ -14,6 +14,7 @@ from paperatlas.web.params import SEARCH_PAGE_SIZE, Name, Query_, SearchPage
 from paperatlas.web.routes import Routes
 
 routes = Routes()
+NO_SEARCH: tuple[None, list[dict[str, Any]], None] = (None, [], None)  # an empty query
 
 
 @routes.get("/search", response_class=HTMLResponse)
@@ -28,11 +29,11 @@ async def search_page(
     web = context(request)
     web.check_filters(area=area, kind=kind, list_name=list)
     q = q.strip()
-    result, hits, note = None, [], None
-    if q:
-        result, hits, note = run_search(
-            web.atlas, q, page, area=area or None, kind=kind or None, list_name=list or None
-        )
+    result, hits, note = (
+        run_search(web.atlas, q, page, area=area or None, kind=kind or None, list_name=list or None)
+        if q
+        else NO_SEARCH
+    )
     stored = web.maps.get(list or None)
     return web.render(
         request,
