@@ -100,3 +100,15 @@ def test_one_thread_builds_while_the_others_wait(tmp_path):
         t.join()
     assert results == ["index"] * 4
     assert len(builds) == 1
+
+
+def test_one_relative_path_in_two_directories_is_two_databases(tmp_path, monkeypatch):
+    cache = StoreCache()
+    values = []
+    for name in ("one", "two"):
+        (tmp_path / name).mkdir()
+        monkeypatch.chdir(tmp_path / name)
+        store = _store("atlas.db")  # the same relative path, another file
+        # an equal version must not hand one database's value to the other
+        values.append(cache.get(store, "k", lambda name=name: name, version=lambda: "same"))
+    assert values == ["one", "two"]

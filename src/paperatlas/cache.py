@@ -21,15 +21,14 @@ the database may have changed:
 
 from __future__ import annotations
 
-import functools
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from pathlib import Path
 from typing import Any, Protocol, TypeVar, cast
 
 T = TypeVar("T")
-Key = tuple[str, Hashable]  # (resolved database path, the caller's key)
+Key = tuple[str, Hashable]  # (absolute database path, the caller's key)
 
 
 class CountedStore(Protocol):
@@ -40,10 +39,10 @@ class CountedStore(Protocol):
     def change_counter(self) -> Hashable: ...
 
 
-@functools.lru_cache(maxsize=256)
-def _resolved(path: str) -> str:
-    # one database reached by two spellings of its path is one cache entry
-    return str(Path(path).resolve())
+def _database(path: str | os.PathLike[str]) -> str:
+    # one file reached by two spellings of its path is one entry; a relative path is
+    # taken from the current directory at each call (tests change it between stores)
+    return os.path.abspath(path)
 
 
 class _Entry:
@@ -71,7 +70,7 @@ class StoreCache:
     ) -> T:
         """The value of `key` for `store`: the kept one while it is current, else
         `build()` (kept for the next call)."""
-        full: Key = (_resolved(str(store.path)), key)
+        full: Key = (_database(store.path), key)
         stamp = store.change_counter()
         found, value = self._current(full, stamp, version)
         if found:
