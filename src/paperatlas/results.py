@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, fields
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -108,17 +109,18 @@ class PaperDetail(Mapping[str, Any]):
     def abstract(self) -> str:
         return str(self.record.get("abstract") or "")
 
+    @cached_property  # made once: a page template reads many keys
     def _as_dict(self) -> dict[str, Any]:
         return {**self.record, "lists": self.lists, "facts": self.facts, **(self.topics or {})}
 
     def __getitem__(self, key: str) -> Any:
-        return self._as_dict()[key]
+        return self._as_dict[key]
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._as_dict())
+        return iter(self._as_dict)
 
     def __len__(self) -> int:
-        return len(self._as_dict())
+        return len(self._as_dict)
 
 
 @dataclass(frozen=True)
