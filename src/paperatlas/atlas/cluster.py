@@ -219,9 +219,10 @@ def _robust_outliers(core: np.ndarray, z: float = OUTLIER_Z) -> np.ndarray:
     return core > med + z * mad
 
 
-def _outlier_reasons(empty: np.ndarray, short: np.ndarray, sparse: np.ndarray) -> list[str | None]:
-    """Why each paper is an outlier (the first that holds), None for the others."""
-    return [
+def _clustering(xy, space, broad, fine, fine_parent, core, empty, short, sparse, clock) -> Clustering:
+    """The result, with each outlier's reason (the first that holds: no text, too little
+    text, far from every other paper)."""
+    reason = [
         "no usable text"
         if e
         else "too little text to place"
@@ -231,6 +232,17 @@ def _outlier_reasons(empty: np.ndarray, short: np.ndarray, sparse: np.ndarray) -
         else None
         for e, t, f in zip(empty, short, sparse)
     ]
+    return Clustering(
+        xy=xy,
+        space=space,
+        fine=fine,
+        broad=broad,
+        fine_parent=fine_parent,
+        outlier=empty | sparse | short,
+        outlier_reason=reason,
+        core_distance=core,
+        seconds=clock.laps,
+    )
 
 
 def kmeans(x: np.ndarray, k: int, seed: int, restarts: int = 3, max_iter: int = 100) -> np.ndarray:
@@ -401,19 +413,7 @@ def _merge(
     empty[rest] = empty_rest
     sparse = _robust_outliers(core)
     short = np.zeros(n, dtype=bool) if short is None else short
-    outlier = empty | sparse | short
-    reason = _outlier_reasons(empty, short, sparse)
-    return Clustering(
-        xy=xy,
-        space=space,
-        fine=fine,
-        broad=broad,
-        fine_parent=fine_parent,
-        outlier=outlier,
-        outlier_reason=reason,
-        core_distance=core,
-        seconds=clock.laps,
-    )
+    return _clustering(xy, space, broad, fine, fine_parent, core, empty, short, sparse, clock)
 
 
 def _fit(vectors: np.ndarray, seed: int, k_broad: int | None, k_fine: int | None, too_short) -> Clustering:
@@ -453,19 +453,8 @@ def _fit(vectors: np.ndarray, seed: int, k_broad: int | None, k_fine: int | None
 
     sparse = _robust_outliers(core) if n >= SMALL_LIST else np.zeros(n, dtype=bool)
     short = np.zeros(n, dtype=bool) if too_short is None else np.asarray(too_short, dtype=bool)
-    outlier = empty | sparse | short
-    reason = _outlier_reasons(empty, short, sparse)
-    return Clustering(
-        xy=_scale01(np.asarray(xy, dtype=np.float32)),
-        space=space,
-        fine=fine,
-        broad=broad,
-        fine_parent=fine_parent,
-        outlier=outlier,
-        outlier_reason=reason,
-        core_distance=core,
-        seconds=clock.laps,
-    )
+    xy = _scale01(np.asarray(xy, dtype=np.float32))
+    return _clustering(xy, space, broad, fine, fine_parent, core, empty, short, sparse, clock)
 
 
 class _Clock:
