@@ -13,7 +13,7 @@ stage that needs them runs). Every answer is a typed record from `paperatlas.res
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, TextIO
@@ -456,7 +456,7 @@ class Atlas:
         """The full id of a paper named by its id or a unique id prefix; None when none is."""
         return self.store.resolve_id(paper_id)
 
-    def similar_papers(self, paper: dict[str, Any], k: int = 10) -> list[dict[str, Any]]:
+    def similar_papers(self, paper: Mapping[str, Any], k: int = 10) -> list[dict[str, Any]]:
         """The k papers closest in meaning to a stored paper (as `similar` ranks them), as rows."""
         from paperatlas.embed import embedding_text
         from paperatlas.search import similar_ranking
