@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 DB ?= .paperatlas/demo.db
 PORT ?= 8765
 
-.PHONY: install test-install demo test faults browser-deps clean
+.PHONY: install test-install demo lint test test-fast faults browser-deps clean
 
 install: $(VENV)/.installed
 
@@ -25,7 +25,7 @@ test-install: $(VENV)/.test-installed
 # letting a dependency pull "torch" unpinned would fetch a multi-GB CUDA build.
 $(VENV)/.test-installed: $(VENV)/.installed
 	$(BIN)/pip install --quiet torch==2.13.0
-	$(BIN)/pip install --quiet -e '.[test,ray,torch]'
+	$(BIN)/pip install --quiet -e '.[test,dev,ray,torch]'
 	touch $@
 
 # Headless Chromium and its driver for the browser tests (Debian packages; needs root).
@@ -46,8 +46,21 @@ demo: install
 	@echo "offline map written to atlas.html"
 	$(BIN)/paperatlas serve --db $(DB) --port $(PORT)
 
+# Style (ruff check, ruff format --check), types (mypy, config in pyproject.toml) and the
+# pipeline's import layers (import-linter contracts in pyproject.toml). Zero findings.
+lint: test-install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+	$(BIN)/lint-imports
+
 test: test-install browser-deps
 	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(BIN)/python -m pytest -q
+
+# Everything but the tests that load real embedding models, start Ray or drive a browser
+# (markers in pyproject.toml), on two workers: the loop while editing.
+test-fast: test-install
+	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(BIN)/python -m pytest -q -n 2 -m "not slow and not browser and not ray"
 
 # The long fault matrix: kill -9 / SIGTERM of add, enrich, embed and map at several points on
 # a 4,000-paper list (enrich's worker pool on), stores checked and resumed, orphans counted;
