@@ -102,9 +102,10 @@ async def papers_page(
 async def paper_page(request: Request, paper_id: str):
     web = context(request)
     # the topic comes from the map this app keeps loaded (topic_of), not from Atlas.paper
-    paper = web.atlas.paper(paper_id, topics=False) if paper_id else None
-    if paper is None:
+    found = web.atlas.paper(paper_id, topics=False) if paper_id else None
+    if found is None:
         raise HTTPException(404)
+    paper = dict(found)  # a plain dict: the template reads its keys on render.PageEnvironment's fast path
     stored = web.maps.get(None)
     topic = topic_of(stored, paper["id"])
     try:  # the k papers closest in meaning, as `paperatlas similar ID` ranks them
