@@ -199,3 +199,20 @@ def test_neighbour_table_equals_searching_each_vector(tmp_path, monkeypatch):
         expected = [p for p, _ in weighted.search(x[i], 6) if p != ids[i]][:5]
         assert [p for p, _ in weighted.neighbours(ids[i], 5)] == expected
     I.clear_cache()
+
+
+def test_graph_index_then_onnx_model_in_one_process():
+    """onnxruntime imported after usearch crashed the process (a segmentation fault): a
+    search over a graph index that then embeds a minilm query must live."""
+    import subprocess
+    import sys
+
+    code = (
+        "from paperatlas.embed.index import AnnIndex\n"
+        "AnnIndex(8)\n"
+        "from paperatlas.embed.minilm_onnx import OnnxMiniLM\n"
+        "print(OnnxMiniLM(threads=1).embed(['graph neural networks']).shape)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "(1, 384)" in done.stdout

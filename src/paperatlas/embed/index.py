@@ -11,6 +11,7 @@ Both return cosine similarities (vectors are normalised on the way in).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -32,8 +33,17 @@ ANN_THRESHOLD = int(os.environ.get("PAPERATLAS_ANN_THRESHOLD", "200000"))
 class VectorIndex(Protocol):
     """Nearest neighbours among a fixed set of paper vectors."""
 
-    ids: list[str]
-    dim: int
+    @property
+    def ids(self) -> list[str]: ...
+
+    @property
+    def dim(self) -> int: ...
+
+    def __len__(self) -> int: ...
+
+    def vectors_of(self, ids: Iterable[str]) -> tuple[list[str], np.ndarray]:
+        """(the given papers that are in the index, their unit vectors in the model's space)."""
+        ...
 
     def search(
         self, query: np.ndarray, k: int, allowed: Iterable[str] | None = None
@@ -129,6 +139,14 @@ class ExactIndex:
         return found, self.matrix[[self._pos[p] for p in found]]
 
 
+def _onnxruntime_first() -> None:
+    """Import onnxruntime (when installed) before usearch: importing it after usearch kills
+    the process with a segmentation fault (onnxruntime 1.32, usearch 2.26), which a search
+    fusing minilm vectors over a graph index would do."""
+    with contextlib.suppress(ImportError):
+        import onnxruntime  # noqa: F401
+
+
 class AnnIndex:
     """A usearch HNSW graph over cosine distance, persisted at `path` (+ `path.json`).
 
@@ -147,6 +165,7 @@ class AnnIndex:
         expansion_search: int = 96,
         dtype: str = "f16",
     ):
+        _onnxruntime_first()
         from usearch.index import Index
 
         self.path = Path(path) if path is not None else None
@@ -258,7 +277,7 @@ class AnnIndex:
         keys = [self._id_to_key[p] for p in allowed if p in self._id_to_key]
         if not keys:
             return []
-        matrix = normalise_rows(self._index.get(np.asarray(keys, dtype=np.uint64)))
+        matrix = normalise_rows(np.asarray(self._index.get(np.asarray(keys, dtype=np.uint64))))
         scores = matrix @ q
         return [(self._key_to_id[keys[i]], float(scores[i])) for i in top_k(scores, k)]
 
@@ -397,6 +416,7 @@ def open_index(store, model: str, ann_threshold: int | None = None, progress: bo
 def _build_index(store, model: str, threshold: int, progress: bool):
     signature = store.vector_signature(model)
     weights = retrieval_weights(model) if signature[0] else None
+    index: VectorIndex | None
     if signature[0] == 0:
         index = None
     elif signature[0] < threshold:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -28,9 +29,9 @@ class LSABackend(EmbeddingBackend):
     description = "TF-IDF + SVD fit on your own papers (no model)"
     per_store = True
 
-    def __init__(self):
-        self.vectorizer = None
-        self.components: np.ndarray | None = None  # [dim, vocab]
+    def __init__(self) -> None:
+        self.vectorizer: Any = None  # a fitted TfidfVectorizer
+        self.components: Any = None  # [dim, vocab] float32, None until fit
 
     @property
     def fitted(self) -> bool:

@@ -52,7 +52,7 @@ class TorchMiniLM:
         from sentence_transformers import SentenceTransformer
 
         self.model = SentenceTransformer(str(get_model_path()), device="cpu")
-        self.max_length = int(self.model.max_seq_length)
+        self.max_length: int = self.model.max_seq_length or MiniLM.max_length
         self.chunk = chunk
         self.batch_size = batch_size
 

@@ -18,6 +18,7 @@ Every block was fit on the training part of the ICLR 2026 data only (the papers 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 
@@ -105,7 +106,7 @@ class StaticBackend(EmbeddingBackend):
         self.table = np.asarray(table, dtype=np.float32)
         self.dim = int(self.table.shape[1])
         self.meta = meta or {}
-        self._analyzer = None  # built on first use by _embed_one
+        self._analyzer: Callable[[str], list[str]] | None = None  # built on first use by _embed_one
 
     @classmethod
     def load(
@@ -158,11 +159,12 @@ class StaticBackend(EmbeddingBackend):
         """The same weighted sum as `vectorizer.transform` then `@ table`, for one text:
         sublinear tf x idf per known term (the l2 norm of the weights drops out when the
         result is normalised)."""
-        if self._analyzer is None:
-            self._analyzer = self.vectorizer.build_analyzer()
+        analyzer = self._analyzer
+        if analyzer is None:
+            analyzer = self._analyzer = self.vectorizer.build_analyzer()
         vocabulary = self.vectorizer.vocabulary
         counts: dict[int, int] = {}
-        for term in self._analyzer(text):
+        for term in analyzer(text):
             j = vocabulary.get(term)
             if j is not None:
                 counts[j] = counts.get(j, 0) + 1

@@ -30,6 +30,8 @@ import os
 import struct
 import threading
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import numpy as np
 
@@ -72,13 +74,14 @@ def _varint(data: bytes, pos: int) -> tuple[int, int]:
         shift += 7
 
 
-def _fields(data: bytes) -> dict[int, list[bytes | int]]:
+def _fields(data: bytes) -> dict[int, list[Any]]:
     """One level of a protobuf message: field number -> its values (bytes or ints)."""
-    out: dict[int, list] = {}
+    out: dict[int, list[Any]] = {}
     pos = 0
     while pos < len(data):
         key, pos = _varint(data, pos)
         field, wire = key >> 3, key & 7
+        value: bytes | int
         if wire == 0:
             value, pos = _varint(data, pos)
         elif wire == 1:
@@ -248,11 +251,11 @@ class _OneBlasThread:
     (nested threadpoolctl limits from several threads would restore them out of order
     and could leave the whole process on one BLAS thread)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._lock = threading.Lock()
         self._inside = 0
-        self._limit = None
-        self._controller = None
+        self._limit: Any = None  # threadpoolctl's limit while inside
+        self._controller: Any = None
 
     def __enter__(self):
         with self._lock:
@@ -299,7 +302,7 @@ class FastUSE:
         self.tokenizer = PieceTokenizer(sp_path)
         self.token_budget = token_budget
         self.workers = max(1, workers or _cores())
-        self._pool = None
+        self._pool: ThreadPoolExecutor | None = None
         self._parallel_lock = threading.Lock()
         # the embedding table stays uint8 (65 MB) and rows are dequantised when used
         self.table = np.empty((_NUM_CHUNKS * _VOCAB_ROWS, _EMB_DIM), dtype=np.uint8)
@@ -371,10 +374,8 @@ class FastUSE:
             n_tokens += n + _GAP
         return groups
 
-    def _executor(self):
+    def _executor(self) -> ThreadPoolExecutor:
         if self._pool is None:
-            from concurrent.futures import ThreadPoolExecutor
-
             self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="use-encode")
         return self._pool
 

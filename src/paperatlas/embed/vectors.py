@@ -58,7 +58,7 @@ def embed_store(
     model = model or DEFAULT_MODEL
     cls = backend_class(model)
     todo, total = pending(store, model, force)
-    result = {"model": model, "embedded": 0, "skipped": total - len(todo), "total": total}
+    result: dict[str, Any] = {"model": model, "embedded": 0, "skipped": total - len(todo), "total": total}
     if not todo:
         return result
     if cls.per_store:
