@@ -27,6 +27,7 @@ import numpy as np
 from paperatlas.embed.base import EmbeddingBackend, file_fingerprint
 from paperatlas.embed.normalise import normalise_rows
 from paperatlas.errors import PaperatlasError
+from paperatlas.text import tfidf_vectorizer
 
 MODEL_FILE = "static-v1.npz"
 # Search keeps this share of the area block's weight. The map wants one research area's
@@ -40,20 +41,9 @@ def model_path() -> Path:
 
 
 def term_vectorizer(vocabulary=None, ngram_range=(1, 2), **kwargs):
-    """The tokenisation and weighting every static-model term table is keyed by."""
-    from sklearn.feature_extraction.text import TfidfVectorizer
-
-    return TfidfVectorizer(
-        sublinear_tf=True,
-        strip_accents="unicode",
-        lowercase=True,
-        token_pattern=r"(?u)\b[^\W\d_][\w\-]*\w\b",
-        stop_words="english",
-        ngram_range=ngram_range,
-        vocabulary=vocabulary,
-        dtype=np.float32,
-        **kwargs,
-    )
+    """The tokenisation and weighting every static-model term table is keyed by: the
+    project's one TF-IDF set-up (`paperatlas.text.tfidf_vectorizer`), words and word pairs."""
+    return tfidf_vectorizer(vocabulary=vocabulary, ngram_range=ngram_range, **kwargs)
 
 
 def _existing(path: str | Path | None) -> Path:
