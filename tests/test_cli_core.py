@@ -3,34 +3,14 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import bibtexparser
 import pytest
 
-from paperatlas.cli import app
-from paperatlas.cli.common import run_app
-
 ROOT = Path(__file__).resolve().parent.parent
 FIX = Path(__file__).parent / "fixtures" / "sources"
 SAMPLE = ROOT / "examples" / "iclr2026_sample_list.txt"
-
-
-@pytest.fixture
-def cli(monkeypatch, capsys, tmp_path):
-    db = tmp_path / "atlas.db"
-    monkeypatch.setenv("COLUMNS", "200")
-
-    def run(*args: str, use_db: bool = True) -> tuple[int, str, str]:
-        argv = ["paperatlas", *map(str, args)] + (["--db", str(db)] if use_db else [])
-        monkeypatch.setattr(sys, "argv", argv)
-        code = run_app(app)
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    run.db = db
-    return run
 
 
 def test_add_sample_then_stats_ls_show(cli):

@@ -8,8 +8,6 @@ import re
 from pathlib import Path
 
 # the CLI runner fixture: its parameters "redefine" the imported name (until tests/conftest.py has it)
-# ruff: noqa: F811
-from test_cli_core import cli  # noqa: F401
 
 FIX = Path(__file__).parent / "fixtures"
 

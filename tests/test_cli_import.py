@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from conftest import dump
 from paperatlas.ingest.report import EntryStats, has_sentence, link_only
 from paperatlas.paper import Paper
-from test_cli_core import cli  # noqa: F401  (the CLI runner fixture)
+from paperatlas.store import Store
 
 FIX = Path(__file__).parent / "fixtures" / "ingest"
 
@@ -78,9 +79,12 @@ def test_dry_run_reports_and_stores_nothing(cli):
     code, out, _ = cli("add", FIX / "titles_only.bib", "--dry-run")
     assert code == 0 and "would add 4" in out and not cli.db.exists()
     cli("add", FIX / "titles_only.bib", "--no-enrich")
-    before = cli.db.stat().st_mtime_ns, cli.db.stat().st_size
+    stored = Store(cli.db)
+    before = dump(stored)
     code, out, _ = cli("add", FIX / "with_abstracts.jsonl", "--dry-run")
     assert code == 0 and "would add 1, merged 3" in out and "dry run: nothing stored" in out
+    assert dump(stored) == before
+    stored.close()
     code, out, _ = cli("lists")
     assert "with_abstracts" not in out
     code, out, _ = cli("stats")

@@ -31,21 +31,6 @@ def sample_abstracts() -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def no_network():
-    """Any attempt to open a connection fails the test that made it."""
-
-    def refuse(self, *args, **kwargs):
-        raise AssertionError(f"network access attempted: {args}")
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("HF_HUB_OFFLINE", "1")
-        mp.setattr(socket.socket, "connect", refuse)
-        mp.setattr(socket.socket, "connect_ex", refuse)
-        mp.setattr(socket, "create_connection", refuse)
-        yield
-
-
-@pytest.fixture(scope="module")
 def abstracts():
     texts = sample_abstracts()
     assert len(texts) >= 15

