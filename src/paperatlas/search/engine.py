@@ -189,7 +189,7 @@ def search(
     ranked, mode = fuse_rankings(r, fusion)
     if r.language != "en" and r.vector:
         mode = "cross-lingual"
-    if allowed == set():
+    if allowed is not None and not allowed:
         r.notes.append("no paper matches the filters")
     elif not ranked and not r.notes:
         r.notes.append("no paper matches this query")
