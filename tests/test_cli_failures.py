@@ -5,6 +5,7 @@ directories that cannot be created, files that cannot be written."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import os
 import sqlite3
@@ -15,8 +16,6 @@ from pathlib import Path
 import pytest
 
 from paperatlas import Atlas
-from paperatlas.cli import app
-from paperatlas.cli.common import run_app
 from paperatlas.errors import StoreError
 from paperatlas.store import Store
 
@@ -26,16 +25,9 @@ MINI = FIX / "iclr_mini.jsonl"  # 4 papers; GmX7qQ1abc is GraphMixer
 
 
 @pytest.fixture
-def cli(monkeypatch, capsys):
-    monkeypatch.setenv("COLUMNS", "200")
-
-    def run(*args) -> tuple[int, str, str]:
-        monkeypatch.setattr(sys, "argv", ["paperatlas", *map(str, args)])
-        code = run_app(app)
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return run
+def cli(cli):
+    """The shared runner (conftest.py) without its own --db: these tests name the atlas."""
+    return functools.partial(cli, use_db=False)
 
 
 def _one_line(err: str) -> bool:
@@ -327,14 +319,14 @@ def test_really_read_only_atlas(cli, dir_writable, monkeypatch):
         with _without_write_permission(directory, db, dir_writable, monkeypatch):
             for args in READ_COMMANDS:
                 results[args] = cli(*args, "--db", db)
-            for args, message in WRITE_COMMANDS:
+            for args, _message in WRITE_COMMANDS:
                 results[args] = cli(*args, "--db", db)
             blocked = cli("add", MINI, "--db", directory / "new" / "atlas.db")
         for args in READ_COMMANDS:
             code, out, err = results[args]
             assert code == 0, (args, err)
         assert "GraphMixer" in results[("show", "GmX7qQ1abc")][1]
-        for args, message in WRITE_COMMANDS:
+        for args, _message in WRITE_COMMANDS:
             code, _, err = results[args]
             assert code == 2 and _one_line(err) and "read-only" in err, (args, err)
         if not dir_writable:

@@ -2,30 +2,20 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
-from paperatlas.cli import app
-from paperatlas.cli.common import run_app
 from paperatlas.enrich import pipeline
 
 SAMPLE = Path(__file__).resolve().parent.parent / "examples" / "iclr2026_sample_list.txt"
 
 
 @pytest.fixture
-def cli(monkeypatch, capsys, tmp_path):
-    monkeypatch.setenv("COLUMNS", "200")
-    monkeypatch.setattr(pipeline, "_area_predictor", lambda: None)  # facts only, no model
-    db = tmp_path / "atlas.db"
-
-    def run(*args: str) -> tuple[int, str]:
-        monkeypatch.setattr(sys, "argv", ["paperatlas", *map(str, args), "--db", str(db)])
-        code = run_app(app)
-        return code, capsys.readouterr().out
-
-    return run
+def cli(cli, monkeypatch):
+    """The shared runner (conftest.py), facts only (no area model); (code, stdout)."""
+    monkeypatch.setattr(pipeline, "_area_predictor", lambda: None)
+    return lambda *args: cli(*args)[:2]
 
 
 def test_enrich_counts_skips_and_forces(cli):

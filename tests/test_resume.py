@@ -3,23 +3,13 @@ facts missing after an interrupted enrichment, facts made stale by a changed tex
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from paperatlas import Atlas
-from paperatlas.cli import app
-from paperatlas.cli.common import run_app
 from paperatlas.enrich.pipeline import enrich_store, facts_hash
 
 FIX = Path(__file__).parent / "fixtures" / "sources"
 MINI = FIX / "iclr_mini.jsonl"  # 4 papers
-
-
-def _cli(monkeypatch, capsys, *args):
-    monkeypatch.setattr(sys, "argv", ["paperatlas", *map(str, args)])
-    code = run_app(app)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def _facts(db: Path) -> int:
@@ -30,9 +20,9 @@ def _facts(db: Path) -> int:
         atlas.close()
 
 
-def test_add_again_finishes_an_interrupted_enrichment(tmp_path, monkeypatch, capsys):
-    db = tmp_path / "atlas.db"
-    assert _cli(monkeypatch, capsys, "add", MINI, "--db", db)[0] == 0
+def test_add_again_finishes_an_interrupted_enrichment(cli):
+    db = cli.db
+    assert cli("add", MINI)[0] == 0
     assert _facts(db) == 4
     # an enrichment killed after its first batch: two papers' facts never written
     atlas = Atlas(db)
@@ -40,16 +30,16 @@ def test_add_again_finishes_an_interrupted_enrichment(tmp_path, monkeypatch, cap
         tx.execute("DELETE FROM facts WHERE paper_id IN (SELECT id FROM papers LIMIT 2)")
     assert atlas.store.facts_pending() == 2
     atlas.close()
-    code, out, err = _cli(monkeypatch, capsys, "add", MINI, "--db", db)
+    code, out, err = cli("add", MINI)
     assert code == 0, err
     assert _facts(db) == 4  # the second add stored nothing new, and finished the facts
 
 
-def test_add_no_enrich_then_add_enriches(tmp_path, monkeypatch, capsys):
-    db = tmp_path / "atlas.db"
-    assert _cli(monkeypatch, capsys, "add", MINI, "--no-enrich", "--db", db)[0] == 0
+def test_add_no_enrich_then_add_enriches(cli):
+    db = cli.db
+    assert cli("add", MINI, "--no-enrich")[0] == 0
     assert _facts(db) == 0
-    assert _cli(monkeypatch, capsys, "add", MINI, "--db", db)[0] == 0
+    assert cli("add", MINI)[0] == 0
     assert _facts(db) == 4
 
 
