@@ -105,6 +105,9 @@ def split_list(value: Any, authors: bool = False) -> list[str]:
     if value is None:
         return []
     if isinstance(value, (list, tuple)):
+        items = [item.strip() for item in value if type(item) is str]
+        if len(items) == len(value):  # all text (most lists): nothing to convert
+            return [i for i in items if i]
         items = []
         for item in value:
             if isinstance(item, str):
@@ -241,6 +244,8 @@ def _rating_fields(fields: dict[str, Any], by_key: dict[str, Any], extra: dict[s
     """The mean rating. Paper Copilot writes `rating_avg: [mean, std]` beside `rating:
     "6;4;8"` (each reviewer's): the pair is a mean and a spread, not two ratings."""
     value = fields.get("rating")
+    if type(value) is float:  # one mean rating (most sources)
+        return value
     if isinstance(value, (list, tuple)) and len(value) == 2 and "rating" in by_key:
         mean, std = (_as_float(v) for v in value)
         if std is not None:
@@ -312,7 +317,8 @@ def paper_from_record(record: Mapping[str, Any], source: str) -> Paper:
             return skipped(source, reason, title if isinstance(title, str) else None)
     fields: dict[str, Any] = {}
     canonical, field_aliases = _shape(tuple(record))
-    by_key = {k: v for k, v in zip(canonical, record.values()) if v not in (None, "", [], {})}
+    # (a true value is never one of the empties: the truth test spares four comparisons)
+    by_key = {k: v for k, v in zip(canonical, record.values()) if v or v not in (None, "", [], {})}
     all_keys = dict(by_key)  # also: which keys the record has (with a value)
     for name, aliases in field_aliases:
         for alias in aliases:
