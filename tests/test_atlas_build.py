@@ -129,9 +129,13 @@ def test_same_input_gives_the_same_map(fixture_atlas, tmp_path):
     first = fixture_atlas.store.get_map("*")
     other = build_fixture_atlas(tmp_path / "again.db")
     second = other.store.get_map("*")
-    key = lambda m: sorted(
-        (a["paper_id"], a["broad"], a["fine"], round(a["x"], 5), round(a["y"], 5)) for a in m["assignments"]
-    )
+
+    def key(m):
+        return sorted(
+            (a["paper_id"], a["broad"], a["fine"], round(a["x"], 5), round(a["y"], 5))
+            for a in m["assignments"]
+        )
+
     assert key(first) == key(second)
     assert [t["label"] for t in first["topics"]] == [t["label"] for t in second["topics"]]
     other.close()
@@ -224,18 +228,11 @@ def test_map_view_rows(fixture_atlas):
     assert field_broad == field_fine == -1  # lsa vectors: not in the reference's space
 
 
-def test_map_command_builds_and_writes_outputs(fixture_atlas, tmp_path):
-    from typer.testing import CliRunner
-
-    import paperatlas.cli  # noqa: F401  registers the commands
-    from paperatlas.cli.common import app
-
+def test_map_command_builds_and_writes_outputs(fixture_atlas, tmp_path, cli):
     png, html = tmp_path / "m.png", tmp_path / "m.html"
-    result = CliRunner().invoke(
-        app, ["map", "--db", str(fixture_atlas.path), "--png", str(png), "--html", str(html)]
-    )
-    assert result.exit_code == 0, result.output
-    assert "broad topics" in result.output and "outliers" in result.output
+    code, out, err = cli("map", "--db", fixture_atlas.path, "--png", png, "--html", html, use_db=False)
+    assert code == 0, err
+    assert "broad topics" in out and "outliers" in out
     assert png.exists() and html.exists()
 
 

@@ -112,23 +112,18 @@ def test_lsa_without_a_fit_says_what_to_do(tmp_path):
     empty.close()
 
 
-def test_embed_command_reports_and_resumes(store):
-    from typer.testing import CliRunner
-
-    from paperatlas.cli import app
-
-    path, total = str(store.path), store.count_papers()
+def test_embed_command_reports_and_resumes(store, cli):
+    path, total = store.path, store.count_papers()
     store.close()
-    runner = CliRunner()
-    first = runner.invoke(app, ["embed", "--db", path])
-    assert first.exit_code == 0, first.output
-    assert f"static: embedded {total}, unchanged 0 of {total}" in first.output
-    second = runner.invoke(app, ["embed", "--model", "static", "--db", path])
-    assert f"embedded 0, unchanged {total} of {total}" in second.output
-    listing = runner.invoke(app, ["models"])
-    assert "use-multilingual" in listing.output and "static (default)" in listing.output
-    bad = runner.invoke(app, ["embed", "--model", "nope", "--db", path])
-    assert bad.exit_code != 0
+    code, out, err = cli("embed", "--db", path, use_db=False)
+    assert code == 0, err
+    assert f"static: embedded {total}, unchanged 0 of {total}" in out
+    code, out, _ = cli("embed", "--model", "static", "--db", path, use_db=False)
+    assert f"embedded 0, unchanged {total} of {total}" in out
+    code, out, _ = cli("models", use_db=False)
+    assert "use-multilingual" in out and "static (default)" in out
+    code, _, err = cli("embed", "--model", "nope", "--db", path, use_db=False)
+    assert code != 0 and "nope" in err
 
 
 def test_one_model_choice_rule(store):
