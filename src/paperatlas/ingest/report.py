@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from itertools import islice
 
 from paperatlas.paper import Paper
 
@@ -45,10 +46,10 @@ def has_sentence(text: str) -> bool:
     """Does the text read as prose: a sentence end after a few words, or many words
     (CJK text: characters count as words)? Only the first 300 characters are looked at."""
     text = text[:300]
-    words = len(_WORD.findall(text))
-    cjk = len(_CJK.findall(text))
+    cjk = 0 if text.isascii() else len(_CJK.findall(text))  # isascii() costs nothing
     if cjk >= 10:
         return cjk >= 15 or bool(_SENTENCE_END.search(text))
+    words = sum(1 for _ in islice(_WORD.finditer(text), 12))  # counted up to 12, all it needs
     return words >= 12 or (words >= 5 and bool(_SENTENCE_END.search(text)))
 
 
