@@ -227,12 +227,8 @@ def test_the_name_a_title_leads_with_is_the_papers_name():
         ), plain
 
 
-def test_show_lists_a_field_once_when_the_record_repeats_it(tmp_path):
+def test_show_lists_a_field_once_when_the_record_repeats_it(tmp_path, cli):
     import json
-
-    from typer.testing import CliRunner
-
-    from paperatlas.cli import app
 
     rows = [
         {
@@ -246,12 +242,10 @@ def test_show_lists_a_field_once_when_the_record_repeats_it(tmp_path):
     ]
     src = tmp_path / "prog.json"
     src.write_text(json.dumps(rows), encoding="utf-8")
-    db = str(tmp_path / "a.db")
-    runner = CliRunner()
-    assert runner.invoke(app, ["add", str(src), "--db", db]).exit_code == 0
-    shown = runner.invoke(app, ["show", "R7", "--db", db], env={"COLUMNS": "120"})
-    assert shown.exit_code == 0, shown.output
-    lines = [ln.split()[0] for ln in shown.output.splitlines() if ln.strip()]
+    assert cli("add", src)[0] == 0
+    code, out, err = cli("show", "R7")
+    assert code == 0, err
+    lines = [ln.split()[0] for ln in out.splitlines() if ln.strip()]
     assert lines.count("date") == 1 and "session" in lines
 
 
@@ -381,12 +375,8 @@ def test_simple_tex_in_arxiv_titles_reads_as_text(tmp_path):
     ]
 
 
-def test_the_lists_code_column_makes_a_paper_have_code(tmp_path):
+def test_the_lists_code_column_makes_a_paper_have_code(tmp_path, cli):
     import json
-
-    from typer.testing import CliRunner
-
-    from paperatlas.cli import app
 
     rows = [
         {
@@ -405,78 +395,49 @@ def test_the_lists_code_column_makes_a_paper_have_code(tmp_path):
     ]
     src = tmp_path / "list.json"
     src.write_text(json.dumps(rows), encoding="utf-8")
-    db = str(tmp_path / "a.db")
-    runner = CliRunner()
-    assert runner.invoke(app, ["add", str(src), "--db", db]).exit_code == 0
-    listed = runner.invoke(app, ["ls", "--db", db, "--has-code"], env={"COLUMNS": "160"})
-    assert listed.exit_code == 0, listed.output
-    assert "Sparse Kernels" in listed.output and "Dense Baselines" not in listed.output
+    assert cli("add", src)[0] == 0
+    code, out, err = cli("ls", "--has-code")
+    assert code == 0, err
+    assert "Sparse Kernels" in out and "Dense Baselines" not in out
 
 
-def test_an_unknown_kind_is_a_usage_error_not_an_empty_table(tmp_path):
-    from typer.testing import CliRunner
-
-    from paperatlas.cli import app
-
-    db = str(tmp_path / "a.db")
-    runner = CliRunner()
+def test_an_unknown_kind_is_a_usage_error_not_an_empty_table(cli):
     sample = Path(__file__).resolve().parents[1] / "examples" / "iclr2026_sample_list.txt"
-    assert runner.invoke(app, ["add", str(sample), "--db", db]).exit_code == 0
+    assert cli("add", sample)[0] == 0
     for command in (["ls"], ["search", "graph"]):
-        bad = runner.invoke(app, [*command, "--kind", "nope", "--db", db])
-        assert bad.exit_code == 2 and "nope" in bad.output and "papers" not in bad.output
-    good = runner.invoke(app, ["ls", "--kind", "benchmark", "--db", db], env={"COLUMNS": "160"})
-    assert good.exit_code == 0 and "benchmark" in good.output
+        code, out, err = cli(*command, "--kind", "nope")
+        assert code == 2 and "nope" in err and "papers" not in out + err
+    code, out, _ = cli("ls", "--kind", "benchmark")
+    assert code == 0 and "benchmark" in out
 
 
-def test_one_paper_is_said_in_the_singular(tmp_path):
-    from typer.testing import CliRunner
-
-    from paperatlas.cli import app
-
+def test_one_paper_is_said_in_the_singular(tmp_path, cli):
     src = tmp_path / "one.csv"
     src.write_text(
         'title,abstract\n"Graph pooling","We propose a method for graph pooling that '
         'improves accuracy by 3 points on citation benchmarks over strong baselines."\n',
         encoding="utf-8",
     )
-    db = str(tmp_path / "a.db")
-    runner = CliRunner()
-    outputs = [
-        runner.invoke(app, args, env={"COLUMNS": "200"})
-        for args in (["add", str(src), "--db", db], ["inspect", str(src)], ["ls", "--db", db])
-    ]
-    for out in outputs:
-        assert out.exit_code == 0, out.output
-        assert "1 paper" in out.output and "1 papers" not in out.output
+    outputs = [cli("add", src), cli("inspect", src, use_db=False), cli("ls")]
+    for code, out, err in outputs:
+        assert code == 0, err
+        assert "1 paper" in out and "1 papers" not in out
 
 
-def test_a_failed_add_is_its_error_line_alone(tmp_path):
-    from typer.testing import CliRunner
-
-    from paperatlas.cli import app
-
+def test_a_failed_add_is_its_error_line_alone(tmp_path, cli):
     binary = tmp_path / "binary.bin"
     binary.write_bytes(bytes(range(256)) * 4)
-    runner = CliRunner()
-    out = runner.invoke(app, ["add", str(binary), "--db", str(tmp_path / "a.db")])
-    assert out.exit_code == 2
-    lines = [ln for ln in out.output.splitlines() if ln.strip()]
+    code, out, err = cli("add", binary)
+    assert code == 2
+    lines = [ln for ln in (out + err).splitlines() if ln.strip()]
     assert len(lines) == 1 and lines[0].startswith("error:") and "binary.bin" in lines[0]
 
 
-def test_an_output_path_that_cannot_be_written_fails_before_the_work(tmp_path, monkeypatch, capsys):
-    import sys
-
-    from typer.testing import CliRunner
-
+def test_an_output_path_that_cannot_be_written_fails_before_the_work(tmp_path, monkeypatch, cli):
     from paperatlas.api import Atlas
-    from paperatlas.cli import app, run_app
 
-    db = str(tmp_path / "a.db")
-    runner = CliRunner()
     sample = Path(__file__).resolve().parents[1] / "examples" / "iclr2026_sample_list.txt"
-    assert runner.invoke(app, ["add", str(sample), "--db", db]).exit_code == 0
+    assert cli("add", sample)[0] == 0
 
     def no_work(*args, **kwargs):
         raise AssertionError("the work started before the output path was checked")
@@ -491,10 +452,9 @@ def test_an_output_path_that_cannot_be_written_fails_before_the_work(tmp_path, m
         ["export", "-o", str(missing / "x.csv")],
         ["digest", "-o", str(tmp_path)],
     ):
-        monkeypatch.setattr(sys, "argv", ["paperatlas", *args, "--db", db])
-        assert run_app(app) == 2, args
-        out = capsys.readouterr()
-        lines = [ln for ln in (out.out + out.err).splitlines() if ln.strip()]
+        code, out, err = cli(*args)
+        assert code == 2, args
+        lines = [ln for ln in (out + err).splitlines() if ln.strip()]
         assert len(lines) == 1 and lines[0].startswith("error:"), (args, lines)
     assert not missing.exists()
 
@@ -514,8 +474,14 @@ def test_the_same_file_under_another_list_is_unchanged_not_merged(tmp_path):
     # a twin of a stored paper (another record, same text) joining a list is still merged
     twin = tmp_path / "twin.jsonl"
     twin.write_text(
-        '{"id": "T1", "title": "A twin", "abstract": %s}\n'
-        % __import__("json").dumps(sample.read_text(encoding="utf-8").split("\n\n")[1].strip()),
+        __import__("json").dumps(
+            {
+                "id": "T1",
+                "title": "A twin",
+                "abstract": sample.read_text(encoding="utf-8").split("\n\n")[1].strip(),
+            }
+        )
+        + "\n",
         encoding="utf-8",
     )
     assert atlas.add([twin], list_name="twins", enrich=False).merged == 1
