@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -100,30 +98,22 @@ def test_pure_helpers():
     assert terms == {"draft model": 2}
     # LaTeX markup is not a term; `limit` keeps the most used
     many = [f"alpha{i} beta{i} \\widetilde gamma" for i in range(40)] * 2
-    found = new_terms(["nothing here"], many + ["gamma"], limit=5)
+    found = new_terms(["nothing here"], [*many, "gamma"], limit=5)
     assert len(found) == 5 and found[0] == ("gamma", 81)
     assert all("widetilde" not in t for t, _ in found)
 
 
-def test_errors_and_cli(db, tmp_path):
+def test_errors_and_cli(db, tmp_path, cli):
     atlas = Atlas(db)
     with pytest.raises(PaperatlasError, match="no list named 'nope'"):
         atlas.compare("y2025", "nope")
     atlas.close()
-    cli = str(Path(sys.executable).parent / "paperatlas")
     png = tmp_path / "cli.png"
-    out = subprocess.run(
-        [cli, "compare", "y2025", "y2026", "--png", str(png), "--db", str(db)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert out.returncode == 0, out.stderr
-    assert "share by area" in out.stdout and "risers" in out.stdout and png.exists()
-    out = subprocess.run(
-        [cli, "compare", "y2025", "missing", "--db", str(db)], capture_output=True, text=True, timeout=120
-    )
-    assert out.returncode == 2 and "no list named 'missing'" in out.stderr
+    code, out, err = cli("compare", "y2025", "y2026", "--png", png, "--db", db, use_db=False)
+    assert code == 0, err
+    assert "share by area" in out and "risers" in out and png.exists()
+    code, out, err = cli("compare", "y2025", "missing", "--db", db, use_db=False)
+    assert code == 2 and "no list named 'missing'" in err
 
 
 def test_topics_come_from_the_stored_map_of_all_papers(tmp_path):

@@ -6,8 +6,6 @@ import csv
 import io
 import json
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import bibtexparser
@@ -36,12 +34,12 @@ def test_collection_export_in_every_format(db, tmp_path):
     atlas = Atlas(db)
     liked = [pid for pid, t in TOPICS.items() if t == "graphs"][:4]
     hostile = json.loads((FIXTURES / "hostile.jsonl").read_text().splitlines()[0])["id"]
-    atlas.like(liked + [hostile], collection="share")
+    atlas.like([*liked, hostile], collection="share")
     atlas.like([liked[0]], collection="share", value=-1)  # a dislike is not exported
     out = io.StringIO()
     assert atlas.export("jsonl", out, collection="share") == 4
     exported = [json.loads(line)["id"] for line in out.getvalue().splitlines()]
-    assert exported == liked[1:] + [hostile]  # mark order
+    assert exported == [*liked[1:], hostile]  # mark order
     out = io.StringIO()
     atlas.export("csv", out, collection="share")
     rows = list(csv.DictReader(io.StringIO(out.getvalue())))
@@ -146,25 +144,16 @@ def test_bibtex_of_1000_hostile_papers_parses_cleanly(tmp_path):
     atlas.close()
 
 
-def test_cli_export_collection_and_query(db, tmp_path):
-    cli = str(Path(sys.executable).parent / "paperatlas")
+def test_cli_export_collection_and_query(db, tmp_path, cli):
     liked = [pid for pid, t in TOPICS.items() if t == "proteins"][:3]
-    subprocess.run([cli, "like", *liked, "--into", "clip", "--db", str(db)], check=True, capture_output=True)
+    assert cli("like", *liked, "--into", "clip", "--db", db, use_db=False)[0] == 0
     out = tmp_path / "clip.bib"
-    run = subprocess.run(
-        [cli, "export", "--format", "bibtex", "--collection", "clip", "-o", str(out), "--db", str(db)],
-        capture_output=True,
-        text=True,
+    code, _, err = cli(
+        "export", "--format", "bibtex", "--collection", "clip", "-o", out, "--db", db, use_db=False
     )
-    assert run.returncode == 0, run.stderr
+    assert code == 0, err
     assert len(bibtexparser.parse_file(str(out)).entries) == 3
-    run = subprocess.run(
-        [cli, "export", "--query", "protein design", "--top", "5", "--db", str(db)],
-        capture_output=True,
-        text=True,
-    )
-    assert run.returncode == 0 and len(run.stdout.splitlines()) == 5
-    run = subprocess.run(
-        [cli, "export", "--collection", "none-such", "--db", str(db)], capture_output=True, text=True
-    )
-    assert run.returncode == 2 and "no collection named" in run.stderr
+    code, stdout, _ = cli("export", "--query", "protein design", "--top", "5", "--db", db, use_db=False)
+    assert code == 0 and len(stdout.splitlines()) == 5
+    code, _, err = cli("export", "--collection", "none-such", "--db", db, use_db=False)
+    assert code == 2 and "no collection named" in err

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -172,28 +170,23 @@ def test_pure_ranking_helpers():
     assert len(rec.top_unseen(np.array([0.3]), [0], 5)) == 0
 
 
-def test_cli_like_recommend_and_errors(corpus_db, tmp_path):
-    db = tmp_path / "cli.db"
-    db.write_bytes(corpus_db.read_bytes())
-    cli = [str(Path(sys.executable).parent / "paperatlas")]
+def test_cli_like_recommend_and_errors(corpus_db, cli):
+    cli.db.write_bytes(corpus_db.read_bytes())
     liked = _by_topic("unlearning")[:2]
-    run = lambda *args: subprocess.run(
-        cli + list(args) + ["--db", str(db)], capture_output=True, text=True, timeout=120
-    )
-    out = run("like", *liked, "--into", "mine")
-    assert out.returncode == 0, out.stderr
-    assert "liked 2 papers in 'mine'" in out.stderr
-    out = run("like", "zzzz-not-an-id")
-    assert out.returncode == 2 and "unknown or ambiguous" in out.stderr
-    assert "Traceback" not in out.stderr
-    out = run("recommend", "--collection", "mine", "--k", "5", "--json")
-    data = json.loads(out.stdout)
+    code, _, err = cli("like", *liked, "--into", "mine")
+    assert code == 0, err
+    assert "liked 2 papers in 'mine'" in err
+    code, _, err = cli("like", "zzzz-not-an-id")
+    assert code == 2 and "unknown or ambiguous" in err
+    assert "Traceback" not in err
+    code, out, _ = cli("recommend", "--collection", "mine", "--k", "5", "--json")
+    data = json.loads(out)
     assert data["method"] == "centroid similarity" and len(data["picks"]) == 5
     assert all(_topics()[p["paper_id"]] == "unlearning" for p in data["picks"])
-    out = run("collections")
-    assert "mine" in out.stdout
-    out = run("recommend", "--collection", "empty")
-    assert out.returncode == 0 and "no liked papers" in out.stderr
+    code, out, _ = cli("collections")
+    assert "mine" in out
+    code, _, err = cli("recommend", "--collection", "empty")
+    assert code == 0 and "no liked papers" in err
 
 
 def test_tfidf_cache_is_reused_and_refreshed_when_papers_change(atlas, tmp_path):

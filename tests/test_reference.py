@@ -69,7 +69,7 @@ def test_shipped_reference_is_small_and_leaves_out_held_out_papers():
     assert all(0 <= p < len(ref.broad_labels) for p in ref.fine_parent)
     # field topics are named by research topics, not by generic words of the field
     generic = set(ref.generic_words)
-    assert generic and not any(is_generic(l.lower(), generic) for l in ref.broad_labels)
+    assert generic and not any(is_generic(label.lower(), generic) for label in ref.broad_labels)
 
 
 def test_new_abstracts_are_placed_on_the_topic_they_are_about():
@@ -191,19 +191,11 @@ def test_labels_skip_generic_words_and_never_list_paper_names():
     assert all("," not in t.label and "Name" not in t.label for t in out)
 
 
-def test_user_reference_build_use_and_switch_back(tmp_path, monkeypatch, capsys):
-    import sys
+def test_user_reference_build_use_and_switch_back(tmp_path, cli):
+    db, run = cli.db, cli
 
-    from paperatlas.cli import app
-    from paperatlas.cli.common import run_app
-
-    db = tmp_path / "atlas.db"
-    monkeypatch.setenv("COLUMNS", "200")
-
-    def cli(*args):
-        monkeypatch.setattr(sys, "argv", ["paperatlas", *map(str, args), "--db", str(db)])
-        code = run_app(app)
-        out, err = capsys.readouterr()
+    def cli(*args):  # (code, stdout and stderr together)
+        code, out, err = run(*args)
         return code, out + err
 
     big = synthetic_list(tmp_path / "big.txt")

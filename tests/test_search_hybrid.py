@@ -3,8 +3,6 @@ real vectors of the multilingual model (loaded once for the module): hybrid rank
 filters, paging, the cross-lingual path, "more like this" and hostile queries."""
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -254,27 +252,22 @@ def test_snippets_are_plain_text(store):
     assert text.replace("…", "").strip() in " ".join(PAPERS[20]["abstract"].split())
 
 
-def test_cli_search_and_similar(store):
+def test_cli_search_and_similar(store, cli):
     def run(*args):
-        return subprocess.run(
-            [sys.executable, "-c", "from paperatlas.cli import main; main()", *args, "--db", str(store.path)],
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
+        return cli(*args, "--db", store.path, use_db=False)
 
-    out = run("search", "GRPO", "--json", "--k", "2")
-    assert out.returncode == 0, out.stderr
-    data = json.loads(out.stdout)
+    code, out, err = run("search", "GRPO", "--json", "--k", "2")
+    assert code == 0, err
+    data = json.loads(out)
     assert data["hits"][0]["id"] == "grpo01" and data["mode"] == "hybrid"
-    table = run("search", "'; DROP TABLE papers; --")
-    assert table.returncode == 0 and "Traceback" not in table.stderr
-    empty = run("search", "")
-    assert empty.returncode == 2 and "empty query" in empty.stderr
-    assert "Traceback" not in empty.stderr
-    sim = run("similar", "specdec01", "--k", "2", "--json")
-    assert sim.returncode == 0, sim.stderr
-    assert json.loads(sim.stdout)["mode"] == "similar"
+    code, _, err = run("search", "'; DROP TABLE papers; --")
+    assert code == 0 and "Traceback" not in err
+    code, _, err = run("search", "")
+    assert code == 2 and "empty query" in err
+    assert "Traceback" not in err
+    code, out, err = run("similar", "specdec01", "--k", "2", "--json")
+    assert code == 0, err
+    assert json.loads(out)["mode"] == "similar"
 
 
 def test_cross_lingual_feedback_uses_the_english_model(tmp_path):

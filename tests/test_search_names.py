@@ -2,8 +2,6 @@
 library, the CLI and the web app, on the bundled sample list with the default model."""
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -92,18 +90,12 @@ def test_fresh_paper_found_by_its_unique_word(atlas, tmp_path):
     assert atlas.search("zorblaxian regime adaptation", k=3).hits[0].id == target
 
 
-def test_cli_and_web_rank_the_name_first(atlas):
+def test_cli_and_web_rank_the_name_first(atlas, cli):
     target = _paper_with(atlas, "CIMemories")
     db = str(atlas.store.path)
-    cli = Path(sys.executable).with_name("paperatlas")
-    out = subprocess.run(
-        [str(cli), "search", "CIMemories", "--json", "--k", "3", "--db", db],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert out.returncode == 0, out.stderr
-    assert json.loads(out.stdout)["hits"][0]["id"] == target
+    code, out, err = cli("search", "CIMemories", "--json", "--k", "3", "--db", db, use_db=False)
+    assert code == 0, err
+    assert json.loads(out)["hits"][0]["id"] == target
 
     from fastapi.testclient import TestClient
 
