@@ -19,6 +19,7 @@ evaluated instead (`paperatlas train-areas` leaves the held-out papers out too, 
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections import Counter
 
@@ -84,7 +85,7 @@ def calibration(probs: np.ndarray, y: np.ndarray, bins: int = 15) -> tuple[float
     right = probs.argmax(axis=1) == y
     edges = np.linspace(0, 1, bins + 1)
     ece, rows = 0.0, []
-    for lo, hi in zip(edges[:-1], edges[1:]):
+    for lo, hi in itertools.pairwise(edges):
         inside = (conf > lo) & (conf <= hi)
         if inside.any():
             ece += inside.mean() * abs(conf[inside].mean() - right[inside].mean())

@@ -60,7 +60,8 @@ def scores(labels, truth) -> dict:
 
 
 def load(data: Path, vectors: Path, ids_path: Path, limit: int | None):
-    rows = [json.loads(line) for line in gzip.open(data, "rt", encoding="utf-8")]
+    with gzip.open(data, "rt", encoding="utf-8") as fh:
+        rows = [json.loads(line) for line in fh]
     matrix = np.load(vectors).astype(np.float32)
     ids = json.loads(ids_path.read_text())
     if len(ids) != len(matrix):

@@ -90,9 +90,9 @@ def number_found(gold: str, extracted: list[dict]) -> bool:
     g_unit = "%" if "%" in gold else "×" if re.search(r"\d\s*(?:x|×|times)", gold) else None
     for item in extracted:
         vals = [item["value"]] + ([item["value_to"]] if item.get("value_to") is not None else [])
-        if g_vals and all(any(abs(g - v) < 1e-9 for v in vals) for g in g_vals):
-            if g_unit is None or item.get("unit") == g_unit:
-                return True
+        matched = g_vals and all(any(abs(g - v) < 1e-9 for v in vals) for g in g_vals)
+        if matched and (g_unit is None or item.get("unit") == g_unit):
+            return True
     return False
 
 
@@ -356,7 +356,7 @@ def silver_names(papers: list[dict], base: dict | None) -> dict:
         if not (n and name_matches(ours[p["id"]], n, clean(p["abstract"]))) and (n or ours[p["id"]])
     ]
     print("  15 random held-out errors (silver Name | ours):")
-    for p, n, got in random.Random(7).sample(misses, min(15, len(misses))):
+    for _, n, got in random.Random(7).sample(misses, min(15, len(misses))):
         print(f"    {n!r:36s} | {got!r}")
     return result
 

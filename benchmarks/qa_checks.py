@@ -21,10 +21,7 @@ sys.path.insert(0, str(ROOT / "src"))
 from paperatlas import Atlas, sources  # noqa: E402
 from paperatlas.enrich import names as names_mod  # noqa: E402
 from paperatlas.enrich import pipeline  # noqa: E402
-from paperatlas.sources import (
-    ReadReport,
-    kinds,
-)
+from paperatlas.sources import ReadReport, kinds  # noqa: E402
 
 REAL = ROOT.parent / "shared" / "realworld"
 

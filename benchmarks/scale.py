@@ -184,7 +184,7 @@ def main() -> None:
     print("| --- |" + " --- |" * len(all_results))
     for stage in stages:
         cells = []
-        for size, res in all_results.items():
+        for _size, res in all_results.items():
             r = res[stage]
             if stage in ("search", "similar"):
                 cells.append(f"p50 {r['p50_ms']:.1f} ms, p95 {r['p95_ms']:.1f} ms / {r['rss_mb']:.0f}")

@@ -81,9 +81,7 @@ def _prefix_is_name(prefix: str) -> bool:
         return False
     if any(_coined(w) for w in words):
         return True
-    if len(words) == 1 and prefix.isupper() and len(prefix) >= 3:
-        return True  # FREAK, HETA
-    return False
+    return len(words) == 1 and prefix.isupper() and len(prefix) >= 3  # FREAK, HETA
 
 
 _SMALL_WORDS = frozenset("of for via and with in on to the a an".split())

@@ -75,11 +75,14 @@ def name_rows(rows: list[tuple[dict, str | None]], df: Counter):
         raw = p["abstract"]
         plain = clean(raw)
         own = own_tokens(plain)
-        lookup = lambda t: max(
-            0,
-            (df.get(t, 0) if df.get(t, 0) >= names_model.DF_MIN else 0)
-            - (1 if t in own and df.get(t, 0) >= names_model.DF_MIN else 0),
-        )
+
+        def lookup(t: str, own: set[str] = own) -> int:  # `own` bound now: one paper's tokens
+            return max(
+                0,
+                (df.get(t, 0) if df.get(t, 0) >= names_model.DF_MIN else 0)
+                - (1 if t in own and df.get(t, 0) >= names_model.DF_MIN else 0),
+            )
+
         merged = names.merge(names.candidates(raw, plain), plain, df=lookup)
         papers.append([(c, f, bool(name) and is_match(c.name, name, plain)) for c, f in merged])
     return papers

@@ -8,6 +8,7 @@ examples/iclr2026_sample_list.txt, reshuffled (seeded) into new abstracts with t
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -248,10 +249,8 @@ def kill_during(
         time.sleep(0.05)
     orphans = alive(children) | processes_using(str(db))
     for pid in orphans:  # leave nothing behind for the next test, but count it
-        try:
+        with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
-        except OSError:
-            pass
     return KillResult(
         command=name or args[0],
         point=point,

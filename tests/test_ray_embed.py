@@ -6,6 +6,7 @@ Marked `ray` (`pytest -m "not ray"` skips them); `make test` runs them."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -278,9 +279,7 @@ def test_two_node_cluster_gives_the_local_vectors(tmp_path, local):
         for node in reversed(nodes):
             node.stop()
         for pid in processes_mentioning(temp):  # anything of this cluster still running
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
         shutil.rmtree(temp, ignore_errors=True)
     assert processes_mentioning(temp) == []
