@@ -87,6 +87,13 @@ def text_hash(text: str) -> str:
     return hashlib.sha1(normalise_text(text).encode("utf-8")).hexdigest()
 
 
+def embedding_text(title: str | None, abstract: str | None) -> str:
+    """The text a paper is embedded and classified by: title and abstract (either may be
+    missing), joined by a blank line."""
+    parts = [p.strip() for p in (title, abstract) if p and p.strip()]
+    return "\n\n".join(parts)
+
+
 def paper_id(paper: Paper) -> str:
     """Stable id: the source id where there is one, else `h` + a hash of the normalised
     abstract; a title-only paper: `h` + a hash of its arXiv id, DOI or OpenReview id, else

@@ -1,5 +1,6 @@
-"""Paper vectors in the store: which text a paper is embedded by, the hash that tells a
-stored vector is stale, and the embedding of a whole store or of one query."""
+"""Paper vectors in the store: the hash that tells a stored vector is stale, and the
+embedding of a whole store or of one query. The text a paper is embedded by is
+`paperatlas.paper.embedding_text` (core: enrich classifies the same text), re-exported here."""
 
 from __future__ import annotations
 
@@ -8,16 +9,12 @@ from typing import Any
 import numpy as np
 
 from paperatlas.embed.registry import DEFAULT_MODEL, backend_class, get_backend, weights_fingerprint
-from paperatlas.paper import text_hash
+from paperatlas.paper import embedding_text, text_hash
 from paperatlas.progress import progress_bar
 
 BATCH_SIZE = 256
 
-
-def embedding_text(title: str | None, abstract: str | None) -> str:
-    """The text a paper is embedded by: title and abstract (either may be missing)."""
-    parts = [p.strip() for p in (title, abstract) if p and p.strip()]
-    return "\n\n".join(parts)
+__all__ = ["BATCH_SIZE", "embed_query", "embed_store", "embedding_text", "pending", "vector_hash"]
 
 
 def vector_hash(text: str, model: str) -> str:

@@ -36,6 +36,8 @@ from typing import Any
 import numpy as np
 
 from paperatlas.errors import InputError, PaperatlasError
+from paperatlas.paper import embedding_text
+from paperatlas.text import tfidf_vectorizer
 
 MODEL_FILE = "areas-v1.npz"
 AREAS_FILE = "iclr2026_primary_areas.txt"
@@ -68,16 +70,14 @@ def area_names() -> list[str]:
 
 
 def _paper_text(title: str | None, abstract: str | None) -> str:
-    from paperatlas.embed import embedding_text
-
     return embedding_text(title, abstract)
 
 
 def term_features(vocabulary=None, **fit_options):
-    """TF-IDF of words and word pairs, tokenised like the static embedding model."""
-    from paperatlas.embed.static import term_vectorizer
-
-    return term_vectorizer(vocabulary, **fit_options)
+    """TF-IDF of words and word pairs, tokenised like the static embedding model (the
+    project's one TF-IDF set-up)."""
+    fit_options.setdefault("ngram_range", (1, 2))
+    return tfidf_vectorizer(vocabulary=vocabulary, **fit_options)
 
 
 class AreaClassifier:
