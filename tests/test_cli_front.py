@@ -7,8 +7,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-# the CLI runner fixture: its parameters "redefine" the imported name (until tests/conftest.py has it)
-
 FIX = Path(__file__).parent / "fixtures"
 
 
