@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Set as AbstractSet
 
 from paperatlas.errors import SearchError
+from paperatlas.paper import embedding_text
 from paperatlas.search.filters import allowed_ids, check_paging, filters_of
 from paperatlas.search.hits import make_hits
 from paperatlas.search.language import detect_language
@@ -37,8 +38,6 @@ def similar(
         if full is None:
             raise SearchError(f"no paper with id {paper_id!r} (or the prefix is ambiguous)")
         paper = store.get_paper(full)
-        from paperatlas.embed import embedding_text
-
         text = embedding_text(paper.get("title"), paper.get("abstract"))
         exclude = full
         query_label = full

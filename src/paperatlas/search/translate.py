@@ -33,6 +33,7 @@ import numpy as np
 
 from paperatlas.cache import StoreCache
 from paperatlas.errors import PaperatlasError
+from paperatlas.paper import embedding_text
 from paperatlas.search.glossary import glossary_rest, translate_query
 from paperatlas.search.query import CJK_RUN, query_terms
 from paperatlas.search.vectors import MULTILINGUAL_MODEL, one_blas_thread, query_backend
@@ -166,7 +167,6 @@ def build_vocabulary(
 ) -> dict[str, int]:
     """Embed the atlas's English vocabulary with the multilingual model and store it
     (skipped while the stored one is current). Returns {"terms", "embedded"}."""
-    from paperatlas.embed import embedding_text
     from paperatlas.progress import progress_bar
 
     texts = [embedding_text(p.get("title"), p.get("abstract")) for p in store.iter_papers()]
