@@ -16,8 +16,8 @@ class SilentProgress:
     def __enter__(self) -> SilentProgress:
         return self
 
-    def __exit__(self, *exc: object) -> bool:
-        return False
+    def __exit__(self, *exc: object) -> None:
+        pass
 
     def start(self) -> None:
         pass

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -107,7 +107,8 @@ def liked_ids(store, collection: str = DEFAULT_COLLECTION) -> list[str]:
 
 def collection_ids(store, collection: str = DEFAULT_COLLECTION) -> tuple[list[str], list[str]]:
     """(liked ids, disliked ids) of a collection, oldest mark first."""
-    liked, disliked = [], []
+    liked: list[str] = []
+    disliked: list[str] = []
     for _, pid, value in store.marks(collection):
         (liked if value > 0 else disliked).append(pid)
     return liked, disliked
@@ -240,7 +241,7 @@ def _centroid(matrix, rows: list[int]) -> np.ndarray:
     return centroid / norm if norm else centroid
 
 
-def rank_centroid(features: Features, liked: list[int], disliked: list[int] = ()) -> np.ndarray:
+def rank_centroid(features: Features, liked: list[int], disliked: Sequence[int] = ()) -> np.ndarray:
     """Scores for every row: cosine to the likes' centroid (embedding and TF-IDF averaged),
     minus DISLIKE_WEIGHT times cosine to the dislikes' centroid."""
 
@@ -266,7 +267,7 @@ def design_matrix(features: Features):
 
 
 def rank_linear(
-    features: Features, liked: list[int], disliked: list[int] = (), design=None
+    features: Features, liked: list[int], disliked: Sequence[int] = (), design=None
 ) -> tuple[np.ndarray, np.ndarray]:
     """(scores for every row, the fitted weights) from a linear SVM: liked papers are the
     positives, every other paper a negative; dislikes count as negatives with more weight."""
@@ -472,7 +473,7 @@ def method_for(n_likes: int) -> str:
 def rank(
     features: Features,
     liked: list[int],
-    disliked: list[int] = (),
+    disliked: Sequence[int] = (),
     k: int = 30,
     allowed: np.ndarray | None = None,
 ) -> tuple[list[str], list[float], list[dict]]:

@@ -258,7 +258,8 @@ def kmeans(x: np.ndarray, k: int, seed: int, restarts: int = 3, max_iter: int = 
     if k <= 1:
         return np.zeros(len(x), dtype=np.int64)
     squared = (x * x).sum(axis=1)
-    best, best_inertia = None, np.inf
+    best: np.ndarray | None = None
+    best_inertia = np.inf
     for attempt in range(restarts):
         centres, _ = kmeans_plusplus(x, k, random_state=seed + attempt)
         labels = None
@@ -276,6 +277,8 @@ def kmeans(x: np.ndarray, k: int, seed: int, restarts: int = 3, max_iter: int = 
         inertia = float(dist[np.arange(len(x)), labels].sum())
         if inertia < best_inertia - 1e-9:
             best, best_inertia = labels, inertia
+    if best is None:
+        raise ValueError("k-means found no finite solution (NaN in the vectors?)")
     return np.unique(best, return_inverse=True)[1].astype(np.int64)
 
 

@@ -664,8 +664,8 @@ def label_clusters(
         terms = [_display(k, surface) for _, _, k in scored[:8]]
         coverage = [round(c, 3) for _, c, _ in scored[:8]]
         label = _compose(scored, surface, used_heads, used_labels) if scored else ""
-        if not label and fallback is not None and t < len(fallback) and fallback[t]:
-            label = _distinct(fallback[t], used_labels)
+        if not label and fallback is not None and t < len(fallback) and (borrowed := fallback[t]):
+            label = _distinct(borrowed, used_labels)
         if not label:
             label = _word_label(papers, idx, word_df, used_labels, generic or set()) or f"Topic {t + 1}"
         used_labels.add(_label_key(label))
@@ -865,7 +865,11 @@ def _distinct(label: str, used_labels: set[str]) -> str:
 
 
 def _word_label(
-    papers, idx: list[int], word_df: Counter, used_labels: set[str], generic: set[str] = frozenset()
+    papers,
+    idx: list[int],
+    word_df: Counter,
+    used_labels: set[str],
+    generic: set[str] | frozenset[str] = frozenset(),
 ) -> str:
     """For a topic with no shared phrase and no field topic to borrow a name from: its two
     most distinctive words (never a generic one, never a list of paper names)."""

@@ -212,7 +212,7 @@ class Reference:
         """The reference layout for drawing the field: [x, y, broad] rows (an even sample
         when there are more than max_points) and the broad topics' labels and places."""
         n = len(self.xy)
-        rows = np.linspace(0, n - 1, min(n, max_points)).astype(int) if n else []
+        rows = np.linspace(0, n - 1, min(n, max_points)).astype(int)
         return {
             "name": self.name,
             "papers": n,

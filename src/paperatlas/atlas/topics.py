@@ -23,7 +23,7 @@ def describe_topics(
     n_broad, n_fine = int(result.broad.max()) + 1, int(result.fine.max()) + 1
     phrases = paper_phrases(texts)
     generic = set(generic_words) if generic_words else None
-    fallback = {0: None, 1: None}
+    fallback: dict[int, list[str | None] | None] = {0: None, 1: None}
     if placed is not None:
         for level, own, field, names_of in (
             (0, result.broad, placed.broad, ref.broad_labels),

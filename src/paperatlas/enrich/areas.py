@@ -136,6 +136,9 @@ class AreaClassifier:
 
     def save(self, path: str | Path) -> None:
         vocab = sorted(self.vectorizer.vocabulary, key=self.vectorizer.vocabulary.get)
+        calibration: dict[str, Any] = (
+            {} if self.calibration is None else {"cal_x": self.calibration[0], "cal_y": self.calibration[1]}
+        )
         np.savez_compressed(
             path,
             classes=np.asarray(json.dumps(self.classes)),
@@ -143,11 +146,7 @@ class AreaClassifier:
             idf=self.vectorizer.idf_,
             coef=self.coef.astype(np.float16),
             intercept=self.intercept,
-            **(
-                {}
-                if self.calibration is None
-                else {"cal_x": self.calibration[0], "cal_y": self.calibration[1]}
-            ),
+            **calibration,
         )
 
     @classmethod

@@ -100,6 +100,7 @@ def extract_keyphrases(text: str, title: str | None = None, k: int = 8) -> list[
     runs: list[list[str]] = []
     current: list[str] = []
     info: dict[str, tuple[str, bool] | None] = {}  # word -> (stem, verb-like) or None (stopword)
+    content: dict[str, tuple[str, bool]] = {}  # the content words of info
     for piece in _PIECES.findall(doc):
         word_info = info.get(piece, False)
         if word_info is False:
@@ -110,6 +111,8 @@ def extract_keyphrases(text: str, title: str | None = None, k: int = 8) -> list[
                 else (_stem(piece), _verbish(piece))
             )
             info[piece] = word_info
+            if word_info is not None:
+                content[piece] = word_info
         if word_info is not None:
             current.append(piece)
         elif current:
@@ -124,14 +127,14 @@ def extract_keyphrases(text: str, title: str | None = None, k: int = 8) -> list[
         ws = run[-3:] if len(run) > 4 else run
         # verbs at a phrase's edge ("measuring cumulative disclosure", "models spanning")
         start, end = 0, len(ws)
-        while start < end and info[ws[start]][1]:
+        while start < end and content[ws[start]][1]:
             start += 1
-        while end > start and info[ws[end - 1]][1]:
+        while end > start and content[ws[end - 1]][1]:
             end -= 1
         if start == end:
             continue
         ws = ws[start:end]
-        stems = [info[w][0] for w in ws]
+        stems = [content[w][0] for w in ws]
         for st in stems:
             word_freq[st] = word_freq.get(st, 0) + 1
         key = " ".join(stems)
@@ -166,18 +169,18 @@ def extract_keyphrases(text: str, title: str | None = None, k: int = 8) -> list[
         for _, e in scored:
             if len(out) >= (k if strict else max(5, len(out))):
                 break
-            ws = set(e["words"])
+            stem_set = set(e["words"])
             surface = e["surface"]
             if any(surface.lower() == o.lower() for o in out):
                 continue
-            if strict and ws & used:
+            if strict and stem_set & used:
                 continue
-            if not strict and any(ws <= {_stem(w) for w in o.split()} for o in out):
+            if not strict and any(stem_set <= {_stem(w) for w in o.split()} for o in out):
                 continue
             if any(_abbreviates(surface, o) or _abbreviates(o, surface) for o in out):
                 continue  # "LLMs" next to "large language models"
             if (
-                len(ws) == 1
+                len(stem_set) == 1
                 and not _CODED.search(surface)
                 and (word_freq[e["words"][0]] < 3 or e["words"][0] in _GENERIC)
             ):
@@ -185,5 +188,5 @@ def extract_keyphrases(text: str, title: str | None = None, k: int = 8) -> list[
             if not surface.isupper() and not _CODED.search(surface):
                 surface = surface.lower()
             out.append(surface)
-            used |= ws
+            used |= stem_set
     return out[:k]

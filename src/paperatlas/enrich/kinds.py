@@ -280,10 +280,8 @@ def _head_kind(tail: str) -> str | None:
     article = _ARTICLE.search(tail)
     if article is not None and article.start() < 60:
         tail = tail[article.start() :]
-    if _EVAL_FRAMEWORK.search(tail[:90]):
-        first_eval = _EVAL_FRAMEWORK.search(tail[:90]).start()
-    else:
-        first_eval = None
+    found = _EVAL_FRAMEWORK.search(tail[:90])
+    first_eval = found.start() if found else None
     best = None
     for kind, pat in _HEADS:
         m = pat.search(tail)

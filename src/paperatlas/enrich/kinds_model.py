@@ -10,6 +10,7 @@ model only ever sees the abstract. Without the file, kinds.py decides by its rul
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from functools import lru_cache
@@ -24,7 +25,7 @@ def terms(text: str) -> set[str]:
     """Lower-cased word unigrams and adjacent-word bigrams of the text."""
     ws = _WORD.findall(text.lower())
     out = set(ws)
-    out.update(f"{a} {b}" for a, b in zip(ws, ws[1:]))
+    out.update(f"{a} {b}" for a, b in itertools.pairwise(ws))
     return out
 
 

@@ -264,9 +264,9 @@ def _is_name_like(token: str, strong: bool) -> bool:
         # "Model-Heterogeneous", "Spatio-Temporal": ordinary words joined, coined only with a
         # cue or a typical coined part ("Terminal-Bench")
         parts = token.split("-")
-        if strong or not all(_PLAIN_PART.match(p) for p in parts) or parts[-1].lower() in _COINED_SUFFIXES:
-            return True
-        return False
+        return bool(
+            strong or not all(_PLAIN_PART.match(p) for p in parts) or parts[-1].lower() in _COINED_SUFFIXES
+        )
     if any(c.isdigit() for c in token):
         return True
     return strong and len(token) >= 3
@@ -620,6 +620,7 @@ def _appositive(t: _Text):
         # the token right before the anchor, skipping a parenthetical
         left = plain[max(0, m.start() - 120) : m.start()]
         paren = _PAREN_AT_END.search(left) if left.endswith(")") else None
+        tm: re.Match[str] | None
         if paren and _is_name_like(paren.group(1), True):
             tm = paren
         else:
@@ -654,7 +655,7 @@ def _appositive(t: _Text):
                 while words and (words[0].lower() in _STARTERS or is_known(words[0])):
                     words.pop(0)
                 if words:
-                    name = " ".join(words + [tm.group(1)])
+                    name = " ".join([*words, tm.group(1)])
                     yield Hit(
                         "appositive-intro" if intro else "appositive",
                         name,
@@ -709,9 +710,10 @@ def _introducing_verb(t: _Text):
                 continue
         t0 = _TOKEN_RE.search(window)
         at_verb = t0 is not None and window[: t0.start()].strip() in ("", "the")
-        direct = at_verb and window[t0.end() : t0.end() + 2] in (", ", " (", ",", ":", "")
         if (
-            direct
+            t0 is not None
+            and at_verb
+            and window[t0.end() : t0.end() + 2] in (", ", " (", ",", ":", "")  # set off
             and t0.group(0)[:1].isupper()
             and (
                 _is_name_like(t0.group(0), True)
@@ -720,8 +722,13 @@ def _introducing_verb(t: _Text):
         ):
             # "we propose Eidolon, ..." / "we introduce J1, a ...": set off right after the verb
             yield Hit("direct", t0.group(0), m.end() + t0.start(), allow_family=True)
-        elif at_verb and t0.group(0)[:1].isupper() and _capital_run_name(window, t0.start()):
-            yield Hit("intro-run", _capital_run_name(window, t0.start()), m.end() + t0.start())
+        elif (
+            t0 is not None
+            and at_verb
+            and t0.group(0)[:1].isupper()
+            and (capital_run := _capital_run_name(window, t0.start()))
+        ):
+            yield Hit("intro-run", capital_run, m.end() + t0.start())
         elif first is not None:
             i, tm = first
             # right after the verb (or its article) and set off: "we propose X, ..." / "the X ("

@@ -85,7 +85,7 @@ def _what(text: str, start: int, end: int) -> str:
     after = text[end : end + 60]
     m = _WHAT_AFTER.match(after)
     if m:
-        ws = []
+        ws: list[str] = []
         for w in m.group(1).split():
             wl = w.lower().strip(",.;:")
             if wl in _STOP or not w[0].isalpha():
@@ -239,8 +239,8 @@ def _clause(text: str, start: int, end: int) -> tuple[int, int]:
     left = lo
     for m in _CLAUSE_EDGE.finditer(text, lo, start):
         left = m.end()
-    m = _CLAUSE_EDGE.search(text, end, min(len(text), end + 160))
-    right = m.start() if m else min(len(text), end + 160)
+    edge = _CLAUSE_EDGE.search(text, end, min(len(text), end + 160))
+    right = edge.start() if edge else min(len(text), end + 160)
     return left, right
 
 
@@ -286,7 +286,7 @@ def context_of(text: str, start: int, end: int) -> str:
         head_words = joined[: cmp.start()].split()
         if len(head_words) <= 6:  # "fewer inference steps than Transformer++"
             keep_after = head_words + joined[cmp.start() :].split()[:5]
-    phrase = " ".join(keep_before + [text[start:end].strip()] + keep_after)
+    phrase = " ".join([*keep_before, text[start:end].strip(), *keep_after])
     phrase = _LEADING_JUNK.sub("", phrase.strip(" ,;:"))
     words = phrase.split()
     if len(words) > MAX_CONTEXT_WORDS:

@@ -38,7 +38,7 @@ def extract_facts(title: str | None, abstract: str, code_urls: Iterable[str] = (
     raw = abstract or ""
     title_only = not raw.strip() and bool(title)
     if title_only:
-        raw = title
+        raw = title or ""
     plain = clean(raw)
     sents = sentences(plain)
     names = with_title_name(extract_names(raw, plain), title)  # "NeuralFur: ..." names it
@@ -95,7 +95,7 @@ def _area_predictor():
 
 def enrich_store(
     store, force: bool = False, progress: bool = False, workers: int | None = None
-) -> dict[str, int]:
+) -> dict[str, Any]:
     """Compute and store facts for every paper whose text or extractor version changed.
 
     Work is written in batches of BATCH papers, one transaction each: an interrupt keeps
@@ -147,7 +147,7 @@ def enrich_store(
             todo = changed(version)
     use_areas = predict_areas is not None
     total = len(papers)
-    counts = {
+    counts: dict[str, Any] = {
         "total": total,
         "enriched": 0,
         "skipped": total - len(todo),

@@ -204,8 +204,8 @@ def candidates(
                 first, last = words[0].lower(), words[-1].lower().strip(".,;:")
                 if first in _BAD_FIRST or last in _BAD_LAST:
                     continue
-                named_in_span = bool(name) and name in span
-                if named_in_span and not span.startswith(name):
+                named_in_span = bool(name and name in span)
+                if named_in_span and name and not span.startswith(name):
                     continue  # "we propose X, a ..." without X reads wrong; the span after it is a candidate
                 if name:
                     rest = _drop_name(span, name) if named_in_span else span

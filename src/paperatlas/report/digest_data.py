@@ -62,7 +62,7 @@ class DigestData:
     groups: list[Group]
     grouping: str  # "topics" | "areas"
     fallback_reason: str | None
-    by_area: list[tuple[str, int]]
+    by_area: list[tuple[str | None, int]]
     by_kind: list[tuple[str | None, int]]
     named: list[PaperLine]
     with_code: list[PaperLine]
@@ -126,6 +126,7 @@ def _map_for(store, list_name: str | None, collection: str | None, ids: list[str
     """(stored map covering `ids`, None) or (None, why not)."""
     from paperatlas.atlas import build_map
 
+    scope_list: str | None
     if list_name is not None:
         scope_list = list_name
     elif collection is not None:

@@ -80,10 +80,10 @@ def export_papers(
 
 def _chosen_ids(store, ids, collection, query, query_k, list_name, filters) -> list[str]:
     """Ids of a collection's liked papers (mark order) or of a search's hits (rank order),
-    narrowed by `ids`, the list and the filters when given too (take-home stage)."""
+    narrowed by `ids`, the list and the filters when given too."""
     from paperatlas.errors import PaperatlasError
 
-    chosen: list[str] | None = None
+    chosen: list[str] = []
     if collection is not None:
         if collection not in store.collections():
             known = ", ".join(sorted(store.collections())) or "none yet"
@@ -97,7 +97,7 @@ def _chosen_ids(store, ids, collection, query, query_k, list_name, filters) -> l
         narrowing = {k: v for k, v in filters.items() if k in ("area", "kind", "decision", "has_code")}
         hits = [h.id for h in search(store, query, k=query_k, list_name=list_name, **narrowing).hits]
         hit_set = set(hits)
-        chosen = hits if chosen is None else [pid for pid in chosen if pid in hit_set]
+        chosen = hits if collection is None else [pid for pid in chosen if pid in hit_set]
     if ids is not None:
         keep = set(ids)
         chosen = [pid for pid in chosen if pid in keep]
@@ -112,6 +112,7 @@ def _selected(store, list_name, ids, filters) -> Iterator[dict[str, Any]]:
     from paperatlas.atlas import TopicLookup
 
     topics = TopicLookup(store, list_name)  # each paper's map topic and field topic
+    pages: Iterable[list[dict[str, Any]]]
     if ids is not None:
         wanted = list(dict.fromkeys(ids))
         pages = (store.get_papers(wanted[i : i + 500]) for i in range(0, len(wanted), 500))
@@ -482,7 +483,7 @@ def bibtex_entry(paper: dict[str, Any], key: str) -> str:
         fields.append(("abstract", bibtex_escape(abstract)))
     if paper.get("keywords"):
         fields.append(("keywords", bibtex_escape(", ".join(paper["keywords"]))))
-    notes = [paper.get("decision")] if paper.get("decision") else []
+    notes = [str(paper["decision"])] if paper.get("decision") else []
     if not abstract.strip():
         notes.append("title only")
     if notes and entry_type != "unpublished":

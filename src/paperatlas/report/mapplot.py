@@ -221,7 +221,7 @@ def _drop_overlaps(fig, texts) -> None:
     are in size order), so the picture never shows two labels on top of each other."""
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
-    kept = []
+    kept: list[Any] = []
     for text in texts:
         box = text.get_window_extent(renderer)
         if any(box.overlaps(other) for other in kept):
