@@ -4,7 +4,6 @@ a one-line error or typer's usage message, exit 0, 1 or 2, never a traceback."""
 from __future__ import annotations
 
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
@@ -12,8 +11,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from paperatlas import Atlas
-from paperatlas.cli import app
-from paperatlas.cli.common import run_app
 
 FIX = Path(__file__).parent / "fixtures" / "sources"
 # Commands that answer at once (serve blocks, map/embed/train-areas run models for long).
@@ -113,15 +110,11 @@ def template(tmp_path_factory) -> Path:
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(args=argv)
-def test_any_command_line_ends_cleanly(args, template, tmp_path, monkeypatch, capsys):
-    db = tmp_path / "atlas.db"
-    shutil.copy(template, db)
+def test_any_command_line_ends_cleanly(args, template, cli):
+    shutil.copy(template, cli.db)  # each example starts from the same atlas
     command, rest = args
     words = ([command] if command else []) + [w for w in rest if "\x00" not in w]
-    monkeypatch.setattr(sys, "argv", ["paperatlas", *words, "--db", str(db)])
-    monkeypatch.setenv("COLUMNS", "120")
-    code = run_app(app)
-    out, err = capsys.readouterr()
+    code, out, err = cli(*words)
     assert code in (0, 1, 2), (words, code, err)
     assert "Traceback" not in err + out, (words, err)
     if code == 2 and "Usage:" not in err:  # one line per failure (add: per file)
