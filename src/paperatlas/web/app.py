@@ -89,7 +89,6 @@ def create_app(
         yield
 
     app = FastAPI(title="paperatlas", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan)
-    app.state.atlas = atlas
     app.state.web = web
     # Innermost first. Defence in depth behind escaping: pages may run only the app's own
     # scripts (CSP). The map's JSON shrinks ~4x with gzip. Pages are kept, compressed,
