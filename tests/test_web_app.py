@@ -258,3 +258,29 @@ def test_pages_forbid_foreign_and_inline_scripts(client):
 def test_map_json_is_compressed(client):
     r = client.get("/api/map", headers={"Accept-Encoding": "gzip"})
     assert r.status_code == 200 and r.headers.get("content-encoding") == "gzip"
+
+
+def test_web_reads_the_library_only_through_its_front():
+    """Every import in web/ (inside functions too) is the web package itself, the front
+    (api, results), or the core every stage may use; never a pipeline stage."""
+    import ast
+    from pathlib import Path
+
+    import paperatlas.web
+
+    allowed = ("paperatlas.web", "paperatlas.api", "paperatlas.results", "paperatlas.errors")
+    allowed += ("paperatlas.paper", "paperatlas.identifiers", "paperatlas.workers")
+    found = {}
+    for path in Path(paperatlas.web.__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            for name in names:
+                if name.split(".")[0] == "paperatlas":
+                    found.setdefault(name, path.name)
+    assert "paperatlas.api" in found  # the walk saw the app's imports
+    wrong = {name: file for name, file in found.items() if not name.startswith(allowed)}
+    assert not wrong, wrong
