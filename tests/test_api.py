@@ -142,6 +142,7 @@ def test_results_reexports_stage_records_on_first_use():
     from paperatlas.search import Hit
 
     assert results.KINDS is KINDS and results.EXPORT_FORMATS is FORMATS and results.Hit is Hit
+    assert results.DIGEST_FORMATS == ("md", "html") and results.DIGEST_LANGUAGES == ("en", "zh")
     with pytest.raises(AttributeError):
         results.NoSuchRecord  # noqa: B018
     assert [m.name for m in Atlas.models() if m.default] == ["static"]

@@ -7,8 +7,8 @@ the typed attributes. The records a stage already defines (`SearchResult`, `Hit`
 `AddReport`, `FileReport`, `Comparison`, `Recommendations`, `Pick`) are re-exported from
 that stage on first use, so importing this module (as the CLI does) loads no stage.
 
-The CLI and the web app take their types and constants (`KINDS`, `EXPORT_FORMATS`) from
-here, never from the stages themselves.
+The CLI and the web app take their types and constants (`KINDS`, `EXPORT_FORMATS`,
+`DIGEST_FORMATS`, `DIGEST_LANGUAGES`) from here, never from the stages themselves.
 """
 
 from __future__ import annotations
@@ -27,12 +27,11 @@ if TYPE_CHECKING:
     from paperatlas.ingest import FileReport as FileReport
     from paperatlas.recommend import Pick as Pick
     from paperatlas.recommend import Recommendations as Recommendations
+    from paperatlas.report.digest import FORMATS as DIGEST_FORMATS
     from paperatlas.report.export import FORMATS as EXPORT_FORMATS
+    from paperatlas.report.strings import LANGUAGES as DIGEST_LANGUAGES
     from paperatlas.search import Hit as Hit
     from paperatlas.search import SearchResult as SearchResult
-
-DIGEST_FORMATS = ("md", "html")
-DIGEST_LANGUAGES = ("en", "zh")
 
 # name -> (module, attribute): records and constants owned by a stage, imported on first use
 _FROM_STAGES = {
@@ -46,6 +45,8 @@ _FROM_STAGES = {
     "Pick": ("paperatlas.recommend", "Pick"),
     "KINDS": ("paperatlas.enrich.kinds", "KINDS"),
     "EXPORT_FORMATS": ("paperatlas.report.export", "FORMATS"),
+    "DIGEST_FORMATS": ("paperatlas.report.digest", "FORMATS"),
+    "DIGEST_LANGUAGES": ("paperatlas.report.strings", "LANGUAGES"),
 }
 
 

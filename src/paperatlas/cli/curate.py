@@ -15,7 +15,6 @@ from rich.table import Table
 from rich.text import Text
 
 from paperatlas.cli.common import DbOption, UserError, app, check_output, console, err_console, open_atlas
-from paperatlas.results import DIGEST_FORMATS, DIGEST_LANGUAGES
 
 if TYPE_CHECKING:
     from paperatlas.results import Comparison
@@ -148,6 +147,8 @@ def digest(
     db: DbOption = None,
 ) -> None:
     """A shareable report grouped by topic: map, overview, one line per paper (Markdown or HTML)."""
+    from paperatlas.results import DIGEST_FORMATS, DIGEST_LANGUAGES
+
     if fmt not in DIGEST_FORMATS:
         raise UserError(f"unknown digest format '{fmt}' (md or html)")
     if lang not in DIGEST_LANGUAGES:

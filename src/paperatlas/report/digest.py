@@ -17,6 +17,8 @@ from paperatlas.report.html import render_html
 from paperatlas.report.markdown import render_markdown
 from paperatlas.report.strings import strings
 
+FORMATS = ("md", "html")
+
 
 def digest(
     store,
@@ -31,7 +33,7 @@ def digest(
     map is then written beside it as a PNG and linked; without it the map is inlined.
     `progress` shows a bar while a missing map is built (minutes for a whole conference)."""
     words = strings(lang)
-    if fmt not in ("md", "html"):
+    if fmt not in FORMATS:
         raise PaperatlasError(f"unknown digest format {fmt!r} (md or html)")
     data = collect(store, list_name=list_name, collection=collection, progress=progress)
     if fmt == "html":

@@ -103,6 +103,9 @@ def group_label(label: str, words: dict) -> str:
     return words[SENTINELS[label]] if label in SENTINELS else label
 
 
+LANGUAGES = tuple(STRINGS)  # the languages a digest's headings come in
+
+
 def strings(lang: str) -> dict:
     if lang not in STRINGS:
         from paperatlas.errors import PaperatlasError
