@@ -12,6 +12,7 @@ from typing import Any
 from paperatlas.errors import PaperatlasError
 from paperatlas.paper import shown_title
 from paperatlas.report.links import paper_url
+from paperatlas.report.mapplot import field_of, groups_png, topic_colour
 
 MAX_NAMED = 15  # named contributions listed in the overview
 MAX_CODE = 20  # papers with code listed in the overview
@@ -163,8 +164,6 @@ def collect(
         stored, reason = _map_for(store, list_name, collection, ids, progress)
     if stored is not None:
         groups = _groups_from_map(stored, papers)
-        from paperatlas.report.mapplot import field_of, groups_png
-
         field = field_of(stored, store)
         map_png = groups_png(stored, groups, field=field)
         if field is not None:
@@ -193,30 +192,6 @@ def collect(
         map_field=map_field,
         date=_dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d"),
     )
-
-
-PALETTE = [
-    "#1f77b4",
-    "#ff7f0e",
-    "#2ca02c",
-    "#d62728",
-    "#9467bd",
-    "#8c564b",
-    "#e377c2",
-    "#17becf",
-    "#bcbd22",
-    "#7f7f7f",
-    "#393b79",
-    "#637939",
-    "#8c6d31",
-    "#843c39",
-    "#7b4173",
-    "#3182bd",
-    "#e6550d",
-    "#31a354",
-    "#756bb1",
-    "#636363",
-]
 
 
 def _groups_from_map(stored: dict[str, Any], papers: list[PaperLine]) -> list[Group]:
@@ -249,7 +224,7 @@ def _groups_from_map(stored: dict[str, Any], papers: list[PaperLine]) -> list[Gr
     if unmapped:
         groups.append(Group(label="(not on the map)", papers=unmapped))
     for i, g in enumerate(groups):
-        g.colour = PALETTE[i % len(PALETTE)]
+        g.colour = topic_colour(i)  # the web map's colours
     return groups
 
 
@@ -275,5 +250,5 @@ def _groups_by_area(papers: list[PaperLine]) -> list[Group]:
     ordered = sorted(by_area.items(), key=lambda kv: (-len(kv[1]), kv[0] or "~"))
     groups = [Group(label=area or "(area unknown)", papers=lines) for area, lines in ordered]
     for i, g in enumerate(groups):
-        g.colour = PALETTE[i % len(PALETTE)]
+        g.colour = topic_colour(i)  # the web map's colours
     return groups
