@@ -1,0 +1,11 @@
+"""Per-paper facts read from the title and abstract (pipeline.py runs them over the store).
+
+names.py (+ names_model.py, known.py)  the contribution's name
+kinds.py (+ kinds_model.py)            what kind of paper it is (method, benchmark, ...)
+numbers.py                             headline numbers with what they measure
+links.py                               code, data and project links
+keyphrases.py                          5-8 keyphrases
+titles.py, gist.py, cjk.py             a written title and a one-line gist (Chinese too)
+areas.py                               the research area (a trained classifier)
+text.py                                LaTeX/Markdown clean-up and sentence splitting
+"""
