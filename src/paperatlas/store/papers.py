@@ -37,6 +37,8 @@ PAPER_COLUMNS = (
     "date",  # migration 4
 )
 _IS_JSON = tuple(c in _JSON_COLUMNS for c in PAPER_COLUMNS)
+# json.dumps(v, ensure_ascii=False) builds an encoder per call; one encoder, the same text
+_to_json = json.JSONEncoder(ensure_ascii=False).encode
 _EMPTIES = tuple(_JSON_EMPTY.get(c, "[]") for c in PAPER_COLUMNS)
 
 
@@ -46,7 +48,7 @@ def _column_value(column: str, value: Any) -> Any:
         return value
     if not value:  # None, [] or {}
         return _JSON_EMPTY.get(column, "[]")
-    return json.dumps(value, ensure_ascii=False)
+    return _to_json(value)
 
 
 _raw_decode = json.JSONDecoder().raw_decode
@@ -96,7 +98,7 @@ class PaperRows(StoreBase):
             f"INSERT INTO papers ({', '.join(PAPER_COLUMNS)}) VALUES ({', '.join('?' * len(PAPER_COLUMNS))})",
             [
                 [
-                    (json.dumps(v, ensure_ascii=False) if v else empty) if is_json else v
+                    (_to_json(v) if v else empty) if is_json else v
                     for is_json, empty, v in zip(_IS_JSON, _EMPTIES, map(r.get, PAPER_COLUMNS))
                 ]
                 for r in records
