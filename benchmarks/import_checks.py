@@ -5,7 +5,7 @@ do title-only lists merge into a full store?
 
 1. Warnings. Every real list of ../shared/realworld is read by the starting code's readers
    (a baseline checkout, in a subprocess) and by this code's; the papers each yields go
-   through this code's `import_report.EntryStats`. The starting code read 11 of the 12 lists
+   through this code's `ingest.report.EntryStats`. The starting code read 11 of the 12 lists
    badly (issue 13), so its reads should draw warnings and this code's should not (nor
    should the ICLR file).
 2. Title-only lists against a full store: the ICLR file first, then each real list that is
@@ -63,7 +63,7 @@ def new_read(path: Path) -> dict:
 
 def base_read(base: str, path: Path) -> dict:
     done = subprocess.run(
-        [sys.executable, "-c", BASE_CHILD, base, str(REPO / "src/paperatlas/import_report.py"), str(path)],
+        [sys.executable, "-c", BASE_CHILD, base, str(REPO / "src/paperatlas/ingest/report.py"), str(path)],
         capture_output=True,
         text=True,
         check=False,
