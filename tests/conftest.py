@@ -8,12 +8,18 @@ entry point as the `paperatlas` script (`run_app`: exit codes, error lines, usag
 
 from __future__ import annotations
 
+import os
 import socket
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+# The CLI's rich consoles are made once, at import, and read their width from COLUMNS then:
+# set before paperatlas.cli is imported, so tables and paths never wrap whichever test (or
+# xdist worker) imports it first.
+os.environ["COLUMNS"] = "200"
 
 from paperatlas.cli import app
 from paperatlas.cli.common import run_app
