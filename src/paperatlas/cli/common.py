@@ -64,6 +64,13 @@ def open_atlas(db: Path | None, create: bool = False) -> Atlas:
     return Atlas(db, create=create)
 
 
+def require_list(atlas: Atlas, list_name: str | None) -> None:
+    """A list named on the command line must exist (None: no list named, nothing to check)."""
+    if list_name is not None and list_name not in atlas.lists():
+        known = ", ".join(atlas.lists()) or "none yet"
+        raise UserError(f"no list named '{list_name}' (lists: {known})")
+
+
 def check_output(path: Path | None, option: str) -> None:
     """Refuse an output path that cannot be written before any work is done: a directory,
     a folder that does not exist, or one this user cannot write to (one line, exit 2)."""

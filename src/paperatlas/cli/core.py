@@ -24,6 +24,7 @@ from paperatlas.cli.common import (
     one_of,
     open_atlas,
     plural,
+    require_list,
 )
 from paperatlas.errors import PaperatlasError
 from paperatlas.results import KINDS
@@ -32,12 +33,6 @@ if TYPE_CHECKING:
     from paperatlas.results import AddReport, FileReport, ListStats
 
 ListOption = Annotated[str | None, typer.Option("--list", "-l", help="Only papers of this list.")]
-
-
-def _check_list(atlas: Atlas, list_name: str | None) -> None:
-    if list_name is not None and list_name not in atlas.lists():
-        known = ", ".join(atlas.lists()) or "none yet"
-        raise UserError(f"no list named '{list_name}' (lists: {known})")
 
 
 @app.command()
@@ -252,7 +247,7 @@ def list_papers(
 ) -> None:
     """List papers as a table."""
     atlas = open_atlas(db)
-    _check_list(atlas, list_name)
+    require_list(atlas, list_name)
     rows = atlas.papers(
         list_name=list_name,
         area=area,
@@ -370,7 +365,7 @@ def _plain(value: Any) -> str:
 def stats(list_name: ListOption = None, db: DbOption = None) -> None:
     """Per list: papers, papers with titles, counts by area and by decision."""
     atlas = open_atlas(db)
-    _check_list(atlas, list_name)
+    require_list(atlas, list_name)
     names = [list_name] if list_name else atlas.lists()
     if not names:
         console.print("the atlas is empty: add a paper list with 'paperatlas add FILE'")
@@ -441,7 +436,7 @@ def export(
         raise UserError(f"unknown format '{fmt}' (choose from {', '.join(EXPORT_FORMATS)})")
     check_output(output, "--output")
     atlas = open_atlas(db)
-    _check_list(atlas, list_name)
+    require_list(atlas, list_name)
     selection: dict[str, Any] = {"list_name": list_name}
     if collection is not None or query is not None:
         selection.update(collection=collection, query=query, query_k=top)

@@ -14,7 +14,16 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from paperatlas.cli.common import DbOption, UserError, app, check_output, console, err_console, open_atlas
+from paperatlas.cli.common import (
+    DbOption,
+    UserError,
+    app,
+    check_output,
+    console,
+    err_console,
+    open_atlas,
+    require_list,
+)
 
 if TYPE_CHECKING:
     from paperatlas.results import Comparison
@@ -96,8 +105,7 @@ def recommend(
 ) -> None:
     """Recommend unseen papers like the liked ones, each with its reasons."""
     atlas = open_atlas(db)
-    if list_name is not None and list_name not in atlas.lists():
-        raise UserError(f"no list named '{list_name}' (lists: {', '.join(atlas.lists()) or 'none yet'})")
+    require_list(atlas, list_name)
     filters = {"list_name": list_name} if list_name else {}
     picks = atlas.recommend(collection=collection, k=k, **filters)
     if as_json:
@@ -155,8 +163,7 @@ def digest(
         raise UserError(f"unknown language '{lang}' (en or zh)")
     check_output(output, "--output")
     atlas = open_atlas(db)
-    if list_name is not None and list_name not in atlas.lists():
-        raise UserError(f"no list named '{list_name}' (lists: {', '.join(atlas.lists()) or 'none yet'})")
+    require_list(atlas, list_name)
     text = atlas.digest(
         fmt=fmt,
         lang=lang,
@@ -184,8 +191,7 @@ def compare(
     """Compare two lists: share by area and topic, biggest risers and fallers, what is new in B."""
     atlas = open_atlas(db)
     for name in (list_a, list_b):
-        if name not in atlas.lists():
-            raise UserError(f"no list named '{name}' (lists: {', '.join(atlas.lists()) or 'none yet'})")
+        require_list(atlas, name)
     result = atlas.compare(list_a, list_b, png=png)
     if as_json:
         sys.stdout.write(json.dumps(result.to_dict(), ensure_ascii=False, indent=2) + "\n")

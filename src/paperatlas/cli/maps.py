@@ -10,7 +10,16 @@ import typer
 from rich.text import Text
 
 from paperatlas.api import Atlas
-from paperatlas.cli.common import DbOption, UserError, app, check_output, console, err_console, open_atlas
+from paperatlas.cli.common import (
+    DbOption,
+    UserError,
+    app,
+    check_output,
+    console,
+    err_console,
+    open_atlas,
+    require_list,
+)
 
 
 @app.command("map")
@@ -42,8 +51,7 @@ def map_command(
     check_output(png, "--png")
     check_output(html, "--html")
     atlas = open_atlas(db)
-    if list_name is not None and list_name not in atlas.lists():
-        raise UserError(f"no list named '{list_name}' (lists: {', '.join(atlas.lists()) or 'none yet'})")
+    require_list(atlas, list_name)
     if atlas.stats(list_name).papers == 0:
         raise UserError("no papers yet: run `paperatlas add FILE` first")
     progress = sys.stderr.isatty()

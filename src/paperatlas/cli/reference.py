@@ -13,7 +13,7 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
-from paperatlas.cli.common import DbOption, UserError, app, console, open_atlas
+from paperatlas.cli.common import DbOption, app, console, open_atlas, require_list
 
 reference_app = typer.Typer(
     help="The field lists are placed on: list, build from a big list, switch.", no_args_is_help=True
@@ -45,8 +45,7 @@ def reference_build(
 ) -> None:
     """Make a big list of the atlas the reference every list is placed on (and use it)."""
     atlas = open_atlas(db)
-    if list_name not in atlas.lists():
-        raise UserError(f"no list named '{list_name}' (lists: {', '.join(atlas.lists()) or 'none yet'})")
+    require_list(atlas, list_name)
     progress = sys.stderr.isatty()
     atlas.ensure_vectors(None, progress)
     ref = atlas.build_reference(list_name, name=name, progress=progress)
