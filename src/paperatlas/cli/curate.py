@@ -22,6 +22,7 @@ from paperatlas.cli.common import (
     console,
     err_console,
     open_atlas,
+    plural,
     require_list,
 )
 
@@ -45,7 +46,7 @@ def like(
 ) -> None:
     """Like papers (into the 'likes' collection, or a named one): recommendations learn from them."""
     done = open_atlas(db).like(ids, collection=into, value=1)
-    _say(f"liked {len(done)} paper{'s' if len(done) != 1 else ''} in '{into}': {', '.join(done)}")
+    _say(f"liked {plural(len(done), 'paper')} in '{into}': {', '.join(done)}")
 
 
 @app.command()
@@ -58,7 +59,7 @@ def dislike(
 ) -> None:
     """Mark papers as not wanted: recommendations for the collection steer away from them."""
     done = open_atlas(db).dislike(ids, collection=into)
-    _say(f"disliked {len(done)} paper{'s' if len(done) != 1 else ''} in '{into}': {', '.join(done)}")
+    _say(f"disliked {plural(len(done), 'paper')} in '{into}': {', '.join(done)}")
 
 
 @app.command()
@@ -72,7 +73,7 @@ def unlike(
     if not done:
         _say(f"none of these papers was marked in '{from_}'")
     else:
-        _say(f"removed {len(done)} mark{'s' if len(done) != 1 else ''} from '{from_}': {', '.join(done)}")
+        _say(f"removed {plural(len(done), 'mark')} from '{from_}': {', '.join(done)}")
 
 
 @app.command()

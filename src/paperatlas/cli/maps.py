@@ -18,6 +18,7 @@ from paperatlas.cli.common import (
     console,
     err_console,
     open_atlas,
+    plural,
     require_list,
 )
 
@@ -172,7 +173,7 @@ def serve(
     console.print(
         Text(
             f"paperatlas: serving {path} at http://{shown}:{sock.getsockname()[1]}/  "
-            f"({workers} worker{'s' if workers > 1 else ''}"
+            f"({plural(workers, 'worker')}"
             f"{'; read-only' if read_only else ''}; Ctrl+C stops)"
         ),
         style="bold",
