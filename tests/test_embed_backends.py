@@ -18,11 +18,17 @@ SAMPLE = Path(__file__).resolve().parents[1] / "examples" / "iclr2026_sample_lis
 MODELS = ["static", "minilm", "minilm-int8", "use-multilingual"]
 TORCH = pytest.param(
     "minilm-torch",
-    marks=pytest.mark.skipif(
-        not torch_installed(),
-        reason="the torch extra (pip install 'paperatlas[torch]') is not installed",
-    ),
+    marks=[
+        pytest.mark.slow,
+        pytest.mark.skipif(
+            not torch_installed(),
+            reason="the torch extra (pip install 'paperatlas[torch]') is not installed",
+        ),
+    ],
 )
+# static is a small shipped table, loaded in a blink: it keeps the interface checks in the
+# fast run; the others load real model weights (marked slow)
+BACKEND_PARAMS = [MODELS[0], *(pytest.param(m, marks=pytest.mark.slow) for m in MODELS[1:]), TORCH]
 
 
 def sample_abstracts() -> list[str]:
@@ -46,7 +52,7 @@ def load(name: str, threads: int | None = None):
     return embed.backend_class(name).load(threads=threads)
 
 
-@pytest.fixture(scope="module", params=[*MODELS, TORCH])
+@pytest.fixture(scope="module", params=BACKEND_PARAMS)
 def backend(request, no_network):
     return load(request.param)
 
@@ -118,6 +124,7 @@ def test_minilm_engines_fingerprint_apart(monkeypatch):
     assert onnx.startswith("onnx-") and MiniLM.fingerprint() != onnx
 
 
+@pytest.mark.slow  # loads real embedding model weights
 def test_multilingual_matches_chinese_query(abstracts, no_network):
     use = embed.get_backend("use-multilingual")
     vecs = use.embed(abstracts)
@@ -126,6 +133,7 @@ def test_multilingual_matches_chinese_query(abstracts, no_network):
     assert memory in np.argsort(-(vecs @ query))[:3]
 
 
+@pytest.mark.slow  # loads real embedding model weights
 @pytest.mark.parametrize("engine", ["onnx", TORCH])
 def test_minilm_reads_past_256_tokens(engine, no_network):
     """A long text is chunked, so a change at its end still changes its vector."""

@@ -50,6 +50,8 @@ EDGE = [
     "👨\u200d👩\u200d👧 🇨🇳",
 ]
 
+pytestmark = pytest.mark.slow  # USE multilingual's real weights, loaded and compared with the package
+
 
 def sample_abstracts() -> list[str]:
     paragraphs = [p.strip() for p in SAMPLE.read_text(encoding="utf-8").split("\n\n")]

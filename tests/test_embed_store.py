@@ -44,6 +44,7 @@ class Interrupting:
         return self.inner.embed(texts)
 
 
+@pytest.mark.slow  # loads real embedding model weights
 def test_interrupted_embedding_resumes_without_redoing_work(store, monkeypatch):
     total = store.count_papers()
     real = embed.get_backend("use-multilingual")

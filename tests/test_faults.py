@@ -27,6 +27,9 @@ N_PAPERS = 4000 if FULL else 1200  # 1200: 3 batches of enrich (the last one aft
 ENV = {"PAPERATLAS_WORKERS": "2"} if not FULL else {}
 RESULTS: list[fk.KillResult] = []
 
+# every test runs the CLI in processes it kills and resumes: minutes, not seconds
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module", autouse=True)
 def table(request):

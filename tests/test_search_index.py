@@ -201,6 +201,7 @@ def test_neighbour_table_equals_searching_each_vector(tmp_path, monkeypatch):
     I.clear_cache()
 
 
+@pytest.mark.slow  # loads real embedding model weights
 def test_graph_index_then_onnx_model_in_one_process():
     """onnxruntime imported after usearch crashed the process (a segmentation fault): a
     search over a graph index that then embeds a minilm query must live."""

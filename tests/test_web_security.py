@@ -584,6 +584,7 @@ def live(db):
     stop(proc)
 
 
+@pytest.mark.slow  # starts `paperatlas serve` processes
 def test_live_server_refuses_csrf_foreign_hosts_and_big_bodies(live):
     port = live
     marks = lambda: json.loads(request(port, "GET", "/api/marks")[1])["liked"]  # noqa: E731
@@ -649,6 +650,7 @@ def test_live_server_refuses_csrf_foreign_hosts_and_big_bodies(live):
     assert marks() == before
 
 
+@pytest.mark.slow  # starts `paperatlas serve` processes
 @settings(
     max_examples=40,
     deadline=None,
@@ -664,6 +666,7 @@ def test_live_server_fuzzed_parameters_never_get_a_5xx(live, client, data):
     assert status < 500, (path, params, body[:300])
 
 
+@pytest.mark.slow  # starts `paperatlas serve` processes
 def test_kill_9_of_serve_leaves_no_worker_and_frees_the_port(db):
     proc, port = start_serve(db, workers=2)
     deadline = time.time() + 30
@@ -735,6 +738,7 @@ def test_die_with_parent_does_nothing_outside_a_worker(monkeypatch):
     assert called == []
 
 
+@pytest.mark.slow  # starts `paperatlas serve` processes
 def test_busy_port_fails_at_once_with_one_line(db):
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
@@ -754,6 +758,7 @@ def test_busy_port_fails_at_once_with_one_line(db):
     assert elapsed < 30
 
 
+@pytest.mark.slow  # starts `paperatlas serve` processes
 def test_serve_refuses_a_missing_store_unless_asked_to_create(tmp_path):
     missing = tmp_path / "typo" / "atlas.db"
     r = subprocess.run(
@@ -770,6 +775,7 @@ def test_serve_refuses_a_missing_store_unless_asked_to_create(tmp_path):
     assert missing.exists()
 
 
+@pytest.mark.slow  # starts `paperatlas serve` processes
 @pytest.mark.parametrize("args", [["--host", "0.0.0.0"], ["--host", "192.0.2.1"], ["--host", "::"]])
 def test_non_loopback_host_needs_allow_host_or_read_only(db, args):
     r = subprocess.run(
@@ -779,6 +785,7 @@ def test_non_loopback_host_needs_allow_host_or_read_only(db, args):
     assert "--allow-host" in r.stderr and "--read-only" in r.stderr
 
 
+@pytest.mark.slow  # starts `paperatlas serve` processes
 def test_live_read_only_server(db, tmp_path):
     copy = tmp_path / "ro.db"
     shutil.copy(db, copy)
