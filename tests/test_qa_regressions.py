@@ -344,18 +344,14 @@ def test_a_one_column_list_of_titles(tmp_path):
     ]
 
 
-def test_an_echoed_value_with_a_line_separator_keeps_the_error_one_line(tmp_path, monkeypatch, capsys):
-    import sys
-
+def test_an_echoed_value_with_a_line_separator_keeps_the_error_one_line(cli):
     from paperatlas import Atlas
-    from paperatlas.cli import app, run_app
 
-    db = tmp_path / "a.db"
-    Atlas(db).add([FIX / "dblp_keys.bib"], list_name="lab")
+    Atlas(cli.db).add([FIX / "dblp_keys.bib"], list_name="lab")
     for typed in ("0\x1e0", "a\nb", "x\u2028y"):
-        monkeypatch.setattr(sys, "argv", ["paperatlas", "like", typed, "--db", str(db)])
-        assert run_app(app) == 2
-        lines = capsys.readouterr().err.strip().splitlines()
+        code, _, err = cli("like", typed)
+        assert code == 2
+        lines = err.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("error:"), lines
 
 
