@@ -61,6 +61,15 @@ def test_glossary_rest_cuts_out_the_words_the_glossary_knows():
     assert "晶体结构" in rest and "等变" not in rest
 
 
+def test_glossary_cut_covers_the_most_of_the_query():
+    """Longest match from the left took 三维高斯 ("3D gaussian") and left 泼溅 unknown;
+    the cut that covers most characters is 三维 + 高斯泼溅."""
+    assert S.translate_query("三维高斯泼溅") == "3D gaussian splatting"
+    assert S.glossary_rest("三维高斯泼溅的新视角合成").strip(" 的") == ""
+    # where coverage ties, the longer term first (one term, not two)
+    assert S.translate_query("大语言模型的机器遗忘") == "large language model machine unlearning"
+
+
 @pytest.fixture(scope="module")
 def atlas(tmp_path_factory):
     """The 24 fixture papers, embedded by the default `paperatlas embed` only: static
