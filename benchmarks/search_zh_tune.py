@@ -5,11 +5,10 @@
 The 110 hand-written Chinese queries of benchmarks/queries/known/chinese.jsonl over the
 abstract-only held-out atlas (search_known.py: same store, same split by target id),
 MRR@10 and recall@10 of the library's search with the glossary off and on. `--grid`
-tries settings of crosslingual.py (similarity threshold, terms per word, how close to a
-word's best term a second one must be, the weight of a lone word's terms, the longest
-run looked up whole) with the
-glossary off: tune on
-`--split tune` only; report `--split test` once, with the chosen settings.
+tries settings of search/translate.py (similarity threshold, terms per word, how close to
+a word's best term a second one must be, the weight of a lone word's terms, the longest
+run looked up whole) with the glossary off: tune on `--split tune` only; report
+`--split test` once, with the chosen settings.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
-"""Chinese queries through the atlas's own English vocabulary (crosslingual.py), no
-glossary: segmentation, the learned terms, a fresh atlas after the default embed, mixed
-queries; and the minilm-int8 back end search fuses as a third signal."""
+"""Chinese queries through the atlas's own English vocabulary (search/translate.py), no
+glossary: segmentation, the learned terms, their lookup without the full product, a fresh
+atlas after the default embed, mixed queries, the glossary's cut; and the minilm-int8 back
+end search fuses as a third signal."""
 
 import json
 from pathlib import Path
