@@ -377,7 +377,9 @@ def translate(
     vocab = load_vocabulary(store) if todo else None
     if vocab is not None and len(vocab.terms):
         settings = (min_similarity, TERMS_PER_UNIT, NEAR_BEST, HUB_PENALTY)
-        new = [unit for unit in todo if (unit, *settings) not in vocab.looked_up]
+        # read once: another thread may clear the shared table meanwhile
+        picks = {unit: vocab.looked_up.get((unit, *settings)) for unit in todo}
+        new = [unit for unit in todo if picks[unit] is None]
         if new:
             found = nearest_terms(vocab, np.asarray(embed(new), dtype=np.float32), TERMS_PER_UNIT)
             if len(vocab.looked_up) + len(new) > LOOKUP_CACHE:
@@ -393,14 +395,14 @@ def translate(
                     if float(cos[0]) < min_similarity
                     else [(int(i), float(c)) for i, c, r in zip(best, cos, rank) if r >= rank[0] - NEAR_BEST]
                 )
-                vocab.looked_up[(unit, *settings)] = picked
+                vocab.looked_up[(unit, *settings)] = picks[unit] = picked
         for unit in todo:
-            picked = vocab.looked_up[(unit, *settings)]
-            if not picked:
+            found_terms = picks[unit]
+            if not found_terms:
                 continue
-            out.sources[unit] = [vocab.terms[i] for i, _ in picked]
+            out.sources[unit] = [vocab.terms[i] for i, _ in found_terms]
             factor = WORD_WEIGHT if len(segment(unit)) == 1 else 1.0
-            for i, cos_i in picked:
+            for i, cos_i in found_terms:
                 term = vocab.terms[i]
                 out.terms[term] = max(out.terms.get(term, 0.0), factor * cos_i)
     return out if out.terms else None
