@@ -375,7 +375,9 @@ class _Import:
                     if pid == target:
                         known_keys[k] = paper.id
                 known_ids.add(paper.id)
-                self.stored[paper.id] = self.stored.pop(target, None) or self.store.get_paper(paper.id)
+                moved = self.stored.pop(target, None) or self.store.get_paper(paper.id)
+                if moved is not None:
+                    self.stored[paper.id] = moved
                 target = paper.id
             changed = self._merge(target, record)
         if changed or how != "id":
@@ -475,7 +477,7 @@ class _Import:
         """The stored paper is this very record again (same id, same abstract), not a twin:
         joining another list, it is unchanged rather than merged."""
         return record.paper_id == pid and normalise_text(record.paper.abstract) == normalise_text(
-            self._paper(pid).get("abstract")
+            self._paper(pid).get("abstract") or ""
         )
 
     def _paper(self, pid: str) -> dict[str, Any]:
@@ -484,7 +486,9 @@ class _Import:
             return self.pending_rows[pid]
         stored = self.stored.get(pid)
         if stored is None:
-            stored = self.stored[pid] = self.store.get_paper(pid)
+            stored = self.store.get_paper(pid)
+            assert stored is not None, pid  # ids come from the store's own look-ups
+            self.stored[pid] = stored
         return stored
 
     def _same_paper(self, pid: str, record: _Record) -> bool:

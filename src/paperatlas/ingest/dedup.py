@@ -11,6 +11,7 @@ Jaccard similarity of the two shingle sets, so LSH only has to find it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -147,7 +148,7 @@ class NearDuplicateIndex:
         self._lsh.insert(key, _lean(signature), check_duplication=False)
         self._size += 1
 
-    def candidates(self, signature: np.ndarray) -> list[object]:
+    def candidates(self, signature: np.ndarray) -> list[Any]:
         if not self._size or np.array_equal(signature, _EMPTY):
             return []
         return self._lsh.query(_lean(signature))

@@ -39,7 +39,7 @@ _WORD = re.compile(r"\w+")
 
 def has_text(value: str | None) -> bool:
     """Not None, not empty, not only whitespace (without copying a long text as strip() does)."""
-    return bool(value) and not value.isspace()
+    return bool(value and not value.isspace())
 
 
 def has_sentence(text: str) -> bool:
@@ -98,7 +98,7 @@ class EntryStats:
         self.papers += 1
         abstract, title = paper.abstract, paper.title
         has_abstract = bool(abstract) and not abstract.isspace()
-        self.title += bool(title) and not title.isspace()
+        self.title += bool(title and not title.isspace())
         self.abstract += has_abstract
         self.title_only += not has_abstract
         self.authors += bool(paper.authors)

@@ -159,7 +159,8 @@ def _is_json_object(line: str) -> bool:
 def _looks_like_prose_before_entry(head: str) -> bool:
     """BibTeX files may open with comments, but not with paragraphs of text, Markdown
     headings, or with the entry inside a code fence (a README citing itself)."""
-    before = head[: _BIBTEX_ENTRY.search(head).start()]
+    entry = _BIBTEX_ENTRY.search(head)
+    before = head[: entry.start()] if entry else head
     lines = before.splitlines()
     fences = sum(line.lstrip().startswith(("```", "~~~")) for line in lines)
     return (

@@ -12,7 +12,7 @@ import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
 from paperatlas.errors import InputError
 
@@ -92,7 +92,7 @@ def open_binary(path: Path) -> Iterator[BinaryIO]:
         try:
             if magic == GZIP_MAGIC:
                 with gzip.open(raw) as fh:
-                    yield fh
+                    yield cast(BinaryIO, fh)
             else:
                 yield raw
         finally:

@@ -57,6 +57,7 @@ def read_arxiv_mail(path: Path) -> Iterator[Paper]:
 def _paper(path: Path, lines: list[tuple[int, str]]) -> Paper:
     start, first = lines[0]
     match = RECORD.match(first)
+    assert match is not None  # blocks start at a record line (see the split)
     arxiv = strip_version(match.group(1))
     fields: dict[str, str] = {}
     abstract: list[str] = []

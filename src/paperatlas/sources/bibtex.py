@@ -87,12 +87,12 @@ def _parse_chunk(path: Path, lines: list[str], first_line: int) -> Iterator[Pape
         library = bibtexparser.parse_string("\n".join(lines))
     finally:
         logger.setLevel(level)
-    blocks: list[tuple[int, object]] = [(e.start_line, e) for e in library.entries]
-    for block in library.failed_blocks:
-        if isinstance(block, DuplicateFieldKeyBlock) and isinstance(block.ignore_error_block, Entry):
-            blocks.append((block.start_line, (block.ignore_error_block, True)))
+    blocks: list[tuple[int, object]] = [(e.start_line or 0, e) for e in library.entries]
+    for failed in library.failed_blocks:
+        if isinstance(failed, DuplicateFieldKeyBlock) and isinstance(failed.ignore_error_block, Entry):
+            blocks.append((failed.start_line or 0, (failed.ignore_error_block, True)))
         else:
-            blocks.append((block.start_line, block))
+            blocks.append((failed.start_line or 0, failed))
     blocks.sort(key=lambda b: b[0])
     for start, block in blocks:
         source = f"{path}:{first_line + start}"

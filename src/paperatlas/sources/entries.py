@@ -343,8 +343,8 @@ class _Builder:
                 self.item(line)
             elif kind == "quote":
                 self.quote(line)
-            elif self.standalone_title(i, line):
-                self.titled_entry(line, self.item_title(line), "line")
+            elif self.standalone_title(i, line) and (found := self.item_title(line)):
+                self.titled_entry(line, found, "line")
             else:
                 self.text(line.text)
             self.blank_before = False

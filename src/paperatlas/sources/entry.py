@@ -103,12 +103,14 @@ def merge_repeated_sections(entries: list[Entry]) -> list[Entry]:
         for a in order[:b_index]:
             earlier = {e.number: e for e in groups[a] if e.number is not None and id(e) not in merged_into}
             titled = [n for n, e in numbered.items() if e.title]
-            same = sum(
-                1
-                for n in titled
-                if n in earlier
-                and earlier[n].title
-                and normalise_text(earlier[n].title) == normalise_text(numbered[n].title)
+            same = len(
+                [
+                    n
+                    for n in titled
+                    if n in earlier
+                    and earlier[n].title
+                    and normalise_text(earlier[n].title or "") == normalise_text(numbered[n].title or "")
+                ]
             )
             if titled and same >= 2 and same >= 0.8 * len(titled):
                 for n, e in numbered.items():
@@ -154,8 +156,8 @@ def merge(into: Entry, other: Entry) -> None:
             into.code.append(url)
     for key, value in other.fields.items():
         into.fields.setdefault(key, value)
-    for key, value in other.extra.items():
-        into.extra.setdefault(key, value)
+    for key, item in other.extra.items():
+        into.extra.setdefault(key, item)
     into.section = into.section or other.section
 
 

@@ -54,9 +54,9 @@ def read_json(path: Path) -> Iterator[Paper]:
         ) from None
     if isinstance(document, Mapping) and (found := records_list(document)) is not None:
         key, items = found
-        lines = _item_lines(text, key, len(items), lineno)
-        for item, line in zip(items, lines):
-            yield _paper(path, item, line)
+        starts = _item_lines(text, key, len(items), lineno)
+        for item, start in zip(items, starts):
+            yield _paper(path, item, start)
         return
     yield _paper(path, document, lineno)
 

@@ -375,7 +375,7 @@ def paper_from_record(record: Mapping[str, Any], source: str) -> Paper:
         if forum not in urls:
             urls.insert(0, forum)
     doi_text = _text(all_keys.get("doi")) if "doi" in all_keys else None
-    if len(urls) == 1 and urls[0] == forum and doi_text is None:
+    if paper_id and len(urls) == 1 and urls[0] == forum and doi_text is None:
         # the one link is the forum page built from the id (OpenReview dumps): a paper link
         # whose only identifier is that id, so the scans below would find just that
         code_urls: list[str] = []

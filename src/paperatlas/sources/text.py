@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeGuard
 
 from paperatlas.paper import Paper
 from paperatlas.sources._io import iter_lines
@@ -246,7 +247,7 @@ def _parse_labelled(entry: _Entry, lines: list[str]) -> _Entry:
 
 
 def _blocks(path: Path) -> Iterator[tuple[int, list[str]]]:
-    start, lines = 0, []
+    start, lines = 0, list[str]()
     for lineno, line in iter_lines(path):
         if line.strip():
             if not lines:
@@ -277,7 +278,7 @@ def read_text(path: Path) -> Iterator[Paper]:
 
     first_line = head[0].line if head else 0
 
-    def counted(title_entry: _Entry | None) -> bool:
+    def counted(title_entry: _Entry | None) -> TypeGuard[_Entry]:
         """A marked title with no abstract is yielded (ingest skips and counts it), except
         at the very top, where it is the document's own heading."""
         return title_entry is not None and title_entry.marked and title_entry.line != first_line
@@ -325,7 +326,7 @@ def _paper(path: Path, entry: _Entry) -> Paper:
         title=_decoded(entry.title) or None,
         authors=split_list(fields.pop("authors", None), authors=True),
         keywords=split_list(fields.pop("keywords", None)),
-        venue=fields.pop("venue", None) or None,
+        venue=str(fields.pop("venue", None) or "") or None,
         urls=split_list(fields.pop("url", None)),
         source=f"{path}:{entry.line}",
         extra=extra,
