@@ -28,9 +28,9 @@ def card_renderer(
     title_only = escape(t("title_only"))
     written_note = escape(t("display_title_note"))
     truncate = env.filters["truncate"]
-    links: dict[tuple, str] = {}  # a page's cards share a few kind and topic links
+    links: dict[tuple[object, ...], str] = {}  # a page's cards share a few kind and topic links
 
-    def badge_link(path: str, **params) -> str:
+    def badge_link(path: str, **params: str) -> str:
         key = (path, *params.items())
         if key not in links:
             links[key] = str(escape(link(path, **params)))

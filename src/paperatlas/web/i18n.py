@@ -3,6 +3,8 @@ translated; only the words around it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 LANGUAGES = ("en", "zh")
 
 STRINGS: dict[str, dict[str, str]] = {
@@ -130,7 +132,7 @@ def lang_of(value: str | None) -> str:
     return value if value in LANGUAGES else "en"
 
 
-def translator(lang: str):
+def translator(lang: str) -> Callable[[str], str]:
     """t(key) -> the interface string in `lang` (the key itself if unknown)."""
 
     def t(key: str) -> str:
