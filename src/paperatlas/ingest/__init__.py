@@ -39,6 +39,7 @@ from paperatlas.identifiers import find_identifiers
 from paperatlas.ingest import dedup
 from paperatlas.ingest.report import EntryStats, has_text
 from paperatlas.paper import Paper, normalise_text, paper_id
+from paperatlas.progress import progress_bar
 from paperatlas.sources import read
 from paperatlas.sources._io import fraction_read
 from paperatlas.sources.report import ReadReport
@@ -696,24 +697,14 @@ class _Progress:
     """A rich progress bar per file on stderr: the share of the file read, papers so far."""
 
     def __init__(self):
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            Progress,
-            SpinnerColumn,
-            TaskProgressColumn,
-            TextColumn,
-            TimeElapsedColumn,
-        )
-
-        self._progress = Progress(
-            SpinnerColumn(),
-            TextColumn("{task.description}"),
-            BarColumn(),
-            TaskProgressColumn(),
-            TextColumn("{task.fields[papers]} papers"),
-            TimeElapsedColumn(),
-            console=Console(stderr=True),
+        self._progress = progress_bar(
+            done="percent",
+            eta=False,
+            elapsed=True,
+            spinner=True,
+            fields=("{task.fields[papers]} papers",),
+            transient=False,
+            stderr=True,
         )
         self._progress.start()
 
