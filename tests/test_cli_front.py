@@ -67,3 +67,12 @@ def test_compare_tables_and_stats_by_area(cli):
     assert re.search(r"[+-]\d+\.\d", out)  # the change column
     code, out, _ = cli("stats", "--list", "y2025")
     assert code == 0 and "y2025: by area" in out and "y2025: by decision" in out
+
+
+def test_a_file_name_with_a_line_break_stays_on_its_error_line(cli, tmp_path):
+    named = tmp_path / "two\nlines.txt"  # found by the fuzz test: the error split in two
+    code, _, err = cli("add", named)
+    assert code == 2
+    assert err.strip().splitlines() == [
+        f"error: {tmp_path}/two\\nlines.txt: no such file (nothing from this file was stored)"
+    ]

@@ -108,9 +108,15 @@ _LINE_BREAKS = {
 }
 
 
+def one_line(text: object) -> str:
+    """`text` with its line breaks shown escaped: an error or warning that echoes a file name
+    or a value stays the one line on stderr it is meant to be."""
+    return str(text).translate(_LINE_BREAKS)
+
+
 def _error_line(message: str) -> None:
     err_console.print(
-        f"error: {str(message).translate(_LINE_BREAKS)}",
+        f"error: {one_line(message)}",
         highlight=False,
         markup=False,
         style="bold red",

@@ -21,6 +21,7 @@ from paperatlas.cli.common import (
     check_output,
     console,
     err_console,
+    one_line,
     one_of,
     open_atlas,
     plural,
@@ -78,7 +79,7 @@ def add(
             atlas.enrich(progress=sys.stderr.isatty())
         except PaperatlasError as exc:  # the papers are stored; only the facts are missing
             err_console.print(
-                Text(f"warning: papers stored, but facts were not extracted: {exc}"),
+                Text(f"warning: papers stored, but facts were not extracted: {one_line(exc)}"),
                 style="yellow",
                 soft_wrap=True,
             )
@@ -109,7 +110,7 @@ def _dry_run_without_atlas(files: list[Path], list_name: str | None) -> None:
 def _exit_on_errors(report: AddReport, dry_run: bool) -> None:
     for error in report.errors:
         note = "" if dry_run else " (nothing from this file was stored)"
-        err_console.print(Text(f"error: {error}{note}"), style="bold red", soft_wrap=True)
+        err_console.print(Text(f"error: {one_line(error)}{note}"), style="bold red", soft_wrap=True)
     if report.errors:
         raise typer.Exit(2)
 
@@ -129,11 +130,11 @@ def _print_read(f: FileReport) -> None:
             Text(f"  {inner} ({fmt}): {plural(stats.papers, 'paper')}: {stats.summary()}"), soft_wrap=True
         )
         for warning in stats.warnings():
-            err_console.print(Text(f"warning: {inner}: {warning}"), style="yellow", soft_wrap=True)
+            err_console.print(Text(one_line(f"warning: {inner}: {warning}")), style="yellow", soft_wrap=True)
     if f.skipped:
         console.print(Text(f"  {f.skips.summary()}"), soft_wrap=True)
     for warning in [] if len(f.files) > 1 else f.warnings:
-        err_console.print(Text(f"warning: {f.path}: {warning}"), style="yellow", soft_wrap=True)
+        err_console.print(Text(one_line(f"warning: {f.path}: {warning}")), style="yellow", soft_wrap=True)
 
 
 def _joined_note(joined: int, list_name: str) -> str:
