@@ -31,6 +31,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import islice
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -442,14 +443,14 @@ class _Import:
             return record.paper_id, "id"  # a title-only entry seen before (short title)
         if record.id_clash:  # found by id at first, so it has no signature yet
             record.signatures = list(dedup.signatures(record.versions, record.norms))
+        if not record.versions or not self.has_signatures:  # (a fresh store: no look-up)
+            return None, ""
         queries = [
             sig
             for sig, norm in zip(record.signatures, record.norms)
             if dedup.word_count(norm) >= dedup.MIN_WORDS
         ]
-        if not record.versions:
-            return None, ""
-        if not queries or not self.has_signatures:
+        if not queries:
             return None, ""
         if self.index is None:
             self.index = dedup.NearDuplicateIndex(
@@ -640,8 +641,12 @@ def _similar_titles(a: str | None, b: str | None) -> bool:
     return dedup.jaccard(wa, wb) >= _SAME_TITLE_MIN
 
 
+_ROW_FIELDS = tuple(c for c in PAPER_COLUMNS if c != "id")  # every one a Paper attribute
+_row_values = attrgetter(*_ROW_FIELDS)
+
+
 def _row(pid: str, paper: Paper, identifiers: dict[str, str]) -> dict[str, Any]:
-    row = {c: getattr(paper, c, None) for c in PAPER_COLUMNS if c != "id"}
+    row = dict(zip(_ROW_FIELDS, _row_values(paper)))
     row["id"] = pid
     row["identifiers"] = identifiers
     return row
