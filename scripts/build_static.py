@@ -51,9 +51,10 @@ def term_meaning(terms: list[str], cache: Path | None) -> np.ndarray:
     path = cache / f"terms_minilm_{key}.npy" if cache else None
     if path is not None and path.exists():
         return np.load(path)
-    from paperatlas.embed import MiniLMBackend
+    # the model the shipped table was built with (the torch extra)
+    from paperatlas.embed.minilm import TorchMiniLM
 
-    minilm = MiniLMBackend(chunk=False, batch_size=512)
+    minilm = TorchMiniLM(chunk=False, batch_size=512)
     vecs = np.vstack([minilm.embed(terms[i : i + 2048]) for i in range(0, len(terms), 2048)])
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
