@@ -69,6 +69,18 @@ def test_usage_errors_show_usage_and_exit_2(cli, args, message):
     assert "Traceback" not in err + out
 
 
+@pytest.mark.parametrize("command", ["add", "inspect"])
+def test_an_empty_file_name_is_refused_not_read_as_the_current_folder(cli, tmp_path, monkeypatch, command):
+    # Path("") is ".": before, `add ''` read every file under the working directory.
+    (tmp_path / "list.txt").write_text("A header line\n\n" + "We propose a method for graphs. " * 5 + "\n")
+    monkeypatch.chdir(tmp_path)
+    db = tmp_path / "atlas.db"
+    code, out, err = cli(command, "", *(["--db", str(db)] if command == "add" else []))
+    assert code == 2
+    assert "an empty file name" in err
+    assert not db.exists()
+
+
 def test_usage_error_through_the_real_entry_point():
     """The installed script's path (main() -> sys.exit), not only run_app."""
     proc = subprocess.run(

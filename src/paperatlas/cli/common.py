@@ -85,6 +85,14 @@ def check_output(path: Path | None, option: str) -> None:
         raise UserError(f"{option} {path}: not writable")
 
 
+def input_path(value: str) -> Path:
+    """A file argument as given: an empty one is refused here, since `Path("")` would be the
+    current directory and `add ''` would read every file under it."""
+    if not value.strip():
+        raise typer.BadParameter("an empty file name")
+    return Path(value)
+
+
 def plural(n: int, noun: str) -> str:
     """'1 paper', '3 papers' (nouns with a plain -s plural)."""
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

@@ -21,6 +21,7 @@ from paperatlas.cli.common import (
     check_output,
     console,
     err_console,
+    input_path,
     one_line,
     one_of,
     open_atlas,
@@ -44,6 +45,7 @@ def add(
             help="Paper lists: JSON/JSONL, CSV/TSV, BibTeX, RIS, CSL-JSON, Markdown or text lists, "
             "folders of them (gzip ok).",
             show_default=False,
+            parser=input_path,
         ),
     ],
     list_name: Annotated[
@@ -170,7 +172,14 @@ def _print_add_report(report: AddReport, dry_run: bool) -> None:
 
 @app.command()
 def inspect(
-    file: Annotated[Path, typer.Argument(help="A paper list in any format add reads.", show_default=False)],
+    file: Annotated[
+        Path,
+        typer.Argument(
+            help="A paper list in any format add reads.",
+            show_default=False,
+            parser=input_path,
+        ),
+    ],
     limit: Annotated[int, typer.Option("--limit", "-n", help="How many entries to show.")] = 10,
 ) -> None:
     """Show how a file reads, without storing anything: format, counts, skips, warnings,
