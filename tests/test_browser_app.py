@@ -5,7 +5,6 @@ Screenshots go to test-artifacts/. Skipped only when chromium or chromedriver is
 
 from __future__ import annotations
 
-import shutil
 import socket
 import threading
 import time
@@ -14,17 +13,13 @@ from pathlib import Path
 import pytest
 
 from atlas_fixture import build_fixture_atlas
+from browserkit import headless_chrome, skip_without_chromium
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 ARTIFACTS = Path(__file__).parents[1] / "test-artifacts"
 
-if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
-    pytest.skip(
-        "chromium and chromedriver are not installed (run `make browser-deps`)", allow_module_level=True
-    )
+skip_without_chromium()
 
 
 def _free_port() -> int:
@@ -56,25 +51,7 @@ def server(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in (
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--no-first-run",
-        "--disable-sync",
-        "--disable-dev-shm-usage",
-        "--window-size=1400,900",
-    ):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.set_page_load_timeout(30)
+    driver = headless_chrome()
     ARTIFACTS.mkdir(exist_ok=True)
     yield driver
     driver.quit()
