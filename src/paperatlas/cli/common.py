@@ -42,6 +42,13 @@ DbOption = Annotated[
         show_default=False,
     ),
 ]
+# `ls`, `search`, `similar`: the one code-link filter
+CodeOption = Annotated[
+    bool | None,
+    typer.Option(
+        "--has-code/--no-code", help="Only papers with (or without) a code link.", show_default=False
+    ),
+]
 
 
 class UserError(Exception):

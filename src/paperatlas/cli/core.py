@@ -15,6 +15,7 @@ from rich.text import Text
 
 from paperatlas.api import Atlas
 from paperatlas.cli.common import (
+    CodeOption,
     DbOption,
     UserError,
     app,
@@ -242,12 +243,7 @@ def list_papers(
         str | None,
         typer.Option(help="method | benchmark | dataset | analysis | theory", callback=one_of(*KINDS)),
     ] = None,
-    has_code: Annotated[
-        bool | None,
-        typer.Option(
-            "--has-code/--no-code", help="Only papers with (or without) a code link.", show_default=False
-        ),
-    ] = None,
+    has_code: CodeOption = None,
     section: Annotated[
         str | None,
         typer.Option("--section", "-s", help="Substring of the section (heading) the list put papers under."),

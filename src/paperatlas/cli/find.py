@@ -11,7 +11,16 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from paperatlas.cli.common import DbOption, UserError, app, console, err_console, one_of, open_atlas
+from paperatlas.cli.common import (
+    CodeOption,
+    DbOption,
+    UserError,
+    app,
+    console,
+    err_console,
+    one_of,
+    open_atlas,
+)
 from paperatlas.errors import InputError
 from paperatlas.results import KINDS
 
@@ -33,12 +42,6 @@ KindOption = Annotated[
 DecisionOption = Annotated[
     str | None,
     typer.Option("--decision", help="Only papers whose decision starts with this (e.g. Accept, Poster)."),
-]
-CodeOption = Annotated[
-    bool | None,
-    typer.Option(
-        "--has-code/--no-code", help="Only papers with (or without) a code link.", show_default=False
-    ),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Machine-readable JSON on stdout.")]
 
