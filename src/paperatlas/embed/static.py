@@ -2,9 +2,10 @@
 
 A text is cut into words and word pairs (the TF-IDF vocabulary of the model, English,
 lower case); its vector is the TF-IDF-weighted mean of the vectors of its terms, then
-L2-normalised. One sparse matrix product per batch: thousands of abstracts per second on
-one core, no torch. Each term's vector concatenates blocks built by
-`scripts/build_static.py` (see there and docs/bench/embeddings.md):
+L2-normalised. Thousands of abstracts per second on one core; no torch, and no
+scikit-learn at run time (`embed/terms.py` cuts text as its vectorizer does). Each term's
+vector concatenates blocks built by `scripts/build_static.py` (see there and
+docs/bench/embeddings.md):
 
 - meaning: the term embedded by all-MiniLM-L6-v2 (distillation into a static table),
 - topics: latent semantic directions of ML abstracts (SVD of TF-IDF),
@@ -18,7 +19,6 @@ Every block was fit on the training part of the ICLR 2026 data only (the papers 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 
@@ -26,6 +26,7 @@ import numpy as np
 
 from paperatlas.embed.base import EmbeddingBackend, file_fingerprint
 from paperatlas.embed.normalise import normalise_rows
+from paperatlas.embed.terms import term_analyzer
 from paperatlas.errors import PaperatlasError
 from paperatlas.text import tfidf_vectorizer
 
@@ -34,6 +35,9 @@ MODEL_FILE = "static-v1.npz"
 # papers together; a topical query wants topical neighbours, whatever their area. Chosen
 # among 1, 1/2, 1/4 and 0 on the dev half of benchmarks/queries (docs/bench/search.md).
 RETRIEVAL_AREA_SHARE = 0.5
+# From this many texts one sparse matrix product (scipy) is faster than a numpy product per
+# text; below it, scipy is not imported (0.3 s of a fresh process placing a short list).
+SPARSE_FROM = 200
 
 
 def model_path() -> Path:
@@ -91,12 +95,21 @@ class StaticBackend(EmbeddingBackend):
         ngram_range=(1, 2),
     ):
         self.name = name
-        self.vectorizer = term_vectorizer({t: i for i, t in enumerate(vocab)}, ngram_range=ngram_range)
-        self.vectorizer.idf_ = np.asarray(idf, dtype=np.float32)
+        self.vocabulary = {t: i for i, t in enumerate(vocab)}
+        self.idf = np.asarray(idf, dtype=np.float32)
+        self.ngram_range = tuple(ngram_range)
         self.table = np.asarray(table, dtype=np.float32)
         self.dim = int(self.table.shape[1])
         self.meta = meta or {}
-        self._analyzer: Callable[[str], list[str]] | None = None  # built on first use by _embed_one
+        # the vectorizer's tokens without importing scikit-learn (embed/terms.py)
+        self._analyzer = term_analyzer(self.ngram_range[1])
+
+    @property
+    def vectorizer(self):
+        """The equivalent fitted scikit-learn vectorizer (for scripts that fit with it)."""
+        vectorizer = term_vectorizer(self.vocabulary, ngram_range=self.ngram_range)
+        vectorizer.idf_ = self.idf
+        return vectorizer
 
     @classmethod
     def load(
@@ -129,38 +142,55 @@ class StaticBackend(EmbeddingBackend):
         return {k: meta[k] for k in ("blocks", "version") if k in meta}
 
     def save(self, path: str | Path) -> None:
-        vocab = sorted(self.vectorizer.vocabulary, key=self.vectorizer.vocabulary.get)
+        vocab = sorted(self.vocabulary, key=self.vocabulary.__getitem__)
         np.savez_compressed(
             path,
             vocab=np.asarray(json.dumps(vocab)),
-            idf=self.vectorizer.idf_.astype(np.float32),
+            idf=self.idf.astype(np.float32),
             table=self.table.astype(np.float16),
             meta=np.asarray(json.dumps(self.meta)),
         )
 
     def encode(self, texts: list[str]) -> np.ndarray:
-        if len(texts) == 1:  # a search query: skip scikit-learn's per-call checks (~2 ms)
-            return normalise_rows(self._embed_one(texts[0])[None, :])
-        weights = self.vectorizer.transform(texts)
-        # a text with no known term stays the zero vector
-        return normalise_rows(np.asarray(weights @ self.table, dtype=np.float32))
+        if len(texts) < SPARSE_FROM:
+            out = np.zeros((len(texts), self.dim), dtype=np.float32)
+            for i, text in enumerate(texts):
+                out[i] = self._embed_one(text)
+        else:
+            out = np.asarray(self._weights(texts) @ self.table, dtype=np.float32)
+        return normalise_rows(out)  # a text with no known term stays the zero vector
 
-    def _embed_one(self, text: str) -> np.ndarray:
-        """The same weighted sum as `vectorizer.transform` then `@ table`, for one text:
-        sublinear tf x idf per known term (the l2 norm of the weights drops out when the
-        result is normalised)."""
-        analyzer = self._analyzer
-        if analyzer is None:
-            analyzer = self._analyzer = self.vectorizer.build_analyzer()
-        vocabulary = self.vectorizer.vocabulary
+    def _counts(self, text: str) -> dict[int, int]:
+        """How often each known term (by its row) occurs in the text."""
+        vocabulary = self.vocabulary
         counts: dict[int, int] = {}
-        for term in analyzer(text):
+        for term in self._analyzer(text):
             j = vocabulary.get(term)
             if j is not None:
                 counts[j] = counts.get(j, 0) + 1
-        if not counts:
-            return np.zeros(self.dim, dtype=np.float32)
+        return counts
+
+    def _tfidf(self, rows: np.ndarray, tf: np.ndarray) -> np.ndarray:
+        """Sublinear tf x idf, as TfidfVectorizer weighs terms before its l2 norm (which
+        drops out when the embedding is normalised)."""
+        return (1.0 + np.log(tf.astype(np.float32))) * self.idf[rows]
+
+    def _embed_one(self, text: str) -> np.ndarray:
+        counts = self._counts(text)
         rows = np.fromiter(counts, dtype=np.int64, count=len(counts))
         tf = np.fromiter(counts.values(), dtype=np.float32, count=len(counts))
-        weights = (1.0 + np.log(tf)) * self.vectorizer.idf_[rows]
-        return weights @ self.table[rows]
+        return self._tfidf(rows, tf) @ self.table[rows]
+
+    def _weights(self, texts: list[str]):
+        """The texts' term weights as one sparse matrix (texts x vocabulary)."""
+        from scipy import sparse
+
+        indptr, rows, tf = [0], list[int](), list[int]()
+        for text in texts:
+            counts = self._counts(text)
+            rows.extend(counts)
+            tf.extend(counts.values())
+            indptr.append(len(rows))
+        indices = np.asarray(rows, dtype=np.int64)
+        data = self._tfidf(indices, np.asarray(tf, dtype=np.float32))
+        return sparse.csr_matrix((data, indices, indptr), shape=(len(texts), len(self.vocabulary)))
