@@ -108,6 +108,70 @@ def test_rekeyed_paper_keeps_list_order_and_fts(store):
     assert {pid for _, pid in dump(store)["paper_hashes"]} <= set(store.all_ids())
 
 
+REKEY = Path(__file__).parent / "fixtures" / "ingest" / "rekey"
+
+
+def _dangling(store: Store) -> list[tuple[object, ...]]:
+    """Rows that name a paper the store does not have (any table)."""
+    return [tuple(r) for r in store.conn.execute("PRAGMA foreign_key_check")]
+
+
+def test_a_stored_twin_rekeyed_after_it_joined_the_list_in_the_same_batch(cli):
+    """`add /tmp` failed with "FOREIGN KEY constraint failed": a stored title-only paper
+    (hash id, from an awesome list) joined the new list through a record without an id
+    (notes.txt), and a later record of the same batch with a source id (zotero.jsonl)
+    gave it that id; the batch then wrote the membership under the deleted hash id."""
+    assert cli("add", REKEY / "awesome.md", "--no-enrich")[0] == 0
+    code, out, err = cli("add", REKEY / "later", "--no-enrich")
+    assert (code, err) == (0, "")
+    assert "-> list 'later': added 0, merged 1, unchanged 1" in out
+    store = Store(cli.db)
+    assert store.all_ids() == ["pruneheads"]
+    assert store.all_ids("awesome") == store.all_ids("later") == ["pruneheads"]
+    assert _dangling(store) == []
+    store.close()
+
+
+def test_a_rekey_moves_what_the_batch_still_had_to_write(store):
+    """The same with an abstract: the first twin of the batch also gave the stored paper
+    a DOI and a second text (abstract_final); they move to the new id with the membership."""
+    add_files(store, [REKEY / "hash_only.jsonl"])
+    [f] = add_files(store, [REKEY / "twins.jsonl"]).files
+    assert (f.error, f.added, f.merged) == (None, 0, 1)
+    assert store.all_ids() == ["hashroute26"]
+    assert store.all_ids("twins") == store.all_ids("hash_only") == ["hashroute26"]
+    assert store.get_paper("hashroute26")["identifiers"] == {"doi": "10.5555/hashroute.2026"}
+    tables = dump(store)
+    assert [pid for _, pid in tables["paper_hashes"]] == ["hashroute26", "hashroute26"]
+    assert ("doi", "10.5555/hashroute.2026", "hashroute26") in tables["paper_identifiers"]
+    assert _dangling(store) == []
+
+
+def test_a_store_constraint_failure_is_one_line_naming_file_and_line(cli, monkeypatch):
+    """Should a merge ever write a row naming a paper it has not stored again, the file is
+    rolled back and named with the line its batch starts at; the other files go in."""
+    from paperatlas.store.lists import ListRows
+
+    real = ListRows.add_members
+
+    def with_a_ghost(self, rows):
+        rows = list(rows)
+        if rows and rows[0][0] == "iclr_mini":
+            rows.append(("iclr_mini", "ghost", 99))
+        real(self, rows)
+
+    monkeypatch.setattr(ListRows, "add_members", with_a_ghost)
+    code, out, err = cli("add", FIX / "iclr_mini.jsonl", SAMPLE, "--no-enrich")
+    assert code == 2
+    [line] = err.strip().splitlines()
+    assert line.startswith(f"error: {FIX / 'iclr_mini.jsonl'}: the records from ")
+    assert "iclr_mini.jsonl:1 on could not be stored (FOREIGN KEY constraint failed" in line
+    store = Store(cli.db)
+    assert store.list_names() == ["iclr2026_sample_list"] and store.count_papers() == 19
+    assert _dangling(store) == []
+    store.close()
+
+
 def test_near_duplicates_within_one_list_stay_apart(store, tmp_path):
     texts = json.loads((FIX / "iclr_mini.jsonl").read_text().splitlines()[2])["abstract"]
     rows = [

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -226,7 +227,13 @@ class _Import:
         papers = read(self.path, self.report.skips)
         with self.store.bulk_fts() as self.index_new_papers:
             while batch := list(islice(papers, BATCH)):
-                self._batch(batch)
+                try:
+                    self._batch(batch)
+                except sqlite3.IntegrityError as exc:  # not the file's fault: say where, go on
+                    raise PaperatlasError(
+                        f"{self.path}: the records from {batch[0].source or 'its start'} on could not "
+                        f"be stored ({exc}: a paperatlas bug, please report it)"
+                    ) from None
                 self.index_new_papers()  # before a later batch may update these papers
                 if self.bar:
                     self.bar.update(task, len(batch), fraction_read(self.path))
@@ -367,19 +374,7 @@ class _Import:
                 self._abstract_filled(record, target)
         else:
             if paper.id and paper.id != target and _HASH_ID.match(target) and paper.id not in known_ids:
-                self.store.rekey_paper(target, paper.id)
-                self.index_new_papers()  # the re-keyed row is merged (updated) next
-                self.in_list = {paper.id if i == target else i for i in self.in_list}
-                for h, pid in list(known_hashes.items()):
-                    if pid == target:
-                        known_hashes[h] = paper.id
-                for k, pid in list(known_keys.items()):
-                    if pid == target:
-                        known_keys[k] = paper.id
-                known_ids.add(paper.id)
-                moved = self.stored.pop(target, None) or self.store.get_paper(paper.id)
-                if moved is not None:
-                    self.stored[paper.id] = moved
+                self._rekey(target, paper.id, known_ids, known_hashes, known_keys)
                 target = paper.id
             changed = self._merge(target, record)
         if changed or how != "id":
@@ -474,6 +469,40 @@ class _Import:
         if best is not None and best_score >= dedup.THRESHOLD:
             return best, "near"
         return None, ""
+
+    def _rekey(
+        self,
+        old: str,
+        new: str,
+        known_ids: set[str],
+        known_hashes: dict[str, str],
+        known_keys: dict[tuple[str, str], str],
+    ) -> None:
+        """A stored hash-id paper takes the source id of its twin. The store moves its
+        rows; what this batch has still to write about it (an earlier record of the batch
+        joined it to the list, gave it a hash, an identifier or a signature) and every
+        look-up that names it must move too, or the batch's writes name a deleted paper."""
+        self.store.rekey_paper(old, new)
+        self.index_new_papers()  # the re-keyed row is merged (updated) next
+
+        def swap(pid: str) -> str:
+            return new if pid == old else pid
+
+        self.in_list = {swap(i) for i in self.in_list}
+        self.members = [(name, swap(pid), pos) for name, pid, pos in self.members]
+        self.new_hashes = [(h, swap(pid)) for h, pid in self.new_hashes]
+        self.new_sigs = [(swap(pid), i, sig) for pid, i, sig in self.new_sigs]
+        self.new_keys = [(kind, value, swap(pid)) for kind, value, pid in self.new_keys]
+        mappings: list[dict[Any, str]] = [known_hashes, known_keys, self.title_map or {}]
+        for mapping in mappings:
+            for key, pid in mapping.items():
+                if pid == old:
+                    mapping[key] = new
+        known_ids.discard(old)
+        known_ids.add(new)
+        moved = self.stored.pop(old, None) or self.store.get_paper(new)
+        if moved is not None:
+            self.stored[new] = {**moved, "id": new}
 
     def _same_record(self, pid: str, record: _Record) -> bool:
         """The stored paper is this very record again (same id, same abstract), not a twin:
