@@ -29,6 +29,19 @@ class VectorRows(StoreBase):
         """paper id -> text_hash of the stored vector for `model`."""
         return dict(self.conn.execute("SELECT paper_id, text_hash FROM embeddings WHERE model = ?", (model,)))
 
+    def vector_inputs_page(
+        self, model: str, after: int = 0, limit: int = 1000
+    ) -> list[tuple[int, str, str | None, str, str | None]]:
+        """One page of the papers after rowid `after`, in rowid order, as (rowid, id, title,
+        abstract, text_hash of the stored vector for `model` or None). Paging by rowid (not
+        OFFSET) costs one seek a page, so a reader of a million papers holds one page."""
+        return self.conn.execute(
+            "SELECT p.rowid, p.id, p.title, p.abstract, e.text_hash FROM papers p "
+            "LEFT JOIN embeddings e ON e.model = ? AND e.paper_id = p.id "
+            "WHERE p.rowid > ? ORDER BY p.rowid LIMIT ?",
+            (model, after, limit),
+        ).fetchall()
+
     def get_vectors(
         self, model: str, ids: Iterable[str] | None = None
     ) -> tuple[list[str], npt.NDArray[np.float32]]:
