@@ -171,11 +171,27 @@ class Atlas:
         return export_papers(self.store, fmt, out, **selection)
 
     # -- understanding ----------------------------------------------------------------------
-    def enrich(self, force: bool = False, progress: bool = False) -> EnrichReport:
-        """Extract the facts of every paper without current ones (all with `force`)."""
-        from paperatlas.enrich.pipeline import enrich_store
+    def enrich(
+        self,
+        force: bool = False,
+        progress: bool = False,
+        ray: bool = False,
+        address: str | None = None,
+        workers: int | None = None,
+    ) -> EnrichReport:
+        """Extract the facts of every paper without current ones (all with `force`).
+        `ray`: the batches run on Ray, a local instance or the cluster at `address`, with
+        `workers` actors."""
+        if ray:
+            from paperatlas.enrich.distributed import enrich_store_ray
 
-        counts: dict[str, Any] = enrich_store(self.store, force=force, progress=progress)
+            counts = enrich_store_ray(
+                self.store, force=force, progress=progress, address=address, workers=workers
+            )
+        else:
+            from paperatlas.enrich.pipeline import enrich_store
+
+            counts = enrich_store(self.store, force=force, progress=progress)
         return EnrichReport(**counts)
 
     def facts_pending(self) -> bool:

@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from paperatlas.api import Atlas
-from paperatlas.cli.common import DbOption, app, console, open_atlas
+from paperatlas.cli.common import DbOption, UserError, app, console, open_atlas
 
 
 @app.command()
@@ -19,11 +19,40 @@ def enrich(
     force: Annotated[
         bool, typer.Option("--force", help="Redo every paper, not only new or changed ones.")
     ] = False,
+    ray: Annotated[
+        bool,
+        typer.Option(
+            "--ray",
+            # \\[: rich markup would read "[ray]" as a style and drop it
+            help="Compute the batches on Ray (pip install 'paperatlas\\[ray]'): a local "
+            "instance, or the cluster at --address.",
+        ),
+    ] = False,
+    address: Annotated[
+        str | None,
+        typer.Option(
+            "--address",
+            help="With --ray: the cluster's head, HOST:PORT (from `ray start --head`) or 'auto'.",
+            show_default=False,
+        ),
+    ] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers",
+            min=1,
+            help="With --ray: extracting actors (default: one per CPU of the cluster).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
-    """Extract each paper's name, kind, headline numbers, links, gist, display title and keyphrases."""
+    """Extract each paper's name, kind, headline numbers, links, gist, display title and keyphrases
+    (interrupt and rerun to resume)."""
+    if (address or workers) and not ray:
+        raise UserError("--address and --workers go with --ray")
     atlas = open_atlas(db)
     try:
-        counts = atlas.enrich(force=force, progress=True)
+        counts = atlas.enrich(force=force, progress=True, ray=ray, address=address, workers=workers)
     finally:
         atlas.close()
     console.print(

@@ -6,9 +6,12 @@ The facts schema is in docs/DEVELOPING.md ("The facts a paper carries").
 from __future__ import annotations
 
 import contextlib
+import itertools
+import json
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from paperatlas.enrich.gist import display_title, pick_gist
@@ -93,6 +96,127 @@ def _area_predictor():
     return predict_areas
 
 
+# (id, title, abstract, the list's code links, facts_hash): a paper as enrich reads it
+Item = tuple[str, str | None, str, list[str], str]
+PAGE = 2000  # papers read from the store at a time
+
+
+@dataclass
+class EnrichPlan:
+    """What a run will do: the facts version it stores (with "+areas" when the area
+    classifier is used), papers to do and in the store, and why areas are left out."""
+
+    version: str
+    use_areas: bool
+    todo: int
+    total: int
+    force: bool
+    area_problem: str | None = None
+
+    def counts(self) -> dict[str, Any]:
+        counts: dict[str, Any] = {
+            "total": self.total,
+            "enriched": 0,
+            "skipped": self.total - self.todo,
+            "named": 0,
+            "with_code": 0,
+            "with_area": 0,
+        }
+        if self.area_problem:
+            counts["area_problem"] = self.area_problem
+        return counts
+
+
+def _scan(store, version: str, force: bool) -> Iterator[tuple[Item, bool]]:
+    """Every paper as (item, needs facts), read a page at a time with its stored facts'
+    hash and version beside it: memory is one page, whatever the store's size."""
+    after = 0
+    while True:
+        page = store.facts_inputs_page(after, PAGE)
+        if not page:
+            return
+        for _, pid, title, abstract, code_json, stored_hash, stored_version in page:
+            code = json.loads(code_json) if code_json and code_json != "[]" else []
+            digest = facts_hash(title, abstract, code)
+            stale = force or (stored_hash, stored_version) != (digest, version)
+            yield (pid, title, abstract, code, digest), stale
+        after = page[-1][0]
+
+
+def pending_batches(store, plan: EnrichPlan, size: int | None = None) -> Iterator[list[Item]]:
+    """The papers `plan` does, in store order, in batches of `size` (default BATCH), read
+    as consumed (a consumer may store a batch's facts before taking the next: pages
+    follow rowids)."""
+    size = size or BATCH
+    batch: list[Item] = []
+    for item, stale in _scan(store, plan.version, plan.force):
+        if stale:
+            batch.append(item)
+            if len(batch) == size:
+                yield batch
+                batch = []
+    if batch:
+        yield batch
+
+
+def plan_enrich(store, force: bool = False) -> EnrichPlan:
+    """What `enrich_store` (or its Ray run) has to do; loads the area classifier once to
+    know whether areas can be predicted (facts do not wait for it: without it they are
+    stored without the area, under the plain extractor version)."""
+    predict_areas = _area_predictor()
+    version = EXTRACTOR_VERSION + ("+areas" if predict_areas else "")
+    if not force and store.facts_pending(version) == 0:  # one query when nothing is to do
+        total = store.count_papers()
+        return EnrichPlan(version, predict_areas is not None, 0, total, force)
+
+    def count(version: str) -> tuple[int, int, str | None]:
+        todo = total = 0
+        first = None
+        for item, stale in _scan(store, version, force):
+            total += 1
+            if stale:
+                todo += 1
+                first = first if first is not None else item[2]
+        return todo, total, first
+
+    todo, total, first = count(version)
+    area_problem = None
+    if todo and predict_areas is not None:
+        try:
+            predict_areas([first or ""])  # loads the area model once; it may not be trained yet
+        except PaperatlasError as exc:
+            area_problem, predict_areas = str(exc), None
+            version = EXTRACTOR_VERSION
+            todo, total, _ = count(version)
+    return EnrichPlan(version, predict_areas is not None, todo, total, force, area_problem)
+
+
+def facts_of_batch(batch: list[Item], use_areas: bool) -> list[dict[str, Any]]:
+    """The facts of one batch, areas included (what a Ray actor runs)."""
+    facts = _facts_for([(t, a, c) for _, t, a, c, _ in batch])
+    if use_areas:
+        _add_areas(facts, batch, _area_predictor())
+    return facts
+
+
+def _add_areas(facts: list[dict[str, Any]], batch: list[Item], predict_areas) -> None:
+    areas = predict_areas([f"{t}. {a}" if t else a for _, t, a, _, _ in batch])
+    for f, area in zip(facts, areas):
+        f["predicted_area"] = area
+
+
+def store_batch(store, plan: EnrichPlan, batch: list[Item], facts: list[dict[str, Any]], counts) -> int:
+    """Write one batch's facts in one transaction and add them to `counts`."""
+    with store.transaction():
+        for (pid, _, _, _, h), f in zip(batch, facts):
+            store.set_facts(pid, f, h, plan.version)
+    counts["enriched"] += len(batch)
+    counts["named"] += sum(1 for f in facts if f["name"])
+    counts["with_code"] += sum(1 for f in facts if f["has_code"])
+    counts["with_area"] += sum(1 for f in facts if f.get("predicted_area"))
+    return len(batch)
+
+
 def enrich_store(
     store, force: bool = False, progress: bool = False, workers: int | None = None
 ) -> dict[str, Any]:
@@ -101,91 +225,43 @@ def enrich_store(
     Work is written in batches of BATCH papers, one transaction each: an interrupt keeps
     every finished batch, and the next run resumes where it stopped (the store says
     what is pending: Store.facts_pending, one query, so a run with nothing to do costs
-    next to nothing). Large stores are extracted by a pool of worker processes
+    next to nothing). Papers are read from the store a page at a time, so memory does not
+    grow with the store. Large stores are extracted by a pool of worker processes
     (`workers`, default: one per core) that die with this process (workers.process_pool).
     Returns counts: total, enriched, skipped, named, with_code, with_area (and area_problem,
     the reason, when the area classifier could not be used).
     """
-    predict_areas = _area_predictor()
-    if not force:
-        version = EXTRACTOR_VERSION + ("+areas" if predict_areas else "")
-        if store.facts_pending(version) == 0:
-            total = store.count_papers()
-            return {
-                "total": total,
-                "enriched": 0,
-                "skipped": total,
-                "named": 0,
-                "with_code": 0,
-                "with_area": 0,
-            }
-    state = {} if force else store.facts_state()
-    papers = [
-        (
-            row["id"],
-            row.get("title"),
-            row["abstract"],
-            row.get("code_urls") or [],
-            facts_hash(row.get("title"), row["abstract"], row.get("code_urls")),
-        )
-        for row in store.iter_papers()
-    ]
-
-    def changed(version: str) -> list[tuple[str, str | None, str, list[str], str]]:
-        return [p for p in papers if state.get(p[0]) != (p[4], version)]
-
-    version = EXTRACTOR_VERSION + ("+areas" if predict_areas else "")
-    todo = changed(version)
-    area_problem = None
-    if todo and predict_areas is not None:
-        try:
-            predict_areas([todo[0][2]])  # loads the area model once; it may not be trained yet
-        except PaperatlasError as exc:
-            # Facts do not wait for the area classifier: store them without the area.
-            area_problem, predict_areas = str(exc), None
-            version = EXTRACTOR_VERSION
-            todo = changed(version)
-    use_areas = predict_areas is not None
-    total = len(papers)
-    counts: dict[str, Any] = {
-        "total": total,
-        "enriched": 0,
-        "skipped": total - len(todo),
-        "named": 0,
-        "with_code": 0,
-        "with_area": 0,
-    }
-    if area_problem:
-        counts["area_problem"] = area_problem
-    if not todo:
+    plan = plan_enrich(store, force)
+    counts = plan.counts()
+    if not plan.todo:
         return counts
-    store.require_writable(f"store the facts of {len(todo)} papers")
-
-    batches = [todo[start : start + BATCH] for start in range(0, len(todo), BATCH)]
-    workers = _worker_count(len(todo)) if workers is None else max(1, workers)
+    store.require_writable(f"store the facts of {plan.todo} papers")
+    predict_areas = _area_predictor() if plan.use_areas else None
+    workers = _worker_count(plan.todo) if workers is None else max(1, workers)
+    batches = pending_batches(store, plan)
     with contextlib.ExitStack() as stack:
         if workers > 1:  # forked before the progress bar's thread starts
             from paperatlas.workers import process_pool
 
             pool = stack.enter_context(process_pool(workers))
-            results = pool.map(_facts_for, [[(t, a, c) for _, t, a, c, _ in b] for b in batches])
+            # a window of batches at a time: the pool gets work ahead, the driver holds
+            # that window, not the store
+            windows = iter(lambda: list(itertools.islice(batches, 4 * workers)), [])
+            done: Iterable[tuple[list[Item], list[dict[str, Any]]]] = (
+                pair
+                for window in windows
+                for pair in zip(
+                    window, pool.map(_facts_for, [[(t, a, c) for _, t, a, c, _ in b] for b in window])
+                )
+            )
         else:
-            results = (_facts_for([(t, a, c) for _, t, a, c, _ in b]) for b in batches)
+            done = ((b, _facts_for([(t, a, c) for _, t, a, c, _ in b])) for b in batches)
         bar = stack.enter_context(progress_bar(progress))
-        task = bar.add_task("enrich", total=len(todo))
-        for batch, facts in zip(batches, results):
-            if use_areas:
-                areas = predict_areas([f"{t}. {a}" if t else a for _, t, a, _, _ in batch])
-                for f, area in zip(facts, areas):
-                    f["predicted_area"] = area
-            with store.transaction():
-                for (pid, _, _, _, h), f in zip(batch, facts):
-                    store.set_facts(pid, f, h, version)
-            counts["enriched"] += len(batch)
-            counts["named"] += sum(1 for f in facts if f["name"])
-            counts["with_code"] += sum(1 for f in facts if f["has_code"])
-            counts["with_area"] += sum(1 for f in facts if f.get("predicted_area"))
-            bar.update(task, advance=len(batch))
+        task = bar.add_task("enrich", total=plan.todo)
+        for batch, facts in done:
+            if predict_areas is not None:
+                _add_areas(facts, batch, predict_areas)
+            bar.update(task, advance=store_batch(store, plan, batch, facts, counts))
     return counts
 
 

@@ -81,6 +81,19 @@ class FactRows(StoreBase):
             r[0]: (r[1], r[2]) for r in self.conn.execute("SELECT paper_id, text_hash, version FROM facts")
         }
 
+    def facts_inputs_page(
+        self, after: int = 0, limit: int = 1000
+    ) -> list[tuple[int, str, str | None, str, str, str | None, str | None]]:
+        """One page of the papers after rowid `after`, in rowid order, as (rowid, id, title,
+        abstract, code_urls as stored JSON, text_hash and version of the stored facts or
+        None): what enrich reads, a page at a time (see vector_inputs_page)."""
+        return self.conn.execute(
+            "SELECT p.rowid, p.id, p.title, p.abstract, p.code_urls, f.text_hash, f.version "
+            "FROM papers p LEFT JOIN facts f ON f.paper_id = p.id "
+            "WHERE p.rowid > ? ORDER BY p.rowid LIMIT ?",
+            (after, limit),
+        ).fetchall()
+
     def facts_pending(self, version: str | None = None) -> int:
         """How many papers still need their facts extracted: none stored (new papers, or
         a run interrupted before their batch), stale (the paper's title or abstract changed
