@@ -31,7 +31,8 @@ def embed(
         bool,
         typer.Option(
             "--ray",
-            help="Compute the batches on Ray (pip install 'paperatlas[ray]'): a local "
+            # \\[: rich markup would read "[ray]" as a style and drop it
+            help="Compute the batches on Ray (pip install 'paperatlas\\[ray]'): a local "
             "instance, or the cluster at --address.",
         ),
     ] = False,
