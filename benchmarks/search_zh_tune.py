@@ -1,19 +1,20 @@
 """Chinese known-item queries alone, for tuning the learned cross-lingual terms quickly.
 
-    nice .venv/bin/python benchmarks/search_zh_tune.py [--split tune|test] [--grid]
+    nice .venv/bin/python benchmarks/search_zh_tune.py [--split tune|test] [--grid NAME=V1,V2 ...]
 
 The 110 hand-written Chinese queries of benchmarks/queries/known/chinese.jsonl over the
 abstract-only held-out atlas (search_known.py: same store, same split by target id),
-MRR@10 and recall@10 of the library's search with the glossary off and on. `--grid`
-tries settings of search/translate.py (similarity threshold, terms per word, how close to
-a word's best term a second one must be, the weight of a lone word's terms, the longest
-run looked up whole) with the glossary off: tune on `--split tune` only; report
-`--split test` once, with the chosen settings.
+MRR@10 and recall@10 of the library's search with the glossary off and on. `--grid
+NAME=V1,V2 ...` tries every combination of the named settings of search/translate.py
+(e.g. MIN_SIMILARITY, TERMS_PER_UNIT, NEAR_BEST, WORD_WEIGHT, DICTIONARY, DICT_BONUS,
+CONTEXT_WEIGHT) with the glossary off: tune on `--split tune` only; report `--split test`
+once, with the chosen settings.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import itertools
 import json
 import os
@@ -44,7 +45,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--db", default=str(CACHE / "search" / "heldout_abstracts.db"))
     ap.add_argument("--split", choices=("tune", "test"), default="tune")
-    ap.add_argument("--grid", action="store_true")
+    ap.add_argument(
+        "--grid",
+        nargs="+",
+        type=grid_axis,
+        metavar="NAME=V1,V2",
+        help="settings of search/translate.py to try (every combination), e.g. DICT_BONUS=0,0.2",
+    )
     args = ap.parse_args()
     store = Store(args.db, read_only=True)
     queries = [
@@ -61,33 +68,28 @@ def main() -> None:
             print(f"glossary {'on ' if glossary else 'off'}: MRR@10 {mrr:.3f}  R@10 {rec:.3f}")
         print(f"({time.perf_counter() - t:.0f}s)")
         return
-    base = {
-        k: getattr(X, k)
-        for k in ("MIN_SIMILARITY", "TERMS_PER_UNIT", "NEAR_BEST", "WORD_WEIGHT", "MAX_RUN_CHARS")
-    }
-    grid = itertools.product((0.45,), (2, 3), (0.04, 0.08, 0.12), (0.25, 0.5, 0.75), (8, 24))
+    names = [name for name, _ in args.grid]
+    base = {name: getattr(X, name) for name in names}
     results = []
-    for sim, per, near, word, run in grid:
-        (X.MIN_SIMILARITY, X.TERMS_PER_UNIT, X.NEAR_BEST, X.WORD_WEIGHT, X.MAX_RUN_CHARS) = (
-            sim,
-            per,
-            near,
-            word,
-            run,
-        )
+    for values in itertools.product(*(vals for _, vals in args.grid)):
+        for name, value in zip(names, values):
+            setattr(X, name, value)
         mrr, rec = evaluate(store, queries, False)
-        results.append((mrr, rec, sim, per, near, word, run))
-        print(
-            f"min_sim {sim} terms {per} near {near} word {word} run {run}: MRR@10 {mrr:.3f} R@10 {rec:.3f}",
-            flush=True,
-        )
-    for k, v in base.items():
-        setattr(X, k, v)
+        setting = " ".join(f"{n}={v}" for n, v in zip(names, values))
+        results.append((mrr, rec, setting))
+        print(f"{setting}: MRR@10 {mrr:.3f} R@10 {rec:.3f}", flush=True)
+    for name, value in base.items():
+        setattr(X, name, value)
     best = max(results)
-    print(
-        f"best: MRR@10 {best[0]:.3f} R@10 {best[1]:.3f} with min_sim {best[2]}, terms "
-        f"{best[3]}, near {best[4]}, word weight {best[5]}, run {best[6]} ({time.perf_counter() - t:.0f}s)"
-    )
+    print(f"best: MRR@10 {best[0]:.3f} R@10 {best[1]:.3f} with {best[2]} ({time.perf_counter() - t:.0f}s)")
+
+
+def grid_axis(spec: str) -> tuple[str, list]:
+    """ "NAME=v1,v2" -> (NAME, values parsed as Python literals)."""
+    name, _, values = spec.partition("=")
+    if not hasattr(X, name):
+        raise argparse.ArgumentTypeError(f"search/translate.py has no setting {name}")
+    return name, [ast.literal_eval(v) for v in values.split(",")]
 
 
 if __name__ == "__main__":

