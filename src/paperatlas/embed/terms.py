@@ -9,6 +9,7 @@ with `re`; tests/test_static_terms.py checks the tokens equal scikit-learn's on 
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import re
 import unicodedata
@@ -21,19 +22,22 @@ from paperatlas.text import WORD_PATTERN
 
 @lru_cache(maxsize=1)
 def english_stopwords() -> frozenset[str]:
-    """scikit-learn's English stopword list, read from its own module file without importing
-    the scikit-learn package (whose __init__ is the slow part); the package import if that
-    file has moved."""
+    """scikit-learn's English stopword list, read (as data, not run) from its own module file
+    without importing the scikit-learn package, whose __init__ is the slow part; the package
+    import if that file has moved or changed shape."""
     spec = importlib.util.find_spec("sklearn")  # finds, does not import
-    locations = list(spec.submodule_search_locations or []) if spec else []
-    for location in locations:
+    for location in (spec.submodule_search_locations or []) if spec else []:
         path = Path(location) / "feature_extraction" / "_stop_words.py"
         if path.exists():
-            namespace: dict = {}
-            exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), namespace)
-            words = namespace.get("ENGLISH_STOP_WORDS")
-            if isinstance(words, frozenset):
-                return words
+            for node in ast.parse(path.read_text(encoding="utf-8")).body:
+                # ENGLISH_STOP_WORDS = frozenset([...])
+                if (
+                    isinstance(node, ast.Assign)
+                    and [getattr(t, "id", None) for t in node.targets] == ["ENGLISH_STOP_WORDS"]
+                    and isinstance(node.value, ast.Call)
+                    and len(node.value.args) == 1
+                ):
+                    return frozenset(ast.literal_eval(node.value.args[0]))
     from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
     return ENGLISH_STOP_WORDS
