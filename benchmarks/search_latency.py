@@ -1,12 +1,16 @@
 """Search latency: p50/p95 at 15,602 papers (end to end) and at 1,000,000 (vector part).
 
     nice -n 10 .venv/bin/python benchmarks/search_latency.py [--data ...] [--large 1000000]
-        [--skip-large] [--db /work/cache/search/iclr2026.db]
+        [--skip-large] [--db /work/cache/search/iclr2026.db] [--minilm-standin]
+        [--compare-src /tmp/base13/src]
 
 1. 15,602 real papers (../shared/data), the queries of benchmarks/queries: `search()`
    end to end — language detection, query embedding, BM25, vector search, fusion,
-   filters, snippets — after one warm-up query per model. Baseline in the same run: the
-   vector part alone by exact numpy and by the ANN graph.
+   filters, snippets — after one warm-up query per model; wall and CPU p50/p95 overall
+   and per query kind (exact, paraphrase, chinese). Baselines in the same rounds,
+   alternating per query: the search before issue 18 (its fusion settings, in this
+   process) and, with --compare-src, another source tree's search() in a child process
+   over the same store; then the vector part alone by exact numpy and by the ANN graph.
 2. 1,000,000 synthetic vectors (drawn around the real paper vectors of the default
    model, with noise shaped like their covariance so neighbourhoods look like those of
    document embeddings): usearch HNSW build time and memory, ANN p50/p95 and recall@10
@@ -20,6 +24,8 @@ import gc
 import json
 import os
 import resource
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -56,6 +62,7 @@ def load_queries() -> list[dict]:
 
 
 BEFORE = {
+    "learned": False,
     "method": "score",
     "keyword_scale": "minmax",
     "keyword_weight": 0.5,
@@ -67,7 +74,53 @@ BEFORE = {
 }
 
 
-def small_case(store, queries: list[dict], rounds: int) -> None:
+# a search() of another source tree (--compare-src), in a child process: one JSON query
+# per line in, its wall and CPU milliseconds out
+CHILD = """
+import json, sys, time
+from paperatlas import search as S
+from paperatlas.store import Store
+store = Store(sys.argv[1])
+for line in sys.stdin:
+    q = json.loads(line)
+    t, c = time.perf_counter(), time.process_time()
+    S.search(store, q, k=20)
+    print(1000 * (time.perf_counter() - t), 1000 * (time.process_time() - c), flush=True)
+"""
+
+
+class OtherTree:
+    """search() as the code in `src` has it, over the same store, timed in its own process."""
+
+    def __init__(self, src: Path, db: Path):
+        self.src = src
+        env = {**os.environ, "PYTHONPATH": str(src)}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", CHILD, str(db)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+
+    def search(self, query: str) -> tuple[float, float]:
+        assert self.proc.stdin and self.proc.stdout
+        self.proc.stdin.write(json.dumps(query) + "\n")
+        self.proc.stdin.flush()
+        wall, cpu = self.proc.stdout.readline().split()
+        return float(wall), float(cpu)
+
+    def close(self) -> None:
+        if self.proc.stdin:
+            self.proc.stdin.close()
+        self.proc.wait()
+
+
+def kind_of(q: dict) -> str:
+    return "chinese" if q.get("lang") == "zh" else q.get("type", "english")
+
+
+def small_case(store, queries: list[dict], rounds: int, other: OtherTree | None = None) -> None:
     from paperatlas.embed import DEFAULT_MODEL
 
     print(f"== {store.count_papers():,} papers, end to end (search() as the CLI calls it) ==")
@@ -78,33 +131,46 @@ def small_case(store, queries: list[dict], rounds: int) -> None:
     for q in ("warm up", "热身"):  # load each model once; not timed
         S.search(store, q)
         S.search(store, q, fusion=BEFORE, learned=False)
-    # every signal on (this version), and in the same rounds the search before issue 18
-    # (min-max fusion, no MiniLM, no names, glossary-only Chinese), alternating per query
-    runs = {"new": ({}, True), "before": (BEFORE, False)}
-    times = {(r, lang): [] for r in runs for lang in ("en", "zh")}
-    cpu = {(r, lang): [] for r in runs for lang in ("en", "zh")}
-    first_zh: list[float] = []  # Chinese queries of the first round: no word looked up before
+        if other:
+            other.search(q)
+    # every signal on (this version), and in the same rounds, alternating per query, the
+    # search before issue 18 (min-max fusion, no MiniLM, no names, glossary-only Chinese)
+    # and, with --compare-src, another tree's search() in a child process
+    runs = ["new", "before"] + (["other"] if other else [])
+    kinds = sorted({kind_of(q) for q in queries})
+    times: dict[tuple[str, str], list[float]] = {(r, k): [] for r in runs for k in kinds}
+    cpu: dict[tuple[str, str], list[float]] = {(r, k): [] for r in runs for k in kinds}
+    first_zh: dict[str, list[float]] = {r: [] for r in runs}  # round 1: no word looked up before
     for round_no in range(rounds):
         for q in queries:
-            lang = "zh" if q.get("lang") == "zh" else "en"
-            for run, (fusion, learned) in runs.items():
-                t, c = time.perf_counter(), time.process_time()
-                S.search(store, q["query"], k=20, fusion=fusion or None, learned=learned)
-                times[(run, lang)].append(1000 * (time.perf_counter() - t))
-                cpu[(run, lang)].append(1000 * (time.process_time() - c))
-                if run == "new" and lang == "zh" and round_no == 0:
-                    first_zh.append(times[(run, lang)][-1])
+            kind = kind_of(q)
+            for run in runs:
+                if run == "other" and other:
+                    wall, c = other.search(q["query"])
+                else:
+                    fusion, learned = (None, True) if run == "new" else (BEFORE, False)
+                    t0, c0 = time.perf_counter(), time.process_time()
+                    S.search(store, q["query"], k=20, fusion=fusion, learned=learned)
+                    wall, c = 1000 * (time.perf_counter() - t0), 1000 * (time.process_time() - c0)
+                times[(run, kind)].append(wall)
+                cpu[(run, kind)].append(c)
+                if kind == "chinese" and round_no == 0:
+                    first_zh[run].append(wall)
+    labels = {
+        "new": "every signal on (this tree)",
+        "before": "before issue 18 (baseline: min-max fusion, no MiniLM/names/learned terms)",
+        "other": f"search() of {other.src if other else ''} (same run, child process)",
+    }
     for run in runs:
-        label = "every signal on" if run == "new" else "before issue 18 (baseline)"
-        both = times[(run, "en")] + times[(run, "zh")]
-        print(f"  [{label}]")
-        print(f"  all queries      {fmt(both)}   target p50 <= 30 ms, p95 <= 60 ms")
-        print(f"  English          {fmt(times[(run, 'en')])}")
-        print(f"  Chinese          {fmt(times[(run, 'zh')])}")
-        if run == "new":  # later rounds repeat the queries: their words' terms are kept
-            print(f"  Chinese, round 1 {fmt(first_zh)}  (words not looked up before)")
+        every = [v for k in kinds for v in times[(run, k)]]
+        print(f"  [{labels[run]}]")
+        print(f"  all queries      {fmt(every)}   target p50 <= 30 ms, p95 <= 60 ms")
+        for k in kinds:
+            print(f"  {k:<16} {fmt(times[(run, k)])}")
+        if first_zh[run]:  # later rounds repeat the queries: their words' terms are kept
+            print(f"  chinese, round 1 {fmt(first_zh[run])}  (words not looked up before)")
         print(
-            f"  CPU time, all    {fmt(cpu[(run, 'en')] + cpu[(run, 'zh')])}  (wall time "
+            f"  CPU time, all    {fmt([v for k in kinds for v in cpu[(run, k)]])}  (wall time "
             f"minus waiting for the shared cores)"
         )
     t = time.perf_counter()
@@ -260,6 +326,12 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=2, help="threads for the ANN build")
     ap.add_argument("--noise", type=float, default=0.5)
     ap.add_argument("--skip-small", action="store_true")
+    ap.add_argument(
+        "--compare-src",
+        type=Path,
+        help="also time search() of the source tree here (e.g. /tmp/base13/src), in a "
+        "child process over the same store, alternating per query (a same-run baseline)",
+    )
     ap.add_argument("--skip-large", action="store_true")
     ap.add_argument(
         "--minilm-standin",
@@ -296,7 +368,10 @@ def main() -> None:
     if args.minilm_standin:
         standin_minilm(store)
     if not args.skip_small:
-        small_case(store, load_queries(), args.rounds)
+        other = OtherTree(args.compare_src, args.db) if args.compare_src else None
+        small_case(store, load_queries(), args.rounds, other)
+        if other:
+            other.close()
     if not args.skip_large:
         _, base = store.get_vectors(DEFAULT_MODEL)
         large_case(np.ascontiguousarray(base), args.large, args.queries, args.threads, args.noise)

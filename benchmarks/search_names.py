@@ -26,6 +26,7 @@ from paperatlas import search as S
 from search_common import CACHE, DEFAULT_DATA, build_store, ensure_names, load_rows
 
 BASELINE = {
+    "learned": False,
     "keyword_scale": "minmax",
     "keyword_weight": 0.5,
     "vector_weight": 1.0,

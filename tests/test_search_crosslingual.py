@@ -220,8 +220,14 @@ def test_search_fuses_minilm_when_the_atlas_has_it(atlas):
     atlas.embed(model="minilm-int8")
     r = S.candidate_rankings(atlas.store, "removing memorised passages from a chatbot")
     assert r.minilm and r.minilm[0][0] in ("unlearn01", "unlearn02")
+    # the learned fusion ranks it, judging every candidate on its real MiniLM cosine
+    assert set(r.cosines["minilm"]) >= {pid for pid, _ in r.keyword[:10]}
+    ranked, mode = S.fuse_rankings(r)
+    assert mode == "hybrid" and ranked[0][0] in ("unlearn01", "unlearn02")
     off = S.candidate_rankings(
-        atlas.store, "removing memorised passages from a chatbot", fusion={"minilm_weight": 0.0}
+        atlas.store,
+        "removing memorised passages from a chatbot",
+        fusion={"minilm_weight": 0.0, "learned": False},
     )
     assert not off.minilm
 

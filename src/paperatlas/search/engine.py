@@ -7,6 +7,7 @@ from collections.abc import Set as AbstractSet
 from typing import Any
 
 from paperatlas.errors import SearchError
+from paperatlas.search import learned as learned_fusion
 from paperatlas.search.filters import allowed_ids, check_paging, filters_of
 from paperatlas.search.fusion import Rankings, fuse, fuse_rankings, fusion_for
 from paperatlas.search.hits import make_hits
@@ -22,6 +23,7 @@ from paperatlas.search.vectors import (
     MULTILINGUAL_MODEL,
     feedback_ranking,
     is_multilingual,
+    open_index,
     vector_models_for,
     vector_ranking,
 )
@@ -58,11 +60,12 @@ def candidate_rankings(
     terms = query_terms(translation or query)
     notes: list[str] = []
     model, vec_ranking = None, []
+    query_vectors: dict[str, Any] = {}  # model -> the query's vector (learned fusion)
     if vectors and allowed != set():
         models = vector_models_for(store, language)
         if models:
             model = models[0]
-            vec_ranking = vector_ranking(store, model, query, depth, allowed, notes)
+            vec_ranking = vector_ranking(store, model, query, depth, allowed, notes, query_vectors)
         elif language != "en" and translation:
             notes.append(
                 f"{language_name(language)} query searched as the English terms of this "
@@ -113,21 +116,32 @@ def candidate_rankings(
         keyword_ceiling=ceiling,
         named=named,
         glossary_only=bool(translation) and not used_learned,
+        term_weights=weights,
     )
+    f = fusion_for(r.fusion_language, fusion)
+    learned = bool(f.get("learned")) and language == "en"
     minilm_text = query if language == "en" else translation
     if (
         vectors
         and allowed != set()
         and minilm_text
         and model != MINILM_MODEL
-        and fusion_for(r.fusion_language, fusion).get("minilm_weight", 0.0) > 0
+        and (learned or f.get("minilm_weight", 0.0) > 0)
         and MINILM_MODEL in vector_models_for(store, "en")
     ):
-        r.minilm = vector_ranking(store, MINILM_MODEL, minilm_text, depth, allowed, notes)
+        r.minilm = vector_ranking(store, MINILM_MODEL, minilm_text, depth, allowed, notes, query_vectors)
+    if learned and learned_fusion.applies(r):
+        # the learned fusion judges every candidate on every model, not only the
+        # candidates a model ranked within its own list
+        ids = learned_fusion.pool_ids(r)
+        for key, name in (("vector", model), ("minilm", MINILM_MODEL)):
+            if name in query_vectors:
+                r.cosines[key] = learned_fusion.pool_cosines(
+                    open_index(store, name), query_vectors[name], ids
+                )
     semantic = r.semantic()
     english_model = model if language == "en" else (english[0] if vectors and english else None)
     # (tried for translated Chinese queries too: no gain on the dev queries, so English only)
-    f = fusion_for(r.fusion_language, fusion)
     if kw_ranking and semantic and english_model and language == "en" and f.get("feedback_weight", 0.0) > 0:
         kw = r.keyword_list(f)
         first = fuse(
@@ -196,7 +210,7 @@ def search(
     page = ranked[offset : offset + k]
     seen = {pid for pid, _ in r.vector}
     semantic = r.vector + [h for h in r.translated + r.feedback if h[0] not in seen]
-    hits = make_hits(store, page, offset, r.terms, r.keyword, semantic)
+    hits = make_hits(store, page, offset, r.shown_terms(), r.keyword, semantic)
     return SearchResult(
         query=query,
         hits=hits,

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from paperatlas.search import learned
+
 # Fusion of the keyword and vector rankings, chosen on the tuning half of the queries in
 # benchmarks/queries (see docs/bench/search.md). "rrf": sum of w / (rrf_k + rank).
 # "score": weighted sum of scaled scores; `keyword_scale` "ceiling" divides BM25 by the
@@ -17,7 +19,12 @@ from typing import Any
 # Weights chosen on the tuning half of the known-item queries (benchmarks/search_eval.py,
 # English types: names, titles, paraphrases; see docs/bench/search.md). Feedback weight 0:
 # the expansion list gained nothing there, so it is not computed.
+# "learned": an English query with MiniLM vectors is ranked by the learned fusion instead
+# (search/learned.py, fit on thousands of known-item queries of the tuning half); these
+# weights rank the rest (no MiniLM in the atlas: the learned variant without it did not
+# beat them in cross-validation) and other languages.
 FUSION: dict[str, Any] = {
+    "learned": True,
     "method": "score",
     "rrf_k": 60,
     "keyword_weight": 2.0,
@@ -44,6 +51,8 @@ def fusion_for(language: str, fusion: dict[str, Any] | None = None) -> dict[str,
     overrides, then the caller's."""
     return {**FUSION, **(FUSION_FOREIGN if language != "en" else {}), **(fusion or {})}
 
+
+SHOWN_TERMS = 10  # a translated query's terms marked in snippets (Rankings.shown_terms)
 
 # BM25 weight factor for a non-English query the glossary could not translate (only its
 # stray Latin-script words, e.g. "KV", can match the index).
@@ -111,6 +120,21 @@ class Rankings:
     # a non-English query translated by the glossary alone (no learned terms): fused with
     # the English weights, since its terms are as reliable as an English query's
     glossary_only: bool = False
+    # the learned fusion's candidates' cosines ("vector": the main model, "minilm"), also
+    # for those outside a list's depth (learned.pool_cosines)
+    cosines: dict[str, dict[str, float]] = field(default_factory=dict)
+    # a translated query's keyword terms -> their weights (None for English)
+    term_weights: dict[str, float] | None = None
+
+    def shown_terms(self) -> list[str]:
+        """The terms a hit's snippet and matched words show: all of an English query's;
+        a translated query's SHOWN_TERMS best-weighted (its learned terms run to ~20,
+        the weakest of them noise, and each costs a pass over every hit's text)."""
+        if not self.term_weights or len(self.terms) <= SHOWN_TERMS:
+            return self.terms
+        weights = self.term_weights
+        keep = set(sorted(self.terms, key=lambda t: -weights.get(t, 0.0))[:SHOWN_TERMS])
+        return [t for t in self.terms if t in keep]
 
     @property
     def fusion_language(self) -> str:
@@ -142,6 +166,8 @@ class Rankings:
 def fuse_rankings(r: Rankings, fusion: dict[str, Any] | None = None) -> tuple[list[tuple[str, float]], str]:
     """(fused ranking, mode) from the keyword side and the vector side."""
     fusion = fusion_for(r.fusion_language, fusion)
+    if fusion.get("learned") and (r.keyword or r.named) and learned.applies(r):
+        return learned.learned_ranking(r), "hybrid" if r.keyword else "semantic"
     semantic = r.semantic(fusion)
     named = [(r.named, fusion.get("name_weight", 0.0), 1.0)] if r.named else []
     if not semantic and not named:

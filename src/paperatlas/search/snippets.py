@@ -81,19 +81,37 @@ def matched_terms(marked: str, stems: dict[str, str]) -> list[str]:
     return [term for st, term in stems.items() if st in found]
 
 
+def _best_window(found: list[tuple[int, int, str]], width: int) -> int:
+    """The start of the first marked term whose window of `width` characters holds the
+    most distinct whole marked terms: one pass with two pointers (the terms are in
+    order and never overlap, so those a window holds are a run of them)."""
+    best, best_n = found[0][0], 0
+    counts: dict[str, int] = {}
+    end = 0  # found[i:end] fit in the window of found[i]
+    for i, (start, _, _) in enumerate(found):
+        if end < i:
+            end = i
+        while end < len(found) and found[end][1] <= start + width:
+            counts[found[end][2]] = counts.get(found[end][2], 0) + 1
+            end += 1
+        if len(counts) > best_n:
+            best, best_n = start, len(counts)
+        if end > i:  # found[i] leaves the window
+            term = found[i][2]
+            counts[term] -= 1
+            if not counts[term]:
+                del counts[term]
+    return best
+
+
 def snippet(marked: str, width: int = SNIPPET_CHARS) -> list[dict[str, Any]]:
     """The stretch of the abstract with the most distinct matched terms (its start when
     nothing matched), cut at word boundaries, as [{text, match}] segments."""
     text = " ".join(marked.split())
-    starts = [m.start() for m in _MARKED.finditer(text)]
+    found = [(m.start(), m.end(), m.group(1).lower()) for m in _MARKED.finditer(text)]
     begin = 0
-    if starts:
-        best, best_n = starts[0], 0
-        for s in starts:
-            window = text[s : s + width]
-            n = len({m.lower() for m in _MARKED.findall(window)})
-            if n > best_n:
-                best, best_n = s, n
+    if found:
+        best = _best_window(found, width)
         # start a little before the first match, at a word boundary
         begin = max(0, best - width // 4)
         if begin > 0:

@@ -100,10 +100,17 @@ def open_index(store, model: str):
 
 
 def vector_ranking(
-    store, model: str, text: str, depth: int, allowed: AbstractSet[str] | None, notes: list[str]
+    store,
+    model: str,
+    text: str,
+    depth: int,
+    allowed: AbstractSet[str] | None,
+    notes: list[str],
+    keep: dict[str, Any] | None = None,
 ) -> list[tuple[str, float]]:
     """(id, cosine) of the `depth` papers nearest to `text` among `allowed`, best first;
-    a reason the model could not be used goes to `notes`."""
+    a reason the model could not be used goes to `notes`; `keep` (when given) receives
+    the query's vector under the model's name, for scoring papers outside the list."""
     index = open_index(store, model)
     if index is None:
         return []
@@ -115,6 +122,8 @@ def vector_ranking(
     qvec = np.asarray(qvec, dtype=np.float32)
     if not np.isfinite(qvec).all() or float(np.abs(qvec).max(initial=0.0)) == 0.0:
         return []  # no word of the text is known to the model: it says nothing of meaning
+    if keep is not None:
+        keep[model] = qvec
     with one_blas_thread():
         ranked = index.search(qvec, depth, allowed)
     # a paper with nothing in common with the query (cosine <= 0) is no match by meaning
