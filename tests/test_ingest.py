@@ -125,6 +125,8 @@ def test_a_stored_twin_rekeyed_after_it_joined_the_list_in_the_same_batch(cli):
     code, out, err = cli("add", REKEY / "later", "--no-enrich")
     assert (code, err) == (0, "")
     assert "-> list 'later': added 0, merged 1, unchanged 1" in out
+    code, out, err = cli("add", REKEY / "later", "--no-enrich")  # found by arXiv id: in the list
+    assert (code, err) == (0, "") and "-> list 'later': added 0, merged 0, unchanged 2," in out
     store = Store(cli.db)
     assert store.all_ids() == ["pruneheads"]
     assert store.all_ids("awesome") == store.all_ids("later") == ["pruneheads"]
@@ -145,6 +147,24 @@ def test_a_rekey_moves_what_the_batch_still_had_to_write(store):
     assert [pid for _, pid in tables["paper_hashes"]] == ["hashroute26", "hashroute26"]
     assert ("doi", "10.5555/hashroute.2026", "hashroute26") in tables["paper_identifiers"]
     assert _dangling(store) == []
+
+
+def test_a_reused_id_seen_again_finds_the_paper_stored_under_its_clash_id(store, monkeypatch):
+    """`add /tmp` (copies of one repository) also failed with "UNIQUE constraint failed":
+    a1's second text, already stored as `a1~<tag>` (its text's hash belongs to b1 of the
+    same list, so the hash did not lead there), was inserted again under that id."""
+    import paperatlas.ingest as ingest
+
+    monkeypatch.setattr(ingest, "BATCH", 2)  # a1 is stored (not pending) when its other text comes
+    [f] = add_files(store, [REKEY / "reused_id.jsonl"]).files
+    assert (f.error, f.added, f.merged, f.unchanged) == (None, 3, 0, 1)
+    [clash] = set(store.all_ids()) - {"a1", "b1"}
+    assert (
+        clash.startswith("a1~")
+        and store.get_paper(clash)["title"] == "World model bonuses for sparse rewards"
+    )
+    [again] = add_files(store, [REKEY / "reused_id.jsonl"]).files
+    assert (again.error, again.added, again.merged, again.unchanged, again.joined) == (None, 0, 0, 4, 0)
 
 
 def test_a_store_constraint_failure_is_one_line_naming_file_and_line(cli, monkeypatch):

@@ -286,7 +286,7 @@ class _Import:
             r.norms = [normalise_text(v) for v in r.versions]
             r.hashes = [hashlib.sha1(n.encode("utf-8")).hexdigest() for n in r.norms]
         known_hashes = store.papers_for_hashes(h for r in needs_hash for h in r.hashes)
-        found = {*known_ids, *known_hashes.values()}
+        found = {*known_ids, *known_hashes.values(), *known_keys.values()}
         self.in_list |= store.members_among(self.list, found)
         self.stored.update((p["id"], p) for p in store.get_papers(set(known_hashes.values())))
         # Signatures only for records not found by id or hash (none on a re-add).
@@ -344,9 +344,7 @@ class _Import:
         paper, report = record.paper, self.report
         target, how = self._find(record, known_ids, known_hashes, known_keys)
         if target is None:
-            pid = record.paper_id
-            if record.id_clash:
-                pid = f"{pid}~{record.clash_tag}"
+            pid = record.clash_id if record.id_clash else record.paper_id
             row = _row(pid, paper, record.identifiers)
             self.new_rows.append(row)
             self.pending.add(pid)
@@ -407,6 +405,12 @@ class _Import:
             ):  # no hashes: the text is the stored one
                 return paper.id, "id"
             record.id_clash = True  # same id, unrelated text: another paper (a reused key)
+            clash = record.clash_id  # that other paper may be stored (another copy of the file)
+            if clash not in known_ids and self.store.existing_ids([clash]):
+                known_ids.add(clash)
+                self.in_list |= self.store.members_among(self.list, [clash])
+            if clash in known_ids:
+                return clash, "id"
         for key in record.identifiers.items():
             pid = known_keys.get(key)
             if pid is None and key[0] in _ID_AS_PAPER_ID and key[1] in known_ids:
@@ -507,7 +511,8 @@ class _Import:
     def _same_record(self, pid: str, record: _Record) -> bool:
         """The stored paper is this very record again (same id, same abstract), not a twin:
         joining another list, it is unchanged rather than merged."""
-        return record.paper_id == pid and normalise_text(record.paper.abstract) == normalise_text(
+        own = record.clash_id if record.id_clash else record.paper_id
+        return own == pid and normalise_text(record.paper.abstract) == normalise_text(
             self._paper(pid).get("abstract") or ""
         )
 
@@ -632,6 +637,11 @@ class _Record:
     @property
     def paper_id(self) -> str:
         return paper_id(self.paper)
+
+    @property
+    def clash_id(self) -> str:
+        """The id of the second paper under a source id another paper has (`smith2020~1a2b3c4d`)."""
+        return f"{self.paper_id}~{self.clash_tag}"
 
     @property
     def clash_tag(self) -> str:
