@@ -33,7 +33,8 @@ LAYERS: list[tuple[str, ...]] = [
     ("ingest",),
     ("sources",),
     ("store",),
-    ("paper", "errors", "identifiers", "workers", "progress", "cache", "text", "ray_batches"),  # core
+    # core
+    ("paper", "errors", "identifiers", "workers", "progress", "cache", "text", "ray_batches", "assets"),
 ]
 CORE = set(LAYERS[-1])
 # The front and what cli/ and web/ may use of the library besides themselves and the core.

@@ -16,11 +16,11 @@ from typing import Any
 
 import numpy as np
 
+from paperatlas.assets import read_static
 from paperatlas.atlas import map_view
 from paperatlas.errors import PaperatlasError
 
-STATIC = Path(__file__).parent.parent / "web" / "static"
-# Same colours as the web map (web/static/atlas.js PALETTE).
+# Same colours as the web map (assets/static/atlas.js PALETTE).
 PALETTE = [
     "#4e79a7",
     "#f28e2b",
@@ -268,8 +268,8 @@ def standalone_html(stored: dict[str, Any], store, title: str | None = None) -> 
         f"{meta['broad_topics']} broad and {meta['fine_topics']} fine topics"
         f"{' of the field' if view.get('field') else ''}; zoom in for the fine ones."
     )
-    style = (STATIC / "style.css").read_text(encoding="utf-8")
-    script = (STATIC / "atlas.js").read_text(encoding="utf-8").replace("</", "<\\/")
+    style = read_static("style.css")
+    script = read_static("atlas.js").replace("</", "<\\/")
     return f"""<!doctype html>
 <html lang="en">
 <head>

@@ -4,8 +4,9 @@ This module only wires the app: the middleware, the static files, the page group
 routers (web/pages/, web/api_routes.py), the error pages (error_pages.py) and the start
 (warmup.py). What every page shares (the atlas, the loaded map, the renderer) is one
 `WebContext` (context.py) on `app.state.web`. Pages render with Jinja2, autoescape on
-(render.py); scripts and styles are served from the package's static folder only; the
-map data comes from the stored map as JSON. Page handlers run on the server process's
+(render.py); scripts and styles are served from the package's static folder only (in
+paperatlas.assets: atlas.html inlines the same files); the map data comes from the stored
+map as JSON. Page handlers run on the server process's
 event loop, one at a time (why: the note above WRITE_THREADS); only writes (likes) go
 to a thread. Readers never wait for a writer in SQLite's WAL mode, so pages keep
 answering while `paperatlas add` writes to the same file.
@@ -27,6 +28,7 @@ from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.staticfiles import StaticFiles
 
 from paperatlas.api import Atlas
+from paperatlas.assets import static_dir
 from paperatlas.web import api_routes, error_pages
 from paperatlas.web.context import WebContext
 from paperatlas.web.guard import RequestGuard
@@ -36,7 +38,6 @@ from paperatlas.web.pages import overview, papers, search, topics
 from paperatlas.web.serving import PageCache, SecurityHeaders, tune_process
 from paperatlas.web.warmup import warm_up
 
-STATIC = Path(__file__).parent / "static"
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
@@ -100,7 +101,7 @@ def create_app(
     # outermost: a refused request never reaches the page cache (its key has no Host)
     app.add_middleware(RequestGuard, allow_hosts=allow_hosts, read_only=read_only)
 
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.mount("/static", StaticFiles(directory=static_dir()), name="static")
     for module in PAGE_GROUPS:
         module.routes.add_to(app)
     error_pages.install(app)
