@@ -60,6 +60,46 @@ def test_rekey_moves_every_reference(store):
     assert store.conn.execute("PRAGMA foreign_key_check").fetchall() == []
 
 
+# What facts_pending counts, written as the join it replaced: every paper without current
+# facts (none, stale, or of another extractor version).
+PENDING_BY_DEFINITION = (
+    "SELECT count(*) FROM papers p LEFT JOIN facts f ON f.paper_id = p.id "
+    "WHERE f.paper_id IS NULL OR f.text_hash = '' OR (? IS NOT NULL AND f.version != ?)"
+)
+
+
+def test_facts_pending_counts_from_indexes_what_the_join_counted(tmp_path):
+    """`add` asks on every run; the count reads indexes only (no scan of the facts
+    records). An atlas made before the index (schema 6) opens read-only as it is (same
+    count, without the index) and gains the index when opened for writing."""
+    path = tmp_path / "s.db"
+    store = Store(path)
+    with store.transaction():
+        store.conn.execute("DROP INDEX facts_current")  # as an atlas of schema 6 was
+        store.conn.execute("PRAGMA user_version = 6")
+        store.insert_papers([_row(pid) for pid in "abcdef"])
+        for pid in "abcde":
+            store.set_facts(pid, {}, "t", "v2")
+        store.set_facts("d", {}, "t", "v1")  # another extractor version
+        store.update_paper("c", {"abstract": "A new abstract."})  # stale (papers_text_changed)
+        store.rekey_paper("b", "b2")
+        store.conn.execute("DELETE FROM papers WHERE id = 'a'")  # its facts go with it
+    store.close()
+    reader = Store(path, read_only=True)
+    assert reader.facts_pending() == 2
+    reader.close()
+    store = Store(path)
+    executed: list[str] = []
+    store.conn.set_trace_callback(executed.append)
+    counts = [store.facts_pending(), store.facts_pending("v2"), store.facts_pending("v9")]
+    store.conn.set_trace_callback(None)
+    expected = [store.conn.execute(PENDING_BY_DEFINITION, (v, v)).fetchone()[0] for v in (None, "v2", "v9")]
+    assert counts == expected == [2, 3, 5]  # f, c; and d; every paper
+    steps = [r[3] for sql in executed for r in store.conn.execute(f"EXPLAIN QUERY PLAN {sql}")]
+    assert steps and all("COVERING INDEX" in s or "INDEX facts_current" in s for s in steps), steps
+    store.close()
+
+
 def test_filtered_full_text_search_takes_the_fast_path_only_when_it_is_exact(tmp_path, monkeypatch):
     """A filtered search ranks unfiltered matches and keeps the allowed ones; with too
     few allowed among them it falls back to SQL. Both give the same ranking."""

@@ -19,7 +19,7 @@ from typing import Any
 from paperatlas.errors import StoreError
 from paperatlas.store.file import APPLICATION_ID, can_write, connect_read_only, inspect_file
 from paperatlas.store.generation import StoreGeneration
-from paperatlas.store.schema import MIGRATIONS, split_sql
+from paperatlas.store.schema import MIGRATIONS, READABLE_FROM, split_sql
 
 DEFAULT_DB = Path(".paperatlas") / "atlas.db"
 
@@ -84,7 +84,7 @@ class StoreBase:
                 raise StoreError(
                     f"{self.path}: no atlas in this file yet, and it is read-only ({self.read_only_reason})"
                 )
-            if info.version < len(MIGRATIONS):
+            if info.version < READABLE_FROM:
                 raise StoreError(
                     f"{self.path}: the atlas (schema {info.version}) needs an upgrade to "
                     f"schema {len(MIGRATIONS)}, and it is read-only "

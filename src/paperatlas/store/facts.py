@@ -97,10 +97,14 @@ class FactRows(StoreBase):
     def facts_pending(self, version: str | None = None) -> int:
         """How many papers still need their facts extracted: none stored (new papers, or
         a run interrupted before their batch), stale (the paper's title or abstract changed
-        since: the papers_text_changed trigger), or, given a `version`, of another one."""
-        row = self.conn.execute(
-            "SELECT count(*) FROM papers p LEFT JOIN facts f ON f.paper_id = p.id "
-            "WHERE f.paper_id IS NULL OR f.text_hash = '' OR (? IS NOT NULL AND f.version != ?)",
-            (version, version),
-        ).fetchone()
-        return int(row[0])
+        since: the papers_text_changed trigger), or, given a `version`, of another one.
+        Counted as papers minus current facts: every facts row has its paper (the foreign
+        key deletes it with the paper), and both counts read an index only (facts_current)."""
+        papers = self.conn.execute("SELECT count(*) FROM papers").fetchone()[0]
+        if version is None:
+            current = self.conn.execute("SELECT count(*) FROM facts WHERE text_hash != ''").fetchone()[0]
+        else:
+            current = self.conn.execute(
+                "SELECT count(*) FROM facts WHERE text_hash != '' AND version = ?", (version,)
+            ).fetchone()[0]
+        return int(papers - current)
