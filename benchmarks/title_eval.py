@@ -1,15 +1,16 @@
 """Display titles (made with the real title hidden) against the real titles: ROUGE-L F1.
 
-    .venv/bin/python benchmarks/title_eval.py [DATA] [--n 3000] [--base /tmp/paperatlas-base/src]
+    .venv/bin/python benchmarks/title_eval.py [DATA] [--n 3000] [--base /tmp/base13/src]
 
-Papers: the held-out split (`paperatlas.enrich.areas.is_held_out`; the title ranker in
-models/titles-v1.json was fit on the other papers only), abstracts >= 100 characters, the
+Papers: the held-out split (`paperatlas.enrich.areas.is_held_out`; the title models in
+models/titles-v2.json were fit on the other papers only), abstracts >= 100 characters, the
 first N in file order. Three titles per paper, in the same run:
 - new: `extract_facts(None, abstract)["display_title"]` of this checkout;
 - today's: the same call in the code at --base (run in a subprocess), when given;
 - first sentence: the abstract's first sentence cut to 12 words.
 Prints mean ROUGE-L (LCS over lower-cased words, F1) for each, ratios, the share of titles
-that end on a function word (a cut mid-clause), the time per title, and 20 random examples.
+that end on a function word or on a word that needs a complement ("based", "designed": the
+model's learned list) -- both a cut mid-clause --, the time per title, and 20 random examples.
 """
 
 from __future__ import annotations
@@ -26,17 +27,21 @@ import time
 from iclr_data import DEFAULT_DATA, is_held_out, load_rows, real_abstract
 from paperatlas.enrich.pipeline import extract_facts
 from paperatlas.enrich.text import clean
-from paperatlas.enrich.titles import rouge_l
+from paperatlas.enrich.titles import load_model, rouge_l
 
 _DANGLING = frozenset(
     "a an the of to for in on with and or by our its their this that is are be we from as at into via".split()
 )
 
 _OLD = """
-import json, sys
+import json, sys, time
 from paperatlas.enrich.pipeline import extract_facts
-for line in sys.stdin:
-    print(json.dumps(extract_facts(None, json.loads(line))["display_title"]))
+abstracts = [json.loads(line) for line in sys.stdin]
+t0 = time.process_time()
+titles = [extract_facts(None, a)["display_title"] for a in abstracts]
+print(json.dumps((time.process_time() - t0) / len(abstracts) * 1000))
+for t in titles:
+    print(json.dumps(t))
 """
 
 
@@ -45,7 +50,8 @@ def first_sentence(abstract: str) -> str:
     return " ".join(first.split()[:12])
 
 
-def old_titles(base: str, abstracts: list[str]) -> list[str]:
+def old_titles(base: str, abstracts: list[str]) -> tuple[list[str], float]:
+    """The titles the code at `base` makes, and its CPU ms per paper."""
     env = dict(os.environ, PYTHONPATH=base)
     out = subprocess.run(
         [sys.executable, "-c", _OLD],
@@ -55,7 +61,8 @@ def old_titles(base: str, abstracts: list[str]) -> list[str]:
         env=env,
         check=True,
     ).stdout
-    return [json.loads(line) for line in out.splitlines()]
+    lines = [json.loads(line) for line in out.splitlines()]
+    return lines[1:], lines[0]
 
 
 def dangling(title: str) -> bool:
@@ -63,34 +70,44 @@ def dangling(title: str) -> bool:
     return bool(words) and words[-1] in _DANGLING
 
 
+def incomplete(title: str, needs: frozenset[str]) -> bool:
+    words = title.lower().split()
+    return bool(words) and words[-1].strip(".,;:") in needs
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("data", nargs="?", default=str(DEFAULT_DATA))
     parser.add_argument("--n", type=int, default=3000)
     parser.add_argument(
-        "--base", default="/tmp/paperatlas-base/src", help="src/ of the code to compare with ('' to skip)"
+        "--base", default="/tmp/base13/src", help="src/ of the code to compare with ('' to skip)"
     )
     parser.add_argument("--examples", type=int, default=20)
     args = parser.parse_args()
     rows = [r for r in load_rows(args.data) if is_held_out(r["id"]) and real_abstract(r) and r.get("title")][
         : args.n
     ]
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     new = [extract_facts(None, r["abstract"])["display_title"] for r in rows]
-    per_paper_ms = (time.perf_counter() - t0) / len(rows) * 1000
+    per_paper_ms = (time.process_time() - t0) / len(rows) * 1000
     systems = {"new": new, "first sentence (12 words)": [first_sentence(r["abstract"]) for r in rows]}
+    cost = f"extract_facts {per_paper_ms:.2f} CPU ms/paper"
     if args.base and os.path.isdir(args.base):
-        systems["today's (--base)"] = old_titles(args.base, [r["abstract"] for r in rows])
-    print(f"{len(rows)} held-out papers (title hidden); extract_facts {per_paper_ms:.2f} ms/paper")
+        systems["today's (--base)"], base_ms = old_titles(args.base, [r["abstract"] for r in rows])
+        cost += f" (today's {base_ms:.2f})"
+    print(f"{len(rows)} held-out papers (title hidden); {cost}")
+    model = load_model()
+    needs = model.needs_complement if model else frozenset()
     scores = {}
     for label, titles in systems.items():
         s = [rouge_l(t, r["title"]) for t, r in zip(titles, rows)]
         scores[label] = sum(s) / len(s)
         cut = sum(dangling(t) for t in titles) / len(titles)
+        hanging = sum(incomplete(t, needs) for t in titles) / len(titles)
         words = sum(len(t.split()) for t in titles) / len(titles)
         print(
             f"  {label:28s} ROUGE-L {scores[label]:.3f}   ends on a function word {cut:5.1%}"
-            f"   {words:.1f} words"
+            f"   on a word needing a complement {hanging:5.1%}   {words:.1f} words"
         )
     for label in systems:
         if label != "new":

@@ -1,16 +1,20 @@
-"""Build `src/paperatlas/models/titles-v1.json`: the display-title ranker (weights + word rates).
+"""Build `src/paperatlas/models/titles-v2.json`: the display-title ranker and word-deletion model.
 
     .venv/bin/python scripts/build_titles.py [DATA] [--out PATH]
 
 Only ICLR 2026 papers outside the held-out split (`areas.is_held_out`) are read. From them:
 1. word title rates: for each word, of the papers whose abstract has it, the share whose
-   title has it too (smoothed towards the overall rate; words in >= 3 abstracts);
+   title has it too (smoothed towards the overall rate; words in >= 3 abstracts); and the
+   words nearly always followed by a preposition ("based", "designed", "capable"), on which
+   no candidate may end;
 2. every paper's candidate titles (`enrich.titles.candidates`, title hidden), each with its
    ROUGE-L against the real title; a ridge regression of that ROUGE-L (minus the paper's
-   mean) on the candidates' features.
-The ridge strength is picked on a validation fifth of the training papers (a second hash),
-with rates and weights fit on the other four fifths; then both are refit on all training
-papers and written out.
+   mean) on the candidates' features;
+3. on each paper's chosen candidate, the droppable words (`enrich.title_trim.deletable`),
+   labelled by whether the real title has them; a logistic regression of that label.
+The ridge strength and the deletion threshold are picked on a validation fifth of the
+training papers (a second hash), with everything fit on the other four fifths; then all is
+refit on all training papers and written out.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import re
 import sys
 import time
 from collections import Counter
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
@@ -33,12 +38,26 @@ sys.path.insert(0, str(ROOT / "src"))
 from paperatlas.enrich.areas import is_held_out  # noqa: E402
 from paperatlas.enrich.names import extract_names  # noqa: E402
 from paperatlas.enrich.text import clean, sentences  # noqa: E402
-from paperatlas.enrich.titles import FEATURES, MODEL_FILE, candidates, rouge_l  # noqa: E402
+from paperatlas.enrich.title_trim import TRIM_FEATURES, abstract_counts, deletable  # noqa: E402
+from paperatlas.enrich.title_trim import features as trim_features  # noqa: E402
+from paperatlas.enrich.titles import (  # noqa: E402
+    DEFAULT_RATE,
+    FEATURES,
+    MODEL_FILE,
+    TitleModel,
+    best_title,
+    candidates,
+    ranked,
+    rouge_l,
+)
 
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "iclr2026.jsonl.gz"
 MIN_PAPERS = 3  # a word's rate is kept when it is in this many training abstracts
 SMOOTHING = 5.0  # pseudo-papers at the overall rate
 _WORD = re.compile(r"\w+")
+_TOKEN = re.compile(r"\w[\w-]*")
+_PREPOSITIONS = frozenset("of to on for with in from by as at upon into onto".split())
+COMPLEMENT_MIN, COMPLEMENT_SHARE = 30, 0.8  # a word seen this often, followed this often
 
 
 def validation(paper_id: str) -> bool:
@@ -75,10 +94,23 @@ def title_rates(rows: list[dict]) -> dict[str, float]:
     }
 
 
-def groups_of(rows: list[dict], rates: dict[str, float]) -> list[tuple[np.ndarray, np.ndarray]]:
+def needs_complement(rows: list[dict]) -> list[str]:
+    """Words that in the training abstracts are nearly always followed by a preposition
+    ("based on", "designed to", "capable of"): a title may not end on them."""
+    seen, followed = Counter(), Counter()
+    for r in rows:
+        toks = _TOKEN.findall(" ".join(r["_sents"]).lower())  # "llm-based" is not "based"
+        seen.update(toks)
+        followed.update(a for a, b in pairwise(toks) if b in _PREPOSITIONS)
+    return sorted(w for w, n in seen.items() if n >= COMPLEMENT_MIN and followed[w] >= COMPLEMENT_SHARE * n)
+
+
+def groups_of(
+    rows: list[dict], rates: dict[str, float], needs: frozenset[str]
+) -> list[tuple[np.ndarray, np.ndarray]]:
     out = []
     for r in rows:
-        cands = candidates(r["_sents"], r["_name"], rates)
+        cands = candidates(r["_sents"], r["_name"], rates, needs)
         X = np.array([f for _, f in cands], dtype=np.float64).reshape(len(cands), len(FEATURES))
         out.append((X, np.array([rouge_l(t, r["title"]) for t, _ in cands])))
     return out
@@ -97,6 +129,36 @@ def chosen_rouge(groups, weights) -> float:
     return float(np.mean([y[int(np.argmax(X @ weights))] if len(y) else 0.0 for X, y in groups]))
 
 
+def trim_data(rows: list[dict], model: TitleModel) -> tuple[np.ndarray, np.ndarray]:
+    """Droppable words of each paper's chosen title, labelled 1 when the real title has them."""
+    X, y = [], []
+    for r in rows:
+        best = ranked(r["_sents"], r["_name"], model)
+        if best is None:
+            continue
+        body = best[len(r["_name"]) + 2 :] if r["_name"] else best
+        tokens, counts = body.split(), abstract_counts(r["_sents"])
+        title = set(_WORD.findall(r["title"].lower()))
+        for i in range(len(tokens)):
+            if deletable(tokens, i):
+                X.append(trim_features(tokens, i, model.rates, counts, DEFAULT_RATE))
+                y.append(float(all(w in title for w in _WORD.findall(tokens[i].lower()))))
+    return np.array(X).reshape(len(X), len(TRIM_FEATURES)), np.array(y)
+
+
+def fit_trim(X: np.ndarray, y: np.ndarray) -> np.ndarray:
+    from sklearn.linear_model import LogisticRegression
+
+    m = LogisticRegression(C=1.0, max_iter=2000, fit_intercept=False).fit(X, y)
+    return m.coef_[0]
+
+
+def titles_rouge(rows: list[dict], model: TitleModel) -> float:
+    return float(
+        np.mean([rouge_l(best_title(r["_sents"], r["_name"], model) or "", r["title"]) for r in rows])
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("data", nargs="?", default=str(DEFAULT_DATA))
@@ -109,22 +171,34 @@ def main() -> None:
         rows = rows[: args.limit]
     fit_rows = [r for r in rows if not validation(r["id"])]
     val_rows = [r for r in rows if validation(r["id"])]
-    rates = title_rates(fit_rows)
-    fit_groups, val_groups = groups_of(fit_rows, rates), groups_of(val_rows, rates)
+    rates, needs = title_rates(fit_rows), frozenset(needs_complement(fit_rows))
+    fit_groups, val_groups = groups_of(fit_rows, rates, needs), groups_of(val_rows, rates, needs)
     print(
         f"{len(rows)} training papers ({len(val_rows)} for validation), "
         f"{np.mean([len(y) for _, y in fit_groups]):.1f} candidates each, {len(rates)} word "
-        f"rates; best-candidate ROUGE-L (oracle) on validation "
+        f"rates, {len(needs)} words that need a complement; best-candidate ROUGE-L (oracle) on validation "
         f"{np.mean([y.max() if len(y) else 0 for _, y in val_groups]):.3f}  [{time.time() - t0:.0f}s]"
     )
     best = None
-    for alpha in (1.0, 10.0, 100.0, 1000.0, 10000.0):
-        score = chosen_rouge(val_groups, fit(fit_groups, alpha))
-        print(f"  ridge alpha {alpha:g}: validation ROUGE-L of the chosen titles {score:.4f}")
+    for alpha in (1.0, 10.0, 100.0, 1000.0):
+        weights = fit(fit_groups, alpha)
+        score = chosen_rouge(val_groups, weights)
+        print(f"  ridge alpha {alpha:g}: validation ROUGE-L of the chosen spans {score:.4f}")
         if best is None or score > best[0]:
-            best = (score, alpha)
-    rates = title_rates(rows)
-    weights = fit(groups_of(rows, rates), best[1])
+            best = (score, alpha, weights)
+    model = TitleModel(tuple(best[2]), rates, needs, (), 0.0)
+    print(f"  no word deletion: validation ROUGE-L {titles_rouge(val_rows, model):.4f} (min. words shown)")
+    trim_weights = tuple(fit_trim(*trim_data(fit_rows, model)))
+    threshold = (0.0, titles_rouge(val_rows, model))
+    for th in (0.1, 0.2, 0.3, 0.4, 0.5):
+        score = titles_rouge(val_rows, model._replace(trim_weights=trim_weights, trim_threshold=th))
+        print(f"  word deletion below {th:g}: validation ROUGE-L {score:.4f}")
+        if score > threshold[1]:
+            threshold = (th, score)
+    rates, needs = title_rates(rows), frozenset(needs_complement(rows))
+    weights = fit(groups_of(rows, rates, needs), best[1])
+    model = TitleModel(tuple(weights), rates, needs, (), 0.0)
+    trim_weights = tuple(fit_trim(*trim_data(rows, model)))
     Path(args.out).write_text(
         json.dumps(
             {
@@ -132,7 +206,13 @@ def main() -> None:
                 "weights": [round(float(x), 6) for x in weights],
                 "alpha": best[1],
                 "papers": len(rows),
-                "validation_rouge_l": round(best[0], 4),
+                "validation_rouge_l": round(threshold[1], 4),
+                "trim": {
+                    "features": list(TRIM_FEATURES),
+                    "weights": [round(float(x), 6) for x in trim_weights],
+                    "threshold": threshold[0],
+                },
+                "needs_complement": sorted(needs),
                 "rates": dict(sorted(rates.items())),
             },
             ensure_ascii=False,
@@ -140,7 +220,10 @@ def main() -> None:
         + "\n",
         encoding="utf-8",
     )
-    print(f"alpha {best[1]:g} (validation ROUGE-L {best[0]:.4f}); wrote {args.out} [{time.time() - t0:.0f}s]")
+    print(
+        f"alpha {best[1]:g}, deletion threshold {threshold[0]:g} (validation ROUGE-L {threshold[1]:.4f}); "
+        f"wrote {args.out} [{time.time() - t0:.0f}s]"
+    )
 
 
 if __name__ == "__main__":

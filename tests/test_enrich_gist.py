@@ -22,7 +22,13 @@ def test_real_title_is_kept():
 
 def test_untitled_named_paper_gets_name_colon_what_it_is():
     facts = extract_facts(None, NAMED)
-    assert facts["display_title"].startswith("LeakAudit: A benchmark for measuring whether assistants")
+    # the leading article may go (enrich/title_trim.py)
+    assert facts["display_title"].startswith(
+        (
+            "LeakAudit: A benchmark for measuring whether assistants",
+            "LeakAudit: Benchmark for measuring whether assistants",
+        )
+    )
     assert len(facts["display_title"]) <= MAX_TITLE_CHARS
 
 

@@ -4,14 +4,16 @@ A paper without a title gets one made of its own words. Every candidate is a spa
 the abstract's first sentences that starts and ends where a clause or phrase does (the start
 of the sentence, after "we propose", after "that", after a comma; before a comma, "which",
 "by", "using", ... or the sentence end), so a title is never cut mid-clause. Short
-parentheticals ("(LLMs)", "(e.g., ...)") are dropped first. A named paper's candidates are
-composed as "Name: span" (the name taken out of the span).
+parentheticals ("(LLMs)", "(e.g., ...)") are dropped first, and no span ends on a word that
+the abstracts nearly always follow with a preposition ("based", "designed": learned). A named
+paper's candidates are composed as "Name: span" (the name taken out of the span).
 
 Each candidate is described by a few dozen numbers (which sentence, where it starts and
 ends, its length, how many of its words the abstract repeats, pronouns, digits, cue words,
 ...) and scored by a linear model fit to predict the candidate's ROUGE-L against the real
 title, on the ICLR 2026 papers outside the held-out split (`scripts/build_titles.py`). The
-model ships as `paperatlas/models/titles-v1.json` (a few KB).
+chosen span then loses the filler a real title would not keep ("A novel framework for X" ->
+"Framework for X"; `title_trim.py`). The models ship as `paperatlas/models/titles-v2.json`.
 """
 
 from __future__ import annotations
@@ -21,8 +23,11 @@ import re
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import NamedTuple
 
-MODEL_FILE = "titles-v1.json"
+from paperatlas.enrich.title_trim import FILLER, TRIM_FEATURES, abstract_counts, trim
+
+MODEL_FILE = "titles-v2.json"
 MAX_SENTENCES = 6  # candidates come from the abstract's first sentences
 MIN_WORDS, MAX_WORDS = 2, 16  # span length in words (the name prefix not counted)
 MIN_SHOWN = 3  # words a shown title has besides the name: "Name: A benchmark" says too little
@@ -62,9 +67,6 @@ _CUE = frozenset(
     "framework method approach benchmark dataset model models algorithm learning network "
     "networks system analysis theory evaluation towards toward via efficient scalable "
     "robust adaptive unified generalization training language large".split()
-)
-_FILLER = frozenset(
-    "novel new simple effective first comprehensive general principled lightweight powerful".split()
 )
 _RESULT = re.compile(r"\d|%|\b(?:outperform|achiev|experiment|results?|state-of-the-art|sota)", re.I)
 
@@ -118,6 +120,7 @@ FEATURES = (
     "background",
 )
 DEFAULT_RATE = 0.15  # title rate of a word the lexicon does not know
+
 NAME_RATE = 0.7  # ... and of the paper's name (most named papers' titles start with it)
 
 
@@ -177,10 +180,14 @@ def _drop_name(text: str, name: str) -> str:
 
 
 def candidates(
-    sents: list[str], name: str | None, rates: dict[str, float] | None = None
+    sents: list[str],
+    name: str | None,
+    rates: dict[str, float] | None = None,
+    needs_complement: frozenset[str] = frozenset(),
 ) -> list[tuple[str, list[float]]]:
     """Every clause span of the first sentences, composed as a title, with its features.
-    `rates`: how often a word of the abstract is kept in the paper's title (learned)."""
+    `rates`: how often a word of the abstract is kept in the paper's title; `needs_complement`:
+    words a span may not end on ("based", "designed", "capable": learned, see the model)."""
     rates = rates if rates is not None else {}
     counts: dict[str, int] = {}
     for s in sents:
@@ -202,7 +209,7 @@ def candidates(
                 if not (MIN_WORDS <= len(words) <= MAX_WORDS):
                     continue
                 first, last = words[0].lower(), words[-1].lower().strip(".,;:")
-                if first in _BAD_FIRST or last in _BAD_LAST:
+                if first in _BAD_FIRST or last in _BAD_LAST or last in needs_complement:
                     continue
                 named_in_span = bool(name and name in span)
                 if named_in_span and name and not span.startswith(name):
@@ -284,7 +291,7 @@ def _features(
         float(low[0] in ("a", "an", "the")),
         sum(1 for w in low if w in _PRONOUN) / n,
         sum(1 for w in low if w in _CUE) / n,
-        float(any(w in _FILLER for w in low)),
+        float(any(w in FILLER for w in low)),
         float(bool(_RESULT.search(span))),
         float(span.count(",")),
         sum(1 for w in words if w[:1].isupper()) / n,
@@ -310,30 +317,57 @@ def _features(
     ]
 
 
+class TitleModel(NamedTuple):
+    """The display-title models, as read from MODEL_FILE."""
+
+    weights: tuple[float, ...]  # the ranker's, one per FEATURES
+    rates: dict[str, float]  # word -> title rate
+    needs_complement: frozenset[str]  # words nearly always followed by a preposition in abstracts
+    trim_weights: tuple[float, ...]  # the word-deletion model's, one per title_trim.TRIM_FEATURES
+    trim_threshold: float  # a droppable word goes when its chance of being kept is below this
+
+
 @lru_cache(maxsize=1)
-def load_model(path: str | None = None) -> tuple[tuple[float, ...], dict[str, float]] | None:
-    """(weights, word title rates) from the model file; None when it is missing or was
-    built for other features."""
+def load_model(path: str | None = None) -> TitleModel | None:
+    """The ranker and the word-deletion model; None when the file is missing or was built
+    for other features."""
     p = Path(path) if path else Path(str(resources.files("paperatlas") / "models" / MODEL_FILE))
     if not p.exists():
         return None
     data = json.loads(p.read_text(encoding="utf-8"))
-    if list(data["features"]) != list(FEATURES):
+    if list(data["features"]) != list(FEATURES) or list(data["trim"]["features"]) != list(TRIM_FEATURES):
         return None
-    return tuple(float(w) for w in data["weights"]), dict(data["rates"])
+    return TitleModel(
+        tuple(float(w) for w in data["weights"]),
+        dict(data["rates"]),
+        frozenset(data["needs_complement"]),
+        tuple(float(w) for w in data["trim"]["weights"]),
+        float(data["trim"]["threshold"]),
+    )
 
 
-def best_title(sents: list[str], name: str | None, model=None) -> str | None:
-    """The best-scoring candidate, or None when there is none (or no model)."""
-    model = model if model is not None else load_model()
-    if model is None:
-        return None
-    weights, rates = model
+def ranked(sents: list[str], name: str | None, model: TitleModel) -> str | None:
+    """The best-scoring candidate with at least MIN_SHOWN words besides the name."""
     best, best_score = None, float("-inf")
-    for text, feats in candidates(sents, name, rates):
+    for text, feats in candidates(sents, name, model.rates, model.needs_complement):
         if len((text.split(": ", 1)[1] if name else text).split()) < MIN_SHOWN:
             continue
-        score = sum(w * f for w, f in zip(weights, feats))
+        score = sum(w * f for w, f in zip(model.weights, feats))
         if score > best_score:
             best, best_score = text, score
     return best
+
+
+def best_title(sents: list[str], name: str | None, model: TitleModel | None = None) -> str | None:
+    """The best-scoring candidate with the droppable words dropped, or None when there is no
+    candidate (or no model)."""
+    model = model if model is not None else load_model()
+    if model is None:
+        return None
+    best = ranked(sents, name, model)
+    if best is None or not model.trim_weights:
+        return best
+    prefix = f"{name}: " if name else ""
+    body = best[len(prefix) :]
+    counts = abstract_counts(sents)
+    return prefix + trim(body, model.rates, counts, model.trim_weights, model.trim_threshold, DEFAULT_RATE)
