@@ -43,8 +43,9 @@ def test_embed_pages_smaller_than_a_batch_give_the_same_vectors(tmp_path, monkey
     ids, vecs = whole.get_vectors("static")
     with paged.transaction():
         paged.put_vectors("static", ids[5:6], vecs[5:6], [whole.vector_state("static")[ids[5]]])
-    assert vectors.count_pending(paged, "static") == (len(ids) - 1, len(ids))
-    batches = list(vectors.pending_batches(paged, "static", batch_size=4))
+    pending = vectors.Pending(paged, "static")
+    assert (pending.todo, pending.total) == (len(ids) - 1, len(ids))
+    batches = list(pending.batches(4))
     assert [len(b) for b in batches[:-1]] == [4] * (len(batches) - 1)
     assert ids[5] not in {pid for b in batches for pid, _, _ in b}
     result = vectors.embed_store(paged, "static", batch_size=4)
@@ -52,6 +53,18 @@ def test_embed_pages_smaller_than_a_batch_give_the_same_vectors(tmp_path, monkey
     got_ids, got = paged.get_vectors("static")
     assert got_ids == ids and np.array_equal(got, vecs)
     assert paged.vector_state("static") == whole.vector_state("static")
+
+
+def test_embed_batches_leave_out_papers_deleted_after_the_count(tmp_path, monkeypatch):
+    monkeypatch.setattr(vectors, "PAGE", 3)
+    st = make_store(tmp_path / "atlas.db")
+    pending = vectors.Pending(st, "static")
+    ids = [p["id"] for p in st.iter_papers(id_only=True)]
+    gone = {ids[2], ids[3], ids[4], ids[-1]}  # a run across a page's end, and the last one
+    with st.transaction() as conn:  # (no store call deletes a paper; another process might)
+        conn.executemany("DELETE FROM papers WHERE id = ?", [(pid,) for pid in gone])
+    got = [pid for batch in pending.batches(4) for pid, _, _ in batch]
+    assert got == [pid for pid in ids if pid not in gone]
 
 
 def test_enrich_pages_and_worker_windows_give_the_same_facts(tmp_path, monkeypatch, no_areas):

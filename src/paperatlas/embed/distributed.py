@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from paperatlas.embed.registry import DEFAULT_MODEL, backend_class
-from paperatlas.embed.vectors import BATCH_SIZE, count_pending, pending_batches
+from paperatlas.embed.vectors import BATCH_SIZE, Pending
 from paperatlas.errors import PaperatlasError
 from paperatlas.ray_batches import INSTALL_HINT, RayBatches, import_ray
 
@@ -84,15 +84,15 @@ class RayEmbedJob:
 
     def run(self) -> dict[str, Any]:
         import_ray()  # without it, the install hint before anything else
-        todo, total = count_pending(self.store, self.model, self.force)
+        pending = Pending(self.store, self.model, self.force)
         result: dict[str, Any] = {
             "model": self.model,
             "embedded": 0,
-            "skipped": total - todo,
-            "total": total,
+            "skipped": pending.total - pending.todo,
+            "total": pending.total,
             "workers": 0,
         }
-        if not todo:
+        if not pending.todo:
             return result
 
         def write(batch: list[tuple[str, str, str]], vectors: np.ndarray) -> int:
@@ -104,10 +104,10 @@ class RayEmbedJob:
             return len(batch)
 
         result["workers"] = self.pool.run(
-            pending_batches(self.store, self.model, self.force, self.batch_size),
+            pending.batches(self.batch_size),
             write,
-            n_batches=-(-todo // self.batch_size),
-            total=todo,
+            n_batches=-(-pending.todo // self.batch_size),
+            total=pending.todo,
             label=f"embedding ({self.model})",
             payload=lambda batch: [text for _, text, _ in batch],
             progress=self.progress,

@@ -4,6 +4,7 @@ embedding of a whole store or of one query. The text a paper is embedded by is
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,11 +19,10 @@ PAGE = 2048  # papers read from the store at a time
 
 __all__ = [
     "BATCH_SIZE",
-    "count_pending",
+    "Pending",
     "embed_query",
     "embed_store",
     "embedding_text",
-    "pending_batches",
     "vector_hash",
 ]
 
@@ -33,46 +33,56 @@ def vector_hash(text: str, model: str) -> str:
     return text_hash(text) if not fingerprint else text_hash(f"{fingerprint}\n{text}")
 
 
-def _scan(store, model: str, force: bool) -> Iterator[tuple[str, str, str, bool]]:
-    """Every paper as (id, text, hash, needs a vector), read from the store a page at a
-    time with its stored hash beside it: memory is one page, whatever the store's size."""
-    after = 0
-    while True:
-        page = store.vector_inputs_page(model, after, PAGE)
-        if not page:
-            return
-        for _, pid, title, abstract, stored in page:
-            text = embedding_text(title, abstract)
-            digest = vector_hash(text, model)
-            yield pid, text, digest, force or stored != digest
-        after = page[-1][0]
+class Pending:
+    """The papers whose vector for `model` is missing or stale (every paper with `force`),
+    found in one pass over the store read a page at a time: kept as rowids and hashes, 28
+    bytes a paper, not texts. `batches` then reads just their texts, again a page at a time,
+    without hashing them twice."""
 
+    def __init__(self, store, model: str, force: bool = False):
+        self.store, self.model = store, model
+        self.rowids = array("q")
+        self.digests = bytearray()  # 20 bytes (a sha1) a pending paper
+        self.total = 0
+        after = 0
+        while page := store.vector_inputs_page(model, after, PAGE):
+            for rowid, _, title, abstract, stored in page:
+                digest = vector_hash(embedding_text(title, abstract), model)
+                if force or stored != digest:
+                    self.rowids.append(rowid)
+                    self.digests += bytes.fromhex(digest)
+            self.total += len(page)
+            after = page[-1][0]
 
-def count_pending(store, model: str, force: bool = False) -> tuple[int, int]:
-    """(papers whose vector for `model` is missing or stale, papers in the store); with
-    `force`, every paper. One streamed pass, nothing kept."""
-    todo = total = 0
-    for *_, stale in _scan(store, model, force):
-        total += 1
-        todo += stale
-    return todo, total
+    @property
+    def todo(self) -> int:
+        return len(self.rowids)
 
-
-def pending_batches(
-    store, model: str, force: bool = False, batch_size: int = BATCH_SIZE
-) -> Iterator[list[tuple[str, str, str]]]:
-    """The papers needing a vector as (id, text, hash), in store order, in batches of
-    `batch_size` (the last one shorter), read as they are consumed. A consumer may write
-    each batch's vectors before taking the next: pages are read by rowid, after the last."""
-    batch: list[tuple[str, str, str]] = []
-    for pid, text, digest, stale in _scan(store, model, force):
-        if stale:
-            batch.append((pid, text, digest))
-            if len(batch) == batch_size:
-                yield batch
-                batch = []
-    if batch:
-        yield batch
+    def batches(self, batch_size: int = BATCH_SIZE) -> Iterator[list[tuple[str, str, str]]]:
+        """The pending papers as (id, text, hash), in store order, in batches of
+        `batch_size` (the last one shorter), read as consumed: a consumer may write each
+        batch's vectors before taking the next. A paper deleted since is left out."""
+        batch: list[tuple[str, str, str]] = []
+        i, n = 0, len(self.rowids)
+        while i < n:
+            page = self.store.vector_inputs_page(self.model, self.rowids[i] - 1, PAGE)
+            if not page:
+                break
+            for rowid, pid, title, abstract, _ in page:
+                while i < n and self.rowids[i] < rowid:  # deleted since the pass above
+                    i += 1
+                if i == n:
+                    break
+                if self.rowids[i] == rowid:
+                    batch.append(
+                        (pid, embedding_text(title, abstract), self.digests[20 * i : 20 * i + 20].hex())
+                    )
+                    i += 1
+                    if len(batch) == batch_size:
+                        yield batch
+                        batch = []
+        if batch:
+            yield batch
 
 
 def embed_store(
@@ -94,23 +104,28 @@ def embed_store(
     """
     model = model or DEFAULT_MODEL
     cls = backend_class(model)
-    todo, total = count_pending(store, model, force)
-    result: dict[str, Any] = {"model": model, "embedded": 0, "skipped": total - todo, "total": total}
-    if not todo:
+    pending = Pending(store, model, force)
+    result: dict[str, Any] = {
+        "model": model,
+        "embedded": 0,
+        "skipped": pending.total - pending.todo,
+        "total": pending.total,
+    }
+    if not pending.todo:
         return result
     if cls.per_store:
         texts = [embedding_text(p.get("title"), p.get("abstract")) for p in store.iter_papers()]
         backend, refit = cls.fit_store(store, texts, force)
         del texts
         if refit:  # old vectors lived in another space: redo all
-            force, todo = True, total
+            pending = Pending(store, model, force=True)
             result["skipped"] = 0
     else:
         backend = get_backend(model, threads=threads)
 
     with progress_bar(progress, transient=False) as bar:
-        task = bar.add_task(f"embedding ({model})", total=todo)
-        for batch in pending_batches(store, model, force, batch_size):
+        task = bar.add_task(f"embedding ({model})", total=pending.todo)
+        for batch in pending.batches(batch_size):
             vectors = backend.embed([text for _, text, _ in batch])
             with store.transaction():
                 store.put_vectors(model, [pid for pid, _, _ in batch], vectors, [h for _, _, h in batch])
