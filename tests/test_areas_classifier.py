@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from paperatlas.enrich import areas
-from paperatlas.errors import InputError
+from paperatlas.errors import InputError, PaperatlasError
 
 SAMPLE = Path(__file__).resolve().parents[1] / "examples" / "iclr2026_sample_list.txt"
 
@@ -120,7 +120,7 @@ OPTIM = (
 
 
 @pytest.mark.parametrize("n_areas", [2, 3])
-def test_saved_model_is_the_blend_of_logistic_regression_and_naive_bayes(tmp_path, n_areas):
+def test_saved_model_is_the_blend_of_the_lexical_models_and_the_static_vector_model(tmp_path, n_areas):
     from scipy.special import softmax
     from sklearn.linear_model import LogisticRegression
     from sklearn.naive_bayes import ComplementNB
@@ -139,10 +139,13 @@ def test_saved_model_is_the_blend_of_logistic_regression_and_naive_bayes(tmp_pat
     X = model.vectorizer.transform(texts)
     lr = LogisticRegression(C=areas.C, max_iter=500).fit(X, labels)
     nb = ComplementNB(alpha=areas.NB_ALPHA).fit(X, labels)
+    vectors = LogisticRegression(C=areas.STATIC_C, max_iter=1000).fit(model.projection().features(X), labels)
     queries = [RL, THEORY, OPTIM, "gradient bound for the agent"]
     Q = model.vectorizer.transform(queries)
     blend = (
-        np.log(lr.predict_proba(Q)) + areas.NB_WEIGHT * np.log(softmax(Q @ nb.feature_log_prob_.T, axis=1))
+        np.log(lr.predict_proba(Q))
+        + areas.NB_WEIGHT * np.log(softmax(Q @ nb.feature_log_prob_.T, axis=1))
+        + areas.STATIC_WEIGHT * np.log(vectors.predict_proba(model.projection().features(Q)))
     ) / 1.3
     expected = softmax(blend, axis=1)
     assert list(lr.classes_) == loaded.classes
@@ -212,3 +215,30 @@ def test_isotonic_recalibration_keeps_the_order_and_sums_to_one(tmp_path):
     loaded = areas.AreaClassifier.load(tmp_path / "c.npz")
     p = loaded.predict_proba(["alpha"])[0]
     assert p[0] == max(p) and abs(p[0] - np.interp(1 / (1 + np.exp(-4)), [0.5, 1], [0.5, 0.7])) < 1e-3
+
+
+def test_static_vectors_read_off_the_area_tfidf_are_the_static_models_own():
+    from paperatlas.embed.normalise import normalise_rows
+    from paperatlas.embed.static import StaticBackend
+
+    texts = [RL, THEORY, OPTIM, "zzzz qqqq"]
+    model = areas.AreaClassifier.load()
+    features = model.projection().features(model.vectorizer.transform(texts))
+    static = StaticBackend.load()
+    raw = static.vectorizer.transform(texts) @ static.table  # meaning and topics: the first 256
+    own = np.hstack([normalise_rows(raw[:, :128]), normalise_rows(raw[:, 128:256])]) / np.sqrt(2)
+    np.testing.assert_allclose(features, own, atol=1e-5)
+    rl, theory, optim, nothing = features
+    assert rl.shape == (256,) and abs(np.linalg.norm(rl) - 1) < 1e-5
+    assert abs(np.linalg.norm(rl[:128]) - np.linalg.norm(rl[128:])) < 1e-5  # blocks weigh alike
+    assert not nothing.any()
+    assert theory @ optim > theory @ rl  # a bound and a convergence proof sit closer than control
+
+
+def test_a_model_fit_on_other_static_vectors_is_refused(tmp_path):
+    with np.load(areas._models_dir() / areas.MODEL_FILE) as z:
+        parts = dict(z)
+    parts["static_model"] = np.asarray("not-this-one")
+    np.savez(tmp_path / "stale.npz", **parts)
+    with pytest.raises(PaperatlasError, match="another static embedding"):
+        areas.AreaClassifier.load(tmp_path / "stale.npz")

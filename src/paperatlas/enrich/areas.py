@@ -2,9 +2,10 @@
 
 Two linear models over the same TF-IDF terms (words and word pairs, tokenised like the
 static embedding model): a multinomial logistic regression and a complement naive Bayes,
-blended in log space (LR + NB_WEIGHT x NB + PRIOR_WEIGHT x log class share). All are linear
-in the TF-IDF vector, so the blend folds into one weight matrix: prediction costs what one
-model costs.
+blended in log space (LR + NB_WEIGHT x NB + PRIOR_WEIGHT x log class share). Both are linear
+in the TF-IDF vector, so they fold into one weight matrix. A third model sees meaning rather
+than shared terms: a logistic regression over each text's static-embedding vector
+(`area_vectors`, read off the same TF-IDF row), added as STATIC_WEIGHT x its log-probabilities.
 
 Bare lists (abstracts without titles) are the common case, so the model is trained for
 them: every training paper is given as its abstract alone, and (TITLE_COPY) also with its
@@ -19,7 +20,8 @@ the rest). The shipped model is then refit on the whole training split with both
 flagged, so pages show "A or B" instead of a confident-looking single area.
 
 The model ships as `paperatlas/models/areas-v1.npz` (weights as float16, a few MB) and is
-rebuilt by `paperatlas train-areas DATA`. It reads any text (title and abstract, or an
+rebuilt by `paperatlas train-areas DATA`; it records the static model it was fit with and
+refuses to load beside another. It reads any text (title and abstract, or an
 abstract alone), not just ICLR rows.
 """
 
@@ -35,6 +37,8 @@ from typing import Any
 
 import numpy as np
 
+from paperatlas.enrich.area_vectors import StaticProjection
+from paperatlas.enrich.area_vectors import fingerprint as static_fingerprint
 from paperatlas.errors import InputError, PaperatlasError
 from paperatlas.paper import embedding_text
 from paperatlas.text import tfidf_vectorizer
@@ -46,6 +50,8 @@ NB_ALPHA = 0.3  # smoothing of the complement naive Bayes
 NB_WEIGHT = 2.0  # weight of NB's log-probabilities next to LR's (LR's weight is 1)
 TITLE_COPY = True  # train on each abstract alone and also with its title
 PRIOR_WEIGHT = -0.5  # x log(class share) added to the blend: big areas were over-predicted (CV)
+STATIC_WEIGHT = 0.25  # x the static-vector LR's log-probabilities in the blend (5-fold CV, nested)
+STATIC_C = 10.0  # inverse regularisation of that LR
 TIE_MARGIN = 0.1  # top-1 and top-2 closer than this: shown as one ("A or B")
 MIN_DF = 2  # a term must occur in two training papers
 MAX_TERMS = 100_000
@@ -91,6 +97,7 @@ class AreaClassifier:
         coef: np.ndarray,
         intercept: np.ndarray,
         calibration: tuple[np.ndarray, np.ndarray] | None = None,
+        static: tuple[np.ndarray, np.ndarray, float] | None = None,
     ):
         self.classes = list(classes)
         self.vectorizer = term_features({t: i for i, t in enumerate(vocab)})
@@ -99,6 +106,16 @@ class AreaClassifier:
         self.intercept = np.asarray(intercept, dtype=np.float32)
         # top-1 probability -> how often such a top-1 was right (isotonic, calibration fifth)
         self.calibration = calibration
+        # the LR over static vectors (area_vectors): coef [256, classes], intercept, blend weight
+        self.static = (
+            None if static is None else (np.asarray(static[0]), np.asarray(static[1]), float(static[2]))
+        )
+        self._projection: StaticProjection | None = None  # built on first use
+
+    def projection(self) -> StaticProjection:
+        if self._projection is None:
+            self._projection = StaticProjection(self.vectorizer.vocabulary, self.vectorizer.idf_)
+        return self._projection
 
     @classmethod
     def fit(cls, texts: Sequence[str], labels: Sequence[str], temperature: float = 1.0) -> AreaClassifier:
@@ -121,11 +138,34 @@ class AreaClassifier:
         # a per-term constant shifts every class score alike: drop it (float16 keeps detail)
         coef -= coef.mean(axis=0, keepdims=True)
         vocab = sorted(vectorizer.vocabulary_, key=vectorizer.vocabulary_.get)
-        return cls([str(c) for c in lr.classes_], vocab, vectorizer.idf_, coef.T, intercept / temperature)
+        static, projection = None, None
+        if STATIC_WEIGHT:
+            projection = StaticProjection(vectorizer.vocabulary_, vectorizer.idf_)
+            vectors = LogisticRegression(C=STATIC_C, max_iter=1000).fit(projection.features(X), y)
+            s_coef, s_intercept = vectors.coef_, vectors.intercept_
+            if len(lr.classes_) == 2:
+                s_coef = np.vstack([np.zeros_like(s_coef), s_coef])
+                s_intercept = np.concatenate([[0.0], s_intercept])
+            static = (s_coef.T, s_intercept, STATIC_WEIGHT / temperature)
+        model = cls(
+            [str(c) for c in lr.classes_],
+            vocab,
+            vectorizer.idf_,
+            coef.T,
+            intercept / temperature,
+            static=static,
+        )
+        model._projection = projection
+        return model
 
     def scores(self, texts: Sequence[str]) -> np.ndarray:
         """The (tempered) log-linear class scores; softmax of these is predict_proba."""
-        return np.asarray(self.vectorizer.transform(list(texts)) @ self.coef) + self.intercept
+        X = self.vectorizer.transform(list(texts))
+        scores = np.asarray(X @ self.coef) + self.intercept
+        if self.static is not None:
+            coef, intercept, weight = self.static
+            scores += weight * _log_softmax(self.projection().features(X) @ coef + intercept)
+        return scores
 
     def predict_proba(self, texts: Sequence[str], temperature: float = 1.0) -> np.ndarray:
         scores = self.scores(texts) / temperature
@@ -139,6 +179,13 @@ class AreaClassifier:
         calibration: dict[str, Any] = (
             {} if self.calibration is None else {"cal_x": self.calibration[0], "cal_y": self.calibration[1]}
         )
+        if self.static is not None:
+            calibration.update(
+                static_coef=self.static[0].astype(np.float32),
+                static_intercept=self.static[1].astype(np.float32),
+                static_weight=np.float32(self.static[2]),
+                static_model=np.asarray(static_fingerprint()),
+            )
         np.savez_compressed(
             path,
             classes=np.asarray(json.dumps(self.classes)),
@@ -156,6 +203,14 @@ class AreaClassifier:
             raise PaperatlasError(f"{path}: area model missing; train it with `paperatlas train-areas DATA`")
         with np.load(path, allow_pickle=False) as z:
             calibration = (z["cal_x"], z["cal_y"]) if "cal_x" in z.files else None
+            static = None
+            if "static_coef" in z.files:
+                if str(z["static_model"]) != static_fingerprint():
+                    raise PaperatlasError(
+                        f"{path}: fit on another static embedding model than the one installed; "
+                        "retrain it with `paperatlas train-areas DATA`"
+                    )
+                static = (z["static_coef"], z["static_intercept"], float(z["static_weight"]))
             return cls(
                 json.loads(str(z["classes"])),
                 json.loads(str(z["vocab"])),
@@ -163,7 +218,13 @@ class AreaClassifier:
                 z["coef"],
                 z["intercept"],
                 calibration,
+                static,
             )
+
+
+def _log_softmax(scores: np.ndarray) -> np.ndarray:
+    scores = scores - scores.max(axis=1, keepdims=True)
+    return scores - np.log(np.exp(scores).sum(axis=1, keepdims=True))
 
 
 _LOADED: dict[str, AreaClassifier] = {}
