@@ -4,9 +4,9 @@
         [--abstract-only] [--old /tmp/paperatlas-base/src/paperatlas/models/areas-v1.npz]
 
 --abstract-only: every test paper is given as its abstract alone (a bare list), and the
-baseline is trained on abstracts alone too (the same input); the classifier is trained with
-`areas.calibrated_fit` (abstracts alone + with titles, calibrated temperature) unless
---model. Also prints the expected calibration error (15 equal-width bins of the top-1
+baseline is trained on abstracts alone too (the same input); the classifier (lexical LR + NB
+blend and the LR over static-embedding vectors) is trained with `areas.calibrated_fit`
+(abstracts alone + with titles, calibrated temperature and isotonic map) unless --model. Also prints the expected calibration error (15 equal-width bins of the top-1
 probability) with a reliability table, the near-tie rate, and (--old) the same figures for
 an older model file on the same papers.
 
