@@ -109,6 +109,35 @@ def store_mb(db: Path) -> float:
     return sum(p.stat().st_size for p in db.parent.glob(db.name + "*")) / 1e6
 
 
+# Map stages whose cost does not grow with the list above the sample: the fit on
+# cluster.MAP_SAMPLE papers ("sample" is the sum of its three) and the labels (the
+# sample's text). Every other second of the map stage (reading the papers, placing them on
+# the field and on the sample, saving, the process's start) counts as linear in papers.
+FIXED_MAP_STAGES = ("sample knn", "sample layout", "sample clusters", "labels")
+
+
+def map_stages(db: Path) -> dict:
+    import sqlite3
+
+    con = sqlite3.connect(db)
+    row = con.execute("SELECT meta FROM maps WHERE scope = 'big'").fetchone()
+    con.close()
+    return json.loads(row[0]).get("stage_seconds", {}) if row else {}
+
+
+def project_map(r: dict, n: int, target: int) -> str:
+    """The map's time at `target` papers from a run at n: its fixed stages as they were,
+    the rest scaled linearly (a PROJECTION, not a measurement)."""
+    stages = r.get("map_stages") or {}
+    fixed = sum(v for k, v in stages.items() if k in FIXED_MAP_STAGES)
+    linear = r["s"] - fixed
+    total = fixed + linear * target / n
+    return (
+        f"map at {target:,} papers, PROJECTED from {n:,}: fixed {fixed:.0f} s + "
+        f"{1000 * linear / n:.2f} ms/paper x {target:,} = {total / 60:.1f} min"
+    )
+
+
 def run_size(label: str, corpus: Path, n: int, work: Path, stages: list[str]) -> dict:
     db = work / f"{label}.db"
     pa = str(BIN / "paperatlas")
@@ -128,6 +157,8 @@ def run_size(label: str, corpus: Path, n: int, work: Path, stages: list[str]) ->
             )
             r.update(json.loads(r["out"].strip().splitlines()[-1]))
         r.pop("out", None)
+        if stage == "map":
+            r["map_stages"] = map_stages(db)
         r["papers_s"] = n / r["s"] if stage not in ("search", "similar") else None
         r["store_mb"] = store_mb(db)
         r["load"] = os.getloadavg()[0]
@@ -195,6 +226,11 @@ def main() -> None:
         "store MB: "
         + ", ".join(f"{k}: {max(r['store_mb'] for r in res.values()):.0f}" for k, res in all_results.items())
     )
+    for size, res in all_results.items():
+        if "map" in res and res["map"].get("map_stages"):
+            print(f"map stages at {size}: {res['map']['map_stages']}")
+            if int(size) > 40_000:
+                print(project_map(res["map"], int(size), 1_000_000))
     print(f"load at end {os.getloadavg()}")
     (work / "results.json").write_text(json.dumps(all_results, indent=1))
 

@@ -65,3 +65,31 @@ def test_below_the_sample_size_nothing_is_placed(small_sample):
     result = atlas_cluster.cluster_papers(vectors, k_broad=5, k_fine=15)
     assert "placed" not in result.seconds
     assert purity(result.broad, truth) >= 0.97
+
+
+def test_the_sample_graph_finds_the_exact_nearest_sampled_papers():
+    # placement searches an HNSW graph of the sample: its neighbours are (nearly) the exact ones
+    vectors, _ = blobs(3000, groups=8, dim=48, seed=5)
+    sample, query = atlas_cluster.unit_rows(vectors[:1000]), atlas_cluster.unit_rows(vectors[1000:])
+    graph = atlas_cluster._sample_graph(sample)
+    keys, sims = atlas_cluster._nearest(graph, sample, query, 15)
+    exact = query @ sample.T
+    truth = np.argsort(-exact, axis=1)[:, :15]
+    recall = np.mean([len(set(a) & set(b)) / 15 for a, b in zip(keys, truth)])
+    assert recall >= 0.95
+    assert np.allclose(sims, np.take_along_axis(exact, keys, axis=1), atol=1e-4)
+    # a zero row (no text) gets k neighbours too, by the exact fallback
+    keys, sims = atlas_cluster._nearest(graph, sample, np.zeros((2, 48), np.float32), 15)
+    assert keys.shape == (2, 15) and (keys >= 0).all() and (keys < 1000).all()
+
+
+def test_placement_reads_the_vectors_a_block_at_a_time(small_sample):
+    vectors, truth = blobs(1600)
+    rows = np.arange(0, 1600, 3)
+    fit = atlas_cluster._fit(vectors[:400], atlas_cluster.SEED, 5, 15, None)
+    sample_v = atlas_cluster.unit_rows(vectors[:400])
+    by_rows = atlas_cluster.place_on_sample(vectors, sample_v, fit, atlas_cluster.SEED, block=100, rows=rows)
+    whole = atlas_cluster.place_on_sample(vectors[rows], sample_v, fit, atlas_cluster.SEED)
+    assert np.array_equal(by_rows.fine, whole.fine)
+    assert np.allclose(by_rows.xy, whole.xy, atol=1e-5)
+    assert purity(fit.fine_parent[by_rows.fine], truth[rows]) >= 0.97

@@ -25,7 +25,15 @@ from typing import Any
 import numpy as np
 
 import paperatlas.atlas.reference as reference
-from paperatlas.atlas.topics import area_counts, assignment_rows, describe_topics, label_point
+from paperatlas.atlas.topics import (
+    AssignmentRows,
+    PaperPages,
+    assignment_rows,
+    describe_topics,
+    label_point,
+    read_pages,
+    topic_names,
+)
 from paperatlas.errors import PaperatlasError
 from paperatlas.progress import progress_bar
 
@@ -98,24 +106,30 @@ def build_map(
             return stored
 
     with _Steps(progress, f"mapping {len(ids):,} papers") as steps:
+        from paperatlas.atlas.cluster import OUTLIER_Z, StageClock, cluster_papers
+
         started = time.perf_counter()
+        clock = StageClock()  # the first lap reads the vectors and the papers
         ids, vectors = store.get_vectors(model, ids)
         steps.advance("layout and topics")
-        from paperatlas.atlas.cluster import OUTLIER_Z, cluster_papers
         from paperatlas.enrich.text import text_length  # characters for Chinese, words otherwise
 
         # a title-only paper (no abstract: mapped by its title) is not a junk abstract; where
         # it lies among the others decides, as for every paper (core distance)
-        words = {
-            p["id"]: text_length(p.get("abstract") or "")
-            or (MIN_WORDS if (p.get("title") or "").strip() else 0)
-            for p in store.get_papers(ids)
-        }
-        too_short = [words.get(pid, 0) < MIN_WORDS for pid in ids]
+        pages = read_pages(
+            store,
+            ids,
+            lambda p: (
+                text_length(p.get("abstract") or "") or (MIN_WORDS if (p.get("title") or "").strip() else 0)
+            ),
+        )
+        too_short = pages.words < MIN_WORDS
         placed = None
+        clock.lap("papers read")
         if ref is not None:
             placed = ref.place(vectors)
-            layer_topics, layer_assignments, layer_meta = _placement_map(store, ids, ref, placed, too_short)
+            layer_topics, layer_assignments, layer_meta = _placement_map(store, ids, ref, placed, pages)
+            clock.lap("placed on the field")
             layer_meta.update({"list": list_name, "model": model})
             if len(ids) < reference.SHORT_LIST:  # the field's topics are this list's topics
                 steps.advance("placed on the field")
@@ -130,16 +144,17 @@ def build_map(
                 return stored
         result = cluster_papers(vectors, too_short=too_short)
         steps.advance("labels")
-        labelled = time.perf_counter()
+        clock.restart()
         topics, assignments = describe_topics(
             store,
             ids,
             result,
+            pages,
             ref,
             placed,
             generic_words=words_from.generic_words if words_from is not None else None,
         )
-        stage_seconds = {**result.seconds, "labels": round(time.perf_counter() - labelled, 2)}
+        clock.lap("labels")
         steps.advance("saving")
         n = len(ids)
         meta = {
@@ -158,7 +173,8 @@ def build_map(
             f"{OUTLIER_Z} robust sigmas, or an abstract under {MIN_WORDS} words, or "
             "no usable text; each outlier keeps its nearest topic",
             "seconds": round(time.perf_counter() - started, 2),
-            "stage_seconds": stage_seconds,
+            "stage_seconds": {**clock.laps, **result.seconds},
+            "stage_cpu_seconds": {**clock.cpu_laps, **result.cpu_seconds},
         }
         store.save_map(scope, model, signature, meta, topics, assignments)
         if ref is not None:
@@ -171,6 +187,8 @@ def build_map(
                 layer_assignments,
             )
         steps.advance("done")
+        # the map read back below holds every paper's row: the build's arrays go first
+        del vectors, result, placed, pages, assignments
     stored = store.get_map(scope, model)
     stored["built"] = True
     return stored
@@ -211,25 +229,25 @@ def _reference_for(store, model: str, own_map: bool):
     return ref
 
 
-def _placement_map(store, ids: list[str], ref, placed, too_short) -> tuple[list, list, dict]:
+def _placement_map(
+    store, ids: list[str], ref, placed, pages: PaperPages
+) -> tuple[list, AssignmentRows, dict]:
     """A list's placement on the reference as a stored map: the field's topics that hold
     some of the list's papers (the field's labels, the list's counts), the papers at their
     places on the field's layout, confidences in the meta."""
-    papers = {p["id"]: p for p in store.get_papers(ids)}
-    facts = store.facts_for(ids)
     conf = placed.broad_conf
-    low = (conf < reference.MIN_CONFIDENCE) | np.asarray(too_short, dtype=bool)
+    low = (conf < reference.MIN_CONFIDENCE) | (pages.words < MIN_WORDS)
     topics: list[dict] = []
     for level, labels, names_of, sizes, parents in (
         (0, placed.broad, ref.broad_labels, ref.broad_size, None),
         (1, placed.fine, ref.fine_labels, ref.fine_size, ref.fine_parent),
     ):
-        for t in sorted({int(x) for x in labels}):
-            members = np.flatnonzero(labels == t)
-            order = members[np.argsort(-conf[members], kind="stable")]
+        held = sorted({int(x) for x in np.unique(labels)})
+        groups = [np.flatnonzero(labels == t) for t in held]
+        ordered = [members[np.argsort(-conf[members], kind="stable")] for members in groups]
+        names = topic_names(store, ids, ordered)
+        for t, members, order, topic_names_ in zip(held, groups, ordered, names):
             centre = label_point(placed.xy[members])
-            names = [facts.get(ids[i], {}).get("name") for i in order]
-            areas = area_counts(papers, facts, [ids[i] for i in members])
             topics.append(
                 {
                     "level": level,
@@ -242,10 +260,10 @@ def _placement_map(store, ids: list[str], ref, placed, too_short) -> tuple[list,
                     "data": {
                         "terms": [],
                         "coverage": [],
-                        "names": [n for n in dict.fromkeys(names) if n][:10],
+                        "names": topic_names_,
                         "representative": [ids[i] for i in order[:5]],
                         "outliers": int(low[members].sum()),
-                        "areas": areas.most_common(3),
+                        "areas": pages.area_counts(members).most_common(3),
                         "reference": {
                             "name": ref.name,
                             "topic_id": t,

@@ -4,21 +4,94 @@ goes, representative papers, names, areas) and each paper's place, from a cluste
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
 
 import numpy as np
 
 from paperatlas.atlas.labels import label_clusters, paper_phrases, paper_texts
 
+# Papers read from the store at a time when a map looks at every paper (their text length
+# and area): memory stays bounded whatever the list's size.
+PAGE = 5000
+# A topic's card lists the names of its papers nearest its centre: they are looked up
+# this many papers at a time until enough are found.
+NAME_WINDOW = 200
+
+
+@dataclass
+class PaperPages:
+    """What a map keeps of every paper, read a page at a time: its text length (words, or
+    characters for Chinese; -1 for a paper not in the store) and its area (given, else
+    predicted) as an index into `area_names` (-1: none)."""
+
+    words: np.ndarray
+    area: np.ndarray
+    area_names: list[str]
+
+    def area_counts(self, rows: np.ndarray) -> Counter:
+        """The areas of these papers (rows ascending), counted; ties keep the order in which
+        the areas first appear among them."""
+        codes = self.area[rows]
+        codes = codes[codes >= 0]
+        found, first, counts = np.unique(codes, return_index=True, return_counts=True)
+        return Counter({self.area_names[found[i]]: int(counts[i]) for i in np.argsort(first)})
+
+
+def read_pages(store, ids: list[str], text_length, page: int | None = None) -> PaperPages:
+    """Each paper's text length (`text_length(paper)`) and area, reading `page` (PAGE)
+    papers at a time."""
+    page = page or PAGE
+    words = np.full(len(ids), -1, np.int64)
+    area = np.full(len(ids), -1, np.int64)
+    names: dict[str, int] = {}
+    for start in range(0, len(ids), page):
+        chunk = ids[start : start + page]
+        papers = {p["id"]: p for p in store.get_papers(chunk)}
+        facts = store.facts_for(chunk)
+        for offset, pid in enumerate(chunk):
+            p = papers.get(pid)
+            if p is None:
+                continue
+            words[start + offset] = text_length(p)
+            label = p.get("area") or (facts.get(pid, {}).get("predicted_area") or {}).get("label")
+            if label:
+                area[start + offset] = names.setdefault(label, len(names))
+    return PaperPages(words=words, area=area, area_names=list(names))
+
+
+def topic_names(store, ids: list[str], ordered: list[np.ndarray], limit: int = 10) -> list[list[str]]:
+    """Per topic, the distinct names (facts) of its papers in the order given (nearest its
+    centre first), at most `limit`, read NAME_WINDOW papers at a time."""
+    out = []
+    for order in ordered:
+        names: dict[str, None] = {}
+        for start in range(0, len(order), NAME_WINDOW):
+            window = [ids[i] for i in order[start : start + NAME_WINDOW]]
+            facts = store.facts_for(window)
+            names.update((n, None) for pid in window if (n := facts.get(pid, {}).get("name")))
+            if len(names) >= limit:
+                break
+        out.append(list(names)[:limit])
+    return out
+
 
 def describe_topics(
-    store, ids: list[str], result, ref=None, placed=None, generic_words=None
-) -> tuple[list[dict], list[dict]]:
+    store, ids: list[str], result, pages: PaperPages, ref=None, placed=None, generic_words=None
+) -> tuple[list[dict], AssignmentRows]:
     """Topic rows (labels, sizes, centres, top names and terms) and per-paper assignments.
     With a reference, labels never use the field's generic words, and a topic with no
-    good label of its own is named after the field's topic most of its papers are in."""
-    papers = {p["id"]: p for p in store.get_papers(ids)}
-    facts = store.facts_for(ids)
-    texts = paper_texts(papers, facts, ids)
+    good label of its own is named after the field's topic most of its papers are in.
+
+    Labels read the text of the papers the topics were fit on: every paper, or above the
+    map's sample size (cluster.MAP_SAMPLE) that uniform sample, where every topic has
+    members, so a label's cost does not grow with the list (a term's share of a topic
+    and of the list are estimated on the sample)."""
+    rows = np.arange(len(ids)) if result.fitted is None else np.asarray(result.fitted)
+    label_ids = [ids[i] for i in rows]
+    papers = {p["id"]: p for p in store.get_papers(label_ids)}
+    texts = paper_texts(papers, store.facts_for(label_ids), label_ids)
+    del papers
 
     n_broad, n_fine = int(result.broad.max()) + 1, int(result.fine.max()) + 1
     phrases = paper_phrases(texts)
@@ -34,25 +107,29 @@ def describe_topics(
                 for t in range(int(own.max()) + 1)
             ]
     broad_terms = label_clusters(
-        texts, result.broad, n_broad, phrases=phrases, generic=generic, fallback=fallback[0]
+        texts, result.broad[rows], n_broad, phrases=phrases, generic=generic, fallback=fallback[0]
     )
     fine_terms = label_clusters(
-        texts, result.fine, n_fine, phrases=phrases, generic=generic, fallback=fallback[1]
+        texts, result.fine[rows], n_fine, phrases=phrases, generic=generic, fallback=fallback[1]
     )
+    del texts, phrases
 
     topics: list[dict] = []
     for level, labels, terms, count in (
         (0, result.broad, broad_terms, n_broad),
         (1, result.fine, fine_terms, n_fine),
     ):
-        for t in range(count):
-            members = np.flatnonzero(labels == t)
-            centre = label_point(result.xy[members])
-            # representative papers: closest to the topic's centroid in the cluster space
+        groups = _members(labels, count)
+        # representative papers: closest to the topic's centroid in the cluster space
+        ordered = []
+        for members in groups:
             c = result.space[members].mean(axis=0)
-            order = members[np.argsort(np.linalg.norm(result.space[members] - c, axis=1), kind="stable")]
-            names = [texts[i].name for i in order if texts[i].name]
-            areas = area_counts(papers, facts, [ids[i] for i in members])
+            ordered.append(
+                members[np.argsort(np.linalg.norm(result.space[members] - c, axis=1), kind="stable")]
+            )
+        names = topic_names(store, ids, ordered)
+        for t, (members, order) in enumerate(zip(groups, ordered)):
+            centre = label_point(result.xy[members])
             topics.append(
                 {
                     "level": level,
@@ -65,10 +142,10 @@ def describe_topics(
                     "data": {
                         "terms": terms[t].terms,
                         "coverage": terms[t].coverage,
-                        "names": list(dict.fromkeys(names))[:10],
+                        "names": names[t],
                         "representative": [ids[i] for i in order[:5]],
                         "outliers": int(result.outlier[members].sum()),
-                        "areas": areas.most_common(3),
+                        "areas": pages.area_counts(members).most_common(3),
                     },
                 }
             )
@@ -76,29 +153,38 @@ def describe_topics(
     return topics, assignments
 
 
-def assignment_rows(ids: list[str], xy, broad, fine, outlier) -> list[dict]:
+def _members(labels: np.ndarray, count: int) -> list[np.ndarray]:
+    """Each topic's paper indices (ascending), by one sort instead of a scan per topic."""
+    order = np.argsort(labels, kind="stable")
+    bounds = np.searchsorted(labels[order], np.arange(count + 1))
+    return [order[bounds[t] : bounds[t + 1]] for t in range(count)]
+
+
+def assignment_rows(ids: list[str], xy, broad, fine, outlier) -> AssignmentRows:
     """Each paper's stored place on a map: position, broad and fine topic, outlier flag."""
-    return [
-        {
-            "paper_id": pid,
-            "x": float(xy[i, 0]),
-            "y": float(xy[i, 1]),
-            "broad": int(broad[i]),
-            "fine": int(fine[i]),
-            "outlier": bool(outlier[i]),
-        }
-        for i, pid in enumerate(ids)
-    ]
+    return AssignmentRows(ids, xy, broad, fine, outlier)
 
 
-def area_counts(papers: dict, facts: dict, ids: list[str]) -> Counter:
-    """Each paper's given area, else its predicted one; papers with neither are left out."""
-    areas = Counter(
-        papers.get(pid, {}).get("area") or (facts.get(pid, {}).get("predicted_area") or {}).get("label")
-        for pid in ids
-    )
-    areas.pop(None, None)
-    return areas
+class AssignmentRows:
+    """The assignment dicts of a map, made one at a time as they are read (a list of a
+    million dicts would take ~0.5 GB); can be read more than once."""
+
+    def __init__(self, ids: list[str], xy, broad, fine, outlier):
+        self.ids, self.xy, self.broad, self.fine, self.outlier = ids, xy, broad, fine, outlier
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def __iter__(self) -> Iterator[dict]:
+        for i, pid in enumerate(self.ids):
+            yield {
+                "paper_id": pid,
+                "x": float(self.xy[i, 0]),
+                "y": float(self.xy[i, 1]),
+                "broad": int(self.broad[i]),
+                "fine": int(self.fine[i]),
+                "outlier": bool(self.outlier[i]),
+            }
 
 
 def label_point(xy: np.ndarray, sample: int = 800) -> np.ndarray:

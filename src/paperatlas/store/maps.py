@@ -5,6 +5,7 @@ replaced whole by each rebuild."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any
 
 from paperatlas.store.connection import StoreBase
@@ -20,12 +21,12 @@ class MapRows(StoreBase):
         signature: str,
         meta: dict[str, Any],
         topics: list[dict[str, Any]],
-        assignments: list[dict[str, Any]],
+        assignments: Iterable[dict[str, Any]],
     ) -> None:
         """Replace the stored map of (scope, model) in one transaction.
 
         topics: dicts with level, topic_id, parent_id, label, size, x, y, data (dict).
-        assignments: dicts with paper_id, x, y, broad, fine, outlier.
+        assignments: dicts with paper_id, x, y, broad, fine, outlier (any iterable: read once).
         """
         with self.transaction() as tx:
             for table in ("maps", "topics", "paper_topics"):
@@ -53,10 +54,11 @@ class MapRows(StoreBase):
                     for t in topics
                 ],
             )
+            # a generator: the rows go to SQLite as they are made, never a list of all of them
             tx.executemany(
                 "INSERT INTO paper_topics(scope, model, paper_id, x, y, broad, fine, outlier) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [
+                (
                     (
                         scope,
                         model,
@@ -68,7 +70,7 @@ class MapRows(StoreBase):
                         int(bool(a.get("outlier"))),
                     )
                     for a in assignments
-                ],
+                ),
             )
 
     def get_map(self, scope: str, model: str | None = None) -> dict[str, Any] | None:
