@@ -75,6 +75,14 @@ def incomplete(title: str, needs: frozenset[str]) -> bool:
     return bool(words) and words[-1].strip(".,;:") in needs
 
 
+def paired_interval(a: list[float], b: list[float], rounds: int = 1000) -> tuple[float, float]:
+    """95% bootstrap interval of mean(a - b) over papers (resampled with a fixed seed)."""
+    diffs = [x - y for x, y in zip(a, b)]
+    rng = random.Random(0)
+    means = sorted(sum(rng.choices(diffs, k=len(diffs))) / len(diffs) for _ in range(rounds))
+    return means[int(0.025 * rounds)], means[int(0.975 * rounds) - 1]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("data", nargs="?", default=str(DEFAULT_DATA))
@@ -98,20 +106,26 @@ def main() -> None:
     print(f"{len(rows)} held-out papers (title hidden); {cost}")
     model = load_model()
     needs = model.needs_complement if model else frozenset()
-    scores = {}
+    scores, per_paper = {}, {}
     for label, titles in systems.items():
         s = [rouge_l(t, r["title"]) for t, r in zip(titles, rows)]
+        per_paper[label] = s
         scores[label] = sum(s) / len(s)
         cut = sum(dangling(t) for t in titles) / len(titles)
         hanging = sum(incomplete(t, needs) for t in titles) / len(titles)
         words = sum(len(t.split()) for t in titles) / len(titles)
         print(
-            f"  {label:28s} ROUGE-L {scores[label]:.3f}   ends on a function word {cut:5.1%}"
+            f"  {label:28s} ROUGE-L {scores[label]:.4f}   ends on a function word {cut:5.1%}"
             f"   on a word needing a complement {hanging:5.1%}   {words:.1f} words"
         )
     for label in systems:
         if label != "new":
-            print(f"  new / {label}: {scores['new'] / scores[label]:.2f}x")
+            low, high = paired_interval(per_paper["new"], per_paper[label])
+            print(
+                f"  new / {label}: {scores['new'] / scores[label]:.3f}x; new - {label}: "
+                f"{scores['new'] - scores[label]:+.4f} (95% bootstrap interval {low:+.4f} .. {high:+.4f}); "
+                f"titles differ on {sum(a != b for a, b in zip(new, systems[label])) / len(new):.0%} of papers"
+            )
     print(f"  real titles: {sum(len(r['title'].split()) for r in rows) / len(rows):.1f} words")
     old = systems.get("today's (--base)")
     print(f"\n{args.examples} random examples (real | new" + (" | today's)" if old else ")"))

@@ -22,6 +22,7 @@ def test_only_leading_articles_fillers_after_them_and_adverbs_may_go():
     # beside "and"/"yet", after a comma, before a name, carrying punctuation, or last: never
     assert droppable("A simple yet effective method") == ["A"]
     assert droppable("Fine-tuning methods, especially LoRA") == []
+    assert droppable("Spatially informed autoencoders for vision") == []
     assert droppable("A novel, fast method") == ["A"]
     assert droppable("Toward the new") == []
 

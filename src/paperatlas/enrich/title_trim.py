@@ -3,7 +3,7 @@
 Real titles rarely keep an abstract's articles, its "novel"/"simple"/"effective" and its
 "-ly" adverbs ("a novel framework that simultaneously generates" -> "framework that
 generates"). Only such words may go, and only where the rest still reads as a phrase: a leading article,
-a filler adjective after it or at the start, an adverb before a lower-case word; never the
+a filler adjective after it or at the start, an adverb between lower-case words; never the
 last word, a word carrying punctuation, or one beside "and"/"yet"/"or" ("simple yet
 effective" stays whole); an article goes with the word after it (no "a approach"). Among
 them, a logistic model fit on the training papers' chosen titles (`scripts/build_titles.py`)
@@ -61,13 +61,16 @@ def deletable(tokens: list[str], i: int) -> bool:
         return i == 0  # ("pose a threat") the article is grammar, not filler
     if word in FILLER:  # "a novel framework", not "novel view synthesis"
         return i == 0 or prev in ARTICLES
-    # "depends critically on", "requires accurately identifying"; not "methods, especially LoRA"
+    # "depends critically on", "requires accurately identifying"; not "methods, especially
+    # LoRA", nor an adverb opening a noun phrase ("Spatially informed autoencoders")
     return (
         word.endswith("ly")
         and word.isalpha()
         and len(word) > 4
         and tokens[i + 1][:1].islower()
-        and not (i and tokens[i - 1].endswith(","))
+        and i > 0
+        and prev not in ARTICLES
+        and not tokens[i - 1].endswith(",")
     )
 
 
