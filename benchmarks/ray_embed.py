@@ -15,6 +15,10 @@ printed beside it. The overhead is Ray's time over the local one at equal cores 
 <= 15%). The vectors are compared with the local run's (largest |difference|).
 The model defaults to `minilm-int8`, the all-MiniLM-L6-v2 back end search fuses; `--model
 minilm` is the torch one. Run `uptime` beside it: the machine is shared.
+
+`--stage enrich` times `enrich` the same way (facts and areas; local: `cores` worker
+processes; Ray: `cores` actors x 1 CPU, and the two-node cluster) and compares the stored
+facts with the local run's (identical or not).
 """
 
 from __future__ import annotations
@@ -62,6 +66,9 @@ def one(args) -> None:
 
     st = Store(args.db)
     info: dict = {}
+    if args.stage == "enrich":
+        enrich_one(st, args)
+        return
     if args.one == "local":
         from paperatlas.embed import embed_store
 
@@ -99,6 +106,44 @@ def one(args) -> None:
     )
 
 
+def enrich_one(st, args) -> None:
+    """Child, `--stage enrich`: one configuration; the facts go to `--vectors` as JSON."""
+    from paperatlas.enrich.distributed import enrich_store_ray
+    from paperatlas.enrich.pipeline import enrich_store
+
+    info: dict = {}
+    if args.one == "local":
+        started = time.perf_counter()
+        counts = enrich_store(st, workers=args.cores)
+    else:
+        import ray
+
+        t0 = time.perf_counter()
+        if args.address:
+            ray.init(address=args.address, logging_level="ERROR", log_to_driver=False)
+        else:
+            ray.init(num_cpus=args.cores, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
+        info["ray_start_s"] = round(time.perf_counter() - t0, 2)
+        started = time.perf_counter()
+        counts = enrich_store_ray(st, workers=args.workers)
+        ray.shutdown()
+    elapsed = time.perf_counter() - started
+    ids = [p["id"] for p in st.iter_papers(id_only=True)]
+    state = st.facts_state()
+    facts = st.facts_for(ids)
+    args.vectors.write_text(json.dumps([[i, facts.get(i), state.get(i)] for i in ids]))
+    print(
+        json.dumps(
+            {
+                "embedded": counts["enriched"],
+                "seconds": round(elapsed, 2),
+                "docs_s": round(counts["enriched"] / elapsed, 2),
+                **info,
+            }
+        )
+    )
+
+
 def run_child(config: str, db: Path, vectors: Path, args, **extra) -> dict:
     cmd = [
         sys.executable,
@@ -115,6 +160,8 @@ def run_child(config: str, db: Path, vectors: Path, args, **extra) -> dict:
         str(args.batch),
         "--cores",
         str(args.cores),
+        "--stage",
+        args.stage,
     ]
     for key, value in extra.items():
         cmd += [f"--{key.replace('_', '-')}", str(value)]
@@ -220,6 +267,7 @@ def main() -> None:
     ap.add_argument("--address")
     ap.add_argument("--workers", type=int)
     ap.add_argument("--cpus-per-worker", type=int, default=1)
+    ap.add_argument("--stage", choices=("embed", "enrich"), default="embed")
     args = ap.parse_args()
     if args.one:
         one(args)
@@ -231,21 +279,18 @@ def main() -> None:
     try:
         base = work / "base.db"
         n = build_store(base, args.n)
-        print(
-            f"{n} ICLR 2026 papers, model {args.model}, batch {args.batch}, "
-            f"{args.cores} cores; load: {os.getloadavg()}",
-            flush=True,
-        )
+        what = f"model {args.model}, batch {args.batch}" if args.stage == "embed" else "enrich"
+        print(f"{n} ICLR 2026 papers, {what}, {args.cores} cores; load: {os.getloadavg()}", flush=True)
         runs = {}
-        configs = [
-            ("local", {}),
-            ("ray-1", {"workers": 1, "cpus_per_worker": args.cores}),
-            (f"ray-{args.cores}", {"workers": args.cores, "cpus_per_worker": 1}),
-        ]
+        configs = [("local", {})]
+        if args.stage == "embed":  # extraction is one thread: one actor of n CPUs is not a case
+            configs.append(("ray-1", {"workers": 1, "cpus_per_worker": args.cores}))
+        configs.append((f"ray-{args.cores}", {"workers": args.cores, "cpus_per_worker": 1}))
+        out = "npy" if args.stage == "embed" else "json"
         for config, extra in configs:
             db = work / f"{config}.db"
             shutil.copy(base, db)
-            runs[config] = run_child(config, db, work / f"{config}.npy", args, **extra)
+            runs[config] = run_child(config, db, work / f"{config}.{out}", args, **extra)
             print(config, runs[config], flush=True)
         cluster = Cluster()
         try:
@@ -253,21 +298,28 @@ def main() -> None:
             db = work / "two-node.db"
             shutil.copy(base, db)
             runs["two-node"] = run_child(
-                "two-node", db, work / "two-node.npy", args, address=cluster.address, workers=2
+                "two-node", db, work / f"two-node.{out}", args, address=cluster.address, workers=2
             )
             print("two-node", runs["two-node"], flush=True)
         finally:
             cluster.stop()
-        local = np.load(work / "local.npy")
-        print("\n| run | docs/s | time s | Ray's start s | overhead vs local | max |diff| |")
+        if args.stage == "embed":
+            local = np.load(work / "local.npy")
+            print("\n| run | docs/s | time s | Ray's start s | overhead vs local | max |diff| |")
+        else:
+            local_facts = (work / "local.json").read_text()
+            print("\n| run | papers/s | time s | Ray's start s | overhead vs local | facts as local |")
         print("| --- | --- | --- | --- | --- | --- |")
         for config, r in runs.items():
-            other = np.load(work / f"{config}.npy")
-            diff = float(np.abs(other - local).max()) if other.shape == local.shape else float("nan")
+            if args.stage == "embed":
+                other = np.load(work / f"{config}.npy")
+                diff = f"{float(np.abs(other - local).max()) if other.shape == local.shape else float('nan'):.2g}"
+            else:
+                diff = "identical" if (work / f"{config}.json").read_text() == local_facts else "DIFFERENT"
             overhead = r["seconds"] / runs["local"]["seconds"] - 1
             print(
                 f"| {config} | {r['docs_s']:.1f} | {r['seconds']:.1f} | "
-                f"{r.get('ray_start_s', '-')} | {overhead:+.1%} | {diff:.2g} |"
+                f"{r.get('ray_start_s', '-')} | {overhead:+.1%} | {diff} |"
             )
         per_core = runs["two-node"]["docs_s"] / 2
         print(
