@@ -166,7 +166,9 @@ def small_case(store, queries: list[dict], rounds: int, other: OtherTree | None 
         print(f"  [{labels[run]}]")
         print(f"  all queries      {fmt(every)}   target p50 <= 30 ms, p95 <= 60 ms")
         for k in kinds:
-            print(f"  {k:<16} {fmt(times[(run, k)])}")
+            print(
+                f"  {k:<16} {fmt(times[(run, k)])}   CPU p50 {pct(cpu[(run, k)], 50):6.2f} p95 {pct(cpu[(run, k)], 95):6.2f} ms"
+            )
         if first_zh[run]:  # later rounds repeat the queries: their words' terms are kept
             print(f"  chinese, round 1 {fmt(first_zh[run])}  (words not looked up before)")
         print(
@@ -332,6 +334,12 @@ def main() -> None:
         help="also time search() of the source tree here (e.g. /tmp/base13/src), in a "
         "child process over the same store, alternating per query (a same-run baseline)",
     )
+    ap.add_argument(
+        "--compare-db",
+        type=Path,
+        help="the store copy the --compare-src tree reads (an older tree cannot open a store "
+        "this one has upgraded); default: --db",
+    )
     ap.add_argument("--skip-large", action="store_true")
     ap.add_argument(
         "--minilm-standin",
@@ -368,7 +376,7 @@ def main() -> None:
     if args.minilm_standin:
         standin_minilm(store)
     if not args.skip_small:
-        other = OtherTree(args.compare_src, args.db) if args.compare_src else None
+        other = OtherTree(args.compare_src, args.compare_db or args.db) if args.compare_src else None
         small_case(store, load_queries(), args.rounds, other)
         if other:
             other.close()

@@ -11,8 +11,12 @@
 - User text never reaches FTS5 as syntax: it is cut into alphanumeric terms, each one
   quoted, joined with OR (plus the whole phrase for short queries); terms most papers
   contain are dropped.
-- The ranked lists are fused (`FUSION`, chosen on the dev half of benchmarks/queries),
-  restricted to the caller's filters, and paged.
+- The ranked lists are fused, restricted to the caller's filters, and paged. An English
+  query in an atlas with MiniLM vectors is ranked by the learned fusion (`learned`: one
+  score per candidate from its BM25, vector, MiniLM and name evidence, every candidate
+  judged on its real cosines; fit on thousands of known-item queries by
+  scripts/build_search_fusion.py); other queries by the weighted score fusion (`FUSION`,
+  `FUSION_FOREIGN`, chosen on the tuning half of the benchmark queries).
 - Each hit says why it matched (the query terms found, the cosine similarity) and
   carries a snippet as plain-text segments flagged `match` — front ends style those
   segments themselves and escape the text, so nothing from an abstract is ever HTML.
@@ -20,7 +24,7 @@
 Modules, in the order a query meets them (each imports only those above it, never this
 package): `query` (terms, FTS5 expressions), `language`, `glossary`,
 `vectors` (models, query vectors, nearest papers), `translate` (learned Chinese terms),
-`keyword` (BM25 in memory), `names`, `fusion`, `filters`, `snippets`, `results`, `hits`,
+`keyword` (BM25 in memory), `names`, `learned`, `fusion`, `filters`, `snippets`, `results`, `hits`,
 `engine` (`search`, `candidate_rankings`), `similar_papers`. Values read from the store are kept
 per store change by `paperatlas.cache.StoreCache`.
 """
