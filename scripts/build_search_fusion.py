@@ -1,7 +1,7 @@
 """Fit the learned search fusion (search/learned.py) -> models/search-fusion-v1.json.
 
     nice .venv/bin/python scripts/build_search_fusion.py [--data ../shared/data/iclr2026.jsonl.gz]
-        [--cache /tmp/fusion/train.pkl] [--folds 5]
+        [--store /tmp/fusion/heldout_named.db] [--cache PATH] [--folds 5]
 
 Training queries: known items whose target is in the TUNING half of the benchmark's split
 (`search_known.split_of`, a salted sha1 of the target id, fixed before any tuning) over the
@@ -209,7 +209,7 @@ def cross_validate(queries, data, dim: int, folds: int, penalty: float) -> list[
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
-    ap.add_argument("--cache", type=Path, default=Path("/tmp/fusion/train.pkl"))
+    ap.add_argument("--cache", type=Path, help="the queries' rankings (default: next to --store)")
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument(
         "--store",
@@ -223,6 +223,7 @@ def main() -> None:
 
     rows = load_rows(args.data)
     store = named_store(args.data, rows, args.store)
+    cache = args.cache or args.store.with_suffix(".rankings.pkl")
     queries = training_queries(rows)
     if args.limit:
         queries = queries[: args.limit]
@@ -230,8 +231,8 @@ def main() -> None:
         f"training queries (tuning half): {dict(Counter(q['type'] for q in queries))} over "
         f"{store.count_papers():,} abstract-only papers; load {os.getloadavg()[0]:.2f}"
     )
-    args.cache.parent.mkdir(parents=True, exist_ok=True)
-    ranked = collect(store, queries, args.cache)
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    ranked = collect(store, queries, cache)
     model: dict = {}
     for minilm in (True, False):
         variant = "minilm" if minilm else "no_minilm"
