@@ -154,8 +154,8 @@ def test_unknown_model_is_a_clear_error():
 
 
 def test_static_one_text_path_equals_the_batch_path(abstracts):
-    """A single text (a search query) skips scikit-learn's transform; it must give the
-    vector the batch path gives."""
+    """A single text (a search query) takes the dense path (no sparse product); it must
+    give the vector the batch path gives."""
     static = embed.get_backend("static")
     texts = [*abstracts[:20], "KV cache compression", "Café naïve GRPO, GRPO!", "", "zzzz qqqq"]
     batch = static.embed(texts)

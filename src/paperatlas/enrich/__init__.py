@@ -5,7 +5,8 @@ kinds.py (+ kinds_model.py)            what kind of paper it is (method, benchma
 numbers.py                             headline numbers with what they measure
 links.py                               code, data and project links
 keyphrases.py                          5-8 keyphrases
-titles.py, gist.py, cjk.py             a written title and a one-line gist (Chinese too)
-areas.py                               the research area (a trained classifier)
+titles.py (+ title_trim.py)            a written title for a paper that has none
+gist.py, cjk.py                        a one-line gist (Chinese abstracts too)
+areas.py (+ area_vectors.py)           the research area (a trained classifier)
 text.py                                LaTeX/Markdown clean-up and sentence splitting
 """
