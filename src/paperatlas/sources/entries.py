@@ -56,7 +56,7 @@ from paperatlas.sources.mdlines import (
     strip_symbols,
     without_links,
 )
-from paperatlas.sources.text import looks_like_authors
+from paperatlas.sources.text import TITLE_MAX_CHARS, looks_like_authors
 
 # Sections that hold no papers, whatever is under them.
 _USAGE = re.compile(
@@ -248,6 +248,8 @@ class _Builder:
         self.columns: list[str] | None = None
         self.group = 0
         self.group_key: tuple | None = None
+        self.wrapped: list[str] = []  # lines continuing current.body[-1], joined once (flush)
+        self.linked: dict[int, set[str]] = {}  # id of an entry's urls/code list -> its urls
 
     # -- helpers --------------------------------------------------------------------------
 
@@ -257,7 +259,15 @@ class _Builder:
         return self.sections[max(self.sections)]
 
     def close(self) -> None:
+        self.flush()
         self.current, self.mode = None, None
+
+    def flush(self) -> None:
+        """Joins a wrapped paragraph's lines into its body paragraph: once, at its end, since
+        re-joining the whole paragraph at each line is quadratic on a big file."""
+        if self.wrapped and self.current is not None:
+            self.current.body[-1] = " ".join([self.current.body[-1], *self.wrapped])
+        self.wrapped.clear()
 
     def open(self, entry: Entry) -> Entry:
         self.close()
@@ -348,6 +358,7 @@ class _Builder:
             else:
                 self.text(line.text)
             self.blank_before = False
+        self.flush()
         return self.entries
 
     def standalone_title(self, i: int, line: Line) -> bool:
@@ -448,7 +459,11 @@ class _Builder:
         if kind == "skip" or "img.shields.io" in url:
             return
         target = entry.code if kind == "code" else entry.urls
-        if url not in target:
+        seen = self.linked.get(id(target))
+        if seen is None:  # a set: `in` on the list is quadratic in an entry with many links
+            seen = self.linked[id(target)] = set(target)
+        if url not in seen:
+            seen.add(url)
             target.append(url)
 
     def item_title(self, line: Line) -> tuple[str, str | None] | None:
@@ -617,9 +632,14 @@ class _Builder:
             current.add_text(mode, _md_text(text))
         elif mode == "authors" and not self.blank_before:
             current.authors += split_authors(plain(without_links(text)))
-        elif mode == "title" and not self.blank_before:
+        elif mode == "title" and not self.blank_before and len(current.title or "") <= TITLE_MAX_CHARS:
+            # (a title that long is no title: what follows is text, not more of it)
             current.title = clean_title(f"{current.title or ''} {without_links(text)}")
-        elif mode in ("venue", "affiliation", "keywords", "category") and not self.blank_before:
+        elif (
+            mode in ("venue", "affiliation", "keywords", "category")
+            and not self.blank_before
+            and len(current.fields.get(mode, "")) <= TITLE_MAX_CHARS
+        ):
             current.fields[mode] = f"{current.fields.get(mode, '')} {plain(text)}".strip()
         elif (
             not current.authors
@@ -629,8 +649,9 @@ class _Builder:
         ):
             current.authors = split_authors(plain(without_links(text)))
         elif mode == "body" and current.body and not self.blank_before:
-            current.body[-1] = f"{current.body[-1]} {_md_text(text)}"  # a wrapped paragraph
+            self.wrapped.append(_md_text(text))  # a wrapped paragraph
         else:
+            self.flush()
             current.body.append(_md_text(text))
             self.mode = "body"
 

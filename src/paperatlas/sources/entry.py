@@ -9,9 +9,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from paperatlas.identifiers import find_identifiers
-from paperatlas.paper import Paper, normalise_text
+from paperatlas.paper import Paper, normalise_text, skipped
 from paperatlas.sources.mdlines import cjk_count, plain, without_links
 from paperatlas.sources.records import iso_date
+from paperatlas.sources.text import too_long
 
 _PROSE_WORDS = 20
 _PROSE_CJK = 40
@@ -166,6 +167,8 @@ def merge(into: Entry, other: Entry) -> None:
 
 def to_paper(path: Path, entry: Entry) -> Paper:
     abstract, rank = entry.abstract()
+    if reason := too_long(abstract):
+        return skipped(f"{path}:{entry.lineno}", reason, entry.title)
     extra: dict[str, object] = dict(entry.extra)
     venue = entry.fields.get("venue")
     year = None

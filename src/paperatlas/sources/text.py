@@ -19,13 +19,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeGuard
 
-from paperatlas.paper import Paper
+from paperatlas.paper import Paper, skipped
 from paperatlas.sources._io import iter_lines
 from paperatlas.sources.records import split_list
 
 TITLE_MAX_WORDS = 25
 TITLE_MAX_CHARS = 250
 TITLE_MAX_CJK_CHARS = 60  # a Chinese title is 10-40 characters; an abstract is hundreds
+# The longest of the 12,406 fit-half ICLR 2026 abstracts has 4,306 characters (the longest
+# read from ../shared/realworld's lists, 2,919): free text over four times that is a
+# document (a dictionary, a log), not an abstract, and a list reader skips it, not a paper.
+ABSTRACT_MAX_CHARS = 20_000
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _STYLE_LOOKAHEAD = 50  # blocks read ahead to tell "title block, abstract block" lists apart
 
@@ -314,7 +318,16 @@ def _decoded(text: str | None) -> str | None:
     return _ENTITY.sub(lambda m: html.unescape(m.group(0)), text)
 
 
+def too_long(abstract: str) -> str | None:
+    """The skip reason of free text far longer than any abstract, else None."""
+    if len(abstract) <= ABSTRACT_MAX_CHARS:
+        return None
+    return f"text longer than any abstract (over {ABSTRACT_MAX_CHARS:,} characters: not a paper)"
+
+
 def _paper(path: Path, entry: _Entry) -> Paper:
+    if entry.abstract and (reason := too_long(entry.abstract)):
+        return skipped(f"{path}:{entry.line}", reason, entry.title)
     fields = dict(entry.fields)
     extra: dict[str, object] = {}
     if "number" in fields:
