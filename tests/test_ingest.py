@@ -109,6 +109,7 @@ def test_rekeyed_paper_keeps_list_order_and_fts(store):
 
 
 REKEY = Path(__file__).parent / "fixtures" / "ingest" / "rekey"
+SAME_ID = Path(__file__).parent / "fixtures" / "ingest" / "same_id"
 
 
 def _dangling(store: Store) -> list[tuple[object, ...]]:
@@ -149,22 +150,59 @@ def test_a_rekey_moves_what_the_batch_still_had_to_write(store):
     assert _dangling(store) == []
 
 
-def test_a_reused_id_seen_again_finds_the_paper_stored_under_its_clash_id(store, monkeypatch):
+def test_a_reused_id_seen_again_finds_the_paper_stored_under_its_clash_id(store):
     """`add /tmp` (copies of one repository) also failed with "UNIQUE constraint failed":
-    a1's second text, already stored as `a1~<tag>` (its text's hash belongs to b1 of the
-    same list, so the hash did not lead there), was inserted again under that id."""
-    import paperatlas.ingest as ingest
-
-    monkeypatch.setattr(ingest, "BATCH", 2)  # a1 is stored (not pending) when its other text comes
-    [f] = add_files(store, [REKEY / "reused_id.jsonl"]).files
-    assert (f.error, f.added, f.merged, f.unchanged) == (None, 3, 0, 1)
+    a1's other text from another file, already stored as `a1~<tag>` (its text's hash belongs
+    to b1 of the same list, so the hash did not lead there), was inserted again under that id."""
+    add_files(store, [SAME_ID / "first.jsonl"], list_name="lab")
+    [f] = add_files(store, [SAME_ID / "reused.jsonl"], list_name="lab").files
+    assert (f.error, f.added, f.merged, f.unchanged) == (None, 1, 0, 0)
     [clash] = set(store.all_ids()) - {"a1", "b1"}
     assert (
         clash.startswith("a1~")
         and store.get_paper(clash)["title"] == "World model bonuses for sparse rewards"
     )
-    [again] = add_files(store, [REKEY / "reused_id.jsonl"]).files
-    assert (again.error, again.added, again.merged, again.unchanged, again.joined) == (None, 0, 0, 4, 0)
+    [again] = add_files(store, [SAME_ID / "reused.jsonl"], list_name="lab").files
+    assert (again.error, again.added, again.merged, again.unchanged, again.joined) == (None, 0, 0, 1, 0)
+    assert _dangling(store) == []
+
+
+@pytest.mark.parametrize("batch", [2, 3, 500])
+def test_the_same_id_twice_in_one_file_is_one_paper_whichever_the_batch(tmp_path, monkeypatch, batch):
+    """A file that names a1 twice, with two unrelated texts, names one paper (the second
+    record fills what the first lacks, nothing is overwritten: as any merge): the same
+    store whether the second a1 comes in the first one's batch of records or a later one."""
+    import paperatlas.ingest as ingest
+
+    monkeypatch.setattr(ingest, "BATCH", batch)
+    store = Store(tmp_path / "atlas.db")
+    [f] = add_files(store, [SAME_ID / "repeated.jsonl"]).files
+    assert (f.error, f.added, f.merged, f.unchanged) == (None, 3, 1, 1)
+    assert store.all_ids("repeated") == ["a1", "b1", "c1"]
+    a1 = store.get_paper("a1")
+    assert a1["title"] == "Sparse graph structure from node features"
+    assert a1["abstract"].startswith("We learn sparse graph structure")
+    assert (a1["authors"], a1["urls"]) == (["Ann Lee"], ["https://example.org/a1"])
+    [again] = add_files(store, [SAME_ID / "repeated.jsonl"]).files
+    assert (again.added, again.merged, again.unchanged) == (0, 0, 5)
+    assert _dangling(store) == []
+    store.close()
+
+
+@pytest.mark.parametrize("batch", [1, 500])
+def test_a_folder_keeps_its_files_ids_apart_whichever_the_batch(tmp_path, monkeypatch, batch):
+    """Two files of a folder both keyed `smith2020` for unrelated papers are two papers, as
+    when the files are added one by one, in one batch of records or two."""
+    import paperatlas.ingest as ingest
+
+    monkeypatch.setattr(ingest, "BATCH", batch)
+    store = Store(tmp_path / "atlas.db")
+    [f] = add_files(store, [SAME_ID / "folder"]).files
+    assert (f.error, f.added) == (None, 3)
+    [clash] = set(store.all_ids()) - {"smith2020", "lee2021"}
+    assert clash.startswith("smith2020~") and store.get_paper(clash)["title"] == "Agents"
+    assert store.get_paper("smith2020")["title"] == "Graphs"
+    store.close()
 
 
 def test_a_store_constraint_failure_is_one_line_naming_file_and_line(cli, monkeypatch):

@@ -5,6 +5,8 @@ the store as it was.
 How a record finds its paper, in order:
 1. its source id is already stored (and the texts are not unrelated: an id reused for
    another paper, like two BibTeX files' `smith2020`, gives that paper `smith2020~<hash>`);
+   an id met again in the same file is the paper of its first record there, whatever its
+   text (a file names one paper per id; in a folder, per file of it);
 2. an identifier is known: arXiv id (version stripped), DOI (lower case), OpenReview id
    (the same paper from a Markdown digest and from a BibTeX file is one paper) — unless
    the two carry different ids of the same kind;
@@ -217,6 +219,10 @@ class _Import:
         self.title_only_seen = False  # a title-only record came in this import
         self.has_signatures = store.count_minhashes() > 0
         self.in_list: set[str] = set()  # ids that joined the list during this import
+        # A source id seen again in the same file is the same paper (a record repeated or
+        # updated: the first one's fields stay, as in any merge), in whichever batch it comes.
+        self.file_ids: dict[tuple[str, str], str] = {}  # (file, source id) -> its first paper
+        self.folder = False  # known once reading starts (read() sets the format)
         self.index_new_papers = lambda: None  # set by store.bulk_fts() in run()
         self.position = 0
 
@@ -249,7 +255,7 @@ class _Import:
     def _batch(self, batch: list[Paper]) -> None:
         store, stats = self.store, self.report.stats
         papers = []
-        folder = self.report.skips.format == "folder"
+        folder = self.folder = self.report.skips.format == "folder"
         for p in batch:  # sources.read leaves skipped records out; a stand-in reader may not
             if p.skip or not (
                 (p.abstract and not p.abstract.isspace()) or (p.title and not p.title.isspace())
@@ -345,6 +351,8 @@ class _Import:
         target, how = self._find(record, known_ids, known_hashes, known_keys)
         if target is None:
             pid = record.clash_id if record.id_clash else record.paper_id
+            if key := self._file_key(paper):
+                self.file_ids.setdefault(key, pid)
             row = _row(pid, paper, record.identifiers)
             self.new_rows.append(row)
             self.pending.add(pid)
@@ -375,6 +383,8 @@ class _Import:
                 self._rekey(target, paper.id, known_ids, known_hashes, known_keys)
                 target = paper.id
             changed = self._merge(target, record)
+        if key := self._file_key(paper):
+            self.file_ids.setdefault(key, target)
         if changed or how != "id":
             self._add_keys(record, target, known_keys)
         for h in record.hashes:
@@ -397,10 +407,12 @@ class _Import:
         known_keys: dict[tuple[str, str], str],
     ) -> tuple[str | None, str]:
         paper = record.paper
+        if (key := self._file_key(paper)) in self.file_ids:
+            return self.file_ids[key], "id"
         if paper.id and paper.id in known_ids:
             if (
                 (record.versions and not record.hashes)
-                or paper.id in self.pending
+                or (paper.id in self.pending and not self.folder)  # (a folder's files: as two files)
                 or self._same_paper(paper.id, record)
             ):  # no hashes: the text is the stored one
                 return paper.id, "id"
@@ -493,6 +505,7 @@ class _Import:
             return new if pid == old else pid
 
         self.in_list = {swap(i) for i in self.in_list}
+        self.file_ids = {key: swap(pid) for key, pid in self.file_ids.items()}
         self.members = [(name, swap(pid), pos) for name, pid, pos in self.members]
         self.new_hashes = [(h, swap(pid)) for h, pid in self.new_hashes]
         self.new_sigs = [(swap(pid), i, sig) for pid, i, sig in self.new_sigs]
@@ -507,6 +520,13 @@ class _Import:
         moved = self.stored.pop(old, None) or self.store.get_paper(new)
         if moved is not None:
             self.stored[new] = {**moved, "id": new}
+
+    def _file_key(self, paper: Paper) -> tuple[str, str] | None:
+        """(the file it was read from, its source id): in a folder, each file apart."""
+        if not paper.id:
+            return None
+        inner = paper.source.rsplit(":", 1)[0] if self.folder and paper.source else ""
+        return inner, paper.id
 
     def _same_record(self, pid: str, record: _Record) -> bool:
         """The stored paper is this very record again (same id, same abstract), not a twin:
