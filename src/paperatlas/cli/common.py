@@ -50,6 +50,25 @@ CodeOption = Annotated[
     ),
 ]
 
+# `embed` and `enrich`: the Ray options (`--workers` is theirs: what an actor does differs)
+RayOption = Annotated[
+    bool,
+    typer.Option(
+        "--ray",
+        # \\[: rich markup would read "[ray]" as a style and drop it
+        help="Compute the batches on Ray (pip install 'paperatlas\\[ray]'): a local "
+        "instance, or the cluster at --address.",
+    ),
+]
+AddressOption = Annotated[
+    str | None,
+    typer.Option(
+        "--address",
+        help="With --ray: the cluster's head, HOST:PORT (from `ray start --head`) or 'auto'.",
+        show_default=False,
+    ),
+]
+
 
 class UserError(Exception):
     """An error the user can fix (bad file, unknown id, ...): printed as one line, exit 2."""

@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from paperatlas.api import Atlas
-from paperatlas.cli.common import DbOption, UserError, app, console, open_atlas
+from paperatlas.cli.common import AddressOption, DbOption, RayOption, UserError, app, console, open_atlas
 
 
 @app.command()
@@ -19,23 +19,8 @@ def enrich(
     force: Annotated[
         bool, typer.Option("--force", help="Redo every paper, not only new or changed ones.")
     ] = False,
-    ray: Annotated[
-        bool,
-        typer.Option(
-            "--ray",
-            # \\[: rich markup would read "[ray]" as a style and drop it
-            help="Compute the batches on Ray (pip install 'paperatlas\\[ray]'): a local "
-            "instance, or the cluster at --address.",
-        ),
-    ] = False,
-    address: Annotated[
-        str | None,
-        typer.Option(
-            "--address",
-            help="With --ray: the cluster's head, HOST:PORT (from `ray start --head`) or 'auto'.",
-            show_default=False,
-        ),
-    ] = None,
+    ray: RayOption = False,
+    address: AddressOption = None,
     workers: Annotated[
         int | None,
         typer.Option(
