@@ -24,6 +24,7 @@ from paperatlas import embed
 from paperatlas.errors import PaperatlasError
 from paperatlas.paper import Paper, paper_id
 from paperatlas.store import Store
+from raykit import local_ray_instance
 
 pytestmark = pytest.mark.ray
 try:  # without the extra, `-m "not ray"` still collects this file; the ray tests then fail
@@ -74,14 +75,7 @@ def local(tmp_path_factory):
     return run
 
 
-@pytest.fixture(scope="module")
-def local_ray():
-    assert ray is not None, INSTALL_HINT
-    temp = tempfile.mkdtemp(prefix="pa-ray-", dir="/tmp")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, _temp_dir=temp, logging_level="ERROR")
-    yield
-    ray.shutdown()
-    shutil.rmtree(temp, ignore_errors=True)
+local_ray = pytest.fixture(scope="module")(local_ray_instance)
 
 
 class CountingStore:

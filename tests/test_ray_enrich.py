@@ -7,16 +7,15 @@ Marked `ray` (`pytest -m "not ray"` skips them); `make test` runs them."""
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
 
 from paperatlas.enrich.pipeline import EXTRACTOR_VERSION, enrich_store
 from paperatlas.store import Store
+from raykit import local_ray_instance
 
 pytestmark = pytest.mark.ray
 try:  # without the extra, `-m "not ray"` still collects this file; the ray tests then fail
@@ -25,7 +24,6 @@ except ImportError:
     ray = None
 
 from paperatlas.enrich.distributed import enrich_store_ray  # noqa: E402
-from paperatlas.ray_batches import INSTALL_HINT  # noqa: E402
 
 SAMPLE = Path(__file__).resolve().parents[1] / "examples" / "iclr2026_sample_list.txt"
 
@@ -63,14 +61,7 @@ def local(tmp_path_factory):
     return facts, state
 
 
-@pytest.fixture(scope="module")
-def local_ray():
-    assert ray is not None, INSTALL_HINT
-    temp = tempfile.mkdtemp(prefix="pa-ray-", dir="/tmp")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, _temp_dir=temp, logging_level="ERROR")
-    yield
-    ray.shutdown()
-    shutil.rmtree(temp, ignore_errors=True)
+local_ray = pytest.fixture(scope="module")(local_ray_instance)
 
 
 class CountingStore:
