@@ -80,12 +80,7 @@ def one(args) -> None:
 
         from paperatlas.embed.distributed import RayEmbedJob
 
-        t0 = time.perf_counter()
-        if args.address:
-            ray.init(address=args.address, logging_level="ERROR", log_to_driver=False)
-        else:
-            ray.init(num_cpus=args.cores, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
-        info["ray_start_s"] = round(time.perf_counter() - t0, 2)
+        info["ray_start_s"] = start_ray(args)
         started = time.perf_counter()
         result = RayEmbedJob(
             st, args.model, workers=args.workers, cpus_per_worker=args.cpus_per_worker, batch_size=args.batch
@@ -106,6 +101,19 @@ def one(args) -> None:
     )
 
 
+def start_ray(args) -> float:
+    """Join the cluster at `--address`, or start a local instance with `--cores` CPUs;
+    the seconds it took."""
+    import ray
+
+    t0 = time.perf_counter()
+    if args.address:
+        ray.init(address=args.address, logging_level="ERROR", log_to_driver=False)
+    else:
+        ray.init(num_cpus=args.cores, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
+    return round(time.perf_counter() - t0, 2)
+
+
 def enrich_one(st, args) -> None:
     """Child, `--stage enrich`: one configuration; the facts go to `--vectors` as JSON."""
     from paperatlas.enrich.distributed import enrich_store_ray
@@ -118,12 +126,7 @@ def enrich_one(st, args) -> None:
     else:
         import ray
 
-        t0 = time.perf_counter()
-        if args.address:
-            ray.init(address=args.address, logging_level="ERROR", log_to_driver=False)
-        else:
-            ray.init(num_cpus=args.cores, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
-        info["ray_start_s"] = round(time.perf_counter() - t0, 2)
+        info["ray_start_s"] = start_ray(args)
         started = time.perf_counter()
         counts = enrich_store_ray(st, workers=args.workers)
         ray.shutdown()
