@@ -6,6 +6,7 @@ import json
 import random
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from paperatlas import search as S
@@ -138,7 +139,21 @@ def test_doc_freq_matches_the_index_before_and_after_preload(store):
     assert K.doc_freq(store, words) == truth
 
 
-def test_no_preload_beyond_the_size_limit(store, monkeypatch):
-    monkeypatch.setattr(K, "PRELOAD_MAX_PAPERS", len(PAPERS) - 1)
+def test_a_preload_over_its_budget_keeps_the_longest_lists_and_ranks_the_same(store, monkeypatch):
+    expected = {tuple(q): fts5_ranking(store, q, 20) for q in queries()}
+    sizes = {t: d.count(",") + 1 for t, d, _ in store.fts_all_postings()}
+    monkeypatch.setattr(K, "PRELOAD_BYTES", sum(sizes.values()) * K.POSTING_BYTES // 3)
     K._INDEXES.clear()
     assert K.preload(store) is False
+    kept = K._index(store)._preloaded
+    assert 0 < len(kept) < len(sizes)
+    assert sum(sizes[t] for t in kept) * K.POSTING_BYTES <= K.PRELOAD_BYTES
+    assert min(sizes[t] for t in kept) >= max(n for t, n in sizes.items() if t not in kept)
+    for terms, ranking in expected.items():  # the rest is read per query, as before
+        assert_same(memory_ranking(store, list(terms), 20), ranking)
+
+
+def test_postings_are_kept_compact():
+    docs, freq = K._compact_postings(np.array([3, 9]), np.array([4.0, 1.0]))
+    assert docs.dtype == np.int32 and freq.dtype == np.uint16 and freq.tolist() == [4, 1]
+    assert K._compact_postings(np.array([3]), np.array([1.5]))[1].dtype == np.float64

@@ -22,6 +22,7 @@ most papers contain dropped), ranked here or by FTS5.
 
 from __future__ import annotations
 
+import heapq
 import sqlite3
 import threading
 from collections import OrderedDict
@@ -35,8 +36,12 @@ from paperatlas.search.query import match_expression, phrase_expression
 
 K1, B = 1.2, 0.75  # FTS5's bm25 constants
 MIN_IDF = 1e-6
-MAX_CACHED_POSTINGS = 4_000_000  # ~48 MB of arrays per process, least recently used go
-PRELOAD_MAX_PAPERS = 25_000  # ~3M postings: within MAX_CACHED_POSTINGS
+POSTING_BYTES = 6  # a posting in memory: int32 rowid + uint16 column-weighted count
+MAX_CACHED_BYTES = 48 << 20  # postings read per query, least recently used go
+# Postings a server reads ahead, the longest lists first (the slowest to read per query:
+# ~2 µs a posting inside SQLite). 15.5M postings at 100k papers fit; at 1M papers (~150M)
+# the rarer tokens are still read per query, a few hundred postings each.
+PRELOAD_BYTES = 128 << 20
 
 
 def _varints(blob: bytes) -> list[int]:
@@ -56,7 +61,10 @@ def _varints(blob: bytes) -> list[int]:
 
 
 class KeywordIndex:
-    """The postings and row sizes of one version of the store's FTS5 index."""
+    """The postings and row sizes of one version of the store's FTS5 index.
+
+    A token's postings are kept compact, (int32 rowids, uint16 weighted counts), and
+    turned into BM25 saturations when a query scores them: 6 bytes a posting, not 12."""
 
     def __init__(self, store, version: bytes):
         self.version = version
@@ -67,14 +75,24 @@ class KeywordIndex:
             self.doc_len[rowid] = sum(_varints(bytes(blob)))
         self.n_rows = len(rows)
         self.avgdl = float(self.doc_len.sum()) / self.n_rows if self.n_rows else 1.0
-        self._postings: OrderedDict[str, tuple[np.ndarray, np.ndarray]] = OrderedDict()
-        self._cached = 0
+        self._preloaded: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # never evicted
+        self._postings: OrderedDict[str, tuple[np.ndarray, np.ndarray]] = OrderedDict()  # LRU
+        self._cached = 0  # postings in the LRU
         self._names: dict[int, str] = {}
         self._lock = threading.Lock()
 
     def postings(self, store, token: str) -> tuple[np.ndarray, np.ndarray]:
         """(rowids, BM25 saturation f(k1+1)/(f + k1(1-b+b|D|/avgdl))) of a token."""
+        docs, freq = self._compact(store, token)
+        f = freq.astype(np.float64)
+        norm = K1 * (1 - B + B * self.doc_len[docs] / self.avgdl)
+        return docs, f * (K1 + 1) / (f + norm)
+
+    def _compact(self, store, token: str) -> tuple[np.ndarray, np.ndarray]:
         with self._lock:
+            hit = self._preloaded.get(token)
+            if hit is not None:
+                return hit
             hit = self._postings.get(token)
             if hit is not None:
                 self._postings.move_to_end(token)
@@ -82,37 +100,45 @@ class KeywordIndex:
         rows = store.fts_postings(token)
         docs = np.fromiter((r for r, _ in rows), dtype=np.int64, count=len(rows))
         freq = np.fromiter((f for _, f in rows), dtype=np.float64, count=len(rows))
-        return self._keep(token, docs, freq)
-
-    def _keep(self, token: str, docs: np.ndarray, freq: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        norm = K1 * (1 - B + B * self.doc_len[docs] / self.avgdl)
-        entry = (docs.astype(np.int32), freq * (K1 + 1) / (freq + norm))
+        entry = _compact_postings(docs, freq)
         with self._lock:
             if token in self._postings:
                 return self._postings[token]
             self._postings[token] = entry
             self._cached += len(docs)
-            while self._cached > MAX_CACHED_POSTINGS and len(self._postings) > 1:
+            while self._cached * POSTING_BYTES > MAX_CACHED_BYTES and len(self._postings) > 1:
                 _, (old, _) = self._postings.popitem(last=False)
                 self._cached -= len(old)
         return entry
 
     def cached_doc_freq(self, token: str) -> int | None:
-        entry = self._postings.get(token)
+        entry = self._preloaded.get(token) or self._postings.get(token)
         return None if entry is None else len(entry[0])
 
-    def preload(self, store) -> None:
-        """Every token's postings in one read (a few seconds for 15k papers, mostly inside
-        SQLite, so other threads keep running): then no query waits for its postings."""
+    def preload(self, store, budget: int) -> bool:
+        """Every token's postings in one read (~2 s per 10k papers, mostly inside SQLite,
+        so other threads keep running), keeping the longest lists within `budget` bytes:
+        a query then reads at most the short lists left out. True when none was left out."""
+        sizes: list[tuple[int, str]] = []  # heap of (postings, token) kept: shortest first
+        used, dropped = 0, 0  # the longest list left out so far
         for token, docs, freqs in store.fts_all_postings():
-            if self._cached >= MAX_CACHED_POSTINGS:
-                return
-            if token not in self._postings:
-                self._keep(
-                    token,
-                    np.array(docs.split(","), dtype=np.int64),
-                    np.array(freqs.split(","), dtype=np.float64),
-                )
+            n = docs.count(",") + 1
+            if n <= dropped or ((used + n) * POSTING_BYTES > budget and (not sizes or sizes[0][0] >= n)):
+                dropped = max(dropped, n)  # no longer than what is left out or kept: skip it
+                continue
+            entry = _compact_postings(
+                np.array(docs.split(","), dtype=np.int64), np.array(freqs.split(","), dtype=np.float64)
+            )
+            heapq.heappush(sizes, (n, token))
+            used += n
+            with self._lock:
+                self._preloaded[token] = entry
+                while used * POSTING_BYTES > budget:
+                    gone, short = heapq.heappop(sizes)
+                    del self._preloaded[short]
+                    used -= gone
+                    dropped = max(dropped, gone)
+        return dropped == 0
 
     def names(self, store, rowids: list[int]) -> dict[int, str]:
         """rowid -> paper id, asked of the store once per row and index version."""
@@ -152,13 +178,16 @@ def _index(store) -> KeywordIndex:
 
 
 def preload(store) -> bool:
-    """Read all postings of a store of at most PRELOAD_MAX_PAPERS papers ahead of its
-    queries (what a long-running server wants); False when the store is larger."""
-    index = _index(store)
-    if index.n_rows > PRELOAD_MAX_PAPERS:
-        return False
-    index.preload(store)
-    return True
+    """Read the store's postings ahead of its queries (what a long-running server wants),
+    the longest lists first, within PRELOAD_BYTES; False when some were left out."""
+    return _index(store).preload(store, PRELOAD_BYTES)
+
+
+def _compact_postings(docs: np.ndarray, freq: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(int32 rowids, counts as uint16 when they are whole numbers that fit, as the
+    store's integer column weights give them; float64 otherwise)."""
+    whole = len(freq) == 0 or (freq.max() < 2**16 and bool(np.all(freq == np.floor(freq))))
+    return docs.astype(np.int32), freq.astype(np.uint16) if whole else freq
 
 
 def doc_freq(store, words: list[str]) -> dict[str, int]:
