@@ -4,11 +4,13 @@ atlas after the default embed, mixed queries, the glossary's cut; and the minilm
 end search fuses as a third signal."""
 
 import json
+import shutil
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+import faultkit as fk
 from paperatlas import Atlas
 from paperatlas import search as S
 from paperatlas.search import translate as X
@@ -338,3 +340,53 @@ def test_repeated_words_are_looked_up_once(atlas):
     assert seen == [] and again is not None and again.terms == first.terms
     X.translate(atlas.store, "联邦学习的隐私", embed)
     assert seen and "联邦学习" not in seen and set(seen).isdisjoint(looked)
+
+
+# -- a fresh list: `add` then `map`, then a Chinese query -----------------------------------------
+
+# its words are not in the shipped glossary: only the atlas's learned terms can answer it
+UNKNOWN_TO_GLOSSARY = "温度和风速"  # "temperature and wind speed" -> weather01
+
+
+@pytest.fixture(scope="module")
+def mapped(tmp_path_factory):
+    """The 24 fixture papers after `paperatlas add` and `paperatlas map` (real CLI, no `embed`)."""
+    folder = tmp_path_factory.mktemp("zh-map")
+    papers = fk.write_list(
+        folder / "papers.jsonl", [{k: p[k] for k in ("id", "title", "abstract")} for p in PAPERS]
+    )
+    db = folder / "atlas.db"
+    for args in (("add", papers, "--no-enrich"), ("map",)):
+        done = fk.run_cli(*map(str, args), "--db", str(db))
+        assert done.returncode == 0, done.stderr
+    return db
+
+
+def test_map_leaves_the_vocabulary_out_and_a_chinese_query_builds_it(mapped, tmp_path):
+    db = shutil.copy(mapped, tmp_path / "atlas.db")
+    assert X.load_vocabulary(Atlas(db).store) is None  # the map did not build it
+    assert S.glossary_rest(UNKNOWN_TO_GLOSSARY).strip() == UNKNOWN_TO_GLOSSARY
+    done = fk.run_cli("search", UNKNOWN_TO_GLOSSARY, "--json", "--db", str(db))
+    assert done.returncode == 0, done.stderr
+    hits = [h["id"] for h in json.loads(done.stdout)["hits"]]
+    assert hits[0] == "weather01", hits
+    vocab = X.load_vocabulary(Atlas(db).store)  # stored for the next query
+    assert vocab is not None and vocab.papers == len(PAPERS) and "wind" in vocab.terms
+
+
+def test_read_only_small_atlas_builds_the_vocabulary_in_memory(mapped, tmp_path):
+    db = shutil.copy(mapped, tmp_path / "atlas.db")
+    atlas = Atlas(db, read_only=True)
+    assert atlas.search(UNKNOWN_TO_GLOSSARY, k=3).hits[0].id == "weather01"
+    assert X.load_vocabulary(atlas.store) is None
+
+
+def test_large_atlas_waits_for_embed_to_build_the_vocabulary(mapped, tmp_path, monkeypatch):
+    """Above ON_DEMAND_PAPERS a query does not embed the atlas's terms (up to 16,000):
+    without `paperatlas embed` its unknown words have no learned terms."""
+    monkeypatch.setattr(X, "ON_DEMAND_PAPERS", len(PAPERS) - 1)
+    atlas = Atlas(shutil.copy(mapped, tmp_path / "atlas.db"))
+    assert S.candidate_rankings(atlas.store, UNKNOWN_TO_GLOSSARY).translation is None
+    assert X.load_vocabulary(atlas.store) is None
+    atlas.build_vocabulary()  # what `paperatlas embed` does
+    assert "wind" in S.candidate_rankings(atlas.store, UNKNOWN_TO_GLOSSARY).translation.split()

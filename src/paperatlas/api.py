@@ -302,13 +302,18 @@ class Atlas:
 
         return VocabularyReport(**build_vocabulary(self.store, progress=progress, force=force))
 
-    def ensure_vectors(self, model: str | None = None, progress: bool = False) -> EmbedReport | None:
+    def ensure_vectors(
+        self, model: str | None = None, progress: bool = False, vocabulary: bool = True
+    ) -> EmbedReport | None:
         """Embed the papers that have no vector yet for the model a map would use (None:
-        every paper already has one; embedding skips unchanged papers, so this is cheap)."""
+        every paper already has one; embedding skips unchanged papers, so this is cheap).
+        `vocabulary=False`: a fresh atlas's first run leaves the vocabulary for Chinese
+        queries out (a map does not draw it; a small atlas builds it on the first Chinese
+        query, see search/translate.py)."""
         from paperatlas.atlas import pick_model
 
         if model is None and not self.store.vector_models():
-            return self.embed(progress=progress)
+            return self.embed(progress=progress, vocabulary=vocabulary)
         target = model or pick_model(self.store, self.store.all_ids(), None)
         if len(self.store.vector_state(target)) < self.stats().papers:
             return self.embed(model=target, progress=progress)

@@ -56,7 +56,7 @@ def map_command(
     if atlas.stats(list_name).papers == 0:
         raise UserError("no papers yet: run `paperatlas add FILE` first")
     progress = sys.stderr.isatty()
-    atlas.ensure_vectors(model, progress)
+    atlas.ensure_vectors(model, progress, vocabulary=False)  # Chinese search builds its own when small
     stored = atlas.build_map(list_name=list_name, model=model, force=force, progress=progress)
     meta = stored.meta
     state = "built" if stored.built else "unchanged, reused"
