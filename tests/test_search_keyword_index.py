@@ -145,7 +145,7 @@ def test_a_preload_over_its_budget_keeps_the_longest_lists_and_ranks_the_same(st
     monkeypatch.setattr(K, "PRELOAD_BYTES", sum(sizes.values()) * K.POSTING_BYTES // 3)
     K._INDEXES.clear()
     assert K.preload(store) is False
-    kept = K._index(store)._preloaded
+    kept = K._index(store)._packed.slot
     assert 0 < len(kept) < len(sizes)
     assert sum(sizes[t] for t in kept) * K.POSTING_BYTES <= K.PRELOAD_BYTES
     assert min(sizes[t] for t in kept) >= max(n for t, n in sizes.items() if t not in kept)

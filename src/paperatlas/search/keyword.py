@@ -22,7 +22,6 @@ most papers contain dropped), ranked here or by FTS5.
 
 from __future__ import annotations
 
-import heapq
 import sqlite3
 import threading
 from collections import OrderedDict
@@ -75,7 +74,7 @@ class KeywordIndex:
             self.doc_len[rowid] = sum(_varints(bytes(blob)))
         self.n_rows = len(rows)
         self.avgdl = float(self.doc_len.sum()) / self.n_rows if self.n_rows else 1.0
-        self._preloaded: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # never evicted
+        self._packed = _Packed(0)  # what the preload kept: never evicted
         self._postings: OrderedDict[str, tuple[np.ndarray, np.ndarray]] = OrderedDict()  # LRU
         self._cached = 0  # postings in the LRU
         self._names: dict[int, str] = {}
@@ -90,7 +89,7 @@ class KeywordIndex:
 
     def _compact(self, store, token: str) -> tuple[np.ndarray, np.ndarray]:
         with self._lock:
-            hit = self._preloaded.get(token)
+            hit = self._packed.get(token)
             if hit is not None:
                 return hit
             hit = self._postings.get(token)
@@ -112,33 +111,28 @@ class KeywordIndex:
         return entry
 
     def cached_doc_freq(self, token: str) -> int | None:
-        entry = self._preloaded.get(token) or self._postings.get(token)
+        entry = self._packed.get(token) or self._postings.get(token)
         return None if entry is None else len(entry[0])
 
     def preload(self, store, budget: int) -> bool:
-        """Every token's postings in one read (~2 s per 10k papers, mostly inside SQLite,
+        """Every token's postings in one read (~4 s per 10k papers, mostly inside SQLite,
         so other threads keep running), keeping the longest lists within `budget` bytes:
-        a query then reads at most the short lists left out. True when none was left out."""
-        sizes: list[tuple[int, str]] = []  # heap of (postings, token) kept: shortest first
-        used, dropped = 0, 0  # the longest list left out so far
+        a query then reads at most the shorter lists left out. True when none was left out."""
+        counts = dict(store.fts_token_counts())
+        longest = sorted(counts.values(), reverse=True)
+        fit = int(np.searchsorted(np.cumsum(longest), budget // POSTING_BYTES, side="right"))
+        floor = longest[fit] if fit < len(longest) else 0  # keep the lists longer than this
+        packed = _Packed(sum(n for n in longest if n > floor))
         for token, docs, freqs in store.fts_all_postings():
-            n = docs.count(",") + 1
-            if n <= dropped or ((used + n) * POSTING_BYTES > budget and (not sizes or sizes[0][0] >= n)):
-                dropped = max(dropped, n)  # no longer than what is left out or kept: skip it
-                continue
-            entry = _compact_postings(
-                np.array(docs.split(","), dtype=np.int64), np.array(freqs.split(","), dtype=np.float64)
-            )
-            heapq.heappush(sizes, (n, token))
-            used += n
-            with self._lock:
-                self._preloaded[token] = entry
-                while used * POSTING_BYTES > budget:
-                    gone, short = heapq.heappop(sizes)
-                    del self._preloaded[short]
-                    used -= gone
-                    dropped = max(dropped, gone)
-        return dropped == 0
+            if counts.get(token, 0) > floor and docs.count(",") + 1 == counts[token]:  # else changed since
+                packed.add(
+                    token,
+                    np.array(docs.split(","), dtype=np.int64),
+                    np.array(freqs.split(","), dtype=np.float64),
+                )
+        with self._lock:
+            self._packed = packed
+        return floor == 0
 
     def names(self, store, rowids: list[int]) -> dict[int, str]:
         """rowid -> paper id, asked of the store once per row and index version."""
@@ -181,6 +175,33 @@ def preload(store) -> bool:
     """Read the store's postings ahead of its queries (what a long-running server wants),
     the longest lists first, within PRELOAD_BYTES; False when some were left out."""
     return _index(store).preload(store, PRELOAD_BYTES)
+
+
+class _Packed:
+    """Many tokens' postings in two flat arrays, filled token by token: two numpy arrays
+    per token would cost ~300 bytes each, as much as the postings of a 100k-paper index's
+    ~130k tokens."""
+
+    def __init__(self, size: int):
+        self.slot: dict[str, tuple[int, int]] = {}  # token -> (start, stop)
+        self.docs = np.empty(size, dtype=np.int32)
+        self.freq: np.ndarray = np.empty(size, dtype=np.uint16)
+        self.used = 0
+
+    def add(self, token: str, docs: np.ndarray, freq: np.ndarray) -> None:
+        docs, freq = _compact_postings(docs, freq)
+        start, stop = self.used, self.used + len(docs)
+        if stop > len(self.docs):
+            return  # the index changed while it was read: this token is read per query
+        if freq.dtype != self.freq.dtype:
+            self.freq = self.freq.astype(np.float64)
+        self.docs[start:stop], self.freq[start:stop] = docs, freq
+        self.slot[token] = (start, stop)
+        self.used = stop
+
+    def get(self, token: str) -> tuple[np.ndarray, np.ndarray] | None:
+        where = self.slot.get(token)
+        return None if where is None else (self.docs[where[0] : where[1]], self.freq[where[0] : where[1]])
 
 
 def _compact_postings(docs: np.ndarray, freq: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

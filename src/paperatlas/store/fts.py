@@ -93,6 +93,11 @@ class FullText(StoreBase):
             "GROUP BY term, doc) GROUP BY term"
         )
 
+    def fts_token_counts(self) -> list[tuple[str, int]]:
+        """(token, rows holding it) of every index token: the length of each postings list."""
+        self._fts_vocab_tables()
+        return self.conn.execute("SELECT term, doc FROM temp.papers_fts_vocab").fetchall()
+
     def fts_doc_sizes(self) -> list[tuple[int, bytes]]:
         """(rowid, FTS5 docsize record: one varint token count per column) of every row."""
         return self.conn.execute("SELECT id, sz FROM papers_fts_docsize").fetchall()
