@@ -1,5 +1,5 @@
 """Fixtures shared by the test modules: the one way to drive the CLI in-process, a fresh store,
-a dump of its tables, and a ban on network access.
+a dump of its tables, a ban on network access, and the search fixture's papers embedded.
 
 Tests that need a real process (signals, kill -9, a server on a port, the installed console
 script) start one with subprocess; everything else goes through `cli`, which runs the same
@@ -8,6 +8,7 @@ entry point as the `paperatlas` script (`run_app`: exit codes, error lines, usag
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import sys
@@ -21,6 +22,7 @@ import pytest
 # xdist worker) imports it first.
 os.environ["COLUMNS"] = "200"
 
+from paperatlas import Atlas
 from paperatlas.cli import app
 from paperatlas.cli.common import run_app
 from paperatlas.store import Store
@@ -84,3 +86,24 @@ def no_network() -> Iterator[None]:
         mp.setattr(socket.socket, "connect_ex", refuse)
         mp.setattr(socket, "create_connection", refuse)
         yield
+
+
+SEARCH_FIXTURE = Path(__file__).parent / "fixtures" / "search" / "papers.jsonl"
+
+
+@pytest.fixture(scope="module")
+def embedded_search_atlas(tmp_path_factory: pytest.TempPathFactory) -> Atlas:
+    """The search fixture's 24 papers (id, title, abstract), embedded by the default
+    `paperatlas embed` only: static vectors and the English vocabulary for Chinese queries,
+    no use-multilingual paper vectors. One per test module (module scope)."""
+    papers = [json.loads(line) for line in SEARCH_FIXTURE.read_text(encoding="utf-8").splitlines()]
+    folder = tmp_path_factory.mktemp("search-atlas")
+    path = folder / "papers.jsonl"
+    path.write_text(
+        "".join(json.dumps({k: p[k] for k in ("id", "title", "abstract")}) + "\n" for p in papers),
+        encoding="utf-8",
+    )
+    atlas = Atlas(folder / "atlas.db")
+    atlas.add([path], list_name="fixture", enrich=False)
+    atlas.embed()
+    return atlas

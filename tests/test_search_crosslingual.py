@@ -74,18 +74,9 @@ def test_glossary_cut_covers_the_most_of_the_query():
 
 
 @pytest.fixture(scope="module")
-def atlas(tmp_path_factory):
-    """The 24 fixture papers, embedded by the default `paperatlas embed` only: static
-    vectors and the English vocabulary; no use-multilingual paper vectors."""
-    path = tmp_path_factory.mktemp("zh") / "papers.jsonl"
-    path.write_text(
-        "".join(json.dumps({k: p[k] for k in ("id", "title", "abstract")}) + "\n" for p in PAPERS),
-        encoding="utf-8",
-    )
-    atlas = Atlas(tmp_path_factory.mktemp("zh") / "atlas.db")
-    atlas.add([path], list_name="fixture", enrich=False)
-    atlas.embed()
-    return atlas
+def atlas(embedded_search_atlas):
+    """The 24 fixture papers after the default `paperatlas embed` only (conftest)."""
+    return embedded_search_atlas
 
 
 def test_default_embed_readies_chinese_queries(atlas):

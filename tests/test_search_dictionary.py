@@ -2,13 +2,11 @@
 use in search/translate.py): the file's format, the senses kept, their match with the
 atlas's vocabulary, the model's choice among them, and a query on a fixture atlas."""
 
-import json
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from paperatlas import Atlas
 from paperatlas import search as S
 from paperatlas.search import dictionary as D
 from paperatlas.search import translate as X
@@ -100,18 +98,9 @@ def test_a_unit_takes_one_term_per_stem(monkeypatch):
 
 
 @pytest.fixture(scope="module")
-def atlas(tmp_path_factory):
-    """The search fixture's 24 papers after the default `paperatlas embed`."""
-    papers = [json.loads(line) for line in FIXTURE.read_text(encoding="utf-8").splitlines()]
-    path = tmp_path_factory.mktemp("cedict") / "papers.jsonl"
-    path.write_text(
-        "".join(json.dumps({k: p[k] for k in ("id", "title", "abstract")}) + "\n" for p in papers),
-        encoding="utf-8",
-    )
-    atlas = Atlas(tmp_path_factory.mktemp("cedict") / "atlas.db")
-    atlas.add([path], list_name="fixture", enrich=False)
-    atlas.embed()
-    return atlas
+def atlas(embedded_search_atlas):
+    """The search fixture's 24 papers after the default `paperatlas embed` (conftest)."""
+    return embedded_search_atlas
 
 
 def test_dictionary_gives_the_research_sense_of_a_query_word(atlas, monkeypatch):
