@@ -27,7 +27,7 @@ TITLE_MAX_WORDS = 25
 TITLE_MAX_CHARS = 250
 TITLE_MAX_CJK_CHARS = 60  # a Chinese title is 10-40 characters; an abstract is hundreds
 # The longest of the 12,406 fit-half ICLR 2026 abstracts has 4,306 characters (the longest
-# read from ../shared/realworld's lists, 2,919): free text over four times that is a
+# read from the 12 real-world lists of the evaluation set, 2,919): free text over four times that is a
 # document (a dictionary, a log), not an abstract, and a list reader skips it, not a paper.
 ABSTRACT_MAX_CHARS = 20_000
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
