@@ -36,7 +36,7 @@ class StaticProjection:
 
     def __init__(self, vocabulary: dict[str, int], idf: np.ndarray, backend: StaticBackend | None = None):
         backend = backend or StaticBackend.load()
-        pairs = [(j, vocabulary[t]) for t, j in backend.vectorizer.vocabulary.items() if t in vocabulary]
+        pairs = [(j, vocabulary[t]) for t, j in backend.vocabulary.items() if t in vocabulary]
         rows = np.array([p[0] for p in pairs], dtype=np.int64)
         self.columns = np.array([p[1] for p in pairs], dtype=np.int64)
         keep: list[int] = []
@@ -47,7 +47,7 @@ class StaticProjection:
                 self.blocks.append(slice(len(keep), len(keep) + size))
                 keep.extend(range(start, start + size))
             start += size
-        ratio = backend.vectorizer.idf_[rows] / np.asarray(idf, dtype=np.float32)[self.columns]
+        ratio = backend.idf[rows] / np.asarray(idf, dtype=np.float32)[self.columns]
         self.table = (backend.table[np.ix_(rows, np.array(keep, dtype=np.int64))] * ratio[:, None]).astype(
             np.float32
         )
