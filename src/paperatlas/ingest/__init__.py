@@ -36,7 +36,7 @@ from functools import cached_property
 from itertools import islice
 from operator import attrgetter
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from paperatlas.errors import InputError, PaperatlasError
 from paperatlas.identifiers import find_identifiers
@@ -71,6 +71,7 @@ _SUFFIXES = {
     ".eml",
 }
 _HASH_ID = re.compile(r"^h[0-9a-f]{15}$")
+K = TypeVar("K")
 _FILL_FIELDS = ("title", "venue", "year", "area", "decision", "rating", "section", "date")
 _SAME_ID_MIN = 0.2  # shingle Jaccard below which one id carries two different papers
 _SAME_TITLE_MIN = 0.5  # word Jaccard below which one id carries two differently titled papers
@@ -205,6 +206,23 @@ def inspect_file(path: str | Path, limit: int = 10) -> tuple[FileReport, list[di
     return report, rows
 
 
+def _set_once(mapping: dict[K, str], by_hash_id: dict[str, list[K]], key: K, pid: str) -> None:
+    """mapping.setdefault(key, pid), noting a new entry that names a hash-id paper."""
+    if key not in mapping:
+        mapping[key] = pid
+        if _HASH_ID.match(pid):
+            by_hash_id.setdefault(pid, []).append(key)
+
+
+def _rename(mapping: dict[K, str], by_hash_id: dict[str, list[K]], keys: list[K], old: str, new: str) -> None:
+    """Those of `keys` that name `old` in `mapping` name `new` instead."""
+    for key in keys:
+        if mapping.get(key) == old:
+            mapping[key] = new
+            if _HASH_ID.match(new):  # (a source id that looks like a hash id)
+                by_hash_id.setdefault(new, []).append(key)
+
+
 class _Import:
     """One file into one list, inside the caller's transaction."""
 
@@ -222,6 +240,12 @@ class _Import:
         # A source id seen again in the same file is the same paper (a record repeated or
         # updated: the first one's fields stay, as in any merge), in whichever batch it comes.
         self.file_ids: dict[tuple[str, str], str] = {}  # (file, source id) -> its first paper
+        # The entries of file_ids and title_map (both as big as the file or the store) that
+        # name a hash-id paper, by that id: a re-key (only hash ids are re-keyed) moves
+        # them alone instead of rewriting the whole maps. A title_map entry made from a
+        # stored title is found again from that title (titles are filled, never changed).
+        self.hash_file_keys: dict[str, list[tuple[str, str]]] = {}
+        self.hash_title_keys: dict[str, list[str]] = {}
         self.folder = False  # known once reading starts (read() sets the format)
         self.index_new_papers = lambda: None  # set by store.bulk_fts() in run()
         self.position = 0
@@ -352,7 +376,7 @@ class _Import:
         if target is None:
             pid = record.clash_id if record.id_clash else record.paper_id
             if key := self._file_key(paper):
-                self.file_ids.setdefault(key, pid)
+                self._file_id(key, pid)
             row = _row(pid, paper, record.identifiers)
             self.new_rows.append(row)
             self.pending.add(pid)
@@ -384,7 +408,7 @@ class _Import:
                 target = paper.id
             changed = self._merge(target, record)
         if key := self._file_key(paper):
-            self.file_ids.setdefault(key, target)
+            self._file_id(key, target)
         if changed or how != "id":
             self._add_keys(record, target, known_keys)
         for h in record.hashes:
@@ -504,22 +528,38 @@ class _Import:
         def swap(pid: str) -> str:
             return new if pid == old else pid
 
-        self.in_list = {swap(i) for i in self.in_list}
-        self.file_ids = {key: swap(pid) for key, pid in self.file_ids.items()}
+        if old in self.in_list:
+            self.in_list.discard(old)
+            self.in_list.add(new)
+        _rename(self.file_ids, self.hash_file_keys, self.hash_file_keys.pop(old, []), old, new)
+        # what the batch has still to write and its look-ups: as big as the batch
         self.members = [(name, swap(pid), pos) for name, pid, pos in self.members]
         self.new_hashes = [(h, swap(pid)) for h, pid in self.new_hashes]
         self.new_sigs = [(swap(pid), i, sig) for pid, i, sig in self.new_sigs]
         self.new_keys = [(kind, value, swap(pid)) for kind, value, pid in self.new_keys]
-        mappings: list[dict[Any, str]] = [known_hashes, known_keys, self.title_map or {}]
+        mappings: list[dict[Any, str]] = [known_hashes, known_keys]
         for mapping in mappings:
             for key, pid in mapping.items():
                 if pid == old:
                     mapping[key] = new
+        moved = self.stored.pop(old, None) or self.store.get_paper(new)
+        if self.title_map is not None:
+            named = self.hash_title_keys.pop(old, [])
+            if moved is not None and (own := title_key(moved.get("title"))):
+                named.append(own)
+            _rename(self.title_map, self.hash_title_keys, named, old, new)
         known_ids.discard(old)
         known_ids.add(new)
-        moved = self.stored.pop(old, None) or self.store.get_paper(new)
         if moved is not None:
             self.stored[new] = {**moved, "id": new}
+
+    def _file_id(self, key: tuple[str, str], pid: str) -> None:
+        _set_once(self.file_ids, self.hash_file_keys, key, pid)
+
+    def _title_id(self, tkey: str, pid: str) -> None:
+        """A title read in this import (one from a stored title is found from that title)."""
+        assert self.title_map is not None
+        _set_once(self.title_map, self.hash_title_keys, tkey, pid)
 
     def _file_key(self, paper: Paper) -> tuple[str, str] | None:
         """(the file it was read from, its source id): in a folder, each file apart."""
@@ -588,7 +628,7 @@ class _Import:
             return
         key = ("title", record.title_key)
         if self.title_map is not None:
-            self.title_map.setdefault(record.title_key, pid)
+            self._title_id(record.title_key, pid)
         if key not in known_keys:
             known_keys[key] = pid
             if not has_text(self._paper(pid)["abstract"]):  # stored only for title-only papers
