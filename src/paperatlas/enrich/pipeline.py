@@ -128,19 +128,17 @@ class EnrichPlan:
         return counts
 
 
-def _scan(store, version: str, force: bool) -> Iterator[tuple[Item, bool]]:
-    """Every paper as (item, needs facts), read a page at a time with its stored facts'
-    hash and version beside it: memory is one page, whatever the store's size."""
+def _scan(store, version: str | None) -> Iterator[Item]:
+    """The papers to do, in rowid order, read a page at a time with the hash of what their
+    facts are read from: those without current facts of `version` (what facts_pending
+    counts: none, of another version, or made stale by a changed text or links), every
+    paper when `version` is None (force). Memory is one page whatever the store's size,
+    and papers already done are passed over inside SQLite: a rerun reads only the rest."""
     after = 0
-    while True:
-        page = store.facts_inputs_page(after, PAGE)
-        if not page:
-            return
-        for _, pid, title, abstract, code_json, stored_hash, stored_version in page:
+    while page := store.facts_inputs_page(after, PAGE, version):
+        for _, pid, title, abstract, code_json, _, _ in page:
             code = json.loads(code_json) if code_json and code_json != "[]" else []
-            digest = facts_hash(title, abstract, code)
-            stale = force or (stored_hash, stored_version) != (digest, version)
-            yield (pid, title, abstract, code, digest), stale
+            yield pid, title, abstract, code, facts_hash(title, abstract, code)
         after = page[-1][0]
 
 
@@ -148,47 +146,33 @@ def pending_batches(store, plan: EnrichPlan, size: int | None = None) -> Iterato
     """The papers `plan` does, in store order, in batches of `size` (default BATCH), read
     as consumed (a consumer may store a batch's facts before taking the next: pages
     follow rowids)."""
-    size = size or BATCH
-    batch: list[Item] = []
-    for item, stale in _scan(store, plan.version, plan.force):
-        if stale:
-            batch.append(item)
-            if len(batch) == size:
-                yield batch
-                batch = []
-    if batch:
+    items = _scan(store, None if plan.force else plan.version)
+    while batch := list(itertools.islice(items, size or BATCH)):
         yield batch
 
 
 def plan_enrich(store, force: bool = False) -> EnrichPlan:
-    """What `enrich_store` (or its Ray run) has to do; loads the area classifier once to
-    know whether areas can be predicted (facts do not wait for it: without it they are
-    stored without the area, under the plain extractor version)."""
+    """What `enrich_store` (or its Ray run) has to do: counted by the store (two counts
+    on indexes, whatever was done before), not by reading the papers. Loads the area
+    classifier once, when there is work, to know whether areas can be predicted (facts
+    do not wait for it: without it they are stored without the area, under the plain
+    extractor version)."""
     predict_areas = _area_predictor()
     version = EXTRACTOR_VERSION + ("+areas" if predict_areas else "")
-    if not force and store.facts_pending(version) == 0:  # one query when nothing is to do
-        total = store.count_papers()
-        return EnrichPlan(version, predict_areas is not None, 0, total, force)
+    total = store.count_papers()
 
-    def count(version: str) -> tuple[int, int, str | None]:
-        todo = total = 0
-        first = None
-        for item, stale in _scan(store, version, force):
-            total += 1
-            if stale:
-                todo += 1
-                first = first if first is not None else item[2]
-        return todo, total, first
+    def count(version: str) -> int:
+        return total if force else store.facts_pending(version)
 
-    todo, total, first = count(version)
+    todo = count(version)
     area_problem = None
     if todo and predict_areas is not None:
         try:
-            predict_areas([first or ""])  # loads the area model once; it may not be trained yet
+            predict_areas(["area model check"])  # loads the model once; it may not be trained yet
         except PaperatlasError as exc:
             area_problem, predict_areas = str(exc), None
             version = EXTRACTOR_VERSION
-            todo, total, _ = count(version)
+            todo = count(version)
     return EnrichPlan(version, predict_areas is not None, todo, total, force, area_problem)
 
 
@@ -225,9 +209,9 @@ def enrich_store(
 
     Work is written in batches of BATCH papers, one transaction each: an interrupt keeps
     every finished batch, and the next run resumes where it stopped (the store says
-    what is pending: Store.facts_pending, one query, so a run with nothing to do costs
-    next to nothing). Papers are read from the store a page at a time, so memory does not
-    grow with the store. Large stores are extracted by a pool of worker processes
+    what is pending: Store.facts_pending, so a run with nothing to do costs next to
+    nothing, and a rerun reads only the papers left). Papers are read from the store a
+    page at a time, so memory does not grow with the store. Large stores are extracted by a pool of worker processes
     (`workers`, default: one per core) that die with this process (workers.process_pool).
     Returns counts: total, enriched, skipped, named, with_code, with_area (and area_problem,
     the reason, when the area classifier could not be used).

@@ -82,16 +82,19 @@ class FactRows(StoreBase):
         }
 
     def facts_inputs_page(
-        self, after: int = 0, limit: int = 1000
+        self, after: int = 0, limit: int = 1000, pending: str | None = None
     ) -> list[tuple[int, str, str | None, str, str, str | None, str | None]]:
         """One page of the papers after rowid `after`, in rowid order, as (rowid, id, title,
         abstract, code_urls as stored JSON, text_hash and version of the stored facts or
-        None): what enrich reads, a page at a time (see vector_inputs_page)."""
+        None): what enrich reads, a page at a time (see vector_inputs_page). Given a
+        `pending` version, only the papers facts_pending counts for it: the papers with
+        current facts are passed over inside SQLite, their text never read out."""
+        where = "" if pending is None else " AND (f.paper_id IS NULL OR f.text_hash = '' OR f.version != ?)"
         return self.conn.execute(
             "SELECT p.rowid, p.id, p.title, p.abstract, p.code_urls, f.text_hash, f.version "
             "FROM papers p LEFT JOIN facts f ON f.paper_id = p.id "
-            "WHERE p.rowid > ? ORDER BY p.rowid LIMIT ?",
-            (after, limit),
+            f"WHERE p.rowid > ?{where} ORDER BY p.rowid LIMIT ?",
+            (after, *(() if pending is None else (pending,)), limit),
         ).fetchall()
 
     def facts_pending(self, version: str | None = None) -> int:
