@@ -217,3 +217,43 @@ def test_graph_index_then_onnx_model_in_one_process():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "(1, 384)" in done.stdout
+
+
+def test_a_saved_graph_is_memory_mapped_until_it_changes(tmp_path):
+    x = clustered(1200, 16, 8)
+    ids = [f"p{i}" for i in range(len(x))]
+    path = tmp_path / "atlas.db.toy.usearch"
+    ann = I.AnnIndex(16, path)
+    ann.add(ids[:1000], x[:1000], ["h"] * 1000)
+    ann.save()
+    viewed = I.AnnIndex.load(path, 16, view=True)
+    loaded = I.AnnIndex.load(path, 16)
+    assert viewed is not None and loaded is not None and viewed._viewed and not loaded._viewed
+    for q in x[1000:1050]:  # the same graph: the same answers
+        assert viewed.search(q, 20) == loaded.search(q, 20)
+    assert np.array_equal(viewed.vectors_of(ids[:30])[1], loaded.vectors_of(ids[:30])[1])
+    allowed = set(ids[::9])  # a filter scores the allowed vectors read from the graph
+    assert viewed.search(x[1001], 10, allowed) == loaded.search(x[1001], 10, allowed)
+    viewed.add(ids[1000:], x[1000:], ["h"] * 200)  # a change reads the file first
+    viewed.remove(["p3"])
+    assert not viewed._viewed and len(viewed) == 1199
+    assert viewed.search(x[1100], 1)[0][0] == "p1100"
+    viewed.save()
+    again = I.AnnIndex.load(path, 16, view=True)
+    assert again is not None and len(again) == 1199 and "p3" not in again.ids
+
+
+def test_open_index_maps_an_unchanged_graph_and_reads_a_changed_one(tmp_path):
+    x = clustered(300, 16, 9)
+    ids = [f"p{i}" for i in range(300)]
+    store = toy_store(tmp_path / "atlas.db", ids, x[:250])
+    I.clear_cache()
+    I.open_index(store, "toy", ann_threshold=100)  # built and saved
+    I.clear_cache()
+    ann = I.open_index(store, "toy", ann_threshold=100)
+    assert ann._viewed and len(ann) == 250
+    with store.transaction():
+        store.put_vectors("toy", ids[250:], x[250:], ["h"] * 50)
+    I.clear_cache()
+    ann = I.open_index(store, "toy", ann_threshold=100)
+    assert not ann._viewed and len(ann) == 300 and ann.search(x[299], 1)[0][0] == "p299"

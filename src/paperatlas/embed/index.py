@@ -191,6 +191,7 @@ class AnnIndex:
         self._id_to_key: dict[str, int] = {}
         self._hashes: dict[str, str] = {}
         self._next_key = 0
+        self._viewed = False  # the graph is the saved file, memory-mapped (read only)
         self._lock = threading.Lock()
 
     # -- contents ------------------------------------------------------------------------
@@ -214,6 +215,7 @@ class AnnIndex:
         if not ids:
             return
         with self._lock:
+            self._writable()
             replaced = [self._id_to_key[p] for p in ids if p in self._id_to_key]
             if replaced:
                 self._remove_keys(replaced)
@@ -236,7 +238,14 @@ class AnnIndex:
         with self._lock:
             self._remove_keys([self._id_to_key[p] for p in ids if p in self._id_to_key])
 
+    def _writable(self) -> None:
+        """A memory-mapped graph cannot change: read the file into memory first."""
+        if self._viewed:
+            self._index.load(str(self.path))
+            self._viewed = False
+
     def _remove_keys(self, keys: list[int]) -> None:
+        self._writable()
         self._index.remove(np.asarray(keys, dtype=np.uint64))
         for key in keys:
             pid = self._key_to_id.pop(key)
@@ -319,8 +328,11 @@ class AnnIndex:
         os.replace(meta_tmp, self.path.with_name(self.path.name + ".json"))
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str], dim: int) -> AnnIndex | None:
-        """The index saved at `path`, or None if it is missing, unreadable or inconsistent."""
+    def load(cls, path: str | os.PathLike[str], dim: int, view: bool = False) -> AnnIndex | None:
+        """The index saved at `path`, or None if it is missing, unreadable or inconsistent.
+        `view`: memory-map the graph instead of reading it (a million papers' graph is
+        ~0.7 GB: a process that only searches it reads the pages its queries visit; the
+        first change reads it whole)."""
         path = Path(path)
         meta_path = path.with_name(path.name + ".json")
         if not path.exists() or not meta_path.exists():
@@ -330,17 +342,22 @@ class AnnIndex:
             if meta["dim"] != dim:
                 return None
             index = cls(dim, path, **meta["params"])
-            index._index.load(str(path))
-            keys = {int(k): v for k, v in meta["keys"].items()}
+            if view:
+                index._index.view(str(path))
+            else:
+                index._index.load(str(path))
+            index._viewed = view
+            keys = list(map(int, meta["keys"]))
+            pids = [v[0] for v in meta["keys"].values()]
+            hashes = [v[1] for v in meta["keys"].values()]
             if len(index._index) != len(keys):
                 return None
-        except (OSError, ValueError, KeyError, TypeError, RuntimeError):
+        except (OSError, ValueError, KeyError, TypeError, RuntimeError, IndexError):
             return None
         index._next_key = int(meta["next_key"])
-        for key, (pid, h) in keys.items():
-            index._key_to_id[key] = pid
-            index._id_to_key[pid] = key
-            index._hashes[pid] = h
+        index._key_to_id = dict(zip(keys, pids))
+        index._id_to_key = dict(zip(pids, keys))
+        index._hashes = dict(zip(pids, hashes))
         return index
 
     def memory_bytes(self) -> int:
@@ -445,7 +462,7 @@ def _open_ann(
     if weights is not None and weights.shape[0] != dim:
         weights = None  # vectors of another version of the model: search them as stored
     path = index_path(store.path, model, weights)
-    index = AnnIndex.load(path, dim) or AnnIndex(dim, path)
+    index = AnnIndex.load(path, dim, view=True) or AnnIndex(dim, path)
     todo = sum(1 for p, h in state.items() if index._hashes.get(p) != h)
 
     def load(ids):
