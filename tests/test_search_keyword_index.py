@@ -11,6 +11,7 @@ import pytest
 
 from paperatlas import search as S
 from paperatlas.search import keyword as K
+from paperatlas.search import postings_file
 from paperatlas.store import Store
 
 FIXTURE = Path(__file__).parent / "fixtures" / "search" / "papers.jsonl"
@@ -139,16 +140,23 @@ def test_doc_freq_matches_the_index_before_and_after_preload(store):
     assert K.doc_freq(store, words) == truth
 
 
-def test_a_preload_over_its_budget_keeps_the_longest_lists_and_ranks_the_same(store, monkeypatch):
+@pytest.mark.parametrize("share", [3, 30])
+def test_a_preload_over_its_budget_keeps_the_longest_lists_and_ranks_the_same(store, monkeypatch, share):
     expected = {tuple(q): fts5_ranking(store, q, 20) for q in queries()}
     sizes = {t: d.count(",") + 1 for t, d, _ in store.fts_all_postings()}
-    monkeypatch.setattr(K, "PRELOAD_BYTES", sum(sizes.values()) * K.POSTING_BYTES // 3)
+    budget = sum(n * K.POSTING_BYTES + K.TOKEN_BYTES for n in sizes.values()) // share
     K._INDEXES.clear()
-    assert K.preload(store) is False
+    assert K.preload(store, budget, to_file=False) is False
     kept = K._index(store)._packed.slot
     assert 0 < len(kept) < len(sizes)
-    assert sum(sizes[t] for t in kept) * K.POSTING_BYTES <= K.PRELOAD_BYTES
-    assert min(sizes[t] for t in kept) >= max(n for t, n in sizes.items() if t not in kept)
+    assert sum(sizes[t] * K.POSTING_BYTES + K.TOKEN_BYTES for t in kept) <= budget
+    # the longest lists first, but those of terms search drops as common last
+    common = {t for t, n in sizes.items() if n > K.COMMON_TERM_SHARE * len(PAPERS)}
+    assert common and len(common) < len(sizes)
+    rare_kept = [sizes[t] for t in kept if t not in common]
+    rare_left = [n for t, n in sizes.items() if t not in kept and t not in common]
+    assert rare_kept and min(rare_kept) >= max(rare_left, default=0)
+    assert not (kept.keys() & common) or not rare_left
     for terms, ranking in expected.items():  # the rest is read per query, as before
         assert_same(memory_ranking(store, list(terms), 20), ranking)
 
@@ -157,3 +165,75 @@ def test_postings_are_kept_compact():
     docs, freq = K._compact_postings(np.array([3, 9]), np.array([4.0, 1.0]))
     assert docs.dtype == np.int32 and freq.dtype == np.uint16 and freq.tolist() == [4, 1]
     assert K._compact_postings(np.array([3]), np.array([1.5]))[1].dtype == np.float64
+
+
+def test_record_sums_decode_varints_like_sqlite():
+    rng = random.Random(5)
+    records = [bytes([5, 0x81, 0x00, 0x7F]), bytes([0x82, 0xAC, 0x02]), b"", bytes([0x7F])]
+    for _ in range(300):  # three columns' token counts of every size a record may hold
+        records.append(
+            b"".join(_varint(rng.choice([0, 1, 127, 128, 300, 16383, 16384, 10**6])) for _ in range(3))
+        )
+    expected = [sum(K._varints(r)) for r in records]
+    assert K._record_sums(records).tolist() == expected
+    assert K._record_sums([]).tolist() == []
+
+
+def _varint(value: int) -> bytes:
+    out = [value & 0x7F]
+    value >>= 7
+    while value:
+        out.append(0x80 | (value & 0x7F))
+        value >>= 7
+    return bytes(reversed(out))
+
+
+def test_the_preload_budget_is_a_share_of_memory_with_a_cap(monkeypatch):
+    monkeypatch.setattr(K.os, "sysconf", lambda name: {"SC_PAGE_SIZE": 4096, "SC_PHYS_PAGES": 2**20}[name])
+    assert K.preload_budget() == (4 << 30) // 16  # 4 GB of memory: 256 MB
+    monkeypatch.setattr(K.os, "sysconf", lambda name: {"SC_PAGE_SIZE": 4096, "SC_PHYS_PAGES": 2**24}[name])
+    assert K.preload_budget() == K.PRELOAD_MAX_BYTES  # 64 GB: the cap
+
+
+def test_a_postings_file_ranks_the_same_in_a_new_process_without_reading_fts5(store, monkeypatch):
+    expected = {tuple(q): fts5_ranking(store, q, 20) for q in queries()}
+    K._INDEXES.clear()
+    from_sqlite = {q: memory_ranking(store, list(q), 20) for q in expected}  # no file yet
+    words = ["graph", "networks", "the", "zzzunknown", "learning"]
+    truth = store.fts_doc_freq(words)
+    assert K.preload(store) is True
+    assert postings_file.file_path(store.path).exists()
+    K._INDEXES.clear()  # what a cold `paperatlas search` finds: the file, nothing in memory
+    for name in ("fts_postings", "fts_doc_sizes", "fts_all_postings", "fts_doc_freq"):
+        monkeypatch.setattr(type(store), name, lambda *a, n=name: pytest.fail(f"{n} read with a file"))
+    assert K.doc_freq(store, words) == truth
+    for terms, ranking in expected.items():
+        ours = memory_ranking(store, list(terms), 20)
+        assert_same(ours, ranking)
+        assert ours == from_sqlite[terms]  # the same floats as from postings read in SQLite
+
+
+def test_a_stale_postings_file_is_not_used(store):
+    K._INDEXES.clear()
+    K.preload(store)
+    late = {"id": "late02", "title": "Zyxwvutsrq graphs", "abstract": "Graphs of zyxwvutsrq.", "keywords": []}
+    fill(store, [late])
+    K._INDEXES.clear()
+    assert K._index(store)._file is None  # the index changed: the file is of another version
+    assert_same(
+        memory_ranking(store, ["zyxwvutsrq", "graph"], 10), fts5_ranking(store, ["zyxwvutsrq", "graph"], 10)
+    )
+    assert K.preload(store) is True  # rewritten for the new version
+    K._INDEXES.clear()
+    assert K._index(store)._file is not None
+    assert_same(
+        memory_ranking(store, ["zyxwvutsrq", "graph"], 10), fts5_ranking(store, ["zyxwvutsrq", "graph"], 10)
+    )
+
+
+def test_where_no_file_can_be_written_the_preload_holds_postings_in_memory(store, tmp_path, monkeypatch):
+    monkeypatch.setattr(postings_file, "file_path", lambda db: tmp_path / "missing-dir" / "atlas.db.bm25")
+    K._INDEXES.clear()
+    assert K.preload(store) is True
+    index = K._index(store)
+    assert index._file is None and index._packed.slot

@@ -22,6 +22,7 @@ most papers contain dropped), ranked here or by FTS5.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 from collections import OrderedDict
@@ -31,16 +32,29 @@ import numpy as np
 
 from paperatlas.cache import StoreCache
 from paperatlas.errors import SearchError
+from paperatlas.search import postings_file
 from paperatlas.search.query import match_expression, phrase_expression
 
 K1, B = 1.2, 0.75  # FTS5's bm25 constants
 MIN_IDF = 1e-6
 POSTING_BYTES = 6  # a posting in memory: int32 rowid + uint16 column-weighted count
 MAX_CACHED_BYTES = 48 << 20  # postings read per query, least recently used go
-# Postings a server reads ahead, the longest lists first (the slowest to read per query:
-# ~2 µs a posting inside SQLite). 15.5M postings at 100k papers fit; at 1M papers (~150M)
-# the rarer tokens are still read per query, a few hundred postings each.
-PRELOAD_BYTES = 128 << 20
+TOKEN_BYTES = 220  # a preloaded token's entry (its string and slice) in a dict, measured
+# What a server reads ahead of its queries: at most 1/16 of the machine's memory and 1 GB.
+# At 100k papers all 15.5M postings fit (~93 MB); at 1M (~155M postings) the ~105M of the
+# terms search keeps need ~630 MB, and without them a query reads its words' postings
+# inside SQLite (~2 µs each: ~0.2 s for a word in 10% of a million papers).
+PRELOAD_MAX_BYTES = 1 << 30
+PRELOAD_RAM_SHARE = 1 / 16
+
+
+def preload_budget() -> int:
+    """Bytes the preload may hold on this machine (PRELOAD_MAX_BYTES when its memory is unknown)."""
+    try:
+        ram = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return PRELOAD_MAX_BYTES
+    return int(min(PRELOAD_MAX_BYTES, ram * PRELOAD_RAM_SHARE))
 
 
 def _varints(blob: bytes) -> list[int]:
@@ -59,6 +73,22 @@ def _varints(blob: bytes) -> list[int]:
     return out
 
 
+def _record_sums(records: list[bytes]) -> np.ndarray:
+    """The sum of each record's varints (FTS5's docsize: a token count per column), by
+    array arithmetic: a million rows in a fraction of a second, not a Python loop."""
+    sizes = np.fromiter(map(len, records), dtype=np.int64, count=len(records))
+    data = np.frombuffer(b"".join(records), dtype=np.uint8)
+    ends = np.flatnonzero(data < 0x80)  # the last byte of each varint
+    if not len(data) or data[-1] >= 0x80:
+        return np.array([sum(_varints(r)) for r in records], dtype=np.float64)
+    at = np.arange(len(data))
+    left = ends[np.searchsorted(ends, at)] - at  # bytes after this one in its varint
+    if left.max() >= 8:  # a nine-byte varint (>= 2**56) is no token count: decode as SQLite does
+        return np.array([sum(_varints(r)) for r in records], dtype=np.float64)
+    value = (data & 0x7F).astype(np.int64) << (7 * left)
+    return np.bincount(np.repeat(np.arange(len(records)), sizes), weights=value, minlength=len(records))
+
+
 class KeywordIndex:
     """The postings and row sizes of one version of the store's FTS5 index.
 
@@ -67,12 +97,16 @@ class KeywordIndex:
 
     def __init__(self, store, version: bytes):
         self.version = version
-        rows = store.fts_doc_sizes()
-        size = max((r for r, _ in rows), default=0) + 1
-        self.doc_len = np.zeros(size, dtype=np.float64)
-        for rowid, blob in rows:
-            self.doc_len[rowid] = sum(_varints(bytes(blob)))
-        self.n_rows = len(rows)
+        # the postings file of this version, when a server has written one (see preload)
+        self._file = postings_file.PostingsFile.open(store.path, version)
+        if self._file is not None:
+            self.doc_len, self.n_rows = self._file.doc_len, self._file.n_rows
+        else:
+            rows = store.fts_doc_sizes()
+            rowids = np.fromiter((r for r, _ in rows), dtype=np.int64, count=len(rows))
+            self.doc_len = np.zeros(int(rowids.max(initial=0)) + 1, dtype=np.float64)
+            self.doc_len[rowids] = _record_sums([bytes(b) for _, b in rows])
+            self.n_rows = len(rows)
         self.avgdl = float(self.doc_len.sum()) / self.n_rows if self.n_rows else 1.0
         self._packed = _Packed(0)  # what the preload kept: never evicted
         self._postings: OrderedDict[str, tuple[np.ndarray, np.ndarray]] = OrderedDict()  # LRU
@@ -96,6 +130,8 @@ class KeywordIndex:
             if hit is not None:
                 self._postings.move_to_end(token)
                 return hit
+        if self._file is not None:
+            return self._file.get(token)
         rows = store.fts_postings(token)
         docs = np.fromiter((r for r, _ in rows), dtype=np.int64, count=len(rows))
         freq = np.fromiter((f for _, f in rows), dtype=np.float64, count=len(rows))
@@ -112,19 +148,42 @@ class KeywordIndex:
 
     def cached_doc_freq(self, token: str) -> int | None:
         entry = self._packed.get(token) or self._postings.get(token)
+        if entry is None and self._file is not None:
+            entry = self._file.get(token)
         return None if entry is None else len(entry[0])
 
-    def preload(self, store, budget: int) -> bool:
-        """Every token's postings in one read (~4 s per 10k papers, mostly inside SQLite,
-        so other threads keep running), keeping the longest lists within `budget` bytes:
-        a query then reads at most the shorter lists left out. True when none was left out."""
+    def preload(self, store, budget: int, to_file: bool = True) -> bool:
+        """The postings file of this index version, written now when missing (`to_file`);
+        where it cannot be written, postings read ahead into memory, within `budget`
+        bytes: the longest lists first (the
+        slowest to read per query, ~2 µs a posting inside SQLite), except that the terms
+        search drops as common (in more than COMMON_TERM_SHARE of the rows) come last: a
+        query scores them only when all its words are that common. When everything fits,
+        one read of the whole index (~4 s per 10k papers, mostly inside SQLite, so other
+        threads keep running); otherwise only the kept tokens are read. True when none
+        was left out (or the file is in use)."""
+        if self._file is not None:
+            return True
+        if to_file:
+            found = postings_file.open_or_build(store, self.doc_len, self.n_rows, self.version)
+            if found is not None:
+                self._file = found
+                return True
         counts = dict(store.fts_token_counts())
-        longest = sorted(counts.values(), reverse=True)
-        fit = int(np.searchsorted(np.cumsum(longest), budget // POSTING_BYTES, side="right"))
-        floor = longest[fit] if fit < len(longest) else 0  # keep the lists longer than this
-        packed = _Packed(sum(n for n in longest if n > floor))
-        for token, docs, freqs in store.fts_all_postings():
-            if counts.get(token, 0) > floor and docs.count(",") + 1 == counts[token]:  # else changed since
+        common = COMMON_TERM_SHARE * self.n_rows
+        order = sorted(counts, key=lambda t: (counts[t] > common, -counts[t], t))
+        used, size, n_kept = 0, 0, 0
+        for token in order:
+            used += counts[token] * POSTING_BYTES + TOKEN_BYTES
+            if used > budget:
+                break
+            size += counts[token]
+            n_kept += 1
+        kept = set(order[:n_kept])
+        packed = _Packed(size)
+        rows = store.fts_all_postings() if n_kept == len(order) else store.fts_token_postings(order[:n_kept])
+        for token, docs, freqs in rows:
+            if token in kept and docs.count(",") + 1 == counts[token]:  # else changed since
                 packed.add(
                     token,
                     np.array(docs.split(","), dtype=np.int64),
@@ -132,7 +191,7 @@ class KeywordIndex:
                 )
         with self._lock:
             self._packed = packed
-        return floor == 0
+        return n_kept == len(order)
 
     def names(self, store, rowids: list[int]) -> dict[int, str]:
         """rowid -> paper id, asked of the store once per row and index version."""
@@ -171,10 +230,11 @@ def _index(store) -> KeywordIndex:
     )
 
 
-def preload(store) -> bool:
-    """Read the store's postings ahead of its queries (what a long-running server wants),
-    the longest lists first, within PRELOAD_BYTES; False when some were left out."""
-    return _index(store).preload(store, PRELOAD_BYTES)
+def preload(store, budget: int | None = None, to_file: bool = True) -> bool:
+    """Ready the store's postings for its queries (what a long-running server wants): the
+    postings file beside the store (built when missing), else in memory within `budget`
+    bytes (preload_budget() when None); False when some were left out."""
+    return _index(store).preload(store, preload_budget() if budget is None else budget, to_file)
 
 
 class _Packed:

@@ -93,14 +93,31 @@ class FullText(StoreBase):
             "GROUP BY term, doc) GROUP BY term"
         )
 
+    def fts_token_postings(self, tokens: Iterable[str]) -> Iterator[tuple[str, str, str]]:
+        """fts_all_postings' rows for the given tokens only, one lookup each: a preload
+        that keeps part of a big index reads only that part."""
+        self._fts_vocab_tables()
+        for token in tokens:
+            row = self.conn.execute(
+                "SELECT group_concat(doc), group_concat(f) FROM (SELECT doc, "
+                f"sum({_COLUMN_WEIGHT_SQL}) AS f FROM temp.papers_fts_instances "
+                "WHERE term = ? GROUP BY doc)",
+                (token,),
+            ).fetchone()
+            if row is not None and row[0] is not None:
+                yield token, row[0], row[1]
+
     def fts_token_counts(self) -> list[tuple[str, int]]:
         """(token, rows holding it) of every index token: the length of each postings list."""
         self._fts_vocab_tables()
         return self.conn.execute("SELECT term, doc FROM temp.papers_fts_vocab").fetchall()
 
     def fts_doc_sizes(self) -> list[tuple[int, bytes]]:
-        """(rowid, FTS5 docsize record: one varint token count per column) of every row."""
-        return self.conn.execute("SELECT id, sz FROM papers_fts_docsize").fetchall()
+        """(rowid, FTS5 docsize record: one varint token count per column) of every row,
+        as plain tuples (a million sqlite3.Row objects would cost a second)."""
+        cursor = self.conn.cursor()
+        cursor.row_factory = None
+        return cursor.execute("SELECT id, sz FROM papers_fts_docsize").fetchall()
 
     def fts_version(self) -> bytes:
         """FTS5's averages and structure records, rewritten by every change to the index:
