@@ -37,6 +37,7 @@ from paperatlas.store import Store, StoreGeneration
 
 if TYPE_CHECKING:
     from paperatlas.atlas import TopicLookup
+    from paperatlas.atlas.view import MapReader
     from paperatlas.compare import Comparison
     from paperatlas.ingest import AddReport
     from paperatlas.recommend import Recommendations
@@ -456,6 +457,13 @@ class Atlas:
     def stored_map(self, scope: str) -> dict[str, Any] | None:
         """The map stored for a list ('*': of all papers) as the store keeps it; None if none."""
         return self.store.get_map(scope)
+
+    def map_reader(self, scope: str) -> MapReader | None:
+        """The map stored for a list ('*': all papers) read a piece at a time (header and
+        topics, points by page, a few points' cards): what a server of a 1M-paper map reads."""
+        from paperatlas.atlas.view import map_reader
+
+        return map_reader(self.store, scope)
 
     def map_view(self, stored: dict[str, Any]) -> dict[str, Any]:
         """A stored map as the web page draws it: topics per level and one row per paper."""

@@ -139,3 +139,74 @@ class TopicLookup:
                 }
             break
         return out
+
+
+class MapReader:
+    """One stored map read a piece at a time, for a server that must not hold every
+    paper's row of a 1M-paper map as a dict: its header and topics (no papers), its
+    points a page at a time (with the reference layer's topics beside them), and what a
+    few points or papers show, by query."""
+
+    def __init__(self, store, header: dict[str, Any]):
+        self.store = store
+        self.header = header
+        self.scope: str = header["scope"]
+        self.model: str = header["model"]
+        self.layer_scope = reference_scope(self.scope) if header["meta"].get("reference") else None
+
+    def layer_header(self) -> dict[str, Any] | None:
+        """The list's placement on the reference (topics, no papers), when it has one."""
+        if self.layer_scope is None or self.header["meta"].get("grouping") == "reference":
+            return None
+        return self.store.map_header(self.layer_scope, self.model)
+
+    def view_head(self) -> dict[str, Any]:
+        """map_view's answer without its points: scope, model, meta, topics per level, and
+        the reference layer's topics (`layer`) or the field drawn under a short list (`field`)."""
+        meta = self.header["meta"]
+        view: dict[str, Any] = {
+            "scope": self.scope,
+            "model": self.model,
+            "meta": meta,
+            "topics": _topic_rows(self.header["topics"]),
+        }
+        ref = reference.load(self.store, meta["reference"]) if meta.get("reference") else None
+        if ref is not None and meta.get("grouping") == "reference":
+            view["field"] = ref.field()
+        elif ref is not None:
+            layer = self.layer_header()
+            if layer is not None:
+                view["layer"] = {
+                    "name": layer["meta"].get("reference"),
+                    "title": layer["meta"].get("reference_title"),
+                    "topics": _topic_rows(layer["topics"]),
+                }
+        return view
+
+    def point_pages(self, page: int = 50_000):
+        """(rowid, paper id, x, y, broad, fine, outlier, layer broad, layer fine) rows, a page at a time."""
+        layer = None if self.header["meta"].get("grouping") == "reference" else self.layer_scope
+        return self.store.map_point_pages(self.scope, self.model, layer, page)
+
+    def cards(self, rowids: list[int]) -> dict[int, tuple[str, str, str]]:
+        """rowid -> (paper id, shown title, name) for points of this map."""
+        out = {}
+        for rowid, (pid, title, display_title, name, abstract) in self.store.map_point_rows(
+            self.scope, self.model, rowids
+        ).items():
+            row = {"title": title, "display_title": display_title, "abstract": abstract}
+            out[rowid] = (pid, shown_title(row), name or "")
+        return out
+
+    def places(self, ids: list[str]) -> dict[str, tuple[int, int, int]]:
+        """paper id -> (broad, fine, outlier) for the given papers on this map."""
+        return self.store.map_places(self.scope, self.model, ids)
+
+    def paper_ids(self, rowids: list[int]) -> list[str]:
+        return self.store.map_paper_ids(rowids)
+
+
+def map_reader(store, scope: str) -> MapReader | None:
+    """A reader of the map stored for `scope` (its newest model); None if there is none."""
+    header = store.map_header(scope)
+    return MapReader(store, header) if header is not None else None

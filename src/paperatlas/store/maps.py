@@ -5,7 +5,7 @@ replaced whole by each rebuild."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from paperatlas.store.connection import StoreBase
@@ -107,3 +107,89 @@ class MapRows(StoreBase):
             "topics": topics,
             "assignments": assignments,
         }
+
+    # -- reading a big map without holding every paper's row as a dict (the web map at 1M) -------
+    def map_header(self, scope: str, model: str | None = None) -> dict[str, Any] | None:
+        """A stored map as get_map returns it, without `assignments` (its paper count is
+        `papers`) and without the meta's per-paper `confidence` (SQLite drops it: at 1M
+        papers it is ~30 MB of JSON)."""
+        sql = "SELECT scope, model, signature, json_remove(meta, '$.confidence'), created_at FROM maps WHERE scope = ?"
+        params: list[Any] = [scope]
+        if model is not None:
+            sql += " AND model = ?"
+            params.append(model)
+        row = self.conn.execute(sql + " ORDER BY created_at DESC LIMIT 1", params).fetchone()
+        if row is None:
+            return None
+        scope, model = row[0], row[1]
+        topics = []
+        for t in self.conn.execute(
+            "SELECT * FROM topics WHERE scope = ? AND model = ? ORDER BY level, topic_id", (scope, model)
+        ):
+            d = dict(t)
+            d["data"] = json.loads(d["data"])
+            topics.append(d)
+        (papers,) = self.conn.execute(
+            "SELECT count(*) FROM paper_topics WHERE scope = ? AND model = ?", (scope, model)
+        ).fetchone()
+        return {
+            "scope": scope,
+            "model": model,
+            "signature": row[2],
+            "meta": json.loads(row[3]),
+            "created_at": row[4],
+            "topics": topics,
+            "papers": papers,
+        }
+
+    def map_point_pages(
+        self, scope: str, model: str, layer_scope: str | None = None, page: int = 50_000
+    ) -> Iterator[list[tuple[Any, ...]]]:
+        """Every paper's place on a stored map, `page` rows at a time: (rowid, paper_id, x,
+        y, broad, fine, outlier, layer broad, layer fine), the layer's topics -1 where the
+        paper is not on the map of `layer_scope` (or none is named)."""
+        cursor = self.conn.execute(
+            "SELECT a.rowid, a.paper_id, a.x, a.y, a.broad, a.fine, a.outlier, "
+            "coalesce(b.broad, -1), coalesce(b.fine, -1) FROM paper_topics a "
+            "LEFT JOIN paper_topics b ON b.scope = ? AND b.model = a.model AND b.paper_id = a.paper_id "
+            "WHERE a.scope = ? AND a.model = ?",
+            (layer_scope, scope, model),
+        )
+        while rows := cursor.fetchmany(page):
+            yield rows
+
+    def map_point_rows(self, scope: str, model: str, rowids: list[int]) -> dict[int, tuple[Any, ...]]:
+        """What a drawn point shows, for the paper_topics rows of one map: rowid ->
+        (paper id, title, display title, name, the abstract's start when there is no title)."""
+        return {
+            r[0]: r[1:]
+            for r in self.conn.execute(
+                "SELECT pt.rowid, p.id, p.title, f.display_title, f.name, "
+                "CASE WHEN coalesce(p.title, '') = '' THEN substr(p.abstract, 1, 400) END "
+                "FROM paper_topics pt JOIN papers p ON p.id = pt.paper_id "
+                "LEFT JOIN facts f ON f.paper_id = p.id "
+                "WHERE pt.rowid IN (SELECT value FROM json_each(?)) AND pt.scope = ? AND pt.model = ?",
+                (json.dumps(rowids), scope, model),
+            )
+        }
+
+    def map_places(self, scope: str, model: str, ids: Iterable[str]) -> dict[str, tuple[int, int, int]]:
+        """paper id -> (broad, fine, outlier) on one stored map, for the ids on it."""
+        return {
+            r[0]: (r[1], r[2], r[3])
+            for r in self.conn.execute(
+                "SELECT paper_id, broad, fine, outlier FROM paper_topics "
+                "WHERE scope = ? AND model = ? AND paper_id IN (SELECT value FROM json_each(?))",
+                (scope, model, json.dumps(list(ids))),
+            )
+        }
+
+    def map_paper_ids(self, rowids: list[int]) -> list[str]:
+        """The paper ids of paper_topics rows, in the order of `rowids`."""
+        found = dict(
+            self.conn.execute(
+                "SELECT rowid, paper_id FROM paper_topics WHERE rowid IN (SELECT value FROM json_each(?))",
+                (json.dumps(rowids),),
+            )
+        )
+        return [found[r] for r in rowids if r in found]

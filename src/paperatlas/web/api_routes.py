@@ -4,19 +4,27 @@ Their errors are JSON too (error_pages.py)."""
 from __future__ import annotations
 
 import json
+import math
+from typing import Annotated
 
-from fastapi import HTTPException, Request
+from fastapi import HTTPException, Query, Request
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
 from paperatlas.api import Atlas
 from paperatlas.errors import PaperatlasError
+from paperatlas.web import map_points
 from paperatlas.web.context import context
+from paperatlas.web.map_points import MAX_ZOOM
+from paperatlas.web.maps import point_rows
 from paperatlas.web.params import MAX_NAME, ApiK, ApiOffset, Name, Query_
 from paperatlas.web.routes import Routes
 
 routes = Routes()
 MARK_KEYS = {"id", "liked"}
+FULL_MAP = 25_000  # papers: a map up to this size goes to the page whole, as it always did
+Bbox = Annotated[str, Query(max_length=200)]
+Zoom = Annotated[float, Query(ge=1.0, le=MAX_ZOOM)]
 
 
 @routes.get("/healthz")
@@ -27,11 +35,61 @@ async def healthz(request: Request) -> dict:  # no store access: the framework's
 
 @routes.get("/api/map")
 async def api_map(request: Request, list: Name = None):
+    """The map as the page draws it: every paper up to FULL_MAP papers; above, the
+    overview (web/map_points.py) and where to ask for the rest (`lod`)."""
     web = context(request)
-    stored = web.maps.get(list or None)
+    stored = loaded(web, list)
+    points = stored["points"]
+    if points.n <= FULL_MAP:
+        full = web.atlas.stored_map(stored["scope"])
+        if full is not None:
+            return JSONResponse(web.atlas.map_view(full))
+    view = stored["reader"].view_head()
+    view["points"] = point_rows(stored, points.overview())
+    view["lod"] = {
+        "papers": points.n,
+        "overview": min(points.n, map_points.OVERVIEW),
+        "detail_max": map_points.DETAIL_MAX,
+        "max_zoom": MAX_ZOOM,
+    }
+    return JSONResponse(view)
+
+
+@routes.get("/api/map/points")
+async def api_map_points(request: Request, bbox: Bbox, zoom: Zoom = 1.0, list: Name = None):
+    """The papers a view of a big map adds to the overview: those inside the box
+    (x0,y0,x1,y1 in map units) of priority below OVERVIEW * zoom^2, at most DETAIL_MAX,
+    as /api/map's point rows. `complete`: no paper of the box at this zoom was left out."""
+    box = parse_bbox(bbox)
+    stored = loaded(context(request), list)
+    found = stored["points"].in_box(box, zoom)
+    return JSONResponse(
+        {
+            "bbox": [*box],
+            "zoom": zoom,
+            "level": found.level,
+            "complete": found.complete,
+            "points": point_rows(stored, found.index),
+        }
+    )
+
+
+def loaded(web, list_name: str | None) -> dict:
+    stored = web.maps.get(list_name or None)
     if stored is None:
         raise HTTPException(404, "no map: run `paperatlas map`")
-    return JSONResponse(web.atlas.map_view(stored))
+    return stored
+
+
+def parse_bbox(text: str) -> tuple[float, float, float, float]:
+    """'x0,y0,x1,y1' -> four finite numbers with x0 <= x1 and y0 <= y1, else a 400."""
+    try:
+        box = tuple(float(v) for v in text.split(","))
+    except ValueError:
+        box = ()
+    if len(box) != 4 or not all(math.isfinite(v) for v in box) or box[0] > box[2] or box[1] > box[3]:
+        raise HTTPException(400, "bbox must be x0,y0,x1,y1 (numbers, x0 <= x1, y0 <= y1)")
+    return box
 
 
 @routes.get("/api/marks")

@@ -83,6 +83,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Scroll to zoom, drag to pan, click a dot to open the paper.",
         "zh": "滚动缩放，拖动平移，点击圆点查看论文。",
     },
+    "lod_note": {
+        "en": "{shown} of {papers} papers drawn: zoom in for more",
+        "zh": "已绘制 {shown} / {papers} 篇论文：放大可见更多",
+    },
     "map_filter": {"en": "Highlight titles containing…", "zh": "高亮标题包含…"},
     "previous": {"en": "Previous", "zh": "上一页"},
     "next": {"en": "Next", "zh": "下一页"},

@@ -1,4 +1,8 @@
-"""The stored map the pages show (topics, paper positions), kept in memory between pages."""
+"""The stored map the pages show (topics, paper positions), kept in memory between pages.
+
+What is kept is bounded for a map of any size: the map's header and topics, and its papers'
+places as arrays (web/map_points.PointIndex, ~40 bytes a paper), never a dict per paper.
+A paper's topic and a topic's papers are read from the store when a page asks."""
 
 from __future__ import annotations
 
@@ -8,19 +12,20 @@ from collections.abc import Callable
 from typing import Any
 
 from paperatlas.api import Atlas
+from paperatlas.web.map_points import PointIndex
 
-MAP_CACHE_SECONDS = 30.0  # a rebuilt map shows up within this; reloading 15k rows costs ~0.3 s
+MAP_CACHE_SECONDS = 30.0  # a rebuilt map shows up within this
 
 
 class MapCache:
     """The stored map of a scope, looked at again at most every few seconds (it is read
-    on every paper page; a rebuilt map shows up within MAP_CACHE_SECONDS), and reloaded
-    only when the store has changed since (`generation`): reading 15k assignments takes
-    ~0.3 s, a pause for every page in flight."""
+    on every paper page; a rebuilt map shows up within MAP_CACHE_SECONDS). When the store
+    has changed since (`generation`), only the map's header is read again; its papers'
+    places (seconds at 1M papers) only when the map itself is another one."""
 
     def __init__(self, atlas: Atlas, generation: Callable[[], object] | None = None):
         self.atlas = atlas
-        self.generation = generation or (lambda: object())  # no generation: always reload
+        self.generation = generation or (lambda: object())  # no generation: always look again
         self._lock = threading.Lock()
         self._cache: dict[str | None, tuple[float, dict | None, object]] = {}
         # counts the reloads that found a different map: part of the page cache's key
@@ -35,26 +40,41 @@ class MapCache:
         if hit and hit[2] == generation:
             self._cache[list_name] = (now, hit[1], generation)
             return hit[1]
-        stored = self._load(list_name)
-        if stored is not None:
-            stored["by_paper"] = {a["paper_id"]: a for a in stored["assignments"]}
-            stored["by_topic"] = {(t["level"], t["topic_id"]): t for t in stored["topics"]}
+        reader = self._load(list_name)
+        old = hit[1] if hit else None
+        if reader is None:
+            stored = None
+        elif old is not None and _map_identity(old) == _map_identity(reader.header):
+            stored = old  # the same map: its places are still right
+        else:
+            stored = loaded_map(reader)
         with self._lock:
-            if _map_identity(hit[1] if hit else None) != _map_identity(stored):
+            if _map_identity(old) != _map_identity(stored):
                 self.serial += 1
             self._cache[list_name] = (now, stored, generation)
         return stored
 
-    def _load(self, list_name: str | None) -> dict | None:
+    def _load(self, list_name: str | None):
+        """A reader of the map to show (its header and topics read; its papers not yet)."""
         if list_name:
-            return self.atlas.stored_map(list_name)
-        stored = self.atlas.stored_map("*")
-        if stored is None:  # a map of one list is better than none
+            return self.atlas.map_reader(list_name)
+        reader = self.atlas.map_reader("*")
+        if reader is None:  # a map of one list is better than none
             for name in reversed(self.atlas.lists()):
-                stored = self.atlas.stored_map(name)
-                if stored is not None:
+                reader = self.atlas.map_reader(name)
+                if reader is not None:
                     break
-        return stored
+        return reader
+
+
+def loaded_map(reader) -> dict[str, Any]:
+    """A map as the pages use it: the stored header's keys (scope, model, meta, topics,
+    ...), `by_topic` ((level, id) -> topic), `points` (PointIndex) and `reader`."""
+    stored = dict(reader.header)
+    stored["by_topic"] = {(t["level"], t["topic_id"]): t for t in stored["topics"]}
+    stored["points"] = PointIndex(reader.point_pages())
+    stored["reader"] = reader
+    return stored
 
 
 def _map_identity(stored: dict | None) -> tuple | None:
@@ -67,15 +87,39 @@ def topic_of(stored: dict[str, Any] | None, paper_id: str) -> dict[str, Any] | N
     """A paper's broad and fine topic in a loaded map (None: not on it)."""
     if not stored:
         return None
-    a = stored["by_paper"].get(paper_id)
-    if a is None:
+    place = stored["reader"].places([paper_id]).get(paper_id)
+    if place is None:
         return None
-    broad = stored["by_topic"].get((0, a["broad"]))
-    fine = stored["by_topic"].get((1, a["fine"]))
-    return {"broad": broad, "fine": fine, "outlier": bool(a["outlier"])}
+    broad, fine, outlier = place
+    return {
+        "broad": stored["by_topic"].get((0, broad)),
+        "fine": stored["by_topic"].get((1, fine)),
+        "outlier": bool(outlier),
+    }
 
 
-def member_ids(stored: dict[str, Any], level: int, topic_id: int) -> list[str]:
-    """The ids of a topic's papers (level 0: broad, 1: fine), in the map's order."""
-    key = "broad" if level == 0 else "fine"
-    return [a["paper_id"] for a in stored["assignments"] if a[key] == topic_id]
+def member_ids(stored: dict[str, Any], level: int, topic_id: int, limit: int | None = None) -> list[str]:
+    """The ids of a topic's papers (level 0: broad, 1: fine), in the map's order; the
+    first `limit` only when given."""
+    rowids = stored["points"].members(level, topic_id)[:limit].tolist()
+    return stored["reader"].paper_ids(rowids) if rowids else []
+
+
+def point_rows(stored: dict[str, Any], positions) -> list[list]:
+    """Points as the map page draws them, one row each: [x, y, broad, fine, outlier, id,
+    title, name, layer broad, layer fine] (atlas/view.py map_view's rows), for positions
+    of the map's PointIndex; a point whose paper is gone since is left out."""
+    points = stored["points"]
+    rowids = points.rowid[positions].tolist()
+    cards = stored["reader"].cards(rowids)
+    # float64 before rounding: a float32's tolist() prints its binary tail (0.12345000356)
+    xs = points.x[positions].astype(float).round(5).tolist()
+    ys = points.y[positions].astype(float).round(5).tolist()
+    cols = [points.broad, points.fine, points.outlier, points.lbroad, points.lfine]
+    broad, fine, outlier, lbroad, lfine = (c[positions].tolist() for c in cols)
+    rows = []
+    for i, rowid in enumerate(rowids):
+        card = cards.get(rowid)
+        if card is not None:
+            rows.append([xs[i], ys[i], broad[i], fine[i], outlier[i], *card, lbroad[i], lfine[i]])
+    return rows

@@ -4,6 +4,8 @@
  * A short list placed on the reference (data.field) is drawn in colour over the field's
  * papers in grey; a long list with a reference layer (data.layer) can be coloured, labelled
  * and filtered by the field's topics instead of its own.
+ * A big map (data.lod) comes as an overview sample; the papers a view adds are asked of
+ * data.lod's endpoint for the box in view once the view settles (level of detail).
  * Paper text is only ever put into the page with textContent (never innerHTML). */
 (function () {
   "use strict";
@@ -13,6 +15,8 @@
     "#86bcb6", "#d4a6c8", "#fabfd2", "#79706e", "#a0cbe8", "#ffbe7d", "#f1ce63", "#6a9f58",
     "#d7b5a6", "#bab0ac", "#7b66d2", "#dc5fbd", "#5fa2ce", "#c85200", "#57606c"];
   var FINE_ZOOM = 2.4;  // above this zoom, fine topic labels replace broad ones
+  var DETAIL_WAIT = 150;  // ms without moving before a big map asks for the view's papers
+  var DETAIL_MARGIN = 0.25;  // share of the view asked for on each side: small pans need no request
 
   function colour(topic) {
     if (topic < PALETTE.length) return PALETTE[topic];
@@ -43,6 +47,13 @@
     this.paperUrl = root.getAttribute("data-paper-url") || "";
     this.topicUrl = root.getAttribute("data-topic-url") || "";
     this.points = data.points;
+    this.lod = data.lod || null;  // {papers, overview, ...}: the rest comes by view
+    this.overviewPoints = data.points;
+    this.detail = null;  // the last view's answer: {box, zoom, complete, points}
+    this.detailTimer = 0;
+    this.detailAsk = null;  // the request in flight (an AbortController)
+    this.filterText = "";
+    this.topicShown = null;
     this.field = data.field || null;
     this.layer = data.layer || null;
     this.ownBroad = data.topics.broad;
@@ -63,6 +74,7 @@
     this.resize();
     this.layerSwitch();
     this.legend();
+    this.lodNote();
     this.fit();
   }
 
@@ -121,6 +133,8 @@
 
   // Highlight the papers of one topic (the field's, in the field layer): a filter.
   AtlasMap.prototype.showTopic = function (id) {
+    this.topicShown = id;
+    this.filterText = "";
     var match = new Uint8Array(this.points.length);
     for (var i = 0; i < this.points.length; i++) if (this.points[i][this.colourAt] === id) match[i] = 1;
     this.match = match;
@@ -200,6 +214,8 @@
 
   AtlasMap.prototype.setFilter = function (text) {
     text = (text || "").trim().toLowerCase();
+    this.filterText = text;
+    this.topicShown = null;
     if (!text) { this.match = null; this.draw(); return; }
     var match = new Uint8Array(this.points.length);
     for (var i = 0; i < this.points.length; i++) {
@@ -214,9 +230,10 @@
   AtlasMap.prototype.draw = function () {
     var ctx = this.ctx;
     if (!this.width) return;
+    if (this.lod) this.askDetail();
     ctx.clearRect(0, 0, this.width, this.height);
     if (this.field) this.drawField();
-    var n = this.points.length;
+    var n = this.lod ? this.lod.overview : this.points.length;
     var density = n > 5000 ? 1 : n > 1000 ? 1.6 : n > 300 ? 2.2 : 3.5;
     var r = Math.max(1.4, Math.min(8, 1.2 * Math.sqrt(this.view.k) * density));
     if (this.field) r = Math.max(r, 4.5);  // a short list over the field: its dots stand out
@@ -488,6 +505,78 @@
     if (reset) reset.addEventListener("click", function () { self.fit(); });
   };
 
+  // -- a big map: the view's papers beyond the overview ------------------------------------
+  // The world box in view, grown by DETAIL_MARGIN on each side.
+  AtlasMap.prototype.viewBox = function (margin) {
+    var a = this.toWorld(0, this.height), b = this.toWorld(this.width, 0);
+    var mx = (b[0] - a[0]) * margin, my = (b[1] - a[1]) * margin;
+    return [a[0] - mx, a[1] - my, b[0] + mx, b[1] + my];
+  };
+
+  function inside(inner, outer) {
+    return inner[0] >= outer[0] && inner[1] >= outer[1] && inner[2] <= outer[2] && inner[3] <= outer[3];
+  }
+
+  // Called on every draw: once the view has stayed still for DETAIL_WAIT ms, ask for its
+  // papers unless the last answer already covers it (its box holds the view, at about
+  // this zoom, or at any higher zoom when it held every paper of its box).
+  AtlasMap.prototype.askDetail = function () {
+    var self = this;
+    clearTimeout(this.detailTimer);
+    this.detailTimer = setTimeout(function () { self.fetchDetail(); }, DETAIL_WAIT);
+  };
+
+  AtlasMap.prototype.fetchDetail = function () {
+    var self = this, k = this.view.k, seen = this.viewBox(0), last = this.detail;
+    if (k < 1.2) { if (last && last.points.length) this.setDetail(null); return; }
+    if (last && inside(seen, last.box) &&
+        ((last.complete && k >= last.zoom) || Math.abs(Math.log(k / last.zoom)) < 0.35)) return;
+    if (this.detailAsk) this.detailAsk.abort();
+    var ask = this.detailAsk = new AbortController();
+    var box = this.viewBox(DETAIL_MARGIN), zoom = k;
+    var url = this.lod.url + (this.lod.url.indexOf("?") >= 0 ? "&" : "?") + "bbox=" +
+      box.map(function (v) { return v.toFixed(6); }).join(",") + "&zoom=" + zoom.toFixed(3);
+    fetch(url, {headers: {"Accept": "application/json"}, signal: ask.signal})
+      .then(function (r) { if (!r.ok) throw new Error("map: HTTP " + r.status); return r.json(); })
+      .then(function (res) {
+        if (self.detailAsk !== ask) return;  // a newer view asked since
+        self.detailAsk = null;
+        self.setDetail({box: box, zoom: zoom, complete: res.complete, points: res.points});
+      })
+      .catch(function (err) { if (err.name !== "AbortError") self.detailAsk = null; });
+  };
+
+  AtlasMap.prototype.setDetail = function (detail) {
+    this.detail = detail;
+    this.points = detail ? this.overviewPoints.concat(detail.points) : this.overviewPoints;
+    this.hover = -1;
+    this.buildGrid();
+    if (this.topicShown !== null) this.showTopic(this.topicShown);
+    else if (this.filterText) this.setFilter(this.filterText);
+    else this.match = null;
+    this.lodNote();
+    this.paint();
+  };
+
+  // A draw that asks for nothing (an answer has just come).
+  AtlasMap.prototype.paint = function () {
+    var lod = this.lod;
+    this.lod = null;
+    try { this.draw(); } finally { this.lod = lod; }
+  };
+
+  AtlasMap.prototype.lodNote = function () {
+    var tools = this.root.querySelector(".atlas-tools");
+    if (!this.lod || !tools) return;
+    var note = tools.querySelector(".atlas-lod");
+    if (!note) {
+      note = el("p", "atlas-lod muted small");
+      tools.insertBefore(note, tools.querySelector(".atlas-legend"));
+    }
+    note.textContent = words(this.root, "lod-note", "{shown} of {papers} papers drawn: zoom in for more",
+      {shown: this.points.length.toLocaleString(), papers: this.lod.papers.toLocaleString()});
+  };
+
   AtlasMap.prototype.legend = function () {
     var list = this.root.querySelector(".atlas-legend");
     if (!list) return;
@@ -532,7 +621,10 @@
     var src = root.getAttribute("data-src");
     fetch(src, {headers: {"Accept": "application/json"}})
       .then(function (r) { if (!r.ok) throw new Error("map: HTTP " + r.status); return r.json(); })
-      .then(function (data) { root.atlasMap = window.atlasMap = new AtlasMap(root, data); })
+      .then(function (data) {
+        if (data.lod) data.lod.url = root.getAttribute("data-points-src");
+        root.atlasMap = window.atlasMap = new AtlasMap(root, data);
+      })
       .catch(function (err) { root.appendChild(el("p", "note", String(err))); });
   }
 

@@ -24,9 +24,11 @@ async def topic_page(request: Request, topic_id: str, level: Level = 0, list: Na
     topic = stored["by_topic"].get((level, int(topic_id)))
     if topic is None:
         raise HTTPException(404)
-    rows = web.atlas.papers(ids=member_ids(stored, level, topic["topic_id"]))
-    # representative papers first, then the rest in list order
+    # representative papers first, then the rest in list order; only the papers that can
+    # be shown are read (a broad topic of a 1M-paper map holds ~25k)
     rep = topic["data"].get("representative", [])
+    ids = dict.fromkeys([*rep, *member_ids(stored, level, topic["topic_id"], limit=SHOWN)])
+    rows = web.atlas.papers(ids=[*ids])
     rank = {pid: i for i, pid in enumerate(rep)}
     rows.sort(key=lambda r: rank.get(r["id"], len(rep)))
     shown = web.with_card_facts(rows[:SHOWN])
@@ -47,5 +49,5 @@ async def topic_page(request: Request, topic_id: str, level: Level = 0, list: Na
         children=children,
         parent=parent,
         cards=web.cards(shown, stored),
-        shown=min(SHOWN, len(rows)),
+        shown=min(SHOWN, topic["size"]),
     )
