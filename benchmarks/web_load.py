@@ -30,6 +30,16 @@ in the same run, same plan, same clients, on its own copy of the atlas built by 
 (`--db` with "-baseline" in its name); the servers run one after the other. Every server
 here is started from its source tree (`python -c "...paperatlas.cli.main()" serve`).
 
+`--kinds`: instead of the load, one server process on an existing store (`--db`, opened
+`--read-only`; a 1M-paper store too), each kind of page asked for a few times one after
+the other (each time another paper, query, topic or view): seconds to the first byte and
+to the last, compressed size, and the server's resident memory (its own RSS, and the
+peak, VmHWM) after start, once warm, and after each kind. A watchdog kills a server past
+`--max-rss-gb` or `--max-seconds` (an old version may not cope with the store at all).
+
+    .venv/bin/python benchmarks/web_load.py --kinds --db /tmp/addspeed/n1m2.db
+        [--baseline-src /tmp/base14] [--json out.json]
+
 `--add-while-loading N`: the atlas is built WITHOUT the data's last N papers, and each
 server is loaded twice: once as usual, once while `paperatlas add` (the same code's, with
 its enrichment) adds those N papers to a fresh copy of the atlas that the server is
@@ -433,7 +443,13 @@ def main() -> None:
         "--add-seconds", type=float, default=60, help="length of the load run that has the add running"
     )
     ap.add_argument("--build-only", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--kinds", action="store_true", help="time each kind of page on --db (see above)")
+    ap.add_argument("--max-rss-gb", type=float, default=8.0, help="--kinds: kill a server past this RSS")
+    ap.add_argument("--max-seconds", type=float, default=600.0, help="--kinds: kill a server after this")
     args = ap.parse_args()
+    if args.kinds:
+        kinds_main(args)
+        return
     hold = args.add_while_loading
     db = store_path(args.db, hold)
     db.parent.mkdir(parents=True, exist_ok=True)
@@ -587,6 +603,188 @@ def measure(
         if adding.returncode:
             print("  add's stderr (tail): " + err.decode(errors="replace")[-500:])
     return out
+
+
+# -- each kind of page, one server, a big store (--kinds) ---------------------------------------
+
+
+def kind_urls(db: Path, seed: int = 0, each: int = 3) -> dict[str, list[str]]:
+    """A few URLs of every kind of page, each one different (no page cache answers)."""
+    from urllib.parse import quote_plus
+
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    rng = random.Random(seed)
+    (top,) = conn.execute("SELECT max(rowid) FROM papers").fetchone()
+    ids: list[str] = []
+    while len(ids) < each:
+        row = conn.execute("SELECT id FROM papers WHERE rowid = ?", (rng.randint(1, top),)).fetchone()
+        ids += [row[0]] if row else []
+    scope = conn.execute("SELECT scope FROM maps WHERE scope NOT LIKE 'reference:%' LIMIT 1").fetchone()
+    scope = scope[0] if scope else "*"
+    lst = "" if scope == "*" else "list=" + quote_plus(scope)
+    topics = conn.execute(
+        "SELECT topic_id, x, y FROM topics WHERE scope = ? AND level = 0 ORDER BY size DESC LIMIT ?",
+        (scope, each),
+    ).fetchall()
+    conn.close()
+    queries = ["diffusion models", "graph neural network over-smoothing", "reinforcement learning reward"]
+
+    def q(url: str, *more: str) -> str:
+        parts = [p for p in (*more, lst) if p]
+        return url + ("?" + "&".join(parts) if parts else "")
+
+    boxes = [(x - 0.04, y - 0.04, x + 0.04, y + 0.04) for _, x, y in topics]
+    return {
+        "overview /": [q("/", f"v={i}") for i in range(each)],
+        "map page /map": [q("/map", f"v={i}") for i in range(each)],
+        "map data /api/map": [q("/api/map", f"v={i}") for i in range(each)],
+        "map view /api/map/points (zoom 6)": [
+            q("/api/map/points", "bbox=" + ",".join(f"{v:.4f}" for v in b), "zoom=6") for b in boxes
+        ],
+        "paper list /papers": [q("/papers", f"page={p}") for p in (1, 2, 200)][:each],
+        "paper list by topic": [q("/papers", f"topic={t}") for t, _, _ in topics],
+        "topic page": [q(f"/topics/{t}") for t, _, _ in topics],
+        "paper page (similar papers)": ["/papers/" + quote_plus(i, safe="") for i in ids],
+        "search page": [q("/search", "q=" + quote_plus(t)) for t in queries[:each]],
+        "search API": ["/api/search?q=" + quote_plus(t + " methods") for t in queries[:each]],
+        "paper list sorted by title": [q("/papers", "sort=title", f"page={p}") for p in (1, 2, 3)][:each],
+    }
+
+
+def process_memory(pid: int) -> tuple[float, float]:
+    """(RSS, peak RSS) in MB of a process and its children, from /proc."""
+    rss = peak = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            status = (entry / "status").read_text()
+        except OSError:
+            continue
+        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+        if int(entry.name) == pid or int(fields.get("PPid", "0")) == pid:
+            rss += int(fields.get("VmRSS", "0 kB").split()[0]) / 1024
+            peak += int(fields.get("VmHWM", "0 kB").split()[0]) / 1024
+    return round(rss), round(peak)
+
+
+class Watchdog:
+    """Kills the server past max_rss_mb (its RSS) or max_seconds from now; says why."""
+
+    def __init__(self, proc: subprocess.Popen, max_rss_mb: float, max_seconds: float):
+        import threading
+
+        self.proc, self.max_rss_mb, self.deadline = proc, max_rss_mb, time.time() + max_seconds
+        self.why: str | None = None
+        self.peak = 0.0
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+        self._thread.start()
+
+    def _watch(self) -> None:
+        while self.proc.poll() is None:
+            rss, _ = process_memory(self.proc.pid)
+            self.peak = max(self.peak, rss)
+            if rss > self.max_rss_mb:
+                self.why = f"killed: RSS {rss:,.0f} MB > {self.max_rss_mb:,.0f} MB"
+            elif time.time() > self.deadline:
+                self.why = "killed: out of time"
+            if self.why:
+                self.proc.kill()
+                return
+            time.sleep(0.2)
+
+
+def timed_get(base: str, url: str, timeout: float) -> dict:
+    """One GET as a browser sends it (gzip): seconds to the response's first byte and to its last."""
+    import httpx
+
+    t0 = time.perf_counter()
+    with (
+        httpx.Client(timeout=timeout) as client,
+        client.stream("GET", base + url, headers={"Accept-Encoding": "gzip"}) as r,
+    ):
+        first = time.perf_counter()  # the status line and headers are in
+        size = sum(len(chunk) for chunk in r.iter_raw())
+        end = time.perf_counter()
+        return {
+            "status": r.status_code,
+            "first_byte_ms": round(1000 * (first - t0)),
+            "total_ms": round(1000 * (end - t0)),
+            "kb": round(size / 1024),
+        }
+
+
+def measure_kinds(label: str, src: Path, db: Path, urls: dict[str, list[str]], args) -> dict:
+    """Start one server process (read-only) and ask for every kind of page; see --kinds."""
+    import httpx
+
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    env = dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
+    cmd = [*cli_command(src), "serve", "--db", str(db), "--port", str(port), "--workers", "1", "--read-only"]
+    print(f"\n== {label} ({src}); load {os.getloadavg()[0]:.1f}", flush=True)
+    t0 = time.time()
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    dog = Watchdog(proc, args.max_rss_gb * 1024, args.max_seconds)
+    out: dict = {"label": label, "pages": {}}
+    try:
+        while proc.poll() is None:
+            try:
+                if httpx.get(base + "/healthz", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        if proc.poll() is not None:
+            out["failed"] = dog.why or f"exit {proc.returncode} before answering"
+            print("  " + out["failed"], flush=True)
+            return out
+        out["start_s"] = round(time.time() - t0, 1)
+        out["rss_started_mb"], out["peak_started_mb"] = process_memory(proc.pid)
+        print(f"  answering after {out['start_s']} s; RSS {out['rss_started_mb']:,} MB", flush=True)
+        deadline = time.time() + args.max_seconds
+        while time.time() < deadline and proc.poll() is None:
+            if httpx.get(base + "/healthz", timeout=30).json().get("warm", True):
+                break
+            time.sleep(0.5)
+        out["warm_s"] = round(time.time() - t0, 1)
+        out["rss_warm_mb"], out["peak_warm_mb"] = process_memory(proc.pid)
+        print(f"  warm after {out['warm_s']} s; RSS {out['rss_warm_mb']:,} MB", flush=True)
+        for kind, kind_urls_ in urls.items():
+            rows = []
+            for url in kind_urls_:
+                try:
+                    rows.append({"url": url, **timed_get(base, url, args.max_seconds)})
+                except httpx.HTTPError as exc:
+                    rows.append({"url": url, "error": dog.why or type(exc).__name__})
+                    break
+            rss, peak = process_memory(proc.pid) if proc.poll() is None else (0, 0)
+            out["pages"][kind] = {"requests": rows, "rss_mb": rss, "peak_mb": peak}
+            ok = [r for r in rows if r.get("status") == 200]
+            shown = (
+                "  ".join(f"{r['first_byte_ms']}/{r['total_ms']} ms {r['kb']} KB" for r in ok)
+                if ok
+                else ", ".join(str(r.get("status", r.get("error"))) for r in rows)
+            )
+            print(f"  {kind:36} {shown}   RSS {rss:,} MB (peak {peak:,})", flush=True)
+            if proc.poll() is not None:
+                out["failed"] = dog.why or f"exit {proc.returncode}"
+                print("  " + out["failed"], flush=True)
+                break
+    finally:
+        if proc.poll() is None:
+            stop_server(proc)
+        out["watchdog_peak_mb"] = round(dog.peak)
+    return out
+
+
+def kinds_main(args) -> None:
+    urls = kind_urls(args.db)
+    runs = [("this code", SRC)]
+    if args.baseline_src:
+        runs.append((f"baseline {args.baseline_src}", args.baseline_src.resolve() / "src"))
+    results = [measure_kinds(label, src, args.db, urls, args) for label, src in runs]
+    if args.json:
+        args.json.write_text(json.dumps({"db": str(args.db), "results": results}, indent=1), encoding="utf-8")
 
 
 def stop_server(server: subprocess.Popen) -> None:

@@ -1,0 +1,96 @@
+"""The map's level of detail in headless Chromium: the fixture's 73 papers served as a big
+map (whole below 20 papers, an overview of 10), so that zooming in has to ask the server
+for the view's papers; hostile titles that come that way are shown as text."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+
+import pytest
+
+from atlas_fixture import build_fixture_atlas
+from browserkit import headless_chrome, skip_without_chromium
+
+pytestmark = pytest.mark.browser
+
+skip_without_chromium()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    import uvicorn
+
+    from paperatlas.web import api_routes, map_points
+    from paperatlas.web.app import create_app
+
+    saved = api_routes.FULL_MAP, map_points.OVERVIEW
+    api_routes.FULL_MAP, map_points.OVERVIEW = 20, 10
+    db = tmp_path_factory.mktemp("lod") / "atlas.db"
+    build_fixture_atlas(db).close()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(create_app(db), host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 20
+    while not srv.started and time.time() < deadline:
+        time.sleep(0.05)
+    assert srv.started, "uvicorn did not start"
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(timeout=10)
+    api_routes.FULL_MAP, map_points.OVERVIEW = saved
+
+
+@pytest.fixture(scope="module")
+def browser():
+    driver = headless_chrome()
+    yield driver
+    driver.quit()
+
+
+def _wait(driver, condition, timeout=15.0):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, timeout).until(condition)
+
+
+def test_zooming_in_brings_the_views_papers(server, browser):
+    browser.get(server + "/map")
+    _wait(browser, lambda d: d.execute_script("return !!(window.atlasMap && window.atlasMap.width)"))
+    assert browser.execute_script("return window.atlasMap.points.length") == 10
+    note = browser.find_element("css selector", ".atlas-lod").text
+    assert "10 of 73" in note
+    # zoomed in (12x) on one paper of the overview: the papers near it come, none twice
+    browser.execute_script(
+        "const m = window.atlasMap, p = m.points[0]; m.zoomTo(p[0] - 0.02, p[1] - 0.02, p[0] + 0.02, p[1] + 0.02);"
+    )
+    _wait(browser, lambda d: d.execute_script("return !!(window.atlasMap.detail)"))
+    ids = browser.execute_script("return window.atlasMap.points.map(p => p[5])")
+    assert len(ids) > 10 and len(set(ids)) == len(ids)
+    assert "of 73" in browser.find_element("css selector", ".atlas-lod").text
+    # back to the overview: the view's papers are dropped again
+    browser.execute_script("window.atlasMap.fit()")
+    _wait(browser, lambda d: d.execute_script("return window.atlasMap.points.length === 10"))
+
+
+def test_hostile_titles_of_a_view_render_as_text(server, browser):
+    browser.get(server + "/map")
+    _wait(browser, lambda d: d.execute_script("return !!(window.atlasMap && window.atlasMap.width)"))
+    browser.execute_script("const m = window.atlasMap; m.view.k = 400; m.draw();")  # every paper of the box
+    _wait(browser, lambda d: d.execute_script("return !!(window.atlasMap.detail)"))
+    # the view holds the hostile papers wherever they lie: ask for the whole map at that zoom
+    found = browser.execute_script("""
+        const m = window.atlasMap;
+        return fetch(m.lod.url + '?bbox=-1,-1,2,2&zoom=400').then(r => r.json()).then(res => {
+          m.setDetail({box: [-1, -1, 2, 2], zoom: 400, complete: res.complete, points: res.points});
+          const i = m.points.findIndex(p => p[5] === 'xss-img');
+          m.showCard(i, 100, 100, false);
+          return [i, document.querySelector('.atlas-card').textContent];
+        });""")
+    assert found[0] >= 0 and "<img src=x" in found[1]
+    assert not browser.find_elements("css selector", ".atlas-card img")
+    assert browser.execute_script("return window.__xss === undefined")
