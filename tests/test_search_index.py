@@ -257,3 +257,35 @@ def test_open_index_maps_an_unchanged_graph_and_reads_a_changed_one(tmp_path):
     I.clear_cache()
     ann = I.open_index(store, "toy", ann_threshold=100)
     assert not ann._viewed and len(ann) == 300 and ann.search(x[299], 1)[0][0] == "p299"
+
+
+@pytest.mark.parametrize("ids", [["p0", "p1", "p2", "p3"], ["a\nb", "p1", "p2", "p3"], []])
+def test_the_sidecar_reads_back_what_was_saved_in_either_format(tmp_path, ids):
+    x = clustered(4, 8, 10)[: len(ids)]
+    path = tmp_path / "atlas.db.toy.usearch"
+    ann = I.AnnIndex(8, path)
+    ann.add(ids, x, [f"h{i}" for i in range(len(ids))])
+    ann.remove(ids[1:2])  # a hole in the keys
+    ann.save()
+    again = I.AnnIndex.load(path, 8)
+    assert again is not None
+    assert again._key_to_id == ann._key_to_id and again._hashes == ann._hashes
+    assert again._next_key == ann._next_key
+
+
+def test_a_sidecar_of_the_first_format_still_loads(tmp_path):
+    import json
+
+    x = clustered(3, 8, 11)
+    path = tmp_path / "atlas.db.toy.usearch"
+    ann = I.AnnIndex(8, path)
+    ann.add(["p0", "p1", "p2"], x, ["h0", "h1", "h2"])
+    ann.save()
+    meta_path = path.with_name(path.name + ".json")
+    meta = json.loads(meta_path.read_text())
+    first = {k: meta[k] for k in ("dim", "params", "next_key")}
+    first["keys"] = {"0": ["p0", "h0"], "1": ["p1", "h1"], "2": ["p2", "h2"]}
+    meta_path.write_text(json.dumps(first))
+    again = I.AnnIndex.load(path, 8)
+    assert again is not None and again._hashes == {"p0": "h0", "p1": "h1", "p2": "h2"}
+    assert again.search(x[2], 1)[0][0] == "p2"
