@@ -161,6 +161,10 @@ class Atlas:
         """Papers, papers with a title, counts by area and by decision (one list or all)."""
         return ListStats(**self.store.list_stats(list_name))
 
+    def kind_counts(self, list_name: str | None = None) -> tuple[dict[str, int], int]:
+        """Papers by kind of contribution ('(unknown)' without facts) and how many link their code."""
+        return self.store.kind_counts(list_name)
+
     def lists(self) -> list[str]:
         return self.store.list_names()
 

@@ -62,6 +62,24 @@ class ListRows(StoreBase):
             )
         }
 
+    def kind_counts(self, list_name: str | None = None) -> tuple[dict[str, int], int]:
+        """Papers by kind of contribution ('(unknown)': no facts or no kind) and how many
+        link their code, for one list or the whole store: one aggregate query."""
+        join, params = "", []
+        if list_name is not None:
+            join = "JOIN list_members m ON m.paper_id = p.id AND m.list_name = ?"
+            params = [list_name]
+        kinds: dict[str, int] = {}
+        with_code = 0
+        for kind, n, code in self.conn.execute(
+            f"SELECT coalesce(nullif(f.kind, ''), '(unknown)') AS k, count(*), sum(coalesce(f.has_code, 0) != 0) "
+            f"FROM papers p {join} LEFT JOIN facts f ON f.paper_id = p.id GROUP BY k ORDER BY count(*) DESC",
+            params,
+        ):
+            kinds[kind] = n
+            with_code += int(code or 0)
+        return kinds, with_code
+
     def list_stats(self, list_name: str | None = None) -> dict[str, Any]:
         """Counts for one list (or the whole store): papers, with titles, by area, by decision."""
         join, params = "", []

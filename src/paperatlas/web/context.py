@@ -63,16 +63,12 @@ class WebContext:
             raise HTTPException(404)
 
     def overview_counts(self, list_name: str | None) -> dict[str, Any]:
-        """Counts by area, decision and kind; a full scan, so kept for a few seconds."""
+        """Counts by area, decision and kind; aggregate queries over every paper, so kept
+        for a few seconds (they read no paper's row into Python: 1M papers would be GBs)."""
         hit = self._overviews.get(list_name)
         if hit and time.monotonic() - hit[0] < MAP_CACHE_SECONDS:
             return hit[1]
-        kinds: dict[str, int] = {}
-        with_code = 0
-        for row in self.atlas.papers(list_name=list_name):
-            k = row.get("kind") or "(unknown)"
-            kinds[k] = kinds.get(k, 0) + 1
-            with_code += int(bool(row.get("has_code")))
+        kinds, with_code = self.atlas.kind_counts(list_name)
         counts = {"stats": self.atlas.stats(list_name), "kinds": kinds, "with_code": with_code}
         self._overviews[list_name] = (time.monotonic(), counts)
         return counts
