@@ -471,6 +471,8 @@ def _open_ann(
         weights = None  # vectors of another version of the model: search them as stored
     path = index_path(store.path, model, weights)
     index = AnnIndex.load(path, dim, view=True) or AnnIndex(dim, path)
+    if index._hashes == state:  # unchanged (one comparison in C, not three passes over a million)
+        return index, weights
     todo = sum(1 for p, h in state.items() if index._hashes.get(p) != h)
 
     def load(ids):
