@@ -528,7 +528,11 @@
 
   AtlasMap.prototype.fetchDetail = function () {
     var self = this, k = this.view.k, seen = this.viewBox(0), last = this.detail;
-    if (k < 1.2) { if (last && last.points.length) this.setDetail(null); return; }
+    if (k < 1.2) {  // the overview is enough: drop the view's papers and any request for them
+      if (this.detailAsk) { this.detailAsk.abort(); this.detailAsk = null; }
+      if (last) this.setDetail(null);
+      return;
+    }
     if (last && inside(seen, last.box) &&
         ((last.complete && k >= last.zoom) || Math.abs(Math.log(k / last.zoom)) < 0.35)) return;
     if (this.detailAsk) this.detailAsk.abort();
