@@ -2,9 +2,9 @@
 
 FTS5 scores every row that any query term matches, at ~2 µs a row inside SQLite: a query
 with a common word costs milliseconds, the largest part of a web search page. This module
-keeps each token's postings (read once from FTS5's own vocabulary, so tokenising and
-stemming are the index's) as numpy arrays and scores a query's terms with array
-arithmetic. Exact phrases, rarer by nature, are still scored by FTS5 itself and added.
+keeps each token's postings (read from FTS5's own vocabulary, so tokenising and stemming
+are the index's; or from the memory-mapped file search/postings_file.py writes beside the
+store) as numpy arrays and scores a query's terms with array arithmetic. Exact phrases, rarer by nature, are still scored by FTS5 itself and added.
 
 The score is FTS5's bm25 with the store's column weights, term by term:
 
@@ -153,15 +153,12 @@ class KeywordIndex:
         return None if entry is None else len(entry[0])
 
     def preload(self, store, budget: int, to_file: bool = True) -> bool:
-        """The postings file of this index version, written now when missing (`to_file`);
-        where it cannot be written, postings read ahead into memory, within `budget`
-        bytes: the longest lists first (the
-        slowest to read per query, ~2 µs a posting inside SQLite), except that the terms
-        search drops as common (in more than COMMON_TERM_SHARE of the rows) come last: a
-        query scores them only when all its words are that common. When everything fits,
-        one read of the whole index (~4 s per 10k papers, mostly inside SQLite, so other
-        threads keep running); otherwise only the kept tokens are read. True when none
-        was left out (or the file is in use)."""
+        """The postings file of this index version, written now when missing (`to_file`).
+        Where it cannot be written, postings read ahead into memory within `budget` bytes:
+        the longest lists first (the slowest to read per query, ~2 µs a posting inside
+        SQLite), but the terms search drops as common (in more than COMMON_TERM_SHARE of
+        the rows) last, as a query scores them only when all its words are that common.
+        True when none was left out (or the file is in use)."""
         if self._file is not None:
             return True
         if to_file:
@@ -179,11 +176,9 @@ class KeywordIndex:
                 break
             size += counts[token]
             n_kept += 1
-        kept = set(order[:n_kept])
         packed = _Packed(size)
-        rows = store.fts_all_postings() if n_kept == len(order) else store.fts_token_postings(order[:n_kept])
-        for token, docs, freqs in rows:
-            if token in kept and docs.count(",") + 1 == counts[token]:  # else changed since
+        for token, docs, freqs in store.fts_token_postings(order[:n_kept]):
+            if docs.count(",") + 1 == counts[token]:  # else changed since
                 packed.add(
                     token,
                     np.array(docs.split(","), dtype=np.int64),
