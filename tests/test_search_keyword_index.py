@@ -122,7 +122,7 @@ def test_varints():
 def test_preloaded_postings_rank_the_same_without_asking_sqlite(store, monkeypatch):
     expected = {tuple(q): fts5_ranking(store, q, 20) for q in queries()}
     K._INDEXES.clear()
-    assert K.preload(store)
+    assert K.preload(store, to_file=False)  # held in memory (the file: below)
     monkeypatch.setattr(
         type(store), "fts_postings", lambda *a: pytest.fail("postings read again after the preload")
     )
@@ -143,7 +143,7 @@ def test_doc_freq_matches_the_index_before_and_after_preload(store):
 @pytest.mark.parametrize("share", [3, 30])
 def test_a_preload_over_its_budget_keeps_the_longest_lists_and_ranks_the_same(store, monkeypatch, share):
     expected = {tuple(q): fts5_ranking(store, q, 20) for q in queries()}
-    sizes = {t: d.count(",") + 1 for t, d, _ in store.fts_all_postings()}
+    sizes = dict(store.fts_token_counts())
     budget = sum(n * K.POSTING_BYTES + K.TOKEN_BYTES for n in sizes.values()) // share
     K._INDEXES.clear()
     assert K.preload(store, budget, to_file=False) is False
@@ -204,7 +204,7 @@ def test_a_postings_file_ranks_the_same_in_a_new_process_without_reading_fts5(st
     assert K.preload(store) is True
     assert postings_file.file_path(store.path).exists()
     K._INDEXES.clear()  # what a cold `paperatlas search` finds: the file, nothing in memory
-    for name in ("fts_postings", "fts_doc_sizes", "fts_all_postings", "fts_doc_freq"):
+    for name in ("fts_postings", "fts_doc_sizes", "fts_token_postings", "fts_doc_freq"):
         monkeypatch.setattr(type(store), name, lambda *a, n=name: pytest.fail(f"{n} read with a file"))
     assert K.doc_freq(store, words) == truth
     for terms, ranking in expected.items():
