@@ -143,3 +143,40 @@ def test_one_model_choice_rule(store):
     assert embed.pick_model(store, ids[:2]) == "static"  # equal on these: the default
     assert embed.pick_model(store, ids[2:3]) == "lsa"
     assert embed.pick_model(store, ids, model="minilm") == "minilm"  # asked for
+
+
+@pytest.mark.slow  # loads the all-MiniLM-L6-v2 weights in two worker processes
+def test_worker_processes_embed_like_one_process(store, tmp_path, monkeypatch):
+    """A model that runs on cores embeds in one single-threaded worker per core once a
+    store is big enough (forced here with PAPERATLAS_WORKERS): every paper gets the vector
+    the in-process path gives it, in store order, and a rerun has nothing to do."""
+    one = embed.get_backend("minilm-int8", threads=1)
+    texts = {p["id"]: embed.embedding_text(p.get("title"), p.get("abstract")) for p in store.iter_papers()}
+    monkeypatch.setenv("PAPERATLAS_WORKERS", "2")
+    result = embed.embed_store(store, model="minilm-int8", batch_size=3)
+    assert result["embedded"] == len(texts) and result["skipped"] == 0
+    ids, vectors = store.get_vectors("minilm-int8")
+    assert sorted(ids) == sorted(texts)
+    # the int8 model quantises each batch with its own scale: compare batch for batch
+    order = list(texts)
+    expected = {}
+    for start in range(0, len(order), 3):
+        part = order[start : start + 3]
+        expected.update(zip(part, one.embed([texts[i] for i in part])))
+    np.testing.assert_allclose(vectors, np.stack([expected[i] for i in ids]), atol=1e-5)
+    assert embed.embed_store(store, model="minilm-int8")["embedded"] == 0
+
+
+def test_worker_count_rule(monkeypatch):
+    """Processes only for models that run on cores, from PARALLEL_FROM papers, and never
+    when the caller sets the threads or the model is fit on the store."""
+    monkeypatch.delenv("PAPERATLAS_WORKERS", raising=False)
+    monkeypatch.setattr("os.cpu_count", lambda: 2)
+    count = embed_vectors._worker_count
+    onnx, static, lsa = (registry.backend_class(m) for m in ("minilm-int8", "static", "lsa"))
+    assert count(onnx, embed_vectors.PARALLEL_FROM, None) == 2
+    assert count(onnx, embed_vectors.PARALLEL_FROM - 1, None) == 1
+    assert count(onnx, 10**6, threads=2) == 1
+    assert count(static, 10**6, None) == 1 and count(lsa, 10**6, None) == 1
+    monkeypatch.setenv("PAPERATLAS_WORKERS", "3")
+    assert count(onnx, 5, None) == 3

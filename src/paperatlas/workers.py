@@ -115,3 +115,16 @@ def _terminate(pool: ProcessPoolExecutor) -> None:
             if process.is_alive():
                 process.kill()
                 process.join(timeout=5)
+
+
+def worker_count(n_items: int, parallel_from: int) -> int:
+    """How many worker processes a CPU-bound stage of `n_items` should use: every core
+    (at most 8) from `parallel_from` items, none below (starting workers costs more than a
+    few thousand items take). PAPERATLAS_WORKERS=N sets the number whatever the size
+    (1: never a worker process)."""
+    forced = os.environ.get("PAPERATLAS_WORKERS", "").strip()
+    if forced.isdigit() and int(forced) > 0:
+        return int(forced)
+    if n_items < parallel_from:
+        return 1
+    return max(1, min(os.cpu_count() or 1, 8))

@@ -8,7 +8,6 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
-import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -256,12 +255,7 @@ def _facts_for(items: list[tuple[str | None, str, list[str]]]) -> list[dict[str,
 
 
 def _worker_count(n_papers: int) -> int:
-    """Extraction is pure CPU work: big stores use every core, small ones stay in-process
-    (starting workers costs more than a few thousand papers take). PAPERATLAS_WORKERS=N
-    sets the number whatever the size (1: never a worker process)."""
-    forced = os.environ.get("PAPERATLAS_WORKERS", "").strip()
-    if forced.isdigit() and int(forced) > 0:
-        return int(forced)
-    if n_papers < PARALLEL_FROM:
-        return 1
-    return max(1, min(os.cpu_count() or 1, 8))
+    """Extraction is pure CPU work: big stores use every core, small ones stay in-process."""
+    from paperatlas.workers import worker_count
+
+    return worker_count(n_papers, PARALLEL_FROM)
