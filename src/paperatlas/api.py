@@ -130,9 +130,13 @@ class Atlas:
 
     def papers(self, **filters: Any) -> list[dict[str, Any]]:
         """Stored rows matching filters (list_name, area, decision, text, kind, has_code,
-        section, limit, offset): the paper's fields plus kind, name, has_code,
-        display_title and predicted_area from its facts."""
+        section, limit, offset; sort: title|rating|name): the paper's fields plus kind,
+        name, has_code, display_title and predicted_area from its facts."""
         return list(self.store.iter_papers(**filters))
+
+    def count_papers(self, **filters: Any) -> int:
+        """How many stored papers `papers(**filters)` would give (without limit), counted in SQLite."""
+        return self.store.count_matching(**filters)
 
     def paper(self, paper_id: str, topics: bool = True) -> PaperDetail | None:
         """One paper with its lists and facts, by id or unique id prefix. `topics=False`

@@ -64,6 +64,16 @@ def _json_value(text: str) -> Any:
     return value if end == len(text) else json.loads(text)
 
 
+# iter_papers(sort=...): the orders the web's paper list offers, sorted by SQLite (a page
+# of a 1M-paper list without a Python row per paper). Unrated papers (rating 0 or none)
+# last; papers without a name last.
+PAPER_SORTS = {
+    "title": "py_lower(coalesce(nullif(p.title, ''), nullif(f.display_title, ''), ''))",
+    "rating": "-coalesce(nullif(p.rating, 0), -1)",
+    "name": "coalesce(f.name, '') = '', py_lower(coalesce(f.name, ''))",
+}
+
+
 def row_to_paper(row: sqlite3.Row) -> dict[str, Any]:
     """A papers row (plus any joined columns) as a dict, JSON columns decoded."""
     d = dict(row)
@@ -191,6 +201,7 @@ class PaperRows(StoreBase):
         offset: int = 0,
         id_only: bool = False,
         section: str | None = None,
+        sort: str | None = None,
     ) -> Iterator[dict[str, Any]]:
         """Papers matching every filter given, in list order (or insertion order).
 
@@ -198,8 +209,53 @@ class PaperRows(StoreBase):
         put the paper under (both case-insensitive); keyword search with ranking is
         search's job. Each row has the paper's columns plus
         `kind`, `name`, `has_code`, `display_title` and `predicted_area` from facts
-        (only `id` with id_only=True: cheap filtering for search).
+        (only `id` with id_only=True: cheap filtering for search). `sort` (a key of
+        PAPER_SORTS) orders them by title, rating or name first, list order breaking ties.
         """
+        sql, params, order = self._papers_select(
+            list_name, area, decision, text, kind, has_code, ids, section, id_only
+        )
+        if sort is not None:
+            # Python's str.lower, not SQLite's ASCII-only lower(): "École" sorts as "école"
+            self.conn.create_function("py_lower", 1, str.lower, deterministic=True)
+            order = f"{PAPER_SORTS[sort]}, {order}"
+        sql += f" ORDER BY {order}"
+        if limit is not None:
+            sql += " LIMIT ? OFFSET ?"
+            params += [limit, offset]
+        for row in self.conn.execute(sql, params):
+            yield {"id": row[0]} if id_only else row_to_paper(row)
+
+    def count_matching(
+        self,
+        list_name: str | None = None,
+        area: str | None = None,
+        decision: str | None = None,
+        text: str | None = None,
+        kind: str | None = None,
+        has_code: bool | None = None,
+        ids: Iterable[str] | None = None,
+        section: str | None = None,
+    ) -> int:
+        """How many papers iter_papers gives for these filters, counted by SQLite."""
+        sql, params, _ = self._papers_select(
+            list_name, area, decision, text, kind, has_code, ids, section, True
+        )
+        return int(self.conn.execute(f"SELECT count(*) FROM ({sql})", params).fetchone()[0])
+
+    def _papers_select(
+        self,
+        list_name: str | None,
+        area: str | None,
+        decision: str | None,
+        text: str | None,
+        kind: str | None,
+        has_code: bool | None,
+        ids: Iterable[str] | None,
+        section: str | None,
+        id_only: bool,
+    ) -> tuple[str, list[Any], str]:
+        """iter_papers' SELECT without its order and limit, its parameters, and its list order."""
         where: list[str] = []
         params: list[Any] = []
         joins: list[str] = []
@@ -238,12 +294,7 @@ class PaperRows(StoreBase):
         sql = f"SELECT {columns} FROM papers p {' '.join(joins)} LEFT JOIN facts f ON f.paper_id = p.id"
         if where:
             sql += " WHERE " + " AND ".join(where)
-        sql += f" ORDER BY {order}"
-        if limit is not None:
-            sql += " LIMIT ? OFFSET ?"
-            params += [limit, offset]
-        for row in self.conn.execute(sql, params):
-            yield {"id": row[0]} if id_only else row_to_paper(row)
+        return sql, params, order
 
     def iter_titles(self) -> Iterator[tuple[str, str]]:
         """(id, title) of every paper with a title."""
