@@ -26,7 +26,7 @@ class WebContext:
     render: PageRenderer = field(default_factory=PageRenderer)
     warm: threading.Event = field(default_factory=threading.Event)  # background preload done
     _vocabulary: tuple[object, dict[str, set[str]]] | None = None
-    _overviews: dict[str | None, tuple[float, dict[str, Any]]] = field(default_factory=dict)
+    _overviews: dict[str | None, tuple[float, object, dict[str, Any]]] = field(default_factory=dict)
 
     def vocabulary(self) -> dict[str, set[str]]:
         """The areas and decisions the store's papers have: what a filter may name."""
@@ -63,14 +63,17 @@ class WebContext:
             raise HTTPException(404)
 
     def overview_counts(self, list_name: str | None) -> dict[str, Any]:
-        """Counts by area, decision and kind; aggregate queries over every paper, so kept
-        for a few seconds (they read no paper's row into Python: 1M papers would be GBs)."""
+        """Counts by area, decision and kind: aggregate queries over every paper (no
+        paper's row read into Python), seconds at 1M papers. Kept until the store has
+        changed and they are MAP_CACHE_SECONDS old (a like is a change, too)."""
         hit = self._overviews.get(list_name)
-        if hit and time.monotonic() - hit[0] < MAP_CACHE_SECONDS:
-            return hit[1]
+        now = time.monotonic()
+        if hit and (now - hit[0] < MAP_CACHE_SECONDS or hit[1] == self.generation()):
+            return hit[2]
+        generation = self.generation()
         kinds, with_code = self.atlas.kind_counts(list_name)
         counts = {"stats": self.atlas.stats(list_name), "kinds": kinds, "with_code": with_code}
-        self._overviews[list_name] = (time.monotonic(), counts)
+        self._overviews[list_name] = (now, generation, counts)
         return counts
 
     def cards(self, rows: list[dict], stored: dict | None) -> list[dict]:

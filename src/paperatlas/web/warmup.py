@@ -1,7 +1,7 @@
 """What a server process loads before and just after it starts taking requests, so that
 no page waits for it: the map, the vector index and query model (before), every word's
-postings and every paper's similar papers (after, in the background; `/healthz` says
-"warm" once done)."""
+postings, every paper's similar papers and the overview's counts (after, in the
+background; `/healthz` says "warm" once done)."""
 
 from __future__ import annotations
 
@@ -28,6 +28,8 @@ def warm_up(web: WebContext, freeze: bool) -> None:
 
 def preload(web: WebContext, freeze: bool) -> None:
     try:
+        # the overview's counts: aggregates over every paper (seconds at 1M papers)
+        web.overview_counts(None)
         web.atlas.preload()
     except Exception:  # a speed-up only: searches and paper pages work without it
         logging.getLogger("paperatlas.web").exception("preload failed")
