@@ -87,6 +87,29 @@ def test_the_model_chooses_among_senses_and_the_dictionary_outranks_a_close_neig
     assert [vocab.terms[i] for i, _ in none_near] == ["quantization", "quantification"]
 
 
+def test_a_sense_the_vocabulary_holds_only_word_by_word_is_a_phrase_candidate():
+    """晶体结构 is "crystal structure" in CC-CEDICT; an atlas's frequent pairs may lack the
+    phrase while holding both words: the phrase competes, scored by its cosine alone."""
+    terms = ["crystal", "structure", "structural", "network"]
+    vocab = X.Vocabulary(terms, np.eye(4, dtype=np.float32), papers=10)
+    assert X.dictionary_terms(vocab, "晶体结构") == []
+    assert X.sense_phrases(vocab, "晶体结构") == [(0, 1)]
+    unit = np.array([0.6, 0.5, 0.62, 0.0], dtype=np.float32)  # nearest: "structural" alone
+    unit /= np.linalg.norm(unit)
+    cos = vocab.vectors @ unit
+    best = np.argsort(-cos)[:2]
+    scored = X.candidates(vocab, "晶体结构", unit, best, cos[best], min_similarity=0.0)
+    assert scored[0][0] == (0, 1)  # the phrase is nearer the unit than any one word
+    assert scored[0][1] == pytest.approx(float((unit[0] + unit[1]) / np.sqrt(2)))
+    assert [X.term_text(vocab, c) for c, _ in X.choose_terms(vocab, scored)] == ["crystal structure"]
+    # a vocabulary that has the phrase itself takes it as a term, no phrase is built
+    with_pair = _vocabulary([*terms, "crystal structure"])
+    assert X.sense_phrases(with_pair, "晶体结构") == []
+    assert [with_pair.terms[i] for i in X.dictionary_terms(with_pair, "晶体结构")] == ["crystal structure"]
+    # nor when a word of the sense is missing
+    assert X.sense_phrases(_vocabulary(["crystal", "network"]), "晶体结构") == []
+
+
 def test_a_unit_takes_one_term_per_stem(monkeypatch):
     vocab = _vocabulary(["models", "model", "diffusion"])
     monkeypatch.setattr(X, "TERMS_PER_UNIT", 2)
