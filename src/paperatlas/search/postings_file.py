@@ -94,8 +94,7 @@ def _aligned(n: int) -> int:
 
 
 def build(store, doc_len: np.ndarray, n_rows: int, version: bytes) -> PostingsFile | None:
-    """Write the file for the index at `version` (one read of every posting: ~4 s per
-    10k papers), next to the store, atomically; None when the index changed meanwhile
+    """Write the file for the index at `version` (one read of every posting), next to the store, atomically; None when the index changed meanwhile
     or a count is not a whole number below 2**16 (FTS5's column weights are whole)."""
     path = file_path(store.path)
     counts = dict(store.fts_token_counts())
@@ -154,7 +153,7 @@ def _fill(
     where = {t: i for i, t in enumerate(order)}
     docs_out, freq_out = view("docs"), view("freq")
     seen = 0
-    for token, docs, freqs in store.fts_all_postings():
+    for token, docs, freqs in store.fts_token_postings(order):  # a token at a time: no sort of them all
         i = where.get(token)
         if i is None or docs.count(",") + 1 != counts[token]:
             return False  # the index changed since its counts were read

@@ -82,20 +82,11 @@ class FullText(StoreBase):
             (token,),
         ).fetchall()
 
-    def fts_all_postings(self) -> Iterator[tuple[str, str, str]]:
-        """(token, rowids, weighted occurrences) of every index token, the two lists as
-        comma-separated text: one row per token, so reading ~2M postings costs SQLite's
-        time, not two million Python tuples."""
-        self._fts_vocab_tables()
-        return self.conn.execute(
-            "SELECT term, group_concat(doc), group_concat(f) FROM (SELECT term, doc, "
-            f"sum({_COLUMN_WEIGHT_SQL}) AS f FROM temp.papers_fts_instances "
-            "GROUP BY term, doc) GROUP BY term"
-        )
-
     def fts_token_postings(self, tokens: Iterable[str]) -> Iterator[tuple[str, str, str]]:
-        """fts_all_postings' rows for the given tokens only, one lookup each: a preload
-        that keeps part of a big index reads only that part."""
+        """(token, rowids, weighted occurrences) of each of `tokens` the index holds, the
+        two lists as comma-separated text (reading millions of postings costs SQLite's
+        time, not millions of Python tuples). One lookup a token: grouping every token's
+        occurrences in one query would sort them all (~250M rows at a million papers)."""
         self._fts_vocab_tables()
         for token in tokens:
             row = self.conn.execute(
