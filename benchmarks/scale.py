@@ -1,15 +1,19 @@
 """Every stage at N papers beside the 15,602 real ICLR 2026 ones, in the same run.
 
     .venv/bin/python benchmarks/scale.py --n 100000 [--stages add,enrich,embed,index,search,similar,map]
-        [--corpus FILE] [--skip-base] [--work DIR]
+        [--corpus FILE] [--skip-base] [--work DIR] [--db EXISTING_ATLAS]
 
 For each size, a fresh atlas goes through the stages, each its own process (`paperatlas`
 commands; index, search and similar through the library in one process, as a server
 runs them): wall time, peak memory (largest single process's resident set, from
 `wait4`'s rusage: a stage's worker processes count each on its own), papers/s, and
 the store's size after each stage. Search is end to end (`Atlas.search`, hybrid, k=10)
-over 40 queries after a server's preload (`Atlas.preload`, timed apart) and one
-warm-up: p50/p95; similar likewise over 40 papers. The index stage builds the usearch graph whatever N (ANN threshold 0) to time the ANN build.
+over the 20 queries below twice and the English queries of the 15,602-paper benchmark
+(benchmarks/queries), after a server's preload (`Atlas.preload`, timed apart: it writes
+the postings file beside the store when missing) and one warm-up: p50/p95/max;
+search-cli runs `paperatlas search` in a new process for each of the first 10 queries
+(wall and peak memory of each, as a terminal user meets it); similar times `Atlas.similar`
+(the CLI's) and `Atlas.similar_papers` (the web page's panel) over 40 papers. The index stage builds the usearch graph whatever N (ANN threshold 0) to time the ANN build.
 
 N papers come from `make_corpus.py` (SYNTHETIC, recombined real sentences; see
 docs/bench/scale.md); the 15,602 are the real file. Run `uptime` beside it (shared
@@ -30,7 +34,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 REAL = REPO.parent / "shared" / "data" / "iclr2026.jsonl.gz"
-STAGES = ["add", "enrich", "embed", "index", "search", "similar", "map"]
+STAGES = ["add", "enrich", "embed", "index", "search", "search-cli", "similar", "map"]
 QUERIES = [
     "diffusion models for video generation",
     "graph neural networks oversmoothing",
@@ -71,12 +75,21 @@ def run_popen_wait4(cmd: list[str], env: dict | None = None) -> dict:
 
 
 LIBRARY_STAGE = r"""
-import json, statistics, sys, time
+import json, resource, statistics, sys, time
 from paperatlas import Atlas
 stage, db, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
 queries = json.loads(sys.argv[4])
 atlas = Atlas(db)
 out = {}
+
+def spread(times):
+    times = sorted(times)
+    return {"p50_ms": 1000 * statistics.median(times), "p95_ms": 1000 * times[int(0.95 * (len(times) - 1))],
+            "max_ms": 1000 * times[-1]}
+
+def rss_mb():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
 if stage == "index":
     from paperatlas.embed.index import open_index
     t = time.perf_counter()
@@ -86,27 +99,59 @@ elif stage == "search":
     t = time.perf_counter()
     atlas.preload()  # what a server does in the background before it is warm
     preload_s = time.perf_counter() - t
+    rss_preload = rss_mb()
     atlas.search("warm up the indexes", k=10)
     times = []
-    for q in queries * 2:
+    for q in queries:
         t = time.perf_counter(); atlas.search(q, k=10); times.append(time.perf_counter() - t)
-    times.sort()
-    out = {"p50_ms": 1000 * statistics.median(times),
-           "p95_ms": 1000 * times[int(0.95 * (len(times) - 1))], "queries": len(times),
-           "preload_s": preload_s}
+    out = {**spread(times), "queries": len(times), "preload_s": preload_s, "rss_after_preload_mb": rss_preload}
 elif stage == "similar":
-    ids = [row["id"] for row in atlas.store.iter_papers()]
+    from paperatlas.search import similar_ranking  # noqa: F401 (loaded before timing)
+    ids = atlas.store.all_ids()
     step = max(1, len(ids) // 41)
     picks = ids[step::step][:40]
+    del ids
     atlas.similar(picks[0], k=10)
-    times = []
+    cli, web = [], []
     for pid in picks:
-        t = time.perf_counter(); atlas.similar(pid, k=10); times.append(time.perf_counter() - t)
-    times.sort()
-    out = {"p50_ms": 1000 * statistics.median(times),
-           "p95_ms": 1000 * times[int(0.95 * (len(times) - 1))], "papers": len(times)}
+        t = time.perf_counter(); atlas.similar(pid, k=10); cli.append(time.perf_counter() - t)
+        paper = atlas.store.get_paper(pid)
+        t = time.perf_counter(); atlas.similar_papers(paper, k=10); web.append(time.perf_counter() - t)
+    out = {**spread(cli), "papers": len(cli), "web_panel": spread(web)}
+out["rss_in_mb"] = rss_mb()
 print(json.dumps(out))
 """
+
+
+def bench_queries() -> list[str]:
+    """The English queries of the 15,602-paper search benchmark (benchmarks/queries)."""
+    out = []
+    for path in sorted((REPO / "benchmarks" / "queries").glob("*.jsonl")):
+        if path.stem == "needs":  # descriptions of needs, not queries
+            continue
+        for line in path.read_text(encoding="utf-8").splitlines():
+            query = json.loads(line)["query"] if line.strip() else ""
+            if query.isascii() and query.strip():
+                out.append(query)
+    return out
+
+
+def cold_searches(db: Path, queries: list[str]) -> dict:
+    """`paperatlas search` in a new process per query, as a terminal user runs it."""
+    walls, peaks = [], []
+    for q in queries:
+        r = run_popen_wait4([str(BIN / "paperatlas"), "search", q, "--db", str(db), "-k", "10", "--json"])
+        walls.append(r["s"])
+        peaks.append(r["rss_mb"])
+    walls.sort()
+    return {
+        "s": sum(walls),
+        "rss_mb": max(peaks),
+        "p50_ms": 1000 * walls[len(walls) // 2],
+        "p95_ms": 1000 * walls[int(0.95 * (len(walls) - 1))],
+        "max_ms": 1000 * walls[-1],
+        "queries": len(walls),
+    }
 
 
 def store_mb(db: Path) -> float:
@@ -142,8 +187,8 @@ def project_map(r: dict, n: int, target: int) -> str:
     )
 
 
-def run_size(label: str, corpus: Path, n: int, work: Path, stages: list[str]) -> dict:
-    db = work / f"{label}.db"
+def run_size(label: str, corpus: Path, n: int, work: Path, stages: list[str], db: Path | None = None) -> dict:
+    db = db or work / f"{label}.db"
     pa = str(BIN / "paperatlas")
     results = {}
     for stage in stages:
@@ -155,15 +200,18 @@ def run_size(label: str, corpus: Path, n: int, work: Path, stages: list[str]) ->
             r = run_popen_wait4([pa, "embed", "--model", "static", "--db", str(db)])
         elif stage == "map":
             r = run_popen_wait4([pa, "map", "--list", "big", "--model", "static", "--db", str(db)])
+        elif stage == "search-cli":
+            r = cold_searches(db, QUERIES[:10])
         else:
+            queries = QUERIES * 2 + bench_queries()
             r = run_popen_wait4(
-                [sys.executable, "-c", LIBRARY_STAGE, stage, str(db), str(n), json.dumps(QUERIES)]
+                [sys.executable, "-c", LIBRARY_STAGE, stage, str(db), str(n), json.dumps(queries)]
             )
             r.update(json.loads(r["out"].strip().splitlines()[-1]))
         r.pop("out", None)
         if stage == "map":
             r["map_stages"] = map_stages(db)
-        r["papers_s"] = n / r["s"] if stage not in ("search", "similar") else None
+        r["papers_s"] = n / r["s"] if stage not in ("search", "search-cli", "similar") else None
         r["store_mb"] = store_mb(db)
         r["load"] = os.getloadavg()[0]
         results[stage] = r
@@ -190,12 +238,19 @@ def main() -> None:
     ap.add_argument("--corpus", type=Path, help="an existing make_corpus.py file of N papers")
     ap.add_argument("--skip-base", action="store_true", help="skip the 15,602 baseline")
     ap.add_argument("--work", type=Path, help="folder for the corpus and atlases (default: a temp dir)")
+    ap.add_argument(
+        "--db",
+        type=Path,
+        help="an existing atlas of the N papers (e.g. for --stages search,search-cli,similar)",
+    )
     args = ap.parse_args()
     stages = [s for s in args.stages.split(",") if s]
     work = args.work or Path(tempfile.mkdtemp(prefix="pa-scale-"))
     work.mkdir(parents=True, exist_ok=True)
     print(f"work dir {work}; load {os.getloadavg()}; cores {os.cpu_count()}", flush=True)
     corpus = args.corpus
+    if corpus is None and args.db is not None:
+        corpus = args.db  # not read: the stages given run on the existing atlas
     if corpus is None:
         corpus = work / f"corpus-{args.n}.jsonl.gz"
         if not corpus.exists():
@@ -214,15 +269,17 @@ def main() -> None:
     all_results = {}
     if not args.skip_base:
         all_results["15602"] = run_size("real-15602", REAL, count_lines(REAL), work, stages)
-    all_results[str(args.n)] = run_size(f"synthetic-{args.n}", corpus, args.n, work, stages)
+    all_results[str(args.n)] = run_size(f"synthetic-{args.n}", corpus, args.n, work, stages, args.db)
     print("\n| stage | " + " | ".join(f"{k} papers: s / MB peak / papers/s" for k in all_results) + " |")
     print("| --- |" + " --- |" * len(all_results))
     for stage in stages:
         cells = []
         for _size, res in all_results.items():
             r = res[stage]
-            if stage in ("search", "similar"):
-                cells.append(f"p50 {r['p50_ms']:.1f} ms, p95 {r['p95_ms']:.1f} ms / {r['rss_mb']:.0f}")
+            if stage in ("search", "search-cli", "similar"):
+                cells.append(
+                    f"p50 {r['p50_ms']:.1f} ms, p95 {r['p95_ms']:.1f} ms, max {r['max_ms']:.0f} ms / {r['rss_mb']:.0f}"
+                )
             else:
                 cells.append(f"{r['s']:.1f} / {r['rss_mb']:.0f} / {r['papers_s']:.0f}")
         print(f"| {stage} | " + " | ".join(cells) + " |")
