@@ -1,9 +1,9 @@
 """Display titles (made with the real title hidden) against the real titles: ROUGE-L F1.
 
-    .venv/bin/python benchmarks/title_eval.py [DATA] [--n 3000] [--base /tmp/base13/src]
+    .venv/bin/python benchmarks/title_eval.py [DATA] [--n 3000] [--base /tmp/base14/src]
 
 Papers: the held-out split (`paperatlas.enrich.areas.is_held_out`; the title models in
-models/titles-v2.json were fit on the other papers only), abstracts >= 100 characters, the
+models/titles-v3.json were fit on the other papers only), abstracts >= 100 characters, the
 first N in file order. Three titles per paper, in the same run:
 - new: `extract_facts(None, abstract)["display_title"]` of this checkout;
 - today's: the same call in the code at --base (run in a subprocess), when given;
@@ -32,6 +32,8 @@ from paperatlas.enrich.titles import load_model, rouge_l
 _DANGLING = frozenset(
     "a an the of to for in on with and or by our its their this that is are be we from as at into via".split()
 )
+
+_PREFIX = re.compile(r"^[^:]{1,40}:\s")  # "DiSTAR: Diffusion over ..."
 
 _OLD = """
 import json, sys, time
@@ -66,8 +68,8 @@ def old_titles(base: str, abstracts: list[str]) -> tuple[list[str], float]:
 
 
 def dangling(title: str) -> bool:
-    words = re.findall(r"\w+", title.lower())
-    return bool(words) and words[-1] in _DANGLING
+    words = title.lower().split()  # "virtual try-on" ends on a noun, not on "on"
+    return bool(words) and words[-1].strip(".,;:!?\"'") in _DANGLING
 
 
 def incomplete(title: str, needs: frozenset[str]) -> bool:
@@ -88,7 +90,7 @@ def main() -> None:
     parser.add_argument("data", nargs="?", default=str(DEFAULT_DATA))
     parser.add_argument("--n", type=int, default=3000)
     parser.add_argument(
-        "--base", default="/tmp/base13/src", help="src/ of the code to compare with ('' to skip)"
+        "--base", default="/tmp/base14/src", help="src/ of the code to compare with ('' to skip)"
     )
     parser.add_argument("--examples", type=int, default=20)
     args = parser.parse_args()
@@ -96,7 +98,8 @@ def main() -> None:
         : args.n
     ]
     t0 = time.process_time()
-    new = [extract_facts(None, r["abstract"])["display_title"] for r in rows]
+    facts = [extract_facts(None, r["abstract"]) for r in rows]
+    new = [f["display_title"] for f in facts]
     per_paper_ms = (time.process_time() - t0) / len(rows) * 1000
     systems = {"new": new, "first sentence (12 words)": [first_sentence(r["abstract"]) for r in rows]}
     cost = f"extract_facts {per_paper_ms:.2f} CPU ms/paper"
@@ -127,6 +130,22 @@ def main() -> None:
                 f"titles differ on {sum(a != b for a, b in zip(new, systems[label])) / len(new):.0%} of papers"
             )
     print(f"  real titles: {sum(len(r['title'].split()) for r in rows) / len(rows):.1f} words")
+    # where the gap is: titles that open with "Name:" against the rest, and papers the name
+    # extractor names (shown as "Name: ...") against the rest
+    named = [bool(f["name"]) for f in facts]
+    subsets = {
+        "real title opens 'X: '": [bool(_PREFIX.match(r["title"])) for r in rows],
+        "real title without 'X: '": [not _PREFIX.match(r["title"]) for r in rows],
+        "a name found": named,
+        "no name found": [not n for n in named],
+    }
+    for sub, mask in subsets.items():
+        k = sum(mask)
+        line = "   ".join(
+            f"{label} {sum(x for x, m in zip(per_paper[label], mask) if m) / max(1, k):.4f}"
+            for label in systems
+        )
+        print(f"  {sub:26s} {k / len(rows):5.1%} of papers: {line}")
     old = systems.get("today's (--base)")
     print(f"\n{args.examples} random examples (real | new" + (" | today's)" if old else ")"))
     for i in random.Random(15).sample(range(len(rows)), min(args.examples, len(rows))):

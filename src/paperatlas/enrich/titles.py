@@ -25,9 +25,12 @@ from importlib import resources
 from pathlib import Path
 from typing import NamedTuple
 
+from paperatlas.enrich import title_join
+from paperatlas.enrich.title_join import JOIN_FEATURES
 from paperatlas.enrich.title_trim import FILLER, TRIM_FEATURES, abstract_counts, trim
+from paperatlas.enrich.title_words import SPAN_FEATURES, WORD_FEATURES, span_features, word_chances
 
-MODEL_FILE = "titles-v2.json"
+MODEL_FILE = "titles-v3.json"
 MAX_SENTENCES = 6  # candidates come from the abstract's first sentences
 MIN_WORDS, MAX_WORDS = 2, 16  # span length in words (the name prefix not counted)
 MIN_SHOWN = 3  # words a shown title has besides the name: "Name: A benchmark" says too little
@@ -35,6 +38,7 @@ MAX_CHARS = 110
 
 _WORD = re.compile(r"\w+")
 _PAREN = re.compile(r"\s*\((?:[^()]{0,60})\)")
+_ENUMERATOR = re.compile(r"(?<!\S)(?:\d|[ivx]{1,4}|[a-e])\)\s+")  # "2) a loss ..." -> "a loss ..."
 _INTRO = re.compile(
     r"\b(?:we|this\s+(?:paper|work|study)|here,?\s+we|our\s+(?:work|paper))\s+(?:\w+\s+){0,2}?"
     r"(?:present|propose|introduce|develop|design|build|construct|release|curate|create|"
@@ -60,7 +64,9 @@ _BAD_LAST = frozenset(
 _BAD_FIRST = frozenset(
     "and or of to for in on with by as at than which who whose where when while but also "
     "then thus however moreover furthermore finally specifically namely is are was were be "
-    "it they them its".split()
+    "it they them its "
+    # a subordinate clause does not stand alone: "Although contrastive methods have been explored"
+    "although though whereas because since if unless despite given".split()
 )
 _PRONOUN = frozenset("we our us it its they their this these those".split())
 _CUE = frozenset(
@@ -118,6 +124,7 @@ FEATURES = (
     "first_ed",
     "name_at_start",
     "background",
+    *SPAN_FEATURES,
 )
 DEFAULT_RATE = 0.15  # title rate of a word the lexicon does not know
 
@@ -144,7 +151,7 @@ def rouge_l(candidate: str, reference: str) -> float:
 
 
 def _strip_parens(sentence: str) -> str:
-    return re.sub(r"\s+([,.;:])", r"\1", _PAREN.sub("", sentence)).strip()
+    return re.sub(r"\s+([,.;:])", r"\1", _ENUMERATOR.sub("", _PAREN.sub("", sentence))).strip()
 
 
 def _starts(s: str) -> list[tuple[int, str]]:
@@ -184,11 +191,15 @@ def candidates(
     name: str | None,
     rates: dict[str, float] | None = None,
     needs_complement: frozenset[str] = frozenset(),
+    chances: dict[str, float] | None = None,
 ) -> list[tuple[str, list[float]]]:
     """Every clause span of the first sentences, composed as a title, with its features.
     `rates`: how often a word of the abstract is kept in the paper's title; `needs_complement`:
-    words a span may not end on ("based", "designed", "capable": learned, see the model)."""
+    words a span may not end on ("based", "designed", "capable": learned, see the model);
+    `chances`: each word's chance to be in this paper's title (`title_words.word_chances`)."""
     rates = rates if rates is not None else {}
+    chances = chances if chances is not None else {}
+    total = sum(chances.values())
     counts: dict[str, int] = {}
     for s in sents:
         for w in set(_WORD.findall(s.lower())):
@@ -239,7 +250,8 @@ def candidates(
                             span,
                             text,
                             rates,
-                        ),
+                        )
+                        + span_features(text, chances, total),
                     )
                 )
     return out
@@ -325,6 +337,8 @@ class TitleModel(NamedTuple):
     needs_complement: frozenset[str]  # words nearly always followed by a preposition in abstracts
     trim_weights: tuple[float, ...]  # the word-deletion model's, one per title_trim.TRIM_FEATURES
     trim_threshold: float  # a droppable word goes when its chance of being kept is below this
+    word_weights: tuple[float, ...]  # the word-chance model's, one per title_words.WORD_FEATURES
+    join_weights: tuple[float, ...] = ()  # the second stage's, one per title_join.JOIN_FEATURES
 
 
 @lru_cache(maxsize=1)
@@ -335,7 +349,12 @@ def load_model(path: str | None = None) -> TitleModel | None:
     if not p.exists():
         return None
     data = json.loads(p.read_text(encoding="utf-8"))
-    if list(data["features"]) != list(FEATURES) or list(data["trim"]["features"]) != list(TRIM_FEATURES):
+    if (
+        list(data["features"]) != list(FEATURES)
+        or list(data["trim"]["features"]) != list(TRIM_FEATURES)
+        or list(data["words"]["features"]) != list(WORD_FEATURES)
+        or list(data.get("join", {}).get("features", JOIN_FEATURES)) != list(JOIN_FEATURES)
+    ):
         return None
     return TitleModel(
         tuple(float(w) for w in data["weights"]),
@@ -343,19 +362,59 @@ def load_model(path: str | None = None) -> TitleModel | None:
         frozenset(data["needs_complement"]),
         tuple(float(w) for w in data["trim"]["weights"]),
         float(data["trim"]["threshold"]),
+        tuple(float(w) for w in data["words"]["weights"]),
+        tuple(float(w) for w in data.get("join", {}).get("weights", ())),
     )
 
 
+def paper_chances(sents: list[str], name: str | None, model: TitleModel) -> dict[str, float]:
+    """Each word of the abstract -> its chance to be in the title (`title_words`)."""
+    intro = [bool(_INTRO.search(s)) for s in sents]
+    return word_chances(sents, intro, name, model.rates, model.word_weights, DEFAULT_RATE)
+
+
+def join_options(
+    sents: list[str], name: str | None, model: TitleModel, rates: dict[str, float] | None = None
+) -> list[tuple[str, list[float]]]:
+    """What the second stage chooses from (`title_join`): the ranker's best candidate with at
+    least MIN_SHOWN words besides the name, and its best short spans joined with a phrase the
+    abstract opens with "for/in/on ..."; [] when there is no candidate. `rates`: the word
+    rates to read (the model's unless a build passes others)."""
+    rates = rates if rates is not None else model.rates
+    intro = [bool(_INTRO.search(s)) for s in sents]
+    chances = word_chances(sents, intro, name, rates, model.word_weights, DEFAULT_RATE)
+    scored = sorted(
+        (
+            (text, sum(w * f for w, f in zip(model.weights, feats)))
+            for text, feats in candidates(sents, name, rates, model.needs_complement, chances)
+        ),
+        key=lambda x: -x[1],
+    )
+    shown = next(
+        (x for x in scored if len((x[0].split(": ", 1)[1] if name else x[0]).split()) >= MIN_SHOWN), None
+    )
+    if shown is None:
+        return []
+    if not model.join_weights:
+        return [(shown[0], [])]
+    plain = [_strip_parens(s) for s in sents[:MAX_SENTENCES]]
+    tails = title_join.tails(plain, _end_offsets, _BAD_LAST | model.needs_complement)
+    return title_join.options(shown, scored[: title_join.HEADS], tails, chances, sum(chances.values()))
+
+
+def _end_offsets(s: str) -> list[int]:
+    return [b for b, _ in _ends(s)]
+
+
 def ranked(sents: list[str], name: str | None, model: TitleModel) -> str | None:
-    """The best-scoring candidate with at least MIN_SHOWN words besides the name."""
-    best, best_score = None, float("-inf")
-    for text, feats in candidates(sents, name, model.rates, model.needs_complement):
-        if len((text.split(": ", 1)[1] if name else text).split()) < MIN_SHOWN:
-            continue
-        score = sum(w * f for w, f in zip(model.weights, feats))
-        if score > best_score:
-            best, best_score = text, score
-    return best
+    """The chosen title before word deletion: the best candidate, or one of its short spans
+    joined with what it is for when the second stage scores that higher."""
+    options = join_options(sents, name, model)
+    if not options:
+        return None
+    if len(options) == 1:
+        return options[0][0]
+    return max(options, key=lambda o: sum(w * f for w, f in zip(model.join_weights, o[1])))[0]
 
 
 def best_title(sents: list[str], name: str | None, model: TitleModel | None = None) -> str | None:
