@@ -289,3 +289,19 @@ def test_a_sidecar_of_the_first_format_still_loads(tmp_path):
     again = I.AnnIndex.load(path, 8)
     assert again is not None and again._hashes == {"p0": "h0", "p1": "h1", "p2": "h2"}
     assert again.search(x[2], 1)[0][0] == "p2"
+
+
+def test_graph_queries_explore_at_least_the_minimum_and_the_saved_graph_keeps_its_settings(tmp_path):
+    x = clustered(300, 8, 12)
+    ids = [f"p{i}" for i in range(300)]
+    path = tmp_path / "atlas.db.toy.usearch"
+    ann = I.AnnIndex(8, path)
+    assert ann._index.expansion_search == I.MIN_SEARCH_EXPANSION > ann._params["expansion_search"]
+    ann.add(ids, x, ["h"] * 300)
+    ann.save()
+    for view in (True, False):
+        again = I.AnnIndex.load(path, 8, view=view)
+        assert again is not None and again._index.expansion_search == I.MIN_SEARCH_EXPANSION
+        assert again._params["expansion_search"] == 96  # what is saved stays the build's
+    again.add(["extra"], x[:1], ["h"])  # read whole for a change: the setting holds
+    assert again._index.expansion_search == I.MIN_SEARCH_EXPANSION

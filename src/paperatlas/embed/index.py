@@ -31,6 +31,11 @@ from paperatlas.embed.registry import retrieval_weights
 from paperatlas.progress import progress_bar
 
 ANN_THRESHOLD = int(os.environ.get("PAPERATLAS_ANN_THRESHOLD", "200000"))
+# Candidates a graph query explores at least, whatever k: search asks for 200-deep lists,
+# which explore 200 anyway; a "more like this" list of 10 at the graph's saved 96 found
+# 86% of the exact 10 nearest at 1M papers, at 200 94% for ~1-4 ms more (docs/bench/scale.md,
+# stop 14). A query-time setting: the saved graph is unchanged.
+MIN_SEARCH_EXPANSION = 200
 
 
 class VectorIndex(Protocol):
@@ -173,6 +178,7 @@ class AnnIndex:
 
         self.path = Path(path) if path is not None else None
         self.dim = dim
+        self._saved_expansion = expansion_search
         self._params = dict(
             connectivity=connectivity,
             expansion_add=expansion_add,
@@ -193,6 +199,11 @@ class AnnIndex:
         self._next_key = 0
         self._viewed = False  # the graph is the saved file, memory-mapped (read only)
         self._lock = threading.Lock()
+        self._query_settings()
+
+    def _query_settings(self) -> None:
+        # usearch defines the setter (its stubs show only the getter)
+        self._index.expansion_search = max(self._saved_expansion, MIN_SEARCH_EXPANSION)  # type: ignore[misc]
 
     # -- contents ------------------------------------------------------------------------
 
@@ -243,6 +254,7 @@ class AnnIndex:
         if self._viewed:
             self._index.load(str(self.path))
             self._viewed = False
+            self._query_settings()
 
     def _remove_keys(self, keys: list[int]) -> None:
         self._writable()
@@ -350,6 +362,7 @@ class AnnIndex:
             else:
                 index._index.load(str(path))
             index._viewed = view
+            index._query_settings()
             if "key_list" in meta:
                 keys = [int(k) for k in meta["key_list"]]
                 pids = meta["ids"].split("\n") if keys else []
