@@ -52,3 +52,17 @@ def test_options_start_with_the_best_candidate_and_join_only_noun_phrases():
         assert any(f" {p} " in head for p in title_join.PREPOSITIONS)
     shown = titles.best_title(sentences(ABSTRACT), "DTI", model)
     assert shown and shown.startswith("DTI: ") and "text-to-image" in shown.lower(), shown
+
+
+def test_a_join_is_never_longer_than_a_candidate_may_be():
+    model = titles.load_model()
+    assert model is not None
+    long_name = "AVeryLongMethodNameThatTakesUpMuchOfTheRoomAvailable"
+    sents = sentences(ABSTRACT.replace("DTI", long_name))
+    opts = titles.join_options(sents, long_name, model._replace(join_weights=(0.0,)))
+    assert opts and all(len(t) <= titles.MAX_CHARS for t, _ in opts), [t for t, _ in opts]
+    head = (f"{long_name}: Directional Textual Inversion", 0.0)
+    tail = [("for", "personalized text-to-image generation")]
+    wide = title_join.options(head, [head], tail, {}, 0.0, 200)
+    assert len(wide) == 2 and len(wide[1][0]) > titles.MAX_CHARS
+    assert len(title_join.options(head, [head], tail, {}, 0.0, titles.MAX_CHARS)) == 1  # the limit removed it

@@ -91,9 +91,11 @@ def options(
     tail_list: list[tuple[str, str]],
     chances: dict[str, float],
     total: float,
+    max_chars: int,
 ) -> list[tuple[str, list[float]]]:
     """The best span as it is (`best`: the shown candidate and its ranker score) and the
-    ranker's top spans (`heads`, best first) each joined with the likeliest tails."""
+    ranker's top spans (`heads`, best first) each joined with the likeliest tails, at most
+    `max_chars` long."""
     out = [(best[0], features(best[0], best[1], None, chances, total))]
 
     def precision(t: tuple[str, str]) -> float:
@@ -108,5 +110,7 @@ def options(
             if tail[1].lower() in low:
                 continue
             text = f"{head} {tail[0]} {tail[1]}"
+            if len(text) > max_chars:
+                continue
             out.append((text, features(text, score, tail, chances, total)))
     return out

@@ -10,10 +10,12 @@ paper's candidates are composed as "Name: span" (the name taken out of the span)
 
 Each candidate is described by a few dozen numbers (which sentence, where it starts and
 ends, its length, how many of its words the abstract repeats, pronouns, digits, cue words,
-...) and scored by a linear model fit to predict the candidate's ROUGE-L against the real
-title, on the ICLR 2026 papers outside the held-out split (`scripts/build_titles.py`). The
-chosen span then loses the filler a real title would not keep ("A novel framework for X" ->
-"Framework for X"; `title_trim.py`). The models ship as `paperatlas/models/titles-v2.json`.
+how likely its words are to be in this paper's title: `title_words.py`, ...) and scored by a
+linear model fit to predict the candidate's ROUGE-L against the real title, on the ICLR 2026
+papers outside the held-out split (`scripts/build_titles.py`). A second stage may join one of
+the best short spans with what the abstract says it is for ("X for Y"; `title_join.py`). The
+chosen title then loses the filler a real title would not keep ("A novel framework for X" ->
+"Framework for X"; `title_trim.py`). The models ship as `paperatlas/models/titles-v3.json`.
 """
 
 from __future__ import annotations
@@ -399,7 +401,9 @@ def join_options(
         return [(shown[0], [])]
     plain = [_strip_parens(s) for s in sents[:MAX_SENTENCES]]
     tails = title_join.tails(plain, _end_offsets, _BAD_LAST | model.needs_complement)
-    return title_join.options(shown, scored[: title_join.HEADS], tails, chances, sum(chances.values()))
+    return title_join.options(
+        shown, scored[: title_join.HEADS], tails, chances, sum(chances.values()), MAX_CHARS
+    )
 
 
 def _end_offsets(s: str) -> list[int]:
@@ -418,7 +422,7 @@ def ranked(sents: list[str], name: str | None, model: TitleModel) -> str | None:
 
 
 def best_title(sents: list[str], name: str | None, model: TitleModel | None = None) -> str | None:
-    """The best-scoring candidate with the droppable words dropped, or None when there is no
+    """The chosen title (`ranked`) with the droppable words dropped, or None when there is no
     candidate (or no model)."""
     model = model if model is not None else load_model()
     if model is None:
