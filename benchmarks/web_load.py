@@ -449,6 +449,9 @@ def main() -> None:
     ap.add_argument(
         "--warm-seconds", type=float, default=300.0, help="--kinds: wait at most this for the preload"
     )
+    ap.add_argument(
+        "--skip-kinds", nargs="*", default=[], metavar="WORD", help="--kinds: leave out kinds naming WORD"
+    )
     args = ap.parse_args()
     if args.kinds:
         kinds_main(args)
@@ -787,7 +790,7 @@ def measure_kinds(label: str, src: Path, db: Path, urls: dict[str, list[str]], a
 
 
 def kinds_main(args) -> None:
-    urls = kind_urls(args.db)
+    urls = {k: v for k, v in kind_urls(args.db).items() if not any(word in k for word in args.skip_kinds)}
     runs = [("this code", SRC)]
     if args.baseline_src:
         runs.append((f"baseline {args.baseline_src}", args.baseline_src.resolve() / "src"))
