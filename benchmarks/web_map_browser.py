@@ -11,7 +11,7 @@ tests/browserkit.py) and measures, in the page:
 - a draw of the overview (ms, median of 5);
 - zoom: the view zoomed 8x on the biggest broad topic's centre, then the seconds until
   the view's papers have come (atlasMap.detail) and the draw after it (ms, median of 5);
-- pan: 20 mouse drags of 40 px (real input events through ActionChains), the frame
+- pan: a drag of 20 mouse moves of 25 px (real input events through ActionChains), the frame
   draws they caused (ms: median, max).
 
 Screenshots (PNG, 1200x800 scaled to 900 px wide) of the overview and the zoomed view go to --shots.
@@ -142,7 +142,7 @@ def measure(label: str, src: Path, args) -> dict:
         driver.set_script_timeout(args.max_seconds)
         driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": OBSERVE})
         t0 = time.time()
-        driver.get(base + "/map")
+        driver.get(base + "/map" + (f"?list={args.list}" if args.list else ""))
         try:
             WebDriverWait(driver, args.max_seconds, poll_frequency=0.1).until(
                 lambda d: (
@@ -198,9 +198,9 @@ def measure(label: str, src: Path, args) -> dict:
         driver.execute_script("window.__draws = []")
         t2 = time.time()
         chain = ActionChains(driver)
-        chain.move_to_element(canvas).click_and_hold()
+        chain.move_to_element_with_offset(canvas, -250, 0).click_and_hold()
         for _ in range(20):
-            chain.move_by_offset(40, 0)
+            chain.move_by_offset(25, 0)
         chain.release().perform()
         out["pan_s"] = round(time.time() - t2, 2)
         draws = driver.execute_script("return window.__draws")
@@ -227,6 +227,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--db", type=Path, required=True)
     ap.add_argument("--baseline-src", type=Path)
+    ap.add_argument("--list", help="the list whose map to open (default: the whole store's)")
     ap.add_argument("--shots", type=Path, help="folder for the screenshots")
     ap.add_argument("--prefix", default="map", help="screenshot file names' start")
     ap.add_argument("--json", type=Path)
