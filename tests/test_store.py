@@ -76,6 +76,7 @@ def test_facts_pending_counts_from_indexes_what_the_join_counted(tmp_path):
     store = Store(path)
     with store.transaction():
         store.conn.execute("DROP INDEX facts_current")  # as an atlas of schema 6 was
+        store.conn.execute("DROP INDEX embeddings_state")
         store.conn.execute("PRAGMA user_version = 6")
         store.insert_papers([_row(pid) for pid in "abcdef"])
         for pid in "abcde":
@@ -255,3 +256,29 @@ def test_sql_is_only_run_inside_the_store_package():
                 ):
                     offenders.append(f"{path.relative_to(package)}:{node.lineno} {name}")
     assert offenders == []
+
+
+def test_vector_state_reads_an_index_not_the_vectors(tmp_path):
+    """Opening a vector index checks it against Store.vector_state: that read must not
+    touch the records holding the vectors (a covering index), and an atlas of schema 7
+    opens read-only as it is and gains the index when opened for writing."""
+    path = tmp_path / "s.db"
+    store = Store(path)
+    with store.transaction():
+        store.insert_papers([_row(pid) for pid in "abc"])
+        store.put_vectors("m", ["a", "b"], np.ones((2, 4), dtype=np.float32), ["h1", "h2"])
+        store.put_vectors("other", ["c"], np.ones((1, 4), dtype=np.float32), ["h3"])
+        store.conn.execute("DROP INDEX embeddings_state")  # as an atlas of schema 7 was
+        store.conn.execute("PRAGMA user_version = 7")
+    store.close()
+    reader = Store(path, read_only=True)
+    assert reader.vector_state("m") == {"a": "h1", "b": "h2"}
+    reader.close()
+    store = Store(path)
+    executed: list[str] = []
+    store.conn.set_trace_callback(executed.append)
+    assert store.vector_state("m") == {"a": "h1", "b": "h2"}
+    store.conn.set_trace_callback(None)
+    steps = [r[3] for sql in executed for r in store.conn.execute(f"EXPLAIN QUERY PLAN {sql}")]
+    assert steps and all("COVERING INDEX embeddings_state" in s for s in steps), steps
+    store.close()
