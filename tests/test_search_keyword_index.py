@@ -213,6 +213,18 @@ def test_a_postings_file_ranks_the_same_in_a_new_process_without_reading_fts5(st
         assert ours == from_sqlite[terms]  # the same floats as from postings read in SQLite
 
 
+def test_a_builder_that_died_leaves_nothing_behind_the_next_build(store):
+    """A server stopped during its background preload leaves its temporary file; the
+    next build (under the same lock) removes it, and the file it writes is used."""
+    path = postings_file.file_path(store.path)
+    left = path.with_name(path.name + ".99999.tmp")
+    left.write_bytes(b"half a file")
+    K._INDEXES.clear()
+    assert K.preload(store) is True
+    assert not left.exists() and path.exists()
+    assert sorted(p.name for p in path.parent.glob(path.name + "*")) == [path.name, path.name + ".lock"]
+
+
 def test_a_stale_postings_file_is_not_used(store):
     K._INDEXES.clear()
     K.preload(store)

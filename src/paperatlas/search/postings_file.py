@@ -186,6 +186,19 @@ def open_or_build(store, doc_len: np.ndarray, n_rows: int, version: bytes) -> Po
                 import fcntl
 
                 fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
-            return PostingsFile.open(store.path, version) or build(store, doc_len, n_rows, version)
+            found = PostingsFile.open(store.path, version)
+            if found is not None:
+                return found
+            _remove_unfinished(file_path(store.path))
+            return build(store, doc_len, n_rows, version)
     except OSError:
         return None
+
+
+def _remove_unfinished(path: Path) -> None:
+    """Delete what a builder that died left (a server stopped during its background
+    preload: the thread ends without its cleanup; ~1 GB at a million papers). Builders
+    hold the lock while they write, so under it every temporary file is a dead one's."""
+    for left in path.parent.glob(path.name + ".*.tmp"):
+        with contextlib.suppress(OSError):
+            left.unlink()
