@@ -76,7 +76,8 @@ def test_facts_pending_counts_from_indexes_what_the_join_counted(tmp_path):
     store = Store(path)
     with store.transaction():
         store.conn.execute("DROP INDEX facts_current")  # as an atlas of schema 6 was
-        store.conn.execute("DROP INDEX embeddings_state")
+        for index in ("embeddings_state", "embeddings_paper", "paper_topics_paper", "marks_paper"):
+            store.conn.execute(f"DROP INDEX {index}")
         store.conn.execute("PRAGMA user_version = 6")
         store.insert_papers([_row(pid) for pid in "abcdef"])
         for pid in "abcde":
@@ -268,7 +269,8 @@ def test_vector_state_reads_an_index_not_the_vectors(tmp_path):
         store.insert_papers([_row(pid) for pid in "abc"])
         store.put_vectors("m", ["a", "b"], np.ones((2, 4), dtype=np.float32), ["h1", "h2"])
         store.put_vectors("other", ["c"], np.ones((1, 4), dtype=np.float32), ["h3"])
-        store.conn.execute("DROP INDEX embeddings_state")  # as an atlas of schema 7 was
+        for index in ("embeddings_state", "embeddings_paper", "paper_topics_paper", "marks_paper"):
+            store.conn.execute(f"DROP INDEX {index}")  # as an atlas of schema 7 was
         store.conn.execute("PRAGMA user_version = 7")
     store.close()
     reader = Store(path, read_only=True)
@@ -281,4 +283,16 @@ def test_vector_state_reads_an_index_not_the_vectors(tmp_path):
     store.conn.set_trace_callback(None)
     steps = [r[3] for sql in executed for r in store.conn.execute(f"EXPLAIN QUERY PLAN {sql}")]
     assert steps and all("COVERING INDEX embeddings_state" in s for s in steps), steps
+    store.close()
+
+
+@pytest.mark.parametrize("table", ["embeddings", "paper_topics", "marks", "list_members", "paper_hashes"])
+def test_a_papers_rows_are_found_by_its_id_without_a_scan(tmp_path, table):
+    """Re-keying or deleting a paper (and the foreign keys' cascade) looks its rows up
+    by paper id in every table that refers to papers: by an index, not a scan."""
+    store = Store(tmp_path / "s.db")
+    plan = store.conn.execute(
+        f"EXPLAIN QUERY PLAN SELECT * FROM {table} WHERE paper_id = ?", ("a",)
+    ).fetchall()
+    assert plan and all("USING" in row[3] and "INDEX" in row[3] for row in plan), plan
     store.close()

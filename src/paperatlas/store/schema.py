@@ -200,9 +200,15 @@ MIGRATIONS: list[str] = [
     # 8 (store) which vectors a model has, and of what text (Store.vector_state, read by
     # every process that opens a vector index to check the index is current), from an
     # index of ~70 bytes a paper instead of the records that hold the vectors (1.2 GB at a
-    # million papers with the static model: a cold `paperatlas search` read it all)
+    # million papers with the static model: a cold `paperatlas search` read it all); and
+    # a paper's rows found by its id where the keys start with something else, so that
+    # re-keying or deleting one paper (a merge in `add`; the foreign keys' cascade) does
+    # not scan every vector, topic and mark of the store
     """
     CREATE INDEX embeddings_state ON embeddings(model, paper_id, text_hash);
+    CREATE INDEX embeddings_paper ON embeddings(paper_id);
+    CREATE INDEX paper_topics_paper ON paper_topics(paper_id);
+    CREATE INDEX marks_paper ON marks(paper_id);
     """,
 ]
 
