@@ -59,12 +59,17 @@ def map_view(stored: dict[str, Any], store=None) -> dict[str, Any]:
     if field is not None:
         view["field"] = field
     if layer is not None:
-        view["layer"] = {
-            "name": layer["meta"].get("reference"),
-            "title": layer["meta"].get("reference_title"),
-            "topics": _topic_rows(layer["topics"]),
-        }
+        view["layer"] = _layer_view(layer)
     return view
+
+
+def _layer_view(layer: dict[str, Any]) -> dict[str, Any]:
+    """The field layer's part of a map view: its name, title and topics."""
+    return {
+        "name": layer["meta"].get("reference"),
+        "title": layer["meta"].get("reference_title"),
+        "topics": _topic_rows(layer["topics"]),
+    }
 
 
 def _topic_rows(rows: list[dict]) -> dict[str, list[dict]]:
@@ -176,11 +181,7 @@ class MapReader:
         elif ref is not None:
             layer = self.layer_header()
             if layer is not None:
-                view["layer"] = {
-                    "name": layer["meta"].get("reference"),
-                    "title": layer["meta"].get("reference_title"),
-                    "topics": _topic_rows(layer["topics"]),
-                }
+                view["layer"] = _layer_view(layer)
         return view
 
     def point_pages(self, page: int = 50_000):

@@ -5,6 +5,7 @@ replaced whole by each rebuild."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -75,22 +76,11 @@ class MapRows(StoreBase):
 
     def get_map(self, scope: str, model: str | None = None) -> dict[str, Any] | None:
         """The stored map for a scope (newest model if none named): meta, topics, assignments."""
-        sql = "SELECT * FROM maps WHERE scope = ?"
-        params: list[Any] = [scope]
-        if model is not None:
-            sql += " AND model = ?"
-            params.append(model)
-        row = self.conn.execute(sql + " ORDER BY created_at DESC LIMIT 1", params).fetchone()
+        row = self._newest_map("*", scope, model)
         if row is None:
             return None
         scope, model = row["scope"], row["model"]
-        topics = []
-        for t in self.conn.execute(
-            "SELECT * FROM topics WHERE scope = ? AND model = ? ORDER BY level, topic_id", (scope, model)
-        ):
-            d = dict(t)
-            d["data"] = json.loads(d["data"])
-            topics.append(d)
+        topics = self._map_topics(scope, model)
         assignments = [
             dict(a)
             for a in self.conn.execute(
@@ -113,22 +103,12 @@ class MapRows(StoreBase):
         """A stored map as get_map returns it, without `assignments` (its paper count is
         `papers`) and without the meta's per-paper `confidence` (SQLite drops it: at 1M
         papers it is ~30 MB of JSON)."""
-        sql = "SELECT scope, model, signature, json_remove(meta, '$.confidence'), created_at FROM maps WHERE scope = ?"
-        params: list[Any] = [scope]
-        if model is not None:
-            sql += " AND model = ?"
-            params.append(model)
-        row = self.conn.execute(sql + " ORDER BY created_at DESC LIMIT 1", params).fetchone()
+        columns = "scope, model, signature, json_remove(meta, '$.confidence'), created_at"
+        row = self._newest_map(columns, scope, model)
         if row is None:
             return None
         scope, model = row[0], row[1]
-        topics = []
-        for t in self.conn.execute(
-            "SELECT * FROM topics WHERE scope = ? AND model = ? ORDER BY level, topic_id", (scope, model)
-        ):
-            d = dict(t)
-            d["data"] = json.loads(d["data"])
-            topics.append(d)
+        topics = self._map_topics(scope, model)
         (papers,) = self.conn.execute(
             "SELECT count(*) FROM paper_topics WHERE scope = ? AND model = ?", (scope, model)
         ).fetchone()
@@ -141,6 +121,29 @@ class MapRows(StoreBase):
             "topics": topics,
             "papers": papers,
         }
+
+    def _newest_map(self, columns: str, scope: str, model: str | None) -> sqlite3.Row | None:
+        """The newest stored map's row for a scope (of `model` when named), or None."""
+        sql = f"SELECT {columns} FROM maps WHERE scope = ?"
+        params: list[Any] = [scope]
+        if model is not None:
+            sql += " AND model = ?"
+            params.append(model)
+        row: sqlite3.Row | None = self.conn.execute(
+            sql + " ORDER BY created_at DESC LIMIT 1", params
+        ).fetchone()
+        return row
+
+    def _map_topics(self, scope: str, model: str) -> list[dict[str, Any]]:
+        """A stored map's topics, broad then fine, each with its `data` decoded."""
+        topics = []
+        for t in self.conn.execute(
+            "SELECT * FROM topics WHERE scope = ? AND model = ? ORDER BY level, topic_id", (scope, model)
+        ):
+            d = dict(t)
+            d["data"] = json.loads(d["data"])
+            topics.append(d)
+        return topics
 
     def map_point_pages(
         self, scope: str, model: str, layer_scope: str | None = None, page: int = 50_000
