@@ -734,12 +734,7 @@ def measure_kinds(label: str, src: Path, db: Path, urls: dict[str, list[str]], a
     dog = Watchdog(proc, args.max_rss_gb * 1024, args.max_seconds)
     out: dict = {"label": label, "pages": {}}
     try:
-        while proc.poll() is None:
-            try:
-                if httpx.get(base + "/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.2)
+        wait_healthy(proc, base)
         if proc.poll() is not None:
             out["failed"] = dog.why or f"exit {proc.returncode} before answering"
             print("  " + out["failed"], flush=True)
@@ -797,6 +792,18 @@ def kinds_main(args) -> None:
     results = [measure_kinds(label, src, args.db, urls, args) for label, src in runs]
     if args.json:
         args.json.write_text(json.dumps({"db": str(args.db), "results": results}, indent=1), encoding="utf-8")
+
+
+def wait_healthy(proc, base: str, pause: float = 0.2) -> None:
+    """Until the server at `base` answers /healthz, or its process has ended."""
+    import httpx
+
+    while proc.poll() is None:
+        try:
+            if httpx.get(base + "/healthz", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            time.sleep(pause)
 
 
 def stop_server(server: subprocess.Popen) -> None:

@@ -33,7 +33,15 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "benchmarks"))
 
-from web_load import SRC, Watchdog, cli_command, free_port, process_memory, stop_server  # noqa: E402
+from web_load import (  # noqa: E402
+    SRC,
+    Watchdog,
+    cli_command,
+    free_port,
+    process_memory,
+    stop_server,
+    wait_healthy,
+)
 
 FLAGS = (
     "--headless",
@@ -99,7 +107,6 @@ def shot(driver, path: Path) -> None:
 
 
 def measure(label: str, src: Path, args) -> dict:
-    import httpx
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.action_chains import ActionChains
@@ -124,12 +131,7 @@ def measure(label: str, src: Path, args) -> dict:
     out: dict = {"label": label}
     driver = None
     try:
-        while proc.poll() is None:
-            try:
-                if httpx.get(base + "/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.3)
+        wait_healthy(proc, base, pause=0.3)
         if proc.poll() is not None:
             out["failed"] = dog.why or "server exited"
             return out
