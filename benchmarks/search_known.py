@@ -12,11 +12,13 @@ Query types, each with its target paper:
   title's words must be found in the abstract or by meaning); a fixed sample.
 - term: the paper's own name (enrich's `extract_names`), for names only one held-out
   paper carries.
-- paraphrase: benchmarks/queries/known/paraphrase.jsonl, 160 queries written by hand for
+- paraphrase: benchmarks/queries/known/paraphrase.jsonl, 220 queries written by hand for
   random held-out papers from their abstracts only (not their titles, not any system's
-  output), in a researcher's own words.
-- chinese: benchmarks/queries/known/chinese.jsonl, 110 Chinese queries written the same
-  way for the first 110 of those papers.
+  output), in a researcher's own words: kp000-kp159 (stop 12) and kp160-kp219 (stop 15:
+  the first 60 held-out papers not yet targeted, ordered by sha1("known-extra-stop15:" +
+  id), abstracts of > 200 characters, written before any search was run on them).
+- chinese: benchmarks/queries/known/chinese.jsonl, 170 Chinese queries written the same
+  way: kz000-kz109 for the first 110 of those papers, kz110-kz169 for the 60 of stop 15.
 
 Split: a query is in the tuning half or the test half by a salted sha1 of its target id,
 fixed before any tuning; settings are chosen on the tuning half, figures reported on the
