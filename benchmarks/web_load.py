@@ -452,6 +452,12 @@ def main() -> None:
     ap.add_argument(
         "--skip-kinds", nargs="*", default=[], metavar="WORD", help="--kinds: leave out kinds naming WORD"
     )
+    ap.add_argument(
+        "--baseline-first",
+        action="store_true",
+        help="--kinds: the baseline's pages first, then --db opened for writing by this code "
+        "(its migrations timed: an older baseline cannot open a store of a newer schema), then this code's",
+    )
     args = ap.parse_args()
     if args.kinds:
         kinds_main(args)
@@ -653,7 +659,9 @@ def kind_urls(db: Path, seed: int = 0, each: int = 3) -> dict[str, list[str]]:
         "paper page (similar papers)": ["/papers/" + quote_plus(i, safe="") for i in ids],
         "search page": [q("/search", "q=" + quote_plus(t)) for t in queries[:each]],
         "search API": ["/api/search?q=" + quote_plus(t + " methods") for t in queries[:each]],
-        "paper list sorted by title": [q("/papers", "sort=title", f"page={p}") for p in (1, 2, 3)][:each],
+        "paper list sorted by title": [q("/papers", "sort=title", f"page={p}") for p in (1, 2, 200)][:each],
+        "paper list sorted by name": [q("/papers", "sort=name", f"page={p}") for p in (1, 3, 300)][:each],
+        "paper list sorted by rating": [q("/papers", "sort=rating", f"page={p}") for p in (1, 4, 400)][:each],
     }
 
 
@@ -789,9 +797,33 @@ def kinds_main(args) -> None:
     runs = [("this code", SRC)]
     if args.baseline_src:
         runs.append((f"baseline {args.baseline_src}", args.baseline_src.resolve() / "src"))
-    results = [measure_kinds(label, src, args.db, urls, args) for label, src in runs]
+    if args.baseline_first:
+        runs.reverse()
+    results = []
+    for label, src in runs:
+        if args.baseline_first and src == SRC:
+            results.append({"label": "migration (this code opens the store for writing)", **migrate(args.db)})
+        results.append(measure_kinds(label, src, args.db, urls, args))
     if args.json:
         args.json.write_text(json.dumps({"db": str(args.db), "results": results}, indent=1), encoding="utf-8")
+
+
+def migrate(db: Path) -> dict:
+    """Open `db` for writing with this code (its migrations and their backfills run), timed."""
+    script = (
+        f"import sys; sys.path.insert(0, {str(SRC)!r}); from paperatlas.store import Store; "
+        f"Store({str(db)!r}).close()"
+    )
+    start = time.perf_counter()
+    proc = subprocess.run(
+        ["/usr/bin/time", "-v", sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    seconds = time.perf_counter() - start
+    peak = next(
+        (line.split(":")[1].strip() for line in proc.stderr.splitlines() if "Maximum resident" in line), "?"
+    )
+    print(f"migration: {seconds:.1f} s, peak RSS {peak} kB")
+    return {"seconds": round(seconds, 1), "peak_rss_kb": peak}
 
 
 def wait_healthy(proc, base: str, pause: float = 0.2) -> None:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from paperatlas.errors import StoreError
+from paperatlas.store import sortkeys
 from paperatlas.store.file import APPLICATION_ID, can_write, connect_read_only, inspect_file
 from paperatlas.store.generation import StoreGeneration
 from paperatlas.store.schema import MIGRATIONS, READABLE_FROM, split_sql
@@ -74,6 +75,7 @@ class StoreBase:
             "opened read-only" if read_only else "no write permission for the file or its directory"
         )
         self._immutable = info.immutable
+        self._fill_sort_keys = False  # set once the schema has paper_sort (writable opens)
         if info.version > len(MIGRATIONS):
             raise StoreError(
                 f"{self.path}: schema version {info.version} is newer than this paperatlas "
@@ -92,6 +94,8 @@ class StoreBase:
                 )
         else:
             self._migrate(stamp=info.kind != "atlas")
+            self._fill_sort_keys = True
+            self._backfill_sort_keys()
 
     # -- connection and transactions -------------------------------------------------
 
@@ -134,8 +138,10 @@ class StoreBase:
             self._local.__dict__.clear()
 
     @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction; rolled back whole on any exception (KeyboardInterrupt too)."""
+    def transaction(self, fill_keys: bool = True) -> Iterator[sqlite3.Connection]:
+        """One write transaction; rolled back whole on any exception (KeyboardInterrupt too).
+        Before it commits, the sort keys its writes blanked are computed (store/sortkeys.py;
+        an index probe when there are none)."""
         if self.read_only:
             self.require_writable("write to it")
         conn = self.conn
@@ -145,6 +151,8 @@ class StoreBase:
         conn.execute("BEGIN IMMEDIATE")
         try:
             yield conn
+            if fill_keys and self._fill_sort_keys:
+                sortkeys.fill_stale(conn)
         except BaseException:
             conn.execute("ROLLBACK")
             raise
@@ -181,6 +189,15 @@ class StoreBase:
                 raise StoreError(
                     f"{self.path}: the atlas is read-only (no write permission): cannot prepare it ({exc})"
                 ) from None
+            raise StoreError(f"{self.path}: cannot prepare the atlas ({exc})") from None
+
+    def _backfill_sort_keys(self) -> None:
+        """Compute the sort keys migration 9 left blank (every paper of an older store), in
+        batches of their own transactions with a progress bar; an interrupted backfill
+        goes on at the next writable open."""
+        try:
+            sortkeys.backfill(self)
+        except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: cannot prepare the atlas ({exc})") from None
 
     # -- change counters ----------------------------------------------------------------

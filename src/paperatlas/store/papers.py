@@ -10,8 +10,9 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
+from paperatlas.store import sortkeys
 from paperatlas.store.connection import StoreBase
 
 # Columns of `papers` that hold JSON lists/dicts.
@@ -87,6 +88,14 @@ def row_to_paper(row: sqlite3.Row) -> dict[str, Any]:
             elif isinstance(value, str):
                 d[col] = _json_value(value)
     return d
+
+
+class _PapersQuery(NamedTuple):
+    columns: str
+    joins: str  # after "FROM papers p"
+    where: str  # "" or " WHERE ..."
+    params: list[Any]
+    order: str  # the list order
 
 
 class PaperRows(StoreBase):
@@ -210,21 +219,80 @@ class PaperRows(StoreBase):
         search's job. Each row has the paper's columns plus
         `kind`, `name`, `has_code`, `display_title` and `predicted_area` from facts
         (only `id` with id_only=True: cheap filtering for search). `sort` (a key of
-        PAPER_SORTS) orders them by title, rating or name first, list order breaking ties.
+        PAPER_SORTS) orders them by title, rating or name first, list order breaking ties:
+        by the stored keys of `paper_sort` (store/sortkeys.py), whose indexes give a page
+        without sorting the store, or by the expressions of PAPER_SORTS where the keys are
+        missing or not all current (the same order).
         """
-        sql, params, order = self._papers_select(
-            list_name, area, decision, text, kind, has_code, ids, section, id_only
-        )
-        if sort is not None:
-            # Python's str.lower, not SQLite's ASCII-only lower(): "École" sorts as "école"
-            self.conn.create_function("py_lower", 1, str.lower, deterministic=True)
-            order = f"{PAPER_SORTS[sort]}, {order}"
-        sql += f" ORDER BY {order}"
-        if limit is not None:
-            sql += " LIMIT ? OFFSET ?"
-            params += [limit, offset]
+        q = self._papers_query(list_name, area, decision, text, kind, has_code, ids, section, id_only)
+        paging = " LIMIT ? OFFSET ?" if limit is not None else ""
+        page = [limit, offset] if limit is not None else []
+        if sort is not None and self._sort_keys_current():
+            sql, params = self._keyed_query(q, sort, list_name, ids, paging, page)
+        else:
+            order = q.order
+            if sort is not None:
+                # Python's str.lower, not SQLite's ASCII-only lower(): "École" sorts as "école"
+                self.conn.create_function("py_lower", 1, str.lower, deterministic=True)
+                order = f"{PAPER_SORTS[sort]}, {order}"
+            sql = f"SELECT {q.columns} FROM papers p {q.joins}{q.where} ORDER BY {order}{paging}"
+            params = [*q.params, *page]
         for row in self.conn.execute(sql, params):
             yield {"id": row[0]} if id_only else row_to_paper(row)
+
+    def _sort_keys_current(self) -> bool:
+        """Whether `paper_sort` holds every paper's current keys (a writable store fills
+        the blank ones first: a write that bypassed `transaction()`)."""
+        conn = self.conn
+        if not sortkeys.has_sort_table(conn):
+            return False  # an older store opened read-only
+        if not sortkeys.any_stale(conn):
+            return True
+        if self.read_only:
+            return False
+        with self.transaction():  # fills them before it commits
+            pass
+        return not sortkeys.any_stale(conn)
+
+    def _keyed_query(
+        self,
+        q: _PapersQuery,
+        sort: str,
+        list_name: str | None,
+        ids: Iterable[str] | None,
+        paging: str,
+        page: list[Any],
+    ) -> tuple[str, list[Any]]:
+        """iter_papers' sorted SELECT by the stored keys. With no filter, a page is read
+        from the key's index alone (OFFSET skips index entries, not papers) and only its
+        rows are joined; with filters, the index is walked in order and each paper tested
+        (it stops once the page is full), unless the filter is a set of ids or a list much
+        smaller than the store: then its papers are read and sorted (the planner's way)."""
+        key = f"s.{sortkeys.SORT_COLUMNS[sort]}"
+        order = q.order.replace("p.rowid", "s.rowid")
+        if not q.where and list_name is None and paging:
+            inner = f"SELECT rowid AS r, {key[2:]} AS k FROM paper_sort s ORDER BY {key}, s.rowid{paging}"
+            sql = (
+                f"SELECT {q.columns} FROM ({inner}) pg CROSS JOIN papers p ON p.rowid = pg.r "
+                f"{q.joins} ORDER BY pg.k, pg.r"
+            )
+            return sql, [*page, *q.params]
+        walk = ids is None and (list_name is None or self._list_is_most_of_store(list_name))
+        join = "CROSS JOIN" if walk else "JOIN"
+        sql = (
+            f"SELECT {q.columns} FROM paper_sort s {join} papers p ON p.rowid = s.rowid "
+            f"{q.joins}{q.where} ORDER BY {key}, {order}{paging}"
+        )
+        return sql, [*q.params, *page]
+
+    def _list_is_most_of_store(self, list_name: str) -> bool:
+        """A list of at least a quarter of the store's papers (max rowid: no count of the
+        store): walking the sort index finds its pages sooner than sorting its papers."""
+        members = self.conn.execute(
+            "SELECT count(*) FROM list_members WHERE list_name = ?", (list_name,)
+        ).fetchone()[0]
+        top = self.conn.execute("SELECT coalesce(max(rowid), 0) FROM papers").fetchone()[0]
+        return bool(members * 4 >= top)
 
     def count_matching(
         self,
@@ -238,12 +306,11 @@ class PaperRows(StoreBase):
         section: str | None = None,
     ) -> int:
         """How many papers iter_papers gives for these filters, counted by SQLite."""
-        sql, params, _ = self._papers_select(
-            list_name, area, decision, text, kind, has_code, ids, section, True
-        )
-        return int(self.conn.execute(f"SELECT count(*) FROM ({sql})", params).fetchone()[0])
+        q = self._papers_query(list_name, area, decision, text, kind, has_code, ids, section, True)
+        sql = f"SELECT {q.columns} FROM papers p {q.joins}{q.where}"
+        return int(self.conn.execute(f"SELECT count(*) FROM ({sql})", q.params).fetchone()[0])
 
-    def _papers_select(
+    def _papers_query(
         self,
         list_name: str | None,
         area: str | None,
@@ -254,8 +321,9 @@ class PaperRows(StoreBase):
         ids: Iterable[str] | None,
         section: str | None,
         id_only: bool,
-    ) -> tuple[str, list[Any], str]:
-        """iter_papers' SELECT without its order and limit, its parameters, and its list order."""
+    ) -> _PapersQuery:
+        """iter_papers' SELECT in parts: columns, the joins after `papers p`, the WHERE
+        clause, their parameters (joins' first), and the list order."""
         where: list[str] = []
         params: list[Any] = []
         joins: list[str] = []
@@ -291,10 +359,10 @@ class PaperRows(StoreBase):
             else "p.*, f.kind AS kind, f.name AS name, coalesce(f.has_code, 0) AS has_code, "
             "f.display_title AS display_title, f.predicted_area AS predicted_area"
         )
-        sql = f"SELECT {columns} FROM papers p {' '.join(joins)} LEFT JOIN facts f ON f.paper_id = p.id"
-        if where:
-            sql += " WHERE " + " AND ".join(where)
-        return sql, params, order
+        joins.append("LEFT JOIN facts f ON f.paper_id = p.id")
+        return _PapersQuery(
+            columns, " ".join(joins), " WHERE " + " AND ".join(where) if where else "", params, order
+        )
 
     def iter_titles(self) -> Iterator[tuple[str, str]]:
         """(id, title) of every paper with a title."""
