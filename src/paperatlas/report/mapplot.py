@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from paperatlas.assets import read_static
-from paperatlas.atlas import map_view
+from paperatlas.atlas import map_view, sample
 from paperatlas.errors import PaperatlasError
 
 # Same colours as the web map (assets/static/atlas.js PALETTE).
@@ -257,9 +257,31 @@ def label_boxes_overlap(fig, texts) -> bool:
     return False
 
 
+# A map of more papers than this is written as a sample (HTML_SAMPLE papers, the web map's
+# overview): every point inlined made ~100 MB of HTML at 1M papers, more than a browser
+# opens. Up to it, every paper, as always.
+HTML_FULL_MAP = 25_000
+HTML_SAMPLE = sample.OVERVIEW
+
+
+def html_sample(stored: dict[str, Any], size: int | None = None) -> dict[str, Any]:
+    """The stored map with only the first `size` (HTML_SAMPLE) papers of the priority order (every fine
+    topic in proportion, each at least once: what the web map's overview draws), in the
+    map's own order; the topics (and their sizes) are the whole map's."""
+    size = HTML_SAMPLE if size is None else size
+    assignments = stored["assignments"]
+    fine = np.fromiter((a["fine"] for a in assignments), np.int64, len(assignments))
+    keys = sample.id_keys(a["paper_id"] for a in assignments)
+    kept = np.sort(sample.priority_order(fine, keys)[:size])
+    return {**stored, "assignments": [assignments[i] for i in kept.tolist()]}
+
+
 def standalone_html(stored: dict[str, Any], store, title: str | None = None) -> str:
-    """One HTML document with the map, its script, style and data inlined."""
-    view = map_view(stored, store)
+    """One HTML document with the map, its script, style and data inlined: every paper
+    up to HTML_FULL_MAP papers, above it a sample of HTML_SAMPLE (the page says so)."""
+    total = len(stored["assignments"])
+    sampled = total > HTML_FULL_MAP
+    view = map_view(html_sample(stored) if sampled else stored, store)
     meta = stored["meta"]
     heading = title or f"{meta.get('list') or 'All papers'} — {meta['papers']:,} papers"
     if view.get("field"):
@@ -268,6 +290,12 @@ def standalone_html(stored: dict[str, Any], store, title: str | None = None) -> 
         f"{meta['broad_topics']} broad and {meta['fine_topics']} fine topics"
         f"{' of the field' if view.get('field') else ''}; zoom in for the fine ones."
     )
+    if sampled:
+        topics_note += (
+            f" Drawn: {len(view['points']):,} of the {total:,} papers, a sample of every fine"
+            " topic in proportion (topic sizes count every paper); the filter finds titles among"
+            " the drawn papers only. `paperatlas serve` shows every paper."
+        )
     style = read_static("style.css")
     script = read_static("atlas.js").replace("</", "<\\/")
     return f"""<!doctype html>
@@ -284,7 +312,7 @@ def standalone_html(stored: dict[str, Any], store, title: str | None = None) -> 
   <canvas class="atlas-canvas" aria-label="map"></canvas>
   <div class="atlas-tools">
     <h1>{html.escape(heading)}</h1>
-    <input type="search" class="atlas-filter" placeholder="Highlight titles containing…">
+    <input type="search" class="atlas-filter" placeholder="Highlight {"drawn " if sampled else ""}titles containing…">
     <button type="button" class="atlas-reset button">Reset view</button>
     <p class="muted small">Scroll to zoom, drag to pan, click a dot for details.
       {html.escape(topics_note)}</p>

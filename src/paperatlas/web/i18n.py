@@ -88,6 +88,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "已绘制 {shown} / {papers} 篇论文：放大可见更多",
     },
     "map_filter": {"en": "Highlight titles containing…", "zh": "高亮标题包含…"},
+    # a big map draws a sample: its filter looks at the drawn papers only, and says so
+    "lod_filter": {"en": "Highlight drawn titles containing…", "zh": "高亮已绘制的标题包含…"},
+    "lod_filter_note": {
+        "en": "{matches} of the {shown} drawn papers match; search finds all {papers}",
+        "zh": "已绘制的 {shown} 篇中 {matches} 篇匹配；搜索可查全部 {papers} 篇",
+    },
     "previous": {"en": "Previous", "zh": "上一页"},
     "next": {"en": "Next", "zh": "下一页"},
     "page": {"en": "Page", "zh": "第"},

@@ -25,7 +25,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-OVERVIEW = 16_000  # papers sent with the map: about what a 15k-paper map draws today
+from paperatlas.api import Atlas
+
+OVERVIEW = Atlas.MAP_OVERVIEW  # papers sent with the map: about what a 15k-paper map draws today
 # papers one /api/map/points answer may hold: what a paper shows is read per point (16,000
 # took ~3 s at 1M papers on a loaded machine, 2 cores, load 15; ids alone 0.8 s)
 DETAIL_MAX = 6_000
@@ -118,22 +120,9 @@ class PointIndex:
 
 
 def priority_order(fine: np.ndarray, key: np.ndarray) -> np.ndarray:
-    """Positions of the papers in priority order: within each fine topic the papers in
-    hash order; the topic's r-th paper gets priority (r + u) / size (u: its hash in
-    [0, 1)), its first paper ~0 (all topics' first papers lead); ties by hash."""
-    n = len(fine)
-    if n == 0:
-        return np.zeros(0, np.int64)
-    topic = fine - fine.min()
-    by_topic = np.lexsort((key, topic))
-    sizes = np.bincount(topic)
-    first = np.concatenate(([0], np.cumsum(sizes)[:-1]))
-    rank = np.empty(n, np.int64)
-    rank[by_topic] = np.arange(n) - first[topic[by_topic]]
-    u = key.astype(np.float64) / 2.0**32
-    value = (rank + u) / sizes[topic]
-    value[rank == 0] = u[rank == 0] * 1e-9
-    return np.lexsort((key, value))
+    """Positions of the papers in priority order (atlas/sample.py: the standalone HTML of
+    a big map draws the same papers first)."""
+    return Atlas.map_priority_order(fine, key)
 
 
 def cell_of(x: np.ndarray, y: np.ndarray) -> np.ndarray:

@@ -216,7 +216,7 @@
     text = (text || "").trim().toLowerCase();
     this.filterText = text;
     this.topicShown = null;
-    if (!text) { this.match = null; this.draw(); return; }
+    if (!text) { this.match = null; this.lodNote(); this.draw(); return; }
     var match = new Uint8Array(this.points.length);
     for (var i = 0; i < this.points.length; i++) {
       var p = this.points[i];
@@ -224,6 +224,7 @@
       if (hay.indexOf(text) >= 0) match[i] = 1;
     }
     this.match = match;
+    this.lodNote();
     this.draw();
   };
 
@@ -577,8 +578,18 @@
       note = el("p", "atlas-lod muted small");
       tools.insertBefore(note, tools.querySelector(".atlas-legend"));
     }
-    note.textContent = words(this.root, "lod-note", "{shown} of {papers} papers drawn: zoom in for more",
-      {shown: this.points.length.toLocaleString(), papers: this.lod.papers.toLocaleString()});
+    var values = {shown: this.points.length.toLocaleString(), papers: this.lod.papers.toLocaleString()};
+    note.textContent = words(this.root, "lod-note", "{shown} of {papers} papers drawn: zoom in for more", values);
+    // the filter looks at the drawn papers only (a sample of a big map): said where it answers
+    var filter = this.root.querySelector(".atlas-filter");
+    if (filter) filter.placeholder = words(this.root, "lod-filter", "Highlight drawn titles containing…", values);
+    if (this.filterText && this.match) {
+      var found = 0;
+      for (var i = 0; i < this.match.length; i++) found += this.match[i];
+      values.matches = found.toLocaleString();
+      note.textContent += " · " + words(this.root, "lod-filter-note",
+        "{matches} of the {shown} drawn papers match; search finds all {papers}", values);
+    }
   };
 
   AtlasMap.prototype.legend = function () {
