@@ -1,9 +1,9 @@
 """Display titles (made with the real title hidden) against the real titles: ROUGE-L F1.
 
-    .venv/bin/python benchmarks/title_eval.py [DATA] [--n 3000] [--base /tmp/base14/src]
+    .venv/bin/python benchmarks/title_eval.py [DATA] [--n 3000] [--base /tmp/base15/src]
 
 Papers: the held-out split (`paperatlas.enrich.areas.is_held_out`; the title models in
-models/titles-v3.json were fit on the other papers only), abstracts >= 100 characters, the
+models/titles-v4.json were fit on the other papers only), abstracts >= 100 characters, the
 first N in file order. Three titles per paper, in the same run:
 - new: `extract_facts(None, abstract)["display_title"]` of this checkout;
 - today's: the same call in the code at --base (run in a subprocess), when given;
@@ -90,7 +90,7 @@ def main() -> None:
     parser.add_argument("data", nargs="?", default=str(DEFAULT_DATA))
     parser.add_argument("--n", type=int, default=3000)
     parser.add_argument(
-        "--base", default="/tmp/base14/src", help="src/ of the code to compare with ('' to skip)"
+        "--base", default="/tmp/base15/src", help="src/ of the code to compare with ('' to skip)"
     )
     parser.add_argument("--examples", type=int, default=20)
     args = parser.parse_args()
