@@ -275,8 +275,9 @@ def compress_stage(
     )
     compress: tuple[float, float | None] = (kept, None)
     for alpha in ALPHAS:
-        score = chosen_rouge(val_comp, fit(fit_comp, alpha))
-        changed = np.mean([int(np.argmax(X @ fit(fit_comp, alpha))) != 0 for X, _ in val_comp])
+        weights = fit(fit_comp, alpha)
+        score = chosen_rouge(val_comp, weights)
+        changed = np.mean([int(np.argmax(X @ weights)) != 0 for X, _ in val_comp])
         print(
             f"  last stage alpha {alpha:g}: validation ROUGE-L {score:.4f} ({changed:.1%} changed)",
             flush=True,
