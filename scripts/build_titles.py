@@ -1,6 +1,6 @@
-"""Build `src/paperatlas/models/titles-v3.json`: the display-title ranker, word-chance, word-deletion and compression models.
+"""Build `src/paperatlas/models/titles-v3.json`: the display-title ranker, word-chance and word-deletion models.
 
-    .venv/bin/python scripts/build_titles.py [DATA] [--out PATH] [--from MODEL]
+    .venv/bin/python scripts/build_titles.py [DATA] [--out PATH]
 
 Only ICLR 2026 papers outside the held-out split (`areas.is_held_out`) are read. From them:
 1. word title rates: for each word, of the papers whose abstract has it, the share whose
@@ -17,13 +17,8 @@ Only ICLR 2026 papers outside the held-out split (`areas.is_held_out`) are read.
    joined with a "for/in/on ..." phrase, with their ROUGE-L; a ridge regression again, kept
    only when it beats the best candidate alone on validation;
 5. on each paper's chosen title, the droppable words (`enrich.title_trim.deletable`),
-   labelled by whether the real title has them; a logistic regression of that label;
-6. the last stage (`enrich.title_compress`): which words real titles end a phrase with
-   (counted on the training titles), then for a fifth of the papers (every 4th fitting paper,
-   every 5th in the refit) the chosen title beside the titles composed of the key words of
-   the ranker's best spans' sentences, with their ROUGE-L; a ridge regression again, kept only
-   when it beats the chosen title on validation.
-The ridge strengths and the deletion threshold are picked on a validation fifth of the
+   labelled by whether the real title has them; a logistic regression of that label.
+The ridge strength and the deletion threshold are picked on a validation fifth of the
 training papers (a second hash), with everything fit on the other four fifths; then all is
 refit on all training papers and written out.
 """
@@ -49,7 +44,6 @@ sys.path.insert(0, str(ROOT / "src"))
 from paperatlas.enrich.areas import is_held_out  # noqa: E402
 from paperatlas.enrich.names import extract_names  # noqa: E402
 from paperatlas.enrich.text import clean, sentences  # noqa: E402
-from paperatlas.enrich.title_compress import COMPRESS_FEATURES, end_rates, no_end_words  # noqa: E402
 from paperatlas.enrich.title_join import JOIN_FEATURES  # noqa: E402
 from paperatlas.enrich.title_trim import TRIM_FEATURES, abstract_counts, deletable  # noqa: E402
 from paperatlas.enrich.title_trim import features as trim_features  # noqa: E402
@@ -62,13 +56,9 @@ from paperatlas.enrich.titles import (  # noqa: E402
     TitleModel,
     best_title,
     candidates,
-    compress_options,
     join_options,
-    load_model,
     ranked,
     rouge_l,
-    scored_candidates,
-    trimmed,
 )
 
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "iclr2026.jsonl.gz"
@@ -188,24 +178,6 @@ def join_groups(
     return out
 
 
-def compress_groups(
-    rows: list[dict], model: TitleModel, rates: Rates, loo: bool
-) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Each paper's last-stage options (`titles.compress_options`: the chosen title first)
-    with their ROUGE-L; rates left-one-out when `loo`."""
-    out = []
-    for r in rows:
-        m = model._replace(rates=rates.of(r) if loo else rates.rates)
-        pre = scored_candidates(r["_sents"], r["_name"], m)
-        current = trimmed(r["_sents"], r["_name"], m, pre)
-        if current is None:
-            continue
-        opts = compress_options(r["_sents"], r["_name"], m, current, pre)
-        X = np.array([f for _, f in opts], dtype=np.float64).reshape(len(opts), len(COMPRESS_FEATURES))
-        out.append((X, np.array([rouge_l(t, r["title"]) for t, _ in opts])))
-    return out
-
-
 def fit(groups, alpha: float) -> np.ndarray:
     groups = [g for g in groups if len(g[1])]
     X = np.vstack([g[0] for g in groups])
@@ -249,59 +221,11 @@ def titles_rouge(rows: list[dict], model: TitleModel) -> float:
     )
 
 
-def compress_stage(
-    rows: list[dict],
-    fit_rows: list[dict],
-    val_rows: list[dict],
-    fit_model: TitleModel,
-    fit_rates: Rates,
-    model: TitleModel,
-) -> tuple[tuple[float, float | None], tuple[float, ...], frozenset[str]]:
-    """The last stage (`title_compress`): fit on every 4th paper of `fit_rows` through
-    `fit_model` (rates of the fitting papers, left-one-out), the ridge strength picked on
-    `val_rows`, kept only when it beats the earlier stages' titles there; then refit through
-    `model` on every 5th of all `rows`. Returns ((validation ROUGE-L, alpha or None), the
-    weights, the words no piece may end on)."""
-    fit_model = fit_model._replace(no_end=no_end_words(end_rates(r["title"] for r in fit_rows)))
-    t1 = time.time()
-    fit_comp = compress_groups(fit_rows[::4], fit_model, fit_rates, loo=True)
-    val_comp = compress_groups(val_rows, fit_model, fit_rates, loo=False)
-    kept = float(np.mean([y[0] for _, y in val_comp]))
-    print(
-        f"  last stage: validation ROUGE-L of the earlier stages' titles {kept:.4f} ({len(val_comp)} "
-        f"papers), oracle with compositions {np.mean([y.max() for _, y in val_comp]):.4f}, "
-        f"{np.mean([len(y) for _, y in val_comp]):.1f} options each [{time.time() - t1:.0f}s]",
-        flush=True,
-    )
-    compress: tuple[float, float | None] = (kept, None)
-    for alpha in ALPHAS:
-        weights = fit(fit_comp, alpha)
-        score = chosen_rouge(val_comp, weights)
-        changed = np.mean([int(np.argmax(X @ weights)) != 0 for X, _ in val_comp])
-        print(
-            f"  last stage alpha {alpha:g}: validation ROUGE-L {score:.4f} ({changed:.1%} changed)",
-            flush=True,
-        )
-        if score > compress[0]:
-            compress = (score, alpha)
-    no_end = no_end_words(end_rates(r["title"] for r in rows))
-    if compress[1] is None:
-        return compress, (), no_end
-    groups = compress_groups(rows[::5], model._replace(no_end=no_end), Rates(rows), loo=True)
-    return compress, tuple(float(x) for x in fit(groups, compress[1])), no_end
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("data", nargs="?", default=str(DEFAULT_DATA))
     parser.add_argument("--out", default=str(ROOT / "src" / "paperatlas" / "models" / MODEL_FILE))
     parser.add_argument("--limit", type=int, default=0, help="only this many papers (a quick try)")
-    parser.add_argument(
-        "--from",
-        dest="base",
-        default="",
-        help="take the earlier stages from this model file (built by this script) and fit only the last",
-    )
     args = parser.parse_args()
     t0 = time.time()
     rows = load(Path(args.data))
@@ -309,9 +233,6 @@ def main() -> None:
         rows = rows[: args.limit]
     fit_rows = [r for r in rows if not validation(r["id"])]
     val_rows = [r for r in rows if validation(r["id"])]
-    if args.base:
-        last_stage_only(args.base, args.out, rows, fit_rows, val_rows)
-        return
     rates, needs = Rates(fit_rows), frozenset(needs_complement(fit_rows))
     word_weights = fit_words(fit_rows, rates)
     print(
@@ -358,9 +279,6 @@ def main() -> None:
         print(f"  word deletion below {th:g}: validation ROUGE-L {score:.4f}")
         if score > threshold[1]:
             threshold = (th, score)
-    if threshold[0]:
-        model = model._replace(trim_weights=trim_weights, trim_threshold=threshold[0])
-    fit_model, fit_rates = model, rates
     rates, needs = Rates(rows), frozenset(needs_complement(rows))
     word_weights = fit_words(rows, rates)
     weights = fit(groups_of(rows, rates, needs, word_weights, loo=True), best[1])
@@ -369,9 +287,6 @@ def main() -> None:
         groups = [g for g in join_groups(rows, model, rates, loo=True) if len(g[1])]
         model = model._replace(join_weights=tuple(fit(groups, join[1])))
     trim_weights = tuple(fit_trim(*trim_data(rows, model)))
-    if threshold[0]:
-        model = model._replace(trim_weights=trim_weights, trim_threshold=threshold[0])
-    compress, compress_weights, no_end = compress_stage(rows, fit_rows, val_rows, fit_model, fit_rates, model)
     Path(args.out).write_text(
         json.dumps(
             {
@@ -379,7 +294,7 @@ def main() -> None:
                 "weights": [round(float(x), 6) for x in weights],
                 "alpha": best[1],
                 "papers": len(rows),
-                "validation_rouge_l": round(max(threshold[1], compress[0]), 4),
+                "validation_rouge_l": round(threshold[1], 4),
                 "trim": {
                     "features": list(TRIM_FEATURES),
                     "weights": [round(float(x), 6) for x in trim_weights],
@@ -389,12 +304,6 @@ def main() -> None:
                     "features": list(JOIN_FEATURES),
                     "weights": [round(float(x), 6) for x in model.join_weights],
                     "alpha": join[1],
-                },
-                "compress": {
-                    "features": list(COMPRESS_FEATURES),
-                    "weights": [round(x, 6) for x in compress_weights],
-                    "alpha": compress[1],
-                    "no_end": sorted(no_end),
                 },
                 "words": {
                     "features": list(WORD_FEATURES),
@@ -412,30 +321,6 @@ def main() -> None:
         f"alpha {best[1]:g}, deletion threshold {threshold[0]:g} (validation ROUGE-L {threshold[1]:.4f}); "
         f"wrote {args.out} [{time.time() - t0:.0f}s]"
     )
-
-
-def last_stage_only(
-    base: str, out: str, rows: list[dict], fit_rows: list[dict], val_rows: list[dict]
-) -> None:
-    """Refit only the last stage on the earlier stages of the model file `base` (fit on all
-    training papers, the validation fifth included: its choice of ridge strength is then a
-    little optimistic; the held-out papers are never read) and write `base` with it to `out`."""
-    data = json.loads(Path(base).read_text(encoding="utf-8"))
-    model = load_model(base)
-    if model is None:
-        sys.exit(f"{base}: built for other features")
-    model = model._replace(compress_weights=())
-    compress, weights, no_end = compress_stage(rows, fit_rows, val_rows, model, Rates(fit_rows), model)
-    data["compress"] = {
-        "features": list(COMPRESS_FEATURES),
-        "weights": [round(x, 6) for x in weights],
-        "alpha": compress[1],
-        "no_end": sorted(no_end),
-        "earlier_stages_from": Path(base).name,
-    }
-    data["validation_rouge_l"] = round(compress[0], 4)
-    Path(out).write_text(json.dumps(data, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(f"last stage alpha {compress[1]} (validation ROUGE-L {compress[0]:.4f}); wrote {out}")
 
 
 if __name__ == "__main__":

@@ -15,11 +15,7 @@ linear model fit to predict the candidate's ROUGE-L against the real title, on t
 papers outside the held-out split (`scripts/build_titles.py`). A second stage may join one of
 the best short spans with what the abstract says it is for ("X for Y"; `title_join.py`). The
 chosen title then loses the filler a real title would not keep ("A novel framework for X" ->
-"Framework for X"; `title_trim.py`). A last stage may replace it with the abstract's key words in
-order, the filler between them left out ("Name: noun phrase for its object";
-`title_compress.py`), when the model file has its weights (`build_titles.py --from` fits them;
-the shipped titles-v3.json has none yet, so it does not run). The models ship as
-`paperatlas/models/titles-v3.json`.
+"Framework for X"; `title_trim.py`). The models ship as `paperatlas/models/titles-v3.json`.
 """
 
 from __future__ import annotations
@@ -31,8 +27,7 @@ from importlib import resources
 from pathlib import Path
 from typing import NamedTuple
 
-from paperatlas.enrich import title_compress, title_join
-from paperatlas.enrich.title_compress import COMPRESS_FEATURES
+from paperatlas.enrich import title_join
 from paperatlas.enrich.title_join import JOIN_FEATURES
 from paperatlas.enrich.title_trim import FILLER, TRIM_FEATURES, abstract_counts, trim
 from paperatlas.enrich.title_words import SPAN_FEATURES, WORD_FEATURES, span_features, word_chances
@@ -346,8 +341,6 @@ class TitleModel(NamedTuple):
     trim_threshold: float  # a droppable word goes when its chance of being kept is below this
     word_weights: tuple[float, ...]  # the word-chance model's, one per title_words.WORD_FEATURES
     join_weights: tuple[float, ...] = ()  # the second stage's, one per title_join.JOIN_FEATURES
-    compress_weights: tuple[float, ...] = ()  # the last stage's, one per title_compress.COMPRESS_FEATURES
-    no_end: frozenset[str] = frozenset()  # words real titles rarely end a phrase with (title_compress)
 
 
 @lru_cache(maxsize=1)
@@ -363,7 +356,6 @@ def load_model(path: str | None = None) -> TitleModel | None:
         or list(data["trim"]["features"]) != list(TRIM_FEATURES)
         or list(data["words"]["features"]) != list(WORD_FEATURES)
         or list(data.get("join", {}).get("features", JOIN_FEATURES)) != list(JOIN_FEATURES)
-        or list(data.get("compress", {}).get("features", COMPRESS_FEATURES)) != list(COMPRESS_FEATURES)
     ):
         return None
     return TitleModel(
@@ -374,8 +366,6 @@ def load_model(path: str | None = None) -> TitleModel | None:
         float(data["trim"]["threshold"]),
         tuple(float(w) for w in data["words"]["weights"]),
         tuple(float(w) for w in data.get("join", {}).get("weights", ())),
-        tuple(float(w) for w in data.get("compress", {}).get("weights", ())),
-        frozenset(data.get("compress", {}).get("no_end", ())),
     )
 
 
@@ -385,14 +375,13 @@ def paper_chances(sents: list[str], name: str | None, model: TitleModel) -> dict
     return word_chances(sents, intro, name, model.rates, model.word_weights, DEFAULT_RATE)
 
 
-Scored = tuple[dict[str, float], list[tuple[str, float]]]
-
-
-def scored_candidates(
+def join_options(
     sents: list[str], name: str | None, model: TitleModel, rates: dict[str, float] | None = None
-) -> Scored:
-    """Each word's chance to be in the title, and the ranker's candidates with their scores,
-    best first. `rates`: the word rates to read (the model's unless a build passes others)."""
+) -> list[tuple[str, list[float]]]:
+    """What the second stage chooses from (`title_join`): the ranker's best candidate with at
+    least MIN_SHOWN words besides the name, and its best short spans joined with a phrase the
+    abstract opens with "for/in/on ..."; [] when there is no candidate. `rates`: the word
+    rates to read (the model's unless a build passes others)."""
     rates = rates if rates is not None else model.rates
     intro = [bool(_INTRO.search(s)) for s in sents]
     chances = word_chances(sents, intro, name, rates, model.word_weights, DEFAULT_RATE)
@@ -403,21 +392,6 @@ def scored_candidates(
         ),
         key=lambda x: -x[1],
     )
-    return chances, scored
-
-
-def join_options(
-    sents: list[str],
-    name: str | None,
-    model: TitleModel,
-    rates: dict[str, float] | None = None,
-    pre: Scored | None = None,
-) -> list[tuple[str, list[float]]]:
-    """What the second stage chooses from (`title_join`): the ranker's best candidate with at
-    least MIN_SHOWN words besides the name, and its best short spans joined with a phrase the
-    abstract opens with "for/in/on ..."; [] when there is no candidate. `rates`: the word
-    rates to read (the model's unless a build passes others); `pre`: `scored_candidates`."""
-    chances, scored = pre if pre is not None else scored_candidates(sents, name, model, rates)
     shown = next(
         (x for x in scored if len((x[0].split(": ", 1)[1] if name else x[0]).split()) >= MIN_SHOWN), None
     )
@@ -432,31 +406,14 @@ def join_options(
     )
 
 
-def compress_options(
-    sents: list[str], name: str | None, model: TitleModel, current: str, pre: Scored
-) -> list[tuple[str, list[float]]]:
-    """What the last stage chooses from (`title_compress`): `current` (the earlier stages'
-    title) first, then the titles composed from the sentences of the ranker's best spans."""
-    chances, scored = pre
-    plain = [_strip_parens(s) for s in sents[:MAX_SENTENCES]]
-    sources: list[tuple[int, list[str], float]] = []
-    for text, score in scored[: title_compress.SOURCES]:
-        body = text.split(": ", 1)[1] if name else text
-        index = next((i for i, s in enumerate(plain) if body[1:] in s), None)
-        if index is not None and index not in {i for i, _, _ in sources}:
-            sources.append((index, plain[index].split(), score))
-    no_end = model.no_end | model.needs_complement
-    return title_compress.options(current, sources, name, chances, no_end, MAX_CHARS)
-
-
 def _end_offsets(s: str) -> list[int]:
     return [b for b, _ in _ends(s)]
 
 
-def ranked(sents: list[str], name: str | None, model: TitleModel, pre: Scored | None = None) -> str | None:
+def ranked(sents: list[str], name: str | None, model: TitleModel) -> str | None:
     """The chosen title before word deletion: the best candidate, or one of its short spans
     joined with what it is for when the second stage scores that higher."""
-    options = join_options(sents, name, model, pre=pre)
+    options = join_options(sents, name, model)
     if not options:
         return None
     if len(options) == 1:
@@ -464,27 +421,16 @@ def ranked(sents: list[str], name: str | None, model: TitleModel, pre: Scored | 
     return max(options, key=lambda o: sum(w * f for w, f in zip(model.join_weights, o[1])))[0]
 
 
-def trimmed(sents: list[str], name: str | None, model: TitleModel, pre: Scored | None = None) -> str | None:
+def best_title(sents: list[str], name: str | None, model: TitleModel | None = None) -> str | None:
     """The chosen title (`ranked`) with the droppable words dropped, or None when there is no
-    candidate."""
-    best = ranked(sents, name, model, pre)
+    candidate (or no model)."""
+    model = model if model is not None else load_model()
+    if model is None:
+        return None
+    best = ranked(sents, name, model)
     if best is None or not model.trim_weights:
         return best
     prefix = f"{name}: " if name else ""
     body = best[len(prefix) :]
     counts = abstract_counts(sents)
     return prefix + trim(body, model.rates, counts, model.trim_weights, model.trim_threshold, DEFAULT_RATE)
-
-
-def best_title(sents: list[str], name: str | None, model: TitleModel | None = None) -> str | None:
-    """The chosen title (`trimmed`), or a title of the abstract's key words in order when the
-    last stage scores that higher (`title_compress`); None when there is no candidate (or no
-    model)."""
-    model = model if model is not None else load_model()
-    if model is None:
-        return None
-    pre = scored_candidates(sents, name, model)
-    best = trimmed(sents, name, model, pre)
-    if best is None or not model.compress_weights:
-        return best
-    return title_compress.choose(compress_options(sents, name, model, best, pre), model.compress_weights)
