@@ -20,9 +20,6 @@ from typing import Any
 # the key columns of paper_sort, by the web list's sort names
 SORT_COLUMNS = {"title": "title_key", "name": "name_key", "rating": "rating_key"}
 
-# Unrated papers (rating 0 or none) last; `rating_key` as the triggers compute it.
-RATING_KEY_SQL = "-coalesce(nullif({rating}, 0), -1)"
-
 BATCH = 5000  # papers whose keys are filled per write (and per transaction in a backfill)
 
 
