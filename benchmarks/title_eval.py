@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/title_eval.py [DATA] [--n 3000] [--base /tmp/base15/src]
 
 Papers: the held-out split (`paperatlas.enrich.areas.is_held_out`; the title models in
-models/titles-v4.json were fit on the other papers only), abstracts >= 100 characters, the
+models/titles-v3.json were fit on the other papers only), abstracts >= 100 characters, the
 first N in file order. Three titles per paper, in the same run:
 - new: `extract_facts(None, abstract)["display_title"]` of this checkout;
 - today's: the same call in the code at --base (run in a subprocess), when given;
