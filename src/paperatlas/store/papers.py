@@ -211,6 +211,7 @@ class PaperRows(StoreBase):
         id_only: bool = False,
         section: str | None = None,
         sort: str | None = None,
+        map_rows: Iterable[int] | None = None,
     ) -> Iterator[dict[str, Any]]:
         """Papers matching every filter given, in list order (or insertion order).
 
@@ -223,7 +224,22 @@ class PaperRows(StoreBase):
         by the stored keys of `paper_sort` (store/sortkeys.py), whose indexes give a page
         without sorting the store, or by the expressions of PAPER_SORTS where the keys are
         missing or not all current (the same order).
+
+        `map_rows`: only the papers of these `paper_topics` rows (one topic of a map, as
+        the web's map holds them). Alone (with a list, a sort by the stored keys), a page
+        is chosen from the members' small keys (their papers' rowid, list position, sort
+        key; no paper row read) and only the page's rows are read: a broad topic of a
+        1M-paper map holds ~25,000 papers. With other filters they act as `ids` do.
         """
+        if map_rows is not None:
+            map_rows = list(map_rows)
+            fast = not id_only and self._member_page_ok(
+                area, decision, text, kind, has_code, ids, section, sort
+            )
+            if fast and limit is not None:
+                yield from self._member_page(map_rows, list_name, sort, limit, offset)
+                return
+            ids = self._map_row_ids(map_rows, ids)
         q = self._papers_query(list_name, area, decision, text, kind, has_code, ids, section, id_only)
         paging = " LIMIT ? OFFSET ?" if limit is not None else ""
         page = [limit, offset] if limit is not None else []
@@ -239,6 +255,74 @@ class PaperRows(StoreBase):
             params = [*q.params, *page]
         for row in self.conn.execute(sql, params):
             yield {"id": row[0]} if id_only else row_to_paper(row)
+
+    def _member_page_ok(
+        self,
+        area: str | None,
+        decision: str | None,
+        text: str | None,
+        kind: str | None,
+        has_code: bool | None,
+        ids: Iterable[str] | None,
+        section: str | None,
+        sort: str | None,
+    ) -> bool:
+        """Whether a page of a topic's members can be chosen from their keys alone: no
+        other filter, and no sort or one by current stored keys."""
+        if any(v is not None for v in (area, decision, kind, has_code, ids)) or text or section:
+            return False
+        return sort is None or self._sort_keys_current()
+
+    def _member_sql(self, list_name: str | None, sort: str | None) -> tuple[str, str]:
+        """(FROM clause, ORDER BY) of a topic's members: `paper_topics` rows by rowid
+        (from `json_each(?)`), their papers' rowids from the id index (no paper row read),
+        the list's positions and the stored sort keys; the order iter_papers gives."""
+        joins = "json_each(?) j CROSS JOIN paper_topics t ON t.rowid = j.value CROSS JOIN papers p ON p.id = t.paper_id"
+        order = "p.rowid"
+        if list_name is not None:
+            joins += " CROSS JOIN list_members m ON m.list_name = ? AND m.paper_id = p.id"
+            order = "m.position, p.rowid"
+        if sort is not None:
+            joins += " CROSS JOIN paper_sort s ON s.rowid = p.rowid"
+            order = f"s.{sortkeys.SORT_COLUMNS[sort]}, {order}"
+        return joins, order
+
+    def _member_page(
+        self, map_rows: list[int], list_name: str | None, sort: str | None, limit: int, offset: int
+    ) -> Iterator[dict[str, Any]]:
+        """One page of a topic's papers (see iter_papers' `map_rows`): the page's rowids
+        chosen among the members' keys, then only those papers read."""
+        joins, order = self._member_sql(list_name, sort)
+        keys = [f"{c} AS k{i}" for i, c in enumerate(order.split(", "))]
+        inner = f"SELECT p.rowid AS r, {', '.join(keys)} FROM {joins} ORDER BY {order} LIMIT ? OFFSET ?"
+        columns = self._papers_query(None, None, None, None, None, None, None, None, False).columns
+        outer_order = ", ".join(f"pg.k{i}" for i in range(len(keys)))
+        sql = (
+            f"SELECT {columns} FROM ({inner}) pg CROSS JOIN papers p ON p.rowid = pg.r "
+            f"LEFT JOIN facts f ON f.paper_id = p.id ORDER BY {outer_order}"
+        )
+        params: list[Any] = [
+            json.dumps(map_rows),
+            *([list_name] if list_name is not None else []),
+            limit,
+            offset,
+        ]
+        for row in self.conn.execute(sql, params):
+            yield row_to_paper(row)
+
+    def _map_row_ids(self, map_rows: list[int], ids: Iterable[str] | None) -> list[str]:
+        """The paper ids of `paper_topics` rows (those among `ids` too, when given)."""
+        found = [
+            r[0]
+            for r in self.conn.execute(
+                "SELECT t.paper_id FROM json_each(?) j CROSS JOIN paper_topics t ON t.rowid = j.value",
+                (json.dumps(map_rows),),
+            )
+        ]
+        if ids is None:
+            return found
+        keep = set(ids)
+        return [i for i in found if i in keep]
 
     def _sort_keys_current(self) -> bool:
         """Whether `paper_sort` holds every paper's current keys (a writable store fills
@@ -304,8 +388,17 @@ class PaperRows(StoreBase):
         has_code: bool | None = None,
         ids: Iterable[str] | None = None,
         section: str | None = None,
+        map_rows: Iterable[int] | None = None,
     ) -> int:
-        """How many papers iter_papers gives for these filters, counted by SQLite."""
+        """How many papers iter_papers gives for these filters, counted by SQLite (a
+        topic's members alone: by their keys, no paper row read)."""
+        if map_rows is not None:
+            map_rows = list(map_rows)
+            if self._member_page_ok(area, decision, text, kind, has_code, ids, section, None):
+                joins, _ = self._member_sql(list_name, None)
+                params: list[Any] = [json.dumps(map_rows), *([list_name] if list_name is not None else [])]
+                return int(self.conn.execute(f"SELECT count(*) FROM {joins}", params).fetchone()[0])
+            ids = self._map_row_ids(map_rows, ids)
         q = self._papers_query(list_name, area, decision, text, kind, has_code, ids, section, True)
         sql = f"SELECT {q.columns} FROM papers p {q.joins}{q.where}"
         return int(self.conn.execute(f"SELECT count(*) FROM ({sql})", q.params).fetchone()[0])

@@ -98,6 +98,11 @@ def topic_of(stored: dict[str, Any] | None, paper_id: str) -> dict[str, Any] | N
     }
 
 
+def member_rows(stored: dict[str, Any], level: int, topic_id: int) -> list[int]:
+    """The `paper_topics` rowids of a topic's papers (level 0: broad, 1: fine)."""
+    return stored["points"].members(level, topic_id).tolist()
+
+
 def member_ids(stored: dict[str, Any], level: int, topic_id: int, limit: int | None = None) -> list[str]:
     """The ids of a topic's papers (level 0: broad, 1: fine), in the map's order; the
     first `limit` only when given."""
