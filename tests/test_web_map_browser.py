@@ -94,3 +94,33 @@ def test_hostile_titles_of_a_view_render_as_text(server, browser):
     assert found[0] >= 0 and "<img src=x" in found[1]
     assert not browser.find_elements("css selector", ".atlas-card img")
     assert browser.execute_script("return window.__xss === undefined")
+
+
+def test_the_filter_of_a_sampled_map_asks_the_server(server, browser):
+    """Typing a word: the papers of the whole map whose titles hold it come and are
+    highlighted (not only the 10 drawn), the note counts them; clearing drops them; a
+    hostile title that came that way shows as text."""
+    browser.get(server + "/map")
+    _wait(browser, lambda d: d.execute_script("return !!(window.atlasMap && window.atlasMap.width)"))
+    box = browser.find_element("css selector", ".atlas-filter")
+    box.send_keys("forecasting")
+    _wait(browser, lambda d: d.execute_script("return !!window.atlasMap.found"))
+    found = browser.execute_script(
+        "const m = window.atlasMap; let n = 0; for (const v of m.match) n += v;"
+        "return [m.found.found, m.found.points.length, n, m.points.length, m.points.map(p => p[5])];"
+    )
+    assert found[0] >= 1 and found[1] == found[0] and found[2] >= found[1]
+    ids = found[4]
+    assert len(set(ids)) == len(ids) and "xss-script" in ids and found[3] > 10  # beyond the overview
+    assert "papers' titles have these words" in browser.find_element("css selector", ".atlas-lod").text
+    browser.execute_script(
+        "const m = window.atlasMap, i = m.points.findIndex(p => p[5] === 'xss-script'); m.showCard(i, 100, 100, false);"
+    )
+    assert "<script>" in browser.find_element("css selector", ".atlas-card").text
+    assert browser.execute_script("return window.__xss === undefined")
+    box.clear()
+    browser.execute_script("window.atlasMap.setFilter('')")
+    _wait(
+        browser,
+        lambda d: d.execute_script("return window.atlasMap.points.length === 10 && !window.atlasMap.found"),
+    )

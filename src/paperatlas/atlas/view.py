@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import paperatlas.atlas.reference as reference
 from paperatlas.atlas.build import ALL_PAPERS, reference_layer, reference_scope
 from paperatlas.paper import shown_title
+
+MATCH_WORDS = 8  # words of a map filter's text looked up in the titles' index
 
 
 def map_view(stored: dict[str, Any], store=None) -> dict[str, Any]:
@@ -205,6 +208,19 @@ class MapReader:
 
     def paper_ids(self, rowids: list[int]) -> list[str]:
         return self.store.map_paper_ids(rowids)
+
+    def title_matches(self, text: str, limit: int) -> list[int]:
+        """The rows (`paper_topics` rowids) of this map's papers whose titles hold every
+        word of `text` (a word's prefix, as search's index stems it), at most `limit`."""
+        match = title_match_expression(text)
+        return self.store.map_title_matches(self.scope, self.model, match, limit) if match else []
+
+
+def title_match_expression(text: str) -> str:
+    """An FTS5 expression for the title column: every word of `text` as a quoted prefix
+    (the user's text never reaches FTS5 as syntax); "" when it has no word."""
+    words = re.findall(r"\w+", text.lower())[:MATCH_WORDS]
+    return " AND ".join(f'title : "{w}"*' for w in words)
 
 
 def map_reader(store, scope: str) -> MapReader | None:

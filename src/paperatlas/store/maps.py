@@ -198,3 +198,16 @@ class MapRows(StoreBase):
             )
         )
         return [found[r] for r in rowids if r in found]
+
+    def map_title_matches(self, scope: str, model: str, match: str, limit: int) -> list[int]:
+        """The `paper_topics` rows of one map whose papers' titles match an FTS5 MATCH
+        expression (the caller builds a safe one), at most `limit`, in the index's order."""
+        return [
+            r[0]
+            for r in self.conn.execute(
+                "SELECT t.rowid FROM papers_fts f CROSS JOIN papers p ON p.rowid = f.rowid "
+                "CROSS JOIN paper_topics t ON t.scope = ? AND t.model = ? AND t.paper_id = p.id "
+                "WHERE papers_fts MATCH ? LIMIT ?",
+                (scope, model, match, limit),
+            )
+        ]

@@ -74,6 +74,27 @@ async def api_map_points(request: Request, bbox: Bbox, zoom: Zoom = 1.0, list: N
     )
 
 
+@routes.get("/api/map/match")
+async def api_map_match(request: Request, q: Query_, list: Name = None):
+    """A sampled map's filter, asked of every paper: the map's papers whose titles hold
+    every word of `q` (word prefixes, as search's index has them), at most MATCH_MAX of
+    them as point rows (the lowest priorities: a sample of every topic), `found` how many
+    of the first MATCH_SCAN matches are on the map, `complete` whether that is all."""
+    stored = loaded(context(request), list)
+    rows = await run_in_threadpool(stored["reader"].title_matches, q, map_points.MATCH_SCAN + 1)
+    complete = len(rows) <= map_points.MATCH_SCAN
+    found = stored["points"].positions(rows[: map_points.MATCH_SCAN])
+    shown = found[: map_points.MATCH_MAX]
+    return JSONResponse(
+        {
+            "q": q,
+            "found": len(found),
+            "complete": complete,
+            "points": await run_in_threadpool(point_rows, stored, shown),
+        }
+    )
+
+
 def loaded(web, list_name: str | None) -> dict:
     stored = web.maps.get(list_name or None)
     if stored is None:

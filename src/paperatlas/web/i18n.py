@@ -94,6 +94,15 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "{matches} of the {shown} drawn papers match; search finds all {papers}",
         "zh": "已绘制的 {shown} 篇中 {matches} 篇匹配；搜索可查全部 {papers} 篇",
     },
+    # ... unless the server answers it: the papers of the whole map whose titles hold the words
+    "lod_match_note": {
+        "en": "{found} papers' titles have these words; {drawn} of them drawn",
+        "zh": "{found} 篇论文的标题含这些词；已绘制其中 {drawn} 篇",
+    },
+    "lod_match_more": {
+        "en": "more than {found} papers' titles have these words; {drawn} of them drawn, search finds all",
+        "zh": "超过 {found} 篇论文的标题含这些词；已绘制其中 {drawn} 篇，搜索可查全部",
+    },
     "previous": {"en": "Previous", "zh": "上一页"},
     "next": {"en": "Next", "zh": "下一页"},
     "page": {"en": "Page", "zh": "第"},

@@ -31,6 +31,10 @@ OVERVIEW = Atlas.MAP_OVERVIEW  # papers sent with the map: about what a 15k-pape
 # papers one /api/map/points answer may hold: what a paper shows is read per point (16,000
 # took ~3 s at 1M papers on a loaded machine, 2 cores, load 15; ids alone 0.8 s)
 DETAIL_MAX = 6_000
+# a sampled map's filter: matched papers one answer draws (those of lowest priority: a
+# sample of every topic), and the matches looked at (more: the answer says "more than")
+MATCH_MAX = 2_000
+MATCH_SCAN = 10_000
 GRID = 256  # cells per side of the layout's index (65,536 cells; 15 papers a cell at 1M)
 MAX_ZOOM = 4096.0
 
@@ -84,6 +88,7 @@ class PointIndex:
             a[order] for a in arrays
         )
         self.n = len(self.x)
+        self._by_rowid: np.ndarray | None = None
         cell = cell_of(self.x, self.y)
         # positions sorted by cell, priority order kept within a cell (stable sort)
         self.by_cell = np.argsort(cell, kind="stable").astype(np.int32)
@@ -113,6 +118,18 @@ class PointIndex:
 
     def overview(self) -> np.ndarray:
         return np.arange(min(self.n, OVERVIEW))
+
+    def positions(self, rowids: Iterable[int]) -> np.ndarray:
+        """The positions (priorities) of the points of these paper_topics rowids, ascending;
+        rowids not on the map are left out."""
+        if self._by_rowid is None:  # built at the first use (8 bytes a paper)
+            self._by_rowid = np.argsort(self.rowid, kind="stable")
+        wanted = np.fromiter(rowids, np.int64)
+        if not len(wanted) or not self.n:
+            return np.zeros(0, np.int64)
+        at = np.searchsorted(self.rowid[self._by_rowid], wanted).clip(0, self.n - 1)
+        found = self._by_rowid[at]
+        return np.unique(found[self.rowid[found] == wanted]).astype(np.int64)
 
     def members(self, level: int, topic_id: int) -> np.ndarray:
         """The paper_topics rowids of one topic's papers (level 0 broad, 1 fine), in the map's row order."""

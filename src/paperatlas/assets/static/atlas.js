@@ -16,6 +16,7 @@
     "#d7b5a6", "#bab0ac", "#7b66d2", "#dc5fbd", "#5fa2ce", "#c85200", "#57606c"];
   var FINE_ZOOM = 2.4;  // above this zoom, fine topic labels replace broad ones
   var DETAIL_WAIT = 150;  // ms without moving before a big map asks for the view's papers
+  var MATCH_WAIT = 250;  // ms after the last key before a sampled map's filter asks the server
   var DETAIL_MARGIN = 0.25;  // share of the view asked for on each side: small pans need no request
 
   function colour(topic) {
@@ -53,6 +54,10 @@
     this.detailTimer = 0;
     this.detailAsk = null;  // the request in flight (an AbortController)
     this.filterText = "";
+    this.matchUrl = root.getAttribute("data-match-src") || "";
+    this.matchTimer = 0;
+    this.matchAsk = null;  // the filter's request in flight (an AbortController)
+    this.found = null;  // a sampled map's filter, answered by the server: {text, found, complete, points, ids}
     this.topicShown = null;
     this.field = data.field || null;
     this.layer = data.layer || null;
@@ -214,18 +219,64 @@
 
   AtlasMap.prototype.setFilter = function (text) {
     text = (text || "").trim().toLowerCase();
+    var asked = text !== this.filterText;
     this.filterText = text;
     this.topicShown = null;
+    if (asked && this.lod) this.askMatches(text);
     if (!text) { this.match = null; this.lodNote(); this.draw(); return; }
+    var ids = this.found && this.found.text === text ? this.found.ids : null;
     var match = new Uint8Array(this.points.length);
     for (var i = 0; i < this.points.length; i++) {
       var p = this.points[i];
       var hay = ((p[6] || "") + " " + (p[7] || "")).toLowerCase();
-      if (hay.indexOf(text) >= 0) match[i] = 1;
+      if (hay.indexOf(text) >= 0 || (ids && ids[p[5]])) match[i] = 1;
     }
     this.match = match;
     this.lodNote();
     this.draw();
+  };
+
+  // A sampled map: the filter asks the server for the papers of the whole map whose titles
+  // hold the words (at most a sample of them), drawn with the rest once they come.
+  AtlasMap.prototype.askMatches = function (text) {
+    var self = this;
+    clearTimeout(this.matchTimer);
+    if (this.matchAsk) { this.matchAsk.abort(); this.matchAsk = null; }
+    if (this.found) { this.found = null; this.setPoints(); }
+    if (!text || !this.matchUrl) return;
+    this.matchTimer = setTimeout(function () {
+      var ask = self.matchAsk = new AbortController();
+      var url = self.matchUrl + (self.matchUrl.indexOf("?") >= 0 ? "&" : "?") + "q=" + encodeURIComponent(text);
+      fetch(url, {headers: {"Accept": "application/json"}, signal: ask.signal})
+        .then(function (r) { if (!r.ok) throw new Error("map: HTTP " + r.status); return r.json(); })
+        .then(function (res) {
+          if (self.matchAsk !== ask || self.filterText !== text) return;  // typed on since
+          self.matchAsk = null;
+          var ids = Object.create(null);
+          for (var i = 0; i < res.points.length; i++) ids[res.points[i][5]] = 1;
+          self.found = {text: text, found: res.found, complete: res.complete, points: res.points, ids: ids};
+          self.setPoints();
+          self.setFilter(text);
+        })
+        .catch(function (err) { if (err.name !== "AbortError") self.matchAsk = null; });
+    }, MATCH_WAIT);
+  };
+
+  // The points held: the overview, the view's papers and the filter's, each paper once.
+  AtlasMap.prototype.setPoints = function () {
+    var points = this.overviewPoints;
+    var extra = (this.detail ? this.detail.points : []).concat(this.found ? this.found.points : []);
+    if (extra.length) {
+      var seen = Object.create(null);
+      points = points.slice();
+      for (var i = 0; i < points.length; i++) seen[points[i][5]] = 1;
+      for (var j = 0; j < extra.length; j++) {
+        if (!seen[extra[j][5]]) { seen[extra[j][5]] = 1; points.push(extra[j]); }
+      }
+    }
+    this.points = points;
+    this.hover = -1;
+    this.buildGrid();
   };
 
   AtlasMap.prototype.draw = function () {
@@ -553,9 +604,7 @@
 
   AtlasMap.prototype.setDetail = function (detail) {
     this.detail = detail;
-    this.points = detail ? this.overviewPoints.concat(detail.points) : this.overviewPoints;
-    this.hover = -1;
-    this.buildGrid();
+    this.setPoints();
     if (this.topicShown !== null) this.showTopic(this.topicShown);
     else if (this.filterText) this.setFilter(this.filterText);
     else this.match = null;
@@ -582,8 +631,16 @@
     note.textContent = words(this.root, "lod-note", "{shown} of {papers} papers drawn: zoom in for more", values);
     // the filter looks at the drawn papers only (a sample of a big map): said where it answers
     var filter = this.root.querySelector(".atlas-filter");
-    if (filter) filter.placeholder = words(this.root, "lod-filter", "Highlight drawn titles containing…", values);
-    if (this.filterText && this.match) {
+    if (filter && !this.matchUrl) {
+      filter.placeholder = words(this.root, "lod-filter", "Highlight drawn titles containing…", values);
+    }
+    if (this.filterText && this.found && this.found.text === this.filterText) {
+      values.found = this.found.found.toLocaleString();
+      values.drawn = this.found.points.length.toLocaleString();
+      note.textContent += " · " + (this.found.complete ?
+        words(this.root, "lod-match-note", "{found} papers' titles have these words; {drawn} of them drawn", values) :
+        words(this.root, "lod-match-more", "more than {found} papers' titles have these words; {drawn} of them drawn, search finds all", values));
+    } else if (this.filterText && this.match) {
       var found = 0;
       for (var i = 0; i < this.match.length; i++) found += this.match[i];
       values.matches = found.toLocaleString();
