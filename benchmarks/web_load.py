@@ -453,6 +453,22 @@ def main() -> None:
         "--skip-kinds", nargs="*", default=[], metavar="WORD", help="--kinds: leave out kinds naming WORD"
     )
     ap.add_argument(
+        "--sorted-pages",
+        nargs="*",
+        metavar="SORT=N,N",
+        help="--kinds: the pages asked of each sorted list, e.g. title=1,2,200 name=1 (a sort left out: none)",
+    )
+    ap.add_argument(
+        "--passes",
+        type=int,
+        default=1,
+        help="--kinds: ask every URL this many times, each pass's URLs new to the page cache (pass=k): "
+        "the first cold, the next warm",
+    )
+    ap.add_argument(
+        "--only-baseline", action="store_true", help="--kinds: the baseline's server only (this code's not)"
+    )
+    ap.add_argument(
         "--baseline-first",
         action="store_true",
         help="--kinds: the baseline's pages first, then --db opened for writing by this code "
@@ -620,8 +636,12 @@ def measure(
 # -- each kind of page, one server, a big store (--kinds) ---------------------------------------
 
 
-def kind_urls(db: Path, seed: int = 0, each: int = 3) -> dict[str, list[str]]:
-    """A few URLs of every kind of page, each one different (no page cache answers)."""
+def kind_urls(
+    db: Path, seed: int = 0, each: int = 3, sorted_pages: dict[str, tuple[int, ...]] | None = None
+) -> dict[str, list[str]]:
+    """A few URLs of every kind of page, each one different (no page cache answers);
+    `sorted_pages`: the pages asked of each sorted list by sort (default 1, 2, 200 by
+    title; 1, 3, 300 by name; 1, 4, 400 by rating; a sort left out: none)."""
     from urllib.parse import quote_plus
 
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
@@ -659,9 +679,13 @@ def kind_urls(db: Path, seed: int = 0, each: int = 3) -> dict[str, list[str]]:
         "paper page (similar papers)": ["/papers/" + quote_plus(i, safe="") for i in ids],
         "search page": [q("/search", "q=" + quote_plus(t)) for t in queries[:each]],
         "search API": ["/api/search?q=" + quote_plus(t + " methods") for t in queries[:each]],
-        "paper list sorted by title": [q("/papers", "sort=title", f"page={p}") for p in (1, 2, 200)][:each],
-        "paper list sorted by name": [q("/papers", "sort=name", f"page={p}") for p in (1, 3, 300)][:each],
-        "paper list sorted by rating": [q("/papers", "sort=rating", f"page={p}") for p in (1, 4, 400)][:each],
+        **{
+            f"paper list sorted by {by}": [
+                q("/papers", f"sort={by}", f"page={p}")
+                for p in (pages if sorted_pages is None else sorted_pages.get(by, ()))
+            ]
+            for by, pages in (("title", (1, 2, 200)), ("name", (1, 3, 300)), ("rating", (1, 4, 400)))
+        },
     }
 
 
@@ -708,10 +732,13 @@ class Watchdog:
             time.sleep(0.2)
 
 
-def timed_get(base: str, url: str, timeout: float) -> dict:
-    """One GET as a browser sends it (gzip): seconds to the response's first byte and to its last."""
+def timed_get(base: str, url: str, timeout: float, pid: int | None = None) -> dict:
+    """One GET as a browser sends it (gzip): seconds to the response's first byte and to its
+    last; with the server's `pid`, the CPU seconds it spent meanwhile (a figure the machine's
+    other load barely changes; its background preload counts too while it runs)."""
     import httpx
 
+    cpu0 = server_cpu_seconds(pid) if pid else 0.0
     t0 = time.perf_counter()
     with (
         httpx.Client(timeout=timeout) as client,
@@ -725,6 +752,7 @@ def timed_get(base: str, url: str, timeout: float) -> dict:
             "first_byte_ms": round(1000 * (first - t0)),
             "total_ms": round(1000 * (end - t0)),
             "kb": round(size / 1024),
+            **({"server_cpu_ms": round(1000 * (server_cpu_seconds(pid) - cpu0))} if pid else {}),
         }
 
 
@@ -764,11 +792,18 @@ def measure_kinds(label: str, src: Path, db: Path, urls: dict[str, list[str]], a
             f"{time.time() - t0:.1f} s; RSS {out['rss_warm_mb']:,} MB",
             flush=True,
         )
-        for kind, kind_urls_ in urls.items():
+        passes = [
+            (f"{k} (pass {i + 1})", [u + ("&" if "?" in u else "?") + f"pass={i + 1}" for u in v])
+            if i
+            else (k, v)
+            for i in range(args.passes)
+            for k, v in urls.items()
+        ]
+        for kind, kind_urls_ in passes:
             rows = []
             for url in kind_urls_:
                 try:
-                    rows.append({"url": url, **timed_get(base, url, args.max_seconds)})
+                    rows.append({"url": url, **timed_get(base, url, args.max_seconds, proc.pid)})
                 except httpx.HTTPError as exc:
                     rows.append({"url": url, "error": dog.why or type(exc).__name__})
                     break
@@ -776,7 +811,10 @@ def measure_kinds(label: str, src: Path, db: Path, urls: dict[str, list[str]], a
             out["pages"][kind] = {"requests": rows, "rss_mb": rss, "peak_mb": peak}
             ok = [r for r in rows if r.get("status") == 200]
             shown = (
-                "  ".join(f"{r['first_byte_ms']}/{r['total_ms']} ms {r['kb']} KB" for r in ok)
+                "  ".join(
+                    f"{r['first_byte_ms']}/{r['total_ms']} ms (CPU {r['server_cpu_ms']}) {r['kb']} KB"
+                    for r in ok
+                )
                 if ok
                 else ", ".join(str(r.get("status", r.get("error"))) for r in rows)
             )
@@ -793,8 +831,18 @@ def measure_kinds(label: str, src: Path, db: Path, urls: dict[str, list[str]], a
 
 
 def kinds_main(args) -> None:
-    urls = {k: v for k, v in kind_urls(args.db).items() if not any(word in k for word in args.skip_kinds)}
-    runs = [("this code", SRC)]
+    pages = None
+    if args.sorted_pages:  # title=1,2,200 name=1 ...
+        pages = {
+            by: tuple(int(p) for p in spec.split(",") if p)
+            for by, spec in (item.split("=", 1) for item in args.sorted_pages)
+        }
+    urls = {
+        k: v
+        for k, v in kind_urls(args.db, sorted_pages=pages).items()
+        if not any(word in k for word in args.skip_kinds)
+    }
+    runs = [] if args.only_baseline else [("this code", SRC)]
     if args.baseline_src:
         runs.append((f"baseline {args.baseline_src}", args.baseline_src.resolve() / "src"))
     if args.baseline_first:

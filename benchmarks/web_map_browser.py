@@ -12,7 +12,10 @@ tests/browserkit.py) and measures, in the page:
 - zoom: the view zoomed 8x on the biggest broad topic's centre, then the seconds until
   the view's papers have come (atlasMap.detail) and the draw after it (ms, median of 5);
 - pan: a drag of 20 mouse moves of 25 px (real input events through ActionChains), the frame
-  draws they caused (ms: median, max).
+  draws they caused (ms: median, max);
+- filter: --filter-word typed into the filter box (key events) at the overview; on a sampled
+  map the seconds until the server's matches have come (atlasMap.found), how many it found
+  and drew, the points highlighted, the draws while typing and long tasks, the note shown.
 
 Screenshots (PNG, 1200x800 scaled to 900 px wide) of the overview and the zoomed view go to --shots.
 
@@ -104,6 +107,48 @@ def shot(driver, path: Path) -> None:
     img = Image.open(path)
     img.thumbnail((900, 900))
     img.convert("P", palette=Image.Palette.ADAPTIVE, colors=128).save(path, optimize=True)
+
+
+def filter_step(driver, args, label: str) -> dict:
+    """Type --filter-word into the map's filter box (real key events), then wait for a
+    sampled map's answer from the server (atlasMap.found): seconds, papers found and
+    drawn, the highlighted points, the draws while typing, long tasks, the note shown."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver.execute_script("window.atlasMap.fit(); window.__draws = [];")
+    long_tasks(driver)
+    box = driver.find_element("css selector", ".atlas-filter")
+    t0 = time.time()
+    box.send_keys(args.filter_word)
+    typed = time.time() - t0
+    lod = driver.execute_script("return !!window.atlasMap.lod && !!window.atlasMap.matchUrl")
+    out: dict = {"word": args.filter_word, "typing_s": round(typed, 2)}
+    if lod:
+        try:
+            WebDriverWait(driver, 120, poll_frequency=0.05).until(
+                lambda d: d.execute_script("const f = window.atlasMap.found; return !!(f && f.points)")
+            )
+            out["answer_s"] = round(time.time() - t0, 2)
+            out["found"], out["complete"], out["found_drawn"] = driver.execute_script(
+                "const f = window.atlasMap.found; return [f.found, f.complete, f.points.length]"
+            )
+        except Exception as exc:  # no answer: say so
+            out["answer_s"] = f"none in 120 s ({type(exc).__name__})"
+    time.sleep(0.5)
+    draws = driver.execute_script("return window.__draws")
+    out["draws"] = {"count": len(draws), "median_ms": median(draws), "max_ms": round(max(draws, default=0))}
+    out["highlighted"] = driver.execute_script(
+        "const m = window.atlasMap; let n = 0; if (m.match) for (const v of m.match) n += v; return n"
+    )
+    out["points_held"] = driver.execute_script("return window.atlasMap.points.length")
+    out["draw_filtered_ms"] = draw_ms(driver)
+    out["long_tasks"] = long_tasks(driver)
+    out["note"] = driver.execute_script(
+        "const n = document.querySelector('.atlas-lod'); return n ? n.textContent : null"
+    )
+    if args.shots:
+        shot(driver, args.shots / f"{args.prefix}-{args.tag(label)}-filter.png")
+    return out
 
 
 def measure(label: str, src: Path, args) -> dict:
@@ -213,6 +258,7 @@ def measure(label: str, src: Path, args) -> dict:
         }
         time.sleep(1.0)  # the view's papers after the pan, if any
         out["long_tasks_pan"] = long_tasks(driver)
+        out["filter"] = filter_step(driver, args, label)
         out["server_rss_end_mb"], out["server_peak_end_mb"] = process_memory(proc.pid)
         print(f"  {out}", flush=True)
         return out
@@ -236,6 +282,7 @@ def main() -> None:
     ap.add_argument("--max-rss-gb", type=float, default=8.0, help="kill a server past this RSS")
     ap.add_argument("--max-seconds", type=float, default=300.0)
     ap.add_argument("--only-baseline", action="store_true")
+    ap.add_argument("--filter-word", default="graph", help="typed into the map's filter box")
     args = ap.parse_args()
     args.tag = lambda label: "new" if label == "this code" else "base"
     runs = [] if args.only_baseline else [("this code", SRC)]
