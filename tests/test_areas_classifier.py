@@ -242,3 +242,39 @@ def test_a_model_fit_on_other_static_vectors_is_refused(tmp_path):
     np.savez(tmp_path / "stale.npz", **parts)
     with pytest.raises(PaperatlasError, match="another static embedding"):
         areas.AreaClassifier.load(tmp_path / "stale.npz")
+
+
+def test_transform_is_scikit_learns_matrix_entry_for_entry(sample_texts):
+    """Prediction reads TF-IDF rows without scikit-learn (TermWeights): the same matrix,
+    indices and float32 values equal, as the vectorizer the model was fit with gives."""
+    model = areas.AreaClassifier.load()
+    texts = [
+        *sample_texts,
+        RL,
+        THEORY,
+        "",
+        "the of and",  # stopwords only: an empty row
+        "Naïve café — Ünïcödé ﬁne-tuning of LLMs, LLMs and LLMs (Ｆｕｌｌｗｉｄｔｈ)",
+        "图神经网络 graph neural networks 图神经网络",
+    ]
+    ours, theirs = model.transform(texts), model.vectorizer.transform(texts)
+    assert type(ours) is type(theirs) and ours.shape == theirs.shape
+    assert ours.data.dtype == theirs.data.dtype == np.float32
+    np.testing.assert_array_equal(ours.indptr, theirs.indptr)
+    np.testing.assert_array_equal(ours.indices, theirs.indices)
+    np.testing.assert_array_equal(ours.data, theirs.data)
+    assert ours[len(sample_texts) + 3].nnz == 0 and ours[0].nnz > 50
+
+
+def test_prediction_does_not_import_scikit_learn():
+    """scikit-learn's import (scipy.stats with it) was ~2 s of every enrich run's start."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from paperatlas.enrich.areas import predict_areas; "
+        "predict_areas(['We prove a bound for two-layer networks.']); "
+        "print('sklearn' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

@@ -189,3 +189,29 @@ def test_missing_area_model_does_not_block_facts(store, monkeypatch):
     assert "predicted_area" not in store.get_facts("p00")
     again = enrich_store(store)  # nothing to redo while the model is still missing
     assert again["enriched"] == 0
+
+
+def test_batches_come_back_in_order_with_the_pool_kept_fed():
+    """_in_order: each batch's facts beside it, in store order, with `ahead` batches
+    submitted whenever one is handed back (the workers never wait on the driver)."""
+    from concurrent.futures import Future
+
+    submitted: list[int] = []
+
+    class Pool:
+        def submit(self, fn, items):
+            submitted.append(len(items))
+            future: Future = Future()
+            future.set_result(fn(items))
+            return future
+
+    abstracts = sample_abstracts()[:5]
+    batches = [[(f"p{i}", None, a, [], "h")] for i, a in enumerate(abstracts)]
+    seen_when_handed: list[int] = []
+    out = []
+    for batch, facts in pipeline._in_order(Pool(), iter(batches), ahead=3):
+        seen_when_handed.append(len(submitted))
+        out.append((batch[0][0], facts[0]["name"]))
+    assert [pid for pid, _ in out] == [f"p{i}" for i in range(5)]
+    assert [name for _, name in out] == [extract_facts(None, a)["name"] for a in abstracts]
+    assert seen_when_handed == [3, 4, 5, 5, 5]  # three ahead, then one more per batch back

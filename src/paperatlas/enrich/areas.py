@@ -30,6 +30,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+from collections import Counter
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
@@ -86,6 +87,64 @@ def term_features(vocabulary=None, **fit_options):
     return tfidf_vectorizer(vocabulary=vocabulary, **fit_options)
 
 
+class TermWeights:
+    """The TF-IDF rows `term_features(vocabulary)` with `idf_ = idf` gives, computed without
+    importing scikit-learn (its import, which pulls in scipy.stats, was ~2 s of every enrich
+    run's start) and with the per-term counting in C (Counter). Same steps, same float32
+    arithmetic, same order: the terms of embed.terms.term_analyzer (scikit-learn's tokens,
+    tests/test_static_terms.py), counts of the known ones, indices sorted, 1 + log(tf) times
+    idf, each row divided by its l2 norm summed in float64 term by term as scikit-learn's
+    inplace_csr_row_normalize_l2 does (tests/test_areas_classifier.py checks the matrices
+    are equal)."""
+
+    def __init__(self, vocabulary: dict[str, int], idf: np.ndarray):
+        from paperatlas.embed.terms import term_analyzer
+
+        self.vocabulary = vocabulary
+        self.idf = np.asarray(idf, dtype=np.float32)
+        self._analyze = term_analyzer(2)
+
+    def transform(self, texts: Sequence[str]):
+        from scipy import sparse
+
+        vocabulary = self.vocabulary
+        indices: list[int] = []
+        counts: list[int] = []
+        indptr = [0]
+        for text in texts:
+            for term, n in Counter(self._analyze(text)).items():
+                j = vocabulary.get(term)
+                if j is not None:
+                    indices.append(j)
+                    counts.append(n)
+            indptr.append(len(indices))
+        X = sparse.csr_matrix(
+            (
+                np.asarray(counts, dtype=np.float32),
+                np.asarray(indices, dtype=np.int32),
+                np.asarray(indptr, dtype=np.int32),
+            ),
+            shape=(len(indptr) - 1, len(vocabulary)),
+            dtype=np.float32,
+        )
+        X.sort_indices()
+        data = X.data
+        np.log(data, data)
+        data += 1.0
+        data *= self.idf[X.indices]
+        squares = (data * data).astype(np.float64)  # float32 products, summed in float64
+        norms = np.ones(X.shape[0], dtype=np.float64)
+        for i in range(X.shape[0]):
+            lo, hi = X.indptr[i], X.indptr[i + 1]
+            if hi > lo:
+                total = np.cumsum(squares[lo:hi])[-1]  # one by one, in index order
+                if total != 0.0:
+                    norms[i] = np.sqrt(total)
+        lengths = np.diff(X.indptr)
+        X.data = (data.astype(np.float64) / np.repeat(norms, lengths)).astype(np.float32)
+        return X
+
+
 class AreaClassifier:
     """Softmax of a linear function of TF-IDF terms (words and word pairs)."""
 
@@ -100,8 +159,10 @@ class AreaClassifier:
         static: tuple[np.ndarray, np.ndarray, float] | None = None,
     ):
         self.classes = list(classes)
-        self.vectorizer = term_features({t: i for i, t in enumerate(vocab)})
-        self.vectorizer.idf_ = np.asarray(idf, dtype=np.float32)
+        self.vocabulary = {t: i for i, t in enumerate(vocab)}
+        self.idf = np.asarray(idf, dtype=np.float32)
+        self._vectorizer: Any = None  # scikit-learn's, built only when asked for
+        self._terms: TermWeights | None = None
         self.coef = np.asarray(coef, dtype=np.float32)  # [terms, classes]
         self.intercept = np.asarray(intercept, dtype=np.float32)
         # top-1 probability -> how often such a top-1 was right (isotonic, calibration fifth)
@@ -112,9 +173,24 @@ class AreaClassifier:
         )
         self._projection: StaticProjection | None = None  # built on first use
 
+    @property
+    def vectorizer(self):
+        """scikit-learn's TfidfVectorizer with this model's terms (what `fit` used; prediction
+        uses `transform`, which gives the same matrix without importing scikit-learn)."""
+        if self._vectorizer is None:
+            self._vectorizer = term_features(self.vocabulary)
+            self._vectorizer.idf_ = self.idf
+        return self._vectorizer
+
+    def transform(self, texts: Sequence[str]):
+        """The texts' TF-IDF rows: `self.vectorizer.transform(texts)`, entry for entry."""
+        if self._terms is None:
+            self._terms = TermWeights(self.vocabulary, self.idf)
+        return self._terms.transform(texts)
+
     def projection(self) -> StaticProjection:
         if self._projection is None:
-            self._projection = StaticProjection(self.vectorizer.vocabulary, self.vectorizer.idf_)
+            self._projection = StaticProjection(self.vocabulary, self.idf)
         return self._projection
 
     @classmethod
@@ -160,7 +236,7 @@ class AreaClassifier:
 
     def scores(self, texts: Sequence[str]) -> np.ndarray:
         """The (tempered) log-linear class scores; softmax of these is predict_proba."""
-        X = self.vectorizer.transform(list(texts))
+        X = self.transform(list(texts))
         scores = np.asarray(X @ self.coef) + self.intercept
         if self.static is not None:
             coef, intercept, weight = self.static
@@ -178,7 +254,7 @@ class AreaClassifier:
         return recalibrate(probs, self.calibration) if self.calibration is not None else probs
 
     def save(self, path: str | Path) -> None:
-        vocab = sorted(self.vectorizer.vocabulary, key=self.vectorizer.vocabulary.get)
+        vocab = sorted(self.vocabulary, key=self.vocabulary.__getitem__)
         calibration: dict[str, Any] = (
             {} if self.calibration is None else {"cal_x": self.calibration[0], "cal_y": self.calibration[1]}
         )
@@ -193,7 +269,7 @@ class AreaClassifier:
             path,
             classes=np.asarray(json.dumps(self.classes)),
             vocab=np.asarray(json.dumps(vocab)),
-            idf=self.vectorizer.idf_,
+            idf=self.idf,
             coef=self.coef.astype(np.float16),
             intercept=self.intercept,
             **calibration,

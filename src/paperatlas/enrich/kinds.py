@@ -347,13 +347,14 @@ def classify_kind(sents: list[str], name: str | None = None) -> tuple[str, list[
     the rule scores) where it is installed and the text is English; the rule scores alone
     decide otherwise (and for Chinese abstracts, whose cues are in _CUES_ZH). Secondary kinds
     are kinds with solid rule evidence."""
-    if sents and is_cjk(" ".join(sents[:3])):
+    cjk = is_cjk(" ".join(sents[:3]))
+    if sents and cjk:
         score = _cjk_scores(" ".join(sents), name)
     else:
         score = rule_scores(sents, name)
     main = None
     model = kinds_model.load_model()
-    if model is not None and not is_cjk(" ".join(sents[:3])):
+    if model is not None and not cjk:
         main = kinds_model.predict(model, " ".join(sents), score, name)
     rule_main = max(KINDS, key=lambda k: (score[k], -KINDS.index(k)))
     main = main or rule_main

@@ -5,6 +5,7 @@ The facts schema is in docs/DEVELOPING.md ("The facts a paper carries").
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import itertools
 import json
@@ -228,16 +229,7 @@ def enrich_store(
             from paperatlas.workers import process_pool
 
             pool = stack.enter_context(process_pool(workers))
-            # a window of batches at a time: the pool gets work ahead, the driver holds
-            # that window, not the store
-            windows = iter(lambda: list(itertools.islice(batches, 4 * workers)), [])
-            done: Iterable[tuple[list[Item], list[dict[str, Any]]]] = (
-                pair
-                for window in windows
-                for pair in zip(
-                    window, pool.map(_facts_for, [[(t, a, c) for _, t, a, c, _ in b] for b in window])
-                )
-            )
+            done: Iterable[tuple[list[Item], list[dict[str, Any]]]] = _in_order(pool, batches, 4 * workers)
         else:
             done = ((b, _facts_for([(t, a, c) for _, t, a, c, _ in b])) for b in batches)
         bar = stack.enter_context(progress_bar(progress))
@@ -247,6 +239,24 @@ def enrich_store(
                 _add_areas(facts, batch, predict_areas)
             bar.update(task, advance=store_batch(store, plan, batch, facts, counts))
     return counts
+
+
+def _in_order(
+    pool, batches: Iterator[list[Item]], ahead: int
+) -> Iterator[tuple[list[Item], list[dict[str, Any]]]]:
+    """(batch, its facts) in store order, extracted by `pool` with `ahead` batches always
+    submitted: the next batch goes to the pool as each one comes back, so the workers never
+    wait while this process stores a window's last batches (the driver holds `ahead`
+    batches, not the store)."""
+    pending: collections.deque = collections.deque()
+    for batch in batches:
+        pending.append((batch, pool.submit(_facts_for, [(t, a, c) for _, t, a, c, _ in batch])))
+        if len(pending) >= ahead:
+            first, future = pending.popleft()
+            yield first, future.result()
+    while pending:
+        first, future = pending.popleft()
+        yield first, future.result()
 
 
 def _facts_for(items: list[tuple[str | None, str, list[str]]]) -> list[dict[str, Any]]:
