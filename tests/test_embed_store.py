@@ -167,9 +167,24 @@ def test_worker_processes_embed_like_one_process(store, tmp_path, monkeypatch):
     assert embed.embed_store(store, model="minilm-int8")["embedded"] == 0
 
 
+def test_static_in_worker_processes_gives_the_same_vectors(store, monkeypatch):
+    """The static model embeds in worker processes above TABLE_PARALLEL_FROM papers (forced
+    here): every vector bitwise the one the in-process path stores, and the same hashes."""
+    monkeypatch.setenv("PAPERATLAS_WORKERS", "1")
+    embed.embed_store(store, model="static", batch_size=3)
+    ids, one = store.get_vectors("static")
+    hashes = store.vector_state("static")
+    monkeypatch.setenv("PAPERATLAS_WORKERS", "2")
+    result = embed.embed_store(store, model="static", batch_size=3, force=True)
+    assert result["embedded"] == len(ids) > 3
+    ids2, two = store.get_vectors("static")
+    assert ids2 == ids and np.array_equal(one, two) and store.vector_state("static") == hashes
+
+
 def test_worker_count_rule(monkeypatch):
-    """Processes only for models that run on cores, from PARALLEL_FROM papers, and never
-    when the caller sets the threads or the model is fit on the store."""
+    """Processes for models that run on cores from PARALLEL_FROM papers, for the table-lookup
+    model from TABLE_PARALLEL_FROM, and never when the caller sets the threads or the model
+    is fit on the store."""
     monkeypatch.delenv("PAPERATLAS_WORKERS", raising=False)
     monkeypatch.setattr("os.cpu_count", lambda: 2)
     count = embed_vectors._worker_count
@@ -177,6 +192,10 @@ def test_worker_count_rule(monkeypatch):
     assert count(onnx, embed_vectors.PARALLEL_FROM, None) == 2
     assert count(onnx, embed_vectors.PARALLEL_FROM - 1, None) == 1
     assert count(onnx, 10**6, threads=2) == 1
-    assert count(static, 10**6, None) == 1 and count(lsa, 10**6, None) == 1
+    assert count(lsa, 10**6, None) == 1
+    # the table-lookup model too, from a bigger store (its workers each load the table)
+    assert count(static, embed_vectors.TABLE_PARALLEL_FROM, None) == 2
+    assert count(static, embed_vectors.TABLE_PARALLEL_FROM - 1, None) == 1
+    assert count(static, 10**6, threads=1) == 1
     monkeypatch.setenv("PAPERATLAS_WORKERS", "3")
     assert count(onnx, 5, None) == 3

@@ -83,3 +83,59 @@ def test_placing_a_short_list_imports_neither_scikit_learn_nor_scipy():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split(None, 1) == ["19", "[]\n"]
+
+
+def test_byte_words_equal_the_patterns():
+    """The fast word cutter (bytes.translate + split, the pattern only where a letter is not
+    ASCII) finds the pattern's words on real texts, awkward ones and random strings of the
+    characters that make it hard (hyphens, digits, "_", accents, dashes, non-ASCII letters)."""
+    import random
+
+    from paperatlas.embed.terms import byte_word_finder, word_finder
+
+    fast, slow = byte_word_finder(), word_finder()
+    for text in texts():
+        assert fast(text) == [w.encode() for w in slow(text)], text[:60]
+    rng = random.Random(0)
+    alphabet = list("ab-_3 Xé\u0301—’α.²K\u212a\t-zZ9")
+    for _ in range(20_000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 14)))
+        assert fast(text) == [w.encode() for w in slow(text)], repr(text)
+
+
+@pytest.mark.parametrize("ngram_max", [2, 1, 3])
+def test_batch_counts_equal_the_per_text_counts(model, ngram_max):
+    """A batch's sparse weights (words and pairs counted as numbers, embed_store's path) hold
+    the same entries in the same order as the texts' `_counts` one by one, so the vectors are
+    bitwise the same; and within 1e-6 of the per-text numpy path."""
+    from scipy import sparse
+
+    if ngram_max == 1:  # a words-only model: its vocabulary's single words
+        vocab = sorted((t for t in model.vocabulary if " " not in t), key=model.vocabulary.__getitem__)
+        rows = [model.vocabulary[t] for t in vocab]
+        model = static_mod.StaticBackend(vocab, model.idf[rows], model.table[rows], ngram_range=(1, 1))
+    elif ngram_max == 3:  # runs of three words are counted text by text
+        vocab = sorted(model.vocabulary, key=model.vocabulary.__getitem__)
+        model = static_mod.StaticBackend(vocab, model.idf, model.table, ngram_range=(1, 3))
+    batch = texts() * 2 + ["word word pair pair word", "x-ray x-ray imaging x-ray"]
+    got = model._weights(batch)
+    assert isinstance(model._codes, static_mod._TermCodes) == (ngram_max < 3)
+    indptr, rows, tf = [0], [], []
+    for text in batch:
+        counts = model._counts(text)
+        rows.extend(counts)
+        tf.extend(counts.values())
+        indptr.append(len(rows))
+    assert len(rows) > 1000
+    assert got.indptr.tolist() == indptr
+    assert got.indices.tolist() == rows
+    expected = sparse.csr_matrix(
+        (model._tfidf(np.asarray(rows), np.asarray(tf, np.float32)), rows, indptr), shape=got.shape
+    )
+    assert np.array_equal(got.data, expected.data)
+    assert np.array_equal(got @ model.table, expected @ model.table)
+    one_by_one = np.stack([model._embed_one(text) for text in batch])
+    norms = np.maximum(np.linalg.norm(one_by_one, axis=1, keepdims=True), 1e-12)
+    batch_vectors = np.asarray(got @ model.table, dtype=np.float32)
+    batch_norms = np.maximum(np.linalg.norm(batch_vectors, axis=1, keepdims=True), 1e-12)
+    assert np.abs(batch_vectors / batch_norms - one_by_one / norms).max() <= 1e-6

@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import json
 from importlib import resources
+from itertools import repeat
 from pathlib import Path
 
 import numpy as np
 
 from paperatlas.embed.base import EmbeddingBackend, file_fingerprint
 from paperatlas.embed.normalise import normalise_rows
-from paperatlas.embed.terms import term_analyzer
+from paperatlas.embed.terms import byte_word_finder, english_stopwords, term_analyzer
 from paperatlas.errors import PaperatlasError
 from paperatlas.text import tfidf_vectorizer
 
@@ -103,6 +104,7 @@ class StaticBackend(EmbeddingBackend):
         self.meta = meta or {}
         # the vectorizer's tokens without importing scikit-learn (embed/terms.py)
         self._analyzer = term_analyzer(self.ngram_range[1])
+        self._codes: _TermCodes | bool | None = None  # made by the first batch; False: none
 
     @property
     def vectorizer(self):
@@ -161,7 +163,8 @@ class StaticBackend(EmbeddingBackend):
         return normalise_rows(out)  # a text with no known term stays the zero vector
 
     def _counts(self, text: str) -> dict[int, int]:
-        """How often each known term (by its row) occurs in the text."""
+        """How often each known term (by its row) occurs in the text, in the order of first
+        occurrence (the order the sums run in)."""
         vocabulary = self.vocabulary
         counts: dict[int, int] = {}
         for term in self._analyzer(text):
@@ -182,15 +185,127 @@ class StaticBackend(EmbeddingBackend):
         return self._tfidf(rows, tf) @ self.table[rows]
 
     def _weights(self, texts: list[str]):
-        """The texts' term weights as one sparse matrix (texts x vocabulary)."""
+        """The texts' term weights as one sparse matrix (texts x vocabulary): the same
+        matrix, entry for entry and in the same order, as `_counts` of each text gives."""
         from scipy import sparse
 
-        indptr, rows, tf = [0], list[int](), list[int]()
-        for text in texts:
-            counts = self._counts(text)
-            rows.extend(counts)
-            tf.extend(counts.values())
-            indptr.append(len(rows))
-        indices = np.asarray(rows, dtype=np.int64)
-        data = self._tfidf(indices, np.asarray(tf, dtype=np.float32))
+        if self._codes is None:
+            self._codes = _TermCodes.of(self.vocabulary, self.ngram_range) or False
+        if isinstance(self._codes, _TermCodes):
+            docs, indices, tf = self._codes.counts(texts)
+            indptr = np.zeros(len(texts) + 1, dtype=np.int64)
+            np.cumsum(np.bincount(docs, minlength=len(texts)), out=indptr[1:])
+        else:  # a model with longer n-grams: text by text
+            ends, rows, counts = [0], list[int](), list[int]()
+            for text in texts:
+                found = self._counts(text)
+                rows.extend(found)
+                counts.extend(found.values())
+                ends.append(len(rows))
+            indptr = np.asarray(ends, dtype=np.int64)
+            indices = np.asarray(rows, dtype=np.int64)
+            tf = np.asarray(counts, dtype=np.float32)
+        data = self._tfidf(indices, tf.astype(np.float32))
         return sparse.csr_matrix((data, indices, indptr), shape=(len(texts), len(self.vocabulary)))
+
+
+# words of a text: a vocabulary word's number; a stopword (dropped before pairs are made);
+# any other word (it still breaks a pair)
+_STOP, _UNKNOWN = -2, -1
+
+
+class _TermCodes:
+    """The vocabulary's words and word pairs as numbers, so a batch of texts is counted with
+    one dictionary look-up per word of each text and array operations for the rest: no pair
+    string is built or hashed (that and the per-term Python loop were ~3/4 of embedding a
+    store; docs/bench/scale.md, stop 16). The counts come out as `_counts` gives them: every
+    known word of a text in text order, then every known pair, each term at its first
+    occurrence, so the sparse sums run in the same order and the vectors are identical."""
+
+    def __init__(
+        self, words: dict[bytes, int], word_rows: np.ndarray, pair_codes: np.ndarray, pair_rows: np.ndarray
+    ):
+        self.words = words  # word (UTF-8) -> number (stopwords -> _STOP)
+        self.word_rows = word_rows  # number -> vocabulary row of the word alone, or -1
+        self.pair_codes = pair_codes  # sorted: first word's number * len(word_rows) + second's
+        self.pair_rows = pair_rows  # their vocabulary rows
+        self.n_terms = 0
+        self.words_of = byte_word_finder()
+
+    @classmethod
+    def of(cls, vocabulary: dict[str, int], ngram_range) -> _TermCodes | None:
+        """The codes of a words-and-pairs vocabulary (ngram_range (1, 1) or (1, 2)); None
+        for any other (the text-by-text path counts those)."""
+        if tuple(ngram_range) not in ((1, 1), (1, 2)):
+            return None
+        words: dict[str, int] = {}
+        split = [(term.split(" "), row) for term, row in vocabulary.items()]
+        longest = 1 if tuple(ngram_range) == (1, 1) else 2
+        if any(len(parts) > longest or "" in parts for parts, _ in split):
+            return None
+        for parts, _ in split:
+            for word in parts:
+                words.setdefault(word, len(words))
+        word_rows = np.full(len(words), -1, dtype=np.int64)
+        codes, rows = [], []
+        for parts, row in split:
+            if len(parts) == 1:
+                word_rows[words[parts[0]]] = row
+            else:
+                codes.append(words[parts[0]] * len(words) + words[parts[1]])
+                rows.append(row)
+        stop = english_stopwords()
+        if any(word in stop for word in words):  # the analyzer never makes such a term
+            return None
+        for word in stop:
+            words[word] = _STOP
+        coded = {word.encode("utf-8"): number for word, number in words.items()}
+        order = np.argsort(np.asarray(codes, dtype=np.int64), kind="stable")
+        codes_sorted = np.asarray(codes, dtype=np.int64)[order]
+        if np.any(np.diff(codes_sorted) == 0):
+            return None
+        codes_obj = cls(coded, word_rows, codes_sorted, np.asarray(rows, dtype=np.int64)[order])
+        codes_obj.n_terms = len(vocabulary)
+        return codes_obj
+
+    def counts(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(text number, vocabulary row, count) of every known term of the texts, text by
+        text, each text's terms in `_counts` order."""
+        get, words_of = self.words.get, self.words_of
+        numbers: list[int] = []
+        lengths: list[int] = []
+        for text in texts:
+            before = len(numbers)
+            numbers.extend(map(get, words_of(text), repeat(_UNKNOWN)))
+            lengths.append(len(numbers) - before)
+        ids = np.asarray(numbers, dtype=np.int64)
+        doc = np.repeat(np.arange(len(texts), dtype=np.int64), lengths)
+        kept = ids != _STOP
+        ids, doc = ids[kept], doc[kept]  # the analyzer's words, stopwords out
+        known = ids >= 0
+        word_row = np.full(ids.shape[0], -1, dtype=np.int64)
+        word_row[known] = self.word_rows[ids[known]]
+        # pairs of neighbouring words of one text, both in the vocabulary's words
+        pair_row = np.full(max(ids.shape[0] - 1, 0), -1, dtype=np.int64)
+        if pair_row.shape[0] and self.pair_codes.shape[0]:
+            first, second = ids[:-1], ids[1:]
+            valid = (doc[:-1] == doc[1:]) & (first >= 0) & (second >= 0)
+            code = first[valid] * self.word_rows.shape[0] + second[valid]
+            at = np.minimum(np.searchsorted(self.pair_codes, code), self.pair_codes.shape[0] - 1)
+            hit = self.pair_codes[at] == code
+            rows_valid = np.full(code.shape[0], -1, dtype=np.int64)
+            rows_valid[hit] = self.pair_rows[at[hit]]
+            pair_row[valid] = rows_valid
+        # the analyzer's term order: a text's words, then its pairs
+        term_doc = np.concatenate([doc, doc[: pair_row.shape[0]]])
+        term_row = np.concatenate([word_row, pair_row])
+        term_kind = np.concatenate(
+            [np.zeros(word_row.shape[0], np.int8), np.ones(pair_row.shape[0], np.int8)]
+        )
+        order = np.lexsort((term_kind, term_doc))  # stable: text order within a kind
+        order = order[term_row[order] >= 0]
+        key = term_doc[order] * self.n_terms + term_row[order]
+        unique, first_at, count = np.unique(key, return_index=True, return_counts=True)
+        by_first = np.argsort(first_at, kind="stable")  # each term where it first occurs
+        unique, count = unique[by_first], count[by_first]
+        return unique // self.n_terms, unique % self.n_terms, count

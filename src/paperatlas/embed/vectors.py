@@ -155,18 +155,23 @@ def embed_store(
 
 
 PARALLEL_FROM = 1000  # papers before worker processes pay for loading the model in each
+# The same for a table-lookup model (static): a few thousand papers a second in one process,
+# so workers (each loads the term table, ~1 s) pay only from a bigger store.
+TABLE_PARALLEL_FROM = 20_000
 
 
 def _worker_count(cls, todo: int, threads: int | None) -> int:
     """Processes for a model that runs on cores: one single-threaded copy per core embeds
     about twice as fast as one copy with a thread per core (all-MiniLM-L6-v2 int8 on 2
-    cores: 31 against 15 papers/s, docs/bench/scale.md). A caller that sets `threads`, a
-    model fit on the store and the table-lookup models stay in this process."""
-    if threads is not None or cls.per_store or not cls.uses_threads:
+    cores: 31 against 15 papers/s, docs/bench/scale.md). A table-lookup model (static)
+    does the same from TABLE_PARALLEL_FROM papers: cutting the texts into terms is Python,
+    one core's work per process, while this process reads, hashes and writes (stop 16). A
+    caller that sets `threads` and a model fit on the store stay in this process."""
+    if threads is not None or cls.per_store:
         return 1
     from paperatlas.workers import worker_count
 
-    return worker_count(todo, PARALLEL_FROM)
+    return worker_count(todo, PARALLEL_FROM if cls.uses_threads else TABLE_PARALLEL_FROM)
 
 
 def _embed_texts(model: str, texts: list[str]) -> np.ndarray:
