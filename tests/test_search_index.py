@@ -2,6 +2,7 @@
 persistence) and the switch between them by store size."""
 
 import itertools
+import json
 
 import numpy as np
 import pytest
@@ -113,6 +114,31 @@ def test_open_index_switches_to_ann_and_persists_next_to_store(tmp_path):
     ann2 = I.open_index(store, "toy", ann_threshold=100)
     assert len(ann2) == 300 and ann2.search(x[299], 1)[0][0] == "p299"
     assert I.open_index(store, "missing-model") is None
+
+
+def test_a_graph_built_with_other_settings_is_rebuilt(tmp_path, monkeypatch):
+    """A saved graph whose build settings (connectivity, expansion_add, dtype) are not this
+    version's is not read (nor extended with the new settings): open_index rebuilds it and
+    saves the new settings in its sidecar."""
+    x = clustered(300, 16, 6)
+    ids = [f"p{i}" for i in range(300)]
+    store = toy_store(tmp_path / "atlas.db", ids, x)
+    path = I.index_path(store.path, "toy")
+    old = I.AnnIndex(16, path, connectivity=12, expansion_add=32, dtype="f32")
+    old.add(ids, x, ["h"] * 300)
+    old.save()
+    assert I.AnnIndex.load(path, 16) is None
+    assert I.AnnIndex.load(path, 16, settings={"connectivity": 12, "expansion_add": 32, "dtype": "f32"})
+    for setting in I.BUILD_SETTINGS:  # each one alone makes a saved graph stale
+        wanted = {"connectivity": 12, "expansion_add": 32, "dtype": "f32"}
+        wanted[setting] = {"connectivity": 13, "expansion_add": 33, "dtype": "f16"}[setting]
+        assert I.AnnIndex.load(path, 16, settings=wanted) is None
+    I.clear_cache()
+    rebuilt = I.open_index(store, "toy", ann_threshold=100)
+    assert isinstance(rebuilt, I.AnnIndex) and len(rebuilt) == 300
+    params = json.loads(path.with_name(path.name + ".json").read_text())["params"]
+    assert [params[k] for k in I.BUILD_SETTINGS] == [I.CONNECTIVITY, I.EXPANSION_ADD, I.DTYPE]
+    assert I.AnnIndex.load(path, 16) is not None
 
 
 @pytest.mark.parametrize("k", [1, 10, 400])

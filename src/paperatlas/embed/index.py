@@ -36,6 +36,15 @@ ANN_THRESHOLD = int(os.environ.get("PAPERATLAS_ANN_THRESHOLD", "200000"))
 # 86% of the exact 10 nearest at 1M papers, at 200 94% for ~1-4 ms more (docs/bench/scale.md,
 # stop 14). A query-time setting: the saved graph is unchanged.
 MIN_SEARCH_EXPANSION = 200
+# How a graph is built (usearch HNSW): links per node, candidates explored per insertion,
+# and the stored scalar type. A saved graph built otherwise is rebuilt, not reused
+# (`AnnIndex.load`). Chosen by build time and recall@10 against exact search at 100k
+# papers (benchmarks/ann_params.py; docs/bench/scale.md, stop 16).
+CONNECTIVITY = 16
+EXPANSION_ADD = 64
+DTYPE = "f16"
+# the settings a saved graph must have been built with to be reused
+BUILD_SETTINGS = ("connectivity", "expansion_add", "dtype")
 
 
 class VectorIndex(Protocol):
@@ -168,10 +177,10 @@ class AnnIndex:
         self,
         dim: int,
         path: str | os.PathLike[str] | None = None,
-        connectivity: int = 16,
-        expansion_add: int = 64,
+        connectivity: int = CONNECTIVITY,
+        expansion_add: int = EXPANSION_ADD,
         expansion_search: int = 96,
-        dtype: str = "f16",
+        dtype: str = DTYPE,
     ):
         _onnxruntime_first()
         from usearch.index import Index
@@ -343,8 +352,13 @@ class AnnIndex:
         os.replace(meta_tmp, self.path.with_name(self.path.name + ".json"))
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str], dim: int, view: bool = False) -> AnnIndex | None:
-        """The index saved at `path`, or None if it is missing, unreadable or inconsistent.
+    def load(
+        cls, path: str | os.PathLike[str], dim: int, view: bool = False, settings: dict | None = None
+    ) -> AnnIndex | None:
+        """The index saved at `path`, or None if it is missing, unreadable, inconsistent or
+        built with other settings than `settings` (connectivity, expansion_add, dtype; by
+        default this version's CONNECTIVITY, EXPANSION_ADD, DTYPE): a graph is never
+        extended with settings it was not built with, it is rebuilt.
         `view`: memory-map the graph instead of reading it (a million papers' graph is
         ~0.7 GB: a process that only searches it reads the pages its queries visit; the
         first change reads it whole)."""
@@ -352,9 +366,12 @@ class AnnIndex:
         meta_path = path.with_name(path.name + ".json")
         if not path.exists() or not meta_path.exists():
             return None
+        wanted = settings or {"connectivity": CONNECTIVITY, "expansion_add": EXPANSION_ADD, "dtype": DTYPE}
         try:
             meta = json.loads(meta_path.read_text(encoding="utf-8"))
             if meta["dim"] != dim:
+                return None
+            if any(meta["params"].get(key) != wanted[key] for key in BUILD_SETTINGS):
                 return None
             index = cls(dim, path, **meta["params"])
             if view:
