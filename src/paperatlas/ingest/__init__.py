@@ -33,7 +33,6 @@ import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import islice
 from operator import attrgetter
 from pathlib import Path
 from typing import Any, TypeVar
@@ -41,13 +40,14 @@ from typing import Any, TypeVar
 from paperatlas.errors import InputError, PaperatlasError
 from paperatlas.identifiers import find_identifiers
 from paperatlas.ingest import dedup
+from paperatlas.ingest.prepare import Prepared, read_batches, versions
 from paperatlas.ingest.report import EntryStats, has_text
 from paperatlas.paper import Paper, normalise_text, paper_id
 from paperatlas.progress import progress_bar
 from paperatlas.sources import read
-from paperatlas.sources._io import fraction_read
 from paperatlas.sources.report import ReadReport
 from paperatlas.store import PAPER_COLUMNS, Store
+from paperatlas.store.database import JSON_COLUMNS, column_value
 
 BATCH = 500
 _SUFFIXES = {
@@ -254,11 +254,13 @@ class _Import:
         self.store.ensure_list(self.list)
         self.position = self.store.next_position(self.list)
         task = self.bar.start(self.path) if self.bar else None
-        papers = read(self.path, self.report.skips)
+        # read (and fingerprinted) in a second process for a big file: see ingest/prepare.py
+        batches = read_batches(self.path, self.report.skips, BATCH, read)
         with self.store.bulk_fts() as self.index_new_papers:
-            while batch := list(islice(papers, BATCH)):
+            for read_batch in batches:
+                batch = read_batch.papers
                 try:
-                    self._batch(batch)
+                    self._batch(batch, read_batch.prepared)
                 except sqlite3.IntegrityError as exc:  # not the file's fault: say where, go on
                     raise PaperatlasError(
                         f"{self.path}: the records from {batch[0].source or 'its start'} on could not "
@@ -266,7 +268,7 @@ class _Import:
                     ) from None
                 self.index_new_papers()  # before a later batch may update these papers
                 if self.bar:
-                    self.bar.update(task, len(batch), fraction_read(self.path))
+                    self.bar.update(task, len(batch), read_batch.fraction)
         if self.bar:
             self.bar.finish(task)
         self.report.skipped = self.report.skips.skipped_total
@@ -276,11 +278,14 @@ class _Import:
 
     # -- one batch: look-ups in bulk, then each record in order ----------------------------
 
-    def _batch(self, batch: list[Paper]) -> None:
+    def _batch(self, batch: list[Paper], prepared: list[Prepared] | None = None) -> None:
+        """One batch of records; `prepared`: their fingerprints computed ahead (aligned
+        with `batch`), used where this would compute them."""
         store, stats = self.store, self.report.stats
         papers = []
+        ahead: dict[int, Prepared] = {}
         folder = self.folder = self.report.skips.format == "folder"
-        for p in batch:  # sources.read leaves skipped records out; a stand-in reader may not
+        for i, p in enumerate(batch):  # sources.read leaves skipped records out; a stand-in reader may not
             if p.skip or not (
                 (p.abstract and not p.abstract.isspace()) or (p.title and not p.title.isspace())
             ):
@@ -288,6 +293,8 @@ class _Import:
                 continue
             stats.see(p)
             papers.append(p)
+            if prepared is not None:
+                ahead[id(p)] = prepared[i]
             if folder and p.source:
                 inner = p.source.rsplit(":", 1)[0]
                 self.report.files.setdefault(inner, EntryStats()).see(p)
@@ -313,6 +320,9 @@ class _Import:
         # Hashes only where the text is new: a re-add of a stored paper skips this work.
         needs_hash = [r for r in records if not self._same_text(r)]
         for r in needs_hash:
+            if (pre := ahead.get(id(r.paper))) is not None:
+                r.norms, r.hashes = pre.norms, pre.hashes
+                continue
             r.norms = [normalise_text(v) for v in r.versions]
             r.hashes = [hashlib.sha1(n.encode("utf-8")).hexdigest() for n in r.norms]
         known_hashes = store.papers_for_hashes(h for r in needs_hash for h in r.hashes)
@@ -325,12 +335,17 @@ class _Import:
             for r in needs_hash
             if r.paper.id not in known_ids and not any(h in known_hashes for h in r.hashes)
         ]
+        if ahead:
+            for r in todo:
+                r.signatures.extend(ahead[id(r.paper)].signatures)
+            todo = []
         flat = [(r, i) for r in todo for i in range(len(r.norms))]
         if flat:
             sigs = dedup.signatures([r.paper.abstract for r, _ in flat], [r.norms[i] for r, i in flat])
             for (r, _), sig in zip(flat, sigs):
                 r.signatures.append(sig)
         self.new_rows: list[dict[str, Any]] = []
+        self.new_papers: list[Paper] = []  # the record each new row was made from
         self.new_hashes: list[tuple[str, str]] = []
         self.new_sigs: list[tuple[str, int, Any]] = []
         self.members: list[tuple[str, str, int]] = []
@@ -339,7 +354,12 @@ class _Import:
         self.pending_rows: dict[str, dict[str, Any]] = {}
         for record in records:
             self._one(record, known_ids, known_hashes, known_keys)
-        store.insert_papers(self.new_rows)
+        if ahead:  # JSON columns encoded ahead where the row still holds the paper's own value
+            store.insert_paper_values(
+                [_stored_values(r, p, ahead[id(p)]) for r, p in zip(self.new_rows, self.new_papers)]
+            )
+        else:
+            store.insert_papers(self.new_rows)
         store.add_hashes(self.new_hashes)
         store.set_minhashes(self.new_sigs)
         store.add_identifiers(self.new_keys)
@@ -349,12 +369,7 @@ class _Import:
     def _versions(paper: Paper) -> list[str]:
         """The abstract, and the camera-ready one where the source has it (ICLR rows);
         none for a title-only paper."""
-        if not paper.abstract or paper.abstract.isspace():
-            return []
-        final = paper.extra.get("abstract_final")
-        if isinstance(final, str) and has_text(final) and final != paper.abstract:
-            return [paper.abstract, final]
-        return [paper.abstract]
+        return versions(paper)
 
     def _same_text(self, record: _Record) -> bool:
         """Is every text of the record already stored under its id (hashes registered)?"""
@@ -379,6 +394,7 @@ class _Import:
                 self._file_id(key, pid)
             row = _row(pid, paper, record.identifiers)
             self.new_rows.append(row)
+            self.new_papers.append(paper)
             self.pending.add(pid)
             self.pending_rows[pid] = row
             known_ids.add(pid)
@@ -749,6 +765,21 @@ def _row(pid: str, paper: Paper, identifiers: dict[str, str]) -> dict[str, Any]:
     row["id"] = pid
     row["identifiers"] = identifiers
     return row
+
+
+_JSON_AT = tuple((i, c) for i, c in enumerate(PAPER_COLUMNS) if c in JSON_COLUMNS)
+
+
+def _stored_values(row: dict[str, Any], paper: Paper, pre: Prepared) -> list[Any]:
+    """A new row's values as the store writes them (PAPER_COLUMNS in order), its JSON
+    columns from `pre` where the row holds the paper's own list or dict (merge_changes
+    gives a changed column a new one)."""
+    values = list(map(row.__getitem__, PAPER_COLUMNS))
+    encoded = pre.columns
+    for i, c in _JSON_AT:
+        v = values[i]
+        values[i] = encoded[c] if v is getattr(paper, c) else column_value(c, v)
+    return values
 
 
 def _empty(value: Any) -> bool:
