@@ -93,27 +93,35 @@ def _stem(word: str) -> str:
     return w
 
 
+def _word_info(piece: str) -> tuple[str, bool] | None:
+    """(stem, verb-like) of a content word, None for a stopword, punctuation or a number."""
+    if not piece[0].isalpha() or len(piece) < 2 or piece.lower() in _STOPWORDS:
+        return None
+    return _stem(piece), _verbish(piece)
+
+
+# _word_info of the pieces seen so far: a pure function of the piece, and abstracts share
+# most of their words, so each is worked out once per process (emptied past the bound)
+_WORD_INFO: dict[str, tuple[str, bool] | None] = {}
+_WORD_INFO_MAX = 200_000
+
+
 def extract_keyphrases(text: str, title: str | None = None, k: int = 8) -> list[str]:
     """Up to k (at least 5 when the text allows) deduplicated keyphrases, best first."""
     doc = f"{title}. {text}" if title else text
     # Candidate phrases: runs of content words between stopwords and punctuation.
     runs: list[list[str]] = []
     current: list[str] = []
-    info: dict[str, tuple[str, bool] | None] = {}  # word -> (stem, verb-like) or None (stopword)
-    content: dict[str, tuple[str, bool]] = {}  # the content words of info
+    info = _WORD_INFO  # word -> (stem, verb-like) or None (stopword), shared by all texts
+    if len(info) > _WORD_INFO_MAX:
+        info.clear()
+    content: dict[str, tuple[str, bool]] = {}  # the content words of this text
     for piece in _PIECES.findall(doc):
         word_info = info.get(piece, False)
         if word_info is False:
-            low = piece.lower()
-            word_info = (
-                None
-                if (not piece[0].isalpha() or len(piece) < 2 or low in _STOPWORDS)
-                else (_stem(piece), _verbish(piece))
-            )
-            info[piece] = word_info
-            if word_info is not None:
-                content[piece] = word_info
+            word_info = info[piece] = _word_info(piece)
         if word_info is not None:
+            content[piece] = word_info
             current.append(piece)
         elif current:
             runs.append(current)
@@ -170,10 +178,10 @@ def extract_keyphrases(text: str, title: str | None = None, k: int = 8) -> list[
             if len(out) >= (k if strict else max(5, len(out))):
                 break
             stem_set = set(e["words"])
+            if strict and not used.isdisjoint(stem_set):
+                continue  # (the cheapest test first: every test here only skips)
             surface = e["surface"]
             if any(surface.lower() == o.lower() for o in out):
-                continue
-            if strict and stem_set & used:
                 continue
             if not strict and any(stem_set <= {_stem(w) for w in o.split()} for o in out):
                 continue
