@@ -204,7 +204,7 @@ def test_a_postings_file_ranks_the_same_in_a_new_process_without_reading_fts5(st
     assert K.preload(store) is True
     assert postings_file.file_path(store.path).exists()
     K._INDEXES.clear()  # what a cold `paperatlas search` finds: the file, nothing in memory
-    for name in ("fts_postings", "fts_doc_sizes", "fts_token_postings", "fts_doc_freq"):
+    for name in ("fts_postings", "fts_doc_sizes", "fts_token_postings", "fts_doc_freq", "rowids_to_ids"):
         monkeypatch.setattr(type(store), name, lambda *a, n=name: pytest.fail(f"{n} read with a file"))
     assert K.doc_freq(store, words) == truth
     for terms, ranking in expected.items():
@@ -217,12 +217,18 @@ def test_a_builder_that_died_leaves_nothing_behind_the_next_build(store):
     """A server stopped during its background preload leaves its temporary file; the
     next build (under the same lock) removes it, and the file it writes is used."""
     path = postings_file.file_path(store.path)
-    left = path.with_name(path.name + ".99999.tmp")
-    left.write_bytes(b"half a file")
+    ids = postings_file.file_path(store.path, postings_file.IDS_SUFFIX)
+    left = [path.with_name(path.name + ".99999.tmp"), ids.with_name(ids.name + ".99999.tmp")]
+    for each in left:
+        each.write_bytes(b"half a file")
     K._INDEXES.clear()
     assert K.preload(store) is True
-    assert not left.exists() and path.exists()
-    assert sorted(p.name for p in path.parent.glob(path.name + "*")) == [path.name, path.name + ".lock"]
+    assert not any(each.exists() for each in left) and path.exists() and ids.exists()
+    assert sorted(p.name for p in path.parent.glob(path.name + "*")) == [
+        path.name,
+        path.name + ".lock",
+        ids.name,
+    ]
 
 
 def test_a_stale_postings_file_is_not_used(store):
@@ -232,20 +238,50 @@ def test_a_stale_postings_file_is_not_used(store):
     fill(store, [late])
     K._INDEXES.clear()
     assert K._index(store)._file is None  # the index changed: the file is of another version
+    assert K._index(store)._ids is None  # and so did the ids file
     assert_same(
         memory_ranking(store, ["zyxwvutsrq", "graph"], 10), fts5_ranking(store, ["zyxwvutsrq", "graph"], 10)
     )
     assert K.preload(store) is True  # rewritten for the new version
     K._INDEXES.clear()
     assert K._index(store)._file is not None
+    assert K._index(store)._ids.names([K._index(store).n_rows]) == store.rowids_to_ids(
+        [K._index(store).n_rows]
+    )
     assert_same(
         memory_ranking(store, ["zyxwvutsrq", "graph"], 10), fts5_ranking(store, ["zyxwvutsrq", "graph"], 10)
     )
 
 
 def test_where_no_file_can_be_written_the_preload_holds_postings_in_memory(store, tmp_path, monkeypatch):
-    monkeypatch.setattr(postings_file, "file_path", lambda db: tmp_path / "missing-dir" / "atlas.db.bm25")
+    monkeypatch.setattr(
+        postings_file,
+        "file_path",
+        lambda db, suffix=postings_file.SUFFIX: tmp_path / "missing-dir" / f"atlas.db{suffix}",
+    )
     K._INDEXES.clear()
     assert K.preload(store) is True
     index = K._index(store)
     assert index._file is None and index._packed.slot
+
+
+def test_the_ids_file_names_every_row_as_the_store_does(tmp_path):
+    """Row ids with gaps (deleted papers, a re-keyed one), ids of any script: the file
+    answers what `rowids_to_ids` answers, and nothing for a rowid no paper has."""
+    s = Store(tmp_path / "ids.db")
+    fill(s, PAPERS[:30])
+    extra = [
+        {"id": pid, "title": "T", "abstract": f"Abstract {n}.", "keywords": []}
+        for n, pid in enumerate(["论文-1", "é/2", "x" * 300])
+    ]
+    fill(s, extra)
+    with s.transaction():
+        s.conn.execute("DELETE FROM papers WHERE id = ?", (PAPERS[3]["id"],))
+        s.rekey_paper(PAPERS[5]["id"], "rekeyed-5")
+    K._INDEXES.clear()
+    assert K.preload(s) is True
+    index = K._index(s)
+    top = max(r for r, _ in s.fts_row_ids())
+    every = list(range(0, top + 3))
+    assert index._ids is not None and index.names(s, every) == s.rowids_to_ids(every)
+    assert len(index.names(s, every)) == len(PAPERS[:30]) + 3 - 1

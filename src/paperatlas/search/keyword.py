@@ -99,6 +99,7 @@ class KeywordIndex:
         self.version = version
         # the postings file of this version, when a server has written one (see preload)
         self._file = postings_file.PostingsFile.open(store.path, version)
+        self._ids = postings_file.IdsFile.open(store.path, version)  # rowid -> paper id
         if self._file is not None:
             self.doc_len, self.n_rows = self._file.doc_len, self._file.n_rows
         else:
@@ -108,6 +109,7 @@ class KeywordIndex:
             self.doc_len[rowids] = _record_sums([bytes(b) for _, b in rows])
             self.n_rows = len(rows)
         self.avgdl = float(self.doc_len.sum()) / self.n_rows if self.n_rows else 1.0
+        self._norm: np.ndarray | None = None  # k1(1 - b + b|D|/avgdl) by rowid, on first use
         self._packed = _Packed(0)  # what the preload kept: never evicted
         self._postings: OrderedDict[str, tuple[np.ndarray, np.ndarray]] = OrderedDict()  # LRU
         self._cached = 0  # postings in the LRU
@@ -118,8 +120,9 @@ class KeywordIndex:
         """(rowids, BM25 saturation f(k1+1)/(f + k1(1-b+b|D|/avgdl))) of a token."""
         docs, freq = self._compact(store, token)
         f = freq.astype(np.float64)
-        norm = K1 * (1 - B + B * self.doc_len[docs] / self.avgdl)
-        return docs, f * (K1 + 1) / (f + norm)
+        if self._norm is None:  # once per index: the same float64 operations, row by row
+            self._norm = K1 * (1 - B + B * self.doc_len / self.avgdl)
+        return docs, f * (K1 + 1) / (f + self._norm[docs])
 
     def _compact(self, store, token: str) -> tuple[np.ndarray, np.ndarray]:
         with self._lock:
@@ -159,6 +162,8 @@ class KeywordIndex:
         SQLite), but the terms search drops as common (in more than COMMON_TERM_SHARE of
         the rows) last, as a query scores them only when all its words are that common.
         True when none was left out (or the file is in use)."""
+        if to_file and self._ids is None:
+            self._ids = postings_file.open_or_build_ids(store, self.version)
         if self._file is not None:
             return True
         if to_file:
@@ -189,7 +194,10 @@ class KeywordIndex:
         return n_kept == len(order)
 
     def names(self, store, rowids: list[int]) -> dict[int, str]:
-        """rowid -> paper id, asked of the store once per row and index version."""
+        """rowid -> paper id: from the ids file beside the store when there is one, else
+        asked of the store once per row and index version."""
+        if self._ids is not None:
+            return self._ids.names(rowids)
         missing = [r for r in rowids if r not in self._names]
         if missing:
             found = store.rowids_to_ids(missing)

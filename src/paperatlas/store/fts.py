@@ -130,6 +130,13 @@ class FullText(StoreBase):
             )
         )
 
+    def fts_row_ids(self) -> list[tuple[int, str]]:
+        """(rowid, paper id) of every paper, in no particular order, as plain tuples: read
+        from the id index (rowid and id only, ~40 bytes a paper), not the papers' records."""
+        cursor = self.conn.cursor()
+        cursor.row_factory = None
+        return cursor.execute("SELECT rowid, id FROM papers").fetchall()
+
     def _fts_vocab_tables(self) -> None:
         """Per-connection temp views of the index's vocabulary (nothing is written to the
         atlas): per-token document counts, per-occurrence rows, and a probe table that
