@@ -117,8 +117,9 @@ def extract_keyphrases(text: str, title: str | None = None, k: int = 8) -> list[
         info.clear()
     content: dict[str, tuple[str, bool]] = {}  # the content words of this text
     for piece in _PIECES.findall(doc):
-        word_info = info.get(piece, False)
-        if word_info is False:
+        try:
+            word_info = info[piece]
+        except KeyError:
             word_info = info[piece] = _word_info(piece)
         if word_info is not None:
             content[piece] = word_info
