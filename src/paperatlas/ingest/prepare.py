@@ -12,8 +12,8 @@ batch before: on a machine with a second core the two halves overlap. A small fi
 What the child computes is exactly what ingest would compute itself (the same functions,
 text by text; a MinHash signature does not depend on the other texts signed with it), so
 the stored rows are the same either way; ingest takes a precomputed value only where it
-would have computed it. The child never touches the store. It runs in its own session, so
-a Ctrl-C reaches only this process, whose clean-up kills the child (the transaction rolls
+would have computed it. The child never touches the store. It runs in its own process group,
+so a Ctrl-C reaches only this process, whose clean-up kills the child (the transaction rolls
 back as before); if this process dies, the child's next write fails and it exits.
 """
 
@@ -226,7 +226,9 @@ def _from_worker(path: Path, skips: ReadReport, size: int) -> Iterator[Batch]:
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         env=_child_env(),
-        start_new_session=True,  # Ctrl-C goes to this process only; it stops the child
+        # its own process group (a terminal's Ctrl-C goes to this process only, which
+        # stops the child), but this session: the same scheduling group (autogroup)
+        process_group=0,
     )
     assert proc.stdout is not None
     frames: queue.Queue = queue.Queue(maxsize=_DEPTH)
