@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from paperatlas.store import Store, sortkeys
+from paperatlas.store import MIGRATIONS, Store, sortkeys
 from paperatlas.store.papers import PAPER_SORTS
 
 TITLES = ["Zeta", "école normale", "École Libre", "alpha", "Édouard", "beta", "", "Beta", "édith", None]
@@ -183,7 +183,7 @@ def test_a_store_of_schema_8_gains_the_keys_in_batches(tmp_path, monkeypatch):
         Store(path)
     monkeypatch.setattr(sortkeys, "fill_batch", real)
     check = Store(path, read_only=True)
-    assert check.conn.execute("PRAGMA user_version").fetchone()[0] == 9
+    assert check.conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
     assert sortkeys.count_stale(check.conn) == 25 - 12  # three batches of 4 kept
     check.close()
     store = Store(path)

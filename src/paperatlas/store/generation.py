@@ -1,10 +1,16 @@
-"""A commit counter every thread of a process can agree on.
+"""Numbers that say the store changed, cheaper to read than what changed.
 
 `Store.change_counter()` belongs to one thread's connection; a page cache shared by the
 threads of a web server needs one number for all of them. `StoreGeneration` reads
 SQLite's `data_version` on a private connection that never writes: it changes whenever
 any other connection (another thread, `paperatlas add` in another process, the app's own
-like button) commits.
+like button) commits. It lives as long as the process.
+
+`vector_changes(store, model)` and `facts_changes(store)` outlive processes: counts kept
+in the store by triggers (migration 10), moved by every change to a model's vectors, to
+the facts. What is derived from them and saved beside the store (the ANN graph, search's
+table of paper names) records the count it was made at; an equal count later says the
+vectors (facts) are the same without reading them.
 """
 
 from __future__ import annotations
@@ -12,8 +18,34 @@ from __future__ import annotations
 import sqlite3
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from paperatlas.store.file import connect_read_only
+
+if TYPE_CHECKING:
+    from paperatlas.store.connection import StoreBase
+
+
+def vector_changes(store: StoreBase, model: str) -> int | None:
+    """The change count of `model`'s stored vectors: unequal after any change to them
+    since it was read (another process's included); one indexed row read. None when the
+    store keeps no count (an older schema opened read-only) or has never held vectors
+    of `model`: the caller must compare the vectors themselves (Store.vector_state)."""
+    return _count(store, "vectors " + model)
+
+
+def facts_changes(store: StoreBase) -> int | None:
+    """The change count of the papers' facts (any insert, update or delete of one);
+    None when the store keeps no count (an older schema opened read-only)."""
+    return _count(store, "facts")
+
+
+def _count(store: StoreBase, name: str) -> int | None:
+    try:
+        row = store.conn.execute("SELECT changes FROM change_counts WHERE name = ?", (name,)).fetchone()
+    except sqlite3.OperationalError:  # no such table: schema 9 or older, read-only
+        return None
+    return None if row is None else int(row[0])
 
 
 class StoreGeneration:

@@ -259,6 +259,54 @@ MIGRATIONS: list[str] = [
         WHERE rowid = (SELECT rowid FROM papers WHERE id = old.paper_id);
     END;
     """,
+    # 10 (store) change counts kept by triggers: one per model for its vectors ("vectors
+    # <model>": insert, replace, update, delete, a paper's cascade) and one for the facts
+    # ("facts"). What is derived from them and saved beside the store (the ANN graph, the
+    # table of paper names search looks up) records the count it was made at; a process
+    # that opens it compares one number (store/generation.py) instead of reading every
+    # paper's hash or facts (a million rows at 1M papers, on every cold `paperatlas
+    # search`). A count starts at a random number, so an atlas made again at the same path
+    # does not repeat the numbers of the one it replaced; those of an older atlas come
+    # from an index probe per model (no scan). IF NOT EXISTS / OR IGNORE throughout: a
+    # store stamped back to 9 migrates again.
+    """
+    CREATE TABLE IF NOT EXISTS change_counts (
+        name TEXT PRIMARY KEY,
+        changes INTEGER NOT NULL
+    );
+    INSERT OR IGNORE INTO change_counts(name, changes)
+        WITH RECURSIVE models(model) AS (
+            SELECT min(model) FROM embeddings
+            UNION ALL
+            SELECT (SELECT min(model) FROM embeddings WHERE model > models.model)
+            FROM models WHERE models.model IS NOT NULL
+        )
+        SELECT 'vectors ' || model, random() & 4503599627370495 FROM models WHERE model IS NOT NULL;
+    INSERT OR IGNORE INTO change_counts(name, changes) VALUES ('facts', random() & 4503599627370495);
+    CREATE TRIGGER IF NOT EXISTS change_counts_vectors_ai AFTER INSERT ON embeddings BEGIN
+        INSERT INTO change_counts(name, changes) VALUES ('vectors ' || new.model, random() & 4503599627370495)
+        ON CONFLICT(name) DO UPDATE SET changes = changes + 1;
+    END;
+    CREATE TRIGGER IF NOT EXISTS change_counts_vectors_ad AFTER DELETE ON embeddings BEGIN
+        INSERT INTO change_counts(name, changes) VALUES ('vectors ' || old.model, random() & 4503599627370495)
+        ON CONFLICT(name) DO UPDATE SET changes = changes + 1;
+    END;
+    CREATE TRIGGER IF NOT EXISTS change_counts_vectors_au AFTER UPDATE ON embeddings BEGIN
+        INSERT INTO change_counts(name, changes) VALUES ('vectors ' || old.model, random() & 4503599627370495)
+        ON CONFLICT(name) DO UPDATE SET changes = changes + 1;
+        INSERT INTO change_counts(name, changes) VALUES ('vectors ' || new.model, random() & 4503599627370495)
+        ON CONFLICT(name) DO UPDATE SET changes = changes + 1;
+    END;
+    CREATE TRIGGER IF NOT EXISTS change_counts_facts_ai AFTER INSERT ON facts BEGIN
+        UPDATE change_counts SET changes = changes + 1 WHERE name = 'facts';
+    END;
+    CREATE TRIGGER IF NOT EXISTS change_counts_facts_ad AFTER DELETE ON facts BEGIN
+        UPDATE change_counts SET changes = changes + 1 WHERE name = 'facts';
+    END;
+    CREATE TRIGGER IF NOT EXISTS change_counts_facts_au AFTER UPDATE ON facts BEGIN
+        UPDATE change_counts SET changes = changes + 1 WHERE name = 'facts';
+    END;
+    """,
 ]
 
 # The oldest schema a read-only open uses as it is: the migrations after it only add
