@@ -78,6 +78,7 @@ _TO_RUNS = bytes(c if c in _WORD_BYTES else (c + 32 if 65 <= c <= 90 else 32) fo
 # where a word may start inside a run of word characters and hyphens: a letter at the
 # run's start or after a hyphen (elsewhere the previous character is a word character)
 _RUN_WORD_START = re.compile(rb"(?:^|(?<=-))[a-z]")
+_ASCII_UPPER = re.compile("[A-Z]")
 
 
 def _non_word_blank(run: re.Match[str]) -> str:
@@ -100,14 +101,16 @@ def byte_word_finder() -> Callable[[str], list[bytes]]:
     blanked) is lower-cased and cut into runs of word characters and hyphens by one
     bytes.translate and split, a run of letters alone being its own word; a run with a
     digit, "_" or "-" is cut as the pattern would (`_run_word`), words of one character
-    dropped. A text with a non-ASCII letter after accent stripping goes through the
-    pattern itself. tests/test_static_terms.py checks both give the same words."""
+    dropped. A text with a non-ASCII letter after accent stripping, or with an upper-case
+    letter made by NFKD after lower-casing, goes through the pattern itself. tests/test_static_terms.py checks both give the same words."""
     findall = re.compile(WORD_PATTERN).findall
 
     def words_of(text: str) -> list[bytes]:
         if not text.isascii():
             text = _NON_ASCII_RUN.sub(_non_word_blank, strip_accents(text.lower()))
-            if not text.isascii():
+            # a non-ASCII letter, or an upper-case ASCII one that NFKD made after the
+            # lower-casing (mathematical bold "𝐀" -> "A"; the pattern keeps it upper case)
+            if not text.isascii() or _ASCII_UPPER.search(text):
                 return [word.encode("utf-8") for word in findall(text)]
         runs = text.encode("ascii").translate(_TO_RUNS).split()
         words = [run if run.isalpha() else _run_word(run) for run in runs]
