@@ -331,3 +331,45 @@ def test_graph_queries_explore_at_least_the_minimum_and_the_saved_graph_keeps_it
         assert again._params["expansion_search"] == 96  # what is saved stays the build's
     again.add(["extra"], x[:1], ["h"])  # read whole for a change: the setting holds
     assert again._index.expansion_search == I.MIN_SEARCH_EXPANSION
+
+
+def test_a_saved_graph_is_trusted_by_its_count_and_a_change_from_another_process_is_seen(
+    tmp_path, monkeypatch
+):
+    """Opening the graph compares the store's count with the sidecar's, not every
+    paper's hash; a change written by another connection (add, re-embed, delete) is
+    still found and the graph brought in step."""
+    x = clustered(320, 8, 3, centres=20)
+    ids = [f"p{i}" for i in range(320)]
+    store = toy_store(tmp_path / "atlas.db", ids, x[:250])
+    I.clear_cache()
+    assert len(I.open_index(store, "toy", ann_threshold=100)) == 250  # built, saved with the count
+    real_state = type(store).vector_state
+    calls: list[str] = []
+
+    def counted(self, model):
+        calls.append(model)
+        return real_state(self, model)
+
+    monkeypatch.setattr(type(store), "vector_state", counted)
+
+    def reopen():
+        I.clear_cache()
+        fresh = Store(store.path)  # a new process's connection
+        return I.open_index(fresh, "toy", ann_threshold=100)
+
+    ann = reopen()
+    assert len(ann) == 250 and calls == []  # unchanged: one number compared
+    other = Store(store.path)
+    with other.transaction():
+        other.put_vectors("toy", ids[250:300], x[250:300], ["h"] * 50)  # added
+    ann = reopen()
+    assert len(ann) == 300 and calls == ["toy"] and ann.search(x[299], 1)[0][0] == "p299"
+    assert len(reopen()) == 300 and calls == ["toy"]  # the new count was saved
+    with other.transaction():
+        other.conn.execute("DELETE FROM papers WHERE id = 'p5'")  # deleted: its vector goes
+        other.put_vectors("toy", ["p6"], x[300:301], ["h2"])  # re-embedded
+    ann = reopen()
+    assert len(ann) == 299 and "p5" not in ann.ids and calls == ["toy", "toy"]
+    assert ann.search(x[300], 1)[0][0] == "p6"
+    other.close()

@@ -29,6 +29,7 @@ from paperatlas.cache import StoreCache
 from paperatlas.embed.normalise import normalise_rows
 from paperatlas.embed.registry import retrieval_weights
 from paperatlas.progress import progress_bar
+from paperatlas.store.generation import vector_changes
 
 ANN_THRESHOLD = int(os.environ.get("PAPERATLAS_ANN_THRESHOLD", "200000"))
 # Candidates a graph query explores at least, whatever k: search asks for 200-deep lists,
@@ -208,6 +209,9 @@ class AnnIndex:
         self._id_to_key: dict[str, int] = {}
         self._hashes: dict[str, str] = {}
         self._next_key = 0
+        # the store's change count of these vectors when the sidecar last matched it
+        # (store.generation.vector_changes); None: unknown, compare the hashes
+        self.vector_changes: int | None = None
         self._viewed = False  # the graph is the saved file, memory-mapped (read only)
         self._lock = threading.Lock()
         self._query_settings()
@@ -337,7 +341,18 @@ class AnnIndex:
             raise ValueError("AnnIndex has no path to save to")
         tmp = self.path.with_name(self.path.name + ".tmp")
         self._index.save(str(tmp))
+        # Graph first, sidecar last: a crash in between leaves a sidecar that no longer
+        # matches, which `load` detects by count and answers with a rebuild.
+        os.replace(tmp, self.path)
+        self.save_sidecar()
+
+    def save_sidecar(self) -> None:
+        """Write the sidecar alone (the graph file unchanged: e.g. a new change count)."""
+        if self.path is None:
+            raise ValueError("AnnIndex has no path to save to")
         meta: dict[str, object] = {"dim": self.dim, "params": self._params, "next_key": self._next_key}
+        if self.vector_changes is not None:
+            meta["vector_changes"] = self.vector_changes
         pids = list(self._key_to_id.values())
         hashes = [self._hashes.get(pid, "") for pid in pids]
         if any("\n" in text for text in (*pids, *hashes)):  # cannot be joined by lines
@@ -348,9 +363,6 @@ class AnnIndex:
             meta.update(key_list=list(self._key_to_id), ids="\n".join(pids), hashes="\n".join(hashes))
         meta_tmp = self.path.with_name(self.path.name + ".json.tmp")
         meta_tmp.write_text(json.dumps(meta), encoding="utf-8")
-        # Graph first, sidecar last: a crash in between leaves a sidecar that no longer
-        # matches, which `load` detects by count and answers with a rebuild.
-        os.replace(tmp, self.path)
         os.replace(meta_tmp, self.path.with_name(self.path.name + ".json"))
 
     @classmethod
@@ -395,6 +407,8 @@ class AnnIndex:
         except (OSError, ValueError, KeyError, TypeError, RuntimeError, IndexError):
             return None
         index._next_key = int(meta["next_key"])
+        changes = meta.get("vector_changes")
+        index.vector_changes = changes if isinstance(changes, int) else None
         index._key_to_id = dict(zip(keys, pids))
         index._id_to_key = dict(zip(pids, keys))
         index._hashes = dict(zip(pids, hashes))
@@ -494,16 +508,25 @@ def _build_index(store, model: str, threshold: int, progress: bool):
 def _open_ann(
     store, model: str, progress: bool, weights: np.ndarray | None = None
 ) -> tuple[AnnIndex, np.ndarray | None]:
-    """The persisted graph brought up to date, and the weights its vectors carry."""
-    state = store.vector_state(model)
-    first = next(iter(state))
-    _, sample = store.get_vectors(model, [first])
-    dim = int(sample.shape[1])
+    """The persisted graph brought up to date, and the weights its vectors carry.
+
+    The sidecar records the store's change count of the model's vectors as it was when
+    the graph last matched them (`vector_changes`): while the store still says that
+    number, the graph is current and no paper's hash is read (a million at 1M papers)."""
+    changes = vector_changes(store, model)  # read first: a write after it moves it again
+    dim = store.vector_dim(model)
     if weights is not None and weights.shape[0] != dim:
         weights = None  # vectors of another version of the model: search them as stored
     path = index_path(store.path, model, weights)
     index = AnnIndex.load(path, dim, view=True) or AnnIndex(dim, path)
+    if changes is not None and index.vector_changes == changes:
+        return index, weights
+    state = store.vector_state(model)
     if index._hashes == state:  # unchanged (one comparison in C, not three passes over a million)
+        if changes is not None and len(index):
+            index.vector_changes = changes
+            with contextlib.suppress(OSError):  # a read-only folder: compare again next time
+                index.save_sidecar()
         return index, weights
     todo = sum(1 for p, h in state.items() if index._hashes.get(p) != h)
 
@@ -513,9 +536,13 @@ def _open_ann(
 
     with progress_bar(progress and todo > 20_000, done="percent") as bar:  # minutes of work: show it
         task = bar.add_task(f"indexing {model} vectors", total=todo)
-        changes = index.sync(state, load, lambda done, total: bar.update(task, completed=done))
-    if changes["added"] or changes["removed"]:
+        synced = index.sync(state, load, lambda done, total: bar.update(task, completed=done))
+    index.vector_changes = changes
+    if synced["added"] or synced["removed"]:
         index.save()
+    elif changes is not None:
+        with contextlib.suppress(OSError):
+            index.save_sidecar()
     return index, weights
 
 

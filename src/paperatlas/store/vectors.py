@@ -70,6 +70,11 @@ class VectorRows(StoreBase):
         matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), dim)
         return [r[0] for r in rows], matrix
 
+    def vector_dim(self, model: str) -> int:
+        """The dimension of `model`'s stored vectors (0: none stored)."""
+        row = self.conn.execute("SELECT dim FROM embeddings WHERE model = ? LIMIT 1", (model,)).fetchone()
+        return int(row[0]) if row else 0
+
     def vector_models(self) -> list[str]:
         """The models that have stored vectors."""
         return [r[0] for r in self.conn.execute("SELECT DISTINCT model FROM embeddings")]
