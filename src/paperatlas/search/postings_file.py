@@ -58,6 +58,18 @@ def _read_header(path: Path, version: bytes) -> tuple[dict, int] | None:
         return None
 
 
+def _open_checked(cls, path: Path, version: bytes):
+    """`cls` over the file at `path` when its header says `version`; None when the file is
+    missing, stale or unreadable (the caller then reads SQLite, or builds the file)."""
+    found = _read_header(path, version)
+    if found is None:
+        return None
+    try:
+        return cls(path, *found)
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
 def _map_arrays(path: Path, header: dict, base: int) -> dict[str, np.ndarray]:
     # plain ndarray views of the mapping: indexing a np.memmap makes a memmap object
     # each time (~20 µs), and the token search indexes it ~60 times a query
@@ -89,14 +101,7 @@ class PostingsFile:
     def open(cls, db_path: str | os.PathLike[str], version: bytes) -> PostingsFile | None:
         """The file beside `db_path` when it was built from the index at `version`; None
         when there is none, it is stale or unreadable."""
-        path = file_path(db_path)
-        found = _read_header(path, version)
-        if found is None:
-            return None
-        try:
-            return cls(path, *found)
-        except (OSError, ValueError, KeyError, TypeError):
-            return None
+        return _open_checked(cls, file_path(db_path), version)
 
     def _token(self, i: int) -> bytes:
         return bytes(self._tokens[self._token_at[i] : self._token_at[i + 1]])
@@ -127,14 +132,7 @@ class IdsFile:
     @classmethod
     def open(cls, db_path: str | os.PathLike[str], version: bytes) -> IdsFile | None:
         """The ids file beside `db_path` built at `version`; None when missing, stale or unreadable."""
-        path = file_path(db_path, IDS_SUFFIX)
-        found = _read_header(path, version)
-        if found is None:
-            return None
-        try:
-            return cls(path, *found)
-        except (OSError, ValueError, KeyError, TypeError):
-            return None
+        return _open_checked(cls, file_path(db_path, IDS_SUFFIX), version)
 
     def names(self, rowids: list[int]) -> dict[int, str]:
         """rowid -> paper id of the given rows (a rowid no paper has is left out)."""
