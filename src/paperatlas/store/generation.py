@@ -18,15 +18,19 @@ from __future__ import annotations
 import sqlite3
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from paperatlas.store.file import connect_read_only
 
-if TYPE_CHECKING:
-    from paperatlas.store.connection import StoreBase
+
+class _Connected(Protocol):
+    """A store as these counts need it (its connection); not StoreBase, whose module
+    imports this one."""
+
+    conn: sqlite3.Connection
 
 
-def vector_changes(store: StoreBase, model: str) -> int | None:
+def vector_changes(store: _Connected, model: str) -> int | None:
     """The change count of `model`'s stored vectors: unequal after any change to them
     since it was read (another process's included); one indexed row read. None when the
     store keeps no count (an older schema opened read-only) or has never held vectors
@@ -34,13 +38,13 @@ def vector_changes(store: StoreBase, model: str) -> int | None:
     return _count(store, "vectors " + model)
 
 
-def facts_changes(store: StoreBase) -> int | None:
+def facts_changes(store: _Connected) -> int | None:
     """The change count of the papers' facts (any insert, update or delete of one);
     None when the store keeps no count (an older schema opened read-only)."""
     return _count(store, "facts")
 
 
-def _count(store: StoreBase, name: str) -> int | None:
+def _count(store: _Connected, name: str) -> int | None:
     try:
         row = store.conn.execute("SELECT changes FROM change_counts WHERE name = ?", (name,)).fetchone()
     except sqlite3.OperationalError:  # no such table: schema 9 or older, read-only
