@@ -3,10 +3,53 @@ the order the list gave them."""
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterable
 from typing import Any
 
 from paperatlas.store.connection import StoreBase
+
+# The orders of a list's page that an index serves (migration 11): the list order
+# (list_members' position index), and the rating sort (list_rating: the members' paper_sort
+# rating keys beside their positions), ties broken by list position and then the papers'
+# rowid, as Store.iter_papers orders them. sort: (the members' source, its order keys).
+LIST_ORDERS = {
+    None: ("list_members m CROSS JOIN papers p ON p.id = m.paper_id AND m.list_name = ?", ("m.position",)),
+    "rating": (
+        "list_rating r CROSS JOIN list_members m ON m.rowid = r.rowid AND r.list_name = ? "
+        "CROSS JOIN papers p ON p.id = m.paper_id",
+        ("r.rating_key", "r.position"),
+    ),
+}
+
+
+def has_list_keys(conn: sqlite3.Connection) -> bool:
+    """Whether the store has the list order indexes (schema 11 on; a read-only older
+    store does not, and sorts as it did)."""
+    row = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'list_rating_order'"
+    ).fetchone()
+    return row is not None
+
+
+def list_page_sql(columns: str, where: str, sort: str | None, paging: str) -> str:
+    """A SELECT of one list's papers in the order of LIST_ORDERS[sort] (then p.rowid),
+    walking the list's index (papers p and facts f joined by key). Its parameters: the
+    list's name, those of `where` (papers' and facts' filters), then the paging's. With
+    no filter, a page is chosen among the index's entries and the papers' rowids (from
+    the id index: no paper row read; OFFSET skips index entries) and only its rows are
+    read."""
+    source, keys = LIST_ORDERS[sort]
+    order = ", ".join([*keys, "p.rowid"])
+    facts = "LEFT JOIN facts f ON f.paper_id = p.id"
+    if where or not paging:
+        return f"SELECT {columns} FROM {source} {facts}{where} ORDER BY {order}{paging}"
+    named = ", ".join(f"{key} AS k{i}" for i, key in enumerate(keys))
+    inner = f"SELECT p.rowid AS r, {named} FROM {source} ORDER BY {order}{paging}"
+    outer = ", ".join([*(f"pg.k{i}" for i in range(len(keys))), "pg.r"])
+    return (
+        f"SELECT {columns} FROM ({inner}) pg CROSS JOIN papers p ON p.rowid = pg.r {facts} ORDER BY {outer}"
+    )
 
 
 class ListRows(StoreBase):

@@ -12,7 +12,7 @@ import sqlite3
 from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
-from paperatlas.store import sortkeys
+from paperatlas.store import lists, sortkeys
 from paperatlas.store.connection import StoreBase
 
 # Columns of `papers` that hold JSON lists/dicts.
@@ -243,7 +243,15 @@ class PaperRows(StoreBase):
         q = self._papers_query(list_name, area, decision, text, kind, has_code, ids, section, id_only)
         paging = " LIMIT ? OFFSET ?" if limit is not None else ""
         page = [limit, offset] if limit is not None else []
-        if sort is not None and self._sort_keys_current():
+        if (
+            list_name is not None
+            and ids is None
+            and sort in lists.LIST_ORDERS
+            and lists.has_list_keys(self.conn)
+        ):
+            # a list's order, or rating then list order: from the list's index (migration 11)
+            sql, params = lists.list_page_sql(q.columns, q.where, sort, paging), [*q.params, *page]
+        elif sort is not None and self._sort_keys_current():
             sql, params = self._keyed_query(q, sort, list_name, ids, paging, page)
         else:
             order = q.order
