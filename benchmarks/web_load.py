@@ -867,11 +867,14 @@ def migrate(db: Path) -> dict:
         ["/usr/bin/time", "-v", sys.executable, "-c", script], capture_output=True, text=True, check=True
     )
     seconds = time.perf_counter() - start
-    peak = next(
-        (line.split(":")[1].strip() for line in proc.stderr.splitlines() if "Maximum resident" in line), "?"
-    )
-    print(f"migration: {seconds:.1f} s, peak RSS {peak} kB")
-    return {"seconds": round(seconds, 1), "peak_rss_kb": peak}
+    fields = {
+        name.strip(): value.strip()
+        for name, _, value in (line.partition(": ") for line in proc.stderr.splitlines())
+    }
+    peak = fields.get("Maximum resident set size (kbytes)", "?")
+    user, system = (fields.get(f"{kind} time (seconds)", "?") for kind in ("User", "System"))
+    print(f"migration: {seconds:.1f} s (CPU {user} s user + {system} s sys), peak RSS {peak} kB")
+    return {"seconds": round(seconds, 1), "user_s": user, "sys_s": system, "peak_rss_kb": peak}
 
 
 def wait_healthy(proc, base: str, pause: float = 0.2) -> None:
