@@ -201,3 +201,29 @@ def test_prepared_fingerprints_are_what_ingest_computes():
         alone = dedup.signatures(texts) if texts else []
         assert len(pre.signatures) == len(texts)
         assert all((a == b).all() for a, b in zip(pre.signatures, alone))
+
+
+def test_the_add_writes_with_a_big_page_cache_and_gives_it_back(store, monkeypatch):
+    def cache_size() -> int:
+        return int(store.conn.execute("PRAGMA cache_size").fetchone()[0])
+
+    before = cache_size()
+    during = []
+    real = ingest._Import.run
+
+    def run(self):
+        during.append(cache_size())
+        return real(self)
+
+    monkeypatch.setattr(ingest._Import, "run", run)
+    add_files(store, [SRC / "arxiv.jsonl", SRC / "iclr_mini.jsonl"])
+    assert during == [-ingest.ADD_CACHE_KIB] * 2 and before != -ingest.ADD_CACHE_KIB
+    assert cache_size() == before
+
+    def interrupted(self, batch, prepared=None):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(ingest._Import, "_batch", interrupted)
+    with pytest.raises(KeyboardInterrupt):  # given back when the add is interrupted too
+        add_files(store, [SRC / "arxiv.jsonl"])
+    assert cache_size() == before
