@@ -29,7 +29,15 @@ def sampled_atlas(tmp_path, monkeypatch):
         calls.append(len(ids))
         return get_papers(ids)
 
+    texts = atlas.store.map_paper_texts
+
+    def counting_texts(ids):  # the pages of every paper's text length and area
+        ids = list(ids)
+        calls.append(len(ids))
+        return texts(ids)
+
     monkeypatch.setattr(atlas.store, "get_papers", counting)
+    monkeypatch.setattr(atlas.store, "map_paper_texts", counting_texts)
     yield atlas, calls
     atlas.close()
 

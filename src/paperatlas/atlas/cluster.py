@@ -21,6 +21,7 @@ Method, chosen on ICLR 2026 (benchmarks/atlas_eval.py):
 from __future__ import annotations
 
 import os
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -100,21 +101,19 @@ def _knn(v: np.ndarray, k: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     n = len(v)
     k = min(k, n)
     if n <= EXACT_KNN_MAX:
+        from paperatlas.atlas.nearest import top_k
+
         idx = np.empty((n, k), dtype=np.int64)
         dist = np.empty((n, k), dtype=np.float32)
         for start in range(0, n, 2048):
             sims = v[start : start + 2048] @ v.T
             rows = np.arange(sims.shape[0])
             sims[rows, rows + start] = 2.0  # itself first, even for an all-zero row
-            part = (
-                np.argpartition(-sims, k - 1, axis=1)[:, :k]
-                if k < n
-                else np.tile(np.arange(n), (sims.shape[0], 1))
-            )
-            top = np.take_along_axis(sims, part, axis=1)
-            order = np.lexsort((part, -top), axis=1)
-            idx[start : start + 2048] = np.take_along_axis(part, order, axis=1)
-            dist[start : start + 2048] = 1.0 - np.take_along_axis(top, order, axis=1)
+            # each row's k best, most similar first, ties by the lower row (nearest.top_k:
+            # exact, the same as sorting each row, without a partition of all n columns)
+            part, top = top_k(sims, k)
+            idx[start : start + 2048] = part
+            dist[start : start + 2048] = 1.0 - top
         dist[:, 0] = 0.0
         return idx, np.clip(dist, 0.0, 2.0)
     from pynndescent import NNDescent
@@ -380,6 +379,8 @@ def place_on_sample(
     distance is to its k-th neighbour)."""
     from sklearn.decomposition import PCA
 
+    from paperatlas.atlas.nearest import block_threads, each_block
+
     dims = min(PLACE_DIMS, sample_v.shape[1], len(sample_v))
     pca = PCA(n_components=dims, svd_solver="randomized", random_state=seed).fit(sample_v)
     target = unit_rows(pca.transform(sample_v).astype(np.float32))
@@ -394,12 +395,20 @@ def place_on_sample(
         core_distance=np.empty(n, np.float32),
         empty=np.empty(n, bool),
     )
-    for start in range(0, n, block):
+
+    threads = block_threads(n)
+    searching = threading.Lock()
+
+    def place_block(start: int) -> None:
         stop = min(start + block, n)
         raw_block = np.asarray(v[start:stop] if rows is None else v[rows[start:stop]], np.float32)
         unit = unit_rows(raw_block)
         out.empty[start:stop] = ~np.any(unit, axis=1)
-        part, top = _nearest(graph, target, unit_rows(pca.transform(unit).astype(np.float32)), k)
+        query = unit_rows(pca.transform(unit).astype(np.float32))
+        # one search at a time: a usearch index keeps one search context per thread of
+        # its own pool, so two calls at once would share one; each call uses every core
+        with searching:
+            part, top = _nearest(graph, target, query, k, threads)
         weight = np.maximum(top, 0.0) + 1e-6
         weight /= weight.sum(axis=1, keepdims=True)
         out.xy[start:stop] = np.einsum("bk,bkd->bd", weight, fit.xy[part])
@@ -410,6 +419,9 @@ def place_on_sample(
         # the core distance in the space the sample's own was measured in (the vectors)
         raw = np.einsum("bd,bkd->bk", unit, sample_v[part])
         out.core_distance[start:stop] = np.clip(1.0 - raw.min(axis=1), 0.0, 2.0)
+
+    # the blocks on every core from nearest.PARALLEL_FROM papers (the same answer)
+    each_block(place_block, n, block)
     return out
 
 
@@ -435,10 +447,13 @@ def _sample_graph(target: np.ndarray):
     return graph
 
 
-def _nearest(graph, target: np.ndarray, query: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """(sample indices, cosine similarities) of each query row's k nearest sampled rows.
-    A row the graph returns fewer than k for (a zero vector) is searched exactly."""
-    found = graph.search(query, k, threads=1)
+def _nearest(
+    graph, target: np.ndarray, query: np.ndarray, k: int, threads: int = 1
+) -> tuple[np.ndarray, np.ndarray]:
+    """(sample indices, cosine similarities) of each query row's k nearest sampled rows
+    (each row's answer is the same on any number of threads). A row the graph returns
+    fewer than k for (a zero vector) is searched exactly."""
+    found = graph.search(query, k, threads=threads)
     keys = np.asarray(found.keys, dtype=np.int64).reshape(len(query), -1)[:, :k]
     sims = 1.0 - np.asarray(found.distances, dtype=np.float32).reshape(len(query), -1)[:, :k]
     short = np.flatnonzero(np.asarray(found.counts).reshape(-1) < k)

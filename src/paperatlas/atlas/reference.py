@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from paperatlas.atlas.nearest import each_block, top_k
 from paperatlas.embed import DEFAULT_MODEL
 from paperatlas.errors import PaperatlasError
 
@@ -113,7 +114,6 @@ class Reference:
                 f"({self.model}); these vectors have {vectors.shape[-1]} dimensions"
             )
         n = len(vectors)
-        z = self.reduce(vectors)
         codes = self.codes.astype(np.float32) / 127.0
         k = min(k, len(codes))
         broad = np.zeros(n, dtype=np.int64)
@@ -122,10 +122,11 @@ class Reference:
         fconf = np.zeros(n, dtype=np.float32)
         xy = np.zeros((n, 2), dtype=np.float32)
         n_broad, n_fine = len(self.broad_labels), len(self.fine_labels)
-        for start in range(0, n, 1024):
-            sims = z[start : start + 1024] @ codes.T
-            part = np.argpartition(-sims, k - 1, axis=1)[:, :k]
-            top = np.take_along_axis(sims, part, axis=1)
+
+        def place_block(start: int) -> None:
+            # the k most similar reference papers, exactly (nearest.top_k: the same set as a
+            # full partition of each row, at a fifth of its cost), most similar first
+            part, top = top_k(self.reduce(vectors[start : start + 1024]) @ codes.T, k)
             weight = (np.maximum(top, 0.0) ** 2 + 1e-6).astype(np.float64)
             rows = np.repeat(np.arange(len(part)), k)
             nb_broad, nb_fine = self.point_broad[part], self.point_fine[part]
@@ -137,13 +138,16 @@ class Reference:
             votes_f = np.zeros((len(part), n_fine))
             np.add.at(votes_f, (rows, nb_fine.ravel()), w_in.ravel())
             f = votes_f.argmax(axis=1)
-            block = slice(start, start + len(part))
-            broad[block], fine[block] = b, f
-            bconf[block] = votes_b[np.arange(len(part)), b] / weight.sum(axis=1)
-            fconf[block] = votes_f[np.arange(len(part)), f] / w_in.sum(axis=1)
+            rows_ = slice(start, start + len(part))
+            broad[rows_], fine[rows_] = b, f
+            bconf[rows_] = votes_b[np.arange(len(part)), b] / weight.sum(axis=1)
+            fconf[rows_] = votes_f[np.arange(len(part)), f] / w_in.sum(axis=1)
             chosen = np.where(nb_fine == f[:, None], weight, 0.0)  # a subset of `inside`
             pts = self.xy[part].astype(np.float64)  # [rows, k, 2]
-            xy[block] = (pts * chosen[:, :, None]).sum(axis=1) / chosen.sum(axis=1)[:, None]
+            xy[rows_] = (pts * chosen[:, :, None]).sum(axis=1) / chosen.sum(axis=1)[:, None]
+
+        # the blocks on every core from nearest.PARALLEL_FROM papers (the same answer)
+        each_block(place_block, n, 1024)
         empty = ~np.any(vectors, axis=1)
         bconf[empty] = 0.0
         fconf[empty] = 0.0

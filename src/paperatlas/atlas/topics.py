@@ -39,22 +39,24 @@ class PaperPages:
 
 
 def read_pages(store, ids: list[str], text_length, page: int | None = None) -> PaperPages:
-    """Each paper's text length (`text_length(paper)`) and area, reading `page` (PAGE)
-    papers at a time."""
+    """Each paper's text length (`text_length(paper)`, paper a dict of its id, title and
+    abstract) and area, reading `page` (PAGE) papers at a time."""
     page = page or PAGE
     words = np.full(len(ids), -1, np.int64)
     area = np.full(len(ids), -1, np.int64)
     names: dict[str, int] = {}
     for start in range(0, len(ids), page):
         chunk = ids[start : start + page]
-        papers = {p["id"]: p for p in store.get_papers(chunk)}
-        facts = store.facts_for(chunk)
+        # the four columns a map needs, not each paper's whole row and facts record (JSON
+        # decoded): at 1M papers that read was a fifth of the map's time
+        found = store.map_paper_texts(chunk)
         for offset, pid in enumerate(chunk):
-            p = papers.get(pid)
-            if p is None:
+            row = found.get(pid)
+            if row is None:
                 continue
-            words[start + offset] = text_length(p)
-            label = p.get("area") or (facts.get(pid, {}).get("predicted_area") or {}).get("label")
+            title, abstract, given, predicted = row
+            words[start + offset] = text_length({"id": pid, "title": title, "abstract": abstract})
+            label = given or predicted
             if label:
                 area[start + offset] = names.setdefault(label, len(names))
     return PaperPages(words=words, area=area, area_names=list(names))

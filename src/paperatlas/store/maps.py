@@ -98,6 +98,20 @@ class MapRows(StoreBase):
             "assignments": assignments,
         }
 
+    def map_paper_texts(self, ids: Iterable[str]) -> dict[str, tuple[str | None, str, str | None, Any]]:
+        """paper id -> (title, abstract, area, the facts' predicted area label or None), for
+        the stored papers among `ids`: what a map reads of every paper (the text's length,
+        the area), without decoding the papers' JSON columns and facts records."""
+        return {
+            r[0]: (r[1], r[2], r[3], r[4])
+            for r in self.conn.execute(
+                "SELECT p.id, p.title, p.abstract, p.area, json_extract(f.data, '$.predicted_area.label') "
+                "FROM papers p LEFT JOIN facts f ON f.paper_id = p.id "
+                "WHERE p.id IN (SELECT value FROM json_each(?))",
+                (json.dumps(list(ids)),),
+            )
+        }
+
     # -- reading a big map without holding every paper's row as a dict (the web map at 1M) -------
     def map_header(self, scope: str, model: str | None = None) -> dict[str, Any] | None:
         """A stored map as get_map returns it, without `assignments` (its paper count is
