@@ -30,8 +30,7 @@ from __future__ import annotations
 import hashlib
 import re
 import sqlite3
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from operator import attrgetter
@@ -51,11 +50,10 @@ from paperatlas.store import PAPER_COLUMNS, Store
 from paperatlas.store.database import JSON_COLUMNS, column_value
 
 BATCH = 500
-# The page cache of the connection that writes an add, in KiB (SQLite's default is 2 MiB).
-# One file is one transaction: with the default, the b-tree pages of the indexes the add
-# writes at random places (hashes, identifiers, members, the full-text segments, ...) are
-# evicted to the write-ahead log and read back again and again as the store grows. Pages
-# are allocated as needed (a small add uses little of it) and freed when the add ends.
+# The page cache of the connection that writes an add, in KiB (SQLite's default is 2 MiB):
+# one file is one transaction, and the indexes it writes at random places (hashes,
+# identifiers, members, full-text segments) otherwise go through the WAL over and over
+# (Store.page_cache).
 ADD_CACHE_KIB = 512 * 1024
 _SUFFIXES = {
     ".gz",
@@ -173,7 +171,7 @@ def add_files(
     `dry_run`: each file is imported as usual (same counts) and then rolled back."""
     report = AddReport()
     bar = _Progress() if progress else None
-    with _big_cache(store.conn):
+    with store.page_cache(ADD_CACHE_KIB):
         try:
             for path in map(Path, paths):
                 file_report = FileReport(str(path), list_name or default_list_name(path))
@@ -193,17 +191,6 @@ def add_files(
             if bar is not None:
                 bar.stop()
     return report
-
-
-@contextmanager
-def _big_cache(conn: sqlite3.Connection) -> Iterator[None]:
-    """ADD_CACHE_KIB of page cache for this connection while the add runs, then its own again."""
-    before = conn.execute("PRAGMA cache_size").fetchone()[0]
-    conn.execute(f"PRAGMA cache_size = {-ADD_CACHE_KIB}")
-    try:
-        yield
-    finally:
-        conn.execute(f"PRAGMA cache_size = {int(before)}")
 
 
 def inspect_file(path: str | Path, limit: int = 10) -> tuple[FileReport, list[dict[str, Any]]]:

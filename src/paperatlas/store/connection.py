@@ -138,6 +138,21 @@ class StoreBase:
             self._local.__dict__.clear()
 
     @contextmanager
+    def page_cache(self, kib: int) -> Iterator[None]:
+        """`kib` KiB of SQLite page cache for this thread's connection while the block runs,
+        its own size again after (an error or Ctrl-C too). For one long write transaction
+        (an add): with SQLite's 2 MiB default, index pages written at random places are
+        spilled to the write-ahead log and read back over and over as the store grows.
+        SQLite allocates the pages as they are needed."""
+        conn = self.conn
+        before = int(conn.execute("PRAGMA cache_size").fetchone()[0])
+        conn.execute(f"PRAGMA cache_size = {-int(kib)}")
+        try:
+            yield
+        finally:
+            conn.execute(f"PRAGMA cache_size = {before}")
+
+    @contextmanager
     def transaction(self, fill_keys: bool = True) -> Iterator[sqlite3.Connection]:
         """One write transaction; rolled back whole on any exception (KeyboardInterrupt too).
         Before it commits, the sort keys its writes blanked are computed (store/sortkeys.py;
