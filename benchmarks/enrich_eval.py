@@ -3,6 +3,8 @@
     .venv/bin/python benchmarks/enrich_eval.py [--data ../shared/data/iclr2026.jsonl.gz]
         [--gold ../shared/gold/sample_list_annotations.jsonl] [--base /tmp/paperatlas-base/src]
         [--skip-speed | --speed-only]
+    .venv/bin/python benchmarks/enrich_eval.py --hand {tuning,test,both,all} [--misses tuning]
+        [--base /tmp/base18/src]
 
 1. Gold (19 hand-annotated abstracts of examples/iclr2026_sample_list.txt): primary name exact
    match, kind accuracy, link precision/recall, number recall, and of the gold numbers found:
@@ -18,6 +20,11 @@
    held-out papers): precision of "result", how many carry a context that says what they
    measure.
 5. Display titles (title hidden) against real titles: ROUGE-L F1, and 10 side-by-side examples.
+7. --hand: only the 120 bare held-out abstracts labelled by hand from the abstract alone
+   (benchmarks/hand/names_kinds_bare_120.jsonl, stop 18), split by sha1(id) mod 2 into a tuning
+   and a test half: name exact match (null == null counts), name precision/recall/F1, kind
+   accuracy and the per-kind confusion, beside --base in the same run; --misses lists a half's
+   misses (only ever read the tuning half's while tuning).
 6. Speed: extract_facts over all papers (papers/s) against just normalising the text, and
    enrich_store into a temporary database.
 """
@@ -26,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import hashlib
 import json
 import os
 import random
@@ -428,6 +436,116 @@ def silver_kinds(papers: list[dict], base: dict | None) -> dict:
     return result
 
 
+HAND_BARE = ROOT / "benchmarks/hand/names_kinds_bare_120.jsonl"
+
+
+def hand_half(paper_id: str) -> str:
+    """The tuning/test split of the bare hand set, fixed before any tuning: sha1(id) mod 2."""
+    return "tuning" if int(hashlib.sha1(paper_id.encode("utf-8")).hexdigest(), 16) % 2 == 0 else "test"
+
+
+def hand_name_ok(pred: str | None, gold: dict, plain: str) -> bool:
+    """Null for null; else the gold name or its own acronym/expansion (`alt`), as name_matches."""
+    if not gold["name"]:
+        return not pred
+    return any(name_matches(pred, n, plain) for n in [gold["name"], *gold["alt"]])
+
+
+def hand_scores(rows: list[tuple[dict, dict]], pred: dict[str, dict]) -> dict:
+    """Name exact match (null==null counts), name P/R/F1, kind accuracy and confusion."""
+    exact = tp = fp = fn = also = kind_ok = 0
+    confusion: dict[tuple[str, str], int] = {}
+    for p, g in rows:
+        got = pred[p["id"]]
+        plain = clean(p["abstract"])
+        ok = hand_name_ok(got["name"], g, plain)
+        exact += ok
+        if g["name"] and ok:
+            tp += 1
+        else:
+            fp += bool(got["name"])
+            fn += bool(g["name"])
+        also += not ok and any(name_matches(got["name"], n, plain) for n in g.get("also", []))
+        kind_ok += got["kind"] == g["kind"]
+        key = (g["kind"], got["kind"])
+        confusion[key] = confusion.get(key, 0) + 1
+    n = len(rows)
+    precision = tp / (tp + fp) if tp + fp else 1.0
+    recall = tp / (tp + fn) if tp + fn else 1.0
+    return {
+        "n": n,
+        "exact": exact / n,
+        "precision": precision,
+        "recall": recall,
+        "f1": 2 * precision * recall / (precision + recall) if precision + recall else 0.0,
+        "tp": tp,
+        "fp": fp,
+        "fn": fn,
+        "other_name_of_paper": also,
+        "kind": kind_ok / n,
+        "confusion": confusion,
+    }
+
+
+def eval_hand(papers: list[dict], base_src: Path, halves: list[str], misses: str | None) -> dict:
+    """The 120 bare held-out abstracts labelled by hand from the abstract alone (stop 18)."""
+    gold = [json.loads(x) for x in HAND_BARE.read_text(encoding="utf-8").splitlines() if x.strip()]
+    by_id = {p["id"]: p for p in papers}
+    rows = [(by_id[g["id"]], g) for g in gold]
+    ours = {}
+    for p, _ in rows:
+        f = extract_facts(None, p["abstract"])
+        ours[p["id"]] = {"name": f["name"], "kind": f["kind"]}
+    base = base_predictions([p for p, _ in rows], base_src)
+    result: dict = {}
+    print(f"\n== hand set, bare abstracts ({HAND_BARE.name}: {len(rows)} held-out papers)")
+    for half in halves:
+        part = [(p, g) for p, g in rows if half == "all" or hand_half(p["id"]) == half]
+        named = sum(1 for _, g in part if g["name"])
+        print(f"  {half} half: {len(part)} papers, {named} name something")
+        result[half] = {"ours": hand_scores(part, ours)}
+        if base is not None:
+            result[half]["base"] = hand_scores(part, base)
+        for label, key in (("ours", "ours"), ("base", "base")):
+            if key not in result[half]:
+                continue
+            r = result[half][key]
+            print(
+                f"    {label:5s} name exact {r['exact']:.3f}  P {r['precision']:.3f}  R {r['recall']:.3f}  "
+                f"F1 {r['f1']:.3f} (tp {r['tp']}, fp {r['fp']}, fn {r['fn']}; another name of the "
+                f"paper {r['other_name_of_paper']})   kind accuracy {r['kind']:.3f}"
+            )
+        for label, key in (("ours", "ours"), ("base", "base")):
+            if key not in result[half]:
+                continue
+            conf = result[half][key]["confusion"]
+            print(f"    {label} kinds, gold -> predicted:")
+            for k in silver_kinds_order():
+                gold_n = sum(v for (g, _), v in conf.items() if g == k)
+                pred_n = sum(v for (_, q), v in conf.items() if q == k)
+                right = conf.get((k, k), 0)
+                cells = ", ".join(f"{q} {v}" for (g, q), v in sorted(conf.items()) if g == k and q != k)
+                print(
+                    f"      {k:9s} n={gold_n:3d}  precision {right / pred_n if pred_n else 0:.2f}  "
+                    f"recall {right / gold_n if gold_n else 0:.2f}" + (f"   wrong: {cells}" if cells else "")
+                )
+    if misses:
+        print(f"  name/kind misses of the {misses} half (gold | ours):")
+        for p, g in rows:
+            if hand_half(p["id"]) != misses:
+                continue
+            got = ours[p["id"]]
+            bad_name = not hand_name_ok(got["name"], g, clean(p["abstract"]))
+            if bad_name or got["kind"] != g["kind"]:
+                print(
+                    f"    {p['id']} name {g['name']!r} | {got['name']!r}"
+                    + ("  X" if bad_name else "")
+                    + f"   kind {g['kind']} | {got['kind']}"
+                    + ("  X" if got["kind"] != g["kind"] else "")
+                )
+    return result
+
+
 def eval_numbers(papers: list[dict]) -> dict:
     """The hand-checked quantities: one random quantity of each of 100 random held-out papers,
     its role read by hand, and whether the context shown then said what it measures. A
@@ -585,6 +703,12 @@ def main() -> None:
         default=Path("/tmp/paperatlas-base/src"),
         help="today's code (the starting commit), run beside ours",
     )
+    ap.add_argument(
+        "--hand",
+        choices=("tuning", "test", "both", "all"),
+        help="only the bare hand set (benchmarks/hand/names_kinds_bare_120.jsonl), this half",
+    )
+    ap.add_argument("--misses", choices=("tuning", "test"), help="with --hand: list that half's misses")
     ap.add_argument("--skip-speed", action="store_true")
     ap.add_argument("--speed-only", action="store_true")
     args = ap.parse_args()
@@ -592,6 +716,10 @@ def main() -> None:
         f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}"
     )
     papers = load_papers(args.data)
+    if args.hand:
+        halves = ["tuning", "test"] if args.hand == "both" else [args.hand]
+        eval_hand(papers, args.base, halves, args.misses)
+        return
     if not args.speed_only:
         eval_gold(args.gold, args.sample)
         held = [p for p in papers if silver.is_held_out(p["id"])]
