@@ -55,6 +55,33 @@ def load_model() -> dict | None:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
+# A hyphenated word whose lower-case tail attaches to this many different heads in the spread
+# table (LLM-based, GPT-style, token-level, context-aware, training-free) is a descriptive
+# compound, not a coined name. At 8 the tails are: based, level, aware, style, driven, guided,
+# bit, parameter, step, free (and like, wise, only at 7-8); "bench" (2) and "mini" (7) stay.
+DESCRIPTIVE_TAIL_HEADS = 8
+
+
+@lru_cache(maxsize=1)
+def descriptive_tails() -> frozenset[str]:
+    """Lower-case tails (`-based`, `-aware`) that many different tokens of the table share."""
+    heads: dict[str, int] = {}
+    for tok in term_df():
+        head, dash, tail = tok.rpartition("-")
+        if dash and head and len(tail) >= 3 and tail.isalpha() and tail.islower():
+            heads[tail] = heads.get(tail, 0) + 1
+    return frozenset(t for t, n in heads.items() if n >= DESCRIPTIVE_TAIL_HEADS)
+
+
+def is_descriptive_compound(token: str) -> bool:
+    """RLHF-aligned, LLM-based, CLIP-style: a word with a participle (-ed) or a common
+    descriptive tail, not a coinage. No silver name has an -ed tail."""
+    head, dash, tail = token.rpartition("-")
+    if not dash or not head or len(tail) < 3 or not tail.isalpha() or not tail.islower():
+        return False
+    return tail.endswith("ed") or tail in descriptive_tails()
+
+
 # A short all-caps token (LR, CE, NN, FWI; plural LLMs -> LLM) used by at least this many
 # training papers is a term of the field, not a paper's name. At 8, 7 of the ~6,700 silver
 # names of the whole corpus would be lost (UQ, NLI, GQA, ...), while 303 acronyms of <= 3
