@@ -128,3 +128,23 @@ def test_chinese_abstracts_get_a_real_kind(abstract, expected):
 )
 def test_more_kinds_from_abstract_alone(abstract, expected):
     assert kind(abstract)[0] == expected
+
+
+def test_the_rule_blend_adds_a_share_of_each_kinds_rule_score():
+    from paperatlas.enrich import kinds_model
+
+    model = {
+        "classes": ["analysis", "benchmark", "method"],
+        "bias": [0.0, 0.0, 0.5],
+        "terms": {},
+        "dense": {},
+    }
+    scores = {"analysis": 0.0, "benchmark": 3.0, "method": 0.0, "dataset": 0.0, "theory": 0.0}
+    assert kinds_model.predict(model, "we introduce a suite", scores, None) == "method"
+    # 0.2 x 3.0 = 0.6 > 0.5: the contribution sentence's kind now wins; scores cap at 10
+    assert (
+        kinds_model.predict({**model, "rule_blend": 0.2}, "we introduce a suite", scores, None) == "benchmark"
+    )
+    capped = {**scores, "benchmark": 0.0, "analysis": 100.0}
+    with_cap = {**model, "bias": [0.0, 0.0, 2.5], "rule_blend": 0.2}
+    assert kinds_model.predict(with_cap, "x", capped, None) == "method"  # 0.2 x 10 < 2.5

@@ -63,4 +63,8 @@ def predict(model: dict, text: str, scores: dict[str, float], name: str | None) 
         if w is not None and v:
             for i, c in enumerate(w):
                 z[i] += c * v
+    blend = model.get("rule_blend", 0.0)
+    if blend:  # a direct share of each kind's rule score (chosen by CV on the training papers)
+        for i, c in enumerate(classes):
+            z[i] += blend * min(scores.get(c, 0.0), 10.0)
     return classes[max(range(len(classes)), key=z.__getitem__)]
