@@ -148,3 +148,10 @@ def test_the_rule_blend_adds_a_share_of_each_kinds_rule_score():
     capped = {**scores, "benchmark": 0.0, "analysis": 100.0}
     with_cap = {**model, "bias": [0.0, 0.0, 2.5], "rule_blend": 0.2}
     assert kinds_model.predict(with_cap, "x", capped, None) == "method"  # 0.2 x 10 < 2.5
+
+
+def test_a_set_of_metrics_to_re_evaluate_systems_is_an_evaluation_contribution():
+    from paperatlas.enrich.kinds import _head_kind
+
+    assert _head_kind("SysEff, a set of new metrics to re-evaluate AI systems by cost") == "benchmark"
+    assert _head_kind("a new metric learning loss for retrieval") == "method"

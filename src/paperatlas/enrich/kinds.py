@@ -99,8 +99,8 @@ _SECOND_CONTRIBUTION = {
 _EVAL_FRAMEWORK = re.compile(
     r"\b(?:evaluation|evaluating|assessment|benchmarking|testing|diagnostic)\s+"
     r"(?:\w+\s+)?(?:framework|suite|protocol|pipeline|platform|toolkit)|"
-    r"(?:framework|suite|protocol|pipeline|platform|toolkit|testbed)\s+(?:for|to|that)\s+"
-    r"(?:[\w-]+\s+){0,2}?(?:evaluat|assess|benchmark|measur|test)",
+    r"(?:framework|suite|protocol|pipeline|platform|toolkit|testbed|metrics)\s+(?:for|to|that)\s+"
+    r"(?:[\w-]+\s+){0,2}?(?:re-?)?(?:evaluat|assess|benchmark|measur|test)",
     re.I,
 )
 
