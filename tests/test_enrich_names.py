@@ -288,3 +288,48 @@ def test_a_long_termed_run_ends_on_its_coined_short_form():
         "explainable networks. SP-ShapSearch is competitive."
     )
     assert first(text) == "SP-ShapSearch"
+
+
+def test_an_ordinary_word_after_known_terms_is_named_with_them():
+    # "LLM" and "SWE-Bench" are known terms: alone, "Chemistry" / "Pro" would be taken as the name
+    text = (
+        "Combining several models is common. We introduce LLM Chemistry – a framework that measures "
+        "when model combinations help, and test it on many tasks."
+    )
+    assert first(text) == "LLM Chemistry"
+    text = "Agents still fail on long tasks. We present SWE-Bench Pro, a harder benchmark of 700 tasks."
+    assert first(text) == "SWE-Bench Pro"
+
+
+def test_an_introducing_verb_does_not_reach_past_its_clause():
+    # not across a sentence end, nor past a preposition or an article
+    text = (
+        "Gait is usually read as a sequence; we study short contiguous pieces, which we term a "
+        "snippet. Fundamentally, a set of snippets carries both order and context."
+    )
+    assert first(text) is None
+    text = (
+        "Hierarchies differ across modalities. We propose Alignment across Trees, a method that aligns them."
+    )
+    assert first(text) != "Trees"
+
+
+def test_an_introducing_verb_still_governs_a_name_later_in_its_clause():
+    text = (
+        "Unlearning usually needs the forget set. We introduce a practical framework Relearn, a "
+        "partially-blind method that needs no forget set. Relearn unlearns fast."
+    )
+    assert first(text) == "Relearn"
+    text = (
+        "Fine-tuning interferes with prior knowledge. We propose and analyze Drop-then-Tune: a "
+        "two-stage protocol that unlearns before it adapts."
+    )
+    assert first(text) == "Drop-then-Tune"
+
+
+def test_a_pronoun_is_never_a_name():
+    text = (
+        "Reasoning models over-reflect. We propose cyclical reflection scheduling (termed Ours), a "
+        "training-free decoding strategy that modulates reflection tokens."
+    )
+    assert first(text) != "Ours"

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from paperatlas.enrich import names_model
 from paperatlas.enrich.known import is_known, is_known_exact
 from paperatlas.enrich.text import clean, placeholder_macros
+from paperatlas.text import FUNCTION_WORDS
 
 # A name token: letters/digits joined by - . + _ ' (trailing ++ allowed, as in C++).
 # A bracketed part inside a name is allowed when letters follow it (A-(B)C, S(M)oE), so
@@ -443,7 +444,27 @@ def _introduced_at(plain: str, start: int, end: int) -> bool:
 
 _WHICH_WE_PROPOSE = re.compile(r"\s*(?:,\s*)?(?:which|that)\s+(?:we\s+)?(?:propose|introduce)")
 _HEAD_COLON = re.compile(rf"\b(?:{_HEAD_NOUNS})s?\s*:\s*$", re.I)
-_INTRO_AT_END = re.compile(_INTRO.pattern + r"\s+(?:the\s+)?$", re.I)
+_CLAUSE_END = re.compile(r"[.;!?]\s")
+_PREPOSITIONS = frozenset("across via toward towards among within without beyond upon".split())
+
+
+def _intro_in_clause(prefix: str) -> bool:
+    """Does an introducing verb govern what follows `prefix`: "we propose (and analyze) X",
+    "we introduce a practical framework X" — but not across a sentence end ("... which we
+    term a snippet. Fundamentally, ...") nor after a preposition or article ("we propose
+    Alignment across Trees", "Speak to a Protein")?"""
+    last = max(_INTRO.finditer(prefix), key=lambda m: m.start(), default=None)
+    if last is None:
+        return False
+    after = prefix[last.end() :]
+    if _CLAUSE_END.search(after):
+        return False
+    words = after.split()
+    if not words or words[-1].lower() in ("the", "our"):
+        return True
+    return words[-1].lower() not in FUNCTION_WORDS and words[-1].lower() not in _PREPOSITIONS
+
+
 _CUE_BEFORE = re.compile(r"\b(?:our|novel|new|proposed|introducing|propose|present|introduce)\b", re.I)
 _CLAUSE_BREAK = re.compile(
     r"\b(?:which|that|where|whose|to|using|by|leveraging|when|while|"
@@ -670,6 +691,14 @@ def _appositive(t: _Text):
                 words = run.group(1).split()
                 while words and (words[0].lower() in _STARTERS or is_known(words[0])):
                     words.pop(0)
+                if (
+                    not words
+                    and not _is_name_like(tm.group(1), False)
+                    and _intro_in_clause(prefix[-80:][: run.start()])
+                ):
+                    # "we introduce LLM Chemistry, a ..." / "SWE-Bench Pro": an ordinary word
+                    # after known terms, right after the verb, is named together with them
+                    words = run.group(1).split()
                 if words:
                     name = " ".join([*words, tm.group(1)])
                     yield Hit(
@@ -679,7 +708,7 @@ def _appositive(t: _Text):
                         allow_family=True,
                     )
                     continue
-        right_after_intro = bool(_INTRO_AT_END.search(prefix[-80:]))
+        right_after_intro = _intro_in_clause(prefix[-80:])
         if not (tm is paren or _is_name_like(tm.group(1), False) or right_after_intro):
             continue
         yield Hit(
@@ -900,8 +929,10 @@ def _accept(hit: Hit, t: _Text, placeholders: set[str]) -> str | None:
         return None  # \tool stands for a name the abstract never spells out
     if is_known_exact(token) or (not hit.allow_family and is_known(token)):
         return None
-    if " " not in token and not _is_name_like(token, hit.strong):
-        return None
+    if " " not in token and (
+        (token.lower() in FUNCTION_WORDS and token[1:].islower()) or not _is_name_like(token, hit.strong)
+    ):
+        return None  # "(termed Ours)": a pronoun or article is never a name
     if " " not in token and names_model.is_descriptive_compound(token):
         return None  # RLHF-aligned, LLM-based: a description, not a name
     if _EN_DASH_PAIR.fullmatch(token):
