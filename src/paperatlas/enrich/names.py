@@ -1132,6 +1132,20 @@ def merge(cands: list[Candidate], plain: str, df=None) -> list[tuple[Candidate, 
     return out
 
 
+_SELF_REFERENCE = re.compile(r"\b(?:we|our|us|this\s+(?:paper|work|study|article))\b", re.I)
+
+
+def _background_acronym(cand: Candidate, feats: dict[str, float], plain: str) -> bool:
+    """An acronym only ever defined, and defined in an opening sentence that speaks of the field
+    rather than of this paper ("Multivariate time series anomaly detection (MTS-AD) is ..."): the
+    topic, not a contribution. On the training papers all 15 such headlines were topics."""
+    if {k for k in feats if k.startswith("cue=")} != {"cue=acronym"}:
+        return False
+    first_end = plain.find(". ")
+    first = plain if first_end < 0 else plain[: first_end + 1]
+    return cand.position < len(first) and not _SELF_REFERENCE.search(first)
+
+
 def _rank(cands: list[Candidate], plain: str) -> list[str]:
     """Merge evidence per name and order: headline first.
 
@@ -1140,7 +1154,9 @@ def _rank(cands: list[Candidate], plain: str) -> list[str]:
     strength is its strongest cue, plus a little for each further kind of cue and for recurring
     mentions; the headline is the earliest name nearly as strong as the best one.
     """
-    merged = merge(cands, plain)
+    merged = [(c, f) for c, f in merge(cands, plain) if not _background_acronym(c, f, plain)]
+    if not merged:
+        return []
     model = names_model.load_model()
     if model is not None:
         probs = [(names_model.score(model, f), c) for c, f in merged]
