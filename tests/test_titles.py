@@ -147,3 +147,27 @@ def test_no_candidate_keeps_a_list_marker_or_opens_a_subordinate_clause():
     assert any("group direct alignment loss" in t.lower() for t in texts), texts
     assert not [t for t in texts if re.search(r"(?:^|\s)[12]\)", t)], texts
     assert not [t for t in texts if t.lower().startswith(("although", "given"))], texts
+
+
+def test_no_title_holds_half_a_bracket_a_cut_abbreviation_or_a_repeat():
+    assert titles.readable("PixelGaze: Gaze target segmentation and recognition")
+    assert not titles.readable("PixelGaze: Gaze target segmentation, and recognition)")
+    assert not titles.readable("Thyme: GRPO-ATS (Group Relative Policy Optimization in perception")
+    assert not titles.readable("BrainFCIR: Intracranial neural recordings (e.g.")
+    assert not titles.readable("DGN: Dynamic Gated Neuron~")
+    assert not titles.readable("Units within vision-language models and demonstrate")
+    assert not titles.readable("NH-Fair: Unified benchmark for fairness for fairness without harm")
+    assert titles.readable("TD-M(PC)2: Temporal difference control with policy constraints")
+    # a long parenthesis the clean-up keeps: no candidate ends inside it
+    sents = sentences(
+        "Gaze following is hard. We introduce PixelGaze (a pixel-level model that performs gaze "
+        "target segmentation, and recognition) for natural scenes, trained on 90k frames."
+    )
+    texts = [t for t, _ in titles.candidates(sents, "PixelGaze")]
+    assert texts and all(t.count("(") == t.count(")") for t in texts), texts
+
+
+def test_a_name_set_off_by_a_dash_leaves_no_dash_in_the_title():
+    assert titles._drop_name("Qronos — post-training quantization algorithm", "Qronos") == (
+        "post-training quantization algorithm"
+    )

@@ -24,6 +24,7 @@ import json
 import re
 from functools import lru_cache
 from importlib import resources
+from itertools import pairwise
 from pathlib import Path
 from typing import NamedTuple
 
@@ -63,6 +64,34 @@ _BAD_LAST = frozenset(
     "a an the of to for in on with and or by our its their this these that is are be we "
     "from as at into via it his her than such both either each".split()
 )
+# A title never ends on a reporting verb that wants its object ("... and show"), and holds no
+# half of a bracket, no abbreviation cut off ("(e.g."), no macro left over ("methodname~") and
+# no pair of words said again right after itself.
+_REPORTING_LAST = frozenset(
+    "show shows demonstrate demonstrates propose proposes present presents introduce introduces "
+    "find finds reveal reveals prove proves achieve achieves evaluate evaluates analyze analyzes "
+    "study studies".split()
+)
+_LEFTOVER = re.compile(r"[~\\$]|\b(?:e\.g|i\.e|etc|cf)\.?$", re.I)
+
+
+def readable(text: str) -> bool:
+    """Can `text` stand as a title (see the comment above)? "Name: " heads are allowed."""
+    body = text.split(": ", 1)[1] if ": " in text else text
+    words = body.split()
+    if not words:
+        return False
+    if text.count("(") != text.count(")") or text.count("[") != text.count("]"):
+        return False
+    if _LEFTOVER.search(text):
+        return False
+    plain = [w.lower().strip(".,;:") for w in words]
+    pairs = list(pairwise(plain))
+    if any(pairs[i] in pairs[i + 2 : i + 4] for i in range(len(pairs))):
+        return False  # a joined tail that says its head again: "for fairness for fairness"
+    return plain[-1] not in _REPORTING_LAST
+
+
 _BAD_FIRST = frozenset(
     "and or of to for in on with by as at than which who whose where when while but also "
     "then thus however moreover furthermore finally specifically namely is are was were be "
@@ -184,7 +213,7 @@ def _drop_name(text: str, name: str) -> str:
     if i < 0:
         return text
     text = (text[:i] + text[i + len(name) :]).strip()
-    text = re.sub(r"^[,:;\s]+|[,:;\s]+$", "", text)
+    text = re.sub(r"^[,:;\s–—-]+|[,:;\s–—-]+$", "", text)  # "X – a framework": no dash left
     return re.sub(r"\s{2,}", " ", re.sub(r"\s+([,;:])", r"\1", text))
 
 
@@ -234,7 +263,7 @@ def candidates(
                     text = f"{name}: {rest[:1].upper()}{rest[1:]}"
                 else:
                     text = span[:1].upper() + span[1:]
-                if len(text) > MAX_CHARS or text in seen:
+                if len(text) > MAX_CHARS or text in seen or not readable(text):
                     continue
                 seen.add(text)
                 out.append(
@@ -413,7 +442,7 @@ def _end_offsets(s: str) -> list[int]:
 def ranked(sents: list[str], name: str | None, model: TitleModel) -> str | None:
     """The chosen title before word deletion: the best candidate, or one of its short spans
     joined with what it is for when the second stage scores that higher."""
-    options = join_options(sents, name, model)
+    options = [o for o in join_options(sents, name, model) if readable(o[0])]
     if not options:
         return None
     if len(options) == 1:
