@@ -263,7 +263,7 @@ def candidates(
                     text = f"{name}: {rest[:1].upper()}{rest[1:]}"
                 else:
                     text = span[:1].upper() + span[1:]
-                if len(text) > MAX_CHARS or text in seen or not readable(text):
+                if len(text) > MAX_CHARS or text in seen:
                     continue
                 seen.add(text)
                 out.append(
@@ -422,7 +422,12 @@ def join_options(
         key=lambda x: -x[1],
     )
     shown = next(
-        (x for x in scored if len((x[0].split(": ", 1)[1] if name else x[0]).split()) >= MIN_SHOWN), None
+        (
+            x
+            for x in scored
+            if len((x[0].split(": ", 1)[1] if name else x[0]).split()) >= MIN_SHOWN and readable(x[0])
+        ),
+        None,
     )
     if shown is None:
         return []
@@ -450,6 +455,15 @@ def ranked(sents: list[str], name: str | None, model: TitleModel) -> str | None:
     return max(options, key=lambda o: sum(w * f for w, f in zip(model.join_weights, o[1])))[0]
 
 
+_WRAPPED = re.compile(r"^((?:[^:]{1,40}: )?)\(([^()]+)\)")
+
+
+def _unwrapped(title: str) -> str:
+    """ "INSTANT: (compressIng gradieNtS ... Training)" -> "INSTANT: compressIng ... Training":
+    a name's expansion in brackets reads as the title without them."""
+    return _WRAPPED.sub(r"\1\2", title, count=1)
+
+
 def best_title(sents: list[str], name: str | None, model: TitleModel | None = None) -> str | None:
     """The chosen title (`ranked`) with the droppable words dropped, or None when there is no
     candidate (or no model)."""
@@ -457,6 +471,8 @@ def best_title(sents: list[str], name: str | None, model: TitleModel | None = No
     if model is None:
         return None
     best = ranked(sents, name, model)
+    if best is not None:
+        best = _unwrapped(best)
     if best is None or not model.trim_weights:
         return best
     prefix = f"{name}: " if name else ""
