@@ -10,7 +10,9 @@ first N in file order. Three titles per paper, in the same run:
 - first sentence: the abstract's first sentence cut to 12 words.
 Prints mean ROUGE-L (LCS over lower-cased words, F1) for each, ratios, the share of titles
 that end on a function word or on a word that needs a complement ("based", "designed": the
-model's learned list) -- both a cut mid-clause --, the time per title, and 20 random examples.
+model's learned list) -- both a cut mid-clause --, how many hold a broken piece (half a bracket,
+a cut-off "e.g.", a leftover macro, a word pair said twice in a row, a reporting verb at the end:
+`titles.readable`; or a dash right after "Name:"), the time per title, and 20 random examples.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ import time
 from iclr_data import DEFAULT_DATA, is_held_out, load_rows, real_abstract
 from paperatlas.enrich.pipeline import extract_facts
 from paperatlas.enrich.text import clean
-from paperatlas.enrich.titles import load_model, rouge_l
+from paperatlas.enrich.titles import load_model, readable, rouge_l
 
 _DANGLING = frozenset(
     "a an the of to for in on with and or by our its their this that is are be we from as at into via".split()
@@ -117,9 +119,11 @@ def main() -> None:
         cut = sum(dangling(t) for t in titles) / len(titles)
         hanging = sum(incomplete(t, needs) for t in titles) / len(titles)
         words = sum(len(t.split()) for t in titles) / len(titles)
+        broken = sum(not readable(t) or ": —" in t or ": –" in t for t in titles)
         print(
             f"  {label:28s} ROUGE-L {scores[label]:.4f}   ends on a function word {cut:5.1%}"
             f"   on a word needing a complement {hanging:5.1%}   {words:.1f} words"
+            f"   broken pieces {broken}"
         )
     for label in systems:
         if label != "new":
