@@ -16,7 +16,6 @@ thread (about 3 CPU-minutes an epoch on the shared machine).
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import random
 import sys
@@ -31,8 +30,7 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import title_seq_numpy  # noqa: E402
-from build_titles import validation  # noqa: E402
-from paperatlas.enrich.areas import is_held_out  # noqa: E402
+from build_titles import titled_training_rows, validation  # noqa: E402
 from paperatlas.enrich.text import clean, sentences  # noqa: E402
 from paperatlas.enrich.titles import rouge_l  # noqa: E402
 from title_seq_numpy import (  # noqa: E402
@@ -51,13 +49,7 @@ TGT_MAX = 24
 
 
 def load(path: Path) -> list[dict]:
-    with gzip.open(path, "rt", encoding="utf-8") as fh:
-        rows = [json.loads(line) for line in fh if line.strip()]
-    rows = [
-        r
-        for r in rows
-        if len((r.get("abstract") or "").strip()) >= 100 and r.get("title") and not is_held_out(r["id"])
-    ]
+    rows = titled_training_rows(path)
     for r in rows:
         r["_text"] = " ".join(sentences(clean(r["abstract"])))
         r["_src"], r["_shapes"] = source(r["_text"])

@@ -75,14 +75,19 @@ def validation(paper_id: str) -> bool:
     return int(hashlib.sha1(("v" + paper_id).encode()).hexdigest()[:8], 16) % 5 == 0
 
 
-def load(path: Path) -> list[dict]:
+def titled_training_rows(path: Path) -> list[dict]:
+    """The training split's papers with a title and a real abstract (>= 100 characters)."""
     with gzip.open(path, "rt", encoding="utf-8") as fh:
         rows = [json.loads(line) for line in fh if line.strip()]
-    rows = [
+    return [
         r
         for r in rows
         if len((r.get("abstract") or "").strip()) >= 100 and r.get("title") and not is_held_out(r["id"])
     ]
+
+
+def load(path: Path) -> list[dict]:
+    rows = titled_training_rows(path)
     for r in rows:
         plain = clean(r["abstract"])
         names = extract_names(r["abstract"], plain)
