@@ -30,8 +30,8 @@ from paperatlas.progress import progress_bar
 EXTRACTOR_VERSION = "5"  # 2: learned names and kinds, number role/context, Chinese text
 # 3: the list's own code links (Paper.code_urls) are links of the paper (has_code)
 # 4: display titles trimmed by title_trim; areas blend the static-vector classifier
-# 5: names (cited, en-dash pairs, descriptive compounds, intro verbs within their clause), kinds'
-#    rule blend
+# 5: names (cited, en-dash pairs, descriptive compounds, intro verbs within their clause,
+#    background acronyms), kinds' rule blend, display titles without broken pieces
 BATCH = 500
 PARALLEL_FROM = 3000  # papers to do before worker processes pay for their start-up
 
