@@ -5,6 +5,7 @@
         [--skip-speed | --speed-only]
     .venv/bin/python benchmarks/enrich_eval.py --hand {tuning,test,both,all} [--misses tuning]
         [--base /tmp/base18/src]
+    .venv/bin/python benchmarks/enrich_eval.py --realworld [../shared/realworld] [--base ...]
 
 1. Gold (19 hand-annotated abstracts of examples/iclr2026_sample_list.txt): primary name exact
    match, kind accuracy, link precision/recall, number recall, and of the gold numbers found:
@@ -25,6 +26,8 @@
    and a test half: name exact match (null == null counts), name precision/recall/F1, kind
    accuracy and the per-kind confusion, beside --base in the same run; --misses lists a half's
    misses (only ever read the tuning half's while tuning).
+8. --realworld [DIR]: only names on the real-world lists (../shared/realworld): silver names
+   from the titles that lead with one, as in 2, beside --base.
 6. Speed: extract_facts over all papers (papers/s) against just normalising the text, and
    enrich_store into a temporary database.
 """
@@ -692,6 +695,48 @@ def speed(papers: list[dict], base_src: Path = Path("/tmp/paperatlas-base/src"))
     return {"extract_facts": rate, "cpu_rate": cpu_rate, "baseline": base, "enrich_store": store_rate}
 
 
+def eval_realworld(folder: Path, base_src: Path) -> None:
+    """Names on lists from elsewhere (arXiv digests, a DAC program, a Zotero library, ...): the
+    silver name of a titled paper is the coined word its title leads with ("Name: ...",
+    `names.title_name`) when the abstract holds it; extraction sees the abstract only. Papers
+    whose title leads with no name are counted apart: many of them still introduce one
+    ("Xception: ..." reads as an ordinary word to title_name), so that count is not an error rate."""
+    from paperatlas.enrich.names import title_name
+    from paperatlas.sources import read
+
+    rows: list[tuple[dict, str | None]] = []
+    for path in sorted(folder.iterdir()):
+        if path.name in ("README.md", "truth.jsonl") or path.name.startswith("."):
+            continue
+        for i, paper in enumerate(read(path)):
+            abstract, title = paper.abstract or "", paper.title or ""
+            if title and len(abstract.strip()) >= 100:
+                name = title_name(title)
+                rows.append(
+                    (
+                        {"id": f"{path.name}#{i}", "abstract": abstract},
+                        name if name and name in abstract else None,
+                    )
+                )
+    named = [r for r in rows if r[1]]
+    print(
+        f"\n== names on the real-world lists of {folder}: {len(rows)} titled papers with an abstract, "
+        f"{len(named)} whose title leads with a name the abstract holds"
+    )
+    systems = {"ours": {p["id"]: extract_facts(None, p["abstract"])["name"] for p, _ in rows}}
+    base = base_predictions([p for p, _ in rows], base_src)
+    if base is not None:
+        systems["today's code"] = {pid: v["name"] for pid, v in base.items()}
+    for label, pred in systems.items():
+        r = prf(named, pred)
+        others = sum(1 for p, n in rows if not n and pred.get(p["id"]))
+        print(
+            f"  {label:13s} precision {r['precision']:.3f}  recall {r['recall']:.3f}  F1 {r['f1']:.3f}   "
+            f"(tp {r['tp']}, fp {r['fp']}, fn {r['fn']}); titles leading with no name given one: "
+            f"{others} of {len(rows) - len(named)}"
+        )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--data", type=Path, default=ROOT / "../shared/data/iclr2026.jsonl.gz")
@@ -709,12 +754,22 @@ def main() -> None:
         help="only the bare hand set (benchmarks/hand/names_kinds_bare_120.jsonl), this half",
     )
     ap.add_argument("--misses", choices=("tuning", "test"), help="with --hand: list that half's misses")
+    ap.add_argument(
+        "--realworld",
+        type=Path,
+        nargs="?",
+        const=ROOT / "../shared/realworld",
+        help="only names on the real-world lists in this folder (default ../shared/realworld)",
+    )
     ap.add_argument("--skip-speed", action="store_true")
     ap.add_argument("--speed-only", action="store_true")
     args = ap.parse_args()
     print(
         f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}"
     )
+    if args.realworld:
+        eval_realworld(args.realworld, args.base)
+        return
     papers = load_papers(args.data)
     if args.hand:
         halves = ["tuning", "test"] if args.hand == "both" else [args.hand]
