@@ -26,8 +26,9 @@
    and a test half: name exact match (null == null counts), name precision/recall/F1, kind
    accuracy and the per-kind confusion, beside --base in the same run; --misses lists a half's
    misses (only ever read the tuning half's while tuning).
-8. --realworld [DIR]: only names on the real-world lists (../shared/realworld): silver names
-   from the titles that lead with one, as in 2, beside --base.
+8. --realworld [DIR]: only the real-world lists (../shared/realworld), titled papers with an
+   abstract: names (silver from the titles that lead with one, as in 2) and kinds (silver from
+   the titles, as in 3) beside --base, display titles (title hidden) against the real ones.
 6. Speed: extract_facts over all papers (papers/s) against just normalising the text, and
    enrich_store into a temporary database.
 """
@@ -44,6 +45,7 @@ import re
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -714,7 +716,7 @@ def eval_realworld(folder: Path, base_src: Path) -> None:
                 name = title_name(title)
                 rows.append(
                     (
-                        {"id": f"{path.name}#{i}", "abstract": abstract},
+                        {"id": f"{path.name}#{i}", "abstract": abstract, "title": title},
                         name if name and name in abstract else None,
                     )
                 )
@@ -723,7 +725,8 @@ def eval_realworld(folder: Path, base_src: Path) -> None:
         f"\n== names on the real-world lists of {folder}: {len(rows)} titled papers with an abstract, "
         f"{len(named)} whose title leads with a name the abstract holds"
     )
-    systems = {"ours": {p["id"]: extract_facts(None, p["abstract"])["name"] for p, _ in rows}}
+    facts = {p["id"]: extract_facts(None, p["abstract"]) for p, _ in rows}
+    systems = {"ours": {pid: f["name"] for pid, f in facts.items()}}
     base = base_predictions([p for p, _ in rows], base_src)
     if base is not None:
         systems["today's code"] = {pid: v["name"] for pid, v in base.items()}
@@ -735,6 +738,23 @@ def eval_realworld(folder: Path, base_src: Path) -> None:
             f"(tp {r['tp']}, fp {r['fp']}, fn {r['fn']}); titles leading with no name given one: "
             f"{others} of {len(rows) - len(named)}"
         )
+    kinds = [(p, k) for p, _ in rows if (k := silver.kind_label(p))]
+    print(f"  kinds (silver from {len(kinds)} titles of a telling shape, as in 3):")
+    kind_systems = {"ours": {pid: f["kind"] for pid, f in facts.items()}, "always 'method'": {}}
+    if base is not None:
+        kind_systems["today's code"] = {pid: v["kind"] for pid, v in base.items()}
+    for label, pred in kind_systems.items():
+        right = sum(pred.get(p["id"], "method") == k for p, k in kinds)
+        per_kind = ", ".join(
+            f"{kind} {sum(pred.get(p['id'], 'method') == k for p, k in kinds if k == kind)}/{n}"
+            for kind, n in Counter(k for _, k in kinds).most_common()
+        )
+        print(f"    {label:15s} accuracy {right / max(1, len(kinds)):.3f} ({right}/{len(kinds)}; {per_kind})")
+    first = [" ".join(p["abstract"].split()[:12]) for p, _ in rows]
+    shown = [facts[p["id"]]["display_title"] or "" for p, _ in rows]
+    for label, titles in (("ours", shown), ("first 12 words", first)):
+        score = sum(rouge_l(t, p["title"]) for t, (p, _) in zip(titles, rows)) / max(1, len(rows))
+        print(f"  display titles (title hidden) vs real, {label:14s} ROUGE-L {score:.3f}")
 
 
 def main() -> None:

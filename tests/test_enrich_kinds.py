@@ -155,3 +155,20 @@ def test_a_set_of_metrics_to_re_evaluate_systems_is_an_evaluation_contribution()
 
     assert _head_kind("SysEff, a set of new metrics to re-evaluate AI systems by cost") == "benchmark"
     assert _head_kind("a new metric learning loss for retrieval") == "method"
+
+
+def test_a_survey_is_an_analysis_whatever_it_surveys():
+    text = (
+        "Video super-resolution restores high-resolution frames from low-resolution videos. Deep "
+        "learning has brought rapid progress. In this survey, we give a systematic overview of deep "
+        "video super-resolution: we group the existing methods by how they align frames, summarise "
+        "the benchmark datasets and evaluation metrics, and compare the reported results of 37 "
+        "methods on four benchmarks. Finally, we discuss open problems."
+    )
+    assert kind(text)[0] == "analysis"
+    # a benchmark about literature reviews is not a survey
+    bench = (
+        "Systematic literature review is slow. We introduce ReviewBench, a benchmark of 500 review "
+        "questions, and evaluate 12 LLM agents on it; the best agent answers 41% correctly."
+    )
+    assert kind(bench)[0] == "benchmark"

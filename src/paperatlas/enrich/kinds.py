@@ -104,6 +104,20 @@ _EVAL_FRAMEWORK = re.compile(
     re.I,
 )
 
+# A survey or review says so of itself early ("This survey ...", "In this review ...", "we
+# provide a comprehensive survey of ...", "we review recent ..."). The kind model, fit on ICLR
+# papers (4 surveys in 15,602), reads a survey's words (benchmarks, datasets, methods) as a
+# benchmark's; on the real-world lists 1 in 70 papers is one. "Literature review" alone is
+# often the topic (benchmarks of review automation), so only the paper speaking of itself counts.
+_SURVEY = re.compile(
+    r"\b(?:(?:this|our|the\s+present)\s+(?:survey|review|overview)\b|in\s+this\s+(?:survey|review)\b|"
+    r"(?:we|this\s+(?:paper|article|work))\s+(?:\w+\s+){0,2}?(?:survey|review)s?\s+(?:the|recent|"
+    r"existing|current|state|advances|progress|developments|methods|approaches|techniques|literature|"
+    r"research)\b|(?:we|this\s+(?:paper|article|work))\s+(?:present|provide|give|offer|conduct|perform)s?"
+    r"\s+(?:a|an)\s+(?:[\w-]+\s+){0,3}?(?:survey|review|overview)\s+of\b)",
+    re.I,
+)
+
 # Cues anywhere in the abstract, with weights (counted at most twice each).
 _CUES: dict[str, list[tuple[re.Pattern, float]]] = {
     "benchmark": [
@@ -358,6 +372,8 @@ def classify_kind(sents: list[str], name: str | None = None) -> tuple[str, list[
         main = kinds_model.predict(model, " ".join(sents), score, name)
     rule_main = max(KINDS, key=lambda k: (score[k], -KINDS.index(k)))
     main = main or rule_main
+    if not cjk and _SURVEY.search(" ".join(sents[:4])):
+        main = "analysis"  # a survey maps a field: the knowledge kind, whatever its words are about
     top = max(score[main], score[rule_main])
     secondary = [k for k in KINDS if k != main and score[k] >= max(2.5, 0.5 * top)]
     return main, secondary
