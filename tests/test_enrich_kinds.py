@@ -172,3 +172,13 @@ def test_a_survey_is_an_analysis_whatever_it_surveys():
         "questions, and evaluate 12 LLM agents on it; the best agent answers 41% correctly."
     )
     assert kind(bench)[0] == "benchmark"
+
+
+def test_the_introducing_verb_after_and_names_the_contribution():
+    text = (
+        "Associative ability matters for creative models, but its evaluation is ambiguous. To address "
+        "this issue, we decompose ambiguity into two types and introduce AssoBench, a benchmark "
+        "designed to evaluate associative ability of multimodal models. We then conduct extensive "
+        "experiments on 14 MLLMs."
+    )
+    assert kind(text)[0] == "benchmark"

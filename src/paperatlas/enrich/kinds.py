@@ -22,7 +22,9 @@ _INTRO = re.compile(
     r"\b(?:we|this\s+(?:paper|work|study)|here,?\s+we|our\s+(?:work|paper))\s+"
     r"(?:(?:also|further|first|then|additionally|therefore|thus|newly|carefully|systematically)\s+)?"
     r"(?:present|propose|introduce|develop|design|build|construct|release|curate|create|"
-    r"contribute|establish|devise|offer|unveil|collect|assemble|put\s+forward|provide)(?:s|d|ed)?\b",
+    r"contribute|establish|devise|offer|unveil|collect|assemble|put\s+forward|provide)(?:s|d|ed)?\b|"
+    # "we decompose the problem ... and introduce X, a benchmark": the verb after "and"
+    r"\band\s+(?:then\s+|further\s+|also\s+)?(?:introduce|propose|present|release|curate|construct)(?:s|d)?\b",
     re.I,
 )
 _STUDY = re.compile(
