@@ -349,3 +349,17 @@ def test_an_acronym_defined_in_a_background_opening_is_the_topic():
         "We present Multiscale Temporal Sketch Anomaly Detection (MTS-AD), a detector for",
     )
     assert first(own) == "MTS-AD"
+
+
+def test_a_lower_case_compound_does_not_end_the_introducing_clause():
+    # "end-to-end" holds "to", which ends the words after the verb when it stands alone
+    text = (
+        "Clock tree synthesis is split into steps. To solve this, we propose an end-to-end "
+        "differentiable synthesis framework, DiffCT, based on a probabilistic graphical model."
+    )
+    assert first(text) == "DiffCT"
+    # a compound of terms still stops it: a conversion is not a name
+    text = (
+        "Spiking models are costly to train. We propose a layer-wise ANN-to-SNN conversion with calibration."
+    )
+    assert first(text) != "ANN-to-SNN"

@@ -719,12 +719,29 @@ def _appositive(t: _Text):
         )
 
 
+def _window_stop(span: str) -> re.Match[str] | None:
+    """Where the words after an introducing verb stop being its object (_WINDOW_STOP), not
+    counting a word inside a lower-case compound ("an end-to-end differentiable framework,
+    DCTS, ..."): "ANN-to-SNN" and "video-to-4D" still stop, as they always did."""
+    for m in _WINDOW_STOP.finditer(span):
+        a, b = m.start(), m.end()
+        if (
+            span[a - 2 : a - 1].islower()
+            and span[a - 1 : a] == "-"
+            and span[b : b + 1] == "-"
+            and span[b + 1 : b + 2].islower()
+        ):
+            continue
+        return m
+    return None
+
+
 def _introducing_verb(t: _Text):
     """we present / propose / introduce ... X: the first name-like token before the clause ends."""
     plain = t.plain
     for m in _INTRO.finditer(plain):
         span = plain[m.end() : m.end() + 200]
-        stop = _WINDOW_STOP.search(span)
+        stop = _window_stop(span)
         window = span[: stop.start()] if stop else span
         set_off_found = False
         first = None
