@@ -398,7 +398,10 @@ def long_form(acronym: str, before: str) -> str | None:
         short = short[:-1]
     if sum(c.isalpha() for c in short) < 2 or not short[0].isalnum():
         return None
-    max_words = min(len(short) + 5, len(short) * 2)
+    # Schwartz-Hearst's min(|A| + 5, 2|A|) words is too few for ML coinages ("a Fast
+    # Open-vocabulary 3D instance segmentation method via Label-guided Knowledge distillation
+    # (FOLK)": ten words); the letters must still start words in order
+    max_words = len(short) + 6
     words = before.split()[-max_words:]
     long = " ".join(words)
     s, i = len(short) - 1, len(long) - 1
