@@ -373,3 +373,22 @@ def test_a_long_expansion_still_defines_its_acronym():
         "(FOLK). FOLK distills a teacher into a 3D student and runs six times faster on ScanNet200."
     )
     assert first(text) == "FOLK"
+
+
+def test_a_field_acronym_used_as_a_subject_is_still_the_topic():
+    from paperatlas.enrich.names import Candidate, _background_acronym
+
+    plain = (
+        "Video Class-Incremental Learning (VCIL) seeks models that keep learning new classes. Unlike "
+        "image class-incremental learning, VCIL adds temporal structure. We route tokens to prototypes."
+    )
+    cand = Candidate("VCIL", 1.5, plain.index("VCIL"), "acronym")
+    defined_and_subject = {"cue=acronym": 1.0, "cue=subject-acronym": 1.0}
+    assert _background_acronym(cand, defined_and_subject, plain)
+    assert not _background_acronym(cand, {**defined_and_subject, "cue=intro-later": 1.0}, plain)
+    # a paper that opens on its own name, or whose name introduces something, is not background
+    own = "SELECTOR (Sensitivity-based Exploration of Correlated Tokens) targets wasted simulations."
+    assert not _background_acronym(Candidate("SELECTOR", 1.5, 0, "acronym"), defined_and_subject, own)
+    intro = "Text-to-Image Prompt Optimization (TIPO) introduces an efficient approach to prompt refinement."
+    tipo = Candidate("TIPO", 1.5, intro.index("TIPO"), "acronym")
+    assert not _background_acronym(tipo, defined_and_subject, intro)
