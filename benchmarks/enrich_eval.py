@@ -707,9 +707,8 @@ def eval_realworld(folder: Path, base_src: Path) -> None:
     from paperatlas.sources import read
 
     rows: list[tuple[dict, str | None]] = []
-    for path in sorted(folder.iterdir()):
-        if path.name in ("README.md", "truth.jsonl") or path.name.startswith("."):
-            continue
+    truth = (folder / "truth.jsonl").read_text(encoding="utf-8").splitlines()
+    for path in sorted(folder / json.loads(line)["file"] for line in truth if line.strip()):
         for i, paper in enumerate(read(path)):
             abstract, title = paper.abstract or "", paper.title or ""
             if title and len(abstract.strip()) >= 100:
@@ -779,7 +778,7 @@ def main() -> None:
         type=Path,
         nargs="?",
         const=ROOT / "../shared/realworld",
-        help="only names on the real-world lists in this folder (default ../shared/realworld)",
+        help="only the real-world lists in this folder (default ../shared/realworld): names, kinds, titles",
     )
     ap.add_argument("--skip-speed", action="store_true")
     ap.add_argument("--speed-only", action="store_true")

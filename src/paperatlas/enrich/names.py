@@ -1157,8 +1157,6 @@ def merge(cands: list[Candidate], plain: str, df=None) -> list[tuple[Candidate, 
 _SELF_REFERENCE = re.compile(
     r"\b(?:we|our|us|this\s+(?:paper|work|study|article)|introduces|proposes|presents)\b", re.I
 )
-
-
 # cues that say an acronym is defined or used as a subject, never that the paper introduces it
 _ONLY_DEFINED = frozenset(("cue=acronym", "cue=subject-acronym", "cue=subject"))
 
@@ -1171,10 +1169,10 @@ def _background_acronym(cand: Candidate, feats: dict[str, float], plain: str) ->
     cues = {k for k in feats if k.startswith("cue=")}
     if "cue=acronym" not in cues or not cues <= _ONLY_DEFINED:
         return False
-    first_end = plain.find(". ")
-    first = plain if first_end < 0 else plain[: first_end + 1]
     if plain.startswith(cand.name):
         return False  # "SELECT (Sensitivity-based ...) targets ...": the paper opens on its name
+    first_end = plain.find(". ")
+    first = plain if first_end < 0 else plain[: first_end + 1]
     return cand.position < len(first) and not _SELF_REFERENCE.search(first)
 
 
