@@ -1,9 +1,9 @@
 """Search quality: known-item MRR@10 / recall@10 per query type, and need-based nDCG@10.
 
     nice .venv/bin/python benchmarks/search_eval.py [--data ../shared/data/iclr2026.jsonl.gz]
-        [--titles 500] [--names 300] [--no-known] [--no-needs] [--tune] [--no-tune-known]
+        [--titles 500] [--names 300] [--tldrs 500] [--no-known] [--no-needs] [--tune] [--no-tune-known]
 
-Part 1, known items (issue 18; search_known.py has the details): titles, names,
+Part 1, known items (issue 18; search_known.py has the details): titles, names, TL;DRs,
 hand-written paraphrases and Chinese queries, each with one target paper, over the
 abstract-only held-out atlas; split into a tuning and a test half by a hash of the
 target id before any tuning; BM25, vectors, BM25 + MiniLM RRF, the hybrid before
@@ -228,6 +228,7 @@ def main() -> None:
     ap.add_argument("--no-needs", action="store_true", help="skip the need-based part")
     ap.add_argument("--titles", type=int, default=500, help="title queries (known items)")
     ap.add_argument("--names", type=int, default=300, help="name queries (known items)")
+    ap.add_argument("--tldrs", type=int, default=500, help="TL;DR queries (known items)")
     ap.add_argument(
         "--no-tune-known",
         action="store_true",
@@ -238,7 +239,7 @@ def main() -> None:
         import search_known
 
         print("== known items ==")
-        search_known.run(args.data, args.titles, not args.no_tune_known, args.names)
+        search_known.run(args.data, args.titles, not args.no_tune_known, args.names, args.tldrs)
     if args.no_needs:
         return
     print()
