@@ -1,4 +1,4 @@
-"""Fit the learned search fusion (search/learned.py) -> models/search-fusion-v1.json.
+"""Fit the learned search fusion (search/learned.py) -> models/search-fusion-v2.json.
 
     nice .venv/bin/python scripts/build_search_fusion.py [--data ../shared/data/iclr2026.jsonl.gz]
         [--store /tmp/fusion/heldout_named.db] [--cache PATH] [--folds 5]
@@ -6,8 +6,9 @@
 Training queries: known items whose target is in the TUNING half of the benchmark's split
 (`search_known.split_of`, a salted sha1 of the target id, fixed before any tuning) over the
 abstract-only atlas of the held-out papers (benchmarks/search_known.py): every such paper's
-title typed as a query (the atlas has no titles), every unique extracted name, and the
-hand-written paraphrases of the tuning half. Papers of the test half are candidates, never
+title typed as a query (the atlas has no titles), its TL;DR (the authors' one-sentence
+summary on OpenReview, about half the papers have one: paraphrase-like queries by the
+hundred), every unique extracted name, and the hand-written paraphrases of the tuning half. Papers of the test half are candidates, never
 targets; Chinese queries are not used (their fusion is FUSION_FOREIGN).
 
 Model: a conditional logit over each query's candidates (learned.features): the target's
@@ -54,16 +55,19 @@ PENALTIES = (1e-6, 1e-5, 1e-4, 1e-3)
 K = 10
 
 
-def training_queries(rows: list[dict]) -> list[dict]:
-    """Titles, unique names and paraphrases whose target is in the tuning half."""
+TYPES = ("title", "tldr", "term", "paraphrase")
+# TL;DRs are left out of the fit by default: with them, the cross-validated paraphrase
+# MRR@10 fell (0.965 -> 0.961, stop 19; docs/bench/search.md); the benchmark reports them
+FIT_TYPES = ("title", "term", "paraphrase")
+
+
+def training_queries(rows: list[dict], types: tuple[str, ...] = FIT_TYPES) -> list[dict]:
+    """Titles, TL;DRs, unique names and paraphrases whose target is in the tuning half."""
     from paperatlas.enrich.areas import is_held_out
 
     held = [r for r in rows if is_held_out(r["id"]) and search_known.split_of(r["id"]) == "tune"]
-    out = [
-        {"qid": f"t-{r['id']}", "target": r["id"], "type": "title", "query": r["title"]}
-        for r in held
-        if r.get("title")
-    ]
+    out = search_known.field_queries(held, "title", "title", len(held))
+    out += search_known.field_queries(held, "tldr", "tldr", len(held))
     names = paper_names(rows)
     held_all = {r["id"] for r in rows if is_held_out(r["id"])}
     counts = Counter(n[0].lower() for pid, n in names.items() if pid in held_all)
@@ -77,7 +81,7 @@ def training_queries(rows: list[dict]) -> list[dict]:
             q = json.loads(line)
             if search_known.split_of(q["target"]) == "tune":
                 out.append({**q, "type": "paraphrase"})
-    return out
+    return [q for q in out if q["type"] in types]
 
 
 def named_store(data: Path, rows: list[dict], path: Path):
@@ -231,12 +235,15 @@ def main() -> None:
     )
     ap.add_argument("--limit", type=int, default=0, help="first N queries only (a quick try)")
     ap.add_argument("--dry-run", action="store_true", help="do not write the model file")
+    ap.add_argument(
+        "--types", nargs="+", choices=TYPES, default=list(FIT_TYPES), help="query types to fit on"
+    )
     args = ap.parse_args()
 
     rows = load_rows(args.data)
     store = named_store(args.data, rows, args.store)
     cache = args.cache or args.store.with_suffix(".rankings.pkl")
-    queries = training_queries(rows)
+    queries = training_queries(rows, tuple(args.types))
     if args.limit:
         queries = queries[: args.limit]
     print(

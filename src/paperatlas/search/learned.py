@@ -1,6 +1,7 @@
 """The learned fusion of an English query's lists: one score per candidate paper from its
 BM25, vector, MiniLM and name evidence, with weights fit on thousands of known-item
-queries (scripts/build_search_fusion.py -> models/search-fusion-v1.json).
+queries (scripts/build_search_fusion.py -> models/search-fusion-v2.json; v2: refit on the
+MiniLM vectors of adapted queries, search/query_adapter.py).
 
 The candidates are the first POOL papers of every list. A candidate missing from a vector
 list still gets that model's real cosine (computed for the pool in `pool_cosines`), so a
@@ -19,7 +20,7 @@ from typing import Any
 import numpy as np
 
 POOL = 100  # candidates taken from the top of each list
-MODEL_FILE = "search-fusion-v1.json"
+MODEL_FILE = "search-fusion-v2.json"
 SHORT_TERMS = 3  # a query of at most this many keyword terms is "short" (names, acronyms)
 FEW_HITS = 3  # a keyword list this short is rare, exact evidence
 

@@ -12,6 +12,7 @@ import numpy as np
 
 from paperatlas.cache import StoreCache
 from paperatlas.errors import PaperatlasError
+from paperatlas.search.query_adapter import adapt_query
 
 if TYPE_CHECKING:  # embed is imported when a query needs it: it loads slowly
     from paperatlas.embed import EmbeddingBackend
@@ -108,7 +109,8 @@ def vector_ranking(
     notes: list[str],
     keep: dict[str, Any] | None = None,
 ) -> list[tuple[str, float]]:
-    """(id, cosine) of the `depth` papers nearest to `text` among `allowed`, best first;
+    """(id, cosine) of the `depth` papers nearest to `text` among `allowed`, best first
+    (the query's vector adapted to papers where the model has an adapter, `adapt_query`);
     a reason the model could not be used goes to `notes`; `keep` (when given) receives
     the query's vector under the model's name, for scoring papers outside the list."""
     index = open_index(store, model)
@@ -119,7 +121,7 @@ def vector_ranking(
     except PaperatlasError as exc:  # e.g. vectors whose model cannot load here
         notes.append(f"cannot search by meaning with {model}: {exc}")
         return []
-    qvec = np.asarray(qvec, dtype=np.float32)
+    qvec = np.asarray(adapt_query(model, qvec), dtype=np.float32)
     if not np.isfinite(qvec).all() or float(np.abs(qvec).max(initial=0.0)) == 0.0:
         return []  # no word of the text is known to the model: it says nothing of meaning
     if keep is not None:

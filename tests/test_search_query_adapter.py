@@ -1,0 +1,70 @@
+"""The MiniLM query adapter (search/query_adapter.py): the shipped matrix, what it is
+applied to, and that search's MiniLM list ranks papers by the adapted query."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from paperatlas import search as S
+from paperatlas.search import query_adapter as A
+from paperatlas.search.vectors import embed_query, open_index
+
+PAPERS = [
+    json.loads(line)
+    for line in (Path(__file__).parent / "fixtures" / "search" / "papers.jsonl")
+    .read_text("utf-8")
+    .splitlines()
+]
+
+
+def test_the_shipped_adapter_is_a_square_map_of_minilm_vectors():
+    w = A.adapter_weights()
+    assert w is not None and w.shape == (384, 384) and w.dtype == np.float32
+    assert np.isfinite(w).all()
+    # fit from the identity: near it, not equal to it
+    assert 0.0 < float(np.abs(w - np.eye(384)).max()) < 1.0
+
+
+def test_only_minilm_queries_are_adapted():
+    v = np.random.default_rng(0).normal(size=384).astype(np.float32)
+    v /= np.linalg.norm(v)
+    out = A.adapt_query("minilm-int8", v)
+    assert out is not v and np.linalg.norm(out) == pytest.approx(1.0, abs=1e-5)
+    assert float(out @ v) < 0.999
+    assert A.adapt_query("static", v) is v  # another model's space: left alone
+    zero = np.zeros(384, np.float32)
+    assert A.adapt_query("minilm-int8", zero) is zero  # nothing known: stays nothing
+    short = v[:100]
+    assert A.adapt_query("minilm-int8", short) is short  # not a MiniLM vector
+
+
+@pytest.mark.slow  # loads real embedding model weights
+def test_adapted_titles_still_find_their_own_abstracts():
+    """A broken map (transposed, scaled wrong) would scatter queries; the fit one keeps
+    each fixture title's own abstract first, as the raw model does."""
+    from paperatlas.embed import get_backend
+
+    minilm = get_backend("minilm-int8")
+    docs = minilm.embed([p["abstract"] for p in PAPERS])
+    titles = np.vstack([A.adapt_query("minilm-int8", q) for q in minilm.embed([p["title"] for p in PAPERS])])
+    scores = titles @ docs.T
+    own = np.diag(scores)
+    rank = (scores > own[:, None]).sum(axis=1) + 1
+    assert float(np.mean(1.0 / rank)) >= 0.95
+
+
+@pytest.mark.slow  # loads real embedding model weights
+def test_search_ranks_minilm_candidates_by_the_adapted_query(embedded_search_atlas):
+    atlas = embedded_search_atlas
+    atlas.embed(model="minilm-int8")
+    query = "removing memorised passages from a chatbot"
+    r = S.candidate_rankings(atlas.store, query)
+    raw = embed_query(atlas.store, "minilm-int8", query)
+    adapted = A.adapt_query("minilm-int8", raw)
+    found, vectors = open_index(atlas.store, "minilm-int8").vectors_of([pid for pid, _ in r.minilm[:5]])
+    listed = dict(r.minilm)
+    for pid, vec in zip(found, vectors):
+        assert listed[pid] == pytest.approx(float(vec @ adapted), abs=1e-4)
+        assert abs(listed[pid] - float(vec @ raw)) > 1e-4
