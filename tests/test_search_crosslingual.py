@@ -383,3 +383,18 @@ def test_large_atlas_waits_for_embed_to_build_the_vocabulary(mapped, tmp_path, m
     assert X.load_vocabulary(atlas.store) is None
     atlas.build_vocabulary()  # what `paperatlas embed` does
     assert "wind" in S.candidate_rankings(atlas.store, UNKNOWN_TO_GLOSSARY).translation.split()
+
+
+def test_a_vocabulary_stored_before_term_counts_gets_them_without_re_embedding(atlas):
+    vocab = X.load_vocabulary(atlas.store, cached=False)
+    assert vocab.df is not None and len(vocab.df) == len(vocab.terms)
+    old = X.Vocabulary(vocab.terms, vocab.vectors, vocab.papers, vocab.hubness, vocab.basis)
+    with atlas.store.transaction():
+        atlas.store.put_embed_model(
+            X.VOCAB_NAME, old.to_bytes(), {"terms": len(old.terms), "papers": old.papers}
+        )
+    X._VOCABULARY.clear()
+    assert X.load_vocabulary(atlas.store, cached=False).df is None
+    assert X.build_vocabulary(atlas.store) == {"terms": len(vocab.terms), "embedded": 0}
+    upgraded = X.load_vocabulary(atlas.store, cached=False)
+    assert upgraded.df is not None and upgraded.df.tolist() == vocab.df.tolist()

@@ -145,3 +145,41 @@ def test_mixed_query_and_english_query(atlas):
     assert {"diffusion", "protein"} <= set(r.terms)
     english = S.candidate_rankings(atlas.store, "quantization of language models", glossary=False)
     assert english.language == "en" and english.translation is None
+
+
+def test_a_sense_the_atlas_uses_often_wins_over_a_slightly_nearer_rare_one(monkeypatch):
+    """FREQUENCY_PRIOR: of two candidate senses the model finds about equally near, the
+    one more papers of the atlas use is taken ("preference" in a field that writes it,
+    not "preferred")."""
+    terms = ["preferred", "preference", "model"]
+    vectors = np.eye(3, dtype=np.float32)
+    unit = np.array([0.72, 0.69, 0.0], dtype=np.float32)
+    unit /= np.linalg.norm(unit)
+    cos = vectors @ unit
+    best = np.argsort(-cos)[:2]
+    monkeypatch.setattr(X, "DICTIONARY", False)
+    without = X.Vocabulary(terms, vectors, papers=1000)
+    assert without.prior is None  # no counts (a vocabulary stored before them): cosine only
+    assert terms[X.candidates(without, "偏好", unit, best, cos[best], 0.0)[0][0]] == "preferred"
+    counted = X.Vocabulary(terms, vectors, papers=1000, df=np.asarray([3, 300, 900], np.int32))
+    assert counted.prior[2] > counted.prior[1] > counted.prior[0] > 0
+    scored = X.candidates(counted, "偏好", unit, best, cos[best], 0.0)
+    assert terms[scored[0][0]] == "preference"
+    assert dict(scored)[1] == pytest.approx(float(cos[1]) + X.FREQUENCY_PRIOR * np.log(300) / np.log(1000))
+    monkeypatch.setattr(X, "FREQUENCY_PRIOR", 0.0)
+    assert terms[X.candidates(counted, "偏好", unit, best, cos[best], 0.0)[0][0]] == "preferred"
+
+
+def test_vocabulary_keeps_each_terms_paper_count():
+    texts = [
+        "Speculative decoding speeds up generation.",
+        "We study speculative decoding with a draft model.",
+        "Federated learning of a draft model.",
+    ]
+    counts = X.corpus_term_counts(texts)
+    assert counts["speculative decoding"] == 2 and counts["federated"] == 1
+    assert list(counts) == X.corpus_terms(texts)
+    vocab, embedded = X.new_vocabulary(texts, lambda batch: np.eye(len(batch), 8, dtype=np.float32))
+    assert embedded == len(vocab.terms)
+    again = X.Vocabulary.from_bytes(vocab.to_bytes())
+    assert again.df is not None and dict(zip(again.terms, again.df.tolist())) == counts

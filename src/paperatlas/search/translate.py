@@ -7,8 +7,8 @@ frequent words and word pairs, embedded once with the same model and kept in the
 (`build_vocabulary`, run by `paperatlas embed`, or by the first Chinese query of a small
 atlas: `query_vocabulary`). A unit's candidate terms are its nearest
 English terms and the senses the CC-CEDICT dictionary gives it (`search/dictionary.py`)
-that the vocabulary holds; the model's similarity chooses among them (`candidates`,
-`choose_terms`). The chosen terms become the query's weighted BM25 terms and its English
+that the vocabulary holds; the model's similarity and how usual each term is in the
+atlas choose among them (`candidates`, `choose_terms`). The chosen terms become the query's weighted BM25 terms and its English
 text for the English vector model. No hand glossary is needed; the shipped glossary
 (`models/glossary_zh_en.tsv`) can still override the words it knows (`glossary=True`,
 the default in search).
@@ -113,6 +113,15 @@ DICTIONARY = True
 DICT_BONUS = 0.5
 DISTINCT_STEMS = True
 MODEL_CANDIDATES = 6  # the model's nearest terms a unit's terms are chosen from
+# How usual a candidate term is in the atlas counts beside the model's cosine: a unit's
+# candidates each gain FREQUENCY_PRIOR x log(papers using the term) / log(papers), so of
+# the senses the model and CC-CEDICT offer, the one this field writes wins (偏好:
+# "preference" over "preferred"; 视觉: "visual" over "visually"). Tuning half of the Chinese known items, with the MiniLM
+# query adapter (search/query_adapter.py), paired against 0: 0.2 / 0.3 / 0.5 -> glossary on
+# +0.028 / +0.035 / +0.026 (SE ~0.015; at 0.3 8 queries better, 1 worse), off +0.041 /
+# +0.049 / +0.044 (SE ~0.026); without the adapter +0.019 / +0.016 / +0.022 on at 0.3 /
+# 0.4 / 0.5 (docs/bench/search.md). Sense phrases (`sense_phrases`) have no count: none.
+FREQUENCY_PRIOR = 0.3
 
 _WORD = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 _CJK = re.compile("[\u3400-\u9fff\uf900-\ufaff]+")
@@ -134,6 +143,11 @@ FUNCTION_WORDS = frozenset(_PARTICLES) | frozenset(
 def corpus_terms(texts: Sequence[str]) -> list[str]:
     """The atlas's frequent English words and adjacent word pairs (no stop words), most
     frequent first: at most MAX_WORDS words and MAX_PAIRS pairs."""
+    return list(corpus_term_counts(texts))
+
+
+def corpus_term_counts(texts: Sequence[str]) -> dict[str, int]:
+    """`corpus_terms`, each with the number of texts that use it."""
     stop = STOPWORDS
     words: Counter[str] = Counter()
     pairs: Counter[str] = Counter()
@@ -148,9 +162,9 @@ def corpus_terms(texts: Sequence[str]) -> list[str]:
         words.update(seen_words)
         pairs.update(seen_pairs)
     min_df = MIN_DF_LARGE if len(texts) >= 200 else 1
-    top_words = [w for w, n in words.most_common(MAX_WORDS) if n >= min_df]
-    top_pairs = [p for p, n in pairs.most_common(MAX_PAIRS) if n >= max(min_df, 2) or len(texts) < 50]
-    return top_words + top_pairs
+    top_words = [(w, n) for w, n in words.most_common(MAX_WORDS) if n >= min_df]
+    top_pairs = [(p, n) for p, n in pairs.most_common(MAX_PAIRS) if n >= max(min_df, 2) or len(texts) < 50]
+    return dict(top_words + top_pairs)
 
 
 @dataclass
@@ -160,6 +174,7 @@ class Vocabulary:
     papers: int  # papers it was built from
     hubness: np.ndarray | None = None  # float32 [n] (see HUB_PENALTY); None: not computed
     basis: np.ndarray | None = None  # float32 [dim, BASIS_DIMS], orthonormal; None: not computed
+    df: np.ndarray | None = None  # int32 [n]: papers using each term; None: from before it was kept
     # unit and lookup settings -> its candidate terms (`translate`)
     looked_up: dict[tuple, list[tuple[Any, float]]] = field(default_factory=dict, repr=False)
 
@@ -180,11 +195,22 @@ class Vocabulary:
             out.setdefault(term_key(term), []).append(i)
         return out
 
+    @functools.cached_property
+    def prior(self) -> np.ndarray | None:
+        """Each term's share of the atlas, log(papers using it) / log(papers) in [0, 1]
+        (None without counts): how usual a sense is here (FREQUENCY_PRIOR)."""
+        if self.df is None or len(self.df) != len(self.terms):
+            return None
+        scale = np.log(max(self.papers, 2))
+        return np.clip(np.log(np.maximum(self.df, 1)) / scale, 0.0, 1.0).astype(np.float32)
+
     def to_bytes(self) -> bytes:
         buf = io.BytesIO()
         extra: dict[str, Any] = {} if self.hubness is None else {"hubness": self.hubness.astype(np.float16)}
         if self.basis is not None:
             extra["basis"] = self.basis.astype(np.float32)
+        if self.df is not None:
+            extra["df"] = self.df.astype(np.int32)
         np.savez_compressed(
             buf,
             terms=np.asarray(json.dumps(self.terms)),
@@ -199,8 +225,9 @@ class Vocabulary:
         with np.load(io.BytesIO(blob), allow_pickle=False) as z:
             hub = z["hubness"].astype(np.float32) if "hubness" in z.files else None
             basis = z["basis"].astype(np.float32) if "basis" in z.files else None
+            df = z["df"].astype(np.int32) if "df" in z.files else None
             return cls(
-                json.loads(str(z["terms"])), z["vectors"].astype(np.float32), int(z["papers"]), hub, basis
+                json.loads(str(z["terms"])), z["vectors"].astype(np.float32), int(z["papers"]), hub, basis, df
             )
 
 
@@ -323,7 +350,8 @@ def new_vocabulary(
     `old` has keep their vectors."""
     from paperatlas.progress import progress_bar
 
-    terms = corpus_terms(texts)
+    counts = corpus_term_counts(texts)
+    terms = list(counts)
     known = {} if old is None else dict(zip(old.terms, old.vectors))
     todo = [t for t in terms if t not in known]
     batch = 512
@@ -342,6 +370,7 @@ def new_vocabulary(
         len(texts),
         hubness(matrix, embed) if HUB_PENALTY > 0 else None,
         principal_basis(matrix),
+        np.asarray([counts[t] for t in terms], dtype=np.int32),
     )
     return vocab, len(todo)
 
@@ -353,7 +382,8 @@ def build_vocabulary(
     (skipped while the stored one is current). Returns {"terms", "embedded"}."""
     texts = [embedding_text(p.get("title"), p.get("abstract")) for p in store.iter_papers()]
     old = load_vocabulary(store, cached=False)
-    current = old is not None and not force and is_current(old, len(texts))
+    # a vocabulary from before the term counts is rebuilt (its terms' vectors reused)
+    current = old is not None and not force and old.df is not None and is_current(old, len(texts))
     if old is not None and current and old.basis is None and (old.hubness is not None or HUB_PENALTY <= 0):
         old.basis = principal_basis(old.vectors)  # a vocabulary from before the basis: add it
         if old.basis is not None:
@@ -415,7 +445,11 @@ def query_vocabulary(store, embed: Callable[[list[str]], np.ndarray]) -> Vocabul
 def _ready_vocabulary(store, embed: Callable[[list[str]], np.ndarray]) -> Vocabulary | None:
     stored = load_vocabulary(store)  # the same object as the stored one's cache: one lookup table
     papers = store.count_papers()
-    if papers == 0 or papers > ON_DEMAND_PAPERS or (stored is not None and is_current(stored, papers)):
+    if (
+        papers == 0
+        or papers > ON_DEMAND_PAPERS
+        or (stored is not None and stored.df is not None and is_current(stored, papers))
+    ):
         return stored
     if store.read_only:
         texts = [embedding_text(p.get("title"), p.get("abstract")) for p in store.iter_papers()]
@@ -478,7 +512,8 @@ def candidates(
     """A unit's candidate terms [(index, score)], best first: its nearest terms by the
     model (`best`, `cos`: score its cosine; none unless the first has min_similarity)
     and its dictionary terms (score: cosine to `vector`, the unit's, plus DICT_BONUS),
-    or without any, its dictionary senses made of vocabulary words (score: cosine)."""
+    each plus FREQUENCY_PRIOR x how usual it is in the atlas (`Vocabulary.prior`); or
+    without dictionary terms, its dictionary senses made of vocabulary words (score: cosine)."""
     rank = cos if vocab.hubness is None or HUB_PENALTY <= 0 else cos - HUB_PENALTY * vocab.hubness[best]
     confident = len(cos) > 0 and cos[0] >= min_similarity
     scored: dict[Candidate, float] = {int(i): float(r) for i, r in zip(best, rank)} if confident else {}
@@ -486,6 +521,9 @@ def candidates(
     if from_dict:
         for i, c in zip(from_dict, vocab.vectors[from_dict] @ vector):
             scored[i] = max(scored.get(i, -1.0), float(c) + DICT_BONUS)
+    prior = vocab.prior if FREQUENCY_PRIOR > 0 else None
+    if prior is not None:
+        scored = {i: s + FREQUENCY_PRIOR * float(prior[i]) for i, s in scored.items()}
     if DICTIONARY and not from_dict:
         for words in sense_phrases(vocab, unit):
             phrase = vocab.vectors[list(words)].sum(axis=0)
@@ -560,6 +598,7 @@ def translate(
             HUB_PENALTY,
             DICTIONARY,
             DICT_BONUS,
+            FREQUENCY_PRIOR,
         )
         # read once: another thread may clear the shared table meanwhile
         cands = {unit: vocab.looked_up.get((unit, *settings)) for unit in todo}
