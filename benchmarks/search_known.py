@@ -11,8 +11,8 @@ Query types, each with its target paper:
 - title: a held-out paper's title typed as the query (the atlas has no titles, so the
   title's words must be found in the abstract or by meaning); a fixed sample.
 - tldr: a held-out paper's TL;DR from OpenReview (the authors' one-sentence summary, 1,619
-  of the 3,196 held-out papers have one), typed as the query: a paraphrase-like need in a
-  researcher's own words, at a scale the hand-written set cannot reach; a fixed sample.
+  of the 3,196 held-out papers have one), typed as the query: a paraphrase-like need in its
+  authors' own words, at a scale the hand-written set cannot reach; a fixed sample.
 - term: the paper's own name (enrich's `extract_names`), for names only one held-out
   paper carries.
 - paraphrase: benchmarks/queries/known/paraphrase.jsonl, 220 queries written by hand for

@@ -6,10 +6,12 @@
 Training queries: known items whose target is in the TUNING half of the benchmark's split
 (`search_known.split_of`, a salted sha1 of the target id, fixed before any tuning) over the
 abstract-only atlas of the held-out papers (benchmarks/search_known.py): every such paper's
-title typed as a query (the atlas has no titles), its TL;DR (the authors' one-sentence
-summary on OpenReview, about half the papers have one: paraphrase-like queries by the
-hundred), every unique extracted name, and the hand-written paraphrases of the tuning half. Papers of the test half are candidates, never
-targets; Chinese queries are not used (their fusion is FUSION_FOREIGN).
+title typed as a query (the atlas has no titles), every unique extracted name, and the
+hand-written paraphrases of the tuning half; with `--types ... tldr`, also each paper's
+TL;DR (the authors' one-sentence summary on OpenReview; left out by default, FIT_TYPES).
+Papers of the test half are candidates, never targets; Chinese queries are not used (their
+fusion is FUSION_FOREIGN). The MiniLM lists are search's own (the query adapted,
+search/query_adapter.py), also in the RRF baseline printed here.
 
 Model: a conditional logit over each query's candidates (learned.features): the target's
 softmax probability among them is maximised, with an L2 penalty; one weight vector with

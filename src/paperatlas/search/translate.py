@@ -8,8 +8,8 @@ frequent words and word pairs, embedded once with the same model and kept in the
 atlas: `query_vocabulary`). A unit's candidate terms are its nearest
 English terms and the senses the CC-CEDICT dictionary gives it (`search/dictionary.py`)
 that the vocabulary holds; the model's similarity and how usual each term is in the
-atlas choose among them (`candidates`, `choose_terms`). The chosen terms become the query's weighted BM25 terms and its English
-text for the English vector model. No hand glossary is needed; the shipped glossary
+atlas choose among them (`candidates`, `choose_terms`). The chosen terms become the
+query's weighted BM25 terms and its English text for the English vector model. No hand glossary is needed; the shipped glossary
 (`models/glossary_zh_en.tsv`) can still override the words it knows (`glossary=True`,
 the default in search).
 
@@ -116,11 +116,11 @@ MODEL_CANDIDATES = 6  # the model's nearest terms a unit's terms are chosen from
 # How usual a candidate term is in the atlas counts beside the model's cosine: a unit's
 # candidates each gain FREQUENCY_PRIOR x log(papers using the term) / log(papers), so of
 # the senses the model and CC-CEDICT offer, the one this field writes wins (偏好:
-# "preference" over "preferred"; 视觉: "visual" over "visually"). Tuning half of the Chinese known items, with the MiniLM
-# query adapter (search/query_adapter.py), paired against 0: 0.2 / 0.3 / 0.5 -> glossary on
-# +0.028 / +0.035 / +0.026 (SE ~0.015; at 0.3 8 queries better, 1 worse), off +0.041 /
-# +0.049 / +0.044 (SE ~0.026); without the adapter +0.019 / +0.016 / +0.022 on at 0.3 /
-# 0.4 / 0.5 (docs/bench/search.md). Sense phrases (`sense_phrases`) have no count: none.
+# "preference" over "preferred"; 视觉: "visual" over "visually"). Tuning half of the
+# Chinese known items, with the MiniLM query adapter (search/query_adapter.py), paired
+# against 0: 0.2 / 0.3 / 0.5 -> glossary on +0.028 / +0.035 / +0.026 (SE ~0.015; at 0.3 8
+# queries better, 1 worse), off +0.041 / +0.049 / +0.044 (SE ~0.026); without the adapter
+# +0.019 / +0.016 / +0.022 on at 0.3 / 0.4 / 0.5 (docs/bench/search.md). Sense phrases (`sense_phrases`) have no count: none.
 FREQUENCY_PRIOR = 0.3
 
 _WORD = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
