@@ -1,29 +1,32 @@
-"""Fit the MiniLM query adapter (search/query_adapter.py) -> models/minilm-query-adapter-v1.npz.
+"""Fit a query adapter (search/query_adapter.py) -> models/<model>-query-adapter-v1.npz.
 
-    nice .venv/bin/python scripts/build_query_adapter.py [--data ../shared/data/iclr2026.jsonl.gz]
-        [--cache /work/cache/query_adapter] [--tau 0.02] [--epochs 8]
+    nice .venv/bin/python scripts/build_query_adapter.py --model minilm-int8 (or static)
+        [--data ../shared/data/iclr2026.jsonl.gz] [--cache /work/cache/query_adapter]
+        [--tau 0.02] [--epochs N]
 
-all-MiniLM-L6-v2 was trained on general web pairs; a researcher's query about a paper and
-the paper's abstract are a narrower pair. The adapter is one 384 x 384 matrix W applied to
-a query's MiniLM vector before search (q -> normalise(q W)); papers' vectors are left as
-they are, so no atlas is re-embedded.
+all-MiniLM-L6-v2 was trained on general web pairs, and the `static` model's term table
+(scripts/build_static.py) on abstracts alone; a researcher's query about a paper and the
+paper's abstract are another kind of pair. The adapter is one square matrix W applied to a
+query's vector before search (q -> normalise(q W)); papers' vectors are left as they are,
+so no atlas is re-embedded. (Rebuilding models/static-v1.npz means refitting its adapter.)
 
 Pairs: the papers that `enrich.areas.is_held_out` does NOT select (the held-out ~20% stay
 unseen: the search benchmarks' papers), with real abstracts. Each paper's title and, where
 it has one, its OpenReview TL;DR (the authors' one-sentence summary) are queries; its
-abstract, embedded as an abstract-only atlas embeds it (`minilm-int8`, chunked and
-pooled), is the answer. Nothing here is a hand-written query of the benchmarks.
+abstract, embedded as an abstract-only atlas embeds it, is the answer. Nothing here is a
+hand-written query of the benchmarks.
 
 Fit: W starts at the identity; the loss is the cross-entropy of each query's own abstract
 among ALL the training abstracts (cosine / TAU), by Adam over mini-batches (torch, the
 `torch` extra). A tenth of the papers (sha1 of the id) are kept aside; the epoch whose W
 ranks their queries' abstracts best (MRR@10 among the training abstracts) is written.
-TAU was chosen on that part (its best epoch's MRR@10 on 2,000 of its queries: TAU 0.05
-about 0.84, 0.03 0.859, 0.02 0.866, 0.01 0.863; all of them with the identity 0.812,
-with 0.02 0.866; docs/bench/search.md).
+TAU was chosen on that part (MiniLM, best epoch on 2,000 of its queries: TAU 0.05 about
+0.84, 0.03 0.859, 0.02 0.866, 0.01 0.863; on all of them the identity 0.812, 0.02 0.866.
+static: 0.05 0.605 and 0.02 0.629 after 8 epochs, still rising; 0.02 for 25 epochs 0.653,
+the identity 0.461; docs/bench/search.md).
 
-Embeddings are cached under --cache (MiniLM on ~12,400 abstracts is ~10 min on 2 cores).
-Deterministic up to float rounding: fixed seed, fixed order.
+Embeddings are cached under --cache (MiniLM on ~12,400 abstracts is ~10 min on 2 cores;
+static, seconds). Deterministic up to float rounding: fixed seed, fixed order.
 """
 
 from __future__ import annotations
@@ -40,9 +43,9 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 sys.path.insert(0, str(REPO / "benchmarks"))
 from iclr_data import DEFAULT_DATA, is_held_out, load_rows, real_abstract  # noqa: E402
-from paperatlas.search.query_adapter import ADAPTER_FILE, MODELS_DIR  # noqa: E402
+from paperatlas.search.query_adapter import ADAPTER_FILES, MODELS_DIR  # noqa: E402
 
-MODEL = "minilm-int8"
+EPOCHS = {"minilm-int8": 8, "static": 25}  # the static fit converges more slowly
 VALIDATION_SHARE = 10  # one paper in ten kept aside (sha1 of its id)
 BATCH = 512
 SEED = 0
@@ -53,15 +56,15 @@ def unit(x: np.ndarray) -> np.ndarray:
     return x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-9)
 
 
-def embedded(name: str, texts: list[str], cache: Path | None, batch: int) -> np.ndarray:
-    """MiniLM vectors of `texts`, cached by their content."""
+def embedded(model: str, name: str, texts: list[str], cache: Path | None, batch: int) -> np.ndarray:
+    """`model`'s vectors of `texts`, cached by their content."""
     from paperatlas.embed import get_backend
 
     key = hashlib.sha1("\x1e".join(texts).encode()).hexdigest()[:12]
-    path = cache / f"{name}_{key}.npy" if cache else None
+    path = cache / f"{model}_{name}_{key}.npy" if cache else None
     if path is not None and path.exists():
         return np.load(path)
-    backend = get_backend(MODEL, threads=2)
+    backend = get_backend(model, threads=2)
     out, start = [], time.perf_counter()
     for i in range(0, len(texts), batch):
         out.append(np.asarray(backend.embed(texts[i : i + batch]), dtype=np.float32))
@@ -119,37 +122,53 @@ def fit(queries, targets, docs, held, tau: float, epochs: int, log=print) -> tup
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--model", choices=sorted(EPOCHS), default="minilm-int8")
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--cache", type=Path, default=Path("/work/cache/query_adapter"))
     ap.add_argument("--tau", type=float, default=0.02)
-    ap.add_argument("--epochs", type=int, default=8)
-    ap.add_argument("--out", type=Path, default=MODELS_DIR / ADAPTER_FILE)
+    ap.add_argument("--epochs", type=int, help="default: 8 for minilm-int8, 25 for static")
+    ap.add_argument(
+        "--out", type=Path, help="default: models/ for the adapters search reads, else the cache folder"
+    )
     args = ap.parse_args()
+    model = args.model
+    epochs = args.epochs or EPOCHS[model]
+    # a model search has no adapter for (static: measured, not shipped) is written beside
+    # the cache, where search does not read it
+    shipped = ADAPTER_FILES.get(model)
+    out = args.out or (MODELS_DIR / shipped if shipped else args.cache / f"{model}-query-adapter-v1.npz")
 
     from paperatlas.paper import embedding_text
 
     rows = [r for r in load_rows(args.data) if real_abstract(r) and not is_held_out(r["id"])]
     print(f"{len(rows):,} training papers (held-out papers left out)")
-    docs = unit(embedded("abstracts", [embedding_text(None, r["abstract"]) for r in rows], args.cache, 32))
+    docs = unit(
+        embedded(model, "abstracts", [embedding_text(None, r["abstract"]) for r in rows], args.cache, 32)
+    )
     titles = [r["title"] for r in rows]
     with_tldr = [i for i, r in enumerate(rows) if (r.get("tldr") or "").strip()]
     tldrs = [rows[i]["tldr"].strip() for i in with_tldr]
     queries = unit(
-        np.vstack([embedded("titles", titles, args.cache, 256), embedded("tldrs", tldrs, args.cache, 256)])
+        np.vstack(
+            [
+                embedded(model, "titles", titles, args.cache, 256),
+                embedded(model, "tldrs", tldrs, args.cache, 256),
+            ]
+        )
     )
     targets = np.concatenate([np.arange(len(rows)), np.asarray(with_tldr)])
     aside = np.asarray([hashlib.sha1(r["id"].encode()).digest()[0] % VALIDATION_SHARE == 0 for r in rows])
     print(f"queries: {len(titles):,} titles, {len(tldrs):,} TL;DRs; {int(aside.sum()):,} papers kept aside")
-    w, score = fit(queries, targets, docs, aside[targets], args.tau, args.epochs)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
+    w, score = fit(queries, targets, docs, aside[targets], args.tau, epochs)
+    out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(
-        args.out,
+        out,
         weights=w.astype(np.float32),
-        model=np.asarray(MODEL),
+        model=np.asarray(model),
         tau=np.asarray(args.tau),
         kept_aside_mrr10=np.asarray(score),
     )
-    print(f"wrote {args.out} (kept-aside MRR@10 {score:.4f})")
+    print(f"wrote {out} (kept-aside MRR@10 {score:.4f})")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""The MiniLM query adapter (search/query_adapter.py): the shipped matrix, what it is
+"""The query adapters (search/query_adapter.py): the shipped matrices, what they are
 applied to, and that search's MiniLM list ranks papers by the adapted query."""
 
 import json
@@ -19,21 +19,25 @@ PAPERS = [
 ]
 
 
-def test_the_shipped_adapter_is_a_square_map_of_minilm_vectors():
-    w = A.adapter_weights()
-    assert w is not None and w.shape == (384, 384) and w.dtype == np.float32
+@pytest.mark.parametrize(("model", "dim"), [("minilm-int8", 384), ("minilm", 384)])
+def test_the_shipped_adapters_are_square_maps_of_their_models_vectors(model, dim):
+    w = A.adapter_weights(model)
+    assert w is not None and w.shape == (dim, dim) and w.dtype == np.float32
     assert np.isfinite(w).all()
     # fit from the identity: near it, not equal to it
-    assert 0.0 < float(np.abs(w - np.eye(384)).max()) < 1.0
+    assert 0.0 < float(np.abs(w - np.eye(dim)).max()) < 1.0
 
 
-def test_only_minilm_queries_are_adapted():
+def test_only_models_with_an_adapter_have_their_queries_moved():
     v = np.random.default_rng(0).normal(size=384).astype(np.float32)
     v /= np.linalg.norm(v)
     out = A.adapt_query("minilm-int8", v)
     assert out is not v and np.linalg.norm(out) == pytest.approx(1.0, abs=1e-5)
     assert float(out @ v) < 0.999
-    assert A.adapt_query("static", v) is v  # another model's space: left alone
+    multilingual = np.random.default_rng(1).normal(size=512).astype(np.float32)
+    assert A.adapt_query("use-multilingual", multilingual) is multilingual  # no adapter
+    static = np.random.default_rng(2).normal(size=277).astype(np.float32)
+    assert A.adapt_query("static", static) is static
     zero = np.zeros(384, np.float32)
     assert A.adapt_query("minilm-int8", zero) is zero  # nothing known: stays nothing
     short = v[:100]

@@ -1,9 +1,9 @@
-"""A query's MiniLM vector moved toward the abstracts it describes, before it is searched.
+"""A query's vector moved toward the abstracts it describes, before it is searched.
 
-all-MiniLM-L6-v2 places a short query and a long abstract about the same paper further
-apart than two abstracts; one linear map of the query side, learned from the titles and
-TL;DRs of the ICLR 2026 papers held in for training and their own abstracts
-(scripts/build_query_adapter.py -> models/minilm-query-adapter-v1.npz), narrows that gap.
+An embedding model places a short query and a long abstract about the same paper further
+apart than two abstracts; one linear map of the query side per model, learned from the
+titles and TL;DRs of the ICLR 2026 papers held in for training and their own abstracts
+(scripts/build_query_adapter.py -> models/<model>-query-adapter-v1.npz), narrows that gap.
 Papers' stored vectors are unchanged, so an atlas needs no re-embedding; only search
 queries are adapted (a paper's text compared with papers, as "more like this" does, is a
 document, not a query).
@@ -17,17 +17,24 @@ from pathlib import Path
 import numpy as np
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
-ADAPTER_FILE = "minilm-query-adapter-v1.npz"
-# the back ends whose query vectors the adapter was fit for: all-MiniLM-L6-v2, int8 (the
-# fit's) and float (the same network; its vectors differ from int8's by rounding)
-ADAPTED_MODELS = frozenset({"minilm-int8", "minilm"})
+# model -> its adapter's file. all-MiniLM-L6-v2's was fit on the int8 model's vectors; the
+# float model ("minilm", the torch extra) is the same network, its vectors differ by rounding.
+# The `static` model has none: one fit the same way (scripts/build_query_adapter.py --model
+# static) lifts static alone a lot (held-out paraphrases 0.54 -> 0.73 MRR@10), but with the
+# fusion refit on it a query naming a paper no longer ranked it first when MiniLM preferred
+# another (tests/test_search_learned.py); measured, not shipped (docs/bench/search.md).
+ADAPTER_FILES = {
+    "minilm-int8": "minilm-query-adapter-v1.npz",
+    "minilm": "minilm-query-adapter-v1.npz",
+}
 
 
-@functools.lru_cache(maxsize=1)
-def adapter_weights() -> np.ndarray | None:
-    """The adapter's matrix (float32, dim x dim), or None when the file is missing."""
-    path = MODELS_DIR / ADAPTER_FILE
-    if not path.exists():
+@functools.lru_cache(maxsize=4)
+def adapter_weights(model: str) -> np.ndarray | None:
+    """`model`'s adapter matrix (float32, dim x dim), or None when it has none."""
+    name = ADAPTER_FILES.get(model)
+    path = MODELS_DIR / name if name else None
+    if path is None or not path.exists():
         return None
     with np.load(path, allow_pickle=False) as z:
         return np.ascontiguousarray(z["weights"], dtype=np.float32)
@@ -35,8 +42,9 @@ def adapter_weights() -> np.ndarray | None:
 
 def adapt_query(model: str, vector):
     """`vector` (a query's, from `model`) as search compares it with papers: mapped by the
-    adapter and unit-normalised for the models it was fit for, else unchanged."""
-    weights = adapter_weights() if model in ADAPTED_MODELS else None
+    model's adapter and unit-normalised, or unchanged for a model without one (and for a
+    vector of nothing: a query none of whose words the model knows)."""
+    weights = adapter_weights(model)
     if weights is None:
         return vector
     v = np.asarray(vector, dtype=np.float32).reshape(-1)
