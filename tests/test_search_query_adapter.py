@@ -46,8 +46,9 @@ def test_only_models_with_an_adapter_have_their_queries_moved():
 
 @pytest.mark.slow  # loads real embedding model weights
 def test_adapted_titles_still_find_their_own_abstracts():
-    """A broken map (transposed, scaled wrong) would scatter queries; the fit one keeps
-    each fixture title's own abstract first, as the raw model does."""
+    """A broken map scatters queries (a random matrix: MRR 0.13; the fit step taken three
+    times over, I + 3 (W - I): 0.64); the fit one keeps each fixture title's own abstract
+    first, as the raw model does (both 0.98)."""
     from paperatlas.embed import get_backend
 
     minilm = get_backend("minilm-int8")
