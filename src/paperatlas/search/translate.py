@@ -397,7 +397,11 @@ def build_vocabulary(
     if embed is None:
         from paperatlas.embed import get_backend
 
-        embed = get_backend(MULTILINGUAL_MODEL).embed
+        # loaded on the first term to embed: a vocabulary only gaining its term counts
+        # (stored before them) embeds none
+        def embed(texts: list[str]):
+            return get_backend(MULTILINGUAL_MODEL).embed(texts)
+
     if old is not None and current:  # a vocabulary from before hubness: add it
         old.hubness = hubness(old.vectors, embed)
         old.basis = principal_basis(old.vectors)
