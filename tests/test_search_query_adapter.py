@@ -19,9 +19,7 @@ PAPERS = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("model", "dim"), [("minilm-int8", 384), ("minilm", 384), ("use-multilingual", 512)]
-)
+@pytest.mark.parametrize(("model", "dim"), [("minilm-int8", 384), ("minilm", 384), ("use-multilingual", 512)])
 def test_the_shipped_adapters_are_square_maps_of_their_models_vectors(model, dim):
     w = A.adapter_weights(model)
     assert w is not None and w.shape == (dim, dim) and w.dtype == np.float32
