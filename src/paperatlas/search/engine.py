@@ -9,6 +9,7 @@ from typing import Any
 from paperatlas.errors import SearchError
 from paperatlas.search import learned as learned_fusion
 from paperatlas.search.filters import allowed_ids, check_paging, filters_of
+from paperatlas.search.framing import topic_part
 from paperatlas.search.fusion import Rankings, fuse, fuse_rankings, fusion_for
 from paperatlas.search.hits import make_hits
 from paperatlas.search.keyword import ceiling as keyword_ceiling
@@ -49,7 +50,9 @@ def candidate_rankings(
     `glossary`: add the shipped glossary's translation of a Chinese query to the terms
     learned from the atlas; `learned=False` leaves the learned terms out (the translation
     before issue 18: glossary only); `glossary_overrides=False` looks up the learned terms
-    of the words the glossary knows too."""
+    of the words the glossary knows too. The words of a request around the topic
+    ("有哪些关于…的论文", "papers about …") are left out first (`framing.topic_part`)."""
+    asked, query = query, topic_part(query)
     language = detect_language(query)
     glossary = True if glossary is None else glossary
     translation, weights, used_learned = None, None, False
@@ -59,6 +62,8 @@ def candidate_rankings(
         )
     terms = query_terms(translation or query)
     notes: list[str] = []
+    if query != asked:
+        notes.append(f"searched for “{query}” (the words asking for papers left out)")
     model, vec_ranking = None, []
     query_vectors: dict[str, Any] = {}  # model -> the query's vector (learned fusion)
     if vectors and allowed != set():

@@ -30,7 +30,6 @@ import functools
 import io
 import itertools
 import json
-import logging
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -44,6 +43,7 @@ from paperatlas.errors import PaperatlasError
 from paperatlas.paper import embedding_text
 from paperatlas.search import dictionary
 from paperatlas.search.glossary import glossary_rest, translate_query
+from paperatlas.search.jieba_cut import tokens as jieba_tokens
 from paperatlas.search.query import CJK_RUN, query_terms
 from paperatlas.search.snippets import stem
 from paperatlas.search.vectors import MULTILINGUAL_MODEL, one_blas_thread, query_backend
@@ -462,19 +462,11 @@ def _ready_vocabulary(store, embed: Callable[[list[str]], np.ndarray]) -> Vocabu
     return load_vocabulary(store)
 
 
-_JIEBA: list = []
-
-
 def segment(text: str) -> list[str]:
     """Chinese words of `text` (jieba, precise mode), in order; other scripts left out."""
-    if not _JIEBA:
-        import jieba
-
-        jieba.setLogLevel(logging.WARNING)
-        _JIEBA.append(jieba)
     out: list[str] = []
     for run in _CJK.findall(text):
-        out.extend(w for w in _JIEBA[0].lcut(run, HMM=True) if _CJK.fullmatch(w))
+        out.extend(w for w in jieba_tokens(run) if _CJK.fullmatch(w))
     return out
 
 
