@@ -50,6 +50,8 @@ def test_request_words_around_the_topic_are_cut(query, topic):
         "papers",
         "PAPER: Privacy-Preserving ResNet Models",  # a title, not a request
         "Which Formal Languages Can Large Language Models Learn in Context?",
+        "A Study of Posterior Stability in Time-Series Latent Diffusion",
+        "Searching for Privacy Risks in LLM Agents via Simulation",
         "a method that removes memorised passages from a chatbot",
         "CIMemories",
         "scientific papers",

@@ -60,7 +60,7 @@ _EN_OPENER = (
     r"(?:is|are)\s+there|do\s+you\s+know|what\s+are|which|(?:i|we)\s+(?:need|want)|(?:i|we)\s*'?d\s+like"
     r")"
 )
-_EN_ASKED = r"(?:papers?|works?|research|studies|study|articles?|publications?|literature)"
+_EN_ASKED = r"(?:papers?|works?|research|articles?|publications?|literature)"
 _EN_LINK = (
     r"(?:on|about|regarding|for|that|which|who|in|into|of|doing|does|do|addressing|tackling|studying|"
     r"study|studies|propose|proposes|proposing|use|uses|using|with|show|shows|is|are|address|addresses|"
@@ -79,7 +79,7 @@ _EN_LEAD = re.compile(
 # to be shown something, never a title's opening ("Which…", "Get…")
 _EN_REQUEST_ONLY = re.compile(
     r"^(?:(?:please|pls)\W+)?(?:(?:i\s*'?\s*m|i am|we\s*'?\s*re|we are)\s+(?:looking|searching)\s+for|"
-    r"(?:looking|searching)\s+for|(?:find|show|recommend|suggest)\s+me|search\s+for|"
+    r"looking\s+for|(?:find|show|recommend|suggest)\s+me|search\s+for|"
     r"(?:can|could)\s+you\s+(?:find|recommend|suggest|show)(?:\s+me)?)\s+",
     re.IGNORECASE,
 )
