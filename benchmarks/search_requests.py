@@ -1,5 +1,7 @@
-"""Search for a topic wrapped in a request ("有哪些关于…的论文？", "papers about …"): known-item
-MRR@10 with the request words cut (search/framing.py) and with the query searched whole.
+"""Search for a topic wrapped in a request ("有哪些关于…的论文？", "papers about …") or typed in
+traditional characters: known-item MRR@10 with the query made ready (request words cut,
+search/framing.py; traditional written as simplified, search/chinese_text.py) and searched
+as typed, in the same run.
 
     PAPERATLAS_BENCH_CACHE=... nice .venv/bin/python benchmarks/search_requests.py
         [--split tune|test|both] [--sets B C D]
@@ -10,7 +12,9 @@ benchmarks/queries/requests.json ("{}" is the query): Chinese ones in its "zh" r
 English ones in its "en" requests. For each request: MRR@10 of the library's search with
 `framing.topic_part` (the default) and without it (the query searched as typed, request
 words and all), in the same run; the bare queries give the ceiling. Set D of the file was
-written after the word lists were last changed: it is the held-out figure.
+written after the word lists were last changed: it is the held-out figure. Traditional:
+each Chinese query converted by OpenCC's s2t (simplified to traditional, the library's
+other direction), searched with and without the conversion back.
 """
 
 from __future__ import annotations
@@ -31,14 +35,15 @@ REQUESTS = REPO / "benchmarks" / "queries" / "requests.json"
 
 
 @contextmanager
-def requests_kept():
-    """Search the query as typed: the request words are not cut."""
-    cut = engine.topic_part
-    engine.topic_part = lambda query: query
+def as_typed(attribute: str):
+    """Search the query as typed: `engine.<attribute>` (topic_part, to_simplified) leaves it
+    as it is."""
+    ready = getattr(engine, attribute)
+    setattr(engine, attribute, lambda query: query)
     try:
         yield
     finally:
-        engine.topic_part = cut
+        setattr(engine, attribute, ready)
 
 
 def mrr(store, queries: list[dict], template: str, glossary: bool = True) -> float:
@@ -83,7 +88,7 @@ def main() -> None:
                     settings = [("on", True)] + ([("off", False)] if lang == "zh" else [])
                     for label, glossary in settings:
                         cut = mrr(store, load[lang], template, glossary)
-                        with requests_kept():
+                        with as_typed("topic_part"):
                             whole = mrr(store, load[lang], template, glossary)
                         key = f"{lang} {label}" if lang == "zh" else lang
                         means.setdefault(key + " cut", []).append(cut)
@@ -95,6 +100,17 @@ def main() -> None:
                 for key in ("zh on", "zh off", "en")
             )
             print(f"set {name} ({split}) mean MRR@10 — {summary}")
+        import opencc
+
+        to_traditional = opencc.OpenCC("s2t").convert
+        traditional = [{**q, "query": to_traditional(q["query"])} for q in load["zh"]]
+        for label, glossary in (("on", True), ("off", False)):
+            ready = mrr(store, traditional, "{}", glossary)
+            with as_typed("to_simplified"):
+                typed = mrr(store, traditional, "{}", glossary)
+            print(
+                f"traditional ({split}), glossary {label}: written simplified {ready:.3f} vs as typed {typed:.3f}"
+            )
 
 
 if __name__ == "__main__":

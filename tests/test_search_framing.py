@@ -1,9 +1,11 @@
-"""The words of a request around a query's topic (search/framing.py): what is cut and what
-is kept, and that a request finds the paper its topic finds."""
+"""A query made ready before it is searched: the words of a request around its topic
+(search/framing.py), what is cut and what is kept, and traditional Chinese written as
+simplified (search/chinese_text.py); each finds the paper its plain topic finds."""
 
 import pytest
 
 from paperatlas import search as S
+from paperatlas.search.chinese_text import to_simplified
 from paperatlas.search.framing import topic_part
 
 
@@ -88,3 +90,29 @@ def test_a_chinese_request_ranks_as_its_topic_does(embedded_search_atlas, reques
     hits = S.search(store, request_query, k=3, glossary=False).hits
     assert [h.id for h in hits] == [h.id for h in S.search(store, topic, k=3, glossary=False).hits]
     assert target in [h.id for h in hits]
+
+
+def test_traditional_characters_are_written_simplified():
+    assert to_simplified("大型語言模型的機器遺忘") == "大型语言模型的机器遗忘"
+    assert to_simplified("視覺自迴歸圖像生成模型的訓練後量化") == "视觉自回归图像生成模型的训练后量化"
+    assert to_simplified("擴散模型 for video") == "扩散模型 for video"
+    assert to_simplified("大语言模型的机器遗忘") == "大语言模型的机器遗忘"  # simplified already
+
+
+@pytest.mark.parametrize(
+    ("traditional", "simplified"),
+    [("聯邦學習", "联邦学习"), ("有哪些關於投機解碼的論文？", "投机解码"), ("脈衝神經網路", "脉冲神经网路")],
+)
+def test_a_traditional_query_is_searched_as_its_simplified_twin(
+    embedded_search_atlas, traditional, simplified
+):
+    """The glossary, jieba and the learned lookups read simplified characters: the same
+    words in traditional ones used to translate to other (or no) English terms."""
+    store = embedded_search_atlas.store
+    asked = S.candidate_rankings(store, traditional, glossary=False)
+    twin = S.candidate_rankings(store, simplified, glossary=False)
+    assert asked.translation == twin.translation and asked.translation
+    assert any(f"searched for “{simplified}” (in simplified characters" in n for n in asked.notes)
+    assert [h.id for h in S.search(store, traditional, k=3).hits] == [
+        h.id for h in S.search(store, simplified, k=3).hits
+    ]

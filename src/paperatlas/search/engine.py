@@ -8,6 +8,7 @@ from typing import Any
 
 from paperatlas.errors import SearchError
 from paperatlas.search import learned as learned_fusion
+from paperatlas.search.chinese_text import to_simplified
 from paperatlas.search.filters import allowed_ids, check_paging, filters_of
 from paperatlas.search.framing import topic_part
 from paperatlas.search.fusion import Rankings, fuse, fuse_rankings, fusion_for
@@ -16,7 +17,7 @@ from paperatlas.search.keyword import ceiling as keyword_ceiling
 from paperatlas.search.keyword import informative_terms, keyword_ranking
 from paperatlas.search.language import detect_language, language_name
 from paperatlas.search.names import name_ranking
-from paperatlas.search.query import MAX_QUERY_CHARS, query_terms
+from paperatlas.search.query import CJK_RUN, MAX_QUERY_CHARS, query_terms
 from paperatlas.search.results import SearchResult
 from paperatlas.search.translate import query_translation
 from paperatlas.search.vectors import (
@@ -51,8 +52,11 @@ def candidate_rankings(
     learned from the atlas; `learned=False` leaves the learned terms out (the translation
     before issue 18: glossary only); `glossary_overrides=False` looks up the learned terms
     of the words the glossary knows too. The words of a request around the topic
-    ("有哪些关于…的论文", "papers about …") are left out first (`framing.topic_part`)."""
-    asked, query = query, topic_part(query)
+    ("有哪些关于…的论文", "papers about …") are left out first (`framing.topic_part`), and
+    traditional Chinese characters written as simplified (`chinese_text.to_simplified`)."""
+    asked = query
+    simple = to_simplified(query) if CJK_RUN.search(query) else query
+    query = topic_part(simple)
     language = detect_language(query)
     glossary = True if glossary is None else glossary
     translation, weights, used_learned = None, None, False
@@ -63,7 +67,9 @@ def candidate_rankings(
     terms = query_terms(translation or query)
     notes: list[str] = []
     if query != asked:
-        notes.append(f"searched for “{query}” (the words asking for papers left out)")
+        why = ["in simplified characters"] if simple != asked else []
+        why += ["the words asking for papers left out"] if query != simple else []
+        notes.append(f"searched for “{query}” ({'; '.join(why)})")
     model, vec_ranking = None, []
     query_vectors: dict[str, Any] = {}  # model -> the query's vector (learned fusion)
     if vectors and allowed != set():

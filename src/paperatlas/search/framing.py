@@ -17,7 +17,7 @@ import itertools
 import re
 import unicodedata
 
-from paperatlas.search.jieba_cut import tokens
+from paperatlas.search.chinese_text import tokens
 
 # Chinese: what asks (cut at the start), what is asked for (papers, work: cut at the end),
 # and the words that link them to the topic. Cuts fall between jieba's words only, so no

@@ -42,8 +42,8 @@ from paperatlas.cache import StoreCache
 from paperatlas.errors import PaperatlasError
 from paperatlas.paper import embedding_text
 from paperatlas.search import dictionary
+from paperatlas.search.chinese_text import tokens as jieba_tokens
 from paperatlas.search.glossary import glossary_rest, translate_query
-from paperatlas.search.jieba_cut import tokens as jieba_tokens
 from paperatlas.search.query import CJK_RUN, query_terms
 from paperatlas.search.snippets import stem
 from paperatlas.search.vectors import MULTILINGUAL_MODEL, one_blas_thread, query_backend
