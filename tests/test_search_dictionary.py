@@ -11,6 +11,7 @@ from paperatlas import search as S
 from paperatlas.search import dictionary as D
 from paperatlas.search import translate as X
 from paperatlas.search import vectors as V
+from paperatlas.store import Store
 
 FIXTURE = Path(__file__).parent / "fixtures" / "search" / "papers.jsonl"
 
@@ -109,6 +110,38 @@ def test_a_sense_the_vocabulary_holds_only_word_by_word_is_a_phrase_candidate():
     assert [with_pair.terms[i] for i in X.dictionary_terms(with_pair, "晶体结构")] == ["crystal structure"]
     # nor when a word of the sense is missing
     assert X.sense_phrases(_vocabulary(["crystal", "network"]), "晶体结构") == []
+
+
+def test_a_phrase_papers_use_outranks_the_frequent_word_inside_it():
+    """With FREQUENCY_PRIOR, the model's "structure" (a word most papers use) outscores
+    the dictionary's "crystal structure" (no count of its own): 晶体结构 lost its crystal.
+    A phrase the atlas's papers use now ranks just above any candidate that is one of its
+    words; one no paper uses (作弊: "practice fraud", beside "fraud") does not."""
+    terms = ["crystal", "structure", "structural", "network"]
+    vocab = X.Vocabulary(terms, np.eye(4, dtype=np.float32), papers=1000, df=np.asarray([12, 700, 300, 800]))
+    unit = np.array([0.3, 0.7, 0.6, 0.0], dtype=np.float32)  # the model: "structure"
+    unit /= np.linalg.norm(unit)
+    cos = vocab.vectors @ unit
+    best = np.argsort(-cos)[:2]
+    plain = X.candidates(vocab, "晶体结构", unit, best, cos[best], 0.0)
+    assert X.term_text(vocab, plain[0][0]) == "structure"
+    used = X.candidates(vocab, "晶体结构", unit, best, cos[best], 0.0, attested=lambda phrase: True)
+    assert X.term_text(vocab, used[0][0]) == "crystal structure"
+    assert used[0][1] == pytest.approx(plain[0][1] + X.PHRASE_MARGIN)
+    unused = X.candidates(vocab, "晶体结构", unit, best, cos[best], 0.0, attested=lambda phrase: False)
+    assert unused == plain
+
+
+def test_a_phrase_is_attested_by_the_atlas_index(tmp_path):
+    store = Store(tmp_path / "a.db")
+    with store.transaction():
+        store.insert_paper(
+            {"id": "p1", "title": "", "abstract": "We predict crystal structures of materials."}
+        )
+        store.insert_paper({"id": "p2", "title": "", "abstract": "A structure for a crystal ball."})
+    assert X.phrase_in_papers(store, "crystal structure")  # the index stems: "structures"
+    assert not X.phrase_in_papers(store, "practice fraud")
+    assert not X.phrase_in_papers(store, "structure crystal")
 
 
 def test_a_unit_takes_one_term_per_stem(monkeypatch):

@@ -44,7 +44,7 @@ from paperatlas.paper import embedding_text
 from paperatlas.search import dictionary
 from paperatlas.search.chinese_text import tokens as jieba_tokens
 from paperatlas.search.glossary import glossary_rest, translate_query
-from paperatlas.search.query import CJK_RUN, query_terms
+from paperatlas.search.query import CJK_RUN, phrase_expression, query_terms
 from paperatlas.search.snippets import stem
 from paperatlas.search.vectors import MULTILINGUAL_MODEL, one_blas_thread, query_backend
 from paperatlas.text import STOPWORDS
@@ -108,9 +108,14 @@ LOOKUP_CACHE = 4096
 # the sum of its words', scored by cosine alone (`sense_phrases`). With DICT_BONUS as well,
 # these phrases outranked the model's right neighbours (作弊: "practice fraud" over
 # "hacking"; tuning half, glossary off, 0.743 -> 0.726 at a bonus of 0.1 or 0.2, with
-# DICT_BONUS 0.2); without it, 0.743 / 0.790 (off / on), as without the phrases.
+# DICT_BONUS 0.2); without it, 0.743 / 0.790 (off / on), as without the phrases. Once
+# candidates gained FREQUENCY_PRIOR, the model's "structure" (a frequent word) outranked
+# "crystal structure" (no count), so 晶体结构 lost its crystal: a phrase the atlas's
+# papers use now ranks PHRASE_MARGIN above any candidate that is one of its words (not one
+# no paper uses: 作弊's "practice fraud" would push out "fraud"; `phrase_in_papers`).
 DICTIONARY = True
 DICT_BONUS = 0.5
+PHRASE_MARGIN = 0.01
 DISTINCT_STEMS = True
 MODEL_CANDIDATES = 6  # the model's nearest terms a unit's terms are chosen from
 # How usual a candidate term is in the atlas counts beside the model's cosine: a unit's
@@ -503,13 +508,21 @@ Candidate = int | tuple[int, ...]
 
 
 def candidates(
-    vocab: Vocabulary, unit: str, vector: np.ndarray, best: np.ndarray, cos: np.ndarray, min_similarity: float
+    vocab: Vocabulary,
+    unit: str,
+    vector: np.ndarray,
+    best: np.ndarray,
+    cos: np.ndarray,
+    min_similarity: float,
+    attested: Callable[[str], bool] | None = None,
 ) -> list[tuple[Candidate, float]]:
     """A unit's candidate terms [(index, score)], best first: its nearest terms by the
     model (`best`, `cos`: score its cosine; none unless the first has min_similarity)
     and its dictionary terms (score: cosine to `vector`, the unit's, plus DICT_BONUS),
     each plus FREQUENCY_PRIOR x how usual it is in the atlas (`Vocabulary.prior`); or
-    without dictionary terms, its dictionary senses made of vocabulary words (score: cosine)."""
+    without dictionary terms, its dictionary senses made of vocabulary words (score: cosine;
+    a phrase the atlas's papers use, `attested`, just above any candidate that is one of
+    its words)."""
     rank = cos if vocab.hubness is None or HUB_PENALTY <= 0 else cos - HUB_PENALTY * vocab.hubness[best]
     confident = len(cos) > 0 and cos[0] >= min_similarity
     scored: dict[Candidate, float] = {int(i): float(r) for i, r in zip(best, rank)} if confident else {}
@@ -523,8 +536,21 @@ def candidates(
     if DICTIONARY and not from_dict:
         for words in sense_phrases(vocab, unit):
             phrase = vocab.vectors[list(words)].sum(axis=0)
-            scored[words] = float(phrase @ vector) / (float(np.linalg.norm(phrase)) or 1.0)
+            score = float(phrase @ vector) / (float(np.linalg.norm(phrase)) or 1.0)
+            # a phrase papers use is the whole sense, a candidate among its words only a
+            # part of it (晶体结构: "crystal structure" over "structure"); one no paper uses
+            # is an explanation (作弊: "practice fraud", where "fraud" is the sense)
+            parts = [scored[w] for w in words if w in scored]
+            if parts and attested is not None and attested(term_text(vocab, words)):
+                score = max(score, max(parts) + PHRASE_MARGIN)
+            scored[words] = score
     return sorted(scored.items(), key=lambda item: -item[1])
+
+
+def phrase_in_papers(store, phrase: str) -> bool:
+    """Whether some paper of the atlas uses `phrase`, word for word (its FTS index)."""
+    expression = phrase_expression(query_terms(phrase))
+    return bool(expression and store.fts_search(expression, limit=1))
 
 
 def sense_phrases(vocab: Vocabulary, unit: str) -> list[tuple[int, ...]]:
@@ -606,7 +632,7 @@ def translate(
                 vocab.looked_up.clear()
             for unit, vector, (best, cos) in zip(new, vectors, found):
                 vocab.looked_up[(unit, *settings)] = cands[unit] = candidates(
-                    vocab, unit, vector, best, cos, min_similarity
+                    vocab, unit, vector, best, cos, min_similarity, functools.partial(phrase_in_papers, store)
                 )
         for unit in todo:
             found_terms = choose_terms(vocab, cands[unit] or [])
