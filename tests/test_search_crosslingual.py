@@ -102,6 +102,16 @@ def test_chinese_query_without_glossary_finds_the_paper(atlas, query, target):
     assert target in [h.id for h in r.hits], (query, r.notes, [h.id for h in r.hits])
 
 
+def test_a_long_single_word_weighs_as_a_pair_a_short_one_half(atlas):
+    """天气预报 is one jieba word of four characters, a compound with its own context: its
+    terms weigh fully; 遗忘 (two characters, alone) is ambiguous: half (WORD_WEIGHT)."""
+    assert X.segment("天气预报") == ["天气预报"] and X.segment("遗忘") == ["遗忘"]
+    long_word = S.candidate_rankings(atlas.store, "天气预报", glossary=False).term_weights
+    short_word = S.candidate_rankings(atlas.store, "遗忘", glossary=False).term_weights
+    assert long_word and max(long_word.values()) > X.WORD_WEIGHT
+    assert short_word and max(short_word.values()) <= X.WORD_WEIGHT
+
+
 def test_learned_terms_are_english_words_of_the_atlas(atlas):
     r = S.candidate_rankings(atlas.store, "联邦学习的通信效率", glossary=False)
     assert r.translation and "federated" in r.translation.split()

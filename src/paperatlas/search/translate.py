@@ -61,8 +61,12 @@ MAX_RUN_CHARS = 8  # a Chinese run this short is also looked up whole
 # weight factor of the terms of a single Chinese word, beside those of a pair or a run of
 # words ("扩散" -> "diffuse" vs "离散扩散" -> "discrete diffusion"): a longer unit carries
 # its own context, a lone word is ambiguous (tuning half of the Chinese known items:
-# MRR@10 0.650 at 0.5 vs 0.641 at 1.0, glossary off; benchmarks/search_zh_tune.py)
+# MRR@10 0.650 at 0.5 vs 0.641 at 1.0, glossary off; benchmarks/search_zh_tune.py). A
+# word of LONG_WORD characters or more is a compound that carries its context as a pair
+# does (晶体结构, 自回归, 强化学习): full weight (stop 20, tuning half: off 0.828 -> 0.833,
+# on 0.868 unchanged; 4 or 5: no change).
 WORD_WEIGHT = 0.5
+LONG_WORD = 3
 # Hubness (as in CSLS for bilingual lexicons): some English terms ("year", "thus", "uses",
 # "previous") sit near many Chinese words and are picked for words they do not translate.
 # A term's hubness is its mean cosine to its HUB_NEIGHBOURS nearest among the HUB_WORDS most
@@ -639,7 +643,7 @@ def translate(
             if not found_terms:
                 continue
             out.sources[unit] = [term_text(vocab, i) for i, _ in found_terms]
-            factor = WORD_WEIGHT if len(segment(unit)) == 1 else 1.0
+            factor = WORD_WEIGHT if len(segment(unit)) == 1 and len(unit) < LONG_WORD else 1.0
             for i, weight in found_terms:
                 term = term_text(vocab, i)
                 out.terms[term] = max(out.terms.get(term, 0.0), factor * weight)
