@@ -63,8 +63,8 @@ MAX_RUN_CHARS = 8  # a Chinese run this short is also looked up whole
 # its own context, a lone word is ambiguous (tuning half of the Chinese known items:
 # MRR@10 0.650 at 0.5 vs 0.641 at 1.0, glossary off; benchmarks/search_zh_tune.py). A
 # word of LONG_WORD characters or more is a compound that carries its context as a pair
-# does (晶体结构, 自回归, 强化学习): full weight (stop 20, tuning half: off 0.828 -> 0.833,
-# on 0.868 unchanged; 4 or 5: no change).
+# does (晶体结构, 天气预报; 强化学习 is two words to jieba): full weight (stop 20, tuning
+# half: off 0.828 -> 0.833, on 0.868 unchanged; 4 or 5: no change).
 WORD_WEIGHT = 0.5
 LONG_WORD = 3
 # Hubness (as in CSLS for bilingual lexicons): some English terms ("year", "thus", "uses",
