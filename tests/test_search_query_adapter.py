@@ -60,19 +60,26 @@ def test_adapted_titles_still_find_their_own_abstracts(model):
     assert float(np.mean(1.0 / rank)) >= 0.92
 
 
+def _ranked_by_the_adapted_vector(store, model: str, query: str, ranking) -> None:
+    """Each of the first papers of `ranking` (a model's list for `query`) is scored by its
+    cosine with the query's adapted vector, not the raw one."""
+    raw = embed_query(store, model, query)
+    adapted = A.adapt_query(model, raw)
+    found, vectors = open_index(store, model).vectors_of([pid for pid, _ in ranking[:5]])
+    listed = dict(ranking)
+    assert found
+    for pid, vec in zip(found, vectors):
+        assert listed[pid] == pytest.approx(float(vec @ adapted), abs=1e-4)
+        assert abs(listed[pid] - float(vec @ raw)) > 1e-4
+
+
 @pytest.mark.slow  # loads real embedding model weights
 def test_search_ranks_minilm_candidates_by_the_adapted_query(embedded_search_atlas):
     atlas = embedded_search_atlas
     atlas.embed(model="minilm-int8")
     query = "removing memorised passages from a chatbot"
     r = S.candidate_rankings(atlas.store, query)
-    raw = embed_query(atlas.store, "minilm-int8", query)
-    adapted = A.adapt_query("minilm-int8", raw)
-    found, vectors = open_index(atlas.store, "minilm-int8").vectors_of([pid for pid, _ in r.minilm[:5]])
-    listed = dict(r.minilm)
-    for pid, vec in zip(found, vectors):
-        assert listed[pid] == pytest.approx(float(vec @ adapted), abs=1e-4)
-        assert abs(listed[pid] - float(vec @ raw)) > 1e-4
+    _ranked_by_the_adapted_vector(atlas.store, "minilm-int8", query, r.minilm)
 
 
 @pytest.mark.slow  # loads real embedding model weights
@@ -84,11 +91,5 @@ def test_a_chinese_query_is_searched_by_its_adapted_multilingual_vector(embedded
     query = "大语言模型的机器遗忘"  # machine unlearning in large language models
     r = S.candidate_rankings(atlas.store, query)
     assert r.model == "use-multilingual" and r.language == "zh"
-    raw = embed_query(atlas.store, "use-multilingual", query)
-    adapted = A.adapt_query("use-multilingual", raw)
-    found, vectors = open_index(atlas.store, "use-multilingual").vectors_of([pid for pid, _ in r.vector[:5]])
-    listed = dict(r.vector)
-    for pid, vec in zip(found, vectors):
-        assert listed[pid] == pytest.approx(float(vec @ adapted), abs=1e-4)
-        assert abs(listed[pid] - float(vec @ raw)) > 1e-4
-    assert [pid for pid, _ in r.vector[:2]] and r.vector[0][0].startswith("unlearn")
+    _ranked_by_the_adapted_vector(atlas.store, "use-multilingual", query, r.vector)
+    assert r.vector[0][0].startswith("unlearn")
