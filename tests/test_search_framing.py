@@ -27,6 +27,7 @@ from paperatlas.search.framing import topic_part
         ("recommend papers: unlearning in LLMs", "unlearning in LLMs"),
         ("which papers study grokking", "grokking"),
         ("find me research on reward hacking", "reward hacking"),
+        ("papers about 扩散模型", "扩散模型"),  # an English request around Chinese words
     ],
 )
 def test_request_words_around_the_topic_are_cut(query, topic):

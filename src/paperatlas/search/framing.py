@@ -102,6 +102,7 @@ def _bare(text: str) -> str:
 
 
 def _zh_topic(text: str) -> str:
+    text = _EN_LEAD.sub("", text, count=1)  # "papers about 扩散模型"
     text = _ZH_CLAUSE.sub("", text)
     bounds = list(itertools.accumulate(len(t) for t in tokens(text)))
     # the longest run of request words at the start, and then at the end, ending (starting)
