@@ -24,6 +24,8 @@ import json
 import statistics
 from contextlib import contextmanager
 
+import opencc
+
 from paperatlas import search as S
 from paperatlas.search import engine
 from paperatlas.store import Store
@@ -100,8 +102,6 @@ def main() -> None:
                 for key in ("zh on", "zh off", "en")
             )
             print(f"set {name} ({split}) mean MRR@10 — {summary}")
-        import opencc
-
         to_traditional = opencc.OpenCC("s2t").convert
         traditional = [{**q, "query": to_traditional(q["query"])} for q in load["zh"]]
         for label, glossary in (("on", True), ("off", False)):
