@@ -26,13 +26,12 @@ from contextlib import contextmanager
 
 import opencc
 
-from paperatlas import search as S
 from paperatlas.search import engine
 from paperatlas.store import Store
 from search_common import CACHE, REPO
-from search_known import KNOWN, rank_of, split_of
+from search_known import KNOWN, split_of
+from search_zh_tune import evaluate
 
-K = 10
 REQUESTS = REPO / "benchmarks" / "queries" / "requests.json"
 
 
@@ -49,12 +48,8 @@ def as_typed(attribute: str):
 
 
 def mrr(store, queries: list[dict], template: str, glossary: bool = True) -> float:
-    rr = []
-    for q in queries:
-        r = S.candidate_rankings(store, template.format(q["query"]), glossary=glossary)
-        rank = rank_of([p for p, _ in S.fuse_rankings(r)[0][:K]], q["target"])
-        rr.append(1.0 / rank if rank else 0.0)
-    return statistics.fmean(rr)
+    """MRR@10 of the queries, each wrapped in `template`."""
+    return evaluate(store, [{**q, "query": template.format(q["query"])} for q in queries], glossary)[0]
 
 
 def main() -> None:

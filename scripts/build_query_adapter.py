@@ -46,17 +46,13 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 sys.path.insert(0, str(REPO / "benchmarks"))
 from iclr_data import DEFAULT_DATA, is_held_out, load_rows, real_abstract  # noqa: E402
+from paperatlas.embed.normalise import normalise_rows  # noqa: E402
 from paperatlas.search.query_adapter import ADAPTER_FILES, MODELS_DIR  # noqa: E402
 
 EPOCHS = {"minilm-int8": 8, "static": 25, "use-multilingual": 8}  # the static fit converges more slowly
 VALIDATION_SHARE = 10  # one paper in ten kept aside (sha1 of its id)
 BATCH = 512
 SEED = 0
-
-
-def unit(x: np.ndarray) -> np.ndarray:
-    x = np.asarray(x, dtype=np.float32)
-    return x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-9)
 
 
 def embedded(model: str, name: str, texts: list[str], cache: Path | None, batch: int) -> np.ndarray:
@@ -83,7 +79,7 @@ def embedded(model: str, name: str, texts: list[str], cache: Path | None, batch:
 
 
 def mrr10(w: np.ndarray, queries: np.ndarray, targets: np.ndarray, docs: np.ndarray) -> float:
-    scores = unit(queries @ w) @ docs.T
+    scores = normalise_rows(queries @ w) @ docs.T
     own = scores[np.arange(len(targets)), targets]
     rank = (scores > own[:, None]).sum(axis=1) + 1
     return float(np.mean(np.where(rank <= 10, 1.0 / rank, 0.0)))
@@ -145,13 +141,13 @@ def main() -> None:
 
     rows = [r for r in load_rows(args.data) if real_abstract(r) and not is_held_out(r["id"])]
     print(f"{len(rows):,} training papers (held-out papers left out)")
-    docs = unit(
+    docs = normalise_rows(
         embedded(model, "abstracts", [embedding_text(None, r["abstract"]) for r in rows], args.cache, 32)
     )
     titles = [r["title"] for r in rows]
     with_tldr = [i for i, r in enumerate(rows) if (r.get("tldr") or "").strip()]
     tldrs = [rows[i]["tldr"].strip() for i in with_tldr]
-    queries = unit(
+    queries = normalise_rows(
         np.vstack(
             [
                 embedded(model, "titles", titles, args.cache, 256),

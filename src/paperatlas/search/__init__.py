@@ -11,8 +11,9 @@
 - User text never reaches FTS5 as syntax: it is cut into alphanumeric terms, each one
   quoted, joined with OR (plus the whole phrase for short queries); terms most papers
   contain are dropped.
-- A query's MiniLM vector passes through a learned linear adapter first (`query_adapter`,
-  fit on the training papers' titles and TL;DRs against their abstracts).
+- A query's MiniLM or use-multilingual vector passes through a learned linear adapter
+  first (`query_adapter`, fit on the training papers' titles and TL;DRs against their
+  abstracts).
 - The ranked lists are fused, restricted to the caller's filters, and paged. An English
   query in an atlas with MiniLM vectors is ranked by the learned fusion (`learned`: one
   score per candidate from its BM25, vector, MiniLM and name evidence, every candidate
@@ -24,8 +25,10 @@
   segments themselves and escape the text, so nothing from an abstract is ever HTML.
 
 Modules, in the order a query meets them (each imports only those above it, never this
-package): `query` (terms, FTS5 expressions), `language`, `glossary`, `query_adapter` (a
-MiniLM query moved toward abstracts), `vectors` (models, query vectors, nearest papers), `translate` (learned Chinese terms),
+package): `query` (terms, FTS5 expressions), `chinese_text` (simplified characters,
+jieba's words), `framing` (request words around the topic cut), `language`, `glossary`,
+`query_adapter` (a query's vector moved toward abstracts), `vectors` (models, query
+vectors, nearest papers), `translate` (learned Chinese terms),
 `keyword` (BM25 in memory), `names`, `learned`, `fusion`, `filters`, `snippets`, `results`, `hits`,
 `engine` (`search`, `candidate_rankings`), `similar_papers`. Values read from the store are kept
 per store change by `paperatlas.cache.StoreCache`.

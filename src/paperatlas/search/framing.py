@@ -84,6 +84,7 @@ _EN_REQUEST_ONLY = re.compile(
     re.IGNORECASE,
 )
 _EN_END_PUNCT = re.compile(r"\s*[?!.]+$")
+_HAN = re.compile("[\u3400-\u9fff]")  # a Chinese character
 
 
 def topic_part(query: str) -> str:
@@ -92,7 +93,7 @@ def topic_part(query: str) -> str:
     text = unicodedata.normalize("NFKC", query).strip()
     if not text:
         return query
-    out = _zh_topic(text) if re.search("[\u3400-\u9fff]", text) else _en_topic(text)
+    out = _zh_topic(text) if _HAN.search(text) else _en_topic(text)
     # no word cut (at most end punctuation): the query as typed
     return out if out != _bare(text) and _has_content(out) else query
 
@@ -125,4 +126,4 @@ def _en_topic(text: str) -> str:
 
 def _has_content(text: str) -> bool:
     """Two CJK characters, or a Latin word of three letters or more, are a topic."""
-    return len(re.findall("[\u3400-\u9fff]", text)) >= 2 or bool(re.search(r"[A-Za-z0-9]{3,}", text))
+    return len(_HAN.findall(text)) >= 2 or bool(re.search(r"[A-Za-z0-9]{3,}", text))

@@ -129,7 +129,8 @@ MODEL_CANDIDATES = 6  # the model's nearest terms a unit's terms are chosen from
 # Chinese known items, with the MiniLM query adapter (search/query_adapter.py), paired
 # against 0: 0.2 / 0.3 / 0.5 -> glossary on +0.028 / +0.035 / +0.026 (SE ~0.015; at 0.3 8
 # queries better, 1 worse), off +0.041 / +0.049 / +0.044 (SE ~0.026); without the adapter
-# +0.019 / +0.016 / +0.022 on at 0.3 / 0.4 / 0.5 (docs/bench/search.md). Sense phrases (`sense_phrases`) have no count: none.
+# +0.019 / +0.016 / +0.022 on at 0.3 / 0.4 / 0.5 (docs/bench/search.md). Sense phrases
+# (`sense_phrases`) have no count and gain none (see PHRASE_MARGIN above).
 FREQUENCY_PRIOR = 0.3
 
 _WORD = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
@@ -634,9 +635,10 @@ def translate(
             found = nearest_terms(vocab, vectors, MODEL_CANDIDATES)
             if len(vocab.looked_up) + len(new) > LOOKUP_CACHE:
                 vocab.looked_up.clear()
+            attested = functools.partial(phrase_in_papers, store)
             for unit, vector, (best, cos) in zip(new, vectors, found):
                 vocab.looked_up[(unit, *settings)] = cands[unit] = candidates(
-                    vocab, unit, vector, best, cos, min_similarity, functools.partial(phrase_in_papers, store)
+                    vocab, unit, vector, best, cos, min_similarity, attested
                 )
         for unit in todo:
             found_terms = choose_terms(vocab, cands[unit] or [])
