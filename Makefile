@@ -40,8 +40,7 @@ demo: install
 	rm -f $(DB) $(DB)-* $(DB).*
 	$(BIN)/paperatlas add examples/iclr2026_sample_list.txt --list sample --no-enrich --db $(DB)
 	$(BIN)/paperatlas enrich --db $(DB)
-	$(BIN)/paperatlas embed --db $(DB)
-	$(BIN)/paperatlas embed --model use-multilingual --db $(DB)  # Chinese queries
+	$(BIN)/paperatlas embed --db $(DB)  # every model search uses, and Chinese query terms
 	$(BIN)/paperatlas map --list sample --html atlas.html --db $(DB)
 	@echo "offline map written to atlas.html"
 	$(BIN)/paperatlas serve --db $(DB) --port $(PORT)

@@ -113,18 +113,58 @@ def test_lsa_without_a_fit_says_what_to_do(tmp_path):
     empty.close()
 
 
+@pytest.mark.slow  # the default run loads every model search uses
 def test_embed_command_reports_and_resumes(store, cli):
     path, total = store.path, store.count_papers()
     store.close()
+    code, out, err = cli("embed", "--model", "static", "--db", path, use_db=False)
+    assert code == 0, err
+    assert out.strip() == f"static: embedded {total}, unchanged 0 of {total} papers"
+    # no model named: every model search fuses, the ones done kept, then the Chinese terms
     code, out, err = cli("embed", "--db", path, use_db=False)
     assert code == 0, err
-    assert f"static: embedded {total}, unchanged 0 of {total}" in out
-    code, out, _ = cli("embed", "--model", "static", "--db", path, use_db=False)
-    assert f"embedded 0, unchanged {total} of {total}" in out
+    assert f"static: embedded 0, unchanged {total} of {total}" in out
+    for model in ("minilm-int8", "use-multilingual"):
+        assert f"{model}: embedded {total}, unchanged 0 of {total}" in out
+    assert "Chinese queries:" in out and "English terms of this atlas" in out
+    reopened = Store(path, read_only=True)
+    assert set(reopened.vector_models()) == set(embed.SEARCH_MODELS)
+    reopened.close()
+    code, out, _ = cli("embed", "--db", path, use_db=False)
+    assert out.count(f"embedded 0, unchanged {total} of {total}") == len(embed.SEARCH_MODELS)
     code, out, _ = cli("models", use_db=False)
-    assert "use-multilingual" in out and "static (default)" in out
+    assert "static (default, search)" in out and "use-multilingual (search)" in out
+    assert "minilm-int8 (search)" in out and "lsa (" not in out
     code, _, err = cli("embed", "--model", "nope", "--db", path, use_db=False)
     assert code != 0 and "nope" in err
+
+
+@pytest.mark.slow  # loads real embedding model weights
+def test_search_embedding_interrupted_resumes_at_the_model_it_stopped_in(store, monkeypatch):
+    from paperatlas.api import Atlas
+
+    total = store.count_papers()
+    real_backend = embed_vectors.get_backend
+    failing = Interrupting(real_backend("use-multilingual"), fail_on=1)
+
+    def backend(name=None, store=None, threads=None):
+        return failing if name == "use-multilingual" else real_backend(name, store=store, threads=threads)
+
+    monkeypatch.setattr(embed_vectors, "get_backend", backend)
+    atlas = Atlas(store.path)
+    done = []
+    with pytest.raises(KeyboardInterrupt):
+        atlas.embed_for_search(on_model=done.append)
+    assert [r.model for r in done] == ["static", "minilm-int8"]  # kept as each finished
+    assert len(store.vector_state("minilm-int8")) == total
+    assert not store.vector_state("use-multilingual")
+
+    monkeypatch.setattr(embed_vectors, "get_backend", real_backend)
+    again = {r.model: r for r in atlas.embed_for_search(vocabulary=False)}
+    assert list(again) == list(embed.SEARCH_MODELS)
+    assert again["static"].embedded == again["minilm-int8"].embedded == 0  # not redone
+    assert again["use-multilingual"].embedded == total
+    atlas.close()
 
 
 def test_one_model_choice_rule(store):

@@ -59,7 +59,9 @@ def stages(tmp_path_factory) -> dict[str, Path]:
     assert fk.run_cli("enrich", "--db", enriched, env=ENV).returncode == 0
     embedded = base / "embedded.db"
     shutil.copy(enriched, embedded)
-    assert fk.run_cli("embed", "--db", embedded).returncode == 0
+    # one model: the stage's kill and resume are the same for each (test_embed_store.py
+    # interrupts the default run, which embeds every model search uses, between models)
+    assert fk.run_cli("embed", "--model", "static", "--db", embedded).returncode == 0
     return {"list": paper_list, "added": added, "enriched": enriched, "embedded": embedded}
 
 
@@ -174,14 +176,14 @@ if FULL:
 def test_kill_embed_then_resume(tmp_path, stages, point, share):
     db = _copy(stages["enriched"], tmp_path)
     result = fk.kill_during(
-        ["embed", "--db", db],
+        ["embed", "--model", "static", "--db", db],
         db,
         _between("embeddings", int(N_PAPERS * share), N_PAPERS),
         name="embed",
         point=point,
     )
     kept = result.counts_at_kill.get("embeddings", 0)
-    again = fk.run_cli("embed", "--db", db)
+    again = fk.run_cli("embed", "--model", "static", "--db", db)
     counts = fk.store_counts(db)
     _record(result, again.returncode == 0 and counts["embeddings"] == N_PAPERS)
     assert again.returncode == 0, again.stderr

@@ -6,14 +6,14 @@ stage that needs them runs). Every answer is a typed record from `paperatlas.res
 
     with Atlas(".paperatlas/atlas.db") as atlas:
         atlas.add("iclr2026.jsonl")
-        atlas.embed()
+        atlas.embed_for_search()
         hits = atlas.search("memory privacy").hits
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, TextIO
@@ -263,9 +263,12 @@ class Atlas:
     @staticmethod
     def models() -> list[ModelInfo]:
         """The embedding back ends `embed(model=...)` accepts (`default`: used when none is named)."""
-        from paperatlas.embed import DEFAULT_MODEL, available_backends
+        from paperatlas.embed import DEFAULT_MODEL, SEARCH_MODELS, available_backends
 
-        return [ModelInfo(name, what, name == DEFAULT_MODEL) for name, what in available_backends().items()]
+        return [
+            ModelInfo(name, what, name == DEFAULT_MODEL, name in SEARCH_MODELS)
+            for name, what in available_backends().items()
+        ]
 
     def embed(
         self,
@@ -303,6 +306,42 @@ class Atlas:
         if model is None and vocabulary:
             self.build_vocabulary(progress=progress, force=force)
         return EmbedReport(**result)
+
+    def embed_for_search(
+        self,
+        progress: bool = False,
+        force: bool = False,
+        batch_size: int | None = None,
+        ray: bool = False,
+        address: str | None = None,
+        workers: int | None = None,
+        vocabulary: bool = True,
+        on_model: Callable[[EmbedReport], None] | None = None,
+    ) -> list[EmbedReport]:
+        """Vectors of every paper for each model search fuses (`SEARCH_MODELS`: static,
+        minilm-int8, use-multilingual), one model after the other, each resumable as
+        `embed`; then the English vocabulary for Chinese queries (`vocabulary=False`: not
+        now). `on_model` is called with each model's report as it finishes."""
+        from paperatlas.embed import SEARCH_MODELS
+
+        reports = []
+        for model in SEARCH_MODELS:
+            report = self.embed(
+                model=model,
+                progress=progress,
+                force=force,
+                batch_size=batch_size,
+                ray=ray,
+                address=address,
+                workers=workers,
+                vocabulary=False,
+            )
+            reports.append(report)
+            if on_model is not None:
+                on_model(report)
+        if vocabulary:
+            self.build_vocabulary(progress=progress, force=force)
+        return reports
 
     def build_vocabulary(self, progress: bool = False, force: bool = False) -> VocabularyReport:
         """Embed the atlas's English terms with the multilingual model, so Chinese queries

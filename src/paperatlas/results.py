@@ -218,7 +218,8 @@ class ModelInfo:
 
     name: str
     description: str
-    default: bool
+    default: bool  # the model a map uses when none is named
+    search: bool = False  # computed by `embed_for_search` (`paperatlas embed`): search fuses it
 
 
 @dataclass(frozen=True, eq=False)

@@ -13,6 +13,7 @@ from rich.text import Text
 from paperatlas.api import Atlas
 from paperatlas.cli.common import AddressOption, DbOption, RayOption, UserError, app, console, open_atlas
 from paperatlas.errors import PaperatlasError
+from paperatlas.results import EmbedReport
 
 
 @app.command()
@@ -22,7 +23,11 @@ def embed(
         typer.Option(
             "--model",
             "-m",
-            help="Embedding back end (see `paperatlas models`; default: static).",
+            help=(
+                "Embedding back end (see `paperatlas models`). Default: every model search "
+                "uses (static, minilm-int8, use-multilingual), then the English terms for "
+                "Chinese queries."
+            ),
             show_default=False,
         ),
     ] = None,
@@ -54,38 +59,54 @@ def embed(
         raise UserError("--address and --workers go with --ray")
     atlas = open_atlas(db)
     progress = sys.stderr.isatty()
-    result = atlas.embed(
-        model=model,
+
+    def report(result: EmbedReport) -> None:
+        console.print(
+            Text(
+                f"{result.model}: embedded {result.embedded}, unchanged {result.skipped} of {result.total} papers"
+            )
+        )
+
+    if model is not None:
+        report(
+            atlas.embed(
+                model=model,
+                progress=progress,
+                force=force,
+                batch_size=batch_size,
+                ray=ray,
+                address=address,
+                workers=workers,
+            )
+        )
+        return
+    # every model search fuses, each kept as it finishes (a rerun resumes the next), then
+    # what Chinese queries need (search/translate.py; a failure there is a note below)
+    atlas.embed_for_search(
         progress=progress,
         force=force,
         batch_size=batch_size,
         ray=ray,
         address=address,
         workers=workers,
-        vocabulary=False,  # below: its failure is a note, the vectors are kept
+        vocabulary=False,
+        on_model=report,
     )
-    console.print(
-        Text(
-            f"{result.model}: embedded {result.embedded}, unchanged {result.skipped} of {result.total} papers"
+    try:
+        vocab = atlas.build_vocabulary(progress=progress, force=force)
+    except (PaperatlasError, ImportError) as exc:  # the vectors above are kept
+        console.print(
+            Text(
+                f"Chinese queries: the multilingual model is not usable here "
+                f"({exc}); they will match only the glossary's terms"
+            )
         )
-    )
-    if model is None:  # the default run also readies Chinese queries (search/translate.py)
-        try:
-            vocab = atlas.build_vocabulary(progress=progress, force=force)
-        except (PaperatlasError, ImportError) as exc:  # the vectors above are kept
-            console.print(
-                Text(
-                    f"Chinese queries: the multilingual model is not usable here "
-                    f"({exc}); they will match only the glossary's terms"
-                )
+    else:
+        console.print(
+            Text(
+                f"Chinese queries: {vocab.terms} English terms of this atlas ({vocab.embedded} newly embedded)"
             )
-        else:
-            console.print(
-                Text(
-                    f"Chinese queries: {vocab.terms} English terms of this "
-                    f"atlas ({vocab.embedded} newly embedded)"
-                )
-            )
+        )
 
 
 @app.command("models")
@@ -93,7 +114,8 @@ def models() -> None:
     """List the embedding back ends."""
     table = Table("model", "what")
     for m in Atlas.models():
-        table.add_row(m.name + (" (default)" if m.default else ""), m.description)
+        tags = [tag for tag, on in (("default", m.default), ("search", m.search)) if on]
+        table.add_row(m.name + (f" ({', '.join(tags)})" if tags else ""), m.description)
     console.print(table)
 
 

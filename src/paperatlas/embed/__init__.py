@@ -27,6 +27,7 @@ from paperatlas.embed.normalise import normalise_rows
 from paperatlas.embed.registry import (
     BACKENDS,
     DEFAULT_MODEL,
+    SEARCH_MODELS,
     available_backends,
     backend_class,
     get_backend,
@@ -42,6 +43,7 @@ __all__ = [
     "BACKENDS",
     "BATCH_SIZE",
     "DEFAULT_MODEL",
+    "SEARCH_MODELS",
     "EmbeddingBackend",
     "LSABackend",
     "MiniLM",

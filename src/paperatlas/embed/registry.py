@@ -20,6 +20,10 @@ from paperatlas.embed.use import MultilingualBackend
 from paperatlas.errors import PaperatlasError
 
 DEFAULT_MODEL = StaticBackend.name
+# Every vector signal search fuses: the default model's list, MiniLM's (the English learned
+# fusion, search/learned.py) and the multilingual model's (Chinese queries). `paperatlas
+# embed` with no model computes these, so a default atlas searches as the benchmarks do.
+SEARCH_MODELS = (DEFAULT_MODEL, OnnxMiniLM.name, MultilingualBackend.name)
 
 BACKENDS: dict[str, type[EmbeddingBackend]] = {
     cls.name: cls

@@ -80,14 +80,14 @@ def candidate_rankings(
         elif language != "en" and translation:
             notes.append(
                 f"{language_name(language)} query searched as the English terms of this "
-                f"atlas it maps to ({translation}); `paperatlas embed --model "
-                f"{MULTILINGUAL_MODEL}` adds cross-lingual meaning"
+                f"atlas it maps to ({translation}); `paperatlas embed` adds cross-lingual "
+                f"meaning ({MULTILINGUAL_MODEL} vectors)"
             )
         elif language != "en":
             notes.append(
                 f"{language_name(language)} query: this atlas has no {MULTILINGUAL_MODEL} "
                 f"vectors, so it cannot search by meaning across languages; run "
-                f"`paperatlas embed --model {MULTILINGUAL_MODEL}` first"
+                f"`paperatlas embed` first"
                 + ("; showing keyword matches of its known terms" if terms and keyword else "")
             )
         else:
