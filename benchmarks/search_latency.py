@@ -346,13 +346,15 @@ def main() -> None:
         action="store_true",
         help="fill the MiniLM vectors the store lacks with real MiniLM vectors of "
         "other papers (timing only: a search's cost does not depend on the "
-        "values; embedding 15,602 papers takes hours on 2 loaded cores)",
+        "values; for a store built before `paperatlas embed` computed them: it embeds "
+        "all three search models of 15,602 papers in ~8 min on 2 quiet cores)",
     )
     ap.add_argument(
         "--partial-multilingual",
         action="store_true",
         help="use the multilingual vectors already in --db instead of embedding all "
-        "papers (about 30 min on 2 cores); Chinese timings then scan fewer rows",
+        "papers (minutes on 2 quiet cores, far longer when they are shared); Chinese "
+        "timings then scan fewer rows",
     )
     args = ap.parse_args()
 

@@ -26,7 +26,7 @@ def test_embed_force_recomputes_and_models_marks_the_default(cli):
     code, _, err = cli("embed", "--model", "nope")
     assert code == 2 and "unknown model 'nope'" in err and "static" in err
     code, out, _ = cli("models", use_db=False)
-    assert code == 0 and re.search(r"static \(default\)", out) and "lsa" in out
+    assert code == 0 and re.search(r"static \(default, search\)", out) and "lsa" in out
 
 
 def test_map_html_and_reference_ls(cli, tmp_path):
