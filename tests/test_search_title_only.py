@@ -11,11 +11,22 @@ FIX = Path(__file__).parent / "fixtures" / "ingest" / "titles_only.bib"
 SAMPLE = Path(__file__).parents[1] / "examples" / "iclr2026_sample_list.txt"
 
 
-@pytest.fixture(scope="module")
-def atlas(tmp_path_factory):
+@pytest.fixture(
+    scope="module",
+    params=[
+        "static",
+        # what `paperatlas embed` computes: MiniLM and the learned fusion rank too
+        pytest.param("search", marks=pytest.mark.slow),
+    ],
+)
+def atlas(tmp_path_factory, request):
     atlas = Atlas(tmp_path_factory.mktemp("title_only_search") / "atlas.db")
     atlas.add([SAMPLE, FIX])
-    atlas.embed()  # default model: title-only papers are embedded from their titles
+    # title-only papers are embedded from their titles
+    if request.param == "static":
+        atlas.embed()
+    else:
+        atlas.embed_for_search(vocabulary=False)
     return atlas
 
 
