@@ -167,6 +167,12 @@ def test_search_embedding_interrupted_resumes_at_the_model_it_stopped_in(store, 
     atlas.close()
 
 
+def test_the_search_models_are_the_ones_search_fuses():
+    from paperatlas.search.vectors import MINILM_MODEL, MULTILINGUAL_MODEL
+
+    assert embed.SEARCH_MODELS == (embed.DEFAULT_MODEL, MINILM_MODEL, MULTILINGUAL_MODEL)
+
+
 def test_one_model_choice_rule(store):
     """The model a map or a recommendation uses: the one asked for; else the stored model
     covering most of the papers in question, the default first among equals."""

@@ -262,7 +262,8 @@ class Atlas:
     # -- vectors -----------------------------------------------------------------------------
     @staticmethod
     def models() -> list[ModelInfo]:
-        """The embedding back ends `embed(model=...)` accepts (`default`: used when none is named)."""
+        """The embedding back ends `embed(model=...)` accepts (`default`: used when none is
+        named; `search`: search fuses it, `embed_for_search` computes it)."""
         from paperatlas.embed import DEFAULT_MODEL, SEARCH_MODELS, available_backends
 
         return [
