@@ -93,9 +93,9 @@ SEARCH_FIXTURE = Path(__file__).parent / "fixtures" / "search" / "papers.jsonl"
 
 @pytest.fixture(scope="module")
 def embedded_search_atlas(tmp_path_factory: pytest.TempPathFactory) -> Atlas:
-    """The search fixture's 24 papers (id, title, abstract), embedded by the default
-    `paperatlas embed` only: static vectors and the English vocabulary for Chinese queries,
-    no use-multilingual paper vectors. One per test module (module scope)."""
+    """The search fixture's 24 papers (id, title, abstract), embedded by `Atlas.embed()`
+    only: static vectors and the English vocabulary for Chinese queries, no use-multilingual
+    or MiniLM paper vectors (`paperatlas embed` adds both). One per test module."""
     papers = [json.loads(line) for line in SEARCH_FIXTURE.read_text(encoding="utf-8").splitlines()]
     folder = tmp_path_factory.mktemp("search-atlas")
     path = folder / "papers.jsonl"

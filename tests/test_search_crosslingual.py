@@ -75,7 +75,7 @@ def test_glossary_cut_covers_the_most_of_the_query():
 
 @pytest.fixture(scope="module")
 def atlas(embedded_search_atlas):
-    """The 24 fixture papers after the default `paperatlas embed` only (conftest)."""
+    """The 24 fixture papers after `Atlas.embed()` only: static and the vocabulary (conftest)."""
     return embedded_search_atlas
 
 

@@ -156,7 +156,7 @@ def test_a_unit_takes_one_term_per_stem(monkeypatch):
 
 @pytest.fixture(scope="module")
 def atlas(embedded_search_atlas):
-    """The search fixture's 24 papers after the default `paperatlas embed` (conftest)."""
+    """The search fixture's 24 papers after `Atlas.embed()`: static and the vocabulary (conftest)."""
     return embedded_search_atlas
 
 

@@ -8,7 +8,7 @@ from paperatlas.errors import SearchError
 from paperatlas.paper import embedding_text
 from paperatlas.search.filters import allowed_ids, check_paging, filters_of
 from paperatlas.search.hits import make_hits
-from paperatlas.search.language import detect_language
+from paperatlas.search.language import detect_language, language_name
 from paperatlas.search.query import MAX_QUERY_CHARS
 from paperatlas.search.results import SearchResult
 from paperatlas.search.vectors import MULTILINGUAL_MODEL, embed_query, open_index, vector_models_for
@@ -74,8 +74,8 @@ def similar_ranking(
     language = detect_language(text)
     models = vector_models_for(store, language)
     if not models:
-        wanted = "" if language == "en" else f" --model {MULTILINGUAL_MODEL}"
-        raise SearchError(f"no vectors to compare with: run `paperatlas embed{wanted}` first")
+        which = "" if language == "en" else f" ({MULTILINGUAL_MODEL} for a {language_name(language)} text)"
+        raise SearchError(f"no vectors to compare with{which}: run `paperatlas embed` first")
     model = models[0]
     index = open_index(store, model)
     if exclude is not None and allowed is None:
