@@ -318,15 +318,17 @@ class Atlas:
         workers: int | None = None,
         vocabulary: bool = True,
         on_model: Callable[[EmbedReport], None] | None = None,
+        models: Iterable[str] | None = None,
     ) -> list[EmbedReport]:
         """Vectors of every paper for each model search fuses (`SEARCH_MODELS`: static,
-        minilm-int8, use-multilingual), one model after the other, each resumable as
-        `embed`; then the English vocabulary for Chinese queries (`vocabulary=False`: not
-        now). `on_model` is called with each model's report as it finishes."""
+        minilm-int8, use-multilingual; `models`: these instead), one model after the
+        other, each resumable as `embed`; then the English vocabulary for Chinese queries
+        (`vocabulary=False`: not now). `on_model` is called with each model's report as it
+        finishes."""
         from paperatlas.embed import SEARCH_MODELS
 
         reports = []
-        for model in SEARCH_MODELS:
+        for model in SEARCH_MODELS if models is None else models:
             report = self.embed(
                 model=model,
                 progress=progress,

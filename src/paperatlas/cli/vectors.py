@@ -67,21 +67,9 @@ def embed(
             )
         )
 
-    if model is not None:
-        report(
-            atlas.embed(
-                model=model,
-                progress=progress,
-                force=force,
-                batch_size=batch_size,
-                ray=ray,
-                address=address,
-                workers=workers,
-            )
-        )
-        return
-    # every model search fuses, each kept as it finishes (a rerun resumes the next), then
-    # what Chinese queries need (search/translate.py; a failure there is a note below)
+    # every model search fuses (or the one named), each kept as it finishes (a rerun
+    # resumes the next), then what Chinese queries need (search/translate.py; a failure
+    # there is a note below)
     atlas.embed_for_search(
         progress=progress,
         force=force,
@@ -91,7 +79,10 @@ def embed(
         workers=workers,
         vocabulary=False,
         on_model=report,
+        models=None if model is None else [model],
     )
+    if model is not None:
+        return
     try:
         vocab = atlas.build_vocabulary(progress=progress, force=force)
     except (PaperatlasError, ImportError) as exc:  # the vectors above are kept
