@@ -60,7 +60,7 @@ def stages(tmp_path_factory) -> dict[str, Path]:
     embedded = base / "embedded.db"
     shutil.copy(enriched, embedded)
     # one model: the stage's kill and resume are the same for each (test_embed_store.py
-    # interrupts the default run, which embeds every model search uses, between models)
+    # interrupts the default run, which embeds every model search uses, in its last model)
     assert fk.run_cli("embed", "--model", "static", "--db", embedded).returncode == 0
     return {"list": paper_list, "added": added, "enriched": enriched, "embedded": embedded}
 
