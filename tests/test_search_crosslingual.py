@@ -112,6 +112,35 @@ def test_a_long_single_word_weighs_as_a_pair_a_short_one_half(atlas):
     assert short_word and max(short_word.values()) <= X.WORD_WEIGHT
 
 
+def test_a_prefixed_word_finds_the_prefixed_term(atlas):
+    """自回归 is 自 ("self", "auto") + 回归 ("regression"): the multilingual model reads it as
+    its stem; the atlas's own "autoregressive" is its term (AFFIXES)."""
+    before = X.AFFIXES.copy()
+    plain = S.candidate_rankings(atlas.store, "自回归模型", glossary=False).translation.split()
+    assert "autoregressive" in plain
+    try:
+        X.AFFIXES.clear()
+        X._VOCABULARY.clear()  # the units' candidates are kept with the vocabulary
+        stem_only = S.candidate_rankings(atlas.store, "自回归模型", glossary=False).translation.split()
+    finally:
+        X.AFFIXES.update(before)
+        X._VOCABULARY.clear()
+    assert "autoregressive" not in stem_only
+
+
+def test_affixed_terms_need_the_prefix_and_the_stem():
+    vocab = X.Vocabulary(
+        ["oversmoothing", "smoothing", "overview", "over-parameterized", "resort"],
+        np.eye(5, dtype=np.float32),
+        10,
+    )
+    smooth = vocab.terms.index("smoothing")
+    found = {vocab.terms[i] for i in X.affixed_terms(vocab, "过平滑", [smooth])}
+    assert found == {"oversmoothing"}  # not "overview": its rest does not share the stem
+    assert X.affixed_terms(vocab, "平滑", [smooth]) == []  # no prefix
+    assert X.affixed_terms(vocab, "过滑", [smooth]) == []  # two characters: not a prefixed term
+
+
 def test_learned_terms_are_english_words_of_the_atlas(atlas):
     r = S.candidate_rankings(atlas.store, "联邦学习的通信效率", glossary=False)
     assert r.translation and "federated" in r.translation.split()
