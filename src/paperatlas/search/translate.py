@@ -331,8 +331,9 @@ def affixed_terms(vocab: Vocabulary, unit: str, nearest: Sequence[int]) -> list[
     words = [_JOINERS.sub("", vocab.terms[i].lower()) for i in nearest if " " not in vocab.terms[i]]
     words += [w for sense in dictionary.senses(unit[1:]) for w in _WORD.findall(sense.lower())]
     # "noise" and "noising" share "nois"
-    bases = {w[:-1] if w.endswith("e") and len(w) > 4 else w for w in words if len(w) >= 3}
-    bases -= STOPWORDS
+    bases = {
+        w[:-1] if w.endswith("e") and len(w) > 4 else w for w in words if len(w) >= 3 and w not in STOPWORDS
+    }
     found = []
     for p in prefixes:
         for i, rest in vocab.by_prefix.get(p, ()):
