@@ -77,3 +77,21 @@ def test_workers_ignore_ctrl_c_and_finish_normally():
         assert list(pool.map(abs, [-4])) == [4]
     assert results == [1, 2, 3]
     assert _wait_gone(pids) == set()
+
+
+def test_stopping_frees_a_result_read_cut_off_by_a_killed_worker():
+    """A worker stopped while it writes a result leaves half a message in the result
+    pipe; the pool's manager thread then waits for the rest, and the interpreter, which
+    joins that thread at exit, would never exit (a SIGTERM during `enrich` hung so). The
+    stop must leave the thread free to end."""
+    import struct
+
+    with pytest.raises(KeyboardInterrupt), process_pool(1) as pool:
+        assert pool.submit(abs, -1).result() == 1  # the worker and the manager thread run
+        manager = pool._executor_manager_thread
+        writer = pool._result_queue._writer
+        os.write(writer.fileno(), struct.pack("!i", 1000))  # a 1000-byte result, cut off
+        time.sleep(0.3)  # the manager thread now waits for the other 1000 bytes
+        raise KeyboardInterrupt
+    manager.join(timeout=10)
+    assert not manager.is_alive()

@@ -105,6 +105,8 @@ def _terminate(pool: ProcessPoolExecutor) -> None:
         terminate()
         return
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    # (read before shutdown, which lets go of the queue)
+    writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
     for process in processes:
         with contextlib.suppress(Exception):
             process.terminate()
@@ -115,6 +117,13 @@ def _terminate(pool: ProcessPoolExecutor) -> None:
             if process.is_alive():
                 process.kill()
                 process.join(timeout=5)
+    # A worker stopped while writing a result leaves half a message in the result pipe,
+    # and the pool's manager thread waits for the rest; the interpreter joins that thread
+    # at exit, so the command would never end. With the workers gone, this process holds
+    # the pipe's last write end: closing it ends the read (EOF), and the thread with it.
+    if writer is not None:
+        with contextlib.suppress(Exception):
+            writer.close()
 
 
 def worker_count(n_items: int, parallel_from: int) -> int:
