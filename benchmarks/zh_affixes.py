@@ -26,7 +26,7 @@ from paperatlas.store import Store
 from search_common import CACHE
 
 
-def first_terms(store, vocab: X.Vocabulary, words: list[str], embed) -> list[list[str]]:
+def first_terms(vocab: X.Vocabulary, words: list[str], embed) -> list[list[str]]:
     """Each word's chosen English terms, best first, as `translate` chooses them."""
     vectors = np.asarray(embed(words), dtype=np.float32)
     out = []
@@ -57,11 +57,11 @@ def main() -> None:
     ]
     words = [zh for zh, _ in pairs]
     embed = query_backend(store, MULTILINGUAL_MODEL).embed
-    with_affixes = first_terms(store, vocab, words, embed)
+    with_affixes = first_terms(vocab, words, embed)
     kept = dict(X.AFFIXES)
     X.AFFIXES.clear()
     try:
-        without = first_terms(store, vocab, words, embed)
+        without = first_terms(vocab, words, embed)
     finally:
         X.AFFIXES.update(kept)
     right = sum(is_right(t, en) for t, (_, en) in zip(with_affixes, pairs))

@@ -173,6 +173,13 @@ STEM_CHARS = 5  # a term's rest and a base share their first min(len(base), 5) l
 _WORD = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 _CJK = re.compile("[\u3400-\u9fff\uf900-\ufaff]+")
 _JOINERS = re.compile(r"[\s\-]+")
+
+
+def _letters(term: str) -> str:
+    """A term's letters, lower case, hyphens and spaces dropped ("Multi-task" -> "multitask")."""
+    return _JOINERS.sub("", term.lower())
+
+
 # one-character words of Chinese grammar: never looked up alone
 _PARTICLES = frozenset("的了和与及或在中对用于把被将从为以是之等其这那个上下后前内外间")
 # Chinese function words, the counterpart of the English STOPWORDS (grammar, "method",
@@ -244,7 +251,7 @@ class Vocabulary:
             by_letter.setdefault(p[0], set()).add(p)
         out: dict[str, list[tuple[int, str]]] = {}
         for i, term in enumerate(self.terms):
-            letters = _JOINERS.sub("", term.lower())
+            letters = _letters(term)
             for p in by_letter.get(letters[:1], ()):
                 if letters.startswith(p) and len(letters) >= len(p) + 3:
                     out.setdefault(p, []).append((i, letters[len(p) :]))
@@ -328,7 +335,7 @@ def affixed_terms(vocab: Vocabulary, unit: str, nearest: Sequence[int]) -> list[
     prefixes = AFFIXES.get(unit[:1], ())
     if len(unit) < AFFIX_MIN_CHARS or not prefixes:
         return []
-    words = [_JOINERS.sub("", vocab.terms[i].lower()) for i in nearest if " " not in vocab.terms[i]]
+    words = [_letters(vocab.terms[i]) for i in nearest if " " not in vocab.terms[i]]
     words += [w for sense in dictionary.senses(unit[1:]) for w in _WORD.findall(sense.lower())]
     # "noise" and "noising" share "nois"
     bases = {
@@ -607,12 +614,10 @@ def candidates(
     confident = len(cos) > 0 and cos[0] >= min_similarity
     scored: dict[Candidate, float] = {int(i): float(r) for i, r in zip(best, rank)} if confident else {}
     from_dict = dictionary_terms(vocab, unit) if DICTIONARY else []
-    if from_dict:
-        for i, c in zip(from_dict, vocab.vectors[from_dict] @ vector):
-            scored[i] = max(scored.get(i, -1.0), float(c) + DICT_BONUS)
-    affixed = affixed_terms(vocab, unit, [int(i) for i in best]) if DICTIONARY else []
-    if affixed:
-        for i, c in zip(affixed, vocab.vectors[affixed] @ vector):
+    # the dictionary's terms, and a prefixed word's terms (AFFIXES), count alike
+    boosted = from_dict + (affixed_terms(vocab, unit, [int(i) for i in best]) if DICTIONARY else [])
+    if boosted:
+        for i, c in zip(boosted, vocab.vectors[boosted] @ vector):
             scored[i] = max(scored.get(i, -1.0), float(c) + DICT_BONUS)
     prior = vocab.prior if FREQUENCY_PRIOR > 0 else None
     if prior is not None:
