@@ -12,6 +12,7 @@ stage that needs them runs). Every answer is a typed record from `paperatlas.res
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -326,22 +327,24 @@ class Atlas:
         (`vocabulary=False`: not now). `on_model` is called with each model's report as it
         finishes."""
         from paperatlas.embed import SEARCH_MODELS
+        from paperatlas.ray_batches import shared_ray
 
         reports = []
-        for model in SEARCH_MODELS if models is None else models:
-            report = self.embed(
-                model=model,
-                progress=progress,
-                force=force,
-                batch_size=batch_size,
-                ray=ray,
-                address=address,
-                workers=workers,
-                vocabulary=False,
-            )
-            reports.append(report)
-            if on_model is not None:
-                on_model(report)
+        with shared_ray() if ray else contextlib.nullcontext():  # one Ray start for all models
+            for model in SEARCH_MODELS if models is None else models:
+                report = self.embed(
+                    model=model,
+                    progress=progress,
+                    force=force,
+                    batch_size=batch_size,
+                    ray=ray,
+                    address=address,
+                    workers=workers,
+                    vocabulary=False,
+                )
+                reports.append(report)
+                if on_model is not None:
+                    on_model(report)
         if vocabulary:
             self.build_vocabulary(progress=progress, force=force)
         return reports

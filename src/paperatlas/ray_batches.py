@@ -59,10 +59,29 @@ def _actor_class(ray):
     return BatchWorker
 
 
+# one entry per open `shared_ray` block: the Ray module if a job in it started Ray, else None
+_SHARED: list[Any] = []
+
+
+@contextlib.contextmanager
+def shared_ray() -> Iterator[None]:
+    """Several jobs in a row on one Ray start (`paperatlas embed --ray` with every search
+    model): Ray is started by the first job that needs it and stopped when the block ends;
+    never started when no job has work."""
+    _SHARED.append(None)
+    try:
+        yield
+    finally:
+        started = _SHARED.pop()
+        if started is not None:
+            started.shutdown()
+
+
 @contextlib.contextmanager
 def ray_session(ray, address: str | None, cpus: int) -> Iterator[None]:
     """Ray for one job: the cluster at `address`, or a local instance of `cpus` CPUs
-    started here and stopped after it; an already initialised Ray is left as it is."""
+    started here and stopped after it (inside `shared_ray`: at the end of that block); an
+    already initialised Ray is left as it is."""
     if ray.is_initialized():
         yield
         return
@@ -71,6 +90,10 @@ def ray_session(ray, address: str | None, cpus: int) -> Iterator[None]:
         ray.init(address=address, **kwargs)
     else:
         ray.init(num_cpus=cpus, include_dashboard=False, **kwargs)
+    if _SHARED:
+        _SHARED[-1] = ray
+        yield
+        return
     try:
         yield
     finally:
