@@ -180,6 +180,20 @@ def test_missing_multilingual_vectors_are_explained(tmp_path):
     assert any("paperatlas embed" in n for n in en.notes)
 
 
+def test_an_atlas_without_minilm_vectors_says_how_to_add_them(tmp_path, store):
+    """An atlas embedded with one model (`--model`, or an older `embed`) searches without
+    the learned fusion's MiniLM list, and says so; `paperatlas embed` computes it."""
+    r = S.search(store, "speculative decoding")  # use-multilingual vectors only
+    assert r.hits[0].id == "specdec01"
+    assert any(S.MINILM_MODEL in n and "paperatlas embed" in n for n in r.notes)
+    assert not any(S.MINILM_MODEL in n for n in S.search(store, "大语言模型的机器遗忘").notes)
+    full = build(tmp_path / "full.db")
+    embed_store(full, model=S.MINILM_MODEL)
+    clear_cache()
+    done = S.search(full, "speculative decoding")
+    assert done.hits[0].id == "specdec01" and not any(S.MINILM_MODEL in n for n in done.notes)
+
+
 # -- more like this -------------------------------------------------------------------------------
 
 

@@ -77,6 +77,12 @@ def candidate_rankings(
         if models:
             model = models[0]
             vec_ranking = vector_ranking(store, model, query, depth, allowed, notes, query_vectors)
+            # an atlas embedded with `--model static` (or by a version that embedded no more)
+            if language == "en" and MINILM_MODEL not in models:
+                notes.append(
+                    f"this atlas has no {MINILM_MODEL} vectors, so meaning is ranked by {model} "
+                    f"alone; `paperatlas embed` adds them"
+                )
         elif language != "en" and translation:
             notes.append(
                 f"{language_name(language)} query searched as the English terms of this "
