@@ -22,10 +22,30 @@ import pytest
 # xdist worker) imports it first.
 os.environ["COLUMNS"] = "200"
 
+
 from paperatlas import Atlas
 from paperatlas.cli import app
 from paperatlas.cli.common import run_app
 from paperatlas.store import Store
+
+
+def _load_anyio_now() -> None:
+    """anyio (4.16) imports most of its API on first use, and the web app's first static file
+    does that from a server thread, where pytest's assertion rewriter parses the module:
+    CPython 3.11's ast.parse can fail in two threads at once ("AST constructor recursion depth
+    mismatch", seen once in test_web_app). Imported here, in the main thread, before any server
+    starts. (Outside pytest a module is compiled without ast.parse: nothing to do there.)"""
+    import warnings
+
+    import anyio
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # deprecated aliases warn when read
+        for name in dir(anyio):
+            getattr(anyio, name)
+
+
+_load_anyio_now()
 
 
 class CliRun:
