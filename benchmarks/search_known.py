@@ -15,13 +15,16 @@ Query types, each with its target paper:
   authors' own words, at a scale the hand-written set cannot reach; a fixed sample.
 - term: the paper's own name (enrich's `extract_names`), for names only one held-out
   paper carries.
-- paraphrase: benchmarks/queries/known/paraphrase.jsonl, 220 queries written by hand for
+- paraphrase: benchmarks/queries/known/paraphrase.jsonl, 340 queries written by hand for
   random held-out papers from their abstracts only (not their titles, not any system's
-  output), in a researcher's own words: kp000-kp159 (stop 12) and kp160-kp219 (stop 15:
-  the first 60 held-out papers not yet targeted, ordered by sha1("known-extra-stop15:" +
-  id), abstracts of > 200 characters, written before any search was run on them).
-- chinese: benchmarks/queries/known/chinese.jsonl, 170 Chinese queries written the same
-  way: kz000-kz109 for the first 110 of those papers, kz110-kz169 for the 60 of stop 15.
+  output), in a researcher's own words: kp000-kp159 (stop 12), kp160-kp219 (stop 15: the
+  first 60 held-out papers not yet targeted, ordered by sha1("known-extra-stop15:" + id),
+  abstracts of > 200 characters, written before any search was run on them) and
+  kp220-kp339 (stop 22: the first 120 such papers by sha1("known-extra-stop22:" + id),
+  written by four helpers that saw only the abstracts).
+- chinese: benchmarks/queries/known/chinese.jsonl, 290 Chinese queries written the same
+  way: kz000-kz109 for the first 110 of those papers, kz110-kz169 for the 60 of stop 15,
+  kz170-kz289 for the 120 of stop 22.
 
 Split: a query is in the tuning half or the test half by a salted sha1 of its target id,
 fixed before any tuning; settings are chosen on the tuning half, figures reported on the

@@ -3,7 +3,7 @@
     nice .venv/bin/python benchmarks/search_zh_tune.py [--split tune|test] [--grid NAME=V1,V2 ...]
         [--glossary-too]
 
-The 170 hand-written Chinese queries of benchmarks/queries/known/chinese.jsonl over the
+The 290 hand-written Chinese queries of benchmarks/queries/known/chinese.jsonl over the
 abstract-only held-out atlas (search_known.py: same store, same split by target id),
 MRR@10 and recall@10 of the library's search with the glossary off and on. `--grid
 NAME=V1,V2 ...` tries every combination of the named settings of search/translate.py
