@@ -4,6 +4,7 @@ atlas after the default embed, mixed queries, the glossary's cut; and the minilm
 end search fuses as a third signal."""
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -146,6 +147,13 @@ def test_learned_terms_are_english_words_of_the_atlas(atlas):
     assert r.translation and "federated" in r.translation.split()
     vocab_words = {w for t in X.load_vocabulary(atlas.store).terms for w in S.query_terms(t)}
     assert set(r.translation.split()) <= vocab_words
+
+
+def test_a_chinese_query_says_what_it_was_searched_as(atlas):
+    r = S.search(atlas.store, "联邦学习的通信效率", k=3, glossary=False)
+    assert r.read_as is not None and "federated" in r.read_as.split()
+    assert r.to_dict()["read_as"] == r.read_as  # the CLI's --json and the library
+    assert S.search(atlas.store, "federated learning", k=3).read_as is None
 
 
 def test_mixed_query_keeps_its_english_words(atlas):
@@ -402,6 +410,9 @@ def test_map_leaves_the_vocabulary_out_and_a_chinese_query_builds_it(mapped, tmp
     assert done.returncode == 0, done.stderr
     hits = [h["id"] for h in json.loads(done.stdout)["hits"]]
     assert hits[0] == "weather01", hits
+    assert "wind" in json.loads(done.stdout)["read_as"].split()
+    table = fk.run_cli("search", UNKNOWN_TO_GLOSSARY, "--db", str(db))
+    assert table.returncode == 0 and re.search(r"read as “[^”]*\bwind\b", table.stdout), table.stdout[-300:]
     vocab = X.load_vocabulary(Atlas(db).store)  # stored for the next query
     assert vocab is not None and vocab.papers == len(PAPERS) and "wind" in vocab.terms
 

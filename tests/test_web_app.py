@@ -102,6 +102,14 @@ def test_search_finds_and_links_papers(client):
     assert ids and ids[0].startswith("protein-")
 
 
+def test_a_chinese_search_shows_the_english_it_was_searched_as(client):
+    html = client.get("/search", params={"q": "蛋白质结构"}).text
+    shown = re.search(r'searched as: <span class="read-as">([^<]*)</span>', html)
+    assert shown and "protein" in shown.group(1).split(), html[:2000]
+    english = client.get("/search", params={"q": "protein backbone diffusion"}).text
+    assert 'class="read-as"' not in english
+
+
 def test_paper_page_shows_the_card(client):
     html = client.get("/papers/protein-03").text
     assert "Protein" in html and "Abstract" in html

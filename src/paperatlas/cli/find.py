@@ -159,13 +159,18 @@ def _show(result: SearchResult, as_json: bool) -> None:
     shown_to = result.offset + len(result.hits)
     more = f"; next page: --offset {shown_to}" if shown_to < result.total else ""
     model = f", model {result.model}" if result.model else ""
+    read_as = f" · read as “{_shorten(result.read_as)}”" if result.read_as else ""
     console.print(
         Text(
             f"{result.offset + 1}-{shown_to} of {result.total} · {result.mode} · "
-            f"language {result.language}{model}{more}",
+            f"language {result.language}{model}{read_as}{more}",
             style="dim",
         )
     )
+
+
+def _shorten(text: str, limit: int = 100) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + " …"
 
 
 def _snippet_text(segments: list[dict[str, Any]]) -> Text:

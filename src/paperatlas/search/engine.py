@@ -238,4 +238,5 @@ def search(
         mode=mode,
         model=r.model,
         notes=cut_note + r.notes,
+        read_as=r.translation if r.language != "en" else None,
     )

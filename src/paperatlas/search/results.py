@@ -57,6 +57,8 @@ class SearchResult:
     mode: str  # hybrid | keyword | semantic | cross-lingual | similar
     model: str | None  # the vector model used, if any
     notes: list[str] = field(default_factory=list)  # things the user should know
+    # a query in another language: the English terms it was searched as (None for English)
+    read_as: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)

@@ -120,6 +120,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "language": {"en": "中文", "zh": "English"},
     "search_mode": {"en": "Mode", "zh": "模式"},
+    "read_as": {"en": "searched as", "zh": "按英文检索"},
     "reset_view": {"en": "Reset view", "zh": "重置视图"},
     # the reference atlas (the field) on the map and topic pages
     "field_note": {

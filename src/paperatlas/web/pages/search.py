@@ -62,7 +62,7 @@ def run_search(atlas: Atlas, q: str, page: int, **filters: Any) -> tuple[dict | 
             res = atlas.search(q, k=SEARCH_PAGE_SIZE, offset=offset, method="keyword", **filters)
         except PaperatlasError as exc2:
             return None, [], str(exc2)
-    summary = {"total": res.total, "mode": res.mode, "model": res.model}
+    summary = {"total": res.total, "mode": res.mode, "model": res.model, "read_as": res.read_as}
     return summary, [hit_row(h) for h in res.hits], note or "; ".join(res.notes) or None
 
 
