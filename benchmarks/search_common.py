@@ -158,3 +158,20 @@ def build_abstract_store(data: Path, db: Path, models: list[str], log=print) -> 
             embed_store(store, model=model, progress=True)
             log(f"vectors: {model} for {len(rows):,} abstracts in {time.perf_counter() - t:.0f}s")
     return store
+
+
+def vocabulary_atlas(description: str):
+    """(path, store, vocabulary) of the atlas `--db` names (default: the held-out abstract-only
+    atlas), for the benchmarks of the learned Chinese lookup; exits when it has no vocabulary."""
+    import argparse
+
+    from paperatlas.search.translate import load_vocabulary
+
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--db", default=str(CACHE / "search" / "heldout_abstracts.db"))
+    args = ap.parse_args()
+    store = Store(args.db, read_only=True)
+    vocab = load_vocabulary(store)
+    if vocab is None:
+        raise SystemExit(f"{args.db}: no vocabulary for Chinese queries (run `paperatlas embed`)")
+    return args.db, store, vocab

@@ -15,15 +15,12 @@ whose terms differ between the two.
 
 from __future__ import annotations
 
-import argparse
-
 import numpy as np
 
 from paperatlas.search import glossary
 from paperatlas.search import translate as X
 from paperatlas.search.vectors import MULTILINGUAL_MODEL, query_backend
-from paperatlas.store import Store
-from search_common import CACHE
+from search_common import vocabulary_atlas
 
 
 def first_terms(vocab: X.Vocabulary, words: list[str], embed) -> list[list[str]]:
@@ -42,13 +39,7 @@ def is_right(terms: list[str], english: str) -> bool:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--db", default=str(CACHE / "search" / "heldout_abstracts.db"))
-    args = ap.parse_args()
-    store = Store(args.db, read_only=True)
-    vocab = X.load_vocabulary(store)
-    if vocab is None:
-        raise SystemExit(f"{args.db}: no vocabulary for Chinese queries (run `paperatlas embed`)")
+    db, store, vocab = vocabulary_atlas(__doc__.splitlines()[0])
     keys = set(vocab.by_key)
     pairs = [
         (zh, en)
@@ -66,9 +57,7 @@ def main() -> None:
         X.AFFIXES.update(kept)
     right = sum(is_right(t, en) for t, (_, en) in zip(with_affixes, pairs))
     base = sum(is_right(t, en) for t, (_, en) in zip(without, pairs))
-    print(
-        f"{len(pairs)} glossary words with a prefix first character, English in the vocabulary of {args.db}"
-    )
+    print(f"{len(pairs)} glossary words with a prefix first character, English in the vocabulary of {db}")
     print(f"first learned term right: {right} of {len(pairs)} with AFFIXES; baseline without: {base}")
     for (zh, en), a, b in zip(pairs, with_affixes, without):
         if a != b:

@@ -14,13 +14,11 @@ terms only). Also printed: each phrase's terms in both runs.
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
 from paperatlas.search import translate as X
 from paperatlas.search.vectors import MULTILINGUAL_MODEL, query_backend
-from paperatlas.store import Store
-from search_common import CACHE
+from search_common import vocabulary_atlas
 
 EPONYMS = Path(__file__).parent / "queries" / "zh_eponyms.tsv"
 
@@ -47,13 +45,7 @@ def names_word(terms: list[str], english: str) -> bool:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--db", default=str(CACHE / "search" / "heldout_abstracts.db"))
-    args = ap.parse_args()
-    store = Store(args.db, read_only=True)
-    vocab = X.load_vocabulary(store)
-    if vocab is None:
-        raise SystemExit(f"{args.db}: no vocabulary for Chinese queries (run `paperatlas embed`)")
+    db, store, vocab = vocabulary_atlas(__doc__.splitlines()[0])
     words = {X.term_key(t) for t in vocab.terms if " " not in t}
     pairs = [(zh, en) for zh, en in read_eponyms() if X.term_key(en) in words]
     phrases = [zh for zh, _ in pairs]
@@ -66,9 +58,7 @@ def main() -> None:
         X.NAME_TERMS = True
     right = sum(names_word(t, en) for t, (_, en) in zip(with_names, pairs))
     base = sum(names_word(t, en) for t, (_, en) in zip(without, pairs))
-    print(
-        f"{len(pairs)} of {len(read_eponyms())} eponymous phrases whose word the vocabulary of {args.db} holds"
-    )
+    print(f"{len(pairs)} of {len(read_eponyms())} eponymous phrases whose word the vocabulary of {db} holds")
     print(
         f"the name's word among the terms: {right} of {len(pairs)} with NAME_TERMS; baseline without: {base}"
     )

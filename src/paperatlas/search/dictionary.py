@@ -97,11 +97,12 @@ _PERSON = re.compile(r"\((?:[^)]*\d{3}|(?:sur|given )?name\))")
 
 @functools.lru_cache(maxsize=8192)
 def names(word: str) -> tuple[str, ...]:
-    """The surnames of `word`'s senses that are names, lower case, accents dropped
+    """The surnames of `word`'s senses that name a person, lower case, accents dropped
     (高斯 "Carl Friedrich Gauss (1777-1855), German mathematician" -> "gauss"; 欧几里得
-    "Euclid of Alexandria" -> "euclid"): the last word of a sense's leading capitalised run.
-    English makes technical words from them (Gaussian, Bayesian, Euclidean, Laplacian)
-    that the senses themselves never match."""
+    "Euclid of Alexandria (c. 300 BC)" -> "euclid"): the last word of the sense's leading
+    capitalised run, unless the dictionary often writes it in lower case. English makes
+    technical words from them (Gaussian, Bayesian, Euclidean, Laplacian) that the senses
+    themselves never match."""
     raw = entries().get(word)
     out: list[str] = []
     for sense in (raw or "").split("/"):

@@ -364,10 +364,10 @@ def name_terms(vocab: Vocabulary, word: str) -> list[int]:
         if " " in name:  # "monte carlo": the term itself
             out += vocab.by_key.get(term_key(name), [])
             continue
-        stem_ = name[:-1] if name.endswith("e") else name  # laplac-ian, euler-ian
+        base = name[:-1] if name.endswith("e") else name  # laplac-ian, euler-ian
         for i in vocab.by_stem.get(name[:STEM_CHARS], ()):
             term = vocab.terms[i]
-            if term.startswith(stem_) and len(term) <= len(name) + NAME_SUFFIX_LETTERS:
+            if term.startswith(base) and len(term) <= len(name) + NAME_SUFFIX_LETTERS:
                 out.append(i)
     return out
 
