@@ -49,7 +49,28 @@ def test_the_query_naming_a_paper_ranks_it_first():
     assert all(0.0 < s < 1.0 for _, s in ranked)
     assert [s for _, s in ranked] == sorted((s for _, s in ranked), reverse=True)
     fused, mode = S.fuse_rankings(r)
-    assert fused == ranked and mode == "hybrid"
+    assert fused == ranked and mode == "hybrid"  # a query naming a paper: the learned ranking alone
+
+
+def test_the_learned_ranking_is_blended_with_the_score_fusion(monkeypatch):
+    """FUSION["score_blend"]: the learned ranking and the score fusion's, by reciprocal rank."""
+    r = rankings(
+        terms=["topic"],
+        keyword=[("a", 5.0), ("b", 4.0), ("c", 3.0)],
+        keyword_ceiling=10.0,
+        vector=[("c", 0.6), ("b", 0.5), ("a", 0.1)],
+        minilm=[("c", 0.7), ("b", 0.6), ("a", 0.2)],
+    )
+    monkeypatch.setattr(L, "learned_ranking", lambda r: [("a", 0.9), ("b", 0.8), ("c", 0.7)])
+    scored, _ = S.fuse_rankings(r, {"learned": False})
+    assert [p for p, _ in scored] != ["a", "b", "c"]  # the two orders differ here
+    k, w = S.FUSION["rrf_k"], S.FUSION["score_blend"]
+    expect = {p: 1 / (k + i) for i, p in enumerate(["a", "b", "c"], start=1)}
+    for i, (p, _) in enumerate(scored, start=1):
+        expect[p] += w / (k + i)
+    fused, _ = S.fuse_rankings(r)
+    assert [p for p, _ in fused] == sorted(expect, key=lambda p: -expect[p])
+    assert [p for p, _ in S.fuse_rankings(r, {"score_blend": 0.0})[0]] == ["a", "b", "c"]
 
 
 def test_a_paper_outside_a_list_is_judged_on_its_real_cosine():
