@@ -238,5 +238,5 @@ def search(
         mode=mode,
         model=r.model,
         notes=cut_note + r.notes,
-        read_as=r.translation if r.language != "en" else None,
+        read_as=r.translation,  # None for English: only other languages are translated
     )

@@ -357,8 +357,7 @@ NAME_SUFFIX_LETTERS = 4  # "riemann" -> "riemannian", "euclid" -> "euclidean"
 def name_terms(vocab: Vocabulary, word: str) -> list[int]:
     """The one-word terms of the vocabulary made from a name CC-CEDICT gives for `word`
     (`dictionary.names`): the name itself or a word that extends it by a few letters (高斯
-    "Gauss" -> "gaussian"; 黎曼 "Riemann" -> "riemannian"; 拉普拉斯 "Laplace" -> "laplacian").
-    Chinese writes these eponyms as the bare name (高斯噪声 "Gaussian noise")."""
+    "Gauss" -> "gaussian"; 黎曼 "Riemann" -> "riemannian"; 拉普拉斯 "Laplace" -> "laplacian")."""
     out: list[int] = []
     for name in dictionary.names(word) if NAME_TERMS else ():
         if " " in name:  # "monte carlo": the term itself
