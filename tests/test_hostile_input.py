@@ -8,6 +8,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -312,3 +313,17 @@ def test_empty_records_beside_papers_are_counted_not_stored(cli, tmp_path):
     assert code == 0, err
     assert [p["title"] for p in stored(cli.db)] == [PAPER["title"]]
     assert "2 no title and no abstract" in out
+
+
+@pytest.mark.parametrize(
+    "args", [("export", "--format", "markdown"), ("export", "--format", "csv"), ("digest",)]
+)
+def test_documents_written_to_a_terminal_leave_its_controls_out(cli, tmp_path, monkeypatch, args):
+    path = write_jsonl(
+        tmp_path / "evil.jsonl", {"id": "evil1", "title": HOSTILE_TITLE, **{"abstract": PAPER["abstract"]}}
+    )
+    assert cli("add", path, "--no-enrich")[0] == 0
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)  # (rich styles only its own consoles)
+    code, out, err = cli(*args)
+    assert code == 0, err
+    assert "gnirts" in out and not any(c in out for c in TERMINAL_ACTS_ON), out

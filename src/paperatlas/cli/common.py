@@ -9,6 +9,7 @@ processes stop, finished work stays for the next run to resume from (exit 143)."
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import signal
 import sqlite3
@@ -16,13 +17,13 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any, NoReturn, TextIO, cast
 
 import typer
 
 from paperatlas.api import Atlas
 from paperatlas.printable import console as safe_console
-from paperatlas.printable import file_name, json_for_terminal
+from paperatlas.printable import file_name, for_terminal, json_for_terminal
 
 app = typer.Typer(
     name="paperatlas",
@@ -120,6 +121,27 @@ def input_path(value: str) -> Path:
     if not value.strip():
         raise typer.BadParameter("an empty file name")
     return Path(value)
+
+
+class _TerminalText(io.TextIOBase):
+    """stdout for a command that writes a whole document (an export, a digest) to a terminal:
+    the text without what the terminal would act on. Redirected to a file, the bytes stay as
+    stored (`stdout_text` gives sys.stdout itself)."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        sys.stdout.write(for_terminal(text))
+        return len(text)
+
+    def flush(self) -> None:
+        sys.stdout.flush()
+
+
+def stdout_text() -> TextIO:
+    """Where a command writes a document on stdout: see `_TerminalText`."""
+    return cast(TextIO, _TerminalText()) if sys.stdout.isatty() else sys.stdout
 
 
 def write_json(value: Any, indent: int) -> None:

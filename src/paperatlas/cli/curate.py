@@ -23,6 +23,7 @@ from paperatlas.cli.common import (
     open_atlas,
     plural,
     require_list,
+    stdout_text,
     write_json,
 )
 
@@ -174,7 +175,7 @@ def digest(
         progress=sys.stderr.isatty(),
     )
     if output is None:
-        sys.stdout.write(text)
+        stdout_text().write(text)
     else:
         output.write_text(text, encoding="utf-8")
         _say(f"wrote {output}")
