@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from conftest import dump
 from paperatlas import Atlas
+from paperatlas.store import Store
 
 PAPER = {"title": "Graph networks for molecules", "abstract": "We study graph networks for molecules."}
 # What a terminal acts on: window title (OSC 0), clear screen (CSI), an OSC-8 link, the 8-bit
@@ -327,3 +329,20 @@ def test_documents_written_to_a_terminal_leave_its_controls_out(cli, tmp_path, m
     code, out, err = cli(*args)
     assert code == 0, err
     assert "gnirts" in out and not any(c in out for c in TERMINAL_ACTS_ON), out
+
+
+def test_a_refused_hostile_file_leaves_the_atlas_as_it_was(cli, tmp_path):
+    assert cli("add", write_jsonl(tmp_path / "good.jsonl", PAPER))[0] == 0
+    store = Store(cli.db)
+    before = dump(store)
+    deep = tmp_path / "deep.json"
+    deep.write_text('[{"title": "x", "abstract": ' + "[" * 5_000 + "]" * 5_000 + "}]", encoding="utf-8")
+    cell = tmp_path / "cell.csv"
+    cell.write_text('title,abstract\n"A title","' + "line of words\n" * 90_000 + '"\n', encoding="utf-8")
+    bomb = _gzip(tmp_path / "bomb.jsonl.gz", b'{"title": "', b"a" * (24 * 1024 * 1024), b'"}\n', lie=True)
+    for path in (deep, cell, bomb):
+        code, out, err = cli("add", path)
+        assert code == 2, (path, out, err)
+        one_error_line(err, path.name)
+        assert dump(store) == before
+    store.close()
