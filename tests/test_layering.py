@@ -34,7 +34,18 @@ LAYERS: list[tuple[str, ...]] = [
     ("sources",),
     ("store",),
     # core
-    ("paper", "errors", "identifiers", "workers", "progress", "cache", "text", "ray_batches", "assets"),
+    (
+        "paper",
+        "errors",
+        "identifiers",
+        "workers",
+        "progress",
+        "cache",
+        "text",
+        "ray_batches",
+        "assets",
+        "printable",
+    ),
 ]
 CORE = set(LAYERS[-1])
 # The front and what cli/ and web/ may use of the library besides themselves and the core.

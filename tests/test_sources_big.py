@@ -14,7 +14,8 @@ from paperatlas import sources
 from paperatlas.errors import InputError
 from paperatlas.sources import ReadReport
 from paperatlas.sources.entries import read_entries
-from paperatlas.sources.text import ABSTRACT_MAX_CHARS, TITLE_MAX_CHARS
+from paperatlas.sources.limits import ABSTRACT_MAX_CHARS
+from paperatlas.sources.text import TITLE_MAX_CHARS
 
 _WORDS = (
     "we propose a method for sparse graph learning that improves node classification on six "

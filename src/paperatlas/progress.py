@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from paperatlas.printable import console
+
 
 class SilentProgress:
     """What a stage gets when no bar is shown: rich.progress.Progress's calls, doing nothing."""
@@ -54,7 +56,6 @@ def progress_bar(
     to the command's output."""
     if not show:
         return SilentProgress()
-    from rich.console import Console
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -68,7 +69,8 @@ def progress_bar(
     )
 
     columns: list[ProgressColumn] = [SpinnerColumn()] if spinner else []
-    columns += [TextColumn("{task.description}"), BarColumn()]
+    # a description may name a file: read as text, never as rich markup
+    columns += [TextColumn("{task.description}", markup=False), BarColumn()]
     if done == "count":
         columns.append(MofNCompleteColumn())
     elif done == "percent":
@@ -78,4 +80,4 @@ def progress_bar(
         columns.append(TimeRemainingColumn())
     if elapsed:
         columns.append(TimeElapsedColumn())
-    return Progress(*columns, transient=transient, console=Console(stderr=True) if stderr else None)
+    return Progress(*columns, transient=transient, console=console(stderr=stderr))

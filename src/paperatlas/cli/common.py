@@ -9,6 +9,7 @@ processes stop, finished work stays for the next run to resume from (exit 143)."
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import signal
 import sqlite3
@@ -16,12 +17,13 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any, NoReturn, TextIO, cast
 
 import typer
-from rich.console import Console
 
 from paperatlas.api import Atlas
+from paperatlas.printable import console as safe_console
+from paperatlas.printable import file_name, for_terminal, json_for_terminal
 
 app = typer.Typer(
     name="paperatlas",
@@ -30,8 +32,10 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-console = Console()
-err_console = Console(stderr=True)
+# Everything the CLI prints passes through these two: control characters and escape sequences
+# from titles, abstracts and file names are stripped, and no string is read as rich markup.
+console = safe_console()
+err_console = safe_console(stderr=True)
 
 DbOption = Annotated[
     Path | None,
@@ -117,6 +121,35 @@ def input_path(value: str) -> Path:
     if not value.strip():
         raise typer.BadParameter("an empty file name")
     return Path(value)
+
+
+class _TerminalText(io.TextIOBase):
+    """stdout for a command that writes a whole document (an export, a digest) to a terminal:
+    the text without what the terminal would act on. Redirected to a file, the bytes stay as
+    stored (`stdout_text` gives sys.stdout itself)."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        sys.stdout.write(for_terminal(text))
+        return len(text)
+
+    def flush(self) -> None:
+        sys.stdout.flush()
+
+
+def stdout_text() -> TextIO:
+    """Where a command writes a document on stdout: see `_TerminalText`."""
+    return cast(TextIO, _TerminalText()) if sys.stdout.isatty() else sys.stdout
+
+
+def write_json(value: Any, indent: int) -> None:
+    """`value` as JSON on stdout (`--json`): the text as it is, but the characters a terminal
+    would act on written as \\u escapes (the same JSON value)."""
+    import json
+
+    sys.stdout.write(json_for_terminal(json.dumps(value, ensure_ascii=False, indent=indent)) + "\n")
 
 
 def plural(n: int, noun: str) -> str:
@@ -231,11 +264,24 @@ def _catch_termination() -> dict[int, Any]:
     return old
 
 
+def _undecodable_argument(args: list[str]) -> str | None:
+    """The first argument (shown with its odd bytes as \\xNN) that is not UTF-8 text, except a
+    path that exists: a file may have any name, but a list name, a query or an option's value
+    is stored or compared as text."""
+    for arg in args:
+        if file_name(arg) != arg and not os.path.lexists(arg):
+            return file_name(arg)
+    return None
+
+
 def run_app(typer_app: typer.Typer) -> int:
     """Run the CLI; turn every error a user can cause into one line on stderr, exit 2."""
     from paperatlas.errors import PaperatlasError
 
     _opened["db"] = None
+    if bad := _undecodable_argument(sys.argv[1:]):
+        _error_line(f"argument '{bad}' is not valid UTF-8 text")
+        return 2
     old_handlers = _catch_termination()
     try:
         # click returns the code of typer.Exit (instead of raising it) when not standalone

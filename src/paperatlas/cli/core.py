@@ -28,6 +28,7 @@ from paperatlas.cli.common import (
     open_atlas,
     plural,
     require_list,
+    stdout_text,
 )
 from paperatlas.errors import PaperatlasError
 from paperatlas.results import KINDS
@@ -67,7 +68,9 @@ def add(
     """Add paper lists to the atlas: deduplicated, merged with twins, one transaction per file.
 
     Prints per file the format read, the entries with titles / abstracts / authors / links,
-    what was skipped and why, and warnings when the file seems to read badly."""
+    what was skipped and why, and warnings when the file seems to read badly. In a folder,
+    links leading outside it, pipes and devices are skipped; records over the size limits
+    (docs/formats.md) are skipped and counted."""
     if dry_run and not Path(db or Atlas.default_path()).exists():
         _dry_run_without_atlas(files, list_name)
         return
@@ -447,7 +450,7 @@ def export(
     if collection is not None or query is not None:
         selection.update(collection=collection, query=query, query_k=top)
     if output is None:
-        count = atlas.export(fmt, sys.stdout, **selection)
+        count = atlas.export(fmt, stdout_text(), **selection)
         sys.stdout.flush()
     else:
         count = atlas.export(fmt, output, **selection)

@@ -5,7 +5,6 @@ as markup."""
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -24,6 +23,8 @@ from paperatlas.cli.common import (
     open_atlas,
     plural,
     require_list,
+    stdout_text,
+    write_json,
 )
 
 if TYPE_CHECKING:
@@ -110,7 +111,7 @@ def recommend(
     filters = {"list_name": list_name} if list_name else {}
     picks = atlas.recommend(collection=collection, k=k, **filters)
     if as_json:
-        sys.stdout.write(json.dumps(picks.to_dict(), ensure_ascii=False, indent=2) + "\n")
+        write_json(picks.to_dict(), indent=2)
         return
     if picks.message:
         _say(picks.message)
@@ -174,7 +175,7 @@ def digest(
         progress=sys.stderr.isatty(),
     )
     if output is None:
-        sys.stdout.write(text)
+        stdout_text().write(text)
     else:
         output.write_text(text, encoding="utf-8")
         _say(f"wrote {output}")
@@ -195,7 +196,7 @@ def compare(
         require_list(atlas, name)
     result = atlas.compare(list_a, list_b, png=png)
     if as_json:
-        sys.stdout.write(json.dumps(result.to_dict(), ensure_ascii=False, indent=2) + "\n")
+        write_json(result.to_dict(), indent=2)
         return
     for table in _comparison_tables(result, top=top):
         console.print(table)

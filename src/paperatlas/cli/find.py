@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -20,6 +18,7 @@ from paperatlas.cli.common import (
     err_console,
     one_of,
     open_atlas,
+    write_json,
 )
 from paperatlas.errors import InputError
 from paperatlas.results import KINDS
@@ -134,7 +133,7 @@ def _read_text(path: Path) -> str:
 
 def _show(result: SearchResult, as_json: bool) -> None:
     if as_json:
-        sys.stdout.write(json.dumps(result.to_dict(), ensure_ascii=False, indent=1) + "\n")
+        write_json(result.to_dict(), indent=1)
         return
     for note in result.notes:
         err_console.print(Text(f"note: {note}", style="yellow"))

@@ -43,6 +43,7 @@ from paperatlas.ingest import dedup
 from paperatlas.ingest.prepare import Prepared, read_batches, versions
 from paperatlas.ingest.report import EntryStats, has_text
 from paperatlas.paper import Paper, normalise_text, paper_id
+from paperatlas.printable import file_name
 from paperatlas.progress import progress_bar
 from paperatlas.sources import read
 from paperatlas.sources.report import ReadReport
@@ -148,8 +149,9 @@ class AddReport:
 
 
 def default_list_name(path: Path) -> str:
-    """The file's stem without format suffixes: iclr2026.jsonl.gz -> iclr2026."""
-    name = path.name
+    """The file's stem without format suffixes: iclr2026.jsonl.gz -> iclr2026 (bytes of a name
+    that are not UTF-8 spelled as \\xNN: a list name is stored as text)."""
+    name = file_name(path.name)
     while Path(name).suffix.lower() in _SUFFIXES and Path(name).stem:
         name = Path(name).stem
     return name
@@ -174,7 +176,7 @@ def add_files(
     with store.page_cache(ADD_CACHE_KIB):
         try:
             for path in map(Path, paths):
-                file_report = FileReport(str(path), list_name or default_list_name(path))
+                file_report = FileReport(file_name(path), list_name or default_list_name(path))
                 report.files.append(file_report)
                 try:
                     with store.transaction():
@@ -198,7 +200,7 @@ def inspect_file(path: str | Path, limit: int = 10) -> tuple[FileReport, list[di
     what was read (format, fields, skips, warnings; no dedup counts) and the first
     `limit` papers as they would be stored (id, identifiers found in their links)."""
     path = Path(path)
-    report = FileReport(str(path), default_list_name(path))
+    report = FileReport(file_name(path), default_list_name(path))
     rows: list[dict[str, Any]] = []
     for paper in read(path, report.skips):
         report.stats.see(paper)
@@ -850,7 +852,7 @@ class _Progress:
         self._progress.start()
 
     def start(self, path: Path):
-        return self._progress.add_task(f"adding {path.name}", total=1000, papers=0)
+        return self._progress.add_task(f"adding {file_name(path.name)}", total=1000, papers=0)
 
     def update(self, task, papers: int, fraction: float | None) -> None:
         done = self._progress.tasks[task].fields["papers"] + papers

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from paperatlas.errors import InputError
 from paperatlas.paper import Paper
+from paperatlas.printable import file_name
 from paperatlas.sources._io import peek
 from paperatlas.sources.arxiv_mail import looks_like_arxiv_mail, read_arxiv_mail
 from paperatlas.sources.bibtex import read_bibtex
@@ -23,6 +24,7 @@ from paperatlas.sources.entries import looks_like_markdown, read_entries, read_h
 from paperatlas.sources.folder import read_folder
 from paperatlas.sources.html import looks_like_html
 from paperatlas.sources.jsonl import read_json, read_jsonl
+from paperatlas.sources.limits import has_words, over_limit
 from paperatlas.sources.records import ALIASES, canonical_key
 from paperatlas.sources.report import ReadReport, line_of
 from paperatlas.sources.ris import looks_like_ris, read_ris
@@ -91,8 +93,9 @@ def detect(path: str | os.PathLike[str]) -> str:
 def read(path: str | os.PathLike[str], report: ReadReport | None = None) -> Iterator[Paper]:
     """Papers in a file of any supported format (see `detect`).
 
-    Records a reader marks as skipped (`Paper.skip`), and records with neither a title nor
-    an abstract, are not yielded: they are counted in `report` by reason. A file in which
+    Records a reader marks as skipped (`Paper.skip`), records with neither a title nor an
+    abstract (one with a letter or digit), and records over a limit of `sources.limits`, are
+    not yielded: they are counted in `report` by reason. A file in which
     every record is skipped is refused with the first reason and its line."""
     path = Path(path)
     fmt = detect(path)
@@ -105,13 +108,12 @@ def read(path: str | os.PathLike[str], report: ReadReport | None = None) -> Iter
     else:
         papers = READERS[fmt](path)
     for paper in papers:
-        # (isspace, not strip: no copy of a long abstract)
-        if (
-            not paper.skip
-            and (not paper.abstract or paper.abstract.isspace())
-            and (not paper.title or paper.title.isspace())
-        ):
-            paper.skip = "no title and no abstract"
+        if paper.source and not paper.source.isascii():  # a file name that is not UTF-8
+            paper.source = file_name(paper.source)
+        if not paper.skip and not has_words(paper.abstract) and not has_words(paper.title):
+            paper.skip = "no title and no abstract"  # ("[[]]", "...": no letter or digit)
+        if not paper.skip:
+            paper.skip = over_limit(paper)
         if paper.skip:
             if report is not None:  # in a folder: which file, and the line in it
                 report.skip(
@@ -142,7 +144,7 @@ def _first_object_is_csl(head: str) -> bool:
 
     try:
         value, _ = json.JSONDecoder().raw_decode(head, head.index("{"))
-    except ValueError:
+    except (ValueError, RecursionError):
         return False
     return is_csl_item(value)
 
@@ -152,7 +154,7 @@ def _is_json_object(line: str) -> bool:
 
     try:
         return isinstance(json.loads(line), dict)
-    except ValueError:
+    except (ValueError, RecursionError):
         return False
 
 

@@ -1,5 +1,6 @@
-"""Opening input files: gzip transparently, binary/empty/missing/directory refused with a
-one-line error, and lines decoded as UTF-8 one at a time so a bad byte names its line."""
+"""Opening input files: gzip transparently (and only up to a limit of what it expands to),
+binary/empty/missing/directory refused with a one-line error, and lines decoded as UTF-8 one at
+a time so a bad byte names its line; a line over the record limit is cut (`CutLine`)."""
 
 from __future__ import annotations
 
@@ -12,9 +13,10 @@ import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import BinaryIO, cast
+from typing import Any, BinaryIO, cast
 
 from paperatlas.errors import InputError
+from paperatlas.sources.limits import GZIP_MIN_LIMIT, GZIP_RATIO, RECORD_LIMIT
 
 GZIP_MAGIC = b"\x1f\x8b"
 # Magic numbers of other containers we cannot read (zip, xz, bzip2, zstd, PDF, 7z).
@@ -81,6 +83,53 @@ def wide_encoding(head: bytes) -> str | None:
 _open_files: dict[Path, BinaryIO] = {}
 
 
+class CutLine(str):
+    """A line longer than the record limit: its first `RECORD_LIMIT` bytes as text; the rest
+    was passed over, never held in memory."""
+
+
+class _Unzipped(io.RawIOBase):
+    """A gzip stream that stops with a one-line error once it has expanded past `limit` bytes:
+    a small file that unzips to gigabytes is refused, never inflated whole."""
+
+    def __init__(self, path: Path, compressed: BinaryIO, limit: int):
+        self._path, self._gzip, self._limit, self._read = path, gzip.GzipFile(fileobj=compressed), limit, 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        n = self._gzip.readinto(buffer)
+        self._read += n
+        if self._read > self._limit:
+            raise InputError(self._path, _bomb_message(self._limit))
+        return n
+
+    def close(self) -> None:
+        self._gzip.close()
+        super().close()
+
+
+def _bomb_message(limit: int) -> str:
+    return (
+        f"unzips to more than {limit / 1024 / 1024:,.0f} MiB, over {GZIP_RATIO} times its own size: "
+        "not a paper list (unzip it yourself if it is one)"
+    )
+
+
+def _gzip_limit(path: Path, raw: BinaryIO) -> int:
+    """How far a gzip file may expand; refused at once when its trailer (the size of its last
+    member, modulo 4 GiB) already says it expands further."""
+    size = os.fstat(raw.fileno()).st_size
+    limit = max(GZIP_MIN_LIMIT, GZIP_RATIO * size)
+    if size >= 18:
+        raw.seek(-4, os.SEEK_END)
+        if int.from_bytes(raw.read(4), "little") > limit:
+            raise InputError(path, _bomb_message(limit))
+        raw.seek(0)
+    return limit
+
+
 @contextmanager
 def open_binary(path: Path) -> Iterator[BinaryIO]:
     """The file's bytes, gunzipped when it is gzip (detected by its magic number)."""
@@ -91,7 +140,7 @@ def open_binary(path: Path) -> Iterator[BinaryIO]:
         _open_files[path] = raw
         try:
             if magic == GZIP_MAGIC:
-                with gzip.open(raw) as fh:
+                with io.BufferedReader(_Unzipped(path, raw, _gzip_limit(path, raw))) as fh:
                     yield cast(BinaryIO, fh)
             else:
                 yield raw
@@ -145,15 +194,21 @@ def peek(path: Path, size: int = PEEK_BYTES) -> str:
     return text
 
 
-def _wide_lines(path: Path, fh: BinaryIO, encoding: str) -> Iterator[tuple[int, str]]:
+def _wide_lines(path: Path, fh: BinaryIO, encoding: str, max_line: int | None) -> Iterator[tuple[int, str]]:
     """Lines of a UTF-16/32 file (BOM dropped), numbered; a bad code unit names its line."""
     text = io.TextIOWrapper(fh, encoding=encoding, errors="strict", newline=None)
     lineno = 0
+    limit = -1 if max_line is None else max_line + 1
     try:
-        for line in text:
+        while line := text.readline(limit):
             lineno += 1
             if lineno == 1:
                 line = line.lstrip("\ufeff")
+            if max_line is not None and len(line) > max_line and not line.endswith("\n"):
+                while (rest := text.readline(limit)) and not rest.endswith("\n"):
+                    pass  # the rest of the line, passed over
+                yield lineno, CutLine(line[:max_line])
+                continue
             yield lineno, line.rstrip("\n")
     except UnicodeDecodeError:
         raise InputError(path, f"is not valid {encoding.upper()} text", lineno + 1) from None
@@ -161,21 +216,28 @@ def _wide_lines(path: Path, fh: BinaryIO, encoding: str) -> Iterator[tuple[int, 
         text.detach()
 
 
-def iter_lines(path: Path) -> Iterator[tuple[int, str]]:
+def iter_lines(path: Path, max_line: int | None = RECORD_LIMIT) -> Iterator[tuple[int, str]]:
     """(line number, line without its line ending), BOM dropped, CRLF/CR handled.
 
     Decoding line by line keeps memory flat for huge files and lets an invalid UTF-8
-    byte be reported with its line number.
+    byte be reported with its line number. A line over `max_line` bytes comes as a `CutLine`
+    (None: lines of any length, for a JSON document that may be one line).
     """
     lineno = 0
+    limit = -1 if max_line is None else max_line + 1
     try:
         with open_binary(path) as fh:
             encoding = wide_encoding(fh.peek(4096)[:4096] if hasattr(fh, "peek") else b"")
             if encoding:
-                yield from _wide_lines(path, fh, encoding)
+                yield from _wide_lines(path, fh, encoding, max_line)
                 return
-            for raw in fh:
+            while raw := fh.readline(limit):
                 lineno += 1
+                if max_line is not None and len(raw) > max_line and not raw.endswith(b"\n"):
+                    while (rest := fh.readline(limit)) and not rest.endswith(b"\n"):
+                        pass  # the rest of the line, passed over
+                    yield lineno, CutLine(raw[:max_line].decode("utf-8", "ignore"))
+                    continue
                 if lineno == 1 and raw.startswith(b"\xef\xbb\xbf"):
                     raw = raw[3:]
                 try:

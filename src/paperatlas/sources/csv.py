@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import csv
 import itertools
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 from paperatlas.errors import InputError
 from paperatlas.paper import Paper
 from paperatlas.sources._io import iter_lines
+from paperatlas.sources.limits import RECORD_LIMIT, size
 from paperatlas.sources.records import ALIASES, canonical_key, paper_from_record
 
-csv.field_size_limit(min(sys.maxsize, 2**31 - 1))  # abstracts are long fields
+csv.field_size_limit(RECORD_LIMIT)  # a field spanning lines is held whole: bounded like a record
 
 
 def delimiter_of(header: str) -> str:
@@ -56,6 +56,10 @@ def read_csv(path: Path) -> Iterator[Paper]:
             record = {c: v for c, v in zip(columns, row) if v.strip()}
             yield paper_from_record(record, f"{path}:{start}")
     except csv.Error as exc:
+        if "field larger than field limit" in str(exc):
+            raise InputError(
+                path, f"a field over {size(RECORD_LIMIT)} (a quote not closed?)", lines.lineno
+            ) from None
         raise InputError(path, f"malformed CSV: {exc}", lines.lineno) from None
 
 

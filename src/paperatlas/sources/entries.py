@@ -540,9 +540,10 @@ class _Builder:
     def item_meta(self, entry: Entry, remainder: str) -> None:
         """What follows an item's title: `Ann Lee, Bo Chen. *NeurIPS 2024*.` -> authors,
         venue, year; other text is kept as the entry's body."""
+        # (whitespace collapsed first: on a long run of it, the split would try every start)
         parts = [
             plain(p).strip(" .,;:-–—|")
-            for p in re.split(r"(?<=[.;])\s+|\s+[-–—|]\s+", without_links(remainder))
+            for p in re.split(r"(?<=[.;]) | [-–—|] ", " ".join(without_links(remainder).split()))
         ]
         rest = []
         for part in parts:

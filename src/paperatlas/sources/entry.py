@@ -10,9 +10,9 @@ from pathlib import Path
 
 from paperatlas.identifiers import find_identifiers
 from paperatlas.paper import Paper, normalise_text, skipped
+from paperatlas.sources.limits import too_long
 from paperatlas.sources.mdlines import cjk_count, plain, without_links
 from paperatlas.sources.records import iso_date
-from paperatlas.sources.text import too_long
 
 _PROSE_WORDS = 20
 _PROSE_CJK = 40

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from paperatlas.identifiers import find_identifiers
 from paperatlas.paper import Paper
 from paperatlas.sources.entry import is_prose
+from paperatlas.sources.limits import too_deep
 from paperatlas.sources.mdlines import plain, without_links
 
 
 def front_matter(lines: list[tuple[int, str]]) -> tuple[dict | None, list[tuple[int, str]]]:
-    """YAML front matter (`---` ... `---` at the top) as a dict, and the lines after it."""
+    """YAML front matter (`---` ... `---` at the top) as a dict, and the lines after it.
+    Front matter that is not YAML, uses aliases, or nests past what the parser can follow is
+    read as no front matter."""
     if not lines or lines[0][1].strip() != "---":
         return None, lines
     for j in range(1, min(len(lines), 400)):
@@ -19,11 +23,30 @@ def front_matter(lines: list[tuple[int, str]]) -> tuple[dict | None, list[tuple[
             import yaml
 
             try:
-                data = yaml.safe_load("\n".join(line for _, line in lines[1:j]))
-            except yaml.YAMLError:
+                data = yaml.load("\n".join(line for _, line in lines[1:j]), Loader=_loader())
+            except (yaml.YAMLError, RecursionError):
+                return None, lines
+            if too_deep(data):
                 return None, lines
             return (data if isinstance(data, dict) else None), lines[j + 1 :]
     return None, lines
+
+
+def _loader() -> type:
+    """yaml's safe loader without aliases: `*a` repeats a whole value, and nine aliases of nine
+    make a value of a billion items (a "billion laughs") from a few lines. A post's front
+    matter has no use for them."""
+    import yaml
+
+    class NoAliases(yaml.SafeLoader):
+        def compose_node(self, parent: Any, index: Any) -> Any:
+            if self.check_event(yaml.AliasEvent):
+                raise yaml.composer.ComposerError(
+                    None, None, "aliases are not read", self.peek_event().start_mark
+                )
+            return super().compose_node(parent, index)
+
+    return NoAliases
 
 
 def front_matter_paper(path: Path, data: dict, body: list[tuple[int, str]]) -> Paper | None:

@@ -11,31 +11,47 @@ from pathlib import Path
 from typing import Any
 
 from paperatlas.errors import InputError
-from paperatlas.paper import Paper
-from paperatlas.sources._io import iter_lines
+from paperatlas.paper import Paper, skipped
+from paperatlas.sources._io import CutLine, iter_lines
+from paperatlas.sources.limits import (
+    DEPTH_LIMIT,
+    RECORD_LIMIT,
+    may_hold_surrogates,
+    size,
+    too_deep,
+    without_surrogates,
+)
 from paperatlas.sources.records import paper_from_record
 
 # Keys under which a JSON document may hold its list of papers ({"notes": [...]}).
 _LIST_KEYS = ("notes", "papers", "data", "results", "items", "entries", "rows", "submissions")
 _CHUNK_LINES = 2000
-_MAX_OBJECT_CHARS = 16 * 1024 * 1024  # one paper's JSON is far smaller
+_MAX_OBJECT_CHARS = 16 * 1024 * 1024  # read ahead for one object before calling it malformed
+_TOO_DEEP = f"JSON nested deeper than {DEPTH_LIMIT} levels (not a paper)"
+_TOO_BIG = f"record over {size(RECORD_LIMIT)} (not read)"
 
 
 def read_jsonl(path: Path) -> Iterator[Paper]:
     decode = json.loads
     for lineno, line in iter_lines(path):
+        if isinstance(line, CutLine):
+            yield skipped(f"{path}:{lineno}", _TOO_BIG)
+            continue
         if not line.strip():
             continue
         try:
             record = decode(line)
         except ValueError as exc:
             raise InputError(path, f"malformed JSON: {_reason(exc)}", lineno) from None
-        yield _paper(path, record, lineno)
+        except RecursionError:
+            yield skipped(f"{path}:{lineno}", _TOO_DEEP)
+            continue
+        yield _paper(path, record, lineno, may_hold_surrogates(line))
 
 
 def read_json(path: Path) -> Iterator[Paper]:
     """A JSON document: an array of papers (streamed), an object holding one, or one paper."""
-    lines = iter_lines(path)
+    lines = iter_lines(path, max_line=None)  # a whole document may be one line
     first, lineno = "", 1
     for number, line in lines:
         lineno = number
@@ -52,13 +68,16 @@ def read_json(path: Path) -> Iterator[Paper]:
         raise InputError(
             path, f"malformed JSON: {_reason(exc)}", lineno + getattr(exc, "lineno", 1) - 1
         ) from None
+    except RecursionError:
+        raise InputError(path, "JSON nested too deeply to read", lineno) from None
+    surrogates = may_hold_surrogates(text)
     if isinstance(document, Mapping) and (found := records_list(document)) is not None:
         key, items = found
         starts = _item_lines(text, key, len(items), lineno)
         for item, start in zip(items, starts):
-            yield _paper(path, item, start)
+            yield _paper(path, item, start, surrogates)
         return
-    yield _paper(path, document, lineno)
+    yield _paper(path, document, lineno, surrogates)
 
 
 def records_list(document: Mapping[str, Any]) -> tuple[str, list] | None:
@@ -144,6 +163,10 @@ def _stream_array(
             return
         try:
             value, end = decoder.raw_decode(buf, pos)
+        except RecursionError:
+            raise InputError(
+                path, "JSON nested too deeply to read", base_line + buf.count("\n", 0, pos)
+            ) from None
         except ValueError as exc:
             if not eof and len(buf) - pos < _MAX_OBJECT_CHARS and more():
                 continue  # the object may continue on lines not read yet
@@ -151,13 +174,22 @@ def _stream_array(
             line = base_line + buf.count("\n", 0, getattr(exc, "pos", pos))
             raise InputError(path, f"malformed JSON: {_reason(exc)}", line) from None
         line = base_line + buf.count("\n", 0, pos)
-        pos = end
-        yield _paper(path, value, line)
+        start, pos = pos, end
+        if end - start > RECORD_LIMIT:
+            yield skipped(f"{path}:{line}", _TOO_BIG)
+            continue
+        yield _paper(path, value, line, may_hold_surrogates(buf[start:end]))
 
 
-def _paper(path: Path, record: Any, lineno: int) -> Paper:
+def _paper(path: Path, record: Any, lineno: int, surrogates: bool = False) -> Paper:
+    """`surrogates`: the record's text may hold `\\ud800`-style escapes, which decode to lone
+    surrogates that cannot be stored or printed."""
     if not isinstance(record, Mapping):
         raise InputError(path, f"expected a JSON object per paper, got {type(record).__name__}", lineno)
+    if too_deep(record):
+        return skipped(f"{path}:{lineno}", _TOO_DEEP)
+    if surrogates:
+        record = without_surrogates(record)
     return paper_from_record(record, f"{path}:{lineno}")
 
 

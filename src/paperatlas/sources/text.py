@@ -21,15 +21,12 @@ from typing import TypeGuard
 
 from paperatlas.paper import Paper, skipped
 from paperatlas.sources._io import iter_lines
+from paperatlas.sources.limits import RECORD_LIMIT, too_long
 from paperatlas.sources.records import split_list
 
 TITLE_MAX_WORDS = 25
 TITLE_MAX_CHARS = 250
 TITLE_MAX_CJK_CHARS = 60  # a Chinese title is 10-40 characters; an abstract is hundreds
-# The longest of the 12,406 fit-half ICLR 2026 abstracts has 4,306 characters (the longest
-# read from the 12 real-world lists of the evaluation set, 2,919): free text over four times that is a
-# document (a dictionary, a log), not an abstract, and a list reader skips it, not a paper.
-ABSTRACT_MAX_CHARS = 20_000
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _STYLE_LOOKAHEAD = 50  # blocks read ahead to tell "title block, abstract block" lists apart
 
@@ -40,7 +37,9 @@ _HEADING = re.compile(r"^\s*#{1,6}\s+(.*?)\s*#*\s*$")
 _NUMBERED = re.compile(r"^\s*[(\[]?(\d{1,6})[.)\]]\s+(\S.*)$")  # 12. / 12) / (12) / [12]
 _BOLD = re.compile(r"^\s*\*\*(.+?)\*\*\s*$")
 _MATH = re.compile(r"(\$\$.*?\$\$|\$[^$]*\$)", re.DOTALL)
-_BROKEN_WORD = re.compile(r"(?<![\\\w])([A-Za-z]+(?:-[A-Za-z]+)*)-\s+([a-z]+)\b")
+# (possessive, and never started inside a hyphenated chain: on "a-a-a-...", trying every start
+# and every split of the chain took time quadratic in its length, and more)
+_BROKEN_WORD = re.compile(r"(?<![\\\w])(?<![A-Za-z]-)([A-Za-z]++(?:-[A-Za-z]++)*+)-\s+([a-z]+)\b")
 # A hyphen before these was a real one: "pre- and post-training", "zero- to few-shot".
 _KEEP_BEFORE = {"and", "or", "nor", "to", "vs", "versus", "as", "but", "than", "via", "with"}
 # Prefixes usually written with a hyphen: "self- supervised" -> "self-supervised".
@@ -251,12 +250,16 @@ def _parse_labelled(entry: _Entry, lines: list[str]) -> _Entry:
 
 
 def _blocks(path: Path) -> Iterator[tuple[int, list[str]]]:
-    start, lines = 0, list[str]()
+    """Blocks of non-blank lines; lines past the record limit are left out of a block (it is
+    then far over any abstract's length, and skipped as such)."""
+    start, lines, chars = 0, list[str](), 0
     for lineno, line in iter_lines(path):
         if line.strip():
             if not lines:
-                start = lineno
-            lines.append(line)
+                start, chars = lineno, 0
+            if chars <= RECORD_LIMIT:
+                lines.append(line)
+                chars += len(line)
         elif lines:
             yield start, lines
             lines = []
@@ -316,13 +319,6 @@ def _decoded(text: str | None) -> str | None:
     if not text or "&" not in text:
         return text
     return _ENTITY.sub(lambda m: html.unescape(m.group(0)), text)
-
-
-def too_long(abstract: str) -> str | None:
-    """The skip reason of free text far longer than any abstract, else None."""
-    if len(abstract) <= ABSTRACT_MAX_CHARS:
-        return None
-    return f"text longer than any abstract (over {ABSTRACT_MAX_CHARS:,} characters: not a paper)"
 
 
 def _paper(path: Path, entry: _Entry) -> Paper:

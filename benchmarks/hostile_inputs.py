@@ -1,0 +1,319 @@
+"""Benchmark: no hostile input file of at most 1 MB makes `add` or `inspect` use more than 1 GB or
+run more than 60 s.
+
+    .venv/bin/python benchmarks/hostile_inputs.py [--base OLD_SRC] [--only NAME,...] [--limit S]
+        [--keep DIR]
+
+Writes a set of hostile files of at most 1 MB each (gzip bombs of one giant title, of many
+records and of deep nesting; giant CSV cells, lines, BibTeX and RIS fields; Markdown with
+100,000 links; deep nesting in JSON, HTML and Markdown; a YAML alias bomb; long runs of the
+characters the readers' patterns repeat), then runs `paperatlas add` (facts included) and
+`paperatlas inspect` on each in a fresh process, and prints per file and
+command: exit code, wall seconds and peak RSS, for this tree and, with --base (the src/ of the
+starting code), for that one right after it (same file, same load). A run past --limit seconds
+(default 120) is stopped; a cell over 60 s or 1 GB is marked `!`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+MB = 1_000_000
+TARGET_S, TARGET_RSS_MB = 60, 1024
+
+
+def _gzip_stream(path: Path, chunks: Iterator[bytes]) -> None:
+    """Compress `chunks` into `path` at the highest level (a bomb: small file, huge content)."""
+    with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=9) as fh:
+        for chunk in chunks:
+            fh.write(chunk)
+
+
+def _repeat(piece: bytes, total: int) -> Iterator[bytes]:
+    block = piece * max(1, (1 << 20) // len(piece))
+    written = 0
+    while written < total:
+        yield block
+        written += len(block)
+
+
+def gz_giant_title(path: Path) -> None:
+    """One JSONL record whose title is 1 GB of one letter (about 1 MB compressed)."""
+    head, tail = b'{"title": "', b'", "abstract": "We study graphs."}\n'
+    _gzip_stream(path, iter([head, *_repeat(b"a", 1000 * MB), tail]))
+
+
+def gz_many_records(path: Path) -> None:
+    """The same small record, over and over: 280 MB (deflate's longest match, 258 bytes, bounds
+    its ratio for anything but a run of one byte)."""
+    record = json.dumps({"title": "A paper", "abstract": "We study graph neural networks."}).encode() + b"\n"
+    _gzip_stream(path, _repeat(record, 280 * MB))
+
+
+def gz_distinct_records(path: Path) -> None:
+    """Records that differ (a counter in the title), as many as fit in 1 MB compressed."""
+    data = b"".join(json.dumps({"title": f"Paper {i}"}).encode() + b"\n" for i in range(450_000))
+    path.write_bytes(gzip.compress(data, 9))
+
+
+def gz_deep_nesting(path: Path) -> None:
+    """A JSON array nested 100 million levels deep."""
+    _gzip_stream(path, iter([*_repeat(b"[", 100 * MB), *_repeat(b"]", 100 * MB)]))
+
+
+def _lying(write: Callable[[Path], None]) -> Callable[[Path], None]:
+    """The same bomb with a gzip trailer that lies about the size (only reading finds out)."""
+
+    def lie(path: Path) -> None:
+        write(path)
+        data = bytearray(path.read_bytes())
+        data[-4:] = (1000).to_bytes(4, "little")
+        path.write_bytes(bytes(data))
+
+    return lie
+
+
+def json_deep(path: Path) -> None:
+    path.write_text("[" * 400_000 + "]" * 400_000)
+
+
+def jsonl_deep_object(path: Path) -> None:
+    path.write_text('{"title": "Deep", "abstract": ' + '{"a": ' * 100_000 + "1" + "}" * 100_000 + "}\n")
+
+
+def jsonl_giant_title(path: Path) -> None:
+    path.write_text(json.dumps({"title": "a " * 499_000, "abstract": "We study graphs."}) + "\n")
+
+
+def jsonl_many_small(path: Path) -> None:
+    """As many records as fit in 1 MB uncompressed."""
+    lines, size, i = [], 0, 0
+    while size < MB - 40:
+        line = json.dumps({"title": f"T{i}"}) + "\n"
+        lines.append(line)
+        size, i = size + len(line), i + 1
+    path.write_text("".join(lines))
+
+
+def json_many_authors(path: Path) -> None:
+    path.write_text(json.dumps([{"title": "Many authors", "authors": ["A B"] * 140_000}]))
+
+
+def csv_giant_cell(path: Path) -> None:
+    path.write_text('title,abstract\n"A title","' + "word " * 199_000 + '"\n')
+
+
+def csv_unclosed_quote(path: Path) -> None:
+    path.write_text('title,abstract\n"A title","' + "line of text\n" * 76_000)
+
+
+def text_giant_line(path: Path) -> None:
+    path.write_text("word " * 199_000 + "\n")
+
+
+def text_tiny_blocks(path: Path) -> None:
+    path.write_text("".join(f"We study problem number {i} of graphs.\n\n" for i in range(25_000)))
+
+
+def text_hyphen_blocks(path: Path) -> None:
+    """Blocks just under the abstract limit of `a-a-a-...` (a pattern that rejoins words broken
+    at a line end once backtracked on every start)."""
+    path.write_text(("a-" * 9_500 + "\n\n") * 52)
+
+
+def md_hyphen_blocks(path: Path) -> None:
+    path.write_text("# Papers\n\n" + ("- A title\n\n  " + "a-" * 9_500 + "\n\n") * 52)
+
+
+def bib_giant_field(path: Path) -> None:
+    path.write_text("@article{a,\n  title = {A title},\n  abstract = {" + "word " * 199_000 + "}\n}\n")
+
+
+def bib_deep_braces(path: Path) -> None:
+    path.write_text("@article{a,\n  title = " + "{" * 490_000 + "x" + "}" * 490_000 + "\n}\n")
+
+
+def ris_giant_field(path: Path) -> None:
+    path.write_text("TY  - JOUR\nTI  - A title\nAB  - " + "word " * 199_000 + "\nER  - \n")
+
+
+def md_many_links(path: Path) -> None:
+    path.write_text("# Papers\n\n" + "- [a](b)\n" * 100_000)
+
+
+def md_one_line_links(path: Path) -> None:
+    path.write_text("# Papers\n\n" + "[a](http://x) " * 70_000 + "\n")
+
+
+def md_deep_quotes(path: Path) -> None:
+    path.write_text("# Papers\n\n" + ">" * 900_000 + " text\n")
+
+
+def md_deep_lists(path: Path) -> None:
+    path.write_text("# Papers\n\n" + "".join("  " * i + "- item\n" for i in range(900)))
+
+
+def html_deep_tags(path: Path) -> None:
+    path.write_text("<html><body>" + "<div>" * 140_000 + "text" + "</div>" * 40_000 + "</body></html>")
+
+
+def yaml_alias_bomb(path: Path) -> None:
+    lines = ["---", 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    prev = "a"
+    for name in "bcdefghi":
+        lines.append(f"{name}: &{name} [{', '.join([f'*{prev}'] * 9)}]")
+        prev = name
+    lines += ["title: A post", f"keywords: *{prev}", "---", "We study graph neural networks for molecules."]
+    path.write_text("\n".join(lines) + "\n")
+
+
+def _runs(piece: str) -> Callable[[Path], None]:
+    """A file of one line: `piece` repeated to about 1 MB (catastrophic backtracking probes)."""
+
+    def write(path: Path) -> None:
+        path.write_text(piece * (990_000 // len(piece)) + "\n")
+
+    write.__doc__ = f"one line of {piece!r} repeated"
+    return write
+
+
+CASES: dict[str, tuple[str, Callable[[Path], None]]] = {
+    "gz-giant-title": ("jsonl.gz", gz_giant_title),
+    "gz-many-records": ("jsonl.gz", gz_many_records),
+    "gz-distinct-records": ("jsonl.gz", gz_distinct_records),
+    "gz-deep-nesting": ("json.gz", gz_deep_nesting),
+    "gz-title-lying": ("jsonl.gz", _lying(gz_giant_title)),
+    "gz-records-lying": ("jsonl.gz", _lying(gz_many_records)),
+    "gz-nesting-lying": ("json.gz", _lying(gz_deep_nesting)),
+    "json-deep": ("json", json_deep),
+    "jsonl-deep-object": ("jsonl", jsonl_deep_object),
+    "jsonl-giant-title": ("jsonl", jsonl_giant_title),
+    "jsonl-many-small": ("jsonl", jsonl_many_small),
+    "json-many-authors": ("json", json_many_authors),
+    "csv-giant-cell": ("csv", csv_giant_cell),
+    "csv-unclosed-quote": ("csv", csv_unclosed_quote),
+    "text-giant-line": ("txt", text_giant_line),
+    "text-tiny-blocks": ("txt", text_tiny_blocks),
+    "text-hyphen-blocks": ("txt", text_hyphen_blocks),
+    "md-hyphen-blocks": ("md", md_hyphen_blocks),
+    "bib-giant-field": ("bib", bib_giant_field),
+    "bib-deep-braces": ("bib", bib_deep_braces),
+    "ris-giant-field": ("ris", ris_giant_field),
+    "md-many-links": ("md", md_many_links),
+    "md-one-line-links": ("md", md_one_line_links),
+    "md-deep-quotes": ("md", md_deep_quotes),
+    "md-deep-lists": ("md", md_deep_lists),
+    "html-deep-tags": ("html", html_deep_tags),
+    "yaml-alias-bomb": ("md", yaml_alias_bomb),
+    **{
+        f"runs-{name}": ("txt", _runs(piece))
+        for name, piece in {
+            "hyphens": "a-",
+            "spaces": " ",
+            "dashes": "-",
+            "brackets": "[",
+            "numbered": "1. ",
+            "commas": "a, ",
+            "urls": "http://",
+            "stars": "*",
+            "underscores": "_",
+            "angles": "<a ",
+            "backslashes": "\\",
+            "dollars": "$",
+            "braces": "{",
+            "ands": "A and ",
+            "pipes": "|--",
+        }.items()
+    },
+}
+
+
+def run(src: Path, args: list[str], limit: float, env: dict[str, str]) -> tuple[str, float, float]:
+    """(exit code, wall seconds, peak RSS in MB) of `paperatlas ARGS` on the code in `src`; a run
+    past `limit` seconds is killed (its peak RSS up to then still counted, from wait4)."""
+    command = [sys.executable, "-c", "import sys; from paperatlas.cli import main; main()", *args]
+    with tempfile.TemporaryFile("w+") as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen(
+            command, env={**env, "PYTHONPATH": str(src)}, stdout=subprocess.DEVNULL, stderr=err
+        )
+        timer = threading.Timer(limit, proc.kill)
+        timer.start()
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        timer.cancel()
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        err.seek(0)
+        last = (err.read().strip().splitlines() or [""])[-1]
+    code = "kill" if proc.returncode == -9 else str(proc.returncode)
+    if proc.returncode not in (0, 2, -9):
+        code += "*"  # a crash: its last line of stderr
+        print(f"    ({src}: {last[:150]})")
+    return code, wall, usage.ru_maxrss / 1024
+
+
+def cell(result: tuple[str, float, float]) -> str:
+    code, wall, rss = result
+    flag = "!" if wall > TARGET_S or rss > TARGET_RSS_MB or code == "kill" else " "
+    return f"{code:>5} {wall:6.1f}s {rss:6.0f}MB{flag}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--base", type=Path, help="src/ of the code to compare with")
+    parser.add_argument("--only", help="comma-separated case names")
+    parser.add_argument("--limit", type=float, default=120.0, help="seconds before a run is stopped")
+    parser.add_argument("--keep", type=Path, help="write the files here and keep them")
+    args = parser.parse_args()
+    names = args.only.split(",") if args.only else list(CASES)
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "COLUMNS": "120"}
+    trees = [("new", REPO / "src")] + ([("base", args.base)] if args.base else [])
+    folder = args.keep or Path(tempfile.mkdtemp(prefix="hostile-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    header = f"{'file':22} {'bytes':>9}  " + "  ".join(
+        f"{tree + ' ' + cmd:>22}" for tree, _ in trees for cmd in ("add", "inspect")
+    )
+    print(header)
+    worst = {tree: (0.0, 0.0) for tree, _ in trees}
+    killed = {tree: 0 for tree, _ in trees}
+    for name in names:
+        suffix, write = CASES[name]
+        path = folder / f"{name}.{suffix}"
+        write(path)
+        size = path.stat().st_size
+        assert size <= 1024 * 1024, f"{name}: {size} bytes, over 1 MB"
+        cells = []
+        for tree, src in trees:
+            for command in ("add", "inspect"):
+                with tempfile.TemporaryDirectory() as tmp:
+                    argv = [command, str(path)] + (["--db", f"{tmp}/atlas.db"] if command == "add" else [])
+                    result = run(src, argv, args.limit, env)
+                cells.append(cell(result))
+                worst[tree] = (max(worst[tree][0], result[1]), max(worst[tree][1], result[2]))
+                killed[tree] += result[0] == "kill"
+        print(f"{name:22} {size:>9,}  " + "  ".join(cells), flush=True)
+        if not args.keep:
+            path.unlink()
+    for tree, (wall, rss) in worst.items():
+        ok = wall <= TARGET_S and rss <= TARGET_RSS_MB and not killed[tree]
+        print(
+            f"{tree}: worst {wall:.1f} s, {rss:.0f} MB peak RSS, {killed[tree]} runs stopped at the limit "
+            f"(targets {TARGET_S} s, {TARGET_RSS_MB} MB): " + ("met" if ok else "NOT met")
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,111 @@
+"""How much one file, record and field may hold: limits every reader applies while it reads, so a
+small file cannot make a command take the machine's memory or an hour (a 1 MB gzip that expands
+to 1 GB, one title of 200 MB, JSON nested a million levels).
+
+Over a limit, a record is skipped and counted with the reason (the other records still count);
+a file that expands past its gzip limit, or nests past what a parser can follow, is refused
+with one line. A field the paper does not depend on (one of a record's other keys, kept as
+`extra`) is dropped when it is over the field limit, not the whole paper. docs/formats.md lists
+the limits.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from paperatlas.paper import Paper
+from paperatlas.printable import valid_text
+
+# The longest of the 12,406 fit-half ICLR 2026 abstracts has 4,306 characters (the longest
+# read from the 12 real-world lists of the evaluation set, 2,919): text over four times that is a
+# document (a dictionary, a log), not an abstract.
+ABSTRACT_MAX_CHARS = 20_000
+TITLE_LIMIT = 2_000  # the longest real titles have about 300
+FIELD_LIMIT = ABSTRACT_MAX_CHARS  # any other text (an author's name, a keyword, a link, a tldr)
+LIST_LIMIT = 10_000  # authors, keywords or links of one paper (the largest collaborations: ~5,000)
+# One line, one JSON record, one CSV field, one block of text. The largest ICLR 2026 record, its
+# reviews' scores included, has 6,120 characters.
+RECORD_LIMIT = 1024 * 1024
+DEPTH_LIMIT = 32  # JSON arrays and objects inside one record; real records nest 3 or 4 deep
+# A gzip file may expand to this many times its size (real lists: 2-6 times), or to
+# GZIP_MIN_LIMIT bytes, whichever is more.
+GZIP_RATIO = 20
+GZIP_MIN_LIMIT = 1024 * 1024
+
+_WORD = re.compile(r"[^\W_]")  # a letter or a digit, in any script
+
+
+def has_words(text: str | None) -> bool:
+    """Does `text` hold a letter or a digit? Whitespace and punctuation alone (`[[]]`, `...`)
+    are no title and no abstract."""
+    return bool(text) and _WORD.search(text) is not None  # type: ignore[arg-type]
+
+
+def size(limit: int) -> str:
+    """`1 MiB`, `20,000 characters`: a limit as the messages and docs say it."""
+    return f"{limit // (1024 * 1024)} MiB" if limit % (1024 * 1024) == 0 else f"{limit:,} characters"
+
+
+def too_long(abstract: str) -> str | None:
+    """The skip reason of free text far longer than any abstract, else None."""
+    if len(abstract) <= ABSTRACT_MAX_CHARS:
+        return None
+    return f"text longer than any abstract (over {ABSTRACT_MAX_CHARS:,} characters: not a paper)"
+
+
+def over_limit(paper: Paper) -> str | None:
+    """The skip reason of a paper with a field over its limit, else None. A value of `extra`
+    over the field limit is dropped from it (the paper does not need it)."""
+    if paper.title and len(paper.title) > TITLE_LIMIT:
+        return f"title over {TITLE_LIMIT:,} characters (not a title)"
+    if reason := too_long(paper.abstract):
+        return reason
+    for name in ("authors", "keywords", "urls", "code_urls"):
+        values = getattr(paper, name)
+        if len(values) > LIST_LIMIT:
+            return f"more than {LIST_LIMIT:,} {name.replace('_', ' ')}"
+        if any(len(value) > FIELD_LIMIT for value in values):
+            return f"one of its {name.replace('_', ' ')} over {FIELD_LIMIT:,} characters"
+    for name in ("venue", "area", "decision", "id", "date", "section"):
+        value = getattr(paper, name)
+        if value and len(value) > FIELD_LIMIT:
+            return f"{name} over {FIELD_LIMIT:,} characters"
+    for key in [k for k, v in paper.extra.items() if isinstance(v, str) and len(v) > FIELD_LIMIT]:
+        del paper.extra[key]
+    return None
+
+
+def too_deep(value: Any, limit: int = DEPTH_LIMIT) -> bool:
+    """Do `value`'s lists and dicts nest more than `limit` deep? (Walked without recursion.)"""
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, Mapping):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth >= limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
+
+
+def without_surrogates(value: Any) -> Any:
+    """`value` (parsed JSON) with lone surrogates in its strings and keys replaced by U+FFFD."""
+    if isinstance(value, str):
+        return valid_text(value)
+    if isinstance(value, list):
+        return [without_surrogates(v) for v in value]
+    if isinstance(value, Mapping):
+        return {valid_text(str(k)): without_surrogates(v) for k, v in value.items()}
+    return value
+
+
+def may_hold_surrogates(text: str) -> bool:
+    """Could JSON `text` decode to a lone surrogate (an escape `\\ud800`-`\\udfff`)? A quick
+    test for text that is then checked whole."""
+    return "\\ud" in text or "\\uD" in text

@@ -1,0 +1,348 @@
+"""Files, folders and fields written to harm: a folder that links out of itself, titles that
+drive the terminal, gzip bombs and giant fields, nesting and bytes that break decoders, records
+that hold nothing. Each ends as a paper stored safely, a skip counted with its reason, or one
+line naming the file (exit 2) — never a traceback, a secret read, or a terminal taken over."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import dump
+from paperatlas import Atlas
+from paperatlas.store import Store
+
+PAPER = {"title": "Graph networks for molecules", "abstract": "We study graph networks for molecules."}
+# What a terminal acts on: window title (OSC 0), clear screen (CSI), an OSC-8 link, the 8-bit
+# CSI, a bell, a right-to-left override, DEL and rich's own markup.
+HOSTILE_TITLE = (
+    "Evil \x1b]0;owned\x07 title \x1b[2J [bold red]loud[/bold red] [/nope] "
+    "\x1b]8;;http://evil.example\x1b\\click\x1b]8;;\x1b\\ \x9b31m \u202egnirts\x7f end"
+)
+TERMINAL_ACTS_ON = ("\x1b", "\x9b", "\x07", "\u202e", "\x7f")
+
+
+def write_jsonl(path: Path, *records: object) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+def stored(db: Path) -> list[dict]:
+    with Atlas(db) as atlas:
+        return atlas.papers()
+
+
+def one_error_line(err: str, name: str) -> None:
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and name in lines[0], err
+    assert "Traceback" not in err
+
+
+# --- folders never leave themselves ------------------------------------------------------
+
+
+def test_folder_skips_links_leading_out_and_special_files_but_reads_a_named_link(cli, tmp_path):
+    secret = tmp_path / "secret" / "credentials"
+    secret.parent.mkdir()
+    secret.write_text(
+        "The access key of this account is AKIAEXAMPLESECRETKEY0123456789 and it is never to be shared.\n"
+    )
+    write_jsonl(tmp_path / "secret" / "more.jsonl", {**PAPER, "title": "Secret folder paper"})
+    folder = tmp_path / "lists"
+    folder.mkdir()
+    write_jsonl(folder / "papers.jsonl", PAPER)
+    (folder / "notes.md").symlink_to(secret)
+    (folder / "elsewhere").symlink_to(secret.parent, target_is_directory=True)
+    os.mkfifo(folder / "pipe.txt")  # opened, it would wait forever for a writer
+
+    code, out, err = cli("add", folder, "--no-enrich")
+
+    assert code == 0, err
+    assert [p["title"] for p in stored(cli.db)] == [PAPER["title"]]
+    assert "AKIA" not in out + err
+    assert "2 link leading outside the folder" in out and "notes.md" in out and "elsewhere" in out
+    assert "pipe.txt" in out
+    # named on the command line, a link is the user's choice: it is read
+    code, out, err = cli("add", folder / "notes.md", "--no-enrich")
+    assert code == 0, err
+    assert any("AKIA" in p["abstract"] for p in stored(cli.db))
+
+
+def test_a_file_name_that_is_not_utf8_neither_crashes_nor_empties_its_folder(cli, tmp_path):
+    folder = tmp_path / "lists"
+    folder.mkdir()
+    write_jsonl(folder / "good.jsonl", PAPER)
+    odd = os.fsencode(folder) + b"/odd\xff\x1b[2J.jsonl"
+    with open(odd, "w", encoding="utf-8") as fh:
+        fh.write(json.dumps({"title": "Odd name paper", "abstract": "We study odd names of files."}) + "\n")
+
+    code, out, err = cli("add", folder, "--no-enrich")
+
+    assert code == 0, err
+    assert sorted(p["title"] for p in stored(cli.db)) == [PAPER["title"], "Odd name paper"]
+    assert "odd\\xff" in out and "\x1b" not in out
+    code, out, err = cli("add", os.fsdecode(odd), "--no-enrich")  # alone: its list is named too
+    assert code == 0, err
+    with Atlas(cli.db) as atlas:
+        assert "odd\\xff\x1b[2J" in atlas.lists()  # stored as text; printed without the escape
+
+
+def test_an_option_value_that_is_not_utf8_is_one_line(cli, tmp_path):
+    path = write_jsonl(tmp_path / "a.jsonl", PAPER)
+    code, out, err = cli("add", path, "--list", os.fsdecode(b"\xff"), "--no-enrich")
+    assert code == 2
+    assert err.strip() == "error: argument '\\xff' is not valid UTF-8 text"
+
+
+# --- nothing a terminal acts on reaches it ------------------------------------------------
+
+
+def test_hostile_titles_never_reach_the_terminal(cli, tmp_path, monkeypatch):
+    monkeypatch.setenv("PAPERATLAS_WORKERS", "1")
+    path = write_jsonl(
+        tmp_path / "evil\x1b]0;file\x07.jsonl",
+        {
+            "id": "evil1",
+            "title": HOSTILE_TITLE,
+            "abstract": "We study graph networks \x1b[31min red\x1b[0m \x9b2J.",
+        },
+        {"id": "calm1", **PAPER},
+    )
+    outputs = {}
+    for args in (
+        ("inspect", path),
+        ("add", path),
+        ("ls",),
+        ("show", "evil1"),
+        ("search", "graph networks"),
+        ("search", "graph networks", "--json"),
+        ("embed",),
+        ("similar", "calm1"),
+        ("stats",),
+    ):
+        code, out, err = cli(*args, use_db=args[0] != "inspect")
+        assert code == 0, (args, err)
+        outputs[args] = out + err
+    for args, text in outputs.items():
+        assert not any(c in text for c in TERMINAL_ACTS_ON), (args, text)
+    assert "[bold red]loud[/bold red] [/nope]" in outputs[("show", "evil1")]  # markup stays text
+    found = json.loads(outputs[("search", "graph networks", "--json")])
+    assert any("\u202egnirts" in json.dumps(hit, ensure_ascii=False) for hit in found["hits"])  # same value
+
+
+def test_error_lines_quoting_a_file_strip_its_controls(cli, tmp_path):
+    path = tmp_path / "bad\x1b]0;owned\x07\u202e.json"
+    path.write_text('{"title": "x", "abstract": ', encoding="utf-8")
+    code, out, err = cli("add", path)
+    assert code == 2
+    assert not any(c in err for c in TERMINAL_ACTS_ON), err
+    assert "bad" in err
+
+
+# --- limits: bombs and giant fields ------------------------------------------------------
+
+
+def _gzip(path: Path, *chunks: bytes, lie: bool = False) -> Path:
+    with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb") as fh:
+        for chunk in chunks:
+            fh.write(chunk)
+    if lie:  # the trailer says 1 KB: only reading finds the bomb
+        data = bytearray(path.read_bytes())
+        data[-4:] = (1000).to_bytes(4, "little")
+        path.write_bytes(bytes(data))
+    return path
+
+
+@pytest.mark.parametrize("lie", [False, True], ids=["trailer", "lying-trailer"])
+def test_a_gzip_bomb_is_refused_without_being_inflated(cli, tmp_path, lie):
+    title = b"a" * (24 * 1024 * 1024)
+    bomb = _gzip(tmp_path / "bomb.jsonl.gz", b'{"title": "', title, b'", "abstract": "x y"}\n', lie=lie)
+    assert bomb.stat().st_size < 100_000
+    for command in ("add", "inspect"):
+        code, out, err = cli(command, bomb, use_db=command == "add")
+        assert code == 2
+        one_error_line(err, "bomb.jsonl.gz")
+        assert "unzips to more than" in err
+    assert not cli.db.exists() or stored(cli.db) == []
+    # a list that expands as lists do still reads
+    records = (json.dumps({**PAPER, "id": f"p{i}"}).encode() + b"\n" for i in range(50))
+    code, out, err = cli("add", _gzip(tmp_path / "ok.jsonl.gz", *records), "--no-enrich")
+    assert code == 0, err
+    assert len(stored(cli.db)) == 50
+
+
+def test_fields_over_their_limits_skip_the_record_with_a_reason(cli, tmp_path):
+    path = write_jsonl(
+        tmp_path / "big.jsonl",
+        {"title": "t " * 30_000, "abstract": "A title far too long."},
+        {"title": "Many authors", "abstract": "We study many authors.", "authors": ["A B"] * 10_001},
+        {"title": "Long keyword", "abstract": "We study keywords.", "keywords": ["k" * 30_000]},
+        {"title": "Long abstract", "abstract": "word " * 5_000},
+        {"title": "Long tldr", "abstract": "We study summaries of papers.", "tldr": "z" * 30_000},
+        PAPER,
+    )
+    code, out, err = cli("add", path, "--no-enrich")
+    assert code == 0, err
+    papers = {p["title"]: p for p in stored(cli.db)}
+    assert set(papers) == {PAPER["title"], "Long tldr"}
+    assert "tldr" not in (papers["Long tldr"].get("extra") or {})  # dropped, the paper kept
+    assert "4 skipped" in out
+    for reason in (
+        "title over 2,000 characters",
+        "more than 10,000 authors",
+        "keywords over 20,000",
+        "longer than any abstract",
+    ):
+        assert reason in out
+
+
+def test_a_line_over_the_record_limit_is_skipped_unread(cli, tmp_path):
+    path = tmp_path / "line.jsonl"  # (the first line tells JSON Lines from a JSON document)
+    path.write_text(
+        json.dumps(PAPER) + "\n" + json.dumps({"title": "Huge", "abstract": "w " * 600_000}) + "\n",
+        encoding="utf-8",
+    )
+    code, out, err = cli("add", path, "--no-enrich")
+    assert code == 0, err
+    assert [p["title"] for p in stored(cli.db)] == [PAPER["title"]]
+    assert "record over 1 MiB" in out
+
+
+def test_a_csv_field_over_the_record_limit_is_one_line(cli, tmp_path):
+    path = tmp_path / "cell.csv"
+    path.write_text('title,abstract\n"A title","' + "line of words\n" * 90_000 + '"\n', encoding="utf-8")
+    code, out, err = cli("add", path)
+    assert code == 2
+    one_error_line(err, "cell.csv")
+    assert "a field over 1 MiB" in err
+
+
+def test_a_yaml_alias_bomb_in_front_matter_is_not_expanded(tmp_path):
+    lines = ["---", 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    for prev, name in zip("abcde", "bcdef"):
+        lines.append(f"{name}: &{name} [{', '.join([f'*{prev}'] * 9)}]")
+    lines += [
+        "title: A post",
+        "keywords: *f",
+        "---",
+        "We study graph neural networks for molecules in depth.",
+    ]
+    path = tmp_path / "post.md"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    inspection = Atlas.inspect(path)
+    assert all(len(p.get("keywords") or []) < 100 for p in inspection.papers)
+
+
+# --- decoders and recursion end in one line -----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name, text",
+    [
+        ("deep.json", "[" * 5_000 + "]" * 5_000),
+        ("deep.jsonl", '{"title": ' + "[" * 5_000 + "]" * 5_000 + "}\n"),
+        ("deep_array.json", '[{"title": "x", "abstract": ' + '{"a": ' * 5_000 + "1" + "}" * 5_000 + "}]"),
+        ("deep_doc.json", '{"papers": ' + "[" * 5_000 + "]" * 5_000 + "}"),
+    ],
+)
+def test_json_nested_thousands_deep_is_one_line(cli, tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    for command in ("add", "inspect"):
+        code, out, err = cli(command, path, use_db=command == "add")
+        assert code == 2, (command, out, err)
+        one_error_line(err, name)
+
+
+def test_json_nested_past_the_record_limit_is_skipped(cli, tmp_path):
+    deep = {"title": "Deep", "abstract": "We nest."}
+    value: object = 1
+    for _ in range(100):
+        value = [value]
+    deep["extra_field"] = value  # type: ignore[assignment]
+    path = write_jsonl(tmp_path / "nest.jsonl", deep, PAPER)
+    code, out, err = cli("add", path, "--no-enrich")
+    assert code == 0, err
+    assert [p["title"] for p in stored(cli.db)] == [PAPER["title"]]
+    assert "nested deeper than 32 levels" in out
+
+
+def test_lone_surrogates_in_json_are_stored_and_printed_as_replacement_characters(cli, tmp_path):
+    path = tmp_path / "sur.jsonl"
+    path.write_text(
+        '{"id": "s1", "title": "Bad \\ud800 title", "abstract": "We study \\udfff graphs.", '
+        '"authors": ["A \\udbff B"]}\n',
+        encoding="utf-8",
+    )
+    code, out, err = cli("add", path)
+    assert code == 0, err
+    (paper,) = stored(cli.db)
+    assert paper["title"] == "Bad \ufffd title" and paper["authors"] == ["A \ufffd B"]
+    for args in (("ls",), ("show", "s1"), ("stats",)):
+        code, out, err = cli(*args)
+        assert code == 0, (args, err)
+
+
+# --- a record that holds nothing is not a paper -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name, text",
+    [
+        ("list.json", "[[]]"),
+        ("empty_title.jsonl", '{"title": ""}\n{"title": "   ", "abstract": " ... "}\n'),
+        ("punctuation.txt", "...\n\n---  !!\n\n[[]]\n"),
+        ("rows.csv", "title,abstract\n  ,  \n-,--\n"),
+    ],
+)
+def test_a_file_of_empty_records_stores_nothing(cli, tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    code, out, err = cli("add", path, "--no-enrich")
+    assert code == 2, out
+    one_error_line(err, name)
+    assert not cli.db.exists() or stored(cli.db) == []
+
+
+def test_empty_records_beside_papers_are_counted_not_stored(cli, tmp_path):
+    path = write_jsonl(tmp_path / "mixed.jsonl", {"title": "", "abstract": "  "}, {"title": "?!"}, PAPER)
+    code, out, err = cli("add", path, "--no-enrich")
+    assert code == 0, err
+    assert [p["title"] for p in stored(cli.db)] == [PAPER["title"]]
+    assert "2 no title and no abstract" in out
+
+
+@pytest.mark.parametrize(
+    "args", [("export", "--format", "markdown"), ("export", "--format", "csv"), ("digest",)]
+)
+def test_documents_written_to_a_terminal_leave_its_controls_out(cli, tmp_path, monkeypatch, args):
+    path = write_jsonl(
+        tmp_path / "evil.jsonl", {"id": "evil1", "title": HOSTILE_TITLE, **{"abstract": PAPER["abstract"]}}
+    )
+    assert cli("add", path, "--no-enrich")[0] == 0
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)  # (rich styles only its own consoles)
+    code, out, err = cli(*args)
+    assert code == 0, err
+    assert "gnirts" in out and not any(c in out for c in TERMINAL_ACTS_ON), out
+
+
+def test_a_refused_hostile_file_leaves_the_atlas_as_it_was(cli, tmp_path):
+    assert cli("add", write_jsonl(tmp_path / "good.jsonl", PAPER))[0] == 0
+    store = Store(cli.db)
+    before = dump(store)
+    deep = tmp_path / "deep.json"
+    deep.write_text('[{"title": "x", "abstract": ' + "[" * 5_000 + "]" * 5_000 + "}]", encoding="utf-8")
+    cell = tmp_path / "cell.csv"
+    cell.write_text('title,abstract\n"A title","' + "line of words\n" * 90_000 + '"\n', encoding="utf-8")
+    bomb = _gzip(tmp_path / "bomb.jsonl.gz", b'{"title": "', b"a" * (24 * 1024 * 1024), b'"}\n', lie=True)
+    for path in (deep, cell, bomb):
+        code, out, err = cli("add", path)
+        assert code == 2, (path, out, err)
+        one_error_line(err, path.name)
+        assert dump(store) == before
+    store.close()
