@@ -1,0 +1,92 @@
+"""Whether a paper's own text supports a topic label: the label holds one of its content words.
+
+Words are compared by stem (`search.snippets.stem`), hyphenated words also by their parts,
+and an abbreviation also by the words it stands for ("GNNs" = graph neural network). A word
+supports nothing when it says nothing about a topic: the `ignore` words the labeller gives
+(function words, words of phrases too general to name a topic, the field's generic words)
+and the words used by more than COMMON_SHARE of the papers the labels are for ("model",
+"language", "LLM" in ICLR), which every topic holds alike.
+
+A topic's members whose text holds no content word of its label are the label's "other"
+part: the map counts them, and the labeller extends a label that most members do not support.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from paperatlas.search.snippets import stem
+
+# A word used by more than this share of the papers is in every topic: it supports none.
+COMMON_SHARE = 0.25
+# Words in Latin script: a paper in another script (Chinese) has none, and is not checked.
+_WORD = re.compile(r"[a-z0-9][a-z0-9\-']*")
+
+
+class LabelSupport:
+    """Content-word stems of labels and papers: words are set aside as written (a plural
+    by its singular), never by stem, so that ignoring "general" keeps "generation"."""
+
+    def __init__(self, ignore: Iterable[str], expansions: dict[str, set[str]] | None = None):
+        self.expansions = expansions or {}
+        self.ignore = set(ignore)
+        self.common: set[str] = set()  # stems every topic holds alike (PaperSupport.of)
+
+    def _ignored(self, w: str) -> bool:
+        if len(w) < 2 or w.isdigit() or w in self.ignore:
+            return True
+        return w.endswith("s") and (
+            w[:-1] in self.ignore or (w.endswith("ies") and w[:-3] + "y" in self.ignore)
+        )
+
+    def stems(self, text: str) -> frozenset[str]:
+        """The stems of a text's content words (a label, or a paper's title and abstract)."""
+        out: set[str] = set()
+        for raw in _WORD.findall((text or "").lower()):
+            word = raw.strip("-'")
+            pieces = [word, *word.split("-")] if "-" in word else [word]
+            for piece in pieces:
+                for w in (piece, *self.expansions.get(piece, ())):
+                    if not self._ignored(w):
+                        out.add(stem(w))
+        return frozenset(out - self.common) if self.common else frozenset(out)
+
+
+@dataclass
+class PaperSupport:
+    """The content-word stems of each paper a map's labels are for, and the rule that made
+    them (`LabelSupport`, also used on the labels)."""
+
+    words: LabelSupport
+    papers: list[frozenset[str]]
+
+    @classmethod
+    def of(
+        cls, texts: list[str], words: LabelSupport, common: Iterable[str] = (), share: float = COMMON_SHARE
+    ) -> PaperSupport:
+        """Stems of each text, less those more than `share` of the texts use (when there are
+        enough texts, 50, to tell) and the `common` stems of their field: such a word is in
+        every topic alike."""
+        papers = [words.stems(t) for t in texts]
+        words.common = set(common)
+        if len(papers) >= 50:
+            df: Counter[str] = Counter()
+            for p in papers:
+                df.update(p)
+            words.common |= {w for w, c in df.items() if c > share * len(papers)}
+        papers = [p - words.common for p in papers]
+        return cls(words, papers)
+
+    def label(self, text: str) -> frozenset[str]:
+        return self.words.stems(text)
+
+    def other(self, label: frozenset[str], members: Iterable[int]) -> int:
+        return other_count(self.papers, label, members)
+
+
+def other_count(papers: list[frozenset[str]], label: frozenset[str], members: Iterable[int]) -> int:
+    """How many of a topic's members (those with words to check) do not support its label."""
+    return sum(1 for i in members if papers[i] and not papers[i] & label)
