@@ -129,3 +129,10 @@ def test_a_placed_paper_goes_to_a_near_topic_its_text_supports():
     choice.broad[1] = words.stems("Bandits")
     b, forced = choice.broad_of(0, near, near)
     assert b.tolist() == [1, 0] and forced.tolist() == [1, -1]
+
+
+def test_the_map_command_lists_each_broad_topics_other_part(cli):
+    assert cli("add", str(SAMPLE), "--list", "sample")[0] == 0
+    assert cli("embed", "--model", "static")[0] == 0
+    code, out, _ = cli("map", "--list", "sample")
+    assert code == 0 and "not matching the label" in out
