@@ -647,7 +647,7 @@ def label_clusters(
     for i, t in enumerate(labels):
         members[int(t)].append(i)
 
-    word_df = _word_document_frequency(papers)
+    word_df: Counter[str] = Counter()  # computed when a topic needs a word label
     used_heads: set[str] = set(reserved or ())
     used_labels: set[str] = set()
     out: list[TopicTerms] = []
@@ -682,6 +682,7 @@ def label_clusters(
         if not label and fallback is not None and t < len(fallback) and (borrowed := fallback[t]):
             label = _distinct(borrowed, used_labels)
         if not label:
+            word_df = word_df or _word_document_frequency(papers)
             label = _word_label(papers, idx, word_df, used_labels, generic or set()) or f"Topic {t + 1}"
         used_labels.add(_label_key(label))
         other = support.other(support.label(label), idx)
@@ -711,7 +712,7 @@ class _Backers:
 
     def __init__(self, support: PaperSupport, members: list[int], surface):
         self.support, self.surface = support, surface
-        self.members = [i for i in members if support.papers[i]]  # papers with words to check
+        self.members = {i for i in members if support.papers[i]}  # papers with words to check
         self._cache: dict[str, frozenset[int]] = {}
 
     @property
@@ -722,7 +723,7 @@ class _Backers:
         found = self._cache.get(key)
         if found is None:
             words = self.support.label(f"{key} {_display(key, self.surface)}")
-            found = self._cache[key] = frozenset(i for i in self.members if self.support.papers[i] & words)
+            found = self._cache[key] = frozenset(self.support.holding(words) & self.members)
         return found
 
 

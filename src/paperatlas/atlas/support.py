@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from paperatlas.search.snippets import stem
 
@@ -34,6 +34,7 @@ class LabelSupport:
         self.expansions = expansions or {}
         self.ignore = set(ignore)
         self.common: set[str] = set()  # stems every topic holds alike (PaperSupport.of)
+        self._word_stems: dict[str, tuple[str, ...]] = {}  # abstracts repeat their words
 
     def _ignored(self, w: str) -> bool:
         if len(w) < 2 or w.isdigit() or w in self.ignore:
@@ -46,13 +47,21 @@ class LabelSupport:
         """The stems of a text's content words (a label, or a paper's title and abstract)."""
         out: set[str] = set()
         for raw in _WORD.findall((text or "").lower()):
-            word = raw.strip("-'")
-            pieces = [word, *word.split("-")] if "-" in word else [word]
-            for piece in pieces:
-                for w in (piece, *self.expansions.get(piece, ())):
-                    if not self._ignored(w):
-                        out.add(stem(w))
+            found = self._word_stems.get(raw)
+            if found is None:
+                found = self._word_stems[raw] = self._stems_of_word(raw)
+            out.update(found)
         return frozenset(out - self.common) if self.common else frozenset(out)
+
+    def _stems_of_word(self, raw: str) -> tuple[str, ...]:
+        word = raw.strip("-'")
+        pieces = [word, *word.split("-")] if "-" in word else [word]
+        return tuple(
+            stem(w)
+            for piece in pieces
+            for w in (piece, *self.expansions.get(piece, ()))
+            if not self._ignored(w)
+        )
 
 
 @dataclass
@@ -62,6 +71,7 @@ class PaperSupport:
 
     words: LabelSupport
     papers: list[frozenset[str]]
+    _index: dict[str, list[int]] | None = field(default=None, init=False, repr=False)  # stem -> papers
 
     @classmethod
     def of(
@@ -82,6 +92,16 @@ class PaperSupport:
 
     def label(self, text: str) -> frozenset[str]:
         return self.words.stems(text)
+
+    def holding(self, stems: frozenset[str]) -> set[int]:
+        """The papers (indices) whose text holds one of these stems."""
+        if self._index is None:
+            self._index = {}
+            for i, p in enumerate(self.papers):
+                for w in p:
+                    self._index.setdefault(w, []).append(i)
+        index = self._index
+        return set().union(*(index.get(w, ()) for w in stems))
 
     def other(self, label: frozenset[str], members: Iterable[int]) -> int:
         return other_count(self.papers, label, members)
