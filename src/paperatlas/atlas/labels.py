@@ -10,6 +10,12 @@ Each phrase is scored per cluster c-TF-IDF style on document frequencies:
 so a phrase wins when it covers much of the cluster and little of the rest. The label is
 the best phrase, joined with a second one when the second adds a different, well-covered
 idea ("Machine unlearning for LLMs", "Federated learning & differential privacy").
+
+Each label is then checked against the cluster's papers (`support.py`: a paper supports a
+label when the label holds a content word of its own title or abstract). While fewer than
+SUPPORT_TARGET of them do, the label takes the distinctive phrases that cover the most of
+the rest (three ideas, six words at most: "LLM reasoning, agents & RAG"); the papers that
+still do not support it are the topic's "other" part, counted in `TopicTerms.other`.
 """
 
 from __future__ import annotations

@@ -9,7 +9,9 @@ reference papers), and the words that are generic across the field (spread evenl
 its topics), which the labeller never uses to name a topic.
 
 Placing a paper: its vector is projected on the stored components; its K most similar
-reference papers vote (by similarity) for a broad topic, then for a fine topic inside it;
+reference papers vote (by similarity) for a broad topic, then for a fine topic inside it
+(a short list's paper, whose text is read too, goes to the best-voted near topic whose label
+its text supports: `SupportedChoice`);
 the vote share is the confidence, and the position is the similarity-weighted mean of the
 voting neighbours of the winning fine topic (so a paper lands inside its topic, not between
 two). `scripts/build_reference.py` builds the shipped ICLR 2026 reference (`models/`);
@@ -107,6 +109,8 @@ class SupportedChoice:
         return b, forced
 
     def fine_of(self, start: int, votes_f: np.ndarray, f: np.ndarray, forced: np.ndarray) -> np.ndarray:
+        """Each row's fine topic: the one the fine level chose, else the best-voted fine
+        topic of its broad topic (`votes_f`) whose label the text supports, else `f`."""
         f = np.where(forced >= 0, forced, f)
         for r in np.flatnonzero(forced < 0):
             words = self.papers[start + r]
@@ -178,7 +182,7 @@ class Reference:
     def place(self, vectors: np.ndarray, k: int = K, texts: list[str] | None = None) -> Placement:
         """Each paper's broad and fine topic by its K nearest reference papers' vote. With
         `texts` (each paper's title and abstract), a paper goes to the best-voted topic whose
-        label its own text supports (`supported_choice`), else where the vote puts it."""
+        label its own text supports (`SupportedChoice`), else where the vote puts it."""
         vectors = np.asarray(vectors, dtype=np.float32)
         if vectors.ndim != 2 or vectors.shape[1] != self.basis.shape[0]:
             raise PaperatlasError(

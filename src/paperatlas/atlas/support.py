@@ -4,8 +4,8 @@ Words are compared by stem (`search.snippets.stem`), hyphenated words also by th
 and an abbreviation also by the words it stands for ("GNNs" = graph neural network). A word
 supports nothing when it says nothing about a topic: the `ignore` words the labeller gives
 (function words, words of phrases too general to name a topic, the field's generic words)
-and the words used by more than COMMON_SHARE of the papers the labels are for ("model",
-"language", "LLM" in ICLR), which every topic holds alike.
+and the words used by more than COMMON_SHARE of the papers the labels are for ("LLM" in
+ICLR 2026), which every topic holds alike.
 
 A topic's members whose text holds no content word of its label are the label's "other"
 part: the map counts them, and the labeller extends a label that most members do not support.
