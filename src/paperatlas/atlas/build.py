@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 import paperatlas.atlas.reference as reference
+from paperatlas.atlas.support import other_count
 from paperatlas.atlas.topics import (
     AssignmentRows,
     PaperPages,
@@ -37,7 +38,7 @@ from paperatlas.atlas.topics import (
 from paperatlas.errors import PaperatlasError
 from paperatlas.progress import progress_bar
 
-ALGORITHM = "atlas-v4"
+ALGORITHM = "atlas-v5"
 # Abstracts shorter than this ("na", "This is a null submission.") cannot be placed with
 # confidence: such papers are flagged as outliers (a title-only paper, no abstract at all,
 # is placed by its title and is not).
@@ -127,8 +128,13 @@ def build_map(
         placed = None
         clock.lap("papers read")
         if ref is not None:
-            placed = ref.place(vectors)
-            layer_topics, layer_assignments, layer_meta = _placement_map(store, ids, ref, placed, pages)
+            # a short list's map is its placement: each paper goes under a label its text
+            # supports where a near topic has one
+            texts = _texts(store, ids) if len(ids) < reference.SHORT_LIST else None
+            placed = ref.place(vectors, texts=texts)
+            layer_topics, layer_assignments, layer_meta = _placement_map(
+                store, ids, ref, placed, pages, texts
+            )
             clock.lap("placed on the field")
             layer_meta.update({"list": list_name, "model": model})
             if len(ids) < reference.SHORT_LIST:  # the field's topics are this list's topics
@@ -153,6 +159,9 @@ def build_map(
             ref,
             placed,
             generic_words=words_from.generic_words if words_from is not None else None,
+            common_stems=words_from.common_stems if words_from is not None else (),
+            # a reference keeps its broad cut: the short lists placed on it group better so
+            split=not own_map,
         )
         clock.lap("labels")
         steps.advance("saving")
@@ -229,13 +238,24 @@ def _reference_for(store, model: str, own_map: bool):
     return ref
 
 
+def _texts(store, ids: list[str]) -> list[str]:
+    """Each paper's title and abstract, in `ids` order."""
+    found = {p["id"]: p for p in store.get_papers(ids)}
+    return [
+        f"{found.get(pid, {}).get('title') or ''} {found.get(pid, {}).get('abstract') or ''}" for pid in ids
+    ]
+
+
 def _placement_map(
-    store, ids: list[str], ref, placed, pages: PaperPages
+    store, ids: list[str], ref, placed, pages: PaperPages, texts: list[str] | None = None
 ) -> tuple[list, AssignmentRows, dict]:
     """A list's placement on the reference as a stored map: the field's topics that hold
     some of the list's papers (the field's labels, the list's counts), the papers at their
-    places on the field's layout, confidences in the meta."""
+    places on the field's layout, confidences in the meta. With the papers' `texts` (a
+    short list), each topic also counts its papers whose text does not support its label."""
     conf = placed.broad_conf
+    words = ref.label_support() if texts is not None else None
+    stems = [words.stems(t) for t in texts] if words is not None and texts is not None else []
     low = (conf < reference.MIN_CONFIDENCE) | (pages.words < MIN_WORDS)
     topics: list[dict] = []
     for level, labels, names_of, sizes, parents in (
@@ -263,6 +283,9 @@ def _placement_map(
                         "names": topic_names_,
                         "representative": [ids[i] for i in order[:5]],
                         "outliers": int(low[members].sum()),
+                        "other": other_count(stems, words.stems(names_of[t]), members)
+                        if words is not None
+                        else None,
                         "areas": pages.area_counts(members).most_common(3),
                         "reference": {
                             "name": ref.name,

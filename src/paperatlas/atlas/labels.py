@@ -10,6 +10,12 @@ Each phrase is scored per cluster c-TF-IDF style on document frequencies:
 so a phrase wins when it covers much of the cluster and little of the rest. The label is
 the best phrase, joined with a second one when the second adds a different, well-covered
 idea ("Machine unlearning for LLMs", "Federated learning & differential privacy").
+
+Each label is then checked against the cluster's papers (`support.py`: a paper supports a
+label when the label holds a content word of its own title or abstract). While fewer than
+SUPPORT_TARGET of them do, the label takes the distinctive phrases that cover the most of
+the rest (three ideas, six words at most: "LLM reasoning, agents & RAG"); the papers that
+still do not support it are the topic's "other" part, counted in `TopicTerms.other`.
 """
 
 from __future__ import annotations
@@ -19,6 +25,9 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
+
+from paperatlas.atlas.support import LabelSupport, PaperSupport
+from paperatlas.text import STOPWORDS
 
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9\-+]*[A-Za-z0-9+]|[A-Za-z]")
 _SPACE = re.compile(r"\s+")
@@ -591,6 +600,7 @@ class TopicTerms:
     label: str
     terms: list[str]  # best phrases, displayed form, best first
     coverage: list[float]  # share of the topic's papers that carry each term
+    other: int = 0  # members whose own text holds no content word of the label
 
 
 def is_generic(key: str, generic: set[str] | frozenset[str]) -> bool:
@@ -618,6 +628,7 @@ def label_clusters(
     cover_power: float = 1.0,
     generic: set[str] | None = None,
     fallback: list[str | None] | None = None,
+    support: PaperSupport | None = None,
 ) -> list[TopicTerms]:
     """One readable label per cluster id 0..n_topics-1 (clusters ordered by size, largest first).
 
@@ -625,8 +636,14 @@ def label_clusters(
     next best. `reserved` phrase keys are avoided as the head phrase too. Phrases made only
     of `generic` words are never used; a cluster with no usable phrase is named
     `fallback[t]` (the field's topic most of its papers are in) when given.
+
+    Each label is checked against the cluster's papers (`support`, from `paper_support`;
+    computed here when not given): a label most papers' own text does not support gets
+    the terms that cover them (`_compose`), and each topic counts its papers that still
+    do not support it (`TopicTerms.other`).
     """
     phrases, surface = phrases or paper_phrases(papers)  # (computed once for both levels)
+    support = support or paper_support(papers, generic)
     authored = surface.get("\0authored") or Counter()
     n = len(papers)
     df: Counter[str] = Counter()
@@ -636,7 +653,7 @@ def label_clusters(
     for i, t in enumerate(labels):
         members[int(t)].append(i)
 
-    word_df = _word_document_frequency(papers)
+    word_df: Counter[str] = Counter()  # computed when a topic needs a word label
     used_heads: set[str] = set(reserved or ())
     used_labels: set[str] = set()
     out: list[TopicTerms] = []
@@ -663,19 +680,75 @@ def label_clusters(
         scored.sort(key=lambda s: (-s[0], s[2]))
         terms = [_display(k, surface) for _, _, k in scored[:8]]
         coverage = [round(c, 3) for _, c, _ in scored[:8]]
-        label = _compose(scored, surface, used_heads, used_labels) if scored else ""
+        label = (
+            _compose(scored, surface, used_heads, used_labels, _Backers(support, idx, surface))
+            if scored
+            else ""
+        )
         if not label and fallback is not None and t < len(fallback) and (borrowed := fallback[t]):
             label = _distinct(borrowed, used_labels)
         if not label:
+            word_df = word_df or _word_document_frequency(papers)
             label = _word_label(papers, idx, word_df, used_labels, generic or set()) or f"Topic {t + 1}"
         used_labels.add(_label_key(label))
-        out.append(TopicTerms(label=label, terms=terms, coverage=coverage))
+        other = support.other(support.label(label), idx)
+        out.append(TopicTerms(label=label, terms=terms, coverage=coverage, other=other))
     return out
+
+
+def support_words(generic: set[str] | frozenset[str] | list[str] | None = None) -> LabelSupport:
+    """What decides whether a paper supports a label: every word of the lists above that
+    names no topic (function words, abstract filler, the words of too-general phrases), the
+    field's `generic` words, and abbreviations read as the words they stand for."""
+    ignore = set(FUNCTION) | set(STOP) | set(STOPWORDS) | ABSTRACT_WORDS | _HALF_WORDS
+    ignore |= {w for phrase in GENERIC for w in re.split(r"[ \-]+", phrase) if w}
+    ignore |= set(generic or ())
+    return LabelSupport(ignore, _SUPPORT_EXPANSIONS)
+
+
+def paper_support(papers: list[PaperText], generic=None, common=()) -> PaperSupport:
+    """Each paper's content-word stems (title and abstract), for checking labels against
+    their members: words more than a quarter of these papers use support nothing, nor
+    the field's `common` stems (`Reference.meta["common_stems"]`)."""
+    return PaperSupport.of([f"{p.title} {p.abstract}" for p in papers], support_words(generic), common)
+
+
+class _Backers:
+    """Which members of one topic support a phrase (cached per phrase key)."""
+
+    def __init__(self, support: PaperSupport, members: list[int], surface):
+        self.support, self.surface = support, surface
+        self.members = {i for i in members if support.papers[i]}  # papers with words to check
+        self._cache: dict[str, frozenset[int]] = {}
+
+    @property
+    def size(self) -> int:
+        return len(self.members)
+
+    def of(self, key: str) -> frozenset[int]:
+        found = self._cache.get(key)
+        if found is None:
+            words = self.support.label(f"{key} {_display(key, self.surface)}")
+            found = self._cache[key] = frozenset(self.support.holding(words) & self.members)
+        return found
 
 
 _EXPANSIONS: dict[str, set[str]] = {}
 for _long, _short in ALIASES.items():
     _EXPANSIONS.setdefault(_short, set()).update(re.split(r"[ \-]", _long))
+# What an abbreviation stands for, read from a word as written ("GNNs", "RL"): the words
+# all its spellings share ("pre" of "pre-trained language model" says nothing of LLMs).
+_SHARED: dict[str, set[str]] = {}
+for _long, _short in ALIASES.items():
+    _words_of = set(re.split(r"[ \-]", _long))
+    _SHARED[_short] = _SHARED[_short] & _words_of if _short in _SHARED else _words_of
+_SUPPORT_EXPANSIONS = {
+    form: words
+    for short, words in _SHARED.items()
+    if " " not in short and short not in words
+    for form in (short, short + "s", DISPLAY.get(short, short).lower())
+    if " " not in form
+}
 
 
 # Words of any abstract: never a topic's name on their own.
@@ -923,28 +996,91 @@ def _expand(head: str, scored, cover_of: dict[str, float]) -> str:
     return best
 
 
-def _compose(scored, surface, used_heads: set[str], used_labels: set[str]) -> str:
-    """Best unused head phrase, plus a second idea when it is strong and different."""
+# A label should be supported by this share of its topic's papers; terms are added (at
+# most MAX_TERMS, MAX_WORDS words in all) while it is not and a term still covers MIN_GAIN
+# more of them. An added term must also be distinctive of the topic: its score at least
+# COVER_SCORE of the head's (a word every topic holds, "optimization", is not added).
+SUPPORT_TARGET = 0.8
+MAX_TERMS = 3
+MAX_WORDS = 6
+MIN_GAIN = 0.05
+COVER_SCORE = 0.4
+# Head phrases tried per topic, and the phrases a label may add to cover its papers.
+HEADS = 12
+COVER_CANDIDATES = 30
+
+
+def _compose(scored, surface, used_heads: set[str], used_labels: set[str], backers: _Backers) -> str:
+    """The label of one topic: the best unused head phrase, plus a second idea when it is
+    strong and different ("Machine unlearning for LLMs"); then, while most of the topic's
+    papers do not support it, the phrases that cover the most of them ("Reasoning, agents &
+    multimodal LLMs"). The first head, in score order, whose label reaches SUPPORT_TARGET
+    wins; when none does, the one supported by the most papers."""
     cover_of = {key: cover for _, cover, key in scored}
     score_of = {key: score for score, _, key in scored}
-    for score_h, _cover_h, head in scored[:12]:
+    best: tuple[int, str, str] | None = None  # (papers supporting, label, head)
+    for score_h, _cover_h, head in scored[:HEADS]:
         head = _expand(head, scored, cover_of)
         if head in used_heads:
             continue
-        second = None
+        terms = [head]
         for score_s, cover_s, key in scored[:10]:
             if key == head or _overlaps(key, head, surface):
                 continue
             if cover_s >= 0.15 and score_s >= 0.45 * score_of.get(head, score_h):
-                second = key
+                terms.append(key)
                 break
-        label = _phrase(head, second, surface)
-        label = _capitalise(label)
+        covered = _cover(terms, scored, surface, backers, score_of.get(head, score_h))
+        label = _capitalise(_phrase_terms(terms, surface))
         if _label_key(label) in used_labels:
             continue
-        used_heads.add(head)
-        return label
-    return ""
+        if covered >= SUPPORT_TARGET * backers.size:
+            best = (covered, label, head)
+            break
+        if best is None or covered > best[0]:
+            best = (covered, label, head)
+    if best is None:
+        return ""
+    used_heads.add(best[2])
+    return best[1]
+
+
+def _cover(terms: list[str], scored, surface, backers: _Backers, head_score: float) -> int:
+    """Add to `terms` (in place) the phrases that cover the most papers not yet supporting
+    them (per word of the phrase: short terms first), while under SUPPORT_TARGET; returns
+    how many papers support the terms."""
+    covered: frozenset[int] = frozenset().union(*(backers.of(t) for t in terms))
+    need = max(1, math.ceil(MIN_GAIN * backers.size))
+    words = sum(len(_display(t, surface).split()) for t in terms)
+    while len(terms) < MAX_TERMS and len(covered) < SUPPORT_TARGET * backers.size:
+        gain, pick = 0.0, None
+        for score, _, key in scored[:COVER_CANDIDATES]:
+            shown = _display(key, surface)
+            n_words = len(shown.split())
+            if score < COVER_SCORE * head_score or words + n_words > MAX_WORDS or "(" in shown:
+                continue
+            if key in terms or any(_overlaps(key, t, surface) for t in terms):
+                continue
+            new = len(backers.of(key) - covered)
+            if new >= need and new / math.sqrt(n_words) > gain:
+                gain, pick = new / math.sqrt(n_words), key
+        if pick is None:
+            break
+        terms.append(pick)
+        words += len(_display(pick, surface).split())
+        covered |= backers.of(pick)
+    return len(covered)
+
+
+def _phrase_terms(terms: list[str], surface) -> str:
+    """Up to three ideas as a heading: "A", "A for B" / "A & B", "A, B & C"."""
+    two = _phrase(terms[0], terms[1] if len(terms) > 1 else None, surface)
+    if len(terms) < 3:
+        return two
+    third = _display(terms[2], surface)
+    if "&" in two:
+        return f"{_display(terms[0], surface)}, {_display(terms[1], surface)} & {third}"
+    return f"{two} & {third}"
 
 
 def _phrase(head: str, second: str | None, surface) -> str:

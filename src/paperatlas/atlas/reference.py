@@ -9,7 +9,9 @@ reference papers), and the words that are generic across the field (spread evenl
 its topics), which the labeller never uses to name a topic.
 
 Placing a paper: its vector is projected on the stored components; its K most similar
-reference papers vote (by similarity) for a broad topic, then for a fine topic inside it;
+reference papers vote (by similarity) for a broad topic, then for a fine topic inside it
+(a short list's paper, whose text is read too, goes to the best-voted near topic whose label
+its text supports: `SupportedChoice`);
 the vote share is the confidence, and the position is the similarity-weighted mean of the
 voting neighbours of the winning fine topic (so a paper lands inside its topic, not between
 two). `scripts/build_reference.py` builds the shipped ICLR 2026 reference (`models/`);
@@ -54,6 +56,9 @@ GENERIC_SPREAD = 0.90
 # "optimization", "robustness", "generalization" spread over all topics too, yet they name
 # research topics. atlas_labels.GENERIC ("benchmark", "dataset", ...) stay generic.
 KEYWORD_SHARE = 0.002
+# A placed paper may go to a topic its text supports when that topic has at least this
+# share of its nearest reference papers' vote (a near topic, not a stray neighbour's).
+SUPPORTED_VOTE = 0.2
 # Short lists (fewer papers than this) are grouped by the reference by default.
 SHORT_LIST = 200
 _STORE_PREFIX = "reference:"
@@ -70,6 +75,60 @@ class Placement:
     broad_conf: np.ndarray  # [n] share of the neighbours' vote for the broad topic
     fine_conf: np.ndarray  # [n] share of the broad topic's neighbours voting for the fine one
     xy: np.ndarray  # [n, 2] position on the reference layout, in [0, 1]
+
+
+@dataclass
+class SupportedChoice:
+    """Where a placed paper goes when its own text is read too: the best-voted broad topic
+    (at least SUPPORTED_VOTE of its neighbours' vote) whose label the text supports; when
+    none is, the best-voted fine topic whose label it supports, in its broad topic; when
+    none is either, where the vote puts it (the paper is then in its topic's "other" part).
+    Inside the broad topic, the best-voted supported fine topic likewise."""
+
+    papers: list[frozenset[str]]  # each placed paper's content-word stems
+    broad: list[frozenset[str]]  # each broad label's
+    fine: list[frozenset[str]]
+    parent: np.ndarray  # [F] broad topic of each fine topic
+
+    def broad_of(self, start: int, votes_b: np.ndarray, votes_f: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(broad topic, fine topic or -1 when the fine level chose it) of each row."""
+        b = votes_b.argmax(axis=1)
+        forced = np.full(len(b), -1)
+        for r in range(len(b)):
+            words = self.papers[start + r]
+            if not words:  # nothing to read (another script): the vote decides
+                continue
+            floor = SUPPORTED_VOTE * votes_b[r].sum()
+            found = self._best_supported(votes_b[r], self.broad, words, floor)
+            if found >= 0:
+                b[r] = found
+                continue
+            fine = self._best_supported(votes_f[r], self.fine, words, floor)
+            if fine >= 0:
+                b[r], forced[r] = self.parent[fine], fine
+        return b, forced
+
+    def fine_of(self, start: int, votes_f: np.ndarray, f: np.ndarray, forced: np.ndarray) -> np.ndarray:
+        """Each row's fine topic: the one the fine level chose, else the best-voted fine
+        topic of its broad topic (`votes_f`) whose label the text supports, else `f`."""
+        f = np.where(forced >= 0, forced, f)
+        for r in np.flatnonzero(forced < 0):
+            words = self.papers[start + r]
+            if words and not words & self.fine[f[r]]:
+                found = self._best_supported(votes_f[r], self.fine, words, SUPPORTED_VOTE * votes_f[r].sum())
+                f[r] = found if found >= 0 else f[r]
+        return f
+
+    @staticmethod
+    def _best_supported(
+        votes: np.ndarray, labels: list[frozenset[str]], words: frozenset[str], floor: float
+    ) -> int:
+        for t in np.argsort(-votes, kind="stable"):
+            if votes[t] < floor or votes[t] <= 0:
+                break
+            if words & labels[t]:
+                return int(t)
+        return -1
 
 
 @dataclass
@@ -106,7 +165,24 @@ class Reference:
         v = normalise_rows(np.asarray(vectors, dtype=np.float32))
         return normalise_rows((v - self.mean) @ self.basis)
 
-    def place(self, vectors: np.ndarray, k: int = K) -> Placement:
+    @property
+    def common_stems(self) -> list[str]:
+        """Stems used by so many of the field's papers that they support no label."""
+        return list(self.meta.get("common_stems") or ())
+
+    def label_support(self):
+        """The rule that tells whether a paper's text supports one of this reference's labels
+        (the labeller's: the field's generic and common words support nothing)."""
+        from paperatlas.atlas.labels import support_words
+
+        words = support_words(self.generic_words)
+        words.common = set(self.common_stems)
+        return words
+
+    def place(self, vectors: np.ndarray, k: int = K, texts: list[str] | None = None) -> Placement:
+        """Each paper's broad and fine topic by its K nearest reference papers' vote. With
+        `texts` (each paper's title and abstract), a paper goes to the best-voted topic whose
+        label its own text supports (`SupportedChoice`), else where the vote puts it."""
         vectors = np.asarray(vectors, dtype=np.float32)
         if vectors.ndim != 2 or vectors.shape[1] != self.basis.shape[0]:
             raise PaperatlasError(
@@ -122,6 +198,15 @@ class Reference:
         fconf = np.zeros(n, dtype=np.float32)
         xy = np.zeros((n, 2), dtype=np.float32)
         n_broad, n_fine = len(self.broad_labels), len(self.fine_labels)
+        choice = None
+        if texts is not None:
+            words = self.label_support()
+            choice = SupportedChoice(
+                papers=[words.stems(t) for t in texts],
+                broad=[words.stems(label) for label in self.broad_labels],
+                fine=[words.stems(label) for label in self.fine_labels],
+                parent=self.fine_parent,
+            )
 
         def place_block(start: int) -> None:
             # the k most similar reference papers, exactly (nearest.top_k: the same set as a
@@ -133,11 +218,18 @@ class Reference:
             votes_b = np.zeros((len(part), n_broad))
             np.add.at(votes_b, (rows, nb_broad.ravel()), weight.ravel())
             b = votes_b.argmax(axis=1)
+            chosen_fine = np.full(len(part), -1)
+            if choice is not None:
+                votes_all = np.zeros((len(part), n_fine))
+                np.add.at(votes_all, (rows, nb_fine.ravel()), weight.ravel())
+                b, chosen_fine = choice.broad_of(start, votes_b, votes_all)
             inside = nb_broad == b[:, None]  # the fine topic is voted among the broad's papers
             w_in = np.where(inside, weight, 0.0)
             votes_f = np.zeros((len(part), n_fine))
             np.add.at(votes_f, (rows, nb_fine.ravel()), w_in.ravel())
             f = votes_f.argmax(axis=1)
+            if choice is not None:
+                f = choice.fine_of(start, votes_f, f, chosen_fine)
             rows_ = slice(start, start + len(part))
             broad[rows_], fine[rows_] = b, f
             bconf[rows_] = votes_b[np.arange(len(part)), b] / weight.sum(axis=1)

@@ -1,13 +1,17 @@
 """Making a reference from a big list of the store: its own map (built if needed), its
-vectors reduced for placing, its topic names chosen again without the field's generic words.
-`paperatlas reference build --list NAME` and scripts/build_reference.py call `build_reference`."""
+vectors reduced for placing, its topic names chosen again without the field's generic words
+and checked against their papers. `paperatlas reference build --list NAME` and
+scripts/build_reference.py call `build_reference`; `relabel_reference` names the topics of a
+reference again from its papers' texts, leaving its map as it is."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import numpy as np
 
 from paperatlas.atlas.build import build_map
-from paperatlas.atlas.labels import label_clusters, paper_phrases, paper_texts
+from paperatlas.atlas.labels import label_clusters, paper_phrases, paper_support, paper_texts
 from paperatlas.atlas.reference import (
     DIMS,
     GENERIC_MIN_SHARE,
@@ -55,7 +59,6 @@ def build_reference(
         fine,
         keywords=[papers.get(p, {}).get("keywords") or [] for p in ids],
     )
-    broad_names, fine_names = _relabel(store, papers, ids, broad, fine, set(generic))
     mean = v.mean(axis=0)
     centred = v - mean
     values, vecs = np.linalg.eigh((centred.T @ centred).astype(np.float64))
@@ -63,14 +66,15 @@ def build_reference(
     basis = vecs[:, np.argsort(-values)[:r]].astype(np.float32)
     z = normalise_rows(centred @ basis)
     codes = np.clip(np.round(z * 127), -127, 127).astype(np.int8)
+    broad_names, fine_names, common = _relabel(store, papers, ids, broad, fine, set(generic))
+    fine_parent = np.zeros(n_fine, dtype=np.int64)
+    fine_parent[fine] = broad
 
     def centroids(labels, k):
         out = np.zeros((k, v.shape[1]), dtype=np.float32)
         np.add.at(out, labels, v)
         return normalise_rows(out)
 
-    fine_parent = np.zeros(n_fine, dtype=np.int64)
-    fine_parent[fine] = broad
     meta = {
         "model": model,
         "list": list_name,
@@ -79,7 +83,8 @@ def build_reference(
         "map_signature": stored["signature"],
         "k": K,
         "dims": r,
-        "labels": "relabelled without the generic words",
+        "labels": LABELS,
+        "common_stems": common,
         "generic_rule": f"used by >= {GENERIC_MIN_SHARE:.1%} of papers, normalised "
         f"entropy over fine topics >= {GENERIC_SPREAD}, a whole author "
         f"keyword of < {KEYWORD_SHARE:.1%} of papers",
@@ -114,16 +119,43 @@ def build_reference(
     )
 
 
+LABELS = "relabelled without the generic words, checked against their papers"
+
+
+def relabel_reference(store, ref: Reference) -> Reference:
+    """The same reference with its topics named again from its papers (`ref.ids`, read from
+    the store with their facts), as `build_reference` names them; its map, vectors and
+    generic words stay as they are."""
+    papers = {p["id"]: p for p in store.get_papers(ref.ids)}
+    if len(papers) < len(ref.ids):
+        raise PaperatlasError(
+            f"{len(ref.ids) - len(papers)} of the reference's {len(ref.ids)} papers are not in the store"
+        )
+    broad_names, fine_names, common = _relabel(
+        store, papers, ref.ids, ref.point_broad, ref.point_fine, set(ref.generic_words)
+    )
+    meta = {**ref.meta, "labels": LABELS, "common_stems": common}
+    return replace(ref, broad_labels=broad_names, fine_labels=fine_names, meta=meta)
+
+
 def _relabel(
     store, papers: dict, ids: list[str], broad: np.ndarray, fine: np.ndarray, generic: set[str]
-) -> tuple[list[str], list[str]]:
+) -> tuple[list[str], list[str], list[str]]:
     """The reference's topic names, chosen again with the field's generic words set aside
-    (the map's own labeller could not know them yet); a fine topic with no usable phrase
-    takes its broad topic's name."""
+    (the map's own labeller could not know them yet) and checked against their papers; a
+    fine topic with no usable phrase takes its broad topic's name. Also the stems too
+    common in the field to support a label (kept to check the labels of papers placed on
+    it). The broad cut stays the map's: a short list placed on it puts each paper under a
+    label its text supports (`reference.SupportedChoice`), and cutting the field's broad
+    topics finer groups short lists worse (benchmarks/label_support.py, AMI)."""
     texts = paper_texts(papers, store.facts_for(ids), ids)
     phrases = paper_phrases(texts)
+    support = paper_support(texts, generic)
     n_broad, n_fine = int(broad.max()) + 1, int(fine.max()) + 1
-    broad_names = [t.label for t in label_clusters(texts, broad, n_broad, phrases=phrases, generic=generic)]
+    broad_names = [
+        t.label
+        for t in label_clusters(texts, broad, n_broad, phrases=phrases, generic=generic, support=support)
+    ]
     parent = np.zeros(n_fine, dtype=np.int64)
     parent[fine] = broad
     fine_names = [
@@ -135,6 +167,7 @@ def _relabel(
             phrases=phrases,
             generic=generic,
             fallback=[broad_names[parent[t]] for t in range(n_fine)],
+            support=support,
         )
     ]
-    return broad_names, fine_names
+    return broad_names, fine_names, sorted(support.words.common)

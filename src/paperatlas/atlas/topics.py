@@ -9,7 +9,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from paperatlas.atlas.labels import label_clusters, paper_phrases, paper_texts
+from paperatlas.atlas.labels import label_clusters, paper_phrases, paper_support, paper_texts
+from paperatlas.atlas.split import split_catch_alls
 
 # Papers read from the store at a time when a map looks at every paper (their text length
 # and area): memory stays bounded whatever the list's size.
@@ -79,7 +80,15 @@ def topic_names(store, ids: list[str], ordered: list[np.ndarray], limit: int = 1
 
 
 def describe_topics(
-    store, ids: list[str], result, pages: PaperPages, ref=None, placed=None, generic_words=None
+    store,
+    ids: list[str],
+    result,
+    pages: PaperPages,
+    ref=None,
+    placed=None,
+    generic_words=None,
+    split=True,
+    common_stems=(),
 ) -> tuple[list[dict], AssignmentRows]:
     """Topic rows (labels, sizes, centres, top names and terms) and per-paper assignments.
     With a reference, labels never use the field's generic words, and a topic with no
@@ -90,31 +99,14 @@ def describe_topics(
     members, so a label's cost does not grow with the list (a term's share of a topic
     and of the list are estimated on the sample)."""
     rows = np.arange(len(ids)) if result.fitted is None else np.asarray(result.fitted)
-    label_ids = [ids[i] for i in rows]
-    papers = {p["id"]: p for p in store.get_papers(label_ids)}
-    texts = paper_texts(papers, store.facts_for(label_ids), label_ids)
-    del papers
-
-    n_broad, n_fine = int(result.broad.max()) + 1, int(result.fine.max()) + 1
-    phrases = paper_phrases(texts)
-    generic = set(generic_words) if generic_words else None
-    fallback: dict[int, list[str | None] | None] = {0: None, 1: None}
-    if placed is not None:
-        for level, own, field, names_of in (
-            (0, result.broad, placed.broad, ref.broad_labels),
-            (1, result.fine, placed.fine, ref.fine_labels),
-        ):
-            fallback[level] = [
-                names_of[Counter(field[own == t].tolist()).most_common(1)[0][0]]
-                for t in range(int(own.max()) + 1)
-            ]
-    broad_terms = label_clusters(
-        texts, result.broad[rows], n_broad, phrases=phrases, generic=generic, fallback=fallback[0]
+    broad_terms, fine_terms = _label_topics(
+        store, ids, rows, result, ref, placed, generic_words, split, common_stems
     )
-    fine_terms = label_clusters(
-        texts, result.fine[rows], n_fine, phrases=phrases, generic=generic, fallback=fallback[1]
-    )
-    del texts, phrases
+    n_broad, n_fine = int(result.fine_parent.max()) + 1, int(result.fine.max()) + 1
+    labelled_sizes = {
+        level: np.bincount(labels[rows], minlength=count)
+        for level, labels, count in ((0, result.broad, n_broad), (1, result.fine, n_fine))
+    }
 
     topics: list[dict] = []
     for level, labels, terms, count in (
@@ -147,12 +139,68 @@ def describe_topics(
                         "names": names[t],
                         "representative": [ids[i] for i in order[:5]],
                         "outliers": int(result.outlier[members].sum()),
+                        # papers whose text does not support the label (on a sampled map,
+                        # the share among the sampled members, scaled to the topic)
+                        "other": round(terms[t].other * len(members) / max(1, int(labelled_sizes[level][t]))),
                         "areas": pages.area_counts(members).most_common(3),
                     },
                 }
             )
     assignments = assignment_rows(ids, result.xy, result.broad, result.fine, result.outlier)
     return topics, assignments
+
+
+def _label_topics(
+    store, ids: list[str], rows: np.ndarray, result, ref, placed, generic_words, split: bool, common_stems
+) -> tuple[list, list]:
+    """(broad, fine) TopicTerms from the labelled papers' (`rows`) texts. With `split`, a
+    broad topic no short label fits (a catch-all) is cut along its fine topics
+    (`split.split_catch_alls`): `result.broad` and `result.fine_parent` say the new cut."""
+    label_ids = [ids[i] for i in rows]
+    papers = {p["id"]: p for p in store.get_papers(label_ids)}
+    texts = paper_texts(papers, store.facts_for(label_ids), label_ids)
+    del papers
+    n_fine = int(result.fine.max()) + 1
+    phrases = paper_phrases(texts)
+    generic = set(generic_words) if generic_words else None
+    support = paper_support(texts, generic, common_stems)
+
+    def field_names(own: np.ndarray, field: np.ndarray, names_of: list[str], n: int) -> list[str | None]:
+        """Per own topic, the name of the field's topic most of its papers are in."""
+        return [
+            names_of[Counter(field[own == t].tolist()).most_common(1)[0][0]] if (own == t).any() else None
+            for t in range(n)
+        ]
+
+    def label_broad(broad: np.ndarray, n: int) -> list:
+        """Names of broad topics 0..n-1 of the labelled papers (`broad` of each)."""
+        fallback = field_names(broad, placed.broad[rows], ref.broad_labels, n) if placed is not None else None
+        return label_clusters(
+            texts, broad, n, phrases=phrases, generic=generic, fallback=fallback, support=support
+        )
+
+    if split:
+        result.fine_parent, broad_terms = split_catch_alls(
+            label_broad, result.space[rows], result.fine[rows], result.fine_parent
+        )
+        result.broad = result.fine_parent[result.fine]
+    else:
+        broad_terms = label_broad(result.broad[rows], int(result.fine_parent.max()) + 1)
+    fine_fallback = (
+        field_names(result.fine[rows], placed.fine[rows], ref.fine_labels, n_fine)
+        if placed is not None
+        else None
+    )
+    fine_terms = label_clusters(
+        texts,
+        result.fine[rows],
+        n_fine,
+        phrases=phrases,
+        generic=generic,
+        fallback=fine_fallback,
+        support=support,
+    )
+    return broad_terms, fine_terms
 
 
 def _members(labels: np.ndarray, count: int) -> list[np.ndarray]:

@@ -89,6 +89,7 @@ def _topic_rows(rows: list[dict]) -> dict[str, list[dict]]:
                 "terms": t["data"].get("terms", [])[:5],
                 "names": t["data"].get("names", [])[:5],
                 "field_size": (t["data"].get("reference") or {}).get("size"),
+                "other": t["data"].get("other"),
             }
         )
     return topics

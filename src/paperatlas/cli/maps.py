@@ -84,7 +84,14 @@ def map_command(
         )
     for t in stored.broad_topics[:topics]:
         names = ", ".join(t["data"].get("names", [])[:3])
-        console.print(Text(f"  {t['size']:>6,}  {t['label']}" + (f"  ({names})" if names else "")))
+        other = t["data"].get("other")
+        console.print(
+            Text(
+                f"  {t['size']:>6,}  {t['label']}"
+                + (f"  [{other} not matching the label]" if other else "")
+                + (f"  ({names})" if names else "")
+            )
+        )
     if png is not None:
         atlas.write_map_png(stored, png)
         console.print(Text(f"wrote {png}"))

@@ -48,6 +48,7 @@ class Group:
     papers: list[PaperLine]
     terms: list[str] = field(default_factory=list)
     also: list[str] = field(default_factory=list)  # fine topics inside, for context
+    other: int | None = None  # papers whose own text does not support the label
     colour: str | None = None
 
     @property
@@ -217,7 +218,12 @@ def _groups_from_map(stored: dict[str, Any], papers: list[PaperLine]) -> list[Gr
         ][:3]
         groups.append(
             Group(
-                label=topic["label"], papers=lines, terms=list(topic["data"].get("terms", []))[:6], also=also
+                label=topic["label"],
+                papers=lines,
+                terms=list(topic["data"].get("terms", []))[:6],
+                also=also,
+                # the map's count is of the topic's papers: shown when the digest has them all
+                other=topic["data"].get("other") if len(lines) == topic["size"] else None,
             )
         )
     groups = _fold_small(groups)

@@ -110,7 +110,7 @@ TEMPLATE = r"""<!DOCTYPE html>
 {% if data.grouping == 'areas' %}<p class="note">{{ words.by_area_fallback.format(why=data.fallback_reason or '-') }}</p>{% endif %}
 {% for g in data.groups %}
 <section id="topic-{{ loop.index }}">
-<h2 class="topic-head"><span class="dot" style="background: {{ g.colour or '#999' }}"></span>{{ loop.index }}. {{ label(g) }} <span class="count">{{ g.size }} {{ words.papers }}</span></h2>
+<h2 class="topic-head"><span class="dot" style="background: {{ g.colour or '#999' }}"></span>{{ loop.index }}. {{ label(g) }} <span class="count">{{ g.size }} {{ words.papers }}{% if g.other %}; {{ words.label_other.format(n=g.other) }}{% endif %}</span></h2>
 {% if g.also %}<p class="also">{{ words.also }}: {{ g.also|join(' · ') }}</p>{% endif %}
 <ul class="papers">{% for p in g.papers %}{{ paper(p) }}{% endfor %}</ul>
 </section>

@@ -90,7 +90,8 @@ def render_markdown(data: DigestData, words: dict, output: Path | None = None) -
         lines += [f"> {md_text(words['by_area_fallback'].format(why=data.fallback_reason or '-'))}", ""]
     for number, group in enumerate(data.groups, 1):
         label = group_label(group.label, words)
-        lines += [f"## {number}. {md_text(label)} ({group.size})", ""]
+        other = f"; {words['label_other'].format(n=group.other)}" if group.other else ""
+        lines += [f"## {number}. {md_text(label)} ({group.size}{other})", ""]
         if group.also:
             lines += [f"*{words['also']}: {md_text(' · '.join(group.also))}*", ""]
         lines += [paper_bullet(p, words) for p in group.papers] + [""]

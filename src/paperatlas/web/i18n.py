@@ -59,6 +59,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "rating": {"en": "Rating", "zh": "评分"},
     "lists": {"en": "Lists", "zh": "列表"},
     "outliers": {"en": "Outliers", "zh": "离群论文"},
+    "label_other": {"en": "{n} not matching the label", "zh": "{n} 篇与标签不符"},
+    "label_other_note": {
+        "en": "papers whose own title and abstract hold none of the label's words",
+        "zh": "标题和摘要中不含标签词语的论文",
+    },
     "outlier_note": {
         "en": "far from other papers; placed in its nearest topic",
         "zh": "与其他论文距离较远，已归入最近的主题",

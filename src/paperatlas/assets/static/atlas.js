@@ -672,7 +672,10 @@
       li.appendChild(sw);
       li.appendChild(name);
       var count = el("span", "count", tp.size);
-      if (tp.field_size) count.title = tp.field_size + " papers of the field";
+      var notes = [];
+      if (tp.field_size) notes.push(tp.field_size + " papers of the field");
+      if (tp.other) notes.push(words(self.root, "label-other", "{n} not matching the label", {n: tp.other}));
+      if (notes.length) count.title = notes.join("; ");
       li.appendChild(count);
       if (self.topicUrl && self.colourAt === 2) {
         var a = el("a", "atlas-legend-open", "↗");
