@@ -129,7 +129,7 @@ def labelled(m):
         p = texts.get(x["paper_id"], {})
         rows.append({"abstract": p.get("abstract") or "", "title": p.get("title") or "",
                      "broad": label[(0, x["broad"])], "fine": label[(1, x["fine"])],
-                     "broad_id": x["broad"]})
+                     "broad_id": x["broad"], "fine_id": x["fine"], "paper_id": x["paper_id"]})
     return rows
 
 for path in job["lists"]:
@@ -274,7 +274,12 @@ def main() -> None:
         s["read"] = [len(lst) for lst in out["lists"]]  # papers the tool read of each list
         figures[name] = {"lists": s}
         if out["full"] is not None:
-            figures[name]["full"] = score(out["full"], title_and_abstract)
+            full = figures[name]["full"] = score(out["full"], title_and_abstract)
+            known = [r for r in out["full"] if str(r["paper_id"]) in by_id]
+            truth = [by_id[str(r["paper_id"])]["primary_area"] for r in known]
+            full["broad_topics"] = len({r["broad_id"] for r in out["full"]})
+            full["ami"] = adjusted_mutual_info_score(truth, [r["broad_id"] for r in known])
+            full["ami_fine"] = adjusted_mutual_info_score(truth, [r["fine_id"] for r in known])
         ref_rows = [
             {
                 "abstract": by_id[pid].get("abstract") or "",
@@ -296,9 +301,11 @@ def main() -> None:
         print(f"\n{what}")
         for name in trees:
             f = figures[name][part]
-            extra = (
-                f"  AMI broad vs areas {f['ami']:.3f}; papers read per list {f['read']}" if "ami" in f else ""
-            )
+            extra = f"  AMI broad vs areas {f['ami']:.3f}" if "ami" in f else ""
+            if "read" in f:
+                extra += f"; papers read per list {f['read']}"
+            if "broad_topics" in f:
+                extra += f" (fine {f['ami_fine']:.3f}); {f['broad_topics']} broad topics"
             print(
                 f"  {name:9s}: broad {f['broad']:.1%}  fine {f['fine']:.1%}  ({f['papers']} papers, "
                 f"{f['labels']} labels, {f['words_per_label']:.2f} content words per label){extra}"

@@ -48,7 +48,9 @@ def map_command(
 ) -> None:
     """Build the topic map (only when the list changed) and print its topics. Every list is
     placed on the reference (the field, ICLR 2026 unless `reference use` chose another); a
-    list under 200 papers takes the field's topics as its own."""
+    list under 200 papers takes the field's topics as its own, each paper under a near
+    topic whose label its text supports. Each topic shows how many of its papers do not
+    match its label (their title and abstract hold none of its words)."""
     check_output(png, "--png")
     check_output(html, "--html")
     atlas = open_atlas(db)
