@@ -3,7 +3,6 @@ Their errors are JSON too (error_pages.py)."""
 
 from __future__ import annotations
 
-import json
 import math
 from typing import Annotated
 
@@ -17,7 +16,7 @@ from paperatlas.web import map_points
 from paperatlas.web.context import context
 from paperatlas.web.map_points import MAX_ZOOM
 from paperatlas.web.maps import point_rows
-from paperatlas.web.params import MAX_NAME, ApiK, ApiOffset, Name, Query_
+from paperatlas.web.params import MAX_NAME, ApiK, ApiOffset, Name, Query_, is_clean_text, json_body
 from paperatlas.web.routes import Routes
 
 routes = Routes()
@@ -138,17 +137,14 @@ def mark_request(raw: bytes) -> tuple[str, bool]:
     nothing else: a string where true/false belongs ({"liked": "no"}) is refused, not
     taken as a like."""
     usage = 'send JSON: {"id": "<paper id>", "liked": true|false}'
-    try:
-        body = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
-        raise HTTPException(400, usage) from None
+    body = json_body(raw, usage)
     if (
         not isinstance(body, dict)
         or set(body) != MARK_KEYS
         or not isinstance(body["id"], str)
         or type(body["liked"]) is not bool
         or not 0 < len(body["id"]) <= MAX_NAME
-        or "\x00" in body["id"]
+        or not is_clean_text(body["id"])
     ):
         raise HTTPException(400, usage)
     return body["id"], body["liked"]

@@ -1,0 +1,184 @@
+"""The server and export side of hostile input: every handler's ids, numbers and strings
+(400, never a 500), HEAD wherever GET is, one Origin / Sec-Fetch-Site / Host value or a
+refusal, an absolute-URI request line's host checked, `--read-only` writing nothing, a full
+disk, `serve --workers` bounded and tied to the server; exports that stay valid JSON and
+BibTeX that cannot run a TeX command.
+
+In-process checks use the app through TestClient; the `live_*` tests start a real
+`paperatlas serve` (the process, its socket or its workers are the point)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+from fastapi.routing import APIRoute
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from atlas_fixture import web_atlas_db, web_client  # noqa: F401 - the db and client fixtures
+
+PAPERATLAS = str(Path(sys.executable).with_name("paperatlas"))
+SAME = {"origin": "http://127.0.0.1", "content-type": "application/json"}
+
+
+def _routes(client) -> list[APIRoute]:
+    return [r for r in client.app.routes if isinstance(r, APIRoute)]
+
+
+def _get_routes(client) -> list[APIRoute]:
+    return [r for r in _routes(client) if "GET" in r.methods]
+
+
+def _encode(value: str) -> str:
+    # lone surrogates go out as the bytes Python would write for them (invalid UTF-8)
+    return quote(value.encode("utf-8", "surrogatepass"), safe="")
+
+
+HOSTILE = [
+    "9" * 20_000,
+    "-" + "9" * 5_000,
+    "1e999",
+    "-1e999",
+    "nan",
+    "inf",
+    "-1",
+    "0",
+    "1.5",
+    "\ud800",
+    "\udfff\ud800",
+    "f" + "9" * 400,
+    "\u202e\u0007\u001b[2J",
+    "0x10",
+    "",
+    " ",
+    "1,2,3,4",
+    "nan,nan,nan,nan",
+    "0,0,1e308,1e308",
+    "-1e308,-1e308,1e308,1e308",
+    "../../etc/passwd",
+]
+hostile_text = st.one_of(st.sampled_from(HOSTILE), st.text(max_size=40))
+
+
+# -- every handler: ids, numbers and strings from the request -------------------------------
+
+
+def _path_for(route: APIRoute, value: str) -> str:
+    path = route.path_format
+    for param in route.dependant.path_params:
+        path = path.replace("{" + param.name + "}", _encode(value) or "x")
+    return path
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(value=hostile_text, other=hostile_text, which=st.integers(0, 1000))
+def test_no_get_handler_answers_500_to_any_parameter(client, value, other, which):
+    routes = _get_routes(client)
+    route = routes[which % len(routes)]
+    params = [p.name for p in route.dependant.query_params]
+    url, sep = _path_for(route, value), "?"
+    for i, name in enumerate(params):
+        part = f"{sep}{name}={_encode(value if i % 2 else other)}"
+        if len(url) + len(part) > 60_000:  # the client's own limit on a URL is 64 KiB
+            break
+        url, sep = url + part, "&"
+    r = client.get(url)
+    assert r.status_code < 500, (url[:200], r.text[:300])
+    assert "Traceback" not in r.text
+
+
+def test_every_parameter_of_every_handler_takes_huge_and_broken_values(client):
+    for route in _get_routes(client):
+        for value in HOSTILE:
+            urls = [_path_for(route, value)] if route.dependant.path_params else []
+            urls += [
+                f"{_path_for(route, '1')}?{p.name}={_encode(value)}" for p in route.dependant.query_params
+            ]
+            for url in urls:
+                r = client.get(url)
+                assert r.status_code < 500, (url[:200], r.text[:300])
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '{"id": "\\ud800", "liked": true}',
+        '{"id": "robots-01\\udfff", "liked": false}',
+        '{"id": "robots-01", "liked": true, "n": 1' + "0" * 50_000 + "}",
+        '{"id": ' + "1" * 50_000 + ', "liked": true}',
+    ],
+)
+def test_a_like_with_a_bad_id_or_number_is_a_400(client, body):
+    r = client.post("/api/marks", content=body.encode("utf-8", "surrogatepass"), headers=SAME)
+    assert r.status_code == 400, r.text[:200]
+    assert r.json()["error"].startswith("send JSON")
+
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats()
+    | st.text(max_size=20)
+    | st.sampled_from(["\ud800", "robots-01\udfff", "\udc80\x00"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    body=st.one_of(
+        st.fixed_dictionaries({"id": json_values, "liked": json_values}),
+        st.fixed_dictionaries({"id": st.text(max_size=50), "liked": st.booleans()}),
+        json_values,
+    )
+)
+def test_no_like_body_answers_500(client, body):
+    raw = json.dumps(body).encode("utf-8", "surrogatepass")
+    r = client.post("/api/marks", content=raw, headers=SAME)
+    assert r.status_code in (200, 400, 404), r.text[:300]
+    if r.status_code == 200:  # only a real paper's id is stored
+        client.post("/api/marks", json={"id": r.json()["id"], "liked": False}, headers=SAME)
+
+
+# -- HEAD wherever GET is --------------------------------------------------------------------
+
+
+def test_head_answers_every_get_route_with_no_body(client):
+    urls = ["/", "/map", "/papers", "/papers/robots-02", "/search?q=robot", "/topics/0", "/healthz"]
+    urls += ["/api/marks", "/api/map", "/api/search?q=robot", "/static/app.js", "/nothing-here"]
+    for url in urls:
+        got, head = client.get(url), client.head(url)
+        assert head.status_code == got.status_code, url
+        assert head.content == b""
+        assert head.headers["content-type"] == got.headers["content-type"]
+    for route in _get_routes(client):
+        assert "HEAD" in route.methods, route.path
+
+
+# -- one Origin, one Sec-Fetch-Site, one Host ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        [("origin", "http://evil.example"), ("origin", "http://127.0.0.1")],
+        [("origin", "http://127.0.0.1"), ("origin", "http://evil.example")],
+        [("sec-fetch-site", "cross-site"), ("sec-fetch-site", "same-origin")],
+        [("sec-fetch-site", "same-origin"), ("sec-fetch-site", "cross-site")],
+    ],
+)
+def test_a_repeated_origin_fetch_site_or_host_is_refused(client, headers):
+    import httpx
+
+    before = client.get("/api/marks").json()["liked"]
+    with client:
+        raw = httpx.Headers([("content-type", "application/json"), *headers])
+        r = client.post("/api/marks", content=b'{"id": "robots-01", "liked": true}', headers=raw)
+    assert r.status_code in (400, 403), r.text
+    assert client.get("/api/marks").json()["liked"] == before
