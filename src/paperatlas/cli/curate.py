@@ -5,7 +5,6 @@ as markup."""
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -25,6 +24,7 @@ from paperatlas.cli.common import (
     plural,
     require_list,
 )
+from paperatlas.paper import json_text
 
 if TYPE_CHECKING:
     from paperatlas.results import Comparison
@@ -110,7 +110,7 @@ def recommend(
     filters = {"list_name": list_name} if list_name else {}
     picks = atlas.recommend(collection=collection, k=k, **filters)
     if as_json:
-        sys.stdout.write(json.dumps(picks.to_dict(), ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(json_text(picks.to_dict(), ensure_ascii=False, indent=2) + "\n")
         return
     if picks.message:
         _say(picks.message)
@@ -195,7 +195,7 @@ def compare(
         require_list(atlas, name)
     result = atlas.compare(list_a, list_b, png=png)
     if as_json:
-        sys.stdout.write(json.dumps(result.to_dict(), ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(json_text(result.to_dict(), ensure_ascii=False, indent=2) + "\n")
         return
     for table in _comparison_tables(result, top=top):
         console.print(table)

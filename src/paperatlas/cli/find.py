@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -22,6 +21,7 @@ from paperatlas.cli.common import (
     open_atlas,
 )
 from paperatlas.errors import InputError
+from paperatlas.paper import json_text
 from paperatlas.results import KINDS
 
 if TYPE_CHECKING:
@@ -134,7 +134,7 @@ def _read_text(path: Path) -> str:
 
 def _show(result: SearchResult, as_json: bool) -> None:
     if as_json:
-        sys.stdout.write(json.dumps(result.to_dict(), ensure_ascii=False, indent=1) + "\n")
+        sys.stdout.write(json_text(result.to_dict(), ensure_ascii=False, indent=1) + "\n")
         return
     for note in result.notes:
         err_console.print(Text(f"note: {note}", style="yellow"))
