@@ -13,8 +13,10 @@ import csv
 import io
 import json
 import re
+import shutil
 import sqlite3
 import sys
+import time
 from pathlib import Path
 from urllib.parse import quote
 
@@ -301,3 +303,32 @@ def test_jsonl_export_and_json_outputs_never_write_infinity_or_nan(tmp_path, cli
     with TestClient(create_app(db), base_url="http://127.0.0.1") as c:
         r = c.get("/api/search", params={"q": "infinite rating"})
         assert r.status_code == 200 and _strict_json(r.text)["hits"]
+
+
+# -- --read-only writes nothing anywhere ----------------------------------------------------
+
+
+def _listing(folder: Path) -> dict[str, tuple[int, int]]:
+    return {p.name: (p.stat().st_size, p.stat().st_mtime_ns) for p in sorted(folder.iterdir())}
+
+
+def _wait_warm(get, seconds: float = 60) -> None:
+    deadline = time.time() + seconds
+    while not json.loads(get("/healthz"))["warm"]:
+        assert time.time() < deadline, "the server never finished its preload"
+        time.sleep(0.1)
+
+
+def test_read_only_app_writes_no_file_beside_the_atlas(db, tmp_path):
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    shutil.copy(db, folder / "atlas.db")
+    before = _listing(folder)
+    with TestClient(create_app(folder / "atlas.db", read_only=True), base_url="http://127.0.0.1") as c:
+        _wait_warm(lambda url: c.get(url).text)
+        for url in ("/", "/map", "/api/map", "/papers", "/papers/robots-02", "/topics/0"):
+            assert c.get(url).status_code == 200, url
+        for q in ("robot", "graph neural networks", "机器人", "RoboNet", '"robot arm"'):
+            assert c.get("/search", params={"q": q}).status_code == 200
+            assert c.get("/api/search", params={"q": q}).status_code == 200
+    assert _listing(folder) == before

@@ -523,7 +523,7 @@ def _open_ann(
         return index, weights
     state = store.vector_state(model)
     if index._hashes == state:  # unchanged (one comparison in C, not three passes over a million)
-        if changes is not None and len(index):
+        if changes is not None and len(index) and not store.read_only:
             index.vector_changes = changes
             with contextlib.suppress(OSError):  # a read-only folder: compare again next time
                 index.save_sidecar()
@@ -538,6 +538,8 @@ def _open_ann(
         task = bar.add_task(f"indexing {model} vectors", total=todo)
         synced = index.sync(state, load, lambda done, total: bar.update(task, completed=done))
     index.vector_changes = changes
+    if store.read_only:  # writes nothing beside the atlas: the graph lives in memory
+        return index, weights
     if synced["added"] or synced["removed"]:
         index.save()
     elif changes is not None:
