@@ -10,11 +10,14 @@ In-process checks use the app through TestClient; the `live_*` tests start a rea
 from __future__ import annotations
 
 import csv
+import errno
 import io
 import json
+import os
 import re
 import shutil
 import sqlite3
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -332,3 +335,99 @@ def test_read_only_app_writes_no_file_beside_the_atlas(db, tmp_path):
             assert c.get("/search", params={"q": q}).status_code == 200
             assert c.get("/api/search", params={"q": q}).status_code == 200
     assert _listing(folder) == before
+
+
+# -- a full disk -------------------------------------------------------------------------------
+
+
+def _full_disk(*args, **kwargs):
+    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+def test_postings_file_space_is_reserved_before_any_mapped_write(db, tmp_path, monkeypatch, caplog):
+    import numpy as np
+
+    from paperatlas import Atlas
+    from paperatlas.search import postings_file
+
+    copy = tmp_path / "full.db"
+    shutil.copy(db, copy)
+    mapped_writes: list[str] = []
+    real_memmap = np.memmap
+
+    class memmap(real_memmap):
+        def __new__(cls, filename, *args, **kwargs):
+            if kwargs.get("mode", "r") != "r":
+                mapped_writes.append(str(filename))
+            return real_memmap.__new__(cls, filename, *args, **kwargs)
+
+    monkeypatch.setattr(np, "memmap", memmap)
+    monkeypatch.setattr(os, "posix_fallocate", _full_disk)
+    atlas = Atlas(copy)
+    before = [h.id for h in atlas.search("robot arm grasping", k=10).hits]
+    with caplog.at_level("WARNING", logger="paperatlas.search"):
+        atlas.preload()
+    assert mapped_writes == []  # the reservation failed: nothing was written through a map
+    assert not postings_file.file_path(copy).exists()
+    assert list(tmp_path.glob("*.tmp")) == []
+    [line] = [
+        r.getMessage() for r in caplog.records if "postings" in r.getMessage() or ".bm25" in r.getMessage()
+    ]
+    assert "No space left on device" in line and "\n" not in line
+    assert [h.id for h in atlas.search("robot arm grasping", k=10).hits] == before
+    monkeypatch.undo()
+    monkeypatch.setattr(np, "memmap", memmap)
+    assert postings_file.build(atlas.store, *_index_args(atlas.store)) is not None
+    assert mapped_writes  # with room on the disk the file is written through its map
+
+
+def _index_args(store):
+    from paperatlas.search.keyword import _index
+
+    index = _index(store)
+    return index.doc_len, index.n_rows, index.version
+
+
+def _run_with_file_limit(limit: int, *args: str) -> subprocess.CompletedProcess:
+    """`paperatlas ARGS` unable to write past `limit` bytes of any file (as a full disk:
+    writes fail with EFBIG; SIGXFSZ ignored, so the error reaches the program)."""
+    import resource
+    import signal
+
+    def limited() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    return subprocess.run(
+        [PAPERATLAS, *args], preexec_fn=limited, capture_output=True, text=True, timeout=300
+    )
+
+
+def _papers(db: Path) -> list[tuple]:
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        return conn.execute("SELECT id, title, abstract FROM papers ORDER BY id").fetchall()
+
+
+def test_a_full_disk_is_one_line_and_exit_2_with_the_atlas_intact(db, tmp_path):
+    copy = tmp_path / "full.db"
+    shutil.copy(db, copy)
+    before = _papers(copy)
+    more = tmp_path / "more.jsonl"
+    more.write_text(
+        "".join(
+            json.dumps({"id": f"more{n}", "title": f"More {n}", "abstract": _abstract(n) * 12}) + "\n"
+            for n in range(400)
+        ),
+        encoding="utf-8",
+    )
+    r = _run_with_file_limit(200_000, "add", str(more), "--db", str(copy), "--no-enrich")
+    assert r.returncode == 2, r.stderr[-500:]
+    assert r.stderr.count("\n") == 1 and "disk full" in r.stderr and str(copy) in r.stderr
+    assert _papers(copy) == before
+    out = tmp_path / "out.jsonl"
+    r = _run_with_file_limit(60_000, "export", "--db", str(copy), "-o", str(out))
+    assert r.returncode == 2, r.stderr[-500:]
+    assert r.stderr.count("\n") == 1 and str(out) in r.stderr and "disk full" in r.stderr
+    assert not out.exists()  # no half-written export
+    assert _papers(copy) == before

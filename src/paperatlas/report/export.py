@@ -8,10 +8,11 @@ order), and writes them to a path or an open text file. Returns the number writt
 from __future__ import annotations
 
 import csv
+import errno
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from functools import lru_cache
 from typing import Any, TextIO
 
@@ -143,11 +144,17 @@ def _pages(rows: Iterator[dict[str, Any]], size: int) -> Iterator[list[dict[str,
 
 @contextmanager
 def _opened(out) -> Iterator[TextIO]:
-    if isinstance(out, (str, os.PathLike)):
+    if not isinstance(out, (str, os.PathLike)):
+        yield out
+        return
+    try:
         with open(out, "w", encoding="utf-8", newline="") as fh:
             yield fh
-    else:
-        yield out
+    except OSError as exc:  # a full disk: no half-written export is left, and the error names it
+        if exc.errno != errno.ENOENT:
+            with suppress(OSError):
+                os.unlink(out)
+        raise OSError(exc.errno, exc.strerror, os.fspath(out)) from None
 
 
 def _title_only(paper: dict[str, Any]) -> bool:
