@@ -16,6 +16,7 @@ import json
 import os
 import re
 import shutil
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -431,3 +432,104 @@ def test_a_full_disk_is_one_line_and_exit_2_with_the_atlas_intact(db, tmp_path):
     assert r.stderr.count("\n") == 1 and str(out) in r.stderr and "disk full" in r.stderr
     assert not out.exists()  # no half-written export
     assert _papers(copy) == before
+
+
+# -- serve's workers: bounded, and tied to the server from their start ------------------------
+
+TIED_WHEN_LOADING = """
+import ctypes, sys
+libc, seen = ctypes.CDLL(None), []
+
+class Watch:  # notes the parent-death signal as the first heavy module starts loading
+    def find_spec(self, name, path=None, target=None):
+        if name == "paperatlas.api" and not seen:
+            sig = ctypes.c_int(-1)
+            libc.prctl(2, ctypes.byref(sig), 0, 0, 0)  # PR_GET_PDEATHSIG
+            seen.append(sig.value)
+
+sys.meta_path.insert(0, Watch())
+import paperatlas
+print(seen[0])
+"""
+
+
+def test_a_serve_worker_is_tied_to_its_server_before_its_imports():
+    import signal
+
+    env = {**os.environ, "PAPERATLAS_SERVE_PARENT": str(os.getpid())}
+    r = subprocess.run([sys.executable, "-c", TIED_WHEN_LOADING], env=env, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-500:]
+    assert int(r.stdout) == signal.SIGKILL
+    # a worker whose server is gone already (it is no longer the parent) ends at once
+    env["PAPERATLAS_SERVE_PARENT"] = str(os.getpid() + 1 if os.getppid() != os.getpid() + 1 else 1)
+    r = subprocess.run([sys.executable, "-c", TIED_WHEN_LOADING], env=env, capture_output=True, text=True)
+    assert r.returncode == 1 and r.stdout == "", (r.stdout, r.stderr[-300:])
+    # any other process: not tied
+    env.pop("PAPERATLAS_SERVE_PARENT")
+    r = subprocess.run([sys.executable, "-c", TIED_WHEN_LOADING], env=env, capture_output=True, text=True)
+    assert int(r.stdout) == 0
+
+
+def test_serve_workers_are_bounded_by_cores_and_memory(db, monkeypatch):
+    from paperatlas.web import server
+
+    limit, _ = server.worker_limit()
+    assert 1 <= limit <= 2 * server.usable_cores()
+    monkeypatch.setattr(server, "available_memory", lambda: 3 * server.WORKER_BYTES + 1)
+    assert server.worker_limit()[0] == min(3, 2 * server.usable_cores())
+    r = subprocess.run(
+        # (--host 0.0.0.0 without --allow-host: code without the bound refuses before any worker starts)
+        [PAPERATLAS, "serve", "--db", str(db), "--host", "0.0.0.0", "--workers", "100000"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+    assert "--workers 100000: this machine runs at most" in r.stderr and "core" in r.stderr
+
+
+# -- a live server: what only its HTTP parser sees ----------------------------------------------
+
+
+def _raw(port: int, request: bytes) -> bytes:
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as s:
+        s.sendall(request)
+        chunks = []
+        while chunk := s.recv(65536):
+            chunks.append(chunk)
+    return b"".join(chunks)
+
+
+@pytest.mark.slow  # starts `paperatlas serve`
+def test_live_server_checks_an_absolute_uri_host_and_answers_head(db):
+    from test_web_security import start_serve, stop
+
+    proc, port = start_serve(db, workers=1)
+    try:
+        for target in (
+            b"http://evil.example/",
+            b"http://evil.example:%d/papers" % port,
+            b"http://x@127.0.0.1/",
+        ):
+            answer = _raw(
+                port, b"GET " + target + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+            )
+            assert answer.startswith(b"HTTP/1.1 400"), (target, answer[:200])
+        own = b"http://127.0.0.1:%d/papers" % port
+        answer = _raw(port, b"GET " + own + b" HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n")
+        assert answer.startswith(b"HTTP/1.1 200"), answer[:200]
+        answer = _raw(port, b"HEAD / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 200") and b"text/html" in head and body == b""
+        like = b'{"id": "robots-01", "liked": true}'
+        answer = _raw(
+            port,
+            b"POST /api/marks HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b"Origin: http://evil.example\r\nOrigin: http://127.0.0.1:%d\r\n"
+            % port
+            + b"Content-Length: %d\r\nConnection: close\r\n\r\n" % len(like)
+            + like,
+        )
+        assert answer.startswith(b"HTTP/1.1 400"), answer[:200]
+    finally:
+        stop(proc)
