@@ -124,7 +124,9 @@ def serve(
     read_only: Annotated[
         bool,
         typer.Option(
-            "--read-only", help="Change nothing: likes are refused (403) and the atlas is opened read-only."
+            "--read-only",
+            help="Change and write nothing: likes are refused (403); no file is written beside the "
+            "atlas, which is served as it was at the start.",
         ),
     ] = False,
     create: Annotated[
