@@ -1,11 +1,13 @@
 """The pages' query parameters: their types, bounds and the values a filter may take.
 
 Anything out of bounds or of the wrong type is a 400 with one short line
-(`parameter_message`, used by error_pages.bad_parameter). A JSON body is read by
-`json_body`: what Python's parser would take but the app cannot use (a 50,000-digit number,
-NaN, nesting deep enough to recurse out) is a 400 too, and `is_clean_text` says whether a
-string from it can be stored at all (a lone surrogate "\ud800" cannot be written as UTF-8). Deep pages cost: a search
+(`parameter_message`, used by error_pages.bad_parameter). Deep pages cost: a search
 ranks offset + k candidates, a sorted list reads every paper anyway.
+
+A JSON body is read by `json_body`: what Python's parser would take but the app cannot use
+(a 50,000-digit number, NaN, nesting deep enough to recurse out) is a 400 too, and
+`is_clean_text` says whether a string from it can be stored at all (a lone surrogate
+"\ud800" cannot be written as UTF-8).
 """
 
 from __future__ import annotations
