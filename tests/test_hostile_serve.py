@@ -550,3 +550,32 @@ def test_live_server_checks_an_absolute_uri_host_and_answers_head(db):
         assert answer.startswith(b"HTTP/1.1 400"), answer[:200]
     finally:
         stop(proc)
+
+
+def test_a_vector_index_that_cannot_be_saved_is_searched_from_memory(tmp_path, monkeypatch, caplog):
+    import numpy as np
+
+    from paperatlas.embed import index as I
+    from paperatlas.store import Store
+
+    store = Store(tmp_path / "atlas.db")
+    rng = np.random.default_rng(0)
+    vectors = rng.standard_normal((120, 8)).astype(np.float32)
+    ids = [f"p{i}" for i in range(120)]
+    with store.transaction():
+        for pid in ids:
+            store.insert_paper({"id": pid, "abstract": f"abstract of {pid}"})
+        store.put_vectors("toy", ids, vectors, ["h"] * len(ids))
+
+    def full_disk(self, path, *args, **kwargs):  # what usearch raises when the write fails
+        Path(path).write_bytes(b"half")
+        raise RuntimeError("Failed to serialize into stream")
+
+    monkeypatch.setattr(type(I.AnnIndex(8)._index), "save", full_disk)
+    I.clear_cache()
+    with caplog.at_level("WARNING", logger="paperatlas.embed"):
+        ann = I.open_index(store, "toy", ann_threshold=100)
+    assert ann.search(vectors[7], 1)[0][0] == "p7"
+    [line] = [r.getMessage() for r in caplog.records]
+    assert "cannot write the vector index" in line and "\n" not in line
+    assert sorted(p.name for p in tmp_path.iterdir() if "tmp" in p.name) == []
