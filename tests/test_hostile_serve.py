@@ -579,3 +579,22 @@ def test_a_vector_index_that_cannot_be_saved_is_searched_from_memory(tmp_path, m
     [line] = [r.getMessage() for r in caplog.records]
     assert "cannot write the vector index" in line and "\n" not in line
     assert sorted(p.name for p in tmp_path.iterdir() if "tmp" in p.name) == []
+
+
+@pytest.mark.slow  # starts `paperatlas serve`
+def test_live_read_only_server_writes_no_file(db, tmp_path):
+    from test_web_security import request, start_serve, stop
+
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    shutil.copy(db, folder / "atlas.db")
+    before = _listing(folder)
+    proc, port = start_serve(folder / "atlas.db", "--read-only", workers=2)
+    try:
+        _wait_warm(lambda url: request(port, "GET", url)[1])
+        for url in ("/", "/papers/robots-02", "/api/map", "/search?q=robot", "/api/search?q=graph"):
+            for _ in range(3):  # both workers, most likely
+                assert request(port, "GET", url)[0] == 200, url
+    finally:
+        stop(proc)
+    assert _listing(folder) == before
