@@ -598,3 +598,17 @@ def test_live_read_only_server_writes_no_file(db, tmp_path):
     finally:
         stop(proc)
     assert _listing(folder) == before
+
+
+def test_markdown_export_keeps_a_hostile_id_inside_its_code_span(tmp_path):
+    from markdown_it import MarkdownIt
+
+    from paperatlas.report.export import export_papers
+
+    hostile = "x` <img src=x onerror=alert(1)> [click](javascript:alert(1)) ``y"
+    atlas = _add_records(tmp_path, [{"id": hostile, "title": "Hostile id", "abstract": _abstract(3)}])
+    out = io.StringIO()
+    export_papers(atlas.store, "markdown", out)
+    html = MarkdownIt("commonmark").render(out.getvalue())
+    assert "<img" not in html and "javascript:" not in " ".join(re.findall(r'href="([^"]*)"', html))
+    assert "<code>" + hostile.replace("<", "&lt;").replace(">", "&gt;") + "</code>" in html

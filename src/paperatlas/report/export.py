@@ -575,13 +575,24 @@ def _md(text: str) -> str:
     )
 
 
+def _code(text: str) -> str:
+    """`text` as a Markdown code span that ends where it should: fenced by more backticks
+    than any run inside it (an id holding a backtick cannot close the span early and start
+    markup or HTML), on one line (a blank line would end the paragraph)."""
+    text = " ".join(str(text).split())
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
 def write_markdown(papers: Iterable[dict[str, Any]], fh: TextIO) -> int:
     count = 0
     for paper in papers:
         facts = paper.get("facts") or {}
         title = shown_title(paper, facts) or paper["id"]
         fh.write(f"## {_md(title)}\n\n")
-        meta = [f"`{paper['id']}`"]
+        meta = [_code(paper["id"])]
         for value in (paper.get("area"), paper.get("decision"), facts.get("kind")):
             if value:
                 meta.append(_md(value))
