@@ -612,3 +612,42 @@ def test_markdown_export_keeps_a_hostile_id_inside_its_code_span(tmp_path):
     html = MarkdownIt("commonmark").render(out.getvalue())
     assert "<img" not in html and "javascript:" not in " ".join(re.findall(r'href="([^"]*)"', html))
     assert "<code>" + hostile.replace("<", "&lt;").replace(">", "&gt;") + "</code>" in html
+
+
+@pytest.fixture(scope="module")
+def plain_atlas(tmp_path_factory):
+    """300 papers with `lsa` vectors, neither enriched nor mapped."""
+    from paperatlas import Atlas
+
+    folder = tmp_path_factory.mktemp("plain")
+    src = folder / "papers.jsonl"
+    topics = ("graph neural networks", "diffusion models", "robot grasping", "language model reasoning")
+    src.write_text(
+        "".join(
+            json.dumps(
+                {"id": f"p{n}", "title": f"Paper {n}", "abstract": f"{_abstract(n)} About {topics[n % 4]}."}
+            )
+            + "\n"
+            for n in range(300)
+        ),
+        encoding="utf-8",
+    )
+    atlas = Atlas(folder / "atlas.db")
+    atlas.add([src], list_name="plain", enrich=False)
+    atlas.embed(model="lsa")
+    atlas.close()
+    return folder / "atlas.db"
+
+
+@pytest.mark.slow  # runs enrich, embed and map as processes
+@pytest.mark.parametrize("command", [["enrich"], ["embed", "--model", "static"], ["map", "--model", "lsa"]])
+def test_a_full_disk_in_any_writing_command_is_one_line_and_resumes(plain_atlas, tmp_path, command):
+    copy = tmp_path / "atlas.db"
+    shutil.copy(plain_atlas, copy)
+    before = _papers(copy)
+    r = _run_with_file_limit(40_000, *command, "--db", str(copy))  # room for SQLite's index file only
+    assert r.returncode == 2, r.stderr[-500:]
+    assert r.stderr.count("\n") == 1 and "disk full" in r.stderr, r.stderr
+    assert _papers(copy) == before
+    r = subprocess.run([PAPERATLAS, *command, "--db", str(copy)], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-500:]

@@ -173,7 +173,10 @@ class StoreBase:
             if fill_keys and self._fill_sort_keys:
                 sortkeys.fill_stale(conn)
         except BaseException:
-            conn.execute("ROLLBACK")
+            # SQLite has rolled back already after some errors (a full disk, an I/O error):
+            # a second ROLLBACK would fail and hide the error that says what happened
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
             raise
         else:
             conn.execute("COMMIT")
