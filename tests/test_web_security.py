@@ -696,13 +696,16 @@ from paperatlas.web import server
 if sys.argv[1] == "watchdog":  # what a system without PR_SET_PDEATHSIG gets
     workers._set_parent_death_signal = lambda sig=None: False
     workers.WATCH_SECONDS = 0.1
+# named only now: with it in the environment, `import paperatlas` above would tie this
+# process already (the parent-death signal), and the watchdog would go untested
+os.environ["PAPERATLAS_SERVE_PARENT"] = os.environ.pop("TEST_PARENT")
 server.die_with_parent()
 print("ready", flush=True)
 time.sleep(60)
 """
 PARENT = """
 import os, subprocess, sys, time
-env = dict(os.environ, PAPERATLAS_SERVE_PARENT=str(os.getpid()))
+env = dict(os.environ, TEST_PARENT=str(os.getpid()))
 child = subprocess.Popen([sys.executable, "-c", sys.argv[1], sys.argv[2]], env=env,
                          stdout=subprocess.PIPE)
 assert child.stdout.readline().strip() == b"ready"

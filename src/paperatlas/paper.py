@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import json
+import math
 import re
 import unicodedata
 from collections.abc import Mapping
@@ -121,3 +123,24 @@ def shown_title(paper: Mapping[str, Any], facts: Mapping[str, Any] | None = None
         return str(title)
     words = (paper.get("abstract") or "").split()
     return " ".join(words[:TITLE_WORDS]) + ("…" if len(words) > TITLE_WORDS else "")
+
+
+def finite(value: Any) -> Any:
+    """`value` with every float JSON cannot write (inf, -inf, nan: a list's `"rating": 1e999`)
+    made None, inside lists and dicts too."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, Mapping):
+        return {k: finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [finite(v) for v in value]
+    return value
+
+
+def json_text(value: Any, **options: Any) -> str:
+    """`json.dumps(value, **options)` that is always JSON: a number JSON has no word for
+    (json.dumps would write Infinity or NaN) is written as null."""
+    try:
+        return json.dumps(value, allow_nan=False, **options)
+    except ValueError:  # rare: walk the value only when it holds such a number
+        return json.dumps(finite(value), allow_nan=False, **options)

@@ -10,8 +10,9 @@
 - are terminated (and reaped) when the `with` block ends by an exception, Ctrl-C or the
   CLI's SIGTERM handling; on a normal end they finish and are joined.
 
-`concurrent.futures` is imported at module level here: this module is only imported by
-stages that run worker processes.
+`tie_to_env_parent()` ties a process to the one its environment names (PARENT_ENV: a
+`serve` worker to its server); `import paperatlas` calls it before anything else loads, so
+this module imports `concurrent.futures` (and multiprocessing) only when a pool starts.
 
 Without the parent-death signal (not Linux) each worker watches its parent instead and
 exits within a second of it.
@@ -21,15 +22,18 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import multiprocessing
 import os
 import signal
 import sys
 import threading
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 _PR_SET_PDEATHSIG = 1
+PARENT_ENV = "PAPERATLAS_SERVE_PARENT"  # the server's pid, in `serve`'s worker processes only
 
 
 def _set_parent_death_signal(sig: int = signal.SIGKILL) -> bool:
@@ -70,6 +74,16 @@ def tie_to_parent(parent: int) -> None:
         os._exit(1)
 
 
+def tie_to_env_parent() -> None:
+    """In a process whose environment names its parent (PARENT_ENV: a `serve` worker), end
+    with that parent from here on; no-op in any other process. Runs first in `import
+    paperatlas`: a worker is tied before its seconds of imports (a server that dies while
+    its workers start leaves none of them behind) and exits at once if the server is gone."""
+    parent = os.environ.get(PARENT_ENV, "")
+    if parent.isascii() and parent.isdigit() and int(parent) != os.getpid():
+        tie_to_parent(int(parent))
+
+
 def init_worker(parent: int) -> None:
     """Runs first in every worker (the pool's initializer)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -85,6 +99,9 @@ def process_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
     A worker killed from outside (the OOM killer) breaks the pool with BrokenProcessPool
     instead of leaving the parent waiting. Start it before any progress bar or other
     thread: the workers are forked (at the first submit)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else None)
     pool = ProcessPoolExecutor(
         max_workers=workers, mp_context=context, initializer=init_worker, initargs=(os.getpid(),)

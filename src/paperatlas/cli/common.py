@@ -9,6 +9,7 @@ processes stop, finished work stays for the next run to resume from (exit 143)."
 from __future__ import annotations
 
 import contextlib
+import errno
 import io
 import os
 import signal
@@ -22,6 +23,7 @@ from typing import Annotated, Any, NoReturn, TextIO, cast
 import typer
 
 from paperatlas.api import Atlas
+from paperatlas.paper import json_text
 from paperatlas.printable import console as safe_console
 from paperatlas.printable import file_name, for_terminal, json_for_terminal
 
@@ -147,9 +149,7 @@ def stdout_text() -> TextIO:
 def write_json(value: Any, indent: int) -> None:
     """`value` as JSON on stdout (`--json`): the text as it is, but the characters a terminal
     would act on written as \\u escapes (the same JSON value)."""
-    import json
-
-    sys.stdout.write(json_for_terminal(json.dumps(value, ensure_ascii=False, indent=indent)) + "\n")
+    sys.stdout.write(json_for_terminal(json_text(value, ensure_ascii=False, indent=indent)) + "\n")
 
 
 def plural(n: int, noun: str) -> str:
@@ -242,6 +242,11 @@ def describe_sqlite_error(exc: sqlite3.Error, db: Path | None) -> str:
         )
     if "unable to open" in text:
         return f"{where}cannot open the atlas ({text})"
+    if "disk is full" in text or "disk I/O error" in text:  # SQLite's words for ENOSPC, EFBIG, EIO
+        return (
+            f"{where}cannot write the atlas ({text}): is the disk full? What was stored before "
+            "is kept; free some space and run the command again"
+        )
     return f"{where}database error ({text})"
 
 
@@ -317,7 +322,10 @@ def run_app(typer_app: typer.Typer) -> int:
         return 1
     except OSError as exc:  # a file the command could not write or read: permissions, disk
         name = exc.filename if exc.filename is not None else ""
-        _error_line(f"{name}: {exc.strerror or exc}" if name else str(exc.strerror or exc))
+        text = str(exc.strerror or exc)
+        if exc.errno in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT):
+            text += ": is the disk full? The atlas is as it was; free some space and run the command again"
+        _error_line(f"{name}: {text}" if name else text)
         return 2
     except Exception as exc:
         if isinstance(exc, _click_exceptions()):  # usage errors: typer's message, exit 2

@@ -114,7 +114,11 @@ def serve(
     port: Annotated[int, typer.Option(help="Port to listen on.", min=1, max=65535)] = 8765,
     workers: Annotated[
         int | None,
-        typer.Option(help="Server processes (default: one per CPU core, at most 4).", show_default=False),
+        typer.Option(
+            help="Server processes (default: one per CPU core, at most 4; at most two per core "
+            "and what free memory holds at ~160 MB each).",
+            show_default=False,
+        ),
     ] = None,
     allow_host: Annotated[
         list[str] | None,
@@ -129,7 +133,9 @@ def serve(
     read_only: Annotated[
         bool,
         typer.Option(
-            "--read-only", help="Change nothing: likes are refused (403) and the atlas is opened read-only."
+            "--read-only",
+            help="Change and write nothing: likes are refused (403); no file is written beside the "
+            "atlas, which is served as it was at the start.",
         ),
     ] = False,
     create: Annotated[
@@ -144,9 +150,8 @@ def serve(
     from paperatlas.web.app import default_workers
     from paperatlas.web.guard import normalise_host_name
 
-    if workers is not None and workers < 1:
-        raise UserError("--workers must be 1 or more")
-    workers = workers or default_workers()
+    workers = default_workers() if workers is None else workers
+    server.check_workers(workers)  # before anything starts: one line above the bound
     path = Path(db) if db is not None else Atlas.default_path()
     if not path.exists() and not create:
         raise UserError(f"no atlas at {path}; run paperatlas add first, or pass --create")

@@ -15,7 +15,9 @@ Both return cosine similarities (vectors are normalised on the way in).
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
+import logging
 import os
 import re
 import threading
@@ -30,6 +32,8 @@ from paperatlas.embed.normalise import normalise_rows
 from paperatlas.embed.registry import retrieval_weights
 from paperatlas.progress import progress_bar
 from paperatlas.store.generation import vector_changes
+
+log = logging.getLogger("paperatlas.embed")
 
 ANN_THRESHOLD = int(os.environ.get("PAPERATLAS_ANN_THRESHOLD", "200000"))
 # Candidates a graph query explores at least, whatever k: search asks for 200-deep lists,
@@ -340,7 +344,12 @@ class AnnIndex:
         if self.path is None:
             raise ValueError("AnnIndex has no path to save to")
         tmp = self.path.with_name(self.path.name + ".tmp")
-        self._index.save(str(tmp))
+        try:
+            self._index.save(str(tmp))
+        except RuntimeError as exc:  # usearch's error for a failed write (a full disk): no errno
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            raise OSError(errno.EIO, f"cannot write the vector index ({exc})", str(self.path)) from None
         # Graph first, sidecar last: a crash in between leaves a sidecar that no longer
         # matches, which `load` detects by count and answers with a rebuild.
         os.replace(tmp, self.path)
@@ -523,7 +532,7 @@ def _open_ann(
         return index, weights
     state = store.vector_state(model)
     if index._hashes == state:  # unchanged (one comparison in C, not three passes over a million)
-        if changes is not None and len(index):
+        if changes is not None and len(index) and not store.read_only:
             index.vector_changes = changes
             with contextlib.suppress(OSError):  # a read-only folder: compare again next time
                 index.save_sidecar()
@@ -538,8 +547,13 @@ def _open_ann(
         task = bar.add_task(f"indexing {model} vectors", total=todo)
         synced = index.sync(state, load, lambda done, total: bar.update(task, completed=done))
     index.vector_changes = changes
+    if store.read_only:  # writes nothing beside the atlas: the graph lives in memory
+        return index, weights
     if synced["added"] or synced["removed"]:
-        index.save()
+        try:
+            index.save()
+        except OSError as exc:  # a full disk: the graph is searched from memory, saved next time
+            log.warning("%s: not written (%s); searching without it", exc.filename, exc.strerror or exc)
     elif changes is not None:
         with contextlib.suppress(OSError):
             index.save_sidecar()

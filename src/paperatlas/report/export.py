@@ -8,16 +8,16 @@ order), and writes them to a path or an open text file. Returns the number writt
 from __future__ import annotations
 
 import csv
-import json
+import errno
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from functools import lru_cache
 from typing import Any, TextIO
 
 from paperatlas.enrich.areas import area_label, top3_text
-from paperatlas.paper import shown_title
+from paperatlas.paper import finite, json_text, shown_title
 from paperatlas.report.links import paper_url, safe_url
 
 FORMATS = ("jsonl", "csv", "bibtex", "markdown")
@@ -144,11 +144,17 @@ def _pages(rows: Iterator[dict[str, Any]], size: int) -> Iterator[list[dict[str,
 
 @contextmanager
 def _opened(out) -> Iterator[TextIO]:
-    if isinstance(out, (str, os.PathLike)):
+    if not isinstance(out, (str, os.PathLike)):
+        yield out
+        return
+    try:
         with open(out, "w", encoding="utf-8", newline="") as fh:
             yield fh
-    else:
-        yield out
+    except OSError as exc:  # a full disk: no half-written export is left, and the error names it
+        if exc.errno != errno.ENOENT:
+            with suppress(OSError):
+                os.unlink(out)
+        raise OSError(exc.errno, exc.strerror, os.fspath(out)) from None
 
 
 def _title_only(paper: dict[str, Any]) -> bool:
@@ -167,7 +173,7 @@ def write_jsonl(papers: Iterable[dict[str, Any]], fh: TextIO) -> int:
             **{k: v for k, v in paper.items() if k != "id"},
             "title_only": _title_only(paper),
         }
-        fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+        fh.write(json_text(record, ensure_ascii=False) + "\n")
         count += 1
     return count
 
@@ -217,6 +223,7 @@ def write_csv(papers: Iterable[dict[str, Any]], fh: TextIO) -> int:
                 value = "; ".join(str(v) for v in value)
             if isinstance(value, bool):
                 value = int(value)
+            value = finite(value)  # a rating of 1e999 is no number to write
             row.append("" if value is None else spreadsheet_safe(value))
         writer.writerow(row)
         count += 1
@@ -236,16 +243,59 @@ _TEXT_SPECIALS = {
 _MATH = re.compile(r"(?<!\\)\$[^$]+(?<!\\)\$")
 _COMMAND = re.compile(r"\\[A-Za-z]+")
 _OPEN, _CLOSE = "\x00", "\x01"  # a literal brace, spelled out once the whole text is seen
+# The only commands a field keeps as written: formatting, symbols, accents and math that
+# only typeset. Any other (\input, \openin, \write18, \def, \catcode, \csname, \begin{...})
+# could read or write files, run programs or redefine what follows: its backslash is
+# written as text (\textbackslash{}), so compiling the .bib prints its name instead.
+SAFE_COMMANDS = frozenset(
+    """
+    textbf textit emph texttt textsc textsf textrm textup textsl textmd textnormal
+    textsuperscript textsubscript underline mbox LaTeX TeX BibTeX ldots dots textendash
+    textemdash S P dag ddag copyright pounds i j o O l L ss ae AE oe OE aa AA v u H c k r b d t
+    text mathrm mathbf mathit mathsf mathtt mathcal mathbb mathfrak mathscr boldsymbol bm
+    operatorname mathop limits nolimits frac dfrac tfrac binom sqrt hat tilde bar vec dot ddot
+    overline widehat widetilde left right big Big bigg Bigg mid
+    alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu
+    xi pi varpi rho varrho sigma varsigma tau upsilon phi varphi chi psi omega
+    Gamma Delta Theta Lambda Xi Pi Sigma Upsilon Phi Psi Omega
+    log exp ln sin cos tan sinh cosh tanh max min arg sup inf lim det Pr deg dim ker
+    sum prod int iint oint coprod cdot times div pm mp circ ast star otimes oplus odot cup cap
+    bigcup bigcap wedge vee neg lnot setminus partial nabla infty emptyset varnothing forall
+    exists nexists in notin ni subset subseteq supset supseteq le leq ge geq ne neq approx
+    sim simeq cong equiv propto ll gg to rightarrow leftarrow Rightarrow Leftarrow
+    leftrightarrow Leftrightarrow longrightarrow mapsto uparrow downarrow cdots vdots ddots
+    prime ell hbar top bot perp parallel langle rangle lceil rceil lfloor rfloor lVert rVert
+    lvert rvert Vert vert quad qquad dagger triangleq coloneqq models vdash aleph Re Im wp
+    sharp flat natural pmod bmod mod over choose intercal preceq succeq prec succ lesssim
+    gtrsim leqslant geqslant checkmark
+    """.split()
+)
+_MATH_SYMBOLS = frozenset(",;:!{}|\\ %#&_$")  # \, \; \{ ...: spacing and escaped characters
+_MATH_TOKEN = re.compile(r"\\([A-Za-z]+|.)|\^\^|(?<!\\)[%#]", re.DOTALL)
+
+
+def _inert_math(math: str) -> bool:
+    """Does this $...$ only typeset? Its commands all safe, no ^^ (TeX's way of writing any
+    character, a backslash too), no bare % or # (a comment that could hide the field's end)."""
+    for token in _MATH_TOKEN.finditer(math):
+        name = token.group(1)
+        if name is None:
+            return False
+        if not (name in SAFE_COMMANDS if name[0].isalpha() else name in _MATH_SYMBOLS):
+            return False
+    return True
 
 
 def bibtex_escape(text: str) -> str:
     r"""Make text safe inside a braced BibTeX field and valid LaTeX that reads back as the
     same Unicode text.
 
-    Inline math ($...$) is kept as written, and so is a LaTeX command with its {argument}
+    Inline math ($...$) is kept as written where it only typesets (see `_inert_math`; else
+    it is text, its $ escaped), and so is a command of SAFE_COMMANDS with its {argument}
     (\textbf{bold}); outside them & % # _ ~ ^ are escaped, a backslash that starts no
-    command becomes \textbackslash{}, and other braces are text: \{ and \} where they pair
-    up, else \textbraceleft{} / \textbraceright{} (BibTeX counts even escaped braces).
+    safe command becomes \textbackslash{} (so no field can run \input, \write18, \def...),
+    and other braces are text: \{ and \} where they pair up, else \textbraceleft{} /
+    \textbraceright{} (BibTeX counts even escaped braces).
     Non-ASCII letters and symbols become LaTeX (R{\"u}gamer, {\v{S}}ari{\'c}); characters
     LaTeX has no name for (CJK) are kept as UTF-8.
     """
@@ -255,7 +305,10 @@ def bibtex_escape(text: str) -> str:
     out, last = [], 0
     for match in _MATH.finditer(text):
         out.append(_escape_plain(text[last : match.start()]))
-        out.append(match.group(0))
+        if _inert_math(match.group(0)):
+            out.append(match.group(0))
+        else:
+            out.append(r"\$" + _escape_plain(match.group(0)[1:-1], groups=False) + r"\$")
         last = match.end()
     out.append(_escape_plain(text[last:]))
     result = _spell_braces("".join(out))
@@ -282,7 +335,7 @@ def _escape_plain(text: str, groups: bool = True) -> str:
         ch = text[i]
         if ch == "\\":
             command = _COMMAND.match(text, i)
-            if command:
+            if command and command.group(0)[1:] in SAFE_COMMANDS:
                 out.append(command.group(0))
                 i = command.end()
                 if groups and i < len(text) and text[i] == "{":
@@ -447,7 +500,11 @@ def _bibtex_name(name: str) -> str:
 
 
 def _url_field(url: str) -> str:
-    return url.replace("{", "%7B").replace("}", "%7D").replace(" ", "%20")
+    """A URL or DOI as a field: braces, spaces, backslashes and ^ percent-encoded (no TeX
+    command or ^^ character can be spelled in it)."""
+    for ch, code in (("{", "%7B"), ("}", "%7D"), (" ", "%20"), ("\\", "%5C"), ("^", "%5E")):
+        url = url.replace(ch, code)
+    return url
 
 
 def bibtex_entry(paper: dict[str, Any], key: str) -> str:
@@ -471,7 +528,7 @@ def bibtex_entry(paper: dict[str, Any], key: str) -> str:
     if ids.get("doi"):
         fields.append(("doi", _url_field(ids["doi"])))
     if ids.get("arxiv"):
-        fields.append(("eprint", ids["arxiv"]))
+        fields.append(("eprint", bibtex_escape(ids["arxiv"])))
         fields.append(("archivePrefix", "arXiv"))
         categories = str(extra.get("categories") or "").split()
         if categories:
@@ -518,13 +575,24 @@ def _md(text: str) -> str:
     )
 
 
+def _code(text: str) -> str:
+    """`text` as a Markdown code span that ends where it should: fenced by more backticks
+    than any run inside it (an id holding a backtick cannot close the span early and start
+    markup or HTML), on one line (a blank line would end the paragraph)."""
+    text = " ".join(str(text).split())
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
 def write_markdown(papers: Iterable[dict[str, Any]], fh: TextIO) -> int:
     count = 0
     for paper in papers:
         facts = paper.get("facts") or {}
         title = shown_title(paper, facts) or paper["id"]
         fh.write(f"## {_md(title)}\n\n")
-        meta = [f"`{paper['id']}`"]
+        meta = [_code(paper["id"])]
         for value in (paper.get("area"), paper.get("decision"), facts.get("kind")):
             if value:
                 meta.append(_md(value))

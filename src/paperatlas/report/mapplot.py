@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import html
 import io
-import json
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +18,7 @@ import numpy as np
 from paperatlas.assets import read_static
 from paperatlas.atlas import map_view, sample
 from paperatlas.errors import PaperatlasError
+from paperatlas.paper import json_text
 
 # Same colours as the web map (assets/static/atlas.js PALETTE).
 PALETTE = [
@@ -330,7 +330,7 @@ def standalone_html(stored: dict[str, Any], store, title: str | None = None) -> 
 def json_for_script(data: Any) -> str:
     """JSON safe to put inside <script type="application/json">: no '<' can end the tag."""
     return (
-        json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        json_text(data, ensure_ascii=False, separators=(",", ":"))
         .replace("<", "\\u003c")
         .replace(">", "\\u003e")
         .replace("&", "\\u0026")

@@ -161,7 +161,9 @@ class KeywordIndex:
         the longest lists first (the slowest to read per query, ~2 µs a posting inside
         SQLite), but the terms search drops as common (in more than COMMON_TERM_SHARE of
         the rows) last, as a query scores them only when all its words are that common.
-        True when none was left out (or the file is in use)."""
+        True when none was left out (or the file is in use). A read-only store gets no file:
+        it writes nothing beside the atlas."""
+        to_file = to_file and not store.read_only
         if to_file and self._ids is None:
             self._ids = postings_file.open_or_build_ids(store, self.version)
         if self._file is not None:

@@ -27,7 +27,9 @@ that keys the postings keys the ids too.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
+import logging
 import os
 from pathlib import Path
 from typing import Any
@@ -38,6 +40,8 @@ SUFFIX = ".bm25"
 IDS_SUFFIX = ".bm25ids"
 FORMAT = 1
 _ALIGN = 64
+_ZEROS = 1 << 20  # what the fallback of `reserve` writes at a time
+log = logging.getLogger("paperatlas.search")
 
 
 def file_path(db_path: str | os.PathLike[str], suffix: str = SUFFIX) -> Path:
@@ -192,6 +196,28 @@ def _aligned(n: int) -> int:
     return -(-n // _ALIGN) * _ALIGN
 
 
+def reserve(fh, size: int) -> None:
+    """Make the open file `size` bytes long with its disk blocks allocated, so that writes
+    through a memory map of it cannot fail. A write to a mapped page the disk has no room
+    for is no error the program can catch: the kernel kills the process (SIGBUS). Here a
+    full disk is an OSError (ENOSPC) before anything is mapped. Where the file system
+    cannot allocate ahead (posix_fallocate unsupported), zeros are written instead."""
+    try:
+        os.posix_fallocate(fh.fileno(), 0, size)
+        return
+    except AttributeError:  # not on this platform
+        pass
+    except OSError as exc:
+        if exc.errno not in (errno.EOPNOTSUPP, errno.ENOSYS, errno.EINVAL):
+            raise OSError(exc.errno, exc.strerror, fh.name) from None
+    fh.seek(0, os.SEEK_END)
+    at = fh.tell()
+    zeros = bytes(_ZEROS)
+    while at < size:
+        at += fh.write(zeros[: min(_ZEROS, size - at)])
+    fh.flush()
+
+
 def build(store, doc_len: np.ndarray, n_rows: int, version: bytes) -> PostingsFile | None:
     """Write the file for the index at `version` (one read of every posting), next to the store, atomically; None when the index changed meanwhile
     or a count is not a whole number below 2**16 (FTS5's column weights are whole)."""
@@ -219,7 +245,7 @@ def build(store, doc_len: np.ndarray, n_rows: int, version: bytes) -> PostingsFi
     try:
         with open(tmp, "wb") as fh:
             fh.write(len(blob).to_bytes(8, "little") + blob)
-            fh.truncate(base + offset)
+            reserve(fh, base + offset)  # a full disk is an OSError here, not a SIGBUS in _fill
         if not _fill(store, tmp, base, arrays, order, encoded, counts, doc_len):
             return None
         if store.fts_version() != version:
@@ -312,7 +338,8 @@ def _under_lock(store, find, make, path: Path):
                 return found
             _remove_unfinished(path)
             return make()
-    except OSError:
+    except OSError as exc:  # a full disk, a read-only folder: search reads SQLite instead
+        log.warning("%s: not written (%s); searching without it", exc.filename or path, exc.strerror or exc)
         return None
 
 

@@ -8,6 +8,7 @@ case-insensitively. What a record has beyond `Paper`'s fields goes into `Paper.e
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Mapping
 from functools import lru_cache
@@ -164,10 +165,12 @@ def _as_year(value: Any) -> int | None:
 
 
 def _as_float(value: Any) -> float | None:
+    """A finite number, else None (1e999 or "nan" is no rating)."""
     try:
-        return float(value)
-    except (TypeError, ValueError):
+        number = float(value)
+    except (TypeError, ValueError, OverflowError):
         return None
+    return number if math.isfinite(number) else None
 
 
 def _as_rating(value: Any) -> tuple[float | None, list[float] | None]:

@@ -18,7 +18,7 @@ from typing import Any
 
 from paperatlas.errors import StoreError
 from paperatlas.store import sortkeys
-from paperatlas.store.file import APPLICATION_ID, can_write, connect_read_only, inspect_file
+from paperatlas.store.file import APPLICATION_ID, can_write, connect_read_only, inspect_file, wal_path
 from paperatlas.store.generation import StoreGeneration
 from paperatlas.store.schema import MIGRATIONS, READABLE_FROM, split_sql
 
@@ -69,7 +69,11 @@ class StoreBase:
             raise StoreError(
                 f"{self.path}: the atlas is read-only (no write permission for the file or its directory)"
             )
-        info = inspect_file(self.path)  # refuses what is not an atlas, writing nothing
+        # Asked never to write: not SQLite's -shm and -wal beside the atlas either (immutable=1),
+        # unless a writer has them there already (then they are its files, and mode=ro reads
+        # its commits through them). Immutable, the atlas is read as it was at the open.
+        untouched = read_only is True and exists and not wal_path(self.path).exists()
+        info = inspect_file(self.path, True if untouched else None)  # refuses what is not an atlas
         self.read_only = bool(read_only) or not writable
         self.read_only_reason = (
             "opened read-only" if read_only else "no write permission for the file or its directory"
@@ -169,7 +173,10 @@ class StoreBase:
             if fill_keys and self._fill_sort_keys:
                 sortkeys.fill_stale(conn)
         except BaseException:
-            conn.execute("ROLLBACK")
+            # SQLite has rolled back already after some errors (a full disk, an I/O error):
+            # a second ROLLBACK would fail and hide the error that says what happened
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
             raise
         else:
             conn.execute("COMMIT")
@@ -239,7 +246,9 @@ class StoreBase:
     def generation(self) -> StoreGeneration:
         """A commit counter shared by every thread (a private connection of its own that
         never writes): for caches that threads share, e.g. the web app's page cache."""
-        return StoreGeneration(self.path, read_only=self.read_only)
+        return StoreGeneration(
+            self.path, read_only=self.read_only, immutable=self._immutable if self.read_only else None
+        )
 
     # -- helpers for the domain parts ---------------------------------------------------
 

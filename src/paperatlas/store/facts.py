@@ -8,6 +8,7 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from paperatlas.paper import json_text
 from paperatlas.store.connection import StoreBase
 
 
@@ -30,7 +31,7 @@ class FactRows(StoreBase):
                 int(bool(facts.get("has_code"))),
                 facts.get("display_title"),
                 predicted,
-                json.dumps(facts, ensure_ascii=False),
+                json_text(facts, ensure_ascii=False),
                 text_hash,
                 version,
             ),

@@ -9,7 +9,8 @@
   file that is not SQLite) is refused and never written;
 - can this process write it (file and directory)? If not, the atlas opens read-only;
 - how to connect read-only: `mode=ro`, or `immutable=1` where SQLite cannot create the
-  WAL index beside a read-only file (a directory without write permission).
+  WAL index beside a read-only file (a directory without write permission) or where the
+  caller asked never to write (`serve --read-only`: not even SQLite's -shm and -wal files).
 
 Every check here only reads: the file is opened with `mode=ro`.
 """
@@ -87,9 +88,14 @@ def connect_read_only(
     raise error
 
 
-def inspect_file(path: Path) -> FileInfo:
+def wal_path(path: Path) -> Path:
+    return path.with_name(path.name + "-wal")
+
+
+def inspect_file(path: Path, immutable: bool | None = None) -> FileInfo:
     """Classify an existing or missing database file without writing it; raises
-    StoreError for anything that is not (or cannot be read as) a paperatlas atlas."""
+    StoreError for anything that is not (or cannot be read as) a paperatlas atlas.
+    `immutable`: as connect_read_only (True: not even SQLite's -shm file is made)."""
     if not path.exists() or path.stat().st_size == 0:
         return FileInfo("new", 0, False)
     try:
@@ -103,7 +109,7 @@ def inspect_file(path: Path) -> FileInfo:
             "refusing to touch it: pass another --db"
         )
     try:
-        conn, immutable = connect_read_only(path)
+        conn, immutable = connect_read_only(path, immutable)
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"{path}: cannot open the atlas ({exc})") from None
     try:

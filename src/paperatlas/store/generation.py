@@ -55,9 +55,9 @@ def _count(store: _Connected, name: str) -> int | None:
 class StoreGeneration:
     """`current()`: a number that changes whenever any connection commits to the atlas."""
 
-    def __init__(self, path: str | Path, read_only: bool = False) -> None:
-        if read_only:  # never creates or writes the file
-            self._conn, _ = connect_read_only(Path(path))
+    def __init__(self, path: str | Path, read_only: bool = False, immutable: bool | None = None) -> None:
+        if read_only:  # never creates or writes the file (immutable: as connect_read_only)
+            self._conn, _ = connect_read_only(Path(path), immutable)
         else:
             self._conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
         self._lock = threading.Lock()

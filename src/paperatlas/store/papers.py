@@ -12,6 +12,7 @@ import sqlite3
 from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
+from paperatlas.paper import finite
 from paperatlas.store import lists, sortkeys
 from paperatlas.store.connection import StoreBase
 
@@ -39,7 +40,17 @@ PAPER_COLUMNS = (
 )
 _IS_JSON = tuple(c in _JSON_COLUMNS for c in PAPER_COLUMNS)
 # json.dumps(v, ensure_ascii=False) builds an encoder per call; one encoder, the same text
-_to_json = json.JSONEncoder(ensure_ascii=False).encode
+_encode = json.JSONEncoder(ensure_ascii=False, allow_nan=False).encode
+
+
+def _to_json(value: Any) -> str:
+    """A column's JSON; a number JSON cannot hold (an `extra` field of 1e999) stored as null."""
+    try:
+        return _encode(value)
+    except ValueError:
+        return _encode(finite(value))
+
+
 _EMPTIES = tuple(_JSON_EMPTY.get(c, "[]") for c in PAPER_COLUMNS)
 
 

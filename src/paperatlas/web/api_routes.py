@@ -3,12 +3,10 @@ Their errors are JSON too (error_pages.py)."""
 
 from __future__ import annotations
 
-import json
 import math
 from typing import Annotated
 
 from fastapi import HTTPException, Query, Request
-from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
 from paperatlas.api import Atlas
@@ -17,7 +15,8 @@ from paperatlas.web import map_points
 from paperatlas.web.context import context
 from paperatlas.web.map_points import MAX_ZOOM
 from paperatlas.web.maps import point_rows
-from paperatlas.web.params import MAX_NAME, ApiK, ApiOffset, Name, Query_
+from paperatlas.web.params import MAX_NAME, ApiK, ApiOffset, Name, Query_, is_clean_text, json_body
+from paperatlas.web.render import JSON
 from paperatlas.web.routes import Routes
 
 routes = Routes()
@@ -43,7 +42,7 @@ async def api_map(request: Request, list: Name = None):
     if points.n <= FULL_MAP:
         full = web.atlas.stored_map(stored["scope"])
         if full is not None:
-            return JSONResponse(web.atlas.map_view(full))
+            return JSON(web.atlas.map_view(full))
     view = stored["reader"].view_head()
     view["points"] = point_rows(stored, points.overview())
     view["lod"] = {
@@ -52,7 +51,7 @@ async def api_map(request: Request, list: Name = None):
         "detail_max": map_points.DETAIL_MAX,
         "max_zoom": MAX_ZOOM,
     }
-    return JSONResponse(view)
+    return JSON(view)
 
 
 @routes.get("/api/map/points")
@@ -63,7 +62,7 @@ async def api_map_points(request: Request, bbox: Bbox, zoom: Zoom = 1.0, list: N
     box = parse_bbox(bbox)
     stored = loaded(context(request), list)
     found = stored["points"].in_box(box, zoom)
-    return JSONResponse(
+    return JSON(
         {
             "bbox": [*box],
             "zoom": zoom,
@@ -85,7 +84,7 @@ async def api_map_match(request: Request, q: Query_, list: Name = None):
     complete = len(rows) <= map_points.MATCH_SCAN
     found = stored["points"].positions(rows[: map_points.MATCH_SCAN])
     shown = found[: map_points.MATCH_MAX]
-    return JSONResponse(
+    return JSON(
         {
             "q": q,
             "found": len(found),
@@ -128,7 +127,7 @@ async def api_mark(request: Request) -> dict:
 @routes.get("/api/search")
 async def api_search(request: Request, q: Query_, k: ApiK = 20, offset: ApiOffset = 0):
     try:
-        return JSONResponse(context(request).atlas.search(q, k=k, offset=offset).to_dict())
+        return JSON(context(request).atlas.search(q, k=k, offset=offset).to_dict())
     except PaperatlasError as exc:
         raise HTTPException(400, str(exc)) from None
 
@@ -138,17 +137,14 @@ def mark_request(raw: bytes) -> tuple[str, bool]:
     nothing else: a string where true/false belongs ({"liked": "no"}) is refused, not
     taken as a like."""
     usage = 'send JSON: {"id": "<paper id>", "liked": true|false}'
-    try:
-        body = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
-        raise HTTPException(400, usage) from None
+    body = json_body(raw, usage)
     if (
         not isinstance(body, dict)
         or set(body) != MARK_KEYS
         or not isinstance(body["id"], str)
         or type(body["liked"]) is not bool
         or not 0 < len(body["id"]) <= MAX_NAME
-        or "\x00" in body["id"]
+        or not is_clean_text(body["id"])
     ):
         raise HTTPException(400, usage)
     return body["id"], body["liked"]

@@ -35,6 +35,7 @@ from paperatlas.web.guard import RequestGuard
 from paperatlas.web.maps import MAP_CACHE_SECONDS, MapCache
 from paperatlas.web.pages import map as map_page
 from paperatlas.web.pages import overview, papers, search, topics
+from paperatlas.web.render import JSON
 from paperatlas.web.serving import PageCache, SecurityHeaders, tune_process
 from paperatlas.web.warmup import warm_up
 
@@ -89,7 +90,14 @@ def create_app(
         await anyio.to_thread.run_sync(warm_up, web, freeze_after_start)
         yield
 
-    app = FastAPI(title="paperatlas", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan)
+    app = FastAPI(
+        title="paperatlas",
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+        lifespan=lifespan,
+        default_response_class=JSON,
+    )
     app.state.web = web
     # Innermost first. Defence in depth behind escaping: pages may run only the app's own
     # scripts (CSP). The map's JSON shrinks ~4x with gzip. Pages are kept, compressed,

@@ -6,7 +6,10 @@ send requests to 127.0.0.1, and a DNS-rebinding page can even read the answers. 
 - **Host allow-list** (against DNS rebinding): the `Host` header must name 127.0.0.1,
   localhost or [::1] (any port), or a name the user passed with `serve --allow-host`;
   anything else, a missing or a repeated Host, gets 400. A rebinding page's requests carry
-  its own domain name in `Host`, so they stop here, on every route (static files too).
+  its own domain name in `Host`, so they stop here, on every route (static files too). A
+  request line with an absolute URI (`GET http://evil.example/ HTTP/1.1`) names its host
+  there: the server's protocol (serving.py) makes that its Host, as HTTP says, so it is
+  checked the same way.
 - **State changes come only from the app's own pages** (against CSRF): every method but
   GET, HEAD and OPTIONS needs `Content-Type: application/json` (a cross-site form or a
   "simple" fetch cannot send that without a CORS preflight, which this app never grants),
@@ -15,7 +18,8 @@ send requests to 127.0.0.1, and a DNS-rebinding page can even read the answers. 
   to), `Sec-Fetch-Site` (when sent) `same-origin`. Browsers send `Origin` on every
   cross-site POST, so a request with neither header is not from another site's page: it is
   a command-line client (curl, a script) on an allowed host, and it is let through.
-  Everything else gets 403.
+  Everything else gets 403. A repeated `Origin` or `Sec-Fetch-Site` gets 400 on any method
+  (no check picks one of two values).
 - **Read-only mode** (`serve --read-only`): every state-changing request gets 403.
 - **Sizes**: a request body over `max_body` bytes (64 KiB; a like is ~60 bytes) gets 413,
   whether it says its length or streams it; a query string over MAX_QUERY_BYTES or a NUL
@@ -107,14 +111,14 @@ class RequestGuard:
             return await self.app(scope, receive, send)
         path = scope["path"]
         host = origin = fetch_site = content_type = length = None
-        hosts_seen = 0
+        hosts_seen = origins_seen = sites_seen = 0
         for key, value in scope["headers"]:
             if key == b"host":
                 host, hosts_seen = value, hosts_seen + 1
             elif key == b"origin":
-                origin = value
+                origin, origins_seen = value, origins_seen + 1
             elif key == b"sec-fetch-site":
-                fetch_site = value
+                fetch_site, sites_seen = value, sites_seen + 1
             elif key == b"content-type":
                 content_type = value
             elif key == b"content-length":
@@ -128,6 +132,9 @@ class RequestGuard:
                 "host not allowed: this app answers only "
                 "127.0.0.1, localhost and the names given to --allow-host",
             )
+        if origins_seen > 1 or sites_seen > 1:
+            # which of two values would a check believe? Neither: a browser sends one
+            return await refuse(send, path, 400, "repeated Origin or Sec-Fetch-Site header")
         query = scope.get("query_string", b"")
         if len(query) > MAX_QUERY_BYTES:
             return await refuse(send, path, 400, "query string too long")

@@ -1,6 +1,6 @@
 """Pages as HTML: the Jinja environment (autoescape on, so every title, abstract and
 label is text, never markup) and `PageRenderer`, which gives each template the page's
-language, its links and the card writer."""
+language, its links and the card writer. `JSON`: the API's answers, always valid JSON."""
 
 from __future__ import annotations
 
@@ -9,14 +9,23 @@ from typing import Any
 from urllib.parse import urlencode
 
 from fastapi import HTTPException, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from paperatlas.identifiers import link_kind
+from paperatlas.paper import json_text
 from paperatlas.web.cards import card_renderer
 from paperatlas.web.i18n import LANGUAGES, lang_of, translator
 
 TEMPLATES = Path(__file__).parent / "templates"
+
+
+class JSON(JSONResponse):
+    """Starlette's JSON response, but a number JSON has no word for (a stored rating of
+    1e999) is written as null instead of failing the request."""
+
+    def render(self, content: Any) -> bytes:
+        return json_text(content, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
 class PageEnvironment(Environment):

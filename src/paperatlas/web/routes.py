@@ -1,7 +1,10 @@
 """`Routes`: a page group's routes, declared in its module and added to the app by
 web/app.py. Not FastAPI's APIRouter: an included router stays a nested router that every
 request is matched through (FastAPI >= 0.16x), and the app's route list would no longer
-show the routes themselves; these are added to the app as if declared on it."""
+show the routes themselves; these are added to the app as if declared on it.
+
+Every GET route answers HEAD too (the same status and headers, no body: HTTP requires
+HEAD wherever GET is, and link checkers and `curl -I` use it)."""
 
 from __future__ import annotations
 
@@ -33,4 +36,5 @@ class Routes:
     def add_to(self, app: FastAPI) -> None:
         """Add these routes to the app, in the order they were declared."""
         for method, path, endpoint, options in self._routes:
-            app.add_api_route(path, endpoint, methods=[method], **options)
+            methods = ["GET", "HEAD"] if method == "GET" else [method]
+            app.add_api_route(path, endpoint, methods=methods, **options)

@@ -5,10 +5,14 @@ how they end. The pages are app.py's; what makes them fast is serving.py's.
   any worker starts, so a busy port is one clear line at once, not a worker's traceback.
 - `run(sock, workers)`: uvicorn on that socket, in this process (one worker) or in
   `workers` processes that share it.
-- `die_with_parent()`: called by each worker as it starts. Nothing the parent does when
-  it is killed with SIGKILL can stop its workers, so each worker asks Linux to kill it
-  when its parent dies (`workers.tie_to_parent`, the same as enrich's pool workers).
-  Either way no worker is left holding the port.
+- Tied to the server: nothing the parent does when it is killed with SIGKILL can stop its
+  workers, so each worker asks Linux to kill it when its parent dies (the parent-death
+  signal, as enrich's pool workers) as the first thing `import paperatlas` does
+  (`workers.tie_to_env_parent`), before its seconds of imports, and exits at once if the
+  server is gone already; `die_with_parent()` checks again when its app is built. Either
+  way no worker is left holding the port.
+- `worker_limit()`: the most worker processes this machine can run (cores, free memory);
+  `serve` refuses more with one line.
 - The parent tells its workers what to serve through the environment (`worker_settings`):
   each worker builds its own app (`app.app_from_env`).
 """
@@ -22,13 +26,17 @@ import os
 import socket
 
 from paperatlas.errors import PaperatlasError
-from paperatlas.workers import tie_to_parent
+from paperatlas.workers import PARENT_ENV, tie_to_env_parent
 
 ENV_DB = "PAPERATLAS_DB"
 ENV_ALLOW_HOSTS = "PAPERATLAS_ALLOW_HOSTS"  # names, separated by spaces
 ENV_READ_ONLY = "PAPERATLAS_READ_ONLY"  # "1": serve read-only
-ENV_PARENT = "PAPERATLAS_SERVE_PARENT"  # the supervisor's pid, in worker processes only
+ENV_PARENT = PARENT_ENV  # the supervisor's pid, in worker processes only
 BACKLOG = 2048  # uvicorn's default
+# What one server process holds: ~120 MB at 15k papers (interpreter, libraries, vectors,
+# map, page cache), more for bigger atlases; the bound below counts this much a worker.
+WORKER_BYTES = 160 << 20
+CORE_SHARE = 2  # worker processes a core may have: pages are CPU work, a second covers waits
 
 
 class ServeError(PaperatlasError):
@@ -110,12 +118,52 @@ def worker_settings() -> dict:
     }
 
 
+def usable_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def available_memory() -> int | None:
+    """Bytes of memory free for new processes (MemAvailable), None where unknown."""
+    try:
+        with open("/proc/meminfo", "rb") as fh:
+            for line in fh:
+                if line.startswith(b"MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_AVPHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def worker_limit() -> tuple[int, str]:
+    """(the most server processes this machine can run, why): CORE_SHARE per usable core,
+    and no more than free memory holds at WORKER_BYTES each (at least one)."""
+    cores, memory = usable_cores(), available_memory()
+    limit, why = CORE_SHARE * cores, f"{cores} core{'s' if cores != 1 else ''}"
+    if memory is not None:
+        limit = min(limit, memory // WORKER_BYTES)
+        why += f", {memory / (1 << 30):.1f} GB of memory free at ~{WORKER_BYTES >> 20} MB a process"
+    return max(1, limit), why
+
+
+def check_workers(workers: int) -> None:
+    """ServeError (one line) for a --workers this machine cannot run."""
+    if workers < 1:
+        raise ServeError("--workers must be 1 or more")
+    limit, why = worker_limit()
+    if workers > limit:
+        raise ServeError(f"--workers {workers}: this machine runs at most {limit} server processes ({why})")
+
+
 def die_with_parent() -> None:
     """In a worker process: end when the `serve` process that started it ends, however
     it ends (SIGKILL included). No-op outside a worker (ENV_PARENT unset)."""
-    parent = os.environ.get(ENV_PARENT)
-    if parent and parent.isdigit():
-        tie_to_parent(int(parent))
+    tie_to_env_parent()
 
 
 def run(sock: socket.socket, workers: int) -> bool:

@@ -9,7 +9,8 @@
   by age (pages also show data the app keeps for a few seconds, e.g. the loaded map).
 - `tune_process()`: settings for a server process (one BLAS thread per request).
 - `NoDelayHttpToolsProtocol`: uvicorn's HTTP protocol with TCP_NODELAY on every connection
-  (see its docstring: why the server runs on asyncio's own loop).
+  (see its docstring: why the server runs on asyncio's own loop), and an absolute URI's
+  host taken as the request's Host.
 """
 
 from __future__ import annotations
@@ -183,3 +184,24 @@ class NoDelayHttpToolsProtocol(HttpToolsProtocol):
             with contextlib.suppress(OSError):  # not a TCP socket after all: nothing to tune
                 sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         super().connection_made(transport)
+
+    def on_headers_complete(self) -> None:
+        # An absolute URI in the request line (`GET http://evil.example/ HTTP/1.1`) names
+        # the host the request is for, and HTTP/1.1 says a server goes by it, not by the
+        # Host header (RFC 9112, 3.2.2). uvicorn keeps only its path: here its authority
+        # becomes the one Host header, so web/guard.py checks it like any other.
+        if not self.url.startswith(b"/") and self.url != b"*":
+            self.headers[:] = [(k, v) for k, v in self.headers if k != b"host"]
+            self.headers.append((b"host", request_target_host(self.url)))
+        super().on_headers_complete()
+
+
+def request_target_host(url: bytes) -> bytes:
+    """The authority of an absolute-form request target ('http://a.example:80/x' ->
+    'a.example:80'); b"" when it has none (the guard refuses an empty Host)."""
+    _, sep, rest = url.partition(b"://")
+    if not sep:
+        return b""
+    for end in (b"/", b"?", b"#"):
+        rest = rest.split(end, 1)[0]
+    return rest

@@ -7,7 +7,7 @@ from fastapi.responses import HTMLResponse
 
 from paperatlas.web.context import context
 from paperatlas.web.maps import member_ids
-from paperatlas.web.params import Level, Name
+from paperatlas.web.params import Level, Name, topic_number
 from paperatlas.web.routes import Routes
 
 routes = Routes()
@@ -19,9 +19,10 @@ async def topic_page(request: Request, topic_id: str, level: Level = 0, list: Na
     web = context(request)
     web.check_filters(list_name=list)
     stored = web.maps.get(list or None)
-    if stored is None or not (topic_id.isascii() and topic_id.isdigit()):
+    number = topic_number(topic_id)
+    if stored is None or number is None:
         raise HTTPException(404)
-    topic = stored["by_topic"].get((level, int(topic_id)))
+    topic = stored["by_topic"].get((level, number))
     if topic is None:
         raise HTTPException(404)
     # representative papers first, then the rest in list order; only the papers that can
