@@ -13,8 +13,13 @@ dictionary gives it, and how close the model puts it to the field (the cosine wi
 vector of the glossary's Chinese terms: 噪声 over 噪音, 最优 over 最佳). Nothing here reads a Chinese rendering written by hand: which
 candidate a term uses is decided at run time (`zh_terms`), from these numbers.
 
-Line format: word<TAB>chinese cosine flag field<TAB>... (flag d: from the dictionary, m:
-the model's neighbour only), best cosine first.
+A third source is the glossary's own phrases, aligned word by word: the Chinese run
+(two to four characters) that most of the glossary terms holding an English word share
+("inference": 推理时, 推理加速, 成员推理 -> 推理), when two or more terms hold the word.
+
+Line format: word<TAB>chinese cosine flags field<TAB>..., flags the sources that give the
+candidate (d: the dictionary, m: the model's nearest words, g: the glossary's phrases),
+best cosine first.
 """
 
 from __future__ import annotations
@@ -60,6 +65,35 @@ def english_words(data: Path) -> list[str]:
     return sorted(words)
 
 
+MIN_GLOSSARY_TERMS = 2
+MIN_DICE = 0.5  # how strictly a Chinese run and an English word must go together
+
+
+def glossary_words() -> dict[str, str]:
+    """English word -> the Chinese run (one to four characters) that goes with it in the
+    glossary's terms: the best Dice coefficient between the terms whose English holds the
+    word and the terms whose Chinese holds the run (a run every term shares, such as 模型
+    in "large language model" and "language model", scores low for "large")."""
+    holding: dict[str, set[str]] = {}
+    runs_in: dict[str, set[str]] = {}
+    for zh, en in glossary_terms().items():
+        for word in set(_WORD.findall(en.lower())) - STOPWORDS:
+            holding.setdefault(word, set()).add(zh)
+        for run in {zh[i : i + n] for n in range(1, 5) for i in range(len(zh) - n + 1)}:
+            runs_in.setdefault(run, set()).add(zh)
+    out = {}
+    for word, terms in holding.items():
+        if len(terms) < MIN_GLOSSARY_TERMS:
+            continue
+        candidates = {zh[i : i + n] for zh in terms for n in range(1, 5) for i in range(len(zh) - n + 1)}
+        dice, _, run = max(
+            (2 * len(terms & runs_in[r]) / (len(terms) + len(runs_in[r])), len(r), r) for r in candidates
+        )
+        if dice >= MIN_DICE:
+            out[word] = run
+    return out
+
+
 def chinese_words() -> list[str]:
     frequency = zh_terms._jieba_frequency()
     chinese = [w for w in frequency if zh_terms.is_chinese(w) and all(zh_terms.is_chinese(c) for c in w)]
@@ -83,7 +117,9 @@ def main() -> None:
     zh_vectors = np.asarray(model.encode(chinese), dtype=np.float32)
     en_vectors = np.asarray(model.encode(english), dtype=np.float32)
     senses = {w: [s.chinese for s in zh_terms.senses([w])] for w in english}
-    extra = sorted({zh for found in senses.values() for zh in found} - set(chinese))
+    aligned = glossary_words()
+    print(f"{len(aligned)} words aligned in the glossary")
+    extra = sorted(({zh for found in senses.values() for zh in found} | set(aligned.values())) - set(chinese))
     index = {zh: i for i, zh in enumerate(chinese + extra)}
     all_vectors = np.vstack(
         [zh_vectors, np.asarray(model.encode(extra), dtype=np.float32).reshape(-1, zh_vectors.shape[1])]
@@ -95,21 +131,26 @@ def main() -> None:
     for start in range(0, len(english), 512):
         block = en_vectors[start : start + 512] @ zh_vectors.T
         for row, word, vector in zip(block, english[start : start + 512], en_vectors[start : start + 512]):
-            found: dict[str, tuple[float, str]] = {}
+            flags: dict[str, str] = {}
             for i in np.argsort(-row)[:NEIGHBOURS]:
                 if row[i] >= MIN_COSINE:
-                    found[chinese[i]] = (float(row[i]), "m", float(zh_vectors[i] @ field))
+                    flags[chinese[i]] = "m"
             for zh in senses[word]:
-                zh_vector = all_vectors[index[zh]]
-                found[zh] = (float(zh_vector @ vector), "d", float(zh_vector @ field))
-            ranked = sorted(found.items(), key=lambda kv: -kv[1][0])[:MAX_CANDIDATES]
+                flags[zh] = flags.get(zh, "") + "d"
+            if word in aligned:
+                flags[aligned[word]] = flags.get(aligned[word], "") + "g"
+            found = {
+                zh: (float(all_vectors[index[zh]] @ vector), flag, float(all_vectors[index[zh]] @ field))
+                for zh, flag in flags.items()
+            }
+            ranked = sorted(found.items(), key=lambda kv: ("g" not in kv[1][1], -kv[1][0]))[:MAX_CANDIDATES]
             if ranked:
                 lines.append(
                     word + "".join(f"\t{zh} {cos:.2f} {flag} {near:.2f}" for zh, (cos, flag, near) in ranked)
                 )
     OUT.write_text(
-        "# English word<TAB>Chinese candidate, use-multilingual cosine, d (CC-CEDICT) or m (model only),"
-        " cosine with the field\n"
+        "# English word<TAB>Chinese candidate, use-multilingual cosine, sources (d CC-CEDICT, m the model's"
+        " neighbours, g the glossary's phrases), cosine with the field\n"
         "# built by scripts/build_zh_lexicon.py\n" + "\n".join(lines) + "\n",
         encoding="utf-8",
     )

@@ -210,7 +210,9 @@ def test_collection_digest_and_chinese(atlas):
         assert "6 篇论文" in text and "## 概览" in text
         assert len(re.findall(r"^- ", text, flags=re.M)) >= 6
         html = atlas.digest(fmt="html", lang="zh", collection="to-read")
-        assert '<html lang="zh-CN">' in html and "proteins label" in html
+        assert '<html lang="zh-CN">' in html
+        # the topic's label in Chinese terms, marked as a machine gloss
+        assert "蛋白质标签" in html and "proteins label" not in html and "机器释义" in html
         # the map is the list's: the other papers show as context
         assert "灰点" in html
     finally:

@@ -36,6 +36,10 @@ def digest(
     if fmt not in FORMATS:
         raise PaperatlasError(f"unknown digest format {fmt!r} (md or html)")
     data = collect(store, list_name=list_name, collection=collection, progress=progress)
+    if lang == "zh":
+        from paperatlas.report.zh_card import localise_digest
+
+        data = localise_digest(data)
     if fmt == "html":
         return render_html(data, words, lang)
     return render_markdown(data, words, output=Path(output) if output else None)

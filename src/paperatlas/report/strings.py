@@ -45,6 +45,7 @@ STRINGS = {
         "named_count": "named contributions",
         "other_topics": "other topics",
         "not_on_map": "not on the map",
+        "gloss_note": "",
     },
     "zh": {
         "digest": "论文速览",
@@ -87,6 +88,7 @@ STRINGS = {
         "named_count": "命名贡献",
         "other_topics": "其他主题",
         "not_on_map": "不在地图上",
+        "gloss_note": "机器释义：各篇论文的主题词、领域与数字由离线词典和多语模型自动译出，未经人工校对。",
     },
 }
 

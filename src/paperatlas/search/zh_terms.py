@@ -40,6 +40,7 @@ FREQUENCY_WEIGHT = 0.04  # log of the Chinese word's jieba frequency
 SENSE_RANK_WEIGHT = 0.1  # 1 / (1 + the sense's place in its entry)
 EXACT_WEIGHT = 0.1  # the sense is the word as written, not only its stem
 DICTIONARY_WEIGHT = 0.5  # the dictionary and the model agree on it
+GLOSSARY_WEIGHT = 1.0  # the glossary's phrases align it with the word
 FIELD_WEIGHT = 0.5  # cosine with the field (the glossary's Chinese terms' mean vector)
 MIN_SCORE = 0.0  # below this no candidate is good enough: the word stays English
 MAX_CANDIDATES = 24  # a word's candidates scored by the model (most usual first)
@@ -187,19 +188,20 @@ def score(english: str, candidates: Sequence[Sense]) -> list[tuple[float, str]]:
 
 
 @functools.cache
-def lexicon() -> dict[str, list[tuple[str, float, bool, float]]]:
-    """models/zh-lexicon-v1.tsv: English word -> [(Chinese, model cosine, from the
-    dictionary, cosine with the field)]."""
+def lexicon() -> dict[str, list[tuple[str, float, str, float]]]:
+    """models/zh-lexicon-v1.tsv: English word -> [(Chinese, model cosine, its sources
+    (d: CC-CEDICT, m: the model's nearest words, g: the glossary's phrases), cosine with
+    the field)]."""
     from importlib import resources
 
-    out: dict[str, list[tuple[str, float, bool, float]]] = {}
+    out: dict[str, list[tuple[str, float, str, float]]] = {}
     path = resources.files("paperatlas") / "models" / LEXICON_FILE
     for line in path.read_text(encoding="utf-8").splitlines():
         if line and not line.startswith("#"):
             word, *found = line.split("\t")
             out[word] = [
-                (zh, float(cos), flag == "d", float(near))
-                for zh, cos, flag, near in (f.split(" ") for f in found)
+                (zh, float(cos), sources, float(near))
+                for zh, cos, sources, near in (f.split(" ") for f in found)
             ]
     return out
 
@@ -224,12 +226,13 @@ def word_candidates(word: str) -> list[tuple[float, str]]:
     ranked = [
         (
             MODEL_WEIGHT * cos
-            + DICTIONARY_WEIGHT * in_dictionary
+            + DICTIONARY_WEIGHT * ("d" in sources)
+            + GLOSSARY_WEIGHT * ("g" in sources)
             + FREQUENCY_WEIGHT * math.log1p(frequency.get(zh, 0))
             + FIELD_WEIGHT * near,
             zh,
         )
-        for zh, cos, in_dictionary, near in found
+        for zh, cos, sources, near in found
     ]
     return sorted(ranked, reverse=True)
 
@@ -357,6 +360,14 @@ def _join(pieces: Sequence[str]) -> str:
     return out
 
 
+_LATIN_CJK = re.compile(r"(?<=[A-Za-z0-9+\-.)])(?=[\u3400-\u9fff])|(?<=[\u3400-\u9fff])(?=[A-Za-z0-9(])")
+
+
+def _spaced(text: str) -> str:
+    """A space where Latin script meets Chinese, as Chinese technical writing sets it."""
+    return _LATIN_CJK.sub(" ", text)
+
+
 def _segments(tokens: Sequence[str]) -> list[list[tuple[float, str]]]:
     """The term cut into the fewest pieces with the fewest English words left: each piece's
     renderings (one, with no score, for a kept or unknown word)."""
@@ -369,6 +380,9 @@ def _segments(tokens: Sequence[str]) -> list[list[tuple[float, str]]]:
         if kept(token) or not token[:1].isalnum():
             best[i] = (rest[0], rest[1] + 1, [[(0.0, token)], *rest[2]])
             continue
+        if token.lower() in STOPWORDS:  # "due", "where": grammar the Chinese needs no word for
+            best[i] = rest
+            continue
         choice = None
         for size in range(min(MAX_PHRASE_WORDS, n - i), 0, -1):
             run = tokens[i : i + size]
@@ -380,13 +394,40 @@ def _segments(tokens: Sequence[str]) -> list[list[tuple[float, str]]]:
                 option = (after[0], after[1] + 1, [options, *after[2]])
                 if choice is None or option[:2] < choice[:2]:
                     choice = option
-        if choice is None:
-            if token.lower() in STOPWORDS:  # "due", "where": grammar the Chinese needs no word for
-                choice = rest
-            else:
-                choice = (rest[0] + 1, rest[1] + 1, [[(0.0, token)], *rest[2]])
-        best[i] = choice
+        best[i] = choice or (rest[0] + 1, rest[1] + 1, [[(0.0, token)], *rest[2]])
     return best[0][2]
+
+
+# English puts a modifier after its noun, behind a preposition; Chinese puts it before,
+# with 的 ("optimal transport for diffusion models" -> 用于扩散模型的最优传输)
+PREPOSITIONS = {
+    "for": "用于{b}的{a}",
+    "of": "{b}的{a}",
+    "in": "{b}中的{a}",
+    "on": "{b}上的{a}",
+    "with": "带{b}的{a}",
+    "via": "基于{b}的{a}",
+    "through": "通过{b}的{a}",
+    "under": "{b}下的{a}",
+    "without": "无需{b}的{a}",
+    "from": "来自{b}的{a}",
+}
+
+
+def _preposition_at(tokens: Sequence[str]) -> int | None:
+    """Where the term parts into a noun and its modifier: the first preposition with words
+    on both sides that no glossary phrase spans ("mixture of experts" is one term)."""
+    for p in range(1, len(tokens) - 1):
+        if tokens[p].lower() not in PREPOSITIONS:
+            continue
+        spanned = any(
+            _glossary_exact().get(" ".join(tokens[i:j]).lower())
+            for i in range(max(0, p - MAX_PHRASE_WORDS + 1), p)
+            for j in range(p + 2, min(len(tokens), i + MAX_PHRASE_WORDS) + 1)
+        )
+        if not spanned:
+            return p
+    return None
 
 
 @functools.lru_cache(maxsize=65536)
@@ -395,7 +436,12 @@ def to_chinese(term: str) -> str:
     unknown words stay English. Where several pieces each have a few renderings, the
     model's cosine between the English term and each whole rendering joins the pieces'
     scores (a word's sense is chosen in its phrase: "function spaces" -> 函数空间)."""
-    pieces = _segments(_TOKEN.findall(term))
+    tokens = _TOKEN.findall(term)
+    p = _preposition_at(tokens)
+    if p is not None:
+        noun, modifier = to_chinese(" ".join(tokens[:p])), to_chinese(" ".join(tokens[p + 1 :]))
+        return _spaced(PREPOSITIONS[tokens[p].lower()].format(a=noun, b=modifier)) if noun else modifier
+    pieces = _segments(tokens)
     if not pieces:
         return term
     combinations = [([zh], value) for value, zh in pieces[0]]
@@ -416,3 +462,30 @@ def to_chinese(term: str) -> str:
 
 def is_chinese(text: str) -> bool:
     return bool(_CJK.search(text))
+
+
+# how a label joins its terms, and the Chinese for each joint
+_LABEL_JOINTS = re.compile(r"\s*(&|\band\b|,|/|;|:)\s*")
+_JOINT_ZH = {"&": "与", "and": "与", ",": "、", "/": "/", ";": "；", ":": "："}
+
+
+@functools.lru_cache(maxsize=8192)
+def label_to_chinese(label: str) -> str:
+    """A topic label written in Chinese term by term ("Policy & reinforcement learning"
+    -> 策略与强化学习): its terms translated, its joints ("&", "and", ",") in Chinese."""
+    parts = _LABEL_JOINTS.split(label.strip())
+    out = []
+    for i, part in enumerate(parts):
+        if i % 2:
+            out.append(_JOINT_ZH[part.lower()])
+        elif part:
+            out.append(to_chinese(part))
+    return "".join(
+        piece if not out[:i] or not _needs_space(out[i - 1], piece) else " " + piece
+        for i, piece in enumerate(out)
+    )
+
+
+def _needs_space(before: str, after: str) -> bool:
+    """Latin script on both sides of a joint: "LLM / VLM" keeps its spaces."""
+    return before[-1:].isascii() and before[-1:].isalnum() and after[:1].isascii() and after[:1].isalnum()
