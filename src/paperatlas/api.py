@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from paperatlas.compare import Comparison
     from paperatlas.ingest import AddReport
     from paperatlas.recommend import Recommendations
+    from paperatlas.report.zh_card import ZhCard
     from paperatlas.search import SearchResult
 
 PathLike = str | os.PathLike[str]
@@ -495,6 +496,36 @@ class Atlas:
         from paperatlas.report.digest import digest
 
         return digest(self.store, fmt=fmt, lang=lang, **selection)
+
+    # -- Chinese, offline (machine gloss: report/zh_card.py, search/zh_terms.py) ------------
+    @staticmethod
+    def zh_card(paper: Mapping[str, Any], topic: str | None = None) -> ZhCard:
+        """A paper's offline Chinese card (kind, area, decision, name, headline number,
+        keyphrases, and `topic`, its topic's English label, as Chinese terms), from the
+        paper as `paper()` gives it (its stored fields and `facts`)."""
+        from paperatlas.report.zh_card import card
+
+        return card(dict(paper), dict(paper.get("facts") or {}), topic=topic)
+
+    @staticmethod
+    def zh_gloss(what: str, value: str | None) -> str | None:
+        """`value` in Chinese: what is 'kind', 'area', 'decision', 'label' (a topic's) or
+        'term' (any English term); None for no value."""
+        from paperatlas.report import zh_card
+
+        if not value:
+            return None
+        if what == "kind":
+            return zh_card.KINDS.get(value, value)
+        if what == "area":
+            return zh_card.area_zh(value)
+        if what == "decision":
+            return zh_card.decision_zh(value)
+        if what == "label":
+            return zh_card.label_to_chinese(value)
+        if what == "term":
+            return zh_card.to_chinese(value)
+        raise ValueError(f"unknown gloss {what!r}")
 
     def compare(self, list_a: str, list_b: str, **options: Any) -> Comparison:
         """Two lists side by side: shares by area and topic, risers, fallers, what is new."""

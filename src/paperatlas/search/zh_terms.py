@@ -399,9 +399,9 @@ def _segments(tokens: Sequence[str]) -> list[list[tuple[float, str]]]:
 
 
 # English puts a modifier after its noun, behind a preposition; Chinese puts it before,
-# with 的 ("optimal transport for diffusion models" -> 用于扩散模型的最优传输)
+# with 的 ("optimal transport for diffusion models" -> 面向扩散模型的最优传输)
 PREPOSITIONS = {
-    "for": "用于{b}的{a}",
+    "for": "面向{b}的{a}",
     "of": "{b}的{a}",
     "in": "{b}中的{a}",
     "on": "{b}上的{a}",
@@ -480,12 +480,4 @@ def label_to_chinese(label: str) -> str:
             out.append(_JOINT_ZH[part.lower()])
         elif part:
             out.append(to_chinese(part))
-    return "".join(
-        piece if not out[:i] or not _needs_space(out[i - 1], piece) else " " + piece
-        for i, piece in enumerate(out)
-    )
-
-
-def _needs_space(before: str, after: str) -> bool:
-    """Latin script on both sides of a joint: "LLM / VLM" keeps its spaces."""
-    return before[-1:].isascii() and before[-1:].isalnum() and after[:1].isascii() and after[:1].isalnum()
+    return _spaced("".join(out))
