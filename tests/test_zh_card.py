@@ -78,3 +78,33 @@ def test_chinese_digest_lines_are_chinese(cli):
     # every paper line holds Chinese terms; the English digest's lines hold none
     assert all(CJK.search(line) for line in bullets)
     assert not any(CJK.search(line) for line in english.splitlines() if line.startswith("- "))
+
+
+def test_show_prints_the_chinese_card(cli):
+    from paperatlas import Atlas
+
+    assert cli("add", str(SAMPLE))[0] == 0 and cli("enrich")[0] == 0
+    with Atlas(cli.db) as atlas:
+        pid = next(p["id"] for p in atlas.papers(limit=50) if (atlas.paper(p["id"]).facts or {}).get("name"))
+    code, out, _ = cli("show", pid, "--lang", "zh")
+    assert code == 0 and "中文卡片（机器释义）" in out and "主题词" in out and "类型" in out
+    assert "中文卡片" not in cli("show", pid)[1]
+    code, _, err = cli("show", pid, "--lang", "fr")
+    assert code == 2 and "--lang must be en or zh" in err
+
+
+def test_map_view_labels_in_chinese_keep_the_english():
+    view = {
+        "topics": {"broad": [{"id": 0, "label": "Policy & reinforcement learning"}], "fine": []},
+        "layer": {
+            "topics": {"broad": [{"id": 1, "label": "LLM CoT"}], "fine": [{"id": 2, "label": "Proteins"}]}
+        },
+    }
+    out = zh_card.localise_map_view(view)
+    assert out["topics"]["broad"][0] == {
+        "id": 0,
+        "label": "策略与强化学习",
+        "label_en": "Policy & reinforcement learning",
+    }
+    assert out["layer"]["topics"]["broad"][0]["label"] == "LLM CoT"  # every word kept
+    assert out["layer"]["topics"]["fine"][0]["label"] == "蛋白质"

@@ -411,11 +411,20 @@ class Atlas:
 
         return Path(write_png(dict(map_), self.store, Path(path)))
 
-    def write_map_html(self, map_: Map, path: PathLike) -> Path:
-        """A self-contained interactive map (works offline)."""
+    def write_map_html(self, map_: Map, path: PathLike, lang: str = "en") -> Path:
+        """A self-contained interactive map (works offline); lang zh: topic labels as
+        Chinese terms (a machine gloss)."""
         from paperatlas.report.mapplot import write_html
+        from paperatlas.report.zh_card import localise_map_view
 
-        return Path(write_html(dict(map_), self.store, Path(path)))
+        relabel: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+        if lang == "zh":
+            relabel = localise_map_view
+        elif lang != "en":
+            from paperatlas.errors import PaperatlasError
+
+            raise PaperatlasError(f"unknown map language {lang!r} (en or zh)")
+        return Path(write_html(dict(map_), self.store, Path(path), relabel=relabel))
 
     def references(self) -> list[ReferenceInfo]:
         """The references (fields lists are placed on) this atlas can use."""
@@ -526,6 +535,14 @@ class Atlas:
         if what == "term":
             return zh_card.to_chinese(value)
         raise ValueError(f"unknown gloss {what!r}")
+
+    @staticmethod
+    def zh_map_labels(view: dict[str, Any]) -> dict[str, Any]:
+        """A map view (`map_view`) with its topic labels as Chinese terms (`label_en`: the
+        English), changed in place and returned."""
+        from paperatlas.report.zh_card import localise_map_view
+
+        return localise_map_view(view)
 
     def compare(self, list_a: str, list_b: str, **options: Any) -> Comparison:
         """Two lists side by side: shares by area and topic, risers, fallers, what is new."""

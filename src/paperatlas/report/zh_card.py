@@ -210,3 +210,15 @@ def localise_digest(data: DigestData) -> DigestData:
         named=[lines[p.id] for p in data.named],
         with_code=[lines[p.id] for p in data.with_code],
     )
+
+
+def localise_map_view(view: dict[str, Any]) -> dict[str, Any]:
+    """A map view (`atlas.map_view`, what the web map and atlas.html draw) with its topics'
+    labels, and its field layer's, as Chinese terms; each English label kept as `label_en`."""
+    for topics in (view.get("topics"), (view.get("layer") or {}).get("topics")):
+        for level in ("broad", "fine"):
+            for topic in (topics or {}).get(level) or []:
+                if topic.get("label"):
+                    topic["label_en"] = topic["label"]
+                    topic["label"] = label_to_chinese(topic["label"])
+    return view

@@ -45,11 +45,11 @@ async def api_map(request: Request, list: Name = None):
         full = web.atlas.stored_map(stored["scope"])
         if full is not None:
             return JSONResponse(
-                labels_in_chinese(web.atlas.map_view(full)) if chinese else web.atlas.map_view(full)
+                Atlas.zh_map_labels(web.atlas.map_view(full)) if chinese else web.atlas.map_view(full)
             )
     view = stored["reader"].view_head()
     if chinese:
-        view = labels_in_chinese(view)
+        view = Atlas.zh_map_labels(view)
     view["points"] = point_rows(stored, points.overview())
     view["lod"] = {
         "papers": points.n,
@@ -58,18 +58,6 @@ async def api_map(request: Request, list: Name = None):
         "max_zoom": MAX_ZOOM,
     }
     return JSONResponse(view)
-
-
-def labels_in_chinese(view: dict) -> dict:
-    """A map view with its topics' labels (and its field layer's) as Chinese terms; the
-    English label kept as `label_en`."""
-    for topics in (view.get("topics"), (view.get("layer") or {}).get("topics")):
-        for level in ("broad", "fine"):
-            for topic in (topics or {}).get(level) or []:
-                if topic.get("label"):
-                    topic["label_en"] = topic["label"]
-                    topic["label"] = Atlas.zh_gloss("label", topic["label"])
-    return view
 
 
 @routes.get("/api/map/points")
