@@ -41,6 +41,8 @@ if TYPE_CHECKING:
     from paperatlas.atlas.view import MapReader
     from paperatlas.compare import Comparison
     from paperatlas.ingest import AddReport
+    from paperatlas.llm import Estimate as LlmEstimate
+    from paperatlas.llm import RunReport as LlmReport
     from paperatlas.recommend import Recommendations
     from paperatlas.report.zh_card import ZhCard
     from paperatlas.search import SearchResult
@@ -535,6 +537,41 @@ class Atlas:
         if what == "term":
             return zh_card.to_chinese(value)
         raise ValueError(f"unknown gloss {what!r}")
+
+    # -- a model the user brings (llm/): used only when asked --------------------------------
+    def llm_estimate(
+        self, task: str, concurrency: int = 8, list_name: str | None = None, limit: int | None = None
+    ) -> LlmEstimate:
+        """Papers without an answer, tokens, and (after some calls) time a run would take."""
+        from paperatlas.llm import endpoint_from_env, estimate
+
+        return estimate(self.store, task, endpoint_from_env(), concurrency, list_name, limit)
+
+    def llm_run(
+        self,
+        task: str,
+        concurrency: int = 8,
+        list_name: str | None = None,
+        limit: int | None = None,
+        progress: bool = False,
+    ) -> LlmReport:
+        """Ask the configured endpoint (PAPERATLAS_LLM_BASE_URL, _MODEL, _API_KEY) for every
+        paper lacking an answer: summarize (one Chinese sentence), title (Chinese), title-en
+        (English, untitled papers only). Resumable; answers naming a number or name the
+        abstract lacks are rejected and counted."""
+        from paperatlas.llm import endpoint_from_env, run_task
+
+        return run_task(self.store, task, endpoint_from_env(), concurrency, list_name, limit, progress)
+
+    def llm_answers(self, paper_id: str) -> dict[str, dict[str, Any]]:
+        """A paper's accepted answers by task ({"summarize": {"output", "model", "prompt"}})."""
+        from paperatlas.llm import TASKS
+
+        return {
+            task: found[paper_id]
+            for task in TASKS
+            if paper_id in (found := self.store.llm_accepted([paper_id], task))
+        }
 
     @staticmethod
     def zh_map_labels(view: dict[str, Any]) -> dict[str, Any]:
