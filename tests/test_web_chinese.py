@@ -77,3 +77,25 @@ def test_cards_badges_follow_the_language(client):
     assert re.search(r'class="badge kind kind-method" href="[^"]*">方法</a>', html)
     english = client.get("/papers", params={"kind": "method"}).text
     assert re.search(r'class="badge kind kind-method" href="[^"]*">method</a>', english)
+
+
+def test_a_models_answers_show_beside_the_offline_card(client, db):
+    from paperatlas import Atlas
+
+    with Atlas(db) as atlas:
+        atlas.store.put_llm_result(
+            "protein-04", "summarize", "qwen", "v1", "本文研究蛋白质结构。", True, None, 9, 0.1
+        )
+        atlas.store.put_llm_result("protein-04", "title", "qwen", "v1", "蛋白质结构预测", True, None, 9, 0.1)
+        atlas.store.put_llm_result(
+            "protein-05", "summarize", "qwen", "v1", "准确率 99%。", False, "number", 9, 0.1
+        )
+    html = client.get("/papers/protein-04", params={"lang": "zh"}).text
+    assert 'id="model-summary"' in html and "本文研究蛋白质结构。" in html and "qwen" in html
+    assert 'id="model-title"' in html and 'id="zh-card"' in html  # the card stays
+    english = client.get("/papers/protein-04").text
+    assert "本文研究蛋白质结构。" not in english
+    rejected = client.get("/papers/protein-05", params={"lang": "zh"}).text
+    assert "准确率 99%" not in rejected and 'id="zh-card"' in rejected
+    digest = Atlas(db).digest(lang="zh")
+    assert re.search(r"^- .*蛋白质结构预测", digest, flags=re.M)

@@ -39,7 +39,8 @@ def digest(
     if lang == "zh":
         from paperatlas.report.zh_card import localise_digest
 
-        data = localise_digest(data)
+        answers = store.llm_accepted([p.id for p in data.papers], "title")
+        data = localise_digest(data, {pid: a["output"] for pid, a in answers.items()})
     if fmt == "html":
         return render_html(data, words, lang)
     return render_markdown(data, words, output=Path(output) if output else None)

@@ -173,12 +173,14 @@ def card(row: dict[str, Any], facts: dict[str, Any], topic: str | None = None) -
     )
 
 
-def paper_line_zh(p: PaperLine) -> PaperLine:
-    """A digest line in Chinese: what the paper is about as Chinese terms in place of a
-    title written from its abstract (a title the list gave follows in parentheses), the
-    number with what it measures, the area."""
+def paper_line_zh(p: PaperLine, model_title: str | None = None) -> PaperLine:
+    """A digest line in Chinese: the Chinese title a model wrote (`llm title`), else what
+    the paper is about as Chinese terms in place of a title written from its abstract (a
+    title the list gave follows in parentheses); the number with what it measures; the area."""
     about = "、".join(keyphrases_zh(p.keyphrases, 3))
-    if about:
+    if model_title:
+        title = model_title
+    elif about:
         title = f"{about}（{p.title}）" if p.has_title else about
     else:
         title = p.title
@@ -195,9 +197,11 @@ def group_zh(group: Group, lines: dict[str, PaperLine]) -> Group:
     )
 
 
-def localise_digest(data: DigestData) -> DigestData:
-    """The digest with every per-paper line, area and topic label in Chinese terms."""
-    lines = {p.id: paper_line_zh(p) for p in data.papers}
+def localise_digest(data: DigestData, model_titles: dict[str, str] | None = None) -> DigestData:
+    """The digest with every per-paper line, area and topic label in Chinese terms
+    (`model_titles`: paper id -> the Chinese title a model wrote, used where there is one)."""
+    titles = model_titles or {}
+    lines = {p.id: paper_line_zh(p, titles.get(p.id)) for p in data.papers}
     by_area: dict[str | None, int] = {}
     for area, count in data.by_area:
         key = area_zh(area)

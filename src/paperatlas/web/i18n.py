@@ -149,6 +149,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "机器释义：术语由离线词典与多语模型自动选取，未经人工校对。",
     },
     "zh_about": {"en": "About", "zh": "主题词"},
+    "model_summary": {"en": "Summary", "zh": "模型摘要"},
+    "by_model": {"en": "written by the model", "zh": "由模型生成："},
     "zh_number": {"en": "Headline number", "zh": "主要数字"},
     "display_title_note": {
         "en": "Title written by paperatlas: the list gives none.",

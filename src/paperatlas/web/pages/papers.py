@@ -111,6 +111,7 @@ async def paper_page(request: Request, paper_id: str):
     liked = paper["id"] in web.atlas.liked_ids()
     broad = (topic or {}).get("broad") or {}
     zh_card = web.atlas.zh_card(paper, topic=broad.get("label")) if page_lang(request) == "zh" else None
+    model = web.atlas.llm_answers(paper["id"])  # a model's accepted answers, when the user ran one
     return web.render(
         request,
         "paper.html",
@@ -118,6 +119,7 @@ async def paper_page(request: Request, paper_id: str):
         facts=paper.get("facts") or {},
         topic=topic,
         zh_card=zh_card,
+        model=model,
         similar=web.cards(similar_rows, stored),
         liked=liked,
     )
