@@ -105,7 +105,7 @@ def _simplified_heads() -> list[str]:
 
 
 @functools.cache
-def _reverseglossary_terms() -> dict[str, str]:
+def _reverse_glossary() -> dict[str, str]:
     """Stem key of each English glossary term -> its first Chinese term."""
     out: dict[str, str] = {}
     for zh, en in glossary_terms().items():
@@ -342,7 +342,7 @@ def word_options(word: str) -> tuple[tuple[float, str], ...]:
 def _phrase_options(tokens: Sequence[str]) -> list[tuple[float, str]]:
     """Renderings of a run of words as one phrase (the glossary's, the dictionary's)."""
     words = [t.lower() for t in tokens]
-    zh = _glossary_exact().get(" ".join(words)) or _reverseglossary_terms().get(_key(words))
+    zh = _glossary_exact().get(" ".join(words)) or _reverse_glossary().get(_key(words))
     if zh:
         return [(GLOSSARY_SCORE, zh)]
     if len(words) == 1:
