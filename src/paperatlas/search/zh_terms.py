@@ -4,16 +4,22 @@ already ships, read the other way round, and the multilingual model choosing amo
 - The shipped glossary (`models/glossary_zh_en.tsv`, Chinese -> English), reversed, gives
   the field's own rendering of a term it holds ("graph neural network" -> 图神经网络);
   it overrides everything else.
-- CC-CEDICT's senses (`search/dictionary.py`), reversed, give each English word or
-  phrase its candidate Chinese headwords. A general dictionary offers many (model ->
-  典型, 原型, 型号, 模型, ...): each is scored by how close the multilingual model
-  (use-multilingual) puts it to the English word, how usual the Chinese word is
-  (jieba's word frequencies) and where the sense stands in its entry.
-- A term is cut into the fewest known pieces (a whole phrase before its words) and the
-  pieces' Chinese joined in the English order, which is the order of a Chinese noun
-  phrase ("sparse attention" -> 稀疏 注意力).
+- Each English word's candidates come from the shipped lexicon (`models/zh-lexicon-v1.tsv`,
+  built by scripts/build_zh_lexicon.py): the CC-CEDICT headwords whose senses give the
+  word (`search/dictionary.py`, read in reverse), the Chinese words the multilingual
+  model (use-multilingual) puts nearest to it, and the run of characters the glossary's
+  terms holding the word share. A candidate scores by the model's cosine, which sources
+  give it, how usual the Chinese word is (jieba's frequencies) and how close it sits to
+  the field (`word_candidates`). A word the lexicon lacks takes CC-CEDICT's senses, scored
+  by the model live.
+- A term is cut into the fewest known pieces (a glossary or dictionary phrase before its
+  words) and the pieces joined in the English order, the order of a Chinese noun phrase
+  ("sparse attention" -> 稀疏注意力); the model's cosine between the English term and each
+  whole rendering picks among the pieces' best few. A prepositional modifier goes before
+  its noun with 的 (`PREPOSITIONS`), fixed morphemes render word formation
+  (`COMPOUND_HEADS`, `PREFIXES`, `SUFFIXES`: "target-aware" -> 目标感知).
 - Words Chinese writing keeps in English stay English: acronyms, coined and mixed-case
-  names (LoRA, GPT-4, CoDeC), and any word neither dictionary knows.
+  names (LoRA, GPT-4, CoDeC), and any word no source knows.
 
 Terms are matched by light stems (`snippets.stem`: "networks" finds "network").
 """
@@ -39,7 +45,7 @@ MODEL_WEIGHT = 1.0  # cosine of the English word and the Chinese word (use-multi
 FREQUENCY_WEIGHT = 0.04  # log of the Chinese word's jieba frequency
 SENSE_RANK_WEIGHT = 0.1  # 1 / (1 + the sense's place in its entry)
 EXACT_WEIGHT = 0.1  # the sense is the word as written, not only its stem
-DICTIONARY_WEIGHT = 0.5  # the dictionary and the model agree on it
+DICTIONARY_WEIGHT = 0.5  # CC-CEDICT gives it for the word
 GLOSSARY_WEIGHT = 1.0  # the glossary's phrases align it with the word
 FIELD_WEIGHT = 0.5  # cosine with the field (the glossary's Chinese terms' mean vector)
 MIN_SCORE = 0.0  # below this no candidate is good enough: the word stays English
@@ -154,6 +160,7 @@ _MODEL = _Model()
 
 
 _SEEN: dict[str, np.ndarray] = {}  # text -> its vector (words repeat across terms)
+MAX_SEEN = 100_000  # vectors kept (a server translates terms for as long as it runs)
 
 
 def _vectors(texts: Sequence[str]) -> list[np.ndarray | None]:
@@ -162,6 +169,8 @@ def _vectors(texts: Sequence[str]) -> list[np.ndarray | None]:
     if backend is None:
         return [None] * len(texts)
     missing = [t for t in dict.fromkeys(texts) if t not in _SEEN]
+    if len(_SEEN) + len(missing) > MAX_SEEN:
+        _SEEN.clear()
     if missing:
         for text, row in zip(missing, np.asarray(backend.encode(missing), dtype=np.float32)):
             _SEEN[text] = row
@@ -243,8 +252,8 @@ def kept(token: str) -> bool:
 
 
 # English word-formation whose Chinese is a fixed morpheme: a hyphenated compound's last
-# part ("target-aware" -> 目标感知, "VAE-based" -> 基于 VAE 的), a word's first part
-# ("multi-source" -> 多源, "self-supervised" -> 自监督) and its derivational suffix
+# part ("target-aware" -> 目标感知, "parameter-free" -> 无参数), a word's first part
+# ("multi-source" -> 多来源, "self-supervised" -> 自监督) and its derivational suffix
 # ("learnable" -> 可学习, "transferability" -> 可迁移性). {} is the rest, in Chinese.
 COMPOUND_HEADS = {
     "aware": "{}感知",
