@@ -503,7 +503,8 @@ class Atlas:
         return recommend(self.store, collection=collection, k=k, **filters)
 
     def digest(self, fmt: str = "md", lang: str = "en", **selection: Any) -> str:
-        """A shareable report grouped by topic (md | html; headings en | zh)."""
+        """A shareable report grouped by topic (md | html; en | zh: in Chinese, every paper
+        line, area and topic label as Chinese terms, a machine gloss)."""
         from paperatlas.report.digest import digest
 
         return digest(self.store, fmt=fmt, lang=lang, **selection)

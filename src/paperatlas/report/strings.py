@@ -1,4 +1,5 @@
-"""The digest's own words in English and Chinese (paper text is never translated)."""
+"""The digest's own words in English and Chinese. (In Chinese the papers' lines, areas and
+topic labels are glossed as Chinese terms by zh_card.py; abstracts are never translated.)"""
 
 from __future__ import annotations
 
@@ -105,7 +106,7 @@ def group_label(label: str, words: dict) -> str:
     return words[SENTINELS[label]] if label in SENTINELS else label
 
 
-LANGUAGES = tuple(STRINGS)  # the languages a digest's headings come in
+LANGUAGES = tuple(STRINGS)  # the languages a digest comes in
 
 
 def strings(lang: str) -> dict:
