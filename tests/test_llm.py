@@ -189,3 +189,18 @@ def test_a_killed_run_resumes_with_nothing_lost_or_repeated(tmp_path):
     again = sum(n - 1 for n in stub.requests.values())
     assert again <= 8 and asked_before - stored <= 8
     assert f"asked {1000 - stored:,}" in resumed.stdout or f"asked {1000 - stored}" in resumed.stdout
+
+
+def test_an_atlas_opened_read_only_before_the_table_existed_reads_no_answers(tmp_path):
+    from paperatlas.store import MIGRATIONS, Store
+
+    db = tmp_path / "atlas.db"
+    with Atlas(db) as atlas:
+        atlas.add([synthetic_papers(tmp_path / "papers.jsonl", 3)], enrich=False)
+    with sqlite3.connect(db) as conn:  # as an atlas written before llm_results was added
+        conn.execute("DROP TABLE llm_results")
+        conn.execute(f"PRAGMA user_version = {len(MIGRATIONS) - 1}")
+    reader = Store(db, read_only=True)
+    assert (
+        reader.llm_accepted(["p0000"], "summarize") == {} and reader.llm_done("summarize", "m", "v1") == set()
+    )

@@ -3,6 +3,7 @@ answer, whether it was accepted (and why not), its tokens and seconds."""
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterable
 from typing import Any
 
@@ -10,10 +11,20 @@ from paperatlas.store.connection import StoreBase
 
 
 class LlmRows(StoreBase):
-    """The `llm_results` table."""
+    """The `llm_results` table. An atlas opened read-only before the migration that made it
+    has none: it reads as empty (a read-only open does not upgrade, schema.READABLE_FROM)."""
+
+    def _has_llm_results(self) -> bool:
+        try:
+            self.conn.execute("SELECT 1 FROM llm_results LIMIT 0")
+        except sqlite3.OperationalError:
+            return False
+        return True
 
     def llm_done(self, task: str, model: str, prompt: str) -> set[str]:
         """Ids of the papers that have an answer (accepted or not) for this task, model and prompt."""
+        if not self._has_llm_results():
+            return set()
         rows = self.conn.execute(
             "SELECT paper_id FROM llm_results WHERE task = ? AND model = ? AND prompt = ?",
             (task, model, prompt),
@@ -44,6 +55,8 @@ class LlmRows(StoreBase):
         """Per paper, its newest accepted answer for `task` (any model): output, model, prompt."""
         ids = list(ids)
         out: dict[str, dict[str, Any]] = {}
+        if not self._has_llm_results():
+            return out
         for start in range(0, len(ids), 500):
             chunk = ids[start : start + 500]
             marks = ",".join("?" * len(chunk))
@@ -58,6 +71,8 @@ class LlmRows(StoreBase):
 
     def llm_stats(self, task: str, model: str, prompt: str) -> dict[str, float]:
         """Answers, rejected answers, mean tokens and mean seconds of a call so far."""
+        if not self._has_llm_results():
+            return {"answers": 0, "rejected": 0, "tokens": 0, "seconds": 0}
         row = self.conn.execute(
             "SELECT count(*), coalesce(sum(accepted = 0), 0), coalesce(avg(tokens), 0), coalesce(avg(seconds), 0) "
             "FROM llm_results WHERE task = ? AND model = ? AND prompt = ?",
