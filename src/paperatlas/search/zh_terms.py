@@ -181,7 +181,8 @@ def score(english: str, candidates: Sequence[Sense]) -> list[tuple[float, str]]:
     """(score, Chinese) of dictionary candidates, best first, the model asked live."""
     frequency = _jieba_frequency()
     pool = sorted(candidates, key=lambda s: (-frequency.get(s.chinese, 0), s.rank))[:MAX_CANDIDATES]
-    vectors = _vectors([english, *(s.chinese for s in pool)])
+    # one candidate has nothing to be chosen over: the model is not asked (it is the slow part)
+    vectors = _vectors([english, *(s.chinese for s in pool)]) if len(pool) > 1 else [None] * (len(pool) + 1)
     out = []
     for sense, vector in zip(pool, vectors[1:]):
         cos = float(vectors[0] @ vector) if vectors[0] is not None and vector is not None else 0.0
