@@ -201,6 +201,7 @@ def test_overview_counts_names_and_code(atlas):
     assert data.map_png[:4] == b"\x89PNG"
 
 
+@pytest.mark.slow  # Chinese terms: the multilingual model's real weights
 def test_collection_digest_and_chinese(atlas):
     liked = [pid for pid, t in TOPICS.items() if t == "proteins"][:6]
     atlas.like(liked, collection="to-read")

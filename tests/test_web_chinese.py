@@ -32,6 +32,7 @@ def test_language_from_accept_language(header, lang):
     assert lang_from_header(header) == lang
 
 
+@pytest.mark.slow  # Chinese terms: the multilingual model's real weights
 def test_paper_page_shows_the_chinese_card(client):
     html = client.get("/papers/protein-03", params={"lang": "zh"}).text
     assert 'id="zh-card"' in html and "机器释义" in html and "中文卡片" in html
@@ -41,6 +42,7 @@ def test_paper_page_shows_the_chinese_card(client):
     assert 'id="zh-card"' not in english
 
 
+@pytest.mark.slow  # Chinese terms: the multilingual model's real weights
 def test_the_browser_language_chooses_chinese_and_pages_are_cached_per_language(client):
     zh = client.get("/papers/protein-03", headers={"Accept-Language": "zh-CN,zh;q=0.9"})
     assert "Accept-Language" in zh.headers["vary"]
@@ -57,6 +59,7 @@ def test_the_browser_language_chooses_chinese_and_pages_are_cached_per_language(
     )
 
 
+@pytest.mark.slow  # Chinese terms: the multilingual model's real weights
 def test_topic_labels_in_chinese_on_pages_and_the_map(client):
     data = client.get("/api/map").json()
     topic = data["topics"]["broad"][0]
@@ -71,6 +74,7 @@ def test_topic_labels_in_chinese_on_pages_and_the_map(client):
     assert zh_topic["label"] in overview
 
 
+@pytest.mark.slow  # Chinese terms: the multilingual model's real weights
 def test_cards_badges_follow_the_language(client):
     html = client.get("/papers", params={"lang": "zh", "kind": "method"}).text
     assert 'class="badge kind kind-method"' in html
@@ -79,6 +83,7 @@ def test_cards_badges_follow_the_language(client):
     assert re.search(r'class="badge kind kind-method" href="[^"]*">method</a>', english)
 
 
+@pytest.mark.slow  # Chinese terms: the multilingual model's real weights
 def test_a_models_answers_show_beside_the_offline_card(client, db):
     from paperatlas import Atlas
 

@@ -37,6 +37,7 @@ def test_every_iclr_area_has_its_chinese():
         assert zh_card.area_zh(area) == zh_card.AREAS[area]
 
 
+@pytest.mark.slow  # Chinese terms: the multilingual model's real weights
 def test_a_headline_number_says_what_it_measures():
     item = {
         "text": "up to 6.7x",
@@ -50,6 +51,7 @@ def test_a_headline_number_says_what_it_measures():
     assert zh_card.number_zh(None) is None
 
 
+@pytest.mark.slow  # Chinese terms: the multilingual model's real weights
 def test_card_of_a_paper():
     facts = {
         "name": "CIMemories",
@@ -66,6 +68,7 @@ def test_card_of_a_paper():
     assert card.note == "机器释义"
 
 
+@pytest.mark.slow  # Chinese terms: the multilingual model's real weights
 def test_chinese_digest_lines_are_chinese(cli):
     assert cli("add", str(SAMPLE))[0] == 0
     assert cli("enrich")[0] == 0
@@ -80,6 +83,7 @@ def test_chinese_digest_lines_are_chinese(cli):
     assert not any(CJK.search(line) for line in english.splitlines() if line.startswith("- "))
 
 
+@pytest.mark.slow  # Chinese terms: the multilingual model's real weights
 def test_show_prints_the_chinese_card(cli):
     from paperatlas import Atlas
 
@@ -93,6 +97,7 @@ def test_show_prints_the_chinese_card(cli):
     assert code == 2 and "--lang must be en or zh" in err
 
 
+@pytest.mark.slow  # Chinese terms: the multilingual model's real weights
 def test_map_view_labels_in_chinese_keep_the_english():
     view = {
         "topics": {"broad": [{"id": 0, "label": "Policy & reinforcement learning"}], "fine": []},

@@ -8,6 +8,8 @@ import pytest
 
 from paperatlas.search import zh_terms
 
+pytestmark = pytest.mark.slow  # the multilingual model's real weights choose among renderings
+
 
 @pytest.mark.parametrize(
     ("term", "chinese"),
