@@ -104,3 +104,21 @@ def test_a_models_answers_show_beside_the_offline_card(client, db):
     assert "准确率 99%" not in rejected and 'id="zh-card"' in rejected
     digest = Atlas(db).digest(lang="zh")
     assert re.search(r"^- .*蛋白质结构预测", digest, flags=re.M)
+
+
+@pytest.mark.slow  # Chinese terms: the multilingual model's real weights
+def test_cards_show_a_models_chinese_summary_in_chinese(client, db):
+    from paperatlas import Atlas
+
+    with Atlas(db) as atlas:
+        atlas.store.put_llm_result(
+            "robots-03", "summarize", "qwen", "v1", "本文研究机器人抓取。", True, None, 9, 0.1
+        )
+    zh = client.get("/papers", params={"lang": "zh", "q": "", "kind": ""}).text
+    page = (
+        zh if "robots-03" in zh else client.get("/search", params={"q": "robot grasping", "lang": "zh"}).text
+    )
+    cards = re.findall(r'<article class="card" data-paper="robots-03">.*?</article>', page, flags=re.S)
+    assert cards and '<p class="gist" lang="zh-CN">本文研究机器人抓取。</p>' in cards[0]
+    english = client.get("/papers").text + client.get("/search", params={"q": "robot grasping"}).text
+    assert "本文研究机器人抓取。" not in english

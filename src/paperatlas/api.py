@@ -564,6 +564,10 @@ class Atlas:
 
         return run_task(self.store, task, endpoint_from_env(), concurrency, list_name, limit, progress)
 
+    def llm_summaries(self, ids: list[str]) -> dict[str, str]:
+        """Per paper, the Chinese summary a model wrote and the checks accepted (none: absent)."""
+        return {pid: a["output"] for pid, a in self.store.llm_accepted(ids, "summarize").items()}
+
     def llm_answers(self, paper_id: str) -> dict[str, dict[str, Any]]:
         """A paper's accepted answers by task ({"summarize": {"output", "model", "prompt"}})."""
         from paperatlas.llm import TASKS

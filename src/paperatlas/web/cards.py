@@ -24,9 +24,11 @@ def card_renderer(
     t: Callable[[str], str],
     link: Callable[..., str],
     gloss: Callable[[str, str | None], str | None] = lambda what, value: value,
+    chinese: bool = False,
 ) -> Callable[[dict[str, Any]], Markup]:
     """card(p) -> the card's HTML, for one page's language (`t`, and `gloss(what, value)`
-    for the kind, topic, area and decision badges) and links (`link`)."""
+    for the kind, topic, area and decision badges; `chinese`: a model's Chinese summary,
+    where there is one, in place of the gist) and links (`link`)."""
     liked_label, like_label = escape(t("liked")), escape(t("like"))
     untitled, with_code, why_label = escape(t("untitled")), escape(t("with_code")), escape(t("why"))
     title_only = escape(t("title_only"))
@@ -93,6 +95,8 @@ def card_renderer(
                 for s in p["snippet"]
             )
             out.append(f'  <p class="snippet">{pieces}</p>\n')
+        elif chinese and p.get("summary_zh"):
+            out.append(f'  <p class="gist" lang="zh-CN">{escape(p["summary_zh"])}</p>\n')
         elif p.get("gist"):
             out.append(f'  <p class="gist">{escape(p["gist"])}</p>\n')
         elif p.get("abstract"):

@@ -102,7 +102,7 @@ class PageRenderer:
             lang=lang,
             gloss=gloss,
             link=link,
-            card=card_renderer(self.env, t, link, gloss),
+            card=card_renderer(self.env, t, link, gloss, chinese=lang == "zh"),
             request=request,
             switch_url=switch_url,
             path=request.url.path,
