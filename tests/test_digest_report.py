@@ -201,6 +201,7 @@ def test_overview_counts_names_and_code(atlas):
     assert data.map_png[:4] == b"\x89PNG"
 
 
+@pytest.mark.slow  # Chinese terms: the multilingual model's real weights
 def test_collection_digest_and_chinese(atlas):
     liked = [pid for pid, t in TOPICS.items() if t == "proteins"][:6]
     atlas.like(liked, collection="to-read")
@@ -210,7 +211,9 @@ def test_collection_digest_and_chinese(atlas):
         assert "6 篇论文" in text and "## 概览" in text
         assert len(re.findall(r"^- ", text, flags=re.M)) >= 6
         html = atlas.digest(fmt="html", lang="zh", collection="to-read")
-        assert '<html lang="zh-CN">' in html and "proteins label" in html
+        assert '<html lang="zh-CN">' in html
+        # the topic's label in Chinese terms, marked as a machine gloss
+        assert "蛋白质标签" in html and "proteins label" not in html and "机器释义" in html
         # the map is the list's: the other papers show as context
         assert "灰点" in html
     finally:

@@ -28,7 +28,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("compare", "recommend"),  # side by side: neither imports the other
     ("atlas",),
     ("search",),
-    ("enrich",),
+    ("enrich", "llm"),  # side by side: the model the user brings is a stage after enrich
     ("embed",),
     ("ingest",),
     ("sources",),

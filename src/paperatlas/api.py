@@ -41,7 +41,10 @@ if TYPE_CHECKING:
     from paperatlas.atlas.view import MapReader
     from paperatlas.compare import Comparison
     from paperatlas.ingest import AddReport
+    from paperatlas.llm import Estimate as LlmEstimate
+    from paperatlas.llm import RunReport as LlmReport
     from paperatlas.recommend import Recommendations
+    from paperatlas.report.zh_card import ZhCard
     from paperatlas.search import SearchResult
 
 PathLike = str | os.PathLike[str]
@@ -410,11 +413,20 @@ class Atlas:
 
         return Path(write_png(dict(map_), self.store, Path(path)))
 
-    def write_map_html(self, map_: Map, path: PathLike) -> Path:
-        """A self-contained interactive map (works offline)."""
+    def write_map_html(self, map_: Map, path: PathLike, lang: str = "en") -> Path:
+        """A self-contained interactive map (works offline); lang zh: topic labels as
+        Chinese terms (a machine gloss)."""
         from paperatlas.report.mapplot import write_html
+        from paperatlas.report.zh_card import localise_map_view
 
-        return Path(write_html(dict(map_), self.store, Path(path)))
+        relabel: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+        if lang == "zh":
+            relabel = localise_map_view
+        elif lang != "en":
+            from paperatlas.errors import PaperatlasError
+
+            raise PaperatlasError(f"unknown map language {lang!r} (en or zh)")
+        return Path(write_html(dict(map_), self.store, Path(path), relabel=relabel))
 
     def references(self) -> list[ReferenceInfo]:
         """The references (fields lists are placed on) this atlas can use."""
@@ -491,10 +503,88 @@ class Atlas:
         return recommend(self.store, collection=collection, k=k, **filters)
 
     def digest(self, fmt: str = "md", lang: str = "en", **selection: Any) -> str:
-        """A shareable report grouped by topic (md | html; headings en | zh)."""
+        """A shareable report grouped by topic (md | html; en | zh: in Chinese, every paper
+        line, area and topic label as Chinese terms, a machine gloss)."""
         from paperatlas.report.digest import digest
 
         return digest(self.store, fmt=fmt, lang=lang, **selection)
+
+    # -- Chinese, offline (machine gloss: report/zh_card.py, search/zh_terms.py) ------------
+    @staticmethod
+    def zh_card(paper: Mapping[str, Any], topic: str | None = None) -> ZhCard:
+        """A paper's offline Chinese card (kind, area, decision, name, headline number,
+        keyphrases, and `topic`, its topic's English label, as Chinese terms), from the
+        paper as `paper()` gives it (its stored fields and `facts`)."""
+        from paperatlas.report.zh_card import card
+
+        return card(dict(paper), dict(paper.get("facts") or {}), topic=topic)
+
+    @staticmethod
+    def zh_gloss(what: str, value: str | None) -> str | None:
+        """`value` in Chinese: what is 'kind', 'area', 'decision', 'label' (a topic's) or
+        'term' (any English term); None for no value."""
+        from paperatlas.report import zh_card
+
+        if not value:
+            return None
+        if what == "kind":
+            return zh_card.KINDS.get(value, value)
+        if what == "area":
+            return zh_card.area_zh(value)
+        if what == "decision":
+            return zh_card.decision_zh(value)
+        if what == "label":
+            return zh_card.label_to_chinese(value)
+        if what == "term":
+            return zh_card.to_chinese(value)
+        raise ValueError(f"unknown gloss {what!r}")
+
+    # -- a model the user brings (llm/): used only when asked --------------------------------
+    def llm_estimate(
+        self, task: str, concurrency: int = 8, list_name: str | None = None, limit: int | None = None
+    ) -> LlmEstimate:
+        """Papers without an answer, tokens, and (after some calls) time a run would take."""
+        from paperatlas.llm import endpoint_from_env, estimate
+
+        return estimate(self.store, task, endpoint_from_env(), concurrency, list_name, limit)
+
+    def llm_run(
+        self,
+        task: str,
+        concurrency: int = 8,
+        list_name: str | None = None,
+        limit: int | None = None,
+        progress: bool = False,
+    ) -> LlmReport:
+        """Ask the configured endpoint (PAPERATLAS_LLM_BASE_URL, _MODEL, _API_KEY) for every
+        paper lacking an answer: summarize (one Chinese sentence), title (Chinese), title-en
+        (English, untitled papers only). Resumable; answers naming a number or name the
+        abstract lacks are rejected and counted."""
+        from paperatlas.llm import endpoint_from_env, run_task
+
+        return run_task(self.store, task, endpoint_from_env(), concurrency, list_name, limit, progress)
+
+    def llm_summaries(self, ids: list[str]) -> dict[str, str]:
+        """Per paper, the Chinese summary a model wrote and the checks accepted (none: absent)."""
+        return {pid: a["output"] for pid, a in self.store.llm_accepted(ids, "summarize").items()}
+
+    def llm_answers(self, paper_id: str) -> dict[str, dict[str, Any]]:
+        """A paper's accepted answers by task ({"summarize": {"output", "model", "prompt"}})."""
+        from paperatlas.llm import TASKS
+
+        return {
+            task: found[paper_id]
+            for task in TASKS
+            if paper_id in (found := self.store.llm_accepted([paper_id], task))
+        }
+
+    @staticmethod
+    def zh_map_labels(view: dict[str, Any]) -> dict[str, Any]:
+        """A map view (`map_view`) with its topic labels as Chinese terms (`label_en`: the
+        English), changed in place and returned."""
+        from paperatlas.report.zh_card import localise_map_view
+
+        return localise_map_view(view)
 
     def compare(self, list_a: str, list_b: str, **options: Any) -> Comparison:
         """Two lists side by side: shares by area and topic, risers, fallers, what is new."""

@@ -31,7 +31,7 @@ from paperatlas.cli.common import (
     stdout_text,
 )
 from paperatlas.errors import PaperatlasError
-from paperatlas.results import KINDS
+from paperatlas.results import KINDS, PaperDetail
 
 if TYPE_CHECKING:
     from paperatlas.results import AddReport, FileReport, ListStats
@@ -311,9 +311,14 @@ def _area_cell(row: dict[str, Any]) -> Text:
 @app.command()
 def show(
     paper_id: Annotated[str, typer.Argument(metavar="ID", help="Paper id or a unique prefix of it.")],
+    lang: Annotated[
+        str, typer.Option("--lang", help="en, or zh: also the paper's Chinese card (a machine gloss).")
+    ] = "en",
     db: DbOption = None,
 ) -> None:
     """Show one paper: every field, its lists and its extracted facts."""
+    if lang not in ("en", "zh"):
+        raise UserError(f"--lang must be en or zh, not {lang!r}")
     atlas = open_atlas(db)
     paper = atlas.paper(paper_id)
     if paper is None:
@@ -347,6 +352,30 @@ def show(
 
         console.print(Text("\nfacts", style="bold"))
         console.print(render_facts(facts))
+    if lang == "zh":
+        _show_zh_card(atlas, paper)
+
+
+def _show_zh_card(atlas: Atlas, paper: PaperDetail) -> None:
+    topic = (paper.topics or {}).get("topic") or {}
+    card = atlas.zh_card(paper, topic=topic.get("label"))
+    console.print(Text(f"\n中文卡片（{card.note}）", style="bold"))
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="bold cyan", no_wrap=True)
+    grid.add_column()
+    rows = [
+        ("名称", card.name),
+        ("类型", card.kind),
+        ("研究领域", card.area),
+        ("录用结果", card.decision),
+        ("主题", card.topic),
+        ("主要数字", card.number),
+        ("主题词", "、".join(card.keyphrases)),
+    ]
+    for key, value in rows:
+        if value:
+            grid.add_row(key, Text(value))
+    console.print(grid)
 
 
 def _render(value: Any) -> Text:

@@ -150,7 +150,13 @@ def digest(
     collection: Annotated[
         str | None, typer.Option("--collection", "-c", help="Liked papers of this collection.")
     ] = None,
-    lang: Annotated[str, typer.Option("--lang", help="Headings in en | zh.")] = "en",
+    lang: Annotated[
+        str,
+        typer.Option(
+            "--lang",
+            help="en | zh: Chinese headings, and every paper line, area and topic as Chinese terms (a machine gloss).",
+        ),
+    ] = "en",
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="File to write (default: stdout).")
     ] = None,

@@ -44,6 +44,12 @@ def map_command(
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Rebuild even if nothing changed.")] = False,
     topics: Annotated[int, typer.Option(help="Print this many broad topics.")] = 40,
+    lang: Annotated[
+        str,
+        typer.Option(
+            "--lang", help="Topic labels of the --html map: en, or zh (Chinese terms, a machine gloss)."
+        ),
+    ] = "en",
     db: DbOption = None,
 ) -> None:
     """Build the topic map (only when the list changed) and print its topics. Every list is
@@ -53,6 +59,8 @@ def map_command(
     match its label (their title and abstract hold none of its words)."""
     check_output(png, "--png")
     check_output(html, "--html")
+    if lang not in ("en", "zh"):
+        raise UserError(f"--lang must be en or zh, not {lang!r}")
     atlas = open_atlas(db)
     require_list(atlas, list_name)
     if atlas.stats(list_name).papers == 0:
@@ -98,7 +106,7 @@ def map_command(
         atlas.write_map_png(stored, png)
         console.print(Text(f"wrote {png}"))
     if html is not None:
-        atlas.write_map_html(stored, html)
+        atlas.write_map_html(stored, html, lang=lang)
         console.print(Text(f"wrote {html} (open it in a browser; works offline)"))
 
 

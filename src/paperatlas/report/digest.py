@@ -36,6 +36,11 @@ def digest(
     if fmt not in FORMATS:
         raise PaperatlasError(f"unknown digest format {fmt!r} (md or html)")
     data = collect(store, list_name=list_name, collection=collection, progress=progress)
+    if lang == "zh":
+        from paperatlas.report.zh_card import localise_digest
+
+        answers = store.llm_accepted([p.id for p in data.papers], "title")
+        data = localise_digest(data, {pid: a["output"] for pid, a in answers.items()})
     if fmt == "html":
         return render_html(data, words, lang)
     return render_markdown(data, words, output=Path(output) if output else None)

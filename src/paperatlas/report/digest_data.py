@@ -32,6 +32,9 @@ class PaperLine:
     code_url: str | None
     area: str | None
     rating: float | None = None
+    keyphrases: list[str] = field(default_factory=list)
+    headline: dict[str, Any] | None = None  # the number shown, as enrich stored it
+    has_title: bool = True  # the list gave a title (not one written from the abstract)
 
     @property
     def name_apart(self) -> str | None:
@@ -121,6 +124,9 @@ def paper_line(row: dict[str, Any], facts: dict[str, Any]) -> PaperLine:
         code_url=code,
         area=row.get("area") or predicted or row.get("predicted_area"),
         rating=row.get("rating"),
+        keyphrases=list(facts.get("keyphrases") or []),
+        headline=top,
+        has_title=bool((row.get("title") or "").strip()),
     )
 
 

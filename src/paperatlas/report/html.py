@@ -73,6 +73,7 @@ TEMPLATE = r"""<!DOCTYPE html>
 {% if not data.papers %}
 <p>{{ words.no_papers }}</p>
 {% else %}
+{% if words.gloss_note %}<p class="note">{{ words.gloss_note }}</p>{% endif %}
 <section>
 <h2>{{ words.overview }}</h2>
 <div class="cards">

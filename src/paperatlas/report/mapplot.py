@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import io
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -276,12 +277,20 @@ def html_sample(stored: dict[str, Any], size: int | None = None) -> dict[str, An
     return {**stored, "assignments": [assignments[i] for i in kept.tolist()]}
 
 
-def standalone_html(stored: dict[str, Any], store, title: str | None = None) -> str:
+def standalone_html(
+    stored: dict[str, Any],
+    store,
+    title: str | None = None,
+    relabel: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+) -> str:
     """One HTML document with the map, its script, style and data inlined: every paper
-    up to HTML_FULL_MAP papers, above it a sample of HTML_SAMPLE (the page says so)."""
+    up to HTML_FULL_MAP papers, above it a sample of HTML_SAMPLE (the page says so).
+    `relabel(view)` rewrites the topic labels (zh_card.localise_map_view: in Chinese)."""
     total = len(stored["assignments"])
     sampled = total > HTML_FULL_MAP
     view = map_view(html_sample(stored) if sampled else stored, store)
+    if relabel is not None:
+        view = relabel(view)
     meta = stored["meta"]
     heading = title or f"{meta.get('list') or 'All papers'} — {meta['papers']:,} papers"
     if view.get("field"):
@@ -337,9 +346,15 @@ def json_for_script(data: Any) -> str:
     )
 
 
-def write_html(stored: dict[str, Any], store, path: str | Path, title: str | None = None) -> Path:
+def write_html(
+    stored: dict[str, Any],
+    store,
+    path: str | Path,
+    title: str | None = None,
+    relabel: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+) -> Path:
     path = _writable(Path(path))
-    path.write_text(standalone_html(stored, store, title), encoding="utf-8")
+    path.write_text(standalone_html(stored, store, title, relabel), encoding="utf-8")
     return path
 
 

@@ -54,6 +54,8 @@ def render_markdown(data: DigestData, words: dict, output: Path | None = None) -
     ]
     if not data.papers:
         return "\n".join([*lines, words["no_papers"], ""])
+    if words["gloss_note"]:
+        lines += [f"> {words['gloss_note']}", ""]
 
     lines += [
         f"## {words['overview']}",

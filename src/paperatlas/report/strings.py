@@ -1,4 +1,5 @@
-"""The digest's own words in English and Chinese (paper text is never translated)."""
+"""The digest's own words in English and Chinese. (In Chinese the papers' lines, areas and
+topic labels are glossed as Chinese terms by zh_card.py; abstracts are never translated.)"""
 
 from __future__ import annotations
 
@@ -46,6 +47,7 @@ STRINGS = {
         "named_count": "named contributions",
         "other_topics": "other topics",
         "not_on_map": "not on the map",
+        "gloss_note": "",
     },
     "zh": {
         "digest": "论文速览",
@@ -89,6 +91,7 @@ STRINGS = {
         "named_count": "命名贡献",
         "other_topics": "其他主题",
         "not_on_map": "不在地图上",
+        "gloss_note": "机器释义：各篇论文的主题词、领域与数字由离线词典和多语模型自动译出，未经人工校对。",
     },
 }
 
@@ -105,7 +108,7 @@ def group_label(label: str, words: dict) -> str:
     return words[SENTINELS[label]] if label in SENTINELS else label
 
 
-LANGUAGES = tuple(STRINGS)  # the languages a digest's headings come in
+LANGUAGES = tuple(STRINGS)  # the languages a digest comes in
 
 
 def strings(lang: str) -> dict:

@@ -23,6 +23,11 @@ def _glossary() -> dict[str, str]:
     return glossary
 
 
+def terms() -> dict[str, str]:
+    """The glossary: Chinese term -> its English, in file order."""
+    return _glossary()
+
+
 def _glossary_spans(piece: str) -> list[tuple[int, int, str]]:
     """(start, end, English) of the glossary's terms in a CJK run: the cut that covers the
     most characters, then the one with the fewest terms, then longest first from the left.

@@ -14,6 +14,7 @@ from paperatlas.store.dedup import DedupRows
 from paperatlas.store.facts import FactRows
 from paperatlas.store.fts import FullText
 from paperatlas.store.lists import ListRows
+from paperatlas.store.llm import LlmRows
 from paperatlas.store.maps import MapRows
 from paperatlas.store.marks import MarkRows
 from paperatlas.store.papers import _JSON_COLUMNS, PAPER_COLUMNS, PaperRows, _column_value
@@ -26,7 +27,7 @@ _INSERT_VALUES = (
 )
 
 
-class Store(PaperRows, ListRows, DedupRows, FullText, FactRows, VectorRows, MapRows, MarkRows):
+class Store(PaperRows, ListRows, DedupRows, FullText, FactRows, VectorRows, MapRows, MarkRows, LlmRows):
     """A paperatlas SQLite database in WAL mode (readers keep answering while an import
     writes). Safe to share between threads (one connection each); every multi-row write
     goes through `transaction()`, so an interrupted import leaves the atlas as it was.

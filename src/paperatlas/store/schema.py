@@ -365,6 +365,24 @@ MIGRATIONS: list[str] = [
         WHERE rowid IN (SELECT rowid FROM list_members WHERE paper_id = new.id);
     END;
     """,
+    # results of a model the user brings (llm/): one row per (paper, task, model, prompt
+    # version), kept whether the answer was accepted or rejected (and why), so a rerun asks
+    # only for what is missing
+    """
+    CREATE TABLE IF NOT EXISTS llm_results (
+        paper_id TEXT NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
+        task TEXT NOT NULL,
+        model TEXT NOT NULL,
+        prompt TEXT NOT NULL,
+        output TEXT NOT NULL,
+        accepted INTEGER NOT NULL,
+        reason TEXT,
+        tokens INTEGER NOT NULL DEFAULT 0,
+        seconds REAL NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL DEFAULT (datetime('now')),
+        PRIMARY KEY (paper_id, task, model, prompt)
+    );
+    """,
 ]
 
 # The oldest schema a read-only open uses as it is: the migrations after it only add

@@ -39,11 +39,16 @@ async def api_map(request: Request, list: Name = None):
     web = context(request)
     stored = loaded(web, list)
     points = stored["points"]
+    chinese = request.query_params.get("lang") == "zh"  # the map page's own language
     if points.n <= FULL_MAP:
         full = web.atlas.stored_map(stored["scope"])
         if full is not None:
-            return JSON(web.atlas.map_view(full))
+            return JSON(
+                Atlas.zh_map_labels(web.atlas.map_view(full)) if chinese else web.atlas.map_view(full)
+            )
     view = stored["reader"].view_head()
+    if chinese:
+        view = Atlas.zh_map_labels(view)
     view["points"] = point_rows(stored, points.overview())
     view["lod"] = {
         "papers": points.n,

@@ -20,9 +20,15 @@ GIST_CHARS = 260  # an abstract standing in for a missing gist is cut near here
 
 
 def card_renderer(
-    env: Environment, t: Callable[[str], str], link: Callable[..., str]
+    env: Environment,
+    t: Callable[[str], str],
+    link: Callable[..., str],
+    gloss: Callable[[str, str | None], str | None] = lambda what, value: value,
+    chinese: bool = False,
 ) -> Callable[[dict[str, Any]], Markup]:
-    """card(p) -> the card's HTML, for one page's language (`t`) and links (`link`)."""
+    """card(p) -> the card's HTML, for one page's language (`t`, and `gloss(what, value)`
+    for the kind, topic, area and decision badges; `chinese`: a model's Chinese summary,
+    where there is one, in place of the gist) and links (`link`)."""
     liked_label, like_label = escape(t("liked")), escape(t("like"))
     untitled, with_code, why_label = escape(t("untitled")), escape(t("with_code")), escape(t("why"))
     title_only = escape(t("title_only"))
@@ -59,21 +65,24 @@ def card_renderer(
         if p.get("kind"):
             kind = escape(p["kind"])
             badges.append(
-                f'<a class="badge kind kind-{kind}" href="{badge_link("/papers", kind=p["kind"])}">{kind}</a>'
+                f'<a class="badge kind kind-{kind}" href="{badge_link("/papers", kind=p["kind"])}">'
+                f"{escape(gloss('kind', p['kind']))}</a>"
             )
         broad = (p.get("topic") or {}).get("broad")
         if broad:
             badges.append(
                 f'<a class="badge topic" href="'
                 f'{badge_link("/topics/" + str(broad["topic_id"]))}">'
-                f"{escape(broad['label'])}</a>"
+                f"{escape(gloss('label', broad['label']))}</a>"
             )
         if p.get("area"):
-            badges.append(f'<span class="badge area">{escape(p["area"])}</span>')
+            badges.append(f'<span class="badge area">{escape(gloss("area", p["area"]))}</span>')
         decision = p.get("decision")
         if decision:
             accepted = " accepted" if str(decision).startswith("Accept") else ""
-            badges.append(f'<span class="badge decision{accepted}">{escape(decision)}</span>')
+            badges.append(
+                f'<span class="badge decision{accepted}">{escape(gloss("decision", decision))}</span>'
+            )
         if p.get("has_code"):
             badges.append(f'<span class="badge code">{with_code}</span>')
         if "abstract" in p and not (p["abstract"] or "").strip():
@@ -86,6 +95,8 @@ def card_renderer(
                 for s in p["snippet"]
             )
             out.append(f'  <p class="snippet">{pieces}</p>\n')
+        elif chinese and p.get("summary_zh"):
+            out.append(f'  <p class="gist" lang="zh-CN">{escape(p["summary_zh"])}</p>\n')
         elif p.get("gist"):
             out.append(f'  <p class="gist">{escape(p["gist"])}</p>\n')
         elif p.get("abstract"):

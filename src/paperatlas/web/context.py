@@ -81,6 +81,7 @@ class WebContext:
         liked = self.atlas.liked_ids()
         missing = [r["id"] for r in rows if r.get("facts") is None]
         fetched = self.atlas.card_facts(missing) if missing else {}  # one query, not one each
+        summaries = self.atlas.llm_summaries([r["id"] for r in rows])  # a model's, where one was run
         out = []
         for r in rows:
             facts = r.get("facts")
@@ -96,6 +97,7 @@ class WebContext:
                     "area": r.get("area") or r.get("predicted_area"),
                     "decision": r.get("decision"),
                     "gist": facts.get("gist"),
+                    "summary_zh": summaries.get(r["id"]),
                     "has_code": bool(r.get("has_code") or facts.get("has_code")),
                     "topic": topic_of(stored, r["id"]),
                     "liked": r["id"] in liked,

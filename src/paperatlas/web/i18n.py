@@ -1,5 +1,7 @@
-"""Interface text of the web app in English and Chinese (`?lang=zh`). Paper text is never
-translated; only the words around it."""
+"""Interface text of the web app in English and Chinese (`?lang=zh`, or the browser's
+Accept-Language when the URL names none). Paper text itself is never translated; in
+Chinese, a paper's kind, area, decision, keyphrases and topic are shown as an offline
+machine gloss (`Atlas.zh_card`, `Atlas.zh_gloss`)."""
 
 from __future__ import annotations
 
@@ -146,6 +148,15 @@ STRINGS: dict[str, dict[str, str]] = {
     "fts_fallback": {"en": "Keyword search only (no vectors stored).", "zh": "仅关键词搜索（未存储向量）。"},
     "in_topic": {"en": "in topic", "zh": "所属主题"},
     "parent_topic": {"en": "Part of", "zh": "所属大主题"},
+    "zh_card": {"en": "Chinese card", "zh": "中文卡片"},
+    "machine_gloss_note": {
+        "en": "Machine gloss: terms chosen offline by dictionaries and a multilingual model.",
+        "zh": "机器释义：术语由离线词典与多语模型自动选取，未经人工校对。",
+    },
+    "zh_about": {"en": "About", "zh": "主题词"},
+    "model_summary": {"en": "Summary", "zh": "模型摘要"},
+    "by_model": {"en": "written by the model", "zh": "由模型生成："},
+    "zh_number": {"en": "Headline number", "zh": "主要数字"},
     "display_title_note": {
         "en": "Title written by paperatlas: the list gives none.",
         "zh": "标题由 paperatlas 生成：原列表没有标题。",
@@ -155,6 +166,25 @@ STRINGS: dict[str, dict[str, str]] = {
 
 def lang_of(value: str | None) -> str:
     return value if value in LANGUAGES else "en"
+
+
+def lang_from_header(accept_language: str | None) -> str:
+    """The language an Accept-Language header prefers among LANGUAGES ("zh-CN,zh;q=0.9,
+    en;q=0.8" -> zh); en when it names none of them."""
+    best, best_q = "en", 0.0
+    for item in (accept_language or "").split(",")[:32]:
+        tag, _, params = item.strip().partition(";")
+        q = 1.0
+        if params.strip().startswith("q="):
+            try:
+                q = float(params.strip()[2:])
+            except ValueError:
+                continue
+        primary = tag.strip().lower().split("-")[0]
+        # the first of equal weights wins: a header lists what it prefers first
+        if primary in LANGUAGES and q > best_q:
+            best, best_q = primary, q
+    return best
 
 
 def translator(lang: str) -> Callable[[str], str]:

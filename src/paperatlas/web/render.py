@@ -1,6 +1,9 @@
 """Pages as HTML: the Jinja environment (autoescape on, so every title, abstract and
 label is text, never markup) and `PageRenderer`, which gives each template the page's
-language, its links and the card writer. `JSON`: the API's answers, always valid JSON."""
+language (`page_lang`: the URL's `?lang=`, else the browser's Accept-Language), its
+links, the card writer and, in Chinese, `gloss(what, value)` (kinds, areas, decisions,
+topic labels as Chinese terms). `JSON`: the API's answers,
+always valid JSON."""
 
 from __future__ import annotations
 
@@ -12,10 +15,11 @@ from fastapi import HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
+from paperatlas.api import Atlas
 from paperatlas.identifiers import link_kind
 from paperatlas.paper import json_text
 from paperatlas.web.cards import card_renderer
-from paperatlas.web.i18n import LANGUAGES, lang_of, translator
+from paperatlas.web.i18n import LANGUAGES, lang_from_header, lang_of, translator
 
 TEMPLATES = Path(__file__).parent / "templates"
 
@@ -64,6 +68,16 @@ def side_link_kind(url: str) -> str:
     return kind if kind in ("project", "data") else "code"
 
 
+def page_lang(request: Request) -> str:
+    """The page's language: `?lang=` when the URL names one, else the browser's choice."""
+    asked = request.query_params.get("lang")
+    return lang_of(asked) if asked else lang_from_header(request.headers.get("accept-language"))
+
+
+def _english(what: str, value: str | None) -> str | None:
+    return value
+
+
 class PageRenderer:
     """`render(request, template, status, **context)`: a page in the language the URL asks
     for (`?lang=`), its links keeping that language."""
@@ -75,7 +89,7 @@ class PageRenderer:
         asked = request.query_params.get("lang")
         if status == 200 and asked not in (None, "", *LANGUAGES):  # an error page never fails
             raise HTTPException(400, f"lang must be one of {', '.join(LANGUAGES)}")
-        lang = lang_of(asked)
+        lang = page_lang(request)
 
         def link(path: str, **params) -> str:
             if not params:  # most links: a paper, a topic
@@ -88,17 +102,22 @@ class PageRenderer:
         switch = {k: v for k, v in request.query_params.items() if k != "lang"}
         if lang == "en":
             switch["lang"] = "zh"
+        elif lang_from_header(request.headers.get("accept-language")) != "en":
+            switch["lang"] = "en"  # without it the browser's language would choose Chinese again
         switch_url = request.url.path + ("?" + urlencode(switch) if switch else "")
         t = translator(lang)
+        gloss = Atlas.zh_gloss if lang == "zh" else _english
         html = self.env.get_template(template).render(
             t=t,
             lang=lang,
+            gloss=gloss,
             link=link,
-            card=card_renderer(self.env, t, link),
+            card=card_renderer(self.env, t, link, gloss, chinese=lang == "zh"),
             request=request,
             switch_url=switch_url,
             path=request.url.path,
             stats_total=context.pop("stats_total", None),
             **context,
         )
-        return HTMLResponse(html, status_code=status)
+        # the same URL is English or Chinese by the browser's language: caches must know
+        return HTMLResponse(html, status_code=status, headers={"Vary": "Accept-Language"})

@@ -26,9 +26,11 @@ from typing import Any
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from paperatlas.web.i18n import lang_from_header
+
 CACHE_BYTES = 48 * 1024 * 1024  # per server process; ~1,500 paper pages
 Headers = list[tuple[bytes, bytes]]
-PageKey = tuple[str, bytes, bool, object]  # path, query string, gzip or not, version()
+PageKey = tuple[str, bytes, bool, object]  # path, query string#browser language, gzip or not, version()
 CACHEABLE_PREFIXES = ("/api/", "/static/", "/healthz")  # never cached (own rules or trivial)
 
 
@@ -88,7 +90,10 @@ class PageCache:
         ):
             return None
         gzip = any(k == b"accept-encoding" and b"gzip" in v for k, v in scope["headers"])
-        return (scope["path"], scope.get("query_string", b""), gzip, self.version())
+        # a page without ?lang= is in the browser's language (render.page_lang)
+        header = next((v for k, v in scope["headers"] if k == b"accept-language"), b"")
+        lang = lang_from_header(header.decode("latin-1")).encode()
+        return (scope["path"], scope.get("query_string", b"") + b"#" + lang, gzip, self.version())
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         key = self._key(scope)

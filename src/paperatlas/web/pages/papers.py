@@ -11,6 +11,7 @@ from paperatlas.errors import PaperatlasError
 from paperatlas.web.context import context
 from paperatlas.web.maps import member_rows, topic_of
 from paperatlas.web.params import KINDS, PAGE_SIZE, SORTS, Name, Page, parse_topic
+from paperatlas.web.render import page_lang
 from paperatlas.web.routes import Routes
 
 routes = Routes()
@@ -108,12 +109,17 @@ async def paper_page(request: Request, paper_id: str):
     except (PaperatlasError, ImportError):  # no vectors or model: the page still shows the paper
         similar_rows = []
     liked = paper["id"] in web.atlas.liked_ids()
+    broad = (topic or {}).get("broad") or {}
+    zh_card = web.atlas.zh_card(paper, topic=broad.get("label")) if page_lang(request) == "zh" else None
+    model = web.atlas.llm_answers(paper["id"])  # a model's accepted answers, when the user ran one
     return web.render(
         request,
         "paper.html",
         paper=paper,
         facts=paper.get("facts") or {},
         topic=topic,
+        zh_card=zh_card,
+        model=model,
         similar=web.cards(similar_rows, stored),
         liked=liked,
     )

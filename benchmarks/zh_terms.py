@@ -1,0 +1,121 @@
+"""Chinese renderings of the atlas's English keyphrases, against a hand-written test set.
+
+    nice .venv/bin/python benchmarks/zh_terms.py            # accuracy, tuning half / test half / all
+    nice .venv/bin/python benchmarks/zh_terms.py --draw     # print the drawn terms (how the set was made)
+
+The test set (queries/zh_terms.tsv) was drawn before the translator was written:
+enrich's keyphrases (`extract_keyphrases`, with the title, as `enrich` runs it) of every
+paper of the ICLR 2026 file with a real abstract; every (paper, keyphrase) occurrence put in
+one list in file order and shuffled with random.Random(SEED); the first 320 distinct
+phrases (compared in lower case) kept, so a phrase is drawn as often as papers carry it.
+Each was then given by hand its usual rendering in Chinese machine-learning writing
+(several acceptable ones between '|'), or KEEP where Chinese writing keeps the English
+(acronyms, model and method names, coined words), without running any translator.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import random
+import re
+import sys
+from pathlib import Path
+
+from iclr_data import load_rows, real_abstract
+from paperatlas.enrich.keyphrases import extract_keyphrases
+from paperatlas.enrich.text import clean
+from paperatlas.search import zh_terms
+
+SEED = 36
+SET_SIZE = 320
+SET_PATH = Path(__file__).parent / "queries" / "zh_terms.tsv"
+
+
+def draw(size: int = SET_SIZE, seed: int = SEED) -> list[str]:
+    """The test set's English terms, as they were drawn."""
+    occurrences = []
+    for row in load_rows():
+        if not real_abstract(row):
+            continue
+        title = row.get("title")
+        occurrences += extract_keyphrases(clean(row["abstract"]), clean(title) if title else None)
+    random.Random(seed).shuffle(occurrences)
+    out: dict[str, str] = {}
+    for phrase in occurrences:
+        out.setdefault(phrase.lower(), phrase)
+        if len(out) == size:
+            break
+    return list(out.values())
+
+
+def load_set(path: Path = SET_PATH) -> list[tuple[str, list[str]]]:
+    """(English term, its acceptable renderings) of the test set; KEEP is the term itself."""
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            term, renderings = line.split("\t")
+            out.append((term, [term if r == "KEEP" else r for r in renderings.split("|")]))
+    return out
+
+
+def tuning_half(term: str) -> bool:
+    """The fixed split, by a hash of the term (decided before any tuning)."""
+    return hashlib.sha1(term.encode("utf-8")).digest()[0] % 2 == 0
+
+
+def comparable(text: str) -> str:
+    """A rendering as compared: lower case, no spaces, hyphens or ASCII/Chinese dashes."""
+    return re.sub(r"[\s\-–—]+", "", text.lower())
+
+
+def first_sense(term: str) -> str:
+    """The baseline: each word's first CC-CEDICT sense alone (the headword whose entry
+    gives the word earliest, in file order); words it lacks stay English."""
+    out = []
+    for word in term.split():
+        found = zh_terms.senses([word])
+        out.append(min(found, key=lambda s: s.rank).chinese if found else word)
+    return zh_terms._join(out)
+
+
+def accuracy(pairs, translate) -> tuple[int, int, list[tuple[str, str, list[str]]]]:
+    right, wrong = 0, []
+    for term, renderings in pairs:
+        got = translate(term)
+        if comparable(got) in {comparable(r) for r in renderings}:
+            right += 1
+        else:
+            wrong.append((term, got, renderings))
+    return right, len(pairs), wrong
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--draw", action="store_true", help="print the drawn terms, one a line")
+    parser.add_argument(
+        "--wrong", metavar="HALF", help="list the misses of 'tuning half', 'test half' or 'all'"
+    )
+    args = parser.parse_args()
+    if args.draw:
+        sys.stdout.write("".join(f"{t}\n" for t in draw()))
+        return
+    pairs = load_set()
+    halves = {
+        "tuning half": [p for p in pairs if tuning_half(p[0])],
+        "test half": [p for p in pairs if not tuning_half(p[0])],
+        "all": pairs,
+    }
+    for name, part in halves.items():
+        right, n, wrong = accuracy(part, zh_terms.to_chinese)
+        base, _, _ = accuracy(part, first_sense)
+        print(f"{name:12s} n={n:3d}  translator {right / n:6.1%}  first sense {base / n:6.1%}")
+        if args.wrong and name == args.wrong:
+            for term, got, renderings in wrong:
+                print(f"   {term!r:45s} -> {got!r:30s} want {'|'.join(renderings)}")
+
+
+if __name__ == "__main__":
+    main()

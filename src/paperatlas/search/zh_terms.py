@@ -1,0 +1,493 @@
+"""English technical terms written in Chinese, offline: the dictionaries this package
+already ships, read the other way round, and the multilingual model choosing among them.
+
+- The shipped glossary (`models/glossary_zh_en.tsv`, Chinese -> English), reversed, gives
+  the field's own rendering of a term it holds ("graph neural network" -> 图神经网络);
+  it overrides everything else.
+- Each English word's candidates come from the shipped lexicon (`models/zh-lexicon-v1.tsv`,
+  built by scripts/build_zh_lexicon.py): the CC-CEDICT headwords whose senses give the
+  word (`search/dictionary.py`, read in reverse), the Chinese words the multilingual
+  model (use-multilingual) puts nearest to it, and the run of characters the glossary's
+  terms holding the word share. A candidate scores by the model's cosine, which sources
+  give it, how usual the Chinese word is (jieba's frequencies) and how close it sits to
+  the field (`word_candidates`). A word the lexicon lacks takes CC-CEDICT's senses, scored
+  by the model live.
+- A term is cut into the fewest known pieces (a glossary or dictionary phrase before its
+  words) and the pieces joined in the English order, the order of a Chinese noun phrase
+  ("sparse attention" -> 稀疏注意力); the model's cosine between the English term and each
+  whole rendering picks among the pieces' best few. A prepositional modifier goes before
+  its noun with 的 (`PREPOSITIONS`), fixed morphemes render word formation
+  (`COMPOUND_HEADS`, `PREFIXES`, `SUFFIXES`: "target-aware" -> 目标感知).
+- Words Chinese writing keeps in English stay English: acronyms, coined and mixed-case
+  names (LoRA, GPT-4, CoDeC), and any word no source knows.
+
+Terms are matched by light stems (`snippets.stem`: "networks" finds "network").
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from paperatlas.search import dictionary
+from paperatlas.search.glossary import terms as glossary_terms
+from paperatlas.search.snippets import stem
+from paperatlas.text import STOPWORDS
+
+# Weights of a candidate's score (tuned on the tuning half of benchmarks/queries/zh_terms.tsv)
+MODEL_WEIGHT = 1.0  # cosine of the English word and the Chinese word (use-multilingual)
+FREQUENCY_WEIGHT = 0.04  # log of the Chinese word's jieba frequency
+SENSE_RANK_WEIGHT = 0.1  # 1 / (1 + the sense's place in its entry)
+EXACT_WEIGHT = 0.1  # the sense is the word as written, not only its stem
+DICTIONARY_WEIGHT = 0.5  # CC-CEDICT gives it for the word
+GLOSSARY_WEIGHT = 1.0  # the glossary's phrases align it with the word
+FIELD_WEIGHT = 0.5  # cosine with the field (the glossary's Chinese terms' mean vector)
+MIN_SCORE = 0.0  # below this no candidate is good enough: the word stays English
+MAX_CANDIDATES = 24  # a word's candidates scored by the model (most usual first)
+MAX_PHRASE_WORDS = 4
+LEXICON_FILE = "zh-lexicon-v1.tsv"  # scripts/build_zh_lexicon.py
+
+MACHINE_GLOSS = "机器释义"
+
+# A token kept as written: acronyms, mixed case and digits (LoRA, GPT-4, CoDeC, ResNet50).
+_CODED = re.compile(r"[A-Z]{2,}|[a-z][A-Z]|\d|^[A-Z][a-z]+[A-Z]")
+_TOKEN = re.compile(r"[A-Za-z0-9][\w'.]*(?:-[\w'.]+)*|[^\sA-Za-z0-9]+")
+_CJK = re.compile("[\u3400-\u9fff]")
+_WORD = re.compile(r"[a-z]+")
+
+
+def _key(words: Sequence[str]) -> str:
+    return " ".join(stem(w) for w in words)
+
+
+@functools.cache
+def _jieba_frequency() -> dict[str, int]:
+    from importlib import resources
+
+    out: dict[str, int] = {}
+    try:
+        text = (resources.files("jieba") / "dict.txt").read_text(encoding="utf-8")
+    except ModuleNotFoundError:
+        return out
+    for line in text.splitlines():
+        parts = line.split(" ", 2)
+        if len(parts) >= 2 and parts[1].isdigit():
+            out[parts[0]] = int(parts[1])
+    return out
+
+
+@dataclass(frozen=True)
+class Sense:
+    """A Chinese headword offered for an English phrase."""
+
+    chinese: str
+    rank: int  # the sense's place among its entry's senses (0: first)
+    exact: bool  # the sense is the phrase as written (not only the same stems)
+
+
+@functools.cache
+def _reverse_dictionary() -> dict[str, list[tuple[str, str, int]]]:
+    """Stem key of each English sense -> [(sense, simplified headword, place in entry)]."""
+    out: dict[str, list[tuple[str, str, int]]] = defaultdict(list)
+    for head in _simplified_heads():
+        for rank, sense in enumerate(dictionary.senses(head)):
+            words = _WORD.findall(sense)
+            if words and len(words) <= MAX_PHRASE_WORDS and not STOPWORDS.issuperset(words):
+                out[_key(words)].append((sense, head, rank))
+    return dict(out)
+
+
+def _simplified_heads() -> list[str]:
+    """The CC-CEDICT headwords jieba's dictionary also holds: words in use in simplified
+    Chinese (the table holds both scripts; jieba's frequencies then rank them)."""
+    frequency = _jieba_frequency()
+    return [h for h in dictionary.entries() if h in frequency]
+
+
+@functools.cache
+def _reverse_glossary() -> dict[str, str]:
+    """Stem key of each English glossary term -> its first Chinese term."""
+    out: dict[str, str] = {}
+    for zh, en in glossary_terms().items():
+        out.setdefault(_key(_WORD.findall(en.lower())), zh)
+    return out
+
+
+@functools.cache
+def _glossary_exact() -> dict[str, str]:
+    """Each English glossary term as written -> its first Chinese term (before stems:
+    "robust" is 鲁棒, "robustness" 鲁棒性)."""
+    out: dict[str, str] = {}
+    for zh, en in glossary_terms().items():
+        out.setdefault(en.lower(), zh)
+    return out
+
+
+def senses(words: Sequence[str]) -> list[Sense]:
+    """The Chinese headwords CC-CEDICT gives for an English word or phrase."""
+    written = " ".join(w.lower() for w in words)
+    found: dict[str, Sense] = {}
+    for sense, head, rank in _reverse_dictionary().get(_key([w.lower() for w in words]), ()):
+        if not _CJK.search(head):
+            continue
+        old = found.get(head)
+        new = Sense(head, rank, sense == written)
+        if old is None or (new.exact, -new.rank) > (old.exact, -old.rank):
+            found[head] = new
+    return list(found.values())
+
+
+class _Model:
+    """use-multilingual, loaded on first use; None when it cannot be loaded."""
+
+    @functools.cached_property
+    def backend(self):
+        try:
+            from paperatlas.embed import get_backend
+
+            return get_backend("use-multilingual", threads=1)
+        except Exception:  # no model: candidates are ranked without it
+            return None
+
+
+_MODEL = _Model()
+
+
+_SEEN: dict[str, np.ndarray] = {}  # text -> its vector (words repeat across terms)
+MAX_SEEN = 100_000  # vectors kept (a server translates terms for as long as it runs)
+
+
+def _vectors(texts: Sequence[str]) -> list[np.ndarray | None]:
+    """Each text's use-multilingual vector (None for all without the model)."""
+    backend = _MODEL.backend
+    if backend is None:
+        return [None] * len(texts)
+    missing = [t for t in dict.fromkeys(texts) if t not in _SEEN]
+    if len(_SEEN) + len(missing) > MAX_SEEN:
+        _SEEN.clear()
+    if missing:
+        for text, row in zip(missing, np.asarray(backend.encode(missing), dtype=np.float32)):
+            _SEEN[text] = row
+    return [_SEEN[t] for t in texts]
+
+
+def score(english: str, candidates: Sequence[Sense]) -> list[tuple[float, str]]:
+    """(score, Chinese) of dictionary candidates, best first, the model asked live."""
+    frequency = _jieba_frequency()
+    pool = sorted(candidates, key=lambda s: (-frequency.get(s.chinese, 0), s.rank))[:MAX_CANDIDATES]
+    # one candidate has nothing to be chosen over: the model is not asked (it is the slow part)
+    vectors = _vectors([english, *(s.chinese for s in pool)]) if len(pool) > 1 else [None] * (len(pool) + 1)
+    out = []
+    for sense, vector in zip(pool, vectors[1:]):
+        cos = float(vectors[0] @ vector) if vectors[0] is not None and vector is not None else 0.0
+        value = (
+            MODEL_WEIGHT * cos
+            + FREQUENCY_WEIGHT * math.log1p(frequency.get(sense.chinese, 0))
+            + SENSE_RANK_WEIGHT / (1 + sense.rank)
+            + EXACT_WEIGHT * sense.exact
+        )
+        out.append((value, sense.chinese))
+    out.sort(key=lambda t: -t[0])
+    return out
+
+
+@functools.cache
+def lexicon() -> dict[str, list[tuple[str, float, str, float]]]:
+    """models/zh-lexicon-v1.tsv: English word -> [(Chinese, model cosine, its sources
+    (d: CC-CEDICT, m: the model's nearest words, g: the glossary's phrases), cosine with
+    the field)]."""
+    from importlib import resources
+
+    out: dict[str, list[tuple[str, float, str, float]]] = {}
+    path = resources.files("paperatlas") / "models" / LEXICON_FILE
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            word, *found = line.split("\t")
+            out[word] = [
+                (zh, float(cos), sources, float(near))
+                for zh, cos, sources, near in (f.split(" ") for f in found)
+            ]
+    return out
+
+
+@functools.cache
+def _lexicon_by_stem() -> dict[str, str]:
+    """Stem -> the shortest lexicon word with it ("dependencies" is looked up as "dependency")."""
+    out: dict[str, str] = {}
+    for word in sorted(lexicon(), key=len):
+        out.setdefault(stem(word), word)
+    return out
+
+
+def word_candidates(word: str) -> list[tuple[float, str]]:
+    """(score, Chinese) for one English word, best first: the lexicon's candidates, or the
+    dictionary's scored by the model for a word the lexicon lacks."""
+    word = word.lower()
+    found = lexicon().get(word) or lexicon().get(_lexicon_by_stem().get(stem(word), ""))
+    if found is None:
+        return score(word, senses([word]))
+    frequency = _jieba_frequency()
+    ranked = [
+        (
+            MODEL_WEIGHT * cos
+            + DICTIONARY_WEIGHT * ("d" in sources)
+            + GLOSSARY_WEIGHT * ("g" in sources)
+            + FREQUENCY_WEIGHT * math.log1p(frequency.get(zh, 0))
+            + FIELD_WEIGHT * near,
+            zh,
+        )
+        for zh, cos, sources, near in found
+    ]
+    return sorted(ranked, reverse=True)
+
+
+def kept(token: str) -> bool:
+    """Is this token written in English in Chinese text (an acronym, a coined name)?"""
+    return bool(_CODED.search(token))
+
+
+# English word-formation whose Chinese is a fixed morpheme: a hyphenated compound's last
+# part ("target-aware" -> 目标感知, "parameter-free" -> 无参数), a word's first part
+# ("multi-source" -> 多来源, "self-supervised" -> 自监督) and its derivational suffix
+# ("learnable" -> 可学习, "transferability" -> 可迁移性). {} is the rest, in Chinese.
+COMPOUND_HEADS = {
+    "aware": "{}感知",
+    "based": "基于{}的",
+    "free": "无{}",
+    "level": "{}级",
+    "specific": "{}特定",
+    "driven": "{}驱动",
+    "guided": "{}引导",
+    "independent": "{}无关",
+    "agnostic": "{}无关",
+    "wise": "逐{}",
+    "like": "类{}",
+    "efficient": "{}高效",
+    "scale": "{}规模",
+}
+PREFIXES = {
+    "multi": "多{}",
+    "self": "自{}",
+    "cross": "跨{}",
+    "non": "非{}",
+    "pre": "预{}",
+    "semi": "半{}",
+    "sub": "子{}",
+    "hyper": "超{}",
+    "super": "超{}",
+    "post": "{}后",
+    "anti": "反{}",
+    "inter": "{}间",
+    "intra": "{}内",
+}
+SUFFIXES = (  # suffix, what the base ends with instead, Chinese
+    ("ability", ("e", "", "ate"), "可{}性"),
+    ("ibility", ("e", ""), "可{}性"),
+    ("able", ("e", "", "ate"), "可{}"),
+    ("ible", ("e", ""), "可{}"),
+    ("ness", ("",), "{}性"),
+    ("ity", ("", "e"), "{}性"),
+    ("ive", ("e", "", "ion"), "{}"),
+)
+MIN_BASE_LETTERS = 4  # a shorter base ("cap" in "capability") is seldom the word's root
+DERIVED_PENALTY = 0.05  # a derived rendering must beat the word's own by this much
+OPTIONS = 3  # renderings of a piece kept for the phrase's second look
+MAX_COMBINATIONS = 27
+PHRASE_WEIGHT = 0.5  # cosine of the English term and a whole Chinese rendering
+GLOSSARY_SCORE = 2.0  # the glossary's rendering: above any candidate's score
+
+
+def _direct(word: str) -> list[tuple[float, str]]:
+    """The glossary's rendering of a word as written, else its scored candidates."""
+    zh = _glossary_exact().get(word)
+    return [(GLOSSARY_SCORE, zh)] if zh else word_candidates(word)
+
+
+@functools.lru_cache(maxsize=65536)
+def word_options(word: str) -> tuple[tuple[float, str], ...]:
+    """A word's Chinese renderings, best first: its own candidates and those made from its
+    parts (`COMPOUND_HEADS`, `PREFIXES`, `SUFFIXES`) when the parts are known."""
+    word = word.lower()
+    options = list(_direct(word))
+    own = options[0][0] if options else float("-inf")
+    derived: list[tuple[float, str]] = []
+    parts = [p for p in word.split("-") if p]
+    if len(parts) > 1:
+        head, rest = parts[-1], "-".join(parts[:-1])
+        first, tail = parts[0], "-".join(parts[1:])
+        rest_options = word_options(rest)
+        if head in COMPOUND_HEADS and rest_options:
+            derived += [(v, COMPOUND_HEADS[head].format(zh)) for v, zh in rest_options]
+        elif first in PREFIXES and word_options(tail):
+            derived += [(v, PREFIXES[first].format(zh)) for v, zh in word_options(tail)]
+        else:
+            head_options = word_options(head)
+            if rest_options and head_options:
+                derived += [(min(a, b), x + y) for a, x in rest_options[:2] for b, y in head_options[:2]]
+    else:
+        for prefix, pattern in PREFIXES.items():
+            base = word[len(prefix) :]
+            if word.startswith(prefix) and len(base) >= MIN_BASE_LETTERS and base in lexicon():
+                derived += [(v, pattern.format(zh)) for v, zh in _direct(base)[:2]]
+        for suffix, endings, pattern in SUFFIXES:
+            if word.endswith(suffix):
+                for ending in endings:
+                    base = word[: -len(suffix)] + ending
+                    if len(base) >= MIN_BASE_LETTERS and base in lexicon():
+                        derived += [(v, pattern.format(zh)) for v, zh in _direct(base)[:2]]
+                break
+    derived = [(v, zh) for v, zh in derived if v > own + DERIVED_PENALTY]
+    merged: dict[str, float] = {}
+    for value, zh in sorted(derived + options, reverse=True):
+        merged.setdefault(zh, value)
+    return tuple((v, zh) for zh, v in merged.items())[:OPTIONS]
+
+
+def _phrase_options(tokens: Sequence[str]) -> list[tuple[float, str]]:
+    """Renderings of a run of words as one phrase (the glossary's, the dictionary's)."""
+    words = [t.lower() for t in tokens]
+    zh = _glossary_exact().get(" ".join(words)) or _reverse_glossary().get(_key(words))
+    if zh:
+        return [(GLOSSARY_SCORE, zh)]
+    if len(words) == 1:
+        return list(word_options(words[0]))
+    return [(v, zh) for v, zh in score(" ".join(words), senses(words)) if v >= MIN_SCORE][:OPTIONS]
+
+
+def _join(pieces: Sequence[str]) -> str:
+    """Chinese pieces run together; a space where Latin script meets Chinese or Latin."""
+    out = ""
+    for piece in pieces:
+        if out and not (_CJK.search(out[-1]) and _CJK.search(piece[0])):
+            out += " "
+        out += piece
+    return out
+
+
+_LATIN_CJK = re.compile(r"(?<=[A-Za-z0-9+\-.)])(?=[\u3400-\u9fff])|(?<=[\u3400-\u9fff])(?=[A-Za-z0-9(])")
+
+
+def _spaced(text: str) -> str:
+    """A space where Latin script meets Chinese, as Chinese technical writing sets it."""
+    return _LATIN_CJK.sub(" ", text)
+
+
+def _segments(tokens: Sequence[str]) -> list[list[tuple[float, str]]]:
+    """The term cut into the fewest pieces with the fewest English words left: each piece's
+    renderings (one, with no score, for a kept or unknown word)."""
+    n = len(tokens)
+    # best[i]: (English words left, pieces, renderings of each piece) for tokens[i:]
+    best: list[tuple[int, int, list[list[tuple[float, str]]]]] = [(0, 0, [])] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        token = tokens[i]
+        rest = best[i + 1]
+        if kept(token) or not token[:1].isalnum():
+            best[i] = (rest[0], rest[1] + 1, [[(0.0, token)], *rest[2]])
+            continue
+        if token.lower() in STOPWORDS:  # "due", "where": grammar the Chinese needs no word for
+            best[i] = rest
+            continue
+        choice = None
+        for size in range(min(MAX_PHRASE_WORDS, n - i), 0, -1):
+            run = tokens[i : i + size]
+            if any(kept(t) or not t[:1].isalnum() for t in run):
+                continue
+            options = _phrase_options(run)
+            if options:
+                after = best[i + size]
+                option = (after[0], after[1] + 1, [options, *after[2]])
+                if choice is None or option[:2] < choice[:2]:
+                    choice = option
+        best[i] = choice or (rest[0] + 1, rest[1] + 1, [[(0.0, token)], *rest[2]])
+    return best[0][2]
+
+
+# English puts a modifier after its noun, behind a preposition; Chinese puts it before,
+# with 的 ("optimal transport for diffusion models" -> 面向扩散模型的最优传输)
+PREPOSITIONS = {
+    "for": "面向{b}的{a}",
+    "of": "{b}的{a}",
+    "in": "{b}中的{a}",
+    "on": "{b}上的{a}",
+    "with": "带{b}的{a}",
+    "via": "基于{b}的{a}",
+    "through": "通过{b}的{a}",
+    "under": "{b}下的{a}",
+    "without": "无需{b}的{a}",
+    "from": "来自{b}的{a}",
+}
+
+
+def _preposition_at(tokens: Sequence[str]) -> int | None:
+    """Where the term parts into a noun and its modifier: the first preposition with words
+    on both sides that no glossary phrase spans ("mixture of experts" is one term)."""
+    for p in range(1, len(tokens) - 1):
+        if tokens[p].lower() not in PREPOSITIONS:
+            continue
+        spanned = any(
+            _glossary_exact().get(" ".join(tokens[i:j]).lower())
+            for i in range(max(0, p - MAX_PHRASE_WORDS + 1), p)
+            for j in range(p + 2, min(len(tokens), i + MAX_PHRASE_WORDS) + 1)
+        )
+        if not spanned:
+            return p
+    return None
+
+
+@functools.lru_cache(maxsize=65536)
+def to_chinese(term: str) -> str:
+    """`term` written in Chinese as far as the dictionaries know it; kept tokens and
+    unknown words stay English. Where several pieces each have a few renderings, the
+    model's cosine between the English term and each whole rendering joins the pieces'
+    scores (a word's sense is chosen in its phrase: "function spaces" -> 函数空间)."""
+    tokens = _TOKEN.findall(term)
+    p = _preposition_at(tokens)
+    if p is not None:
+        noun, modifier = to_chinese(" ".join(tokens[:p])), to_chinese(" ".join(tokens[p + 1 :]))
+        return _spaced(PREPOSITIONS[tokens[p].lower()].format(a=noun, b=modifier)) if noun else modifier
+    pieces = _segments(tokens)
+    if not pieces:
+        return term
+    combinations = [([zh], value) for value, zh in pieces[0]]
+    for options in pieces[1:]:
+        combinations = [([*zhs, zh], total + value) for zhs, total in combinations for value, zh in options]
+        combinations = sorted(combinations, key=lambda c: -c[1])[:MAX_COMBINATIONS]
+    if len(combinations) > 1 and PHRASE_WEIGHT:
+        texts = [_join(zhs) for zhs, _ in combinations]
+        vectors = _vectors([term, *texts])
+        if vectors[0] is not None:
+            scored = [
+                (total + PHRASE_WEIGHT * float(vectors[0] @ vector), text)
+                for (_, total), text, vector in zip(combinations, texts, vectors[1:])
+            ]
+            return max(scored)[1]
+    return _join(combinations[0][0])
+
+
+def is_chinese(text: str) -> bool:
+    return bool(_CJK.search(text))
+
+
+# how a label joins its terms, and the Chinese for each joint
+_LABEL_JOINTS = re.compile(r"\s*(&|\band\b|,|/|;|:)\s*")
+_JOINT_ZH = {"&": "与", "and": "与", ",": "、", "/": "/", ";": "；", ":": "："}
+
+
+@functools.lru_cache(maxsize=8192)
+def label_to_chinese(label: str) -> str:
+    """A topic label written in Chinese term by term ("Policy & reinforcement learning"
+    -> 策略与强化学习): its terms translated, its joints ("&", "and", ",") in Chinese."""
+    parts = _LABEL_JOINTS.split(label.strip())
+    out = []
+    for i, part in enumerate(parts):
+        if i % 2:
+            out.append(_JOINT_ZH[part.lower()])
+        elif part:
+            out.append(to_chinese(part))
+    return _spaced("".join(out))

@@ -1,0 +1,124 @@
+"""The web app in Chinese: content, not only headings — a paper's Chinese card, kinds,
+areas, decisions and topic labels as Chinese terms — and the language chosen from the
+browser's Accept-Language when the URL names none."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from atlas_fixture import web_atlas_db, web_client  # noqa: F401  (module fixtures)
+from paperatlas.web.i18n import lang_from_header
+
+CJK = re.compile("[\u3400-\u9fff]")
+
+
+@pytest.mark.parametrize(
+    ("header", "lang"),
+    [
+        ("zh-CN,zh;q=0.9,en;q=0.8", "zh"),
+        ("zh-TW", "zh"),
+        ("en-US,en;q=0.9,zh;q=0.8", "en"),
+        ("fr-FR,fr;q=0.9,zh-CN;q=0.5", "zh"),  # the only one offered
+        ("de, fr", "en"),
+        ("zh;q=0", "en"),
+        ("zh;q=abc, en", "en"),
+        ("", "en"),
+        (None, "en"),
+    ],
+)
+def test_language_from_accept_language(header, lang):
+    assert lang_from_header(header) == lang
+
+
+@pytest.mark.slow  # Chinese terms: the multilingual model's real weights
+def test_paper_page_shows_the_chinese_card(client):
+    html = client.get("/papers/protein-03", params={"lang": "zh"}).text
+    assert 'id="zh-card"' in html and "机器释义" in html and "中文卡片" in html
+    card = html[html.index('id="zh-card"') : html.index("</section>", html.index('id="zh-card"'))]
+    assert CJK.search(card.split("主题词")[-1])  # the keyphrases as Chinese terms
+    english = client.get("/papers/protein-03", params={"lang": "en"}).text
+    assert 'id="zh-card"' not in english
+
+
+@pytest.mark.slow  # Chinese terms: the multilingual model's real weights
+def test_the_browser_language_chooses_chinese_and_pages_are_cached_per_language(client):
+    zh = client.get("/papers/protein-03", headers={"Accept-Language": "zh-CN,zh;q=0.9"})
+    assert "Accept-Language" in zh.headers["vary"]
+    assert 'lang="zh-CN"' in zh.text and 'id="zh-card"' in zh.text
+    # the switch names English: without it the browser's language would choose Chinese again
+    assert 'href="/papers/protein-03?lang=en"' in zh.text
+    en = client.get("/papers/protein-03", headers={"Accept-Language": "en-US"})
+    assert 'lang="en"' in en.text and 'id="zh-card"' not in en.text
+    again = client.get("/papers/protein-03", headers={"Accept-Language": "zh-CN"})
+    assert 'id="zh-card"' in again.text
+    # ?lang= wins over the header
+    assert (
+        'id="zh-card"' not in client.get("/papers/protein-03?lang=en", headers={"Accept-Language": "zh"}).text
+    )
+
+
+@pytest.mark.slow  # Chinese terms: the multilingual model's real weights
+def test_topic_labels_in_chinese_on_pages_and_the_map(client):
+    data = client.get("/api/map").json()
+    topic = data["topics"]["broad"][0]
+    zh = client.get("/api/map", params={"lang": "zh"}).json()
+    zh_topic = zh["topics"]["broad"][0]
+    assert zh_topic["label_en"] == topic["label"] and CJK.search(zh_topic["label"])
+    assert all(CJK.search(t["label"]) for t in zh["topics"]["broad"])
+    page = client.get(f"/topics/{topic['id']}", params={"lang": "zh"}).text
+    h1 = re.search(r'<h1 id="topic-label"[^>]*>([^<]*)</h1>', page)
+    assert h1 and h1.group(1) == zh_topic["label"]
+    overview = client.get("/", params={"lang": "zh"}).text
+    assert zh_topic["label"] in overview
+
+
+@pytest.mark.slow  # Chinese terms: the multilingual model's real weights
+def test_cards_badges_follow_the_language(client):
+    html = client.get("/papers", params={"lang": "zh", "kind": "method"}).text
+    assert 'class="badge kind kind-method"' in html
+    assert re.search(r'class="badge kind kind-method" href="[^"]*">方法</a>', html)
+    english = client.get("/papers", params={"kind": "method"}).text
+    assert re.search(r'class="badge kind kind-method" href="[^"]*">method</a>', english)
+
+
+@pytest.mark.slow  # Chinese terms: the multilingual model's real weights
+def test_a_models_answers_show_beside_the_offline_card(client, db):
+    from paperatlas import Atlas
+
+    with Atlas(db) as atlas:
+        atlas.store.put_llm_result(
+            "protein-04", "summarize", "qwen", "v1", "本文研究蛋白质结构。", True, None, 9, 0.1
+        )
+        atlas.store.put_llm_result("protein-04", "title", "qwen", "v1", "蛋白质结构预测", True, None, 9, 0.1)
+        atlas.store.put_llm_result(
+            "protein-05", "summarize", "qwen", "v1", "准确率 99%。", False, "number", 9, 0.1
+        )
+    html = client.get("/papers/protein-04", params={"lang": "zh"}).text
+    assert 'id="model-summary"' in html and "本文研究蛋白质结构。" in html and "qwen" in html
+    assert 'id="model-title"' in html and 'id="zh-card"' in html  # the card stays
+    english = client.get("/papers/protein-04").text
+    assert "本文研究蛋白质结构。" not in english
+    rejected = client.get("/papers/protein-05", params={"lang": "zh"}).text
+    assert "准确率 99%" not in rejected and 'id="zh-card"' in rejected
+    digest = Atlas(db).digest(lang="zh")
+    assert re.search(r"^- .*蛋白质结构预测", digest, flags=re.M)
+
+
+@pytest.mark.slow  # Chinese terms: the multilingual model's real weights
+def test_cards_show_a_models_chinese_summary_in_chinese(client, db):
+    from paperatlas import Atlas
+
+    with Atlas(db) as atlas:
+        atlas.store.put_llm_result(
+            "robots-03", "summarize", "qwen", "v1", "本文研究机器人抓取。", True, None, 9, 0.1
+        )
+    zh = client.get("/papers", params={"lang": "zh", "q": "", "kind": ""}).text
+    page = (
+        zh if "robots-03" in zh else client.get("/search", params={"q": "robot grasping", "lang": "zh"}).text
+    )
+    cards = re.findall(r'<article class="card" data-paper="robots-03">.*?</article>', page, flags=re.S)
+    assert cards and '<p class="gist" lang="zh-CN">本文研究机器人抓取。</p>' in cards[0]
+    english = client.get("/papers").text + client.get("/search", params={"q": "robot grasping"}).text
+    assert "本文研究机器人抓取。" not in english
