@@ -1,0 +1,140 @@
+"""`similar` latency at 15,602 papers with every signal: p50/p95 by paper id and by text.
+
+    nice -n 10 .venv/bin/python benchmarks/similar_latency.py [--db PATH] [--n 100]
+        [--compare-src /work/base/src] [--standin-from ATLAS ...]
+
+The atlas of ../shared/data (benchmarks/search_common.py builds and caches it, all of
+`paperatlas embed`'s models). Where it lacks a model's vectors for some papers, they are
+filled with real vectors of that model from the other atlases named by --standin-from,
+cycled (timing only, as search_latency.py's --minilm-standin: a ranking's cost does not
+depend on the values; said in the output). Queries: `--n` papers drawn with a fixed seed,
+each asked for by id and by its title and abstract as text (k = 10), end to end
+(`Atlas.similar`: language, query vectors, BM25 of the key terms, every model's list,
+fusion, hits), after one warm-up query of each kind. Baseline in the same rounds,
+alternating per query: `similar` of another source tree (--compare-src) in a child
+process over the same atlas.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from search_common import CACHE, DEFAULT_DATA, build_store
+
+CHILD = """
+import json, sys, time
+from paperatlas.search import similar
+from paperatlas.store import Store
+store = Store(sys.argv[1], read_only=True)
+for line in sys.stdin:
+    q = json.loads(line)
+    t = time.perf_counter()
+    similar(store, paper_id=q.get("id"), text=q.get("text"), k=10)
+    print((time.perf_counter() - t) * 1000, flush=True)
+"""
+
+
+def pct(values: list[float], p: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, round(p / 100 * (len(values) - 1)))]
+
+
+def fill_standins(store, sources: list[Path]) -> None:
+    from paperatlas.embed.registry import SEARCH_MODELS
+    from paperatlas.store import Store
+
+    ids = store.all_ids()
+    for model in SEARCH_MODELS:
+        got, matrix = store.get_vectors(model)
+        have = set(got)
+        missing = [pid for pid in ids if pid not in have]
+        if not missing:
+            continue
+        pool = [matrix] if len(got) else []
+        for src in sources:
+            _, other = Store(src, read_only=True).get_vectors(model)
+            if len(other):
+                pool.append(other)
+        real = np.vstack(pool)
+        fill = real[np.arange(len(missing)) % len(real)]
+        with store.transaction():
+            store.put_vectors(model, missing, fill, ["standin"] * len(missing))
+        print(f"{model}: {len(ids) - len(missing):,} real vectors, {len(missing):,} stand-ins (timing only)")
+
+
+def main() -> None:
+    from paperatlas.api import Atlas
+    from paperatlas.embed.registry import DEFAULT_MODEL
+    from paperatlas.paper import embedding_text
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    ap.add_argument("--db", type=Path, default=CACHE / "search" / "iclr2026.db")
+    ap.add_argument("--n", type=int, default=100)
+    ap.add_argument("--compare-src", default=str(Path(__file__).resolve().parents[2] / "base" / "src"))
+    ap.add_argument("--standin-from", type=Path, nargs="*", default=[])
+    args = ap.parse_args()
+    print(f"load average at start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
+    store = build_store(args.data, args.db, [DEFAULT_MODEL])
+    fill_standins(store, args.standin_from)
+    atlas = Atlas(args.db)
+    papers = {p["id"]: p for p in atlas.store.iter_papers()}
+    picked = random.Random(0).sample(sorted(papers), args.n)
+    queries = [{"id": pid} for pid in picked] + [
+        {"text": embedding_text(papers[pid].get("title"), papers[pid].get("abstract"))} for pid in picked
+    ]
+    child = None
+    if args.compare_src:
+        env = {**os.environ, "PYTHONPATH": args.compare_src}
+        child = subprocess.Popen(
+            [sys.executable, "-c", CHILD, str(args.db)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+
+    def theirs(q: dict) -> float:
+        assert child is not None and child.stdin is not None and child.stdout is not None
+        child.stdin.write(json.dumps(q) + "\n")
+        child.stdin.flush()
+        return float(child.stdout.readline())
+
+    for q in (queries[0], queries[-1]):  # warm-up: models loaded, postings read
+        r = atlas.similar(paper_id=q.get("id"), text=q.get("text"), k=10)
+        if child:
+            theirs(q)
+    print(f"signals: {r.model} + keywords; notes: {r.notes or 'none'}")
+    ours: dict[str, list[float]] = {"id": [], "text": []}
+    base: dict[str, list[float]] = {"id": [], "text": []}
+    for q in queries:
+        kind = "id" if "id" in q else "text"
+        t = time.perf_counter()
+        atlas.similar(paper_id=q.get("id"), text=q.get("text"), k=10)
+        ours[kind].append((time.perf_counter() - t) * 1000)
+        if child:
+            base[kind].append(theirs(q))
+    for kind in ("id", "text"):
+        line = f"by {kind:4s}: similar p50 {pct(ours[kind], 50):6.1f} ms  p95 {pct(ours[kind], 95):6.1f} ms"
+        if base[kind]:
+            line += f"   | before: p50 {pct(base[kind], 50):6.1f} ms  p95 {pct(base[kind], 95):6.1f} ms"
+            line += f"   | p95 ratio {pct(ours[kind], 95) / pct(base[kind], 95):.2f}x"
+        print(line + f"  (n={len(ours[kind])})")
+    every = ours["id"] + ours["text"]
+    print(f"all {len(every)} queries: p95 {pct(every, 95):.1f} ms (target <= 100 ms)")
+    if child:
+        child.stdin.close()  # type: ignore[union-attr]
+        child.wait()
+
+
+if __name__ == "__main__":
+    main()
