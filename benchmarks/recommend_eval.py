@@ -168,8 +168,11 @@ def main() -> None:
     if held_out:
         # the model saw the other 80% (and their areas) when it was fit: measure on the rest
         from paperatlas.enrich.areas import is_held_out
+        from paperatlas.store import Store
 
-        keep = [i for i, pid in enumerate(ids) if is_held_out(pid)]
+        in_atlas = set(Store(args.db, read_only=True).all_ids()) if models else None
+        # with --models, the held-out papers the atlas holds (it may leave out empty abstracts)
+        keep = [i for i, pid in enumerate(ids) if is_held_out(pid) and (in_atlas is None or pid in in_atlas)]
         rows, ids = [rows[i] for i in keep], [ids[i] for i in keep]
         tfidf = tfidf[keep]
         if not models:

@@ -215,6 +215,14 @@ def test_similar_by_id_and_by_text(store):
     )
     assert S.similar(store, text=text, k=3).hits[0].id == "specdec01"
     assert all(h.id != "xss01" for h in S.similar(store, text=text, k=3, has_code=True).hits)
+    # a text in another language is read by the multilingual model alone
+    chinese = S.similar(
+        store,
+        text="大语言模型的推测解码：小的草稿模型提出多个词元，目标模型并行验证，生成速度提高三倍。",
+        k=3,
+    )
+    assert chinese.language == "zh" and chinese.model == S.MULTILINGUAL_MODEL
+    assert chinese.hits[0].id == "specdec01"
 
 
 def test_similar_errors(store):

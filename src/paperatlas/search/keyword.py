@@ -448,7 +448,7 @@ def keyword_ranking(
         raise SearchError(f"keyword search failed for this query ({exc})") from None
 
 
-KEY_TERMS = 30  # a long text's terms (an abstract as the query) that its BM25 list uses
+KEY_TERMS = 60  # a long text's terms (an abstract as the query) that its BM25 list uses
 
 
 def key_terms(store, text: str, n: int = KEY_TERMS) -> dict[str, float]:
@@ -490,20 +490,16 @@ def weighted_ranking(
     exclude: AbstractSet[str] = frozenset(),
 ) -> tuple[list[tuple[str, float]], float, float]:
     """(the best `limit` papers for the weighted terms (`key_terms`), among `within` and
-    less `exclude`; the mean and standard deviation of that BM25 over every other paper):
-    the statistics put the list on the scale of the store's other signals. An excluded
-    paper (the one whose text the terms are) would stand far above all, so it is left out
-    of them too."""
+    less `exclude`; the mean and standard deviation of that BM25 over every paper): the
+    statistics put the list on the scale of the store's other signals."""
     if not weights:
         return [], 0.0, 0.0
     tokens = tokens_of(store, list(weights))
     terms = [t for t in weights if len(tokens[t]) == 1]
     index = _index(store)
     docs, scores = index.scores(store, [tokens[t][0] for t in terms], [weights[t] for t in terms])
+    n = max(index.n_rows, 1)
+    mean = float(scores.sum()) / n
+    std = float(np.sqrt(max(float(np.square(scores).sum()) / n - mean * mean, 0.0)))
     ranked = _named_best(store, index, docs, scores, limit + len(exclude), within)
-    gone = [s for pid, s in ranked if pid in exclude]
-    n = max(index.n_rows - len(gone), 1)
-    mean = (float(scores.sum()) - sum(gone)) / n
-    square = float(np.square(scores).sum()) - sum(s * s for s in gone)
-    std = float(np.sqrt(max(square / n - mean * mean, 0.0)))
     return [(pid, s) for pid, s in ranked if pid not in exclude][:limit], mean, std
