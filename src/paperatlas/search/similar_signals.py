@@ -43,7 +43,7 @@ SIGNAL_WEIGHTS: dict[str, float] = {
 }
 # weights for a text not in English: the keyword index and the English models cannot read it
 FOREIGN_WEIGHTS: dict[str, float] = {"use-multilingual": 1.0}
-STATS_SAMPLE = 2000  # papers whose scores estimate a vector signal's mean and spread
+STATS_SAMPLE = 500  # papers whose scores estimate a vector signal's mean and spread
 KEYWORD_DEPTH = 300  # the BM25 list's least depth (candidates below it score its last)
 
 
@@ -102,7 +102,7 @@ def signal_scores(
     weights = weights if weights is not None else weights_for(language, stored)
     models = [m for m in stored if weights.get(m, 0.0) > 0]
     out = SignalScores(ids=[], language=language, weights=weights)
-    if language == "en" and MINILM_MODEL not in store.vector_models() and weights.get(MINILM_MODEL, 0.0) > 0:
+    if language == "en" and MINILM_MODEL not in stored and weights.get(MINILM_MODEL, 0.0) > 0:
         out.notes.append(
             f"this atlas has no {MINILM_MODEL} vectors, so likeness is read from "
             f"{' and '.join(['keywords', *models])} alone; `paperatlas embed` adds them"
@@ -145,14 +145,16 @@ def signal_scores(
 
 def _query_vector(store, index, model: str, text: str, like: Sequence[str]):
     """The query in `model`'s space: the mean of the stored papers' vectors when they all
-    have one, else the text embedded."""
+    have one, else the text embedded (by a model that reads long texts in windows, its
+    first window: an abstract's second window costs as much again and, on CSFCube's tuning
+    fold, changed MAP by 0.1)."""
     if index is None:
         return None
     if like:
         found, vectors = index.vectors_of(like)
         if len(found) == len(like):
             return vectors.mean(axis=0)
-    return embed_query(store, model, text)
+    return embed_query(store, model, text, start=True)
 
 
 def _spread(index, qvec) -> tuple[float, float]:
