@@ -11,8 +11,9 @@ depend on the values; said in the output). Queries: `--n` papers drawn with a fi
 each asked for by id and by its title and abstract as text (k = 10), end to end
 (`Atlas.similar`: language, query vectors, BM25 of the key terms, every model's list,
 fusion, hits), after one warm-up query of each kind, with the postings file a server
-writes beside the atlas (`keyword.preload`; `--no-postings-file` reads postings from
-SQLite, as a first `paperatlas similar` before any server ran). Baseline in the same rounds,
+writes beside the atlas (`keyword.preload`; `--no-postings-file` skips writing it: postings
+then come from SQLite, as in a first `paperatlas similar` before any server ran, when no
+earlier run left the file). Baseline in the same rounds,
 alternating per query: `similar` of another source tree (--compare-src) in a child
 process over the same atlas.
 """
