@@ -1,6 +1,6 @@
 """CSFCube (faceted query by example): `similar --text` on its 50 query abstracts, MAP and NDCG%20.
 
-    .venv/bin/python benchmarks/csfcube.py [CSFCUBE_DIR] [--db /tmp/csfcube.db]
+    .venv/bin/python benchmarks/csfcube.py [CSFCUBE_DIR] [--db /work/cache/csfcube/csfcube.db]
         [--compare-src /work/base/src] [--fold fold1_test]
 
 Each query paper's title and abstract is the text; its pool (the candidates judged for
@@ -39,9 +39,10 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
 from paperatlas.store import Store  # noqa: E402
+from search_common import CACHE  # noqa: E402
 
 FACETS = ("background", "method", "result")
-DEFAULT_DIR = Path(os.environ.get("CSFCUBE_DIR", "/tmp/i39/csfcube"))
+DEFAULT_DIR = Path(os.environ.get("CSFCUBE_DIR", "CSFCube"))  # a checkout of iesl/CSFCube
 SENTENCE_LABEL = re.compile(r"^(background|objective|method|result|other)_label: ", re.M)
 
 
@@ -274,7 +275,9 @@ def main() -> None:
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("folder", nargs="?", type=Path, default=DEFAULT_DIR, help="a CSFCube checkout")
-    ap.add_argument("--db", type=Path, default=Path("/tmp/csfcube/csfcube.db"), help="its atlas (built once)")
+    ap.add_argument(
+        "--db", type=Path, default=CACHE / "csfcube" / "csfcube.db", help="its atlas (built once)"
+    )
     ap.add_argument("--compare-src", default=str(REPO.parent / "base" / "src"), help="the baseline's src/")
     ap.add_argument("--fold", default="fold1_test", choices=("fold1_test", "fold2_test"))
     args = ap.parse_args()

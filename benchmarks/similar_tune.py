@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 import csfcube as C
+from search_common import CACHE
 from similar_iclr import IclrQueries, build_heldout_atlas
 
 GRID = (0.0, 0.25, 0.5, 1.0, 2.0)
@@ -40,8 +41,8 @@ def main() -> None:
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--csfcube", type=Path, default=C.DEFAULT_DIR)
-    ap.add_argument("--csfcube-db", type=Path, default=Path("/tmp/csfcube/csfcube.db"))
-    ap.add_argument("--heldout-db", type=Path, default=Path("/tmp/similar/heldout.db"))
+    ap.add_argument("--csfcube-db", type=Path, default=CACHE / "csfcube" / "csfcube.db")
+    ap.add_argument("--heldout-db", type=Path, default=CACHE / "similar" / "heldout.db")
     ap.add_argument("--report", action="store_true", help="also the test half and fold1_test, once")
     args = ap.parse_args()
     print(f"load average at start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")

@@ -1,9 +1,8 @@
-"""More like this: the papers most like one paper, a free text or a set of papers (a
-user's likes), on every signal the atlas holds (`similar_signals`)."""
+"""More like this: the papers most like one paper or a free text, on every signal the
+atlas holds (`similar_signals`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 
 from paperatlas.errors import SearchError
@@ -72,21 +71,13 @@ def similar(
 
 
 def similar_ranking(
-    store,
-    text: str,
-    depth: int,
-    exclude: str | None = None,
-    allowed: AbstractSet[str] | None = None,
-    like: Sequence[str] = (),
+    store, text: str, depth: int, exclude: str | None = None, allowed: AbstractSet[str] | None = None
 ) -> tuple[list[tuple[str, float]], list[str], str, list[str]]:
     """(the `depth` papers most like `text`, the models used, its language, notes), on
     every signal the atlas holds (`similar_signals`). `exclude`: the paper whose text it
-    is: its stored vectors are the query and it is left out; `like`: stored papers whose
-    vectors are the query (their text is `text`), left out too."""
-    query_papers = [exclude] if exclude is not None and not like else list(like)
-    signals = signal_scores(
-        store, text, depth, like=query_papers, exclude=frozenset(query_papers), allowed=allowed
-    )
+    is: its stored vectors are the query and it is left out."""
+    own = [exclude] if exclude is not None else []
+    signals = signal_scores(store, text, depth, like=own, exclude=frozenset(own), allowed=allowed)
     if not signals.scores:
         language = signals.language
         which = "" if language == "en" else f" ({MULTILINGUAL_MODEL} for a {language_name(language)} text)"
