@@ -7,14 +7,16 @@ author keywords (the relevance below is read from those keywords: BM25 must not 
 Queries are these papers by id; each is split into the tuning half or the test half by
 `search_known.split_of` (a salted hash of its id, fixed before any tuning). Grades: 1 for
 the same primary area, +1 when the two papers share an author keyword (lower-cased).
-Figures: NDCG@20 on the grades (the ideal over every held-out paper) and the share of the
-first 10 similar papers in the query's primary area (the neighbours-sharing-an-area
-measure of benchmarks/knn_areas.py, as a ranking).
+Figures: NDCG@20 on the grades (the ideal over every held-out paper), the share of the
+first 10 similar papers in the query's primary area, and the kNN accuracy of
+benchmarks/knn_areas.py (the first 10 vote for an area) with `similar`'s ranking as the
+neighbours.
 """
 
 from __future__ import annotations
 
 import time
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -92,17 +94,23 @@ class IclrQueries:
         grades = sorted((grade(self.labels[pid], self.labels[o]) for o in self.ids if o != pid), reverse=True)
         return _dcg(grades[:20])
 
-    def metrics(self, weights: dict[str, float], split: str) -> tuple[float, float]:
-        """(mean NDCG@20, mean share of the first 10 in the query's area) over a half."""
-        ndcg, area = [], []
+    def metrics(self, weights: dict[str, float], split: str) -> tuple[float, float, float]:
+        """(mean NDCG@20, mean share of the first 10 in the query's area, the share of
+        queries whose first 10 vote for their own area: knn_areas.py's kNN accuracy, k = 10,
+        one vote each, ties to the nearer) over a half."""
+        ndcg, area, votes = [], [], []
         for pid in self.ids:
             if self.split[pid] != split:
                 continue
             ranked = [o for o, _ in self.tables[pid].fused(weights)[:20]]
             grades = [grade(self.labels[pid], self.labels[o]) for o in ranked]
             ndcg.append(_dcg(grades) / self.ideal[pid] if self.ideal[pid] else 0.0)
-            area.append(np.mean([self.labels[o][0] == self.labels[pid][0] for o in ranked[:10]]))
-        return float(np.mean(ndcg)), float(np.mean(area))
+            areas = [self.labels[o][0] for o in ranked[:10]]
+            area.append(np.mean([a == self.labels[pid][0] for a in areas]))
+            count = Counter(areas)
+            top = max(count.values(), default=0)
+            votes.append(next((a for a in areas if count[a] == top), None) == self.labels[pid][0])
+        return float(np.mean(ndcg)), float(np.mean(area)), float(np.mean(votes))
 
 
 def _dcg(grades: list[int]) -> float:
