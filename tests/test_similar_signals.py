@@ -89,6 +89,10 @@ def test_similar_reads_keywords_and_vectors_and_says_what_embed_adds(store):
     r = S.similar(store, paper_id="specdec01", k=3)
     assert r.model == "static" and "specdec01" not in [h.id for h in r.hits]
     assert any("no minilm-int8 vectors" in n and "`paperatlas embed` adds them" in n for n in r.notes)
+    # a hit says why: the key terms it holds and its cosine in the model read
+    terms = keyword.key_terms(store, text_of("specdec01"))
+    assert all(h.matched_terms and set(h.matched_terms) <= set(terms) for h in r.hits)
+    assert all(h.semantic_score is not None and -1 <= h.semantic_score <= 1 for h in r.hits)
     by_text = S.similar(store, text=text_of("specdec01"), k=4)
     assert by_text.hits[0].id == "specdec01"  # the paper itself, by its own text
 

@@ -557,7 +557,7 @@ class Atlas:
         from paperatlas.search import similar_ranking
 
         text = embedding_text(paper.get("title"), paper.get("abstract"))
-        ranked, _, _, _ = similar_ranking(self.store, text, k, exclude=paper["id"])
+        ranked, _ = similar_ranking(self.store, text, k, exclude=paper["id"])
         rows = {r["id"]: r for r in self.store.iter_papers(ids=[pid for pid, _ in ranked])}
         return [rows[pid] for pid, _ in ranked if pid in rows]
 

@@ -8,11 +8,12 @@ from collections.abc import Set as AbstractSet
 from paperatlas.errors import SearchError
 from paperatlas.paper import embedding_text
 from paperatlas.search.filters import allowed_ids, check_paging, filters_of
+from paperatlas.search.fusion import SHOWN_TERMS
 from paperatlas.search.hits import make_hits
 from paperatlas.search.language import language_name
 from paperatlas.search.query import MAX_QUERY_CHARS
 from paperatlas.search.results import SearchResult
-from paperatlas.search.similar_signals import signal_scores
+from paperatlas.search.similar_signals import SignalScores, signal_scores
 from paperatlas.search.vectors import MULTILINGUAL_MODEL
 
 
@@ -52,29 +53,28 @@ def similar(
             text = text[:MAX_QUERY_CHARS]
         query_label = text
     allowed = allowed_ids(store, filters_of(list_name, area, kind, decision, has_code))
-    ranking, models, language, found_notes = similar_ranking(
-        store, text, offset + k, exclude=exclude, allowed=allowed
-    )
+    ranking, signals = similar_ranking(store, text, offset + k, exclude=exclude, allowed=allowed)
     page = ranking[offset : offset + k]
-    hits = make_hits(store, page, offset, [], [], ranking)
+    # a hit shows the key terms it holds and its cosine in the most weighted model
+    hits = make_hits(store, page, offset, signals.terms[:SHOWN_TERMS], signals.keyword, signals.meaning())
     return SearchResult(
         query=query_label,
         hits=hits,
         total=len(ranking),
         offset=offset,
         k=k,
-        language=language,
+        language=signals.language,
         mode="similar",
-        model=" + ".join(models) or None,
-        notes=notes + found_notes,
+        model=" + ".join(signals.models) or None,
+        notes=notes + signals.notes,
     )
 
 
 def similar_ranking(
     store, text: str, depth: int, exclude: str | None = None, allowed: AbstractSet[str] | None = None
-) -> tuple[list[tuple[str, float]], list[str], str, list[str]]:
-    """(the `depth` papers most like `text`, the models used, its language, notes), on
-    every signal the atlas holds (`similar_signals`). `exclude`: the paper whose text it
+) -> tuple[list[tuple[str, float]], SignalScores]:
+    """(the `depth` papers most like `text`, best first; the signals they were read from),
+    on every signal the atlas holds (`similar_signals`). `exclude`: the paper whose text it
     is: its stored vectors are the query and it is left out."""
     own = [exclude] if exclude is not None else []
     signals = signal_scores(store, text, depth, like=own, exclude=frozenset(own), allowed=allowed)
@@ -82,4 +82,4 @@ def similar_ranking(
         language = signals.language
         which = "" if language == "en" else f" ({MULTILINGUAL_MODEL} for a {language_name(language)} text)"
         raise SearchError(f"nothing to compare with{which}: run `paperatlas embed` first")
-    return signals.fused()[:depth], signals.models, signals.language, signals.notes
+    return signals.fused()[:depth], signals

@@ -57,6 +57,9 @@ class SignalScores:
     language: str = "en"
     notes: list[str] = field(default_factory=list)
     weights: dict[str, float] = field(default_factory=dict)  # those the signals were chosen by
+    terms: list[str] = field(default_factory=list)  # the key terms, most telling first
+    keyword: list[tuple[str, float]] = field(default_factory=list)  # (id, BM25) best first
+    cosines: dict[str, dict[str, float]] = field(default_factory=dict)  # model -> id -> cosine
 
     def fused(self, weights: dict[str, float] | None = None) -> list[tuple[str, float]]:
         """(id, weighted sum of the signals' z-scores), best first (by the weights the
@@ -71,6 +74,14 @@ class SignalScores:
     @property
     def models(self) -> list[str]:
         return [s for s in self.scores if s != KEYWORD]
+
+    def meaning(self) -> list[tuple[str, float]]:
+        """(id, cosine) in the most weighted model, best first: what a hit shows as its
+        similarity of meaning."""
+        if not self.models:
+            return []
+        model = max(self.models, key=lambda m: self.weights.get(m, 0.0))
+        return sorted(self.cosines[model].items(), key=lambda hit: (-hit[1], hit[0]))
 
 
 def weights_for(language: str, stored: Sequence[str] = ()) -> dict[str, float]:
@@ -122,6 +133,7 @@ def signal_scores(
     keyword_list: list[tuple[str, float]] = []
     if weights.get(KEYWORD, 0.0) > 0 and language == "en":
         terms = key_terms(store, text)
+        out.terms = list(terms)
         keyword_list, kw_mean, kw_std = weighted_ranking(
             store, terms, max(depth, KEYWORD_DEPTH), allowed, exclude
         )
@@ -133,9 +145,11 @@ def signal_scores(
     with one_blas_thread():
         for model, (index, qvec, (mean, std)) in queries.items():
             cosine = dict(index.search(qvec, len(out.ids), out.ids))
+            out.cosines[model] = cosine
             values = np.array([cosine.get(pid, mean) for pid in out.ids])
             out.scores[model] = (values - mean) / std
     if keyword_list and kw_std > 0:
+        out.keyword = keyword_list
         bm25 = dict(keyword_list)
         # a paper below the list scores at most its last; one outside a full list, that
         floor = keyword_list[-1][1] if len(keyword_list) >= max(depth, KEYWORD_DEPTH) else 0.0
