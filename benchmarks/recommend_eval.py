@@ -11,6 +11,12 @@ embedding vectors of the embeddings stage.
 
     .venv/bin/python benchmarks/recommend_eval.py [--data ../shared/data/iclr2026.jsonl.gz]
         [--vectors /work/cache/vectors] [--model NAME] [--seeds 3] [--json out.json]
+        [--db ATLAS --models static,minilm-int8,use-multilingual]
+
+With --models, the vectors are read from the atlas --db (it must hold every evaluated
+paper's) and combined as `recommend` combines every stored model
+(`recommend.combine_embeddings`); "paperatlas (first model alone)" is then the same-run
+baseline: the recommender on the first model's vectors only, as before every model was read.
 """
 
 from __future__ import annotations
@@ -104,6 +110,22 @@ def load_vectors(directory: Path, model: str | None, ids: list[str]) -> tuple[st
     return model, rec.normalise_rows(np.asarray(matrix, dtype=np.float32))
 
 
+def atlas_vectors(db: Path, models: list[str], ids: list[str]) -> dict[str, np.ndarray]:
+    """model -> the vectors of `ids` (rows in that order) from the atlas at `db`."""
+    from paperatlas.store import Store
+
+    store = Store(db, read_only=True)
+    out = {}
+    for model in models:
+        got, matrix = store.get_vectors(model)
+        where = {pid: i for i, pid in enumerate(got)}
+        missing = [pid for pid in ids if pid not in where]
+        if missing:
+            sys.exit(f"{db}: no {model} vectors for {len(missing)} of the evaluated papers")
+        out[model] = np.asarray(matrix[[where[pid] for pid in ids]], dtype=np.float32)
+    return out
+
+
 def precision_recall(ranked: np.ndarray, relevant: set[int]) -> tuple[float, float]:
     hits20 = sum(1 for r in ranked[:20] if int(r) in relevant)
     hits100 = sum(1 for r in ranked[:100] if int(r) in relevant)
@@ -117,6 +139,10 @@ def main() -> None:
     parser.add_argument("--model", default=None, help="cached vector file stem")
     parser.add_argument("--seeds", type=int, default=3, help="draws of likes per user and size")
     parser.add_argument("--json", type=Path, default=None, help="write all figures here")
+    parser.add_argument("--db", type=Path, default=None, help="the atlas --models reads vectors from")
+    parser.add_argument(
+        "--models", default=None, help="comma-separated models to combine as recommend does (needs --db)"
+    )
     parser.add_argument(
         "--held-out",
         choices=("auto", "yes", "no"),
@@ -130,15 +156,33 @@ def main() -> None:
     rows = load_rows(args.data)
     ids = [r["id"] for r in rows]
     tfidf, terms = rec.tfidf_matrix([rec.paper_text(r) for r in rows])
-    model, emb = load_vectors(args.vectors, args.model, ids)
-    held_out = args.held_out == "yes" or (args.held_out == "auto" and model in SUPERVISED_MODELS)
+    models = args.models.split(",") if args.models else []
+    if models:
+        model = " + ".join(models)
+        held_out = args.held_out == "yes" or (
+            args.held_out == "auto" and any(m in SUPERVISED_MODELS for m in models)
+        )
+    else:
+        model, emb = load_vectors(args.vectors, args.model, ids)
+        held_out = args.held_out == "yes" or (args.held_out == "auto" and model in SUPERVISED_MODELS)
     if held_out:
         # the model saw the other 80% (and their areas) when it was fit: measure on the rest
         from paperatlas.enrich.areas import is_held_out
+        from paperatlas.store import Store
 
-        keep = [i for i, pid in enumerate(ids) if is_held_out(pid)]
+        in_atlas = set(Store(args.db, read_only=True).all_ids()) if models else None
+        # with --models, the held-out papers the atlas holds (it may leave out empty abstracts)
+        keep = [i for i, pid in enumerate(ids) if is_held_out(pid) and (in_atlas is None or pid in in_atlas)]
         rows, ids = [rows[i] for i in keep], [ids[i] for i in keep]
-        tfidf, emb = tfidf[keep], emb[keep]
+        tfidf = tfidf[keep]
+        if not models:
+            emb = emb[keep]
+    first_alone = None
+    if models:
+        blocks = atlas_vectors(args.db, models, ids)
+        emb = rec.combine_embeddings(blocks)
+        first = rec.normalise_rows(blocks[models[0]])
+        first_alone = rec.Features(ids=ids, emb=first, tfidf=tfidf, terms=terms, model=models[0])
     features = rec.Features(ids=ids, emb=emb, tfidf=tfidf, terms=terms, model=model)
     tfidf_only = rec.Features(ids=ids, emb=None, tfidf=tfidf, terms=terms)
     design = rec.design_matrix(features)
@@ -161,8 +205,10 @@ def main() -> None:
         "popularity": None,
         "tfidf centroid": None,
         "embedding centroid": None,
+        **({f"paperatlas ({models[0]} alone)": None} if first_alone is not None else {}),
         "paperatlas": None,
     }
+    first_design = rec.design_matrix(first_alone) if first_alone is not None else None
     results: dict[tuple[str, str, int], list[tuple[float, float]]] = {}
     for user, members in users.items():
         member_list = sorted(members)
@@ -182,11 +228,17 @@ def main() -> None:
                         scores = rec.rank_centroid(tfidf_only, liked)
                     elif method == "embedding centroid":
                         scores = emb @ rec._centroid(emb, liked)
-                    else:
+                    elif method == "paperatlas":
                         if n >= rec.MIN_LIKES_FOR_CLASSIFIER:
                             scores, _ = rec.rank_linear(features, liked, design=design)
                         else:
                             scores = rec.rank_centroid(features, liked)
+                    else:  # the recommender on the first model alone (--models)
+                        assert first_alone is not None
+                        if n >= rec.MIN_LIKES_FOR_CLASSIFIER:
+                            scores, _ = rec.rank_linear(first_alone, liked, design=first_design)
+                        else:
+                            scores = rec.rank_centroid(first_alone, liked)
                     ranked = rec.top_unseen(np.asarray(scores), liked, 100)
                     results.setdefault((method, user, n), []).append(precision_recall(ranked, relevant))
         print(f"  done {user} ({time.time() - started:.0f}s)", flush=True)

@@ -146,6 +146,20 @@ def test_minilm_reads_past_256_tokens(engine, no_network):
     np.testing.assert_allclose(a, b, atol=1e-6)  # truncation would have ignored the end
 
 
+@pytest.mark.slow  # loads real embedding model weights
+def test_minilm_int8_start_of_a_long_text_is_its_first_window(abstracts, no_network):
+    """`embed_start` (a long query answered now) reads one window: a short text's vector
+    as `embed` gives it, a long text's that of its first window alone."""
+    backend = embed.get_backend("minilm-int8")
+    np.testing.assert_allclose(backend.embed_start(abstracts[0]), backend.embed(abstracts[:1])[0], atol=1e-5)
+    body = " ".join(["We study optimisation of neural networks with adaptive methods."] * 60)
+    a = backend.embed_start(body + " The experiments use protein folding.")
+    b = backend.embed_start(body + " The experiments use stock markets.")
+    np.testing.assert_allclose(a, b, atol=1e-6)  # the end is past the first window
+    assert float(a @ a) == pytest.approx(1.0, abs=1e-5)
+    assert float(a @ backend.embed([body])[0]) > 0.9
+
+
 def test_unknown_model_is_a_clear_error():
     from paperatlas.errors import PaperatlasError
 

@@ -231,3 +231,26 @@ def test_rank_is_pure_and_explains_each_pick():
     assert scores == sorted(scores, reverse=True) and len(ids) == len(why) == 3
     assert why[0]["closest"][0][0] in {"p0", "p1"} and why[0]["terms"]
     assert set(why[0]["terms"]) <= set(terms)
+
+
+def test_recommendations_read_every_model_weighted_as_more_like_this(atlas):
+    from paperatlas.embed import embed_store
+    from paperatlas.search.similar_signals import SIGNAL_WEIGHTS
+
+    embed_store(atlas.store, model="static")
+    liked = _by_topic("speculative")[0]
+    atlas.like([liked])
+    picks = atlas.recommend(k=10)
+    assert picks.model == "static + test-lsa"  # every stored model, not the one picked before
+    topics = _topics()
+    assert sum(topics[p.paper_id] == "speculative" for p in picks) >= 9
+    # two rows' product is the mean of their cosines in each model, by the signal weights
+    features = rec.load_features(atlas.store)
+    _, static = atlas.store.get_vectors("static", [liked, picks[0].paper_id])
+    _, lsa = atlas.store.get_vectors("test-lsa", [liked, picks[0].paper_id])
+    static, lsa = rec.normalise_rows(static), rec.normalise_rows(lsa)
+    w = SIGNAL_WEIGHTS["static"]  # test-lsa, a model the weights do not name, reads as static
+    where = features.index()
+    got = features.emb[where[liked]] @ features.emb[where[picks[0].paper_id]]
+    assert got == pytest.approx((w * static[0] @ static[1] + w * lsa[0] @ lsa[1]) / (2 * w), abs=1e-5)
+    assert rec.load_features(atlas.store, model="test-lsa").model == "test-lsa"

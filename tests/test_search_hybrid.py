@@ -11,7 +11,6 @@ from paperatlas import search as S
 from paperatlas.embed import embed_store, embedding_text
 from paperatlas.embed.index import clear_cache
 from paperatlas.paper import text_hash
-from paperatlas.search import similar_papers
 from paperatlas.store import Store
 
 FIXTURE = Path(__file__).parent / "fixtures" / "search" / "papers.jsonl"
@@ -216,6 +215,14 @@ def test_similar_by_id_and_by_text(store):
     )
     assert S.similar(store, text=text, k=3).hits[0].id == "specdec01"
     assert all(h.id != "xss01" for h in S.similar(store, text=text, k=3, has_code=True).hits)
+    # a text in another language is read by the multilingual model alone
+    chinese = S.similar(
+        store,
+        text="大语言模型的推测解码：小的草稿模型提出多个词元，目标模型并行验证，生成速度提高三倍。",
+        k=3,
+    )
+    assert chinese.language == "zh" and chinese.model == S.MULTILINGUAL_MODEL
+    assert chinese.hits[0].id == "specdec01"
 
 
 def test_similar_errors(store):
@@ -305,18 +312,3 @@ def test_cross_lingual_feedback_uses_the_english_model(tmp_path):
     en = S.search(both, "speculative decoding")
     assert en.model == "lsa" and en.hits[0].id == "specdec01"
     assert not S.candidate_rankings(both, "speculative decoding").feedback
-
-
-def test_precomputed_similar_papers_are_the_scanned_ones(store, monkeypatch):
-    from paperatlas.embed import index as I
-
-    scanned = {
-        pid: [h.id for h in S.similar(store, paper_id=pid, k=5).hits]
-        for pid in ("grpo01", PAPERS[5]["id"], PAPERS[-1]["id"])
-    }
-    assert S.precompute_similar(store)
-    monkeypatch.setattr(I.ExactIndex, "search", lambda *a, **k: pytest.fail("scanned"))
-    for pid, expected in scanned.items():
-        assert [h.id for h in S.similar(store, paper_id=pid, k=5).hits] == expected
-    monkeypatch.setattr(similar_papers, "SIMILAR_TABLE_MAX_PAPERS", len(PAPERS) - 1)
-    assert S.precompute_similar(store) is False

@@ -199,34 +199,6 @@ def test_open_index_in_another_thread_sees_vectors_written_since(tmp_path):
     I.clear_cache()
 
 
-def test_neighbour_table_equals_searching_each_vector(tmp_path, monkeypatch):
-    """build_neighbours (one matrix product per block) gives every paper the same similar
-    papers, in the same order, as searching with its own vector; weighted indexes too."""
-    x = clustered(700, 24, 11)
-    ids = [f"p{i}" for i in range(len(x))]
-    index = I.ExactIndex(ids, x)
-    assert index.neighbours("p1", 5) is None  # nothing built yet
-    index.build_neighbours(8, block=128)  # several blocks, the last one short
-    for i in range(0, len(x), 7):
-        expected = [p for p, _ in index.search(x[i], 9) if p != ids[i]][:8]
-        table = index.neighbours(ids[i], 8)
-        assert [p for p, _ in table] == expected
-        assert all(a[1] >= b[1] for a, b in itertools.pairwise(table))
-    assert index.neighbours("p1", 9) is None and index.neighbours("nobody", 3) is None
-
-    weights = np.ones(24, np.float32)
-    weights[20:] = 0.25
-    monkeypatch.setattr(I, "retrieval_weights", lambda model: weights)
-    store = toy_store(tmp_path / "atlas.db", ids, x)
-    I.clear_cache()
-    weighted = I.open_index(store, "toy")
-    weighted.build_neighbours(5)
-    for i in (0, 350, 699):
-        expected = [p for p, _ in weighted.search(x[i], 6) if p != ids[i]][:5]
-        assert [p for p, _ in weighted.neighbours(ids[i], 5)] == expected
-    I.clear_cache()
-
-
 @pytest.mark.slow  # loads real embedding model weights
 def test_graph_index_then_onnx_model_in_one_process():
     """onnxruntime imported after usearch crashed the process (a segmentation fault): a

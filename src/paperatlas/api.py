@@ -387,7 +387,8 @@ class Atlas:
     def similar(
         self, paper_id: str | None = None, text: str | None = None, k: int = 10, **filters: Any
     ) -> SearchResult:
-        """The papers closest in meaning to a stored paper or to a text."""
+        """The papers most like a stored paper or a text, on every signal the atlas holds
+        (keywords and each model's vectors, fused with learned weights)."""
         from paperatlas.search import similar
 
         return similar(self.store, paper_id=paper_id, text=text, k=k, **filters)
@@ -641,23 +642,22 @@ class Atlas:
         return self.store.resolve_id(paper_id)
 
     def similar_papers(self, paper: Mapping[str, Any], k: int = 10) -> list[dict[str, Any]]:
-        """The k papers closest in meaning to a stored paper (as `similar` ranks them), as rows."""
+        """The k papers most like a stored paper (as `similar` ranks them), as rows."""
         from paperatlas.embed import embedding_text
         from paperatlas.search import similar_ranking
 
         text = embedding_text(paper.get("title"), paper.get("abstract"))
-        ranked, _, _ = similar_ranking(self.store, text, k, exclude=paper["id"])
+        ranked, _ = similar_ranking(self.store, text, k, exclude=paper["id"])
         rows = {r["id"]: r for r in self.store.iter_papers(ids=[pid for pid, _ in ranked])}
         return [rows[pid] for pid, _ in ranked if pid in rows]
 
     def preload(self) -> None:
-        """Read now what a server's first queries would wait for (postings, similar papers, Chinese terms)."""
+        """Read now what a server's first queries would wait for (postings, Chinese terms)."""
         from contextlib import suppress
 
         from paperatlas.errors import PaperatlasError
-        from paperatlas.search import keyword, precompute_similar, search
+        from paperatlas.search import keyword, search
 
         keyword.preload(self.store)
-        precompute_similar(self.store)
         with suppress(PaperatlasError):  # no vectors yet: no cross-lingual terms to load
             search(self.store, "预热", k=1)  # what a first Chinese query would load (seconds)

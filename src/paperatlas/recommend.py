@@ -4,9 +4,10 @@ A collection is a named set of marks (+1 like, -1 dislike) in the store's `marks
 "likes" is the default one. `recommend` ranks the papers not yet marked by a model of
 the liked ones, arxiv-sanity style:
 
-- with 5 or more likes, a linear SVM over each paper's features (its stored embedding
-  beside a TF-IDF vector of title, abstract and keywords), liked papers against the rest,
-  dislikes weighted as sure negatives;
+- with 5 or more likes, a linear SVM over each paper's features (its stored embeddings,
+  every model "more like this" reads weighted as it weighs them, beside a TF-IDF vector of
+  title, abstract and keywords), liked papers against the rest, dislikes weighted as sure
+  negatives;
 - with 1-4 likes, too few to fit a classifier, cosine similarity to the likes' centroid
   (minus a share of the similarity to the dislikes' centroid).
 
@@ -135,21 +136,46 @@ class Features:
         return {pid: i for i, pid in enumerate(self.ids)}
 
 
-def pick_model(store, model: str | None = None) -> str | None:
-    """The embedding model to use (`embed.pick_model`'s rule); one asked for must be stored."""
-    from paperatlas.embed import pick_model as choose_model
+def pick_models(store, model: str | None = None) -> list[str]:
+    """The embedding models to use: the one asked for (it must be stored), else every
+    stored model that "more like this" reads an English text with (`similar_signals`)."""
+    from paperatlas.search.similar_signals import weights_for
+    from paperatlas.search.vectors import vector_models_for
 
-    if model is not None and model not in store.vector_models():
-        raise PaperatlasError(f"no vectors for model {model!r} in {store.path} (run `paperatlas embed`)")
-    return choose_model(store, model=model)
+    if model is not None:
+        if model not in store.vector_models():
+            raise PaperatlasError(f"no vectors for model {model!r} in {store.path} (run `paperatlas embed`)")
+        return [model]
+    stored = vector_models_for(store, "en")
+    weights = weights_for("en", stored)
+    return [m for m in stored if weights.get(m, 0.0) > 0]
+
+
+def combine_embeddings(blocks: dict[str, np.ndarray]) -> np.ndarray:
+    """One embedding per row from several models' (rows aligned): each model's unit rows
+    scaled by the square root of its share of the learned signal weights, side by side,
+    so the dot product of two rows is the weighted mean of the models' cosines (the
+    weights "more like this" fuses them with)."""
+    from paperatlas.search.similar_signals import weights_for
+
+    weights = weights_for("en", list(blocks))
+    total = sum(weights.get(m, 0.0) for m in blocks) or 1.0
+    return np.hstack(
+        [np.sqrt(weights.get(m, 0.0) / total) * normalise_rows(matrix) for m, matrix in blocks.items()]
+    ).astype(np.float32)
 
 
 _cache_lock = threading.Lock()
 _cache: dict[tuple, Features] = {}
 
 
-def _store_signature(store, model: str | None) -> tuple:
-    return (str(store.path), model, store.papers_signature(), store.count_vectors(model))
+def _store_signature(store, models: list[str]) -> tuple:
+    return (
+        str(store.path),
+        tuple(models),
+        store.papers_signature(),
+        tuple(store.count_vectors(m) for m in models),
+    )
 
 
 def _tfidf_cache_path(store) -> Path:
@@ -201,9 +227,10 @@ def _write_tfidf_cache(store, key: tuple, ids: list[str], matrix, terms) -> None
 
 
 def load_features(store, model: str | None = None) -> Features:
-    """Features of every paper in the store (cached per process until the store changes)."""
-    model = pick_model(store, model)
-    key = _store_signature(store, model)
+    """Features of every paper in the store (cached per process until the store changes):
+    TF-IDF beside the embeddings of `model`, or of every model `pick_models` names."""
+    models = pick_models(store, model)
+    key = _store_signature(store, models)
     with _cache_lock:
         if key in _cache:
             return _cache[key]
@@ -215,17 +242,18 @@ def load_features(store, model: str | None = None) -> Features:
     else:
         tfidf, terms = tfidf_matrix([paper_text(p) for p in papers])
         _write_tfidf_cache(store, key, ids, tfidf, terms)
-    emb = None
-    if model is not None:
-        vec_ids, vectors = store.get_vectors(model)
+    blocks = {}
+    where = {pid: i for i, pid in enumerate(ids)}
+    for name in models:
+        vec_ids, vectors = store.get_vectors(name)
         if len(vec_ids):
-            emb = np.zeros((len(ids), vectors.shape[1]), dtype=np.float32)
-            where = {pid: i for i, pid in enumerate(ids)}
+            block = np.zeros((len(ids), vectors.shape[1]), dtype=np.float32)
             for j, pid in enumerate(vec_ids):
                 if pid in where:
-                    emb[where[pid]] = vectors[j]
-            emb = normalise_rows(emb)
-    features = Features(ids=ids, emb=emb, tfidf=tfidf, terms=terms, model=model)
+                    block[where[pid]] = vectors[j]
+            blocks[name] = block
+    emb = combine_embeddings(blocks) if blocks else None
+    features = Features(ids=ids, emb=emb, tfidf=tfidf, terms=terms, model=" + ".join(blocks) or None)
     with _cache_lock:
         _cache.clear()  # one store at a time is plenty; keeps memory flat
         _cache[key] = features

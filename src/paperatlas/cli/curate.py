@@ -105,7 +105,8 @@ def recommend(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
     db: DbOption = None,
 ) -> None:
-    """Recommend unseen papers like the liked ones, each with its reasons."""
+    """Recommend unseen papers like the liked ones (their words and every model's vectors),
+    each with its reasons."""
     atlas = open_atlas(db)
     require_list(atlas, list_name)
     filters = {"list_name": list_name} if list_name else {}

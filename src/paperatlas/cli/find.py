@@ -100,7 +100,8 @@ def similar_command(
     as_json: JsonOption = False,
     db: DbOption = None,
 ) -> None:
-    """More like this: the papers closest in meaning to a paper or to a text."""
+    """More like this: the papers most like a paper or a text, read from every signal the
+    atlas holds (the text's key terms, each model's vectors), fused with learned weights."""
     given = [x is not None for x in (paper_id, text, file)]
     if sum(given) != 1:
         raise UserError('give exactly one of: a paper ID, --text "...", or --file PATH')

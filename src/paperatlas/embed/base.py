@@ -80,6 +80,12 @@ class EmbeddingBackend(ABC):
             return np.zeros((0, self.dim), dtype=np.float32)
         return np.asarray(self.encode(texts), dtype=np.float32)
 
+    def embed_start(self, text: str) -> np.ndarray:
+        """One text's vector from as much of its start as one pass of the model reads: a
+        long query (an abstract) answered now. Back ends that read a text whole in one
+        pass give its vector."""
+        return self.embed([text])[0]
+
 
 def file_fingerprint(path: Path) -> str:
     """A shipped model file's fingerprint: the start of its bytes' SHA-1 ("" when missing)."""

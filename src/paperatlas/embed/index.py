@@ -76,15 +76,6 @@ class VectorIndex(Protocol):
         is given, only those papers are candidates."""
         ...
 
-    def build_neighbours(self, k: int) -> bool:
-        """Find every vector's k nearest others now, so `neighbours` is a lookup; False
-        when this kind of index keeps no such table."""
-        ...
-
-    def neighbours(self, paper_id: str, k: int) -> list[tuple[str, float]] | None:
-        """A stored paper's k nearest others from the table, or None (no table, not in it)."""
-        ...
-
 
 def top_k(scores: np.ndarray, k: int) -> np.ndarray:
     """Positions of the k largest scores, best first (argpartition, then sort only those)."""
@@ -108,40 +99,9 @@ class ExactIndex:
         self.matrix = normalise_rows(matrix) if len(self.ids) else np.zeros((0, 0), np.float32)
         self.dim = int(self.matrix.shape[1]) if len(self.ids) else 0
         self._pos = {pid: i for i, pid in enumerate(self.ids)}
-        self._table: tuple[np.ndarray, np.ndarray] | None = None  # see build_neighbours
 
     def __len__(self) -> int:
         return len(self.ids)
-
-    def build_neighbours(self, k: int, block: int = 512) -> bool:
-        """Keep every vector's k nearest others (itself left out), found with one matrix
-        product per block of rows: ~3 s for 15k vectors. For a server, where any paper's
-        similar papers may be asked for next, each then costs a lookup, not a scan."""
-        n = len(self.ids)
-        k = min(k, n - 1)
-        if k <= 0:
-            return True
-        positions = np.empty((n, k), dtype=np.int32)
-        sims = np.empty((n, k), dtype=np.float32)
-        for start in range(0, n, block):
-            scores = self.matrix[start : start + block] @ self.matrix.T
-            rows = np.arange(scores.shape[0])
-            scores[rows, start + rows] = -np.inf
-            part = np.argpartition(-scores, k - 1, axis=1)[:, :k]
-            best = np.take_along_axis(scores, part, axis=1)
-            order = np.argsort(-best, axis=1, kind="stable")
-            positions[start : start + block] = np.take_along_axis(part, order, axis=1)
-            sims[start : start + block] = np.take_along_axis(best, order, axis=1)
-        self._table = (positions, sims)
-        return True
-
-    def neighbours(self, paper_id: str, k: int) -> list[tuple[str, float]] | None:
-        """The k nearest others of a stored paper from build_neighbours' table; None when
-        there is no table deep enough, or the paper is not in it."""
-        table, i = self._table, self._pos.get(paper_id)
-        if table is None or i is None or k > table[0].shape[1]:
-            return None
-        return [(self.ids[j], float(s)) for j, s in zip(table[0][i, :k].tolist(), table[1][i, :k].tolist())]
 
     def search(
         self, query: np.ndarray, k: int, allowed: Iterable[str] | None = None
@@ -324,12 +284,6 @@ class AnnIndex:
         scores = matrix @ q
         return [(self._key_to_id[keys[i]], float(scores[i])) for i in top_k(scores, k)]
 
-    def build_neighbours(self, k: int) -> bool:
-        return False  # a graph this size is searched, not tabled (n² products)
-
-    def neighbours(self, paper_id: str, k: int) -> list[tuple[str, float]] | None:
-        return None
-
     def _search(self, q: np.ndarray, k: int) -> list[tuple[str, float]]:
         matches = self._index.search(q, min(k, len(self._id_to_key)))
         return [
@@ -450,12 +404,6 @@ class WeightedIndex:
     ) -> list[tuple[str, float]]:
         query = np.asarray(query, dtype=np.float32).reshape(-1) * self.weights
         return self.inner.search(query, k, allowed)
-
-    def build_neighbours(self, k: int) -> bool:
-        return self.inner.build_neighbours(k)  # the inner matrix is weighted already
-
-    def neighbours(self, paper_id: str, k: int) -> list[tuple[str, float]] | None:
-        return self.inner.neighbours(paper_id, k)
 
     def vectors_of(self, ids: Iterable[str]) -> tuple[list[str], np.ndarray]:
         found, vectors = self.inner.vectors_of(ids)

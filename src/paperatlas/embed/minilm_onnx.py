@@ -101,6 +101,11 @@ class OnnxMiniLM(EmbeddingBackend):
             mask[i, : len(w)] = 1
         return self.session.run(None, {"input_ids": ids, "attention_mask": mask})[0]
 
+    def embed_start(self, text: str) -> np.ndarray:
+        """The vector of the text's first window: half the time of an abstract's two."""
+        vec = self._run(self._windows(text)[:1])[0].astype(np.float64)
+        return (vec / max(float(np.linalg.norm(vec)), 1e-12)).astype(np.float32)
+
     def encode(self, texts: list[str]) -> np.ndarray:
         windows, owner = [], []
         for i, text in enumerate(texts):

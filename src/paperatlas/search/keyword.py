@@ -33,7 +33,7 @@ import numpy as np
 from paperatlas.cache import StoreCache
 from paperatlas.errors import SearchError
 from paperatlas.search import postings_file
-from paperatlas.search.query import match_expression, phrase_expression
+from paperatlas.search.query import match_expression, phrase_expression, term_counts
 
 K1, B = 1.2, 0.75  # FTS5's bm25 constants
 MIN_IDF = 1e-6
@@ -356,6 +356,18 @@ def rank(
             merged = np.zeros(len(docs))
             np.add.at(merged, where, np.concatenate([scores, extra_scores]))
             scores = merged
+    return _named_best(store, index, docs, scores, limit, within)
+
+
+def _named_best(
+    store,
+    index: KeywordIndex,
+    docs: np.ndarray,
+    scores: np.ndarray,
+    limit: int,
+    within: AbstractSet[str] | None,
+) -> list[tuple[str, float]]:
+    """(paper id, score) of the best `limit` rows, among `within` when given."""
     if not len(docs):
         return []
     if within is None:
@@ -436,3 +448,60 @@ def keyword_ranking(
         return store.fts_search(expr, limit=depth, within=allowed)
     except sqlite3.OperationalError as exc:  # should not happen: every term is quoted
         raise SearchError(f"keyword search failed for this query ({exc})") from None
+
+
+KEY_TERMS = 60  # a long text's terms (an abstract as the query) that its BM25 list uses
+
+
+def key_terms(store, text: str, n: int = KEY_TERMS) -> dict[str, float]:
+    """A long text's `n` most telling terms -> their weight, 1 + ln(count): the terms
+    weighed by count times idf among the store's papers (ignoring terms no paper or more
+    than COMMON_TERM_SHARE of them hold). An abstract's rarest words are often its
+    one-off names and typos; its most telling ones are those it repeats that are rare.
+    Words of one index token ("network", "networks") count as one term."""
+    counts = term_counts(text)
+    tokens = tokens_of(store, list(counts))
+    by_token: dict[str, list[str]] = {}
+    for word in sorted(counts, key=lambda w: -counts[w]):  # the commonest spelling first
+        if len(tokens[word]) == 1:
+            by_token.setdefault(tokens[word][0], []).append(word)
+    if not by_token:
+        return {}
+    total, cache = _DOC_FREQ.get(
+        store, "doc_freq", lambda: (store.count_papers(), {}), version=store.count_papers
+    )
+    words = [spellings[0] for spellings in by_token.values()]
+    missing = [w for w in words if w not in cache]
+    if missing:
+        cache.update(doc_freq(store, missing))
+    count = {spellings[0]: sum(counts[w] for w in spellings) for spellings in by_token.values()}
+    usable = [w for w in words if 0 < cache.get(w, 0) <= COMMON_TERM_SHARE * total]
+
+    def telling(word: str) -> float:
+        return (1.0 + np.log(count[word])) * idf(max(total, 1), cache[word])
+
+    best = sorted(usable, key=lambda w: (-telling(w), w))[:n]
+    return {w: 1.0 + float(np.log(count[w])) for w in best}
+
+
+def weighted_ranking(
+    store,
+    weights: dict[str, float],
+    limit: int,
+    within: AbstractSet[str] | None = None,
+    exclude: AbstractSet[str] = frozenset(),
+) -> tuple[list[tuple[str, float]], float, float]:
+    """(the best `limit` papers for the weighted terms (`key_terms`), among `within` and
+    less `exclude`; the mean and standard deviation of that BM25 over every paper): the
+    statistics put the list on the scale of the store's other signals."""
+    if not weights:
+        return [], 0.0, 0.0
+    tokens = tokens_of(store, list(weights))
+    terms = [t for t in weights if len(tokens[t]) == 1]
+    index = _index(store)
+    docs, scores = index.scores(store, [tokens[t][0] for t in terms], [weights[t] for t in terms])
+    n = max(index.n_rows, 1)
+    mean = float(scores.sum()) / n
+    std = float(np.sqrt(max(float(np.square(scores).sum()) / n - mean * mean, 0.0)))
+    ranked = _named_best(store, index, docs, scores, limit + len(exclude), within)
+    return [(pid, s) for pid, s in ranked if pid not in exclude][:limit], mean, std

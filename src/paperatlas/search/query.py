@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 
 from paperatlas.text import STOPWORDS
 
@@ -23,12 +24,22 @@ def query_terms(text: str) -> list[str]:
     """The query's keyword terms as FTS5 will tokenise them: alphanumeric runs of Latin
     (and other alphabetic) script, stop words dropped unless nothing else is left,
     deduplicated, at most MAX_TERMS. CJK runs are left out: the index has no Chinese."""
-    text = unicodedata.normalize("NFKC", text).lower()
-    # "中的KV缓存" holds the term "kv": cut runs at CJK characters, keep the rest
-    raw = [t for run in TERM.findall(text) for t in CJK_RUN.split(run) if t]
+    raw = _words(text)
     content = [t for t in raw if t not in STOPWORDS]
     terms = list(dict.fromkeys(content or raw))
     return terms[:MAX_TERMS]
+
+
+def _words(text: str) -> list[str]:
+    text = unicodedata.normalize("NFKC", text).lower()
+    # "中的KV缓存" holds the term "kv": cut runs at CJK characters, keep the rest
+    return [t for run in TERM.findall(text) for t in CJK_RUN.split(run) if t]
+
+
+def term_counts(text: str) -> Counter[str]:
+    """Every keyword term of a long text (an abstract) with how often it occurs: the
+    words `query_terms` would take, stop words and one-character words dropped, none cut."""
+    return Counter(t for t in _words(text) if t not in STOPWORDS and len(t) > 1)
 
 
 def match_expression(terms: list[str], phrase: bool = True) -> str | None:

@@ -1,4 +1,5 @@
-"""More like this: the papers closest in meaning to one paper or to a free text."""
+"""More like this: the papers most like one paper or a free text, on every signal the
+atlas holds (`similar_signals`)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,13 @@ from collections.abc import Set as AbstractSet
 from paperatlas.errors import SearchError
 from paperatlas.paper import embedding_text
 from paperatlas.search.filters import allowed_ids, check_paging, filters_of
+from paperatlas.search.fusion import SHOWN_TERMS
 from paperatlas.search.hits import make_hits
-from paperatlas.search.language import detect_language, language_name
+from paperatlas.search.language import language_name
 from paperatlas.search.query import MAX_QUERY_CHARS
 from paperatlas.search.results import SearchResult
-from paperatlas.search.vectors import MULTILINGUAL_MODEL, embed_query, open_index, vector_models_for
+from paperatlas.search.similar_signals import SignalScores, signal_scores
+from paperatlas.search.vectors import MULTILINGUAL_MODEL
 
 
 def similar(
@@ -50,58 +53,33 @@ def similar(
             text = text[:MAX_QUERY_CHARS]
         query_label = text
     allowed = allowed_ids(store, filters_of(list_name, area, kind, decision, has_code))
-    ranking, model, language = similar_ranking(store, text, offset + k, exclude, allowed)
+    ranking, signals = similar_ranking(store, text, offset + k, exclude=exclude, allowed=allowed)
     page = ranking[offset : offset + k]
-    hits = make_hits(store, page, offset, [], [], ranking)
+    # a hit shows the key terms it holds and its cosine in the most weighted model
+    hits = make_hits(store, page, offset, signals.terms[:SHOWN_TERMS], signals.keyword, signals.meaning())
     return SearchResult(
         query=query_label,
         hits=hits,
         total=len(ranking),
         offset=offset,
         k=k,
-        language=language,
+        language=signals.language,
         mode="similar",
-        model=model,
-        notes=notes,
+        model=" + ".join(signals.models) or None,
+        notes=notes + signals.notes,
     )
 
 
 def similar_ranking(
     store, text: str, depth: int, exclude: str | None = None, allowed: AbstractSet[str] | None = None
-) -> tuple[list[tuple[str, float]], str, str]:
-    """(the `depth` papers closest to `text`, model, language). With `exclude` (the paper
-    whose text it is), that paper's stored vector is the query and it is left out."""
-    language = detect_language(text)
-    models = vector_models_for(store, language)
-    if not models:
+) -> tuple[list[tuple[str, float]], SignalScores]:
+    """(the `depth` papers most like `text`, best first; the signals they were read from),
+    on every signal the atlas holds (`similar_signals`). `exclude`: the paper whose text it
+    is: its stored vectors are the query and it is left out."""
+    own = [exclude] if exclude is not None else []
+    signals = signal_scores(store, text, depth, like=own, exclude=frozenset(own), allowed=allowed)
+    if not signals.scores:
+        language = signals.language
         which = "" if language == "en" else f" ({MULTILINGUAL_MODEL} for a {language_name(language)} text)"
-        raise SearchError(f"no vectors to compare with{which}: run `paperatlas embed` first")
-    model = models[0]
-    index = open_index(store, model)
-    if exclude is not None and allowed is None:
-        known = index.neighbours(exclude, depth)  # see precompute_similar
-        if known is not None:
-            return known, model, language
-    qvec = None
-    if exclude is not None:
-        got, matrix = store.get_vectors(model, [exclude])
-        qvec = matrix[0] if got else None
-    if qvec is None:
-        qvec = embed_query(store, model, text)
-    ranked = index.search(qvec, depth + (1 if exclude else 0), allowed)
-    return [h for h in ranked if h[0] != exclude][:depth], model, language
-
-
-SIMILAR_TABLE_K = 20  # similar papers kept per paper by precompute_similar
-SIMILAR_TABLE_MAX_PAPERS = 25_000  # a table costs n² products: ~3 s at 15k, ~8 s at 25k
-
-
-def precompute_similar(store) -> bool:
-    """Find every paper's SIMILAR_TABLE_K most similar papers now (in the English model's
-    index, the one `similar_ranking` uses for English papers), for a server: a paper page
-    then looks them up. False when the store is too large or has no vectors."""
-    models = vector_models_for(store, "en")
-    index = open_index(store, models[0]) if models else None
-    if index is None or len(index) > SIMILAR_TABLE_MAX_PAPERS:
-        return False
-    return index.build_neighbours(SIMILAR_TABLE_K)  # False for a graph index (no table)
+        raise SearchError(f"nothing to compare with{which}: run `paperatlas embed` first")
+    return signals.fused()[:depth], signals

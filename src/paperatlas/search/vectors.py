@@ -85,11 +85,12 @@ def query_backend(store, model: str) -> EmbeddingBackend:
     return get_backend(model, threads=1)
 
 
-def embed_query(store, model: str, text: str):
-    """`text`'s vector in `model`'s space."""
+def embed_query(store, model: str, text: str, start: bool = False):
+    """`text`'s vector in `model`'s space (`start`: from as much of its start as the model
+    reads in one pass, `EmbeddingBackend.embed_start`)."""
     backend = query_backend(store, model)
     with one_blas_thread():
-        return backend.embed([text])[0]
+        return backend.embed_start(text) if start else backend.embed([text])[0]
 
 
 def open_index(store, model: str):

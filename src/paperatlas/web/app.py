@@ -13,8 +13,8 @@ answering while `paperatlas add` writes to the same file.
 
 Speed (see `serving.py`): rendered pages are kept while the store is unchanged, the
 security headers come from a plain ASGI middleware, cards are written by `cards.py`, and
-after start a background thread reads every word's postings and every paper's similar
-papers (`/healthz` says "warm" once done).
+after start a background thread reads every word's postings (`/healthz` says "warm" once
+done).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """What a server process loads before and just after it starts taking requests, so that
 no page waits for it: the map, the vector index and query model (before), every word's
-postings, every paper's similar papers and the overview's counts (after, in the
-background; `/healthz` says "warm" once done)."""
+postings and the overview's counts (after, in the background; `/healthz` says "warm"
+once done)."""
 
 from __future__ import annotations
 
@@ -20,8 +20,7 @@ def warm_up(web: WebContext, freeze: bool) -> None:
     web.maps.get(None)
     with contextlib.suppress(PaperatlasError, ImportError):  # no vectors yet: pages say so themselves
         web.atlas.search("warm up", k=1)
-    # every word's postings and every paper's similar papers, in the background:
-    # pages before it is done compute their own
+    # every word's postings, in the background: pages before it is done read their own
     threading.Thread(target=preload, args=(web, freeze), name="paperatlas-preload", daemon=True).start()
     freeze_memory(freeze)
 
