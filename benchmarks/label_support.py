@@ -122,13 +122,17 @@ out = {"lists": [], "full": None, "reference": None}
 
 def labelled(m):
     label = {(t["level"], t["topic_id"]): t["label"] for t in m.topics}
+    # the label a paper is shown under at the broad level, where its fine topic says
+    # (a short list's paper supporting only its fine topic's label); older trees: none
+    shown = {t["topic_id"]: t["data"]["shown_broad"] for t in m.topics
+             if t["level"] == 1 and t["data"].get("shown_broad")}
     rows = []
     with Atlas(db) as a:
         texts = {p["id"]: p for p in a.store.get_papers([x["paper_id"] for x in m.assignments])}
     for x in m.assignments:
         p = texts.get(x["paper_id"], {})
         rows.append({"abstract": p.get("abstract") or "", "title": p.get("title") or "",
-                     "broad": label[(0, x["broad"])], "fine": label[(1, x["fine"])],
+                     "broad": shown.get(x["fine"]) or label[(0, x["broad"])], "fine": label[(1, x["fine"])],
                      "broad_id": x["broad"], "fine_id": x["fine"], "paper_id": x["paper_id"]})
     return rows
 
