@@ -9,6 +9,7 @@ import csv
 import io
 import json
 from html import escape
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -205,3 +206,33 @@ def test_the_map_command_lists_each_broad_topics_other_part(cli):
     assert cli("embed", "--model", "static")[0] == 0
     code, out, _ = cli("map", "--list", "sample")
     assert code == 0 and "not matching the label" in out
+
+
+@pytest.mark.browser
+def test_the_map_card_and_legend_of_atlas_html_show_the_label_a_paper_is_shown_under(sample_atlas, tmp_path):
+    from browserkit import CHROMEDRIVER, CHROMIUM, headless_chrome
+
+    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
+        pytest.skip("chromium and chromedriver are not installed (run `make browser-deps`)")
+    stored = sample_atlas.build_map(list_name="sample")
+    html = sample_atlas.write_map_html(stored, tmp_path / "atlas.html")
+    rest = next(t for t in stored["topics"] if t["level"] == 1 and "other_of" in t["data"])
+    held = next(t for t in stored["topics"] if t["level"] == 0 and t["data"].get("shown_fine"))
+    driver = headless_chrome()
+    try:
+        driver.get(html.as_uri())
+        card = driver.execute_script(
+            """const m = window.atlasMap;
+            const i = m.points.findIndex(p => p[3] === arguments[0]);
+            m.showCard(i, 10, 10, true);
+            return document.querySelector('.atlas-card-topic').textContent;""",
+            rest["topic_id"],
+        )
+        note = driver.execute_script(
+            "return document.querySelector('.atlas-legend-item[data-topic=\"' + arguments[0] + '\"] .count').title",
+            held["topic_id"],
+        )
+    finally:
+        driver.quit()
+    assert card == f"{rest['data']['shown_broad']} › {rest['label']}"
+    assert f"{held['data']['shown_fine']} shown under their fine topic's label" in note
