@@ -205,7 +205,7 @@ def test_the_map_command_lists_each_broad_topics_other_part(cli):
     assert cli("add", str(SAMPLE), "--list", "sample")[0] == 0
     assert cli("embed", "--model", "static")[0] == 0
     code, out, _ = cli("map", "--list", "sample")
-    assert code == 0 and "not matching the label" in out
+    assert code == 0 and "not matching the label" in out and "shown under their fine topic's label" in out
 
 
 @pytest.mark.browser
