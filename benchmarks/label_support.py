@@ -12,8 +12,10 @@ before any label code changed) never counted. Figures, for each tree:
   in the shipped reference), drawn with a fixed seed and given as bare abstracts (no
   titles, like examples/iclr2026_sample_list.txt), each added, enriched, embedded (static)
   and mapped in a fresh store, as `make demo` does: the share of papers whose broad and
-  whose fine label they support, and the AMI of the broad topics against the papers' true
-  primary areas (mean over lists);
+  whose fine label they support (the broad label a paper is shown under: a short list's
+  paper may be shown under its fine topic's label, that fine topic's `shown_broad`), and
+  the AMI of the broad topics (the map's groups) against the papers' true primary areas
+  (mean over lists);
 - full held-out map: every held-out paper with a real abstract, as one list (titles,
   abstracts and keywords as the data file has them), mapped: its own map (200+ papers);
 - the reference map: the shipped reference's own papers (not held out) under its labels.
