@@ -12,8 +12,10 @@ before any label code changed) never counted. Figures, for each tree:
   in the shipped reference), drawn with a fixed seed and given as bare abstracts (no
   titles, like examples/iclr2026_sample_list.txt), each added, enriched, embedded (static)
   and mapped in a fresh store, as `make demo` does: the share of papers whose broad and
-  whose fine label they support, and the AMI of the broad topics against the papers' true
-  primary areas (mean over lists);
+  whose fine label they support (the broad label a paper is shown under: a short list's
+  paper may be shown under its fine topic's label, that fine topic's `shown_broad`), and
+  the AMI of the broad topics (the map's groups) against the papers' true primary areas
+  (mean over lists);
 - full held-out map: every held-out paper with a real abstract, as one list (titles,
   abstracts and keywords as the data file has them), mapped: its own map (200+ papers);
 - the reference map: the shipped reference's own papers (not held out) under its labels.
@@ -122,13 +124,17 @@ out = {"lists": [], "full": None, "reference": None}
 
 def labelled(m):
     label = {(t["level"], t["topic_id"]): t["label"] for t in m.topics}
+    # the label a paper is shown under at the broad level, where its fine topic says
+    # (a short list's paper supporting only its fine topic's label); older trees: none
+    shown = {t["topic_id"]: t["data"]["shown_broad"] for t in m.topics
+             if t["level"] == 1 and t["data"].get("shown_broad")}
     rows = []
     with Atlas(db) as a:
         texts = {p["id"]: p for p in a.store.get_papers([x["paper_id"] for x in m.assignments])}
     for x in m.assignments:
         p = texts.get(x["paper_id"], {})
         rows.append({"abstract": p.get("abstract") or "", "title": p.get("title") or "",
-                     "broad": label[(0, x["broad"])], "fine": label[(1, x["fine"])],
+                     "broad": shown.get(x["fine"]) or label[(0, x["broad"])], "fine": label[(1, x["fine"])],
                      "broad_id": x["broad"], "fine_id": x["fine"], "paper_id": x["paper_id"]})
     return rows
 

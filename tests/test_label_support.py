@@ -5,13 +5,19 @@ placement preferring a near topic whose label the paper's text supports."""
 
 from __future__ import annotations
 
+import csv
+import io
+import json
+from html import escape
+from pathlib import Path
+
 import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
 from atlas_fixture import SAMPLE
 from paperatlas import Atlas
-from paperatlas.atlas import reference
+from paperatlas.atlas import TopicLookup, reference
 from paperatlas.atlas.labels import PaperText, TopicTerms, label_clusters, paper_support, support_words
 from paperatlas.atlas.reference import SUPPORTED_VOTE, SupportedChoice
 from paperatlas.atlas.split import split_catch_alls
@@ -32,38 +38,102 @@ def sample_atlas(tmp_path_factory):
     atlas.close()
 
 
-def test_sample_papers_not_supporting_their_label_are_its_other_part(sample_atlas):
-    stored = sample_atlas.store.get_map("sample")
+def _sample_papers(atlas, stored):
     words = reference.shipped().label_support()
-    papers = {
-        p["id"]: p for p in sample_atlas.store.get_papers([a["paper_id"] for a in stored["assignments"]])
-    }
-    topics = {(t["level"], t["topic_id"]): t for t in stored["topics"]}
-    unsupported = dict.fromkeys(topics, 0)
-    for a in stored["assignments"]:
-        text = words.stems(f"{papers[a['paper_id']]['title'] or ''} {papers[a['paper_id']]['abstract']}")
-        for key in ((0, a["broad"]), (1, a["fine"])):
-            unsupported[key] += not text & words.stems(topics[key]["label"])
-    assert {key: t["data"]["other"] for key, t in topics.items()} == unsupported
-    # most of the sample's papers sit under labels their own abstract supports
-    broad = sum(unsupported[key] for key in topics if key[0] == 0)
-    fine = sum(unsupported[key] for key in topics if key[0] == 1)
-    assert broad <= 9 and fine <= 4
+    papers = atlas.store.get_papers([a["paper_id"] for a in stored["assignments"]])
+    return words, {p["id"]: words.stems(f"{p['title'] or ''} {p['abstract']}") for p in papers}
 
 
-def test_the_other_part_is_shown_on_the_topic_page_the_map_and_the_digest(sample_atlas):
+def test_sample_papers_are_shown_under_labels_their_text_supports_or_as_the_other_part(sample_atlas):
     stored = sample_atlas.store.get_map("sample")
-    topic = max((t for t in stored["topics"] if t["level"] == 0), key=lambda t: t["data"]["other"])
-    assert topic["data"]["other"] > 0
-    note = f"{topic['data']['other']} not matching the label"
-    assert note in sample_atlas.digest("md", list_name="sample")
-    assert note in sample_atlas.digest("html", list_name="sample")
+    words, text = _sample_papers(sample_atlas, stored)
+    field = reference.shipped()
+    topics = {(t["level"], t["topic_id"]): t for t in stored["topics"]}
+    lookup = TopicLookup(sample_atlas.store, "sample")
+    unsupported = dict.fromkeys(topics, 0)
+    rest: dict[int, int] = {}
+    fallen: dict[int, int] = {}
+    for a in stored["assignments"]:
+        broad, fine = topics[(0, a["broad"])], topics[(1, a["fine"])]
+        assert fine["parent_id"] == a["broad"]  # the grouping (and colour) stays the field's
+        shown = lookup(a["paper_id"])["topic"]
+        assert shown["label"] == fine["data"].get("shown_broad", broad["label"])
+        assert shown["other"] is ("other_of" in fine["data"])
+        if shown["other"]:
+            # the rest of a field topic: its text supports neither the field topic's label
+            # nor its fine topic's, and the label it is shown under says it is the rest
+            rest[a["broad"]] = rest.get(a["broad"], 0) + 1
+            assert shown["label"] == f"Other (near {broad['label']})"
+            assert fine["data"]["other_of"] == {"id": a["broad"], "label": broad["label"]}
+            of_fine = field.fine_labels[a["fine"] - 2 * len(field.fine_labels)]
+            assert fine["label"] == f"Other (near {of_fine})"
+            assert not text[a["paper_id"]] & (words.stems(broad["label"]) | words.stems(of_fine))
+            continue
+        if "within" in fine["data"]:
+            fallen[a["broad"]] = fallen.get(a["broad"], 0) + 1
+            assert shown["label"] == fine["label"] in field.fine_labels
+        unsupported[(0, a["broad"])] += not text[a["paper_id"]] & words.stems(shown["label"])
+        unsupported[(1, a["fine"])] += not text[a["paper_id"]] & words.stems(fine["label"])
+    # every broad label shown is one the paper's own text supports, or says it is the rest
+    assert sum(unsupported[key] for key in topics if key[0] == 0) == 0 and fallen
+    for key, t in topics.items():
+        if key[0] == 0:  # a broad topic counts its "other" part and its papers shown by fine label
+            assert t["data"]["other"] == rest.get(key[1], 0)
+            assert t["data"].get("shown_fine", 0) == fallen.get(key[1], 0)
+        elif "other_of" not in t["data"]:
+            assert t["data"]["other"] == unsupported[key]
+    # of the 9 of 19 papers the field's biggest topic gathers, 4 did not match its label:
+    # now they are shown under their fine topic's label, or as its "other" part
+    biggest = max((t for t in topics.values() if t["level"] == 0), key=lambda t: t["size"])
+    assert rest.get(biggest["topic_id"], 0) + fallen.get(biggest["topic_id"], 0) >= 3
+    assert sum(rest.values()) <= 3
+
+
+def test_the_other_part_is_shown_on_cards_pages_the_map_the_digest_and_exports(sample_atlas, tmp_path):
+    stored = sample_atlas.store.get_map("sample")
+    fine = next(t for t in stored["topics"] if t["level"] == 1 and "other_of" in t["data"])
+    label = fine["data"]["shown_broad"]
+    members = [a["paper_id"] for a in stored["assignments"] if a["fine"] == fine["topic_id"]]
+    broad = next(t for t in stored["topics"] if t["level"] == 0 and t["topic_id"] == fine["parent_id"])
+    assert label == f"Other (near {broad['label']})" and members
+    digest = sample_atlas.digest("md", list_name="sample")
+    assert label in digest and f"{broad['label']} " in digest
+    assert escape(label) in sample_atlas.digest("html", list_name="sample")
+    html = tmp_path / "atlas.html"
+    sample_atlas.write_map_html(sample_atlas.build_map(list_name="sample"), html)
+    assert label.replace("&", "\\u0026") in html.read_text(encoding="utf-8")  # inline JSON
     with TestClient(create_app(sample_atlas.path), base_url="http://127.0.0.1") as client:
-        page = client.get(f"/topics/{topic['topic_id']}")
-        assert page.status_code == 200 and note in page.text
+        page = client.get(f"/papers/{members[0]}").text
+        assert escape(label) in page
+        assert f'id="paper-topic">{escape(broad["label"])}<' not in page
+        assert escape(label) in client.get("/papers", params={"list": "sample"}).text  # the card's badge
+        assert escape(fine["label"]) in client.get(f"/topics/{fine['topic_id']}", params={"level": 1}).text
         view = client.get("/api/map").json()
-    shown = {t["id"]: t["other"] for t in view["topics"]["broad"]}
-    assert shown[topic["topic_id"]] == topic["data"]["other"]
+        shown = {t["id"]: t for t in view["topics"]["fine"]}
+        assert shown[fine["topic_id"]]["shown_broad"] == label
+        # the broad topic says how many of its papers are shown under their fine topic's label
+        held = next(t for t in view["topics"]["broad"] if t["shown_fine"])
+        page = client.get(f"/topics/{held['id']}").text
+        assert f"{held['shown_fine']} shown under their fine topic&#39;s label" in page
+    # exports: the labels shown, and whether the paper is its topic's rest
+
+    def exported(fmt: str) -> str:
+        out = io.StringIO()
+        sample_atlas.export(fmt, out, list_name="sample")
+        return out.getvalue()
+
+    rows = [json.loads(line) for line in exported("jsonl").splitlines()]
+    by_id = {r["id"]: r["topic"] for r in rows}
+    assert all(by_id[pid]["label"] == label and by_id[pid]["other"] is True for pid in members)
+    assert sum(t["other"] for t in by_id.values()) == sum(
+        t["data"]["other"] for t in stored["topics"] if t["level"] == 0
+    )
+    table = list(csv.DictReader(io.StringIO(exported("csv"))))
+    assert {r["id"]: r["topic_other"] for r in table} == {
+        pid: "1" if t["other"] else "0" for pid, t in by_id.items()
+    }
+    assert all(r["topic"] == by_id[r["id"]]["label"] and r["fine_topic"] for r in table)
+    assert label in exported("markdown")
 
 
 def test_a_catch_all_topic_is_named_by_terms_its_papers_support():
@@ -135,4 +205,34 @@ def test_the_map_command_lists_each_broad_topics_other_part(cli):
     assert cli("add", str(SAMPLE), "--list", "sample")[0] == 0
     assert cli("embed", "--model", "static")[0] == 0
     code, out, _ = cli("map", "--list", "sample")
-    assert code == 0 and "not matching the label" in out
+    assert code == 0 and "not matching the label" in out and "shown under their fine topic's label" in out
+
+
+@pytest.mark.browser
+def test_the_map_card_and_legend_of_atlas_html_show_the_label_a_paper_is_shown_under(sample_atlas, tmp_path):
+    from browserkit import CHROMEDRIVER, CHROMIUM, headless_chrome
+
+    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
+        pytest.skip("chromium and chromedriver are not installed (run `make browser-deps`)")
+    stored = sample_atlas.build_map(list_name="sample")
+    html = sample_atlas.write_map_html(stored, tmp_path / "atlas.html")
+    rest = next(t for t in stored["topics"] if t["level"] == 1 and "other_of" in t["data"])
+    held = next(t for t in stored["topics"] if t["level"] == 0 and t["data"].get("shown_fine"))
+    driver = headless_chrome()
+    try:
+        driver.get(html.as_uri())
+        card = driver.execute_script(
+            """const m = window.atlasMap;
+            const i = m.points.findIndex(p => p[3] === arguments[0]);
+            m.showCard(i, 10, 10, true);
+            return document.querySelector('.atlas-card-topic').textContent;""",
+            rest["topic_id"],
+        )
+        note = driver.execute_script(
+            "return document.querySelector('.atlas-legend-item[data-topic=\"' + arguments[0] + '\"] .count').title",
+            held["topic_id"],
+        )
+    finally:
+        driver.quit()
+    assert card == f"{rest['data']['shown_broad']} › {rest['label']}"
+    assert f"{held['data']['shown_fine']} shown under their fine topic's label" in note

@@ -38,7 +38,7 @@ from paperatlas.atlas.topics import (
 from paperatlas.errors import PaperatlasError
 from paperatlas.progress import progress_bar
 
-ALGORITHM = "atlas-v5"
+ALGORITHM = "atlas-v6"
 # Abstracts shorter than this ("na", "This is a null submission.") cannot be placed with
 # confidence: such papers are flagged as outliers (a title-only paper, no abstract at all,
 # is placed by its title and is not).
@@ -246,21 +246,75 @@ def _texts(store, ids: list[str]) -> list[str]:
     ]
 
 
+# The label of the part of a field topic whose papers' text supports neither its label nor
+# that of their fine topic: it says what they are (the rest), not what the topic is.
+OTHER_LABEL = "Other (near {label})"
+
+
+def shown_topics(ref, placed, stems: list[frozenset[str]], words) -> tuple[np.ndarray, dict]:
+    """Each placed paper's fine topic as a short list's map shows it, and the fine topics
+    that are not the field's. A paper stays in its field broad topic (its colour, its group)
+    and is shown under a label its text (`stems`) supports: the broad topic's; when it
+    supports only its fine topic's label, that label at the broad level too (a fine topic of
+    its own, `within` the field topic); when it supports neither, as the broad topic's
+    "other" part (`other_of`). `shown_broad` is the label such a fine topic's papers are
+    shown under at the broad level. Papers with no words to read keep the field's topics.
+    Returns (fine, {fine id: {"label", "parent", "data"}} of the new fine topics)."""
+    n_f = len(ref.fine_labels)
+    fine = placed.fine.copy()
+    derived: dict[int, dict] = {}
+    label_stems: dict[tuple[int, int], frozenset[str]] = {}
+
+    def supports(paper: frozenset[str], level: int, t: int) -> bool:
+        key = (level, t)
+        if key not in label_stems:
+            label_stems[key] = words.stems((ref.broad_labels if level == 0 else ref.fine_labels)[t])
+        return bool(paper & label_stems[key])
+
+    for i, paper in enumerate(stems):
+        t, f = int(placed.broad[i]), int(placed.fine[i])
+        if not paper or supports(paper, 0, t):
+            continue
+        field_topic = {"id": t, "label": ref.broad_labels[t]}
+        if supports(paper, 1, f):
+            fine[i] = n_f + f
+            derived[n_f + f] = {
+                "label": ref.fine_labels[f],
+                "parent": t,
+                "data": {"shown_broad": ref.fine_labels[f], "within": field_topic},
+            }
+        else:
+            fine[i] = 2 * n_f + f
+            derived[2 * n_f + f] = {
+                "label": OTHER_LABEL.format(label=ref.fine_labels[f]),
+                "parent": t,
+                "data": {
+                    "shown_broad": OTHER_LABEL.format(label=ref.broad_labels[t]),
+                    "other_of": field_topic,
+                },
+            }
+    return fine, derived
+
+
 def _placement_map(
     store, ids: list[str], ref, placed, pages: PaperPages, texts: list[str] | None = None
 ) -> tuple[list, AssignmentRows, dict]:
     """A list's placement on the reference as a stored map: the field's topics that hold
     some of the list's papers (the field's labels, the list's counts), the papers at their
     places on the field's layout, confidences in the meta. With the papers' `texts` (a
-    short list), each topic also counts its papers whose text does not support its label."""
+    short list), a paper is shown under a label its text supports (`shown_topics`: its
+    broad topic's, else its fine topic's, else it is shown as the topic's "other" part); a
+    broad topic counts its "other" part (`other`) and its papers shown under their fine
+    topic's label (`shown_fine`), a fine topic its papers not supporting its label."""
     conf = placed.broad_conf
     words = ref.label_support() if texts is not None else None
     stems = [words.stems(t) for t in texts] if words is not None and texts is not None else []
+    shown_fine, derived = shown_topics(ref, placed, stems, words) if words is not None else (placed.fine, {})
     low = (conf < reference.MIN_CONFIDENCE) | (pages.words < MIN_WORDS)
     topics: list[dict] = []
     for level, labels, names_of, sizes, parents in (
         (0, placed.broad, ref.broad_labels, ref.broad_size, None),
-        (1, placed.fine, ref.fine_labels, ref.fine_size, ref.fine_parent),
+        (1, shown_fine, ref.fine_labels, ref.fine_size, ref.fine_parent),
     ):
         held = sorted({int(x) for x in np.unique(labels)})
         groups = [np.flatnonzero(labels == t) for t in held]
@@ -268,35 +322,62 @@ def _placement_map(
         names = topic_names(store, ids, ordered)
         for t, members, order, topic_names_ in zip(held, groups, ordered, names):
             centre = label_point(placed.xy[members])
+            new = derived.get(t) if level == 1 else None
+            label = new["label"] if new is not None else names_of[t]
+            shown_as: Counter = Counter()  # a broad topic's papers shown under another label
+            if level == 0 and derived:
+                shown_as.update(
+                    "other_of" if "other_of" in derived[int(f)]["data"] else "within"
+                    for f in shown_fine[members]
+                    if int(f) in derived
+                )
+            if new is not None and "other_of" in new["data"]:
+                other = None  # the label says these papers are the rest
+            elif level == 0 and words is not None:
+                # the papers shown as its "other" part: supporting neither its label nor
+                # their fine topic's (those supporting only the fine one are shown under it)
+                other = shown_as["other_of"]
+            elif words is not None:
+                other = other_count(stems, words.stems(label), members)
+            else:
+                other = None
+            data = {
+                "terms": [],
+                "coverage": [],
+                "names": topic_names_,
+                "representative": [ids[i] for i in order[:5]],
+                "outliers": int(low[members].sum()),
+                "other": other,
+                "areas": pages.area_counts(members).most_common(3),
+            }
+            if new is None:
+                data["reference"] = {
+                    "name": ref.name,
+                    "topic_id": t,
+                    "size": int(sizes[t]),
+                    "share": round(float(sizes[t]) / len(ref.xy), 4),
+                }
+            else:
+                data.update(new["data"])
+            if shown_as["within"]:
+                data["shown_fine"] = shown_as["within"]
             topics.append(
                 {
                     "level": level,
                     "topic_id": t,
-                    "parent_id": int(parents[t]) if parents is not None else None,
-                    "label": names_of[t],
+                    "parent_id": new["parent"]
+                    if new is not None
+                    else int(parents[t])
+                    if parents is not None
+                    else None,
+                    "label": label,
                     "size": len(members),
                     "x": float(centre[0]),
                     "y": float(centre[1]),
-                    "data": {
-                        "terms": [],
-                        "coverage": [],
-                        "names": topic_names_,
-                        "representative": [ids[i] for i in order[:5]],
-                        "outliers": int(low[members].sum()),
-                        "other": other_count(stems, words.stems(names_of[t]), members)
-                        if words is not None
-                        else None,
-                        "areas": pages.area_counts(members).most_common(3),
-                        "reference": {
-                            "name": ref.name,
-                            "topic_id": t,
-                            "size": int(sizes[t]),
-                            "share": round(float(sizes[t]) / len(ref.xy), 4),
-                        },
-                    },
+                    "data": data,
                 }
             )
-    assignments = assignment_rows(ids, placed.xy, placed.broad, placed.fine, low)
+    assignments = assignment_rows(ids, placed.xy, placed.broad, shown_fine, low)
     meta = {
         "algorithm": ALGORITHM,
         "grouping": "reference",
@@ -305,9 +386,11 @@ def _placement_map(
         "reference_papers": len(ref.xy),
         "papers": len(ids),
         "broad_topics": len({int(b) for b in placed.broad}),
-        "fine_topics": len({int(f) for f in placed.fine}),
+        "fine_topics": len({int(f) for f in shown_fine}),
         "outliers": int(low.sum()),
         "outlier_share": round(float(low.mean()), 4) if len(ids) else 0.0,
+        # each paper's text read against its labels (a short list): shown_topics
+        "papers_checked": words is not None,
         "outlier_rule": f"field topic vote share under {reference.MIN_CONFIDENCE:.0%} among the "
         f"{ref.meta.get('k', 15)} nearest papers of the field, or under "
         f"{MIN_WORDS} words of text; each is kept in its nearest topic",

@@ -90,6 +90,12 @@ def _topic_rows(rows: list[dict]) -> dict[str, list[dict]]:
                 "names": t["data"].get("names", [])[:5],
                 "field_size": (t["data"].get("reference") or {}).get("size"),
                 "other": t["data"].get("other"),
+                # a short list's fine topic that is not the field's (build.shown_topics):
+                # its papers shown at the broad level under `shown_broad`
+                "within": (t["data"].get("within") or {}).get("label"),
+                "other_of": (t["data"].get("other_of") or {}).get("label"),
+                "shown_broad": t["data"].get("shown_broad"),
+                "shown_fine": t["data"].get("shown_fine"),
             }
         )
     return topics
@@ -115,7 +121,17 @@ class TopicLookup:
                 self._maps[key] = None
             else:
                 topics = {(t["level"], t["topic_id"]): t["label"] for t in stored["topics"]}
-                self._maps[key] = (stored, {a["paper_id"]: a for a in stored["assignments"]}, topics)
+                # a short list's paper shown under its fine topic's label, or as its
+                # topic's "other" part, at the broad level (build.shown_topics): by fine topic
+                shown = {t["topic_id"]: t["data"] for t in stored["topics"] if "shown_broad" in t["data"]}
+                checked = bool(stored["meta"].get("papers_checked"))
+                self._maps[key] = (
+                    stored,
+                    {a["paper_id"]: a for a in stored["assignments"]},
+                    topics,
+                    shown,
+                    checked,
+                )
         return self._maps[key]
 
     def __call__(self, paper_id: str) -> dict[str, Any]:
@@ -124,30 +140,35 @@ class TopicLookup:
             own = self._load(scope, layer=False)
             if own is None or paper_id not in own[1]:
                 continue
-            _stored, by_paper, labels = own
+            _stored, by_paper, labels, shown, checked = own
             a = by_paper[paper_id]
-            out["topic"] = {
-                "map": scope,
-                "id": a["broad"],
-                "label": labels.get((0, a["broad"])),
-                "fine_id": a["fine"],
-                "fine_label": labels.get((1, a["fine"])),
-            }
+            out["topic"] = _shown(a, labels, shown, checked) | {"map": scope}
             layer = self._load(scope, layer=True)
             if layer is not None and paper_id in layer[1]:
-                lstored, lby, llabels = layer
+                lstored, lby, llabels, lshown, lchecked = layer
                 b = lby[paper_id]
                 conf = (lstored["meta"].get("confidence") or {}).get(paper_id) or [None, None]
                 out["reference_topic"] = {
                     "reference": lstored["meta"].get("reference"),
-                    "id": b["broad"],
-                    "label": llabels.get((0, b["broad"])),
-                    "fine_id": b["fine"],
-                    "fine_label": llabels.get((1, b["fine"])),
+                    **_shown(b, llabels, lshown, lchecked),
                     "confidence": conf[0],
                 }
             break
         return out
+
+
+def _shown(a: dict, labels: dict, shown: dict, checked: bool) -> dict[str, Any]:
+    """A paper's topics under the labels it is shown with; `other`: whether it is shown as
+    its topic's "other" part (None where the map does not mark papers one by one: a
+    list's own map counts them per topic)."""
+    data = shown.get(a["fine"]) or {}
+    return {
+        "id": a["broad"],
+        "label": data.get("shown_broad") or labels.get((0, a["broad"])),
+        "fine_id": a["fine"],
+        "fine_label": labels.get((1, a["fine"])),
+        "other": "other_of" in data if checked else None,
+    }
 
 
 class MapReader:

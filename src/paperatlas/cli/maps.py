@@ -55,8 +55,10 @@ def map_command(
     """Build the topic map (only when the list changed) and print its topics. Every list is
     placed on the reference (the field, ICLR 2026 unless `reference use` chose another); a
     list under 200 papers takes the field's topics as its own, each paper under a near
-    topic whose label its text supports. Each topic shows how many of its papers do not
-    match its label (their title and abstract hold none of its words)."""
+    topic whose label its text supports, else shown under its fine topic's label, else as
+    its topic's "other" part. Each topic shows how many of its papers do not match its
+    label (their title and abstract hold none of its words) and, on a short list, how many
+    are shown under their fine topic's label."""
     check_output(png, "--png")
     check_output(html, "--html")
     if lang not in ("en", "zh"):
@@ -99,6 +101,11 @@ def map_command(
             Text(
                 f"  {t['size']:>6,}  {t['label']}"
                 + (f"  [{other} not matching the label]" if other else "")
+                + (
+                    f"  [{t['data']['shown_fine']} shown under their fine topic's label]"
+                    if t["data"].get("shown_fine")
+                    else ""
+                )
                 + (f"  ({names})" if names else "")
             )
         )

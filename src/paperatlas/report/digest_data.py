@@ -206,30 +206,34 @@ def _groups_from_map(stored: dict[str, Any], papers: list[PaperLine]) -> list[Gr
     fine_of = {a["paper_id"]: a["fine"] for a in stored["assignments"]}
     broad = {t["topic_id"]: t for t in stored["topics"] if t["level"] == 0}
     fine = {t["topic_id"]: t for t in stored["topics"] if t["level"] == 1}
-    members: dict[int, list[PaperLine]] = {}
+    # a short list's paper whose text supports only its fine topic's label (or none) is
+    # grouped under that label (or its topic's "other" part), not its broad topic's
+    members: dict[tuple[int, str | None], list[PaperLine]] = {}
     unmapped: list[PaperLine] = []
     for p in papers:
         if p.id in broad_of:
-            members.setdefault(broad_of[p.id], []).append(p)
+            shown = (fine.get(fine_of[p.id]) or {}).get("data", {}).get("shown_broad")
+            members.setdefault((broad_of[p.id], shown), []).append(p)
         else:
             unmapped.append(p)
     groups = []
-    for topic_id, lines in sorted(members.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+    for (topic_id, shown), lines in sorted(
+        members.items(), key=lambda kv: (-len(kv[1]), kv[0][0], kv[0][1] or "")
+    ):
         topic = broad[topic_id]
+        label = shown or topic["label"]
         fine_counts = Counter(fine_of[p.id] for p in lines)
         also = [
-            fine[f]["label"]
-            for f, _ in fine_counts.most_common(4)
-            if f in fine and fine[f]["label"] != topic["label"]
+            fine[f]["label"] for f, _ in fine_counts.most_common(4) if f in fine and fine[f]["label"] != label
         ][:3]
         groups.append(
             Group(
-                label=topic["label"],
+                label=label,
                 papers=lines,
-                terms=list(topic["data"].get("terms", []))[:6],
+                terms=list(topic["data"].get("terms", []))[:6] if shown is None else [],
                 also=also,
                 # the map's count is of the topic's papers: shown when the digest has them all
-                other=topic["data"].get("other") if len(lines) == topic["size"] else None,
+                other=topic["data"].get("other") if shown is None and len(lines) == topic["size"] else None,
             )
         )
     groups = _fold_small(groups)

@@ -48,6 +48,8 @@ _CSV_COLUMNS = (
     "gist",
     "topic_id",
     "topic",
+    "fine_topic",
+    "topic_other",
     "reference_topic_id",
     "reference_topic",
 )
@@ -202,6 +204,9 @@ def write_csv(papers: Iterable[dict[str, Any]], fh: TextIO) -> int:
         grouping = {
             "topic_id": (paper.get("topic") or {}).get("id"),
             "topic": (paper.get("topic") or {}).get("label"),
+            "fine_topic": (paper.get("topic") or {}).get("fine_label"),
+            # 1 when shown in its topic's "other" part, empty where the map does not say
+            "topic_other": (paper.get("topic") or {}).get("other"),
             "reference_topic_id": (paper.get("reference_topic") or {}).get("id"),
             "reference_topic": (paper.get("reference_topic") or {}).get("label"),
             "title_only": _title_only(paper),
@@ -611,7 +616,11 @@ def write_markdown(papers: Iterable[dict[str, Any]], fh: TextIO) -> int:
         if topic or field:
             parts = []
             if topic:
-                parts.append(f"topic {topic['id']}: {_md(topic['label'] or '')}")
+                fine = topic.get("fine_label")
+                shown = topic["label"] or ""
+                if fine and fine != shown:
+                    shown = f"{shown} › {fine}"
+                parts.append(f"topic {topic['id']}: {_md(shown)}")
             if field and (not topic or field["label"] != topic["label"]):
                 parts.append(
                     f"field topic ({_md(field['reference'] or '')}) {field['id']}: "

@@ -66,6 +66,18 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "papers whose own title and abstract hold none of the label's words",
         "zh": "标题和摘要中不含标签词语的论文",
     },
+    "label_shown_fine": {
+        "en": "{n} shown under their fine topic's label",
+        "zh": "{n} 篇以其细分主题的标签显示",
+    },
+    "label_within": {
+        "en": "a fine topic of the field's “{label}”, whose label these papers' text does not hold",
+        "zh": "领域主题“{label}”下的细分主题（这些论文的文字不含该主题标签的词语）",
+    },
+    "label_other_of": {
+        "en": "papers placed near the field's “{label}” whose text holds none of its labels' words",
+        "zh": "位于领域主题“{label}”附近、文字不含其标签词语的论文",
+    },
     "outlier_note": {
         "en": "far from other papers; placed in its nearest topic",
         "zh": "与其他论文距离较远，已归入最近的主题",

@@ -91,10 +91,18 @@ def topic_of(stored: dict[str, Any] | None, paper_id: str) -> dict[str, Any] | N
     if place is None:
         return None
     broad, fine, outlier = place
+    shown = stored["by_topic"].get((0, broad))
+    fine_topic = stored["by_topic"].get((1, fine))
+    data = (fine_topic or {}).get("data") or {}
+    if shown is not None and data.get("shown_broad"):
+        # a short list's paper whose text supports only its fine topic's label, or none:
+        # shown under that label or as its topic's "other" part, never the broad label
+        shown = {**shown, "label": data["shown_broad"]}
     return {
-        "broad": stored["by_topic"].get((0, broad)),
-        "fine": stored["by_topic"].get((1, fine)),
+        "broad": shown,
+        "fine": fine_topic,
         "outlier": bool(outlier),
+        "other": "other_of" in data,
     }
 
 

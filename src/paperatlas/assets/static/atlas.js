@@ -26,6 +26,14 @@
   }
 
   // Words of the page (data-* attributes in the web app's language), English otherwise.
+  // fine topic id -> the label its papers are shown under at the broad level, where that is
+  // not their broad topic's (a short list's paper supporting only its fine topic's label)
+  function shownBroad(fine) {
+    var out = {};
+    for (var i = 0; i < fine.length; i++) if (fine[i].shown_broad) out[fine[i].id] = fine[i].shown_broad;
+    return out;
+  }
+
   function words(root, name, fallback, values) {
     var text = root.getAttribute("data-" + name) || fallback;
     Object.keys(values || {}).forEach(function (k) { text = text.split("{" + k + "}").join(values[k]); });
@@ -70,6 +78,7 @@
     for (var i = 0; i < this.broad.length; i++) this.topicLabel[this.broad[i].id] = this.broad[i].label;
     this.fineLabel = {};
     for (var j = 0; j < this.fine.length; j++) this.fineLabel[this.fine[j].id] = this.fine[j].label;
+    this.shownBroad = shownBroad(this.fine);
     this.view = {k: 1, x: 0, y: 0};
     this.hover = -1;
     this.match = null;
@@ -129,6 +138,7 @@
     for (var b = 0; b < this.broad.length; b++) this.topicLabel[this.broad[b].id] = this.broad[b].label;
     this.fineLabel = {};
     for (var f = 0; f < this.fine.length; f++) this.fineLabel[this.fine[f].id] = this.fine[f].label;
+    this.shownBroad = shownBroad(this.fine);
     this.match = null;
     var list = this.root.querySelector(".atlas-legend");
     if (list) while (list.firstChild) list.removeChild(list.firstChild);
@@ -476,8 +486,11 @@
     var bt = p[this.colourAt], ft = p[this.colourAt + 1];
     sw.style.background = colour(bt);
     topic.appendChild(sw);
-    topic.appendChild(document.createTextNode(
-      (this.topicLabel[bt] || "") + (this.fineLabel[ft] ? " › " + this.fineLabel[ft] : "")));
+    // a paper whose text supports only its fine topic's label is shown under it, one that
+    // supports none as its topic's other part (shown_broad), never under the broad label
+    var shown = this.shownBroad[ft] || this.topicLabel[bt] || "";
+    var fineText = this.fineLabel[ft] && this.fineLabel[ft] !== shown ? " › " + this.fineLabel[ft] : "";
+    topic.appendChild(document.createTextNode(shown + fineText));
     card.appendChild(topic);
     if (p[4]) card.appendChild(el("div", "atlas-card-note", this.field ?
       words(this.root, "field-outlier", "far from the field's topics: placed in the nearest") :
@@ -675,6 +688,9 @@
       var notes = [];
       if (tp.field_size) notes.push(tp.field_size + " papers of the field");
       if (tp.other) notes.push(words(self.root, "label-other", "{n} not matching the label", {n: tp.other}));
+      // a short list's topic that is not the field's: say which field topic it sits in
+      if (tp.shown_fine) notes.push(words(self.root, "label-shown-fine",
+        "{n} shown under their fine topic's label", {n: tp.shown_fine}));
       if (notes.length) count.title = notes.join("; ");
       li.appendChild(count);
       if (self.topicUrl && self.colourAt === 2) {
