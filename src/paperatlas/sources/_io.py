@@ -140,7 +140,8 @@ def open_binary(path: Path) -> Iterator[BinaryIO]:
         _open_files[path] = raw
         try:
             if magic == GZIP_MAGIC:
-                with io.BufferedReader(_Unzipped(path, raw, _gzip_limit(path, raw))) as fh:
+                unzipped = _Unzipped(path, raw, _gzip_limit(path, raw))
+                with io.BufferedReader(unzipped, buffer_size=1 << 16) as fh:
                     yield cast(BinaryIO, fh)
             else:
                 yield raw

@@ -17,6 +17,7 @@ from paperatlas.sources.limits import (
     DEPTH_LIMIT,
     RECORD_LIMIT,
     may_hold_surrogates,
+    may_nest_too_deep,
     size,
     too_deep,
     without_surrogates,
@@ -46,7 +47,7 @@ def read_jsonl(path: Path) -> Iterator[Paper]:
         except RecursionError:
             yield skipped(f"{path}:{lineno}", _TOO_DEEP)
             continue
-        yield _paper(path, record, lineno, may_hold_surrogates(line))
+        yield _paper(path, record, lineno, line)
 
 
 def read_json(path: Path) -> Iterator[Paper]:
@@ -70,14 +71,13 @@ def read_json(path: Path) -> Iterator[Paper]:
         ) from None
     except RecursionError:
         raise InputError(path, "JSON nested too deeply to read", lineno) from None
-    surrogates = may_hold_surrogates(text)
     if isinstance(document, Mapping) and (found := records_list(document)) is not None:
         key, items = found
         starts = _item_lines(text, key, len(items), lineno)
         for item, start in zip(items, starts):
-            yield _paper(path, item, start, surrogates)
+            yield _paper(path, item, start, text)
         return
-    yield _paper(path, document, lineno, surrogates)
+    yield _paper(path, document, lineno, text)
 
 
 def records_list(document: Mapping[str, Any]) -> tuple[str, list] | None:
@@ -178,17 +178,18 @@ def _stream_array(
         if end - start > RECORD_LIMIT:
             yield skipped(f"{path}:{line}", _TOO_BIG)
             continue
-        yield _paper(path, value, line, may_hold_surrogates(buf[start:end]))
+        yield _paper(path, value, line, buf[start:end])
 
 
-def _paper(path: Path, record: Any, lineno: int, surrogates: bool = False) -> Paper:
-    """`surrogates`: the record's text may hold `\\ud800`-style escapes, which decode to lone
-    surrogates that cannot be stored or printed."""
+def _paper(path: Path, record: Any, lineno: int, text: str) -> Paper:
+    """`text`: the JSON the record was decoded from (or the document holding it), looked at
+    for what may need a closer look: nesting past the limit, `\\ud800`-style escapes (lone
+    surrogates, which cannot be stored or printed)."""
     if not isinstance(record, Mapping):
         raise InputError(path, f"expected a JSON object per paper, got {type(record).__name__}", lineno)
-    if too_deep(record):
+    if may_nest_too_deep(text) and too_deep(record):
         return skipped(f"{path}:{lineno}", _TOO_DEEP)
-    if surrogates:
+    if may_hold_surrogates(text):
         record = without_surrogates(record)
     return paper_from_record(record, f"{path}:{lineno}")
 
