@@ -63,10 +63,12 @@ test-fast: test-install
 
 # The long fault matrix: kill -9 / SIGTERM of add, enrich, embed and map at several points on
 # a 4,000-paper list (enrich's worker pool on), stores checked and resumed, orphans counted;
-# the table goes to test-artifacts/faults-table.txt. (`make test` runs the fast part.)
+# the table goes to test-artifacts/faults-table.txt. (`make test` runs the fast part.) Then the
+# hostile inputs and requests: folders' links, terminal controls, size limits, bombs, full
+# disks, bad ids and numbers, repeated headers, read-only writes, bounded workers.
 faults: test-install
 	mkdir -p test-artifacts
-	PAPERATLAS_FAULTS=full PAPERATLAS_FAULTS_TABLE=test-artifacts/faults-table.txt $(BIN)/python -m pytest -q tests/test_faults.py
+	PAPERATLAS_FAULTS=full PAPERATLAS_FAULTS_TABLE=test-artifacts/faults-table.txt $(BIN)/python -m pytest -q tests/test_faults.py tests/test_hostile_input.py tests/test_hostile_serve.py
 	@cat test-artifacts/faults-table.txt
 
 clean:
