@@ -84,6 +84,13 @@ class SignalScores:
         return sorted(self.cosines[model].items(), key=lambda hit: (-hit[1], hit[0]))
 
 
+def missing_models(store) -> list[str]:
+    """The models an English text's likeness weighs that the atlas has no vectors of
+    (what `paperatlas embed` would add)."""
+    stored = vector_models_for(store, "en")
+    return [m for m in (MINILM_MODEL,) if m not in stored and weights_for("en", stored).get(m, 0.0) > 0]
+
+
 def weights_for(language: str, stored: Sequence[str] = ()) -> dict[str, float]:
     """The signals' weights for a text in `language` over an atlas holding the vectors of
     `stored` (its models, best first): the learned ones; a model they do not name (lsa,
