@@ -11,23 +11,31 @@ embedding vectors of the embeddings stage.
 
     .venv/bin/python benchmarks/recommend_eval.py [--data ../shared/data/iclr2026.jsonl.gz]
         [--vectors /work/cache/vectors] [--model NAME] [--seeds 3] [--json out.json]
-        [--db ATLAS --models static,minilm-int8,use-multilingual]
+        [--db ATLAS --models static,minilm-int8,use-multilingual] [--compare-src /work/base/src]
+        [--users all|tune|test] [--mix "static=1,minilm-int8=0.5;static=1,minilm-int8=1"]
 
 With --models, the vectors are read from the atlas --db (it must hold every evaluated
-paper's) and combined as `recommend` combines every stored model
-(`recommend.combine_embeddings`); "paperatlas (first model alone)" is then the same-run
-baseline: the recommender on the first model's vectors only, as before every model was read.
+paper's) and read as `recommend` reads every stored model (`recommend.split_models`,
+RECOMMEND_WEIGHTS: the classifier on the first, the others fused beside it); the same-run baseline is then the
+recommender on the first model's vectors only, as before every model was read: the ranking
+functions of another source tree with --compare-src (the starting code), else this tree's.
+--mix adds one row per weighting (what benchmarks the weights were chosen by); --users picks
+a half of the users, split by a fixed hash of their names (`user_half`): tune the weights on
+one, report the other.
 """
 
 from __future__ import annotations
 
 import argparse
 import gzip
+import hashlib
+import importlib.util
 import json
 import re
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -82,6 +90,32 @@ KEYWORD_USERS = {
     "optimal transport": lambda p: _has(p, r"optimal transport|wasserstein"),
     "test-time scaling / reasoning": lambda p: _has(p, r"test[- ]time (scaling|compute)"),
 }
+
+
+def user_half(name: str) -> str:
+    """'tune' or 'test': a fixed split of the simulated users by a hash of their names
+    (4 area and 5 measurable keyword users on each side)."""
+    return "tune" if hashlib.sha1(name.encode("utf-8")).digest()[0] % 2 == 0 else "test"
+
+
+def parse_mix(text: str) -> list[dict[str, float]]:
+    """The weightings of 'static=1,minilm-int8=0.5;static=1': [{static: 1, minilm-int8: 0.5}, {static: 1}]."""
+    mixes = []
+    for part in filter(None, (p.strip() for p in text.split(";"))):
+        pairs = (item.split("=") for item in part.split(","))
+        mixes.append({name.strip(): float(value) for name, value in pairs})
+    return mixes
+
+
+def other_recommend(src: Path):
+    """The recommend module of another source tree (its pure ranking functions; what they
+    import from the package is this tree's)."""
+    spec = importlib.util.spec_from_file_location("baseline_recommend", src / "paperatlas" / "recommend.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
 
 
 def load_rows(path: Path) -> list[dict]:
@@ -143,6 +177,11 @@ def main() -> None:
     parser.add_argument(
         "--models", default=None, help="comma-separated models to combine as recommend does (needs --db)"
     )
+    parser.add_argument("--compare-src", type=Path, default=None, help="the baseline's src/ (with --models)")
+    parser.add_argument("--users", choices=("all", "tune", "test"), default="all", help="a half of the users")
+    parser.add_argument(
+        "--mix", default="", help="extra weightings, e.g. 'static=1,minilm-int8=0.5;static=1'"
+    )
     parser.add_argument(
         "--held-out",
         choices=("auto", "yes", "no"),
@@ -178,12 +217,20 @@ def main() -> None:
         if not models:
             emb = emb[keep]
     first_alone = None
+    base: Any = rec
+    mixes: dict[str, Any] = {}
     if models:
-        blocks = atlas_vectors(args.db, models, ids)
-        emb = rec.combine_embeddings(blocks)
-        first = rec.normalise_rows(blocks[models[0]])
-        first_alone = rec.Features(ids=ids, emb=first, tfidf=tfidf, terms=terms, model=models[0])
-    features = rec.Features(ids=ids, emb=emb, tfidf=tfidf, terms=terms, model=model)
+        blocks = {m: rec.normalise_rows(v) for m, v in atlas_vectors(args.db, models, ids).items()}
+        features = rec.split_models(ids, blocks, tfidf, terms, rec.recommend_weights(models))
+        emb = features.emb
+        base = other_recommend(args.compare_src) if args.compare_src else rec
+        first_alone = base.Features(ids=ids, emb=blocks[models[0]], tfidf=tfidf, terms=terms, model=models[0])
+        for weights in parse_mix(args.mix):
+            name = "mix " + " ".join(f"{m}={w:g}" for m, w in weights.items())
+            mixes[name] = rec.split_models(ids, blocks, tfidf, terms, weights)
+            assert mixes[name].model.split(" + ")[0] == features.model.split(" + ")[0], "one classifier"
+    else:
+        features = rec.Features(ids=ids, emb=emb, tfidf=tfidf, terms=terms, model=model)
     tfidf_only = rec.Features(ids=ids, emb=None, tfidf=tfidf, terms=terms)
     design = rec.design_matrix(features)
     rating = np.array([r.get("rating_avg") or 0.0 for r in rows])
@@ -197,18 +244,25 @@ def main() -> None:
         users[f"area: {area}"] = {i for i, r in enumerate(rows) if r["primary_area"] == area}
     for name, rule in KEYWORD_USERS.items():
         users[f"kw: {name}"] = {i for i, r in enumerate(rows) if rule(r)}
+    if args.users != "all":
+        users = {name: members for name, members in users.items() if user_half(name) == args.users}
     for name, members in users.items():
         print(f"  {name:60s} {len(members):5d} papers")
 
+    source = f"starting code, {args.compare_src}" if args.compare_src else "this code"
+    BASELINE = f"{models[0]} alone ({source})" if models else ""
+    if models:
+        print(f"weights: {rec.recommend_weights(models)}; users: {args.users}")
     methods = {
         "random": None,
         "popularity": None,
         "tfidf centroid": None,
         "embedding centroid": None,
-        **({f"paperatlas ({models[0]} alone)": None} if first_alone is not None else {}),
+        **({BASELINE: None} if first_alone is not None else {}),
+        **dict.fromkeys(mixes),
         "paperatlas": None,
     }
-    first_design = rec.design_matrix(first_alone) if first_alone is not None else None
+    first_design = base.design_matrix(first_alone) if first_alone is not None else None
     results: dict[tuple[str, str, int], list[tuple[float, float]]] = {}
     for user, members in users.items():
         member_list = sorted(members)
@@ -219,6 +273,7 @@ def main() -> None:
                 rng = np.random.default_rng(1000 * seed + n)
                 liked = [int(i) for i in rng.choice(member_list, size=n, replace=False)]
                 relevant = members - set(liked)
+                first_scores = None
                 for method in methods:
                     if method == "random":
                         scores = rng.random(len(ids))
@@ -229,16 +284,20 @@ def main() -> None:
                     elif method == "embedding centroid":
                         scores = emb @ rec._centroid(emb, liked)
                     elif method == "paperatlas":
-                        if n >= rec.MIN_LIKES_FOR_CLASSIFIER:
-                            scores, _ = rec.rank_linear(features, liked, design=design)
-                        else:
-                            scores = rec.rank_centroid(features, liked)
+                        scores, _ = rec.rank_scores(features, liked, design=design)
+                    elif method in mixes:
+                        # the same classifier as paperatlas's (same model, design and likes): fit once
+                        if first_scores is None:
+                            first_scores, _ = rec.rank_scores(
+                                rec.Features(ids=ids, emb=emb, tfidf=tfidf, terms=terms), liked, design=design
+                            )
+                        scores = rec.with_side_signals(mixes[method], first_scores, liked)
                     else:  # the recommender on the first model alone (--models)
                         assert first_alone is not None
-                        if n >= rec.MIN_LIKES_FOR_CLASSIFIER:
-                            scores, _ = rec.rank_linear(first_alone, liked, design=first_design)
+                        if n >= base.MIN_LIKES_FOR_CLASSIFIER:
+                            scores, _ = base.rank_linear(first_alone, liked, design=first_design)
                         else:
-                            scores = rec.rank_centroid(first_alone, liked)
+                            scores = base.rank_centroid(first_alone, liked)
                     ranked = rec.top_unseen(np.asarray(scores), liked, 100)
                     results.setdefault((method, user, n), []).append(precision_recall(ranked, relevant))
         print(f"  done {user} ({time.time() - started:.0f}s)", flush=True)

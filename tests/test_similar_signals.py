@@ -95,6 +95,7 @@ def test_similar_reads_keywords_and_vectors_and_says_what_embed_adds(store):
     assert all(h.semantic_score is not None and -1 <= h.semantic_score <= 1 for h in r.hits)
     by_text = S.similar(store, text=text_of("specdec01"), k=4)
     assert by_text.hits[0].id == "specdec01"  # the paper itself, by its own text
+    assert SS.missing_models(store) == ["minilm-int8"]  # what the paper page names too
 
 
 def test_weights_of_an_atlas_without_the_learned_models():

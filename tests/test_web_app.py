@@ -120,6 +120,33 @@ def test_paper_page_shows_the_card(client):
     assert "protein-" in similar[0]
 
 
+def test_paper_page_says_what_embed_adds(client):
+    # the fixture atlas holds lsa vectors alone: similar papers are read without MiniLM's
+    html = client.get("/papers/protein-03").text
+    note = re.search(r'<p class="muted small" id="similar-embed-note">(.*?)</p>', html, re.S)
+    assert note, "no note on an atlas without the MiniLM vectors"
+    assert "minilm-int8" in note[1] and "<code>paperatlas embed</code>" in note[1]
+    assert html.index('id="similar-embed-note"') < html.index('id="similar"')  # the papers still shown
+    zh = client.get("/papers/protein-03?lang=zh").text
+    assert "本图谱缺少以下模型的向量：" in zh and "minilm-int8" in zh
+
+
+@pytest.mark.slow  # embeds the fixture with the real MiniLM int8 weights
+def test_paper_page_says_nothing_once_embed_has_run(db, tmp_path):
+    import shutil
+
+    copy = tmp_path / "atlas.db"
+    shutil.copy(db, copy)
+    with Atlas(copy) as atlas:
+        assert atlas.similar_models_missing() == ["minilm-int8"]
+        atlas.embed(model="minilm-int8")
+        assert atlas.similar_models_missing() == []
+    with TestClient(create_app(copy), base_url="http://127.0.0.1") as fresh:
+        html = fresh.get("/papers/protein-03").text
+    assert 'id="similar-embed-note"' not in html
+    assert re.findall(r'id="similar"(.*)', html, re.S)[0].count('class="card"') == 10
+
+
 def test_topic_page(client, db):
     stored = Atlas(db).store.get_map("*")
     top = max((t for t in stored["topics"] if t["level"] == 0), key=lambda t: t["size"])

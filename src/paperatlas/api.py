@@ -651,6 +651,13 @@ class Atlas:
         rows = {r["id"]: r for r in self.store.iter_papers(ids=[pid for pid, _ in ranked])}
         return [rows[pid] for pid, _ in ranked if pid in rows]
 
+    def similar_models_missing(self) -> list[str]:
+        """The models `similar` weighs that this atlas has no vectors of: what `paperatlas
+        embed` would add to its likeness (empty when it holds them all)."""
+        from paperatlas.search.similar_signals import missing_models
+
+        return missing_models(self.store)
+
     def preload(self) -> None:
         """Read now what a server's first queries would wait for (postings, Chinese terms)."""
         from contextlib import suppress

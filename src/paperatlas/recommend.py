@@ -4,12 +4,17 @@ A collection is a named set of marks (+1 like, -1 dislike) in the store's `marks
 "likes" is the default one. `recommend` ranks the papers not yet marked by a model of
 the liked ones, arxiv-sanity style:
 
-- with 5 or more likes, a linear SVM over each paper's features (its stored embeddings,
-  every model "more like this" reads weighted as it weighs them, beside a TF-IDF vector of
-  title, abstract and keywords), liked papers against the rest, dislikes weighted as sure
+- with 5 or more likes, a linear SVM over each paper's features (the stored embedding of
+  the most weighted model, static where the atlas has it, beside a TF-IDF vector of title,
+  abstract and keywords), liked papers against the rest, dislikes weighted as sure
   negatives;
 - with 1-4 likes, too few to fit a classifier, cosine similarity to the likes' centroid
-  (minus a share of the similarity to the dislikes' centroid).
+  (minus a share of the similarity to the dislikes' centroid);
+- either way, each other stored model with weight in RECOMMEND_WEIGHTS ranked apart, by
+  its cosine to the likes' centroid, and fused as `similar` fuses its signals: every score
+  standardised over the papers, summed with the weights. MiniLM's weight is 0: on
+  benchmarks/recommend_eval.py its vectors beside static's in one SVM, or fused apart at
+  the weight its tuning half chose, ranked the test half's users worse than static alone.
 
 Every pick is explained: the liked papers closest to it, and the terms it shares with
 what was liked (for the SVM, the terms that pushed its score up most).
@@ -40,6 +45,11 @@ MIN_LIKES_FOR_CLASSIFIER = 5
 DISLIKE_WEIGHT = 0.5  # centroid mode: how much similarity to dislikes subtracts
 EMBEDDING_WEIGHT = 1.0  # relative weight of the embedding block vs the TF-IDF block
 TFIDF_VERSION = "tfidf-v1"  # part of the cache key: change when tfidf_matrix changes
+# each model's weight, over the most weighted stored one's (the classifier's), measured by
+# benchmarks/recommend_eval.py --mix: MiniLM at 0.5 was best on the tuning half of its
+# users and worse than none on the test half (docs/benchmarks.md, issue 39)
+MINILM_WEIGHT = 0.0
+RECOMMEND_WEIGHTS: dict[str, float] = {"static": 1.0, "minilm-int8": MINILM_WEIGHT, "use-multilingual": 0.0}
 SVM_C = 0.01  # strong regularisation: few positives (0.1 and 1 did worse in the benchmark)
 
 
@@ -122,8 +132,10 @@ def collection_ids(store, collection: str = DEFAULT_COLLECTION) -> tuple[list[st
 class Features:
     """Per-paper features, rows aligned with `ids`.
 
-    emb: L2-normalised embeddings [n, d] or None; tfidf: L2-normalised sparse [n, V];
-    terms: the TF-IDF vocabulary, column order.
+    emb: L2-normalised embeddings [n, d] or None (the most weighted model's: the
+    classifier's); tfidf: L2-normalised sparse [n, V]; terms: the TF-IDF vocabulary,
+    column order; side: the other models' L2-normalised embeddings and their weights
+    beside the first ranking (`with_side_signals`).
     """
 
     ids: list[str]
@@ -131,38 +143,33 @@ class Features:
     tfidf: Any
     terms: np.ndarray
     model: str | None = None
+    side: dict[str, tuple[np.ndarray, float]] = field(default_factory=dict)
 
     def index(self) -> dict[str, int]:
         return {pid: i for i, pid in enumerate(self.ids)}
 
 
+def recommend_weights(stored: Sequence[str]) -> dict[str, float]:
+    """Each model's weight for an atlas holding `stored` (best first): RECOMMEND_WEIGHTS; a
+    model it does not name (lsa, the torch MiniLM) gets MiniLM's; and an atlas whose every
+    model is weighted 0 still reads its first one."""
+    weights = {m: RECOMMEND_WEIGHTS.get(m, MINILM_WEIGHT) for m in stored}
+    if stored and not any(w > 0 for w in weights.values()):
+        weights[stored[0]] = 1.0
+    return weights
+
+
 def pick_models(store, model: str | None = None) -> list[str]:
     """The embedding models to use: the one asked for (it must be stored), else every
-    stored model that "more like this" reads an English text with (`similar_signals`)."""
-    from paperatlas.search.similar_signals import weights_for
+    stored model that RECOMMEND_WEIGHTS gives weight for an English text."""
     from paperatlas.search.vectors import vector_models_for
 
     if model is not None:
         if model not in store.vector_models():
             raise PaperatlasError(f"no vectors for model {model!r} in {store.path} (run `paperatlas embed`)")
         return [model]
-    stored = vector_models_for(store, "en")
-    weights = weights_for("en", stored)
-    return [m for m in stored if weights.get(m, 0.0) > 0]
-
-
-def combine_embeddings(blocks: dict[str, np.ndarray]) -> np.ndarray:
-    """One embedding per row from several models' (rows aligned): each model's unit rows
-    scaled by the square root of its share of the learned signal weights, side by side,
-    so the dot product of two rows is the weighted mean of the models' cosines (the
-    weights "more like this" fuses them with)."""
-    from paperatlas.search.similar_signals import weights_for
-
-    weights = weights_for("en", list(blocks))
-    total = sum(weights.get(m, 0.0) for m in blocks) or 1.0
-    return np.hstack(
-        [np.sqrt(weights.get(m, 0.0) / total) * normalise_rows(matrix) for m, matrix in blocks.items()]
-    ).astype(np.float32)
+    weights = recommend_weights(vector_models_for(store, "en"))
+    return [m for m, w in weights.items() if w > 0]
 
 
 _cache_lock = threading.Lock()
@@ -251,16 +258,66 @@ def load_features(store, model: str | None = None) -> Features:
             for j, pid in enumerate(vec_ids):
                 if pid in where:
                     block[where[pid]] = vectors[j]
-            blocks[name] = block
-    emb = combine_embeddings(blocks) if blocks else None
-    features = Features(ids=ids, emb=emb, tfidf=tfidf, terms=terms, model=" + ".join(blocks) or None)
+            blocks[name] = normalise_rows(block)
+    features = split_models(ids, blocks, tfidf, terms, recommend_weights(list(blocks)))
     with _cache_lock:
         _cache.clear()  # one store at a time is plenty; keeps memory flat
         _cache[key] = features
     return features
 
 
+def split_models(
+    ids: list[str], blocks: dict[str, np.ndarray], tfidf, terms, weights: dict[str, float]
+) -> Features:
+    """Features from each model's unit rows: the most weighted model's (the first of equals)
+    is the classifier's embedding; each other model with weight is a side signal, weighted
+    relative to it."""
+    used = [m for m in blocks if weights.get(m, 0.0) > 0]
+    if not used:
+        return Features(ids=ids, emb=None, tfidf=tfidf, terms=terms)
+    main = max(used, key=lambda m: weights[m])
+    side = {m: (blocks[m], weights[m] / weights[main]) for m in used if m != main}
+    return Features(ids=ids, emb=blocks[main], tfidf=tfidf, terms=terms, model=" + ".join(used), side=side)
+
+
 # -- pure ranking -------------------------------------------------------------------------------
+
+
+def _standardise(scores: np.ndarray) -> np.ndarray:
+    std = float(scores.std())
+    return (scores - scores.mean()) / std if std > 0 else scores - scores.mean()
+
+
+def with_side_signals(
+    features: Features, scores: np.ndarray, liked: list[int], disliked: Sequence[int] = ()
+) -> np.ndarray:
+    """The first ranking's scores with each side model's added, as `similar` fuses its
+    signals: each standardised over every paper, summed with the models' weights (the first
+    ranking at weight 1). A side model's score of a paper: its cosine to the likes'
+    centroid, less DISLIKE_WEIGHT times that to the dislikes'."""
+    if not features.side:
+        return scores
+    total = _standardise(np.asarray(scores, dtype=np.float64))
+    for matrix, weight in features.side.values():
+        cosine = matrix @ _centroid(matrix, list(liked))
+        if len(disliked):
+            cosine = cosine - DISLIKE_WEIGHT * (matrix @ _centroid(matrix, list(disliked)))
+        total += weight * _standardise(np.asarray(cosine, dtype=np.float64))
+    return total
+
+
+def rank_scores(
+    features: Features, liked: list[int], disliked: Sequence[int] = (), design=None
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """(every row's score, the SVM's TF-IDF weights or None): the SVM from
+    MIN_LIKES_FOR_CLASSIFIER likes on, else the centroid, with the side models' signals."""
+    coef = None
+    if method_for(len(liked)) == "linear SVM":
+        scores, coef = rank_linear(features, liked, disliked, design=design)
+        coef = coef[: features.tfidf.shape[1]]  # the TF-IDF block explains by words
+    else:
+        scores = rank_centroid(features, liked, disliked)
+    return with_side_signals(features, scores, liked, disliked), coef
 
 
 def _centroid(matrix, rows: list[int]) -> np.ndarray:
@@ -286,7 +343,7 @@ def rank_centroid(features: Features, liked: list[int], disliked: Sequence[int] 
 
 
 def design_matrix(features: Features):
-    """The classifier's input: TF-IDF beside the (weighted) embedding, as one sparse matrix."""
+    """The classifier's input: TF-IDF beside the embedding, as one sparse matrix."""
     from scipy import sparse
 
     if features.emb is None:
@@ -508,12 +565,7 @@ def rank(
     """The pure core of `recommend`: (ids, scores, why) of the k best rows that are neither
     liked nor disliked; why = {"closest": [(liked id, cosine)], "terms": [shared terms]}."""
     liked, disliked = list(liked), list(disliked)
-    coef = None
-    if method_for(len(liked)) == "linear SVM":
-        scores, coef = rank_linear(features, liked, disliked)
-        coef = coef[: features.tfidf.shape[1]]  # the TF-IDF block explains by words
-    else:
-        scores = rank_centroid(features, liked, disliked)
+    scores, coef = rank_scores(features, liked, disliked)
     top = top_unseen(scores, liked + disliked, k, allowed)
     why = []
     for row in top:

@@ -3,7 +3,7 @@ cosine in each stored model's space, each put on one scale and summed with learn
 
 A query is a text (a pasted abstract) or a stored paper (`similar ID`, a paper's page):
 the paper's stored vectors are the query in each model's space, its text gives the key
-terms. (`recommend` weighs each model's vectors of the liked papers by the same weights.)
+terms. (`recommend` fuses its models' rankings the same way, with weights of its own.)
 Each signal's score of a paper is standardised by that signal's mean and spread over the
 whole atlas for this query (the same query scores every paper), so a cosine of 0.6 in a
 model where every paper scores 0.5 counts for less than 0.4 where they score 0.1. The
@@ -82,6 +82,13 @@ class SignalScores:
             return []
         model = max(self.models, key=lambda m: self.weights.get(m, 0.0))
         return sorted(self.cosines[model].items(), key=lambda hit: (-hit[1], hit[0]))
+
+
+def missing_models(store) -> list[str]:
+    """The models an English text's likeness weighs that the atlas has no vectors of
+    (what `paperatlas embed` would add)."""
+    stored = vector_models_for(store, "en")
+    return [m for m in (MINILM_MODEL,) if m not in stored and weights_for("en", stored).get(m, 0.0) > 0]
 
 
 def weights_for(language: str, stored: Sequence[str] = ()) -> dict[str, float]:

@@ -55,6 +55,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "keyphrases": {"en": "Keyphrases", "zh": "关键词"},
     "keywords": {"en": "Author keywords", "zh": "作者关键词"},
     "similar": {"en": "Similar papers", "zh": "相似论文"},
+    "similar_missing": {"en": "This atlas has no vectors of", "zh": "本图谱缺少以下模型的向量："},
+    "similar_embed_adds": {
+        "en": "adds them, and similar papers are then found better",
+        "zh": "可补充这些向量，使相似论文更准确",
+    },
     "top_names": {"en": "Named contributions", "zh": "代表性成果"},
     "top_terms": {"en": "Distinctive phrases", "zh": "特征短语"},
     "size": {"en": "Papers", "zh": "论文数"},

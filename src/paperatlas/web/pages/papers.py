@@ -121,5 +121,6 @@ async def paper_page(request: Request, paper_id: str):
         zh_card=zh_card,
         model=model,
         similar=web.cards(similar_rows, stored),
+        similar_missing=web.atlas.similar_models_missing(),
         liked=liked,
     )
