@@ -134,6 +134,8 @@ def _print_read(f: FileReport) -> None:
         )
         for warning in stats.warnings():
             err_console.print(Text(one_line(f"warning: {inner}: {warning}")), style="yellow", soft_wrap=True)
+    if f.skips.pattern:
+        console.print(Text(f"  records: {f.skips.pattern}"), soft_wrap=True)
     if f.skipped:
         console.print(Text(f"  {f.skips.summary()}"), soft_wrap=True)
     for warning in [] if len(f.files) > 1 else f.warnings:

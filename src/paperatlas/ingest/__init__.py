@@ -44,7 +44,7 @@ from paperatlas.ingest.prepare import Prepared, read_batches, versions
 from paperatlas.ingest.report import EntryStats, has_text
 from paperatlas.paper import Paper, normalise_text, paper_id
 from paperatlas.progress import progress_bar
-from paperatlas.sources import read
+from paperatlas.sources import BY_NAME, formats_read, read
 from paperatlas.sources.report import ReadReport
 from paperatlas.store import PAPER_COLUMNS, Store
 from paperatlas.store.database import JSON_COLUMNS, column_value
@@ -112,7 +112,7 @@ class FileReport:
 
     @property
     def warnings(self) -> list[str]:
-        return self.stats.warnings()
+        return self.skips.warnings + self.stats.warnings()
 
 
 @dataclass
@@ -191,6 +191,12 @@ def add_files(
             if bar is not None:
                 bar.stop()
     return report
+
+
+def no_papers_message(fmt: str | None) -> str:
+    """Why nothing was stored: what the file was taken for, and what is read."""
+    taken = BY_NAME[fmt].label if fmt in BY_NAME else (fmt or "an unknown format")
+    return f"no papers found in it (read as {taken}; paperatlas reads {formats_read()})"
 
 
 def inspect_file(path: str | Path, limit: int = 10) -> tuple[FileReport, list[dict[str, Any]]]:
@@ -280,7 +286,7 @@ class _Import:
         self.report.skipped = self.report.skips.skipped_total
         self.report.read = self.report.stats.papers + self.report.skipped
         if self.report.stats.papers == 0:
-            raise InputError(self.path, "no papers found in it")
+            raise InputError(self.path, no_papers_message(self.report.skips.format))
 
     # -- one batch: look-ups in bulk, then each record in order ----------------------------
 

@@ -1,0 +1,100 @@
+"""Lists written by people (Markdown, HTML, org-mode, plain text): read by the record finder
+(`sources.doctree` + `sources.finder`), and — for Markdown, HTML and plain text — also by
+the line reader (`sources.entries`, `sources.text`); the reading that holds more of a paper
+list (`sources.quality`) is the one kept. The report says which pattern the records were
+found by and what looked wrong.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from paperatlas.paper import Paper
+from paperatlas.sources import doctree
+from paperatlas.sources._io import iter_lines
+from paperatlas.sources.entries import entries_from_lines
+from paperatlas.sources.entry import merge_duplicates, to_paper
+from paperatlas.sources.finder import MARKED, find
+from paperatlas.sources.quality import Quality, estimate
+from paperatlas.sources.report import ReadReport
+from paperatlas.sources.text import read_text
+
+# The finder's reading replaces the line reader's only when it holds clearly more: a fifth
+# more, and more than one whole paper more (small lists differ by noise).
+_BETTER = 1.2
+_MARGIN = 2.0
+_ORG = re.compile(r"^(?:#\+(?:TITLE|STARTUP|AUTHOR|OPTIONS|FILETAGS)\b|\*+ (?:TODO |DONE )?\S)", re.M)
+
+
+def looks_like_org(head: str) -> bool:
+    """org-mode: `#+TITLE:` keywords, or `* ` headings with `:PROPERTIES:` drawers."""
+    return bool(re.search(r"^#\+(TITLE|STARTUP|OPTIONS|FILETAGS)\s*:", head, re.M | re.I)) or (
+        bool(re.search(r"^\*+ \S", head, re.M)) and ":PROPERTIES:" in head
+    )
+
+
+def read_markdown(
+    path: Path, report: ReadReport | None = None, records: str | None = None
+) -> Iterator[Paper]:
+    raw = list(iter_lines(path))
+    yield from _best(path, raw, doctree.from_markdown, lambda: entries_from_lines(path, raw), report, records)
+
+
+def read_html_page(
+    path: Path, report: ReadReport | None = None, records: str | None = None
+) -> Iterator[Paper]:
+    from paperatlas.sources.html import html_lines
+
+    raw = list(iter_lines(path))
+    yield from _best(
+        path, raw, doctree.from_html, lambda: entries_from_lines(path, html_lines(path)), report, records
+    )
+
+
+def read_plain(path: Path, report: ReadReport | None = None, records: str | None = None) -> Iterator[Paper]:
+    raw = list(iter_lines(path))
+    yield from _best(path, raw, doctree.from_markdown, lambda: read_text(path), report, records, MARKED)
+
+
+def read_org(path: Path, report: ReadReport | None = None, records: str | None = None) -> Iterator[Paper]:
+    raw = list(iter_lines(path))
+    yield from _best(path, raw, doctree.from_org, None, report, records)
+
+
+def _best(
+    path: Path,
+    raw: list[tuple[int, str]],
+    parse: Callable[[str], doctree.Node],
+    line_reader: Callable[[], Iterator[Paper]] | None,
+    report: ReadReport | None,
+    records: str | None,
+    kinds: frozenset[str] | None = None,
+) -> Iterator[Paper]:
+    text = "\n".join(line for _, line in raw)
+    if raw and raw[0][0] > 1:  # front matter or a BOM line skipped: keep line numbers
+        text = "\n" * (raw[0][0] - 1) + text
+    finding = find(parse(text), records, kinds)
+    found = [to_paper(path, e) for e in merge_duplicates(finding.entries)]
+    new = estimate([p for p in found if not p.skip], text)
+    chosen, quality, pattern = found, new, finding.pattern
+    if line_reader is not None and not records:
+        old_papers = list(line_reader())
+        old = estimate([p for p in old_papers if not p.skip], text)
+        if not _clearly_better(new, old):
+            chosen, quality, pattern = old_papers, old, "entries read line by line"
+    if report is not None:
+        report.pattern = pattern or None
+        report.warnings.extend(quality.problems)
+    yield from chosen
+
+
+def _clearly_better(new: Quality, old: Quality) -> bool:
+    if new.papers < 2:
+        return False
+    if len(new.problems) > len(old.problems):
+        return False
+    return new.score > _BETTER * old.score + _MARGIN or (
+        len(new.problems) < len(old.problems) and new.score >= old.score
+    )

@@ -1,0 +1,155 @@
+"""Lists in shapes the line reader was never shown, read by the record finder: numbered
+awesome lines, `[12] Title` headings, `<br>`-separated conference pages, raw HTML tables in
+Markdown, bold titles over link lists under topic headings, publication pages, org-mode,
+Zotero RIS with attached files, bare title bullets, YAML; and what a bad read says."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from paperatlas import sources
+from paperatlas.paper import Paper
+from paperatlas.sources import ReadReport
+from paperatlas.sources.folder import LIST_SUFFIXES
+from paperatlas.sources.quality import estimate
+
+FIX = Path(__file__).parent / "fixtures" / "unseen"
+
+
+def _read(name: str, report: ReadReport | None = None) -> list[Paper]:
+    return list(sources.read(FIX / name, report))
+
+
+def test_numbered_awesome_lines_under_numbered_headings():
+    report = ReadReport()
+    papers = _read("awesome_numbered.md", report)
+    assert len(papers) == 21  # 3 sections of 7; contents and contributing are not papers
+    first = papers[0]
+    assert first.title == "Federated Planning with Verifiable Rewards"
+    assert first.authors == ["Bo Smith", "Dana Müller", "Bo Novak"]
+    assert first.urls == ["https://arxiv.org/abs/2305.21265"]
+    assert (first.venue, first.year) == ("arXiv", 2024)
+    assert first.section == "1. Planning"
+    assert all(p.authors for p in papers)
+    assert "title = bold link" in (report.pattern or "") and "authors = italic" in (report.pattern or "")
+
+
+def test_numbering_in_headings_is_not_part_of_the_title():
+    papers = _read("bracket_headings.md")
+    assert len(papers) == 10
+    assert papers[0].title == "Contrastive Retrieval for Robot Control"
+    assert not any(p.title and p.title.startswith("[") for p in papers)
+    assert papers[0].authors == ["Hiro Zhang", "Ivan Park"]
+
+
+def test_br_separated_conference_page():
+    papers = _read("accepted_br.html")
+    assert len(papers) == 16  # 9 long + 7 short, never one paper called "Short Papers"
+    assert papers[0].title == "Efficient Priors in the Wild"
+    assert papers[0].authors == ["Lena Lee", "Kofi Ivanova", "Omar Lee"]
+    assert {p.section for p in papers} == {"Long Papers", "Short Papers"}
+    assert "Short Papers" not in {p.title for p in papers}
+
+
+def test_raw_html_table_inside_a_chinese_digest():
+    papers = _read("digest_table_zh.md")
+    assert len(papers) == 12  # the rows; the footer link is not a paper
+    assert papers[0].title == "Multimodal Agents via Self-Play"
+    assert papers[0].authors == ["Gao Tanaka", "Ann Smith"]
+    assert all(p.urls and "arxiv.org" in p.urls[0] for p in papers)
+
+
+def test_bold_titles_over_link_lists_under_topic_headings():
+    papers = _read("topics_zh.md")
+    assert len(papers) == 16
+    titles = {p.title for p in papers}
+    assert not titles & {"Avatars", "CLIP", "NeRF", "Diffusion", "目录"}
+    assert all(len(p.urls) == 1 and len(p.code_urls) == 1 for p in papers)  # no pooled links
+    assert papers[0].section == "Avatars"
+
+
+def test_publication_page_with_abstracts_and_bibtex():
+    papers = _read("publications.html")
+    assert len(papers) == 8  # each once, never split; "Publications" and "Teaching" not papers
+    assert all(p.abstract.startswith("We introduce a method for") for p in papers)
+    assert papers[1].authors[0] == "Dana Park"
+    assert not {p.title for p in papers} & {"Publications", "Teaching", "2024", "Dana Park"}
+
+
+def test_org_mode_reading_list():
+    report = ReadReport()
+    papers = _read("reading.org", report)
+    assert report.format == "org"
+    assert len(papers) == 11
+    assert not any("TODO" in (p.title or "") or "DONE" in (p.title or "") for p in papers)
+    assert papers[0].title == "Bayesian Tokenizers at Scale"
+    assert papers[0].authors == ["Hiro Wang", "Eli Garcia"] and papers[0].year == 2024
+    assert papers[0].urls == ["https://arxiv.org/abs/2401.24292"]
+    assert papers[-1].section == "Language"
+
+
+def test_ris_attached_files_are_not_links():
+    papers = _read("zotero_files.ris")
+    assert len(papers) == 6
+    assert all(p.urls == [u for u in p.urls if u.startswith("https://arxiv.org/")] for p in papers)
+    assert papers[0].extra["files"][0].endswith("Hierarchical Tokenizers on Edge Devices - full text.pdf")
+
+
+def test_bullet_list_of_titles_is_a_list_of_title_only_papers():
+    papers = _read("title_bullets.md")
+    assert len(papers) == 40
+    assert papers[0].title == "Robust Reasoning for Long Videos" and not papers[0].abstract
+
+
+def test_yaml_list_of_papers():
+    report = ReadReport()
+    papers = _read("papers.yaml", report)
+    assert report.format == "yaml"
+    assert [len(p.authors) for p in papers] == [2] * 5
+    assert papers[0].title == "Adaptive Fields from Human Feedback" and papers[0].year == 2024
+    assert papers[0].source.endswith("papers.yaml:1") and papers[1].source.endswith("papers.yaml:10")
+
+
+def test_one_reader_table_for_detection_and_folders():
+    assert {".org", ".yaml", ".md", ".ris", ".bib", ".html"} <= LIST_SUFFIXES
+    assert {r.name for r in sources.TABLE} >= {"org", "yaml", "markdown", "html", "text", "ris"}
+    assert sources.detect(FIX / "reading.org") == "org"
+    assert "org-mode" in sources.formats_read() and "YAML list" in sources.formats_read()
+
+
+def test_quality_names_pooled_links_headings_numbering_and_missed_papers():
+    text = " ".join(f"https://arxiv.org/abs/2401.{10000 + i}" for i in range(30))
+    pooled = Paper(
+        abstract="",
+        title="Avatars",
+        section="Avatars",
+        urls=[f"https://arxiv.org/abs/2401.{10000 + i}" for i in range(5)],
+    )
+    heading = Paper(abstract="", title="CLIP", section="CLIP", urls=["https://arxiv.org/abs/2401.10005"])
+    numbered = [Paper(abstract="", title=f"[{i}] Sparse Paper Number {i}") for i in range(4)]
+    problems = " | ".join(estimate([pooled, heading, *numbered], text).problems)
+    assert "the file links 30 papers, the papers read link 6" in problems
+    assert "hold the links of several papers" in problems
+    assert "titles are section headings" in problems
+    assert "keep their numbering" in problems
+
+
+def test_a_list_read_well_has_no_problems():
+    papers = _read("awesome_numbered.md")
+    assert estimate(papers, (FIX / "awesome_numbered.md").read_text()).problems == []
+
+
+def test_inspect_shows_the_record_pattern(cli):
+    code, out, _ = cli("inspect", FIX / "accepted_br.html", use_db=False)
+    assert code == 0
+    assert "records: <br>-separated groups: title = bold, authors = plain" in out
+
+
+def test_a_file_with_no_papers_says_what_it_was_read_as(cli, tmp_path):
+    notes = tmp_path / "notes.md"
+    notes.write_text(
+        "# Tool\n\n[![CI](https://img.shields.io/b.svg)](https://ci.example.org)\n\n## Installation\n\n```\npip install tool\n```\n"
+    )
+    code, _, err = cli("add", notes)
+    assert code == 2
+    assert "read as Markdown" in err and "org-mode" in err
