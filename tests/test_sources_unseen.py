@@ -153,3 +153,38 @@ def test_a_file_with_no_papers_says_what_it_was_read_as(cli, tmp_path):
     code, _, err = cli("add", notes)
     assert code == 2
     assert "read as Markdown" in err and "org-mode" in err
+
+
+_TALKS_AND_PAPERS = (
+    "<html><body><h2>Talks</h2><ul>"
+    + "".join(
+        f'<li><a href="https://example.org/t{i}">Invited talk on robust systems {i}</a></li>'
+        for i in range(4)
+    )
+    + "</ul><h2>Papers</h2>"
+    + '<div class="pub"><b>Sparse Graph Transformers at Scale</b><br>Ann Lee, Bo Chen</div>'
+    + '<div class="pub"><b>Causal Priors for Robot Control</b><br>Dana Park, Eli Novak</div>'
+    + "</body></html>"
+)
+
+
+def test_records_named_by_the_user_are_kept_with_the_list(cli, tmp_path):
+    page = tmp_path / "page.html"
+    page.write_text(_TALKS_AND_PAPERS)
+    code, out, _ = cli("inspect", page, use_db=False)
+    assert "2 papers" not in out  # left to itself, the reader takes the talks too
+    code, out, _ = cli("add", page, "--list", "pubs", "--records", "div.pub", "--no-enrich")
+    assert code == 0 and "2 papers" in out and "the elements named by --records" in out
+    code, out, _ = cli("add", page, "--list", "pubs", "--no-enrich")  # read the same way again
+    assert code == 0 and "2 papers" in out
+    from paperatlas.store import Store
+
+    store = Store(cli.db)
+    assert store.list_records("pubs") == "div.pub"
+    assert store.count_papers() == 2
+    store.close()
+
+
+def test_a_heading_level_names_the_records():
+    papers = list(sources.read(FIX / "bracket_headings.md", records="h3"))
+    assert len(papers) == 10 and papers[0].title == "Contrastive Retrieval for Robot Control"

@@ -36,6 +36,16 @@ if TYPE_CHECKING:
     from paperatlas.results import AddReport, FileReport, ListStats
 
 ListOption = Annotated[str | None, typer.Option("--list", "-l", help="Only papers of this list.")]
+RecordsOption = Annotated[
+    str | None,
+    typer.Option(
+        "--records",
+        help="Where a Markdown/HTML/org/text list keeps its papers, when the reader missed them: "
+        "h1..h6 (heading sections of that level), li (list items), tr (table rows), br "
+        "(<br>-separated groups), p, dt, or an HTML tag.class (li.pub, div.paper, .entry). "
+        "Kept with the list: adding it again reads it the same way.",
+    ),
+]
 
 
 @app.command()
@@ -63,17 +73,23 @@ def add(
             "--dry-run", help="Read and match against the atlas, report what would change, store nothing."
         ),
     ] = False,
+    records: RecordsOption = None,
 ) -> None:
     """Add paper lists to the atlas: deduplicated, merged with twins, one transaction per file.
 
     Prints per file the format read, the entries with titles / abstracts / authors / links,
     what was skipped and why, and warnings when the file seems to read badly."""
     if dry_run and not Path(db or Atlas.default_path()).exists():
-        _dry_run_without_atlas(files, list_name)
+        _dry_run_without_atlas(files, list_name, records)
         return
     atlas = open_atlas(db, create=not dry_run)
     report = atlas.add(
-        files, list_name=list_name, progress=sys.stderr.isatty(), enrich=False, dry_run=dry_run
+        files,
+        list_name=list_name,
+        progress=sys.stderr.isatty(),
+        enrich=False,
+        dry_run=dry_run,
+        records=records,
     )
     _print_add_report(report, dry_run)
     # also finishes the facts an interrupted earlier run left (the store says what is pending)
@@ -97,13 +113,13 @@ def add(
     _exit_on_errors(report, dry_run)
 
 
-def _dry_run_without_atlas(files: list[Path], list_name: str | None) -> None:
+def _dry_run_without_atlas(files: list[Path], list_name: str | None, records: str | None = None) -> None:
     """`add --dry-run` before any atlas exists: match against an empty one in a temp dir."""
     import tempfile
 
     with tempfile.TemporaryDirectory() as tmp:
         atlas = Atlas(Path(tmp) / "dry.db")
-        report = atlas.add(files, list_name=list_name, enrich=False, dry_run=True)
+        report = atlas.add(files, list_name=list_name, enrich=False, dry_run=True, records=records)
         atlas.close()
     _print_add_report(report, True)
     console.print(Text("no atlas yet (dry run: nothing stored)"), style="dim")
@@ -184,11 +200,12 @@ def inspect(
         ),
     ],
     limit: Annotated[int, typer.Option("--limit", "-n", help="How many entries to show.")] = 10,
+    records: RecordsOption = None,
 ) -> None:
     """Show how a file reads, without storing anything: format, counts, skips, warnings,
     and its first entries as they would be stored."""
     try:
-        found = Atlas.inspect(file, limit=limit)
+        found = Atlas.inspect(file, limit=limit, records=records)
     except PaperatlasError as exc:
         raise UserError(str(exc)) from None
     report, rows = found.report, found.papers

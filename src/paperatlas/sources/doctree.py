@@ -125,7 +125,9 @@ class _HtmlTree(HTMLParser):
         elif tag in _KIND or tag in _BLOCKS or re.fullmatch(r"h[1-6]", tag):
             kind = "heading" if tag[0] == "h" and tag[1:].isdigit() else _KIND.get(tag, "block")
             level = int(tag[1]) if kind == "heading" else 0
-            child = Node(kind, self._line(), level, attrs={k: v or "" for k, v in attrs if k == "class"})
+            child = Node(
+                kind, self._line(), level, attrs={"tag": tag, "class": dict(attrs).get("class") or ""}
+            )
             if tag == "span" and not attrs:
                 return  # a bare span is inline
             self._close_open_items(tag)
@@ -194,7 +196,7 @@ def from_markdown(text: str) -> Node:
         line = token.map[0] + 1 if token.map else stack[-1].line
         if token.type.endswith("_open"):
             kind = _md_kind(token.tag)
-            node = Node(kind, line, int(token.tag[1]) if kind == "heading" else 0)
+            node = Node(kind, line, int(token.tag[1]) if kind == "heading" else 0, attrs={"tag": token.tag})
             stack[-1].children.append(node)
             stack.append(node)
         elif token.type.endswith("_close"):

@@ -14,7 +14,9 @@ section, never a paper.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from paperatlas.sources.doctree import Node, Span
@@ -48,6 +50,7 @@ class Pattern:
             "pair": "paragraphs with the block after them",
             "dt": "definition terms",
             "line": "lines",
+            "selected": "the elements named by --records",
         }.get(kind, f"{kind}s")
         if parent == "section" and kind != "section":
             what += " under headings"
@@ -90,12 +93,13 @@ def find(doc: Node, only: str | None = None, kinds: frozenset[str] | None = None
     """The records of a document tree (`only`: a pattern the user named, e.g. `h3`, `li`;
     `kinds`: the record kinds to consider, all when None)."""
     patterns: dict[tuple, Pattern] = {}
-    _collect(doc, patterns, depth=0, heading=None, table=None)
+    select = _selector(only) if only and not _NAMED.fullmatch(only.strip().lower()) else None
+    _collect(doc, patterns, depth=0, heading=None, table=None, select=select)
     ranked = sorted(patterns.values(), key=lambda p: -p.score)
-    if kinds is not None:
+    if kinds is not None and not only:
         ranked = [p for p in ranked if p.key[0] in kinds]
     if only:
-        ranked = [p for p in ranked if _matches(p.key, only)]
+        ranked = [p for p in ranked if (p.key[0] == "selected" if select else _matches(p.key, only))]
     chosen: list[Pattern] = []
     taken: list[Node] = []
     for pattern in ranked:
@@ -122,6 +126,21 @@ def find(doc: Node, only: str | None = None, kinds: frozenset[str] | None = None
     )
 
 
+_NAMED = re.compile(r"h[1-6]|li|tr|br|p|dt|item|row|group|para|section|pair|line")
+
+
+def _selector(text: str) -> Callable[[Node], bool]:
+    """`li.pub`, `div.paper`, `.entry`, `article`: HTML elements by tag and class."""
+    tag, _, cls = text.strip().lower().partition(".")
+
+    def match(node: Node) -> bool:
+        if tag and node.attrs.get("tag", "").lower() != tag:
+            return False
+        return not cls or cls in node.attrs.get("class", "").lower().split()
+
+    return match
+
+
 def _matches(key: tuple, only: str) -> bool:
     kind, level = key[0], key[1]
     only = only.strip().lower()
@@ -145,8 +164,27 @@ def _inside(inner: Node, outer: Node) -> bool:
 
 
 def _collect(
-    node: Node, patterns: dict[tuple, Pattern], depth: int, heading: str | None, table: Node | None
+    node: Node,
+    patterns: dict[tuple, Pattern],
+    depth: int,
+    heading: str | None,
+    table: Node | None,
+    select: Callable[[Node], bool] | None = None,
 ) -> None:
+    if select is not None:  # the user named the records: each element that matches
+        for child in node.blocks():
+            if select(child):
+                entry, roles = read_record(child)
+                entry.section = heading
+                key = ("selected", 0, "", 0)
+                pattern = patterns.setdefault(key, Pattern(key))
+                pattern.candidates += 1
+                if (q := quality(entry)) > 0:
+                    pattern.records.append((child, entry, roles, q))
+            else:
+                here = child.blocks()[0].text() if child.kind == "section" and child.blocks() else heading
+                _collect(child, patterns, depth + 1, here or heading, table, select)
+        return
     children = _paired(node.blocks())
     table = node if node.kind == "table" else table
     columns = _columns(table) if table is not None else None

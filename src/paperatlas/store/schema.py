@@ -365,6 +365,15 @@ MIGRATIONS: list[str] = [
         WHERE rowid IN (SELECT rowid FROM list_members WHERE paper_id = new.id);
     END;
     """,
+    # 12 (sources) the records a user pointed `add --records` at (`h3`, `li.pub`), kept
+    # per list so that adding the file again reads it the same way. A side table: no
+    # ALTER TABLE, so a store stamped back to 11 migrates again.
+    """
+    CREATE TABLE IF NOT EXISTS list_reading (
+        list_name TEXT PRIMARY KEY REFERENCES lists(name) ON DELETE CASCADE,
+        records TEXT NOT NULL
+    );
+    """,
 ]
 
 # The oldest schema a read-only open uses as it is: the migrations after it only add
