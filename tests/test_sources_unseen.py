@@ -88,6 +88,18 @@ def test_org_mode_reading_list():
     assert papers[-1].section == "Language"
 
 
+def test_restructuredtext_reading_list():
+    report = ReadReport()
+    papers = _read("reading.rst", report)
+    assert report.format == "rst"
+    assert [p.section for p in papers] == ["Robotics"] * 3 + ["Language"] * 2
+    assert papers[0].title == "Sparse Graph Transformers at Scale"
+    assert papers[0].authors == ["Ann Lee", "Bo Chen"] and (papers[0].venue, papers[0].year) == (
+        "NeurIPS",
+        2024,
+    )
+
+
 def test_ris_attached_files_are_not_links():
     papers = _read("zotero_files.ris")
     assert len(papers) == 6

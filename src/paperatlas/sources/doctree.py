@@ -1,6 +1,6 @@
 """One document tree for every list written by people: Markdown (with its raw HTML), HTML
-pages and org-mode files are parsed by a parser made for each (markdown-it-py, the standard
-library's HTMLParser, orgparse) into the same `Node`s, so one record finder
+pages, org-mode and reStructuredText files are parsed by a parser made for each
+(markdown-it-py, the standard library's HTMLParser, orgparse, docutils) into the same `Node`s, so one record finder
 (`sources.finder`) reads them all.
 
 A `Node` is a block (`kind`: doc, section, heading, list, item, table, row, cell, para,
@@ -366,4 +366,97 @@ def _sections(children: list[Node | Span]) -> list[Node | Span]:
             stack.append(section)
         else:
             (stack[-1].children if stack else out).append(child)
+    return out
+
+
+# -- reStructuredText ---------------------------------------------------------------------
+
+_RST_KIND = {
+    "bullet_list": "list",
+    "enumerated_list": "list",
+    "list_item": "item",
+    "paragraph": "para",
+    "table": "table",
+    "row": "row",
+    "entry": "cell",
+    "definition_list": "dl",
+    "term": "dt",
+    "definition": "dd",
+    "block_quote": "quote",
+    "field_list": "list",
+    "field": "item",
+}
+_RST_SKIP = {"comment", "literal_block", "system_message", "substitution_definition", "raw", "target"}
+
+
+def from_rst(text: str) -> Node:
+    """reStructuredText through docutils' parser (no transforms run, nothing included)."""
+    from docutils.frontend import get_default_settings
+    from docutils.parsers.rst import Parser
+    from docutils.utils import new_document
+
+    parser = Parser()
+    settings = get_default_settings(Parser)
+    settings.report_level = 5  # quiet: a malformed list still reads
+    settings.halt_level = 5
+    settings.file_insertion_enabled = False
+    settings.raw_enabled = False
+    document = new_document("<list>", settings)
+    parser.parse(text, document)
+    root = Node("doc", 1)
+    _rst_children(document, root, 0)
+    return root
+
+
+def _rst_children(node: object, into: Node, level: int) -> None:
+    for child in getattr(node, "children", []):
+        name = type(child).__name__
+        line = int(getattr(child, "line", 0) or into.line)
+        if name in _RST_SKIP:
+            continue
+        if name == "section":
+            section = Node("section", line, level + 1)
+            into.children.append(section)
+            _rst_children(child, section, level + 1)
+        elif name == "title":
+            into.children.append(Node("heading", line, level or 1, children=_rst_inline(child)))
+        elif name == "field_name":  # `:Authors: Ann Lee` reads as the label it is
+            into.children.extend([*_rst_inline(child), Span(": ")])
+        elif name == "field_body":
+            _rst_children(child, into, level)
+        elif name in _RST_KIND:
+            block = Node(_RST_KIND[name], line, attrs={"tag": name})
+            into.children.append(block)
+            if name in ("paragraph", "term"):
+                block.children.extend(_rst_inline(child))
+            else:
+                _rst_children(child, block, level)
+        else:
+            _rst_children(child, into, level)
+
+
+def _rst_inline(
+    node: object, bold: bool = False, italic: bool = False, href: str | None = None
+) -> list[Node | Span]:
+    out: list[Node | Span] = []
+    for child in getattr(node, "children", []):
+        name = type(child).__name__
+        if name == "Text":
+            text = str(child)
+            for i, part in enumerate(text.split("\n")):
+                if i:
+                    out.append(Span("", br=True, soft=True))
+                if part:
+                    out.append(Span(part, bold, italic, href))
+        elif name in _RST_SKIP or name == "target":
+            continue
+        else:
+            out.extend(
+                _rst_inline(
+                    child,
+                    bold or name == "strong",
+                    italic or name in ("emphasis", "title_reference"),
+                    href or getattr(child, "get", lambda _k: None)("refuri"),
+                )
+            )
     return out

@@ -1,6 +1,6 @@
-"""Lists written by people (Markdown, HTML, org-mode, plain text): read by the record finder
+"""Lists written by people (Markdown, HTML, org-mode, reST, plain text): read by the record finder
 (`sources.doctree` + `sources.finder`), and — for Markdown, HTML and plain text — also by
-the line reader (`sources.entries`, `sources.text`); the reading that holds more of a paper
+the line reader (`sources.entries`, `sources.text`; reST: the plain-text reader); the reading that holds more of a paper
 list (`sources.quality`) is the one kept. The report says which pattern the records were
 found by and what looked wrong.
 """
@@ -25,7 +25,6 @@ from paperatlas.sources.text import read_text
 # more, and more than one whole paper more (small lists differ by noise).
 _BETTER = 1.2
 _MARGIN = 2.0
-_ORG = re.compile(r"^(?:#\+(?:TITLE|STARTUP|AUTHOR|OPTIONS|FILETAGS)\b|\*+ (?:TODO |DONE )?\S)", re.M)
 
 
 def looks_like_org(head: str) -> bool:
@@ -56,6 +55,18 @@ def read_html_page(
 def read_plain(path: Path, report: ReadReport | None = None, records: str | None = None) -> Iterator[Paper]:
     raw = list(iter_lines(path))
     yield from _best(path, raw, doctree.from_markdown, lambda: read_text(path), report, records, MARKED)
+
+
+def read_rst(path: Path, report: ReadReport | None = None, records: str | None = None) -> Iterator[Paper]:
+    raw = list(iter_lines(path))
+    yield from _best(path, raw, doctree.from_rst, lambda: read_text(path), report, records)
+
+
+def looks_like_rst(head: str) -> bool:
+    """reST's own marks: `` `Title <url>`_ `` links, `.. directive::`, `.. _target:`; and no
+    Markdown links (a setext heading alone is Markdown too)."""
+    marks = len(re.findall(r"`[^`<]+<https?://[^>]+>`__?|^\.\. (?:[\w-]+::|_[^:]+:)", head, re.M))
+    return marks >= 2 and "](http" not in head
 
 
 def read_org(path: Path, report: ReadReport | None = None, records: str | None = None) -> Iterator[Paper]:

@@ -20,7 +20,15 @@ from paperatlas.sources.csv import header_columns, is_header, read_csv
 from paperatlas.sources.entries import looks_like_markdown
 from paperatlas.sources.html import looks_like_html
 from paperatlas.sources.jsonl import read_json, read_jsonl
-from paperatlas.sources.people import looks_like_org, read_html_page, read_markdown, read_org, read_plain
+from paperatlas.sources.people import (
+    looks_like_org,
+    looks_like_rst,
+    read_html_page,
+    read_markdown,
+    read_org,
+    read_plain,
+    read_rst,
+)
 from paperatlas.sources.records import ALIASES, canonical_key
 from paperatlas.sources.ris import looks_like_ris, read_ris
 from paperatlas.sources.yaml_list import looks_like_yaml_list, read_yaml_list
@@ -109,8 +117,9 @@ TABLE: tuple[Reader, ...] = (
     Reader("csv", "CSV/TSV", (".csv", ".tsv"), _csv, read_csv),
     Reader("yaml", "YAML list", (".yaml", ".yml"), looks_like_yaml_list, read_yaml_list),
     Reader("org", "org-mode", (".org",), looks_like_org, read_org, finder=True),
+    Reader("rst", "reStructuredText", (".rst",), looks_like_rst, read_rst, finder=True),
     Reader("markdown", "Markdown", (".md", ".markdown", ".mdx"), looks_like_markdown, read_markdown, True),
-    Reader("text", "plain text", (".txt", ".text", ".rst"), lambda head: True, read_plain, finder=True),
+    Reader("text", "plain text", (".txt", ".text"), lambda head: True, read_plain, finder=True),
 )
 BY_NAME = {r.name: r for r in TABLE}
 # A folder reads the files whose suffix a reader takes (and gzip of them).
