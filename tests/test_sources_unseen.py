@@ -200,3 +200,42 @@ def test_records_named_by_the_user_are_kept_with_the_list(cli, tmp_path):
 def test_a_heading_level_names_the_records():
     papers = list(sources.read(FIX / "bracket_headings.md", records="h3"))
     assert len(papers) == 10 and papers[0].title == "Contrastive Retrieval for Robot Control"
+
+
+def test_task_lists_middle_dot_names_quoted_titles_and_et_al():
+    papers = _read("checklist.md")
+    assert [p.title for p in papers[:3]] == [
+        "Sparse Graph Transformers at Scale",
+        "Causal Priors for Robot Control",
+        "Robust Planning on Edge Devices",
+    ]  # the task box is not part of the title, nor the names under it
+    assert papers[0].authors == ["Ann Lee", "Bo Chen", "Dana Park"]
+    ieee = papers[3]  # `A. Lee, B. Chen, and C. Wu, "Title," in Venue, doi: ...`
+    assert ieee.title == "Sparse Attention for Molecule Graphs at Scale"
+    assert ieee.authors == ["A. S. Lee", "B. Chen", "C. Wu"] and ieee.year == 2023
+    assert ieee.urls == ["https://doi.org/10.1109/DAC.2023.1234567"] and not ieee.abstract
+    assert papers[5].authors == ["Hinton"]  # `_Hinton et al._`
+
+
+def test_yaml_papers_grouped_by_year_with_typed_links():
+    papers = _read("grouped.yaml")
+    assert [p.title for p in papers] == [
+        "Sparse Graph Transformers at Scale",
+        "Causal Priors for Robot Control",
+        "Robust Planning on Edge Devices",
+    ]
+    assert papers[0].authors == ["Ann Lee", "Bo Chen", "Dana Park"]  # markup out
+    assert papers[0].urls == ["/pub/2024/lee-sparse.pdf"]
+    assert papers[0].code_urls == ["https://github.com/annlee/sparse"]
+
+
+def test_org_tags_properties_and_a_year_after_the_title():
+    report = ReadReport()
+    papers = _read("tagged.org", report)
+    assert report.format == "org"  # no #+TITLE, no drawer on every heading: the tags say org
+    first = papers[0]
+    assert first.title == "Sparse Graph Transformers at Scale"
+    assert first.authors == ["Lee, Ann", "Chen, Bo"]  # BibTeX's `and`, surname first
+    assert first.venue == "Advances in Neural Information Processing Systems" and first.year == 2024
+    assert papers[1].authors == ["Novak, Eli"]
+    assert (papers[2].title, papers[2].year) == ("Kernel Methods for Deep Learning", 2009)

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from html import unescape
 from html.parser import HTMLParser
 
+from paperatlas.sources.mdlines import label_name
+
 # Elements whose content is never part of a list's records.
 _SKIP = {
     "script",
@@ -262,6 +264,7 @@ def _md_inline(tokens: list) -> list[Span]:
 
 # -- org-mode -----------------------------------------------------------------------------
 
+_ORG_FIELDS = {"booktitle": "venue", "journal": "venue", "doi": "doi", "eprint": "arxiv"}
 _ORG_LINK = re.compile(r"\[\[([^\]]+)\](?:\[([^\]]*)\])?\]")
 
 
@@ -280,7 +283,9 @@ def _org_children(org: object, into: Node) -> None:
         section = Node("section", line, int(child.level))
         section.children.append(Node("heading", line, int(child.level), children=_org_spans(child.heading)))
         for key, value in child.properties.items():
-            section.children.append(Node("para", line, children=_org_spans(f"{key}: {value}")))
+            name = _ORG_FIELDS.get(str(key).lower(), str(key))
+            if label_name(name):  # AUTHOR, URL, YEAR, ...; not CUSTOM_ID or BTYPE
+                section.children.append(Node("para", line, children=_org_spans(f"{name}: {value}")))
         body = [b.strip() for b in re.split(r"\n\s*\n", child.body or "") if b.strip()]
         for para in body:
             section.children.append(Node("para", line, children=_org_spans(" ".join(para.split()))))

@@ -33,6 +33,8 @@ LINK_WORDS = re.compile(
     re.IGNORECASE,
 )
 _LABEL = re.compile(r"^\s*([^\W\d_][\w .\-/]{0,24}?|[\u3000-\u9fff]{1,6})\s*[:：]\s*(.*)$")
+# a web address, or a link relative to the page (`/assets/paper.pdf`), never an anchor or mail
+_IS_LINK = re.compile(r"^(?:https?://|/?[\w.-]+/[^\s]*|[\w-]+\.pdf$)", re.IGNORECASE)
 _URL = re.compile(r"https?://[^\s<>\"'）)\]，。]+")
 
 
@@ -72,7 +74,7 @@ def _continues(before: list[Span], span: Span) -> bool:
     if last.bold or last.italic or last.href:
         return False
     text = span.text.strip()
-    return not (_LABEL.match(text) or looks_like_authors(text.rstrip(".")) or len(text.split()) <= 3)
+    return not (_LABEL.match(text) or authorish(text.rstrip(".")) or len(text.split()) <= 3)
 
 
 def pieces(line: list[Span], number: int) -> list[Piece]:
@@ -87,8 +89,45 @@ def pieces(line: list[Span], number: int) -> list[Piece]:
     return [p for p in out if p.text.strip()]
 
 
+_TRAILING_YEAR = re.compile(r"\s+((?:19|20)\d\d)\s*$")
+# `A. Author and B. Author, "Title," in Venue`: a quoted title in a reference
+_QUOTED = re.compile(r"[\"“]([^\"“”]{12,400}?)[,.]?[\"”]")
+_DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>,;]+[^\s\"<>,;.)])")
+_ET_AL = re.compile(r",?\s*\bet\.?\s*al\.?", re.IGNORECASE)
+
+
+_TASK = re.compile(r"^\s*\[[ xX]\]\s+")  # `- [ ] Title`: a task list's box
+
+
 def title_text(text: str) -> str:
-    return clean_title(NUMBERING.sub("", text, count=1)).strip(" :：-–—|")
+    text = clean_title(NUMBERING.sub("", _TASK.sub("", text), count=1)).strip(" :：-–—|")
+    return _TRAILING_YEAR.sub("", text) if len(text.split()) > 3 else text
+
+
+def trailing_year(text: str) -> int | None:
+    """`Kernel Methods for Deep Learning 2009`: the year a title line ends with."""
+    match = _TRAILING_YEAR.search(clean_title(text))
+    return int(match.group(1)) if match and len(text.split()) > 3 else None
+
+
+def names_in(text: str) -> list[str] | None:
+    """The person names a reference opens with (`Kerr CC, Stuart RM (2021)`, `A. Lee, B. Chen,
+    and C. Wu,`), up to its year or its title, or None."""
+    head = re.split(r"\s*[(\[](?:19|20)\d\d|,\s*(?:19|20)\d\d\b|\s[-–—]\s", text, maxsplit=1)[0]
+    head = _ET_AL.sub("", head).strip(" .,;:")
+    head = re.sub(r"^[^\s:]+(?:\s[^\s:]+)?:\s+", "", head)  # "NEureka: A. Lee, ...": a name first
+    head = re.sub(r",\s+(?:and|&)\s+", ", ", head)  # the serial comma
+    if not head or YEAR.search(head) or not looks_like_authors(head):
+        return None
+    return split_authors(head)
+
+
+def authorish(text: str) -> bool:
+    """A list of person names; `·` and `|` separate names too."""
+    return looks_like_authors(_SEPARATORS.sub(", ", text))
+
+
+_SEPARATORS = re.compile(r"\s+[·•|]\s+")
 
 
 def titleish(text: str) -> bool:
@@ -110,6 +149,8 @@ def read_record(node: Node, heading: str | None = None) -> tuple[Entry, dict[str
     if node.kind == "section" and node.blocks() and node.blocks()[0].kind == "heading":
         head = node.blocks()[0]
         entry.title = title_text(head.text()) or None
+        if year := trailing_year(head.text()):
+            entry.fields.setdefault("year", str(year))
         roles["title"] = f"level-{head.level} heading"
         for span in head.spans():
             _add_link(entry, span.text, span.href)
@@ -134,7 +175,7 @@ def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
             entry.title = title_text(value)
             roles["title"] = "labelled"
         elif name == "authors" and not entry.authors:
-            entry.authors = split_authors(value)
+            entry.authors = _names_field(value)
             roles["authors"] = "labelled"
         elif name in ("abstract", "summary", "tldr"):
             entry.add_text(name, value)
@@ -142,6 +183,15 @@ def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
         elif name not in ("url", "code") and value:
             entry.fields.setdefault(name, value)
         return
+    for doi in _DOI.findall(text):
+        if not any(doi.lower() in u.lower() for u in entry.urls):
+            entry.urls.append(f"https://doi.org/{doi}")
+    if not entry.title and (quoted := _QUOTED.search(text)) and titleish(quoted.group(1)):
+        entry.title = title_text(quoted.group(1))
+        roles["title"] = "quoted"
+        if not entry.authors and (names := names_in(text[: quoted.start()])):
+            entry.authors = names
+            roles["authors"] = "text before the title"
     rest: list[Piece] = []
     for piece in line:
         _add_link(entry, piece.text, piece.href)
@@ -160,21 +210,28 @@ def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
     if (
         not entry.title
         and titleish(remaining)
-        and not looks_like_authors(remaining.rstrip("."))
+        and not authorish(remaining.rstrip("."))
         and (not is_prose(remaining) or len(remaining.split()) <= 30)
     ):
         entry.title = title_text(remaining)
         roles["title"] = "line text"
         return
     bare = NUMBERING.sub("", remaining).strip(" .")
-    if not entry.authors and looks_like_authors(bare) and not YEAR.search(bare):
-        entry.authors = split_authors(bare)
+    if not entry.authors and authorish(bare) and not YEAR.search(bare):
+        entry.authors = split_authors(_SEPARATORS.sub(", ", bare))
         roles["authors"] = rest[0].dress if len({p.dress for p in rest}) == 1 else "text"
         return
+    if not entry.authors and rest[0].dress == "plain" and (names := names_in(rest[0].text.strip(" .,"))):
+        entry.authors = names  # "Kerr CC, Stuart RM (2021). *Venue*": names, then the year
+        roles["authors"] = "text"
     if not entry.authors and (m := YEAR.search(bare)):
         # "_Ann Lee, Bo Chen._ NeurIPS 2024": names, then the venue
         italic = "".join(p.text for p in rest if p.dress == "italic").strip(" .,")
-        if italic and looks_like_authors(italic):
+        if italic and _ET_AL.search(italic):  # "_Hinton et al._, arXiv 2015"
+            entry.authors = split_authors(_ET_AL.sub("", italic).strip(" .,"))
+            roles["authors"] = "italic"
+            bare = "".join(p.text for p in rest if p.dress != "italic").strip(" .,")
+        elif italic and looks_like_authors(italic) and re.search(r",|\band\b|&", italic):
             entry.authors = split_authors(italic)
             roles["authors"] = "italic"
             bare = "".join(p.text for p in rest if p.dress != "italic").strip(" .,")
@@ -182,15 +239,31 @@ def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
             entry.body.append(bare)
             roles.setdefault("venue", "trailing text" if m else "text")
             return
+    if roles.get("title") == "quoted":  # the rest of a reference: venue, pages, not an abstract
+        entry.extra["reference"] = remaining
+        if m := YEAR.search(remaining):
+            entry.fields.setdefault("year", m.group(1))
+        return
     entry.body.append(remaining)
     if is_prose(remaining):
         roles.setdefault("abstract", "prose")
 
 
+def _names_field(value: str) -> list[str]:
+    """An authors field: `Ann Lee, Bo Chen`; BibTeX's `Hwu, Wen-Mei W and Mahlke, Scott A and
+    others` and `Fisher, Joseph A` (one name, surname first) kept whole."""
+    if re.search(r"\w,\s*\w[^,]*\sand\s", value):
+        names = [n.strip() for n in re.split(r"\s+and\s+", value) if n.strip()]
+        return [n for n in names if n.lower() != "others"]
+    if value.count(",") == 1 and " and " not in value and len(value.split(",")[0].split()) == 1:
+        return [value.strip()]
+    return split_authors(value)
+
+
 def _add_link(entry: Entry, text: str, href: str | None, label: str | None = None) -> None:
     for url in ([href] if href else []) + _URL.findall(text):
         url = url.strip().rstrip(".,;")
-        if not url.startswith(("http://", "https://")) or url in entry.urls or url in entry.code:
+        if url in entry.urls or url in entry.code or not _IS_LINK.match(url):
             continue
         word = (label or text).strip().lower()
         is_code = label == "code" or re.search(r"\b(code|github|project|demo|data|video|slides)\b", word)

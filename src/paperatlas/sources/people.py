@@ -28,10 +28,13 @@ _MARGIN = 2.0
 
 
 def looks_like_org(head: str) -> bool:
-    """org-mode: `#+TITLE:` keywords, or `* ` headings with `:PROPERTIES:` drawers."""
-    return bool(re.search(r"^#\+(TITLE|STARTUP|OPTIONS|FILETAGS)\s*:", head, re.M | re.I)) or (
-        bool(re.search(r"^\*+ \S", head, re.M)) and ":PROPERTIES:" in head
-    )
+    """org-mode: `#+TITLE:` keywords, or `* ` headings with `:PROPERTIES:` drawers or
+    `:tag:` lists after them."""
+    if re.search(r"^#\+(TITLE|STARTUP|OPTIONS|FILETAGS)\s*:", head, re.M | re.I):
+        return True
+    headings = re.findall(r"^\*+ \S.*$", head, re.M)
+    tagged = sum(bool(re.search(r"\s:[\w@#%:]+:\s*$", h)) for h in headings)
+    return bool(headings) and (":PROPERTIES:" in head or tagged >= 3)
 
 
 def read_markdown(
@@ -62,10 +65,18 @@ def read_rst(path: Path, report: ReadReport | None = None, records: str | None =
     yield from _best(path, raw, doctree.from_rst, lambda: read_text(path), report, records)
 
 
+_RST_MARKS = (
+    r"`[^`<]+<[^>]+>`__?"  # `Title <url>`_
+    r"|^\.\. (?:[\w-]+::|_[^:]+:|\[[^\]]+\])"  # .. directive::  .. _target:  .. [cite]
+    r"|``[^`]+``"  # ``literal``
+    r"|^([=*#~^-])\1{3,}\n.+\n\1{4,}$"  # an over- and underlined title
+)
+
+
 def looks_like_rst(head: str) -> bool:
     """reST's own marks: `` `Title <url>`_ `` links, `.. directive::`, `.. _target:`; and no
     Markdown links (a setext heading alone is Markdown too)."""
-    marks = len(re.findall(r"`[^`<]+<https?://[^>]+>`__?|^\.\. (?:[\w-]+::|_[^:]+:)", head, re.M))
+    marks = len(re.findall(_RST_MARKS, head, re.M))
     return marks >= 2 and "](http" not in head
 
 

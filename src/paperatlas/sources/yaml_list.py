@@ -12,7 +12,6 @@ from typing import Any
 from paperatlas.errors import InputError
 from paperatlas.paper import Paper, skipped
 from paperatlas.sources._io import iter_lines
-from paperatlas.sources.jsonl import records_list
 from paperatlas.sources.records import paper_from_record
 
 _KEYS = r"(?:title|name|paper|abstract|authors?|url|link|year|venue|doi|arxiv)"
@@ -40,17 +39,53 @@ def read_yaml_list(path: Path) -> Iterator[Paper]:
             path, f"not valid YAML: {getattr(exc, 'problem', exc)}", mark.line + 1 if mark else None
         ) from None
     loader = yaml.SafeLoader("")
-    items: list[Any] = []
-    if isinstance(root, yaml.SequenceNode):
-        items = list(root.value)
-    elif isinstance(root, yaml.MappingNode):
-        found = records_list(loader.construct_document(root))
-        if found is not None:
-            items = next((v.value for k, v in root.value if k.value == found[0]), [])
-    for node in items:
-        line = node.start_mark.line + 1
+    found = 0
+    for node in _paper_nodes(root):
+        found += 1
         value = loader.construct_document(node)
-        if isinstance(value, Mapping):
-            yield paper_from_record(value, f"{path}:{line}")
-        else:
-            yield skipped(f"{path}:{line}", "not a mapping of paper fields")
+        yield paper_from_record(_cleaned(value), f"{path}:{node.start_mark.line + 1}")
+    if not found:
+        yield skipped(f"{path}:1", "no mapping with a title in it")
+
+
+def _paper_nodes(node: Any) -> Iterator[Any]:
+    """The mappings that hold a paper (a `title`, or a `name` with authors or a link), in
+    document order, however deep (`- year: 2024` groups, `featured:` lists)."""
+    import yaml
+
+    if isinstance(node, yaml.MappingNode):
+        keys = {str(k.value).lower(): v for k, v in node.value}
+        title = keys.get("title") or keys.get("paper_title") or keys.get("name")
+        if isinstance(title, yaml.ScalarNode) and (
+            "title" in keys or "paper_title" in keys or keys.keys() & {"authors", "author", "url", "year"}
+        ):
+            yield node
+            return
+        for _key, value in node.value:
+            yield from _paper_nodes(value)
+    elif isinstance(node, yaml.SequenceNode):
+        for value in node.value:
+            yield from _paper_nodes(value)
+
+
+_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
+
+
+def _cleaned(value: Mapping[str, Any]) -> dict[str, Any]:
+    """HTML markup (`<strong>Me</strong>`) out of text values; `name` read as the title."""
+    out = {k: (_TAG.sub("", v).strip() if isinstance(v, str) else v) for k, v in value.items()}
+    if "title" not in out and "paper_title" not in out and "name" in out:
+        out["title"] = out.pop("name")
+    links = out.get("links")
+    if isinstance(links, list) and "url" not in out and "urls" not in out:
+        # [{type: pdf, url: ...}, {type: code, url: ...}]: the paper's own links first
+        kinds = [
+            (str(x.get("type") or x.get("label") or "").lower(), x.get("url"))
+            for x in links
+            if isinstance(x, Mapping)
+        ]
+        paper = [u for k, u in kinds if isinstance(u, str) and re.search(r"pdf|paper|arxiv|doi|publisher", k)]
+        other = [u for k, u in kinds if isinstance(u, str) and "/" in u and u not in paper]
+        out["urls"] = paper + other
+        out.pop("links")
+    return out
