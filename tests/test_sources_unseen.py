@@ -239,3 +239,30 @@ def test_org_tags_properties_and_a_year_after_the_title():
     assert first.venue == "Advances in Neural Information Processing Systems" and first.year == 2024
     assert papers[1].authors == ["Novak, Eli"]
     assert (papers[2].title, papers[2].year) == ("Kernel Methods for Deep Learning", 2009)
+
+
+def test_links_in_org_headings_and_yaml_link_keys(tmp_path):
+    org = tmp_path / "notes.org"
+    org.write_text(
+        "* Scheduling :ignore:\n"
+        "** Combining register allocation and instruction scheduling :ignore:\n"
+        "   :PROPERTIES:\n   :AUTHOR:   Motwani, Rajeev and Palem, Krishna V\n   :END:\n"
+        "*** COMMENT [[https://arxiv.org/pdf/1804.02452.pdf][Combining Register Allocation]]\n"
+        "** Software pipelining on multi-core architectures :ignore:\n"
+        "   :PROPERTIES:\n   :AUTHOR:   Douillet, Alban and Gao, Guang R\n   :END:\n"
+    )
+    papers = list(sources.read(org))
+    assert papers[0].urls == ["https://arxiv.org/pdf/1804.02452.pdf"]
+    yml = tmp_path / "pubs.yml"
+    yml.write_text(
+        '- title: "Drifting Field Policies for One-Step Control"\n  authors:\n    - name: Juil Koo\n'
+        "    - name: Mingue Park\n  arXiv: https://arxiv.org/abs/2605.07727\n"
+        '- title: "Token Warping Helps Models Look Around"\n  authors:\n    - name: Phillip Lee\n'
+        "  pdf: /assets/token-warping.pdf\n"
+    )
+    papers = list(sources.read(yml))
+    assert papers[0].urls == ["https://arxiv.org/abs/2605.07727"] and papers[0].authors == [
+        "Juil Koo",
+        "Mingue Park",
+    ]
+    assert papers[1].urls == ["/assets/token-warping.pdf"]

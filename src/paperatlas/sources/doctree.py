@@ -281,12 +281,15 @@ def _org_children(org: object, into: Node) -> None:
     for child in getattr(org, "children", []):
         line = int(getattr(child, "linenumber", 0) or 0)
         section = Node("section", line, int(child.level))
-        section.children.append(Node("heading", line, int(child.level), children=_org_spans(child.heading)))
+        raw = child.get_heading(format="raw") if hasattr(child, "get_heading") else child.heading
+        heading = re.sub(r"^COMMENT\s+", "", raw)  # links kept: orgparse's plain heading drops them
+        section.children.append(Node("heading", line, int(child.level), children=_org_spans(heading)))
         for key, value in child.properties.items():
             name = _ORG_FIELDS.get(str(key).lower(), str(key))
             if label_name(name):  # AUTHOR, URL, YEAR, ...; not CUSTOM_ID or BTYPE
                 section.children.append(Node("para", line, children=_org_spans(f"{name}: {value}")))
-        body = [b.strip() for b in re.split(r"\n\s*\n", child.body or "") if b.strip()]
+        body_text = child.get_body(format="raw") if hasattr(child, "get_body") else child.body
+        body = [b.strip() for b in re.split(r"\n\s*\n", body_text or "") if b.strip()]
         for para in body:
             section.children.append(Node("para", line, children=_org_spans(" ".join(para.split()))))
         _org_children(child, section)

@@ -22,8 +22,9 @@ def looks_like_yaml_list(head: str) -> bool:
     lines = [line for line in head.splitlines() if line.strip() and not line.lstrip().startswith("#")]
     if not lines or lines[0].startswith(("<", "{", "[")):
         return False
-    items = sum(bool(re.match(rf"^\s*-\s+{_KEYS}\s*:", line, re.I)) for line in lines)
-    fields = sum(bool(re.match(rf"^\s+{_KEYS}\s*:", line, re.I)) for line in lines)
+    indents = [len(m.group(1)) for line in lines if (m := re.match(rf"^(\s*)-\s+{_KEYS}\s*:", line, re.I))]
+    items = indents.count(min(indents)) if indents else 0  # the outermost list's items
+    fields = sum(bool(re.match(r"^\s+[A-Za-z_][\w-]*\s*:(\s|$)", line)) for line in lines)
     return items >= 2 and fields >= items
 
 
@@ -68,6 +69,7 @@ def _paper_nodes(node: Any) -> Iterator[Any]:
             yield from _paper_nodes(value)
 
 
+_LINK_KEYS = re.compile(r"arxiv|pdf|paper|doi|html|openreview|project|code|website")
 _TAG = re.compile(r"</?[A-Za-z][^<>]*>")
 
 
@@ -76,6 +78,9 @@ def _cleaned(value: Mapping[str, Any]) -> dict[str, Any]:
     out = {k: (_TAG.sub("", v).strip() if isinstance(v, str) else v) for k, v in value.items()}
     if "title" not in out and "paper_title" not in out and "name" in out:
         out["title"] = out.pop("name")
+    named = [v for k, v in out.items() if _LINK_KEYS.fullmatch(k.lower()) and isinstance(v, str)]
+    if named and "url" not in out and "urls" not in out:  # `arXiv: https://...`, `pdf: ...`
+        out["urls"] = named
     links = out.get("links")
     if isinstance(links, list) and "url" not in out and "urls" not in out:
         # [{type: pdf, url: ...}, {type: code, url: ...}]: the paper's own links first
