@@ -98,8 +98,10 @@ def _best(
     if raw and raw[0][0] > 1:  # front matter or a BOM line skipped: keep line numbers
         text = "\n" * (raw[0][0] - 1) + text
     finding = find(parse(text), records, kinds)
-    found = [to_paper(path, e) for e in merge_duplicates(finding.entries)]
+    merged = merge_duplicates(finding.entries)
+    found = [to_paper(path, e) for e in merged]
     new = estimate([p for p in found if not p.skip], text)
+
     chosen, quality, pattern = found, new, finding.pattern
     if line_reader is not None and not records:
         old_papers = list(line_reader())
@@ -108,7 +110,9 @@ def _best(
             chosen, quality, pattern = old_papers, old, "entries read line by line"
     if report is not None:
         report.pattern = pattern or None
-        report.warnings.extend(quality.problems)
+        report.warnings.extend(quality.problems + quality.notes)
+        if chosen is found and (repeats := len(finding.entries) - len(merged)) >= 3:
+            report.warnings.append(f"{repeats} records repeat a paper listed before (merged into it)")
     yield from chosen
 
 

@@ -8,7 +8,8 @@ The signs, each measured on the papers a reading gave and the file's own text:
   or that keep their numbering (`[12] Title`);
 - links pooled on one entry (one paper holding the ids of several);
 - titles repeating one template (the same first words: a label read as the title);
-- an "abstract" holding a whole list (many lines' worth of text on one paper).
+- an "abstract" holding a whole list (many lines' worth of text on one paper);
+- a field most papers have and some lack (a link, authors): those were likely misread.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ class Quality:
     papers: int
     score: float  # what the papers hold, summed (see `paper_score`)
     problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # milder signs: reported, not weighed
 
 
 def linked_ids(text: str) -> set[str]:
@@ -85,6 +87,10 @@ def estimate(papers: list[Paper], text: str) -> Quality:
         words, count = openings.most_common(1)[0]
         if count >= 2 * _MIN and count > 0.3 * n:
             problems.append(f"{count} of {n} titles begin with the same words {words!r}")
+    for what, has in (("links", lambda p: p.urls or p.code_urls), ("authors", lambda p: p.authors)):
+        missing = sum(not has(p) for p in papers)
+        if n >= 10 and 0.1 * n < missing < 0.6 * n:  # most have it: those without were misread?
+            quality.notes.append(f"{missing} of {n} papers have no {what} (the others have)")
     lists = [p for p in papers if p.abstract and len(p.abstract) > 3000 and p.abstract.count("\n") > 20]
     if lists:
         problems.append(f"{len(lists)} abstracts are longer than an abstract (a list read as one paper?)")
