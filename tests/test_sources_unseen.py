@@ -266,3 +266,30 @@ def test_links_in_org_headings_and_yaml_link_keys(tmp_path):
         "Mingue Park",
     ]
     assert papers[1].urls == ["/assets/token-warping.pdf"]
+
+
+def test_a_venue_line_is_the_venue_never_an_abstract(tmp_path):
+    page = tmp_path / "pubs.md"
+    page.write_text(
+        "# Publications\n\n"
+        "1. *GoodTP: Data Selection for Trajectory Similarity Learning.*  <br> **Haitao Yuan**, Gao Cong<br>"
+        " ***SIGMOD 2026, CCF-A***.\n<br>\n\n"
+        "1. *GeoKGM: A Multimodal Model for Geospatial Knowledge Graphs.*  <br> Zhihang Zheng, **Haitao Yuan**"
+        "<br> ***SIGMOD 2026, CCF-A***.\n<br>\n\n"
+        "1. *CARROT: A Learned Cost-Constrained Retrieval Optimizer.*  <br> Ziting Wang, Haitao Yuan<br>"
+        " ***ICDE 2026, CCF-A***.\n<br>\n"
+    )
+    papers = list(sources.read(page))
+    assert [(p.venue, p.year, p.abstract) for p in papers] == [("SIGMOD", 2026, "")] * 2 + [
+        ("ICDE", 2026, "")
+    ]
+    assert papers[1].authors == ["Zhihang Zheng", "Haitao Yuan"]
+
+
+def test_milder_signs_are_named_too():
+    papers = [
+        Paper(abstract="", title=f"Sparse Paper Number {i}", authors=["Ann Lee"] if i % 4 else [])
+        for i in range(12)
+    ]
+    # authors missing on a few (a misread?); links missing on all (a list without links) is no sign
+    assert estimate(papers, "").notes == ["3 of 12 papers have no authors (the others have)"]

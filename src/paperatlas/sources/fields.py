@@ -113,7 +113,9 @@ def trailing_year(text: str) -> int | None:
 def names_in(text: str) -> list[str] | None:
     """The person names a reference opens with (`Kerr CC, Stuart RM (2021)`, `A. Lee, B. Chen,
     and C. Wu,`), up to its year or its title, or None."""
-    head = re.split(r"\s*[(\[](?:19|20)\d\d|,\s*(?:19|20)\d\d\b|\s[-–—]\s", text, maxsplit=1)[0]
+    head = re.split(
+        r"\s*[(\[](?:19|20)\d\d|,\s*(?:19|20)\d\d\b|\s[-–—]\s|,?\s*\bet\.?\s*al\b\.?", text, maxsplit=1
+    )[0]
     head = _ET_AL.sub("", head).strip(" .,;:")
     head = re.sub(r"^[^\s:]+(?:\s[^\s:]+)?:\s+", "", head)  # "NEureka: A. Lee, ...": a name first
     head = re.sub(r",\s+(?:and|&)\s+", ", ", head)  # the serial comma
@@ -224,10 +226,12 @@ def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
     if not entry.authors and rest[0].dress == "plain" and (names := names_in(rest[0].text.strip(" .,"))):
         entry.authors = names  # "Kerr CC, Stuart RM (2021). *Venue*": names, then the year
         roles["authors"] = "text"
-    if not entry.authors and (m := YEAR.search(bare)):
+    if YEAR.search(bare):
         # "_Ann Lee, Bo Chen._ NeurIPS 2024": names, then the venue
         italic = "".join(p.text for p in rest if p.dress == "italic").strip(" .,")
-        if italic and _ET_AL.search(italic):  # "_Hinton et al._, arXiv 2015"
+        if entry.authors:
+            pass
+        elif italic and _ET_AL.search(italic):  # "_Hinton et al._, arXiv 2015"
             entry.authors = split_authors(_ET_AL.sub("", italic).strip(" .,"))
             roles["authors"] = "italic"
             bare = "".join(p.text for p in rest if p.dress != "italic").strip(" .,")
@@ -236,8 +240,15 @@ def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
             roles["authors"] = "italic"
             bare = "".join(p.text for p in rest if p.dress != "italic").strip(" .,")
         if bare and len(bare.split()) <= 12:
-            entry.body.append(bare)
-            roles.setdefault("venue", "trailing text" if m else "text")
+            # "SIGMOD 2026, CCF-A.": the venue and year, never an abstract (twins would merge)
+            if (year := YEAR.search(bare)) and "venue" not in entry.fields:
+                venue = bare[: year.start()].strip(" ,.;:(—–-")
+                if venue and len(venue.split()) <= 8:
+                    entry.fields["venue"] = venue
+                entry.fields.setdefault("year", year.group(1))
+            else:
+                entry.body.append(bare)
+            roles.setdefault("venue", "trailing text")
             return
     if roles.get("title") == "quoted":  # the rest of a reference: venue, pages, not an abstract
         entry.extra["reference"] = remaining
