@@ -293,3 +293,18 @@ def test_milder_signs_are_named_too():
     ]
     # authors missing on a few (a misread?); links missing on all (a list without links) is no sign
     assert estimate(papers, "").notes == ["3 of 12 papers have no authors (the others have)"]
+
+
+def test_records_of_the_pattern_left_out_are_named(tmp_path):
+    rows = [
+        f"| 2024-05-0{i} | Sparse Graph Transformers Number {i} | Ann Lee | [pdf](https://arxiv.org/abs/2405.0{i}000) |"
+        for i in range(1, 9)
+    ]
+    rows += [f"| 2024-05-1{i} | | Bo Chen | [pdf](https://arxiv.org/abs/2405.1{i}000) |" for i in range(3)]
+    path = tmp_path / "daily.md"
+    path.write_text(
+        "# Daily\n\n| Date | Title | Authors | PDF |\n|---|---|---|---|\n" + "\n".join(rows) + "\n"
+    )
+    report = ReadReport()
+    assert len(list(sources.read(path, report, records="tr"))) == 8
+    assert any("3 of 11 records of the pattern found held no title" in w for w in report.warnings)

@@ -40,10 +40,10 @@ RecordsOption = Annotated[
     str | None,
     typer.Option(
         "--records",
-        help="Where a Markdown/HTML/org/text list keeps its papers, when the reader missed them: "
+        help="Where a Markdown/HTML/org/reST/text list keeps its papers, when the reader missed them: "
         "h1..h6 (heading sections of that level), li (list items), tr (table rows), br "
         "(<br>-separated groups), p, dt, or an HTML tag.class (li.pub, div.paper, .entry). "
-        "Kept with the list: adding it again reads it the same way.",
+        "add keeps it with the list: adding the list again reads it the same way.",
     ),
 ]
 
@@ -53,8 +53,8 @@ def add(
     files: Annotated[
         list[Path],
         typer.Argument(
-            help="Paper lists: JSON/JSONL, CSV/TSV, BibTeX, RIS, CSL-JSON, Markdown or text lists, "
-            "folders of them (gzip ok).",
+            help="Paper lists: JSON/JSONL, CSV/TSV, BibTeX, RIS, CSL-JSON, YAML, Markdown, HTML, "
+            "org-mode, reST or text lists, folders of them (gzip ok).",
             show_default=False,
             parser=input_path,
         ),
@@ -202,8 +202,9 @@ def inspect(
     limit: Annotated[int, typer.Option("--limit", "-n", help="How many entries to show.")] = 10,
     records: RecordsOption = None,
 ) -> None:
-    """Show how a file reads, without storing anything: format, counts, skips, warnings,
-    and its first entries as they would be stored."""
+    """Show how a file reads, without storing anything: format, the record pattern found
+    (lists written by people), counts, skips, warnings, and its first entries as they would be
+    stored."""
     try:
         found = Atlas.inspect(file, limit=limit, records=records)
     except PaperatlasError as exc:

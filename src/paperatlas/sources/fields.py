@@ -125,8 +125,12 @@ def names_in(text: str) -> list[str] | None:
 
 
 def authorish(text: str) -> bool:
-    """A list of person names; `·` and `|` separate names too."""
-    return looks_like_authors(_SEPARATORS.sub(", ", text))
+    """A list of person names; `·` and `|` separate names too. One "name" of four or more
+    capitalised words is a title in Title Case more often than a person."""
+    text = _SEPARATORS.sub(", ", text)
+    if not re.search(r",|;|\band\b|&", text) and len(text.split()) > 3:
+        return False
+    return looks_like_authors(text)
 
 
 _SEPARATORS = re.compile(r"\s+[·•|]\s+")

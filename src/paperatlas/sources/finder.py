@@ -282,7 +282,7 @@ def _labelled_row(row: Node, columns: list[str | None]) -> Node:
     out = Node("row", row.line)
     for name, cell in zip(columns, row.blocks(), strict=False):
         spans = [s for s in cell.spans() if not s.br]
-        if name and name != "title":
+        if name:  # the header says what the cell is: a title in Title Case is no name list
             out.children.append(Node("para", cell.line, children=[Span(f"{name}: "), *spans]))
         else:
             out.children.append(Node("para", cell.line, children=list(spans)))

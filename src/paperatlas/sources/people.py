@@ -113,6 +113,12 @@ def _best(
         report.warnings.extend(quality.problems + quality.notes)
         if chosen is found and (repeats := len(finding.entries) - len(merged)) >= 3:
             report.warnings.append(f"{repeats} records repeat a paper listed before (merged into it)")
+        untitled = finding.candidates - len(finding.entries)
+        if chosen is found and untitled >= 3 and untitled > 0.02 * finding.candidates:
+            report.warnings.append(
+                f"{untitled} of {finding.candidates} records of the pattern found held no title "
+                "(left out: read them with --records?)"
+            )
     yield from chosen
 
 
