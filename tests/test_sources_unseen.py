@@ -308,3 +308,16 @@ def test_records_of_the_pattern_left_out_are_named(tmp_path):
     report = ReadReport()
     assert len(list(sources.read(path, report, records="tr"))) == 8
     assert any("3 of 11 records of the pattern found held no title" in w for w in report.warnings)
+
+
+def test_al_folio_arxiv_field_is_the_papers_link(tmp_path):
+    bib = tmp_path / "papers.bib"
+    bib.write_text(
+        "@string{ICML = {International Conference on Machine Learning}}\n"
+        "@inproceedings{zhao2024videoprism,\n  bibtex_show = {true},\n"
+        "  title={VideoPrism: A Foundational Visual Encoder for Video Understanding},\n"
+        "  author={Long Zhao and Nitesh Gundavarapu},\n  booktitle = ICML,\n  year={2024},\n"
+        "  arxiv = {2402.13217},\n  selected = {true}\n}\n"
+    )
+    [paper] = list(sources.read(bib))
+    assert paper.urls == ["https://arxiv.org/abs/2402.13217"]
