@@ -8,7 +8,8 @@ papers of truth.jsonl how many are found (by normalised title, else by the start
 abstract) with their link (same arXiv id / DOI / OpenReview id, else the same URL) and their
 first author (same name words, in any order: "He, Kaiming" = "Kaiming He"). The same is
 measured with the starting code (`--base`, run in a subprocess with its PYTHONPATH) as the
-baseline column. Target per file: count within 2% or 2 papers, >= 7/8 samples whole.
+baseline column. Target per file: count within 2% or 2 papers, >= 7/8 samples whole. A file
+not read whole for which `add` gave neither a warning nor an error is a silent failure.
 
 Files are split into a tuning set and a held-out set (`HELD_OUT`), reported apart.
 """
@@ -108,6 +109,7 @@ def measure(path: Path, samples: list[dict]) -> dict:
         try:
             report = atlas.add([path], list_name="rw", enrich=False)
             errors = report.errors
+            out["warnings"] = [w for f in report.files for w in f.warnings]
             stored = atlas.papers(list_name="rw")
         except Exception as exc:
             errors, stored = [str(exc).splitlines()[0]], []
@@ -180,7 +182,7 @@ def main() -> None:
         if not selected:
             continue
         print(f"\n{title}\n{header}\n{'-' * len(header)}")
-        ok_new = ok_base = 0
+        ok_new = ok_base = silent_new = silent_base = 0
         for t, new, base in selected:
             s_new = new.get("stored_samples") or {}
             s_base = base.get("stored_samples") or {}
@@ -188,6 +190,9 @@ def main() -> None:
             good_base = within(base.get("stored", -99), t["papers"]) and s_base.get("whole", 0) >= 7
             ok_new += good
             ok_base += good_base
+            # a list not read whole with neither a warning nor an error from `add`: silent
+            silent_new += not good and not new.get("warnings") and not new.get("stored_error")
+            silent_base += not good_base and not base.get("warnings") and not base.get("stored_error")
             sample = (
                 f"{s_new.get('whole', 0)}/8 ({s_new.get('found', 0)}/{s_new.get('linked', 0)}/"
                 f"{s_new.get('authored', 0)})"
@@ -206,10 +211,13 @@ def main() -> None:
                 for key in ("error", "stored_error", "read_error"):
                     if res.get(key):
                         print(f"    {side} {key}: {res[key]}")
+            if not good and new.get("warnings"):
+                print(f"    new warning: {new['warnings'][0][:110]}")
             rs = new.get("read_samples") or {}
             if rs.get("whole") != s_new.get("whole"):
                 print(f"    new reader alone: {rs.get('whole')}/8 samples whole")
         print(f"files read whole: {ok_new}/{len(selected)} (base {ok_base}/{len(selected)})")
+        print(f"silent failures (not whole, no warning or error from add): {silent_new} (base {silent_base})")
     print("\nstored papers with title / abstract / link / authors: new (base) vs truth")
     for t, new, base in rows:
         cells = []

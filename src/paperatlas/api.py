@@ -100,29 +100,38 @@ class Atlas:
         progress: bool = False,
         enrich: bool = True,
         dry_run: bool = False,
+        records: str | None = None,
     ) -> AddReport:
         """Read files (one path or several) into the store, one transaction per file, then
         extract the facts of every paper still without them (also those an interrupted
-        earlier run left); returns an AddReport. `dry_run`: the same report, nothing kept."""
+        earlier run left); returns an AddReport. `dry_run`: the same report, nothing kept.
+        `records`: where a list written by people keeps its papers (`h3`, `li`, `tr`, `br`,
+        `li.pub`; see docs/formats.md), kept with the list for the next add of it."""
         from paperatlas.ingest import add_files
 
         if isinstance(paths, (str, os.PathLike)):
             paths = [paths]  # one file, not the characters of its name
         self.store.require_writable("add papers")
         report = add_files(
-            self.store, [Path(p) for p in paths], list_name=list_name, progress=progress, dry_run=dry_run
+            self.store,
+            [Path(p) for p in paths],
+            list_name=list_name,
+            progress=progress,
+            dry_run=dry_run,
+            records=records,
         )
         if enrich and not dry_run:
             self.enrich(progress=progress)
         return report
 
     @staticmethod
-    def inspect(path: PathLike, limit: int = 10) -> Inspection:
+    def inspect(path: PathLike, limit: int = 10, records: str | None = None) -> Inspection:
         """Read one file without storing (no atlas needed: `Atlas.inspect(path)`): its
-        FileReport and the first `limit` papers as they would be stored."""
+        FileReport and the first `limit` papers as they would be stored (`records`: as
+        in `add`)."""
         from paperatlas.ingest import inspect_file
 
-        report, papers = inspect_file(Path(path), limit)
+        report, papers = inspect_file(Path(path), limit, records)
         return Inspection(report, papers)
 
     @staticmethod

@@ -37,6 +37,16 @@ if TYPE_CHECKING:
     from paperatlas.results import AddReport, FileReport, ListStats
 
 ListOption = Annotated[str | None, typer.Option("--list", "-l", help="Only papers of this list.")]
+RecordsOption = Annotated[
+    str | None,
+    typer.Option(
+        "--records",
+        help="Where a Markdown/HTML/org/reST/text list keeps its papers, when the reader missed them: "
+        "h1..h6 (heading sections of that level), li (list items), tr (table rows), br "
+        "(<br>-separated groups), p, dt, or an HTML tag.class (li.pub, div.paper, .entry). "
+        "add keeps it with the list: adding the list again reads it the same way.",
+    ),
+]
 
 
 @app.command()
@@ -44,8 +54,8 @@ def add(
     files: Annotated[
         list[Path],
         typer.Argument(
-            help="Paper lists: JSON/JSONL, CSV/TSV, BibTeX, RIS, CSL-JSON, Markdown or text lists, "
-            "folders of them (gzip ok).",
+            help="Paper lists: JSON/JSONL, CSV/TSV, BibTeX, RIS, CSL-JSON, YAML, Markdown, HTML, "
+            "org-mode, reST or text lists, folders of them (gzip ok).",
             show_default=False,
             parser=input_path,
         ),
@@ -64,6 +74,7 @@ def add(
             "--dry-run", help="Read and match against the atlas, report what would change, store nothing."
         ),
     ] = False,
+    records: RecordsOption = None,
 ) -> None:
     """Add paper lists to the atlas: deduplicated, merged with twins, one transaction per file.
 
@@ -72,11 +83,16 @@ def add(
     links leading outside it, pipes and devices are skipped; records over the size limits
     (docs/formats.md) are skipped and counted."""
     if dry_run and not Path(db or Atlas.default_path()).exists():
-        _dry_run_without_atlas(files, list_name)
+        _dry_run_without_atlas(files, list_name, records)
         return
     atlas = open_atlas(db, create=not dry_run)
     report = atlas.add(
-        files, list_name=list_name, progress=sys.stderr.isatty(), enrich=False, dry_run=dry_run
+        files,
+        list_name=list_name,
+        progress=sys.stderr.isatty(),
+        enrich=False,
+        dry_run=dry_run,
+        records=records,
     )
     _print_add_report(report, dry_run)
     # also finishes the facts an interrupted earlier run left (the store says what is pending)
@@ -100,13 +116,13 @@ def add(
     _exit_on_errors(report, dry_run)
 
 
-def _dry_run_without_atlas(files: list[Path], list_name: str | None) -> None:
+def _dry_run_without_atlas(files: list[Path], list_name: str | None, records: str | None = None) -> None:
     """`add --dry-run` before any atlas exists: match against an empty one in a temp dir."""
     import tempfile
 
     with tempfile.TemporaryDirectory() as tmp:
         atlas = Atlas(Path(tmp) / "dry.db")
-        report = atlas.add(files, list_name=list_name, enrich=False, dry_run=True)
+        report = atlas.add(files, list_name=list_name, enrich=False, dry_run=True, records=records)
         atlas.close()
     _print_add_report(report, True)
     console.print(Text("no atlas yet (dry run: nothing stored)"), style="dim")
@@ -137,6 +153,8 @@ def _print_read(f: FileReport) -> None:
         )
         for warning in stats.warnings():
             err_console.print(Text(one_line(f"warning: {inner}: {warning}")), style="yellow", soft_wrap=True)
+    if f.skips.pattern:
+        console.print(Text(f"  records: {f.skips.pattern}"), soft_wrap=True)
     if f.skipped:
         console.print(Text(f"  {f.skips.summary()}"), soft_wrap=True)
     for warning in [] if len(f.files) > 1 else f.warnings:
@@ -185,11 +203,13 @@ def inspect(
         ),
     ],
     limit: Annotated[int, typer.Option("--limit", "-n", help="How many entries to show.")] = 10,
+    records: RecordsOption = None,
 ) -> None:
-    """Show how a file reads, without storing anything: format, counts, skips, warnings,
-    and its first entries as they would be stored."""
+    """Show how a file reads, without storing anything: format, the record pattern found
+    (lists written by people), counts, skips, warnings, and its first entries as they would be
+    stored."""
     try:
-        found = Atlas.inspect(file, limit=limit)
+        found = Atlas.inspect(file, limit=limit, records=records)
     except PaperatlasError as exc:
         raise UserError(str(exc)) from None
     report, rows = found.report, found.papers

@@ -32,7 +32,7 @@ import re
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from operator import attrgetter
 from pathlib import Path
 from typing import Any, TypeVar
@@ -45,7 +45,7 @@ from paperatlas.ingest.report import EntryStats, has_text
 from paperatlas.paper import Paper, normalise_text, paper_id
 from paperatlas.printable import file_name
 from paperatlas.progress import progress_bar
-from paperatlas.sources import read
+from paperatlas.sources import BY_NAME, formats_read, read
 from paperatlas.sources.report import ReadReport
 from paperatlas.store import PAPER_COLUMNS, Store
 from paperatlas.store.database import JSON_COLUMNS, column_value
@@ -113,7 +113,7 @@ class FileReport:
 
     @property
     def warnings(self) -> list[str]:
-        return self.stats.warnings()
+        return self.skips.warnings + self.stats.warnings()
 
 
 @dataclass
@@ -167,10 +167,13 @@ def add_files(
     list_name: str | None = None,
     progress: bool = False,
     dry_run: bool = False,
+    records: str | None = None,
 ) -> AddReport:
     """Add each file (one transaction each). A file that fails is rolled back and its
     error recorded; the others still go in. KeyboardInterrupt rolls back and re-raises.
-    `dry_run`: each file is imported as usual (same counts) and then rolled back."""
+    `dry_run`: each file is imported as usual (same counts) and then rolled back.
+    `records`: where a list written by people keeps its records (`sources.finder`), kept
+    with the list; without it, the pattern the list was last added with, if any."""
     report = AddReport()
     bar = _Progress() if progress else None
     with store.page_cache(ADD_CACHE_KIB):
@@ -180,7 +183,7 @@ def add_files(
                 report.files.append(file_report)
                 try:
                     with store.transaction():
-                        _Import(store, path, file_report, bar).run()
+                        _Import(store, path, file_report, bar, records).run()
                         if dry_run:
                             raise _DryRun
                 except _DryRun:
@@ -195,14 +198,22 @@ def add_files(
     return report
 
 
-def inspect_file(path: str | Path, limit: int = 10) -> tuple[FileReport, list[dict[str, Any]]]:
+def no_papers_message(fmt: str | None) -> str:
+    """Why nothing was stored: what the file was taken for, and what is read."""
+    taken = BY_NAME[fmt].label if fmt in BY_NAME else (fmt or "an unknown format")
+    return f"no papers found in it (read as {taken}; paperatlas reads {formats_read()})"
+
+
+def inspect_file(
+    path: str | Path, limit: int = 10, records: str | None = None
+) -> tuple[FileReport, list[dict[str, Any]]]:
     """Read a file without storing anything: the report a real add would print about
     what was read (format, fields, skips, warnings; no dedup counts) and the first
     `limit` papers as they would be stored (id, identifiers found in their links)."""
     path = Path(path)
     report = FileReport(file_name(path), default_list_name(path))
     rows: list[dict[str, Any]] = []
-    for paper in read(path, report.skips):
+    for paper in read(path, report.skips, records):
         report.stats.see(paper)
         if report.skips.format == "folder" and paper.source:
             report.files.setdefault(paper.source.rsplit(":", 1)[0], EntryStats()).see(paper)
@@ -234,8 +245,11 @@ def _rename(mapping: dict[K, str], by_hash_id: dict[str, list[K]], keys: list[K]
 class _Import:
     """One file into one list, inside the caller's transaction."""
 
-    def __init__(self, store: Store, path: Path, report: FileReport, bar: _Progress | None):
+    def __init__(
+        self, store: Store, path: Path, report: FileReport, bar: _Progress | None, records: str | None = None
+    ):
         self.store, self.path, self.report, self.bar = store, path, report, bar
+        self.records = records
         self.list = report.list_name
         self.index: dedup.NearDuplicateIndex | None = None
         # Titles are dedup keys in the store only for title-only papers (few); a title-only
@@ -261,9 +275,13 @@ class _Import:
     def run(self) -> None:
         self.store.ensure_list(self.list)
         self.position = self.store.next_position(self.list)
+        records = self.records or self.store.list_records(self.list)
+        if self.records:
+            self.store.set_list_records(self.list, self.records)
         task = self.bar.start(self.path) if self.bar else None
         # read (and fingerprinted) in a second process for a big file: see ingest/prepare.py
-        batches = read_batches(self.path, self.report.skips, BATCH, read)
+        reader = partial(read, records=records) if records else read
+        batches = read_batches(self.path, self.report.skips, BATCH, reader, in_process=bool(records))
         with self.store.bulk_fts() as self.index_new_papers:
             for read_batch in batches:
                 batch = read_batch.papers
@@ -282,7 +300,7 @@ class _Import:
         self.report.skipped = self.report.skips.skipped_total
         self.report.read = self.report.stats.papers + self.report.skipped
         if self.report.stats.papers == 0:
-            raise InputError(self.path, "no papers found in it")
+            raise InputError(self.path, no_papers_message(self.report.skips.format))
 
     # -- one batch: look-ups in bulk, then each record in order ----------------------------
 

@@ -135,13 +135,18 @@ def use_worker(path: Path) -> bool:
 
 
 def read_batches(
-    path: Path, skips: ReadReport, size: int, reader: Callable[..., Iterator[Paper]] = read
+    path: Path,
+    skips: ReadReport,
+    size: int,
+    reader: Callable[..., Iterator[Paper]] = read,
+    in_process: bool = False,
 ) -> Iterator[Batch]:
     """The file's papers, `size` at a time, in order, each batch with the reader's report
     so far (copied into `skips` as batches arrive) and the share of the file read. A
     reader's error (InputError) is raised here, after the batches before it. `reader`
-    (`sources.read` or a stand-in) reads in this process; a child always uses `read`."""
-    if not use_worker(path):
+    (`sources.read` or a stand-in) reads in this process; a child always uses `read`
+    (`in_process`: never a child, for a reader with its own arguments)."""
+    if in_process or not use_worker(path):
         papers = reader(path, skips)
         while batch := list(islice(papers, size)):
             yield Batch(batch, None, skips, fraction_read(path))

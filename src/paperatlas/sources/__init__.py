@@ -1,14 +1,15 @@
 """Readers: one module per input format, each a generator of `Paper`s.
 
-`read(path)` picks the reader from the file's content (not only its name): JSON Lines,
-a JSON document, CSV/TSV with a header row, BibTeX, or a plain-text list. Gzip is read
-transparently. Readers never touch the store.
+`read(path)` picks the reader from the file's content (not only its name) by the one
+reader table (`sources.table`): JSON Lines, JSON, CSL-JSON, RIS, BibTeX, CSV/TSV, the arXiv
+e-mail, a YAML list, and lists written by people (HTML, org-mode, Markdown, plain text),
+whose records the record finder (`sources.finder`) finds. Gzip is read transparently.
+Readers never touch the store.
 """
 
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -16,70 +17,28 @@ from paperatlas.errors import InputError
 from paperatlas.paper import Paper
 from paperatlas.printable import file_name
 from paperatlas.sources._io import peek
-from paperatlas.sources.arxiv_mail import looks_like_arxiv_mail, read_arxiv_mail
-from paperatlas.sources.bibtex import read_bibtex
-from paperatlas.sources.csl import is_csl_item
-from paperatlas.sources.csv import header_columns, is_header, read_csv
-from paperatlas.sources.entries import looks_like_markdown, read_entries, read_html
+from paperatlas.sources.csv import header_columns
 from paperatlas.sources.folder import read_folder
-from paperatlas.sources.html import looks_like_html
-from paperatlas.sources.jsonl import read_json, read_jsonl
 from paperatlas.sources.limits import has_words, over_limit
-from paperatlas.sources.records import ALIASES, canonical_key
 from paperatlas.sources.report import ReadReport, line_of
-from paperatlas.sources.ris import looks_like_ris, read_ris
-from paperatlas.sources.text import read_text
+from paperatlas.sources.table import BY_NAME, TABLE, formats_read, read_with, sniff
 
-READERS: dict[str, Callable[[Path], Iterator[Paper]]] = {
-    "jsonl": read_jsonl,
-    "json": read_json,
-    "csl": read_json,  # CSL-JSON: a JSON array of CSL items (see sources.csl)
-    "ris": read_ris,
-    "arxiv-mail": read_arxiv_mail,
-    "csv": read_csv,
-    "bibtex": read_bibtex,
-    "text": read_text,
-    "markdown": read_entries,
-    "html": read_html,
-}
-_TITLE_COLUMNS = set(ALIASES["title"])
-_BIBTEX_ENTRY = re.compile(r"^\s*@\s*[A-Za-z]+\s*[({]", re.MULTILINE)
+# name -> reader, for callers that read one format (the table has the rest)
+READERS: dict[str, Callable[..., Iterator[Paper]]] = {r.name: r.read for r in TABLE}
 
 
 def detect(path: str | os.PathLike[str]) -> str:
-    """The format of a file, from its first 64 KB: jsonl | json | csv | csl | ris | bibtex |
-    arxiv-mail | markdown | html | text; `folder` for a directory."""
+    """The format of a file, from its first 64 KB: the first reader of `sources.table` that
+    recognises it (jsonl | json | csv | csl | ris | bibtex | arxiv-mail | yaml | org |
+    markdown | html | text); `folder` for a directory."""
     path = Path(path)
     if path.is_dir():
         return "folder"
     head = peek(path)
-    stripped = head.lstrip()
-    if looks_like_html(head):
-        return "html"
-    first_line = stripped.split("\n", 1)[0].strip()
-    if re.match(r"\[\s*[{\]]", stripped):  # an array of objects ("[1] Title" is text)
-        return "csl" if _first_object_is_csl(stripped) else "json"
-    if stripped.startswith("{"):
-        if _is_json_object(first_line):
-            return "jsonl"
-        if re.match(r'\{\s*("|})', stripped):
-            return "json"
-    if looks_like_ris(head):
-        return "ris"
-    if looks_like_arxiv_mail(head):
-        return "arxiv-mail"
-    if _BIBTEX_ENTRY.search(head) and not _looks_like_prose_before_entry(head):
-        return "bibtex"
-    if is_header(first_line):
-        return "csv"
-    known = header_columns(first_line)
-    if (known & _TITLE_COLUMNS and len(known) >= 2) or canonical_key(
-        first_line.strip().strip('"')
-    ) in _TITLE_COLUMNS:
-        return "csv"  # a sheet of titles (title, authors, url, ...): title-only papers
-    if looks_like_markdown(head):
-        return "markdown"
-    if len(known) >= 2:  # a sheet of papers, but nothing to read as the title or abstract
+    fmt = sniff(head)
+    first_line = head.lstrip().split("\n", 1)[0].strip()
+    if fmt == "text" and len(known := header_columns(first_line)) >= 2:
+        # a sheet of papers, but nothing to read as the title or abstract
         raise InputError(
             path,
             f"looks like a CSV/TSV with columns {', '.join(sorted(known))} "
@@ -87,16 +46,19 @@ def detect(path: str | os.PathLike[str]) -> str:
             "abstract or summary)",
             1,
         )
-    return "text"
+    return fmt
 
 
-def read(path: str | os.PathLike[str], report: ReadReport | None = None) -> Iterator[Paper]:
+def read(
+    path: str | os.PathLike[str], report: ReadReport | None = None, records: str | None = None
+) -> Iterator[Paper]:
     """Papers in a file of any supported format (see `detect`).
 
     Records a reader marks as skipped (`Paper.skip`), records with neither a title nor an
     abstract (one with a letter or digit), and records over a limit of `sources.limits`, are
-    not yielded: they are counted in `report` by reason. A file in which
-    every record is skipped is refused with the first reason and its line."""
+    not yielded: they are counted in `report` by reason. A file in which every record is
+    skipped is refused with the first reason and its line. `records` names the records of a
+    list written by people (`h3`, `li`, `tr`, `br`: see `sources.finder`)."""
     path = Path(path)
     fmt = detect(path)
     if report is not None:
@@ -104,9 +66,9 @@ def read(path: str | os.PathLike[str], report: ReadReport | None = None) -> Iter
     first_skip: Paper | None = None
     yielded = 0
     if fmt == "folder":
-        papers = read_folder(path, lambda p: READERS[detect(p)](p))
+        papers = read_folder(path, lambda p: read_with(detect(p), p))
     else:
-        papers = READERS[fmt](path)
+        papers = read_with(fmt, path, report, records)
     for paper in papers:
         if paper.source and not paper.source.isascii():  # a file name that is not UTF-8
             paper.source = file_name(paper.source)
@@ -139,37 +101,4 @@ def _relative(source: str | None, folder: Path) -> str | None:
         return source
 
 
-def _first_object_is_csl(head: str) -> bool:
-    import json
-
-    try:
-        value, _ = json.JSONDecoder().raw_decode(head, head.index("{"))
-    except (ValueError, RecursionError):
-        return False
-    return is_csl_item(value)
-
-
-def _is_json_object(line: str) -> bool:
-    import json
-
-    try:
-        return isinstance(json.loads(line), dict)
-    except (ValueError, RecursionError):
-        return False
-
-
-def _looks_like_prose_before_entry(head: str) -> bool:
-    """BibTeX files may open with comments, but not with paragraphs of text, Markdown
-    headings, or with the entry inside a code fence (a README citing itself)."""
-    entry = _BIBTEX_ENTRY.search(head)
-    before = head[: entry.start()] if entry else head
-    lines = before.splitlines()
-    fences = sum(line.lstrip().startswith(("```", "~~~")) for line in lines)
-    return (
-        any(len(line.split()) > 30 for line in lines)
-        or fences % 2 == 1  # in a code fence
-        or any(re.match(r"^#{1,6}\s+\S", line) for line in lines)
-    )  # under Markdown headings
-
-
-__all__ = ["READERS", "InputError", "ReadReport", "detect", "read"]
+__all__ = ["BY_NAME", "READERS", "TABLE", "InputError", "ReadReport", "detect", "formats_read", "read"]

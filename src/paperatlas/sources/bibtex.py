@@ -164,6 +164,8 @@ def _arxiv_eprint(record: dict[str, object]) -> str:
     prefix = str(record.get("archiveprefix") or record.get("eprinttype") or "")
     if eprint and (prefix.lower() == "arxiv" or not prefix):
         return f"arXiv:{eprint}"
+    if arxiv := str(record.get("arxiv") or "").strip():  # al-folio's `arxiv = {2402.13217}`
+        return f"arXiv:{arxiv}"
     return ""
 
 

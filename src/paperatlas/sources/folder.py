@@ -21,28 +21,8 @@ from pathlib import Path
 
 from paperatlas.errors import InputError
 from paperatlas.paper import Paper, skipped
+from paperatlas.sources.table import LIST_SUFFIXES
 
-LIST_SUFFIXES = {
-    ".md",
-    ".markdown",
-    ".txt",
-    ".text",
-    ".json",
-    ".jsonl",
-    ".ndjson",
-    ".csv",
-    ".tsv",
-    ".bib",
-    ".bibtex",
-    ".ris",
-    ".gz",
-    ".mdx",
-    ".rst",
-    ".yaml",
-    ".yml",
-    ".html",
-    ".htm",
-}
 _MAX_FILES = 200_000
 
 

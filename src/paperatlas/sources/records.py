@@ -20,7 +20,7 @@ from paperatlas.sources.csl import clean_abstract, clean_title, date_parts, is_c
 from paperatlas.sources.kinds import not_a_paper
 
 ALIASES: dict[str, tuple[str, ...]] = {
-    "title": ("title", "paper_title", "papertitle"),
+    "title": ("title", "paper_title", "papertitle", "article"),
     "abstract": ("abstract", "summary", "abstract_text", "paper_abstract", "abstract_note", "abstractnote"),
     "authors": ("authors_parsed", "authors", "author", "author_names", "authornames", "creators"),
     "keywords": ("keywords", "keyword", "key_words", "author_keywords", "tags"),

@@ -21,7 +21,8 @@ class ReadReport:
     skipped: Counter = field(default_factory=Counter)  # reason -> count
     # reason -> first line numbers ("file:line" for a folder)
     examples: dict[str, list[int | str]] = field(default_factory=dict)
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # signs the file read badly
+    pattern: str | None = None  # the record pattern a list written by people was read by
 
     def skip(self, reason: str, line: int | str | None = None) -> None:
         self.skipped[reason] += 1

@@ -26,7 +26,9 @@ _TITLE = ("TI", "T1", "CT")
 _AUTHORS = ("AU", "A1")
 _ABSTRACT = ("AB", "N2")
 _VENUE = ("T2", "JO", "JF", "JA", "BT", "J2", "T3")
-_LINKS = ("UR", "L1", "L2", "LK")
+_LINKS = ("UR", "LK")
+# Attached files (a PDF path, `attachments:...`): links only when the value is a web address.
+_FILES = ("L1", "L2", "L4")
 _DATE = ("DA", "PY", "Y1", "Y2")
 
 
@@ -94,6 +96,8 @@ def _paper(path: Path, start: int, record: dict[str, list[str]]) -> Paper:
     kind = (record.get("TY") or [""])[0]
     title = _first(record, _TITLE)
     links = [u for tag in _LINKS for value in record.get(tag, []) for u in value.split()]
+    files = [v.strip() for tag in _FILES for v in record.get(tag, []) if v.strip()]
+    links += [f for f in files if re.match(r"https?://\S+$", f)]
     doi_text = _first(record, ("DO",))
     venue = _first(record, _VENUE)
     if reason := not_a_paper(kind, links, [doi_text], [venue, _first(record, ("PB",))], label=f"TY {kind}"):
@@ -119,6 +123,8 @@ def _paper(path: Path, start: int, record: dict[str, list[str]]) -> Paper:
             extra[name] = value
     if doi_text:
         extra["doi"] = doi_text
+    if local := [f for f in files if not re.match(r"https?://", f)]:
+        extra["files"] = local
     return Paper(
         abstract=_first(record, _ABSTRACT) or "",
         title=title,

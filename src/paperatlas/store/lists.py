@@ -59,6 +59,16 @@ class ListRows(StoreBase):
         """Create the list if it does not exist yet."""
         self.conn.execute("INSERT OR IGNORE INTO lists(name) VALUES (?)", (name,))
 
+    def list_records(self, name: str) -> str | None:
+        """The records pattern a list was read with (`add --records`), if one was named."""
+        row = self.conn.execute("SELECT records FROM list_reading WHERE list_name = ?", (name,)).fetchone()
+        return str(row[0]) if row else None
+
+    def set_list_records(self, name: str, records: str) -> None:
+        self.conn.execute(
+            "INSERT OR REPLACE INTO list_reading(list_name, records) VALUES (?, ?)", (name, records)
+        )
+
     def add_member(self, list_name: str, paper_id: str, position: int | None = None) -> bool:
         """Put a paper in a list; False if it was already there."""
         cur = self.conn.execute(

@@ -383,6 +383,15 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (paper_id, task, model, prompt)
     );
     """,
+    # the records a user pointed `add --records` at (`h3`, `li.pub`), kept
+    # per list so that adding the file again reads it the same way. A side table: no
+    # ALTER TABLE, so a store stamped back to an earlier version migrates again.
+    """
+    CREATE TABLE IF NOT EXISTS list_reading (
+        list_name TEXT PRIMARY KEY REFERENCES lists(name) ON DELETE CASCADE,
+        records TEXT NOT NULL
+    );
+    """,
 ]
 
 # The oldest schema a read-only open uses as it is: the migrations after it only add

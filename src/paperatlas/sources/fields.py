@@ -1,0 +1,288 @@
+"""The fields of one record the finder (`sources.finder`) found, given by what each piece of
+it is: a labelled field (`Authors:`, `摘要：`), an emphasised or linked title, a list of
+person names, a link and its kind, a venue and year, prose long enough to be an abstract.
+
+`read_record` returns an `Entry` (the record type the entry reader uses, so the two share
+`to_paper` and the duplicate merging) and the roles its pieces took ("title = bold link,
+authors = italic"), which `inspect` shows as the pattern the list was read by.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from paperatlas.identifiers import link_kind
+from paperatlas.sources.doctree import Node, Span
+from paperatlas.sources.entries import clean_title, is_title_like, split_authors
+from paperatlas.sources.entry import YEAR, Entry, is_prose
+from paperatlas.sources.mdlines import cjk_count, label_name
+from paperatlas.sources.text import looks_like_authors
+
+# Numbering in any dress before a title: `[12]`, `12.`, `No. 12`, `(12)`, `#12`, `12、`.
+NUMBERING = re.compile(
+    r"^\s*(?:\[\s*\d{1,5}\s*\]|[(（]\s*\d{1,5}\s*[)）]|(?:No|Nr|#)\.?\s*\d{1,5}\b[.:)]?|\d{1,5}\s*[.)、:．]"
+    r"(?!\d))\s*",
+    re.IGNORECASE,
+)
+# Link texts that say what a link is, never a title.
+LINK_WORDS = re.compile(
+    r"^\W*(paper|pdf|arxiv|abs|abstract|html|doi|openreview|code|github|project|project page|website|"
+    r"page|demo|video|slides|poster|data|dataset|bibtex|bib|link|url|blog|huggingface|hf|model|"
+    r"论文|代码|项目|主页|链接|原文)\W*$",
+    re.IGNORECASE,
+)
+_LABEL = re.compile(r"^\s*([^\W\d_][\w .\-/]{0,24}?|[\u3000-\u9fff]{1,6})\s*[:：]\s*(.*)$")
+# a web address, or a link relative to the page (`/assets/paper.pdf`), never an anchor or mail
+_IS_LINK = re.compile(r"^(?:https?://|/?[\w.-]+/[^\s]*|[\w-]+\.pdf$)", re.IGNORECASE)
+_URL = re.compile(r"https?://[^\s<>\"'）)\]，。]+")
+
+
+@dataclass
+class Piece:
+    """A run of text in a record with one dress: bold, italic, linked, or plain."""
+
+    text: str
+    dress: str  # bold link | link | bold | italic | plain
+    href: str | None
+    line: int
+
+
+def lines_of(node: Node) -> list[list[Span]]:
+    """The record's lines. A soft line end (a paragraph wrapped in the source) joins plain
+    text to the line before it unless the next line is a field, person names or a venue."""
+    lines: list[list[Span]] = [[]]
+    soft = False
+    for span in node.spans():
+        if span.br:
+            if lines[-1]:
+                lines.append([])
+                soft = span.soft
+        elif span.text:
+            if soft and len(lines) >= 2 and not lines[-1] and _continues(lines[-2], span):
+                lines.pop()
+                lines[-1].append(Span(" "))
+            soft = False if lines[-1] else soft
+            lines[-1].append(span)
+    return [line for line in lines if any(s.text.strip() for s in line)]
+
+
+def _continues(before: list[Span], span: Span) -> bool:
+    if span.bold or span.italic or span.href or not before:
+        return False
+    last = before[-1]
+    if last.bold or last.italic or last.href:
+        return False
+    text = span.text.strip()
+    return not (_LABEL.match(text) or authorish(text.rstrip(".")) or len(text.split()) <= 3)
+
+
+def pieces(line: list[Span], number: int) -> list[Piece]:
+    out: list[Piece] = []
+    for span in line:
+        dress = ("bold link" if span.bold else "link") if span.href else "bold" if span.bold else ""
+        dress = dress or ("italic" if span.italic else "plain")
+        if out and out[-1].dress == dress and out[-1].href == span.href:
+            out[-1].text += span.text
+        else:
+            out.append(Piece(span.text, dress, span.href, number))
+    return [p for p in out if p.text.strip()]
+
+
+_TRAILING_YEAR = re.compile(r"\s+((?:19|20)\d\d)\s*$")
+# `A. Author and B. Author, "Title," in Venue`: a quoted title in a reference
+_QUOTED = re.compile(r"[\"“]([^\"“”]{12,400}?)[,.]?[\"”]")
+_DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>,;]+[^\s\"<>,;.)])")
+_ET_AL = re.compile(r",?\s*\bet\.?\s*al\.?", re.IGNORECASE)
+
+
+_TASK = re.compile(r"^\s*\[[ xX]\]\s+")  # `- [ ] Title`: a task list's box
+
+
+def title_text(text: str) -> str:
+    text = clean_title(NUMBERING.sub("", _TASK.sub("", text), count=1)).strip(" :：-–—|")
+    return _TRAILING_YEAR.sub("", text) if len(text.split()) > 3 else text
+
+
+def trailing_year(text: str) -> int | None:
+    """`Kernel Methods for Deep Learning 2009`: the year a title line ends with."""
+    match = _TRAILING_YEAR.search(clean_title(text))
+    return int(match.group(1)) if match and len(text.split()) > 3 else None
+
+
+def names_in(text: str) -> list[str] | None:
+    """The person names a reference opens with (`Kerr CC, Stuart RM (2021)`, `A. Lee, B. Chen,
+    and C. Wu,`), up to its year or its title, or None."""
+    head = re.split(
+        r"\s*[(\[](?:19|20)\d\d|,\s*(?:19|20)\d\d\b|\s[-–—]\s|,?\s*\bet\.?\s*al\b\.?", text, maxsplit=1
+    )[0]
+    head = _ET_AL.sub("", head).strip(" .,;:")
+    head = re.sub(r"^[^\s:]+(?:\s[^\s:]+)?:\s+", "", head)  # "NEureka: A. Lee, ...": a name first
+    head = re.sub(r",\s+(?:and|&)\s+", ", ", head)  # the serial comma
+    if not head or YEAR.search(head) or not looks_like_authors(head):
+        return None
+    return split_authors(head)
+
+
+def authorish(text: str) -> bool:
+    """A list of person names; `·` and `|` separate names too. One "name" of four or more
+    capitalised words is a title in Title Case more often than a person."""
+    text = _SEPARATORS.sub(", ", text)
+    if not re.search(r",|;|\band\b|&", text) and len(text.split()) > 3:
+        return False
+    return looks_like_authors(text)
+
+
+_SEPARATORS = re.compile(r"\s+[·•|]\s+")
+
+
+def titleish(text: str) -> bool:
+    text = title_text(text)
+    if not text or not is_title_like(text) or LINK_WORDS.match(text) or _URL.match(text):
+        return False
+    if YEAR.search(text) and len(text.split()) <= 4:
+        return False  # "NeurIPS 2024": a venue
+    if text.endswith(("。", "！")) or text.count("，") >= 2:
+        return False  # a Chinese sentence, not a title
+    return len(text.split()) >= 2 or cjk_count(text) >= 4
+
+
+def read_record(node: Node, heading: str | None = None) -> tuple[Entry, dict[str, str]]:
+    """The entry a record node holds, and the dress of each field found (its pattern)."""
+    entry = Entry(lineno=node.line, kind=node.kind)
+    roles: dict[str, str] = {}
+    all_lines = lines_of(node)
+    if node.kind == "section" and node.blocks() and node.blocks()[0].kind == "heading":
+        head = node.blocks()[0]
+        entry.title = title_text(head.text()) or None
+        if year := trailing_year(head.text()):
+            entry.fields.setdefault("year", str(year))
+        roles["title"] = f"level-{head.level} heading"
+        for span in head.spans():
+            _add_link(entry, span.text, span.href)
+        all_lines = all_lines[1:]
+    lines = [pieces(line, i) for i, line in enumerate(all_lines)]
+    for line in lines:
+        _read_line(entry, line, roles)
+    return entry, roles
+
+
+def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
+    text = " ".join("".join(p.text for p in line).split())
+    label_match = _LABEL.match(text)
+    name = label_name(label_match.group(1)) if label_match else None
+    if label_match and not name and LINK_WORDS.match(label_match.group(1)):
+        name = "code" if re.search(r"code|github|代码", label_match.group(1), re.I) else "url"
+    if name and label_match:
+        value = label_match.group(2).strip()
+        for piece in line:
+            _add_link(entry, piece.text, piece.href, name)
+        if name == "title" and not entry.title:
+            entry.title = title_text(value)
+            roles["title"] = "labelled"
+        elif name == "authors" and not entry.authors:
+            entry.authors = _names_field(value)
+            roles["authors"] = "labelled"
+        elif name in ("abstract", "summary", "tldr"):
+            entry.add_text(name, value)
+            roles.setdefault("abstract", "labelled")
+        elif name not in ("url", "code") and value:
+            entry.fields.setdefault(name, value)
+        return
+    for doi in _DOI.findall(text):
+        if not any(doi.lower() in u.lower() for u in entry.urls):
+            entry.urls.append(f"https://doi.org/{doi}")
+    if not entry.title and (quoted := _QUOTED.search(text)) and titleish(quoted.group(1)):
+        entry.title = title_text(quoted.group(1))
+        roles["title"] = "quoted"
+        if not entry.authors and (names := names_in(text[: quoted.start()])):
+            entry.authors = names
+            roles["authors"] = "text before the title"
+    rest: list[Piece] = []
+    for piece in line:
+        _add_link(entry, piece.text, piece.href)
+        if not entry.title and piece.dress != "plain" and titleish(piece.text):
+            entry.title = title_text(piece.text)
+            roles["title"] = piece.dress
+            continue
+        if piece.href and (LINK_WORDS.match(piece.text) or _URL.match(piece.text.strip())):
+            continue  # [PDF], [Code]: a link, already taken
+        rest.append(piece)
+    if not rest:
+        return
+    remaining = " ".join("".join(p.text for p in rest).split()).strip(" ,;|·•-–—")
+    if not remaining:
+        return
+    if (
+        not entry.title
+        and titleish(remaining)
+        and not authorish(remaining.rstrip("."))
+        and (not is_prose(remaining) or len(remaining.split()) <= 30)
+    ):
+        entry.title = title_text(remaining)
+        roles["title"] = "line text"
+        return
+    bare = NUMBERING.sub("", remaining).strip(" .")
+    if not entry.authors and authorish(bare) and not YEAR.search(bare):
+        entry.authors = split_authors(_SEPARATORS.sub(", ", bare))
+        roles["authors"] = rest[0].dress if len({p.dress for p in rest}) == 1 else "text"
+        return
+    if not entry.authors and rest[0].dress == "plain" and (names := names_in(rest[0].text.strip(" .,"))):
+        entry.authors = names  # "Kerr CC, Stuart RM (2021). *Venue*": names, then the year
+        roles["authors"] = "text"
+    if YEAR.search(bare):
+        # "_Ann Lee, Bo Chen._ NeurIPS 2024": names, then the venue
+        italic = "".join(p.text for p in rest if p.dress == "italic").strip(" .,")
+        if entry.authors:
+            pass
+        elif italic and _ET_AL.search(italic):  # "_Hinton et al._, arXiv 2015"
+            entry.authors = split_authors(_ET_AL.sub("", italic).strip(" .,"))
+            roles["authors"] = "italic"
+            bare = "".join(p.text for p in rest if p.dress != "italic").strip(" .,")
+        elif italic and looks_like_authors(italic) and re.search(r",|\band\b|&", italic):
+            entry.authors = split_authors(italic)
+            roles["authors"] = "italic"
+            bare = "".join(p.text for p in rest if p.dress != "italic").strip(" .,")
+        if bare and len(bare.split()) <= 12:
+            # "SIGMOD 2026, CCF-A.": the venue and year, never an abstract (twins would merge)
+            if (year := YEAR.search(bare)) and "venue" not in entry.fields:
+                venue = bare[: year.start()].strip(" ,.;:(—–-")
+                if venue and len(venue.split()) <= 8:
+                    entry.fields["venue"] = venue
+                entry.fields.setdefault("year", year.group(1))
+            else:
+                entry.body.append(bare)
+            roles.setdefault("venue", "trailing text")
+            return
+    if roles.get("title") == "quoted":  # the rest of a reference: venue, pages, not an abstract
+        entry.extra["reference"] = remaining
+        if m := YEAR.search(remaining):
+            entry.fields.setdefault("year", m.group(1))
+        return
+    entry.body.append(remaining)
+    if is_prose(remaining):
+        roles.setdefault("abstract", "prose")
+
+
+def _names_field(value: str) -> list[str]:
+    """An authors field: `Ann Lee, Bo Chen`; BibTeX's `Hwu, Wen-Mei W and Mahlke, Scott A and
+    others` and `Fisher, Joseph A` (one name, surname first) kept whole."""
+    if re.search(r"\w,\s*\w[^,]*\sand\s", value):
+        names = [n.strip() for n in re.split(r"\s+and\s+", value) if n.strip()]
+        return [n for n in names if n.lower() != "others"]
+    if value.count(",") == 1 and " and " not in value and len(value.split(",")[0].split()) == 1:
+        return [value.strip()]
+    return split_authors(value)
+
+
+def _add_link(entry: Entry, text: str, href: str | None, label: str | None = None) -> None:
+    for url in ([href] if href else []) + _URL.findall(text):
+        url = url.strip().rstrip(".,;")
+        if url in entry.urls or url in entry.code or not _IS_LINK.match(url):
+            continue
+        word = (label or text).strip().lower()
+        is_code = label == "code" or re.search(r"\b(code|github|project|demo|data|video|slides)\b", word)
+        if is_code or link_kind(url) in ("code",):
+            entry.code.append(url)
+        else:
+            entry.urls.append(url)

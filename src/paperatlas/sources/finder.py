@@ -1,0 +1,289 @@
+"""The record finder: a list's papers found as the repeated structure of its document tree
+(`sources.doctree`), the way data-record mining finds the records of a web page.
+
+Every block that has siblings of its own kind is a candidate record: list items, table
+rows, heading sections of one level, `<br>`-separated groups, definition terms, and pairs
+of siblings that repeat together (a bold title paragraph and the list of links under it).
+Candidates are grouped by their *pattern* (kind, heading level, parent kind, depth); each
+candidate is read (`sources.fields`) and scores by what it holds: a title (needed), a
+link, person names, a venue or year, an abstract. The pattern holding the most score wins;
+other patterns join it when nearly all their records read as papers and none of them lies
+inside or around a record already taken — so a heading whose section holds records is a
+section, never a paper.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from paperatlas.sources.doctree import Node, Span
+from paperatlas.sources.entry import YEAR, Entry, is_prose
+from paperatlas.sources.fields import read_record, titleish
+from paperatlas.sources.mdlines import label_name
+
+_RECORD_KINDS = {"item", "row", "section", "group", "para", "block", "dt", "pair", "quote", "line"}
+_MIN_SHARE = 0.5  # the winning pattern: at least half its candidates read as papers
+_JOIN_SHARE = 0.8  # another pattern joins only when nearly all of its candidates do
+_JOIN_MEAN = 1.6
+
+
+@dataclass
+class Pattern:
+    key: tuple
+    records: list[tuple[Node, Entry, dict[str, str], float]] = field(default_factory=list)
+    candidates: int = 0
+
+    @property
+    def score(self) -> float:
+        return sum(r[3] for r in self.records)
+
+    def describe(self) -> str:
+        kind, level, parent, _depth = self.key
+        what = {
+            "item": "list items",
+            "row": "table rows",
+            "section": f"level-{level} heading sections",
+            "group": "<br>-separated groups",
+            "pair": "paragraphs with the block after them",
+            "dt": "definition terms",
+            "line": "lines",
+            "selected": "the elements named by --records",
+        }.get(kind, f"{kind}s")
+        if parent == "section" and kind != "section":
+            what += " under headings"
+        roles: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+        for _node, _entry, found, _q in self.records:
+            for name, dress in found.items():
+                roles[name][dress] += 1
+        parts = [
+            f"{name} = {max(dresses, key=lambda d: dresses[d])}"
+            for name in ("title", "authors", "venue", "abstract")
+            if (dresses := roles.get(name))
+        ]
+        return what + (": " + ", ".join(parts) if parts else "")
+
+
+@dataclass
+class Finding:
+    entries: list[Entry]
+    pattern: str
+    candidates: int
+
+
+def quality(entry: Entry) -> float:
+    """How much of a paper a record holds: 0 without a title, else 1 plus its other fields."""
+    if not entry.title or not titleish(entry.title) or len(entry.title.split()) > 40:
+        return 0.0
+    score = 1.0
+    score += 0.5 * bool(entry.urls or entry.code)
+    score += 0.5 * bool(entry.authors)
+    score += 0.3 * bool(entry.abstracts or any(is_prose(b) for b in entry.body))
+    score += 0.2 * bool(entry.fields.get("venue") or any(YEAR.search(b) for b in entry.body))
+    return score
+
+
+# Structure plain text can show: its paragraphs and lines are the text reader's to read.
+MARKED = frozenset({"item", "row", "group", "dt", "section"})
+
+
+def find(doc: Node, only: str | None = None, kinds: frozenset[str] | None = None) -> Finding:
+    """The records of a document tree (`only`: a pattern the user named, e.g. `h3`, `li`;
+    `kinds`: the record kinds to consider, all when None)."""
+    patterns: dict[tuple, Pattern] = {}
+    select = _selector(only) if only and not _NAMED.fullmatch(only.strip().lower()) else None
+    _collect(doc, patterns, depth=0, heading=None, table=None, select=select)
+    ranked = sorted(patterns.values(), key=lambda p: -p.score)
+    if kinds is not None and not only:
+        ranked = [p for p in ranked if p.key[0] in kinds]
+    if only:
+        ranked = [p for p in ranked if (p.key[0] == "selected" if select else _matches(p.key, only))]
+    chosen: list[Pattern] = []
+    taken: list[Node] = []
+    for pattern in ranked:
+        if not pattern.records:
+            continue
+        share = len(pattern.records) / pattern.candidates
+        mean = pattern.score / len(pattern.records)
+        if chosen and (share < _JOIN_SHARE or mean < _JOIN_MEAN):
+            continue
+        if not chosen and share < _MIN_SHARE and not only:
+            continue
+        kept = [r for r in pattern.records if not any(_overlaps(r[0], t) for t in taken)]
+        if chosen and len(kept) < len(pattern.records):
+            continue
+        if kept:
+            chosen.append(pattern)
+            taken.extend(r[0] for r in kept)
+    records = [r for p in chosen for r in p.records if r[0] in taken]
+    records.sort(key=lambda r: r[0].line)
+    return Finding(
+        [r[1] for r in records],
+        "; ".join(p.describe() for p in chosen),
+        sum(p.candidates for p in chosen),
+    )
+
+
+_NAMED = re.compile(r"h[1-6]|li|tr|br|p|dt|item|row|group|para|section|pair|line")
+
+
+def _selector(text: str) -> Callable[[Node], bool]:
+    """`li.pub`, `div.paper`, `.entry`, `article`: HTML elements by tag and class."""
+    tag, _, cls = text.strip().lower().partition(".")
+
+    def match(node: Node) -> bool:
+        if tag and node.attrs.get("tag", "").lower() != tag:
+            return False
+        return not cls or cls in node.attrs.get("class", "").lower().split()
+
+    return match
+
+
+def _matches(key: tuple, only: str) -> bool:
+    kind, level = key[0], key[1]
+    only = only.strip().lower()
+    if only.startswith("h") and only[1:].isdigit():
+        return kind == "section" and level == int(only[1:])
+    return {"li": "item", "tr": "row", "br": "group", "p": "para", "dt": "dt"}.get(only, only) == kind
+
+
+def _overlaps(a: Node, b: Node) -> bool:
+    return a is b or _inside(a, b) or _inside(b, a)
+
+
+def _inside(inner: Node, outer: Node) -> bool:
+    stack = list(outer.blocks())
+    while stack:
+        node = stack.pop()
+        if node is inner:
+            return True
+        stack.extend(node.blocks())
+    return False
+
+
+def _collect(
+    node: Node,
+    patterns: dict[tuple, Pattern],
+    depth: int,
+    heading: str | None,
+    table: Node | None,
+    select: Callable[[Node], bool] | None = None,
+) -> None:
+    if select is not None:  # the user named the records: each element that matches
+        for child in node.blocks():
+            if select(child):
+                entry, roles = read_record(child)
+                entry.section = heading
+                key = ("selected", 0, "", 0)
+                pattern = patterns.setdefault(key, Pattern(key))
+                pattern.candidates += 1
+                if (q := quality(entry)) > 0:
+                    pattern.records.append((child, entry, roles, q))
+            else:
+                here = child.blocks()[0].text() if child.kind == "section" and child.blocks() else heading
+                _collect(child, patterns, depth + 1, here or heading, table, select)
+        return
+    children = _paired(node.blocks())
+    table = node if node.kind == "table" else table
+    columns = _columns(table) if table is not None else None
+    header = _header_row(table) if table is not None else None
+    counts: dict[tuple, int] = defaultdict(int)
+    for child in children:
+        counts[_shape(child)] += 1
+    for child in children:
+        here = heading
+        if child.kind == "section" and child.blocks():
+            here = child.blocks()[0].text() or heading
+        repeated = counts[_shape(child)] >= 2 or child.kind == "section"
+        is_header = child.kind == "row" and bool(columns) and child is header
+        if child.kind in _RECORD_KINDS and repeated and not is_header:
+            record = _labelled_row(child, columns) if child.kind == "row" and columns else child
+            entry, roles = read_record(record)
+            entry.section = heading
+            key = (child.kind, child.level, node.kind, depth if child.kind != "section" else 0)
+            pattern = patterns.setdefault(key, Pattern(key))
+            pattern.candidates += 1
+            if (q := quality(entry)) > 0:
+                pattern.records.append((child, entry, roles, q))
+        if child.kind != "pair":
+            _collect(child, patterns, depth + 1, here, table)
+
+
+def _shape(node: Node) -> tuple:
+    """Siblings of one shape: same kind and level; lines also open in the same dress (the
+    lines inside one entry — title, names, venue — are not records of their own)."""
+    if node.kind != "line":
+        return (node.kind, node.level)
+    first = next((s for s in node.spans() if s.text.strip()), None)
+    dress = (first.href is not None, first.bold, first.italic) if first else ()
+    return (node.kind, node.level, dress)
+
+
+def _paired(children: list[Node]) -> list[Node]:
+    """A title paragraph followed by its block (list, quote, paragraph) again and again:
+    each pair is one node."""
+    kinds = [c.kind for c in children]
+    pairs = sum(
+        1
+        for i in range(len(kinds) - 1)
+        if kinds[i] == "para" and kinds[i + 1] in ("list", "quote", "block") and _short(children[i])
+    )
+    if pairs < 2:
+        return children
+    out: list[Node] = []
+    i = 0
+    while i < len(children):
+        if (
+            i + 1 < len(children)
+            and kinds[i] == "para"
+            and kinds[i + 1] in ("list", "quote", "block")
+            and _short(children[i])
+        ):
+            out.append(Node("pair", children[i].line, 0, [children[i], children[i + 1]]))
+            i += 2
+        else:
+            out.append(children[i])
+            i += 1
+    return out
+
+
+def _short(node: Node) -> bool:
+    return len(node.text().split()) <= 40
+
+
+def _header_row(table: Node) -> Node | None:
+    stack = list(table.blocks())
+    while stack:
+        node = stack.pop(0)
+        if node.kind == "row":
+            return node
+        stack[:0] = node.blocks()
+    return None
+
+
+def _columns(table: Node) -> list[str | None] | None:
+    """The field each column holds, from a header row (`Title | Authors | Link`), if any."""
+    row = _header_row(table)
+    if row is None:
+        return None
+    names = [label_name(cell.text()) or _column_word(cell.text()) for cell in row.blocks()]
+    return names if "title" in names else None
+
+
+def _column_word(text: str) -> str | None:
+    word = text.strip().lower()
+    return "title" if word in ("paper", "papers", "论文", "name", "paper name", "论文标题") else None
+
+
+def _labelled_row(row: Node, columns: list[str | None]) -> Node:
+    """A table row whose cells are read as `Label: value` lines by the header's names."""
+    out = Node("row", row.line)
+    for name, cell in zip(columns, row.blocks(), strict=False):
+        spans = [s for s in cell.spans() if not s.br]
+        if name:  # the header says what the cell is: a title in Title Case is no name list
+            out.children.append(Node("para", cell.line, children=[Span(f"{name}: "), *spans]))
+        else:
+            out.children.append(Node("para", cell.line, children=list(spans)))
+    return out

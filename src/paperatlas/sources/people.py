@@ -1,0 +1,132 @@
+"""Lists written by people (Markdown, HTML, org-mode, reST, plain text): read by the record finder
+(`sources.doctree` + `sources.finder`), and — for Markdown, HTML and plain text — also by
+the line reader (`sources.entries`, `sources.text`; reST: the plain-text reader); the reading that holds more of a paper
+list (`sources.quality`) is the one kept. The report says which pattern the records were
+found by and what looked wrong.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from paperatlas.paper import Paper
+from paperatlas.sources import doctree
+from paperatlas.sources._io import iter_lines
+from paperatlas.sources.entries import entries_from_lines
+from paperatlas.sources.entry import merge_duplicates, to_paper
+from paperatlas.sources.finder import MARKED, find
+from paperatlas.sources.quality import Quality, estimate
+from paperatlas.sources.report import ReadReport
+from paperatlas.sources.text import read_text
+
+# The finder's reading replaces the line reader's only when it holds clearly more: a fifth
+# more, and more than one whole paper more (small lists differ by noise).
+_BETTER = 1.2
+_MARGIN = 2.0
+
+
+def looks_like_org(head: str) -> bool:
+    """org-mode: `#+TITLE:` keywords, or `* ` headings with `:PROPERTIES:` drawers or
+    `:tag:` lists after them."""
+    if re.search(r"^#\+(TITLE|STARTUP|OPTIONS|FILETAGS)\s*:", head, re.M | re.I):
+        return True
+    headings = re.findall(r"^\*+ \S.*$", head, re.M)
+    tagged = sum(bool(re.search(r"\s:[\w@#%:]+:\s*$", h)) for h in headings)
+    return bool(headings) and (":PROPERTIES:" in head or tagged >= 3)
+
+
+def read_markdown(
+    path: Path, report: ReadReport | None = None, records: str | None = None
+) -> Iterator[Paper]:
+    raw = list(iter_lines(path))
+    yield from _best(path, raw, doctree.from_markdown, lambda: entries_from_lines(path, raw), report, records)
+
+
+def read_html_page(
+    path: Path, report: ReadReport | None = None, records: str | None = None
+) -> Iterator[Paper]:
+    from paperatlas.sources.html import html_lines
+
+    raw = list(iter_lines(path))
+    yield from _best(
+        path, raw, doctree.from_html, lambda: entries_from_lines(path, html_lines(path)), report, records
+    )
+
+
+def read_plain(path: Path, report: ReadReport | None = None, records: str | None = None) -> Iterator[Paper]:
+    raw = list(iter_lines(path))
+    yield from _best(path, raw, doctree.from_markdown, lambda: read_text(path), report, records, MARKED)
+
+
+def read_rst(path: Path, report: ReadReport | None = None, records: str | None = None) -> Iterator[Paper]:
+    raw = list(iter_lines(path))
+    yield from _best(path, raw, doctree.from_rst, lambda: read_text(path), report, records)
+
+
+_RST_MARKS = (
+    r"`[^`<]+<[^>]+>`__?"  # `Title <url>`_
+    r"|^\.\. (?:[\w-]+::|_[^:]+:|\[[^\]]+\])"  # .. directive::  .. _target:  .. [cite]
+    r"|``[^`]+``"  # ``literal``
+    r"|^([=*#~^-])\1{3,}\n.+\n\1{4,}$"  # an over- and underlined title
+)
+
+
+def looks_like_rst(head: str) -> bool:
+    """reST's own marks: `` `Title <url>`_ `` links, `.. directive::`, `.. _target:`; and no
+    Markdown links (a setext heading alone is Markdown too)."""
+    marks = len(re.findall(_RST_MARKS, head, re.M))
+    return marks >= 2 and "](http" not in head
+
+
+def read_org(path: Path, report: ReadReport | None = None, records: str | None = None) -> Iterator[Paper]:
+    raw = list(iter_lines(path))
+    yield from _best(path, raw, doctree.from_org, None, report, records)
+
+
+def _best(
+    path: Path,
+    raw: list[tuple[int, str]],
+    parse: Callable[[str], doctree.Node],
+    line_reader: Callable[[], Iterator[Paper]] | None,
+    report: ReadReport | None,
+    records: str | None,
+    kinds: frozenset[str] | None = None,
+) -> Iterator[Paper]:
+    text = "\n".join(line for _, line in raw)
+    if raw and raw[0][0] > 1:  # front matter or a BOM line skipped: keep line numbers
+        text = "\n" * (raw[0][0] - 1) + text
+    finding = find(parse(text), records, kinds)
+    merged = merge_duplicates(finding.entries)
+    found = [to_paper(path, e) for e in merged]
+    new = estimate([p for p in found if not p.skip], text)
+
+    chosen, quality, pattern = found, new, finding.pattern
+    if line_reader is not None and not records:
+        old_papers = list(line_reader())
+        old = estimate([p for p in old_papers if not p.skip], text)
+        if not _clearly_better(new, old):
+            chosen, quality, pattern = old_papers, old, "entries read line by line"
+    if report is not None:
+        report.pattern = pattern or None
+        report.warnings.extend(quality.problems + quality.notes)
+        if chosen is found and (repeats := len(finding.entries) - len(merged)) >= 3:
+            report.warnings.append(f"{repeats} records repeat a paper listed before (merged into it)")
+        untitled = finding.candidates - len(finding.entries)
+        if chosen is found and untitled >= 3 and untitled > 0.02 * finding.candidates:
+            report.warnings.append(
+                f"{untitled} of {finding.candidates} records of the pattern found held no title "
+                "(left out: read them with --records?)"
+            )
+    yield from chosen
+
+
+def _clearly_better(new: Quality, old: Quality) -> bool:
+    if new.papers < 2:
+        return False
+    if len(new.problems) > len(old.problems):
+        return False
+    return new.score > _BETTER * old.score + _MARGIN or (
+        len(new.problems) < len(old.problems) and new.score >= old.score
+    )

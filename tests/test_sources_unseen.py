@@ -1,0 +1,323 @@
+"""Lists in shapes the line reader was never shown, read by the record finder: numbered
+awesome lines, `[12] Title` headings, `<br>`-separated conference pages, raw HTML tables in
+Markdown, bold titles over link lists under topic headings, publication pages, org-mode,
+Zotero RIS with attached files, bare title bullets, YAML; and what a bad read says."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from paperatlas import sources
+from paperatlas.paper import Paper
+from paperatlas.sources import ReadReport
+from paperatlas.sources.folder import LIST_SUFFIXES
+from paperatlas.sources.quality import estimate
+
+FIX = Path(__file__).parent / "fixtures" / "unseen"
+
+
+def _read(name: str, report: ReadReport | None = None) -> list[Paper]:
+    return list(sources.read(FIX / name, report))
+
+
+def test_numbered_awesome_lines_under_numbered_headings():
+    report = ReadReport()
+    papers = _read("awesome_numbered.md", report)
+    assert len(papers) == 21  # 3 sections of 7; contents and contributing are not papers
+    first = papers[0]
+    assert first.title == "Federated Planning with Verifiable Rewards"
+    assert first.authors == ["Bo Smith", "Dana Müller", "Bo Novak"]
+    assert first.urls == ["https://arxiv.org/abs/2305.21265"]
+    assert (first.venue, first.year) == ("arXiv", 2024)
+    assert first.section == "1. Planning"
+    assert all(p.authors for p in papers)
+    assert "title = bold link" in (report.pattern or "") and "authors = italic" in (report.pattern or "")
+
+
+def test_numbering_in_headings_is_not_part_of_the_title():
+    papers = _read("bracket_headings.md")
+    assert len(papers) == 10
+    assert papers[0].title == "Contrastive Retrieval for Robot Control"
+    assert not any(p.title and p.title.startswith("[") for p in papers)
+    assert papers[0].authors == ["Hiro Zhang", "Ivan Park"]
+
+
+def test_br_separated_conference_page():
+    papers = _read("accepted_br.html")
+    assert len(papers) == 16  # 9 long + 7 short, never one paper called "Short Papers"
+    assert papers[0].title == "Efficient Priors in the Wild"
+    assert papers[0].authors == ["Lena Lee", "Kofi Ivanova", "Omar Lee"]
+    assert {p.section for p in papers} == {"Long Papers", "Short Papers"}
+    assert "Short Papers" not in {p.title for p in papers}
+
+
+def test_raw_html_table_inside_a_chinese_digest():
+    papers = _read("digest_table_zh.md")
+    assert len(papers) == 12  # the rows; the footer link is not a paper
+    assert papers[0].title == "Multimodal Agents via Self-Play"
+    assert papers[0].authors == ["Gao Tanaka", "Ann Smith"]
+    assert all(p.urls and "arxiv.org" in p.urls[0] for p in papers)
+
+
+def test_bold_titles_over_link_lists_under_topic_headings():
+    papers = _read("topics_zh.md")
+    assert len(papers) == 16
+    titles = {p.title for p in papers}
+    assert not titles & {"Avatars", "CLIP", "NeRF", "Diffusion", "目录"}
+    assert all(len(p.urls) == 1 and len(p.code_urls) == 1 for p in papers)  # no pooled links
+    assert papers[0].section == "Avatars"
+
+
+def test_publication_page_with_abstracts_and_bibtex():
+    papers = _read("publications.html")
+    assert len(papers) == 8  # each once, never split; "Publications" and "Teaching" not papers
+    assert all(p.abstract.startswith("We introduce a method for") for p in papers)
+    assert papers[1].authors[0] == "Dana Park"
+    assert not {p.title for p in papers} & {"Publications", "Teaching", "2024", "Dana Park"}
+
+
+def test_org_mode_reading_list():
+    report = ReadReport()
+    papers = _read("reading.org", report)
+    assert report.format == "org"
+    assert len(papers) == 11
+    assert not any("TODO" in (p.title or "") or "DONE" in (p.title or "") for p in papers)
+    assert papers[0].title == "Bayesian Tokenizers at Scale"
+    assert papers[0].authors == ["Hiro Wang", "Eli Garcia"] and papers[0].year == 2024
+    assert papers[0].urls == ["https://arxiv.org/abs/2401.24292"]
+    assert papers[-1].section == "Language"
+
+
+def test_restructuredtext_reading_list():
+    report = ReadReport()
+    papers = _read("reading.rst", report)
+    assert report.format == "rst"
+    assert [p.section for p in papers] == ["Robotics"] * 3 + ["Language"] * 2
+    assert papers[0].title == "Sparse Graph Transformers at Scale"
+    assert papers[0].authors == ["Ann Lee", "Bo Chen"] and (papers[0].venue, papers[0].year) == (
+        "NeurIPS",
+        2024,
+    )
+
+
+def test_ris_attached_files_are_not_links():
+    papers = _read("zotero_files.ris")
+    assert len(papers) == 6
+    assert all(p.urls == [u for u in p.urls if u.startswith("https://arxiv.org/")] for p in papers)
+    assert papers[0].extra["files"][0].endswith("Hierarchical Tokenizers on Edge Devices - full text.pdf")
+
+
+def test_bullet_list_of_titles_is_a_list_of_title_only_papers():
+    papers = _read("title_bullets.md")
+    assert len(papers) == 40
+    assert papers[0].title == "Robust Reasoning for Long Videos" and not papers[0].abstract
+
+
+def test_yaml_list_of_papers():
+    report = ReadReport()
+    papers = _read("papers.yaml", report)
+    assert report.format == "yaml"
+    assert [len(p.authors) for p in papers] == [2] * 5
+    assert papers[0].title == "Adaptive Fields from Human Feedback" and papers[0].year == 2024
+    assert papers[0].source.endswith("papers.yaml:1") and papers[1].source.endswith("papers.yaml:10")
+
+
+def test_one_reader_table_for_detection_and_folders():
+    assert {".org", ".yaml", ".md", ".ris", ".bib", ".html"} <= LIST_SUFFIXES
+    assert {r.name for r in sources.TABLE} >= {"org", "yaml", "markdown", "html", "text", "ris"}
+    assert sources.detect(FIX / "reading.org") == "org"
+    assert "org-mode" in sources.formats_read() and "YAML list" in sources.formats_read()
+
+
+def test_quality_names_pooled_links_headings_numbering_and_missed_papers():
+    text = " ".join(f"https://arxiv.org/abs/2401.{10000 + i}" for i in range(30))
+    pooled = Paper(
+        abstract="",
+        title="Avatars",
+        section="Avatars",
+        urls=[f"https://arxiv.org/abs/2401.{10000 + i}" for i in range(5)],
+    )
+    heading = Paper(abstract="", title="CLIP", section="CLIP", urls=["https://arxiv.org/abs/2401.10005"])
+    numbered = [Paper(abstract="", title=f"[{i}] Sparse Paper Number {i}") for i in range(4)]
+    problems = " | ".join(estimate([pooled, heading, *numbered], text).problems)
+    assert "the file links 30 papers, the papers read link 6" in problems
+    assert "hold the links of several papers" in problems
+    assert "titles are section headings" in problems
+    assert "keep their numbering" in problems
+
+
+def test_a_list_read_well_has_no_problems():
+    papers = _read("awesome_numbered.md")
+    assert estimate(papers, (FIX / "awesome_numbered.md").read_text()).problems == []
+
+
+def test_inspect_shows_the_record_pattern(cli):
+    code, out, _ = cli("inspect", FIX / "accepted_br.html", use_db=False)
+    assert code == 0
+    assert "records: <br>-separated groups: title = bold, authors = plain" in out
+
+
+def test_a_file_with_no_papers_says_what_it_was_read_as(cli, tmp_path):
+    notes = tmp_path / "notes.md"
+    notes.write_text(
+        "# Tool\n\n[![CI](https://img.shields.io/b.svg)](https://ci.example.org)\n\n## Installation\n\n```\npip install tool\n```\n"
+    )
+    code, _, err = cli("add", notes)
+    assert code == 2
+    assert "read as Markdown" in err and "org-mode" in err
+
+
+_TALKS_AND_PAPERS = (
+    "<html><body><h2>Talks</h2><ul>"
+    + "".join(
+        f'<li><a href="https://example.org/t{i}">Invited talk on robust systems {i}</a></li>'
+        for i in range(4)
+    )
+    + "</ul><h2>Papers</h2>"
+    + '<div class="pub"><b>Sparse Graph Transformers at Scale</b><br>Ann Lee, Bo Chen</div>'
+    + '<div class="pub"><b>Causal Priors for Robot Control</b><br>Dana Park, Eli Novak</div>'
+    + "</body></html>"
+)
+
+
+def test_records_named_by_the_user_are_kept_with_the_list(cli, tmp_path):
+    page = tmp_path / "page.html"
+    page.write_text(_TALKS_AND_PAPERS)
+    code, out, _ = cli("inspect", page, use_db=False)
+    assert "2 papers" not in out  # left to itself, the reader takes the talks too
+    code, out, _ = cli("add", page, "--list", "pubs", "--records", "div.pub", "--no-enrich")
+    assert code == 0 and "2 papers" in out and "the elements named by --records" in out
+    code, out, _ = cli("add", page, "--list", "pubs", "--no-enrich")  # read the same way again
+    assert code == 0 and "2 papers" in out
+    from paperatlas.store import Store
+
+    store = Store(cli.db)
+    assert store.list_records("pubs") == "div.pub"
+    assert store.count_papers() == 2
+    store.close()
+
+
+def test_a_heading_level_names_the_records():
+    papers = list(sources.read(FIX / "bracket_headings.md", records="h3"))
+    assert len(papers) == 10 and papers[0].title == "Contrastive Retrieval for Robot Control"
+
+
+def test_task_lists_middle_dot_names_quoted_titles_and_et_al():
+    papers = _read("checklist.md")
+    assert [p.title for p in papers[:3]] == [
+        "Sparse Graph Transformers at Scale",
+        "Causal Priors for Robot Control",
+        "Robust Planning on Edge Devices",
+    ]  # the task box is not part of the title, nor the names under it
+    assert papers[0].authors == ["Ann Lee", "Bo Chen", "Dana Park"]
+    ieee = papers[3]  # `A. Lee, B. Chen, and C. Wu, "Title," in Venue, doi: ...`
+    assert ieee.title == "Sparse Attention for Molecule Graphs at Scale"
+    assert ieee.authors == ["A. S. Lee", "B. Chen", "C. Wu"] and ieee.year == 2023
+    assert ieee.urls == ["https://doi.org/10.1109/DAC.2023.1234567"] and not ieee.abstract
+    assert papers[5].authors == ["Hinton"]  # `_Hinton et al._`
+
+
+def test_yaml_papers_grouped_by_year_with_typed_links():
+    papers = _read("grouped.yaml")
+    assert [p.title for p in papers] == [
+        "Sparse Graph Transformers at Scale",
+        "Causal Priors for Robot Control",
+        "Robust Planning on Edge Devices",
+    ]
+    assert papers[0].authors == ["Ann Lee", "Bo Chen", "Dana Park"]  # markup out
+    assert papers[0].urls == ["/pub/2024/lee-sparse.pdf"]
+    assert papers[0].code_urls == ["https://github.com/annlee/sparse"]
+
+
+def test_org_tags_properties_and_a_year_after_the_title():
+    report = ReadReport()
+    papers = _read("tagged.org", report)
+    assert report.format == "org"  # no #+TITLE, no drawer on every heading: the tags say org
+    first = papers[0]
+    assert first.title == "Sparse Graph Transformers at Scale"
+    assert first.authors == ["Lee, Ann", "Chen, Bo"]  # BibTeX's `and`, surname first
+    assert first.venue == "Advances in Neural Information Processing Systems" and first.year == 2024
+    assert papers[1].authors == ["Novak, Eli"]
+    assert (papers[2].title, papers[2].year) == ("Kernel Methods for Deep Learning", 2009)
+
+
+def test_links_in_org_headings_and_yaml_link_keys(tmp_path):
+    org = tmp_path / "notes.org"
+    org.write_text(
+        "* Scheduling :ignore:\n"
+        "** Combining register allocation and instruction scheduling :ignore:\n"
+        "   :PROPERTIES:\n   :AUTHOR:   Motwani, Rajeev and Palem, Krishna V\n   :END:\n"
+        "*** COMMENT [[https://arxiv.org/pdf/1804.02452.pdf][Combining Register Allocation]]\n"
+        "** Software pipelining on multi-core architectures :ignore:\n"
+        "   :PROPERTIES:\n   :AUTHOR:   Douillet, Alban and Gao, Guang R\n   :END:\n"
+    )
+    papers = list(sources.read(org))
+    assert papers[0].urls == ["https://arxiv.org/pdf/1804.02452.pdf"]
+    yml = tmp_path / "pubs.yml"
+    yml.write_text(
+        '- title: "Drifting Field Policies for One-Step Control"\n  authors:\n    - name: Juil Koo\n'
+        "    - name: Mingue Park\n  arXiv: https://arxiv.org/abs/2605.07727\n"
+        '- title: "Token Warping Helps Models Look Around"\n  authors:\n    - name: Phillip Lee\n'
+        "  pdf: /assets/token-warping.pdf\n"
+    )
+    papers = list(sources.read(yml))
+    assert papers[0].urls == ["https://arxiv.org/abs/2605.07727"] and papers[0].authors == [
+        "Juil Koo",
+        "Mingue Park",
+    ]
+    assert papers[1].urls == ["/assets/token-warping.pdf"]
+
+
+def test_a_venue_line_is_the_venue_never_an_abstract(tmp_path):
+    page = tmp_path / "pubs.md"
+    page.write_text(
+        "# Publications\n\n"
+        "1. *GoodTP: Data Selection for Trajectory Similarity Learning.*  <br> **Haitao Yuan**, Gao Cong<br>"
+        " ***SIGMOD 2026, CCF-A***.\n<br>\n\n"
+        "1. *GeoKGM: A Multimodal Model for Geospatial Knowledge Graphs.*  <br> Zhihang Zheng, **Haitao Yuan**"
+        "<br> ***SIGMOD 2026, CCF-A***.\n<br>\n\n"
+        "1. *CARROT: A Learned Cost-Constrained Retrieval Optimizer.*  <br> Ziting Wang, Haitao Yuan<br>"
+        " ***ICDE 2026, CCF-A***.\n<br>\n"
+    )
+    papers = list(sources.read(page))
+    assert [(p.venue, p.year, p.abstract) for p in papers] == [("SIGMOD", 2026, "")] * 2 + [
+        ("ICDE", 2026, "")
+    ]
+    assert papers[1].authors == ["Zhihang Zheng", "Haitao Yuan"]
+
+
+def test_milder_signs_are_named_too():
+    papers = [
+        Paper(abstract="", title=f"Sparse Paper Number {i}", authors=["Ann Lee"] if i % 4 else [])
+        for i in range(12)
+    ]
+    # authors missing on a few (a misread?); links missing on all (a list without links) is no sign
+    assert estimate(papers, "").notes == ["3 of 12 papers have no authors (the others have)"]
+
+
+def test_records_of_the_pattern_left_out_are_named(tmp_path):
+    rows = [
+        f"| 2024-05-0{i} | Sparse Graph Transformers Number {i} | Ann Lee | [pdf](https://arxiv.org/abs/2405.0{i}000) |"
+        for i in range(1, 9)
+    ]
+    rows += [f"| 2024-05-1{i} | | Bo Chen | [pdf](https://arxiv.org/abs/2405.1{i}000) |" for i in range(3)]
+    path = tmp_path / "daily.md"
+    path.write_text(
+        "# Daily\n\n| Date | Title | Authors | PDF |\n|---|---|---|---|\n" + "\n".join(rows) + "\n"
+    )
+    report = ReadReport()
+    assert len(list(sources.read(path, report, records="tr"))) == 8
+    assert any("3 of 11 records of the pattern found held no title" in w for w in report.warnings)
+
+
+def test_al_folio_arxiv_field_is_the_papers_link(tmp_path):
+    bib = tmp_path / "papers.bib"
+    bib.write_text(
+        "@string{ICML = {International Conference on Machine Learning}}\n"
+        "@inproceedings{zhao2024videoprism,\n  bibtex_show = {true},\n"
+        "  title={VideoPrism: A Foundational Visual Encoder for Video Understanding},\n"
+        "  author={Long Zhao and Nitesh Gundavarapu},\n  booktitle = ICML,\n  year={2024},\n"
+        "  arxiv = {2402.13217},\n  selected = {true}\n}\n"
+    )
+    [paper] = list(sources.read(bib))
+    assert paper.urls == ["https://arxiv.org/abs/2402.13217"]
