@@ -122,12 +122,12 @@ def test_time_left_is_within_a_factor_of_1_5_from_10_percent_on():
 
 def test_a_burst_after_the_slow_start_is_not_read_as_the_pace():
     # the first two results arrive together after the load: rich's own column (the pace
-    # over the last 30 s of updates) shows seconds where ten minutes remain; ours says
-    # it does not know yet, and knows once the work since the burst is enough to go by
+    # over the last 30 s of updates) shows seconds where ten minutes remain; ours errs
+    # long (the load counted in) until the work since the burst is enough to go by
     [(rich_shown, actual)] = _shown_at(TimeRemainingColumn(), COMPLETIONS, [2])
     assert actual > 500 and rich_shown is not None and rich_shown < 60
-    [(shown, _)] = _shown_at(_eta_column(progress_bar(True)), COMPLETIONS, [2])
-    assert shown is None
+    [(shown, actual)] = _shown_at(_eta_column(progress_bar(True)), COMPLETIONS, [2])
+    assert shown is not None and shown >= actual
     [(shown, actual)] = _shown_at(_eta_column(progress_bar(True)), COMPLETIONS, [12])
     assert shown is not None and actual / 1.5 <= shown <= actual * 1.5
 
@@ -140,5 +140,5 @@ def test_time_left_counts_from_the_average_pace():
     assert time_left(10.0, 5, None) is None  # no total: no end to count to
     # 40 s of loading, then 10 units in 20 s: the pace since the first units, 2 s a unit
     assert time_left(60.0, 11, 100, first=(40.0, 1)) == 178.0
-    # a burst just after the start is no pace: unknown until time has passed
-    assert time_left(40.5, 4, 100, first=(40.0, 1)) is None
+    # a burst just after the start is no pace: the overall average until time has passed
+    assert time_left(40.5, 4, 100, first=(40.0, 1)) == 40.5 * 96 / 4

@@ -50,19 +50,18 @@ def time_left(
     units); None before anything is done. `first`: (elapsed, done) when the first units
     came in. What came before them was the start (a model loading): the pace is taken
     from then on, so the start does not inflate the estimate, but only once the work
-    since spans at least half that start (and a second); until then the time left is
-    unknown (None), since a burst of results just after the start reads as a pace far
-    too fast, and the start itself as one far too slow."""
+    since spans at least half that start (and a second), since a burst of results just
+    after the start would read as a pace far too fast. Until then the average over all
+    the time so far is used: too long by the start, never "nearly done" too early."""
     if not elapsed or not done or total is None:
         return None
     left = max(0.0, total - done)
-    if first is None:
-        return elapsed * left / done
-    start, start_done = first
-    since = elapsed - start
-    if done <= start_done or since < max(start / 2, STEADY_SECONDS):
-        return None
-    return since * left / (done - start_done)
+    if first is not None:
+        start, start_done = first
+        since = elapsed - start
+        if done > start_done and since >= max(start / 2, STEADY_SECONDS):
+            return since * left / (done - start_done)
+    return elapsed * left / done
 
 
 def _average_time_left_column() -> Any:
