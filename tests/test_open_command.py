@@ -73,6 +73,16 @@ def test_status_endpoint_and_search_page_say_what_answers_now(tmp_path):
     assert "仍在计算" in zh
 
 
+def test_open_with_nothing_to_open_says_so_and_serves_nothing(cli, tmp_path, monkeypatch):
+    from paperatlas.web import server
+
+    monkeypatch.setattr(server, "run", lambda *a: pytest.fail("served an empty atlas"))
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("{}\n")
+    code, _, err = cli("open", empty, "--port", "0", "--no-browser")
+    assert code == 2 and "no papers to open" in err
+
+
 def test_time_left_comes_from_how_fast_vectors_land(tmp_path):
     with _quick_atlas(tmp_path / "a.db") as atlas:
         clock = [100.0]

@@ -18,7 +18,17 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
-from paperatlas.cli.common import DbOption, app, console, input_path, open_atlas, plural
+from paperatlas.cli.common import (
+    DbOption,
+    UserError,
+    app,
+    console,
+    err_console,
+    input_path,
+    one_line,
+    open_atlas,
+    plural,
+)
 from paperatlas.workers import stop_subprocess, tied_subprocess
 
 BROWSER_DELAY = 1.0  # seconds after the server starts listening: its first page is ready
@@ -61,8 +71,15 @@ def open_command(
         progress = sys.stderr.isatty()
         done = atlas.quick_start(files, list_name=list_name, progress=progress)
         for error in done.added.errors:
-            console.print(Text(f"error: {error} (nothing from this file was stored)"), style="bold red")
+            err_console.print(
+                Text(f"error: {one_line(error)} (nothing from this file was stored)"), style="bold red"
+            )
         status = atlas.search_status()
+        if status.papers == 0:
+            raise UserError(
+                "no papers to open: "
+                + ("see the errors above" if done.added.errors else "the files hold none")
+            )
         path = atlas.path.resolve()
         console.print(
             Text(
