@@ -35,15 +35,11 @@ browser-deps:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver fonts-wqy-zenhei >/dev/null; \
 	else echo "note: chromium/chromedriver not installed and not root: browser tests will be skipped"; fi
 
-# The whole main job on the bundled sample: add, enrich, embed, map (+ atlas.html), serve.
+# The whole main job on the bundled sample, in one command: add, enrich, embed static, serve
+# (and open the browser) while the map and the other search models are computed beside it.
 demo: install
 	rm -f $(DB) $(DB)-* $(DB).*
-	$(BIN)/paperatlas add examples/iclr2026_sample_list.txt --list sample --no-enrich --db $(DB)
-	$(BIN)/paperatlas enrich --db $(DB)
-	$(BIN)/paperatlas embed --db $(DB)  # every model search uses, and Chinese query terms
-	$(BIN)/paperatlas map --list sample --html atlas.html --db $(DB)
-	@echo "offline map written to atlas.html"
-	$(BIN)/paperatlas serve --db $(DB) --port $(PORT)
+	$(BIN)/paperatlas open examples/iclr2026_sample_list.txt --list sample --db $(DB) --port $(PORT)
 
 # Style (ruff check, ruff format --check), types (mypy, config in pyproject.toml) and the
 # pipeline's import layers (import-linter contracts in pyproject.toml). Zero findings.

@@ -12,7 +12,12 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from paperatlas.progress import SilentProgress, progress_bar
+from paperatlas.progress import SilentProgress, progress_bar, time_left
+
+
+def _eta_column(bar):
+    """The bar's time-left column (the last one when `eta` is on and `elapsed` off)."""
+    return bar.columns[-1]
 
 
 def test_hidden_bar_takes_every_call_and_does_nothing():
@@ -31,13 +36,13 @@ def test_shown_bar_is_rich_with_the_columns_asked_for():
     bar = progress_bar(True)
     assert isinstance(bar, Progress)
     kinds = [type(c) for c in bar.columns]
-    assert MofNCompleteColumn in kinds and TimeRemainingColumn in kinds
+    assert MofNCompleteColumn in kinds and type(_eta_column(bar)).__name__ == "AverageTimeLeftColumn"
     assert SpinnerColumn not in kinds and TimeElapsedColumn not in kinds
 
     stages = progress_bar(True, done=None, eta=False, elapsed=True)
     kinds = [type(c) for c in stages.columns]
     assert MofNCompleteColumn not in kinds and TaskProgressColumn not in kinds
-    assert TimeRemainingColumn not in kinds and kinds[-1] is TimeElapsedColumn
+    assert "AverageTimeLeftColumn" not in {k.__name__ for k in kinds} and kinds[-1] is TimeElapsedColumn
 
     files = progress_bar(True, done="percent", spinner=True, fields=("{task.fields[papers]} papers",))
     kinds = [type(c) for c in files.columns]
@@ -54,3 +59,86 @@ def test_shown_bar_counts_what_it_is_told():
         bar.update(task, advance=1)
         assert bar.tasks[task].completed == 3
     assert bar.live.console.stderr
+
+
+def _pool_completions(
+    batches: int, workers: int, load: float, cost: float, write: float = 0.05
+) -> list[float]:
+    """When each batch's result reaches the bar in embed's pool: every worker first loads
+    the model (`load` s), windows of 2 * workers batches are handed out, each batch costs
+    `cost` s, results are taken in order and written (`write` s each), so a window's
+    results arrive in bursts."""
+    times: list[float] = []
+    free = [load] * workers  # when each worker can start its next batch
+    start = 0.0
+    for first in range(0, batches, 2 * workers):
+        window = range(first, min(batches, first + 2 * workers))
+        ends = []
+        for i, _ in enumerate(window):
+            w = i % workers
+            free[w] = max(free[w], start) + cost
+            ends.append(free[w])
+        for end in ends:  # in order: a result waits for those before it
+            times.append(max(end, times[-1] + write if times else 0.0))
+        start = times[-1]  # the next window is handed out once this one is taken
+    return times
+
+
+def _shown_seconds(text: str) -> float | None:
+    if "-" in text:
+        return None
+    hours, minutes, seconds = (int(x) for x in text.split(":"))
+    return 3600 * hours + 60 * minutes + seconds
+
+
+def _shown_at(column, completions: list[float], marks: list[int]) -> list[tuple[float | None, float]]:
+    """(time left shown, time actually left) when `marks` batches are in, `column`
+    rendered after every update of a bar driven by a clock set to each completion."""
+    clock = [0.0]
+    bar = Progress(get_time=lambda: clock[0])
+    task_id = bar.add_task("embedding", total=len(completions))
+    task = bar.tasks[0]
+    end = completions[-1]
+    seen = []
+    for done, at in enumerate(completions, start=1):
+        clock[0] = at
+        bar.update(task_id, advance=1)
+        shown = column.render(task).plain  # a live bar redraws after every update
+        if done in marks:
+            seen.append((_shown_seconds(shown), end - at))
+    return seen
+
+
+# 2 workers each load a model for 40 s, then 200 batches of 6 s: the first window of
+# results lands in bursts after the slow start
+COMPLETIONS = _pool_completions(200, workers=2, load=40.0, cost=6.0)
+
+
+def test_time_left_is_within_a_factor_of_1_5_from_10_percent_on():
+    shown = _shown_at(_eta_column(progress_bar(True)), COMPLETIONS, [20, 100, 180])
+    for displayed, actual in shown:
+        assert displayed is not None and actual / 1.5 <= displayed <= actual * 1.5, (displayed, actual)
+
+
+def test_a_burst_after_the_slow_start_is_not_read_as_the_pace():
+    # the first two results arrive together after the load: rich's own column (the pace
+    # over the last 30 s of updates) shows seconds where ten minutes remain; ours errs
+    # long (the load counted in) until the work since the burst is enough to go by
+    [(rich_shown, actual)] = _shown_at(TimeRemainingColumn(), COMPLETIONS, [2])
+    assert actual > 500 and rich_shown is not None and rich_shown < 60
+    [(shown, actual)] = _shown_at(_eta_column(progress_bar(True)), COMPLETIONS, [2])
+    assert shown is not None and shown >= actual
+    [(shown, actual)] = _shown_at(_eta_column(progress_bar(True)), COMPLETIONS, [12])
+    assert shown is not None and actual / 1.5 <= shown <= actual * 1.5
+
+
+def test_time_left_counts_from_the_average_pace():
+    assert time_left(None, 0, 100) is None
+    assert time_left(10.0, 0, 100) is None  # nothing done yet: no pace to go by
+    assert time_left(10.0, 25, 100) == 30.0
+    assert time_left(10.0, 100, 100) == 0.0
+    assert time_left(10.0, 5, None) is None  # no total: no end to count to
+    # 40 s of loading, then 10 units in 20 s: the pace since the first units, 2 s a unit
+    assert time_left(60.0, 11, 100, first=(40.0, 1)) == 178.0
+    # a burst just after the start is no pace: the overall average until time has passed
+    assert time_left(40.5, 4, 100, first=(40.0, 1)) == 40.5 * 96 / 4

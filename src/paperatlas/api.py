@@ -30,8 +30,11 @@ from paperatlas.results import (
     ListStats,
     Map,
     ModelInfo,
+    ModelProgress,
     PaperDetail,
+    QuickStart,
     ReferenceInfo,
+    SearchStatus,
     VocabularyReport,
 )
 from paperatlas.store import Store, StoreGeneration
@@ -384,6 +387,39 @@ class Atlas:
         if len(self.store.vector_state(target)) < self.stats().papers:
             return self.embed(model=target, progress=progress)
         return None
+
+    def search_status(self) -> SearchStatus:
+        """Which signals search fuses are there now: per search model (in the order
+        `embed_for_search` computes them) how many papers have vectors, and whether the
+        English terms for Chinese queries are built. Counts only: cheap to ask often."""
+        from paperatlas.embed import SEARCH_MODELS
+        from paperatlas.search.translate import vocabulary_built
+
+        papers = self.store.count_papers()
+        models = tuple(ModelProgress(m, self.store.count_vectors(m), papers) for m in SEARCH_MODELS)
+        return SearchStatus(papers, models, vocabulary_built(self.store, papers))
+
+    def quick_start(
+        self, paths: PathLike | Iterable[PathLike], list_name: str | None = None, progress: bool = False
+    ) -> QuickStart:
+        """The fast steps from files to a searchable atlas (what `paperatlas open` does
+        before it serves): add the files, extract the facts of papers without them and
+        embed them with the default model (a table lookup: seconds). Each step does only
+        what is missing, so a rerun on the same files costs next to nothing; the map is
+        `build_map`'s, the heavier search models `embed_for_search`'s."""
+        from paperatlas.embed import DEFAULT_MODEL
+
+        added = self.add(paths, list_name=list_name, progress=progress, enrich=False)
+        enriched = self.enrich(progress=progress)
+        embedded = self.embed(model=DEFAULT_MODEL, progress=progress, vocabulary=False)
+        return QuickStart(added, enriched, embedded)
+
+    def map_is_current(self, list_name: str | None = None) -> bool:
+        """Whether the stored map of a list (all papers when None) is that of its papers
+        and vectors as they are: what `build_map` would reuse instead of building."""
+        from paperatlas.atlas import map_is_current
+
+        return bool(map_is_current(self.store, list_name))
 
     # -- search --------------------------------------------------------------------------------
     def search(self, query: str, k: int = 20, offset: int = 0, **filters: Any) -> SearchResult:

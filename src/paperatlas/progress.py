@@ -3,6 +3,11 @@
 `progress_bar(show)` is a rich progress bar when `show` is true and a silent stand-in with the
 same methods when it is not, so a stage writes its progress calls once and never tests
 whether a bar is shown. rich is imported only when a bar is shown.
+
+The time left is the pace over all the work done so far (`time_left`), not rich's own
+estimate: rich measures the pace over the last 30 s of updates, and a stage whose worker
+processes first load a model hands in a window of batches at once after a slow start, so
+rich read that burst as the pace and showed seconds where minutes remained.
 """
 
 from __future__ import annotations
@@ -37,6 +42,54 @@ class SilentProgress:
         pass
 
 
+STEADY_SECONDS = 1.0  # the least time after the first units whose pace is trusted
+
+
+def time_left(
+    elapsed: float | None, done: float, total: float | None, first: tuple[float, float] | None = None
+) -> float | None:
+    """Seconds left at the average pace so far (`elapsed` seconds for `done` of `total`
+    units); None before anything is done. `first`: (elapsed, done) when the first units
+    came in. What came before them was the start (a model loading): the pace is taken
+    from then on, so the start does not inflate the estimate, but only once the work
+    since spans at least half that start (and a second), since a burst of results just
+    after the start would read as a pace far too fast. Until then the average over all
+    the time so far is used: too long by the start, never "nearly done" too early."""
+    if not elapsed or not done or total is None:
+        return None
+    left = max(0.0, total - done)
+    if first is not None:
+        start, start_done = first
+        since = elapsed - start
+        if done > start_done and since >= max(start / 2, STEADY_SECONDS):
+            return since * left / (done - start_done)
+    return elapsed * left / done
+
+
+def _average_time_left_column() -> Any:
+    """A rich column showing `time_left` as H:MM:SS (rich imported here, with the bar)."""
+    from rich.progress import ProgressColumn, Task
+    from rich.text import Text
+
+    class AverageTimeLeftColumn(ProgressColumn):
+        def __init__(self) -> None:
+            super().__init__()
+            self.first: dict[Any, tuple[float, float]] = {}  # per task: when its first units came in
+
+        def render(self, task: Task) -> Text:
+            elapsed = task.elapsed
+            if task.completed and elapsed is not None:
+                self.first.setdefault(task.id, (elapsed, task.completed))
+            seconds = time_left(elapsed, task.completed, task.total, self.first.get(task.id))
+            if seconds is None:
+                return Text("-:--:--", style="progress.remaining")
+            minutes, secs = divmod(round(seconds), 60)
+            hours, minutes = divmod(minutes, 60)
+            return Text(f"{hours}:{minutes:02d}:{secs:02d}", style="progress.remaining")
+
+    return AverageTimeLeftColumn()
+
+
 def progress_bar(
     show: bool = True,
     *,
@@ -65,7 +118,6 @@ def progress_bar(
         TaskProgressColumn,
         TextColumn,
         TimeElapsedColumn,
-        TimeRemainingColumn,
     )
 
     columns: list[ProgressColumn] = [SpinnerColumn()] if spinner else []
@@ -77,7 +129,7 @@ def progress_bar(
         columns.append(TaskProgressColumn())
     columns += [TextColumn(template) for template in fields]
     if eta:
-        columns.append(TimeRemainingColumn())
+        columns.append(_average_time_left_column())
     if elapsed:
         columns.append(TimeElapsedColumn())
     return Progress(*columns, transient=transient, console=console(stderr=stderr))

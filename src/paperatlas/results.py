@@ -240,6 +240,49 @@ class FactRow:
     value: str
 
 
+@dataclass(frozen=True)
+class ModelProgress:
+    """How many of the atlas's papers have a current-or-older vector of a search model."""
+
+    model: str
+    vectors: int
+    papers: int
+
+    @property
+    def done(self) -> bool:
+        return self.vectors >= self.papers
+
+
+@dataclass(frozen=True)
+class SearchStatus:
+    """Which signals search fuses are there now: each search model's vectors (`models`,
+    in the order `embed` computes them) and whether the English terms Chinese queries
+    are matched against are built (`vocabulary`). `complete`: search is at full quality."""
+
+    papers: int
+    models: tuple[ModelProgress, ...]
+    vocabulary: bool
+
+    @property
+    def complete(self) -> bool:
+        return self.vocabulary and all(m.done for m in self.models)
+
+    @property
+    def pending(self) -> list[str]:
+        """The models still being computed, then "vocabulary" if it is not built."""
+        return [m.model for m in self.models if not m.done] + ([] if self.vocabulary else ["vocabulary"])
+
+
+@dataclass(frozen=True)
+class QuickStart:
+    """What `Atlas.quick_start` did: the files added, the facts and the fast model's
+    vectors (each a report of only what was missing)."""
+
+    added: AddReport
+    enriched: EnrichReport
+    embedded: EmbedReport
+
+
 __all__ = [
     "DIGEST_FORMATS",
     "DIGEST_LANGUAGES",
@@ -258,11 +301,14 @@ __all__ = [
     "ListStats",
     "Map",
     "ModelInfo",
+    "ModelProgress",
     "PaperDetail",
     "Pick",
+    "QuickStart",
     "Recommendations",
     "ReferenceInfo",
     "SearchResult",
+    "SearchStatus",
     "ShareRow",
     "VocabularyReport",
 ]

@@ -24,6 +24,7 @@ import contextlib
 import ctypes
 import os
 import signal
+import subprocess
 import sys
 import threading
 from collections.abc import Iterator
@@ -82,6 +83,33 @@ def tie_to_env_parent() -> None:
     parent = os.environ.get(PARENT_ENV, "")
     if parent.isascii() and parent.isdigit() and int(parent) != os.getpid():
         tie_to_parent(int(parent))
+
+
+def tied_subprocess(args: list[str], **popen: object) -> subprocess.Popen[bytes]:
+    """Run `args` in a process that dies with this one, however this one ends (SIGKILL
+    included; `tie_to_parent`, armed in the child before it runs `args`). Linux sends the
+    signal when the *thread* that started the child ends: start it from a thread that
+    outlives it (the main thread, or one that waits for it). The child gets a session of
+    its own, so Ctrl-C in the terminal reaches only this process, which stops the child
+    itself (`stop_subprocess`)."""
+    parent = os.getpid()
+    return subprocess.Popen(  # type: ignore[call-overload]
+        args, preexec_fn=lambda: tie_to_parent(parent), start_new_session=True, **popen
+    )
+
+
+def stop_subprocess(process: subprocess.Popen[bytes], grace: float = 10.0) -> None:
+    """End a child started by `tied_subprocess`: SIGTERM (a paperatlas command rolls back
+    its open transaction and keeps finished work), SIGKILL if it has not ended in `grace` s."""
+    if process.poll() is not None:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        process.terminate()
+    try:
+        process.wait(timeout=grace)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 def init_worker(parent: int) -> None:

@@ -209,6 +209,17 @@ def signature_for(store, ids: list[str], model: str, own_map: bool = False) -> s
     return _signature(store, ids, model, store.vector_state(model), own_map)[0]
 
 
+def map_is_current(store, list_name: str | None = None) -> bool:
+    """Whether `build_map(store, list_name)` would reuse the stored map (its papers,
+    vectors and reference unchanged): its header and signature only, no map is read."""
+    ids = store.all_ids(list_name)
+    if not ids or not store.vector_models():
+        return False
+    model = pick_model(store, ids, None)
+    header = store.map_header(map_scope(list_name), model)
+    return header is not None and header["signature"] == signature_for(store, ids, model)
+
+
 def _signature(store, ids, model, hashes, own_map):
     """(signature, reference to place on or None, reference whose generic words to use)."""
     ref = _reference_for(store, model, own_map)

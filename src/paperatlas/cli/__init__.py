@@ -10,6 +10,7 @@ from paperatlas.cli.common import app, run_app
 # Importing a module registers its commands on `app`; this order is the order in --help
 # (typer lists commands as registered), so the import sorter must leave it alone.
 # isort: off
+from paperatlas.cli import opening  # noqa: F401  open
 from paperatlas.cli import core  # noqa: F401  add, inspect, ls, show, stats, lists, export
 from paperatlas.cli import understand  # noqa: F401  enrich
 from paperatlas.cli import vectors  # noqa: F401  embed, models, train-areas

@@ -279,6 +279,15 @@ def _undecodable_argument(args: list[str]) -> str | None:
     return None
 
 
+INTERRUPTED = 130  # the exit code of a command stopped by Ctrl-C (128 + SIGINT)
+
+
+def _say_interrupted() -> None:
+    err_console.print(
+        "interrupted: finished work is kept; run the same command again to resume", style="yellow"
+    )
+
+
 def run_app(typer_app: typer.Typer) -> int:
     """Run the CLI; turn every error a user can cause into one line on stderr, exit 2."""
     from paperatlas.errors import PaperatlasError
@@ -299,14 +308,12 @@ def run_app(typer_app: typer.Typer) -> int:
         return 2
     except Terminated:
         err_console.print(
-            "terminated: finished work is kept; run the command again to resume", style="yellow"
+            "terminated: finished work is kept; run the same command again to resume", style="yellow"
         )
         return 143
     except KeyboardInterrupt:
-        err_console.print(
-            "interrupted: finished work is kept; run the command again to resume", style="yellow"
-        )
-        return 130
+        _say_interrupted()
+        return INTERRUPTED
     except typer.Exit as exc:
         return exc.exit_code
     except typer.Abort:
@@ -335,4 +342,6 @@ def run_app(typer_app: typer.Typer) -> int:
     finally:
         for sig, handler in old_handlers.items():
             signal.signal(sig, handler)
+    if code == INTERRUPTED:  # typer catches Ctrl-C itself and returns this code, silently
+        _say_interrupted()
     return code if isinstance(code, int) else 0

@@ -145,12 +145,14 @@ def embed_store(
             embed = embed or get_backend(model, threads=threads).embed
             done = ((batch, embed([text for _, text, _ in batch])) for batch in batches)
         bar = stack.enter_context(progress_bar(progress, transient=False))
-        task = bar.add_task(f"embedding ({model})", total=pending.todo)
+        # the first batch waits for the model to load (in each worker): say so, or the
+        # bar would sit at 0 with no word of what it is doing
+        task = bar.add_task(f"embedding ({model}): loading the model…", total=pending.todo)
         for batch, vectors in done:
             with store.transaction():
                 store.put_vectors(model, [pid for pid, _, _ in batch], vectors, [h for _, _, h in batch])
             result["embedded"] += len(batch)
-            bar.update(task, advance=len(batch))
+            bar.update(task, advance=len(batch), description=f"embedding ({model})")
     return result
 
 

@@ -235,11 +235,12 @@ def enrich_store(
         else:
             done = ((b, _facts_for([(t, a, c) for _, t, a, c, _ in b])) for b in batches)
         bar = stack.enter_context(progress_bar(progress))
-        task = bar.add_task("enrich", total=plan.todo)
+        # the first batch waits for the extractors' models to load (in each worker)
+        task = bar.add_task("enrich: loading the extractors…", total=plan.todo)
         for batch, facts in done:
             if predict_areas is not None:
                 _add_areas(facts, batch, predict_areas)
-            bar.update(task, advance=store_batch(store, plan, batch, facts, counts))
+            bar.update(task, advance=store_batch(store, plan, batch, facts, counts), description="enrich")
     return counts
 
 

@@ -132,7 +132,7 @@ def paper_line(row: dict[str, Any], facts: dict[str, Any]) -> PaperLine:
 
 def _map_for(store, list_name: str | None, collection: str | None, ids: list[str], progress: bool = False):
     """(stored map covering `ids`, None) or (None, why not)."""
-    from paperatlas.atlas import build_map
+    from paperatlas.atlas import build_map, map_is_current
 
     scope_list: str | None
     if list_name is not None:
@@ -147,6 +147,15 @@ def _map_for(store, list_name: str | None, collection: str | None, ids: list[str
         ]
         scope_list = min(covering)[1] if covering else None
     else:
+        scope_list = None
+    # a list holding every paper has the map of all papers (`map`, `open`): reuse that
+    # one when it is current instead of building the same papers' map again (minutes at
+    # 15k papers), unless the list's own is the one stored
+    if (
+        scope_list is not None
+        and store.count_papers(scope_list) == store.count_papers()
+        and (map_is_current(store, None) or not map_is_current(store, scope_list))
+    ):
         scope_list = None
     try:
         return build_map(store, list_name=scope_list, progress=progress), None

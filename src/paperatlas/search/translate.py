@@ -476,6 +476,14 @@ def is_current(vocab: Vocabulary, papers: int) -> bool:
     return papers >= 1 and abs(papers - vocab.papers) <= REBUILD_SHARE * max(vocab.papers, 1)
 
 
+def vocabulary_built(store, papers: int) -> bool:
+    """Whether a stored vocabulary serves the atlas's `papers` papers (read from its
+    meta, without loading it): what `build_vocabulary` would skip."""
+    meta = store.embed_model_meta(VOCAB_NAME)
+    built_from = int((meta or {}).get("papers") or 0)  # as is_current reads a loaded one
+    return meta is not None and papers >= 1 and abs(papers - built_from) <= REBUILD_SHARE * max(built_from, 1)
+
+
 def new_vocabulary(
     texts: Sequence[str],
     embed: Callable[[list[str]], np.ndarray],

@@ -103,6 +103,11 @@ class VectorRows(StoreBase):
             (name, data, json.dumps(meta or {}, ensure_ascii=False)),
         )
 
+    def embed_model_meta(self, name: str) -> dict[str, Any] | None:
+        """What put_embed_model stored beside a model (not the model itself), None if none."""
+        row = self.conn.execute("SELECT meta FROM embed_models WHERE name = ?", (name,)).fetchone()
+        return json.loads(row[0] or "{}") if row else None
+
     def get_embed_model(self, name: str) -> bytes | None:
         """A fitted embedding model stored with put_embed_model, None if there is none."""
         row = self.conn.execute("SELECT data FROM embed_models WHERE name = ?", (name,)).fetchone()

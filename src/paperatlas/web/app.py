@@ -29,7 +29,7 @@ from fastapi.staticfiles import StaticFiles
 
 from paperatlas.api import Atlas
 from paperatlas.assets import static_dir
-from paperatlas.web import api_routes, error_pages
+from paperatlas.web import api_routes, error_pages, status
 from paperatlas.web.context import WebContext
 from paperatlas.web.guard import RequestGuard
 from paperatlas.web.maps import MAP_CACHE_SECONDS, MapCache
@@ -61,7 +61,8 @@ SECURITY_HEADERS = {
 # writes and static files: PAPERATLAS_WEB_THREADS of them (default 1).
 WRITE_THREADS = 1
 GZIP_LEVEL = 5  # level 9 (Starlette's default) costs ~2x the CPU for ~3% smaller pages
-PAGE_GROUPS = (overview, map_page, papers, search, topics, api_routes)  # each with its `routes`
+# each with its `routes`
+PAGE_GROUPS = (overview, map_page, papers, search, topics, api_routes, status)
 
 
 def create_app(
@@ -99,6 +100,7 @@ def create_app(
         default_response_class=JSON,
     )
     app.state.web = web
+    app.state.signals = status.SignalWatch(atlas)  # /api/status, the search page's status line
     # Innermost first. Defence in depth behind escaping: pages may run only the app's own
     # scripts (CSP). The map's JSON shrinks ~4x with gzip. Pages are kept, compressed,
     # while the store and the loaded map stay the same.

@@ -178,6 +178,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Title written by paperatlas: the list gives none.",
         "zh": "标题由 paperatlas 生成：原列表没有标题。",
     },
+    # the search page while `paperatlas open` computes the heavier models (web/status.py)
+    "status_line": {
+        "en": "Search answers with {answering} now; still being computed: {pending}.",
+        "zh": "搜索目前使用：{answering}；仍在计算：{pending}。",
+    },
+    "status_left": {"en": "About {minutes} min left.", "zh": "约剩 {minutes} 分钟。"},
+    "status_vocabulary": {"en": "Chinese query terms", "zh": "中文查询词表"},
 }
 
 

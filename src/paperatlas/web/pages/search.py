@@ -12,6 +12,7 @@ from paperatlas.errors import PaperatlasError, SearchError
 from paperatlas.web.context import context
 from paperatlas.web.params import SEARCH_PAGE_SIZE, Name, Query_, SearchPage
 from paperatlas.web.routes import Routes
+from paperatlas.web.status import status_line, watch
 
 routes = Routes()
 NO_SEARCH: tuple[None, list[dict[str, Any]], None] = (None, [], None)  # an empty query
@@ -44,6 +45,8 @@ async def search_page(
         note=note,
         page=page,
         more=bool(result and result.get("total", 0) > page * SEARCH_PAGE_SIZE),
+        signals=watch(request).status(),
+        signal_line=status_line,
     )
 
 

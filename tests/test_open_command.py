@@ -1,0 +1,203 @@
+"""`paperatlas open`: from a file to a serving atlas in one command. The fast steps
+(add, facts, the fast model's vectors) run first and are skipped when done; the app
+answers searches at once and says which signals answer now (`/api/status`, the search
+page's line); the map and the heavier models are computed by background processes that
+end with the server, and a rerun does only what is left."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from faultkit import ROOT, SAMPLE, alive, cli_command, descendants, processes_using
+from paperatlas import Atlas
+from paperatlas.web.app import create_app
+from paperatlas.web.status import SignalWatch
+
+SERVING = re.compile(r"serving .* at (http://127\.0\.0\.1:\d+/)")
+
+
+def _quick_atlas(db: Path) -> Atlas:
+    atlas = Atlas(db)
+    atlas.quick_start([SAMPLE], list_name="sample")
+    return atlas
+
+
+def test_quick_start_makes_the_atlas_searchable_and_a_rerun_redoes_nothing(tmp_path):
+    with _quick_atlas(tmp_path / "a.db") as atlas:
+        status = atlas.search_status()
+        assert status.papers > 10
+        static = status.models[0]
+        assert (static.model, static.vectors, static.done) == ("static", status.papers, True)
+        assert [m.done for m in status.models[1:]] == [False, False]
+        assert status.pending == ["minilm-int8", "use-multilingual", "vocabulary"]
+        assert atlas.search("memory", k=3).hits  # keywords and the fast model answer now
+        again = atlas.quick_start([SAMPLE], list_name="sample")
+        assert again.added.added == 0 and again.enriched.enriched == 0 and again.embedded.embedded == 0
+
+
+def test_map_is_current_says_what_build_map_would_reuse(tmp_path):
+    with _quick_atlas(tmp_path / "a.db") as atlas:
+        assert not atlas.map_is_current()
+        assert atlas.build_map().built
+        assert atlas.map_is_current()
+        assert not atlas.build_map().built  # and build_map agrees
+        more = tmp_path / "more.jsonl"
+        more.write_text(json.dumps({"title": "A new paper", "abstract": "We study memory in agents. " * 5}))
+        assert atlas.add([more], list_name="more").added == 1
+        assert not atlas.map_is_current()  # a new paper: a new map
+
+
+def test_status_endpoint_and_search_page_say_what_answers_now(tmp_path):
+    db = tmp_path / "a.db"
+    _quick_atlas(db).close()
+    client = TestClient(create_app(db), base_url="http://127.0.0.1")  # a loopback Host, as the app wants
+    status = client.get("/api/status").json()
+    assert status["answering"] == ["keywords", "static"]
+    assert status["pending"] == ["minilm-int8", "use-multilingual", "vocabulary"]
+    assert status["complete"] is False and status["seconds_left"] is None
+    page = client.get("/search", params={"q": "memory"}).text
+    assert 'class="card-title"' in page  # search answers
+    line = re.search(r'id="signals">([^<]*)<', page)
+    assert line and "keywords, static now" in line.group(1) and "minilm-int8 (0%)" in line.group(1)
+    zh = client.get("/search", params={"q": "memory", "lang": "zh"}).text
+    assert "仍在计算" in zh
+
+
+def test_open_with_nothing_to_open_says_so_and_serves_nothing(cli, tmp_path, monkeypatch):
+    from paperatlas.web import server
+
+    monkeypatch.setattr(server, "run", lambda *a: pytest.fail("served an empty atlas"))
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("{}\n")
+    code, _, err = cli("open", empty, "--port", "0", "--no-browser")
+    assert code == 2 and "no papers to open" in err
+
+
+def test_time_left_comes_from_how_fast_vectors_land(tmp_path):
+    with _quick_atlas(tmp_path / "a.db") as atlas:
+        clock = [100.0]
+        watch = SignalWatch(atlas, clock=lambda: clock[0])
+        first = watch.status()
+        assert first["seconds_left"] is None  # nothing landed since the first look
+        n = first["papers"]
+        ids = atlas.store.all_ids()
+        half = ids[: n // 2]
+        # half the papers' minilm vectors land in 30 s: the other half and use's take 90 s more
+        atlas.store.put_vectors("minilm-int8", half, _unit_rows(len(half), 384), ["x"] * len(half))
+        atlas.store.conn.commit()
+        clock[0] = 130.0
+        later = watch.status()
+        left = (2 * n - len(half)) * 30.0 / len(half)
+        assert later["seconds_left"] == round(left)
+        assert later["models"][1]["vectors"] == len(half) and not later["models"][1]["done"]
+
+
+def _unit_rows(n: int, dim: int):
+    import numpy as np
+
+    rows = np.zeros((n, dim), dtype=np.float32)
+    rows[:, 0] = 1.0
+    return rows
+
+
+# -- the real command, as a process ------------------------------------------------------------
+
+
+def _start_open(db: Path, tmp_path: Path) -> tuple[subprocess.Popen, str]:
+    out = open(tmp_path / "open.out", "w+")  # noqa: SIM115 - read while the process runs
+    process = subprocess.Popen(
+        cli_command("open", SAMPLE, "--db", db, "--port", "0", "--no-browser"),
+        stdout=out,
+        stderr=subprocess.STDOUT,
+        cwd=ROOT,
+        env={**os.environ, "PAPERATLAS_WORKERS": "1"},
+    )
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        found = SERVING.search((tmp_path / "open.out").read_text())
+        if found:
+            break
+        assert process.poll() is None, (tmp_path / "open.out").read_text()
+        time.sleep(0.2)
+    else:
+        process.kill()
+        raise AssertionError("open did not start serving: " + (tmp_path / "open.out").read_text())
+    url = found.group(1)
+    deadline = time.time() + 60
+    while True:  # the socket listens at once; the app answers once it has loaded
+        try:
+            urllib.request.urlopen(url + "healthz", timeout=5).read()
+            return process, url
+        except OSError:
+            assert time.time() < deadline and process.poll() is None
+            time.sleep(0.2)
+
+
+def _get_json(url: str) -> dict:
+    return json.loads(urllib.request.urlopen(url, timeout=30).read())
+
+
+def _kill(process: subprocess.Popen) -> set[int]:
+    """SIGKILL the server; the processes it had started (to check they end with it)."""
+    below = descendants(process.pid)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    return below
+
+
+@pytest.mark.slow
+def test_open_serves_at_once_and_its_background_work_dies_with_it(tmp_path):
+    db = tmp_path / "open.db"
+    process, url = _start_open(db, tmp_path)
+    try:
+        page = urllib.request.urlopen(url + "search?q=memory", timeout=30).read().decode()
+        assert 'class="card-title"' in page
+        status = _get_json(url + "api/status")
+        assert "static" in status["answering"]
+        assert {m["model"] for m in status["models"]} == {"static", "minilm-int8", "use-multilingual"}
+        assert processes_using(str(db)) - {process.pid}, "no background process"
+    finally:
+        below = _kill(process)
+    deadline = time.time() + 10
+    while alive(below) and time.time() < deadline:
+        time.sleep(0.1)
+    assert not alive(below), "a background process outlived the server"
+    assert not processes_using(str(db))
+
+
+@pytest.mark.slow
+def test_a_rerun_skips_finished_steps_and_the_background_finishes_the_rest(tmp_path):
+    db = tmp_path / "open.db"
+    process, url = _start_open(db, tmp_path)
+    deadline = time.time() + 240
+    try:  # stop it once the first heavy model is stored, before the rest
+        while not _get_json(url + "api/status")["models"][1]["done"]:
+            assert time.time() < deadline
+            time.sleep(0.5)
+    finally:
+        _kill(process)
+    process, url = _start_open(db, tmp_path)
+    try:
+        first = (tmp_path / "open.out").read_text()
+        assert "(0 new); facts of 0 extracted, vectors of 0 computed" in first
+        deadline = time.time() + 240
+        while not (status := _get_json(url + "api/status"))["complete"]:
+            assert time.time() < deadline, status
+            time.sleep(0.5)
+        out = (tmp_path / "open.out").read_text()
+        assert "minilm-int8: embedded 0," in out  # done before the kill: kept, not redone
+        assert status["answering"] == ["keywords", "static", "minilm-int8", "use-multilingual"]
+        page = urllib.request.urlopen(url + "search?q=memory", timeout=30).read().decode()
+        assert 'id="signals"' not in page  # full quality: no status line
+    finally:
+        _kill(process)
