@@ -259,6 +259,18 @@ def test_json_nested_thousands_deep_is_one_line(cli, tmp_path, name, text):
         one_error_line(err, name)
 
 
+def test_html_nested_past_a_tree_walk_is_read_line_by_line(cli, tmp_path):
+    """Tags nested deeper than the record finder's tree walk can follow: the page is read line
+    by line, with a warning, never a traceback."""
+    path = tmp_path / "deep.html"
+    title = "<li><b>Deep Nesting Is Read Line By Line</b></li>"
+    path.write_text("<html><body><ul>" + title + "</ul>" + "<div>" * 20_000 + "text" + "</body></html>")
+    code, out, err = cli("inspect", path, use_db=False)
+    assert code == 0, err
+    assert "Traceback" not in out + err
+    assert "nested too deeply for the record finder" in out + err
+
+
 def test_json_nested_past_the_record_limit_is_skipped(cli, tmp_path):
     deep = {"title": "Deep", "abstract": "We nest."}
     value: object = 1

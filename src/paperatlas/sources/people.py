@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from paperatlas.errors import InputError
 from paperatlas.paper import Paper
 from paperatlas.sources import doctree
 from paperatlas.sources._io import iter_lines
@@ -97,7 +98,15 @@ def _best(
     text = "\n".join(line for _, line in raw)
     if raw and raw[0][0] > 1:  # front matter or a BOM line skipped: keep line numbers
         text = "\n" * (raw[0][0] - 1) + text
-    finding = find(parse(text), records, kinds)
+    try:
+        finding = find(parse(text), records, kinds)
+    except RecursionError:  # nesting deeper than a tree walk can follow (hostile, never a list)
+        if line_reader is None:
+            raise InputError(path, "nested deeper than paperatlas can read", 1) from None
+        if report is not None:
+            report.warnings.append("nested too deeply for the record finder: read line by line")
+        yield from line_reader()
+        return
     merged = merge_duplicates(finding.entries)
     found = [to_paper(path, e) for e in merged]
     new = estimate([p for p in found if not p.skip], text)
