@@ -259,16 +259,31 @@ def test_json_nested_thousands_deep_is_one_line(cli, tmp_path, name, text):
         one_error_line(err, name)
 
 
-def test_html_nested_past_a_tree_walk_is_read_line_by_line(cli, tmp_path):
-    """Tags nested deeper than the record finder's tree walk can follow: the page is read line
-    by line, with a warning, never a traceback."""
+def test_html_nested_tens_of_thousands_deep_reads_its_papers(cli, tmp_path):
+    """Tags nested far deeper than any page: the blocks past the tree's depth limit join the
+    block above them, so the page reads (its paper found) with no traceback."""
     path = tmp_path / "deep.html"
-    title = "<li><b>Deep Nesting Is Read Line By Line</b></li>"
+    title = "<li><b>Deep Nesting Is Read Without Recursion</b></li>"
     path.write_text("<html><body><ul>" + title + "</ul>" + "<div>" * 20_000 + "text" + "</body></html>")
     code, out, err = cli("inspect", path, use_db=False)
     assert code == 0, err
     assert "Traceback" not in out + err
-    assert "nested too deeply for the record finder" in out + err
+    assert "Deep Nesting Is Read Without Recursion" in out
+
+
+def test_html_tree_stops_nesting_at_its_depth_limit():
+    """Past MAX_HTML_DEPTH a block's content joins the deepest block kept: the tree (and every
+    walk of it) stays shallow however deep the page nests, and the text is kept."""
+    from paperatlas.sources.doctree import MAX_HTML_DEPTH, from_html
+
+    tree = from_html("<div>" * 20_000 + "deep text" + "</div>" * 20_000)
+    depth, deepest, level = 0, tree, [tree]
+    while level:
+        depth += 1
+        deepest = level[0]
+        level = [c for n in level for c in getattr(n, "children", []) if hasattr(c, "children")]
+    assert depth <= MAX_HTML_DEPTH + 2
+    assert "deep text" in repr(deepest)
 
 
 def test_json_nested_past_the_record_limit_is_skipped(cli, tmp_path):

@@ -96,6 +96,12 @@ class Node:
 # -- HTML ---------------------------------------------------------------------------------
 
 
+# Blocks nested deeper than this are read as part of the block above them: real pages nest a
+# few dozen deep, and a page of 100,000 nested tags would cost a walk of the whole stack at
+# every closing tag and a recursion per level later.
+MAX_HTML_DEPTH = 200
+
+
 class _HtmlTree(HTMLParser):
     def __init__(self, first_line: int = 1) -> None:
         super().__init__(convert_charrefs=True)
@@ -104,6 +110,7 @@ class _HtmlTree(HTMLParser):
         self.bold = self.italic = 0
         self.href: list[str | None] = []
         self.skip = 0
+        self.deeper = 0  # blocks opened past MAX_HTML_DEPTH and not yet closed
         self.first = first_line - 1
 
     def _line(self) -> int:
@@ -133,6 +140,9 @@ class _HtmlTree(HTMLParser):
             if tag == "span" and not attrs:
                 return  # a bare span is inline
             self._close_open_items(tag)
+            if len(self.stack) >= MAX_HTML_DEPTH and tag not in _VOID:
+                self.deeper += 1  # its content joins the deepest block kept
+                return
             node = self.stack[-1][1]
             node.children.append(child)
             if tag not in _VOID:
@@ -160,6 +170,8 @@ class _HtmlTree(HTMLParser):
         elif tag == "a":
             if self.href:
                 self.href.pop()
+        elif self.deeper and (tag in _KIND or tag in _BLOCKS or re.fullmatch(r"h[1-6]", tag)):
+            self.deeper -= 1
         elif any(t == tag for t, _ in self.stack[1:]):
             while self.stack[-1][0] != tag:
                 self.stack.pop()
