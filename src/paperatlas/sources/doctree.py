@@ -17,26 +17,12 @@ from dataclasses import dataclass, field
 from html import unescape
 from html.parser import HTMLParser
 
+from paperatlas.sources.html import NOT_CONTENT
 from paperatlas.sources.mdlines import label_name
 
-# Elements whose content is never part of a list's records.
-_SKIP = {
-    "script",
-    "style",
-    "nav",
-    "footer",
-    "noscript",
-    "svg",
-    "form",
-    "button",
-    "select",
-    "template",
-    "iframe",
-    "head",
-    "pre",
-    "code",
-    "textarea",
-}
+# Elements whose content is never part of a list's records: the HTML reader's, less asides
+# (the finder judges them like any other block), and code and form fields.
+_SKIP = (NOT_CONTENT - {"aside"}) | {"pre", "code", "textarea"}
 _KIND = {
     "ul": "list",
     "ol": "list",

@@ -13,7 +13,8 @@ from pathlib import Path
 
 from paperatlas.sources._io import iter_lines
 
-_SKIP = {
+# Elements whose content is never a list's paper (the record finder's tree skips them too).
+NOT_CONTENT = {
     "script",
     "style",
     "nav",
@@ -95,7 +96,7 @@ class _ToLines(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in _VOID and tag not in ("br", "hr"):
             return
-        if self.skip_depth or tag in _SKIP:
+        if self.skip_depth or tag in NOT_CONTENT:
             if tag not in _VOID:
                 self.skip_depth += 1
             return
@@ -134,7 +135,7 @@ class _ToLines(HTMLParser):
 
     def handle_endtag(self, tag: str) -> None:
         if self.skip_depth:
-            if tag in _SKIP or tag not in _VOID:
+            if tag in NOT_CONTENT or tag not in _VOID:
                 self.skip_depth -= 1
             return
         if re.fullmatch(r"h[1-6]", tag):
