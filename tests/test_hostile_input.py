@@ -286,6 +286,14 @@ def test_html_tree_stops_nesting_at_its_depth_limit():
     assert "deep text" in repr(deepest)
 
 
+def test_a_marked_section_that_is_not_cdata_is_text():
+    """`<![img](x.png)` (an image one `!` too close to a `<`): Python's HTMLParser fails an
+    assertion on any `<![` but CDATA; the tree reads it as text."""
+    from paperatlas.sources.doctree import from_html
+
+    assert "![img](x.png)" in repr(from_html("<details>\n<![img](x.png) a paper"))
+
+
 def test_json_nested_past_the_record_limit_is_skipped(cli, tmp_path):
     deep = {"title": "Deep", "abstract": "We nest."}
     value: object = 1

@@ -173,9 +173,14 @@ class _HtmlTree(HTMLParser):
         self.stack[-1][1].children.append(Span(text, self.bold > 0, self.italic > 0, href))
 
 
+# `<![` opens a marked section only as `<![CDATA[`; any other (`<![img](x.png)` in Markdown)
+# makes Python's HTMLParser fail an assertion instead of reading it as text
+_NOT_CDATA = re.compile(r"<!\[(?!CDATA\[)")
+
+
 def from_html(text: str, first_line: int = 1) -> Node:
     parser = _HtmlTree(first_line)
-    parser.feed(text)
+    parser.feed(_NOT_CDATA.sub("&lt;![", text))
     parser.close()
     return _shape(parser.root)
 
