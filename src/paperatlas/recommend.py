@@ -47,7 +47,7 @@ EMBEDDING_WEIGHT = 1.0  # relative weight of the embedding block vs the TF-IDF b
 TFIDF_VERSION = "tfidf-v1"  # part of the cache key: change when tfidf_matrix changes
 # each model's weight, over the most weighted stored one's (the classifier's), measured by
 # benchmarks/recommend_eval.py --mix: MiniLM at 0.5 was best on the tuning half of its
-# users and worse than none on the test half (docs/benchmarks.md, issue 39)
+# users and worse than none on the test half (docs/benchmarks.md, recommendations)
 MINILM_WEIGHT = 0.0
 RECOMMEND_WEIGHTS: dict[str, float] = {"static": 1.0, "minilm-int8": MINILM_WEIGHT, "use-multilingual": 0.0}
 SVM_C = 0.01  # strong regularisation: few positives (0.1 and 1 did worse in the benchmark)
