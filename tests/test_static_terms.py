@@ -140,3 +140,23 @@ def test_batch_counts_equal_the_per_text_counts(model, ngram_max):
     batch_vectors = np.asarray(got @ model.table, dtype=np.float32)
     batch_norms = np.maximum(np.linalg.norm(batch_vectors, axis=1, keepdims=True), 1e-12)
     assert np.abs(batch_vectors / batch_norms - one_by_one / norms).max() <= 1e-6
+
+
+def test_stopwords_read_from_sklearns_file_without_ast(monkeypatch):
+    """The list scikit-learn ships, read by tokens: CPython 3.11's ast.parse can fail when two
+    threads parse at once (a server's threads, a test's), so this path must not use it."""
+    import ast
+
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    from paperatlas.embed import terms
+
+    def no_parse(*args, **kwargs):
+        raise AssertionError("ast.parse called")
+
+    monkeypatch.setattr(ast, "parse", no_parse)
+    terms.english_stopwords.cache_clear()
+    try:
+        assert terms.english_stopwords() == ENGLISH_STOP_WORDS
+    finally:
+        terms.english_stopwords.cache_clear()
