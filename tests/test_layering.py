@@ -76,9 +76,24 @@ def _resolve_from(node: ast.ImportFrom, module: str, is_package: bool) -> str:
     return ".".join(base + ([node.module] if node.module else []))
 
 
+def parse(path: Path) -> ast.Module:
+    """ast.parse, again if CPython 3.11's AST builder trips on another thread's parse: its depth
+    counter is one per interpreter, and a server thread an earlier test left (formatting a
+    traceback parses the failing line) can run between ("AST constructor recursion depth
+    mismatch", seen in CI). The text is the same, so a second parse is the answer."""
+    text = path.read_text(encoding="utf-8")
+    for attempt in range(3):
+        try:
+            return ast.parse(text, filename=str(path))
+        except SystemError:
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
 def imports_of(module: str, path: Path, modules: set[str]) -> dict[str, int]:
     """The library modules `module` imports -> the first line that does, from the whole AST."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    tree = parse(path)
     is_package = path.name == "__init__.py"
     found: dict[str, int] = {}
 
