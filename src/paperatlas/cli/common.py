@@ -49,6 +49,11 @@ DbOption = Annotated[
     ),
 ]
 # `ls`, `search`, `similar`: the one code-link filter
+# `add` and `open`: the list the files go into
+NewListOption = Annotated[
+    str | None,
+    typer.Option("--list", "-l", help="List name (default: each file's name without suffixes)."),
+]
 CodeOption = Annotated[
     bool | None,
     typer.Option(

@@ -17,6 +17,7 @@ from paperatlas.api import Atlas
 from paperatlas.cli.common import (
     CodeOption,
     DbOption,
+    NewListOption,
     UserError,
     app,
     check_output,
@@ -60,10 +61,7 @@ def add(
             parser=input_path,
         ),
     ],
-    list_name: Annotated[
-        str | None,
-        typer.Option("--list", "-l", help="List name (default: each file's name without suffixes)."),
-    ] = None,
+    list_name: NewListOption = None,
     db: DbOption = None,
     no_enrich: Annotated[
         bool, typer.Option("--no-enrich", help="Skip extracting facts after adding.")

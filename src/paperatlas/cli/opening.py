@@ -20,6 +20,7 @@ from rich.text import Text
 
 from paperatlas.cli.common import (
     DbOption,
+    NewListOption,
     UserError,
     app,
     console,
@@ -44,10 +45,7 @@ def open_command(
             parser=input_path,
         ),
     ],
-    list_name: Annotated[
-        str | None,
-        typer.Option("--list", "-l", help="List name (default: each file's name without suffixes)."),
-    ] = None,
+    list_name: NewListOption = None,
     port: Annotated[int, typer.Option(help="Port to listen on (0: any free one).", min=0, max=65535)] = 8765,
     no_browser: Annotated[
         bool, typer.Option("--no-browser", help="Serve without opening a browser window.")
