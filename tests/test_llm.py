@@ -175,6 +175,9 @@ def test_a_killed_run_resumes_with_nothing_lost_or_repeated(tmp_path):
         assert run.poll() is None and 300 <= stored < 1000, "killed mid-run"
         run.send_signal(signal.SIGKILL)
         run.wait()
+        # answers stored between the last count and the kill belong to the first run
+        with sqlite3.connect(db) as conn:
+            stored = conn.execute("SELECT count(*) FROM llm_results").fetchone()[0]
         asked_before = sum(stub.requests.values())
         assert stub.most_in_flight == 8  # eight calls at a time
         resumed = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
