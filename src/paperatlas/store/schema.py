@@ -392,6 +392,28 @@ MIGRATIONS: list[str] = [
         records TEXT NOT NULL
     );
     """,
+    # what a person keeps about a paper: a triage state, a Markdown note, tags. No foreign
+    # key to papers on purpose: removing a list and adding it again (same ids) finds them
+    # again, and merging twins moves them to the kept id instead of dropping them.
+    """
+    CREATE TABLE IF NOT EXISTS paper_state (
+        paper_id TEXT PRIMARY KEY,
+        state TEXT NOT NULL CHECK (state IN ('read', 'skipped', 'saved')),
+        updated_at TEXT NOT NULL DEFAULT (datetime('now'))
+    );
+    CREATE TABLE IF NOT EXISTS paper_notes (
+        paper_id TEXT PRIMARY KEY,
+        note TEXT NOT NULL,
+        updated_at TEXT NOT NULL DEFAULT (datetime('now'))
+    );
+    CREATE TABLE IF NOT EXISTS paper_tags (
+        paper_id TEXT NOT NULL,
+        tag TEXT NOT NULL,
+        created_at TEXT NOT NULL DEFAULT (datetime('now')),
+        PRIMARY KEY (paper_id, tag)
+    );
+    CREATE INDEX IF NOT EXISTS paper_tags_tag ON paper_tags(tag);
+    """,
 ]
 
 # The oldest schema a read-only open uses as it is: the migrations after it only add
