@@ -19,10 +19,11 @@ from typing import Annotated, Any
 from fastapi import HTTPException, Query
 from fastapi.exceptions import RequestValidationError
 
+from paperatlas.filters import KINDS as KINDS
+
 PAGE_SIZE = 50
 SEARCH_PAGE_SIZE = 10  # as most search pages; each hit's highlighted snippet is costly
 SORTS = ("list", "title", "rating", "name")
-KINDS = ("method", "benchmark", "dataset", "analysis", "theory")
 MAX_PAGE = 10_000  # /papers: 500k papers deep
 MAX_SEARCH_PAGE = 100  # /search: the 1,000 best hits
 MAX_API_K = 100
