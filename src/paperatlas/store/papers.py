@@ -485,7 +485,11 @@ class PaperRows(StoreBase):
         elif state == "unread":
             if personal:
                 clauses.append(
-                    ("p.id NOT IN (SELECT paper_id FROM paper_state WHERE state IN ('read', 'skipped'))", [])
+                    (
+                        "NOT EXISTS (SELECT 1 FROM paper_state ps WHERE ps.paper_id = p.id "
+                        "AND ps.state IN ('read', 'skipped'))",
+                        [],
+                    )
                 )
         elif state is not None:
             if not personal:
