@@ -744,24 +744,6 @@ class Atlas:
 
         return map_reader(self.store, scope)
 
-    # papers a big map shows first (the web map's overview, the standalone HTML's sample)
-    MAP_OVERVIEW = 16_000
-
-    @staticmethod
-    def map_priority_order(fine: Any, key: Any) -> Any:
-        """A map's papers in the order a big map draws them (atlas/sample.py): positions,
-        from each paper's fine topic and a hash of its id; every prefix a sample of every
-        fine topic."""
-        from paperatlas.atlas.sample import priority_order
-
-        return priority_order(fine, key)
-
-    def map_view(self, stored: dict[str, Any]) -> dict[str, Any]:
-        """A stored map as the web page draws it: topics per level and one row per paper."""
-        from paperatlas.atlas import map_view
-
-        return map_view(stored, self.store)
-
     def liked_ids(self, collection: str = "likes") -> set[str]:
         """The ids of the papers liked (not disliked) in a collection."""
         from paperatlas.recommend import liked_ids

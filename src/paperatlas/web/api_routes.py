@@ -43,11 +43,9 @@ async def api_map(request: Request, list: Name = None):
     points = stored["points"]
     chinese = request.query_params.get("lang") == "zh"  # the map page's own language
     if points.n <= FULL_MAP:
-        full = web.atlas.stored_map(stored["scope"])
+        full = stored["reader"].full_view()
         if full is not None:
-            return JSON(
-                Atlas.zh_map_labels(web.atlas.map_view(full)) if chinese else web.atlas.map_view(full)
-            )
+            return JSON(Atlas.zh_map_labels(full) if chinese else full)
     view = stored["reader"].view_head()
     if chinese:
         view = Atlas.zh_map_labels(view)
