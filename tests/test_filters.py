@@ -134,6 +134,7 @@ def test_filters_refuse_values_no_paper_can_have():
         has_code=False, state="saved"
     )
     assert set(STATES) == {"read", "skipped", "saved", "liked", "unread"}
+    assert Filters.parse(tag=" #To  Cite ").tag == "to-cite"  # as tags are stored
 
 
 # every filter, as the CLI's options and as a page's query parameters

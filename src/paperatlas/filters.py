@@ -9,7 +9,8 @@ into SQL in one place (store/papers.py). Every field left None lets every paper 
 - `kind`: the kind of contribution the facts name (one of KINDS).
 - `decision`: decisions starting with this ("Accept" takes Oral and Poster).
 - `has_code`: True only papers linking their code, False only those that do not.
-- `tag`: papers carrying this tag (exactly as stored).
+- `tag`: papers carrying this tag; typed text is read as tags are stored (`tag_key`: NFKC,
+  lower case, a leading '#' dropped, spaces as '-'), so "#To Cite" finds "to-cite".
 - `state`: one of STATES:
   `read`, `skipped`, `saved` — the triage state a person set;
   `liked` — liked (not disliked) in the 'likes' collection;
@@ -21,6 +22,8 @@ into SQL in one place (store/papers.py). Every field left None lets every paper 
 from __future__ import annotations
 
 import dataclasses
+import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -79,7 +82,7 @@ class Filters:
             kind=_text(kind),
             decision=_text(decision),
             has_code=_flag(has_code),
-            tag=_text(tag),
+            tag=tag_key(tag),
             state=_text(state),
         )
 
@@ -97,6 +100,14 @@ class Filters:
 
 
 ALL_PAPERS = Filters()
+
+
+def tag_key(text: str | None) -> str | None:
+    """A tag as typed, written the way tags are stored (None: no tag)."""
+    if text is None:
+        return None
+    key = unicodedata.normalize("NFKC", str(text)).strip().lstrip("#").strip().lower()
+    return re.sub(r"\s+", "-", key) or None
 
 
 def _text(value: str | None) -> str | None:
