@@ -119,3 +119,26 @@ def test_a_traditional_query_is_searched_as_its_simplified_twin(
     assert [h.id for h in S.search(store, traditional, k=3).hits] == [
         h.id for h in S.search(store, simplified, k=3).hits
     ]
+
+
+def test_a_search_config_can_search_a_query_as_typed(embedded_search_atlas):
+    """What benchmarks/search_requests.py measures its baseline with: a SearchConfig that
+    keeps the request's words, or its traditional characters, instead of overwriting the
+    engine's functions."""
+    store = embedded_search_atlas.store
+
+    def cut(r) -> bool:
+        return any("the words asking for papers left out" in n for n in r.notes)
+
+    def simplified(r) -> bool:
+        return any("in simplified characters" in n for n in r.notes)
+
+    request = "有哪些关于联邦学习的论文？"
+    assert cut(S.candidate_rankings(store, request, config=S.SearchConfig(glossary=False)))
+    assert not cut(
+        S.candidate_rankings(store, request, config=S.SearchConfig(glossary=False, topic_framing=False))
+    )
+    assert simplified(S.candidate_rankings(store, "聯邦學習", config=S.SearchConfig(glossary=False)))
+    assert not simplified(
+        S.candidate_rankings(store, "聯邦學習", config=S.SearchConfig(glossary=False, simplify=False))
+    )

@@ -168,7 +168,7 @@ def candidate_rankings(
     return r
 
 
-def answering_signals(r: Rankings, minilm_model: str = MINILM_MODEL) -> list[str]:
+def answering_signals(r: Rankings) -> list[str]:
     """The signals that ranked some paper for this query: "keywords", "names" (a paper's
     own name in the query) and each vector model, in that order."""
     found = ["keywords"] if r.keyword else []
@@ -177,7 +177,7 @@ def answering_signals(r: Rankings, minilm_model: str = MINILM_MODEL) -> list[str
     if r.english_model and (r.translated or r.feedback or r.expansion):
         models.append(r.english_model)
     if r.minilm:
-        models.append(minilm_model)
+        models.append(MINILM_MODEL)
     return found + list(dict.fromkeys(models))
 
 
