@@ -109,6 +109,7 @@ class WebContext:
                     "liked": r["id"] in liked,
                     "why": r.get("why"),
                     "snippet": r.get("snippet"),
+                    "abstract": r.get("abstract"),  # the gist's stand-in where there is none
                     "title_only": title_only(r),
                 }
             )
