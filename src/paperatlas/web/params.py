@@ -1,4 +1,5 @@
-"""The pages' query parameters: their types, bounds and the values a filter may take.
+"""The pages' query parameters: their types and bounds (the values a paper filter may take:
+paperatlas/filters.py, read by web/filtering.py).
 
 Anything out of bounds or of the wrong type is a 400 with one short line
 (`parameter_message`, used by error_pages.bad_parameter). Deep pages cost: a search
@@ -18,8 +19,6 @@ from typing import Annotated, Any
 
 from fastapi import HTTPException, Query
 from fastapi.exceptions import RequestValidationError
-
-from paperatlas.filters import KINDS as KINDS
 
 PAGE_SIZE = 50
 SEARCH_PAGE_SIZE = 10  # as most search pages; each hit's highlighted snippet is costly
