@@ -107,3 +107,11 @@ def test_the_search_page_says_which_signals_answered(client):
     assert "keywords" in api["signals"] and "lsa" in api["signals"]
     html = client.get("/search", params={"q": "oversmoothing graph", "method": "x", "lang": "zh"}).text
     assert "检索信号" in html and "关键词" in html
+
+
+def test_a_hostile_filter_value_is_shown_as_text(client):
+    hostile = '"><script>alert(1)</script>'
+    for path in ("/search", "/papers"):
+        answer = client.get(path, params={"q": "graph", "tag": hostile})
+        assert answer.status_code == 200, path
+        assert "<script>alert(1)" not in answer.text and "&lt;script&gt;alert(1)" in answer.text, path
