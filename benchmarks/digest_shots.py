@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from paperatlas.api import Atlas  # noqa: E402
+from paperatlas.filters import Filters  # noqa: E402
 
 CHROMIUM_FLAGS = [
     "--headless",
@@ -66,7 +67,7 @@ def ensure_atlas(db: Path, data: Path, vectors: Path, model: str, started: float
 
         matrix = np.load(vectors / f"{model}.npy")
         ids = json.loads((vectors / "ids.json").read_text())
-        rows = {p["id"]: p for p in store.iter_papers(list_name="iclr2026")}
+        rows = {p["id"]: p for p in store.iter_papers(filters=Filters(list_name="iclr2026"))}
         have = [(i, pid) for i, pid in enumerate(ids) if pid in rows]
         with store.transaction():
             store.put_vectors(
@@ -127,7 +128,9 @@ def main() -> None:
 
     # a 500-paper collection: a reader of generative models, RL and robotics papers
     areas = {"generative models", "reinforcement learning", "applications to robotics, autonomy, planning"}
-    candidates = [p["id"] for p in store.iter_papers(list_name="iclr2026") if p.get("area") in areas]
+    candidates = [
+        p["id"] for p in store.iter_papers(filters=Filters(list_name="iclr2026")) if p.get("area") in areas
+    ]
     chosen = random.Random(0).sample(candidates, 500)
     store.conn.execute("DELETE FROM marks WHERE collection = 'reading500'")
     atlas.like(chosen, collection="reading500")

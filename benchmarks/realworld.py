@@ -27,6 +27,8 @@ import time
 import unicodedata
 from pathlib import Path
 
+from paperatlas.filters import Filters
+
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_DIR = REPO.parent / "shared" / "realworld"
 DEFAULT_BASE = Path("/tmp/paperatlas-base/src")
@@ -110,7 +112,7 @@ def measure(path: Path, samples: list[dict]) -> dict:
             report = atlas.add([path], list_name="rw", enrich=False)
             errors = report.errors
             out["warnings"] = [w for f in report.files for w in f.warnings]
-            stored = atlas.papers(list_name="rw")
+            stored = atlas.papers(filters=Filters(list_name="rw"))
         except Exception as exc:
             errors, stored = [str(exc).splitlines()[0]], []
         finally:

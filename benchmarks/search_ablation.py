@@ -82,21 +82,27 @@ def main() -> None:
     for q in queries:
         text = q["query"]
         sets["new"][q["qid"]] = S.candidate_rankings(
-            store, text, allowed=allowed, fusion={"feedback_weight": 1.0}
+            store, text, allowed=allowed, config=S.SearchConfig(fusion={"feedback_weight": 1.0})
         )
         sets["before"][q["qid"]] = S.candidate_rankings(
-            store, text, allowed=allowed, glossary=True, learned=False, fusion=BEFORE
+            store, text, allowed=allowed, config=S.SearchConfig(glossary=True, learned=False, fusion=BEFORE)
         )
         sets["glossary"][q["qid"]] = (
             S.candidate_rankings(
-                store, text, allowed=allowed, glossary=True, learned=False, fusion={"feedback_weight": 1.0}
+                store,
+                text,
+                allowed=allowed,
+                config=S.SearchConfig(glossary=True, learned=False, fusion={"feedback_weight": 1.0}),
             )
             if q.get("lang") == "zh"
             else sets["new"][q["qid"]]
         )
         sets["nooverride"][q["qid"]] = (
             S.candidate_rankings(
-                store, text, allowed=allowed, fusion={"feedback_weight": 1.0}, glossary_overrides=False
+                store,
+                text,
+                allowed=allowed,
+                config=S.SearchConfig(fusion={"feedback_weight": 1.0}, glossary_overrides=False),
             )
             if q.get("lang") == "zh"
             else sets["new"][q["qid"]]

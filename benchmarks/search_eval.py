@@ -124,7 +124,9 @@ def rankings_for(store, queries: list[dict], allowed: set[str] | None) -> dict[s
 def untranslated_rankings(store, queries: list[dict], allowed: set[str] | None) -> dict[str, S.Rankings]:
     """Rankings of the non-English queries as typed (no translation at all)."""
     return {
-        q["qid"]: S.candidate_rankings(store, q["query"], allowed=allowed, glossary=False, learned=False)
+        q["qid"]: S.candidate_rankings(
+            store, q["query"], allowed=allowed, config=S.SearchConfig(glossary=False, learned=False)
+        )
         for q in queries
         if q.get("lang", "en") != "en"
     }
@@ -137,7 +139,10 @@ def before_rankings(store, queries: list[dict], allowed: set[str] | None) -> dic
 
     return {
         q["qid"]: S.candidate_rankings(
-            store, q["query"], allowed=allowed, glossary=True, learned=False, fusion=BEFORE
+            store,
+            q["query"],
+            allowed=allowed,
+            config=S.SearchConfig(glossary=True, learned=False, fusion=BEFORE),
         )
         for q in queries
     }
@@ -269,7 +274,9 @@ def main() -> None:
 
     t = time.perf_counter()
     rankings = {
-        q["qid"]: S.candidate_rankings(store, q["query"], allowed=allowed, glossary=not args.no_glossary)
+        q["qid"]: S.candidate_rankings(
+            store, q["query"], allowed=allowed, config=S.SearchConfig(glossary=not args.no_glossary)
+        )
         for q in queries
     }
     typed = untranslated_rankings(store, queries, allowed)

@@ -34,7 +34,10 @@ def main() -> None:
     )
     t = time.perf_counter()
     ranked = {
-        q["qid"]: S.candidate_rankings(store, q["query"], fusion={"feedback_weight": 1.0}) for q in queries
+        q["qid"]: S.candidate_rankings(
+            store, q["query"], config=S.SearchConfig(fusion={"feedback_weight": 1.0})
+        )
+        for q in queries
     }
     print(f"rankings in {time.perf_counter() - t:.0f}s", flush=True)
     types = ("term", "title", "paraphrase")

@@ -153,15 +153,23 @@ def rankings(store, queries: list[dict], log=print) -> dict[str, dict]:
         text, zh = q["query"], q.get("lang") == "zh"
         # feedback on: its list is computed, so tuning can weigh it (0 drops it again)
         item = {
-            "new": S.candidate_rankings(store, text, glossary=True, fusion=WITH_FEEDBACK),
-            "before": S.candidate_rankings(store, text, glossary=True, learned=False, fusion=BEFORE),
+            "new": S.candidate_rankings(
+                store, text, config=S.SearchConfig(glossary=True, fusion=WITH_FEEDBACK)
+            ),
+            "before": S.candidate_rankings(
+                store, text, config=S.SearchConfig(glossary=True, learned=False, fusion=BEFORE)
+            ),
         }
         # the plain baseline's MiniLM list: the query as the model embeds it (search
         # adapts a MiniLM query first, search/query_adapter.py)
         item["minilm_typed"] = plain_minilm(store, text)
         if zh:
-            item["new_noglossary"] = S.candidate_rankings(store, text, glossary=False, fusion=WITH_FEEDBACK)
-            item["typed"] = S.candidate_rankings(store, text, glossary=False, learned=False, fusion=BEFORE)
+            item["new_noglossary"] = S.candidate_rankings(
+                store, text, config=S.SearchConfig(glossary=False, fusion=WITH_FEEDBACK)
+            )
+            item["typed"] = S.candidate_rankings(
+                store, text, config=S.SearchConfig(glossary=False, learned=False, fusion=BEFORE)
+            )
         out[q["qid"]] = item
         if n % 200 == 0:
             log(f"  rankings: {n}/{len(queries)} queries, {time.perf_counter() - t:.0f}s")

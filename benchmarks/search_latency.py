@@ -34,6 +34,7 @@ import numpy as np
 
 from paperatlas import search as S
 from paperatlas.embed import index as I
+from paperatlas.filters import Filters
 from paperatlas.search.vectors import embed_query, one_blas_thread
 from search_common import DEFAULT_DATA, REPO, build_store
 
@@ -130,7 +131,7 @@ def small_case(store, queries: list[dict], rounds: int, other: OtherTree | None 
     )
     for q in ("warm up", "热身"):  # load each model once; not timed
         S.search(store, q)
-        S.search(store, q, fusion=BEFORE, learned=False)
+        S.search(store, q, config=S.SearchConfig(fusion=BEFORE, learned=False))
         if other:
             other.search(q)
     # every signal on (this version), and in the same rounds, alternating per query, the
@@ -150,7 +151,7 @@ def small_case(store, queries: list[dict], rounds: int, other: OtherTree | None 
                 else:
                     fusion, learned = (None, True) if run == "new" else (BEFORE, False)
                     t0, c0 = time.perf_counter(), time.process_time()
-                    S.search(store, q["query"], k=20, fusion=fusion, learned=learned)
+                    S.search(store, q["query"], k=20, config=S.SearchConfig(fusion=fusion, learned=learned))
                     wall, c = 1000 * (time.perf_counter() - t0), 1000 * (time.process_time() - c0)
                 times[(run, kind)].append(wall)
                 cpu[(run, kind)].append(c)
@@ -177,7 +178,7 @@ def small_case(store, queries: list[dict], rounds: int, other: OtherTree | None 
         )
     t = time.perf_counter()
     for q in queries:
-        S.search(store, q["query"], k=20, decision="Accept")
+        S.search(store, q["query"], k=20, filters=Filters(decision="Accept"))
     print(f"  with a filter (decision=Accept): mean {1000 * (time.perf_counter() - t) / len(queries):.1f} ms")
 
     # the vector part alone, exact numpy vs ANN, on the real vectors of the default model

@@ -63,7 +63,7 @@ def main() -> None:
         top1 = top10 = 0
         misses = []
         for pid, name in unique:
-            hits = [h.id for h in S.search(store, name, k=10, fusion=fusion).hits]
+            hits = [h.id for h in S.search(store, name, k=10, config=S.SearchConfig(fusion=fusion)).hits]
             top1 += bool(hits) and hits[0] == pid
             top10 += pid in hits
             if not hits or hits[0] != pid:

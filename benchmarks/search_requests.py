@@ -22,11 +22,10 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-from contextlib import contextmanager
 
 import opencc
 
-from paperatlas.search import engine
+from paperatlas import search as S
 from paperatlas.store import Store
 from search_common import CACHE, REPO
 from search_known import KNOWN, split_of
@@ -35,21 +34,17 @@ from search_zh_tune import evaluate
 REQUESTS = REPO / "benchmarks" / "queries" / "requests.json"
 
 
-@contextmanager
-def as_typed(attribute: str):
-    """Search the query as typed: `engine.<attribute>` (topic_part, to_simplified) leaves it
-    as it is."""
-    ready = getattr(engine, attribute)
-    setattr(engine, attribute, lambda query: query)
-    try:
-        yield
-    finally:
-        setattr(engine, attribute, ready)
+# the query as typed: the words asking for papers kept, or traditional characters kept
+KEEP_FRAMING = S.SearchConfig(topic_framing=False)
+KEEP_TRADITIONAL = S.SearchConfig(simplify=False)
 
 
-def mrr(store, queries: list[dict], template: str, glossary: bool = True) -> float:
-    """MRR@10 of the queries, each wrapped in `template`."""
-    return evaluate(store, [{**q, "query": template.format(q["query"])} for q in queries], glossary)[0]
+def mrr(
+    store, queries: list[dict], template: str, glossary: bool = True, config: S.SearchConfig = S.SHIPPED
+) -> float:
+    """MRR@10 of the queries, each wrapped in `template`, searched with `config`."""
+    wrapped = [{**q, "query": template.format(q["query"])} for q in queries]
+    return evaluate(store, wrapped, glossary, config)[0]
 
 
 def main() -> None:
@@ -85,8 +80,7 @@ def main() -> None:
                     settings = [("on", True)] + ([("off", False)] if lang == "zh" else [])
                     for label, glossary in settings:
                         cut = mrr(store, load[lang], template, glossary)
-                        with as_typed("topic_part"):
-                            whole = mrr(store, load[lang], template, glossary)
+                        whole = mrr(store, load[lang], template, glossary, KEEP_FRAMING)
                         key = f"{lang} {label}" if lang == "zh" else lang
                         means.setdefault(key + " cut", []).append(cut)
                         means.setdefault(key + " whole", []).append(whole)
@@ -101,8 +95,7 @@ def main() -> None:
         traditional = [{**q, "query": to_traditional(q["query"])} for q in load["zh"]]
         for label, glossary in (("on", True), ("off", False)):
             ready = mrr(store, traditional, "{}", glossary)
-            with as_typed("to_simplified"):
-                typed = mrr(store, traditional, "{}", glossary)
+            typed = mrr(store, traditional, "{}", glossary, KEEP_TRADITIONAL)
             print(
                 f"traditional ({split}), glossary {label}: written simplified {ready:.3f} vs as typed {typed:.3f}"
             )

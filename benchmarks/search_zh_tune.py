@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import dataclasses
 import itertools
 import json
 import os
@@ -31,11 +32,14 @@ from search_known import KNOWN, rank_of, split_of
 K = 10
 
 
-def evaluate(store, queries, glossary: bool) -> tuple[float, float]:
+def evaluate(store, queries, glossary: bool, config: S.SearchConfig = S.SHIPPED) -> tuple[float, float]:
+    """(MRR@10, recall@10) of the queries, searched with `config` (its glossary switch
+    set to `glossary`)."""
+    config = dataclasses.replace(config, glossary=glossary)
     rr, hit = [], []
     for q in queries:
-        r = S.candidate_rankings(store, q["query"], glossary=glossary)
-        top = [p for p, _ in S.fuse_rankings(r)[0][:K]]
+        r = S.candidate_rankings(store, q["query"], config=config)
+        top = [p for p, _ in S.fuse_rankings(r, config.fusion_overrides())[0][:K]]
         rank = rank_of(top, q["target"])
         rr.append(1.0 / rank if rank else 0.0)
         hit.append(1.0 if rank else 0.0)

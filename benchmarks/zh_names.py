@@ -8,7 +8,7 @@ word that carries the name, written as a test list (search never reads it). Each
 whose word the atlas's vocabulary holds is translated with the glossary off
 (search/translate.py `translate`, as a Chinese query is), and counts as right when that
 word, by its light stem, is among the translation's words. Baseline in the same run: the
-same lookup with NAME_TERMS off (CC-CEDICT's senses and the multilingual model's nearest
+same lookup without the names' words (`translate(..., names=False)`: CC-CEDICT's senses and the multilingual model's nearest
 terms only). Also printed: each phrase's terms in both runs.
 """
 
@@ -30,11 +30,12 @@ def read_eponyms(path: Path = EPONYMS) -> list[tuple[str, str]]:
     ]
 
 
-def translated_words(store, phrases: list[str], embed) -> list[list[str]]:
-    """Each phrase's English terms as a Chinese query gets them (glossary off)."""
+def translated_words(store, phrases: list[str], embed, names: bool = True) -> list[list[str]]:
+    """Each phrase's English terms as a Chinese query gets them (glossary off; `names=False`:
+    without the words made from names)."""
     out = []
     for phrase in phrases:
-        found = X.translate(store, phrase, embed)
+        found = X.translate(store, phrase, embed, names=names)
         out.append(list(found.terms) if found else [])
     return out
 
@@ -51,16 +52,12 @@ def main() -> None:
     phrases = [zh for zh, _ in pairs]
     embed = query_backend(store, MULTILINGUAL_MODEL).embed
     with_names = translated_words(store, phrases, embed)
-    X.NAME_TERMS = False
-    try:
-        without = translated_words(store, phrases, embed)
-    finally:
-        X.NAME_TERMS = True
+    without = translated_words(store, phrases, embed, names=False)
     right = sum(names_word(t, en) for t, (_, en) in zip(with_names, pairs))
     base = sum(names_word(t, en) for t, (_, en) in zip(without, pairs))
     print(f"{len(pairs)} of {len(read_eponyms())} eponymous phrases whose word the vocabulary of {db} holds")
     print(
-        f"the name's word among the terms: {right} of {len(pairs)} with NAME_TERMS; baseline without: {base}"
+        f"the name's word among the terms: {right} of {len(pairs)} with the names' words; baseline without: {base}"
     )
     for (zh, en), a, b in zip(pairs, with_names, without):
         mark = {(True, False): "+", (False, True): "-"}.get((names_word(a, en), names_word(b, en)), " ")

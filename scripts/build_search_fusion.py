@@ -117,7 +117,9 @@ def collect(store, queries: list[dict], cache: Path) -> dict[str, S.Rankings]:
     t = time.perf_counter()
     for n, q in enumerate(queries, start=1):
         if q["qid"] not in done:
-            done[q["qid"]] = S.candidate_rankings(store, q["query"], fusion={"learned": True})
+            done[q["qid"]] = S.candidate_rankings(
+                store, q["query"], config=S.SearchConfig(fusion={"learned": True})
+            )
         if n % 250 == 0:
             print(f"  {n}/{len(queries)} queries, {time.perf_counter() - t:.0f}s", flush=True)
             cache.write_bytes(pickle.dumps(done))

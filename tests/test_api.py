@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from paperatlas import Atlas, results
+from paperatlas.filters import Filters
 from paperatlas.results import (
     Collection,
     EmbedReport,
@@ -45,7 +46,7 @@ def test_context_manager_closes_the_store(tmp_path):
 def test_stats_are_typed_and_read_as_the_old_dict(atlas):
     stats = atlas.stats("fixture")
     assert isinstance(stats, ListStats)
-    assert stats.papers == stats["papers"] == len(atlas.papers(list_name="fixture")) > 50
+    assert stats.papers == stats["papers"] == len(atlas.papers(filters=Filters(list_name="fixture"))) > 50
     assert set(stats) == {"papers", "with_title", "by_area", "by_decision"}
     assert dict(stats)["with_title"] == stats.with_title
     with pytest.raises(KeyError):
@@ -53,7 +54,7 @@ def test_stats_are_typed_and_read_as_the_old_dict(atlas):
 
 
 def test_paper_detail_keeps_the_old_keys_in_order(atlas):
-    pid = atlas.papers(list_name="fixture", limit=1)[0]["id"]
+    pid = atlas.papers(limit=1, filters=Filters(list_name="fixture"))[0]["id"]
     paper = atlas.paper(pid)
     assert isinstance(paper, PaperDetail)
     assert paper.id == paper["id"] == pid and paper.lists == ["fixture"] == paper["lists"]
@@ -94,7 +95,7 @@ def test_map_is_typed_reused_and_written(atlas, tmp_path):
 
 
 def test_like_dislike_unlike_and_collections(atlas):
-    ids = [p["id"] for p in atlas.papers(list_name="fixture", limit=3)]
+    ids = [p["id"] for p in atlas.papers(limit=3, filters=Filters(list_name="fixture"))]
     assert atlas.like(ids[:2], collection="c") == ids[:2]
     assert atlas.dislike([ids[2]], collection="c") == [ids[2]]
     assert Collection("c", 2, 1) in atlas.collections()

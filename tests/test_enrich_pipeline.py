@@ -6,6 +6,7 @@ import pytest
 
 from paperatlas.enrich import pipeline
 from paperatlas.enrich.pipeline import enrich_store, extract_facts
+from paperatlas.filters import Filters
 from paperatlas.store import Store
 
 SAMPLE = Path(__file__).resolve().parents[1] / "examples" / "iclr2026_sample_list.txt"
@@ -74,8 +75,8 @@ def test_enrich_store_stores_skips_and_forces(store, no_areas):
     counts = enrich_store(store)
     assert counts["total"] == counts["enriched"] == len(sample_abstracts())
     assert store.get_facts("p00")["name"] == "CIMemories"
-    assert [p["id"] for p in store.iter_papers(kind="benchmark")][:1] == ["p00"]
-    assert {p["id"] for p in store.iter_papers(has_code=True)} >= {"p06"}
+    assert [p["id"] for p in store.iter_papers(filters=Filters(kind="benchmark"))][:1] == ["p00"]
+    assert {p["id"] for p in store.iter_papers(filters=Filters(has_code=True))} >= {"p06"}
     again = enrich_store(store)
     assert again["enriched"] == 0 and again["skipped"] == counts["total"]
     forced = enrich_store(store, force=True)
@@ -115,7 +116,7 @@ def test_code_links_added_later_redo_the_facts(store, no_areas):
     assert store.facts_pending(pipeline.EXTRACTOR_VERSION) == 1
     counts = enrich_store(store)
     assert counts["enriched"] == 1 and counts["with_code"] == 1
-    assert "p02" in {p["id"] for p in store.iter_papers(has_code=True)}
+    assert "p02" in {p["id"] for p in store.iter_papers(filters=Filters(has_code=True))}
 
 
 def test_interrupt_keeps_finished_batches(store, no_areas, monkeypatch):

@@ -12,6 +12,7 @@ import bibtexparser
 import pytest
 
 from paperatlas.api import Atlas
+from paperatlas.filters import Filters
 from paperatlas.ingest import add_files
 from paperatlas.report.export import FORMATS, bibtex_escape, export_papers
 
@@ -79,7 +80,10 @@ def test_jsonl_has_every_field_id_first_with_facts_and_lists(atlas):
 
 
 def test_jsonl_of_one_list_in_list_order(atlas):
-    records = [json.loads(line) for line in _export(atlas, "jsonl", list_name="copied_list").splitlines()]
+    records = [
+        json.loads(line)
+        for line in _export(atlas, "jsonl", filters=Filters(list_name="copied_list")).splitlines()
+    ]
     assert [r["id"] for r in records] == atlas.store.all_ids("copied_list")
 
 
@@ -131,7 +135,7 @@ def test_csv_round_trip(atlas, tmp_path):
 
 
 def test_markdown_lists_each_paper(atlas):
-    text = _export(atlas, "markdown", list_name="iclr_mini")
+    text = _export(atlas, "markdown", filters=Filters(list_name="iclr_mini"))
     assert text.count("\n## ") + text.startswith("## ") == 4
     assert "## GraphMixer: Simple Temporal Graph Learning" in text
     assert "<https://openreview.net/forum?id=GmX7qQ1abc>" in text

@@ -13,6 +13,7 @@ import pytest
 
 from paperatlas.api import Atlas
 from paperatlas.errors import PaperatlasError
+from paperatlas.filters import Filters
 
 FIXTURES = Path(__file__).parent / "fixtures" / "collections"
 TOPICS = {
@@ -59,9 +60,8 @@ def test_collection_export_in_every_format(db, tmp_path):
         atlas.export(
             "jsonl",
             out,
+            Filters(list_name="conf", area="learning on graphs and other geometries & topologies"),
             collection="share",
-            list_name="conf",
-            area="learning on graphs and other geometries & topologies",
         )
         == 3
     )

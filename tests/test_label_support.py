@@ -21,6 +21,7 @@ from paperatlas.atlas import TopicLookup, reference
 from paperatlas.atlas.labels import PaperText, TopicTerms, label_clusters, paper_support, support_words
 from paperatlas.atlas.reference import SUPPORTED_VOTE, SupportedChoice
 from paperatlas.atlas.split import split_catch_alls
+from paperatlas.filters import Filters
 from paperatlas.web.app import create_app
 
 
@@ -119,7 +120,7 @@ def test_the_other_part_is_shown_on_cards_pages_the_map_the_digest_and_exports(s
 
     def exported(fmt: str) -> str:
         out = io.StringIO()
-        sample_atlas.export(fmt, out, list_name="sample")
+        sample_atlas.export(fmt, out, filters=Filters(list_name="sample"))
         return out.getvalue()
 
     rows = [json.loads(line) for line in exported("jsonl").splitlines()]

@@ -45,6 +45,7 @@ LAYERS: list[tuple[str, ...]] = [
         "ray_batches",
         "assets",
         "printable",
+        "filters",
     ),
 ]
 CORE = set(LAYERS[-1])

@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from atlas_fixture import build_fixture_atlas
-from paperatlas import Atlas
+from paperatlas import results
 from paperatlas.atlas import sample
 from paperatlas.report import mapplot
 from paperatlas.web import map_points
@@ -50,7 +50,8 @@ def test_a_big_map_is_written_as_the_web_maps_sample(fixture_atlas, monkeypatch)
                 (i, a["paper_id"], a["x"], a["y"], a["broad"], a["fine"], 0, -1, -1)
                 for i, a in enumerate(stored["assignments"])
             ]
-        ]
+        ],
+        sample.priority_order,
     )
     expected = {stored["assignments"][r]["paper_id"] for r in index.rowid[:size].tolist()}
     assert set(drawn) == expected and len(drawn) == size
@@ -66,4 +67,4 @@ def test_a_big_map_is_written_as_the_web_maps_sample(fixture_atlas, monkeypatch)
 
 
 def test_one_overview_size_everywhere():
-    assert sample.OVERVIEW == Atlas.MAP_OVERVIEW == map_points.OVERVIEW == mapplot.HTML_SAMPLE
+    assert sample.OVERVIEW == results.MAP_OVERVIEW == map_points.OVERVIEW == mapplot.HTML_SAMPLE

@@ -11,6 +11,7 @@ import pytest
 from paperatlas import recommend as rec
 from paperatlas.api import Atlas
 from paperatlas.errors import PaperatlasError
+from paperatlas.filters import Filters
 
 FIXTURES = Path(__file__).parent / "fixtures" / "collections"
 CORPUS = FIXTURES / "corpus.jsonl"
@@ -148,7 +149,7 @@ def test_filters_narrow_the_candidates(atlas, tmp_path):
     other.write_text("".join(json.dumps(r) + "\n" for r in keep))
     atlas.add([other], list_name="small", enrich=False)
     atlas.like(_by_topic("proteins")[:2])
-    picks = atlas.recommend(k=50, list_name="small")
+    picks = atlas.recommend(k=50, filters=Filters(list_name="small"))
     allowed = {r["id"] for r in keep} - set(_by_topic("proteins")[:2])
     assert picks and {p.paper_id for p in picks} <= allowed
 

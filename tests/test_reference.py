@@ -17,6 +17,7 @@ from atlas_fixture import SAMPLE
 from paperatlas import Atlas
 from paperatlas.atlas import map_view, reference, reference_scope
 from paperatlas.atlas.labels import PaperText, is_generic, label_clusters
+from paperatlas.filters import Filters
 
 # Four research topics, each a pool of its own words, plus words every abstract uses.
 POOLS = {
@@ -152,7 +153,7 @@ def test_markdown_digest_links_a_map_file_and_has_no_entities(sample_atlas, tmp_
 
 def test_exports_and_show_carry_the_grouping(sample_atlas, tmp_path):
     out = io.StringIO()
-    sample_atlas.export("jsonl", out, list_name="sample")
+    sample_atlas.export("jsonl", out, filters=Filters(list_name="sample"))
     rows = [json.loads(line) for line in out.getvalue().splitlines()]
     assert len(rows) == 19
     ref = reference.shipped()
@@ -163,12 +164,12 @@ def test_exports_and_show_carry_the_grouping(sample_atlas, tmp_path):
         assert r["reference_topic"]["label"] in (field_label, f"Other (near {field_label})", *ref.fine_labels)
         assert 0 < r["reference_topic"]["confidence"] <= 1
     out = io.StringIO()
-    sample_atlas.export("csv", out, list_name="sample")
+    sample_atlas.export("csv", out, filters=Filters(list_name="sample"))
     table = list(csv.DictReader(io.StringIO(out.getvalue())))
     shown = {*ref.broad_labels, *ref.fine_labels, *(f"Other (near {b})" for b in ref.broad_labels)}
     assert all(row["reference_topic"] in shown and row["topic_id"].isdigit() for row in table)
     out = io.StringIO()
-    sample_atlas.export("markdown", out, list_name="sample")
+    sample_atlas.export("markdown", out, filters=Filters(list_name="sample"))
     assert out.getvalue().count("topic ") >= 19
     paper = sample_atlas.paper(rows[0]["id"])
     assert paper["reference_topic"]["id"] == rows[0]["reference_topic"]["id"]
@@ -270,7 +271,7 @@ def test_long_list_keeps_its_own_map_with_the_field_as_a_layer(tmp_path):
         t["label"].count(",") <= 1 and not is_generic(t["label"].lower(), generic) for t in stored["topics"]
     )
     out = io.StringIO()
-    atlas.export("jsonl", out, list_name="long")
+    atlas.export("jsonl", out, filters=Filters(list_name="long"))
     row = json.loads(out.getvalue().splitlines()[0])
     assert row["topic"]["map"] == "long" and row["reference_topic"]["reference"] == "iclr2026"
     atlas.close()

@@ -98,7 +98,7 @@ def test_default_embed_readies_chinese_queries(atlas):
     ],
 )
 def test_chinese_query_without_glossary_finds_the_paper(atlas, query, target):
-    r = S.search(atlas.store, query, k=3, glossary=False)
+    r = S.search(atlas.store, query, k=3, config=S.SearchConfig(glossary=False))
     assert r.language == "zh" and r.hits, r.notes
     assert target in [h.id for h in r.hits], (query, r.notes, [h.id for h in r.hits])
 
@@ -107,8 +107,10 @@ def test_a_long_single_word_weighs_as_a_pair_a_short_one_half(atlas):
     """天气预报 is one jieba word of four characters, a compound with its own context: its
     terms weigh fully; 遗忘 (two characters, alone) is ambiguous: half (WORD_WEIGHT)."""
     assert X.segment("天气预报") == ["天气预报"] and X.segment("遗忘") == ["遗忘"]
-    long_word = S.candidate_rankings(atlas.store, "天气预报", glossary=False).term_weights
-    short_word = S.candidate_rankings(atlas.store, "遗忘", glossary=False).term_weights
+    long_word = S.candidate_rankings(
+        atlas.store, "天气预报", config=S.SearchConfig(glossary=False)
+    ).term_weights
+    short_word = S.candidate_rankings(atlas.store, "遗忘", config=S.SearchConfig(glossary=False)).term_weights
     assert long_word and max(long_word.values()) > X.WORD_WEIGHT
     assert short_word and max(short_word.values()) <= X.WORD_WEIGHT
 
@@ -117,12 +119,16 @@ def test_a_prefixed_word_finds_the_prefixed_term(atlas):
     """自回归 is 自 ("self", "auto") + 回归 ("regression"): the multilingual model reads it as
     its stem; the atlas's own "autoregressive" is its term (AFFIXES)."""
     before = X.AFFIXES.copy()
-    plain = S.candidate_rankings(atlas.store, "自回归模型", glossary=False).translation.split()
+    plain = S.candidate_rankings(
+        atlas.store, "自回归模型", config=S.SearchConfig(glossary=False)
+    ).translation.split()
     assert "autoregressive" in plain
     try:
         X.AFFIXES.clear()
         X._VOCABULARY.clear()  # the units' candidates are kept with the vocabulary
-        stem_only = S.candidate_rankings(atlas.store, "自回归模型", glossary=False).translation.split()
+        stem_only = S.candidate_rankings(
+            atlas.store, "自回归模型", config=S.SearchConfig(glossary=False)
+        ).translation.split()
     finally:
         X.AFFIXES.update(before)
         X._VOCABULARY.clear()
@@ -143,23 +149,23 @@ def test_affixed_terms_need_the_prefix_and_the_stem():
 
 
 def test_learned_terms_are_english_words_of_the_atlas(atlas):
-    r = S.candidate_rankings(atlas.store, "联邦学习的通信效率", glossary=False)
+    r = S.candidate_rankings(atlas.store, "联邦学习的通信效率", config=S.SearchConfig(glossary=False))
     assert r.translation and "federated" in r.translation.split()
     vocab_words = {w for t in X.load_vocabulary(atlas.store).terms for w in S.query_terms(t)}
     assert set(r.translation.split()) <= vocab_words
 
 
 def test_a_chinese_query_says_what_it_was_searched_as(atlas):
-    r = S.search(atlas.store, "联邦学习的通信效率", k=3, glossary=False)
+    r = S.search(atlas.store, "联邦学习的通信效率", k=3, config=S.SearchConfig(glossary=False))
     assert r.read_as is not None and "federated" in r.read_as.split()
     assert r.to_dict()["read_as"] == r.read_as  # the CLI's --json and the library
     assert S.search(atlas.store, "federated learning", k=3).read_as is None
 
 
 def test_mixed_query_keeps_its_english_words(atlas):
-    r = S.candidate_rankings(atlas.store, "扩散模型 for protein", glossary=False)
+    r = S.candidate_rankings(atlas.store, "扩散模型 for protein", config=S.SearchConfig(glossary=False))
     assert "protein" in r.terms and "diffusion" in r.terms
-    hits = S.search(atlas.store, "扩散模型 for protein", k=3, glossary=False).hits
+    hits = S.search(atlas.store, "扩散模型 for protein", k=3, config=S.SearchConfig(glossary=False)).hits
     assert hits[0].id == "protein01"
 
 
@@ -167,9 +173,9 @@ def test_glossary_overrides_the_learned_terms_of_its_words(atlas):
     """With the glossary on, the words it knows are not also looked up in the learned
     vocabulary, and a query it translates whole is fused with the English weights."""
     query = "联邦学习的通信效率"
-    learned = S.candidate_rankings(atlas.store, query, glossary=False)
+    learned = S.candidate_rankings(atlas.store, query, config=S.SearchConfig(glossary=False))
     assert not learned.glossary_only and learned.fusion_language == "zh"
-    both = S.candidate_rankings(atlas.store, query, glossary=True)
+    both = S.candidate_rankings(atlas.store, query, config=S.SearchConfig(glossary=True))
     known = S.translate_query(query)
     assert known and "federated" in known
     # the glossary's words, plus the learned terms of what it left: nothing learned for
@@ -185,7 +191,7 @@ def test_glossary_overrides_the_learned_terms_of_its_words(atlas):
         w for t in (rest_terms.terms if rest_terms else {}) for w in S.query_terms(t)
     }
     assert set(both.translation.split()) == expected
-    whole = S.candidate_rankings(atlas.store, "联邦学习", glossary=True)
+    whole = S.candidate_rankings(atlas.store, "联邦学习", config=S.SearchConfig(glossary=True))
     assert whole.glossary_only and whole.fusion_language == "en"
     assert whole.translation == "federated learning"
 
@@ -269,7 +275,7 @@ def test_search_fuses_minilm_when_the_atlas_has_it(atlas):
     off = S.candidate_rankings(
         atlas.store,
         "removing memorised passages from a chatbot",
-        fusion={"minilm_weight": 0.0, "learned": False},
+        config=S.SearchConfig(fusion={"minilm_weight": 0.0, "learned": False}),
     )
     assert not off.minilm
 

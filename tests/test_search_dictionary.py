@@ -167,16 +167,18 @@ def test_dictionary_gives_the_research_sense_of_a_query_word(atlas, monkeypatch)
     query = "大语言模型的四比特量化"
     found = X.translate(atlas.store, query, embed)
     assert found is not None and found.sources["量化"] == ["quantization"]
-    assert S.search(atlas.store, query, k=3, glossary=False).hits[0].id == "quant01"
+    assert S.search(atlas.store, query, k=3, config=S.SearchConfig(glossary=False)).hits[0].id == "quant01"
     monkeypatch.setattr(X, "DICTIONARY", False)
     alone = X.translate(atlas.store, query, embed)
     assert alone is not None and alone.sources["量化"][0] != "quantization"  # the model's first pick
 
 
 def test_mixed_query_and_english_query(atlas):
-    r = S.candidate_rankings(atlas.store, "扩散模型 for protein", glossary=False)
+    r = S.candidate_rankings(atlas.store, "扩散模型 for protein", config=S.SearchConfig(glossary=False))
     assert {"diffusion", "protein"} <= set(r.terms)
-    english = S.candidate_rankings(atlas.store, "quantization of language models", glossary=False)
+    english = S.candidate_rankings(
+        atlas.store, "quantization of language models", config=S.SearchConfig(glossary=False)
+    )
     assert english.language == "en" and english.translation is None
 
 
@@ -228,7 +230,7 @@ def test_names_are_the_surnames_of_the_senses_that_name_a_person():
     assert D.names("剑桥大学") == D.names("白菜") == D.names("学习") == D.names("聚类") == ()
 
 
-def test_a_name_gives_the_words_english_makes_from_it(monkeypatch):
+def test_a_name_gives_the_words_english_makes_from_it():
     vocab = _vocabulary(
         ["gaussian", "gaussians", "gauge", "gaussian noise", "noise", "laplacian", "riemannian", "process"]
     )
@@ -238,19 +240,18 @@ def test_a_name_gives_the_words_english_makes_from_it(monkeypatch):
     assert "gaussian" in {vocab.terms[i] for i in X.dictionary_terms(vocab, "高斯")}
     # a compound without an entry: the name's words paired with the next word's senses
     assert "gaussian noise" in {vocab.terms[i] for i in X.dictionary_terms(vocab, "高斯噪声")}
-    monkeypatch.setattr(X, "NAME_TERMS", False)
-    assert X.name_terms(vocab, "高斯") == []
-    assert "gaussian noise" not in {vocab.terms[i] for i in X.dictionary_terms(vocab, "高斯噪声")}
+    assert "gaussian noise" not in {
+        vocab.terms[i] for i in X.dictionary_terms(vocab, "高斯噪声", names=False)
+    }
 
 
-def test_an_eponym_in_a_chinese_query_finds_its_paper(atlas, monkeypatch):
+def test_an_eponym_in_a_chinese_query_finds_its_paper(atlas):
     def embed(texts):
         return V.query_backend(atlas.store, S.MULTILINGUAL_MODEL).embed(texts)
 
     found = X.translate(atlas.store, "高斯泼溅", embed)
     assert found is not None and "gaussian" in found.sources["高斯"]
-    hits = S.search(atlas.store, "高斯泼溅的实时渲染", k=3, glossary=False).hits
+    hits = S.search(atlas.store, "高斯泼溅的实时渲染", k=3, config=S.SearchConfig(glossary=False)).hits
     assert "Gaussian" in (hits[0].title or "")
-    monkeypatch.setattr(X, "NAME_TERMS", False)
-    alone = X.translate(atlas.store, "高斯泼溅", embed)
+    alone = X.translate(atlas.store, "高斯泼溅", embed, names=False)
     assert alone is None or "gaussian" not in alone.sources.get("高斯", [])

@@ -85,11 +85,13 @@ def test_a_chinese_request_ranks_as_its_topic_does(embedded_search_atlas, reques
     """The learned translation of 论文 / 文章 ("literature", "writing", "article") no
     longer joins the query: the request's translation and hits are its topic's."""
     store = embedded_search_atlas.store
-    asked = S.candidate_rankings(store, request_query, glossary=False)
-    bare = S.candidate_rankings(store, topic, glossary=False)
+    asked = S.candidate_rankings(store, request_query, config=S.SearchConfig(glossary=False))
+    bare = S.candidate_rankings(store, topic, config=S.SearchConfig(glossary=False))
     assert asked.translation == bare.translation and asked.terms == bare.terms
-    hits = S.search(store, request_query, k=3, glossary=False).hits
-    assert [h.id for h in hits] == [h.id for h in S.search(store, topic, k=3, glossary=False).hits]
+    hits = S.search(store, request_query, k=3, config=S.SearchConfig(glossary=False)).hits
+    assert [h.id for h in hits] == [
+        h.id for h in S.search(store, topic, k=3, config=S.SearchConfig(glossary=False)).hits
+    ]
     assert target in [h.id for h in hits]
 
 
@@ -110,10 +112,33 @@ def test_a_traditional_query_is_searched_as_its_simplified_twin(
     """The glossary, jieba and the learned lookups read simplified characters: the same
     words in traditional ones used to translate to other (or no) English terms."""
     store = embedded_search_atlas.store
-    asked = S.candidate_rankings(store, traditional, glossary=False)
-    twin = S.candidate_rankings(store, simplified, glossary=False)
+    asked = S.candidate_rankings(store, traditional, config=S.SearchConfig(glossary=False))
+    twin = S.candidate_rankings(store, simplified, config=S.SearchConfig(glossary=False))
     assert asked.translation == twin.translation and asked.translation
     assert any(f"searched for “{simplified}” (in simplified characters" in n for n in asked.notes)
     assert [h.id for h in S.search(store, traditional, k=3).hits] == [
         h.id for h in S.search(store, simplified, k=3).hits
     ]
+
+
+def test_a_search_config_can_search_a_query_as_typed(embedded_search_atlas):
+    """What benchmarks/search_requests.py measures its baseline with: a SearchConfig that
+    keeps the request's words, or its traditional characters, instead of overwriting the
+    engine's functions."""
+    store = embedded_search_atlas.store
+
+    def cut(r) -> bool:
+        return any("the words asking for papers left out" in n for n in r.notes)
+
+    def simplified(r) -> bool:
+        return any("in simplified characters" in n for n in r.notes)
+
+    request = "有哪些关于联邦学习的论文？"
+    assert cut(S.candidate_rankings(store, request, config=S.SearchConfig(glossary=False)))
+    assert not cut(
+        S.candidate_rankings(store, request, config=S.SearchConfig(glossary=False, topic_framing=False))
+    )
+    assert simplified(S.candidate_rankings(store, "聯邦學習", config=S.SearchConfig(glossary=False)))
+    assert not simplified(
+        S.candidate_rankings(store, "聯邦學習", config=S.SearchConfig(glossary=False, simplify=False))
+    )

@@ -10,6 +10,7 @@ import pytest
 from paperatlas import search as S
 from paperatlas.embed import embed_store, embedding_text
 from paperatlas.embed.index import clear_cache
+from paperatlas.filters import Filters
 from paperatlas.paper import text_hash
 from paperatlas.store import Store
 
@@ -90,7 +91,7 @@ def test_modes_keyword_semantic_hybrid(store):
 )
 def test_filters_restrict_hits(store, filters, check):
     by_id = {p["id"]: p for p in PAPERS}
-    r = S.search(store, "language models", k=50, **filters)
+    r = S.search(store, "language models", k=50, filters=Filters(**filters))
     expected = {p["id"] for p in PAPERS if check(p)}
     assert r.hits and {h.id for h in r.hits} <= expected
     assert r.total == len(r.hits) <= len(expected)
@@ -98,14 +99,14 @@ def test_filters_restrict_hits(store, filters, check):
 
 
 def test_filter_matching_nothing(store):
-    r = S.search(store, "language models", area="no such area")
+    r = S.search(store, "language models", filters=Filters(area="no such area"))
     assert r.hits == [] and r.total == 0 and "no paper matches the filters" in r.notes
 
 
 def test_filter_sees_papers_added_after_it_was_used(tmp_path):
     """The ids a filter allows are kept between searches, but never past a change."""
     store = build(tmp_path / "atlas.db", vectors=False)
-    before = S.search(store, "zeolite", decision="Accept", method="keyword")
+    before = S.search(store, "zeolite", method="keyword", filters=Filters(decision="Accept"))
     assert before.hits == []
     with store.transaction():
         store.insert_paper(
@@ -116,7 +117,7 @@ def test_filter_sees_papers_added_after_it_was_used(tmp_path):
                 "decision": "Accept (Poster)",
             }
         )
-    after = S.search(store, "zeolite", decision="Accept", method="keyword")
+    after = S.search(store, "zeolite", method="keyword", filters=Filters(decision="Accept"))
     assert [h.id for h in after.hits] == ["NEW1"]
     store.close()
 
@@ -172,7 +173,7 @@ def test_missing_multilingual_vectors_are_explained(tmp_path):
     assert r.mode == "keyword" and r.hits[0].id == "unlearn01"
     # nothing the glossary knows, and no learned terms (a small atlas would build them on
     # this query: search/translate.query_vocabulary): no results, and why
-    unknown = S.search(bare, "你好世界", learned=False)
+    unknown = S.search(bare, "你好世界", config=S.SearchConfig(learned=False))
     assert unknown.hits == [] and any("use-multilingual" in n for n in unknown.notes)
     en = S.search(bare, "speculative decoding")
     assert en.mode == "keyword" and en.hits[0].id == "specdec01"
@@ -214,7 +215,7 @@ def test_similar_by_id_and_by_text(store):
         "drafts tokens and the large model verifies them in one pass."
     )
     assert S.similar(store, text=text, k=3).hits[0].id == "specdec01"
-    assert all(h.id != "xss01" for h in S.similar(store, text=text, k=3, has_code=True).hits)
+    assert all(h.id != "xss01" for h in S.similar(store, text=text, k=3, filters=Filters(has_code=True)).hits)
     # a text in another language is read by the multilingual model alone
     chinese = S.similar(
         store,
@@ -303,7 +304,9 @@ def test_cross_lingual_feedback_uses_the_english_model(tmp_path):
     t = S.candidate_rankings(both, "投机解码加速大模型推理")
     assert t.translation and t.translated and not t.feedback
     assert t.translated[0][0] == t.semantic()[0][0] == "specdec01"
-    r = S.candidate_rankings(both, "投机解码加速大模型推理", glossary=False, learned=False)
+    r = S.candidate_rankings(
+        both, "投机解码加速大模型推理", config=S.SearchConfig(glossary=False, learned=False)
+    )
     assert r.translation is None and not r.translated
     assert r.model == S.MULTILINGUAL_MODEL and r.feedback
     assert r.vector[0][0] == "specdec01"

@@ -75,7 +75,7 @@ def test_a_single_keyword_hit_is_not_scored_zero(atlas):
     assert mode == "hybrid" and ranked[0][0] == target
     # the old scaling (min-max per list) ranked it below papers that only matched by meaning
     before = {"learned": False, "keyword_scale": "minmax", "name_weight": 0.0}
-    r = S.candidate_rankings(atlas.store, query, fusion=before)
+    r = S.candidate_rankings(atlas.store, query, config=S.SearchConfig(fusion=before))
     old, _ = S.fuse_rankings(r, before)
     assert old[0][0] != target
 

@@ -9,6 +9,7 @@ import sqlite3
 
 import pytest
 
+from paperatlas.filters import Filters
 from paperatlas.store import MIGRATIONS, Store
 from paperatlas.store.schema import split_sql
 
@@ -70,7 +71,9 @@ def _pages(store: Store, list_name: str, sort: str | None, size: int = 7, **filt
     for offset in range(0, N + size, size):
         got += [
             r["id"]
-            for r in store.iter_papers(list_name=list_name, sort=sort, limit=size, offset=offset, **filters)
+            for r in store.iter_papers(
+                Filters(list_name=list_name, **filters), sort=sort, limit=size, offset=offset
+            )
         ]
     return got
 
@@ -90,7 +93,7 @@ def test_pages_are_in_the_order_of_the_full_sort(store, sort, list_name):
     expected = _expected(store, list_name, sort)
     assert len(expected) == (N if list_name == "l" else N // 3)
     assert _pages(store, list_name, sort) == expected
-    assert [r["id"] for r in store.iter_papers(list_name=list_name, sort=sort)] == expected
+    assert [r["id"] for r in store.iter_papers(sort=sort, filters=Filters(list_name=list_name))] == expected
     # with filters: the index walked, each paper tested
     assert _pages(store, list_name, sort, kind="method") == _expected(
         store, list_name, sort, "WHERE f.kind = 'method'"
@@ -99,7 +102,10 @@ def test_pages_are_in_the_order_of_the_full_sort(store, sort, list_name):
         store, list_name, sort, "WHERE coalesce(f.has_code, 0) = 0"
     )
     ids = [
-        r["id"] for r in store.iter_papers(list_name=list_name, sort=sort, id_only=True, limit=5, offset=3)
+        r["id"]
+        for r in store.iter_papers(
+            sort=sort, id_only=True, limit=5, offset=3, filters=Filters(list_name=list_name)
+        )
     ]
     assert ids == expected[3:8]
 
@@ -107,9 +113,9 @@ def test_pages_are_in_the_order_of_the_full_sort(store, sort, list_name):
 def test_a_page_reads_the_lists_index_not_every_member(store):
     executed: list[str] = []
     store.conn.set_trace_callback(executed.append)
-    list(store.iter_papers(list_name="l", limit=5, offset=10))
-    list(store.iter_papers(list_name="l", sort="rating", limit=5, offset=10))
-    list(store.iter_papers(list_name="l", sort="rating", limit=5, kind="method"))
+    list(store.iter_papers(limit=5, offset=10, filters=Filters(list_name="l")))
+    list(store.iter_papers(sort="rating", limit=5, offset=10, filters=Filters(list_name="l")))
+    list(store.iter_papers(sort="rating", limit=5, filters=Filters(list_name="l", kind="method")))
     store.conn.set_trace_callback(None)
     selects = [sql for sql in executed if sql.startswith("SELECT p.*")]
     assert len(selects) == 3
@@ -140,9 +146,12 @@ def test_the_keys_follow_every_write(store):
     for list_name in ("l", "k"):
         for sort in (None, "rating"):
             assert _pages(store, list_name, sort) == _expected(store, list_name, sort)
-    assert next(store.iter_papers(list_name="l", sort="rating", limit=1))["id"] == "p1"
+    assert next(store.iter_papers(sort="rating", limit=1, filters=Filters(list_name="l")))["id"] == "p1"
     nulls = store.conn.execute("SELECT count(*) FROM list_members WHERE position IS NULL").fetchone()[0]
-    assert nulls and [r["id"] for r in store.iter_papers(list_name="l", limit=nulls + 1)][-1] == "p7"
+    assert (
+        nulls
+        and [r["id"] for r in store.iter_papers(limit=nulls + 1, filters=Filters(list_name="l"))][-1] == "p7"
+    )
     gone = store.conn.execute(
         "SELECT count(*) FROM list_rating WHERE rowid NOT IN (SELECT rowid FROM list_members)"
     ).fetchone()[0]

@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from paperatlas.filters import Filters
 from paperatlas.store import MIGRATIONS, Store, sortkeys
 from paperatlas.store.papers import PAPER_SORTS
 
@@ -78,15 +79,17 @@ def store(tmp_path):
 def test_pages_by_the_stored_keys_are_in_the_expressions_order(store, sort, list_name):
     expected = _by_expression(store, sort, list_name)
     assert len(set(expected)) == 40
-    assert [r["id"] for r in store.iter_papers(list_name=list_name, sort=sort)] == expected
+    assert [r["id"] for r in store.iter_papers(sort=sort, filters=Filters(list_name=list_name))] == expected
     for offset in (0, 7, 35):
-        page = store.iter_papers(list_name=list_name, sort=sort, limit=6, offset=offset)
+        page = store.iter_papers(sort=sort, limit=6, offset=offset, filters=Filters(list_name=list_name))
         assert [r["id"] for r in page] == expected[offset : offset + 6]
     # a filter walks the index and tests each paper; a set of ids is read and sorted
     kept = [pid for pid in expected if int(pid[1:]) % 3 == 0]
-    got = store.iter_papers(list_name=list_name, sort=sort, ids=kept, limit=5, offset=2)
+    got = store.iter_papers(sort=sort, ids=kept, limit=5, offset=2, filters=Filters(list_name=list_name))
     assert [r["id"] for r in got] == kept[2:7]
-    coded = store.iter_papers(list_name=list_name, sort=sort, has_code=False, limit=5, offset=30)
+    coded = store.iter_papers(
+        sort=sort, limit=5, offset=30, filters=Filters(list_name=list_name, has_code=False)
+    )
     assert [r["id"] for r in coded] == expected[30:35]
 
 
@@ -94,7 +97,7 @@ def test_a_sorted_page_reads_an_index_not_every_paper(store):
     executed: list[str] = []
     store.conn.set_trace_callback(executed.append)
     list(store.iter_papers(sort="title", limit=5, offset=10))
-    list(store.iter_papers(sort="name", limit=5, has_code=False))
+    list(store.iter_papers(sort="name", limit=5, filters=Filters(has_code=False)))
     store.conn.set_trace_callback(None)
     selects = [sql for sql in executed if sql.startswith("SELECT p.*")]
     assert len(selects) == 2
@@ -123,7 +126,7 @@ def test_the_keys_follow_every_write(store):
     assert sortkeys.any_stale(store.conn)
     for sort in ("title", "name", "rating"):
         for list_name in (None, "l"):
-            got = [r["id"] for r in store.iter_papers(list_name=list_name, sort=sort)]
+            got = [r["id"] for r in store.iter_papers(sort=sort, filters=Filters(list_name=list_name))]
             assert got == _by_expression(store, sort, list_name)
     ids = [r["id"] for r in store.iter_papers(sort="title", limit=3)]
     assert ids == ["p8", "p3", "p13"]  # "aaa first", "Aardvark", then the first "alpha"
@@ -190,6 +193,6 @@ def test_a_store_of_schema_8_gains_the_keys_in_batches(tmp_path, monkeypatch):
     assert sortkeys.count_stale(store.conn) == 0
     for sort in ("title", "name", "rating"):
         for list_name in (None, "l"):
-            got = [r["id"] for r in store.iter_papers(list_name=list_name, sort=sort)]
+            got = [r["id"] for r in store.iter_papers(sort=sort, filters=Filters(list_name=list_name))]
             assert got == _by_expression(store, sort, list_name)
     store.close()

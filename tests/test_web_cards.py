@@ -56,3 +56,11 @@ def test_labels_follow_the_language_and_the_mark():
     assert 'class="star on"' in liked and "★" in liked and 'aria-pressed="true"' in liked
     assert translator("zh")("with_code") in liked
     assert translator("en")("untitled") in plain  # no title, no display title
+
+
+def test_the_title_only_badge_follows_the_card_field_alone():
+    """A search hit's card carries no abstract (its snippet stands in): the badge reads
+    `title_only`, which the hit sets from the paper's own text, never a missing key."""
+    assert "badge title-only" in render({"id": "p1", "title": "T", "title_only": True})
+    assert "badge title-only" not in render({"id": "p1", "title": "T", "abstract": None, "snippet": []})
+    assert "badge title-only" not in render({"id": "p1", "title": "T", "title_only": False, "abstract": "A"})

@@ -9,8 +9,9 @@ import pytest
 
 from atlas_fixture import web_atlas_db, web_client  # noqa: F401 - the db and client fixtures
 from paperatlas import Atlas
+from paperatlas.atlas.sample import priority_order
 from paperatlas.web import api_routes, map_points
-from paperatlas.web.map_points import PointIndex, priority_order
+from paperatlas.web.map_points import PointIndex
 
 
 def synthetic_pages(n: int, seed: int = 0, page: int = 997) -> list[list[tuple]]:
@@ -70,7 +71,7 @@ def test_priority_order_is_a_stratified_sample_led_by_every_topic():
 )
 def test_in_box_finds_what_a_full_scan_finds(monkeypatch, box, zoom):
     monkeypatch.setattr(map_points, "OVERVIEW", 500)
-    index = PointIndex(synthetic_pages(30_000))
+    index = PointIndex(synthetic_pages(30_000), priority_order)
     found = index.in_box(box, zoom, limit=2_000)
     expected = brute_force(index, box, zoom)
     assert found.index.tolist() == expected[:2_000].tolist()
@@ -82,7 +83,7 @@ def test_in_box_finds_what_a_full_scan_finds(monkeypatch, box, zoom):
 
 def test_zooming_in_keeps_what_was_drawn_and_the_density_of_the_screen(monkeypatch):
     monkeypatch.setattr(map_points, "OVERVIEW", 1_000)
-    index = PointIndex(synthetic_pages(40_000, seed=3))
+    index = PointIndex(synthetic_pages(40_000, seed=3), priority_order)
     wide, narrow = (0.2, 0.2, 0.8, 0.8), (0.4, 0.4, 0.6, 0.6)
     at2 = set(index.in_box(wide, 2.0, limit=10**6).index.tolist())
     at6 = set(index.in_box(narrow, 6.0, limit=10**6).index.tolist())
@@ -93,7 +94,7 @@ def test_zooming_in_keeps_what_was_drawn_and_the_density_of_the_screen(monkeypat
 
 
 def test_topic_members_in_map_order():
-    index = PointIndex(synthetic_pages(5_000, seed=4))
+    index = PointIndex(synthetic_pages(5_000, seed=4), priority_order)
     rowids = index.members(1, 7)
     assert rowids.tolist() == sorted(rowids.tolist()) and len(rowids) > 0
     assert set(rowids.tolist()) == set(index.rowid[index.fine == 7].tolist())
@@ -109,14 +110,14 @@ def big(monkeypatch):
 def test_a_small_map_goes_whole_as_before(client, db):
     atlas = Atlas(db)
     data = client.get("/api/map").json()
-    assert data == atlas.map_view(atlas.stored_map("*"))
+    assert data == atlas.map_reader("*").full_view()
     assert "lod" not in data and len(data["points"]) == atlas.stats()["papers"]
 
 
 def test_a_big_map_comes_as_an_overview_and_views(client, db, big):
     atlas = Atlas(db)
     n = atlas.stats()["papers"]
-    whole = {p[5]: p for p in atlas.map_view(atlas.stored_map("*"))["points"]}
+    whole = {p[5]: p for p in atlas.map_reader("*").full_view()["points"]}
     data = client.get("/api/map", params={"big": 1}).json()  # a new URL: not the page cache's
     assert data["lod"]["papers"] == n and data["lod"]["overview"] == 10
     assert len(data["points"]) == 10 and data["topics"]["broad"]

@@ -27,7 +27,7 @@ def _words_in(title: str) -> set[str]:
 
 def _whole(db) -> dict[str, list]:
     atlas = Atlas(db)
-    return {p[5]: p for p in atlas.map_view(atlas.stored_map("*"))["points"]}
+    return {p[5]: p for p in atlas.map_reader("*").full_view()["points"]}
 
 
 def test_every_paper_of_the_map_whose_title_has_the_words(client, db, big):

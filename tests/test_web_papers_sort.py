@@ -10,6 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from paperatlas import Atlas
+from paperatlas.filters import Filters
 from paperatlas.web.app import create_app
 
 # the keys /papers sorted every row by in Python (stop 13)
@@ -49,12 +50,12 @@ def atlas(tmp_path_factory):
 @pytest.mark.parametrize("sort", ["title", "rating", "name"])
 @pytest.mark.parametrize("list_name", [None, "l"])
 def test_sqlite_sorts_as_the_python_keys_did(atlas, sort, list_name):
-    every = atlas.papers(list_name=list_name)
+    every = atlas.papers(filters=Filters(list_name=list_name))
     expected = [r["id"] for r in sorted(every, key=PYTHON_KEYS[sort])]
-    assert [r["id"] for r in atlas.papers(list_name=list_name, sort=sort)] == expected
-    page = atlas.papers(list_name=list_name, sort=sort, limit=3, offset=3)
+    assert [r["id"] for r in atlas.papers(sort=sort, filters=Filters(list_name=list_name))] == expected
+    page = atlas.papers(sort=sort, limit=3, offset=3, filters=Filters(list_name=list_name))
     assert [r["id"] for r in page] == expected[3:6]
-    assert atlas.count_papers(list_name=list_name) == len(TITLES)
+    assert atlas.count_papers(filters=Filters(list_name=list_name)) == len(TITLES)
 
 
 def test_the_sorted_page_and_its_total(atlas):

@@ -11,6 +11,7 @@ import pytest
 
 from atlas_fixture import web_atlas_db, web_client  # noqa: F401 - the db and client fixtures
 from paperatlas import Atlas
+from paperatlas.filters import Filters
 from paperatlas.store import Store
 
 N = 120
@@ -85,7 +86,9 @@ def test_a_topic_page_is_the_page_the_ids_filter_gave(store, sort, list_name):
     for topic in range(3):
         rows = _members(store, topic)
         ids = _ids_of(store, rows)
-        expected = [r["id"] for r in store.iter_papers(list_name=list_name, ids=ids, sort=sort)]
+        expected = [
+            r["id"] for r in store.iter_papers(ids=ids, sort=sort, filters=Filters(list_name=list_name))
+        ]
         assert len(expected) > 10
         for limit, offset in (
             (7, 0),
@@ -96,25 +99,30 @@ def test_a_topic_page_is_the_page_the_ids_filter_gave(store, sort, list_name):
             (7, len(expected) + 1),
         ):
             page = store.iter_papers(
-                list_name=list_name, map_rows=rows, sort=sort, limit=limit, offset=offset
+                map_rows=rows, sort=sort, limit=limit, offset=offset, filters=Filters(list_name=list_name)
             )
             got = list(page)
             assert [r["id"] for r in got] == expected[offset : offset + limit], (topic, limit, offset)
             if got:  # the same row as the filter gives: the paper's columns and its facts
-                same = next(store.iter_papers(ids=[got[0]["id"]], list_name=list_name))
+                same = next(store.iter_papers(ids=[got[0]["id"]], filters=Filters(list_name=list_name)))
                 assert got[0] == same
-        assert store.count_matching(list_name=list_name, map_rows=rows) == len(expected)
+        assert store.count_matching(map_rows=rows, filters=Filters(list_name=list_name)) == len(expected)
 
 
 def test_with_another_filter_the_members_act_as_ids(store):
     rows = _members(store, 1)
     ids = _ids_of(store, rows)
-    expected = [r["id"] for r in store.iter_papers(list_name="l", ids=ids, area="nlp", sort="title")]
+    expected = [
+        r["id"] for r in store.iter_papers(ids=ids, sort="title", filters=Filters(list_name="l", area="nlp"))
+    ]
     got = [
-        r["id"] for r in store.iter_papers(list_name="l", map_rows=rows, area="nlp", sort="title", limit=9)
+        r["id"]
+        for r in store.iter_papers(
+            map_rows=rows, sort="title", limit=9, filters=Filters(list_name="l", area="nlp")
+        )
     ]
     assert got == expected[:9] and all(int(i[1:]) % 2 == 1 for i in got)
-    assert store.count_matching(list_name="l", map_rows=rows, area="nlp") == len(expected)
+    assert store.count_matching(map_rows=rows, filters=Filters(list_name="l", area="nlp")) == len(expected)
 
 
 def test_a_gone_paper_is_left_out(store):
@@ -123,9 +131,11 @@ def test_a_gone_paper_is_left_out(store):
     with store.transaction() as tx:
         tx.execute("DELETE FROM list_members WHERE paper_id = ?", (gone,))
     ids = _ids_of(store, rows)
-    expected = [r["id"] for r in store.iter_papers(list_name="l", ids=ids)]
+    expected = [r["id"] for r in store.iter_papers(ids=ids, filters=Filters(list_name="l"))]
     assert gone not in expected
-    assert [r["id"] for r in store.iter_papers(list_name="l", map_rows=rows, limit=500)] == expected
+    assert [
+        r["id"] for r in store.iter_papers(map_rows=rows, limit=500, filters=Filters(list_name="l"))
+    ] == expected
 
 
 def test_the_page_reads_no_paper_but_its_own(store):
@@ -133,7 +143,7 @@ def test_the_page_reads_no_paper_but_its_own(store):
     rows = _members(store, 0)
     seen = []
     store.conn.set_trace_callback(seen.append)
-    list(store.iter_papers(list_name="l", map_rows=rows, sort="title", limit=5, offset=3))
+    list(store.iter_papers(map_rows=rows, sort="title", limit=5, offset=3, filters=Filters(list_name="l")))
     store.conn.set_trace_callback(None)
     sql = next(s for s in seen if "json_each" in s)  # as traced: its parameters inlined
     plan = " | ".join(r[3] for r in store.conn.execute("EXPLAIN QUERY PLAN " + sql))

@@ -7,7 +7,8 @@ from paperatlas.workers import tie_to_env_parent
 tie_to_env_parent()
 
 from paperatlas.api import Atlas  # noqa: E402 - after the tie above
+from paperatlas.filters import Filters  # noqa: E402
 from paperatlas.paper import Paper  # noqa: E402
 
-__all__ = ["Atlas", "Paper"]
+__all__ = ["Atlas", "Filters", "Paper"]
 __version__ = "0.1.0"

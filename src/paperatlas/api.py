@@ -20,6 +20,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, TextIO
 
 from paperatlas.cache import StoreCache
+from paperatlas.filters import ALL_PAPERS, Filters
 from paperatlas.results import (
     AreaModelReport,
     Collection,
@@ -144,15 +145,44 @@ class Atlas:
 
         return str(detect(Path(path)))
 
-    def papers(self, **filters: Any) -> list[dict[str, Any]]:
-        """Stored rows matching filters (list_name, area, decision, text, kind, has_code,
-        section, limit, offset; sort: title|rating|name): the paper's fields plus kind,
-        name, has_code, display_title and predicted_area from its facts."""
-        return list(self.store.iter_papers(**filters))
+    def papers(
+        self,
+        filters: Filters = ALL_PAPERS,
+        text: str | None = None,
+        section: str | None = None,
+        sort: str | None = None,
+        limit: int | None = None,
+        offset: int = 0,
+        ids: Iterable[str] | None = None,
+        map_rows: Iterable[int] | None = None,
+    ) -> list[dict[str, Any]]:
+        """Stored rows passing `filters` (`paperatlas.Filters`: list, area, kind, decision,
+        has code, tag, state), a substring of title or abstract (`text`) or of the list's
+        section heading (`section`), one map topic's rows (`map_rows`); sorted by title,
+        rating or name (`sort`), else in list order; a page of `limit` from `offset`. Each
+        row: the paper's fields plus kind, name, has_code, display_title and
+        predicted_area from its facts. `ids`: only these papers."""
+        rows = self.store.iter_papers(
+            filters,
+            text=text,
+            section=section,
+            sort=sort,
+            limit=limit,
+            offset=offset,
+            ids=ids,
+            map_rows=map_rows,
+        )
+        return list(rows)
 
-    def count_papers(self, **filters: Any) -> int:
-        """How many stored papers `papers(**filters)` would give (without limit), counted in SQLite."""
-        return self.store.count_matching(**filters)
+    def count_papers(
+        self,
+        filters: Filters = ALL_PAPERS,
+        text: str | None = None,
+        section: str | None = None,
+        map_rows: Iterable[int] | None = None,
+    ) -> int:
+        """How many stored papers `papers` would give (without limit), counted in SQLite."""
+        return self.store.count_matching(filters, text=text, section=section, map_rows=map_rows)
 
     def paper(self, paper_id: str, topics: bool = True) -> PaperDetail | None:
         """One paper with its lists and facts, by id or unique id prefix. `topics=False`
@@ -188,12 +218,23 @@ class Atlas:
     def lists(self) -> list[str]:
         return self.store.list_names()
 
-    def export(self, fmt: str, out: PathLike | TextIO, **selection: Any) -> int:
-        """Write papers (selected like `papers`, or by collection=/query=) as
-        jsonl|csv|bibtex|markdown (`results.EXPORT_FORMATS`); returns how many."""
+    def export(
+        self,
+        fmt: str,
+        out: PathLike | TextIO,
+        filters: Filters = ALL_PAPERS,
+        collection: str | None = None,
+        query: str | None = None,
+        query_k: int = 100,
+    ) -> int:
+        """Write papers as jsonl|csv|bibtex|markdown (`results.EXPORT_FORMATS`): those
+        `filters` let through, or a collection's liked papers or a search's `query_k` best
+        hits (`query`), narrowed by `filters`; returns how many."""
         from paperatlas.report.export import export_papers
 
-        return export_papers(self.store, fmt, out, **selection)
+        return export_papers(
+            self.store, fmt, out, filters, collection=collection, query=query, query_k=query_k
+        )
 
     # -- understanding ----------------------------------------------------------------------
     def enrich(
@@ -422,21 +463,34 @@ class Atlas:
         return bool(map_is_current(self.store, list_name))
 
     # -- search --------------------------------------------------------------------------------
-    def search(self, query: str, k: int = 20, offset: int = 0, **filters: Any) -> SearchResult:
-        """Keywords and meaning together (any language); filters as in `papers`, and
-        `method` = auto | keyword | semantic."""
+    def search(
+        self,
+        query: str,
+        k: int = 20,
+        offset: int = 0,
+        filters: Filters = ALL_PAPERS,
+        method: str = "auto",
+    ) -> SearchResult:
+        """Keywords and meaning together (any language), among the papers `filters` let
+        through; `method` = auto | keyword | semantic."""
         from paperatlas.search import search
 
-        return search(self.store, query, k=k, offset=offset, **filters)
+        return search(self.store, query, k=k, offset=offset, filters=filters, method=method)
 
     def similar(
-        self, paper_id: str | None = None, text: str | None = None, k: int = 10, **filters: Any
+        self,
+        paper_id: str | None = None,
+        text: str | None = None,
+        k: int = 10,
+        offset: int = 0,
+        filters: Filters = ALL_PAPERS,
     ) -> SearchResult:
         """The papers most like a stored paper or a text, on every signal the atlas holds
-        (keywords and each model's vectors, fused with learned weights)."""
+        (keywords and each model's vectors, fused with learned weights), among the papers
+        `filters` let through."""
         from paperatlas.search import similar
 
-        return similar(self.store, paper_id=paper_id, text=text, k=k, **filters)
+        return similar(self.store, paper_id=paper_id, text=text, k=k, offset=offset, filters=filters)
 
     # -- atlas ---------------------------------------------------------------------------------
     def build_map(
@@ -542,18 +596,44 @@ class Atlas:
             counts.setdefault(name, [0, 0])[0 if value > 0 else 1] += 1
         return [Collection(name, liked, disliked) for name, (liked, disliked) in sorted(counts.items())]
 
-    def recommend(self, collection: str = "likes", k: int = 30, **filters: Any) -> Recommendations:
-        """The k best unseen papers like the collection's liked ones, each with its reasons."""
+    def recommend(
+        self,
+        collection: str = "likes",
+        k: int = 30,
+        filters: Filters = ALL_PAPERS,
+        model: str | None = None,
+    ) -> Recommendations:
+        """The k best unseen papers like the collection's liked ones, each with its
+        reasons, among the papers `filters` let through (`model`: the vectors to read;
+        default: every model the atlas holds)."""
         from paperatlas.recommend import recommend
 
-        return recommend(self.store, collection=collection, k=k, **filters)
+        return recommend(self.store, collection=collection, k=k, model=model, filters=filters)
 
-    def digest(self, fmt: str = "md", lang: str = "en", **selection: Any) -> str:
+    def digest(
+        self,
+        fmt: str = "md",
+        lang: str = "en",
+        list_name: str | None = None,
+        collection: str | None = None,
+        output: PathLike | None = None,
+        progress: bool = False,
+    ) -> str:
         """A shareable report grouped by topic (md | html; en | zh: in Chinese, every paper
-        line, area and topic label as Chinese terms, a machine gloss)."""
+        line, area and topic label as Chinese terms, a machine gloss), of one list or a
+        collection's liked papers. `output` (Markdown only): where the caller will write
+        it, so the map is written beside it as a PNG (else inlined)."""
         from paperatlas.report.digest import digest
 
-        return digest(self.store, fmt=fmt, lang=lang, **selection)
+        return digest(
+            self.store,
+            fmt=fmt,
+            lang=lang,
+            list_name=list_name,
+            collection=collection,
+            output=Path(output) if output is not None else None,
+            progress=progress,
+        )
 
     # -- Chinese, offline (machine gloss: report/zh_card.py, search/zh_terms.py) ------------
     @staticmethod
@@ -632,11 +712,21 @@ class Atlas:
 
         return localise_map_view(view)
 
-    def compare(self, list_a: str, list_b: str, **options: Any) -> Comparison:
-        """Two lists side by side: shares by area and topic, risers, fallers, what is new."""
+    def compare(
+        self, list_a: str, list_b: str, png: PathLike | None = None, n_terms: int = 25, n_names: int = 25
+    ) -> Comparison:
+        """Two lists side by side: shares by area and topic, risers, fallers, what is new
+        (`n_terms` rising and falling terms, `n_names` names; `png`: the chart drawn there)."""
         from paperatlas.compare import compare_lists
 
-        return compare_lists(self.store, list_a, list_b, **options)
+        return compare_lists(
+            self.store,
+            list_a,
+            list_b,
+            png=Path(png) if png is not None else None,
+            n_terms=n_terms,
+            n_names=n_names,
+        )
 
     # -- what the web app's pages read (web/ imports nothing else of the library) -------------
     def generation(self) -> StoreGeneration:
@@ -653,24 +743,6 @@ class Atlas:
         from paperatlas.atlas.view import map_reader
 
         return map_reader(self.store, scope)
-
-    # papers a big map shows first (the web map's overview, the standalone HTML's sample)
-    MAP_OVERVIEW = 16_000
-
-    @staticmethod
-    def map_priority_order(fine: Any, key: Any) -> Any:
-        """A map's papers in the order a big map draws them (atlas/sample.py): positions,
-        from each paper's fine topic and a hash of its id; every prefix a sample of every
-        fine topic."""
-        from paperatlas.atlas.sample import priority_order
-
-        return priority_order(fine, key)
-
-    def map_view(self, stored: dict[str, Any]) -> dict[str, Any]:
-        """A stored map as the web page draws it: topics per level and one row per paper."""
-        from paperatlas.atlas import map_view
-
-        return map_view(stored, self.store)
 
     def liked_ids(self, collection: str = "likes") -> set[str]:
         """The ids of the papers liked (not disliked) in a collection."""

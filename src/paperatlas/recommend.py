@@ -37,10 +37,11 @@ import numpy as np
 
 from paperatlas.embed.normalise import normalise_rows
 from paperatlas.errors import PaperatlasError
+from paperatlas.filters import ALL_PAPERS, LIKES, Filters
 from paperatlas.paper import shown_title
 from paperatlas.text import paper_text, tfidf_matrix
 
-DEFAULT_COLLECTION = "likes"
+DEFAULT_COLLECTION = LIKES
 MIN_LIKES_FOR_CLASSIFIER = 5
 DISLIKE_WEIGHT = 0.5  # centroid mode: how much similarity to dislikes subtracts
 EMBEDDING_WEIGHT = 1.0  # relative weight of the embedding block vs the TF-IDF block
@@ -491,12 +492,16 @@ class Recommendations:
 
 
 def recommend(
-    store, collection: str = DEFAULT_COLLECTION, k: int = 30, model: str | None = None, **filters
+    store,
+    collection: str = DEFAULT_COLLECTION,
+    k: int = 30,
+    model: str | None = None,
+    filters: Filters = ALL_PAPERS,
 ) -> Recommendations:
     """The k best unseen papers for a collection, each with its reasons.
 
-    `filters` (list_name, area, decision, kind, has_code, ...) narrow the candidates, as in
-    `Store.iter_papers`; the model is always fit against the whole store.
+    `filters` (paperatlas/filters.py) narrow the candidates; the model is always fit
+    against the whole store.
     """
     collection = _check_collection(collection)
     liked_ids, disliked_ids = collection_ids(store, collection)
@@ -520,8 +525,8 @@ def recommend(
     liked = [where[i] for i in liked_ids if i in where]
     disliked = [where[i] for i in disliked_ids if i in where]
     allowed = None
-    if filters:
-        keep = {p["id"] for p in store.iter_papers(**filters)}
+    if filters.narrows():
+        keep = {p["id"] for p in store.iter_papers(filters, id_only=True)}
         allowed = np.fromiter((pid in keep for pid in features.ids), dtype=bool, count=len(features.ids))
 
     ids, scores, why = rank(features, liked, disliked, k, allowed)

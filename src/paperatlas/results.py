@@ -8,7 +8,7 @@ the typed attributes. The records a stage already defines (`SearchResult`, `Hit`
 that stage on first use, so importing this module (as the CLI does) loads no stage.
 
 The CLI and the web app take their types and constants (`KINDS`, `EXPORT_FORMATS`,
-`DIGEST_FORMATS`, `DIGEST_LANGUAGES`) from here, never from the stages themselves.
+`DIGEST_FORMATS`, `DIGEST_LANGUAGES`, `MAP_OVERVIEW`) from here, never from the stages themselves.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from paperatlas.atlas.sample import OVERVIEW as MAP_OVERVIEW
     from paperatlas.compare import Comparison as Comparison
     from paperatlas.compare import ShareRow as ShareRow
     from paperatlas.enrich.kinds import KINDS as KINDS
@@ -44,6 +45,7 @@ _FROM_STAGES = {
     "Recommendations": ("paperatlas.recommend", "Recommendations"),
     "Pick": ("paperatlas.recommend", "Pick"),
     "KINDS": ("paperatlas.enrich.kinds", "KINDS"),
+    "MAP_OVERVIEW": ("paperatlas.atlas.sample", "OVERVIEW"),
     "EXPORT_FORMATS": ("paperatlas.report.export", "FORMATS"),
     "DIGEST_FORMATS": ("paperatlas.report.digest", "FORMATS"),
     "DIGEST_LANGUAGES": ("paperatlas.report.strings", "LANGUAGES"),
@@ -288,6 +290,7 @@ __all__ = [
     "DIGEST_LANGUAGES",
     "EXPORT_FORMATS",
     "KINDS",
+    "MAP_OVERVIEW",
     "AddReport",
     "AreaModelReport",
     "Collection",

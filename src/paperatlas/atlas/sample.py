@@ -12,7 +12,7 @@ from collections.abc import Iterable
 import numpy as np
 
 OVERVIEW = (
-    16_000  # papers a big map shows first: about what a 15k-paper map draws whole (= Atlas.MAP_OVERVIEW)
+    16_000  # papers a big map shows first: about what a 15k-paper map draws whole (= results.MAP_OVERVIEW)
 )
 
 

@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 import paperatlas.atlas.reference as reference
+from paperatlas.atlas import sample
 from paperatlas.atlas.build import ALL_PAPERS, reference_layer, reference_scope
 from paperatlas.paper import shown_title
 
@@ -177,6 +178,11 @@ class MapReader:
     points a page at a time (with the reference layer's topics beside them), and what a
     few points or papers show, by query."""
 
+    # papers a big map shows first, and the order it draws them in (atlas/sample.py): what
+    # a server's level of detail reads from the reader it holds
+    OVERVIEW = sample.OVERVIEW
+    priority_order = staticmethod(sample.priority_order)
+
     def __init__(self, store, header: dict[str, Any]):
         self.store = store
         self.header = header
@@ -189,6 +195,12 @@ class MapReader:
         if self.layer_scope is None or self.header["meta"].get("grouping") == "reference":
             return None
         return self.store.map_header(self.layer_scope, self.model)
+
+    def full_view(self) -> dict[str, Any] | None:
+        """`map_view` of the whole stored map, one row per paper (for a map small enough to
+        send whole); None when it is no longer stored."""
+        stored = self.store.get_map(self.scope)
+        return None if stored is None else map_view(stored, self.store)
 
     def view_head(self) -> dict[str, Any]:
         """map_view's answer without its points: scope, model, meta, topics per level, and

@@ -23,6 +23,7 @@ from typing import Annotated, Any, NoReturn, TextIO, cast
 import typer
 
 from paperatlas.api import Atlas
+from paperatlas.filters import KINDS, STATES, Filters
 from paperatlas.paper import json_text
 from paperatlas.printable import console as safe_console
 from paperatlas.printable import file_name, for_terminal, json_for_terminal
@@ -48,11 +49,39 @@ DbOption = Annotated[
         show_default=False,
     ),
 ]
-# `ls`, `search`, `similar`: the one code-link filter
 # `add` and `open`: the list the files go into
 NewListOption = Annotated[
     str | None,
     typer.Option("--list", "-l", help="List name (default: each file's name without suffixes)."),
+]
+
+
+def one_of(*choices: str) -> Callable[[str | None], str | None]:
+    """An option callback that lets only `choices` (or no value) through: anything else is
+    a usage error (one line naming the option and the choices, exit 2)."""
+
+    def check(value: str | None) -> str | None:
+        if value is not None and value not in choices:
+            raise typer.BadParameter(f"{value!r} is not one of {', '.join(choices)}")
+        return value
+
+    return check
+
+
+# The paper filters (`paperatlas.Filters`) of every command that narrows papers: `ls`,
+# `search`, `similar`, `recommend`, `export`; `filters_of_options` makes them one value.
+ListOption = Annotated[str | None, typer.Option("--list", "-l", help="Only papers of this list.")]
+AreaOption = Annotated[
+    str | None,
+    typer.Option("--area", help="Only this research area (the list's, else the predicted one; exact)."),
+]
+KindOption = Annotated[
+    str | None,
+    typer.Option("--kind", help=f"Only this kind: {', '.join(KINDS)}.", callback=one_of(*KINDS)),
+]
+DecisionOption = Annotated[
+    str | None,
+    typer.Option("--decision", help="Only papers whose decision starts with this (e.g. Accept, Poster)."),
 ]
 CodeOption = Annotated[
     bool | None,
@@ -60,6 +89,32 @@ CodeOption = Annotated[
         "--has-code/--no-code", help="Only papers with (or without) a code link.", show_default=False
     ),
 ]
+TagOption = Annotated[str | None, typer.Option("--tag", help="Only papers with this tag.")]
+StateOption = Annotated[
+    str | None,
+    typer.Option(
+        "--state",
+        help="Only papers in this state: read, skipped, saved (as marked), liked (in 'likes'), "
+        "unread (neither read nor skipped).",
+        callback=one_of(*STATES),
+    ),
+]
+
+
+def filters_of_options(
+    list_name: str | None = None,
+    area: str | None = None,
+    kind: str | None = None,
+    decision: str | None = None,
+    has_code: bool | None = None,
+    tag: str | None = None,
+    state: str | None = None,
+) -> Filters:
+    """The filter options of a command as one `Filters` (a bad value: one line, exit 2)."""
+    return Filters.parse(
+        list_name=list_name, area=area, kind=kind, decision=decision, has_code=has_code, tag=tag, state=state
+    )
+
 
 # `embed` and `enrich`: the Ray options (`--workers` is theirs: what an actor does differs)
 RayOption = Annotated[
@@ -160,18 +215,6 @@ def write_json(value: Any, indent: int) -> None:
 def plural(n: int, noun: str) -> str:
     """'1 paper', '3 papers' (nouns with a plain -s plural)."""
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
-
-
-def one_of(*choices: str) -> Callable[[str | None], str | None]:
-    """An option callback that lets only `choices` (or no value) through: anything else is
-    a usage error (one line naming the option and the choices, exit 2)."""
-
-    def check(value: str | None) -> str | None:
-        if value is not None and value not in choices:
-            raise typer.BadParameter(f"{value!r} is not one of {', '.join(choices)}")
-        return value
-
-    return check
 
 
 # characters str.splitlines() breaks at, shown escaped so an echoed value keeps it one line

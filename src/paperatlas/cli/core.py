@@ -15,29 +15,34 @@ from rich.text import Text
 
 from paperatlas.api import Atlas
 from paperatlas.cli.common import (
+    AreaOption,
     CodeOption,
     DbOption,
+    DecisionOption,
+    KindOption,
+    ListOption,
     NewListOption,
+    StateOption,
+    TagOption,
     UserError,
     app,
     check_output,
     console,
     err_console,
+    filters_of_options,
     input_path,
     one_line,
-    one_of,
     open_atlas,
     plural,
     require_list,
     stdout_text,
 )
 from paperatlas.errors import PaperatlasError
-from paperatlas.results import KINDS, PaperDetail
+from paperatlas.results import PaperDetail
 
 if TYPE_CHECKING:
     from paperatlas.results import AddReport, FileReport, ListStats
 
-ListOption = Annotated[str | None, typer.Option("--list", "-l", help="Only papers of this list.")]
 RecordsOption = Annotated[
     str | None,
     typer.Option(
@@ -257,14 +262,13 @@ def inspect(
 @app.command("ls")
 def list_papers(
     list_name: ListOption = None,
-    area: Annotated[str | None, typer.Option(help="Primary area (exact).")] = None,
-    decision: Annotated[str | None, typer.Option(help="Decision prefix, e.g. 'Accept'.")] = None,
+    area: AreaOption = None,
+    decision: DecisionOption = None,
     text: Annotated[str | None, typer.Option("--text", "-t", help="Substring of title or abstract.")] = None,
-    kind: Annotated[
-        str | None,
-        typer.Option(help="method | benchmark | dataset | analysis | theory", callback=one_of(*KINDS)),
-    ] = None,
+    kind: KindOption = None,
     has_code: CodeOption = None,
+    tag: TagOption = None,
+    state: StateOption = None,
     section: Annotated[
         str | None,
         typer.Option("--section", "-s", help="Substring of the section (heading) the list put papers under."),
@@ -275,16 +279,8 @@ def list_papers(
     """List papers as a table."""
     atlas = open_atlas(db)
     require_list(atlas, list_name)
-    rows = atlas.papers(
-        list_name=list_name,
-        area=area,
-        decision=decision,
-        text=text,
-        kind=kind,
-        section=section,
-        has_code=has_code,
-        limit=limit + 1,
-    )
+    filters = filters_of_options(list_name, area, kind, decision, has_code, tag, state)
+    rows = atlas.papers(filters, text=text, section=section, limit=limit + 1)
     more = len(rows) > limit
     rows = rows[:limit]
     table = Table(show_lines=False, header_style="bold")
@@ -470,6 +466,12 @@ def export(
         ),
     ] = "jsonl",
     list_name: ListOption = None,
+    area: AreaOption = None,
+    kind: KindOption = None,
+    decision: DecisionOption = None,
+    has_code: CodeOption = None,
+    tag: TagOption = None,
+    state: StateOption = None,
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="File to write (default: stdout).")
     ] = None,
@@ -485,7 +487,8 @@ def export(
     top: Annotated[int, typer.Option("--top", help="How many search hits --query exports.")] = 100,
     db: DbOption = None,
 ) -> None:
-    """Export papers (all, one list, a collection or a search result) as JSON Lines, CSV, BibTeX or Markdown."""
+    """Export papers (all, those the filters let through, a collection or a search result,
+    narrowed by the filters) as JSON Lines, CSV, BibTeX or Markdown."""
     from paperatlas.results import EXPORT_FORMATS
 
     if fmt not in EXPORT_FORMATS:
@@ -493,12 +496,10 @@ def export(
     check_output(output, "--output")
     atlas = open_atlas(db)
     require_list(atlas, list_name)
-    selection: dict[str, Any] = {"list_name": list_name}
-    if collection is not None or query is not None:
-        selection.update(collection=collection, query=query, query_k=top)
+    filters = filters_of_options(list_name, area, kind, decision, has_code, tag, state)
     if output is None:
-        count = atlas.export(fmt, stdout_text(), **selection)
+        count = atlas.export(fmt, stdout_text(), filters, collection=collection, query=query, query_k=top)
         sys.stdout.flush()
     else:
-        count = atlas.export(fmt, output, **selection)
+        count = atlas.export(fmt, output, filters, collection=collection, query=query, query_k=top)
         err_console.print(Text(f"exported {plural(count, 'paper')} to {output}"))

@@ -14,12 +14,20 @@ from rich.table import Table
 from rich.text import Text
 
 from paperatlas.cli.common import (
+    AreaOption,
+    CodeOption,
     DbOption,
+    DecisionOption,
+    KindOption,
+    ListOption,
+    StateOption,
+    TagOption,
     UserError,
     app,
     check_output,
     console,
     err_console,
+    filters_of_options,
     open_atlas,
     plural,
     require_list,
@@ -99,9 +107,13 @@ def recommend(
         str, typer.Option("--collection", "-c", help="Collection to learn from.")
     ] = "likes",
     k: Annotated[int, typer.Option("--k", "-k", help="How many papers to recommend.")] = 30,
-    list_name: Annotated[
-        str | None, typer.Option("--list", "-l", help="Only recommend papers of this list.")
-    ] = None,
+    list_name: ListOption = None,
+    area: AreaOption = None,
+    kind: KindOption = None,
+    decision: DecisionOption = None,
+    has_code: CodeOption = None,
+    tag: TagOption = None,
+    state: StateOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
     db: DbOption = None,
 ) -> None:
@@ -109,8 +121,8 @@ def recommend(
     each with its reasons."""
     atlas = open_atlas(db)
     require_list(atlas, list_name)
-    filters = {"list_name": list_name} if list_name else {}
-    picks = atlas.recommend(collection=collection, k=k, **filters)
+    filters = filters_of_options(list_name, area, kind, decision, has_code, tag, state)
+    picks = atlas.recommend(collection=collection, k=k, filters=filters)
     if as_json:
         write_json(picks.to_dict(), indent=2)
         return

@@ -10,38 +10,29 @@ from rich.table import Table
 from rich.text import Text
 
 from paperatlas.cli.common import (
+    AreaOption,
     CodeOption,
     DbOption,
+    DecisionOption,
+    KindOption,
+    ListOption,
+    StateOption,
+    TagOption,
     UserError,
     app,
     console,
     err_console,
-    one_of,
+    filters_of_options,
     open_atlas,
     write_json,
 )
 from paperatlas.errors import InputError
-from paperatlas.results import KINDS
 
 if TYPE_CHECKING:
     from paperatlas.results import SearchResult
 
 KOption = Annotated[int, typer.Option("--k", "-k", help="How many results.", min=1, max=1000)]
 OffsetOption = Annotated[int, typer.Option("--offset", help="Skip this many results (paging).", min=0)]
-ListOption = Annotated[str | None, typer.Option("--list", help="Only papers of this list.")]
-AreaOption = Annotated[str | None, typer.Option("--area", help="Only this research area.")]
-KindOption = Annotated[
-    str | None,
-    typer.Option(
-        "--kind",
-        help="Only this kind: method, benchmark, dataset, analysis, theory.",
-        callback=one_of(*KINDS),
-    ),
-]
-DecisionOption = Annotated[
-    str | None,
-    typer.Option("--decision", help="Only papers whose decision starts with this (e.g. Accept, Poster)."),
-]
 JsonOption = Annotated[bool, typer.Option("--json", help="Machine-readable JSON on stdout.")]
 
 
@@ -55,6 +46,8 @@ def search_command(
     kind: KindOption = None,
     decision: DecisionOption = None,
     has_code: CodeOption = None,
+    tag: TagOption = None,
+    state: StateOption = None,
     mode: Annotated[
         str, typer.Option("--mode", help="auto (keywords + meaning), keyword, or semantic.")
     ] = "auto",
@@ -62,18 +55,9 @@ def search_command(
     db: DbOption = None,
 ) -> None:
     """Search by keywords and meaning together; Chinese and other languages work too."""
+    filters = filters_of_options(list_name, area, kind, decision, has_code, tag, state)
     atlas = open_atlas(db)
-    result = atlas.search(
-        query,
-        k=k,
-        offset=offset,
-        list_name=list_name,
-        area=area,
-        kind=kind,
-        decision=decision,
-        has_code=has_code,
-        method=mode,
-    )
+    result = atlas.search(query, k=k, offset=offset, filters=filters, method=mode)
     _show(result, as_json)
 
 
@@ -97,6 +81,8 @@ def similar_command(
     kind: KindOption = None,
     decision: DecisionOption = None,
     has_code: CodeOption = None,
+    tag: TagOption = None,
+    state: StateOption = None,
     as_json: JsonOption = False,
     db: DbOption = None,
 ) -> None:
@@ -107,18 +93,9 @@ def similar_command(
         raise UserError('give exactly one of: a paper ID, --text "...", or --file PATH')
     if file is not None:
         text = _read_text(file)
+    filters = filters_of_options(list_name, area, kind, decision, has_code, tag, state)
     atlas = open_atlas(db)
-    result = atlas.similar(
-        paper_id=paper_id,
-        text=text,
-        k=k,
-        offset=offset,
-        list_name=list_name,
-        area=area,
-        kind=kind,
-        decision=decision,
-        has_code=has_code,
-    )
+    result = atlas.similar(paper_id=paper_id, text=text, k=k, offset=offset, filters=filters)
     _show(result, as_json)
 
 

@@ -15,8 +15,7 @@ import re
 
 from paperatlas.enrich import kinds_model
 from paperatlas.enrich.text import is_cjk
-
-KINDS = ("method", "benchmark", "dataset", "analysis", "theory")
+from paperatlas.filters import KINDS as KINDS  # the kinds a filter may name
 
 _INTRO = re.compile(
     r"\b(?:we|this\s+(?:paper|work|study)|here,?\s+we|our\s+(?:work|paper))\s+"

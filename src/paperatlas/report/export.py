@@ -1,8 +1,9 @@
 """Write selected papers as JSON Lines, CSV, BibTeX or Markdown.
 
-`export_papers(store, fmt, out, list_name=None, ids=None, **filters)` selects papers
-like `Atlas.papers` (a list, filters) or by an explicit id sequence (`ids`, in that
-order), and writes them to a path or an open text file. Returns the number written.
+`export_papers(store, fmt, out, filters, ids=None, collection=None, query=None)` selects
+papers like `Atlas.papers` (`Filters`), by an explicit id sequence (`ids`, in that order),
+a collection's likes or a search's hits, and writes them to a path or an open text file.
+Returns the number written.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from functools import lru_cache
 from typing import Any, TextIO
 
 from paperatlas.enrich.areas import area_label, top3_text
+from paperatlas.filters import ALL_PAPERS, Filters
 from paperatlas.paper import finite, json_text, shown_title
 from paperatlas.report.links import paper_url, safe_url
 
@@ -60,12 +62,11 @@ def export_papers(
     store,
     fmt: str,
     out: str | os.PathLike[str] | TextIO,
-    list_name: str | None = None,
+    filters: Filters = ALL_PAPERS,
     ids: Iterable[str] | None = None,
     collection: str | None = None,
     query: str | None = None,
     query_k: int = 100,
-    **filters: Any,
 ) -> int:
     from paperatlas.errors import PaperatlasError
 
@@ -73,14 +74,14 @@ def export_papers(
     if writer is None:
         raise PaperatlasError(f"unknown export format '{fmt}' (choose from {', '.join(FORMATS)})")
     if collection is not None or query is not None:
-        ids = _chosen_ids(store, ids, collection, query, query_k, list_name, filters)
-        list_name, filters = None, {}
-    papers = _selected(store, list_name, ids, filters)
+        ids = _chosen_ids(store, ids, collection, query, query_k, filters)
+        filters = ALL_PAPERS
+    papers = _selected(store, ids, filters)
     with _opened(out) as fh:
         return writer(papers, fh)
 
 
-def _chosen_ids(store, ids, collection, query, query_k, list_name, filters) -> list[str]:
+def _chosen_ids(store, ids, collection, query, query_k, filters: Filters) -> list[str]:
     """Ids of a collection's liked papers (mark order) or of a search's hits (rank order),
     narrowed by `ids`, the list and the filters when given too."""
     from paperatlas.errors import PaperatlasError
@@ -96,30 +97,29 @@ def _chosen_ids(store, ids, collection, query, query_k, list_name, filters) -> l
     if query is not None:
         from paperatlas.search import search
 
-        narrowing = {k: v for k, v in filters.items() if k in ("area", "kind", "decision", "has_code")}
-        hits = [h.id for h in search(store, query, k=query_k, list_name=list_name, **narrowing).hits]
+        hits = [h.id for h in search(store, query, k=query_k, filters=filters).hits]
         hit_set = set(hits)
         chosen = hits if collection is None else [pid for pid in chosen if pid in hit_set]
     if ids is not None:
         keep = set(ids)
         chosen = [pid for pid in chosen if pid in keep]
-    if list_name is not None or filters:
-        keep = {p["id"] for p in store.iter_papers(list_name=list_name, ids=chosen, **filters)}
+    if filters.narrows():
+        keep = {p["id"] for p in store.iter_papers(filters, ids=chosen, id_only=True)}
         chosen = [pid for pid in chosen if pid in keep]
     return chosen
 
 
-def _selected(store, list_name, ids, filters) -> Iterator[dict[str, Any]]:
+def _selected(store, ids, filters: Filters) -> Iterator[dict[str, Any]]:
     """Each selected paper with its lists and facts, fetched a page at a time."""
     from paperatlas.atlas import TopicLookup
 
-    topics = TopicLookup(store, list_name)  # each paper's map topic and field topic
+    topics = TopicLookup(store, filters.list_name)  # each paper's map topic and field topic
     pages: Iterable[list[dict[str, Any]]]
     if ids is not None:
         wanted = list(dict.fromkeys(ids))
         pages = (store.get_papers(wanted[i : i + 500]) for i in range(0, len(wanted), 500))
     else:
-        rows = store.iter_papers(list_name=list_name, **filters)
+        rows = store.iter_papers(filters)
         pages = _pages(rows, 500)
     for page in pages:
         page_ids = [p["id"] for p in page]

@@ -29,7 +29,8 @@ package): `query` (terms, FTS5 expressions), `chinese_text` (simplified characte
 jieba's words), `framing` (request words around the topic cut), `language`, `glossary`,
 `query_adapter` (a query's vector moved toward abstracts), `vectors` (models, query
 vectors, nearest papers), `translate` (learned Chinese terms),
-`keyword` (BM25 in memory), `names`, `learned`, `fusion`, `filters`, `snippets`, `results`, `hits`,
+`keyword` (BM25 in memory), `names`, `learned`, `fusion`, `config` (`SearchConfig`: how a search
+ranks, passed explicitly), `filters`, `snippets`, `results`, `hits`,
 `engine` (`search`, `candidate_rankings`), `similar_papers`. Values read from the store are kept
 per store change by `paperatlas.cache.StoreCache`.
 """
@@ -37,6 +38,7 @@ per store change by `paperatlas.cache.StoreCache`.
 from __future__ import annotations
 
 from paperatlas.errors import SearchError
+from paperatlas.search.config import SHIPPED, SearchConfig
 from paperatlas.search.engine import CANDIDATES, candidate_rankings, search
 from paperatlas.search.filters import MAX_K
 from paperatlas.search.fusion import FUSION, FUSION_FOREIGN, Rankings, fuse, fuse_rankings, fusion_for
@@ -68,10 +70,12 @@ __all__ = [
     "MAX_TERMS",
     "MINILM_MODEL",
     "MULTILINGUAL_MODEL",
+    "SHIPPED",
     "SNIPPET_CHARS",
     "STOPWORDS",
     "Hit",
     "Rankings",
+    "SearchConfig",
     "SearchError",
     "SearchResult",
     "candidate_rankings",

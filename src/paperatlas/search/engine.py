@@ -7,9 +7,11 @@ from collections.abc import Set as AbstractSet
 from typing import Any
 
 from paperatlas.errors import SearchError
+from paperatlas.filters import ALL_PAPERS, Filters
 from paperatlas.search import learned as learned_fusion
 from paperatlas.search.chinese_text import to_simplified
-from paperatlas.search.filters import allowed_ids, check_paging, filters_of
+from paperatlas.search.config import SHIPPED, SearchConfig
+from paperatlas.search.filters import allowed_ids, check_paging
 from paperatlas.search.framing import topic_part
 from paperatlas.search.fusion import Rankings, fuse, fuse_rankings, fusion_for
 from paperatlas.search.hits import make_hits
@@ -40,29 +42,24 @@ def candidate_rankings(
     allowed: AbstractSet[str] | None = None,
     keyword: bool = True,
     vectors: bool = True,
-    fusion: dict[str, Any] | None = None,
-    glossary: bool = True,
-    learned: bool = True,
-    glossary_overrides: bool = True,
+    config: SearchConfig = SHIPPED,
 ) -> Rankings:
     """The keyword (BM25) and vector rankings of `query`, each `depth` deep, among
-    `allowed` papers (all when None). Routes by the query's language. `fusion`
-    (overrides of FUSION) also shapes the first pass of the feedback expansion.
-    `glossary`: add the shipped glossary's translation of a Chinese query to the terms
-    learned from the atlas; `learned=False` leaves the learned terms out (the translation
-    before issue 18: glossary only); `glossary_overrides=False` looks up the learned terms
-    of the words the glossary knows too. The words of a request around the topic
-    ("有哪些关于…的论文", "papers about …") are left out first (`framing.topic_part`), and
-    traditional Chinese characters written as simplified (`chinese_text.to_simplified`)."""
+    `allowed` papers (all when None). Routes by the query's language. `config`
+    (search/config.py) says how: its fusion overrides also shape the first pass of the
+    feedback expansion, its glossary and learned switches the translation of a Chinese
+    query. The words of a request around the topic ("有哪些关于…的论文", "papers about …")
+    are left out first (`framing.topic_part`), and traditional Chinese characters written
+    as simplified (`chinese_text.to_simplified`), unless the config turns them off."""
+    fusion = config.fusion_overrides()
     asked = query
-    simple = to_simplified(query) if CJK_RUN.search(query) else query
-    query = topic_part(simple)
+    simple = to_simplified(query) if config.simplify and CJK_RUN.search(query) else query
+    query = topic_part(simple) if config.topic_framing else simple
     language = detect_language(query)
-    glossary = True if glossary is None else glossary
     translation, weights, used_learned = None, None, False
     if language != "en":
         translation, weights, used_learned = query_translation(
-            store, query, language, glossary, learned, glossary_overrides
+            store, query, language, config.glossary, config.learned, config.glossary_overrides
         )
     terms = query_terms(translation or query)
     notes: list[str] = []
@@ -167,7 +164,21 @@ def candidate_rankings(
             rrf_k=f["rrf_k"],
         )  # equal weights for the first pass
         r.expansion = feedback_ranking(store, english_model, first, depth, allowed)
+    r.english_model = english_model
     return r
+
+
+def answering_signals(r: Rankings) -> list[str]:
+    """The signals that ranked some paper for this query: "keywords", "names" (a paper's
+    own name in the query) and each vector model, in that order."""
+    found = ["keywords"] if r.keyword else []
+    found += ["names"] if r.named else []
+    models = [r.model] if r.vector and r.model else []
+    if r.english_model and (r.translated or r.feedback or r.expansion):
+        models.append(r.english_model)
+    if r.minilm:
+        models.append(MINILM_MODEL)
+    return found + list(dict.fromkeys(models))
 
 
 def search(
@@ -175,24 +186,15 @@ def search(
     query: str,
     k: int = 20,
     offset: int = 0,
-    list_name: str | None = None,
-    area: str | None = None,
-    kind: str | None = None,
-    decision: str | None = None,
-    has_code: bool | None = None,
+    filters: Filters = ALL_PAPERS,
     method: str = "auto",
-    fusion: dict[str, Any] | None = None,
-    glossary: bool = True,
-    learned: bool = True,
-    glossary_overrides: bool = True,
+    config: SearchConfig = SHIPPED,
 ) -> SearchResult:
-    """Rank the store's papers for `query`; return hits offset..offset+k.
+    """Rank the papers `filters` let through for `query`; return hits offset..offset+k.
 
     `method`: "auto"/"hybrid" (both when vectors exist), "keyword" (BM25 only) or
-    "semantic" (vectors only). `fusion` overrides FUSION (used by the benchmark);
-    `glossary=False` translates Chinese queries with learned terms only, `learned=False`
-    with the glossary only; `glossary_overrides=False` adds the learned terms of the
-    words the glossary knows.
+    "semantic" (vectors only). `config`: how to rank (search/config.py; benchmarks pass
+    the variants they measure).
     """
     if query is None or not str(query).strip():
         raise SearchError("empty query: give some words to search for")
@@ -204,7 +206,7 @@ def search(
     if len(query) > MAX_QUERY_CHARS:
         cut_note.append(f"query cut to its first {MAX_QUERY_CHARS:,} characters")
         query = query[:MAX_QUERY_CHARS]
-    allowed = allowed_ids(store, filters_of(list_name, area, kind, decision, has_code))
+    allowed = allowed_ids(store, filters)
     r = candidate_rankings(
         store,
         query,
@@ -212,12 +214,9 @@ def search(
         allowed=allowed,
         keyword=method != "semantic",
         vectors=method != "keyword",
-        fusion=fusion,
-        glossary=glossary,
-        learned=learned,
-        glossary_overrides=glossary_overrides,
+        config=config,
     )
-    ranked, mode = fuse_rankings(r, fusion)
+    ranked, mode = fuse_rankings(r, config.fusion_overrides())
     if r.language != "en" and r.vector:
         mode = "cross-lingual"
     if allowed is not None and not allowed:
@@ -239,4 +238,5 @@ def search(
         model=r.model,
         notes=cut_note + r.notes,
         read_as=r.translation,  # None for English: only other languages are translated
+        signals=answering_signals(r),
     )

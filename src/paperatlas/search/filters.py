@@ -1,12 +1,10 @@
-"""The caller's filters (list, area, kind, decision, code) as the set of ids they allow,
-and the paging every search checks."""
+"""The caller's `Filters` as the set of ids they allow, and the paging every search checks."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from paperatlas.cache import StoreCache
 from paperatlas.errors import SearchError
+from paperatlas.filters import Filters
 
 MAX_K = 1000
 
@@ -14,21 +12,15 @@ MAX_K = 1000
 _ALLOWED = StoreCache(max_entries=32)
 
 
-def filters_of(list_name, area, kind, decision, has_code) -> dict[str, Any]:
-    """The filters a caller gave (None: not given)."""
-    given = {"list_name": list_name, "area": area, "kind": kind, "decision": decision, "has_code": has_code}
-    return {k: v for k, v in given.items() if v is not None}
-
-
-def allowed_ids(store, filters: dict[str, Any]) -> frozenset[str] | None:
+def allowed_ids(store, filters: Filters) -> frozenset[str] | None:
     """The ids that pass `filters` (None: no filter, every paper), kept per filter set
-    until the store changes."""
-    if not filters:
+    until the store changes (a new tag, state or like is a change)."""
+    if not filters.narrows():
         return None
     return _ALLOWED.get(
         store,
-        tuple(sorted(filters.items())),
-        lambda: frozenset(p["id"] for p in store.iter_papers(id_only=True, **filters)),
+        filters,
+        lambda: frozenset(p["id"] for p in store.iter_papers(filters, id_only=True)),
     )
 
 

@@ -136,6 +136,8 @@ class Rankings:
     cosines: dict[str, dict[str, float]] = field(default_factory=dict)
     # a translated query's keyword terms -> their weights (None for English)
     term_weights: dict[str, float] | None = None
+    # the English model of `translated`, `feedback` and `expansion`
+    english_model: str | None = None
 
     def shown_terms(self) -> list[str]:
         """The terms a hit's snippet and matched words show: all of an English query's;

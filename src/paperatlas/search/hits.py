@@ -46,6 +46,7 @@ def make_hits(
                 area=row.get("area") or row.get("predicted_area"),
                 decision=row.get("decision"),
                 kind=row.get("kind"),
+                title_only=not (row.get("abstract") or "").strip(),
             )
         )
     return hits

@@ -22,6 +22,8 @@ class Hit:
     area: str | None = None
     decision: str | None = None
     kind: str | None = None
+    # the paper has no abstract: the list gave its title alone
+    title_only: bool = False
 
     @property
     def label(self) -> str:
@@ -59,6 +61,8 @@ class SearchResult:
     notes: list[str] = field(default_factory=list)  # things the user should know
     # a query in another language: the English terms it was searched as (None for English)
     read_as: str | None = None
+    # the signals that ranked some paper: "keywords", "names", vector models by name
+    signals: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)

@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Set as AbstractSet
 
 from paperatlas.errors import SearchError
+from paperatlas.filters import ALL_PAPERS, Filters
 from paperatlas.paper import embedding_text
-from paperatlas.search.filters import allowed_ids, check_paging, filters_of
+from paperatlas.search.filters import allowed_ids, check_paging
 from paperatlas.search.fusion import SHOWN_TERMS
 from paperatlas.search.hits import make_hits
 from paperatlas.search.language import language_name
@@ -23,14 +24,11 @@ def similar(
     text: str | None = None,
     k: int = 10,
     offset: int = 0,
-    list_name: str | None = None,
-    area: str | None = None,
-    kind: str | None = None,
-    decision: str | None = None,
-    has_code: bool | None = None,
+    filters: Filters = ALL_PAPERS,
 ) -> SearchResult:
     """The papers closest in meaning to one paper (by id or unique id prefix) or to a
-    free text (an abstract being written, a paragraph from a paper)."""
+    free text (an abstract being written, a paragraph from a paper), among those
+    `filters` let through."""
     if (paper_id is None) == (text is None):
         raise SearchError("give either a paper id or a text to find similar papers")
     check_paging(k, offset)
@@ -52,7 +50,7 @@ def similar(
             notes.append(f"text cut to its first {MAX_QUERY_CHARS:,} characters")
             text = text[:MAX_QUERY_CHARS]
         query_label = text
-    allowed = allowed_ids(store, filters_of(list_name, area, kind, decision, has_code))
+    allowed = allowed_ids(store, filters)
     ranking, signals = similar_ranking(store, text, offset + k, exclude=exclude, allowed=allowed)
     page = ranking[offset : offset + k]
     # a hit shows the key terms it holds and its cosine in the most weighted model
@@ -67,6 +65,7 @@ def similar(
         mode="similar",
         model=" + ".join(signals.models) or None,
         notes=notes + signals.notes,
+        signals=(["keywords"] if signals.keyword else []) + list(signals.models),
     )
 
 

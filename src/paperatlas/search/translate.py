@@ -323,23 +323,24 @@ def _sense_keys(word: str) -> list[str]:
     return list(dict.fromkeys(k for k in map(term_key, dictionary.senses(word)) if k))
 
 
-def dictionary_terms(vocab: Vocabulary, unit: str) -> list[int]:
+def dictionary_terms(vocab: Vocabulary, unit: str, names: bool = True) -> list[int]:
     """The vocabulary terms CC-CEDICT gives for a Chinese unit: its entry's senses and the
-    words made from a name among them (`name_terms`), or without an entry, the pairs of its
-    neighbouring words' one-word senses ("数据蒸馏", "高斯过程": "gaussian process")."""
+    words made from a name among them (`name_terms`; `names=False`: not those), or without
+    an entry, the pairs of its neighbouring words' one-word senses ("数据蒸馏", "高斯过程":
+    "gaussian process")."""
     index = vocab.by_key
     keys = _sense_keys(unit)
     if not keys:
         words = segment(unit)
         for a, b in itertools.pairwise(words):
-            left, right = _one_word_keys(vocab, a), _one_word_keys(vocab, b)
+            left, right = _one_word_keys(vocab, a, names), _one_word_keys(vocab, b, names)
             keys += [f"{x} {y}" for x in left for y in right]
-    found = [i for k in keys for i in index.get(k, ())] + name_terms(vocab, unit)
+    found = [i for k in keys for i in index.get(k, ())] + (name_terms(vocab, unit) if names else [])
     return list(dict.fromkeys(found))
 
 
-def _one_word_keys(vocab: Vocabulary, word: str) -> list[str]:
-    named = [term_key(vocab.terms[i]) for i in name_terms(vocab, word)]
+def _one_word_keys(vocab: Vocabulary, word: str, names: bool = True) -> list[str]:
+    named = [term_key(vocab.terms[i]) for i in name_terms(vocab, word)] if names else []
     return list(dict.fromkeys([k for k in _sense_keys(word) if " " not in k] + named))
 
 
@@ -349,8 +350,8 @@ def _one_word_keys(vocab: Vocabulary, word: str) -> list[str]:
 # word's senses also gives the atlas's words made from it (`name_terms`), as dictionary
 # terms. benchmarks/zh_names.py (50 eponymous phrases written as a test list): the name's
 # word among the phrase's terms for 23 of the 33 the held-out atlas holds vs 15 without
-# (same run); the names CC-CEDICT lacks (马尔可夫, 朗之万, 利普希茨) stay as they were.
-NAME_TERMS = True
+# (same run; the baseline is `translate(..., names=False)`); the names CC-CEDICT lacks
+# (马尔可夫, 朗之万, 利普希茨) stay as they were.
 NAME_SUFFIX_LETTERS = 4  # "riemann" -> "riemannian", "euclid" -> "euclidean"
 
 
@@ -359,7 +360,7 @@ def name_terms(vocab: Vocabulary, word: str) -> list[int]:
     (`dictionary.names`): the name itself or a word that extends it by a few letters (高斯
     "Gauss" -> "gaussian"; 黎曼 "Riemann" -> "riemannian"; 拉普拉斯 "Laplace" -> "laplacian")."""
     out: list[int] = []
-    for name in dictionary.names(word) if NAME_TERMS else ():
+    for name in dictionary.names(word):
         if " " in name:  # "monte carlo": the term itself
             out += vocab.by_key.get(term_key(name), [])
             continue
@@ -654,10 +655,12 @@ def candidates(
     cos: np.ndarray,
     min_similarity: float,
     attested: Callable[[str], bool] | None = None,
+    names: bool = True,
 ) -> list[tuple[Candidate, float]]:
     """A unit's candidate terms [(index, score)], best first: its nearest terms by the
     model (`best`, `cos`: score its cosine; none unless the first has min_similarity)
-    and its dictionary terms (score: cosine to `vector`, the unit's, plus DICT_BONUS),
+    and its dictionary terms (score: cosine to `vector`, the unit's, plus DICT_BONUS;
+    `names`: with the words made from a name among its senses, `name_terms`),
     each plus FREQUENCY_PRIOR x how usual it is in the atlas (`Vocabulary.prior`); or
     without dictionary terms, its dictionary senses made of vocabulary words (score: cosine;
     a phrase the atlas's papers use, `attested`, just above any candidate that is one of
@@ -665,7 +668,7 @@ def candidates(
     rank = cos if vocab.hubness is None or HUB_PENALTY <= 0 else cos - HUB_PENALTY * vocab.hubness[best]
     confident = len(cos) > 0 and cos[0] >= min_similarity
     scored: dict[Candidate, float] = {int(i): float(r) for i, r in zip(best, rank)} if confident else {}
-    from_dict = dictionary_terms(vocab, unit) if DICTIONARY else []
+    from_dict = dictionary_terms(vocab, unit, names) if DICTIONARY else []
     # the dictionary's terms, and a prefixed word's terms (AFFIXES), count alike
     boosted = from_dict + (affixed_terms(vocab, unit, [int(i) for i in best]) if DICTIONARY else [])
     if boosted:
@@ -734,10 +737,12 @@ def translate(
     embed: Callable[[list[str]], np.ndarray],
     glossary: dict[str, str] | None = None,
     min_similarity: float | None = None,
+    names: bool = True,
 ) -> Translation | None:
     """The query's Chinese words as weighted English terms of this atlas: each unit's
     terms chosen among its nearest vocabulary terms (when the nearest has min_similarity)
-    and its dictionary senses (`candidates`, `choose_terms`), weighted by their score;
+    and its dictionary senses (`candidates`, `choose_terms`; `names=False`: without the
+    words made from names, the baseline of benchmarks/zh_names.py), weighted by their score;
     words the `glossary` knows take its translation at weight 1. None when nothing maps
     (or the atlas has no vocabulary yet)."""
     looked = units(text)
@@ -762,7 +767,7 @@ def translate(
             DICTIONARY,
             DICT_BONUS,
             FREQUENCY_PRIOR,
-            NAME_TERMS,
+            names,
         )
         # read once: another thread may clear the shared table meanwhile
         cands = {unit: vocab.looked_up.get((unit, *settings)) for unit in todo}
@@ -775,7 +780,7 @@ def translate(
             attested = functools.partial(phrase_in_papers, store)
             for unit, vector, (best, cos) in zip(new, vectors, found):
                 vocab.looked_up[(unit, *settings)] = cands[unit] = candidates(
-                    vocab, unit, vector, best, cos, min_similarity, attested
+                    vocab, unit, vector, best, cos, min_similarity, attested, names
                 )
         for unit in todo:
             found_terms = choose_terms(vocab, cands[unit] or [])

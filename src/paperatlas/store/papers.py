@@ -1,8 +1,9 @@
 """Paper rows: written, read, filtered, counted and re-keyed.
 
 The `papers` table keeps lists and dicts (authors, keywords, urls, ...) as JSON text;
-reads give them back decoded. Filters that join facts (kind, has_code, predicted area)
-live here too: `iter_papers` is the one filtered listing every stage uses.
+reads give them back decoded. `Filters` (paperatlas/filters.py) become SQL here, those
+that join facts (kind, has_code, predicted area) and a person's tags and triage state too:
+`iter_papers` is the one filtered listing every stage uses.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import sqlite3
 from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
+from paperatlas.filters import ALL_PAPERS, LIKES, Filters
 from paperatlas.paper import finite
 from paperatlas.store import lists, sortkeys
 from paperatlas.store.connection import StoreBase
@@ -210,12 +212,8 @@ class PaperRows(StoreBase):
 
     def iter_papers(
         self,
-        list_name: str | None = None,
-        area: str | None = None,
-        decision: str | None = None,
+        filters: Filters = ALL_PAPERS,
         text: str | None = None,
-        kind: str | None = None,
-        has_code: bool | None = None,
         ids: Iterable[str] | None = None,
         limit: int | None = None,
         offset: int = 0,
@@ -224,7 +222,8 @@ class PaperRows(StoreBase):
         sort: str | None = None,
         map_rows: Iterable[int] | None = None,
     ) -> Iterator[dict[str, Any]]:
-        """Papers matching every filter given, in list order (or insertion order).
+        """Papers passing `filters` (paperatlas/filters.py) and every other filter given,
+        in list order (or insertion order).
 
         `text` is a plain substring of title or abstract, `section` of the heading a list
         put the paper under (both case-insensitive); keyword search with ranking is
@@ -244,14 +243,13 @@ class PaperRows(StoreBase):
         """
         if map_rows is not None:
             map_rows = list(map_rows)
-            fast = not id_only and self._member_page_ok(
-                area, decision, text, kind, has_code, ids, section, sort
-            )
+            fast = not id_only and self._member_page_ok(filters, text, ids, section, sort)
             if fast and limit is not None:
-                yield from self._member_page(map_rows, list_name, sort, limit, offset)
+                yield from self._member_page(map_rows, filters.list_name, sort, limit, offset)
                 return
             ids = self._map_row_ids(map_rows, ids)
-        q = self._papers_query(list_name, area, decision, text, kind, has_code, ids, section, id_only)
+        list_name = filters.list_name
+        q = self._papers_query(filters, text, ids, section, id_only)
         paging = " LIMIT ? OFFSET ?" if limit is not None else ""
         page = [limit, offset] if limit is not None else []
         if (
@@ -277,18 +275,15 @@ class PaperRows(StoreBase):
 
     def _member_page_ok(
         self,
-        area: str | None,
-        decision: str | None,
+        filters: Filters,
         text: str | None,
-        kind: str | None,
-        has_code: bool | None,
         ids: Iterable[str] | None,
         section: str | None,
         sort: str | None,
     ) -> bool:
         """Whether a page of a topic's members can be chosen from their keys alone: no
-        other filter, and no sort or one by current stored keys."""
-        if any(v is not None for v in (area, decision, kind, has_code, ids)) or text or section:
+        filter but the list, and no sort or one by current stored keys."""
+        if filters.but(list_name=None).narrows() or ids is not None or text or section:
             return False
         return sort is None or self._sort_keys_current()
 
@@ -314,7 +309,7 @@ class PaperRows(StoreBase):
         joins, order = self._member_sql(list_name, sort)
         keys = [f"{c} AS k{i}" for i, c in enumerate(order.split(", "))]
         inner = f"SELECT p.rowid AS r, {', '.join(keys)} FROM {joins} ORDER BY {order} LIMIT ? OFFSET ?"
-        columns = self._papers_query(None, None, None, None, None, None, None, None, False).columns
+        columns = self._papers_query(ALL_PAPERS, None, None, None, False).columns
         outer_order = ", ".join(f"pg.k{i}" for i in range(len(keys)))
         sql = (
             f"SELECT {columns} FROM ({inner}) pg CROSS JOIN papers p ON p.rowid = pg.r "
@@ -399,12 +394,8 @@ class PaperRows(StoreBase):
 
     def count_matching(
         self,
-        list_name: str | None = None,
-        area: str | None = None,
-        decision: str | None = None,
+        filters: Filters = ALL_PAPERS,
         text: str | None = None,
-        kind: str | None = None,
-        has_code: bool | None = None,
         ids: Iterable[str] | None = None,
         section: str | None = None,
         map_rows: Iterable[int] | None = None,
@@ -413,23 +404,20 @@ class PaperRows(StoreBase):
         topic's members alone: by their keys, no paper row read)."""
         if map_rows is not None:
             map_rows = list(map_rows)
-            if self._member_page_ok(area, decision, text, kind, has_code, ids, section, None):
+            if self._member_page_ok(filters, text, ids, section, None):
+                list_name = filters.list_name
                 joins, _ = self._member_sql(list_name, None)
                 params: list[Any] = [json.dumps(map_rows), *([list_name] if list_name is not None else [])]
                 return int(self.conn.execute(f"SELECT count(*) FROM {joins}", params).fetchone()[0])
             ids = self._map_row_ids(map_rows, ids)
-        q = self._papers_query(list_name, area, decision, text, kind, has_code, ids, section, True)
+        q = self._papers_query(filters, text, ids, section, True)
         sql = f"SELECT {q.columns} FROM papers p {q.joins}{q.where}"
         return int(self.conn.execute(f"SELECT count(*) FROM ({sql})", q.params).fetchone()[0])
 
     def _papers_query(
         self,
-        list_name: str | None,
-        area: str | None,
-        decision: str | None,
+        filters: Filters,
         text: str | None,
-        kind: str | None,
-        has_code: bool | None,
         ids: Iterable[str] | None,
         section: str | None,
         id_only: bool,
@@ -440,28 +428,31 @@ class PaperRows(StoreBase):
         params: list[Any] = []
         joins: list[str] = []
         order = "p.rowid"
-        if list_name is not None:
+        if filters.list_name is not None:
             joins.append("JOIN list_members m ON m.paper_id = p.id AND m.list_name = ?")
-            params.append(list_name)
+            params.append(filters.list_name)
             order = "m.position, p.rowid"
-        if area is not None:
+        if filters.area is not None:
             where.append("(p.area = ? OR (p.area IS NULL AND f.predicted_area = ?))")
-            params += [area, area]
-        if decision is not None:
+            params += [filters.area, filters.area]
+        if filters.decision is not None:
             where.append("p.decision LIKE ?")
-            params.append(decision + "%")
+            params.append(filters.decision + "%")
         if text:
             where.append("(instr(lower(coalesce(p.title, '')), ?) > 0 OR instr(lower(p.abstract), ?) > 0)")
             params += [text.lower(), text.lower()]
-        if kind is not None:
+        if filters.kind is not None:
             where.append("f.kind = ?")
-            params.append(kind)
+            params.append(filters.kind)
         if section:  # the heading a list put the paper under: a case-insensitive substring
             where.append("instr(lower(coalesce(p.section, '')), ?) > 0")
             params.append(section.lower())
-        if has_code is not None:
+        if filters.has_code is not None:
             where.append("coalesce(f.has_code, 0) = ?")
-            params.append(1 if has_code else 0)
+            params.append(1 if filters.has_code else 0)
+        for clause, values in self._personal_filters(filters):
+            where.append(clause)
+            params += values
         if ids is not None:
             where.append("p.id IN (SELECT value FROM json_each(?))")
             params.append(json.dumps(list(ids)))
@@ -475,6 +466,43 @@ class PaperRows(StoreBase):
         return _PapersQuery(
             columns, " ".join(joins), " WHERE " + " AND ".join(where) if where else "", params, order
         )
+
+    def _personal_filters(self, filters: Filters) -> list[tuple[str, list[Any]]]:
+        """The WHERE clauses of the tag and state filters (what a person set: the tables of
+        migration 14, the likes of `marks`). A read-only atlas older than those tables has
+        no tag and no state: a tag or a set state matches nothing, `unread` every paper."""
+        clauses: list[tuple[str, list[Any]]] = []
+        personal = self._has_personal_tables() if filters.tag or filters.state else False
+        if filters.tag is not None:
+            if not personal:
+                return [("0", [])]
+            clauses.append(("p.id IN (SELECT paper_id FROM paper_tags WHERE tag = ?)", [filters.tag]))
+        state = filters.state
+        if state == "liked":
+            clauses.append(
+                ("p.id IN (SELECT paper_id FROM marks WHERE collection = ? AND value > 0)", [LIKES])
+            )
+        elif state == "unread":
+            if personal:
+                clauses.append(
+                    (
+                        "NOT EXISTS (SELECT 1 FROM paper_state ps WHERE ps.paper_id = p.id "
+                        "AND ps.state IN ('read', 'skipped'))",
+                        [],
+                    )
+                )
+        elif state is not None:
+            if not personal:
+                return [("0", [])]
+            clauses.append(("p.id IN (SELECT paper_id FROM paper_state WHERE state = ?)", [state]))
+        return clauses
+
+    def _has_personal_tables(self) -> bool:
+        """Whether this atlas has the triage and tag tables (migration 14)."""
+        found = self.conn.execute(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('paper_state', 'paper_tags')"
+        ).fetchone()[0]
+        return bool(found == 2)
 
     def iter_titles(self) -> Iterator[tuple[str, str]]:
         """(id, title) of every paper with a title."""

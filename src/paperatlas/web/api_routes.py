@@ -6,13 +6,15 @@ from __future__ import annotations
 import math
 from typing import Annotated
 
-from fastapi import HTTPException, Query, Request
+from fastapi import Depends, HTTPException, Query, Request
 from starlette.concurrency import run_in_threadpool
 
 from paperatlas.api import Atlas
 from paperatlas.errors import PaperatlasError
+from paperatlas.filters import Filters
 from paperatlas.web import map_points
 from paperatlas.web.context import context
+from paperatlas.web.filtering import page_filters
 from paperatlas.web.map_points import MAX_ZOOM
 from paperatlas.web.maps import point_rows
 from paperatlas.web.params import MAX_NAME, ApiK, ApiOffset, Name, Query_, is_clean_text, json_body
@@ -41,11 +43,9 @@ async def api_map(request: Request, list: Name = None):
     points = stored["points"]
     chinese = request.query_params.get("lang") == "zh"  # the map page's own language
     if points.n <= FULL_MAP:
-        full = web.atlas.stored_map(stored["scope"])
+        full = stored["reader"].full_view()
         if full is not None:
-            return JSON(
-                Atlas.zh_map_labels(web.atlas.map_view(full)) if chinese else web.atlas.map_view(full)
-            )
+            return JSON(Atlas.zh_map_labels(full) if chinese else full)
     view = stored["reader"].view_head()
     if chinese:
         view = Atlas.zh_map_labels(view)
@@ -130,9 +130,15 @@ async def api_mark(request: Request) -> dict:
 
 
 @routes.get("/api/search")
-async def api_search(request: Request, q: Query_, k: ApiK = 20, offset: ApiOffset = 0):
+async def api_search(
+    request: Request,
+    q: Query_,
+    filters: Annotated[Filters, Depends(page_filters)],
+    k: ApiK = 20,
+    offset: ApiOffset = 0,
+):
     try:
-        return JSON(context(request).atlas.search(q, k=k, offset=offset).to_dict())
+        return JSON(context(request).atlas.search(q, k=k, offset=offset, filters=filters).to_dict())
     except PaperatlasError as exc:
         raise HTTPException(400, str(exc)) from None
 

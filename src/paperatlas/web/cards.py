@@ -85,7 +85,7 @@ def card_renderer(
             )
         if p.get("has_code"):
             badges.append(f'<span class="badge code">{with_code}</span>')
-        if "abstract" in p and not (p["abstract"] or "").strip():
+        if p.get("title_only"):
             badges.append(f'<span class="badge title-only">{title_only}</span>')
         out.append("".join(badges))
         out.append("  </div>\n")

@@ -13,8 +13,8 @@ from typing import Any
 from fastapi import HTTPException, Request
 
 from paperatlas.api import Atlas
+from paperatlas.filters import KINDS, STATES, Filters
 from paperatlas.web.maps import MAP_CACHE_SECONDS, MapCache, topic_of
-from paperatlas.web.params import KINDS
 from paperatlas.web.render import PageRenderer
 
 
@@ -42,24 +42,18 @@ class WebContext:
         self._vocabulary = (version, words)
         return words
 
-    def check_filters(
-        self,
-        area: str | None = None,
-        kind: str | None = None,
-        decision: str | None = None,
-        list_name: str | None = None,
-    ) -> None:
-        """400 for a filter value no paper can have; 404 for a list that does not exist."""
-        if kind and kind not in KINDS:
-            raise HTTPException(400, f"unknown kind (one of {', '.join(KINDS)})")
-        if area and area not in self.vocabulary()["area"]:
+    def check_filters(self, filters: Filters) -> None:
+        """400 for an area or decision no paper of the atlas has; 404 for a list that does
+        not exist (the kind and state were checked as the filters were made)."""
+        if filters.area and filters.area not in self.vocabulary()["area"]:
             raise HTTPException(400, "unknown area")
+        decision = filters.decision
         if decision and not any(
             d.lower().startswith(decision.lower())  # a prefix filter:
             for d in self.vocabulary()["decision"]
         ):  # "Accept" (Oral, Poster)
             raise HTTPException(400, "unknown decision")
-        if list_name and list_name not in self.atlas.lists():
+        if filters.list_name and filters.list_name not in self.atlas.lists():
             raise HTTPException(404)
 
     def overview_counts(self, list_name: str | None) -> dict[str, Any]:
@@ -75,6 +69,18 @@ class WebContext:
         counts = {"stats": self.atlas.stats(list_name), "kinds": kinds, "with_code": with_code}
         self._overviews[list_name] = (now, generation, counts)
         return counts
+
+    def filter_choices(self, list_name: str | None) -> dict[str, list[str]]:
+        """What the filter form offers: the lists, and the areas and decisions of the
+        list's papers (from the kept counts), every kind and state."""
+        stats = self.overview_counts(list_name)["stats"]
+        return {
+            "lists": self.atlas.lists(),
+            "areas": [a for a in stats["by_area"] if a != "(unknown)"],
+            "kinds": [*KINDS],
+            "decisions": [d for d in stats["by_decision"] if d != "(unknown)"],
+            "states": [*STATES],
+        }
 
     def cards(self, rows: list[dict], stored: dict | None) -> list[dict]:
         """Paper rows as web/cards.py wants them (title or display title, topic, star)."""
@@ -103,7 +109,8 @@ class WebContext:
                     "liked": r["id"] in liked,
                     "why": r.get("why"),
                     "snippet": r.get("snippet"),
-                    "abstract": r.get("abstract"),
+                    "abstract": r.get("abstract"),  # the gist's stand-in where there is none
+                    "title_only": title_only(r),
                 }
             )
         return out
@@ -114,6 +121,14 @@ class WebContext:
         for r in rows:
             r["facts"] = facts.get(r["id"], {})
         return rows
+
+
+def title_only(row: dict[str, Any]) -> bool:
+    """Whether a row's paper has no abstract: a search hit says so itself; a paper row
+    holds its abstract."""
+    if "title_only" in row:
+        return bool(row["title_only"])
+    return "abstract" in row and not (row["abstract"] or "").strip()
 
 
 def context(request: Request) -> WebContext:

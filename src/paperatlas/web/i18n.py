@@ -185,6 +185,19 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "status_left": {"en": "About {minutes} min left.", "zh": "约剩 {minutes} 分钟。"},
     "status_vocabulary": {"en": "Chinese query terms", "zh": "中文查询词表"},
+    # the filter form of /search and /papers (web/filtering.py)
+    "filter_list": {"en": "List", "zh": "列表"},
+    "filter_tag": {"en": "Tag", "zh": "标签"},
+    "filter_state": {"en": "State", "zh": "状态"},
+    "filter_state_read": {"en": "Read", "zh": "已读"},
+    "filter_state_skipped": {"en": "Skipped", "zh": "已跳过"},
+    "filter_state_saved": {"en": "Saved for later", "zh": "稍后阅读"},
+    "filter_state_liked": {"en": "Liked", "zh": "已收藏"},
+    "filter_state_unread": {"en": "Unread", "zh": "未读"},
+    "filter_query": {"en": "Words", "zh": "检索词"},
+    "answered_by": {"en": "answered by", "zh": "检索信号"},
+    "signal_keywords": {"en": "keywords", "zh": "关键词"},
+    "signal_names": {"en": "paper names", "zh": "论文名称"},
 }
 
 

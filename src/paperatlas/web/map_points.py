@@ -20,14 +20,14 @@ whichever is fewer rows.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import numpy as np
 
-from paperatlas.api import Atlas
+from paperatlas.results import MAP_OVERVIEW
 
-OVERVIEW = Atlas.MAP_OVERVIEW  # papers sent with the map: about what a 15k-paper map draws today
+OVERVIEW = MAP_OVERVIEW  # papers sent with the map: about what a 15k-paper map draws today
 # papers one /api/map/points answer may hold: what a paper shows is read per point (16,000
 # took ~3 s at 1M papers on a loaded machine, 2 cores, load 15; ids alone 0.8 s)
 DETAIL_MAX = 6_000
@@ -52,9 +52,13 @@ class Points:
 class PointIndex:
     """A stored map's papers as arrays in priority order (position i = priority i):
     rowid (paper_topics row, for looking up what a point shows), x, y, broad, fine,
-    outlier and the reference layer's broad and fine (-1: none). ~40 bytes a paper."""
+    outlier and the reference layer's broad and fine (-1: none). ~40 bytes a paper.
+    `priority_order(fine, key)`: the order the map's reader gives (`MapReader.priority_order`,
+    atlas/sample.py: the standalone HTML of a big map draws the same papers first)."""
 
-    def __init__(self, pages: Iterable[list[tuple]]):
+    def __init__(
+        self, pages: Iterable[list[tuple]], priority_order: Callable[[np.ndarray, np.ndarray], np.ndarray]
+    ):
         cols: list[list[np.ndarray]] = [[] for _ in range(9)]
         for rows in pages:
             # one page at a time: never a Python row per paper of the whole map at once
@@ -134,12 +138,6 @@ class PointIndex:
     def members(self, level: int, topic_id: int) -> np.ndarray:
         """The paper_topics rowids of one topic's papers (level 0 broad, 1 fine), in the map's row order."""
         return np.sort(self.rowid[(self.broad if level == 0 else self.fine) == topic_id])
-
-
-def priority_order(fine: np.ndarray, key: np.ndarray) -> np.ndarray:
-    """Positions of the papers in priority order (atlas/sample.py: the standalone HTML of
-    a big map draws the same papers first)."""
-    return Atlas.map_priority_order(fine, key)
 
 
 def cell_of(x: np.ndarray, y: np.ndarray) -> np.ndarray:

@@ -72,7 +72,7 @@ def loaded_map(reader) -> dict[str, Any]:
     ...), `by_topic` ((level, id) -> topic), `points` (PointIndex) and `reader`."""
     stored = dict(reader.header)
     stored["by_topic"] = {(t["level"], t["topic_id"]): t for t in stored["topics"]}
-    stored["points"] = PointIndex(reader.point_pages())
+    stored["points"] = PointIndex(reader.point_pages(), reader.priority_order)
     stored["reader"] = reader
     return stored
 

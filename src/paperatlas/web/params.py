@@ -1,4 +1,5 @@
-"""The pages' query parameters: their types, bounds and the values a filter may take.
+"""The pages' query parameters: their types and bounds (the values a paper filter may take:
+paperatlas/filters.py, read by web/filtering.py).
 
 Anything out of bounds or of the wrong type is a 400 with one short line
 (`parameter_message`, used by error_pages.bad_parameter). Deep pages cost: a search
@@ -22,7 +23,6 @@ from fastapi.exceptions import RequestValidationError
 PAGE_SIZE = 50
 SEARCH_PAGE_SIZE = 10  # as most search pages; each hit's highlighted snippet is costly
 SORTS = ("list", "title", "rating", "name")
-KINDS = ("method", "benchmark", "dataset", "analysis", "theory")
 MAX_PAGE = 10_000  # /papers: 500k papers deep
 MAX_SEARCH_PAGE = 100  # /search: the 1,000 best hits
 MAX_API_K = 100

@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import Request
 from fastapi.responses import HTMLResponse
 
+from paperatlas.filters import Filters
 from paperatlas.web.context import context
 from paperatlas.web.params import Name
 from paperatlas.web.routes import Routes
@@ -15,7 +16,7 @@ routes = Routes()
 @routes.get("/", response_class=HTMLResponse)
 async def overview(request: Request, list: Name = None):
     web = context(request)
-    web.check_filters(list_name=list)
+    web.check_filters(Filters(list_name=list or None))
     counts = web.overview_counts(list or None)
     stats, kinds, with_code = counts["stats"], counts["kinds"], counts["with_code"]
     stored = web.maps.get(list or None)

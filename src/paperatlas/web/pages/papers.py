@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import HTTPException, Request
+from fastapi import Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse
 
 from paperatlas.errors import PaperatlasError
+from paperatlas.filters import Filters
 from paperatlas.web.context import context
+from paperatlas.web.filtering import filter_query, page_filters
 from paperatlas.web.maps import member_rows, topic_of
-from paperatlas.web.params import KINDS, PAGE_SIZE, SORTS, Name, Page, parse_topic
+from paperatlas.web.params import PAGE_SIZE, SORTS, Name, Page, parse_topic
 from paperatlas.web.render import page_lang
 from paperatlas.web.routes import Routes
 
@@ -21,19 +23,12 @@ SIMILAR = 10  # similar papers on a paper's page
 @routes.get("/papers", response_class=HTMLResponse)
 async def papers_page(
     request: Request,
-    area: Name = None,
-    kind: Name = None,
+    filters: Annotated[Filters, Depends(page_filters)],
     topic: Name = None,
-    decision: Name = None,
-    has_code: Name = None,
     sort: Name = None,
     page: Page = 1,
-    list: Name = None,
 ):
     web = context(request)
-    web.check_filters(area=area, kind=kind, decision=decision, list_name=list)
-    if has_code not in (None, "", "0", "1"):
-        raise HTTPException(400, "has_code must be 1 or 0")
     if sort and sort not in SORTS:
         raise HTTPException(400, f"unknown sort (one of {', '.join(SORTS)})")
     sort = sort or "list"
@@ -41,43 +36,27 @@ async def papers_page(
     if topic and level_topic is None:
         raise HTTPException(400, "topic must be a number, or f and a number")
     atlas = web.atlas
-    stored = web.maps.get(list or None)
-    filters: dict[str, Any] = {
-        "area": area or None,
-        "kind": kind or None,
-        "decision": decision or None,
-        "list_name": list or None,
-    }
-    if has_code in ("1", "0"):
-        filters["has_code"] = has_code == "1"
-    if level_topic is not None and stored is not None:
-        # the topic's paper_topics rows, from the map this app holds: a page is chosen among
-        # their keys and only its papers are read (a broad topic at 1M papers holds ~25k)
-        filters["map_rows"] = member_rows(stored, *level_topic)
+    stored = web.maps.get(filters.list_name)
+    # the topic's paper_topics rows, from the map this app holds: a page is chosen among
+    # their keys and only its papers are read (a broad topic at 1M papers holds ~25k)
+    map_rows = member_rows(stored, *level_topic) if level_topic is not None and stored is not None else None
     # one page of rows, sorted by SQLite (a 1M-paper list is never read whole)
     order = None if sort == "list" else sort
-    rows = atlas.papers(**filters, sort=order, limit=PAGE_SIZE + 1, offset=(page - 1) * PAGE_SIZE)
+    rows = atlas.papers(
+        filters=filters, sort=order, limit=PAGE_SIZE + 1, offset=(page - 1) * PAGE_SIZE, map_rows=map_rows
+    )
     more = len(rows) > PAGE_SIZE
     rows = rows[:PAGE_SIZE]
     web.with_card_facts(rows)
-    stats = web.overview_counts(list or None)["stats"]  # kept a few seconds: full scans at 1M papers
     total = None
     if sort != "list":  # unfiltered: the kept count of the list (a count of 1M rows is ~1 s)
-        unfiltered = all(v is None for k, v in filters.items() if k != "list_name")
-        total = stats["papers"] if unfiltered else atlas.count_papers(**filters)
+        unfiltered = not filters.but(list_name=None).narrows() and map_rows is None
+        stats = web.overview_counts(filters.list_name)["stats"]  # kept a few seconds
+        total = stats["papers"] if unfiltered else atlas.count_papers(filters=filters, map_rows=map_rows)
     topics = sorted(
         (t for t in (stored or {}).get("topics", []) if t["level"] == 0), key=lambda t: t["label"].lower()
     )
-    decisions = [d for d in stats["by_decision"] if d != "(unknown)"]
-    params = {
-        "area": area,
-        "kind": kind,
-        "topic": topic,
-        "decision": decision,
-        "has_code": has_code,
-        "sort": sort if sort != "list" else None,
-        "list": list,
-    }
+    page_params: dict[str, Any] = {"topic": topic, "sort": sort if sort != "list" else None}
     return web.render(
         request,
         "papers.html",
@@ -85,11 +64,11 @@ async def papers_page(
         page=page,
         more=more,
         total=total,
-        areas=[a for a in stats["by_area"] if a != "(unknown)"],
-        kinds=[*KINDS],
-        decisions=decisions,
         topics=topics,
-        params=params,
+        filters=filter_query(filters),
+        choices=web.filter_choices(filters.list_name),
+        params=page_params,
+        links={**page_params, **filter_query(filters)},  # what the pager's links carry on
         sorts=SORTS,
     )
 

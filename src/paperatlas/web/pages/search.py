@@ -1,16 +1,20 @@
-"""`/search`: hybrid search, ten hits a page, each with its highlighted snippet."""
+"""`/search`: hybrid search, ten hits a page, each with its highlighted snippet, among the
+papers the page's filters (web/filtering.py) let through; the page says which signals
+answered."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import Request
+from fastapi import Depends, Request
 from fastapi.responses import HTMLResponse
 
 from paperatlas.api import Atlas
 from paperatlas.errors import PaperatlasError, SearchError
+from paperatlas.filters import Filters
 from paperatlas.web.context import context
-from paperatlas.web.params import SEARCH_PAGE_SIZE, Name, Query_, SearchPage
+from paperatlas.web.filtering import filter_query, page_filters
+from paperatlas.web.params import SEARCH_PAGE_SIZE, Query_, SearchPage
 from paperatlas.web.routes import Routes
 from paperatlas.web.status import status_line, watch
 
@@ -21,21 +25,14 @@ NO_SEARCH: tuple[None, list[dict[str, Any]], None] = (None, [], None)  # an empt
 @routes.get("/search", response_class=HTMLResponse)
 async def search_page(
     request: Request,
+    filters: Annotated[Filters, Depends(page_filters)],
     q: Query_ = "",
     page: SearchPage = 1,
-    area: Name = None,
-    kind: Name = None,
-    list: Name = None,
 ):
     web = context(request)
-    web.check_filters(area=area, kind=kind, list_name=list)
     q = q.strip()
-    result, hits, note = (
-        run_search(web.atlas, q, page, area=area or None, kind=kind or None, list_name=list or None)
-        if q
-        else NO_SEARCH
-    )
-    stored = web.maps.get(list or None)
+    result, hits, note = run_search(web.atlas, q, page, filters) if q else NO_SEARCH
+    stored = web.maps.get(filters.list_name)
     return web.render(
         request,
         "search.html",
@@ -47,25 +44,35 @@ async def search_page(
         more=bool(result and result.get("total", 0) > page * SEARCH_PAGE_SIZE),
         signals=watch(request).status(),
         signal_line=status_line,
+        filters=filter_query(filters),
+        choices=web.filter_choices(filters.list_name),
     )
 
 
-def run_search(atlas: Atlas, q: str, page: int, **filters: Any) -> tuple[dict | None, list[dict], str | None]:
+def run_search(
+    atlas: Atlas, q: str, page: int, filters: Filters
+) -> tuple[dict | None, list[dict], str | None]:
     """(summary, hit rows, note) of one page of hits; keyword ranking alone (note
     'fts_fallback') when the vectors cannot be used."""
     offset = (page - 1) * SEARCH_PAGE_SIZE
     note = None
     try:
-        res = atlas.search(q, k=SEARCH_PAGE_SIZE, offset=offset, **filters)
+        res = atlas.search(q, k=SEARCH_PAGE_SIZE, offset=offset, filters=filters)
     except SearchError as exc:  # the query itself is at fault: say so
         return None, [], str(exc)
     except PaperatlasError:  # vectors unusable (model not installed, ...): keywords still work
         note = "fts_fallback"
         try:
-            res = atlas.search(q, k=SEARCH_PAGE_SIZE, offset=offset, method="keyword", **filters)
+            res = atlas.search(q, k=SEARCH_PAGE_SIZE, offset=offset, filters=filters, method="keyword")
         except PaperatlasError as exc2:
             return None, [], str(exc2)
-    summary = {"total": res.total, "mode": res.mode, "model": res.model, "read_as": res.read_as}
+    summary = {
+        "total": res.total,
+        "mode": res.mode,
+        "model": res.model,
+        "read_as": res.read_as,
+        "signals": res.signals,
+    }
     return summary, [hit_row(h) for h in res.hits], note or "; ".join(res.notes) or None
 
 
@@ -82,4 +89,5 @@ def hit_row(hit) -> dict:
         "kind": hit.kind,
         "why": hit.why(),
         "snippet": hit.snippet,
+        "title_only": hit.title_only,
     }

@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import HTTPException, Request
 from fastapi.responses import HTMLResponse
 
+from paperatlas.filters import Filters
 from paperatlas.web.context import context
 from paperatlas.web.maps import member_ids
 from paperatlas.web.params import Level, Name, topic_number
@@ -17,7 +18,7 @@ SHOWN = 200  # cards on a topic page
 @routes.get("/topics/{topic_id}", response_class=HTMLResponse)
 async def topic_page(request: Request, topic_id: str, level: Level = 0, list: Name = None):
     web = context(request)
-    web.check_filters(list_name=list)
+    web.check_filters(Filters(list_name=list or None))
     stored = web.maps.get(list or None)
     number = topic_number(topic_id)
     if stored is None or number is None:
