@@ -221,7 +221,7 @@ def main() -> None:
     mixes: dict[str, Any] = {}
     if models:
         blocks = {m: rec.normalise_rows(v) for m, v in atlas_vectors(args.db, models, ids).items()}
-        features = rec.split_models(ids, blocks, tfidf, terms, rec.recommend_weights(models))
+        features = rec.split_models(ids, blocks, tfidf, terms)  # each mode at its own weights
         emb = features.emb
         base = other_recommend(args.compare_src) if args.compare_src else rec
         first_alone = base.Features(ids=ids, emb=blocks[models[0]], tfidf=tfidf, terms=terms, model=models[0])

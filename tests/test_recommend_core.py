@@ -233,7 +233,7 @@ def test_rank_is_pure_and_explains_each_pick():
     assert set(why[0]["terms"]) <= set(terms)
 
 
-def test_recommendations_rank_each_model_apart_and_fuse_them_by_their_weights(atlas):
+def test_recommendations_fuse_each_other_model_at_its_modes_weight(atlas):
     from paperatlas.embed import embed_store
 
     embed_store(atlas.store, model="static")
@@ -242,41 +242,45 @@ def test_recommendations_rank_each_model_apart_and_fuse_them_by_their_weights(at
     picks = atlas.recommend(k=10)
     topics = _topics()
     assert sum(topics[p.paper_id] == "speculative" for p in picks) >= 9
-    # the shipped weights: the classifier on static; a model they weigh 0 (test-lsa reads
-    # as MiniLM, which did not help on the benchmark's test half) is not read
-    assert picks.model == "static" == rec.load_features(atlas.store).model
+    # from 5 likes: the classifier on static, and each other model (test-lsa reads as
+    # MiniLM) ranked apart, by its cosine to the likes' centroid, fused at the weight the
+    # tuning users chose, each standardised over every paper
+    weight = rec.RECOMMEND_WEIGHTS[rec.CLASSIFIER][rec.MINILM]
+    assert weight > 0 and picks.method == rec.CLASSIFIER and picks.model == "static + test-lsa"
     features = rec.load_features(atlas.store)
     ids, static = atlas.store.get_vectors("static", features.ids)
     _, lsa = atlas.store.get_vectors("test-lsa", features.ids)
-    assert list(ids) == features.ids and not features.side
+    assert list(ids) == features.ids and list(features.side) == ["test-lsa"]
     static, lsa = rec.normalise_rows(static), rec.normalise_rows(lsa)
     assert np.allclose(features.emb, static, atol=1e-6)
-    # with a weight, a model is ranked apart (its cosine to the likes' centroid) and fused
-    # with the classifier's ranking, each standardised over every paper
-    fused_features = rec.split_models(
+    where = features.index()
+    rows = [where[pid] for pid in liked]
+    svm, _ = rec.rank_linear(features, rows)
+    z = lambda v: (v - v.mean()) / v.std()  # noqa: E731
+    fused, _ = rec.rank_scores(features, rows)
+    assert fused == pytest.approx(z(svm) + weight * z(lsa @ rec._centroid(lsa, rows)), abs=1e-5)
+    assert [p.paper_id for p in picks] == [features.ids[i] for i in rec.top_unseen(fused, rows, 10)]
+    # below 5 likes the centroid reads static alone: its tuning users lost with any other model
+    atlas.unlike(liked[2:])
+    few = atlas.recommend(k=10)
+    assert few.method == rec.CENTROID and few.model == "static"
+    centroid = rec.rank_centroid(features, rows[:2])
+    assert rec.rank_scores(features, rows[:2])[0] == pytest.approx(centroid)
+    assert [p.paper_id for p in few] == [features.ids[i] for i in rec.top_unseen(centroid, rows[:2], 10)]
+    # weights given to split_models hold in both modes (what a benchmark tries)
+    mixed = rec.split_models(
         features.ids,
         {"static": static, "test-lsa": lsa},
         features.tfidf,
         features.terms,
         {"static": 1.0, "test-lsa": 0.5},
     )
-    assert fused_features.model == "static + test-lsa" and fused_features.side["test-lsa"][1] == 0.5
-    where = features.index()
-    rows = [where[pid] for pid in liked]
-    svm, _ = rec.rank_linear(fused_features, rows)
-    cosine = lsa @ rec._centroid(lsa, rows)
-    fused, _ = rec.rank_scores(fused_features, rows)
-    z = lambda v: (v - v.mean()) / v.std()  # noqa: E731
-    assert fused == pytest.approx(z(svm) + 0.5 * z(cosine), abs=1e-5)
-    assert not np.allclose(np.argsort(-fused)[:20], np.argsort(-svm)[:20])  # the side model moves picks
-    # the classifier's own ranking is the shipped one's
-    shipped, _ = rec.rank_scores(features, rows)
-    assert [p.paper_id for p in picks] == [features.ids[i] for i in rec.top_unseen(shipped, rows, 10)]
+    assert mixed.side_weights(2) == mixed.side_weights(5) == {"test-lsa": 0.5}
     # an atlas of one model reads it, whatever its weight; a model weighted 0 is not read
-    assert rec.recommend_weights(["test-lsa"]) == {"test-lsa": 1.0}
-    assert rec.recommend_weights(["static", "minilm-int8"]) == {
+    assert rec.recommend_weights(["test-lsa"], rec.CENTROID) == {"test-lsa": 1.0}
+    assert rec.recommend_weights(["static", "minilm-int8"], rec.CENTROID) == {
         "static": 1.0,
-        "minilm-int8": rec.MINILM_WEIGHT,
+        "minilm-int8": 0.0,
     }
     assert rec.split_models(features.ids, {"static": static}, None, None, {"static": 0.0}).emb is None
     assert rec.load_features(atlas.store, model="test-lsa").model == "test-lsa"

@@ -10,11 +10,13 @@ the liked ones, arxiv-sanity style:
   negatives;
 - with 1-4 likes, too few to fit a classifier, cosine similarity to the likes' centroid
   (minus a share of the similarity to the dislikes' centroid);
-- either way, each other stored model with weight in RECOMMEND_WEIGHTS ranked apart, by
-  its cosine to the likes' centroid, and fused as `similar` fuses its signals: every score
-  standardised over the papers, summed with the weights. MiniLM's weight is 0: on
-  benchmarks/recommend_eval.py its vectors beside static's in one SVM, or fused apart at
-  the weight its tuning half chose, ranked the test half's users worse than static alone.
+- either way, each other stored model with weight in RECOMMEND_WEIGHTS for the mode ranked
+  apart, by its cosine to the likes' centroid, and fused as `similar` fuses its signals:
+  every score standardised over the papers, summed with the weights. The weights were
+  learned by benchmarks/recommend_tune.py on half of its simulated users (ICLR interests
+  and CSFCube query-facet pairs, 1 to 20 likes), under the rule that neither kind of ICLR
+  user may rank worse than the first ranking alone: from 5 likes MiniLM at 0.1; below,
+  none (each fusion that helped the other users cost the primary-area ones).
 
 Every pick is explained: the liked papers closest to it, and the terms it shares with
 what was liked (for the SVM, the terms that pushed its score up most).
@@ -45,11 +47,17 @@ MIN_LIKES_FOR_CLASSIFIER = 5
 DISLIKE_WEIGHT = 0.5  # centroid mode: how much similarity to dislikes subtracts
 EMBEDDING_WEIGHT = 1.0  # relative weight of the embedding block vs the TF-IDF block
 TFIDF_VERSION = "tfidf-v1"  # part of the cache key: change when tfidf_matrix changes
-# each model's weight, over the most weighted stored one's (the classifier's), measured by
-# benchmarks/recommend_eval.py --mix: MiniLM at 0.5 was best on the tuning half of its
-# users and worse than none on the test half (docs/benchmarks.md, recommendations)
-MINILM_WEIGHT = 0.0
-RECOMMEND_WEIGHTS: dict[str, float] = {"static": 1.0, "minilm-int8": MINILM_WEIGHT, "use-multilingual": 0.0}
+CENTROID, CLASSIFIER = "centroid similarity", "linear SVM"  # the two modes (`method_for`)
+# Each model's weight per mode, over the most weighted stored one's (the first ranking's), chosen
+# by benchmarks/recommend_tune.py on its tuning users (ICLR interests and CSFCube query-facet
+# pairs, 1-20 likes): the best fusion under which neither kind of ICLR user ranked worse than
+# the first ranking alone. From 5 likes MiniLM's cosine adds a little; below, every fusion that
+# helped the other users cost the primary-area users, so the centroid reads static alone.
+MINILM = "minilm-int8"
+RECOMMEND_WEIGHTS: dict[str, dict[str, float]] = {
+    CENTROID: {"static": 1.0, MINILM: 0.0, "use-multilingual": 0.0},
+    CLASSIFIER: {"static": 1.0, MINILM: 0.1, "use-multilingual": 0.0},
+}
 SVM_C = 0.01  # strong regularisation: few positives (0.1 and 1 did worse in the benchmark)
 
 
@@ -134,8 +142,9 @@ class Features:
 
     emb: L2-normalised embeddings [n, d] or None (the most weighted model's: the
     classifier's); tfidf: L2-normalised sparse [n, V]; terms: the TF-IDF vocabulary,
-    column order; side: the other models' L2-normalised embeddings and their weights
-    beside the first ranking (`with_side_signals`).
+    column order; side: the other models' L2-normalised embeddings, ranked beside the first
+    ranking (`with_side_signals`) at each mode's weights (`recommend_weights`), or at
+    `weights` when given (one weighting for both modes, as a benchmark tries).
     """
 
     ids: list[str]
@@ -143,17 +152,33 @@ class Features:
     tfidf: Any
     terms: np.ndarray
     model: str | None = None
-    side: dict[str, tuple[np.ndarray, float]] = field(default_factory=dict)
+    side: dict[str, np.ndarray] = field(default_factory=dict)
+    weights: dict[str, float] | None = None
 
     def index(self) -> dict[str, int]:
         return {pid: i for i, pid in enumerate(self.ids)}
 
+    def side_weights(self, n_likes: int) -> dict[str, float]:
+        """Each side model's weight, relative to the first ranking's, for this many likes."""
+        main = self.model.split(" + ")[0] if self.model else None
+        weights = self.weights or recommend_weights([m for m in (main, *self.side) if m], method_for(n_likes))
+        top = weights.get(main, 1.0) if main else 1.0
+        return {m: weights.get(m, 0.0) / top for m in self.side if top > 0}
 
-def recommend_weights(stored: Sequence[str]) -> dict[str, float]:
-    """Each model's weight for an atlas holding `stored` (best first): RECOMMEND_WEIGHTS; a
-    model it does not name (lsa, the torch MiniLM) gets MiniLM's; and an atlas whose every
-    model is weighted 0 still reads its first one."""
-    weights = {m: RECOMMEND_WEIGHTS.get(m, MINILM_WEIGHT) for m in stored}
+    def models_used(self, n_likes: int) -> str | None:
+        """The models that rank for this many likes, "static + minilm-int8" style."""
+        if not self.model:
+            return None
+        used = [m for m, w in self.side_weights(n_likes).items() if w > 0]
+        return " + ".join([self.model.split(" + ")[0], *used])
+
+
+def recommend_weights(stored: Sequence[str], method: str = CLASSIFIER) -> dict[str, float]:
+    """Each model's weight in a mode for an atlas holding `stored` (best first):
+    RECOMMEND_WEIGHTS; a model it does not name (lsa, the torch MiniLM) gets MiniLM's; and an
+    atlas whose every model is weighted 0 still reads its first one."""
+    learned = RECOMMEND_WEIGHTS[method]
+    weights = {m: learned.get(m, learned[MINILM]) for m in stored}
     if stored and not any(w > 0 for w in weights.values()):
         weights[stored[0]] = 1.0
     return weights
@@ -161,15 +186,16 @@ def recommend_weights(stored: Sequence[str]) -> dict[str, float]:
 
 def pick_models(store, model: str | None = None) -> list[str]:
     """The embedding models to use: the one asked for (it must be stored), else every
-    stored model that RECOMMEND_WEIGHTS gives weight for an English text."""
+    stored model that RECOMMEND_WEIGHTS gives weight in a mode for an English text."""
     from paperatlas.search.vectors import vector_models_for
 
     if model is not None:
         if model not in store.vector_models():
             raise PaperatlasError(f"no vectors for model {model!r} in {store.path} (run `paperatlas embed`)")
         return [model]
-    weights = recommend_weights(vector_models_for(store, "en"))
-    return [m for m, w in weights.items() if w > 0]
+    stored = vector_models_for(store, "en")
+    weighted = [recommend_weights(stored, method) for method in RECOMMEND_WEIGHTS]
+    return [m for m in stored if any(w[m] > 0 for w in weighted)]
 
 
 _cache_lock = threading.Lock()
@@ -259,7 +285,7 @@ def load_features(store, model: str | None = None) -> Features:
                 if pid in where:
                     block[where[pid]] = vectors[j]
             blocks[name] = normalise_rows(block)
-    features = split_models(ids, blocks, tfidf, terms, recommend_weights(list(blocks)))
+    features = split_models(ids, blocks, tfidf, terms)
     with _cache_lock:
         _cache.clear()  # one store at a time is plenty; keeps memory flat
         _cache[key] = features
@@ -267,17 +293,32 @@ def load_features(store, model: str | None = None) -> Features:
 
 
 def split_models(
-    ids: list[str], blocks: dict[str, np.ndarray], tfidf, terms, weights: dict[str, float]
+    ids: list[str], blocks: dict[str, np.ndarray], tfidf, terms, weights: dict[str, float] | None = None
 ) -> Features:
-    """Features from each model's unit rows: the most weighted model's (the first of equals)
-    is the classifier's embedding; each other model with weight is a side signal, weighted
-    relative to it."""
-    used = [m for m in blocks if weights.get(m, 0.0) > 0]
+    """Features from each model's unit rows: the most weighted model's (the first of equals;
+    by the classifier's weights unless `weights` are given) is the classifier's embedding;
+    each other model with weight is a side signal. With `weights`, those weights hold in both
+    modes; without, each mode's own (RECOMMEND_WEIGHTS)."""
+    if weights is None:
+        every = [recommend_weights(list(blocks), method) for method in RECOMMEND_WEIGHTS]
+        used = [m for m in blocks if any(w[m] > 0 for w in every)]
+        ranked = recommend_weights(list(blocks), CLASSIFIER)
+    else:
+        used = [m for m in blocks if weights.get(m, 0.0) > 0]
+        ranked = weights
     if not used:
         return Features(ids=ids, emb=None, tfidf=tfidf, terms=terms)
-    main = max(used, key=lambda m: weights[m])
-    side = {m: (blocks[m], weights[m] / weights[main]) for m in used if m != main}
-    return Features(ids=ids, emb=blocks[main], tfidf=tfidf, terms=terms, model=" + ".join(used), side=side)
+    main = max(used, key=lambda m: ranked.get(m, 0.0))
+    side = {m: blocks[m] for m in used if m != main}
+    return Features(
+        ids=ids,
+        emb=blocks[main],
+        tfidf=tfidf,
+        terms=terms,
+        model=" + ".join(used),
+        side=side,
+        weights=weights,
+    )
 
 
 # -- pure ranking -------------------------------------------------------------------------------
@@ -292,13 +333,15 @@ def with_side_signals(
     features: Features, scores: np.ndarray, liked: list[int], disliked: Sequence[int] = ()
 ) -> np.ndarray:
     """The first ranking's scores with each side model's added, as `similar` fuses its
-    signals: each standardised over every paper, summed with the models' weights (the first
-    ranking at weight 1). A side model's score of a paper: its cosine to the likes'
-    centroid, less DISLIKE_WEIGHT times that to the dislikes'."""
-    if not features.side:
+    signals: each standardised over every paper, summed with the models' weights for this
+    many likes (the first ranking at weight 1). A side model's score of a paper: its cosine
+    to the likes' centroid, less DISLIKE_WEIGHT times that to the dislikes'."""
+    weights = {m: w for m, w in features.side_weights(len(liked)).items() if w > 0}
+    if not weights:
         return scores
     total = _standardise(np.asarray(scores, dtype=np.float64))
-    for matrix, weight in features.side.values():
+    for name, weight in weights.items():
+        matrix = features.side[name]
         cosine = matrix @ _centroid(matrix, list(liked))
         if len(disliked):
             cosine = cosine - DISLIKE_WEIGHT * (matrix @ _centroid(matrix, list(disliked)))
@@ -312,7 +355,7 @@ def rank_scores(
     """(every row's score, the SVM's TF-IDF weights or None): the SVM from
     MIN_LIKES_FOR_CLASSIFIER likes on, else the centroid, with the side models' signals."""
     coef = None
-    if method_for(len(liked)) == "linear SVM":
+    if method_for(len(liked)) == CLASSIFIER:
         scores, coef = rank_linear(features, liked, disliked, design=design)
         coef = coef[: features.tfidf.shape[1]]  # the TF-IDF block explains by words
     else:
@@ -546,13 +589,13 @@ def recommend(
         collection=collection,
         n_likes=len(liked),
         n_dislikes=len(disliked),
-        model=features.model,
+        model=features.models_used(len(liked)),
         message=message,
     )
 
 
 def method_for(n_likes: int) -> str:
-    return "linear SVM" if n_likes >= MIN_LIKES_FOR_CLASSIFIER else "centroid similarity"
+    return CLASSIFIER if n_likes >= MIN_LIKES_FOR_CLASSIFIER else CENTROID
 
 
 def rank(
