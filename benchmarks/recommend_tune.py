@@ -54,6 +54,7 @@ import recommend_eval as ev  # noqa: E402
 from paperatlas import recommend as rec  # noqa: E402
 from paperatlas.search.keyword import key_terms, weighted_ranking  # noqa: E402
 from paperatlas.store import Store  # noqa: E402
+from paperatlas.text import paper_text, tfidf_matrix  # noqa: E402
 
 SIZES = (1, 2, 3, 5, 10, 20)
 MIN_REST = 3
@@ -111,8 +112,8 @@ class Atlas:
         self.store = Store(db)
         papers = list(self.store.iter_papers())
         self.ids = [p["id"] for p in papers]
-        self.texts = [rec.paper_text(p) for p in papers]
-        tfidf, terms = rec.tfidf_matrix(self.texts)
+        self.texts = [paper_text(p) for p in papers]
+        tfidf, terms = tfidf_matrix(self.texts)
         self.blocks = {}
         for model in ("static", "minilm-int8"):
             got, matrix = self.store.get_vectors(model)

@@ -11,6 +11,7 @@ import pytest
 from paperatlas import recommend as rec
 from paperatlas.api import Atlas
 from paperatlas.errors import PaperatlasError
+from paperatlas.text import paper_text, tfidf_matrix
 
 FIXTURES = Path(__file__).parent / "fixtures" / "collections"
 CORPUS = FIXTURES / "corpus.jsonl"
@@ -25,7 +26,7 @@ def _put_lsa_vectors(store, dims: int = 24) -> None:
     from sklearn.decomposition import TruncatedSVD
 
     papers = list(store.iter_papers())
-    tfidf, _ = rec.tfidf_matrix([rec.paper_text(p) for p in papers])
+    tfidf, _ = tfidf_matrix([paper_text(p) for p in papers])
     vectors = TruncatedSVD(dims, random_state=0).fit_transform(tfidf)
     with store.transaction():
         store.put_vectors("test-lsa", [p["id"] for p in papers], vectors, ["x"] * len(papers))
@@ -223,7 +224,7 @@ def test_rank_is_pure_and_explains_each_pick():
         + ["machine unlearning forget retain privacy"] * 4
         + ["speculative decoding verification draft tokens accept"]
     )
-    tfidf, terms = rec.tfidf_matrix(texts)
+    tfidf, terms = tfidf_matrix(texts)
     emb = rec.normalise_rows(np.array([[1.0, 0.1]] * 4 + [[0.1, 1.0]] * 4 + [[0.9, 0.2]]))
     features = rec.Features(ids=[f"p{i}" for i in range(9)], emb=emb, tfidf=tfidf, terms=terms)
     ids, scores, why = rec.rank(features, liked=[0, 1], disliked=[4], k=3)
@@ -284,3 +285,40 @@ def test_recommendations_fuse_each_other_model_at_its_modes_weight(atlas):
     }
     assert rec.split_models(features.ids, {"static": static}, None, None, {"static": 0.0}).emb is None
     assert rec.load_features(atlas.store, model="test-lsa").model == "test-lsa"
+
+
+def test_embed_saves_the_words_a_first_recommend_reads_instead_of_fitting(
+    corpus_db, cli, monkeypatch, tmp_path
+):
+    from paperatlas.embed import words
+
+    cli.db.write_bytes(corpus_db.read_bytes())
+    saved = cli.db.with_name(cli.db.name + ".tfidf.npz")
+    assert not saved.exists()
+    code, out, err = cli("embed", "--model", "static")
+    assert code == 0, err
+    assert saved.exists() and "the papers' words" in out
+    code, _, err = cli("like", *_by_topic("graphs")[:5])
+    assert code == 0, err
+    rec._cache.clear()  # a fresh process: nothing in memory
+
+    def no_fit(texts):
+        raise AssertionError("refit although embed saved the matrix")
+
+    monkeypatch.setattr(words, "tfidf_matrix", no_fit)
+    code, out, err = cli("recommend", "--k", "5", "--json")
+    assert code == 0, err
+    picks = json.loads(out)["picks"]
+    assert len(picks) == 5 and all(_topics()[p["paper_id"]] == "graphs" for p in picks)
+    assert all(p["terms"] for p in picks)  # explained by the saved vocabulary
+    # a paper added later makes the saved matrix stale: the next recommendation refits it
+    more = tmp_path / "more.jsonl"
+    more.write_text(
+        json.dumps({"id": "NEW1", "title": "Graph rewiring", "abstract": "Message passing."}) + "\n"
+    )
+    code, _, err = cli("add", str(more), "--no-enrich")
+    assert code == 0, err
+    later = Atlas(cli.db)
+    with pytest.raises(AssertionError, match="refit"):
+        words.word_matrix(later.store)
+    later.close()

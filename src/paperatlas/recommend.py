@@ -28,25 +28,22 @@ a store.
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from paperatlas.embed.normalise import normalise_rows
+from paperatlas.embed.words import word_matrix
 from paperatlas.errors import PaperatlasError
 from paperatlas.paper import shown_title
-from paperatlas.text import paper_text, tfidf_matrix
 
 DEFAULT_COLLECTION = "likes"
 MIN_LIKES_FOR_CLASSIFIER = 5
 DISLIKE_WEIGHT = 0.5  # centroid mode: how much similarity to dislikes subtracts
 EMBEDDING_WEIGHT = 1.0  # relative weight of the embedding block vs the TF-IDF block
-TFIDF_VERSION = "tfidf-v1"  # part of the cache key: change when tfidf_matrix changes
 CENTROID, CLASSIFIER = "centroid similarity", "linear SVM"  # the two modes (`method_for`)
 # Each model's weight per mode, over the most weighted stored one's (the first ranking's), chosen
 # by benchmarks/recommend_tune.py on its tuning users (ICLR interests and CSFCube query-facet
@@ -211,54 +208,6 @@ def _store_signature(store, models: list[str]) -> tuple:
     )
 
 
-def _tfidf_cache_path(store) -> Path:
-    return store.path.with_name(store.path.name + ".tfidf.npz")
-
-
-def _read_tfidf_cache(store, key: tuple, ids: list[str]):
-    """The TF-IDF matrix saved beside the database by an earlier run, if the papers are the
-    same (fitting it takes seconds on a conference; reading it, a fraction of one)."""
-    path = _tfidf_cache_path(store)
-    if not path.exists():
-        return None
-    try:
-        from scipy import sparse
-
-        with np.load(path, allow_pickle=False) as z:
-            if str(z["key"]) != repr((TFIDF_VERSION, key[2])) or z["ids"].tobytes().decode(
-                "utf-8"
-            ) != "\n".join(ids):
-                return None
-            matrix = sparse.csr_matrix((z["data"], z["indices"], z["indptr"]), shape=tuple(z["shape"]))
-            terms = z["terms"].tobytes().decode("utf-8").split("\n") if matrix.shape[1] else []
-            return matrix, np.array(terms, dtype=object)
-    except Exception:  # a damaged or foreign file: refit
-        return None
-
-
-def _write_tfidf_cache(store, key: tuple, ids: list[str], matrix, terms) -> None:
-    path = _tfidf_cache_path(store)
-    tmp = path.with_name(path.name + ".tmp.npz")
-    try:
-        # ids and terms as one UTF-8 blob each: fixed-width string arrays would be 10x larger
-        def blob(strings):
-            return np.frombuffer("\n".join(strings).encode("utf-8"), dtype=np.uint8)
-
-        np.savez(
-            tmp,
-            key=np.array(repr((TFIDF_VERSION, key[2]))),
-            ids=blob(ids),
-            data=matrix.data,
-            indices=matrix.indices,
-            indptr=matrix.indptr,
-            shape=np.array(matrix.shape),
-            terms=blob([str(t) for t in terms]),
-        )
-        os.replace(tmp, path)
-    except OSError:  # read-only folder: work without the cache
-        tmp.unlink(missing_ok=True)
-
-
 def load_features(store, model: str | None = None) -> Features:
     """Features of every paper in the store (cached per process until the store changes):
     TF-IDF beside the embeddings of `model`, or of every model `pick_models` names."""
@@ -267,14 +216,7 @@ def load_features(store, model: str | None = None) -> Features:
     with _cache_lock:
         if key in _cache:
             return _cache[key]
-    papers = list(store.iter_papers())
-    ids = [p["id"] for p in papers]
-    cached = _read_tfidf_cache(store, key, ids)
-    if cached is not None:
-        tfidf, terms = cached
-    else:
-        tfidf, terms = tfidf_matrix([paper_text(p) for p in papers])
-        _write_tfidf_cache(store, key, ids, tfidf, terms)
+    ids, tfidf, terms = word_matrix(store)
     blocks = {}
     where = {pid: i for i, pid in enumerate(ids)}
     for name in models:
