@@ -322,3 +322,16 @@ def test_embed_saves_the_words_a_first_recommend_reads_instead_of_fitting(
     with pytest.raises(AssertionError, match="refit"):
         words.word_matrix(later.store)
     later.close()
+
+
+def test_design_matrix_is_tfidf_beside_the_embedding_as_the_svm_reads_it():
+    from scipy import sparse
+
+    texts = ["graph neural message passing", "", "speculative decoding draft tokens", "graph decoding"]
+    tfidf, terms = tfidf_matrix(texts)
+    emb = rec.normalise_rows(np.array([[1.0, 0.0, 0.5], [0.2, 0.9, 0.1], [0.0, 1.0, 0.0], [0.5, 0.5, 0.5]]))
+    features = rec.Features(ids=["a", "b", "c", "d"], emb=emb, tfidf=tfidf, terms=terms)
+    design = rec.design_matrix(features)
+    expected = sparse.hstack([tfidf, sparse.csr_matrix(rec.EMBEDDING_WEIGHT * emb)]).toarray()
+    assert design.dtype == np.float64 and design.shape == expected.shape
+    assert np.allclose(design.toarray(), expected)  # the empty text's row: its embedding alone

@@ -328,12 +328,26 @@ def rank_centroid(features: Features, liked: list[int], disliked: Sequence[int] 
 
 
 def design_matrix(features: Features):
-    """The classifier's input: TF-IDF beside the embedding, as one sparse matrix."""
-    from scipy import sparse
-
+    """The classifier's input: TF-IDF beside the embedding, as one sparse float64 matrix (the
+    SVM's own type: it would copy another). Built from the blocks' arrays directly: a sparse
+    copy of the dense block, then a stack, took longer than reading the features."""
     if features.emb is None:
         return features.tfidf
-    return sparse.hstack([features.tfidf, sparse.csr_matrix(EMBEDDING_WEIGHT * features.emb)], format="csr")
+    from scipy import sparse
+
+    tfidf = features.tfidf.tocsr()
+    n, d = features.emb.shape
+    per_row = np.diff(tfidf.indptr)
+    # each row holds its TF-IDF entries, then the embedding's d columns after the vocabulary
+    words_at = np.arange(tfidf.nnz) + np.repeat(np.arange(n), per_row) * d
+    emb_at = ((tfidf.indptr[1:] + np.arange(n) * d)[:, None] + np.arange(d)).ravel()
+    data = np.empty(tfidf.nnz + n * d, dtype=np.float64)
+    indices = np.empty(tfidf.nnz + n * d, dtype=np.int32)
+    data[words_at], indices[words_at] = tfidf.data, tfidf.indices
+    data[emb_at] = EMBEDDING_WEIGHT * np.asarray(features.emb, dtype=np.float64).ravel()
+    indices[emb_at] = np.tile(np.arange(tfidf.shape[1], tfidf.shape[1] + d, dtype=np.int32), n)
+    indptr = tfidf.indptr.astype(np.int64) + np.arange(n + 1) * d
+    return sparse.csr_matrix((data, indices, indptr), shape=(n, tfidf.shape[1] + d))
 
 
 def rank_linear(
