@@ -248,6 +248,7 @@ def test_recommendations_fuse_each_other_model_at_its_modes_weight(atlas):
     # tuning users chose, each standardised over every paper
     weight = rec.RECOMMEND_WEIGHTS[rec.CLASSIFIER][rec.MINILM]
     assert weight > 0 and picks.method == rec.CLASSIFIER and picks.model == "static + test-lsa"
+    assert "no minilm-int8 vectors" in picks.message and "paperatlas embed" in picks.message
     features = rec.load_features(atlas.store)
     ids, static = atlas.store.get_vectors("static", features.ids)
     _, lsa = atlas.store.get_vectors("test-lsa", features.ids)
@@ -264,7 +265,7 @@ def test_recommendations_fuse_each_other_model_at_its_modes_weight(atlas):
     # below 5 likes the centroid reads static alone: its tuning users lost with any other model
     atlas.unlike(liked[2:])
     few = atlas.recommend(k=10)
-    assert few.method == rec.CENTROID and few.model == "static"
+    assert few.method == rec.CENTROID and few.model == "static" and few.message == ""
     centroid = rec.rank_centroid(features, rows[:2])
     assert rec.rank_scores(features, rows[:2])[0] == pytest.approx(centroid)
     assert [p.paper_id for p in few] == [features.ids[i] for i in rec.top_unseen(centroid, rows[:2], 10)]

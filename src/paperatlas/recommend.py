@@ -538,7 +538,13 @@ def recommend(
         )
         for pid, score, reason in zip(ids, scores, why)
     ]
-    message = "" if picks else "no unseen papers match the filters"
+    message = (
+        "no unseen papers match the filters"
+        if not picks
+        else ""
+        if model
+        else _missing_note(store, len(liked))
+    )
     return Recommendations(
         picks,
         method=method_for(len(liked)),
@@ -548,6 +554,15 @@ def recommend(
         model=features.models_used(len(liked)),
         message=message,
     )
+
+
+def _missing_note(store, n_likes: int) -> str:
+    """What `embed` would add: MiniLM's vectors, where this many likes would fuse them."""
+    from paperatlas.search.vectors import vector_models_for
+
+    if RECOMMEND_WEIGHTS[method_for(n_likes)][MINILM] <= 0 or MINILM in vector_models_for(store, "en"):
+        return ""
+    return f"this atlas has no {MINILM} vectors, which recommendations from {n_likes} likes fuse; `paperatlas embed` adds them"
 
 
 def method_for(n_likes: int) -> str:
