@@ -15,13 +15,15 @@ pipeline pays it once. Each command runs `--runs` times, each time in a fresh pr
 (PYTHONPATH=its src): run 1 is the first ever on that copy, later runs find what earlier
 ones left on disk. Times are wall seconds from the process's start to its answer (the map
 page: an app over the atlas answering GET /map and /api/map, as a server's first visitor
-would). Targets: first recommend and first digest <= 5 s. Run `uptime` beside it.
+would), and the CPU seconds it used (user + system: what it costs, on a machine shared with
+other work). Targets: first recommend and first digest <= 5 s. Run `uptime` beside it.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import sqlite3
 import subprocess
@@ -61,11 +63,20 @@ def copy_atlas(source: Path, into: Path) -> Path:
     return target
 
 
+CPU = {}  # the last timed command's CPU seconds (user + system, its children included)
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def timed(args: list[str], src: Path) -> float:
     env = {**os.environ, "PYTHONPATH": str(src), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), _children_cpu()
     done = subprocess.run(args, env=env, capture_output=True, text=True, cwd=REPO)
     took = time.perf_counter() - start
+    CPU["last"] = _children_cpu() - cpu
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(args[3:])} failed ({src}):\n{done.stderr[-2000:]}")
     return took
@@ -104,20 +115,30 @@ def main() -> None:
                     "static",
                 ]
                 took = timed([*embed, "--db", str(copies[code])], srcs[code])
-                print(f"prepare    {code:<4} embed --model static: {took:6.1f} s", flush=True)
+                print(
+                    f"prepare    {code:<4} embed --model static: {took:6.1f} s ({CPU['last']:.1f} s CPU)",
+                    flush=True,
+                )
         times: dict[tuple[str, str], list[float]] = {}
+        cpu_times: dict[tuple[str, str], list[float]] = {}
         for name in names:
             for run in range(args.runs):
                 for code in ("base", "new") if run % 2 else ("new", "base"):
                     took = timed(command(name, copies[code], ids[0]), srcs[code])
                     times.setdefault((name, code), []).append(took)
-                    print(f"{name:<10} {code:<4} run {run + 1}: {took:6.1f} s", flush=True)
+                    cpu_times.setdefault((name, code), []).append(CPU["last"])
+                    print(
+                        f"{name:<10} {code:<4} run {run + 1}: {took:6.1f} s ({CPU['last']:.1f} s CPU)",
+                        flush=True,
+                    )
         shutil.rmtree(tmp, ignore_errors=True)
     print()
     for name in names:
         new, base = times[(name, "new")], times[(name, "base")]
+        cpu_new, cpu_base = cpu_times[(name, "new")][0], cpu_times[(name, "base")][0]
         print(
-            f"{name:<10} first: new {new[0]:6.1f} s, base {base[0]:6.1f} s ({base[0] / new[0]:.1f}x)"
+            f"{name:<10} first: new {new[0]:6.1f} s, base {base[0]:6.1f} s ({base[0] / new[0]:.1f}x); "
+            f"CPU new {cpu_new:.1f} s, base {cpu_base:.1f} s ({cpu_base / cpu_new:.1f}x)"
             + (f"; later: new {min(new[1:]):.1f} s, base {min(base[1:]):.1f} s" if len(new) > 1 else "")
         )
     print(f"load after: {os.getloadavg()[0]:.1f}")
