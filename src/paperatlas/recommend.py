@@ -18,6 +18,9 @@ the liked ones, arxiv-sanity style:
   user may rank worse than the first ranking alone: from 5 likes MiniLM at 0.1; below,
   none (each fusion that helped the other users cost the primary-area ones).
 
+The TF-IDF vectors are those `embed` saved beside the atlas (`embed/words.py`), fit here only
+when missing or stale, so a first recommendation reads them.
+
 Every pick is explained: the liked papers closest to it, and the terms it shares with
 what was liked (for the SVM, the terms that pushed its score up most).
 
