@@ -278,6 +278,15 @@ def test_recommendations_fuse_each_other_model_at_its_modes_weight(atlas):
         {"static": 1.0, "test-lsa": 0.5},
     )
     assert mixed.side_weights(2) == mixed.side_weights(5) == {"test-lsa": 0.5}
+    # whichever order the blocks come in, the most weighted model is the classifier's
+    flipped = rec.split_models(
+        features.ids,
+        {"test-lsa": lsa, "static": static},
+        features.tfidf,
+        features.terms,
+        {"static": 1.0, "test-lsa": 0.5},
+    )
+    assert flipped.model == "static + test-lsa" and flipped.side_weights(5) == {"test-lsa": 0.5}
     # an atlas of one model reads it, whatever its weight; a model weighted 0 is not read
     assert rec.recommend_weights(["test-lsa"], rec.CENTROID) == {"test-lsa": 1.0}
     assert rec.recommend_weights(["static", "minilm-int8"], rec.CENTROID) == {

@@ -260,7 +260,7 @@ def split_models(
         emb=blocks[main],
         tfidf=tfidf,
         terms=terms,
-        model=" + ".join(used),
+        model=" + ".join([main, *side]),  # the classifier's model first: `side_weights` reads it
         side=side,
         weights=weights,
     )
