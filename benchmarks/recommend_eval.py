@@ -43,6 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from paperatlas import recommend as rec  # noqa: E402
+from paperatlas.text import paper_text, tfidf_matrix  # noqa: E402
 
 SIZES = (5, 10, 20)
 MIN_REST = 10  # a user needs this many papers beyond the likes to be measured
@@ -194,7 +195,7 @@ def main() -> None:
     started = time.time()
     rows = load_rows(args.data)
     ids = [r["id"] for r in rows]
-    tfidf, terms = rec.tfidf_matrix([rec.paper_text(r) for r in rows])
+    tfidf, terms = tfidf_matrix([paper_text(r) for r in rows])
     models = args.models.split(",") if args.models else []
     if models:
         model = " + ".join(models)
@@ -221,7 +222,7 @@ def main() -> None:
     mixes: dict[str, Any] = {}
     if models:
         blocks = {m: rec.normalise_rows(v) for m, v in atlas_vectors(args.db, models, ids).items()}
-        features = rec.split_models(ids, blocks, tfidf, terms, rec.recommend_weights(models))
+        features = rec.split_models(ids, blocks, tfidf, terms)  # each mode at its own weights
         emb = features.emb
         base = other_recommend(args.compare_src) if args.compare_src else rec
         first_alone = base.Features(ids=ids, emb=blocks[models[0]], tfidf=tfidf, terms=terms, model=models[0])

@@ -12,6 +12,7 @@ from paperatlas import recommend as rec
 from paperatlas.api import Atlas
 from paperatlas.errors import PaperatlasError
 from paperatlas.filters import Filters
+from paperatlas.text import paper_text, tfidf_matrix
 
 FIXTURES = Path(__file__).parent / "fixtures" / "collections"
 CORPUS = FIXTURES / "corpus.jsonl"
@@ -26,7 +27,7 @@ def _put_lsa_vectors(store, dims: int = 24) -> None:
     from sklearn.decomposition import TruncatedSVD
 
     papers = list(store.iter_papers())
-    tfidf, _ = rec.tfidf_matrix([rec.paper_text(p) for p in papers])
+    tfidf, _ = tfidf_matrix([paper_text(p) for p in papers])
     vectors = TruncatedSVD(dims, random_state=0).fit_transform(tfidf)
     with store.transaction():
         store.put_vectors("test-lsa", [p["id"] for p in papers], vectors, ["x"] * len(papers))
@@ -224,7 +225,7 @@ def test_rank_is_pure_and_explains_each_pick():
         + ["machine unlearning forget retain privacy"] * 4
         + ["speculative decoding verification draft tokens accept"]
     )
-    tfidf, terms = rec.tfidf_matrix(texts)
+    tfidf, terms = tfidf_matrix(texts)
     emb = rec.normalise_rows(np.array([[1.0, 0.1]] * 4 + [[0.1, 1.0]] * 4 + [[0.9, 0.2]]))
     features = rec.Features(ids=[f"p{i}" for i in range(9)], emb=emb, tfidf=tfidf, terms=terms)
     ids, scores, why = rec.rank(features, liked=[0, 1], disliked=[4], k=3)
@@ -234,7 +235,7 @@ def test_rank_is_pure_and_explains_each_pick():
     assert set(why[0]["terms"]) <= set(terms)
 
 
-def test_recommendations_rank_each_model_apart_and_fuse_them_by_their_weights(atlas):
+def test_recommendations_fuse_each_other_model_at_its_modes_weight(atlas):
     from paperatlas.embed import embed_store
 
     embed_store(atlas.store, model="static")
@@ -243,41 +244,105 @@ def test_recommendations_rank_each_model_apart_and_fuse_them_by_their_weights(at
     picks = atlas.recommend(k=10)
     topics = _topics()
     assert sum(topics[p.paper_id] == "speculative" for p in picks) >= 9
-    # the shipped weights: the classifier on static; a model they weigh 0 (test-lsa reads
-    # as MiniLM, which did not help on the benchmark's test half) is not read
-    assert picks.model == "static" == rec.load_features(atlas.store).model
+    # from 5 likes: the classifier on static, and each other model (test-lsa reads as
+    # MiniLM) ranked apart, by its cosine to the likes' centroid, fused at the weight the
+    # tuning users chose, each standardised over every paper
+    weight = rec.RECOMMEND_WEIGHTS[rec.CLASSIFIER][rec.MINILM]
+    assert weight > 0 and picks.method == rec.CLASSIFIER and picks.model == "static + test-lsa"
+    assert "no minilm-int8 vectors" in picks.message and "paperatlas embed" in picks.message
     features = rec.load_features(atlas.store)
     ids, static = atlas.store.get_vectors("static", features.ids)
     _, lsa = atlas.store.get_vectors("test-lsa", features.ids)
-    assert list(ids) == features.ids and not features.side
+    assert list(ids) == features.ids and list(features.side) == ["test-lsa"]
     static, lsa = rec.normalise_rows(static), rec.normalise_rows(lsa)
     assert np.allclose(features.emb, static, atol=1e-6)
-    # with a weight, a model is ranked apart (its cosine to the likes' centroid) and fused
-    # with the classifier's ranking, each standardised over every paper
-    fused_features = rec.split_models(
+    where = features.index()
+    rows = [where[pid] for pid in liked]
+    svm, _ = rec.rank_linear(features, rows)
+    z = lambda v: (v - v.mean()) / v.std()  # noqa: E731
+    fused, _ = rec.rank_scores(features, rows)
+    assert fused == pytest.approx(z(svm) + weight * z(lsa @ rec._centroid(lsa, rows)), abs=1e-5)
+    assert [p.paper_id for p in picks] == [features.ids[i] for i in rec.top_unseen(fused, rows, 10)]
+    # below 5 likes the centroid reads static alone: its tuning users lost with any other model
+    atlas.unlike(liked[2:])
+    few = atlas.recommend(k=10)
+    assert few.method == rec.CENTROID and few.model == "static" and few.message == ""
+    centroid = rec.rank_centroid(features, rows[:2])
+    assert rec.rank_scores(features, rows[:2])[0] == pytest.approx(centroid)
+    assert [p.paper_id for p in few] == [features.ids[i] for i in rec.top_unseen(centroid, rows[:2], 10)]
+    # weights given to split_models hold in both modes (what a benchmark tries)
+    mixed = rec.split_models(
         features.ids,
         {"static": static, "test-lsa": lsa},
         features.tfidf,
         features.terms,
         {"static": 1.0, "test-lsa": 0.5},
     )
-    assert fused_features.model == "static + test-lsa" and fused_features.side["test-lsa"][1] == 0.5
-    where = features.index()
-    rows = [where[pid] for pid in liked]
-    svm, _ = rec.rank_linear(fused_features, rows)
-    cosine = lsa @ rec._centroid(lsa, rows)
-    fused, _ = rec.rank_scores(fused_features, rows)
-    z = lambda v: (v - v.mean()) / v.std()  # noqa: E731
-    assert fused == pytest.approx(z(svm) + 0.5 * z(cosine), abs=1e-5)
-    assert not np.allclose(np.argsort(-fused)[:20], np.argsort(-svm)[:20])  # the side model moves picks
-    # the classifier's own ranking is the shipped one's
-    shipped, _ = rec.rank_scores(features, rows)
-    assert [p.paper_id for p in picks] == [features.ids[i] for i in rec.top_unseen(shipped, rows, 10)]
+    assert mixed.side_weights(2) == mixed.side_weights(5) == {"test-lsa": 0.5}
+    # whichever order the blocks come in, the most weighted model is the classifier's
+    flipped = rec.split_models(
+        features.ids,
+        {"test-lsa": lsa, "static": static},
+        features.tfidf,
+        features.terms,
+        {"static": 1.0, "test-lsa": 0.5},
+    )
+    assert flipped.model == "static + test-lsa" and flipped.side_weights(5) == {"test-lsa": 0.5}
     # an atlas of one model reads it, whatever its weight; a model weighted 0 is not read
-    assert rec.recommend_weights(["test-lsa"]) == {"test-lsa": 1.0}
-    assert rec.recommend_weights(["static", "minilm-int8"]) == {
+    assert rec.recommend_weights(["test-lsa"], rec.CENTROID) == {"test-lsa": 1.0}
+    assert rec.recommend_weights(["static", "minilm-int8"], rec.CENTROID) == {
         "static": 1.0,
-        "minilm-int8": rec.MINILM_WEIGHT,
+        "minilm-int8": 0.0,
     }
     assert rec.split_models(features.ids, {"static": static}, None, None, {"static": 0.0}).emb is None
     assert rec.load_features(atlas.store, model="test-lsa").model == "test-lsa"
+
+
+def test_embed_saves_the_words_a_first_recommend_reads_instead_of_fitting(
+    corpus_db, cli, monkeypatch, tmp_path
+):
+    from paperatlas.embed import words
+
+    cli.db.write_bytes(corpus_db.read_bytes())
+    saved = cli.db.with_name(cli.db.name + ".tfidf.npz")
+    assert not saved.exists()
+    code, out, err = cli("embed", "--model", "static")
+    assert code == 0, err
+    assert saved.exists() and "the papers' words" in out
+    code, _, err = cli("like", *_by_topic("graphs")[:5])
+    assert code == 0, err
+    rec._cache.clear()  # a fresh process: nothing in memory
+
+    def no_fit(texts):
+        raise AssertionError("refit although embed saved the matrix")
+
+    monkeypatch.setattr(words, "tfidf_matrix", no_fit)
+    code, out, err = cli("recommend", "--k", "5", "--json")
+    assert code == 0, err
+    picks = json.loads(out)["picks"]
+    assert len(picks) == 5 and all(_topics()[p["paper_id"]] == "graphs" for p in picks)
+    assert all(p["terms"] for p in picks)  # explained by the saved vocabulary
+    # a paper added later makes the saved matrix stale: the next recommendation refits it
+    more = tmp_path / "more.jsonl"
+    more.write_text(
+        json.dumps({"id": "NEW1", "title": "Graph rewiring", "abstract": "Message passing."}) + "\n"
+    )
+    code, _, err = cli("add", str(more), "--no-enrich")
+    assert code == 0, err
+    later = Atlas(cli.db)
+    with pytest.raises(AssertionError, match="refit"):
+        words.word_matrix(later.store)
+    later.close()
+
+
+def test_design_matrix_is_tfidf_beside_the_embedding_as_the_svm_reads_it():
+    from scipy import sparse
+
+    texts = ["graph neural message passing", "", "speculative decoding draft tokens", "graph decoding"]
+    tfidf, terms = tfidf_matrix(texts)
+    emb = rec.normalise_rows(np.array([[1.0, 0.0, 0.5], [0.2, 0.9, 0.1], [0.0, 1.0, 0.0], [0.5, 0.5, 0.5]]))
+    features = rec.Features(ids=["a", "b", "c", "d"], emb=emb, tfidf=tfidf, terms=terms)
+    design = rec.design_matrix(features)
+    expected = sparse.hstack([tfidf, sparse.csr_matrix(rec.EMBEDDING_WEIGHT * emb)]).toarray()
+    assert design.dtype == np.float64 and design.shape == expected.shape
+    assert np.allclose(design.toarray(), expected)  # the empty text's row: its embedding alone

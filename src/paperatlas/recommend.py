@@ -10,11 +10,16 @@ the liked ones, arxiv-sanity style:
   negatives;
 - with 1-4 likes, too few to fit a classifier, cosine similarity to the likes' centroid
   (minus a share of the similarity to the dislikes' centroid);
-- either way, each other stored model with weight in RECOMMEND_WEIGHTS ranked apart, by
-  its cosine to the likes' centroid, and fused as `similar` fuses its signals: every score
-  standardised over the papers, summed with the weights. MiniLM's weight is 0: on
-  benchmarks/recommend_eval.py its vectors beside static's in one SVM, or fused apart at
-  the weight its tuning half chose, ranked the test half's users worse than static alone.
+- either way, each other stored model with weight in RECOMMEND_WEIGHTS for the mode ranked
+  apart, by its cosine to the likes' centroid, and fused as `similar` fuses its signals:
+  every score standardised over the papers, summed with the weights. The weights were
+  learned by benchmarks/recommend_tune.py on half of its simulated users (ICLR interests
+  and CSFCube query-facet pairs, 1 to 20 likes), under the rule that neither kind of ICLR
+  user may rank worse than the first ranking alone: from 5 likes MiniLM at 0.1; below,
+  none (each fusion that helped the other users cost the primary-area ones).
+
+The TF-IDF vectors are those `embed` saved beside the atlas (`embed/words.py`), fit here only
+when missing or stale, so a first recommendation reads them.
 
 Every pick is explained: the liked papers closest to it, and the terms it shares with
 what was liked (for the SVM, the terms that pushed its score up most).
@@ -26,31 +31,34 @@ a store.
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from paperatlas.embed.normalise import normalise_rows
+from paperatlas.embed.words import word_matrix
 from paperatlas.errors import PaperatlasError
 from paperatlas.filters import ALL_PAPERS, LIKES, Filters
 from paperatlas.paper import shown_title
-from paperatlas.text import paper_text, tfidf_matrix
 
 DEFAULT_COLLECTION = LIKES
 MIN_LIKES_FOR_CLASSIFIER = 5
 DISLIKE_WEIGHT = 0.5  # centroid mode: how much similarity to dislikes subtracts
 EMBEDDING_WEIGHT = 1.0  # relative weight of the embedding block vs the TF-IDF block
-TFIDF_VERSION = "tfidf-v1"  # part of the cache key: change when tfidf_matrix changes
-# each model's weight, over the most weighted stored one's (the classifier's), measured by
-# benchmarks/recommend_eval.py --mix: MiniLM at 0.5 was best on the tuning half of its
-# users and worse than none on the test half (docs/benchmarks.md, recommendations)
-MINILM_WEIGHT = 0.0
-RECOMMEND_WEIGHTS: dict[str, float] = {"static": 1.0, "minilm-int8": MINILM_WEIGHT, "use-multilingual": 0.0}
+CENTROID, CLASSIFIER = "centroid similarity", "linear SVM"  # the two modes (`method_for`)
+# Each model's weight per mode, over the most weighted stored one's (the first ranking's), chosen
+# by benchmarks/recommend_tune.py on its tuning users (ICLR interests and CSFCube query-facet
+# pairs, 1-20 likes): the best fusion under which neither kind of ICLR user ranked worse than
+# the first ranking alone. From 5 likes MiniLM's cosine adds a little; below, every fusion that
+# helped the other users cost the primary-area users, so the centroid reads static alone.
+MINILM = "minilm-int8"
+RECOMMEND_WEIGHTS: dict[str, dict[str, float]] = {
+    CENTROID: {"static": 1.0, MINILM: 0.0, "use-multilingual": 0.0},
+    CLASSIFIER: {"static": 1.0, MINILM: 0.1, "use-multilingual": 0.0},
+}
 SVM_C = 0.01  # strong regularisation: few positives (0.1 and 1 did worse in the benchmark)
 
 
@@ -135,8 +143,9 @@ class Features:
 
     emb: L2-normalised embeddings [n, d] or None (the most weighted model's: the
     classifier's); tfidf: L2-normalised sparse [n, V]; terms: the TF-IDF vocabulary,
-    column order; side: the other models' L2-normalised embeddings and their weights
-    beside the first ranking (`with_side_signals`).
+    column order; side: the other models' L2-normalised embeddings, ranked beside the first
+    ranking (`with_side_signals`) at each mode's weights (`recommend_weights`), or at
+    `weights` when given (one weighting for both modes, as a benchmark tries).
     """
 
     ids: list[str]
@@ -144,17 +153,33 @@ class Features:
     tfidf: Any
     terms: np.ndarray
     model: str | None = None
-    side: dict[str, tuple[np.ndarray, float]] = field(default_factory=dict)
+    side: dict[str, np.ndarray] = field(default_factory=dict)
+    weights: dict[str, float] | None = None
 
     def index(self) -> dict[str, int]:
         return {pid: i for i, pid in enumerate(self.ids)}
 
+    def side_weights(self, n_likes: int) -> dict[str, float]:
+        """Each side model's weight, relative to the first ranking's, for this many likes."""
+        main = self.model.split(" + ")[0] if self.model else None
+        weights = self.weights or recommend_weights([m for m in (main, *self.side) if m], method_for(n_likes))
+        top = weights.get(main, 1.0) if main else 1.0
+        return {m: weights.get(m, 0.0) / top for m in self.side if top > 0}
 
-def recommend_weights(stored: Sequence[str]) -> dict[str, float]:
-    """Each model's weight for an atlas holding `stored` (best first): RECOMMEND_WEIGHTS; a
-    model it does not name (lsa, the torch MiniLM) gets MiniLM's; and an atlas whose every
-    model is weighted 0 still reads its first one."""
-    weights = {m: RECOMMEND_WEIGHTS.get(m, MINILM_WEIGHT) for m in stored}
+    def models_used(self, n_likes: int) -> str | None:
+        """The models that rank for this many likes, "static + minilm-int8" style."""
+        if not self.model:
+            return None
+        used = [m for m, w in self.side_weights(n_likes).items() if w > 0]
+        return " + ".join([self.model.split(" + ")[0], *used])
+
+
+def recommend_weights(stored: Sequence[str], method: str = CLASSIFIER) -> dict[str, float]:
+    """Each model's weight in a mode for an atlas holding `stored` (best first):
+    RECOMMEND_WEIGHTS; a model it does not name (lsa, the torch MiniLM) gets MiniLM's; and an
+    atlas whose every model is weighted 0 still reads its first one."""
+    learned = RECOMMEND_WEIGHTS[method]
+    weights = {m: learned.get(m, learned[MINILM]) for m in stored}
     if stored and not any(w > 0 for w in weights.values()):
         weights[stored[0]] = 1.0
     return weights
@@ -162,15 +187,16 @@ def recommend_weights(stored: Sequence[str]) -> dict[str, float]:
 
 def pick_models(store, model: str | None = None) -> list[str]:
     """The embedding models to use: the one asked for (it must be stored), else every
-    stored model that RECOMMEND_WEIGHTS gives weight for an English text."""
+    stored model that RECOMMEND_WEIGHTS gives weight in a mode for an English text."""
     from paperatlas.search.vectors import vector_models_for
 
     if model is not None:
         if model not in store.vector_models():
             raise PaperatlasError(f"no vectors for model {model!r} in {store.path} (run `paperatlas embed`)")
         return [model]
-    weights = recommend_weights(vector_models_for(store, "en"))
-    return [m for m, w in weights.items() if w > 0]
+    stored = vector_models_for(store, "en")
+    weighted = [recommend_weights(stored, method) for method in RECOMMEND_WEIGHTS]
+    return [m for m in stored if any(w[m] > 0 for w in weighted)]
 
 
 _cache_lock = threading.Lock()
@@ -186,54 +212,6 @@ def _store_signature(store, models: list[str]) -> tuple:
     )
 
 
-def _tfidf_cache_path(store) -> Path:
-    return store.path.with_name(store.path.name + ".tfidf.npz")
-
-
-def _read_tfidf_cache(store, key: tuple, ids: list[str]):
-    """The TF-IDF matrix saved beside the database by an earlier run, if the papers are the
-    same (fitting it takes seconds on a conference; reading it, a fraction of one)."""
-    path = _tfidf_cache_path(store)
-    if not path.exists():
-        return None
-    try:
-        from scipy import sparse
-
-        with np.load(path, allow_pickle=False) as z:
-            if str(z["key"]) != repr((TFIDF_VERSION, key[2])) or z["ids"].tobytes().decode(
-                "utf-8"
-            ) != "\n".join(ids):
-                return None
-            matrix = sparse.csr_matrix((z["data"], z["indices"], z["indptr"]), shape=tuple(z["shape"]))
-            terms = z["terms"].tobytes().decode("utf-8").split("\n") if matrix.shape[1] else []
-            return matrix, np.array(terms, dtype=object)
-    except Exception:  # a damaged or foreign file: refit
-        return None
-
-
-def _write_tfidf_cache(store, key: tuple, ids: list[str], matrix, terms) -> None:
-    path = _tfidf_cache_path(store)
-    tmp = path.with_name(path.name + ".tmp.npz")
-    try:
-        # ids and terms as one UTF-8 blob each: fixed-width string arrays would be 10x larger
-        def blob(strings):
-            return np.frombuffer("\n".join(strings).encode("utf-8"), dtype=np.uint8)
-
-        np.savez(
-            tmp,
-            key=np.array(repr((TFIDF_VERSION, key[2]))),
-            ids=blob(ids),
-            data=matrix.data,
-            indices=matrix.indices,
-            indptr=matrix.indptr,
-            shape=np.array(matrix.shape),
-            terms=blob([str(t) for t in terms]),
-        )
-        os.replace(tmp, path)
-    except OSError:  # read-only folder: work without the cache
-        tmp.unlink(missing_ok=True)
-
-
 def load_features(store, model: str | None = None) -> Features:
     """Features of every paper in the store (cached per process until the store changes):
     TF-IDF beside the embeddings of `model`, or of every model `pick_models` names."""
@@ -242,14 +220,7 @@ def load_features(store, model: str | None = None) -> Features:
     with _cache_lock:
         if key in _cache:
             return _cache[key]
-    papers = list(store.iter_papers())
-    ids = [p["id"] for p in papers]
-    cached = _read_tfidf_cache(store, key, ids)
-    if cached is not None:
-        tfidf, terms = cached
-    else:
-        tfidf, terms = tfidf_matrix([paper_text(p) for p in papers])
-        _write_tfidf_cache(store, key, ids, tfidf, terms)
+    ids, tfidf, terms = word_matrix(store)
     blocks = {}
     where = {pid: i for i, pid in enumerate(ids)}
     for name in models:
@@ -260,7 +231,7 @@ def load_features(store, model: str | None = None) -> Features:
                 if pid in where:
                     block[where[pid]] = vectors[j]
             blocks[name] = normalise_rows(block)
-    features = split_models(ids, blocks, tfidf, terms, recommend_weights(list(blocks)))
+    features = split_models(ids, blocks, tfidf, terms)
     with _cache_lock:
         _cache.clear()  # one store at a time is plenty; keeps memory flat
         _cache[key] = features
@@ -268,17 +239,32 @@ def load_features(store, model: str | None = None) -> Features:
 
 
 def split_models(
-    ids: list[str], blocks: dict[str, np.ndarray], tfidf, terms, weights: dict[str, float]
+    ids: list[str], blocks: dict[str, np.ndarray], tfidf, terms, weights: dict[str, float] | None = None
 ) -> Features:
-    """Features from each model's unit rows: the most weighted model's (the first of equals)
-    is the classifier's embedding; each other model with weight is a side signal, weighted
-    relative to it."""
-    used = [m for m in blocks if weights.get(m, 0.0) > 0]
+    """Features from each model's unit rows: the most weighted model's (the first of equals;
+    by the classifier's weights unless `weights` are given) is the classifier's embedding;
+    each other model with weight is a side signal. With `weights`, those weights hold in both
+    modes; without, each mode's own (RECOMMEND_WEIGHTS)."""
+    if weights is None:
+        every = [recommend_weights(list(blocks), method) for method in RECOMMEND_WEIGHTS]
+        used = [m for m in blocks if any(w[m] > 0 for w in every)]
+        ranked = recommend_weights(list(blocks), CLASSIFIER)
+    else:
+        used = [m for m in blocks if weights.get(m, 0.0) > 0]
+        ranked = weights
     if not used:
         return Features(ids=ids, emb=None, tfidf=tfidf, terms=terms)
-    main = max(used, key=lambda m: weights[m])
-    side = {m: (blocks[m], weights[m] / weights[main]) for m in used if m != main}
-    return Features(ids=ids, emb=blocks[main], tfidf=tfidf, terms=terms, model=" + ".join(used), side=side)
+    main = max(used, key=lambda m: ranked.get(m, 0.0))
+    side = {m: blocks[m] for m in used if m != main}
+    return Features(
+        ids=ids,
+        emb=blocks[main],
+        tfidf=tfidf,
+        terms=terms,
+        model=" + ".join([main, *side]),  # the classifier's model first: `side_weights` reads it
+        side=side,
+        weights=weights,
+    )
 
 
 # -- pure ranking -------------------------------------------------------------------------------
@@ -293,13 +279,15 @@ def with_side_signals(
     features: Features, scores: np.ndarray, liked: list[int], disliked: Sequence[int] = ()
 ) -> np.ndarray:
     """The first ranking's scores with each side model's added, as `similar` fuses its
-    signals: each standardised over every paper, summed with the models' weights (the first
-    ranking at weight 1). A side model's score of a paper: its cosine to the likes'
-    centroid, less DISLIKE_WEIGHT times that to the dislikes'."""
-    if not features.side:
+    signals: each standardised over every paper, summed with the models' weights for this
+    many likes (the first ranking at weight 1). A side model's score of a paper: its cosine
+    to the likes' centroid, less DISLIKE_WEIGHT times that to the dislikes'."""
+    weights = {m: w for m, w in features.side_weights(len(liked)).items() if w > 0}
+    if not weights:
         return scores
     total = _standardise(np.asarray(scores, dtype=np.float64))
-    for matrix, weight in features.side.values():
+    for name, weight in weights.items():
+        matrix = features.side[name]
         cosine = matrix @ _centroid(matrix, list(liked))
         if len(disliked):
             cosine = cosine - DISLIKE_WEIGHT * (matrix @ _centroid(matrix, list(disliked)))
@@ -313,7 +301,7 @@ def rank_scores(
     """(every row's score, the SVM's TF-IDF weights or None): the SVM from
     MIN_LIKES_FOR_CLASSIFIER likes on, else the centroid, with the side models' signals."""
     coef = None
-    if method_for(len(liked)) == "linear SVM":
+    if method_for(len(liked)) == CLASSIFIER:
         scores, coef = rank_linear(features, liked, disliked, design=design)
         coef = coef[: features.tfidf.shape[1]]  # the TF-IDF block explains by words
     else:
@@ -344,12 +332,26 @@ def rank_centroid(features: Features, liked: list[int], disliked: Sequence[int] 
 
 
 def design_matrix(features: Features):
-    """The classifier's input: TF-IDF beside the embedding, as one sparse matrix."""
-    from scipy import sparse
-
+    """The classifier's input: TF-IDF beside the embedding, as one sparse float64 matrix (the
+    SVM's own type: it would copy another). Built from the blocks' arrays directly: a sparse
+    copy of the dense block, then a stack, took longer than reading the features."""
     if features.emb is None:
         return features.tfidf
-    return sparse.hstack([features.tfidf, sparse.csr_matrix(EMBEDDING_WEIGHT * features.emb)], format="csr")
+    from scipy import sparse
+
+    tfidf = features.tfidf.tocsr()
+    n, d = features.emb.shape
+    per_row = np.diff(tfidf.indptr)
+    # each row holds its TF-IDF entries, then the embedding's d columns after the vocabulary
+    words_at = np.arange(tfidf.nnz) + np.repeat(np.arange(n), per_row) * d
+    emb_at = ((tfidf.indptr[1:] + np.arange(n) * d)[:, None] + np.arange(d)).ravel()
+    data = np.empty(tfidf.nnz + n * d, dtype=np.float64)
+    indices = np.empty(tfidf.nnz + n * d, dtype=np.int32)
+    data[words_at], indices[words_at] = tfidf.data, tfidf.indices
+    data[emb_at] = EMBEDDING_WEIGHT * np.asarray(features.emb, dtype=np.float64).ravel()
+    indices[emb_at] = np.tile(np.arange(tfidf.shape[1], tfidf.shape[1] + d, dtype=np.int32), n)
+    indptr = tfidf.indptr.astype(np.int64) + np.arange(n + 1) * d
+    return sparse.csr_matrix((data, indices, indptr), shape=(n, tfidf.shape[1] + d))
 
 
 def rank_linear(
@@ -544,20 +546,35 @@ def recommend(
         )
         for pid, score, reason in zip(ids, scores, why)
     ]
-    message = "" if picks else "no unseen papers match the filters"
+    message = (
+        "no unseen papers match the filters"
+        if not picks
+        else ""
+        if model
+        else _missing_note(store, len(liked))
+    )
     return Recommendations(
         picks,
         method=method_for(len(liked)),
         collection=collection,
         n_likes=len(liked),
         n_dislikes=len(disliked),
-        model=features.model,
+        model=features.models_used(len(liked)),
         message=message,
     )
 
 
+def _missing_note(store, n_likes: int) -> str:
+    """What `embed` would add: MiniLM's vectors, where this many likes would fuse them."""
+    from paperatlas.search.vectors import vector_models_for
+
+    if RECOMMEND_WEIGHTS[method_for(n_likes)][MINILM] <= 0 or MINILM in vector_models_for(store, "en"):
+        return ""
+    return f"this atlas has no {MINILM} vectors, which recommendations from {n_likes} likes fuse; `paperatlas embed` adds them"
+
+
 def method_for(n_likes: int) -> str:
-    return "linear SVM" if n_likes >= MIN_LIKES_FOR_CLASSIFIER else "centroid similarity"
+    return CLASSIFIER if n_likes >= MIN_LIKES_FOR_CLASSIFIER else CENTROID
 
 
 def rank(
