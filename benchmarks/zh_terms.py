@@ -30,10 +30,15 @@ from paperatlas.search import zh_terms
 SEED = 36
 SET_SIZE = 320
 SET_PATH = Path(__file__).parent / "queries" / "zh_terms.tsv"
+# The second tuning set: drawn the same way with its own seed, leaving out the first set's
+# terms, and rendered by hand before the translator was run on it (`--draw-second`).
+SECOND_SEED = 2036
+SECOND_SIZE = 220
+SECOND_PATH = Path(__file__).parent / "queries" / "zh_terms_tune2.tsv"
 
 
-def draw(size: int = SET_SIZE, seed: int = SEED) -> list[str]:
-    """The test set's English terms, as they were drawn."""
+def draw(size: int = SET_SIZE, seed: int = SEED, leave_out: frozenset[str] = frozenset()) -> list[str]:
+    """The drawn English terms, in the order drawn (`leave_out`: lower-cased terms not drawn)."""
     occurrences = []
     for row in load_rows():
         if not real_abstract(row):
@@ -43,6 +48,8 @@ def draw(size: int = SET_SIZE, seed: int = SEED) -> list[str]:
     random.Random(seed).shuffle(occurrences)
     out: dict[str, str] = {}
     for phrase in occurrences:
+        if phrase.lower() in leave_out:
+            continue
         out.setdefault(phrase.lower(), phrase)
         if len(out) == size:
             break
@@ -96,11 +103,18 @@ def main() -> None:
     )
     parser.add_argument("--draw", action="store_true", help="print the drawn terms, one a line")
     parser.add_argument(
+        "--draw-second", action="store_true", help="print the second tuning set's drawn terms"
+    )
+    parser.add_argument(
         "--wrong", metavar="HALF", help="list the misses of 'tuning half', 'test half' or 'all'"
     )
     args = parser.parse_args()
     if args.draw:
         sys.stdout.write("".join(f"{t}\n" for t in draw()))
+        return
+    if args.draw_second:
+        first = frozenset(term.lower() for term, _ in load_set())
+        sys.stdout.write("".join(f"{t}\n" for t in draw(SECOND_SIZE, SECOND_SEED, first)))
         return
     pairs = load_set()
     halves = {
