@@ -3,14 +3,16 @@ already ships, read the other way round, and the multilingual model choosing amo
 
 - The shipped glossary (`models/glossary_zh_en.tsv`, Chinese -> English), reversed, gives
   the field's own rendering of a term it holds ("graph neural network" -> 图神经网络);
-  it overrides everything else.
-- Each English word's candidates come from the shipped lexicon (`models/zh-lexicon-v1.tsv`,
+  it overrides everything else. Published term tables of the field come next
+  (`search/zh_terminology.py`: "self-attention" -> 自注意力).
+- Each English word's candidates come from the shipped lexicon (`models/zh-lexicon-v2.tsv`,
   built by scripts/build_zh_lexicon.py): the CC-CEDICT headwords whose senses give the
   word (`search/dictionary.py`, read in reverse), the Chinese words the multilingual
   model (use-multilingual) puts nearest to it, and the run of characters the glossary's
   terms holding the word share. A candidate scores by the model's cosine, which sources
-  give it, how usual the Chinese word is (jieba's frequencies) and how close it sits to
-  the field (`word_candidates`). A word the lexicon lacks takes CC-CEDICT's senses, scored
+  give it, how usual the Chinese word is (jieba's frequencies), how often a Chinese
+  textbook of the field writes it (全局 rather than 全球) and how close it sits to the field
+  (`word_candidates`). A word the lexicon lacks takes CC-CEDICT's senses, scored
   by the model live.
 - A term is cut into the fewest known pieces (a glossary or dictionary phrase before its
   words) and the pieces joined in the English order, the order of a Chinese noun phrase
@@ -35,23 +37,25 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from paperatlas.search import dictionary
+from paperatlas.search import dictionary, zh_terminology
 from paperatlas.search.glossary import terms as glossary_terms
 from paperatlas.search.snippets import stem
 from paperatlas.text import STOPWORDS
 
-# Weights of a candidate's score (tuned on the tuning half of benchmarks/queries/zh_terms.tsv)
+# Weights of a candidate's score (tuned on the tuning half of benchmarks/queries/zh_terms.tsv
+# and on benchmarks/queries/zh_terms_tune2.tsv)
 MODEL_WEIGHT = 1.0  # cosine of the English word and the Chinese word (use-multilingual)
 FREQUENCY_WEIGHT = 0.04  # log of the Chinese word's jieba frequency
 SENSE_RANK_WEIGHT = 0.1  # 1 / (1 + the sense's place in its entry)
 EXACT_WEIGHT = 0.1  # the sense is the word as written, not only its stem
 DICTIONARY_WEIGHT = 0.5  # CC-CEDICT gives it for the word
-GLOSSARY_WEIGHT = 1.0  # the glossary's phrases align it with the word
+GLOSSARY_WEIGHT = 1.0  # the field's terms (glossary, term tables) align it with the word
 FIELD_WEIGHT = 0.5  # cosine with the field (the glossary's Chinese terms' mean vector)
+FIELD_FREQUENCY_WEIGHT = 0.15  # log of the word's count in a Chinese textbook of the field
 MIN_SCORE = 0.0  # below this no candidate is good enough: the word stays English
 MAX_CANDIDATES = 24  # a word's candidates scored by the model (most usual first)
 MAX_PHRASE_WORDS = 4
-LEXICON_FILE = "zh-lexicon-v1.tsv"  # scripts/build_zh_lexicon.py
+LEXICON_FILE = "zh-lexicon-v2.tsv"  # scripts/build_zh_lexicon.py
 
 MACHINE_GLOSS = "机器释义"
 
@@ -189,6 +193,7 @@ def score(english: str, candidates: Sequence[Sense]) -> list[tuple[float, str]]:
         value = (
             MODEL_WEIGHT * cos
             + FREQUENCY_WEIGHT * math.log1p(frequency.get(sense.chinese, 0))
+            + FIELD_FREQUENCY_WEIGHT * math.log1p(zh_terminology.field_frequency(sense.chinese))
             + SENSE_RANK_WEIGHT / (1 + sense.rank)
             + EXACT_WEIGHT * sense.exact
         )
@@ -199,8 +204,8 @@ def score(english: str, candidates: Sequence[Sense]) -> list[tuple[float, str]]:
 
 @functools.cache
 def lexicon() -> dict[str, list[tuple[str, float, str, float]]]:
-    """models/zh-lexicon-v1.tsv: English word -> [(Chinese, model cosine, its sources
-    (d: CC-CEDICT, m: the model's nearest words, g: the glossary's phrases), cosine with
+    """models/zh-lexicon-v2.tsv: English word -> [(Chinese, model cosine, its sources
+    (d: CC-CEDICT, m: the model's nearest words, g: the field's terms aligned), cosine with
     the field)]."""
     from importlib import resources
 
@@ -239,6 +244,7 @@ def word_candidates(word: str) -> list[tuple[float, str]]:
             + DICTIONARY_WEIGHT * ("d" in sources)
             + GLOSSARY_WEIGHT * ("g" in sources)
             + FREQUENCY_WEIGHT * math.log1p(frequency.get(zh, 0))
+            + FIELD_FREQUENCY_WEIGHT * math.log1p(zh_terminology.field_frequency(zh))
             + FIELD_WEIGHT * near,
             zh,
         )
@@ -305,7 +311,7 @@ GLOSSARY_SCORE = 2.0  # the glossary's rendering: above any candidate's score
 
 def _direct(word: str) -> list[tuple[float, str]]:
     """The glossary's rendering of a word as written, else its scored candidates."""
-    zh = _glossary_exact().get(word)
+    zh = _glossary_exact().get(word) or zh_terminology.lookup([word])
     return [(GLOSSARY_SCORE, zh)] if zh else word_candidates(word)
 
 
@@ -352,7 +358,11 @@ def word_options(word: str) -> tuple[tuple[float, str], ...]:
 def _phrase_options(tokens: Sequence[str]) -> list[tuple[float, str]]:
     """Renderings of a run of words as one phrase (the glossary's, the dictionary's)."""
     words = [t.lower() for t in tokens]
-    zh = _glossary_exact().get(" ".join(words)) or _reverse_glossary().get(_key(words))
+    zh = (
+        _glossary_exact().get(" ".join(words))
+        or zh_terminology.lookup(words)
+        or _reverse_glossary().get(_key(words))
+    )
     if zh:
         return [(GLOSSARY_SCORE, zh)]
     if len(words) == 1:
