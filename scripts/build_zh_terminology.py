@@ -15,6 +15,11 @@ Sources (both allow redistribution; the output files name them and their license
   (TERMINOLOGY.md: `中文，english` a line) and the terms its chapters introduce in emphasis
   with the English beside them (`*自注意力*（self-attention）`, source d2l-book).
 
+Words the book writes in English inside its Chinese prose (code, inline code and
+parenthesised glosses left out) at least MIN_KEPT times are written as kept terms, their
+Chinese being the English as the book most often spells it ("transformer" -> Transformer,
+"adam" -> Adam; source d2l-kept): Chinese writing keeps them in English.
+
 The field frequency counts every run of two to four Chinese characters in the book's
 Markdown that jieba's dictionary holds as a word, kept where it occurs at least MIN_COUNT
 times (a single character is in too many words for its count to tell a sense): which of a word's dictionary senses the field writes
@@ -26,7 +31,7 @@ are each kept. Terms whose Chinese holds no Chinese character (names such as Ten
 are left out: `zh_terms` keeps those in English anyway. Where both sources give a term,
 the Google glossary's Chinese is written first.
 
-Line formats: english (lower case)<TAB>chinese<TAB>source (google, d2l or d2l-book);
+Line formats: english (lower case)<TAB>chinese<TAB>source (google, d2l, d2l-book, d2l-kept);
 chinese<TAB>count.
 """
 
@@ -35,13 +40,20 @@ from __future__ import annotations
 import argparse
 import csv
 import re
+import sys
 from collections import Counter
 from pathlib import Path
 
-MODELS = Path(__file__).resolve().parents[1] / "src/paperatlas/models"
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from paperatlas.text import STOPWORDS  # noqa: E402
+
+MODELS = ROOT / "src/paperatlas/models"
 OUT = MODELS / "zh-terminology-v1.tsv"
 FREQUENCY_OUT = MODELS / "zh-field-frequency-v1.tsv"
 MIN_COUNT = 2
+MIN_KEPT = 5
 MAX_RUN = 4
 _CJK = re.compile("[\u3400-\u9fff]")
 _CJK_RUN = re.compile("[\u3400-\u9fff]+")
@@ -97,6 +109,31 @@ def book_terms(pages: list[str]) -> list[tuple[str, str]]:
     return [(en, counts.most_common(1)[0][0]) for en, counts in found.items()]
 
 
+_EMBEDDED = re.compile(
+    r"(?<=[\u3400-\u9fff，。、])\s*([A-Za-z][A-Za-z\-]*[A-Za-z])\s*(?=[\u3400-\u9fff，。、])"
+)
+
+
+def _prose(page: str) -> str:
+    """A page's prose: code blocks, inline code, roles and parenthesised glosses taken out."""
+    page = re.sub(r"```.*?```", " ", page, flags=re.S)
+    page = re.sub(r"(:[a-z]+:)?`[^`]*`", " ", page)
+    return re.sub(r"[（(][^）)]*[）)]", "，", page)
+
+
+def kept_terms(pages: list[str], leave_out: set[str]) -> list[tuple[str, str]]:
+    """(English, as the book spells it) of the words its Chinese prose keeps in English."""
+    spellings: dict[str, Counter[str]] = {}
+    for page in pages:
+        for word in _EMBEDDED.findall(_prose(page)):
+            spellings.setdefault(word.lower(), Counter())[word] += 1
+    return [
+        (word, forms.most_common(1)[0][0])
+        for word, forms in spellings.items()
+        if sum(forms.values()) >= MIN_KEPT and word not in leave_out
+    ]
+
+
 def field_frequency(pages: list[str]) -> Counter[str]:
     """Occurrences of each Chinese word of two or more characters (jieba's dictionary)."""
     import jieba
@@ -139,13 +176,17 @@ def main() -> None:
             if _CJK.search(zh) and (en, zh) not in seen:
                 seen.add((en, zh))
                 lines.append(f"{en}\t{zh}\t{source}")
+    translated = {en for en, _ in seen}
+    for en, written in kept_terms(pages, translated | STOPWORDS):
+        if written.upper() != written:  # an acronym is kept anyway
+            lines.append(f"{en}\t{written}\td2l-kept")
     OUT.write_text(
         "# English term<TAB>Chinese<TAB>source; built by scripts/build_zh_terminology.py from:\n"
         "# google: Google's Machine Learning Glossary, simplified Chinese"
         " (https://developers.google.com/machine-learning/glossary/?hl=zh-CN), (c) Google, CC BY 4.0"
         " (https://creativecommons.org/licenses/by/4.0/); term pairs only, definitions left out\n"
         "# d2l, d2l-book: Dive into Deep Learning in Chinese, its TERMINOLOGY.md and the terms its"
-        " chapters introduce (https://github.com/d2l-ai/d2l-zh), Apache License 2.0\n"
+        " chapters introduce or keep in English (https://github.com/d2l-ai/d2l-zh), Apache License 2.0\n"
         + "\n".join(lines)
         + "\n",
         encoding="utf-8",

@@ -54,3 +54,23 @@ def test_field_frequency_tells_the_fields_sense_from_the_general_one():
 )
 def test_terms_take_the_fields_rendering(term, chinese):
     assert zh_terms.to_chinese(term) == chinese
+
+
+def test_words_the_fields_chinese_keeps_in_english_are_spelled_as_it_spells_them():
+    assert zh_terminology.kept_spelling("transformers") == "Transformer"
+    assert zh_terminology.kept_spelling("adam") == "Adam"
+    assert zh_terminology.kept_spelling("attention") is None
+    assert zh_terms.kept("softmax") and not zh_terms.kept("attention")
+
+
+@pytest.mark.slow
+def test_a_kept_word_stays_english_inside_a_chinese_term():
+    # the glossary gives 变换器 for "transformer" (a Chinese query's English); Chinese
+    # writing keeps the name
+    assert zh_terms.to_chinese("diffusion transformers") == "扩散 Transformer"
+    assert zh_terms.to_chinese("adam") == "Adam"
+
+
+@pytest.mark.slow
+def test_a_kept_name_with_a_word_formation_head():
+    assert zh_terms.to_chinese("VAE-based representations") == "基于 VAE 的表示"

@@ -40,22 +40,41 @@ def _singular(word: str) -> str:
     return word
 
 
+KEPT_SOURCE = "d2l-kept"  # a word the field's Chinese prose writes in English
+
+
 @functools.cache
-def _table() -> list[tuple[str, str]]:
-    """(English, Chinese) of the shipped term tables, in file order."""
+def _rows() -> list[tuple[str, str, str]]:
+    """(English, Chinese, source) of the shipped term tables, in file order."""
     from importlib import resources
 
     path = resources.files("paperatlas") / "models" / TERMINOLOGY_FILE
     out = []
     for line in path.read_text(encoding="utf-8").splitlines():
         if line and not line.startswith("#"):
-            english, chinese, _source = line.split("\t")
-            out.append((english, chinese))
+            english, chinese, source = line.split("\t")
+            out.append((english, chinese, source))
     return out
 
 
+@functools.cache
+def _table() -> list[tuple[str, str]]:
+    return [(en, zh) for en, zh, source in _rows() if source != KEPT_SOURCE]
+
+
+@functools.cache
+def _kept() -> dict[str, str]:
+    return {_singular(en): written for en, written, source in _rows() if source == KEPT_SOURCE}
+
+
+def kept_spelling(word: str) -> str | None:
+    """How Chinese writing spells a word it keeps in English ("transformers" -> Transformer,
+    "adam" -> Adam), or None: such a word is not translated, whatever a glossary says."""
+    return _kept().get(_singular(word.lower()))
+
+
 def table() -> list[tuple[str, str]]:
-    """The published term tables' (English, Chinese) pairs, in file order."""
+    """The published term tables' (English, Chinese) pairs, in file order (kept words aside)."""
     return _table()
 
 

@@ -254,8 +254,9 @@ def word_candidates(word: str) -> list[tuple[float, str]]:
 
 
 def kept(token: str) -> bool:
-    """Is this token written in English in Chinese text (an acronym, a coined name)?"""
-    return bool(_CODED.search(token))
+    """Is this token written in English in Chinese text (an acronym, a coined name, a word
+    the field's Chinese writing keeps: Transformer, softmax)?"""
+    return bool(_CODED.search(token)) or zh_terminology.kept_spelling(token) is not None
 
 
 # English word-formation whose Chinese is a fixed morpheme: a hyphenated compound's last
@@ -355,6 +356,15 @@ def word_options(word: str) -> tuple[tuple[float, str], ...]:
     return tuple((v, zh) for zh, v in merged.items())[:OPTIONS]
 
 
+def _kept_compound(token: str) -> str:
+    """A kept token as Chinese writing spells it, and a kept name with an English
+    word-formation head written in Chinese around it ("VAE-based" -> 基于 VAE 的)."""
+    rest, _, head = token.rpartition("-")
+    if rest and head.lower() in COMPOUND_HEADS and kept(rest):
+        return _spaced(COMPOUND_HEADS[head.lower()].format(_kept_compound(rest)))
+    return zh_terminology.kept_spelling(token) or token
+
+
 def _phrase_options(tokens: Sequence[str]) -> list[tuple[float, str]]:
     """Renderings of a run of words as one phrase (the glossary's, the dictionary's)."""
     words = [t.lower() for t in tokens]
@@ -398,7 +408,7 @@ def _segments(tokens: Sequence[str]) -> list[list[tuple[float, str]]]:
         token = tokens[i]
         rest = best[i + 1]
         if kept(token) or not token[:1].isalnum():
-            best[i] = (rest[0], rest[1] + 1, [[(0.0, token)], *rest[2]])
+            best[i] = (rest[0], rest[1] + 1, [[(0.0, _kept_compound(token))], *rest[2]])
             continue
         if token.lower() in STOPWORDS:  # "due", "where": grammar the Chinese needs no word for
             best[i] = rest
@@ -419,9 +429,9 @@ def _segments(tokens: Sequence[str]) -> list[list[tuple[float, str]]]:
 
 
 # English puts a modifier after its noun, behind a preposition; Chinese puts it before,
-# with 的 ("optimal transport for diffusion models" -> 面向扩散模型的最优传输)
+# with 的 ("optimal transport for diffusion models" -> 用于扩散模型的最优传输)
 PREPOSITIONS = {
-    "for": "面向{b}的{a}",
+    "for": "用于{b}的{a}",
     "of": "{b}的{a}",
     "in": "{b}中的{a}",
     "on": "{b}上的{a}",
