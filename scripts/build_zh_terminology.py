@@ -138,7 +138,8 @@ def field_frequency(pages: list[str]) -> Counter[str]:
     """Occurrences of each Chinese word of two or more characters (jieba's dictionary)."""
     import jieba
 
-    words = set(jieba.dt.gen_pfdict(jieba.dt.get_dict_file())[0])
+    frequency = jieba.dt.gen_pfdict(jieba.dt.get_dict_file())[0]  # every prefix of a word too, at 0
+    words = {w for w, n in frequency.items() if n > 0}
     counts: Counter[str] = Counter()
     for page in pages:
         for run in _CJK_RUN.findall(page):
