@@ -74,3 +74,20 @@ def test_a_kept_word_stays_english_inside_a_chinese_term():
 @pytest.mark.slow
 def test_a_kept_name_with_a_word_formation_head():
     assert zh_terms.to_chinese("VAE-based representations") == "基于 VAE 的表示"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("term", "chinese"),
+    [
+        # the longest known pieces, in English order: a table's term, then words
+        ("linear projection layer", "线性投影层"),
+        ("standard parameter-sharing layers", "标准参数共享层"),
+        ("unit tests", "单元测试"),
+        # "X for Y" -> 用于Y的X, kept words inside
+        ("optimal transport for diffusion models", "用于扩散模型的最优传输"),
+        ("softmax attention for transformers", "用于 Transformer 的 softmax 注意力"),
+    ],
+)
+def test_phrases_are_composed_from_the_fields_pieces(term, chinese):
+    assert zh_terms.to_chinese(term) == chinese
