@@ -91,3 +91,12 @@ def test_a_kept_name_with_a_word_formation_head():
 )
 def test_phrases_are_composed_from_the_fields_pieces(term, chinese):
     assert zh_terms.to_chinese(term) == chinese
+
+
+@pytest.mark.slow
+def test_a_comparative_is_written_with_geng_when_its_base_is_an_adjective():
+    assert zh_terms.to_chinese("larger models") == "更大的模型"
+    assert zh_terms.to_chinese("easier tasks") == "更容易的任务"
+    # "-er" nouns are not comparatives: their base is not an adjective in Chinese
+    assert zh_terms.to_chinese("encoder") == "编码器"
+    assert zh_terms.to_chinese("computer") == "计算机"

@@ -316,11 +316,49 @@ def _direct(word: str) -> list[tuple[float, str]]:
     return [(GLOSSARY_SCORE, zh)] if zh else word_candidates(word)
 
 
+@functools.cache
+def _jieba_adjectives() -> frozenset[str]:
+    """The Chinese words jieba's dictionary tags as adjectives (大, 丰富, 安全)."""
+    from importlib import resources
+
+    try:
+        text = (resources.files("jieba") / "dict.txt").read_text(encoding="utf-8")
+    except ModuleNotFoundError:
+        return frozenset()
+    return frozenset(
+        parts[0]
+        for parts in (line.split(" ") for line in text.splitlines())
+        if len(parts) == 3 and parts[2] in ADJECTIVE_TAGS
+    )
+
+
+ADJECTIVE_TAGS = {"a", "an", "ad"}  # jieba's part-of-speech tags of adjectives
+
+
+def _comparative(word: str) -> str | None:
+    """An English comparative ("larger", "richer", "easier") as 更...的, when its base is a
+    word the lexicon knows whose best Chinese is an adjective; else None."""
+    if not word.endswith("er"):
+        return None
+    bases = [word[:-3] + "y"] if word.endswith("ier") else [word[:-1], word[:-2]]
+    if len(word) > 4 and word[-3] == word[-4]:  # bigger -> big
+        bases.append(word[:-3])
+    for base in bases:
+        if len(base) >= 3 and base in lexicon():
+            options = _direct(base)
+            if options and options[0][1] in _jieba_adjectives():
+                return f"更{options[0][1]}的"
+    return None
+
+
 @functools.lru_cache(maxsize=65536)
 def word_options(word: str) -> tuple[tuple[float, str], ...]:
     """A word's Chinese renderings, best first: its own candidates and those made from its
     parts (`COMPOUND_HEADS`, `PREFIXES`, `SUFFIXES`) when the parts are known."""
     word = word.lower()
+    comparative = _comparative(word)
+    if comparative:
+        return ((GLOSSARY_SCORE, comparative),)
     options = list(_direct(word))
     own = options[0][0] if options else float("-inf")
     derived: list[tuple[float, str]] = []
