@@ -10,7 +10,7 @@ Sources (both allow redistribution; the output files name them and their license
   https://developers.google.com/machine-learning/glossary/?hl=zh-CN), licensed CC BY 4.0 by
   Google, as collected in github.com/darigovresearch/Google-Machine-Learning-Glossary-Flashcards
   (the file "Google 的机器学习术语表.csv": one card a line, `中文 (english) (deck name)|definition`).
-- The English-Chinese term table of "Dive into Deep Learning" in Chinese (《动手学深度学习》,
+- "Dive into Deep Learning" in Chinese (《动手学深度学习》,
   github.com/d2l-ai/d2l-zh), licensed Apache-2.0 (the repository's LICENSE): its term table
   (TERMINOLOGY.md: `中文，english` a line) and the terms its chapters introduce in emphasis
   with the English beside them (`*自注意力*（self-attention）`, source d2l-book).
@@ -22,17 +22,22 @@ Chinese being the English as the book most often spells it ("transformer" -> Tra
 
 The field frequency counts every run of two to four Chinese characters in the book's
 Markdown that jieba's dictionary holds as a word, kept where it occurs at least MIN_COUNT
-times (a single character is in too many words for its count to tell a sense): which of a word's dictionary senses the field writes
-(全局 58 times against 全球 0, 策略 56 against 战略 0). Counts only, no text.
+times (a single character is in too many words for its count to tell a sense): which of a
+word's dictionary senses the field writes (策略 56 times against 战略 0, 噪声 75 against
+噪音 3). Counts only, no text.
 
-Only the term pairs are kept (no definitions). An English term with an acronym beside it
-("SGD, mini-batch stochastic gradient descent") gives both; alternatives written with "/"
-are each kept. Terms whose Chinese holds no Chinese character (names such as TensorBoard)
+Only the term pairs are kept (no definitions). An acronym beside a term ("SGD, mini-batch
+stochastic gradient descent") is left out (`zh_terms` keeps acronyms in English);
+alternatives written with "/" are each kept. Terms whose Chinese holds no Chinese character (names such as TensorBoard)
 are left out: `zh_terms` keeps those in English anyway. Where both sources give a term,
 the Google glossary's Chinese is written first.
 
 Line formats: english (lower case)<TAB>chinese<TAB>source (google, d2l, d2l-book, d2l-kept);
 chinese<TAB>count.
+
+The shipped files were built (2026-12-07) from the Flashcards repository at f4a3c5c9 and
+d2l-zh at e6b18cce. Rebuild models/zh-lexicon-v2.tsv (scripts/build_zh_lexicon.py) after
+these: it aligns its words over the term tables.
 """
 
 from __future__ import annotations
