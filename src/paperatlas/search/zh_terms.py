@@ -11,7 +11,7 @@ already ships, read the other way round, and the multilingual model choosing amo
   model (use-multilingual) puts nearest to it, and the run of characters the glossary's
   terms holding the word share. A candidate scores by the model's cosine, which sources
   give it, how usual the Chinese word is (jieba's frequencies), how often a Chinese
-  textbook of the field writes it (全局 rather than 全球) and how close it sits to the field
+  textbook of the field writes it (噪声 rather than 噪音) and how close it sits to the field
   (`word_candidates`). A word the lexicon lacks takes CC-CEDICT's senses, scored
   by the model live.
 - A term is cut into the fewest known pieces (a glossary or dictionary phrase before its
@@ -52,6 +52,7 @@ DICTIONARY_WEIGHT = 0.5  # CC-CEDICT gives it for the word
 GLOSSARY_WEIGHT = 1.0  # the field's terms (glossary, term tables) align it with the word
 FIELD_WEIGHT = 0.5  # cosine with the field (the glossary's Chinese terms' mean vector)
 FIELD_FREQUENCY_WEIGHT = 0.15  # log of the word's count in a Chinese textbook of the field
+ADJECTIVE_TAGS = {"a", "an", "ad"}  # jieba's part-of-speech tags of adjectives
 MIN_SCORE = 0.0  # below this no candidate is good enough: the word stays English
 MAX_CANDIDATES = 24  # a word's candidates scored by the model (most usual first)
 MAX_PHRASE_WORDS = 4
@@ -71,10 +72,11 @@ def _key(words: Sequence[str]) -> str:
 
 
 @functools.cache
-def _jieba_frequency() -> dict[str, int]:
+def _jieba_dictionary() -> dict[str, tuple[int, str]]:
+    """jieba's dictionary: word -> (frequency, part-of-speech tag); empty without jieba."""
     from importlib import resources
 
-    out: dict[str, int] = {}
+    out: dict[str, tuple[int, str]] = {}
     try:
         text = (resources.files("jieba") / "dict.txt").read_text(encoding="utf-8")
     except ModuleNotFoundError:
@@ -82,8 +84,19 @@ def _jieba_frequency() -> dict[str, int]:
     for line in text.splitlines():
         parts = line.split(" ", 2)
         if len(parts) >= 2 and parts[1].isdigit():
-            out[parts[0]] = int(parts[1])
+            out[parts[0]] = (int(parts[1]), parts[2].strip() if len(parts) == 3 else "")
     return out
+
+
+@functools.cache
+def _jieba_frequency() -> dict[str, int]:
+    return {word: frequency for word, (frequency, _) in _jieba_dictionary().items()}
+
+
+@functools.cache
+def _jieba_adjectives() -> frozenset[str]:
+    """The Chinese words jieba's dictionary tags as adjectives (大, 丰富, 安全)."""
+    return frozenset(word for word, (_, tag) in _jieba_dictionary().items() if tag in ADJECTIVE_TAGS)
 
 
 @dataclass(frozen=True)
@@ -314,25 +327,6 @@ def _direct(word: str) -> list[tuple[float, str]]:
     """The glossary's rendering of a word as written, else its scored candidates."""
     zh = _glossary_exact().get(word) or zh_terminology.lookup([word])
     return [(GLOSSARY_SCORE, zh)] if zh else word_candidates(word)
-
-
-@functools.cache
-def _jieba_adjectives() -> frozenset[str]:
-    """The Chinese words jieba's dictionary tags as adjectives (大, 丰富, 安全)."""
-    from importlib import resources
-
-    try:
-        text = (resources.files("jieba") / "dict.txt").read_text(encoding="utf-8")
-    except ModuleNotFoundError:
-        return frozenset()
-    return frozenset(
-        parts[0]
-        for parts in (line.split(" ") for line in text.splitlines())
-        if len(parts) == 3 and parts[2] in ADJECTIVE_TAGS
-    )
-
-
-ADJECTIVE_TAGS = {"a", "an", "ad"}  # jieba's part-of-speech tags of adjectives
 
 
 def _comparative(word: str) -> str | None:
