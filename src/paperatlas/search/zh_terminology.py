@@ -1,7 +1,9 @@
 """The field's own English -> Chinese terms: the shipped glossary (`models/glossary_zh_en.tsv`)
 reversed and the published term tables in `models/zh-terminology-v1.tsv` (Google's Machine
-Learning Glossary in Chinese, CC BY 4.0; d2l-zh's term table, Apache-2.0; built by
-scripts/build_zh_terminology.py).
+Learning Glossary in Chinese, CC BY 4.0; d2l-zh's term table and the terms its chapters
+introduce, Apache-2.0; built by scripts/build_zh_terminology.py), with the words that Chinese
+ML writing keeps in English (`kept_spelling`: Transformer, Adam) and how often a Chinese
+textbook of the field writes each Chinese word (`field_frequency`, models/zh-field-frequency-v1.tsv).
 
 A term is found as written or by a plural-blind key ("graph neural networks" finds "graph
 neural network"; "modeling" does not find "model": they are different terms in Chinese).
