@@ -13,12 +13,13 @@ dictionary gives it, and how close the model puts it to the field (the cosine wi
 vector of the glossary's Chinese terms: 噪声 over 噪音, 最优 over 最佳). Nothing here reads a Chinese rendering written by hand: which
 candidate a term uses is decided at run time (`zh_terms`), from these numbers.
 
-A third source is the glossary's own phrases, aligned word by word: the Chinese run
-(two to four characters) that most of the glossary terms holding an English word share
-("inference": 推理时, 推理加速, 成员推理 -> 推理), when two or more terms hold the word.
+A third source is the field's own terms (the glossary and the term tables of
+`search/zh_terminology.py`), aligned word by word: the Chinese run that most of the terms
+holding an English word share ("inference": 推理时, 推理加速, 成员推理 -> 推理), when two or
+more terms hold the word.
 
 Line format: word<TAB>chinese cosine flags field<TAB>..., flags the sources that give the
-candidate (d: the dictionary, m: the model's nearest words, g: the glossary's phrases),
+candidate (d: the dictionary, m: the model's nearest words, g: the field's terms aligned),
 best cosine first.
 """
 
@@ -40,11 +41,11 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from iclr_data import DEFAULT_DATA, load_rows, real_abstract  # noqa: E402
 from paperatlas.embed import get_backend  # noqa: E402
 from paperatlas.enrich.areas import is_held_out  # noqa: E402
-from paperatlas.search import zh_terms  # noqa: E402
+from paperatlas.search import zh_terminology, zh_terms  # noqa: E402
 from paperatlas.search.glossary import terms as glossary_terms  # noqa: E402
 from paperatlas.text import STOPWORDS  # noqa: E402
 
-OUT = ROOT / "src/paperatlas/models/zh-lexicon-v1.tsv"
+OUT = ROOT / "src/paperatlas/models" / zh_terms.LEXICON_FILE
 MIN_PAPERS = 5
 MAX_CANDIDATES = 8  # a word's candidates written, closest first
 CHINESE_WORDS = 60_000  # jieba's most frequent words of two characters or more
@@ -62,36 +63,8 @@ def english_words(data: Path) -> list[str]:
         papers.update(set(_WORD.findall(f"{row.get('title') or ''} {row['abstract']}".lower())))
     words = {w for w, n in papers.items() if n >= MIN_PAPERS and len(w) > 2 and w not in STOPWORDS}
     words |= {w for en in glossary_terms().values() for w in _WORD.findall(en.lower())}
+    words |= {w for en, _ in zh_terminology.table() for w in _WORD.findall(en)}
     return sorted(words)
-
-
-MIN_GLOSSARY_TERMS = 2
-MIN_DICE = 0.5  # how strictly a Chinese run and an English word must go together
-
-
-def glossary_words() -> dict[str, str]:
-    """English word -> the Chinese run (one to four characters) that goes with it in the
-    glossary's terms: the best Dice coefficient between the terms whose English holds the
-    word and the terms whose Chinese holds the run (a run every term shares, such as 模型
-    in "large language model" and "language model", scores low for "large")."""
-    holding: dict[str, set[str]] = {}
-    runs_in: dict[str, set[str]] = {}
-    for zh, en in glossary_terms().items():
-        for word in set(_WORD.findall(en.lower())) - STOPWORDS:
-            holding.setdefault(word, set()).add(zh)
-        for run in {zh[i : i + n] for n in range(1, 5) for i in range(len(zh) - n + 1)}:
-            runs_in.setdefault(run, set()).add(zh)
-    out = {}
-    for word, terms in holding.items():
-        if len(terms) < MIN_GLOSSARY_TERMS:
-            continue
-        candidates = {zh[i : i + n] for zh in terms for n in range(1, 5) for i in range(len(zh) - n + 1)}
-        dice, _, run = max(
-            (2 * len(terms & runs_in[r]) / (len(terms) + len(runs_in[r])), len(r), r) for r in candidates
-        )
-        if dice >= MIN_DICE:
-            out[word] = run
-    return out
 
 
 def chinese_words() -> list[str]:
@@ -117,8 +90,8 @@ def main() -> None:
     zh_vectors = np.asarray(model.encode(chinese), dtype=np.float32)
     en_vectors = np.asarray(model.encode(english), dtype=np.float32)
     senses = {w: [s.chinese for s in zh_terms.senses([w])] for w in english}
-    aligned = glossary_words()
-    print(f"{len(aligned)} words aligned in the glossary")
+    aligned = {w: run for w in english if (run := zh_terminology.aligned(w))}
+    print(f"{len(aligned)} words aligned in the field's terms")
     extra = sorted(({zh for found in senses.values() for zh in found} | set(aligned.values())) - set(chinese))
     index = {zh: i for i, zh in enumerate(chinese + extra)}
     all_vectors = np.vstack(
@@ -150,7 +123,8 @@ def main() -> None:
                 )
     OUT.write_text(
         "# English word<TAB>Chinese candidate, use-multilingual cosine, sources (d CC-CEDICT, m the model's"
-        " neighbours, g the glossary's phrases), cosine with the field\n"
+        " neighbours, g the field's terms aligned),"
+        " cosine with the field\n"
         "# built by scripts/build_zh_lexicon.py\n" + "\n".join(lines) + "\n",
         encoding="utf-8",
     )

@@ -3,14 +3,16 @@ already ships, read the other way round, and the multilingual model choosing amo
 
 - The shipped glossary (`models/glossary_zh_en.tsv`, Chinese -> English), reversed, gives
   the field's own rendering of a term it holds ("graph neural network" -> 图神经网络);
-  it overrides everything else.
-- Each English word's candidates come from the shipped lexicon (`models/zh-lexicon-v1.tsv`,
+  it overrides everything else. Published term tables of the field come next
+  (`search/zh_terminology.py`: "self-attention" -> 自注意力).
+- Each English word's candidates come from the shipped lexicon (`models/zh-lexicon-v2.tsv`,
   built by scripts/build_zh_lexicon.py): the CC-CEDICT headwords whose senses give the
   word (`search/dictionary.py`, read in reverse), the Chinese words the multilingual
   model (use-multilingual) puts nearest to it, and the run of characters the glossary's
   terms holding the word share. A candidate scores by the model's cosine, which sources
-  give it, how usual the Chinese word is (jieba's frequencies) and how close it sits to
-  the field (`word_candidates`). A word the lexicon lacks takes CC-CEDICT's senses, scored
+  give it, how usual the Chinese word is (jieba's frequencies), how often a Chinese
+  textbook of the field writes it (噪声 rather than 噪音) and how close it sits to the field
+  (`word_candidates`). A word the lexicon lacks takes CC-CEDICT's senses, scored
   by the model live.
 - A term is cut into the fewest known pieces (a glossary or dictionary phrase before its
   words) and the pieces joined in the English order, the order of a Chinese noun phrase
@@ -35,23 +37,26 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from paperatlas.search import dictionary
+from paperatlas.search import dictionary, zh_terminology
 from paperatlas.search.glossary import terms as glossary_terms
 from paperatlas.search.snippets import stem
 from paperatlas.text import STOPWORDS
 
-# Weights of a candidate's score (tuned on the tuning half of benchmarks/queries/zh_terms.tsv)
+# Weights of a candidate's score (tuned on the tuning half of benchmarks/queries/zh_terms.tsv
+# and on benchmarks/queries/zh_terms_tune2.tsv)
 MODEL_WEIGHT = 1.0  # cosine of the English word and the Chinese word (use-multilingual)
 FREQUENCY_WEIGHT = 0.04  # log of the Chinese word's jieba frequency
 SENSE_RANK_WEIGHT = 0.1  # 1 / (1 + the sense's place in its entry)
 EXACT_WEIGHT = 0.1  # the sense is the word as written, not only its stem
 DICTIONARY_WEIGHT = 0.5  # CC-CEDICT gives it for the word
-GLOSSARY_WEIGHT = 1.0  # the glossary's phrases align it with the word
+GLOSSARY_WEIGHT = 1.0  # the field's terms (glossary, term tables) align it with the word
 FIELD_WEIGHT = 0.5  # cosine with the field (the glossary's Chinese terms' mean vector)
+FIELD_FREQUENCY_WEIGHT = 0.15  # log of the word's count in a Chinese textbook of the field
+ADJECTIVE_TAGS = {"a", "an", "ad"}  # jieba's part-of-speech tags of adjectives
 MIN_SCORE = 0.0  # below this no candidate is good enough: the word stays English
 MAX_CANDIDATES = 24  # a word's candidates scored by the model (most usual first)
 MAX_PHRASE_WORDS = 4
-LEXICON_FILE = "zh-lexicon-v1.tsv"  # scripts/build_zh_lexicon.py
+LEXICON_FILE = "zh-lexicon-v2.tsv"  # scripts/build_zh_lexicon.py
 
 MACHINE_GLOSS = "机器释义"
 
@@ -67,10 +72,11 @@ def _key(words: Sequence[str]) -> str:
 
 
 @functools.cache
-def _jieba_frequency() -> dict[str, int]:
+def _jieba_dictionary() -> dict[str, tuple[int, str]]:
+    """jieba's dictionary: word -> (frequency, part-of-speech tag); empty without jieba."""
     from importlib import resources
 
-    out: dict[str, int] = {}
+    out: dict[str, tuple[int, str]] = {}
     try:
         text = (resources.files("jieba") / "dict.txt").read_text(encoding="utf-8")
     except ModuleNotFoundError:
@@ -78,8 +84,19 @@ def _jieba_frequency() -> dict[str, int]:
     for line in text.splitlines():
         parts = line.split(" ", 2)
         if len(parts) >= 2 and parts[1].isdigit():
-            out[parts[0]] = int(parts[1])
+            out[parts[0]] = (int(parts[1]), parts[2].strip() if len(parts) == 3 else "")
     return out
+
+
+@functools.cache
+def _jieba_frequency() -> dict[str, int]:
+    return {word: frequency for word, (frequency, _) in _jieba_dictionary().items()}
+
+
+@functools.cache
+def _jieba_adjectives() -> frozenset[str]:
+    """The Chinese words jieba's dictionary tags as adjectives (大, 丰富, 安全)."""
+    return frozenset(word for word, (_, tag) in _jieba_dictionary().items() if tag in ADJECTIVE_TAGS)
 
 
 @dataclass(frozen=True)
@@ -189,6 +206,7 @@ def score(english: str, candidates: Sequence[Sense]) -> list[tuple[float, str]]:
         value = (
             MODEL_WEIGHT * cos
             + FREQUENCY_WEIGHT * math.log1p(frequency.get(sense.chinese, 0))
+            + FIELD_FREQUENCY_WEIGHT * math.log1p(zh_terminology.field_frequency(sense.chinese))
             + SENSE_RANK_WEIGHT / (1 + sense.rank)
             + EXACT_WEIGHT * sense.exact
         )
@@ -199,8 +217,8 @@ def score(english: str, candidates: Sequence[Sense]) -> list[tuple[float, str]]:
 
 @functools.cache
 def lexicon() -> dict[str, list[tuple[str, float, str, float]]]:
-    """models/zh-lexicon-v1.tsv: English word -> [(Chinese, model cosine, its sources
-    (d: CC-CEDICT, m: the model's nearest words, g: the glossary's phrases), cosine with
+    """models/zh-lexicon-v2.tsv: English word -> [(Chinese, model cosine, its sources
+    (d: CC-CEDICT, m: the model's nearest words, g: the field's terms aligned), cosine with
     the field)]."""
     from importlib import resources
 
@@ -239,6 +257,7 @@ def word_candidates(word: str) -> list[tuple[float, str]]:
             + DICTIONARY_WEIGHT * ("d" in sources)
             + GLOSSARY_WEIGHT * ("g" in sources)
             + FREQUENCY_WEIGHT * math.log1p(frequency.get(zh, 0))
+            + FIELD_FREQUENCY_WEIGHT * math.log1p(zh_terminology.field_frequency(zh))
             + FIELD_WEIGHT * near,
             zh,
         )
@@ -248,8 +267,9 @@ def word_candidates(word: str) -> list[tuple[float, str]]:
 
 
 def kept(token: str) -> bool:
-    """Is this token written in English in Chinese text (an acronym, a coined name)?"""
-    return bool(_CODED.search(token))
+    """Is this token written in English in Chinese text (an acronym, a coined name, a word
+    the field's Chinese writing keeps: Transformer, softmax)?"""
+    return bool(_CODED.search(token)) or zh_terminology.kept_spelling(token) is not None
 
 
 # English word-formation whose Chinese is a fixed morpheme: a hyphenated compound's last
@@ -305,8 +325,24 @@ GLOSSARY_SCORE = 2.0  # the glossary's rendering: above any candidate's score
 
 def _direct(word: str) -> list[tuple[float, str]]:
     """The glossary's rendering of a word as written, else its scored candidates."""
-    zh = _glossary_exact().get(word)
+    zh = _glossary_exact().get(word) or zh_terminology.lookup([word])
     return [(GLOSSARY_SCORE, zh)] if zh else word_candidates(word)
+
+
+def _comparative(word: str) -> str | None:
+    """An English comparative ("larger", "richer", "easier") as 更...的, when its base is a
+    word the lexicon knows whose best Chinese is an adjective; else None."""
+    if not word.endswith("er"):
+        return None
+    bases = [word[:-3] + "y"] if word.endswith("ier") else [word[:-1], word[:-2]]
+    if len(word) > 4 and word[-3] == word[-4]:  # bigger -> big
+        bases.append(word[:-3])
+    for base in bases:
+        if len(base) >= 3 and base in lexicon():
+            options = _direct(base)
+            if options and options[0][1] in _jieba_adjectives():
+                return f"更{options[0][1]}的"
+    return None
 
 
 @functools.lru_cache(maxsize=65536)
@@ -314,6 +350,9 @@ def word_options(word: str) -> tuple[tuple[float, str], ...]:
     """A word's Chinese renderings, best first: its own candidates and those made from its
     parts (`COMPOUND_HEADS`, `PREFIXES`, `SUFFIXES`) when the parts are known."""
     word = word.lower()
+    comparative = _comparative(word)
+    if comparative:
+        return ((GLOSSARY_SCORE, comparative),)
     options = list(_direct(word))
     own = options[0][0] if options else float("-inf")
     derived: list[tuple[float, str]] = []
@@ -349,10 +388,23 @@ def word_options(word: str) -> tuple[tuple[float, str], ...]:
     return tuple((v, zh) for zh, v in merged.items())[:OPTIONS]
 
 
+def _kept_compound(token: str) -> str:
+    """A kept token as Chinese writing spells it, and a kept name with an English
+    word-formation head written in Chinese around it ("VAE-based" -> 基于 VAE 的)."""
+    rest, _, head = token.rpartition("-")
+    if rest and head.lower() in COMPOUND_HEADS and kept(rest):
+        return _spaced(COMPOUND_HEADS[head.lower()].format(_kept_compound(rest)))
+    return zh_terminology.kept_spelling(token) or token
+
+
 def _phrase_options(tokens: Sequence[str]) -> list[tuple[float, str]]:
     """Renderings of a run of words as one phrase (the glossary's, the dictionary's)."""
     words = [t.lower() for t in tokens]
-    zh = _glossary_exact().get(" ".join(words)) or _reverse_glossary().get(_key(words))
+    zh = (
+        _glossary_exact().get(" ".join(words))
+        or zh_terminology.lookup(words)
+        or _reverse_glossary().get(_key(words))
+    )
     if zh:
         return [(GLOSSARY_SCORE, zh)]
     if len(words) == 1:
@@ -388,7 +440,7 @@ def _segments(tokens: Sequence[str]) -> list[list[tuple[float, str]]]:
         token = tokens[i]
         rest = best[i + 1]
         if kept(token) or not token[:1].isalnum():
-            best[i] = (rest[0], rest[1] + 1, [[(0.0, token)], *rest[2]])
+            best[i] = (rest[0], rest[1] + 1, [[(0.0, _kept_compound(token))], *rest[2]])
             continue
         if token.lower() in STOPWORDS:  # "due", "where": grammar the Chinese needs no word for
             best[i] = rest
@@ -409,9 +461,9 @@ def _segments(tokens: Sequence[str]) -> list[list[tuple[float, str]]]:
 
 
 # English puts a modifier after its noun, behind a preposition; Chinese puts it before,
-# with 的 ("optimal transport for diffusion models" -> 面向扩散模型的最优传输)
+# with 的 ("optimal transport for diffusion models" -> 用于扩散模型的最优传输)
 PREPOSITIONS = {
-    "for": "面向{b}的{a}",
+    "for": "用于{b}的{a}",
     "of": "{b}的{a}",
     "in": "{b}中的{a}",
     "on": "{b}上的{a}",
