@@ -780,6 +780,12 @@ class Atlas:
 
         return map_view(stored, self.store)
 
+    def collection_members(self, collection: str = "likes") -> list[str]:
+        """The ids of the papers liked in a collection, most recently liked first."""
+        from paperatlas.recommend import liked_ids
+
+        return list(reversed(liked_ids(self.store, collection)))
+
     def liked_ids(self, collection: str = "likes") -> set[str]:
         """The ids of the papers liked (not disliked) in a collection."""
         from paperatlas.recommend import liked_ids
