@@ -22,7 +22,7 @@ GIST_CHARS = 260  # an abstract standing in for a missing gist is cut near here
 STATES = ("read", "skipped", "saved")
 # the key that marks each (app.js reads it from data-key; the page's help lists them)
 STATE_KEYS = {"read": "r", "skipped": "x", "saved": "s"}
-STATE_GLYPHS = {"read": "✓", "skipped": "⊘", "saved": "⏱"}
+STATE_GLYPHS = {"read": "✓", "skipped": "⊘", "saved": "⚑"}
 STATE_LABELS = {"read": "mark_read", "skipped": "mark_skipped", "saved": "mark_saved"}
 
 
