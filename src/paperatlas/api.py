@@ -192,7 +192,9 @@ class Atlas:
 
     def export(self, fmt: str, out: PathLike | TextIO, **selection: Any) -> int:
         """Write papers (selected like `papers`, or by collection=/query=) as
-        jsonl|csv|bibtex|markdown (`results.EXPORT_FORMATS`); returns how many."""
+        jsonl|csv|bibtex|ris|csl-json|markdown, or as markdown-folder (`out` a folder: one
+        file per paper) (`results.EXPORT_FORMATS`); returns how many. BibTeX, RIS, CSL-JSON
+        and the folder carry the papers' notes and tags."""
         from paperatlas.report.export import export_papers
 
         return export_papers(self.store, fmt, out, **selection)
