@@ -192,3 +192,21 @@ def test_a_bad_personal_file_is_one_line_and_changes_nothing(cli, tmp_path, text
     store = Store(cli.db)
     assert dump(store) == before
     store.close()
+
+
+def test_an_import_whose_merged_note_would_be_too_long_changes_nothing(cli, tmp_path):
+    _added(cli)
+    assert cli("note", PAPER, "a" * 15_000)[0] == 0
+    data = {"format": "paperatlas-personal", "version": 1, "notes": [{"id": PAPER, "note": "b" * 15_000}]}
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps(data))
+    store = Store(cli.db)
+    before = dump(store)
+    store.close()
+    code, _, err = cli("personal", "import", path)
+    assert (
+        code == 2 and f"big.json: the note of {PAPER} and the atlas's own would be 30,007 characters" in err
+    )
+    store = Store(cli.db)
+    assert dump(store) == before
+    store.close()

@@ -645,11 +645,15 @@ class Atlas:
     def import_personal(self, path: PathLike) -> PersonalImport:
         """Merge a personal-data file into the atlas (one transaction; a bad file is an
         InputError and nothing is written)."""
+        from paperatlas.errors import InputError, PaperatlasError
         from paperatlas.store.personal_file import read_personal, restore_personal
 
         data = read_personal(Path(path))
         self.store.require_writable("import personal data")
-        report = restore_personal(self.store, data)
+        try:
+            report = restore_personal(self.store, data)
+        except PaperatlasError as exc:  # a note merged with the atlas's own past the limit
+            raise InputError(path, str(exc)) from None
         return PersonalImport(report.marks, report.states, report.notes, report.tags, report.marks_missing)
 
     def recommend(self, collection: str = "likes", k: int = 30, **filters: Any) -> Recommendations:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from paperatlas.errors import InputError, PaperatlasError
 from paperatlas.paper import json_text
-from paperatlas.store.kept import MERGED_NOTES, check_state, clean_note, clean_tag
+from paperatlas.store.kept import MAX_NOTE, MERGED_NOTES, check_state, clean_note, clean_tag
 
 if TYPE_CHECKING:
     from paperatlas.store.database import Store
@@ -185,6 +185,11 @@ def restore_personal(store: Store, data: PersonalData) -> RestoreReport:
             mine = have.get(pid)
             if mine is not None and mine != note and note not in mine.split(MERGED_NOTES):
                 note = mine + MERGED_NOTES + note
+                if len(note) > MAX_NOTE:
+                    raise PaperatlasError(
+                        f"the note of {pid} and the atlas's own would be {len(note):,} characters "
+                        f"together; a note holds at most {MAX_NOTE:,} (nothing was imported)"
+                    )
             elif mine is not None:
                 continue
             store.set_note(pid, note, updated_at=at)
