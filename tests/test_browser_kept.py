@@ -69,9 +69,13 @@ def _viewport(driver, name: str) -> None:
 
 
 def _wait(driver, condition, timeout=15.0):
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(driver, timeout).until(condition)
+    # an element found just before the page reloads (saving a note) is stale: look again
+    return WebDriverWait(driver, timeout, ignored_exceptions=(StaleElementReferenceException,)).until(
+        condition
+    )
 
 
 def _keys(driver, keys: str) -> None:
@@ -141,7 +145,12 @@ def test_note_and_tags_on_the_paper_page(server, browser, viewport):
         browser.find_element("css selector", ".paper-head .state-read").get_attribute("aria-pressed")
         == "false"
     )
+    browser.execute_script("window.__before_save = true")
     browser.find_element("css selector", "#note-form button[type=submit]").click()
+    _wait(
+        browser,
+        lambda d: d.execute_script("return !window.__before_save && document.readyState == 'complete'"),
+    )
     _wait(browser, lambda d: d.find_element("id", "note-view").is_displayed())
     view = browser.find_element("id", "note-view")
     assert view.find_element("css selector", "strong").text == "Strong point"

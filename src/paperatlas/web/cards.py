@@ -88,8 +88,8 @@ def card_renderer(
         )  # paperatlas wrote it: set apart
         state = p.get("state")
         out = [
-            f'<article class="card{" state-" + state if state in STATES else ""}" data-paper="{pid}" '
-            f'tabindex="-1">\n  <div class="card-head">\n'
+            f'<article class="card{" state-" + state if state in STATES else ""}" data-paper="{pid}">\n'
+            f'  <div class="card-head">\n'
             f"    {triage(p['id'], title or t('untitled'), state, bool(p.get('liked')))}\n"
             f'    <h3 class="card-title"><a href="'
             f'{escape(link("/papers/" + quote(str(p["id"]), safe="")))}"{written}>'

@@ -72,6 +72,7 @@
     if (!all.length) return;
     current = Math.max(0, Math.min(all.length - 1, index));
     all.forEach(function (a, i) { a.classList.toggle("current", i === current); });
+    all[current].tabIndex = -1; // focusable by script only: Tab still goes link to link
     all[current].focus({preventScroll: true});
     all[current].scrollIntoView({block: "nearest"});
   }
