@@ -611,13 +611,10 @@ class Atlas:
             return [pid for pid in full if self.store.remove_tags(pid, cleaned)]
 
     def kept(self, ids: Iterable[str]) -> dict[str, Kept]:
-        """Per paper id that has anything kept: its state, note and tags (three queries for all)."""
-        ids = list(ids)
-        states, notes, tags = self.store.states(ids), self.store.notes(ids), self.store.tags_of(ids)
+        """Per paper id that has anything kept: its state, note and tags (one query for all)."""
         return {
-            pid: Kept(states.get(pid), notes.get(pid, ""), tuple(tags.get(pid, ())))
-            for pid in ids
-            if pid in states or pid in notes or pid in tags
+            pid: Kept(state, note, tuple(tags))
+            for pid, (state, note, tags) in self.store.kept_for(ids).items()
         }
 
     def ids_in_state(self, state: str) -> list[str]:

@@ -93,11 +93,39 @@ class KeptRows(StoreBase):
     """The `paper_state`, `paper_notes` and `paper_tags` tables."""
 
     def _has_kept(self) -> bool:
+        # once seen, the tables stay (kept per connection: a page asks on every card list)
+        if getattr(self._local, "has_kept", False):
+            return True
         try:
             self.conn.execute("SELECT 1 FROM paper_state LIMIT 0")
         except sqlite3.OperationalError:
             return False
+        self._local.has_kept = True
         return True
+
+    def kept_for(self, ids: Iterable[str]) -> dict[str, tuple[str | None, str, list[str]]]:
+        """paper id -> (state, note, tags) for those of `ids` with anything kept: one query
+        for a page of cards."""
+        if not self._has_kept():
+            return {}
+        rows = self._in_query(
+            "WITH wanted(id) AS (SELECT value FROM json_each(?)) "
+            "SELECT 's', paper_id, state FROM paper_state WHERE paper_id IN wanted "
+            "UNION ALL SELECT 'n', paper_id, note FROM paper_notes WHERE paper_id IN wanted "
+            "UNION ALL SELECT 't', paper_id, tag FROM paper_tags WHERE paper_id IN wanted",
+            ids,
+        )
+        out: dict[str, tuple[str | None, str, list[str]]] = {}
+        for kind, pid, value in rows:
+            state, note, tags = out.get(pid, (None, "", []))
+            if kind == "s":
+                state = value
+            elif kind == "n":
+                note = value
+            else:
+                tags.append(value)
+            out[pid] = (state, note, tags)
+        return {pid: (state, note, sorted(tags)) for pid, (state, note, tags) in out.items()}
 
     # -- triage state -----------------------------------------------------------------
 
