@@ -134,20 +134,16 @@ def _selected(store, list_name, ids, filters) -> Iterator[dict[str, Any]]:
     for page in pages:
         page_ids = [p["id"] for p in page]
         facts = store.facts_for(page_ids)
-        states, notes, tags = store.states(page_ids), store.notes(page_ids), store.tags_of(page_ids)
+        kept = store.kept_for(page_ids)
         for paper in page:
             for column in _FACT_COLUMNS:  # iter_papers adds these from facts; facts has them all
                 paper.pop(column, None)
             paper["lists"] = store.lists_of(paper["id"])
             paper["facts"] = facts.get(paper["id"], {})
             paper.update(topics(paper["id"]))
-            pid = paper["id"]
-            if pid in states or pid in notes or pid in tags:
-                paper["kept"] = {
-                    "state": states.get(pid),
-                    "note": notes.get(pid, ""),
-                    "tags": tags.get(pid, []),
-                }
+            if paper["id"] in kept:
+                state, note, tags = kept[paper["id"]]
+                paper["kept"] = {"state": state, "note": note, "tags": tags}
             yield paper
 
 
