@@ -128,9 +128,14 @@ def test_triage_by_keyboard(server, browser, viewport):
     browser.get(server + page)  # what was marked is stored
     assert _pressed(browser, 0, ".state-read") == "true"
     assert _pressed(browser, 1, ".state-saved") == "true" and _pressed(browser, 1, ".star") == "true"
-    likes = server + "/likes"
-    browser.get(likes)
-    assert len(browser.find_elements("css selector", "article.card")) >= 1
+    target = browser.find_elements("css selector", "article.card")[1].get_attribute("data-paper")
+    browser.find_element("css selector", "h1").click()
+    _keys(browser, "jjo")  # the second card, opened
+    _wait(browser, lambda d: d.current_url.endswith("/papers/" + target))
+    browser.get(server + "/likes")
+    assert target in [
+        a.get_attribute("data-paper") for a in browser.find_elements("css selector", "article.card")
+    ]
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)

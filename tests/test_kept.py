@@ -210,3 +210,18 @@ def test_an_import_whose_merged_note_would_be_too_long_changes_nothing(cli, tmp_
     store = Store(cli.db)
     assert dump(store) == before
     store.close()
+
+
+def test_tags_in_any_script_are_one_word_in_lower_case(store):
+    from paperatlas.store.kept import clean_tag
+
+    assert [clean_tag(t) for t in ("#RL", "强化学习", "Large  Language Models", "c++", "a/b")] == [
+        "rl",
+        "强化学习",
+        "large-language-models",
+        "c++",
+        "a/b",
+    ]
+    for bad in ("", "#", "---", "a:b", "a,b", "a<b", "x" * 65):
+        with pytest.raises(PaperatlasError):
+            clean_tag(bad)

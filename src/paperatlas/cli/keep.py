@@ -162,8 +162,8 @@ def personal_export(path: FileArgument, db: DbOption = None) -> None:
 
 @personal_app.command("import")
 def personal_import(path: FileArgument, db: DbOption = None) -> None:
-    """Merge FILE into the atlas: states and marks set, tags added, a different note kept below
-    the atlas's own. A bad file changes nothing."""
+    """Merge FILE into the atlas (states and marks set, tags added, a different note kept below
+    the atlas's own); a bad file changes nothing."""
     report = open_atlas(db).import_personal(path)
     line = (
         f"imported {path}: {plural(report.marks, 'mark')}, {plural(report.states, 'state')}, "
