@@ -177,3 +177,14 @@ def test_the_pages_answer_in_chinese_with_the_key_help(client):
     for url in ("/likes", "/collections", "/tags", f"/papers/{PAPER}"):
         r = client.get(url + "?lang=zh")
         assert r.status_code == 200 and 'id="keys-help"' in r.text and "键盘快捷键" in r.text
+
+
+def test_a_read_only_server_changes_nothing_kept(db):
+    with TestClient(create_app(db, read_only=True), base_url="http://127.0.0.1") as c:
+        for url, body in (
+            ("/api/state", {"id": PAPER, "state": "read"}),
+            ("/api/note", {"id": PAPER, "note": "x"}),
+            ("/api/tags", {"id": PAPER, "add": ["x"], "remove": []}),
+        ):
+            assert c.post(url, json=body, headers=SAME).status_code == 403
+        assert c.get("/tags").status_code == 200 and c.get(f"/papers/{PAPER}").status_code == 200
