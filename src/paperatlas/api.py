@@ -28,11 +28,13 @@ from paperatlas.results import (
     EnrichReport,
     FactRow,
     Inspection,
+    Kept,
     ListStats,
     Map,
     ModelInfo,
     ModelProgress,
     PaperDetail,
+    PersonalImport,
     QuickStart,
     ReferenceInfo,
     SearchStatus,
@@ -227,9 +229,11 @@ class Atlas:
         query: str | None = None,
         query_k: int = 100,
     ) -> int:
-        """Write papers as jsonl|csv|bibtex|markdown (`results.EXPORT_FORMATS`): those
-        `filters` let through, or a collection's liked papers or a search's `query_k` best
-        hits (`query`), narrowed by `filters`; returns how many."""
+        """Write papers as jsonl|csv|bibtex|ris|csl-json|markdown, or as markdown-folder (`out`
+        a folder: one file per paper) (`results.EXPORT_FORMATS`): those `filters` let through,
+        or a collection's liked papers or a search's `query_k` best hits (`query`), narrowed by
+        `filters`; returns how many. BibTeX, RIS, CSL-JSON and the folder carry the papers'
+        notes and tags."""
         from paperatlas.report.export import export_papers
 
         return export_papers(
@@ -604,6 +608,113 @@ class Atlas:
             counts.setdefault(name, [0, 0])[0 if value > 0 else 1] += 1
         return [Collection(name, liked, disliked) for name, (liked, disliked) in sorted(counts.items())]
 
+    # -- what a person keeps: triage state, notes, tags (store/kept.py) ----------------------
+    def _full_ids(self, ids: Iterable[str]) -> list[str]:
+        """Full ids for ids or unique prefixes as typed; PaperatlasError naming the unknown."""
+        from paperatlas.errors import PaperatlasError
+
+        wanted = [str(i).strip() for i in ids if str(i).strip()]
+        if not wanted:
+            raise PaperatlasError("no paper ids given")
+        found = {typed: self.store.resolve_id(typed) for typed in wanted}
+        unknown = [typed for typed, full in found.items() if full is None]
+        if unknown:
+            raise PaperatlasError(
+                f"unknown or ambiguous paper id{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}"
+            )
+        return list(dict.fromkeys(full for full in found.values() if full is not None))
+
+    def set_state(self, ids: Iterable[str], state: str | None) -> list[str]:
+        """Mark papers read, skipped or saved for later (None: no state); returns their full ids."""
+        from paperatlas.store.kept import check_state
+
+        if state is not None:
+            check_state(state)
+        self.store.require_writable("mark papers")
+        full = self._full_ids(ids)
+        with self.store.transaction(fill_keys=False):
+            for pid in full:
+                self.store.set_state(pid, state)
+        return full
+
+    def set_note(self, paper_id: str, note: str) -> str:
+        """Write a paper's Markdown note ('' removes it); returns its full id. A note over
+        store.kept.MAX_NOTE characters or with control characters is refused."""
+        from paperatlas.store.kept import clean_note
+
+        note = clean_note(note)
+        self.store.require_writable("write a note")
+        (full,) = self._full_ids([paper_id])
+        with self.store.transaction(fill_keys=False):
+            self.store.set_note(full, note)
+        return full
+
+    def tag(self, ids: Iterable[str], tags: Iterable[str]) -> list[str]:
+        """Tag papers; returns their full ids. Tags are cleaned (store.kept.clean_tag:
+        lower case, no spaces); a tag that cannot be one is refused and nothing written."""
+        from paperatlas.store.kept import clean_tag
+
+        cleaned = [clean_tag(t) for t in tags]
+        self.store.require_writable("tag papers")
+        full = self._full_ids(ids)
+        with self.store.transaction(fill_keys=False):
+            for pid in full:
+                self.store.add_tags(pid, cleaned)
+        return full
+
+    def untag(self, ids: Iterable[str], tags: Iterable[str]) -> list[str]:
+        """Take tags off papers; returns the full ids that had one of them."""
+        from paperatlas.store.kept import clean_tag
+
+        cleaned = [clean_tag(t) for t in tags]
+        self.store.require_writable("untag papers")
+        full = self._full_ids(ids)
+        with self.store.transaction(fill_keys=False):
+            return [pid for pid in full if self.store.remove_tags(pid, cleaned)]
+
+    def kept(self, ids: Iterable[str]) -> dict[str, Kept]:
+        """Per paper id that has anything kept: its state, note and tags (one query for all)."""
+        return {
+            pid: Kept(state, note, tuple(tags))
+            for pid, (state, note, tags) in self.store.kept_for(ids).items()
+        }
+
+    def ids_in_state(self, state: str) -> list[str]:
+        """The ids of the papers in a state (read | skipped | saved), most recently marked first."""
+        return self.store.ids_in_state(state)
+
+    def state_counts(self) -> dict[str, int]:
+        """state -> how many papers are in it."""
+        return self.store.state_counts()
+
+    def ids_with_tag(self, tag: str) -> list[str]:
+        """The ids of the papers that carry a tag, most recently tagged first."""
+        return self.store.ids_with_tag(tag)
+
+    def tag_counts(self) -> dict[str, int]:
+        """tag -> how many papers carry it, most used first."""
+        return self.store.tag_counts()
+
+    def export_personal(self, path: PathLike) -> dict[str, int]:
+        """Write every mark, state, note and tag to one JSON file (docs/formats.md); returns rows per kind."""
+        from paperatlas.store.personal_file import write_personal
+
+        return write_personal(self.store, Path(path))
+
+    def import_personal(self, path: PathLike) -> PersonalImport:
+        """Merge a personal-data file into the atlas (one transaction; a bad file is an
+        InputError and nothing is written)."""
+        from paperatlas.errors import InputError, PaperatlasError
+        from paperatlas.store.personal_file import read_personal, restore_personal
+
+        data = read_personal(Path(path))
+        self.store.require_writable("import personal data")
+        try:
+            report = restore_personal(self.store, data)
+        except PaperatlasError as exc:  # a note merged with the atlas's own past the limit
+            raise InputError(path, str(exc)) from None
+        return PersonalImport(report.marks, report.states, report.notes, report.tags, report.marks_missing)
+
     def recommend(
         self,
         collection: str = "likes",
@@ -751,6 +862,12 @@ class Atlas:
         from paperatlas.atlas.view import map_reader
 
         return map_reader(self.store, scope)
+
+    def collection_members(self, collection: str = "likes") -> list[str]:
+        """The ids of the papers liked in a collection, most recently liked first."""
+        from paperatlas.recommend import liked_ids
+
+        return list(reversed(liked_ids(self.store, collection)))
 
     def liked_ids(self, collection: str = "likes") -> set[str]:
         """The ids of the papers liked (not disliked) in a collection."""

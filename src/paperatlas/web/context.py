@@ -83,8 +83,10 @@ class WebContext:
         }
 
     def cards(self, rows: list[dict], stored: dict | None) -> list[dict]:
-        """Paper rows as web/cards.py wants them (title or display title, topic, star)."""
+        """Paper rows as web/cards.py wants them (title or display title, topic, star,
+        triage state and tags)."""
         liked = self.atlas.liked_ids()
+        kept = self.atlas.kept([r["id"] for r in rows])  # three queries for the page
         missing = [r["id"] for r in rows if r.get("facts") is None]
         fetched = self.atlas.card_facts(missing) if missing else {}  # one query, not one each
         summaries = self.atlas.llm_summaries([r["id"] for r in rows])  # a model's, where one was run
@@ -107,6 +109,8 @@ class WebContext:
                     "has_code": bool(r.get("has_code") or facts.get("has_code")),
                     "topic": topic_of(stored, r["id"]),
                     "liked": r["id"] in liked,
+                    "state": kept[r["id"]].state if r["id"] in kept else None,
+                    "tags": kept[r["id"]].tags if r["id"] in kept else (),
                     "why": r.get("why"),
                     "snippet": r.get("snippet"),
                     "abstract": r.get("abstract"),  # the gist's stand-in where there is none
