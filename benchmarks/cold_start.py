@@ -1,14 +1,15 @@
 """The first answer of `recommend`, `digest`, `similar` and the web map page in a fresh
 process, at 15,602 papers, for this code and a baseline checkout in the same run.
 
-    .venv/bin/python benchmarks/cold_start.py --db ATLAS [--base /work/base/src] [--runs 2]
-        [--commands recommend,digest,similar,map]
+    .venv/bin/python benchmarks/cold_start.py --db ATLAS [--base-db BASE_ATLAS]
+        [--base /work/base/src] [--runs 2] [--commands recommend,digest,similar,map]
 
 ATLAS: an atlas of the ICLR 2026 list with facts, static vectors and a map (what `open`
 gives before its background steps; e.g. `paperatlas open DATA --no-browser` stopped
 after it serves, or add + `embed --model static` + `map`). Each code gets its own copy
 (the files a command leaves beside the atlas, caches included, start out absent), with
-five liked papers. Each command runs `--runs` times, each time in a fresh process
+five liked papers. BASE_ATLAS (default ATLAS): the baseline's own, where this code's
+schema or map is newer than the baseline reads (the same papers, built by the baseline). Each command runs `--runs` times, each time in a fresh process
 (PYTHONPATH=its src): run 1 is the first ever on that copy, later runs find what earlier
 ones left on disk. Times are wall seconds from the process's start to its answer (the map
 page: an app over the atlas answering GET /map and /api/map, as a server's first visitor
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import sqlite3
 import subprocess
@@ -58,19 +60,24 @@ def copy_atlas(source: Path, into: Path) -> Path:
     return target
 
 
-def timed(args: list[str], src: Path) -> float:
+def timed(args: list[str], src: Path) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of the process: user + system, its own measure on a
+    shared machine whose load stretches the wall time)."""
     env = {**os.environ, "PYTHONPATH": str(src), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(args, env=env, capture_output=True, text=True, cwd=REPO)
     took = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(args[3:])} failed ({src}):\n{done.stderr[-2000:]}")
-    return took
+    return took, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--db", type=Path, required=True)
+    parser.add_argument("--base-db", type=Path, default=None)
     parser.add_argument("--base", type=Path, default=Path("/work/base/src"))
     parser.add_argument("--runs", type=int, default=2)
     parser.add_argument("--commands", default="recommend,digest,similar,map")
@@ -82,7 +89,7 @@ def main() -> None:
         for code in ("new", "base"):
             folder = Path(tmp) / code
             folder.mkdir()
-            copies[code] = copy_atlas(args.db, folder)
+            copies[code] = copy_atlas(args.base_db if code == "base" and args.base_db else args.db, folder)
             with sqlite3.connect(copies[code]) as conn:
                 ids = [r[0] for r in conn.execute("SELECT id FROM papers ORDER BY rowid LIMIT ?", (LIKES,))]
         srcs = {"new": REPO / "src", "base": args.base}
@@ -90,18 +97,22 @@ def main() -> None:
             like = [sys.executable, "-c", "from paperatlas.cli import main; main()", "like", *ids]
             timed([*like, "--db", str(copies[code])], srcs[code])
         times: dict[tuple[str, str], list[float]] = {}
+        cpus: dict[tuple[str, str], list[float]] = {}
         for name in names:
             for run in range(args.runs):
                 for code in ("base", "new") if run % 2 else ("new", "base"):
-                    took = timed(command(name, copies[code], ids[0]), srcs[code])
+                    took, cpu = timed(command(name, copies[code], ids[0]), srcs[code])
                     times.setdefault((name, code), []).append(took)
-                    print(f"{name:<10} {code:<4} run {run + 1}: {took:6.1f} s", flush=True)
+                    cpus.setdefault((name, code), []).append(cpu)
+                    print(f"{name:<10} {code:<4} run {run + 1}: {took:6.1f} s (CPU {cpu:.1f} s)", flush=True)
         shutil.rmtree(tmp, ignore_errors=True)
     print()
     for name in names:
         new, base = times[(name, "new")], times[(name, "base")]
+        new_cpu, base_cpu = cpus[(name, "new")][0], cpus[(name, "base")][0]
         print(
-            f"{name:<10} first: new {new[0]:6.1f} s, base {base[0]:6.1f} s ({base[0] / new[0]:.1f}x)"
+            f"{name:<10} first: new {new[0]:6.1f} s (CPU {new_cpu:.1f}), base {base[0]:6.1f} s "
+            f"(CPU {base_cpu:.1f}) ({base[0] / new[0]:.1f}x)"
             + (f"; later: new {min(new[1:]):.1f} s, base {min(base[1:]):.1f} s" if len(new) > 1 else "")
         )
     print(f"load after: {os.getloadavg()[0]:.1f}")

@@ -59,7 +59,8 @@ def open_command(
     once: search answers with keywords and the fast model while the map, the heavier
     search models and the terms for Chinese queries are computed in the background (the
     search page says what answers now and how long until the rest). A rerun skips every
-    finished step. Serves on 127.0.0.1 only; Ctrl+C stops the server and the background
+    finished step, and does not read again a file that is as it was when its list was
+    last added from it (same size, modification time and content). Serves on 127.0.0.1 only; Ctrl+C stops the server and the background
     work (kept for the next run)."""
     from paperatlas.web import server
 
@@ -68,6 +69,11 @@ def open_command(
         atlas = open_atlas(db, create=True)
         progress = sys.stderr.isatty()
         done = atlas.quick_start(files, list_name=list_name, progress=progress)
+        for unread in (f for f in done.added.files if f.not_read):
+            console.print(
+                Text(f"{unread.path}: as when it was last added to '{unread.list_name}', not read again"),
+                soft_wrap=True,
+            )
         for error in done.added.errors:
             err_console.print(
                 Text(f"error: {one_line(error)} (nothing from this file was stored)"), style="bold red"
