@@ -7,7 +7,10 @@ whether a bar is shown. rich is imported only when a bar is shown.
 The time left is the pace over all the work done so far (`time_left`), not rich's own
 estimate: rich measures the pace over the last 30 s of updates, and a stage whose worker
 processes first load a model hands in a window of batches at once after a slow start, so
-rich read that burst as the pace and showed seconds where minutes remained.
+rich read that burst as the pace and showed seconds where minutes remained. A stage whose
+workers compute ahead of what this process finishes (enrich: the workers extract, this
+process predicts areas and writes) passes `ready` and `own_seconds` with each update, and
+its time left is that of the slower of the two (`two_stage_time_left`).
 """
 
 from __future__ import annotations
@@ -66,6 +69,30 @@ def time_left(
     return elapsed * left / done
 
 
+def two_stage_time_left(
+    elapsed: float | None,
+    done: float,
+    total: float | None,
+    first: tuple[float, float] | None,
+    ready: float,
+    own_seconds: float,
+) -> float | None:
+    """Seconds left of a stage whose units go through two hands: worker processes compute
+    them (`ready` of `total` computed so far, taken ahead of this process) and this
+    process then finishes each (`own_seconds` spent on the `done` units it finished:
+    predicting, writing). The stage ends when the slower hand does: the workers' part
+    left at their pace (`time_left` on `ready`, `first` = (elapsed, ready) when the first
+    units came in), or this process's own part left at its own pace. Near the end the
+    workers are done and only this process's part is left, which is why the pace of the
+    two together (the workers') read the last batches as several times longer than they
+    took."""
+    if not elapsed or not done or total is None:
+        return None
+    workers = time_left(elapsed, ready, total, first) or 0.0
+    own = own_seconds * max(0.0, total - done) / done
+    return max(workers, own)
+
+
 def _average_time_left_column() -> Any:
     """A rich column showing `time_left` as H:MM:SS (rich imported here, with the bar)."""
     from rich.progress import ProgressColumn, Task
@@ -74,13 +101,26 @@ def _average_time_left_column() -> Any:
     class AverageTimeLeftColumn(ProgressColumn):
         def __init__(self) -> None:
             super().__init__()
-            self.first: dict[Any, tuple[float, float]] = {}  # per task: when its first units came in
+            # per task: when its first units came in (elapsed, done, ready)
+            self.first: dict[Any, tuple[float, float, float]] = {}
 
         def render(self, task: Task) -> Text:
             elapsed = task.elapsed
+            ready = task.fields.get("ready")  # a stage of two hands (two_stage_time_left)
             if task.completed and elapsed is not None:
-                self.first.setdefault(task.id, (elapsed, task.completed))
-            seconds = time_left(elapsed, task.completed, task.total, self.first.get(task.id))
+                self.first.setdefault(task.id, (elapsed, task.completed, ready or 0.0))
+            first = self.first.get(task.id)
+            if ready is not None:
+                seconds = two_stage_time_left(
+                    elapsed,
+                    task.completed,
+                    task.total,
+                    None if first is None else (first[0], first[2]),
+                    ready,
+                    task.fields.get("own_seconds", 0.0),
+                )
+            else:
+                seconds = time_left(elapsed, task.completed, task.total, None if first is None else first[:2])
             if seconds is None:
                 return Text("-:--:--", style="progress.remaining")
             minutes, secs = divmod(round(seconds), 60)
