@@ -8,6 +8,7 @@ from typing import Annotated
 
 from fastapi import HTTPException, Query, Request
 from starlette.concurrency import run_in_threadpool
+from starlette.responses import Response
 
 from paperatlas.api import Atlas
 from paperatlas.errors import PaperatlasError
@@ -41,11 +42,9 @@ async def api_map(request: Request, list: Name = None):
     points = stored["points"]
     chinese = request.query_params.get("lang") == "zh"  # the map page's own language
     if points.n <= FULL_MAP:
-        full = web.atlas.stored_map(stored["scope"])
-        if full is not None:
-            return JSON(
-                Atlas.zh_map_labels(web.atlas.map_view(full)) if chinese else web.atlas.map_view(full)
-            )
+        body = await run_in_threadpool(full_map_body, web, stored, chinese)
+        if body is not None:
+            return Response(body, media_type="application/json")
     view = stored["reader"].view_head()
     if chinese:
         view = Atlas.zh_map_labels(view)
@@ -97,6 +96,19 @@ async def api_map_match(request: Request, q: Query_, list: Name = None):
             "points": await run_in_threadpool(point_rows, stored, shown),
         }
     )
+
+
+def full_map_body(web, stored: dict, chinese: bool) -> bytes | None:
+    """/api/map's body for a map sent whole (None: the map is gone from the store)."""
+
+    def build() -> bytes:
+        full = web.atlas.stored_map(stored["scope"])
+        if full is None:
+            return b""
+        view = web.atlas.map_view(full)
+        return bytes(JSON(Atlas.zh_map_labels(view) if chinese else view).body)
+
+    return web.map_view_body(stored, chinese, build) or None
 
 
 def loaded(web, list_name: str | None) -> dict:
