@@ -9,8 +9,9 @@ estimate: rich measures the pace over the last 30 s of updates, and a stage whos
 processes first load a model hands in a window of batches at once after a slow start, so
 rich read that burst as the pace and showed seconds where minutes remained. A stage whose
 workers compute ahead of what this process finishes (enrich: the workers extract, this
-process predicts areas and writes) passes `ready` and `own_seconds` with each update, and
-its time left is that of the slower of the two (`two_stage_time_left`).
+process predicts areas and writes) passes `ready`, `own_seconds` and, once its PoolPace
+knows, `pool_left` and `batch` with each update, and its time left is that of the slower
+of the two (`two_stage_time_left`).
 """
 
 from __future__ import annotations
@@ -76,21 +77,62 @@ def two_stage_time_left(
     first: tuple[float, float] | None,
     ready: float,
     own_seconds: float,
+    pool_left: float | None = None,
+    batch: float = 0,
 ) -> float | None:
     """Seconds left of a stage whose units go through two hands: worker processes compute
     them (`ready` of `total` computed so far, taken ahead of this process) and this
     process then finishes each (`own_seconds` spent on the `done` units it finished:
-    predicting, writing). The stage ends when the slower hand does: the workers' part
-    left at their pace (`time_left` on `ready`, `first` = (elapsed, ready) when the first
-    units came in), or this process's own part left at its own pace. Near the end the
-    workers are done and only this process's part is left, which is why the pace of the
-    two together (the workers') read the last batches as several times longer than they
-    took."""
+    predicting, writing). The stage ends when the slower hand does: this process's own
+    part left at its own pace, or the workers' part (`pool_left`, PoolPace's seconds until
+    their last batch is back, plus this process's part of that `batch`; before PoolPace
+    knows, `time_left` on `ready`, `first` = (elapsed, ready) when the first units came
+    in). Near the end the workers are nearly done and mostly this process's part is left:
+    the pace of the two together read the last batches as several times longer."""
     if not elapsed or not done or total is None:
         return None
-    workers = time_left(elapsed, ready, total, first) or 0.0
-    own = own_seconds * max(0.0, total - done) / done
-    return max(workers, own)
+    left = max(0.0, total - done)
+    own_pace = own_seconds / done
+    if pool_left is not None:
+        workers = pool_left + own_pace * min(batch, left)
+    else:
+        workers = time_left(elapsed, ready, total, first) or 0.0
+    return max(workers, own_pace * left)
+
+
+class PoolPace:
+    """When a pool of `workers` processes, each taking the next of `batches` batches as it
+    comes free, will have computed them all, from when each batch came back (`done`).
+
+    A batch came back `per` seconds (the mean of what the batches took) after the one
+    whose end freed its worker: the k-th result's batch started at the (k - workers)-th
+    result (the pool is kept fed). So the batches in flight started at the last
+    `workers` results, and those not started yet go to whichever worker comes free
+    first. At the end only the last batches are in flight, most of their time already
+    spent: the pace in papers per second read them as a whole batch's time each."""
+
+    def __init__(self, workers: int, batches: int) -> None:
+        self.workers, self.batches = max(1, workers), batches
+        self.ends: list[float] = []  # when each result came back (a callback's thread appends)
+
+    def done(self, at: float) -> None:
+        self.ends.append(at)
+
+    def seconds_left(self, now: float) -> float | None:
+        """Seconds until the last batch comes back; None until one batch's time is known."""
+        ends = sorted(self.ends)
+        n, w = len(ends), self.workers
+        left = self.batches - n
+        if left <= 0:
+            return 0.0
+        if n <= w:
+            return None  # the first results also hold the workers' start (a model loading)
+        per = sum(ends[k] - ends[k - w] for k in range(w, n)) / (n - w)
+        # the i-th batch still out comes back `per` after the one whose end let it start
+        finish: list[float] = []
+        for i in range(left):
+            finish.append(max(now, ends[n - w + i] + per) if i < w else finish[i - w] + per)
+        return max(finish) - now
 
 
 def _average_time_left_column() -> Any:
@@ -103,6 +145,18 @@ def _average_time_left_column() -> Any:
             super().__init__()
             # per task: when its first units came in (elapsed, done, ready)
             self.first: dict[Any, tuple[float, float, float]] = {}
+            # per task: the last update's pool_left and how far along it came (elapsed)
+            self.pool: dict[Any, tuple[tuple[float, float], float]] = {}
+
+        def _pool_left(self, task: Task) -> float | None:
+            """The workers' seconds left as of the last update, less the time since."""
+            given = task.fields.get("pool_left")
+            if given is None or task.elapsed is None:
+                return None
+            seen = self.pool.get(task.id)
+            if seen is None or seen[0] != (given, task.completed):
+                seen = self.pool[task.id] = ((given, task.completed), task.elapsed)
+            return float(max(0.0, given - (task.elapsed - seen[1])))
 
         def render(self, task: Task) -> Text:
             elapsed = task.elapsed
@@ -118,6 +172,8 @@ def _average_time_left_column() -> Any:
                     None if first is None else (first[0], first[2]),
                     ready,
                     task.fields.get("own_seconds", 0.0),
+                    self._pool_left(task),
+                    task.fields.get("batch", 0),
                 )
             else:
                 seconds = time_left(elapsed, task.completed, task.total, None if first is None else first[:2])

@@ -25,7 +25,7 @@ from paperatlas.enrich.text import clean, sentences
 from paperatlas.errors import PaperatlasError
 from paperatlas.identifiers import link_kind
 from paperatlas.paper import text_hash
-from paperatlas.progress import progress_bar
+from paperatlas.progress import PoolPace, progress_bar
 
 # Bump when any extractor's output changes: stored facts of an older version are redone.
 EXTRACTOR_VERSION = "5"  # 2: learned names and kinds, number role/context, Chinese text
@@ -233,7 +233,7 @@ def enrich_store(
             from paperatlas.workers import process_pool
 
             pool = stack.enter_context(process_pool(workers))
-            in_order = _InOrder(pool, batches, 4 * workers)
+            in_order = _InOrder(pool, batches, 4 * workers, PoolPace(workers, -(-plan.todo // BATCH)))
             done: Iterable[tuple[list[Item], list[dict[str, Any]]]] = in_order
         else:
             done = ((b, _facts_for([(t, a, c) for _, t, a, c, _ in b])) for b in batches)
@@ -249,7 +249,12 @@ def enrich_store(
             stored += store_batch(store, plan, batch, facts, counts)
             own += time.perf_counter() - started
             # with workers, the time left is that of the slower hand (progress.two_stage_time_left)
-            pace = {} if in_order is None else {"ready": stored + in_order.ready(), "own_seconds": own}
+            pace: dict[str, Any] = {}
+            if in_order is not None:
+                pool_left = in_order.pace.seconds_left(time.monotonic())
+                pace = {"ready": stored + in_order.ready(), "own_seconds": own, "batch": BATCH}
+                if pool_left is not None:
+                    pace["pool_left"] = pool_left
             bar.update(task, completed=stored, description="enrich", **pace)
     return counts
 
@@ -258,15 +263,19 @@ class _InOrder:
     """(batch, its facts) in store order, extracted by `pool` with `ahead` batches always
     submitted: the next batch goes to the pool as each one comes back, so the workers never
     wait while this process stores a window's last batches (the driver holds `ahead`
-    batches, not the store). `ready()`: papers extracted and not handed out yet."""
+    batches, not the store). `ready()`: papers extracted and not handed out yet; `pace`
+    is told when each batch came back."""
 
-    def __init__(self, pool, batches: Iterator[list[Item]], ahead: int) -> None:
+    def __init__(self, pool, batches: Iterator[list[Item]], ahead: int, pace: PoolPace | None = None) -> None:
         self.pool, self.batches, self.ahead = pool, batches, ahead
+        self.pace = pace or PoolPace(1, 0)
         self.pending: collections.deque = collections.deque()
 
     def __iter__(self) -> Iterator[tuple[list[Item], list[dict[str, Any]]]]:
         for batch in self.batches:
-            self.pending.append((batch, self.pool.submit(_facts_for, [(t, a, c) for _, t, a, c, _ in batch])))
+            future = self.pool.submit(_facts_for, [(t, a, c) for _, t, a, c, _ in batch])
+            future.add_done_callback(lambda _: self.pace.done(time.monotonic()))
+            self.pending.append((batch, future))
             if len(self.pending) >= self.ahead:
                 first, future = self.pending.popleft()
                 yield first, future.result()
