@@ -12,22 +12,33 @@ schema is newer than the baseline reads. Each code gets a copy, and runs quick_s
 `--runs` times: run 1 finds the atlas as it was given (this code reads the file once more
 and keeps its fingerprint), the later runs find what run 1 left. Prints wall and CPU
 seconds per run. Run `uptime` beside it.
+
+`--serve`: then, on each copy as the runs left it, `paperatlas open FILE --no-browser
+--port 0` itself, timed from its start until it says it serves and until the app answers
+a search with hits (the process and its background steps are then stopped). BASE must
+have `open` for this (e.g. a `git archive` of the commit before the change).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import re
 import resource
+import signal
 import sqlite3
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
+import urllib.request
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO.parent / "shared" / "data" / "iclr2026.jsonl.gz"
+SERVING = re.compile(r"serving .* at (http://127\.0\.0\.1:\d+/)")
 
 QUICK_START = r"""
 import sys
@@ -53,6 +64,7 @@ def main() -> None:
     parser.add_argument("--file", type=Path, default=DATA)
     parser.add_argument("--base", type=Path, default=Path("/work/base/src"))
     parser.add_argument("--runs", type=int, default=2)
+    parser.add_argument("--serve", action="store_true")
     args = parser.parse_args()
     print(f"load before: {os.getloadavg()[0]:.1f}")
     srcs = {"new": REPO / "src", "base": args.base}
@@ -83,7 +95,54 @@ def main() -> None:
                     f"enriched, embedded: {', '.join(counts)}",
                     flush=True,
                 )
+            if args.serve:
+                serving, answered = serve(copy, args.file, env, Path(tmp) / f"{code}.out")
+                print(
+                    f"{code:<4} open: serving after {serving:.1f} s, a search answered after {answered:.1f} s"
+                )
     print(f"load after: {os.getloadavg()[0]:.1f}")
+
+
+def serve(db: Path, data: Path, env: dict[str, str], log: Path) -> tuple[float, float]:
+    """(seconds until `open` says it serves, until its app answers a search with hits)."""
+    start = time.perf_counter()
+    with log.open("w+") as out:
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "paperatlas.cli",
+                "open",
+                str(data),
+                "--db",
+                str(db),
+                "--port",
+                "0",
+                "--no-browser",
+            ],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=env,
+            start_new_session=True,
+        )
+        try:
+            while not (found := SERVING.search(log.read_text())):
+                if process.poll() is not None:
+                    raise SystemExit("open ended:\n" + log.read_text()[-2000:])
+                time.sleep(0.1)
+            serving = time.perf_counter() - start
+            url = found.group(1) + "api/search?q=" + urllib.parse.quote("memory in agents")
+            while True:
+                try:
+                    with urllib.request.urlopen(url, timeout=30) as answer:
+                        if json.loads(answer.read()).get("hits"):
+                            return serving, time.perf_counter() - start
+                except OSError:
+                    pass
+                time.sleep(0.1)
+        finally:
+            os.killpg(process.pid, signal.SIGTERM)
+            process.wait()
 
 
 if __name__ == "__main__":
