@@ -45,6 +45,28 @@ def test_quick_start_makes_the_atlas_searchable_and_a_rerun_redoes_nothing(tmp_p
         assert again.added.added == 0 and again.enriched.enriched == 0 and again.embedded.embedded == 0
 
 
+def test_quick_start_leaves_a_big_lists_facts_to_the_background(tmp_path):
+    from paperatlas.cli.opening import MAP_STEP, background_steps
+
+    with Atlas(tmp_path / "a.db") as atlas:
+        done = atlas.quick_start([SAMPLE], list_name="sample", facts_now=5)
+        papers = atlas.search_status().papers
+        assert done.enriched is None and done.facts_pending == papers > 5
+        assert atlas.store.facts_pending() == papers  # none extracted yet
+        assert done.embedded.embedded == papers  # the fast model's vectors are there
+        assert atlas.search("memory", k=3).hits  # keywords and the fast model answer without facts
+        pending = atlas.search_status().pending
+        # the facts first: the map's labels read them
+        assert background_steps(done, atlas.map_is_current(), pending) == [["enrich"], MAP_STEP, ["embed"]]
+        atlas.enrich()
+        again = atlas.quick_start([SAMPLE], list_name="sample", facts_now=5)
+        assert again.enriched is not None and again.enriched.enriched == 0 and again.facts_pending == 0
+        assert background_steps(again, False, pending) == [MAP_STEP, ["embed"]]
+        # a short list's facts are extracted before serving, as before
+    with Atlas(tmp_path / "b.db") as small:
+        assert small.quick_start([SAMPLE], facts_now=2000).enriched.enriched == small.search_status().papers
+
+
 def _jsonl(path: Path, titles: list[str]) -> Path:
     rows = [
         {"id": f"p{i}", "title": t, "abstract": f"We study {t.lower()} in depth. " * 4}

@@ -405,11 +405,18 @@ class Atlas:
         return SearchStatus(papers, models, vocabulary_built(self.store, papers))
 
     def quick_start(
-        self, paths: PathLike | Iterable[PathLike], list_name: str | None = None, progress: bool = False
+        self,
+        paths: PathLike | Iterable[PathLike],
+        list_name: str | None = None,
+        progress: bool = False,
+        facts_now: int | None = None,
     ) -> QuickStart:
         """The fast steps from files to a searchable atlas (what `paperatlas open` does
         before it serves): add the files, extract the facts of papers without them and
-        embed them with the default model (a table lookup: seconds). Each step does only
+        embed them with the default model (a table lookup: seconds). `facts_now`: extract
+        the facts only when at most this many papers lack them, else leave them to a later
+        `enrich` (a conference's facts take minutes; keywords and the default model's
+        vectors answer searches without them). Each step does only
         what is missing, so a rerun on the same files costs next to nothing: a file as its
         list was last added from is not read again (`add`'s `skip_unchanged`); the map is
         `build_map`'s, the heavier search models `embed_for_search`'s."""
@@ -418,9 +425,10 @@ class Atlas:
         if isinstance(paths, (str, os.PathLike)):
             paths = [paths]
         added = self.add(paths, list_name=list_name, progress=progress, enrich=False, skip_unchanged=True)
-        enriched = self.enrich(progress=progress)
+        pending = self.store.facts_pending()
+        enriched = self.enrich(progress=progress) if facts_now is None or pending <= facts_now else None
         embedded = self.embed(model=DEFAULT_MODEL, progress=progress, vocabulary=False)
-        return QuickStart(added, enriched, embedded)
+        return QuickStart(added, enriched, embedded, 0 if enriched is not None else pending)
 
     def map_is_current(self, list_name: str | None = None) -> bool:
         """Whether the stored map of a list (all papers when None) is that of its papers
