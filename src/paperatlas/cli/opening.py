@@ -66,11 +66,11 @@ def open_command(
     Adds the files, extracts facts and computes the fast model's vectors, then serves at
     once: search answers with keywords and the fast model while the map, the heavier
     search models and the terms for Chinese queries (and the facts, past 2,000 papers
-    without them) are computed in the background (the
-    search page says what answers now and how long until the rest). A rerun skips every
-    finished step, and does not read again a file that is as it was when its list was
-    last added from it (same size, modification time and content). Serves on 127.0.0.1 only; Ctrl+C stops the server and the background
-    work (kept for the next run)."""
+    without them) are computed in the background (the search page says what answers now
+    and how long until the rest). A rerun skips every finished step, and does not read
+    again a file that is as it was when its list was last added from it (same size,
+    modification time and content). Serves on 127.0.0.1 only; Ctrl+C stops the server and
+    the background work (kept for the next run)."""
     from paperatlas.web import server
 
     sock = server.listen("127.0.0.1", port)  # a busy port stops here, before any work
