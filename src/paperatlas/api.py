@@ -107,12 +107,16 @@ class Atlas:
         enrich: bool = True,
         dry_run: bool = False,
         records: str | None = None,
+        skip_unchanged: bool = False,
     ) -> AddReport:
         """Read files (one path or several) into the store, one transaction per file, then
         extract the facts of every paper still without them (also those an interrupted
         earlier run left); returns an AddReport. `dry_run`: the same report, nothing kept.
         `records`: where a list written by people keeps its papers (`h3`, `li`, `tr`, `br`,
-        `li.pub`; see docs/formats.md), kept with the list for the next add of it."""
+        `li.pub`; see docs/formats.md), kept with the list for the next add of it.
+        `skip_unchanged`: a file whose size, modification time and content are those it had
+        when its list was last added from it, the list unchanged since, is not read again
+        (its report's `not_read`)."""
         from paperatlas.ingest import add_files
 
         if isinstance(paths, (str, os.PathLike)):
@@ -125,6 +129,7 @@ class Atlas:
             progress=progress,
             dry_run=dry_run,
             records=records,
+            skip_unchanged=skip_unchanged,
         )
         if enrich and not dry_run:
             self.enrich(progress=progress)
@@ -453,19 +458,30 @@ class Atlas:
         return SearchStatus(papers, models, vocabulary_built(self.store, papers))
 
     def quick_start(
-        self, paths: PathLike | Iterable[PathLike], list_name: str | None = None, progress: bool = False
+        self,
+        paths: PathLike | Iterable[PathLike],
+        list_name: str | None = None,
+        progress: bool = False,
+        facts_now: int | None = None,
     ) -> QuickStart:
         """The fast steps from files to a searchable atlas (what `paperatlas open` does
         before it serves): add the files, extract the facts of papers without them and
-        embed them with the default model (a table lookup: seconds). Each step does only
-        what is missing, so a rerun on the same files costs next to nothing; the map is
+        embed them with the default model (a table lookup: seconds). `facts_now`: extract
+        the facts only when at most this many papers lack them, else leave them to a later
+        `enrich` (a conference's facts take minutes; keywords and the default model's
+        vectors answer searches without them). Each step does only
+        what is missing, so a rerun on the same files costs next to nothing: a file as its
+        list was last added from is not read again (`add`'s `skip_unchanged`); the map is
         `build_map`'s, the heavier search models `embed_for_search`'s."""
         from paperatlas.embed import DEFAULT_MODEL
 
-        added = self.add(paths, list_name=list_name, progress=progress, enrich=False)
-        enriched = self.enrich(progress=progress)
+        if isinstance(paths, (str, os.PathLike)):
+            paths = [paths]
+        added = self.add(paths, list_name=list_name, progress=progress, enrich=False, skip_unchanged=True)
+        pending = self.store.facts_pending()
+        enriched = self.enrich(progress=progress) if facts_now is None or pending <= facts_now else None
         embedded = self.embed(model=DEFAULT_MODEL, progress=progress, vocabulary=False)
-        return QuickStart(added, enriched, embedded)
+        return QuickStart(added, enriched, embedded, 0 if enriched is not None else pending)
 
     def map_is_current(self, list_name: str | None = None) -> bool:
         """Whether the stored map of a list (all papers when None) is that of its papers

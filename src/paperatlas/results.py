@@ -300,11 +300,13 @@ class SearchStatus:
 @dataclass(frozen=True)
 class QuickStart:
     """What `Atlas.quick_start` did: the files added, the facts and the fast model's
-    vectors (each a report of only what was missing)."""
+    vectors (each a report of only what was missing). `enriched` is None when the facts
+    were left for later (more papers lacked them than `facts_now`: `facts_pending` of them)."""
 
     added: AddReport
-    enriched: EnrichReport
+    enriched: EnrichReport | None
     embedded: EmbedReport
+    facts_pending: int = 0
 
 
 __all__ = [

@@ -1,7 +1,7 @@
 """What a server process loads before and just after it starts taking requests, so that
-no page waits for it: the map, the vector index and query model (before), every word's
-postings and the overview's counts (after, in the background; `/healthz` says "warm"
-once done)."""
+no page waits for it: the map, the vector index and query model (before), the map page's
+data, every word's postings and the overview's counts (after, in the background;
+`/healthz` says "warm" once done)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import logging
 import threading
 
 from paperatlas.errors import PaperatlasError
+from paperatlas.web.api_routes import FULL_MAP, full_map_body
 from paperatlas.web.context import WebContext
 
 
@@ -27,6 +28,10 @@ def warm_up(web: WebContext, freeze: bool) -> None:
 
 def preload(web: WebContext, freeze: bool) -> None:
     try:
+        # the map page's data, when the map goes to the page whole (a second or more at 15k)
+        stored = web.maps.get(None)
+        if stored is not None and stored["points"].n <= FULL_MAP:
+            full_map_body(web, stored, False)
         # the overview's counts: aggregates over every paper (seconds at 1M papers)
         web.overview_counts(None)
         web.atlas.preload()
