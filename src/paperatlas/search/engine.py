@@ -49,8 +49,8 @@ def candidate_rankings(
     `allowed` papers (all when None). Routes by the query's language. `fusion`
     (overrides of FUSION) also shapes the first pass of the feedback expansion.
     `glossary`: add the shipped glossary's translation of a Chinese query to the terms
-    learned from the atlas; `learned=False` leaves the learned terms out (the translation
-    before issue 18: glossary only); `glossary_overrides=False` looks up the learned terms
+    learned from the atlas; `learned=False` leaves the learned terms out (the glossary's
+    translation alone); `glossary_overrides=False` looks up the learned terms
     of the words the glossary knows too. The words of a request around the topic
     ("有哪些关于…的论文", "papers about …") are left out first (`framing.topic_part`), and
     traditional Chinese characters written as simplified (`chinese_text.to_simplified`)."""

@@ -63,8 +63,9 @@ MAX_RUN_CHARS = 8  # a Chinese run this short is also looked up whole
 # its own context, a lone word is ambiguous (tuning half of the Chinese known items:
 # MRR@10 0.650 at 0.5 vs 0.641 at 1.0, glossary off; benchmarks/search_zh_tune.py). A
 # word of LONG_WORD characters or more is a compound that carries its context as a pair
-# does (晶体结构, 天气预报; 强化学习 is two words to jieba): full weight (stop 20, tuning
-# half: off 0.828 -> 0.833, on 0.868 unchanged; 4 or 5: no change).
+# does (晶体结构, 天气预报; 强化学习 is two words to jieba): full weight (tuning half: off
+# 0.828 -> 0.833, on 0.868 unchanged; 4 or 5: no change; docs/bench/search.md, "dictionary
+# phrases and long words").
 WORD_WEIGHT = 0.5
 LONG_WORD = 3
 # Hubness (as in CSLS for bilingual lexicons): some English terms ("year", "thus", "uses",
@@ -97,10 +98,11 @@ LOOKUP_CACHE = 4096
 # Tuning half of the Chinese known items, glossary off (benchmarks/search_zh_tune.py):
 # MRR@10 0.650 without the dictionary; with it, DICT_BONUS 0 / 0.1 / 0.2 / 0.3: 0.663 /
 # 0.719 / 0.743 / 0.735 (one term per stem), 0.650 / 0.650 / 0.682 / 0.683 (per term).
-# Stop 14, glossary off / on: 0.2 0.743 / 0.790, 0.35 0.735 / 0.801, 0.5 and 1.0 0.748 /
-# 0.803 (recall@10 0.897 / 0.966 -> 0.914 / 0.983). At 0.5 a sense the atlas uses outranks
-# the model's own neighbours (cosines of the right sense run 0.3-0.6 where the model's
-# wrong neighbour reaches 0.8: 前缀 "prefix" 0.58 vs "previous" 0.81; 多余 "unnecessary"),
+# Then glossary off / on (docs/bench/search.md, "the glossary-on gap"): 0.2 0.743 / 0.790,
+# 0.35 0.735 / 0.801, 0.5 and 1.0 0.748 / 0.803 (recall@10 0.897 / 0.966 -> 0.914 /
+# 0.983). At 0.5 a sense the atlas uses outranks the model's own neighbours (cosines of
+# the right sense run 0.3-0.6 where the model's wrong neighbour reaches 0.8: 前缀 "prefix"
+# 0.58 vs "previous" 0.81; 多余 "unnecessary"),
 # which then come in only where the dictionary has nothing; the model still orders the
 # senses, and a weak sense keeps a weight below 1.
 # Tried and left out: also ranking senses by their cosine to the mean of the query's unit
