@@ -270,6 +270,24 @@ def test_imports_follow_the_layers():
     assert found == [], f"{len(found)} imports against the layers:\n" + "\n".join(found)
 
 
+def test_the_package_never_imports_research():
+    """research/ holds experiments that were not shipped: no module of the product imports one."""
+    research = {p.stem for p in (SRC.parent / "research").rglob("*.py")} | {"research"}
+    found = [
+        f"{path.relative_to(SRC)}:{node.lineno}: {name}"
+        for path in module_files().values()
+        for node in ast.walk(parse(path))
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for name in (
+            [a.name for a in node.names]
+            if isinstance(node, ast.Import)
+            else [node.module or ""] * (not node.level)
+        )
+        if name.partition(".")[0] in research
+    ]
+    assert not found
+
+
 def test_import_linter_contracts_state_the_same_layers():
     """`make lint` runs import-linter on pyproject's contracts: they must say what this test says."""
     config = tomllib.loads((SRC.parent / "pyproject.toml").read_text(encoding="utf-8"))
