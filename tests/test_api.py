@@ -72,6 +72,7 @@ def test_enrich_report(atlas):
     assert not atlas.facts_pending()
 
 
+@pytest.mark.slow  # embeds a store again (multilingual vocabulary or every vector)
 def test_embed_force_recomputes_every_vector(atlas):
     first = atlas.embed(model="lsa")
     assert isinstance(first, EmbedReport) and first.model == "lsa" and first.embedded == first.total

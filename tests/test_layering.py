@@ -11,6 +11,7 @@ import-linter checks the same contracts in `make lint` (pyproject.toml, [tool.im
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import tomllib
 from pathlib import Path
@@ -76,6 +77,7 @@ def _resolve_from(node: ast.ImportFrom, module: str, is_package: bool) -> str:
     return ".".join(base + ([node.module] if node.module else []))
 
 
+@functools.cache  # the checks below read the same modules: each is parsed once a run
 def parse(path: Path) -> ast.Module:
     """ast.parse, again if CPython 3.11's AST builder trips on another thread's parse: its depth
     counter is one per interpreter, and a server thread an earlier test left (formatting a
@@ -120,6 +122,7 @@ def imports_of(module: str, path: Path, modules: set[str]) -> dict[str, int]:
     return found
 
 
+@functools.cache
 def import_graph() -> dict[str, dict[str, int]]:
     files = module_files()
     names = set(files)

@@ -365,6 +365,7 @@ def mapped(tmp_path_factory):
     return db
 
 
+@pytest.mark.slow  # embeds a store again (multilingual vocabulary or every vector)
 def test_map_leaves_the_vocabulary_out_and_a_chinese_query_builds_it(mapped, tmp_path):
     db = shutil.copy(mapped, tmp_path / "atlas.db")
     assert X.load_vocabulary(Atlas(db).store) is None  # the map did not build it
@@ -387,6 +388,7 @@ def test_read_only_small_atlas_builds_the_vocabulary_in_memory(mapped, tmp_path)
     assert X.load_vocabulary(atlas.store) is None
 
 
+@pytest.mark.slow  # embeds a store again (multilingual vocabulary or every vector)
 def test_large_atlas_waits_for_embed_to_build_the_vocabulary(mapped, tmp_path, monkeypatch):
     """Above ON_DEMAND_PAPERS a query does not embed the atlas's terms (up to 16,000):
     without `paperatlas embed` its unknown words have no learned terms."""
@@ -398,6 +400,7 @@ def test_large_atlas_waits_for_embed_to_build_the_vocabulary(mapped, tmp_path, m
     assert "wind" in S.candidate_rankings(atlas.store, UNKNOWN_TO_GLOSSARY).translation.split()
 
 
+@pytest.mark.slow  # embeds a store again (multilingual vocabulary or every vector)
 def test_a_vocabulary_stored_before_term_counts_gets_them_without_re_embedding(atlas):
     vocab = X.load_vocabulary(atlas.store, cached=False)
     assert vocab.df is not None and len(vocab.df) == len(vocab.terms)
