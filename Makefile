@@ -54,8 +54,9 @@ test: test-install browser-deps
 
 # Everything but the slow tests (real embedding models, killed or served processes, map
 # fits, property tests of hundreds of inputs), Ray and the browser (markers in
-# pyproject.toml), on two workers: the loop while editing. About 80 CPU-seconds: under 90 s
-# on two cores (169 s wall on two cores loaded 8-13 by other work; docs/benchmarks.md).
+# pyproject.toml), on two workers: the loop while editing. About 80 CPU-seconds (measured):
+# under 90 s on two idle cores (projected; 168 s wall measured on two cores loaded 8-13 by
+# other work; docs/benchmarks.md, "Issue 38").
 test-fast: test-install
 	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(BIN)/python -m pytest -q -n 2 -m "not slow and not browser and not ray"
 
