@@ -95,7 +95,14 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("case", [*CASES, "near duplicates"])
+# Each case starts a child process (seconds under load): make test-fast runs one of them.
+FAST_CASE = "re-keyed twins"
+
+
+@pytest.mark.parametrize(
+    "case",
+    [pytest.param(c, marks=() if c == FAST_CASE else pytest.mark.slow) for c in [*CASES, "near duplicates"]],
+)
 def test_a_child_process_stores_what_reading_in_process_stores(tmp_path, monkeypatch, case):
     """Records in batches of 2: twins and repeated ids in one batch and across batches."""
     files = _near_dups(tmp_path) if case == "near duplicates" else CASES[case]
@@ -122,6 +129,7 @@ def test_the_child_is_used_for_big_files_only(tmp_path, monkeypatch):
     assert not prepare.use_worker(small)
 
 
+@pytest.mark.slow  # starts a child process and kills or waits for it
 def test_a_bad_line_read_by_the_child_is_the_same_error_and_rolls_back(tmp_path, monkeypatch):
     monkeypatch.setattr(ingest, "BATCH", 1)  # the good rows before it are written first
     errors = {}
@@ -151,6 +159,7 @@ def _spawned(monkeypatch) -> list[subprocess.Popen]:
     return procs
 
 
+@pytest.mark.slow  # starts a child process and kills or waits for it
 def test_ctrl_c_mid_file_rolls_back_and_stops_the_child(store, monkeypatch):
     procs = _spawned(monkeypatch)
     add_files(store, [SRC / "arxiv.jsonl"])

@@ -241,7 +241,7 @@ class AreaClassifier:
         if self.static is not None:
             coef, intercept, weight = self.static
             # einsum, not @: on a busy machine BLAS threads cost more CPU than this small product
-            # (docs/bench/embeddings.md, stop 13)
+            # (docs/bench/embeddings.md, the section "a meaning signal in the blend")
             logits = np.einsum("ij,jk->ik", self.projection().features(X), coef) + intercept
             scores += weight * _log_softmax(logits)
         return scores
