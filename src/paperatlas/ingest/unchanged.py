@@ -17,6 +17,8 @@ from functools import cache
 from importlib import metadata
 from pathlib import Path
 
+from paperatlas.printable import file_name
+
 _CHUNK = 1 << 20
 
 
@@ -31,7 +33,7 @@ def _code_version() -> str:
 
 @dataclass(frozen=True)
 class Fingerprint:
-    path: str  # absolute: the same file named from another folder is the same file
+    path: str  # absolute, as storable text (file_name): the same file named from another folder is the same file
     size: int
     mtime_ns: int
     sha256: str
@@ -51,7 +53,7 @@ def fingerprint(path: Path, records: str | None) -> Fingerprint | None:
     except OSError:
         return None  # the read that follows says what is wrong with the file
     return Fingerprint(
-        str(path.resolve()),
+        file_name(path.resolve()),
         before.st_size,
         before.st_mtime_ns,
         digest.hexdigest(),
