@@ -102,3 +102,15 @@ def test_hostile_queries_correct_a_bounded_number_of_words(atlas):
     result = atlas.search(query, k=5)
     assert result.query == query
     assert atlas.search("x" * 10_000, k=5).corrected is None
+
+
+def test_cli_says_what_it_searched_and_shows_a_named_paper_first(cli, identified):
+    cli.db = identified.store.path
+    code, out, _ = cli("search", "sheef neural netwroks heterophilic", "-k", "2")
+    assert code == 0
+    assert "showing results for “sheaf neural networks heterophilic” (as typed: --exact)" in out
+    code, out, _ = cli("search", "sheef neural netwroks heterophilic", "-k", "2", "--exact")
+    assert code == 0 and "showing results for" not in out
+    code, out, _ = cli("search", "arXiv:2401.01234", "-k", "2")
+    assert "the query is the arXiv id of chen2024lowrank: shown first" in out
+    assert out.index("chen2024lowrank") < out.index("1-")
