@@ -88,3 +88,12 @@ def test_a_paper_id_opens_the_paper_page(client, query, paper):
 def test_an_exact_title_shows_that_paper_first(client):
     html = client.get("/search", params={"q": "sheaf neural networks on heterophilic graphs"}).text
     assert _first_hit(html) == "rossi2023sheaf"
+
+
+def test_the_search_api_reports_the_correction_and_takes_exact(client):
+    found = client.get("/api/search", params={"q": "speculatve decodng", "k": 3}).json()
+    assert found["corrected"] == "speculative decoding"
+    assert found["hits"][0]["id"] == "specdec01"
+    assert (
+        client.get("/api/search", params={"q": "speculatve decodng", "exact": 1}).json()["corrected"] is None
+    )
