@@ -2,6 +2,7 @@
 said so), rare real words left alone, the words as typed on request; a query that names a
 paper (arXiv id, DOI, OpenReview id, exact title) puts it first; hostile queries stay fast."""
 
+import json
 from pathlib import Path
 
 import pytest
@@ -114,3 +115,30 @@ def test_cli_says_what_it_searched_and_shows_a_named_paper_first(cli, identified
     code, out, _ = cli("search", "arXiv:2401.01234", "-k", "2")
     assert "the query is the arXiv id of chen2024lowrank: shown first" in out
     assert out.index("chen2024lowrank") < out.index("1-")
+
+
+def test_a_typo_some_abstract_holds_is_corrected_and_still_matches_itself(tmp_path):
+    topics = ["molecules", "traffic", "citations", "proteins", "circuits", "meshes", "social ties"]
+    papers = [
+        {
+            "id": f"g{i:02d}",
+            "title": f"Graph learning for {topics[i % len(topics)]} number {i}",
+            "abstract": f"A graph model of {topics[i % len(topics)]}, study {i}, with message passing on each graph.",
+        }
+        for i in range(24)
+    ]
+    papers.append(
+        {
+            "id": "typo01",
+            "title": "Sparse attention over long documents",
+            "abstract": "We build a grpah of sentences and attend along its edges to read long documents.",
+        }
+    )
+    path = tmp_path / "papers.jsonl"
+    path.write_text("".join(json.dumps(p) + "\n" for p in papers), encoding="utf-8")
+    atlas = Atlas(tmp_path / "atlas.db")
+    atlas.add([path], enrich=False)
+    assert corrections(atlas.store, "grpah") == {"grpah": ("graph", True)}
+    result = atlas.search("grpah", k=30, method="keyword")
+    assert result.corrected == "graph"
+    assert "typo01" in [h.id for h in result.hits]  # the word as typed still searched

@@ -1,12 +1,13 @@
 """Misspelt query words corrected to the words of the atlas's titles.
 
 A query word is corrected when the atlas's index does not know it, or knows it from so
-few papers that a word one or two keystrokes away is far more common (a typo that slipped
-into some abstract). The correction is the title word nearest by optimal string alignment
+few papers, none by its title, that a word one letter dropped, added or swapped away is
+far more common (a typo that slipped into some abstract: "grpah"). The correction is the title word nearest by optimal string alignment
 (Damerau-Levenshtein: a dropped, doubled, swapped or mistyped letter costs one edit, as
 `benchmarks/typo_queries.py` models them), then the one most titles use; rapidfuzz
 computes the distances. A rare word the atlas does know is kept beside its correction, so
-it still matches itself; acronyms, words with digits and very long words are left alone.
+it still matches itself; words under four letters (acronyms), words with digits and very
+long words are left alone.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ def corrections(store, query: str) -> dict[str, tuple[str, bool]]:
     out: dict[str, tuple[str, bool]] = {}
     for word in words:
         known = freq.get(word, 0)
-        if known >= KNOWN_PAPERS:
+        if known >= KNOWN_PAPERS or (known and table.words[word]):  # titles name methods: UniSS
             continue
         edits = max_edits(word)
         pool = [
@@ -53,11 +54,19 @@ def corrections(store, query: str) -> dict[str, tuple[str, bool]]:
         if not near:
             continue
         best, dist = min(near, key=lambda c: (c[1], -table.words[c[0]]))
-        # a known word is a slip only when one edit away from a far more common word
-        if known and (dist > 1 or doc_freq(store, [best]).get(best, 0) < MORE_COMMON * known):
+        if known and not _slip_of(word, best, dist, known, store):
             continue
         out[word] = (best, known > 0)
     return out
+
+
+def _slip_of(word: str, best: str, dist: int, known: int, store) -> bool:
+    """Whether a word some papers hold is a slip of `best`: one letter dropped, added or
+    swapped with its neighbour (a letter in place of another joins real words too often:
+    came/game, a method's name CELF/self), and `best` far more common."""
+    if dist > 1 or (len(best) == len(word) and sorted(best) != sorted(word)):
+        return False
+    return doc_freq(store, [best]).get(best, 0) >= MORE_COMMON * known
 
 
 def corrected_query(query: str, fixed: dict[str, tuple[str, bool]]) -> str:
