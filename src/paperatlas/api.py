@@ -498,12 +498,15 @@ class Atlas:
         offset: int = 0,
         filters: Filters = ALL_PAPERS,
         method: str = "auto",
+        exact: bool = False,
     ) -> SearchResult:
         """Keywords and meaning together (any language), among the papers `filters` let
-        through; `method` = auto | keyword | semantic."""
-        from paperatlas.search import search
+        through; `method` = auto | keyword | semantic. Misspelt words are searched as the
+        atlas's nearest words (`SearchResult.corrected` says so) unless `exact`."""
+        from paperatlas.search import SearchConfig, search
 
-        return search(self.store, query, k=k, offset=offset, filters=filters, method=method)
+        config = SearchConfig(spelling=not exact)
+        return search(self.store, query, k=k, offset=offset, filters=filters, method=method, config=config)
 
     def similar(
         self,

@@ -139,6 +139,8 @@ class Rankings:
     term_weights: dict[str, float] | None = None
     # the English model of `translated`, `feedback` and `expansion`
     english_model: str | None = None
+    # an English query with misspelt words: what it was searched as (spelling.py)
+    corrected: str | None = None
 
     def shown_terms(self) -> list[str]:
         """The terms a hit's snippet and matched words show: all of an English query's;

@@ -149,9 +149,11 @@ async def api_search(
     filters: Annotated[Filters, Depends(page_filters)],
     k: ApiK = 20,
     offset: ApiOffset = 0,
+    exact: bool = False,
 ):
     try:
-        return JSON(context(request).atlas.search(q, k=k, offset=offset, filters=filters).to_dict())
+        result = context(request).atlas.search(q, k=k, offset=offset, filters=filters, exact=exact)
+        return JSON(result.to_dict())
     except PaperatlasError as exc:
         raise HTTPException(400, str(exc)) from None
 

@@ -145,6 +145,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "language": {"en": "中文", "zh": "English"},
     "search_mode": {"en": "Mode", "zh": "模式"},
     "read_as": {"en": "searched as", "zh": "按英文检索"},
+    "showing_results_for": {"en": "Showing results for", "zh": "显示的是以下查询的结果："},
+    "search_as_typed": {"en": "search instead as typed:", "zh": "仍按原文搜索："},
     "reset_view": {"en": "Reset view", "zh": "重置视图"},
     # the reference atlas (the field) on the map and topic pages
     "field_note": {
