@@ -1,8 +1,11 @@
 """More like this: the papers most like one paper or a free text, on every signal the
-atlas holds (`similar_signals`)."""
+atlas holds (`similar_signals`); a server's table of every paper's similar papers
+(`precompute_similar`, `similar_to_paper`)."""
 
 from __future__ import annotations
 
+import os
+import threading
 from collections.abc import Set as AbstractSet
 
 from paperatlas.errors import SearchError
@@ -83,3 +86,57 @@ def similar_ranking(
         which = "" if language == "en" else f" ({MULTILINGUAL_MODEL} for a {language_name(language)} text)"
         raise SearchError(f"nothing to compare with{which}: run `paperatlas embed` first")
     return signals.fused()[:depth], signals
+
+
+# A paper page shows its similar papers; fusing every signal costs a few ms of CPU a paper
+# (key terms, their BM25 list, each model's cosines), so a server works them out for every
+# paper once, in the background, as long as the store does not change.
+SIMILAR_TABLE_MAX_PAPERS = 20_000  # ~5 ms a paper: ~100 s of one core at the most
+_TABLES: dict[str, _SimilarTable] = {}  # database path -> its table
+_TABLES_LOCK = threading.Lock()
+
+
+class _SimilarTable:
+    """(paper id, depth) -> its similar papers, made at one generation of the store."""
+
+    def __init__(self, store) -> None:
+        self.generation = store.generation()  # a commit counter every thread shares
+        self.at = self.generation.current()
+        self.ranked: dict[tuple[str, int], list[tuple[str, float]]] = {}
+
+    def current(self) -> bool:
+        return self.generation.current() == self.at
+
+
+def similar_to_paper(store, paper_id: str, text: str, depth: int) -> list[tuple[str, float]]:
+    """`similar_ranking(store, text, depth, exclude=paper_id)`, the stored paper's own
+    text, from the server's table when it holds the paper and the store is unchanged."""
+    table = _TABLES.get(os.path.abspath(store.path))
+    if table is not None and (found := table.ranked.get((paper_id, depth))) is not None and table.current():
+        return found
+    ranked, _ = similar_ranking(store, text, depth, exclude=paper_id)
+    return ranked
+
+
+def precompute_similar(store, depth: int, stop: threading.Event | None = None) -> bool:
+    """Work out every paper's `depth` most similar papers now, for `similar_to_paper` (a
+    server's background preload). False when the store is too big for it, has no vectors,
+    changed before the table was done, or `stop` was set."""
+    if store.count_papers() > SIMILAR_TABLE_MAX_PAPERS:
+        return False
+    table = _SimilarTable(store)
+    with _TABLES_LOCK:
+        _TABLES[os.path.abspath(store.path)] = table
+    ids = store.all_ids()
+    for start in range(0, len(ids), 500):
+        for paper in store.get_papers(ids[start : start + 500]):
+            if (stop is not None and stop.is_set()) or not table.current():
+                return False
+            text = embedding_text(paper.get("title"), paper.get("abstract"))
+            try:
+                table.ranked[(paper["id"], depth)], _ = similar_ranking(
+                    store, text, depth, exclude=paper["id"]
+                )
+            except SearchError:  # no vectors: pages say so themselves
+                return False
+    return True
