@@ -94,6 +94,7 @@ def similar_ranking(
 SIMILAR_TABLE_MAX_PAPERS = 20_000  # ~5 ms a paper: ~100 s of one core at the most
 _TABLES: dict[str, _SimilarTable] = {}  # database path -> its table
 _TABLES_LOCK = threading.Lock()
+_MAX_TABLES = 4  # stores a process keeps tables for (a server has one)
 
 
 class _SimilarTable:
@@ -125,8 +126,12 @@ def precompute_similar(store, depth: int, stop: threading.Event | None = None) -
     if store.count_papers() > SIMILAR_TABLE_MAX_PAPERS:
         return False
     table = _SimilarTable(store)
+    path = os.path.abspath(store.path)
     with _TABLES_LOCK:
-        _TABLES[os.path.abspath(store.path)] = table
+        _TABLES.pop(path, None)
+        _TABLES[path] = table
+        while len(_TABLES) > _MAX_TABLES:  # the oldest goes (its connection with it, once unused)
+            del _TABLES[next(iter(_TABLES))]
     ids = store.all_ids()
     for start in range(0, len(ids), 500):
         for paper in store.get_papers(ids[start : start + 500]):
