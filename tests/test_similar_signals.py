@@ -108,8 +108,8 @@ def test_weights_of_an_atlas_without_the_learned_models():
 
 def test_a_servers_table_of_every_papers_similar_papers_is_the_ranking_itself(tmp_path, monkeypatch):
     """precompute_similar works out every paper's similar papers ahead (a server's paper
-    pages look them up): the same ranking as asked for then, used only while the store is
-    unchanged, and not made for a store over its size limit."""
+    pages look them up): the same ranking as asked for then, used while the vectors are
+    unchanged (an add while serving keeps it), and not made for a store over its size limit."""
     from paperatlas.search import similar_papers as SP
 
     st = Store(tmp_path / "atlas.db")
@@ -129,8 +129,10 @@ def test_a_servers_table_of_every_papers_similar_papers_is_the_ranking_itself(tm
         assert SP.similar_to_paper(st, pid, text_of(pid), 5) == ranked
     with pytest.raises(AssertionError, match="ranked again"):  # another depth: not in the table
         SP.similar_to_paper(st, PAPERS[0]["id"], text_of(PAPERS[0]["id"]), 6)
-    with st.transaction():  # a change: the table is no longer the store's
+    with st.transaction():  # a paper added while serving (no vectors yet): the table stays
         st.insert_paper({"id": "later", "title": "A later paper", "abstract": PAPERS[0]["abstract"]})
+    assert SP.similar_to_paper(st, PAPERS[1]["id"], text_of(PAPERS[1]["id"]), 5) == expected[PAPERS[1]["id"]]
+    embed_store(st, model="static")  # its vectors: every page ranks afresh
     with pytest.raises(AssertionError, match="ranked again"):
         SP.similar_to_paper(st, PAPERS[1]["id"], text_of(PAPERS[1]["id"]), 5)
     monkeypatch.undo()

@@ -706,7 +706,7 @@ class Atlas:
     def preload(self, similar: int | None = None) -> None:
         """Read now what a server's first queries would wait for (postings, Chinese terms),
         and with `similar`, every paper's `similar` most similar papers (what
-        `similar_papers(paper, k=similar)` then looks up, while the store is unchanged)."""
+        `similar_papers(paper, k=similar)` then looks up, while the vectors are unchanged)."""
         from contextlib import suppress
 
         from paperatlas.errors import PaperatlasError
