@@ -137,10 +137,10 @@ def similar_to_paper(store, paper_id: str, text: str, depth: int) -> list[tuple[
     return ranked
 
 
-def precompute_similar(store, depth: int, stop: threading.Event | None = None) -> bool:
+def precompute_similar(store, depth: int) -> bool:
     """Work out every paper's `depth` most similar papers now, for `similar_to_paper` (a
     server's background preload). False when the store is too big for it, has no vectors,
-    its vectors changed before the table was done, or `stop` was set."""
+    or its vectors changed before the table was done."""
     if store.count_papers() > SIMILAR_TABLE_MAX_PAPERS:
         return False
     table = _SimilarTable(store)
@@ -155,7 +155,7 @@ def precompute_similar(store, depth: int, stop: threading.Event | None = None) -
     ids = store.all_ids()
     for start in range(0, len(ids), 500):
         for paper in store.get_papers(ids[start : start + 500]):
-            if (stop is not None and stop.is_set()) or not table.current(store):
+            if not table.current(store):
                 return False
             text = embedding_text(paper.get("title"), paper.get("abstract"))
             try:
