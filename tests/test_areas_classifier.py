@@ -50,6 +50,18 @@ def test_every_prediction_is_a_valid_area_with_a_distribution(sample_texts):
     assert sorted(areas.AreaClassifier.load().classes) == sorted(names)
 
 
+def test_a_batch_gets_each_texts_own_three_best_areas(sample_texts):
+    """Predicted for a whole batch at once, each text's top three are its own row's three
+    most likely areas, in order, rounded to 4 places (titles alone too: title-only papers)."""
+    texts = [*sample_texts, "Graph neural networks for molecules", "Paper 17", ""]
+    model = areas.AreaClassifier.load()
+    probs = model.predict_proba(texts)
+    for row, pred in zip(probs, areas.predict_areas(texts, model)):
+        best = sorted(range(len(row)), key=lambda i: -row[i])[:3]
+        assert pred["top3"] == [[model.classes[i], round(float(row[i]), 4)] for i in best]
+        assert pred["tie"] is (pred["top3"][0][1] - pred["top3"][1][1] < areas.TIE_MARGIN)
+
+
 def test_clear_cut_abstracts_land_in_their_area():
     rl, theory = areas.predict_areas([RL, THEORY])
     assert rl["label"] == "reinforcement learning"

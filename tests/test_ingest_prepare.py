@@ -3,6 +3,7 @@ reports and errors as reading in-process; the child never outlives the import.""
 
 from __future__ import annotations
 
+import gzip
 import json
 import subprocess
 from dataclasses import asdict
@@ -127,6 +128,21 @@ def test_the_child_is_used_for_big_files_only(tmp_path, monkeypatch):
     assert not prepare.use_worker(ING / "same_id" / "folder")  # a folder: in-process
     monkeypatch.setenv("PAPERATLAS_ADD_WORKER", "0")
     assert not prepare.use_worker(small)
+
+
+def test_a_gzip_list_is_sized_by_its_text_not_its_bytes_on_disk(tmp_path, monkeypatch):
+    """380,000 short records gzip into under 1 MB: the child reads them (the file's text is
+    what costs), as it reads the same text unzipped."""
+    monkeypatch.delenv("PAPERATLAS_ADD_WORKER", raising=False)
+    text = "".join(f'{{"title": "Paper number {i} of a long list"}}\n' for i in range(3000))
+    plain, packed = tmp_path / "list.jsonl", tmp_path / "list.jsonl.gz"
+    plain.write_text(text)
+    packed.write_bytes(gzip.compress(text.encode()))
+    monkeypatch.setattr(prepare, "WORKER_MIN_BYTES", len(text) - 1)
+    assert packed.stat().st_size < prepare.WORKER_MIN_BYTES
+    assert prepare.use_worker(plain) and prepare.use_worker(packed)
+    monkeypatch.setattr(prepare, "WORKER_MIN_BYTES", len(text) + 1)
+    assert not prepare.use_worker(plain) and not prepare.use_worker(packed)
 
 
 @pytest.mark.slow  # starts a child process and kills or waits for it

@@ -187,6 +187,23 @@ def test_time_left_comes_from_how_fast_vectors_land(tmp_path):
         assert later["models"][1]["vectors"] == len(half) and not later["models"][1]["done"]
 
 
+def test_the_status_counts_are_read_again_only_after_a_commit(tmp_path, monkeypatch):
+    """Every search page shows the status line: its counts (papers, each model's vectors)
+    are read from the store once per change of it, not once per page."""
+    with _quick_atlas(tmp_path / "a.db") as atlas:
+        reads = []
+        real = atlas.search_status
+        monkeypatch.setattr(atlas, "search_status", lambda: reads.append(1) or real())
+        watch = SignalWatch(atlas)
+        first = [watch.status() for _ in range(5)]
+        assert len(reads) == 1 and all(s == first[0] for s in first)
+        ids = atlas.store.all_ids()
+        atlas.store.put_vectors("minilm-int8", ids[:2], _unit_rows(2, 384), ["x", "x"])
+        atlas.store.conn.commit()
+        later = watch.status()
+        assert len(reads) == 2 and later["models"][1]["vectors"] == first[0]["models"][1]["vectors"] + 2
+
+
 def _unit_rows(n: int, dim: int):
     import numpy as np
 

@@ -905,10 +905,10 @@ class Atlas:
     def similar_papers(self, paper: Mapping[str, Any], k: int = 10) -> list[dict[str, Any]]:
         """The k papers most like a stored paper (as `similar` ranks them), as rows."""
         from paperatlas.embed import embedding_text
-        from paperatlas.search import similar_ranking
+        from paperatlas.search import similar_to_paper
 
         text = embedding_text(paper.get("title"), paper.get("abstract"))
-        ranked, _ = similar_ranking(self.store, text, k, exclude=paper["id"])
+        ranked = similar_to_paper(self.store, paper["id"], text, k)
         rows = {r["id"]: r for r in self.store.iter_papers(ids=[pid for pid, _ in ranked])}
         return [rows[pid] for pid, _ in ranked if pid in rows]
 
@@ -919,13 +919,17 @@ class Atlas:
 
         return missing_models(self.store)
 
-    def preload(self) -> None:
-        """Read now what a server's first queries would wait for (postings, Chinese terms)."""
+    def preload(self, similar: int | None = None) -> None:
+        """Read now what a server's first queries would wait for (postings, Chinese terms),
+        and with `similar`, every paper's `similar` most similar papers (what
+        `similar_papers(paper, k=similar)` then looks up, while the vectors are unchanged)."""
         from contextlib import suppress
 
         from paperatlas.errors import PaperatlasError
-        from paperatlas.search import keyword, search
+        from paperatlas.search import keyword, precompute_similar, search
 
         keyword.preload(self.store)
         with suppress(PaperatlasError):  # no vectors yet: no cross-lingual terms to load
             search(self.store, "预热", k=1)  # what a first Chinese query would load (seconds)
+        if similar:
+            precompute_similar(self.store, similar)

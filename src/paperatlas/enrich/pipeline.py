@@ -196,8 +196,7 @@ def _add_areas(facts: list[dict[str, Any]], batch: list[Item], predict_areas) ->
 def store_batch(store, plan: EnrichPlan, batch: list[Item], facts: list[dict[str, Any]], counts) -> int:
     """Write one batch's facts in one transaction and add them to `counts`."""
     with store.transaction():
-        for (pid, _, _, _, h), f in zip(batch, facts):
-            store.set_facts(pid, f, h, plan.version)
+        store.set_facts_many(((pid, f, h) for (pid, _, _, _, h), f in zip(batch, facts)), plan.version)
     counts["enriched"] += len(batch)
     counts["named"] += sum(1 for f in facts if f["name"])
     counts["with_code"] += sum(1 for f in facts if f["has_code"])

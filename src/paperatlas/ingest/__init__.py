@@ -750,8 +750,8 @@ class _Record:
     def title_key(self) -> str | None:
         return title_key(self.paper.title)
 
-    @property
-    def paper_id(self) -> str:
+    @cached_property
+    def paper_id(self) -> str:  # (asked several times per record; a hash of its text)
         return paper_id(self.paper)
 
     @property

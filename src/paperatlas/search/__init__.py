@@ -58,7 +58,7 @@ from paperatlas.search.query import (
     query_terms,
 )
 from paperatlas.search.results import Hit, SearchResult
-from paperatlas.search.similar_papers import similar, similar_ranking
+from paperatlas.search.similar_papers import precompute_similar, similar, similar_ranking, similar_to_paper
 from paperatlas.search.snippets import MARK_CLOSE, MARK_OPEN, SNIPPET_CHARS, mark_terms, stem
 from paperatlas.search.vectors import MINILM_MODEL, MULTILINGUAL_MODEL, vector_models_for
 from paperatlas.text import STOPWORDS
@@ -95,10 +95,12 @@ __all__ = [
     "match_expression",
     "name_ranking",
     "phrase_expression",
+    "precompute_similar",
     "query_terms",
     "search",
     "similar",
     "similar_ranking",
+    "similar_to_paper",
     "stem",
     "translate_query",
     "vector_models_for",
