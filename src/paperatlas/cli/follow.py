@@ -139,8 +139,7 @@ def feed(
     ] = None,
     db: DbOption = None,
 ) -> None:
-    """Write an Atom feed of the papers your follows matched since the last feed (or since
-    each follow was made), newest first."""
+    """Write an Atom feed of the papers your follows matched since the last feed, newest first."""
     check_output(out, "--out")
     count = open_atlas(db).write_feed(out, follow_id=follow_id, site_url=site_url)
     err_console.print(Text(f"wrote {plural(count, 'paper')} to {out}"))
@@ -167,8 +166,7 @@ def schedule(
     ] = "likes",
     db: DbOption = None,
 ) -> None:
-    """Write your saved and liked papers that a conference program gives a time (and room)
-    as iCalendar events."""
+    """Write your saved and liked papers that their program gives a time as iCalendar events."""
     check_output(out, "--out")
     events, chosen = open_atlas(db).write_schedule(out, collection=collection)
     said = f"wrote {plural(events, 'event')} to {out}"
