@@ -151,3 +151,61 @@ def test_person_key_ignores_case_accents_and_punctuation(name):
     from paperatlas.report.follows import person_key
 
     assert person_key(name) == "jose garcia lopez"
+
+
+def _save_map(atlas: Atlas, topics: dict[int, tuple[str, list[str]]]) -> None:
+    """A map of all papers with these broad topics: id -> (label, paper ids)."""
+    rows = [
+        {
+            "level": 0,
+            "topic_id": t,
+            "parent_id": None,
+            "label": label,
+            "size": len(ids),
+            "x": 0,
+            "y": 0,
+            "data": {},
+        }
+        for t, (label, ids) in topics.items()
+    ]
+    points = [
+        {"paper_id": pid, "x": 0.0, "y": 0.0, "broad": t, "fine": -1, "outlier": 0}
+        for t, (_, ids) in topics.items()
+        for pid in ids
+    ]
+    atlas.store.save_map("*", "lsa", "sig", {}, rows, points)
+
+
+def test_topic_follow_finds_its_label_on_a_map_built_again(cli, tmp_path):
+    cli("add", str(PROGRAM), "--list", "prog")
+    with Atlas(cli.db) as atlas:
+        _save_map(atlas, {0: ("chip layout", ["PROG1", "PROG2"]), 1: ("timing", ["PROG3"])})
+    code, out, _ = cli("follow", "topic", "0")
+    assert code == 0 and "topic: chip layout" in out
+    code, _, err = cli("follow", "topic", "7")
+    assert code == 2 and "no topic 0:7" in err
+    with Atlas(cli.db) as atlas:
+        atlas.store.conn.execute("UPDATE follows SET created_at = datetime('now', '-1 day')")
+        ids = {item.paper["id"] for item in atlas.followed_papers()}
+        assert ids == {"PROG1", "PROG2"}
+        # built again, the topics numbered the other way round: the label is what is followed
+        _save_map(atlas, {0: ("timing", ["PROG3"]), 1: ("chip layout", ["PROG1", "PROG2"])})
+        assert {item.paper["id"] for item in atlas.followed_papers()} == {"PROG1", "PROG2"}
+
+
+def test_schedule_drops_control_characters(cli, tmp_path):
+    program = tmp_path / "program.jsonl"
+    program.write_text(
+        '{"id": "C1", "title": "Bell\\u0007 Title", "abstract": "A paper whose room and title carry control characters that a calendar cannot show.",'
+        ' "date": "2026-05-01", "start": "09:00", "room": "Hall\\u001b[31m B"}\n',
+        encoding="utf-8",
+    )
+    cli("add", str(program), "--list", "c")
+    cli("like", "C1")
+    ics = tmp_path / "c.ics"
+    assert cli("schedule", "--out", str(ics))[0] == 0
+    raw = ics.read_bytes()
+    assert b"\x07" not in raw and b"\x1b" not in raw
+    event = icalendar.Calendar.from_ical(raw).walk("VEVENT")[0]
+    assert str(event["summary"]) == "Bell Title" and str(event["location"]) == "Hall[31m B"
+    assert event.decoded("dtstart") == datetime(2026, 5, 1, 9, 0)  # no zone given: floating

@@ -658,29 +658,36 @@ class Atlas:
     ) -> str:
         """An Atom feed (text) of `followed_papers`; entries link to the atlas served at
         `site_url` when one is given, else to each paper's own page."""
-        from paperatlas.report.feed import feed_xml
-        from paperatlas.report.follows import followed_papers
-
-        chosen = self._chosen_follows(follow_id)
-        entries = followed_papers(self.store, chosen, after_last_feed)
-        title = chosen[0].title if follow_id is not None else "paperatlas: what I follow"
-        feed_id = f"urn:paperatlas:feed:{follow_id}" if follow_id is not None else "urn:paperatlas:feed"
-        updated = entries[0].added_at if entries else max((f.created_at for f in chosen), default="")
-        return feed_xml(entries, title, feed_id, updated, self_url=self_url, site_url=site_url)
+        return self._feed(self._chosen_follows(follow_id), follow_id, site_url, self_url, after_last_feed)[0]
 
     def write_feed(self, path: PathLike, follow_id: int | None = None, site_url: str | None = None) -> int:
         """Write the Atom feed of the papers added since the last feed was written (or since
         each follow was made) and remember this feed; returns how many entries it holds."""
-        from paperatlas.report.follows import followed_papers
-
         self.store.require_writable("write a feed")
         chosen = self._chosen_follows(follow_id)
-        count = len(followed_papers(self.store, chosen, after_last_feed=True))
-        text = self.feed(follow_id, site_url=site_url, after_last_feed=True)
+        text, count = self._feed(chosen, follow_id, site_url, None, after_last_feed=True)
         Path(path).write_text(text, encoding="utf-8")
         with self.store.transaction(fill_keys=False):
             self.store.set_fed(f.id for f in chosen)
         return count
+
+    def _feed(
+        self,
+        chosen: list[Follow],
+        follow_id: int | None,
+        site_url: str | None,
+        self_url: str | None,
+        after_last_feed: bool,
+    ) -> tuple[str, int]:
+        from paperatlas.report.feed import feed_xml
+        from paperatlas.report.follows import followed_papers
+
+        entries = followed_papers(self.store, chosen, after_last_feed)
+        title = chosen[0].title if follow_id is not None else "paperatlas: what I follow"
+        feed_id = f"urn:paperatlas:feed:{follow_id}" if follow_id is not None else "urn:paperatlas:feed"
+        updated = entries[0].added_at if entries else max((f.created_at for f in chosen), default="")
+        text = feed_xml(entries, title, feed_id, updated, self_url=self_url, site_url=site_url)
+        return text, len(entries)
 
     def _chosen_follows(self, follow_id: int | None) -> list[Follow]:
         every = self.follows()

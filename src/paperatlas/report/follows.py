@@ -25,7 +25,7 @@ ALL_SCOPE = "*"  # a map of every paper, as maps are stored
 class Follow:
     """Something a person follows: `kind` search | author | topic; `value` the query, the
     name or the topic's label; `filters` a search's filters; `list_name`, `level`,
-    `topic_id` where a topic sits; `created_at`/`fed_at` UTC times as the store writes them."""
+    `topic_id` where a topic sat when followed (a map built again is searched for its label first); `created_at`/`fed_at` UTC times as the store writes them."""
 
     id: int
     kind: str
@@ -142,9 +142,14 @@ def matched_ids(store: Store, follow: Follow, since: str, same_second: bool = Tr
             if (same_second or added > since) and _has_author(authors, key)
         ]
     if follow.kind == "topic":
-        if follow.topic_id is None:
+        scope = follow.list_name or ALL_SCOPE
+        # a map built again numbers its topics anew: the topic that still has the label is the one followed
+        topic_id = store.topic_by_label(scope, follow.level, follow.value)
+        if topic_id is None:
+            topic_id = follow.topic_id
+        if topic_id is None:
             return []
-        ids = store.topic_paper_ids(follow.list_name or ALL_SCOPE, follow.level, int(follow.topic_id))
+        ids = store.topic_paper_ids(scope, follow.level, int(topic_id))
     else:
         hits = search(store, follow.value, k=FOLLOW_DEPTH, filters=follow.filters, method="keyword").hits
         ids = [h.id for h in hits]

@@ -28,6 +28,7 @@ _ZONES = {
     "EST": -5, "EDT": -4, "CDT": -5, "MST": -7, "MDT": -6, "PST": -8, "PDT": -7, "HST": -10,
     "JST": 9, "KST": 9, "HKT": 8, "SGT": 8, "AEST": 10, "AEDT": 11, "NZST": 12, "NZDT": 13,
 }  # fmt: skip
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")  # no calendar shows them; some refuse the file
 _CLOCK = re.compile(r"^\s*(\d{1,2})(?::(\d{2}))?\s*([ap])\.?\s*m?\.?\s*$|^\s*(\d{1,2}):(\d{2})\s*$", re.I)
 
 
@@ -35,7 +36,7 @@ def _first(extra: Mapping[str, Any], keys: Iterable[str]) -> str | None:
     for key in keys:
         value = extra.get(key)
         if isinstance(value, (str, int, float)) and str(value).strip():
-            return str(value).strip()
+            return _CONTROL.sub("", str(value)).strip()
     return None
 
 
@@ -127,14 +128,14 @@ def calendar_bytes(
         event = Event()
         event.add("uid", f"{paper['id']}@paperatlas")
         event.add("dtstamp", stamp)
-        event.add("summary", shown_title(paper) or str(paper["id"]))
+        event.add("summary", _CONTROL.sub("", shown_title(paper) or str(paper["id"])))
         event.add("dtstart", start)
         if end is not None:
             event.add("dtend", end)
         if room:
             event.add("location", room)
         lines = [f"Session: {session}"] if session else []
-        authors = [a for a in paper.get("authors") or [] if isinstance(a, str)]
+        authors = [_CONTROL.sub("", a) for a in paper.get("authors") or [] if isinstance(a, str)]
         if authors:
             lines.append(", ".join(authors))
         url = safe_url(paper_url(dict(paper)))

@@ -90,6 +90,15 @@ class FollowRows(StoreBase):
         )
         return [r[0] for r in rows]
 
+    def topic_by_label(self, scope: str, level: int, label: str) -> int | None:
+        """The id of the topic so labelled on the newest map stored for `scope` (None: no such topic)."""
+        row = self.conn.execute(
+            "SELECT topic_id FROM topics WHERE scope = ? AND level = ? AND label = ? AND model = "
+            "(SELECT model FROM maps WHERE scope = ? ORDER BY created_at DESC LIMIT 1) ORDER BY size DESC LIMIT 1",
+            (scope, level, label, scope),
+        ).fetchone()
+        return None if row is None else int(row[0])
+
     def list_seen(self) -> dict[str, str]:
         """list name -> the newest paper time the person has seen in it."""
         if not self._has_table("list_seen"):
