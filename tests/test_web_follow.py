@@ -79,6 +79,16 @@ def test_follow_search_from_its_page_with_filters(client, db):
     assert client.get("/feed/1.atom").headers["content-type"].startswith("application/atom+xml")
 
 
+def test_follow_button_carries_a_hostile_query_as_text(client):
+    query = "x'><script>alert(1)</script> " + "long " * 100
+    page = client.get("/search", params={"q": query}).text
+    assert "<script>alert(1)" not in page
+    body = _button(page, "follow-search")
+    assert body["q"] == query.strip()
+    res = client.post("/api/follows", json=body, headers=SAME)
+    assert res.status_code == 200 and "<script>alert(1)" not in client.get("/follows").text
+
+
 def test_follow_author_from_a_paper_page_matches_accents(client, db):
     page = client.get("/papers/PROG2").text
     body = _button(page, label="Follow author: Mina Park")

@@ -18,7 +18,7 @@ from paperatlas.errors import PaperatlasError
 from paperatlas.filters import FIELDS, FilterError, Filters
 from paperatlas.web.context import context
 from paperatlas.web.filtering import PARAMETERS, filter_query
-from paperatlas.web.params import MAX_NAME, Name, is_clean_text, json_body
+from paperatlas.web.params import MAX_NAME, MAX_QUERY, Name, is_clean_text, json_body
 from paperatlas.web.routes import Routes
 
 routes = Routes()
@@ -117,8 +117,8 @@ async def api_seen(request: Request) -> dict:
     return {"list": body["list"], "seen_upto": upto}
 
 
-def _name(value: Any) -> bool:
-    return isinstance(value, str) and 0 < len(value) <= MAX_NAME and is_clean_text(value)
+def _name(value: Any, longest: int = MAX_NAME) -> bool:
+    return isinstance(value, str) and 0 < len(value) <= longest and is_clean_text(value)
 
 
 def add_follow(atlas: Atlas, body: Any) -> dict:
@@ -127,7 +127,7 @@ def add_follow(atlas: Atlas, body: Any) -> dict:
         raise HTTPException(400, FOLLOW_USAGE)
     kind = body.get("kind")
     try:
-        if kind == "search" and set(body) <= {"kind", "q", "filters"} and _name(body.get("q")):
+        if kind == "search" and set(body) <= {"kind", "q", "filters"} and _name(body.get("q"), MAX_QUERY):
             follow, new = atlas.follow_search(body["q"], _filters(body.get("filters") or {}))
         elif kind == "author" and set(body) == {"kind", "name"} and _name(body["name"]):
             follow, new = atlas.follow_author(body["name"])
