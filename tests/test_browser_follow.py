@@ -107,6 +107,11 @@ def test_follow_search_and_author_then_open_the_feed(server, browser, screen):
         lambda d: d.find_element("css selector", "#follow-search").get_attribute("aria-pressed") == "true",
     )
     assert "Following" in browser.find_element("css selector", "#follow-search").text
+    browser.refresh()  # the page, from the cache or not, shows the search followed
+    _wait(
+        browser,
+        lambda d: d.find_element("css selector", "#follow-search").get_attribute("aria-pressed") == "true",
+    )
 
     browser.get(f"{server}/papers/{paper}")
     plus = browser.find_element("css selector", f'button.follow[aria-label="Follow author: {author}"]')
@@ -148,3 +153,16 @@ def test_new_since_last_visit_marked_seen(server, browser, screen):
     browser.get(f"{server}/new?list={list_name}")
     assert not browser.find_elements("css selector", "#new-papers .card")
     assert browser.find_element("css selector", "#new-count").text.startswith("0 ")
+
+
+def test_pressing_a_followed_button_again_unfollows(server, browser):
+    _screen(browser, "wide")
+    browser.get(f"{server}/search?q=benchmark")
+    button = browser.find_element("css selector", "#follow-search")
+    button.click()
+    _wait(browser, lambda d: button.get_attribute("aria-pressed") == "true")
+    button.click()
+    _wait(browser, lambda d: button.get_attribute("aria-pressed") == "false")
+    assert button.text == "Follow this search"
+    follows = browser.execute_script("return fetch('/api/follows').then(r => r.json())")["follows"]
+    assert all(f["body"].get("q") != "benchmark" for f in follows)

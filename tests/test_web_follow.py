@@ -69,6 +69,10 @@ def test_follow_search_from_its_page_with_filters(client, db):
     assert body == {"kind": "search", "q": "unlearning", "filters": {"list": "fixture"}}
     res = client.post("/api/follows", json=body, headers=SAME)
     assert res.status_code == 200 and res.json()["title"] == "search: unlearning (list_name=fixture)"
+    # the page's script marks the button followed from this list
+    assert client.get("/api/follows").json()["follows"] == [
+        {"id": 1, "title": "search: unlearning (list_name=fixture)", "body": body}
+    ]
     follows = client.get("/follows").text
     assert "search: unlearning (list_name=fixture)" in follows and 'href="/feed/1.atom"' in follows
     _follows_made_yesterday(db)
@@ -112,6 +116,7 @@ def test_follow_topic_from_its_page(client, db):
     body = _button(page, "follow-topic")
     assert body == {"kind": "topic", "topic": 0, "level": 0, "list": None}
     follow = client.post("/api/follows", json=body, headers=SAME).json()
+    assert client.get("/api/follows").json()["follows"][0]["body"] == body
     _follows_made_yesterday(db)
     feed = feedparser.parse(client.get(f"/feed/{follow['id']}.atom").text)
     with Atlas(db) as atlas:

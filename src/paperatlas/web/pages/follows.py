@@ -2,12 +2,12 @@
 lists with papers new since last seen), `/new?list=` (those new papers), the Atom feeds
 (`/feed.atom` for every follow, `/feed/{id}.atom` for one), and the JSON writes behind
 the pages' buttons: `POST /api/follows` (follow a search, an author or a topic),
-`/api/follows/remove` and `/api/seen` (web/guard.py has checked that they come from the
+`/api/follows/remove` and `/api/seen`; `GET /api/follows` lists the follows with their buttons' bodies (web/guard.py has checked that they come from the
 app's own pages)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import HTTPException, Path, Request
 from fastapi.responses import HTMLResponse, Response
@@ -20,6 +20,9 @@ from paperatlas.web.context import context
 from paperatlas.web.filtering import PARAMETERS, filter_query
 from paperatlas.web.params import MAX_NAME, MAX_QUERY, Name, is_clean_text, json_body
 from paperatlas.web.routes import Routes
+
+if TYPE_CHECKING:
+    from paperatlas.results import Follow
 
 routes = Routes()
 NEW_SHOWN = 200  # cards on the "new since" page
@@ -84,6 +87,24 @@ async def _feed(request: Request, follow_id: int | None) -> Response:
     except PaperatlasError as exc:
         raise HTTPException(404, str(exc)) from None
     return Response(text, media_type=ATOM)
+
+
+@routes.get("/api/follows")
+async def api_follows(request: Request) -> dict:
+    """Every follow with the body its button sends (a page marks the buttons already followed)."""
+    return {
+        "follows": [
+            {"id": f.id, "title": f.title, "body": button_body(f)} for f in context(request).atlas.follows()
+        ]
+    }
+
+
+def button_body(follow: Follow) -> dict:
+    if follow.kind == "search":
+        return {"kind": "search", "q": follow.value, "filters": filter_query(follow.filters)}
+    if follow.kind == "author":
+        return {"kind": "author", "name": follow.value}
+    return {"kind": "topic", "topic": follow.topic_id, "level": follow.level, "list": follow.list_name}
 
 
 @routes.post("/api/follows")
