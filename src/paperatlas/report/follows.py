@@ -89,11 +89,8 @@ def add_author(store: Store, name: str) -> tuple[Follow, bool]:
 
 def add_topic(store: Store, list_name: str | None, level: int, topic_id: int) -> tuple[Follow, bool]:
     """Follow a topic of the newest map stored for a list (None: the map of all papers)."""
-    stored = store.get_map(list_name or ALL_SCOPE)
-    topic = None
-    if stored is not None:
-        topic = next((t for t in stored["topics"] if t["level"] == level and t["topic_id"] == topic_id), None)
-    if topic is None:
+    label = store.topic_label(list_name or ALL_SCOPE, level, topic_id)
+    if label is None:
         where = f"list {list_name!r}" if list_name else "the map of all papers"
         raise PaperatlasError(f"no topic {level}:{topic_id} on {where} (see `paperatlas map`)")
     detail = (
@@ -101,7 +98,7 @@ def add_topic(store: Store, list_name: str | None, level: int, topic_id: int) ->
         if list_name
         else {"level": level, "topic": topic_id}
     )
-    return _add(store, "topic", str(topic["label"]), detail)
+    return _add(store, "topic", label, detail)
 
 
 def _add(store: Store, kind: str, value: str, detail: dict[str, Any]) -> tuple[Follow, bool]:

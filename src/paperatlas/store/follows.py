@@ -90,6 +90,15 @@ class FollowRows(StoreBase):
         )
         return [r[0] for r in rows]
 
+    def topic_label(self, scope: str, level: int, topic_id: int) -> str | None:
+        """The label of a topic of the newest map stored for `scope` (None: no such topic)."""
+        row = self.conn.execute(
+            "SELECT label FROM topics WHERE scope = ? AND level = ? AND topic_id = ? AND model = "
+            "(SELECT model FROM maps WHERE scope = ? ORDER BY created_at DESC LIMIT 1)",
+            (scope, level, topic_id, scope),
+        ).fetchone()
+        return None if row is None else str(row[0])
+
     def topic_by_label(self, scope: str, level: int, label: str) -> int | None:
         """The id of the topic so labelled on the newest map stored for `scope` (None: no such topic)."""
         row = self.conn.execute(
