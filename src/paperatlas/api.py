@@ -20,6 +20,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, TextIO
 
 from paperatlas.cache import StoreCache
+from paperatlas.errors import PaperatlasError
 from paperatlas.filters import ALL_PAPERS, Filters
 from paperatlas.results import (
     AreaModelReport,
@@ -50,6 +51,7 @@ if TYPE_CHECKING:
     from paperatlas.llm import Estimate as LlmEstimate
     from paperatlas.llm import RunReport as LlmReport
     from paperatlas.recommend import Recommendations
+    from paperatlas.report.follows import Follow, FollowedPaper
     from paperatlas.report.zh_card import ZhCard
     from paperatlas.search import SearchResult
 
@@ -733,6 +735,139 @@ class Atlas:
         except PaperatlasError as exc:  # a note merged with the atlas's own past the limit
             raise InputError(path, str(exc)) from None
         return PersonalImport(report.marks, report.states, report.notes, report.tags, report.marks_missing)
+
+    # -- follow --------------------------------------------------------------------------------
+    def follow_search(self, query: str, filters: Filters = ALL_PAPERS) -> tuple[Follow, bool]:
+        """Save a search (its words and filters) to follow: (the follow, whether it is new)."""
+        from paperatlas.report.follows import add_search
+
+        return add_search(self.store, query, filters)
+
+    def follow_author(self, name: str) -> tuple[Follow, bool]:
+        """Follow an author, as lists write the name (case, accents and spacing ignored)."""
+        from paperatlas.report.follows import add_author
+
+        return add_author(self.store, name)
+
+    def follow_topic(
+        self, topic_id: int, level: int = 0, list_name: str | None = None
+    ) -> tuple[Follow, bool]:
+        """Follow a topic of the map of a list (None: of all papers); level 0 broad, 1 fine."""
+        from paperatlas.report.follows import add_topic
+
+        return add_topic(self.store, list_name, level, topic_id)
+
+    def follows(self) -> list[Follow]:
+        """Everything followed, oldest first."""
+        from paperatlas.report.follows import follows
+
+        return follows(self.store)
+
+    def unfollow(self, follow_id: int) -> bool:
+        """Stop following; False if there was no such follow."""
+        self.store.require_writable("unfollow")
+        with self.store.transaction(fill_keys=False):
+            return self.store.remove_follow(follow_id)
+
+    def followed_papers(
+        self, follow_id: int | None = None, after_last_feed: bool = False, limit: int = 200
+    ) -> list[FollowedPaper]:
+        """The papers the follows (or one follow) matched that were added since the follow
+        was made (`after_last_feed`: since the last `feed` written), newest first.
+        PaperatlasError for an unknown follow id."""
+        from paperatlas.report.follows import followed_papers
+
+        return followed_papers(self.store, self._chosen_follows(follow_id), after_last_feed, limit)
+
+    def feed(
+        self,
+        follow_id: int | None = None,
+        site_url: str | None = None,
+        self_url: str | None = None,
+        after_last_feed: bool = False,
+    ) -> str:
+        """An Atom feed (text) of `followed_papers`; entries link to the atlas served at
+        `site_url` when one is given, else to each paper's own page."""
+        return self._feed(self._chosen_follows(follow_id), follow_id, site_url, self_url, after_last_feed)[0]
+
+    def write_feed(self, path: PathLike, follow_id: int | None = None, site_url: str | None = None) -> int:
+        """Write the Atom feed of the papers added since the last feed was written (or since
+        each follow was made) and remember this feed; returns how many entries it holds."""
+        self.store.require_writable("write a feed")
+        chosen = self._chosen_follows(follow_id)
+        text, count = self._feed(chosen, follow_id, site_url, None, after_last_feed=True)
+        Path(path).write_text(text, encoding="utf-8")
+        with self.store.transaction(fill_keys=False):
+            self.store.set_fed(f.id for f in chosen)
+        return count
+
+    def _feed(
+        self,
+        chosen: list[Follow],
+        follow_id: int | None,
+        site_url: str | None,
+        self_url: str | None,
+        after_last_feed: bool,
+    ) -> tuple[str, int]:
+        from paperatlas.report.feed import feed_xml
+        from paperatlas.report.follows import followed_papers
+
+        entries = followed_papers(self.store, chosen, after_last_feed)
+        title = chosen[0].title if follow_id is not None else "paperatlas: what I follow"
+        feed_id = f"urn:paperatlas:feed:{follow_id}" if follow_id is not None else "urn:paperatlas:feed"
+        updated = entries[0].added_at if entries else max((f.created_at for f in chosen), default="")
+        text = feed_xml(entries, title, feed_id, updated, self_url=self_url, site_url=site_url)
+        return text, len(entries)
+
+    def _chosen_follows(self, follow_id: int | None) -> list[Follow]:
+        every = self.follows()
+        if follow_id is None:
+            return every
+        chosen = [f for f in every if f.id == follow_id]
+        if not chosen:
+            raise PaperatlasError(f"no follow {follow_id} (see `paperatlas follow ls`)")
+        return chosen
+
+    def follow_data(self) -> dict[str, list[dict[str, Any]]]:
+        """Follows and "last seen" times as plain rows, for an export of personal data."""
+        return self.store.follow_data()
+
+    def put_follow_data(self, data: dict[str, list[dict[str, Any]]]) -> None:
+        """Store rows `follow_data` gave (an import of personal data); rows already there stay."""
+        self.store.require_writable("import follows")
+        with self.store.transaction(fill_keys=False):
+            self.store.put_follow_data(data)
+
+    # -- new since the last visit ------------------------------------------------------------------
+    def new_papers(self, list_name: str) -> list[str]:
+        """Ids of the list's papers added since the person last marked it seen (every paper
+        of a list never seen), newest first."""
+        return self.store.list_new_ids(list_name, self.store.list_seen().get(list_name))
+
+    def new_counts(self) -> dict[str, int]:
+        """list -> how many of its papers are new since it was last seen (lists with none left out)."""
+        seen = self.store.list_seen()
+        counts = {name: len(self.store.list_new_ids(name, seen.get(name))) for name in self.lists()}
+        return {name: n for name, n in counts.items() if n}
+
+    def mark_seen(self, list_name: str) -> str | None:
+        """Everything now in the list counts as seen; the time seen up to (None: an empty list)."""
+        self.store.require_writable("mark a list seen")
+        with self.store.transaction(fill_keys=False):
+            return self.store.mark_list_seen(list_name)
+
+    # -- a personal schedule ---------------------------------------------------------------------
+    def write_schedule(self, path: PathLike, collection: str = "likes") -> tuple[int, int]:
+        """Write an iCalendar file of the saved and liked papers a program gives a time for;
+        (events written, papers saved or liked)."""
+        from paperatlas.report.schedule import calendar_bytes
+
+        ids = dict.fromkeys(
+            [*(r["id"] for r in self.papers(Filters(state="saved"))), *self.liked_ids(collection)]
+        )
+        data, count = calendar_bytes(self.store.get_papers(ids))
+        Path(path).write_bytes(data)
+        return count, len(ids)
 
     def recommend(
         self,

@@ -4,7 +4,8 @@ The records made here (`Map`, `PaperDetail`, `ListStats`, `EnrichReport`, `Embed
 are dataclasses that also read as read-only mappings (`stats["papers"]`, `dict(map)`), so
 code written against the dicts `Atlas` used to return keeps working while new code uses
 the typed attributes. The records a stage already defines (`SearchResult`, `Hit`,
-`AddReport`, `FileReport`, `Comparison`, `Recommendations`, `Pick`) are re-exported from
+`AddReport`, `FileReport`, `Comparison`, `Recommendations`, `Pick`, `Follow`,
+`FollowedPaper`) are re-exported from
 that stage on first use, so importing this module (as the CLI does) loads no stage.
 
 The CLI and the web app take their types and constants (`KINDS`, `EXPORT_FORMATS`,
@@ -30,6 +31,8 @@ if TYPE_CHECKING:
     from paperatlas.recommend import Recommendations as Recommendations
     from paperatlas.report.digest import FORMATS as DIGEST_FORMATS
     from paperatlas.report.export import FORMATS as EXPORT_FORMATS
+    from paperatlas.report.follows import Follow as Follow
+    from paperatlas.report.follows import FollowedPaper as FollowedPaper
     from paperatlas.report.strings import LANGUAGES as DIGEST_LANGUAGES
     from paperatlas.search import Hit as Hit
     from paperatlas.search import SearchResult as SearchResult
@@ -44,6 +47,8 @@ _FROM_STAGES = {
     "ShareRow": ("paperatlas.compare", "ShareRow"),
     "Recommendations": ("paperatlas.recommend", "Recommendations"),
     "Pick": ("paperatlas.recommend", "Pick"),
+    "Follow": ("paperatlas.report.follows", "Follow"),
+    "FollowedPaper": ("paperatlas.report.follows", "FollowedPaper"),
     "KINDS": ("paperatlas.enrich.kinds", "KINDS"),
     "MAP_OVERVIEW": ("paperatlas.atlas.sample", "OVERVIEW"),
     "EXPORT_FORMATS": ("paperatlas.report.export", "FORMATS"),

@@ -274,13 +274,23 @@ def list_papers(
         typer.Option("--section", "-s", help="Substring of the section (heading) the list put papers under."),
     ] = None,
     limit: Annotated[int, typer.Option(help="At most this many rows.")] = 50,
+    new: Annotated[
+        bool,
+        typer.Option(
+            "--new",
+            help="Only the list's papers added since you last marked it seen (`paperatlas seen LIST`).",
+        ),
+    ] = False,
     db: DbOption = None,
 ) -> None:
     """List papers as a table."""
     atlas = open_atlas(db)
     require_list(atlas, list_name)
+    if new and list_name is None:
+        raise UserError("--new needs --list: papers are new to a list since you last saw it")
     filters = filters_of_options(list_name, area, kind, decision, has_code, tag, state)
-    rows = atlas.papers(filters, text=text, section=section, limit=limit + 1)
+    ids = atlas.new_papers(list_name) if new and list_name is not None else None
+    rows = atlas.papers(filters, text=text, section=section, limit=limit + 1, ids=ids)
     more = len(rows) > limit
     rows = rows[:limit]
     table = Table(show_lines=False, header_style="bold")

@@ -1,7 +1,7 @@
 """`Store`: the one class callers use, composed of one part per domain.
 
 Each part (papers.py, lists.py, dedup.py, fts.py, facts.py, vectors.py, maps.py,
-marks.py, kept.py) holds the SQL of its own tables on top of `StoreBase` (connection.py:
+marks.py, kept.py, follows.py) holds the SQL of its own tables on top of `StoreBase` (connection.py:
 opening, read-only mode, transactions, migrations, change counters).
 """
 
@@ -12,6 +12,7 @@ from typing import Any
 
 from paperatlas.store.dedup import DedupRows
 from paperatlas.store.facts import FactRows
+from paperatlas.store.follows import FollowRows
 from paperatlas.store.fts import FullText
 from paperatlas.store.kept import KeptRows
 from paperatlas.store.lists import ListRows
@@ -29,7 +30,17 @@ _INSERT_VALUES = (
 
 
 class Store(
-    PaperRows, ListRows, DedupRows, FullText, FactRows, VectorRows, MapRows, MarkRows, KeptRows, LlmRows
+    PaperRows,
+    ListRows,
+    DedupRows,
+    FullText,
+    FactRows,
+    VectorRows,
+    MapRows,
+    MarkRows,
+    KeptRows,
+    LlmRows,
+    FollowRows,
 ):
     """A paperatlas SQLite database in WAL mode (readers keep answering while an import
     writes). Safe to share between threads (one connection each); every multi-row write

@@ -429,6 +429,24 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (list_name, path)
     );
     """,
+    # 16: what a person follows (a saved search, an author, a map topic) and when each list was
+    # last looked at. No foreign key to papers or lists: a follow outlives the lists it
+    # matched, and a list removed and added again keeps its "last seen".
+    """
+    CREATE TABLE IF NOT EXISTS follows (
+        id INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL CHECK (kind IN ('search', 'author', 'topic')),
+        value TEXT NOT NULL,
+        detail TEXT NOT NULL DEFAULT '{}',
+        created_at TEXT NOT NULL DEFAULT (datetime('now')),
+        fed_at TEXT,
+        UNIQUE (kind, value, detail)
+    );
+    CREATE TABLE IF NOT EXISTS list_seen (
+        list_name TEXT PRIMARY KEY,
+        seen_upto TEXT NOT NULL
+    );
+    """,
 ]
 
 # The oldest schema a read-only open uses as it is: the migrations after it only add

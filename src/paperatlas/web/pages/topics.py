@@ -52,4 +52,5 @@ async def topic_page(request: Request, topic_id: str, level: Level = 0, list: Na
         parent=parent,
         cards=web.cards(shown, stored),
         shown=min(SHOWN, topic["size"]),
+        list_name=list or None,
     )
