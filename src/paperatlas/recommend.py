@@ -447,16 +447,20 @@ class Pick:
     terms: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {**asdict(self), "reasons": self.reasons}
 
     @property
-    def reason(self) -> str:
-        parts = []
+    def reasons(self) -> list[str]:
+        """Why it was picked, as whole sentences: the liked papers it is closest to, by their
+        full titles (a title cut short can name the wrong paper), and the words it shares."""
+        sentences = []
         if self.closest:
-            parts.append("like " + "; ".join(c["title"][:60] for c in self.closest))
+            titles = [f"“{c['title']}”" for c in self.closest]
+            listed = titles[0] if len(titles) == 1 else ", ".join(titles[:-1]) + " and " + titles[-1]
+            sentences.append(f"Close to {listed}, which you liked.")
         if self.terms:
-            parts.append("shares: " + ", ".join(self.terms))
-        return " — ".join(parts)
+            sentences.append(f"Shares the terms {', '.join(self.terms)}.")
+        return sentences
 
 
 @dataclass
