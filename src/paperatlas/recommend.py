@@ -485,6 +485,19 @@ class Recommendations:
     def __getitem__(self, index: int) -> Pick:
         return self.picks[index]
 
+    @property
+    def hints(self) -> list[str]:
+        """What would make these picks better, as sentences: more likes for the classifier,
+        a model's vectors to add (`message`)."""
+        out = [self.message] if self.message else []
+        if 0 < self.n_likes < MIN_LIKES_FOR_CLASSIFIER:
+            more = MIN_LIKES_FOR_CLASSIFIER - self.n_likes
+            out.append(
+                f"Like {more} more paper{'s' if more > 1 else ''} ({MIN_LIKES_FOR_CLASSIFIER} in all) "
+                f"and a {CLASSIFIER} learns what you like, instead of the {CENTROID} of your likes."
+            )
+        return out
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "collection": self.collection,
@@ -493,6 +506,7 @@ class Recommendations:
             "likes": self.n_likes,
             "dislikes": self.n_dislikes,
             "message": self.message,
+            "hints": self.hints,
             "picks": [p.to_dict() for p in self.picks],
         }
 

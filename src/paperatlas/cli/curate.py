@@ -126,8 +126,8 @@ def recommend(
     if as_json:
         write_json(picks.to_dict(), indent=2)
         return
-    if picks.message:
-        _say(picks.message)
+    for hint in picks.hints:
+        _say(hint)
     if not picks:
         return
     table = Table(header_style="bold", show_lines=True)

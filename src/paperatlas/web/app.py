@@ -33,8 +33,8 @@ from paperatlas.web import api_routes, error_pages, status
 from paperatlas.web.context import WebContext
 from paperatlas.web.guard import RequestGuard
 from paperatlas.web.maps import MAP_CACHE_SECONDS, MapCache
+from paperatlas.web.pages import compare, downloads, overview, papers, recommend, search, topics
 from paperatlas.web.pages import map as map_page
-from paperatlas.web.pages import overview, papers, search, topics
 from paperatlas.web.render import JSON
 from paperatlas.web.serving import PageCache, SecurityHeaders, tune_process
 from paperatlas.web.warmup import warm_up
@@ -62,7 +62,7 @@ SECURITY_HEADERS = {
 WRITE_THREADS = 1
 GZIP_LEVEL = 5  # level 9 (Starlette's default) costs ~2x the CPU for ~3% smaller pages
 # each with its `routes`
-PAGE_GROUPS = (overview, map_page, papers, search, topics, api_routes, status)
+PAGE_GROUPS = (overview, map_page, papers, search, topics, recommend, compare, downloads, api_routes, status)
 
 
 def create_app(

@@ -27,6 +27,17 @@ class WebContext:
     warm: threading.Event = field(default_factory=threading.Event)  # background preload done
     _vocabulary: tuple[object, dict[str, set[str]]] | None = None
     _overviews: dict[str | None, tuple[float, object, dict[str, Any]]] = field(default_factory=dict)
+    _lists: tuple[object, list[str]] | None = None
+
+    def __post_init__(self) -> None:
+        self.render.lists = self.list_names
+
+    def list_names(self) -> list[str]:
+        """The atlas's lists (the header's switcher), read again only after a commit."""
+        version = self.generation()
+        if self._lists is None or self._lists[0] != version:
+            self._lists = (version, self.atlas.lists())
+        return self._lists[1]
 
     def vocabulary(self) -> dict[str, set[str]]:
         """The areas and decisions the store's papers have: what a filter may name."""
