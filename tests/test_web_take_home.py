@@ -285,3 +285,35 @@ def test_the_list_switcher_is_on_every_page_and_keeps_the_query(client):
     assert 'href="/map?list=fixture"' in nav and 'href="/papers?list=fixture"' in nav
     paper = client.get("/papers/" + fixture_records()[0]["id"]).text
     assert 'action="/"' in re.search(r'<form class="list-switch"[^>]*>', paper).group(0)
+
+
+def test_a_digest_of_a_search_holds_its_hits_and_only_them(client):
+    params = {"q": "unlearning", "list": "fixture"}
+    hits = client.get("/api/search", params={**params, "k": 100}).json()["hits"]
+    answer = client.get("/download/digest", params={"format": "html", **params})
+    assert answer.status_code == 200
+    assert (
+        answer.headers["content-disposition"]
+        == 'attachment; filename="paperatlas-digest-search-unlearning-fixture.html"'
+    )
+    text = unescape(answer.text)
+    hit_ids = {h["id"] for h in hits}
+    others = [r for r in fixture_records() if r["id"] not in hit_ids and r.get("title")]
+    assert hits and all(h["title"] in text for h in hits if h["title"])
+    assert others and not any(r["title"] in text for r in others if len(r["title"]) > 30)
+    assert "selection" in text
+
+
+def test_a_digest_of_filtered_papers_leaves_the_others_out(client):
+    params = {"list": "fixture", "kind": "method"}
+    answer = client.get("/download/digest", params={"format": "md", **params})
+    assert answer.status_code == 200
+    assert (
+        answer.headers["content-disposition"] == 'attachment; filename="paperatlas-digest-fixture-method.md"'
+    )
+    exported = client.get("/download/export", params={"format": "jsonl", **params}).text
+    methods = {json.loads(line)["id"] for line in exported.splitlines()}
+    not_methods = [r for r in fixture_records() if r["id"] not in methods and len(r.get("title") or "") > 30]
+    assert methods and not_methods
+    assert not any(r["title"] in answer.text for r in not_methods)
+    assert any(r["title"] in answer.text for r in fixture_records() if r["id"] in methods)

@@ -1,6 +1,6 @@
 """Downloads: `/download/export` (the papers of a list, a collection, a tag or a search, as
-BibTeX, RIS, CSL-JSON, CSV, JSONL or Markdown: `Atlas.export`) and `/download/digest` (a
-list's or a collection's digest, Markdown or HTML, English or Chinese: `Atlas.digest`).
+BibTeX, RIS, CSL-JSON, CSV, JSONL or Markdown: `Atlas.export`) and `/download/digest` (the
+same selections' digest, Markdown or HTML, English or Chinese: `Atlas.digest`).
 
 The selection is what the page's filters (web/filtering.py) let through, narrowed to a
 collection's liked papers (`collection`) or a search's best hits (`q`); each answer is a
@@ -67,13 +67,7 @@ async def download_export(
     check_collection(web.atlas, collection)
     query = q.strip() or None
     if collection is None and query is None:
-        count = web.atlas.count_papers(filters=filters)
-        if count > MAX_PAPERS:
-            raise HTTPException(
-                400,
-                f"{count:,} papers are more than a download holds ({MAX_PAPERS:,}): "
-                "narrow the filters, or use `paperatlas export`",
-            )
+        check_size(web.atlas.count_papers(filters=filters))
     text = await run_in_threadpool(write_export, web.atlas, fmt, filters, collection, query)
     extension, media_type = FILE_TYPES[fmt]
     name = file_name(collection or (f"search-{query}" if query else None), filters, extension)
@@ -83,10 +77,11 @@ async def download_export(
 @routes.get("/download/digest")
 async def download_digest(
     request: Request,
-    list: Name = None,
+    filters: Annotated[Filters, Depends(page_filters)],
     collection: Name = None,
     format: Name = "md",
     lang: Name = None,
+    q: Query_ = "",
 ):
     web = context(request)
     fmt = format or "md"
@@ -95,15 +90,17 @@ async def download_digest(
     language = lang or "en"
     if language not in DIGEST_LANGS:
         raise HTTPException(400, f"lang must be one of {', '.join(DIGEST_LANGS)}")
-    list_name, collection = list or None, collection or None
-    web.check_filters(Filters(list_name=list_name))
+    collection = collection or None
     check_collection(web.atlas, collection)
+    query = q.strip() or None
+    if collection is None and query is None:
+        check_size(web.atlas.count_papers(filters=filters))
     try:
-        text = await run_in_threadpool(web.atlas.digest, fmt, language, list_name, collection)
+        text = await run_in_threadpool(write_digest, web.atlas, fmt, language, filters, collection, query)
     except PaperatlasError as exc:  # a collection with no liked paper in the list, ...
         raise HTTPException(400, str(exc).split("\n")[0]) from None
-    scope = Filters(list_name=list_name)
-    name = file_name(collection, scope, fmt, stem="digest" + ("-zh" if language == "zh" else ""))
+    chosen = collection or (f"search-{query}" if query else None)
+    name = file_name(chosen, filters, fmt, stem="digest" + ("-zh" if language == "zh" else ""))
     media_type = DIGEST_TYPES[fmt]
     return attachment(text, media_type, name)
 
@@ -112,6 +109,22 @@ def check_collection(atlas: Atlas, collection: str | None) -> None:
     """404 for a collection that does not exist."""
     if collection is not None and collection not in {c.name for c in atlas.collections()}:
         raise HTTPException(404)
+
+
+def check_size(count: int) -> None:
+    """400 with one line for a selection of more than MAX_PAPERS."""
+    if count > MAX_PAPERS:
+        raise HTTPException(
+            400,
+            f"{count:,} papers are more than a download holds ({MAX_PAPERS:,}): "
+            "narrow the filters, or use `paperatlas export`",
+        )
+
+
+def write_digest(
+    atlas: Atlas, fmt: str, lang: str, filters: Filters, collection: str | None, query: str | None
+) -> str:
+    return atlas.digest(fmt, lang, collection=collection, filters=filters, query=query, query_k=SEARCH_HITS)
 
 
 def write_export(atlas: Atlas, fmt: str, filters: Filters, collection: str | None, query: str | None) -> str:
