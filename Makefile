@@ -52,8 +52,11 @@ lint: test-install
 test: test-install browser-deps
 	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(BIN)/python -m pytest -q
 
-# Everything but the tests that load real embedding models, start Ray or drive a browser
-# (markers in pyproject.toml), on two workers: the loop while editing.
+# Everything but the slow tests (real embedding models, killed or served processes, map
+# fits, property tests of hundreds of inputs), Ray and the browser (markers in
+# pyproject.toml), on two workers: the loop while editing. About 80 CPU-seconds (measured):
+# under 90 s on two idle cores (projected; 168 s wall measured on two cores loaded 8-13 by
+# other work; docs/benchmarks.md, "Issue 38").
 test-fast: test-install
 	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(BIN)/python -m pytest -q -n 2 -m "not slow and not browser and not ray"
 

@@ -2,14 +2,16 @@
 all-MiniLM-L6-v2, on the same papers in the same run.
 
     .venv/bin/python benchmarks/open_vs_bertopic.py [--data DATA] [--n 15602]
-        [--full-timeout 3600] [--skip-bertopic]
+        [--full-timeout 3600] [--skip-bertopic] [--src SRC] [--first-search]
 
 paperatlas: `paperatlas open DATA --no-browser --port 0` on a fresh atlas, timed from the
 moment the command starts: until the web app answers a search with hits (time to a
 searchable atlas), until /api/map draws the map, and until /api/status says search is at
 full quality (every search model and the Chinese terms: the full atlas), with no second
 command. When the full atlas is not reached within --full-timeout, the status then (each
-model's vectors, the server's estimate of the time left) is printed instead.
+model's vectors, the server's estimate of the time left) is printed instead. `--src`: the
+code `open` runs (a baseline checkout, for a same-run comparison); `--first-search`: stop
+once a search is answered (the map and full quality are then not waited for).
 
 BERTopic: `BERTopic(embedding_model=all-MiniLM-L6-v2).fit_transform(texts)` (its own
 defaults: UMAP, HDBSCAN, c-TF-IDF labels) on the same papers' title + abstract, the model
@@ -82,8 +84,10 @@ def subset(data: Path, n: int, into: Path) -> Path:
     return path
 
 
-def run_open(path: Path, work: Path, full_timeout: float) -> dict:
-    env = {**os.environ, "PYTHONPATH": str(REPO / "src"), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+def run_open(
+    path: Path, work: Path, full_timeout: float, src: Path = REPO / "src", first_search: bool = False
+) -> dict:
+    env = {**os.environ, "PYTHONPATH": str(src), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
     log = open(work / "open.log", "w+")  # noqa: SIM115 - read while the command runs
     cmd = [sys.executable, "-m", "paperatlas.cli", "open", str(path), "--db", str(work / "atlas.db")]
     start = time.perf_counter()
@@ -115,7 +119,7 @@ def run_open(path: Path, work: Path, full_timeout: float) -> dict:
                 found["status"] = json.loads(body)
                 if found["status"]["complete"]:
                     found["full"] = time.perf_counter() - start
-            if now > full_timeout:
+            if now > full_timeout or (first_search and "search" in found):
                 break
             time.sleep(1.0)
     finally:
@@ -154,6 +158,10 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=15_602, help="the first N papers")
     parser.add_argument("--full-timeout", type=float, default=3600.0)
     parser.add_argument("--skip-bertopic", action="store_true")
+    parser.add_argument("--src", type=Path, default=REPO / "src", help="the code `open` runs (PYTHONPATH)")
+    parser.add_argument(
+        "--first-search", action="store_true", help="stop `open` once it has answered a search"
+    )
     parser.add_argument(
         "--together",
         action="store_true",
@@ -165,7 +173,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         path = subset(args.data, args.n, work)
-        found = run_open(path, work, args.full_timeout)
+        found = run_open(path, work, args.full_timeout, args.src, args.first_search)
     status = found.get("status") or {}
     print(f"paperatlas open, {args.n:,} papers:")
     for key, what in (

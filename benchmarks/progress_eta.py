@@ -4,7 +4,7 @@ against the time the step actually took from there, for this code and a baseline
 checkout in the same run.
 
     .venv/bin/python benchmarks/progress_eta.py [--base /work/base/src] [--enrich 4000]
-        [--embed 1500] [--model minilm-int8] [--batch-size 64]
+        [--embed 1500] [--model minilm-int8] [--batch-size 64] [--stages enrich,embed]
 
 Each code runs in a fresh process (PYTHONPATH=its src) on a store of its own, with worker
 processes as the CLI uses them (enrich from 3,000 papers, minilm from 1,000). The bar is the
@@ -121,10 +121,12 @@ def main() -> None:
     parser.add_argument("--embed", type=int, default=1500, help="papers embedded")
     parser.add_argument("--model", default="minilm-int8")
     parser.add_argument("--batch-size", type=int, default=64, help="embed's papers per batch")
+    parser.add_argument("--stages", default="enrich,embed", help="which stages to run")
     args = parser.parse_args()
     print(f"load before: {os.getloadavg()[0]:.1f}")
     worst = {}
-    for stage, n in (("enrich", args.enrich), ("embed", args.embed)):
+    stages = args.stages.split(",")
+    for stage, n in ((s, n) for s, n in (("enrich", args.enrich), ("embed", args.embed)) if s in stages):
         for name, src in (("new", REPO / "src"), ("base", args.base)):
             samples = run(src, stage, n, args.model, args.batch_size, args.data)
             took = samples[-1][0] - samples[0][0]
@@ -136,7 +138,7 @@ def main() -> None:
             )
             label = stage + (f" ({args.model})" if stage == "embed" else "")
             print(f"{label:<22} {name:<4} {n:,} papers, {took:.1f} s from the first update | {shown}")
-    for stage in ("enrich", "embed"):
+    for stage in stages:
         new, base = worst[(stage, "new")], worst[(stage, "base")]
         print(f"{stage}: worst error new {new:.2f} (target <= 1.5), base {base:.2f}")
     print(f"load after: {os.getloadavg()[0]:.1f}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -31,13 +32,20 @@ def build_fixture_atlas(db: Path, with_map: bool = True):
     return atlas
 
 
+def copy_atlas(template: Path, tmp_path_factory: pytest.TempPathFactory, name: str) -> Path:
+    """A copy of the atlas file `template` with every file beside it (the write-ahead log,
+    vector indexes, postings), in a folder of its own: a module's tests may change it."""
+    folder = tmp_path_factory.mktemp(name)
+    shutil.copytree(template.parent, folder, dirs_exist_ok=True)
+    return folder / template.name
+
+
 # The web tests' atlas and client, one of each per test module that imports them (module
-# scope): `from atlas_fixture import web_atlas_db, web_client`.
+# scope): `from atlas_fixture import web_atlas_db, web_client`. The atlas is a copy of one
+# built once per test process (conftest's `fixture_atlas_template`).
 @pytest.fixture(scope="module", name="db")
-def web_atlas_db(tmp_path_factory):
-    path = tmp_path_factory.mktemp("web") / "atlas.db"
-    build_fixture_atlas(path).close()
-    return path
+def web_atlas_db(fixture_atlas_template, tmp_path_factory):
+    return copy_atlas(fixture_atlas_template, tmp_path_factory, "web")
 
 
 @pytest.fixture(scope="module", name="client")

@@ -1,5 +1,6 @@
 """Fixtures shared by the test modules: the one way to drive the CLI in-process, a fresh store,
-a dump of its tables, a ban on network access, and the search fixture's papers embedded.
+a dump of its tables, a ban on network access, the search fixture's papers embedded and the
+web tests' atlas (each built once per test process, copied for each module that uses it).
 
 Tests that need a real process (signals, kill -9, a server on a port, the installed console
 script) start one with subprocess; everything else goes through `cli`, which runs the same
@@ -23,6 +24,7 @@ import pytest
 os.environ["COLUMNS"] = "200"
 
 
+from atlas_fixture import build_fixture_atlas, copy_atlas
 from paperatlas import Atlas
 from paperatlas.cli import app
 from paperatlas.cli.common import run_app
@@ -111,19 +113,35 @@ def no_network() -> Iterator[None]:
 SEARCH_FIXTURE = Path(__file__).parent / "fixtures" / "search" / "papers.jsonl"
 
 
-@pytest.fixture(scope="module")
-def embedded_search_atlas(tmp_path_factory: pytest.TempPathFactory) -> Atlas:
-    """The search fixture's 24 papers (id, title, abstract), embedded by `Atlas.embed()`
-    only: static vectors and the English vocabulary for Chinese queries, no use-multilingual
-    or MiniLM paper vectors (`paperatlas embed` adds both). One per test module."""
+@pytest.fixture(scope="session")
+def search_atlas_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The search fixture's atlas, built once per test process (embedding its vocabulary is
+    seconds of CPU); the modules that use it get copies (`embedded_search_atlas`)."""
     papers = [json.loads(line) for line in SEARCH_FIXTURE.read_text(encoding="utf-8").splitlines()]
-    folder = tmp_path_factory.mktemp("search-atlas")
+    folder = tmp_path_factory.mktemp("search-atlas-template")
     path = folder / "papers.jsonl"
     path.write_text(
         "".join(json.dumps({k: p[k] for k in ("id", "title", "abstract")}) + "\n" for p in papers),
         encoding="utf-8",
     )
-    atlas = Atlas(folder / "atlas.db")
-    atlas.add([path], list_name="fixture", enrich=False)
-    atlas.embed()
-    return atlas
+    with Atlas(folder / "atlas.db") as atlas:
+        atlas.add([path], list_name="fixture", enrich=False)
+        atlas.embed()
+    return folder / "atlas.db"
+
+
+@pytest.fixture(scope="module")
+def embedded_search_atlas(search_atlas_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Atlas:
+    """The search fixture's 24 papers (id, title, abstract), embedded by `Atlas.embed()`
+    only: static vectors and the English vocabulary for Chinese queries, no use-multilingual
+    or MiniLM paper vectors (`paperatlas embed` adds both). One copy per test module."""
+    return Atlas(copy_atlas(search_atlas_template, tmp_path_factory, "search-atlas"))
+
+
+@pytest.fixture(scope="session")
+def fixture_atlas_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """atlas_fixture's atlas (added, enriched, embedded, mapped), built once per test process;
+    the web tests' modules get copies (`atlas_fixture.web_atlas_db`)."""
+    path = tmp_path_factory.mktemp("fixture-atlas-template") / "atlas.db"
+    build_fixture_atlas(path).close()
+    return path

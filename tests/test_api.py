@@ -73,6 +73,7 @@ def test_enrich_report(atlas):
     assert not atlas.facts_pending()
 
 
+@pytest.mark.slow  # embeds a store again (multilingual vocabulary or every vector)
 def test_embed_force_recomputes_every_vector(atlas):
     first = atlas.embed(model="lsa")
     assert isinstance(first, EmbedReport) and first.model == "lsa" and first.embedded == first.total
@@ -83,6 +84,7 @@ def test_embed_force_recomputes_every_vector(atlas):
 
 
 def test_map_is_typed_reused_and_written(atlas, tmp_path):
+    atlas.embed(model="lsa")  # the map's vectors, whether or not the embed test ran first
     built = atlas.build_map(model="lsa", force=True)
     assert isinstance(built, Map) and built.built and built["built"] is True
     assert built.meta["papers"] == len(built.assignments) == atlas.stats().papers

@@ -32,6 +32,7 @@ def sample_texts():
     return [p for p in paragraphs if len(p) > 200]
 
 
+@pytest.mark.slow  # fits a classifier
 def test_every_prediction_is_a_valid_area_with_a_distribution(sample_texts):
     names = areas.area_names()
     assert len(names) == 21
@@ -49,6 +50,18 @@ def test_every_prediction_is_a_valid_area_with_a_distribution(sample_texts):
     assert sorted(areas.AreaClassifier.load().classes) == sorted(names)
 
 
+def test_a_batch_gets_each_texts_own_three_best_areas(sample_texts):
+    """Predicted for a whole batch at once, each text's top three are its own row's three
+    most likely areas, in order, rounded to 4 places (titles alone too: title-only papers)."""
+    texts = [*sample_texts, "Graph neural networks for molecules", "Paper 17", ""]
+    model = areas.AreaClassifier.load()
+    probs = model.predict_proba(texts)
+    for row, pred in zip(probs, areas.predict_areas(texts, model)):
+        best = sorted(range(len(row)), key=lambda i: -row[i])[:3]
+        assert pred["top3"] == [[model.classes[i], round(float(row[i]), 4)] for i in best]
+        assert pred["tie"] is (pred["top3"][0][1] - pred["top3"][1][1] < areas.TIE_MARGIN)
+
+
 def test_clear_cut_abstracts_land_in_their_area():
     rl, theory = areas.predict_areas([RL, THEORY])
     assert rl["label"] == "reinforcement learning"
@@ -61,6 +74,7 @@ def test_any_text_gets_an_answer():
     assert areas.predict_areas([]) == []
 
 
+@pytest.mark.slow  # fits a classifier
 def test_retrain_from_a_labelled_file(tmp_path):
     rows = []
     for i in range(12):
@@ -217,6 +231,7 @@ def test_isotonic_recalibration_keeps_the_order_and_sums_to_one(tmp_path):
     assert p[0] == max(p) and abs(p[0] - np.interp(1 / (1 + np.exp(-4)), [0.5, 1], [0.5, 0.7])) < 1e-3
 
 
+@pytest.mark.slow  # fits a classifier
 def test_static_vectors_read_off_the_area_tfidf_are_the_static_models_own():
     from paperatlas.embed.normalise import normalise_rows
     from paperatlas.embed.static import StaticBackend
@@ -266,6 +281,7 @@ def test_transform_is_scikit_learns_matrix_entry_for_entry(sample_texts):
     assert ours[len(sample_texts) + 3].nnz == 0 and ours[0].nnz > 50
 
 
+@pytest.mark.slow  # a fresh interpreter, to see what an import loads
 def test_prediction_does_not_import_scikit_learn():
     """scikit-learn's import (scipy.stats with it) was ~2 s of every enrich run's start."""
     import subprocess

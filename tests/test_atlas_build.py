@@ -125,6 +125,7 @@ def test_map_is_stored_and_reused_until_the_list_changes(fixture_atlas, tmp_path
     copy.close()
 
 
+@pytest.mark.slow  # builds an atlas with its map (UMAP) in the test
 def test_same_input_gives_the_same_map(fixture_atlas, tmp_path):
     first = fixture_atlas.store.get_map("*")
     other = build_fixture_atlas(tmp_path / "again.db")
@@ -191,6 +192,7 @@ def test_clear_errors(tmp_path):
     atlas.close()
 
 
+@pytest.mark.slow  # builds an atlas with its map (UMAP) in the test
 def test_png_has_labels_that_do_not_overlap(fixture_atlas, tmp_path):
     import matplotlib.pyplot as plt
 

@@ -81,6 +81,7 @@ def test_an_empty_file_name_is_refused_not_read_as_the_current_folder(cli, tmp_p
     assert not db.exists()
 
 
+@pytest.mark.slow  # a fresh interpreter, to see what an import loads
 def test_usage_error_through_the_real_entry_point():
     """The installed script's path (main() -> sys.exit), not only run_app."""
     proc = subprocess.run(

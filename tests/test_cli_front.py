@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 FIX = Path(__file__).parent / "fixtures"
 
 
@@ -29,6 +31,7 @@ def test_embed_force_recomputes_and_models_marks_the_default(cli):
     assert code == 0 and re.search(r"static \(default, search\)", out) and "lsa" in out
 
 
+@pytest.mark.slow  # builds an atlas with its map (UMAP) in the test
 def test_map_html_and_reference_ls(cli, tmp_path):
     cli("add", FIX / "atlas" / "papers.jsonl", "--list", "fix", "--no-enrich")
     cli("embed", "--model", "lsa")

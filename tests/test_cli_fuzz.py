@@ -104,6 +104,7 @@ def template(tmp_path_factory) -> Path:
     return db
 
 
+@pytest.mark.slow  # property test: hundreds of generated inputs
 @settings(
     max_examples=80,
     deadline=None,

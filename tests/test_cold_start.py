@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from paperatlas import Atlas
 
 SAMPLE = Path(__file__).resolve().parents[1] / "examples" / "iclr2026_sample_list.txt"
@@ -19,6 +21,7 @@ def _atlas(tmp_path: Path) -> Atlas:
     return atlas
 
 
+@pytest.mark.slow  # builds an atlas with its map (UMAP) in the test
 def test_digest_of_a_collection_uses_the_map_of_all_papers_open_built(tmp_path):
     with _atlas(tmp_path) as atlas:
         atlas.build_map()  # what `open` and `map` build: all papers

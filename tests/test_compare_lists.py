@@ -38,6 +38,7 @@ def db(tmp_path_factory) -> Path:
     return path
 
 
+@pytest.mark.slow  # builds an atlas with its map (UMAP) in the test
 def test_area_shares_risers_and_fallers(db, tmp_path):
     atlas = Atlas(db)
     png = tmp_path / "chart.png"
@@ -103,6 +104,7 @@ def test_pure_helpers():
     assert all("widetilde" not in t for t, _ in found)
 
 
+@pytest.mark.slow  # builds an atlas with its map (UMAP) in the test
 def test_errors_and_cli(db, tmp_path, cli):
     atlas = Atlas(db)
     with pytest.raises(PaperatlasError, match="no list named 'nope'"):

@@ -89,6 +89,7 @@ def test_new_model_weights_make_old_vectors_stale(store, monkeypatch):
     assert again["embedded"] == first["total"] and again["skipped"] == 0
 
 
+@pytest.mark.slow  # fits a classifier
 def test_lsa_fits_on_the_corpus_and_embeds_queries_later(store):
     result = embed.embed_store(store, model="lsa")
     assert result["embedded"] == store.count_papers()

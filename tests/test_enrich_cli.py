@@ -18,6 +18,7 @@ def cli(cli, monkeypatch):
     return lambda *args: cli(*args)[:2]
 
 
+@pytest.mark.slow  # enriches a store three times
 def test_enrich_counts_skips_and_forces(cli):
     assert cli("add", SAMPLE, "--no-enrich")[0] == 0
     code, out = cli("enrich")

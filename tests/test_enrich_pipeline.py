@@ -193,7 +193,7 @@ def test_missing_area_model_does_not_block_facts(store, monkeypatch):
 
 
 def test_batches_come_back_in_order_with_the_pool_kept_fed():
-    """_in_order: each batch's facts beside it, in store order, with `ahead` batches
+    """_InOrder: each batch's facts beside it, in store order, with `ahead` batches
     submitted whenever one is handed back (the workers never wait on the driver)."""
     from concurrent.futures import Future
 
@@ -210,7 +210,7 @@ def test_batches_come_back_in_order_with_the_pool_kept_fed():
     batches = [[(f"p{i}", None, a, [], "h")] for i, a in enumerate(abstracts)]
     seen_when_handed: list[int] = []
     out = []
-    for batch, facts in pipeline._in_order(Pool(), iter(batches), ahead=3):
+    for batch, facts in pipeline._InOrder(Pool(), iter(batches), ahead=3):
         seen_when_handed.append(len(submitted))
         out.append((batch[0][0], facts[0]["name"]))
     assert [pid for pid, _ in out] == [f"p{i}" for i in range(5)]

@@ -146,4 +146,4 @@ def test_unknown_format_is_a_clear_error(atlas):
 
     with pytest.raises(PaperatlasError, match="unknown export format"):
         export_papers(atlas.store, "docx", io.StringIO())
-    assert FORMATS == ("jsonl", "csv", "bibtex", "markdown")
+    assert FORMATS == ("jsonl", "csv", "bibtex", "ris", "csl-json", "markdown", "markdown-folder")

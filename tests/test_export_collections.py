@@ -114,6 +114,7 @@ def _nasty_text(rng: random.Random, n_words: int) -> str:
     return " ".join(rng.choice(pieces) for _ in range(n_words))
 
 
+@pytest.mark.slow  # reads or writes thousands of records
 def test_bibtex_of_1000_hostile_papers_parses_cleanly(tmp_path):
     rng = random.Random(5)
     atlas = Atlas(tmp_path / "big.db")

@@ -172,6 +172,7 @@ def test_escaped_text_reads_back_as_itself(text):
     assert decode_latex(entry["title"]) == " ".join(text.split())
 
 
+@pytest.mark.slow  # property test: hundreds of generated inputs
 @settings(max_examples=150, deadline=None)
 @given(st.text(max_size=60))
 def test_any_text_gives_one_parseable_field(text):

@@ -102,6 +102,7 @@ def test_an_option_value_that_is_not_utf8_is_one_line(cli, tmp_path):
 # --- nothing a terminal acts on reaches it ------------------------------------------------
 
 
+@pytest.mark.slow  # reads or writes thousands of records
 def test_hostile_titles_never_reach_the_terminal(cli, tmp_path, monkeypatch):
     monkeypatch.setenv("PAPERATLAS_WORKERS", "1")
     path = write_jsonl(

@@ -103,6 +103,7 @@ def test_no_get_handler_answers_500_to_any_parameter(client, value, other, which
     assert "Traceback" not in r.text
 
 
+@pytest.mark.slow  # fuzzes every handler or route with many values
 def test_every_parameter_of_every_handler_takes_huge_and_broken_values(client):
     for route in _get_routes(client):
         for value in HOSTILE:
@@ -427,6 +428,7 @@ def _papers(db: Path) -> list[tuple]:
         return conn.execute("SELECT id, title, abstract FROM papers ORDER BY id").fetchall()
 
 
+@pytest.mark.slow  # starts a child process and kills or waits for it
 def test_a_full_disk_is_one_line_and_exit_2_with_the_atlas_intact(db, tmp_path):
     copy = tmp_path / "full.db"
     shutil.copy(db, copy)
@@ -470,6 +472,7 @@ print(seen[0])
 """
 
 
+@pytest.mark.slow  # starts a server process
 def test_a_serve_worker_is_tied_to_its_server_before_its_imports():
     import signal
 
@@ -487,6 +490,7 @@ def test_a_serve_worker_is_tied_to_its_server_before_its_imports():
     assert int(r.stdout) == 0
 
 
+@pytest.mark.slow  # starts a server process
 def test_serve_workers_are_bounded_by_cores_and_memory(db, monkeypatch):
     from paperatlas.web import server
 

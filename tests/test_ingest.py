@@ -397,6 +397,7 @@ def _merge_by_definition(stored, paper):
     return changes
 
 
+@pytest.mark.slow  # property test: hundreds of generated inputs
 @settings(max_examples=300, deadline=None)
 @given(
     st.fixed_dictionaries(
@@ -429,6 +430,7 @@ def test_merge_changes_property(stored, paper):
     assert merge_changes({**stored, **changes}, paper) == {}
 
 
+@pytest.mark.slow  # starts a child process and kills or waits for it
 def test_kill_mid_import_leaves_store_consistent(tmp_path):
     """A process killed (SIGKILL) in the middle of a file leaves the store as it was."""
     import os

@@ -3,6 +3,7 @@ reports and errors as reading in-process; the child never outlives the import.""
 
 from __future__ import annotations
 
+import gzip
 import json
 import subprocess
 from dataclasses import asdict
@@ -95,7 +96,14 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("case", [*CASES, "near duplicates"])
+# Each case starts a child process (seconds under load): make test-fast runs one of them.
+FAST_CASE = "re-keyed twins"
+
+
+@pytest.mark.parametrize(
+    "case",
+    [pytest.param(c, marks=() if c == FAST_CASE else pytest.mark.slow) for c in [*CASES, "near duplicates"]],
+)
 def test_a_child_process_stores_what_reading_in_process_stores(tmp_path, monkeypatch, case):
     """Records in batches of 2: twins and repeated ids in one batch and across batches."""
     files = _near_dups(tmp_path) if case == "near duplicates" else CASES[case]
@@ -122,6 +130,22 @@ def test_the_child_is_used_for_big_files_only(tmp_path, monkeypatch):
     assert not prepare.use_worker(small)
 
 
+def test_a_gzip_list_is_sized_by_its_text_not_its_bytes_on_disk(tmp_path, monkeypatch):
+    """380,000 short records gzip into under 1 MB: the child reads them (the file's text is
+    what costs), as it reads the same text unzipped."""
+    monkeypatch.delenv("PAPERATLAS_ADD_WORKER", raising=False)
+    text = "".join(f'{{"title": "Paper number {i} of a long list"}}\n' for i in range(3000))
+    plain, packed = tmp_path / "list.jsonl", tmp_path / "list.jsonl.gz"
+    plain.write_text(text)
+    packed.write_bytes(gzip.compress(text.encode()))
+    monkeypatch.setattr(prepare, "WORKER_MIN_BYTES", len(text) - 1)
+    assert packed.stat().st_size < prepare.WORKER_MIN_BYTES
+    assert prepare.use_worker(plain) and prepare.use_worker(packed)
+    monkeypatch.setattr(prepare, "WORKER_MIN_BYTES", len(text) + 1)
+    assert not prepare.use_worker(plain) and not prepare.use_worker(packed)
+
+
+@pytest.mark.slow  # starts a child process and kills or waits for it
 def test_a_bad_line_read_by_the_child_is_the_same_error_and_rolls_back(tmp_path, monkeypatch):
     monkeypatch.setattr(ingest, "BATCH", 1)  # the good rows before it are written first
     errors = {}
@@ -151,6 +175,7 @@ def _spawned(monkeypatch) -> list[subprocess.Popen]:
     return procs
 
 
+@pytest.mark.slow  # starts a child process and kills or waits for it
 def test_ctrl_c_mid_file_rolls_back_and_stops_the_child(store, monkeypatch):
     procs = _spawned(monkeypatch)
     add_files(store, [SRC / "arxiv.jsonl"])

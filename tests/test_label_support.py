@@ -90,6 +90,7 @@ def test_sample_papers_are_shown_under_labels_their_text_supports_or_as_the_othe
     assert sum(rest.values()) <= 3
 
 
+@pytest.mark.slow  # builds an atlas with its map (UMAP) in the test
 def test_the_other_part_is_shown_on_cards_pages_the_map_the_digest_and_exports(sample_atlas, tmp_path):
     stored = sample_atlas.store.get_map("sample")
     fine = next(t for t in stored["topics"] if t["level"] == 1 and "other_of" in t["data"])
@@ -202,6 +203,7 @@ def test_a_placed_paper_goes_to_a_near_topic_its_text_supports():
     assert b.tolist() == [1, 0] and forced.tolist() == [1, -1]
 
 
+@pytest.mark.slow  # builds an atlas with its map (UMAP) in the test
 def test_the_map_command_lists_each_broad_topics_other_part(cli):
     assert cli("add", str(SAMPLE), "--list", "sample")[0] == 0
     assert cli("embed", "--model", "static")[0] == 0

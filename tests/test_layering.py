@@ -11,6 +11,7 @@ import-linter checks the same contracts in `make lint` (pyproject.toml, [tool.im
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import tomllib
 from pathlib import Path
@@ -77,6 +78,7 @@ def _resolve_from(node: ast.ImportFrom, module: str, is_package: bool) -> str:
     return ".".join(base + ([node.module] if node.module else []))
 
 
+@functools.cache  # the checks below read the same modules: each is parsed once a run
 def parse(path: Path) -> ast.Module:
     """ast.parse, again if CPython 3.11's AST builder trips on another thread's parse: its depth
     counter is one per interpreter, and a server thread an earlier test left (formatting a
@@ -121,6 +123,7 @@ def imports_of(module: str, path: Path, modules: set[str]) -> dict[str, int]:
     return found
 
 
+@functools.cache
 def import_graph() -> dict[str, dict[str, int]]:
     files = module_files()
     names = set(files)
@@ -269,6 +272,24 @@ def test_no_import_cycles():
 def test_imports_follow_the_layers():
     found = layer_violations(import_graph())
     assert found == [], f"{len(found)} imports against the layers:\n" + "\n".join(found)
+
+
+def test_the_package_never_imports_research():
+    """research/ holds experiments that were not shipped: no module of the product imports one."""
+    research = {p.stem for p in (SRC.parent / "research").rglob("*.py")} | {"research"}
+    found = [
+        f"{path.relative_to(SRC)}:{node.lineno}: {name}"
+        for path in module_files().values()
+        for node in ast.walk(parse(path))
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for name in (
+            [a.name for a in node.names]
+            if isinstance(node, ast.Import)
+            else [node.module or ""] * (not node.level)
+        )
+        if name.partition(".")[0] in research
+    ]
+    assert not found
 
 
 def test_import_linter_contracts_state_the_same_layers():

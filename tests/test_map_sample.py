@@ -32,6 +32,7 @@ def small_sample(monkeypatch):
     monkeypatch.setattr(atlas_cluster, "MAP_SAMPLE", 400)
 
 
+@pytest.mark.slow  # fits UMAP and HNSW on 1,600 vectors
 def test_large_list_is_fit_on_a_sample_and_the_rest_placed(small_sample):
     vectors, truth = blobs(1600)
     vectors[7] = 0.0  # a paper with no usable text
@@ -60,6 +61,7 @@ def test_large_list_is_fit_on_a_sample_and_the_rest_placed(small_sample):
     assert abs(result.outlier[rest].mean() - result.outlier[sample].mean()) < 0.03
 
 
+@pytest.mark.slow  # fits UMAP and HNSW on 1,600 vectors
 def test_below_the_sample_size_nothing_is_placed(small_sample):
     vectors, truth = blobs(300)
     result = atlas_cluster.cluster_papers(vectors, k_broad=5, k_fine=15)
@@ -67,6 +69,7 @@ def test_below_the_sample_size_nothing_is_placed(small_sample):
     assert purity(result.broad, truth) >= 0.97
 
 
+@pytest.mark.slow  # fits UMAP and HNSW on 1,600 vectors
 def test_the_sample_graph_finds_the_exact_nearest_sampled_papers():
     # placement searches an HNSW graph of the sample: its neighbours are (nearly) the exact ones
     vectors, _ = blobs(3000, groups=8, dim=48, seed=5)
@@ -83,6 +86,7 @@ def test_the_sample_graph_finds_the_exact_nearest_sampled_papers():
     assert keys.shape == (2, 15) and (keys >= 0).all() and (keys < 1000).all()
 
 
+@pytest.mark.slow  # fits UMAP and HNSW on 1,600 vectors
 def test_placement_reads_the_vectors_a_block_at_a_time(small_sample):
     vectors, truth = blobs(1600)
     rows = np.arange(0, 1600, 3)

@@ -45,6 +45,91 @@ def test_quick_start_makes_the_atlas_searchable_and_a_rerun_redoes_nothing(tmp_p
         assert again.added.added == 0 and again.enriched.enriched == 0 and again.embedded.embedded == 0
 
 
+def test_quick_start_leaves_a_big_lists_facts_to_the_background(tmp_path):
+    from paperatlas.cli.opening import MAP_STEP, background_steps
+
+    with Atlas(tmp_path / "a.db") as atlas:
+        done = atlas.quick_start([SAMPLE], list_name="sample", facts_now=5)
+        papers = atlas.search_status().papers
+        assert done.enriched is None and done.facts_pending == papers > 5
+        assert atlas.store.facts_pending() == papers  # none extracted yet
+        assert done.embedded.embedded == papers  # the fast model's vectors are there
+        assert atlas.search("memory", k=3).hits  # keywords and the fast model answer without facts
+        pending = atlas.search_status().pending
+        # the facts first: the map's labels read them
+        assert background_steps(done, atlas.map_is_current(), pending) == [["enrich"], MAP_STEP, ["embed"]]
+        atlas.enrich()
+        again = atlas.quick_start([SAMPLE], list_name="sample", facts_now=5)
+        assert again.enriched is not None and again.enriched.enriched == 0 and again.facts_pending == 0
+        assert background_steps(again, False, pending) == [MAP_STEP, ["embed"]]
+        # a short list's facts are extracted before serving, as before
+    with Atlas(tmp_path / "b.db") as small:
+        assert small.quick_start([SAMPLE], facts_now=2000).enriched.enriched == small.search_status().papers
+
+
+def _jsonl(path: Path, titles: list[str]) -> Path:
+    rows = [
+        {"id": f"p{i}", "title": t, "abstract": f"We study {t.lower()} in depth. " * 4}
+        for i, t in enumerate(titles)
+    ]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return path
+
+
+def _no_reading(monkeypatch):
+    """From here on, reading a file into the store fails the test."""
+    from paperatlas import ingest
+
+    monkeypatch.setattr(ingest._Import, "run", lambda self: pytest.fail(f"read {self.path} again"))
+
+
+def test_a_rerun_does_not_read_an_unchanged_file_again(tmp_path, monkeypatch):
+    source = _jsonl(tmp_path / "talks.jsonl", ["Memory in agents", "Sparse attention", "Graph priors"])
+    with Atlas(tmp_path / "a.db") as atlas:
+        assert atlas.quick_start(source).added.added == 3
+        with monkeypatch.context() as patched:
+            _no_reading(patched)
+            again = atlas.quick_start(source)
+        assert [f.not_read for f in again.added.files] == [True]
+        assert again.added.added == 0 and again.enriched.enriched == 0 and again.embedded.embedded == 0
+        assert atlas.search_status().papers == 3
+
+
+def test_a_rerun_reads_a_file_that_changed_or_whose_list_did(tmp_path):
+    source = _jsonl(tmp_path / "talks.jsonl", ["Memory in agents", "Sparse attention", "Graph priors"])
+    with Atlas(tmp_path / "a.db") as atlas:
+        atlas.quick_start(source)
+        _jsonl(source, ["Memory in agents", "Sparse attention", "Graph priors", "Tiny recurrent nets"])
+        grown = atlas.quick_start(source)  # new content (size, mtime and hash all differ)
+        assert not grown.added.files[0].not_read and grown.added.added == 1
+        assert atlas.quick_start(source).added.files[0].not_read
+        # the same bytes written again: a new mtime, so the file is read (and nothing is new)
+        content = source.read_bytes()
+        source.write_bytes(content)
+        os.utime(source, ns=(source.stat().st_atime_ns, source.stat().st_mtime_ns + 10**9))
+        touched = atlas.quick_start(source)
+        assert not touched.added.files[0].not_read and touched.added.unchanged == 4
+        # a paper taken out of the list since: the file is read again and puts it back
+        with atlas.store.transaction():
+            atlas.store.conn.execute("DELETE FROM list_members WHERE list_name = 'talks' AND paper_id = 'p0'")
+        back = atlas.quick_start(source)
+        assert not back.added.files[0].not_read
+        assert "p0" in atlas.store.all_ids("talks")
+        # the same file into another list is read: each list keeps its own files
+        other = atlas.quick_start(source, list_name="again")
+        assert not other.added.files[0].not_read and atlas.store.count_papers("again") == 4
+
+
+def test_a_file_that_failed_to_add_is_not_remembered(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("this is not a paper list\n")
+    with Atlas(tmp_path / "a.db") as atlas:
+        first = atlas.quick_start(bad)
+        assert first.added.errors
+        second = atlas.quick_start(bad)
+        assert second.added.errors and not second.added.files[0].not_read
+
+
 def test_map_is_current_says_what_build_map_would_reuse(tmp_path):
     with _quick_atlas(tmp_path / "a.db") as atlas:
         assert not atlas.map_is_current()
@@ -100,6 +185,23 @@ def test_time_left_comes_from_how_fast_vectors_land(tmp_path):
         left = (2 * n - len(half)) * 30.0 / len(half)
         assert later["seconds_left"] == round(left)
         assert later["models"][1]["vectors"] == len(half) and not later["models"][1]["done"]
+
+
+def test_the_status_counts_are_read_again_only_after_a_commit(tmp_path, monkeypatch):
+    """Every search page shows the status line: its counts (papers, each model's vectors)
+    are read from the store once per change of it, not once per page."""
+    with _quick_atlas(tmp_path / "a.db") as atlas:
+        reads = []
+        real = atlas.search_status
+        monkeypatch.setattr(atlas, "search_status", lambda: reads.append(1) or real())
+        watch = SignalWatch(atlas)
+        first = [watch.status() for _ in range(5)]
+        assert len(reads) == 1 and all(s == first[0] for s in first)
+        ids = atlas.store.all_ids()
+        atlas.store.put_vectors("minilm-int8", ids[:2], _unit_rows(2, 384), ["x", "x"])
+        atlas.store.conn.commit()
+        later = watch.status()
+        assert len(reads) == 2 and later["models"][1]["vectors"] == first[0]["models"][1]["vectors"] + 2
 
 
 def _unit_rows(n: int, dim: int):

@@ -12,7 +12,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from paperatlas.progress import SilentProgress, progress_bar, time_left
+from paperatlas.progress import PoolPace, SilentProgress, progress_bar, time_left, two_stage_time_left
 
 
 def _eta_column(bar):
@@ -142,3 +142,108 @@ def test_time_left_counts_from_the_average_pace():
     assert time_left(60.0, 11, 100, first=(40.0, 1)) == 178.0
     # a burst just after the start is no pace: the overall average until time has passed
     assert time_left(40.5, 4, 100, first=(40.0, 1)) == 40.5 * 96 / 4
+
+
+def _enrich_updates(
+    batches: int, size: int, workers: int, load: float, extract: float, own: float
+) -> list[tuple[float, dict]]:
+    """enrich's updates as (time, the bar's fields): `workers` processes load the
+    extractors (`load` s), then take batches in order (`extract` s each), 4 * workers
+    submitted ahead, another as each is handed back; this process takes results in order
+    and predicts areas and writes each (`own` s), then updates the bar as enrich does
+    (papers stored, extracted, its own seconds, the PoolPace of the results so far). The
+    last batches of the workers finish together: only this process's part is left."""
+    ahead = 4 * workers
+    free = [load] * workers
+    ends: dict[int, float] = {}
+
+    def submit(i: int, at: float) -> None:
+        w = min(range(workers), key=lambda k: free[k])
+        ends[i] = free[w] = max(free[w], at) + extract
+
+    for i in range(min(ahead, batches)):
+        submit(i, 0.0)
+    submitted, clock, spent, updates = min(ahead, batches), 0.0, 0.0, []
+    for i in range(batches):
+        clock = max(clock, ends[i]) + own
+        spent += own
+        pace = PoolPace(workers, batches)
+        for end in ends.values():
+            if end <= clock:
+                pace.done(end)
+        ready = sum(size for j in range(i + 1, submitted) if ends[j] <= clock)
+        fields = {"completed": (i + 1) * size, "ready": (i + 1) * size + ready, "own_seconds": spent}
+        pool_left = pace.seconds_left(clock)
+        if pool_left is not None:
+            fields |= {"pool_left": pool_left, "batch": size}
+        updates.append((clock, fields))
+        if submitted < batches:
+            submit(submitted, clock)
+            submitted += 1
+    return updates
+
+
+def _enrich_shown(updates, total: int, two_stage: bool) -> list[tuple[float | None, float]]:
+    """(time left shown, time actually left) at 10%, 50% and 90% of the papers stored,
+    the bar's column rendered after each update as a live bar redraws it."""
+    clock = [0.0]
+    bar = Progress(get_time=lambda: clock[0])
+    task_id = bar.add_task("enrich", total=total)
+    column = _eta_column(progress_bar(True))
+    end, seen, marks = updates[-1][0], [], [0.1, 0.5, 0.9]
+    for at, fields in updates:
+        clock[0] = at
+        bar.update(task_id, **(fields if two_stage else {"completed": fields["completed"]}))
+        shown = column.render(bar.tasks[0]).plain
+        while marks and fields["completed"] >= marks[0] * total:
+            seen.append((_shown_seconds(shown), end - at))
+            marks.pop(0)
+    return seen
+
+
+def _within(seen, factor: float = 1.5) -> list[bool]:
+    return [shown is not None and actual / factor <= shown <= actual * factor for shown, actual in seen]
+
+
+def test_enrich_time_left_is_the_slower_hands_when_the_workers_set_the_pace():
+    # 12 batches of 500 on 2 workers (18 s each), 2 s of areas and writing per batch: the
+    # last two batches are extracted together, so at 90% only 2 s of writing is left
+    updates = _enrich_updates(12, 500, workers=2, load=2.0, extract=18.0, own=2.0)
+    assert _within(_enrich_shown(updates, 6000, two_stage=True)) == [True, True, True]
+    # the pace of the two together (the workers') reads those 2 s as several times longer
+    assert _within(_enrich_shown(updates, 6000, two_stage=False))[2] is False
+
+
+def test_enrich_time_left_is_the_slower_hands_when_this_process_sets_the_pace():
+    # areas and writing (2.5 s a batch) slower than 2 workers extracting (3 s each)
+    updates = _enrich_updates(12, 500, workers=2, load=5.0, extract=3.0, own=2.5)
+    assert _within(_enrich_shown(updates, 6000, two_stage=True)) == [True, True, True]
+    assert _within(_enrich_shown(updates, 6000, two_stage=False))[0] is False
+
+
+def test_two_stage_time_left_is_the_slower_of_the_two():
+    assert two_stage_time_left(None, 0, 100, None, 0, 0.0) is None
+    # workers: 60 of 100 in 30 s (20 s left at their pace), this process: 2 s for 20 (8 s left)
+    assert two_stage_time_left(30.0, 20, 100, None, 60, 2.0) == 20.0
+    # the pool says 3 s until its last batch of 10 is back, then 10 * 0.1 s of this process's
+    assert two_stage_time_left(30.0, 20, 100, None, 60, 2.0, pool_left=3.0, batch=10) == 8.0
+    assert two_stage_time_left(30.0, 90, 100, None, 100, 9.0, pool_left=0.5, batch=10) == 1.5
+
+
+def test_pool_pace_counts_the_batches_in_flight_as_partly_done():
+    pace = PoolPace(workers=2, batches=6)
+    for end in (10.0, 12.0):  # each worker's first batch: its start (a load) inside
+        pace.done(end)
+    assert pace.seconds_left(12.0) is None
+    for end in (14.0, 16.0, 18.0):  # from then on a batch takes a worker 4 s
+        pace.done(end)
+    # one batch left, in flight since 16 (the end that freed its worker): back at 20,
+    # not a whole batch's time from now
+    assert pace.seconds_left(19.0) == 1.0
+    pace.done(20.0)
+    assert pace.seconds_left(20.0) == 0.0
+    # two left, both in flight
+    early = PoolPace(workers=2, batches=7)
+    for end in (10.0, 12.0, 14.0, 16.0, 18.0):
+        early.done(end)
+    assert early.seconds_left(18.0) == 4.0  # in flight since 16 and 18: back at 20 and 22

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from paperatlas import sources
 from paperatlas.sources import ReadReport
 from paperatlas.sources.mdlines import clean_html, links
@@ -429,6 +431,7 @@ def test_a_failed_add_is_its_error_line_alone(tmp_path, cli):
     assert len(lines) == 1 and lines[0].startswith("error:") and "binary.bin" in lines[0]
 
 
+@pytest.mark.slow  # builds an atlas with its map (UMAP) in the test
 def test_an_output_path_that_cannot_be_written_fails_before_the_work(tmp_path, monkeypatch, cli):
     from paperatlas.api import Atlas
 

@@ -73,9 +73,10 @@ class CountingStore:
     def __getattr__(self, name):
         return getattr(self.st, name)
 
-    def set_facts(self, paper_id, facts, text_hash, version):
-        self.written.append(paper_id)
-        return self.st.set_facts(paper_id, facts, text_hash, version)
+    def set_facts_many(self, rows, version):
+        rows = list(rows)
+        self.written.extend(pid for pid, _, _ in rows)
+        return self.st.set_facts_many(rows, version)
 
 
 def test_local_ray_gives_the_local_facts(tmp_path, local_ray, local):

@@ -121,6 +121,7 @@ def test_short_list_is_grouped_by_the_field(sample_atlas):
     assert sample_atlas.build_map(list_name="sample")["built"] is False
 
 
+@pytest.mark.slow  # builds an atlas with its map (UMAP) in the test
 def test_field_is_drawn_in_the_html_and_png(sample_atlas, tmp_path):
     from paperatlas.report.mapplot import write_html, write_png
 
@@ -202,6 +203,7 @@ def test_labels_skip_generic_words_and_never_list_paper_names():
     assert all("," not in t.label and "Name" not in t.label for t in out)
 
 
+@pytest.mark.slow  # builds an atlas with its map (UMAP) in the test
 def test_user_reference_build_use_and_switch_back(tmp_path, cli):
     db, run = cli.db, cli
 

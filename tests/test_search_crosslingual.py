@@ -280,37 +280,6 @@ def test_search_fuses_minilm_when_the_atlas_has_it(atlas):
     assert not off.minilm
 
 
-def test_hubness_demotes_terms_near_every_chinese_word():
-    """A term near many frequent Chinese words (a hub) loses to a term only near the
-    looked-up word, even at a slightly lower cosine, under a hubness penalty (0.5; the
-    library's X.HUB_PENALTY is 0: the gain did not hold on the test half)."""
-    rng = np.random.default_rng(0)
-    words = X.chinese_words(200)
-    assert len(words) == 200 and all(len(w) > 1 for w in words)
-    zh = rng.normal(size=(200, 16)).astype(np.float32)
-    zh /= np.linalg.norm(zh, axis=1, keepdims=True)
-    table = dict(zip(words, zh))
-    centre = zh.mean(axis=0) / np.linalg.norm(zh.mean(axis=0))
-    specific = rng.normal(size=16).astype(np.float32)
-    specific /= np.linalg.norm(specific)
-    vectors = np.stack([centre, specific])
-
-    def embed(texts):
-        return np.stack([table.get(t, specific) for t in texts])
-
-    old = X.HUB_WORDS
-    X.HUB_WORDS = 200
-    try:
-        hub = X.hubness(vectors, embed)
-    finally:
-        X.HUB_WORDS = old
-    assert hub[0] > hub[1] + 0.05  # the centre of all words is near all of them
-    # ranked by cosine less the penalty, the specific term wins for a word whose cosine to
-    # the hub is a little higher
-    cos = np.array([0.80, 0.78])
-    assert np.argmax(cos - 0.5 * hub) == 1 and np.argmax(cos) == 0
-
-
 # -- nearest terms without the full product ---------------------------------------------------
 
 
@@ -322,33 +291,27 @@ def _random_vocabulary(n: int = 3000, dim: int = 48, dims: int = 12, seed: int =
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
     basis = X.principal_basis(vectors, dims)
     assert basis is not None
-    return X.Vocabulary([f"t{i}" for i in range(n)], vectors, n, None, basis)
+    return X.Vocabulary([f"t{i}" for i in range(n)], vectors, n, basis)
 
 
-def _full_product(vocab: X.Vocabulary, queries: np.ndarray, k: int, penalty=None):
+def _full_product(vocab: X.Vocabulary, queries: np.ndarray, k: int):
     out = []
     for cos in queries @ vocab.vectors.T:
-        rank = cos if penalty is None else cos - penalty
-        best = np.argsort(-rank, kind="stable")[:k]
+        best = np.argsort(-cos, kind="stable")[:k]
         out.append((best, cos[best]))
     return out
 
 
-@pytest.mark.parametrize("hub_penalty", [0.0, 0.5])
-def test_nearest_terms_are_those_of_the_full_product(monkeypatch, hub_penalty):
+def test_nearest_terms_are_those_of_the_full_product():
     vocab = _random_vocabulary()
     rng = np.random.default_rng(2)
-    if hub_penalty:
-        vocab.hubness = rng.uniform(0.0, 0.3, len(vocab.terms)).astype(np.float32)
-        monkeypatch.setattr(X, "HUB_PENALTY", hub_penalty)
     # queries near some term (as a word near its translation) and anywhere at all
     near = vocab.vectors[rng.integers(0, len(vocab.terms), 40)] + 0.3 * rng.normal(size=(40, 48))
     queries = np.concatenate([near, rng.normal(size=(40, 48))]).astype(np.float32)
     queries /= np.linalg.norm(queries, axis=1, keepdims=True)
-    penalty = None if not hub_penalty else hub_penalty * vocab.hubness
     for k in (1, 2, 3):
         got = X.nearest_terms(vocab, queries, k)
-        want = _full_product(vocab, queries, k, penalty)
+        want = _full_product(vocab, queries, k)
         for (g_idx, g_cos), (w_idx, w_cos) in zip(got, want):
             assert list(g_idx) == list(w_idx)
             assert np.allclose(g_cos, w_cos, atol=1e-5)
@@ -408,6 +371,7 @@ def mapped(tmp_path_factory):
     return db
 
 
+@pytest.mark.slow  # embeds a store again (multilingual vocabulary or every vector)
 def test_map_leaves_the_vocabulary_out_and_a_chinese_query_builds_it(mapped, tmp_path):
     db = shutil.copy(mapped, tmp_path / "atlas.db")
     assert X.load_vocabulary(Atlas(db).store) is None  # the map did not build it
@@ -430,6 +394,7 @@ def test_read_only_small_atlas_builds_the_vocabulary_in_memory(mapped, tmp_path)
     assert X.load_vocabulary(atlas.store) is None
 
 
+@pytest.mark.slow  # embeds a store again (multilingual vocabulary or every vector)
 def test_large_atlas_waits_for_embed_to_build_the_vocabulary(mapped, tmp_path, monkeypatch):
     """Above ON_DEMAND_PAPERS a query does not embed the atlas's terms (up to 16,000):
     without `paperatlas embed` its unknown words have no learned terms."""
@@ -441,10 +406,11 @@ def test_large_atlas_waits_for_embed_to_build_the_vocabulary(mapped, tmp_path, m
     assert "wind" in S.candidate_rankings(atlas.store, UNKNOWN_TO_GLOSSARY).translation.split()
 
 
+@pytest.mark.slow  # embeds a store again (multilingual vocabulary or every vector)
 def test_a_vocabulary_stored_before_term_counts_gets_them_without_re_embedding(atlas):
     vocab = X.load_vocabulary(atlas.store, cached=False)
     assert vocab.df is not None and len(vocab.df) == len(vocab.terms)
-    old = X.Vocabulary(vocab.terms, vocab.vectors, vocab.papers, vocab.hubness, vocab.basis)
+    old = X.Vocabulary(vocab.terms, vocab.vectors, vocab.papers, vocab.basis)
     with atlas.store.transaction():
         atlas.store.put_embed_model(
             X.VOCAB_NAME, old.to_bytes(), {"terms": len(old.terms), "papers": old.papers}

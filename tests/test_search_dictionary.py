@@ -220,6 +220,7 @@ def test_vocabulary_keeps_each_terms_paper_count():
     assert again.df is not None and dict(zip(again.terms, again.df.tolist())) == counts
 
 
+@pytest.mark.slow  # reads the whole CC-CEDICT
 def test_names_are_the_surnames_of_the_senses_that_name_a_person():
     assert D.names("高斯") == ("gauss",)  # "Carl Friedrich Gauss (1777-1855), German mathematician"
     assert D.names("欧几里得") == ("euclid",)  # "Euclid of Alexandria (c. 300 BC)"

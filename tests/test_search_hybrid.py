@@ -180,6 +180,7 @@ def test_missing_multilingual_vectors_are_explained(tmp_path):
     assert any("paperatlas embed" in n for n in en.notes)
 
 
+@pytest.mark.slow  # embeds a store again (multilingual vocabulary or every vector)
 def test_an_atlas_without_minilm_vectors_says_how_to_add_them(tmp_path, store):
     """An atlas embedded with one model (`--model`, or an older `embed`) searches without
     the learned fusion's MiniLM list, and says so; `paperatlas embed` computes it."""

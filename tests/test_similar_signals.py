@@ -104,3 +104,38 @@ def test_weights_of_an_atlas_without_the_learned_models():
     # an English text over an atlas of the multilingual model alone still reads its vectors
     assert SS.weights_for("en", ["use-multilingual"])["use-multilingual"] > 0
     assert SS.weights_for("zh", ["use-multilingual"]) == {"use-multilingual": 1.0}
+
+
+def test_a_servers_table_of_every_papers_similar_papers_is_the_ranking_itself(tmp_path, monkeypatch):
+    """precompute_similar works out every paper's similar papers ahead (a server's paper
+    pages look them up): the same ranking as asked for then, used while the vectors are
+    unchanged (an add while serving keeps it), and not made for a store over its size limit."""
+    from paperatlas.search import similar_papers as SP
+
+    st = Store(tmp_path / "atlas.db")
+    with st.transaction():
+        for p in PAPERS:
+            st.insert_paper({k: p[k] for k in ("id", "title", "abstract", "keywords", "area", "decision")})
+    embed_store(st, model="static")
+    clear_cache()
+    expected = {p["id"]: S.similar_ranking(st, text_of(p["id"]), 5, exclude=p["id"])[0] for p in PAPERS}
+    assert SP.precompute_similar(st, 5)
+
+    def not_asked(*args, **kwargs):
+        raise AssertionError("ranked again")
+
+    monkeypatch.setattr(SP, "similar_ranking", not_asked)
+    for pid, ranked in expected.items():
+        assert SP.similar_to_paper(st, pid, text_of(pid), 5) == ranked
+    with pytest.raises(AssertionError, match="ranked again"):  # another depth: not in the table
+        SP.similar_to_paper(st, PAPERS[0]["id"], text_of(PAPERS[0]["id"]), 6)
+    with st.transaction():  # a paper added while serving (no vectors yet): the table stays
+        st.insert_paper({"id": "later", "title": "A later paper", "abstract": PAPERS[0]["abstract"]})
+    assert SP.similar_to_paper(st, PAPERS[1]["id"], text_of(PAPERS[1]["id"]), 5) == expected[PAPERS[1]["id"]]
+    embed_store(st, model="static")  # its vectors: every page ranks afresh
+    with pytest.raises(AssertionError, match="ranked again"):
+        SP.similar_to_paper(st, PAPERS[1]["id"], text_of(PAPERS[1]["id"]), 5)
+    monkeypatch.undo()
+    monkeypatch.setattr(SP, "SIMILAR_TABLE_MAX_PAPERS", len(PAPERS))
+    assert not SP.precompute_similar(st, 5)
+    st.close()

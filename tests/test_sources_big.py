@@ -27,6 +27,7 @@ def _abstract(rng: random.Random) -> str:
     return " ".join(rng.choices(_WORDS, k=rng.randint(40, 90))) + "."
 
 
+@pytest.mark.slow  # reads or writes thousands of records
 def test_a_long_list_of_wrapped_abstracts_reads_every_paragraph_whole(tmp_path):
     rng = random.Random(7)
     papers = [(f"Paper number {i} on sparse graph learning", _abstract(rng)) for i in range(600)]

@@ -199,6 +199,7 @@ _keys = st.sampled_from(
 )
 
 
+@pytest.mark.slow  # property test: hundreds of generated inputs
 @settings(max_examples=300, deadline=None)
 @given(record=st.dictionaries(_keys | st.text(max_size=10), _json, max_size=10))
 def test_property_any_json_object_maps_to_a_paper(record):

@@ -439,6 +439,7 @@ def _render(titles, style, with_body):
     return "\n".join(lines) + "\n"
 
 
+@pytest.mark.slow  # property test: hundreds of generated inputs
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     titles=st.lists(_TITLE, min_size=1, max_size=8, unique_by=lambda t: t.lower()),
@@ -565,6 +566,7 @@ _FRAGMENTS = st.sampled_from(
 )
 
 
+@pytest.mark.slow  # property test: hundreds of generated inputs
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(_FRAGMENTS, min_size=1, max_size=120))
 def test_entry_reader_never_crashes(tmp_path, fragments):

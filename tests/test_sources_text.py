@@ -166,6 +166,7 @@ def _squash(text: str) -> str:
     return re.sub(r"[\s\-\u00ad]", "", text)
 
 
+@pytest.mark.slow  # property test: hundreds of generated inputs
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     paragraphs=st.lists(_paragraph(), min_size=1, max_size=6),
@@ -191,6 +192,7 @@ def test_property_paragraphs_never_dropped_or_merged(tmp_path, paragraphs, heade
             assert _squash(paper.title) in body
 
 
+@pytest.mark.slow  # property test: hundreds of generated inputs
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=st.text())
 def test_property_reader_never_crashes(tmp_path, text):

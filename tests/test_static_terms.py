@@ -73,6 +73,7 @@ def test_vectors_equal_the_vectorizer_times_the_table(model, monkeypatch, sparse
     assert np.allclose(np.linalg.norm(got[:19], axis=1), 1.0)
 
 
+@pytest.mark.slow  # a fresh interpreter, to see what an import loads
 def test_placing_a_short_list_imports_neither_scikit_learn_nor_scipy():
     code = (
         "import sys\n"

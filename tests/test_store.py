@@ -296,3 +296,30 @@ def test_a_papers_rows_are_found_by_its_id_without_a_scan(tmp_path, table):
     ).fetchall()
     assert plan and all("USING" in row[3] and "INDEX" in row[3] for row in plan), plan
     store.close()
+
+
+def test_facts_of_many_papers_in_one_call_are_stored_as_one_by_one(tmp_path):
+    """enrich writes a batch's facts in one statement: the same rows as one call per paper
+    (filter columns lifted, a predicted area's top label, a number JSON cannot write as null)."""
+    facts = {
+        "a": ({"name": "GraphNet", "kind": "method", "has_code": True, "display_title": "G"}, "ta"),
+        "b": ({"predicted_area": {"label": "optimization", "prob": 0.9}, "numbers": [float("inf")]}, "tb"),
+        "c": ({}, "tc"),
+    }
+    tables = []
+    for name, write in (
+        ("one", lambda s: [s.set_facts(pid, f, h, "v") for pid, (f, h) in facts.items()]),
+        ("many", lambda s: s.set_facts_many(((pid, f, h) for pid, (f, h) in facts.items()), "v")),
+    ):
+        s = Store(tmp_path / f"{name}.db")
+        with s.transaction():
+            s.insert_papers([_row(pid) for pid in facts])
+            write(s)
+        tables.append(s.conn.execute("SELECT * FROM facts ORDER BY paper_id").fetchall())
+        s.close()
+    assert [tuple(r) for r in tables[0]] == [tuple(r) for r in tables[1]]
+    assert [tuple(r)[:6] for r in tables[1]] == [
+        ("a", "GraphNet", "method", 1, "G", None),
+        ("b", None, None, 0, None, "optimization"),
+        ("c", None, None, 0, None, None),
+    ]

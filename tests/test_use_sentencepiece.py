@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import struct
 
+import pytest
+
 from paperatlas.embed import use as U
 
 
@@ -32,6 +34,7 @@ def _field(number: int, payload: bytes) -> bytes:
     return _varint(number << 3 | 2) + _varint(len(payload)) + payload
 
 
+@pytest.mark.slow  # parses the multilingual model's whole vocabulary twice
 def test_same_pieces_as_a_plain_parse_of_the_package_model():
     path, _ = U.package_resources()
     with open(path, "rb") as fh:

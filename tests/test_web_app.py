@@ -120,6 +120,7 @@ def test_paper_page_shows_the_card(client):
     assert "protein-" in similar[0]
 
 
+@pytest.mark.slow  # embeds a store again (multilingual vocabulary or every vector)
 def test_paper_page_says_what_embed_adds(client):
     # the fixture atlas holds lsa vectors alone: similar papers are read without MiniLM's
     html = client.get("/papers/protein-03").text

@@ -86,7 +86,7 @@ def test_the_form_shows_the_filters_set(client, path):
 def _cards(html: str) -> dict[str, str]:
     return {
         m.group(1): m.group(0)
-        for m in re.finditer(r'<article class="card" data-paper="([^"]+)">.*?</article>', html, re.S)
+        for m in re.finditer(r'<article class="card[^"]*" data-paper="([^"]+)">.*?</article>', html, re.S)
     }
 
 

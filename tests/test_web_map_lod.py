@@ -215,3 +215,33 @@ def test_topic_page_reads_only_what_it_shows(client, db, monkeypatch):
     assert html.count('class="card"') == 3 and f"3 / {top['size']}" in html
     rep = top["data"].get("representative", [])
     assert asked and len(asked[0]) <= len(rep) + 3  # not the topic's every paper
+
+
+def test_the_whole_maps_data_is_kept_until_the_atlas_changes(db, tmp_path, monkeypatch):
+    import sqlite3
+
+    from fastapi.testclient import TestClient
+
+    from paperatlas.paper import shown_title
+    from paperatlas.web.app import create_app
+
+    mine = tmp_path / "atlas.db"
+    with sqlite3.connect(db) as source, sqlite3.connect(mine) as copy:
+        source.backup(copy)
+    built: list[str] = []
+    from paperatlas.atlas.view import MapReader
+
+    real = MapReader.full_view
+    monkeypatch.setattr(MapReader, "full_view", lambda self: built.append(self.scope) or real(self))
+    with TestClient(create_app(mine), base_url="http://127.0.0.1") as client:
+        first = client.get("/api/map").json()
+        assert client.get("/api/map").json() == first and len(built) == 1  # the kept one
+        renamed, untitled = first["points"][0][5], first["points"][1][5]
+        with sqlite3.connect(mine) as other:  # another process changes the atlas
+            other.execute("UPDATE papers SET title = 'A renamed paper' WHERE id = ?", (renamed,))
+            other.execute("UPDATE papers SET title = '' WHERE id = ?", (untitled,))
+        changed = {p[5]: p for p in client.get("/api/map").json()["points"]}
+        assert len(built) == 2 and changed[renamed][6] == "A renamed paper"
+        # a paper without a title: the one written from its abstract, as everywhere else
+        row = next(Atlas(mine).store.iter_papers(ids=[untitled]))
+        assert changed[untitled][6] == shown_title(row) and changed[untitled][6]

@@ -443,6 +443,7 @@ def _fill(path: str, names: list[str], value: str) -> str:
     return path
 
 
+@pytest.mark.slow  # fuzzes every handler or route with many values
 def test_every_parameter_of_every_route_with_boundary_values(client):
     """Each query and path parameter the app has, one boundary value at a time."""
     routes = _route_parameters(client.app)
@@ -461,6 +462,7 @@ def test_every_parameter_of_every_route_with_boundary_values(client):
                 assert r.status_code < 500, (path, name, value, r.text[:300])
 
 
+@pytest.mark.slow  # fuzzes every handler or route with many values
 @settings(
     max_examples=60,
     deadline=None,

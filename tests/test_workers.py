@@ -61,16 +61,18 @@ def test_workers_are_stopped_when_the_block_fails():
             time.sleep(0.05)
         pids = set(pool._processes)
         raise RuntimeError("a batch failed")
-    started = time.monotonic()
-    assert _wait_gone(pids) == set()
-    assert time.monotonic() - started < 5  # stopped, not waited for (sleep 120)
+    # The deadlines below only bound how long a failure takes to show: on a loaded machine
+    # a stopped process can take seconds to be scheduled and exit, so no clock is asserted.
+    assert _wait_gone(pids, seconds=60) == set()
     # queued futures are cancelled at once; running ones are failed by the pool's manager
     # thread once it sees their workers gone, moments after the block (not at its end).
     # (`wait` would not do: a future cancelled by shutdown is never "notified", so it waits.)
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 60
     while not all(f.cancelled() or f.done() for f in futures) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert all(f.cancelled() or f.done() for f in futures)
+    # stopped, not waited for: no task ran its 120 s sleep to the end
+    assert all(f.cancelled() or f.exception() is not None for f in futures)
 
 
 def test_workers_ignore_ctrl_c_and_finish_normally():

@@ -28,11 +28,13 @@ from paperatlas.results import (
     EnrichReport,
     FactRow,
     Inspection,
+    Kept,
     ListStats,
     Map,
     ModelInfo,
     ModelProgress,
     PaperDetail,
+    PersonalImport,
     QuickStart,
     ReferenceInfo,
     SearchStatus,
@@ -105,12 +107,16 @@ class Atlas:
         enrich: bool = True,
         dry_run: bool = False,
         records: str | None = None,
+        skip_unchanged: bool = False,
     ) -> AddReport:
         """Read files (one path or several) into the store, one transaction per file, then
         extract the facts of every paper still without them (also those an interrupted
         earlier run left); returns an AddReport. `dry_run`: the same report, nothing kept.
         `records`: where a list written by people keeps its papers (`h3`, `li`, `tr`, `br`,
-        `li.pub`; see docs/formats.md), kept with the list for the next add of it."""
+        `li.pub`; see docs/formats.md), kept with the list for the next add of it.
+        `skip_unchanged`: a file whose size, modification time and content are those it had
+        when its list was last added from it, the list unchanged since, is not read again
+        (its report's `not_read`)."""
         from paperatlas.ingest import add_files
 
         if isinstance(paths, (str, os.PathLike)):
@@ -123,6 +129,7 @@ class Atlas:
             progress=progress,
             dry_run=dry_run,
             records=records,
+            skip_unchanged=skip_unchanged,
         )
         if enrich and not dry_run:
             self.enrich(progress=progress)
@@ -227,9 +234,11 @@ class Atlas:
         query: str | None = None,
         query_k: int = 100,
     ) -> int:
-        """Write papers as jsonl|csv|bibtex|markdown (`results.EXPORT_FORMATS`): those
-        `filters` let through, or a collection's liked papers or a search's `query_k` best
-        hits (`query`), narrowed by `filters`; returns how many."""
+        """Write papers as jsonl|csv|bibtex|ris|csl-json|markdown, or as markdown-folder (`out`
+        a folder: one file per paper) (`results.EXPORT_FORMATS`): those `filters` let through,
+        or a collection's liked papers or a search's `query_k` best hits (`query`), narrowed by
+        `filters`; returns how many. BibTeX, RIS, CSL-JSON and the folder carry the papers'
+        notes and tags."""
         from paperatlas.report.export import export_papers
 
         return export_papers(
@@ -449,19 +458,30 @@ class Atlas:
         return SearchStatus(papers, models, vocabulary_built(self.store, papers))
 
     def quick_start(
-        self, paths: PathLike | Iterable[PathLike], list_name: str | None = None, progress: bool = False
+        self,
+        paths: PathLike | Iterable[PathLike],
+        list_name: str | None = None,
+        progress: bool = False,
+        facts_now: int | None = None,
     ) -> QuickStart:
         """The fast steps from files to a searchable atlas (what `paperatlas open` does
         before it serves): add the files, extract the facts of papers without them and
-        embed them with the default model (a table lookup: seconds). Each step does only
-        what is missing, so a rerun on the same files costs next to nothing; the map is
+        embed them with the default model (a table lookup: seconds). `facts_now`: extract
+        the facts only when at most this many papers lack them, else leave them to a later
+        `enrich` (a conference's facts take minutes; keywords and the default model's
+        vectors answer searches without them). Each step does only
+        what is missing, so a rerun on the same files costs next to nothing: a file as its
+        list was last added from is not read again (`add`'s `skip_unchanged`); the map is
         `build_map`'s, the heavier search models `embed_for_search`'s."""
         from paperatlas.embed import DEFAULT_MODEL
 
-        added = self.add(paths, list_name=list_name, progress=progress, enrich=False)
-        enriched = self.enrich(progress=progress)
+        if isinstance(paths, (str, os.PathLike)):
+            paths = [paths]
+        added = self.add(paths, list_name=list_name, progress=progress, enrich=False, skip_unchanged=True)
+        pending = self.store.facts_pending()
+        enriched = self.enrich(progress=progress) if facts_now is None or pending <= facts_now else None
         embedded = self.embed(model=DEFAULT_MODEL, progress=progress, vocabulary=False)
-        return QuickStart(added, enriched, embedded)
+        return QuickStart(added, enriched, embedded, 0 if enriched is not None else pending)
 
     def map_is_current(self, list_name: str | None = None) -> bool:
         """Whether the stored map of a list (all papers when None) is that of its papers
@@ -478,12 +498,15 @@ class Atlas:
         offset: int = 0,
         filters: Filters = ALL_PAPERS,
         method: str = "auto",
+        exact: bool = False,
     ) -> SearchResult:
         """Keywords and meaning together (any language), among the papers `filters` let
-        through; `method` = auto | keyword | semantic."""
-        from paperatlas.search import search
+        through; `method` = auto | keyword | semantic. Misspelt words are searched as the
+        atlas's nearest words (`SearchResult.corrected` says so) unless `exact`."""
+        from paperatlas.search import SearchConfig, search
 
-        return search(self.store, query, k=k, offset=offset, filters=filters, method=method)
+        config = SearchConfig(spelling=not exact)
+        return search(self.store, query, k=k, offset=offset, filters=filters, method=method, config=config)
 
     def similar(
         self,
@@ -603,6 +626,113 @@ class Atlas:
         for name, _, value in self.store.marks():
             counts.setdefault(name, [0, 0])[0 if value > 0 else 1] += 1
         return [Collection(name, liked, disliked) for name, (liked, disliked) in sorted(counts.items())]
+
+    # -- what a person keeps: triage state, notes, tags (store/kept.py) ----------------------
+    def _full_ids(self, ids: Iterable[str]) -> list[str]:
+        """Full ids for ids or unique prefixes as typed; PaperatlasError naming the unknown."""
+        from paperatlas.errors import PaperatlasError
+
+        wanted = [str(i).strip() for i in ids if str(i).strip()]
+        if not wanted:
+            raise PaperatlasError("no paper ids given")
+        found = {typed: self.store.resolve_id(typed) for typed in wanted}
+        unknown = [typed for typed, full in found.items() if full is None]
+        if unknown:
+            raise PaperatlasError(
+                f"unknown or ambiguous paper id{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}"
+            )
+        return list(dict.fromkeys(full for full in found.values() if full is not None))
+
+    def set_state(self, ids: Iterable[str], state: str | None) -> list[str]:
+        """Mark papers read, skipped or saved for later (None: no state); returns their full ids."""
+        from paperatlas.store.kept import check_state
+
+        if state is not None:
+            check_state(state)
+        self.store.require_writable("mark papers")
+        full = self._full_ids(ids)
+        with self.store.transaction(fill_keys=False):
+            for pid in full:
+                self.store.set_state(pid, state)
+        return full
+
+    def set_note(self, paper_id: str, note: str) -> str:
+        """Write a paper's Markdown note ('' removes it); returns its full id. A note over
+        store.kept.MAX_NOTE characters or with control characters is refused."""
+        from paperatlas.store.kept import clean_note
+
+        note = clean_note(note)
+        self.store.require_writable("write a note")
+        (full,) = self._full_ids([paper_id])
+        with self.store.transaction(fill_keys=False):
+            self.store.set_note(full, note)
+        return full
+
+    def tag(self, ids: Iterable[str], tags: Iterable[str]) -> list[str]:
+        """Tag papers; returns their full ids. Tags are cleaned (store.kept.clean_tag:
+        lower case, no spaces); a tag that cannot be one is refused and nothing written."""
+        from paperatlas.store.kept import clean_tag
+
+        cleaned = [clean_tag(t) for t in tags]
+        self.store.require_writable("tag papers")
+        full = self._full_ids(ids)
+        with self.store.transaction(fill_keys=False):
+            for pid in full:
+                self.store.add_tags(pid, cleaned)
+        return full
+
+    def untag(self, ids: Iterable[str], tags: Iterable[str]) -> list[str]:
+        """Take tags off papers; returns the full ids that had one of them."""
+        from paperatlas.store.kept import clean_tag
+
+        cleaned = [clean_tag(t) for t in tags]
+        self.store.require_writable("untag papers")
+        full = self._full_ids(ids)
+        with self.store.transaction(fill_keys=False):
+            return [pid for pid in full if self.store.remove_tags(pid, cleaned)]
+
+    def kept(self, ids: Iterable[str]) -> dict[str, Kept]:
+        """Per paper id that has anything kept: its state, note and tags (one query for all)."""
+        return {
+            pid: Kept(state, note, tuple(tags))
+            for pid, (state, note, tags) in self.store.kept_for(ids).items()
+        }
+
+    def ids_in_state(self, state: str) -> list[str]:
+        """The ids of the papers in a state (read | skipped | saved), most recently marked first."""
+        return self.store.ids_in_state(state)
+
+    def state_counts(self) -> dict[str, int]:
+        """state -> how many papers are in it."""
+        return self.store.state_counts()
+
+    def ids_with_tag(self, tag: str) -> list[str]:
+        """The ids of the papers that carry a tag, most recently tagged first."""
+        return self.store.ids_with_tag(tag)
+
+    def tag_counts(self) -> dict[str, int]:
+        """tag -> how many papers carry it, most used first."""
+        return self.store.tag_counts()
+
+    def export_personal(self, path: PathLike) -> dict[str, int]:
+        """Write every mark, state, note and tag to one JSON file (docs/formats.md); returns rows per kind."""
+        from paperatlas.store.personal_file import write_personal
+
+        return write_personal(self.store, Path(path))
+
+    def import_personal(self, path: PathLike) -> PersonalImport:
+        """Merge a personal-data file into the atlas (one transaction; a bad file is an
+        InputError and nothing is written)."""
+        from paperatlas.errors import InputError, PaperatlasError
+        from paperatlas.store.personal_file import read_personal, restore_personal
+
+        data = read_personal(Path(path))
+        self.store.require_writable("import personal data")
+        try:
+            report = restore_personal(self.store, data)
+        except PaperatlasError as exc:  # a note merged with the atlas's own past the limit
+            raise InputError(path, str(exc)) from None
+        return PersonalImport(report.marks, report.states, report.notes, report.tags, report.marks_missing)
 
     def recommend(
         self,
@@ -759,6 +889,12 @@ class Atlas:
 
         return map_reader(self.store, scope)
 
+    def collection_members(self, collection: str = "likes") -> list[str]:
+        """The ids of the papers liked in a collection, most recently liked first."""
+        from paperatlas.recommend import liked_ids
+
+        return list(reversed(liked_ids(self.store, collection)))
+
     def liked_ids(self, collection: str = "likes") -> set[str]:
         """The ids of the papers liked (not disliked) in a collection."""
         from paperatlas.recommend import liked_ids
@@ -776,10 +912,10 @@ class Atlas:
     def similar_papers(self, paper: Mapping[str, Any], k: int = 10) -> list[dict[str, Any]]:
         """The k papers most like a stored paper (as `similar` ranks them), as rows."""
         from paperatlas.embed import embedding_text
-        from paperatlas.search import similar_ranking
+        from paperatlas.search import similar_to_paper
 
         text = embedding_text(paper.get("title"), paper.get("abstract"))
-        ranked, _ = similar_ranking(self.store, text, k, exclude=paper["id"])
+        ranked = similar_to_paper(self.store, paper["id"], text, k)
         rows = {r["id"]: r for r in self.store.iter_papers(ids=[pid for pid, _ in ranked])}
         return [rows[pid] for pid, _ in ranked if pid in rows]
 
@@ -790,13 +926,17 @@ class Atlas:
 
         return missing_models(self.store)
 
-    def preload(self) -> None:
-        """Read now what a server's first queries would wait for (postings, Chinese terms)."""
+    def preload(self, similar: int | None = None) -> None:
+        """Read now what a server's first queries would wait for (postings, Chinese terms),
+        and with `similar`, every paper's `similar` most similar papers (what
+        `similar_papers(paper, k=similar)` then looks up, while the vectors are unchanged)."""
         from contextlib import suppress
 
         from paperatlas.errors import PaperatlasError
-        from paperatlas.search import keyword, search
+        from paperatlas.search import keyword, precompute_similar, search
 
         keyword.preload(self.store)
         with suppress(PaperatlasError):  # no vectors yet: no cross-lingual terms to load
             search(self.store, "预热", k=1)  # what a first Chinese query would load (seconds)
+        if similar:
+            precompute_similar(self.store, similar)

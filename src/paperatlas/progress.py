@@ -7,7 +7,11 @@ whether a bar is shown. rich is imported only when a bar is shown.
 The time left is the pace over all the work done so far (`time_left`), not rich's own
 estimate: rich measures the pace over the last 30 s of updates, and a stage whose worker
 processes first load a model hands in a window of batches at once after a slow start, so
-rich read that burst as the pace and showed seconds where minutes remained.
+rich read that burst as the pace and showed seconds where minutes remained. A stage whose
+workers compute ahead of what this process finishes (enrich: the workers extract, this
+process predicts areas and writes) passes `ready`, `own_seconds` and, once its PoolPace
+knows, `pool_left` and `batch` with each update, and its time left is that of the slower
+of the two (`two_stage_time_left`).
 """
 
 from __future__ import annotations
@@ -66,6 +70,71 @@ def time_left(
     return elapsed * left / done
 
 
+def two_stage_time_left(
+    elapsed: float | None,
+    done: float,
+    total: float | None,
+    first: tuple[float, float] | None,
+    ready: float,
+    own_seconds: float,
+    pool_left: float | None = None,
+    batch: float = 0,
+) -> float | None:
+    """Seconds left of a stage whose units go through two hands: worker processes compute
+    them (`ready` of `total` computed so far, taken ahead of this process) and this
+    process then finishes each (`own_seconds` spent on the `done` units it finished:
+    predicting, writing). The stage ends when the slower hand does: this process's own
+    part left at its own pace, or the workers' part (`pool_left`, PoolPace's seconds until
+    their last batch is back, plus this process's part of that `batch`; before PoolPace
+    knows, `time_left` on `ready`, `first` = (elapsed, ready) when the first units came
+    in). Near the end the workers are nearly done and mostly this process's part is left:
+    the pace of the two together read the last batches as several times longer."""
+    if not elapsed or not done or total is None:
+        return None
+    left = max(0.0, total - done)
+    own_pace = own_seconds / done
+    if pool_left is not None:
+        workers = pool_left + own_pace * min(batch, left)
+    else:
+        workers = time_left(elapsed, ready, total, first) or 0.0
+    return max(workers, own_pace * left)
+
+
+class PoolPace:
+    """When a pool of `workers` processes, each taking the next of `batches` batches as it
+    comes free, will have computed them all, from when each batch came back (`done`).
+
+    A batch came back `per` seconds (the mean of what the batches took) after the one
+    whose end freed its worker: the k-th result's batch started at the (k - workers)-th
+    result (the pool is kept fed). So the batches in flight started at the last
+    `workers` results, and those not started yet go to whichever worker comes free
+    first. At the end only the last batches are in flight, most of their time already
+    spent: the pace in papers per second read them as a whole batch's time each."""
+
+    def __init__(self, workers: int, batches: int) -> None:
+        self.workers, self.batches = max(1, workers), batches
+        self.ends: list[float] = []  # when each result came back (a callback's thread appends)
+
+    def done(self, at: float) -> None:
+        self.ends.append(at)
+
+    def seconds_left(self, now: float) -> float | None:
+        """Seconds until the last batch comes back; None until one batch's time is known."""
+        ends = sorted(self.ends)
+        n, w = len(ends), self.workers
+        left = self.batches - n
+        if left <= 0:
+            return 0.0
+        if n <= w:
+            return None  # the first results also hold the workers' start (a model loading)
+        per = sum(ends[k] - ends[k - w] for k in range(w, n)) / (n - w)
+        # the i-th batch still out comes back `per` after the one whose end let it start
+        finish: list[float] = []
+        for i in range(left):
+            finish.append(max(now, ends[n - w + i] + per) if i < w else finish[i - w] + per)
+        return max(finish) - now
+
+
 def _average_time_left_column() -> Any:
     """A rich column showing `time_left` as H:MM:SS (rich imported here, with the bar)."""
     from rich.progress import ProgressColumn, Task
@@ -74,13 +143,40 @@ def _average_time_left_column() -> Any:
     class AverageTimeLeftColumn(ProgressColumn):
         def __init__(self) -> None:
             super().__init__()
-            self.first: dict[Any, tuple[float, float]] = {}  # per task: when its first units came in
+            # per task: when its first units came in (elapsed, done, ready)
+            self.first: dict[Any, tuple[float, float, float]] = {}
+            # per task: the last update's pool_left and how far along it came (elapsed)
+            self.pool: dict[Any, tuple[tuple[float, float], float]] = {}
+
+        def _pool_left(self, task: Task) -> float | None:
+            """The workers' seconds left as of the last update, less the time since."""
+            given = task.fields.get("pool_left")
+            if given is None or task.elapsed is None:
+                return None
+            seen = self.pool.get(task.id)
+            if seen is None or seen[0] != (given, task.completed):
+                seen = self.pool[task.id] = ((given, task.completed), task.elapsed)
+            return float(max(0.0, given - (task.elapsed - seen[1])))
 
         def render(self, task: Task) -> Text:
             elapsed = task.elapsed
+            ready = task.fields.get("ready")  # a stage of two hands (two_stage_time_left)
             if task.completed and elapsed is not None:
-                self.first.setdefault(task.id, (elapsed, task.completed))
-            seconds = time_left(elapsed, task.completed, task.total, self.first.get(task.id))
+                self.first.setdefault(task.id, (elapsed, task.completed, ready or 0.0))
+            first = self.first.get(task.id)
+            if ready is not None:
+                seconds = two_stage_time_left(
+                    elapsed,
+                    task.completed,
+                    task.total,
+                    None if first is None else (first[0], first[2]),
+                    ready,
+                    task.fields.get("own_seconds", 0.0),
+                    self._pool_left(task),
+                    task.fields.get("batch", 0),
+                )
+            else:
+                seconds = time_left(elapsed, task.completed, task.total, None if first is None else first[:2])
             if seconds is None:
                 return Text("-:--:--", style="progress.remaining")
             minutes, secs = divmod(round(seconds), 60)

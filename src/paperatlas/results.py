@@ -202,6 +202,28 @@ class Collection:
 
 
 @dataclass(frozen=True)
+class Kept:
+    """What a person keeps about one paper: its triage state (read | skipped | saved, or
+    None), its Markdown note ('' for none) and its tags."""
+
+    state: str | None = None
+    note: str = ""
+    tags: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class PersonalImport:
+    """What `Atlas.import_personal` wrote: rows per kind, and the marks left out because
+    this atlas does not hold their papers."""
+
+    marks: int
+    states: int
+    notes: int
+    tags: int
+    marks_missing: int
+
+
+@dataclass(frozen=True)
 class ReferenceInfo:
     """A reference: the big list other lists are placed on."""
 
@@ -278,11 +300,13 @@ class SearchStatus:
 @dataclass(frozen=True)
 class QuickStart:
     """What `Atlas.quick_start` did: the files added, the facts and the fast model's
-    vectors (each a report of only what was missing)."""
+    vectors (each a report of only what was missing). `enriched` is None when the facts
+    were left for later (more papers lacked them than `facts_now`: `facts_pending` of them)."""
 
     added: AddReport
-    enriched: EnrichReport
+    enriched: EnrichReport | None
     embedded: EmbedReport
+    facts_pending: int = 0
 
 
 __all__ = [
@@ -301,11 +325,13 @@ __all__ = [
     "FileReport",
     "Hit",
     "Inspection",
+    "Kept",
     "ListStats",
     "Map",
     "ModelInfo",
     "ModelProgress",
     "PaperDetail",
+    "PersonalImport",
     "Pick",
     "QuickStart",
     "Recommendations",

@@ -20,7 +20,7 @@ def map_view(stored: dict[str, Any], store=None) -> dict[str, Any]:
     ids = [a["paper_id"] for a in stored["assignments"]]
     titles: dict[str, tuple[str, str]] = {}
     if store is not None:
-        for row in store.iter_papers(ids=ids):
+        for row in store.title_rows(ids):
             titles[row["id"]] = (shown_title(row), row.get("name") or "")
     meta = {k: v for k, v in stored["meta"].items() if k != "confidence"}
     layer = field = None

@@ -18,6 +18,7 @@ from paperatlas.cli import find  # noqa: F401  search, similar
 from paperatlas.cli import maps  # noqa: F401  map, serve
 from paperatlas.cli import reference  # noqa: F401  reference ls/build/use
 from paperatlas.cli import curate  # noqa: F401  like, dislike, unlike, collections, recommend, digest, compare
+from paperatlas.cli import keep  # noqa: F401  mark, tag, untag, tags, note, personal export/import
 from paperatlas.cli import llm  # noqa: F401  llm summarize/title/title-en
 
 # isort: on

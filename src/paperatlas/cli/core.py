@@ -461,7 +461,9 @@ def export(
         typer.Option(
             "--format",
             "-f",
-            help="jsonl | csv | bibtex | markdown. In csv a text cell starting with "
+            help="jsonl | csv | bibtex | ris | csl-json | markdown | markdown-folder (one .md file "
+            "per paper with YAML front matter, for Obsidian: --output names the folder). BibTeX, RIS, "
+            "CSL-JSON and the folder carry your notes and tags. In csv a text cell starting with "
             "= + - @ (a spreadsheet formula) is written with a leading '.",
         ),
     ] = "jsonl",
@@ -488,12 +490,23 @@ def export(
     db: DbOption = None,
 ) -> None:
     """Export papers (all, those the filters let through, a collection or a search result,
-    narrowed by the filters) as JSON Lines, CSV, BibTeX or Markdown."""
+    narrowed by the filters) as JSON Lines, CSV, BibTeX, RIS, CSL-JSON, Markdown, or a folder
+    of Markdown files."""
     from paperatlas.results import EXPORT_FORMATS
 
     if fmt not in EXPORT_FORMATS:
         raise UserError(f"unknown format '{fmt}' (choose from {', '.join(EXPORT_FORMATS)})")
-    check_output(output, "--output")
+    if fmt == "markdown-folder":
+        if output is None:
+            raise UserError(
+                "--format markdown-folder writes one file per paper: name the folder with --output"
+            )
+        if output.exists() and not output.is_dir():
+            raise UserError(f"--output {output}: is a file; markdown-folder writes into a folder")
+        # an existing folder must be writable; a new one is made in a parent that is
+        check_output(output / "paper.md" if output.is_dir() else output, "--output")
+    else:
+        check_output(output, "--output")
     atlas = open_atlas(db)
     require_list(atlas, list_name)
     filters = filters_of_options(list_name, area, kind, decision, has_code, tag, state)

@@ -51,13 +51,19 @@ def search_command(
     mode: Annotated[
         str, typer.Option("--mode", help="auto (keywords + meaning), keyword, or semantic.")
     ] = "auto",
+    exact: Annotated[
+        bool, typer.Option("--exact", help="Search the words as typed: no spelling correction.")
+    ] = False,
     as_json: JsonOption = False,
     db: DbOption = None,
 ) -> None:
-    """Search by keywords and meaning together; Chinese and other languages work too."""
+    """Search by keywords and meaning together; Chinese and other languages work too.
+    Misspelt words are searched as the atlas's nearest words (the output says so; --exact
+    turns that off); an arXiv id, DOI, OpenReview id or a paper's exact title shows that
+    paper first."""
     filters = filters_of_options(list_name, area, kind, decision, has_code, tag, state)
     atlas = open_atlas(db)
-    result = atlas.search(query, k=k, offset=offset, filters=filters, method=mode)
+    result = atlas.search(query, k=k, offset=offset, filters=filters, method=mode, exact=exact)
     _show(result, as_json)
 
 
@@ -115,6 +121,11 @@ def _show(result: SearchResult, as_json: bool) -> None:
         return
     for note in result.notes:
         err_console.print(Text(f"note: {note}", style="yellow"))
+    if result.corrected:
+        console.print(Text(f"showing results for “{_shorten(result.corrected)}” (as typed: --exact)"))
+    if result.identified_by and result.offset == 0:
+        how = result.identified_by
+        console.print(Text(f"the query is the {how} of {', '.join(result.identified)}: shown first"))
     if not result.hits:
         console.print(
             Text("No results." if result.total == 0 else f"No results on this page ({result.total} in all).")

@@ -1,9 +1,11 @@
 """`paperatlas open FILE...`: from paper lists to an atlas open in the browser, in one
 command (see cli/__init__.py).
 
-The fast steps run here (`Atlas.quick_start`: add, facts, the default model's vectors),
-then the web app serves at once while `paperatlas map` and `paperatlas embed` (the heavier
-search models) run one after the other in background processes tied to this one
+The fast steps run here (`Atlas.quick_start`: add, facts, the default model's vectors; the
+facts of more than FACTS_BEFORE_SERVING papers are left to the background), then the web
+app serves at once while `paperatlas enrich` (those facts), `paperatlas map` and
+`paperatlas embed` (the heavier search models) run one after the other in background
+processes tied to this one
 (workers.tied_subprocess): they end with the server, however the server ends, and what
 they finished stays for the next `open`, `map` or `embed` to resume from."""
 
@@ -30,9 +32,15 @@ from paperatlas.cli.common import (
     open_atlas,
     plural,
 )
+from paperatlas.results import QuickStart
 from paperatlas.workers import stop_subprocess, tied_subprocess
 
 BROWSER_DELAY = 1.0  # seconds after the server starts listening: its first page is ready
+# papers lacking facts that are extracted before serving (in one process, well under a
+# minute); more (a conference: minutes) are extracted in the background, keywords and the
+# fast model answering searches meanwhile
+FACTS_BEFORE_SERVING = 2000
+MAP_STEP = ["map", "--topics", "0"]
 
 
 @app.command("open")
@@ -57,17 +65,26 @@ def open_command(
 
     Adds the files, extracts facts and computes the fast model's vectors, then serves at
     once: search answers with keywords and the fast model while the map, the heavier
-    search models and the terms for Chinese queries are computed in the background (the
-    search page says what answers now and how long until the rest). A rerun skips every
-    finished step. Serves on 127.0.0.1 only; Ctrl+C stops the server and the background
-    work (kept for the next run)."""
+    search models and the terms for Chinese queries (and the facts, past 2,000 papers
+    without them) are computed in the background (the search page says what answers now
+    and how long until the rest). A rerun skips every finished step, and does not read
+    again a file that is as it was when its list was last added from it (same size,
+    modification time and content). Serves on 127.0.0.1 only; Ctrl+C stops the server and
+    the background work (kept for the next run)."""
     from paperatlas.web import server
 
     sock = server.listen("127.0.0.1", port)  # a busy port stops here, before any work
     try:
         atlas = open_atlas(db, create=True)
         progress = sys.stderr.isatty()
-        done = atlas.quick_start(files, list_name=list_name, progress=progress)
+        done = atlas.quick_start(
+            files, list_name=list_name, progress=progress, facts_now=FACTS_BEFORE_SERVING
+        )
+        for unread in (f for f in done.added.files if f.not_read):
+            console.print(
+                Text(f"{unread.path}: as when it was last added to '{unread.list_name}', not read again"),
+                soft_wrap=True,
+            )
         for error in done.added.errors:
             err_console.print(
                 Text(f"error: {one_line(error)} (nothing from this file was stored)"), style="bold red"
@@ -79,23 +96,29 @@ def open_command(
                 + ("see the errors above" if done.added.errors else "the files hold none")
             )
         path = atlas.path.resolve()
+        facts = (
+            f"facts of {done.enriched.enriched} extracted"
+            if done.enriched is not None
+            else f"facts of {done.facts_pending} to extract in the background"
+        )
         console.print(
             Text(
-                f"{plural(status.papers, 'paper')} ({done.added.added} new); "
-                f"facts of {done.enriched.enriched} extracted, "
+                f"{plural(status.papers, 'paper')} ({done.added.added} new); {facts}, "
                 f"vectors of {done.embedded.embedded} computed ({done.embedded.model})"
             ),
             soft_wrap=True,
         )
-        background = [] if atlas.map_is_current() else [["map", "--topics", "0"]]
-        if status.pending:
-            background.append(["embed"])
+        background = background_steps(done, atlas.map_is_current(), status.pending)
         atlas.close()
     except BaseException:
         sock.close()
         raise
     url = f"http://127.0.0.1:{sock.getsockname()[1]}/"
-    later = (["the map"] if ["map", "--topics", "0"] in background else []) + status.pending
+    later = (
+        (["the facts"] if ["enrich"] in background else [])
+        + (["the map"] if MAP_STEP in background else [])
+        + status.pending
+    )
     console.print(
         Text(
             f"paperatlas: serving {path} at {url}  (search answers now; "
@@ -115,6 +138,17 @@ def open_command(
     finally:
         if steps is not None:
             steps.stop()
+
+
+def background_steps(done: QuickStart, map_current: bool, pending: list[str]) -> list[list[str]]:
+    """The commands left for the background, in order: the facts `quick_start` left (the
+    map's labels read them), the map, then the heavier search models."""
+    steps = [] if done.enriched is not None else [["enrich"]]
+    if not map_current:
+        steps.append(MAP_STEP)
+    if pending:
+        steps.append(["embed"])
+    return steps
 
 
 class _Background:

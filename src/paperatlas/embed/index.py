@@ -3,7 +3,8 @@
 Exact search is a single matrix-vector product: at 20k papers it takes about a millisecond
 and is always right, so it is used below `ANN_THRESHOLD` vectors. (Search reads 200-deep
 lists: at 15,602 papers the graph's lists miss 6% of the exact use-multilingual list, and
-settings that miss under 1% cost as much as the scan; docs/bench/search.md, stop 13.)
+settings that miss under 1% cost as much as the scan; docs/bench/search.md, "ANN for
+query-time lists".)
 Above it, a usearch HNSW graph is persisted next to the store (`<db>.<model>.usearch`,
 with a `.json` sidecar that maps graph keys to paper ids and text hashes) and kept in step
 with the store incrementally: new vectors are added, vectors of deleted or re-embedded
@@ -39,12 +40,13 @@ ANN_THRESHOLD = int(os.environ.get("PAPERATLAS_ANN_THRESHOLD", "200000"))
 # Candidates a graph query explores at least, whatever k: search asks for 200-deep lists,
 # which explore 200 anyway; a "more like this" list of 10 at the graph's saved 96 found
 # 86% of the exact 10 nearest at 1M papers, at 200 94% for ~1-4 ms more (docs/bench/scale.md,
-# stop 14). A query-time setting: the saved graph is unchanged.
+# "search and similar at 1M"). A query-time setting: the saved graph is unchanged.
 MIN_SEARCH_EXPANSION = 200
 # How a graph is built (usearch HNSW): links per node, candidates explored per insertion,
 # and the stored scalar type. A saved graph built otherwise is rebuilt, not reused
 # (`AnnIndex.load`). Chosen by build time and recall@10 against exact search at 100k
-# static vectors (benchmarks/ann_params.py; docs/bench/scale.md, stop 16): expansion_add
+# static vectors (benchmarks/ann_params.py; docs/bench/scale.md, "static embed and ANN build
+# at 1M"): expansion_add
 # 48 builds with 24% less CPU than 64 for recall@10 0.980 against 0.984; 32 lost 0.017,
 # i8 0.10.
 CONNECTIVITY = 16

@@ -218,7 +218,7 @@ class _TermCodes:
     """The vocabulary's words and word pairs as numbers, so a batch of texts is counted with
     one dictionary look-up per word of each text and array operations for the rest: no pair
     string is built or hashed (that and the per-term Python loop were ~3/4 of embedding a
-    store; docs/bench/scale.md, stop 16). The counts come out as `_counts` gives them: every
+    store; docs/bench/scale.md, "static embed and ANN build at 1M"). The counts come out as `_counts` gives them: every
     known word of a text in text order, then every known pair, each term at its first
     occurrence, so the sparse sums run in the same order and the vectors are identical."""
 

@@ -148,7 +148,7 @@ def term_analyzer(ngram_max: int = 2, stop_words: frozenset[str] | None = None) 
 
     def analyze(text: str) -> list[str]:
         # filterfalse and map(" ".join, zip(...)) loop in C: a per-word Python expression
-        # was most of the static model's time (docs/bench/scale.md, stop 16)
+        # was most of the static model's time (docs/bench/scale.md, "static embed and ANN build at 1M")
         words = list(filterfalse(stop.__contains__, words_of(text)))
         terms = list(words)
         for n in range(2, min(ngram_max, len(words)) + 1):

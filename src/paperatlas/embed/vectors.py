@@ -167,7 +167,7 @@ def _worker_count(cls, todo: int, threads: int | None) -> int:
     about twice as fast as one copy with a thread per core (all-MiniLM-L6-v2 int8 on 2
     cores: 31 against 15 papers/s, docs/bench/scale.md). A table-lookup model (static)
     does the same from TABLE_PARALLEL_FROM papers: cutting the texts into terms is Python,
-    one core's work per process, while this process reads, hashes and writes (stop 16). A
+    one core's work per process, while this process reads, hashes and writes. A
     caller that sets `threads` and a model fit on the store stay in this process."""
     if threads is not None or cls.per_store:
         return 1

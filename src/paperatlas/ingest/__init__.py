@@ -39,7 +39,7 @@ from typing import Any, TypeVar
 
 from paperatlas.errors import InputError, PaperatlasError
 from paperatlas.identifiers import find_identifiers
-from paperatlas.ingest import dedup
+from paperatlas.ingest import dedup, unchanged
 from paperatlas.ingest.prepare import Prepared, read_batches, versions
 from paperatlas.ingest.report import EntryStats, has_text
 from paperatlas.paper import Paper, normalise_text, paper_id
@@ -104,6 +104,7 @@ class FileReport:
     stats: EntryStats = field(default_factory=EntryStats)  # fields the papers carry
     skips: ReadReport = field(default_factory=ReadReport)  # format, skips by reason
     error: str | None = None
+    not_read: bool = False  # the file and its list were as its last add left them (skip_unchanged)
     # a folder: the same counts per file inside it (file path -> EntryStats), in read order
     files: dict[str, EntryStats] = field(default_factory=dict)
 
@@ -168,12 +169,15 @@ def add_files(
     progress: bool = False,
     dry_run: bool = False,
     records: str | None = None,
+    skip_unchanged: bool = False,
 ) -> AddReport:
     """Add each file (one transaction each). A file that fails is rolled back and its
     error recorded; the others still go in. KeyboardInterrupt rolls back and re-raises.
     `dry_run`: each file is imported as usual (same counts) and then rolled back.
     `records`: where a list written by people keeps its records (`sources.finder`), kept
-    with the list; without it, the pattern the list was last added with, if any."""
+    with the list; without it, the pattern the list was last added with, if any.
+    `skip_unchanged`: a file that is the one its list was last added from, the list as
+    that add left it, is not read again (`not_read` in its report; ingest/unchanged.py)."""
     report = AddReport()
     bar = _Progress() if progress else None
     with store.page_cache(ADD_CACHE_KIB):
@@ -181,9 +185,19 @@ def add_files(
             for path in map(Path, paths):
                 file_report = FileReport(file_name(path), list_name or default_list_name(path))
                 report.files.append(file_report)
+                seen = unchanged.fingerprint(path, records or store.list_records(file_report.list_name))
+                if (
+                    skip_unchanged
+                    and seen is not None
+                    and unchanged.is_unchanged(store, file_report.list_name, seen)
+                ):
+                    file_report.not_read = True
+                    continue
                 try:
                     with store.transaction():
                         _Import(store, path, file_report, bar, records).run()
+                        if seen is not None:
+                            unchanged.remember(store, file_report.list_name, seen)
                         if dry_run:
                             raise _DryRun
                 except _DryRun:
@@ -736,8 +750,8 @@ class _Record:
     def title_key(self) -> str | None:
         return title_key(self.paper.title)
 
-    @property
-    def paper_id(self) -> str:
+    @cached_property
+    def paper_id(self) -> str:  # (asked several times per record; a hash of its text)
         return paper_id(self.paper)
 
     @property

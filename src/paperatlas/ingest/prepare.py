@@ -39,11 +39,11 @@ from paperatlas.errors import PaperatlasError
 from paperatlas.ingest.report import has_text
 from paperatlas.paper import Paper, normalise_text
 from paperatlas.sources import read
-from paperatlas.sources._io import fraction_read
+from paperatlas.sources._io import fraction_read, text_size
 from paperatlas.sources.report import ReadReport
 from paperatlas.store.database import JSON_COLUMNS
 
-WORKER_MIN_BYTES = 4 * 1024 * 1024  # a file smaller than this on disk is read in-process
+WORKER_MIN_BYTES = 4 * 1024 * 1024  # a file of less text than this (unzipped) is read in-process
 _ENV = "PAPERATLAS_ADD_WORKER"  # "0": never a child process, "1": always (for a file)
 _DEPTH = 4  # batches read ahead of the writer (each ~2 MB pickled)
 _HEADER = struct.Struct("<Q")
@@ -128,7 +128,7 @@ def use_worker(path: Path) -> bool:
     try:
         if not path.is_file():
             return False
-        size = path.stat().st_size
+        size = text_size(path)  # a gzip list is read unzipped: 1 MB on disk can hold 20 MB of records
     except OSError:
         return False
     return setting == "1" or size >= WORKER_MIN_BYTES

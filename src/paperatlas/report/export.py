@@ -1,9 +1,12 @@
-"""Write selected papers as JSON Lines, CSV, BibTeX or Markdown.
+"""Write selected papers as JSON Lines, CSV, BibTeX, RIS, CSL-JSON, Markdown, or a folder of
+one Markdown file per paper (report/markdown_folder.py).
 
 `export_papers(store, fmt, out, filters, ids=None, collection=None, query=None)` selects
 papers like `Atlas.papers` (`Filters`), by an explicit id sequence (`ids`, in that order),
-a collection's likes or a search's hits, and writes them to a path or an open text file.
-Returns the number written.
+a collection's likes or a search's hits, and writes them to a path or an open text file (the
+folder format: to a folder). Returns the number written. Each paper carries what the person
+keeps about it (`kept`: state, note, tags), which BibTeX, RIS, CSL-JSON and the folder write
+out.
 """
 
 from __future__ import annotations
@@ -21,8 +24,9 @@ from paperatlas.enrich.areas import area_label, top3_text
 from paperatlas.filters import ALL_PAPERS, Filters
 from paperatlas.paper import finite, json_text, shown_title
 from paperatlas.report.links import paper_url, safe_url
+from paperatlas.report.reference_formats import keywords_and_tags
 
-FORMATS = ("jsonl", "csv", "bibtex", "markdown")
+FORMATS = ("jsonl", "csv", "bibtex", "ris", "csl-json", "markdown", "markdown-folder")
 _CSV_COLUMNS = (
     "id",
     "title",
@@ -77,6 +81,12 @@ def export_papers(
         ids = _chosen_ids(store, ids, collection, query, query_k, filters)
         filters = ALL_PAPERS
     papers = _selected(store, ids, filters)
+    if fmt == "markdown-folder":
+        from paperatlas.report.markdown_folder import write_folder
+
+        if not isinstance(out, (str, os.PathLike)):
+            raise PaperatlasError("the markdown-folder export writes to a folder: name one (--output DIR)")
+        return write_folder(papers, out)
     with _opened(out) as fh:
         return writer(papers, fh)
 
@@ -124,12 +134,16 @@ def _selected(store, ids, filters: Filters) -> Iterator[dict[str, Any]]:
     for page in pages:
         page_ids = [p["id"] for p in page]
         facts = store.facts_for(page_ids)
+        kept = store.kept_for(page_ids)
         for paper in page:
             for column in _FACT_COLUMNS:  # iter_papers adds these from facts; facts has them all
                 paper.pop(column, None)
             paper["lists"] = store.lists_of(paper["id"])
             paper["facts"] = facts.get(paper["id"], {})
             paper.update(topics(paper["id"]))
+            if paper["id"] in kept:
+                state, note, tags = kept[paper["id"]]
+                paper["kept"] = {"state": state, "note": note, "tags": tags}
             yield paper
 
 
@@ -563,11 +577,15 @@ def bibtex_entry(paper: dict[str, Any], key: str) -> str:
         fields.append(("url", _url_field(url)))
     if abstract.strip():
         fields.append(("abstract", bibtex_escape(abstract)))
-    if paper.get("keywords"):
-        fields.append(("keywords", bibtex_escape(", ".join(paper["keywords"]))))
+    kept = paper.get("kept") or {}
+    keywords = keywords_and_tags(paper)
+    if keywords:
+        fields.append(("keywords", bibtex_escape(", ".join(keywords))))
     notes = [str(paper["decision"])] if paper.get("decision") else []
     if not abstract.strip():
         notes.append("title only")
+    if kept.get("note"):
+        notes.append(kept["note"])
     if notes and entry_type != "unpublished":
         fields.append(("note", bibtex_escape("; ".join(notes))))
     if paper.get("area"):
@@ -657,9 +675,24 @@ def write_markdown(papers: Iterable[dict[str, Any]], fh: TextIO) -> int:
     return count
 
 
+def _write_ris(papers: Iterable[dict[str, Any]], fh: TextIO) -> int:
+    from paperatlas.report.reference_formats import write_ris
+
+    return write_ris(papers, fh, bibtex_type)
+
+
+def _write_csl(papers: Iterable[dict[str, Any]], fh: TextIO) -> int:
+    from paperatlas.report.reference_formats import write_csl_json
+
+    return write_csl_json(papers, fh, bibtex_type)
+
+
 _WRITERS: dict[str, Callable[[Iterable[dict[str, Any]], TextIO], int]] = {
     "jsonl": write_jsonl,
     "csv": write_csv,
     "bibtex": write_bibtex,
+    "ris": _write_ris,
+    "csl-json": _write_csl,
     "markdown": write_markdown,
+    "markdown-folder": write_markdown,  # (export_papers sends it to report/markdown_folder.py)
 }

@@ -8,6 +8,10 @@
   by the atlas's own learned vocabulary, and searched like an English query (BM25 and
   English vectors). With no translation, BM25 only sees the query's stray Latin-script
   words ("KV"), down-weighted.
+- Misspelt English words are searched, by every signal, as the nearest words of the
+  atlas's titles (`spelling`; `SearchResult.corrected` says so, `SearchConfig(spelling=
+  False)` searches as typed); a query that is a paper's arXiv id, DOI, OpenReview id or
+  exact title puts that paper first (`known_paper`).
 - User text never reaches FTS5 as syntax: it is cut into alphanumeric terms, each one
   quoted, joined with OR (plus the whole phrase for short queries); terms most papers
   contain are dropped.
@@ -29,7 +33,7 @@ package): `query` (terms, FTS5 expressions), `chinese_text` (simplified characte
 jieba's words), `framing` (request words around the topic cut), `language`, `glossary`,
 `query_adapter` (a query's vector moved toward abstracts), `vectors` (models, query
 vectors, nearest papers), `translate` (learned Chinese terms),
-`keyword` (BM25 in memory), `names`, `learned`, `fusion`, `config` (`SearchConfig`: how a search
+`keyword` (BM25 in memory), `titles`, `spelling`, `known_paper`, `names`, `learned`, `fusion`, `config` (`SearchConfig`: how a search
 ranks, passed explicitly), `filters`, `snippets`, `results`, `hits`,
 `engine` (`search`, `candidate_rankings`), `similar_papers`. Values read from the store are kept
 per store change by `paperatlas.cache.StoreCache`.
@@ -54,7 +58,7 @@ from paperatlas.search.query import (
     query_terms,
 )
 from paperatlas.search.results import Hit, SearchResult
-from paperatlas.search.similar_papers import similar, similar_ranking
+from paperatlas.search.similar_papers import precompute_similar, similar, similar_ranking, similar_to_paper
 from paperatlas.search.snippets import MARK_CLOSE, MARK_OPEN, SNIPPET_CHARS, mark_terms, stem
 from paperatlas.search.vectors import MINILM_MODEL, MULTILINGUAL_MODEL, vector_models_for
 from paperatlas.text import STOPWORDS
@@ -91,10 +95,12 @@ __all__ = [
     "match_expression",
     "name_ranking",
     "phrase_expression",
+    "precompute_similar",
     "query_terms",
     "search",
     "similar",
     "similar_ranking",
+    "similar_to_paper",
     "stem",
     "translate_query",
     "vector_models_for",

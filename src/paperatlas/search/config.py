@@ -23,6 +23,9 @@ class SearchConfig:
     topic_framing: bool = True
     # traditional Chinese characters searched as simplified
     simplify: bool = True
+    # misspelt English words searched as the atlas's nearest title words (spelling.py);
+    # off: the query exactly as typed
+    spelling: bool = True
 
     def fusion_overrides(self) -> dict[str, Any] | None:
         """The fusion overrides as the fusion functions take them (None: the shipped ones)."""

@@ -17,10 +17,12 @@ from paperatlas.search.fusion import Rankings, fuse, fuse_rankings, fusion_for
 from paperatlas.search.hits import make_hits
 from paperatlas.search.keyword import ceiling as keyword_ceiling
 from paperatlas.search.keyword import informative_terms, keyword_ranking
+from paperatlas.search.known_paper import known_papers
 from paperatlas.search.language import detect_language, language_name
 from paperatlas.search.names import name_ranking
 from paperatlas.search.query import CJK_RUN, MAX_QUERY_CHARS, query_terms
 from paperatlas.search.results import SearchResult
+from paperatlas.search.spelling import corrected_query, corrections
 from paperatlas.search.translate import query_translation
 from paperatlas.search.vectors import (
     MINILM_MODEL,
@@ -61,12 +63,21 @@ def candidate_rankings(
         translation, weights, used_learned = query_translation(
             store, query, language, config.glossary, config.learned, config.glossary_overrides
         )
+    framed, corrected = query, None
+    if language == "en" and config.spelling:
+        fixed = corrections(store, query)
+        if fixed:
+            # every signal searches the corrected words; a rare word the atlas does know
+            # is kept as a keyword too, so its own papers still match
+            corrected = query = corrected_query(query, fixed)
     terms = query_terms(translation or query)
+    if corrected:
+        terms = list(dict.fromkeys(terms + [w for w, (_, known) in fixed.items() if known]))
     notes: list[str] = []
-    if query != asked:
+    if framed != asked:
         why = ["in simplified characters"] if simple != asked else []
-        why += ["the words asking for papers left out"] if query != simple else []
-        notes.append(f"searched for “{query}” ({'; '.join(why)})")
+        why += ["the words asking for papers left out"] if framed != simple else []
+        notes.append(f"searched for “{framed}” ({'; '.join(why)})")
     model, vec_ranking = None, []
     query_vectors: dict[str, Any] = {}  # model -> the query's vector (learned fusion)
     if vectors and allowed != set():
@@ -131,6 +142,7 @@ def candidate_rankings(
         named=named,
         glossary_only=bool(translation) and not used_learned,
         term_weights=weights,
+        corrected=corrected,
     )
     f = fusion_for(r.fusion_language, fusion)
     learned = bool(f.get("learned")) and language == "en"
@@ -217,6 +229,11 @@ def search(
         config=config,
     )
     ranked, mode = fuse_rankings(r, config.fusion_overrides())
+    known, known_by = known_papers(store, query)
+    known = [pid for pid in known if allowed is None or pid in allowed]
+    if known:  # the paper the query names comes first, whatever the signals say
+        top, first = (ranked[0][1] if ranked else 1.0), set(known)
+        ranked = [(pid, top) for pid in known] + [h for h in ranked if h[0] not in first]
     if r.language != "en" and r.vector:
         mode = "cross-lingual"
     if allowed is not None and not allowed:
@@ -239,4 +256,7 @@ def search(
         notes=cut_note + r.notes,
         read_as=r.translation,  # None for English: only other languages are translated
         signals=answering_signals(r),
+        corrected=r.corrected,
+        identified_by=known_by if known else None,
+        identified=known,
     )

@@ -13,8 +13,8 @@ from paperatlas.search import learned
 # "score": weighted sum of scaled scores; `keyword_scale` "ceiling" divides BM25 by the
 # most the query's terms can give (`keyword.ceiling`), so a paper holding the
 # query's one rare word ("CIMemories") keeps its full weight even when it is the only
-# match; "minmax" scales each list by its own max and min (the fusion before issue 18,
-# under which a list's only hit scores 0). Vector lists are min-max scaled.
+# match; "minmax" scales each list by its own max and min (under which a list's only hit
+# scores 0). Vector lists are min-max scaled.
 # Feedback: see `expansion` below.
 # Weights chosen on the tuning half of the known-item queries (benchmarks/search_eval.py,
 # English types: names, titles, paraphrases; see docs/bench/search.md). Feedback weight 0:
@@ -29,7 +29,8 @@ from paperatlas.search import learned
 # the 15,602 papers 0.9934 without the blend, 0.9887 with it). The learned fusion was fit
 # on one-target known items; on topic searches with many relevant papers the score fusion
 # ranks better. Measured (benchmarks: tuning half of the known items, dev
-# split of the need-based set, docs/bench/search.md stop 22): need-based nDCG@10 of the
+# split of the need-based set, docs/bench/search.md, "the learned fusion blended with the
+# score fusion"): need-based nDCG@10 of the
 # English queries +0.015 ± 0.007 at 0.5 (+0.011 ± 0.004 at 0.375, +0.017 ± 0.008 at 0.75,
 # +0.027 ± 0.015 for the score fusion alone), known-item MRR@10 +0.0005 (the score fusion
 # alone: -0.005, paraphrases -0.013).
@@ -138,6 +139,8 @@ class Rankings:
     term_weights: dict[str, float] | None = None
     # the English model of `translated`, `feedback` and `expansion`
     english_model: str | None = None
+    # an English query with misspelt words: what it was searched as (spelling.py)
+    corrected: str | None = None
 
     def shown_terms(self) -> list[str]:
         """The terms a hit's snippet and matched words show: all of an English query's;

@@ -63,6 +63,13 @@ class SearchResult:
     read_as: str | None = None
     # the signals that ranked some paper: "keywords", "names", vector models by name
     signals: list[str] = field(default_factory=list)
+    # an English query with misspelt words: what it was searched as ("showing results
+    # for …"); search again with spelling off for the words as typed
+    corrected: str | None = None
+    # the query names a paper (its arXiv id, DOI, OpenReview id, atlas id or exact title):
+    # how ("arXiv id", "DOI", "OpenReview id", "id", "title"), and those papers, ranked first
+    identified_by: str | None = None
+    identified: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)

@@ -63,20 +63,11 @@ MAX_RUN_CHARS = 8  # a Chinese run this short is also looked up whole
 # its own context, a lone word is ambiguous (tuning half of the Chinese known items:
 # MRR@10 0.650 at 0.5 vs 0.641 at 1.0, glossary off; benchmarks/search_zh_tune.py). A
 # word of LONG_WORD characters or more is a compound that carries its context as a pair
-# does (晶体结构, 天气预报; 强化学习 is two words to jieba): full weight (stop 20, tuning
-# half: off 0.828 -> 0.833, on 0.868 unchanged; 4 or 5: no change).
+# does (晶体结构, 天气预报; 强化学习 is two words to jieba): full weight (tuning half: off
+# 0.828 -> 0.833, on 0.868 unchanged; 4 or 5: no change; docs/bench/search.md, "dictionary
+# phrases and long words").
 WORD_WEIGHT = 0.5
 LONG_WORD = 3
-# Hubness (as in CSLS for bilingual lexicons): some English terms ("year", "thus", "uses",
-# "previous") sit near many Chinese words and are picked for words they do not translate.
-# A term's hubness is its mean cosine to its HUB_NEIGHBOURS nearest among the HUB_WORDS most
-# frequent Chinese words of jieba's dictionary; a unit's terms are ranked by cosine minus
-# HUB_PENALTY x hubness. Tuning half, glossary off: MRR@10 0.650 -> 0.695 at 0.5 (0.693 /
-# 0.713 / 0.662 at 0.375 / 0.625 / 0.75; benchmarks/search_zh_tune.py), but on the test
-# half 0.675 -> 0.669: the gain did not hold, so it is off (0: not computed by embed).
-HUB_WORDS = 20_000
-HUB_NEIGHBOURS = 10
-HUB_PENALTY = 0.0
 # A unit's nearest terms without its product with every term's whole vector (16,000 x 512,
 # ~9 ms CPU a query, memory-bound). The vocabulary keeps the BASIS_DIMS main directions of
 # its vectors (`principal_basis`); a cosine is the dot product of the two projections plus
@@ -97,10 +88,11 @@ LOOKUP_CACHE = 4096
 # Tuning half of the Chinese known items, glossary off (benchmarks/search_zh_tune.py):
 # MRR@10 0.650 without the dictionary; with it, DICT_BONUS 0 / 0.1 / 0.2 / 0.3: 0.663 /
 # 0.719 / 0.743 / 0.735 (one term per stem), 0.650 / 0.650 / 0.682 / 0.683 (per term).
-# Stop 14, glossary off / on: 0.2 0.743 / 0.790, 0.35 0.735 / 0.801, 0.5 and 1.0 0.748 /
-# 0.803 (recall@10 0.897 / 0.966 -> 0.914 / 0.983). At 0.5 a sense the atlas uses outranks
-# the model's own neighbours (cosines of the right sense run 0.3-0.6 where the model's
-# wrong neighbour reaches 0.8: 前缀 "prefix" 0.58 vs "previous" 0.81; 多余 "unnecessary"),
+# Then glossary off / on (docs/bench/search.md, "the glossary-on gap"): 0.2 0.743 / 0.790,
+# 0.35 0.735 / 0.801, 0.5 and 1.0 0.748 / 0.803 (recall@10 0.897 / 0.966 -> 0.914 /
+# 0.983). At 0.5 a sense the atlas uses outranks the model's own neighbours (cosines of
+# the right sense run 0.3-0.6 where the model's wrong neighbour reaches 0.8: 前缀 "prefix"
+# 0.58 vs "previous" 0.81; 多余 "unnecessary"),
 # which then come in only where the dictionary has nothing; the model still orders the
 # senses, and a weak sense keeps a weight below 1.
 # Tried and left out: also ranking senses by their cosine to the mean of the query's unit
@@ -227,7 +219,6 @@ class Vocabulary:
     terms: list[str]
     vectors: np.ndarray  # float32 [n, dim], rows L2-normalised
     papers: int  # papers it was built from
-    hubness: np.ndarray | None = None  # float32 [n] (see HUB_PENALTY); None: not computed
     basis: np.ndarray | None = None  # float32 [dim, BASIS_DIMS], orthonormal; None: not computed
     df: np.ndarray | None = None  # int32 [n]: papers using each term; None: from before it was kept
     # unit and lookup settings -> its candidate terms (`translate`)
@@ -286,7 +277,7 @@ class Vocabulary:
 
     def to_bytes(self) -> bytes:
         buf = io.BytesIO()
-        extra: dict[str, Any] = {} if self.hubness is None else {"hubness": self.hubness.astype(np.float16)}
+        extra: dict[str, Any] = {}
         if self.basis is not None:
             extra["basis"] = self.basis.astype(np.float32)
         if self.df is not None:
@@ -303,11 +294,10 @@ class Vocabulary:
     @classmethod
     def from_bytes(cls, blob: bytes) -> Vocabulary:
         with np.load(io.BytesIO(blob), allow_pickle=False) as z:
-            hub = z["hubness"].astype(np.float32) if "hubness" in z.files else None
             basis = z["basis"].astype(np.float32) if "basis" in z.files else None
             df = z["df"].astype(np.int32) if "df" in z.files else None
             return cls(
-                json.loads(str(z["terms"])), z["vectors"].astype(np.float32), int(z["papers"]), hub, basis, df
+                json.loads(str(z["terms"])), z["vectors"].astype(np.float32), int(z["papers"]), basis, df
             )
 
 
@@ -405,16 +395,14 @@ def principal_basis(vectors: np.ndarray, dims: int = BASIS_DIMS) -> np.ndarray |
 
 
 def nearest_terms(vocab: Vocabulary, queries: np.ndarray, k: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    """For each row of `queries`: (indices of its k best terms, best first; their cosines).
-    Terms are ranked by cosine less HUB_PENALTY x hubness, as by the full product."""
-    penalty = None if vocab.hubness is None or HUB_PENALTY <= 0 else HUB_PENALTY * vocab.hubness
+    """For each row of `queries`: (indices of its k best terms, best first; their cosines),
+    as the full product ranks them."""
     k = min(k, len(vocab.terms))
     out = []
     if vocab.basis is None or k < 1:
         for cos in queries @ vocab.vectors.T:
-            rank = cos if penalty is None else cos - penalty
-            best = np.argpartition(-rank, k - 1)[:k]
-            best = best[np.argsort(-rank[best])]
+            best = np.argpartition(-cos, k - 1)[:k]
+            best = best[np.argsort(-cos[best])]
             out.append((best, cos[best]))
         return out
     coords, left = vocab.projection
@@ -422,53 +410,15 @@ def nearest_terms(vocab: Vocabulary, queries: np.ndarray, k: int) -> list[tuple[
     q_left = np.sqrt(np.maximum(np.einsum("ij,ij->i", queries, queries) - (q_coords * q_coords).sum(1), 0.0))
     approx_all = q_coords @ coords.T
     for query, approx, q_rest in zip(queries, approx_all, q_left):
-        if penalty is not None:
-            approx = approx - penalty
         seed = np.argpartition(-approx, min(SEED_TERMS, len(approx) - 1))[:SEED_TERMS]
         rank = vocab.vectors[seed] @ query
-        if penalty is not None:
-            rank = rank - penalty[seed]
         kth = np.partition(rank, len(rank) - k)[len(rank) - k]
         # every term that could beat the k-th best seed (1e-4: float32 rounding of the bound)
         pool = np.flatnonzero(approx + q_rest * left >= kth - 1e-4)
         cos = vocab.vectors[pool] @ query
-        rank = cos if penalty is None else cos - penalty[pool]
-        best = np.argpartition(-rank, k - 1)[:k]
-        best = best[np.argsort(-rank[best])]
+        best = np.argpartition(-cos, k - 1)[:k]
+        best = best[np.argsort(-cos[best])]
         out.append((pool[best], cos[best]))
-    return out
-
-
-def chinese_words(n: int | None = None) -> list[str]:
-    """The n (default HUB_WORDS) most frequent Chinese words of two characters or more in
-    jieba's dictionary."""
-    from importlib import resources
-
-    n = HUB_WORDS if n is None else n
-    found: list[tuple[int, str]] = []
-    text = (resources.files("jieba") / "dict.txt").read_text(encoding="utf-8")
-    for line in text.splitlines():
-        parts = line.split()
-        if len(parts) >= 2 and len(parts[0]) > 1 and _CJK.fullmatch(parts[0]):
-            found.append((-int(parts[1]), parts[0]))
-    found.sort()
-    return [w for _, w in found[:n]]
-
-
-def hubness(vectors: np.ndarray, embed: Callable[[list[str]], np.ndarray], batch: int = 512) -> np.ndarray:
-    """Each term's mean cosine to its HUB_NEIGHBOURS nearest frequent Chinese words."""
-    words = chinese_words()
-    if not words or not len(vectors):
-        return np.zeros(len(vectors), np.float32)
-    zh = np.concatenate(
-        [np.asarray(embed(words[i : i + batch]), dtype=np.float32) for i in range(0, len(words), batch)]
-    )
-    zh /= np.maximum(np.linalg.norm(zh, axis=1, keepdims=True), 1e-12)
-    k = min(HUB_NEIGHBOURS, len(words))
-    out = np.empty(len(vectors), np.float32)
-    for start in range(0, len(vectors), 2048):  # bounded memory: 2048 x 20k at a time
-        sims = vectors[start : start + 2048] @ zh.T
-        out[start : start + 2048] = np.partition(sims, -k, axis=1)[:, -k:].mean(axis=1)
     return out
 
 
@@ -513,7 +463,6 @@ def new_vocabulary(
         terms,
         matrix,
         len(texts),
-        hubness(matrix, embed) if HUB_PENALTY > 0 else None,
         principal_basis(matrix),
         np.asarray([counts[t] for t in terms], dtype=np.int32),
     )
@@ -529,7 +478,7 @@ def build_vocabulary(
     old = load_vocabulary(store, cached=False)
     # a vocabulary from before the term counts is rebuilt (its terms' vectors reused)
     current = old is not None and not force and old.df is not None and is_current(old, len(texts))
-    if old is not None and current and old.basis is None and (old.hubness is not None or HUB_PENALTY <= 0):
+    if old is not None and current and old.basis is None:
         old.basis = principal_basis(old.vectors)  # a vocabulary from before the basis: add it
         if old.basis is not None:
             with store.transaction():
@@ -537,7 +486,7 @@ def build_vocabulary(
                     VOCAB_NAME, old.to_bytes(), {"terms": len(old.terms), "papers": old.papers}
                 )
             _VOCABULARY.clear()
-    if old is not None and current and (old.hubness is not None or HUB_PENALTY <= 0):
+    if old is not None and current:
         return {"terms": len(old.terms), "embedded": 0}
     if embed is None:
         from paperatlas.embed import get_backend
@@ -547,13 +496,6 @@ def build_vocabulary(
         def embed(texts: list[str]):
             return get_backend(MULTILINGUAL_MODEL).embed(texts)
 
-    if old is not None and current:  # a vocabulary from before hubness: add it
-        old.hubness = hubness(old.vectors, embed)
-        old.basis = principal_basis(old.vectors)
-        with store.transaction():
-            store.put_embed_model(VOCAB_NAME, old.to_bytes(), {"terms": len(old.terms), "papers": old.papers})
-        _VOCABULARY.clear()
-        return {"terms": len(old.terms), "embedded": 0}
     vocab, embedded = new_vocabulary(texts, embed, old, progress)
     with store.transaction():
         store.put_embed_model(VOCAB_NAME, vocab.to_bytes(), {"terms": len(vocab.terms), "papers": len(texts)})
@@ -665,9 +607,8 @@ def candidates(
     without dictionary terms, its dictionary senses made of vocabulary words (score: cosine;
     a phrase the atlas's papers use, `attested`, just above any candidate that is one of
     its words)."""
-    rank = cos if vocab.hubness is None or HUB_PENALTY <= 0 else cos - HUB_PENALTY * vocab.hubness[best]
     confident = len(cos) > 0 and cos[0] >= min_similarity
-    scored: dict[Candidate, float] = {int(i): float(r) for i, r in zip(best, rank)} if confident else {}
+    scored: dict[Candidate, float] = {int(i): float(c) for i, c in zip(best, cos)} if confident else {}
     from_dict = dictionary_terms(vocab, unit, names) if DICTIONARY else []
     # the dictionary's terms, and a prefixed word's terms (AFFIXES), count alike
     boosted = from_dict + (affixed_terms(vocab, unit, [int(i) for i in best]) if DICTIONARY else [])
@@ -763,7 +704,6 @@ def translate(
         settings = (
             min_similarity,
             MODEL_CANDIDATES,
-            HUB_PENALTY,
             DICTIONARY,
             DICT_BONUS,
             FREQUENCY_PRIOR,

@@ -149,6 +149,18 @@ def open_binary(path: Path) -> Iterator[BinaryIO]:
             _open_files.pop(path, None)
 
 
+def text_size(path: Path) -> int:
+    """About how many bytes of text the file holds: a gzip file's size unzipped as its trailer
+    gives it (modulo 4 GiB, and a hostile file may lie: an estimate, never a limit), else its
+    size on disk."""
+    with open(path, "rb") as raw:
+        size = os.fstat(raw.fileno()).st_size
+        if size < 18 or raw.read(2) != GZIP_MAGIC:
+            return size
+        raw.seek(-4, os.SEEK_END)
+        return max(size, int.from_bytes(raw.read(4), "little"))
+
+
 def fraction_read(path: Path) -> float | None:
     """How much of the file (on disk, so compressed bytes for gzip) has been read, 0..1."""
     raw = _open_files.get(path)

@@ -3,7 +3,7 @@
 SQLite in WAL mode, schema versioned by numbered migrations (schema.py), FTS5 over
 title/abstract/keywords (fts.py), and side tables for what later stages compute per
 paper: facts (enrich/), vectors (embed/), maps and topics (atlas/) and user marks
-(likes, collections). `Store` (database.py) is the one class callers use.
+(likes, collections) and what a person keeps (triage state, notes, tags). `Store` (database.py) is the one class callers use.
 """
 
 from paperatlas.errors import StoreError

@@ -1,7 +1,7 @@
 """`Store`: the one class callers use, composed of one part per domain.
 
 Each part (papers.py, lists.py, dedup.py, fts.py, facts.py, vectors.py, maps.py,
-marks.py) holds the SQL of its own tables on top of `StoreBase` (connection.py:
+marks.py, kept.py) holds the SQL of its own tables on top of `StoreBase` (connection.py:
 opening, read-only mode, transactions, migrations, change counters).
 """
 
@@ -13,6 +13,7 @@ from typing import Any
 from paperatlas.store.dedup import DedupRows
 from paperatlas.store.facts import FactRows
 from paperatlas.store.fts import FullText
+from paperatlas.store.kept import KeptRows
 from paperatlas.store.lists import ListRows
 from paperatlas.store.llm import LlmRows
 from paperatlas.store.maps import MapRows
@@ -27,7 +28,9 @@ _INSERT_VALUES = (
 )
 
 
-class Store(PaperRows, ListRows, DedupRows, FullText, FactRows, VectorRows, MapRows, MarkRows, LlmRows):
+class Store(
+    PaperRows, ListRows, DedupRows, FullText, FactRows, VectorRows, MapRows, MarkRows, KeptRows, LlmRows
+):
     """A paperatlas SQLite database in WAL mode (readers keep answering while an import
     writes). Safe to share between threads (one connection each); every multi-row write
     goes through `transaction()`, so an interrupted import leaves the atlas as it was.

@@ -69,6 +69,39 @@ class ListRows(StoreBase):
             "INSERT OR REPLACE INTO list_reading(list_name, records) VALUES (?, ?)", (name, records)
         )
 
+    def list_members_state(self, name: str) -> str:
+        """A short text that changes whenever the list gains or loses a member: its count
+        and its newest membership's rowid (a paper removed and another added moves it)."""
+        count, newest = self.conn.execute(
+            "SELECT count(*), coalesce(max(rowid), 0) FROM list_members WHERE list_name = ?", (name,)
+        ).fetchone()
+        return f"{count}:{newest}"
+
+    def list_file(self, name: str, path: str) -> dict[str, Any] | None:
+        """How `path` was when it was last added to the list (size, mtime_ns, sha256,
+        reading) and the list's members state after that add; None: never added."""
+        row = self.conn.execute(
+            "SELECT size, mtime_ns, sha256, reading, members FROM list_files WHERE list_name = ? AND path = ?",
+            (name, path),
+        ).fetchone()
+        if row is None:
+            return None
+        return dict(zip(("size", "mtime_ns", "sha256", "reading", "members"), row, strict=True))
+
+    def set_list_file(
+        self, name: str, path: str, size: int, mtime_ns: int, sha256: str, reading: str
+    ) -> None:
+        """Record the file just added to the list, and the list's members state now on
+        every file of it (any add to a list changes what its other files would find)."""
+        self.conn.execute(
+            "INSERT OR REPLACE INTO list_files(list_name, path, size, mtime_ns, sha256, reading, members) "
+            "VALUES (?, ?, ?, ?, ?, ?, '')",
+            (name, path, size, mtime_ns, sha256, reading),
+        )
+        self.conn.execute(
+            "UPDATE list_files SET members = ? WHERE list_name = ?", (self.list_members_state(name), name)
+        )
+
     def add_member(self, list_name: str, paper_id: str, position: int | None = None) -> bool:
         """Put a paper in a list; False if it was already there."""
         cur = self.conn.execute(

@@ -17,6 +17,7 @@ from paperatlas.filters import ALL_PAPERS, LIKES, Filters
 from paperatlas.paper import finite
 from paperatlas.store import lists, sortkeys
 from paperatlas.store.connection import StoreBase
+from paperatlas.store.kept import move_kept
 
 # Columns of `papers` that hold JSON lists/dicts.
 _JSON_COLUMNS = ("authors", "keywords", "urls", "extra", "identifiers", "code_urls")
@@ -151,7 +152,8 @@ class PaperRows(StoreBase):
     def rekey_paper(self, old_id: str, new_id: str) -> None:
         """Give a paper a new id (a hash id replaced by the source id of a twin), moving
         every row that refers to it. Finds referring tables from the schema, so tables
-        added by later migrations move too. Call inside a transaction."""
+        added by later migrations move too; what a person kept about it (no foreign key:
+        store/kept.py) is merged into the new id's. Call inside a transaction."""
         conn = self.conn
         cols = ", ".join(c for c in PAPER_COLUMNS if c != "id")
         conn.execute(
@@ -173,6 +175,7 @@ class PaperRows(StoreBase):
                         f"UPDATE OR REPLACE {table} SET {fk['from']} = ? WHERE {fk['from']} = ?",
                         (new_id, old_id),
                     )
+        move_kept(conn, old_id, new_id)
         conn.execute("DELETE FROM papers WHERE id = ?", (old_id,))
 
     def get_paper(self, paper_id: str) -> dict[str, Any] | None:
@@ -503,6 +506,22 @@ class PaperRows(StoreBase):
             "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('paper_state', 'paper_tags')"
         ).fetchone()[0]
         return bool(found == 2)
+
+    def title_rows(self, ids: Iterable[str]) -> list[dict[str, Any]]:
+        """What `shown_title` and a paper's name need of the papers `ids`, and no other
+        column: id, title, display_title, name, and the abstract only where there is
+        neither title (a map of 15k papers read whole rows, JSON columns decoded, for these)."""
+        return [
+            dict(row)
+            for row in self._in_query(
+                "SELECT p.id AS id, p.title AS title, f.display_title AS display_title, f.name AS name, "
+                "CASE WHEN coalesce(p.title, '') = '' AND coalesce(f.display_title, '') = '' "
+                "THEN p.abstract END AS abstract "
+                "FROM papers p LEFT JOIN facts f ON f.paper_id = p.id "
+                "WHERE p.id IN (SELECT value FROM json_each(?))",
+                ids,
+            )
+        ]
 
     def iter_titles(self) -> Iterator[tuple[str, str]]:
         """(id, title) of every paper with a title."""

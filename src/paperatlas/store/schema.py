@@ -414,6 +414,21 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX IF NOT EXISTS paper_tags_tag ON paper_tags(tag);
     """,
+    # 15 (ingest) the files a list was last added from, as they were then (size, mtime, content
+    # hash, how they were read) and the list's members after that add: `open` does not read
+    # again a file that is still the same while its list is (ingest/unchanged.py)
+    """
+    CREATE TABLE IF NOT EXISTS list_files (
+        list_name TEXT NOT NULL REFERENCES lists(name) ON DELETE CASCADE,
+        path TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        mtime_ns INTEGER NOT NULL,
+        sha256 TEXT NOT NULL,
+        reading TEXT NOT NULL,
+        members TEXT NOT NULL,
+        PRIMARY KEY (list_name, path)
+    );
+    """,
 ]
 
 # The oldest schema a read-only open uses as it is: the migrations after it only add

@@ -8,6 +8,7 @@ from typing import Annotated
 
 from fastapi import Depends, HTTPException, Query, Request
 from starlette.concurrency import run_in_threadpool
+from starlette.responses import Response
 
 from paperatlas.api import Atlas
 from paperatlas.errors import PaperatlasError
@@ -43,9 +44,9 @@ async def api_map(request: Request, list: Name = None):
     points = stored["points"]
     chinese = request.query_params.get("lang") == "zh"  # the map page's own language
     if points.n <= FULL_MAP:
-        full = stored["reader"].full_view()
-        if full is not None:
-            return JSON(Atlas.zh_map_labels(full) if chinese else full)
+        body = await run_in_threadpool(full_map_body, web, stored, chinese)
+        if body is not None:
+            return Response(body, media_type="application/json")
     view = stored["reader"].view_head()
     if chinese:
         view = Atlas.zh_map_labels(view)
@@ -99,6 +100,18 @@ async def api_map_match(request: Request, q: Query_, list: Name = None):
     )
 
 
+def full_map_body(web, stored: dict, chinese: bool) -> bytes | None:
+    """/api/map's body for a map sent whole (None: the map is gone from the store)."""
+
+    def build() -> bytes:
+        view = stored["reader"].full_view()
+        if view is None:
+            return b""
+        return bytes(JSON(Atlas.zh_map_labels(view) if chinese else view).body)
+
+    return web.map_view_body(stored, chinese, build) or None
+
+
 def loaded(web, list_name: str | None) -> dict:
     stored = web.maps.get(list_name or None)
     if stored is None:
@@ -136,9 +149,11 @@ async def api_search(
     filters: Annotated[Filters, Depends(page_filters)],
     k: ApiK = 20,
     offset: ApiOffset = 0,
+    exact: bool = False,
 ):
     try:
-        return JSON(context(request).atlas.search(q, k=k, offset=offset, filters=filters).to_dict())
+        result = context(request).atlas.search(q, k=k, offset=offset, filters=filters, exact=exact)
+        return JSON(result.to_dict())
     except PaperatlasError as exc:
         raise HTTPException(400, str(exc)) from None
 

@@ -19,6 +19,43 @@ from markupsafe import Markup, escape
 GIST_CHARS = 260  # an abstract standing in for a missing gist is cut near here
 
 
+STATES = ("read", "skipped", "saved")
+# the key that marks each (app.js reads it from data-key; the page's help lists them)
+STATE_KEYS = {"read": "r", "skipped": "x", "saved": "s"}
+STATE_GLYPHS = {"read": "✓", "skipped": "⊘", "saved": "⚑"}
+STATE_LABELS = {"read": "mark_read", "skipped": "mark_skipped", "saved": "mark_saved"}
+
+
+def triage_renderer(t: Callable[[str], str]) -> Callable[[str, str, str | None, bool], Markup]:
+    """triage(id, title, state, liked) -> the like, read, skip and save-for-later buttons
+    of one paper (a card's and the paper page's), each named for its paper (aria-label)."""
+    liked_label, like_label = escape(t("liked")), escape(t("like"))
+    labels = {s: escape(t(STATE_LABELS[s])) for s in STATES}
+    group = escape(t("triage"))
+
+    def triage(pid: str, title: str, state: str | None, liked: bool) -> Markup:
+        pid_, title_ = escape(pid), escape(title)
+        out = [
+            f'<div class="triage" role="group" aria-label="{group}: {title_}">'
+            f'<button type="button" class="star{" on" if liked else ""}" data-id="{pid_}" '
+            f'aria-pressed="{"true" if liked else "false"}" data-key="l" aria-label="{like_label}: {title_}" '
+            f'title="{liked_label if liked else like_label} (l)" data-label-on="{liked_label}" '
+            f'data-label-off="{like_label}">{"★" if liked else "☆"}</button>'
+        ]
+        for s in STATES:
+            on = state == s
+            out.append(
+                f'<button type="button" class="state-btn state-{s}{" on" if on else ""}" data-id="{pid_}" '
+                f'data-state="{s}" data-key="{STATE_KEYS[s]}" aria-pressed="{"true" if on else "false"}" '
+                f'aria-label="{labels[s]}: {title_}" title="{labels[s]} ({STATE_KEYS[s]})">'
+                f"{STATE_GLYPHS[s]}</button>"
+            )
+        out.append("</div>")
+        return Markup("".join(out))
+
+    return triage
+
+
 def card_renderer(
     env: Environment,
     t: Callable[[str], str],
@@ -28,12 +65,13 @@ def card_renderer(
 ) -> Callable[[dict[str, Any]], Markup]:
     """card(p) -> the card's HTML, for one page's language (`t`, and `gloss(what, value)`
     for the kind, topic, area and decision badges; `chinese`: a model's Chinese summary,
-    where there is one, in place of the gist) and links (`link`)."""
-    liked_label, like_label = escape(t("liked")), escape(t("like"))
+    where there is one, in place of the gist) and links (`link`). `p["state"]` and
+    `p["tags"]`: what the person keeps about the paper (its triage buttons, its tags)."""
     untitled, with_code, why_label = escape(t("untitled")), escape(t("with_code")), escape(t("why"))
     title_only = escape(t("title_only"))
     written_note = escape(t("display_title_note"))
     truncate = env.filters["truncate"]
+    triage = triage_renderer(t)
     links: dict[tuple[object, ...], str] = {}  # a page's cards share a few kind and topic links
 
     def badge_link(path: str, **params: str) -> str:
@@ -44,17 +82,15 @@ def card_renderer(
 
     def card(p: dict[str, Any]) -> Markup:
         pid = escape(p["id"])
-        liked = bool(p.get("liked"))
         title = p.get("title") or p.get("display_title")
         written = (
             "" if p.get("title") or not title else f' class="written" title="{written_note}"'
         )  # paperatlas wrote it: set apart
+        state = p.get("state")
         out = [
-            f'<article class="card" data-paper="{pid}">\n  <div class="card-head">\n'
-            f'    <button type="button" class="star{" on" if liked else ""}" data-id="{pid}" '
-            f'aria-pressed="{"true" if liked else "false"}"\n'
-            f'  title="{liked_label if liked else like_label}" data-label-on="{liked_label}" '
-            f'data-label-off="{like_label}">{"★" if liked else "☆"}</button>\n'
+            f'<article class="card{" state-" + state if state in STATES else ""}" data-paper="{pid}">\n'
+            f'  <div class="card-head">\n'
+            f"    {triage(p['id'], title or t('untitled'), state, bool(p.get('liked')))}\n"
             f'    <h3 class="card-title"><a href="'
             f'{escape(link("/papers/" + quote(str(p["id"]), safe="")))}"{written}>'
             f'{escape(title) if title else untitled}</a></h3>\n  </div>\n  <div class="badges">\n'
@@ -85,6 +121,10 @@ def card_renderer(
             )
         if p.get("has_code"):
             badges.append(f'<span class="badge code">{with_code}</span>')
+        for tag in p.get("tags") or ():
+            badges.append(
+                f'<a class="badge tag" href="{badge_link("/tags/" + quote(tag, safe=""))}">#{escape(tag)}</a>'
+            )
         if p.get("title_only"):
             badges.append(f'<span class="badge title-only">{title_only}</span>')
         out.append("".join(badges))

@@ -14,7 +14,7 @@ from fastapi import HTTPException, Request
 
 from paperatlas.api import Atlas
 from paperatlas.filters import KINDS, STATES, Filters
-from paperatlas.web.maps import MAP_CACHE_SECONDS, MapCache, topic_of
+from paperatlas.web.maps import MAP_CACHE_SECONDS, MapCache, map_identity, topic_of
 from paperatlas.web.render import PageRenderer
 
 
@@ -27,7 +27,25 @@ class WebContext:
     warm: threading.Event = field(default_factory=threading.Event)  # background preload done
     _vocabulary: tuple[object, dict[str, set[str]]] | None = None
     _overviews: dict[str | None, tuple[float, object, dict[str, Any]]] = field(default_factory=dict)
+    _map_views: dict[tuple[object, bool], tuple[object, bytes]] = field(default_factory=dict)
+    _map_view_lock: threading.Lock = field(default_factory=threading.Lock)
     _lists: tuple[object, list[str]] | None = None
+
+    def map_view_body(self, stored: dict[str, Any], chinese: bool, build: Callable[[], bytes]) -> bytes:
+        """The whole map's JSON as /api/map sends it (`build()`), kept while the store and
+        the map are unchanged: ~2 MB and a second or more to build at 15k papers, asked
+        for on every visit of the map page. One builder at a time (the preload and the
+        first visitor would otherwise both build it)."""
+        key = (map_identity(stored), chinese)
+        with self._map_view_lock:
+            generation = self.generation()  # before building: a body is never older than its key
+            hit = self._map_views.get(key)
+            if hit is not None and hit[0] == generation:
+                return hit[1]
+            body = build()
+            self._map_views = {k: v for k, v in self._map_views.items() if k[0] == key[0]}
+            self._map_views[key] = (generation, body)
+            return body
 
     def __post_init__(self) -> None:
         self.render.lists = self.list_names
@@ -94,8 +112,10 @@ class WebContext:
         }
 
     def cards(self, rows: list[dict], stored: dict | None) -> list[dict]:
-        """Paper rows as web/cards.py wants them (title or display title, topic, star)."""
+        """Paper rows as web/cards.py wants them (title or display title, topic, star,
+        triage state and tags)."""
         liked = self.atlas.liked_ids()
+        kept = self.atlas.kept([r["id"] for r in rows])  # three queries for the page
         missing = [r["id"] for r in rows if r.get("facts") is None]
         fetched = self.atlas.card_facts(missing) if missing else {}  # one query, not one each
         summaries = self.atlas.llm_summaries([r["id"] for r in rows])  # a model's, where one was run
@@ -118,6 +138,8 @@ class WebContext:
                     "has_code": bool(r.get("has_code") or facts.get("has_code")),
                     "topic": topic_of(stored, r["id"]),
                     "liked": r["id"] in liked,
+                    "state": kept[r["id"]].state if r["id"] in kept else None,
+                    "tags": kept[r["id"]].tags if r["id"] in kept else (),
                     "why": r.get("why"),
                     "snippet": r.get("snippet"),
                     "abstract": r.get("abstract"),  # the gist's stand-in where there is none

@@ -44,12 +44,12 @@ class MapCache:
         old = hit[1] if hit else None
         if reader is None:
             stored = None
-        elif old is not None and _map_identity(old) == _map_identity(reader.header):
+        elif old is not None and map_identity(old) == map_identity(reader.header):
             stored = old  # the same map: its places are still right
         else:
             stored = loaded_map(reader)
         with self._lock:
-            if _map_identity(old) != _map_identity(stored):
+            if map_identity(old) != map_identity(stored):
                 self.serial += 1
             self._cache[list_name] = (now, stored, generation)
         return stored
@@ -77,7 +77,8 @@ def loaded_map(reader) -> dict[str, Any]:
     return stored
 
 
-def _map_identity(stored: dict | None) -> tuple | None:
+def map_identity(stored: dict | None) -> tuple | None:
+    """What tells one stored map from another (its scope, model, signature, build time)."""
     if stored is None:
         return None
     return (stored["scope"], stored["model"], stored["signature"], stored["created_at"])

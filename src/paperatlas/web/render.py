@@ -19,7 +19,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from paperatlas.api import Atlas
 from paperatlas.identifiers import link_kind
 from paperatlas.paper import json_text
-from paperatlas.web.cards import card_renderer
+from paperatlas.web.cards import card_renderer, triage_renderer
 from paperatlas.web.i18n import LANGUAGES, lang_from_header, lang_of, translator
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -116,6 +116,7 @@ class PageRenderer:
             gloss=gloss,
             link=link,
             card=card_renderer(self.env, t, link, gloss, chinese=lang == "zh"),
+            triage=triage_renderer(t),
             request=request,
             switch_url=switch_url,
             path=request.url.path,

@@ -14,6 +14,7 @@ from typing import Any
 from fastapi import Request
 
 from paperatlas.api import Atlas
+from paperatlas.results import SearchStatus
 from paperatlas.web.routes import Routes
 
 routes = Routes()
@@ -28,9 +29,21 @@ class SignalWatch:
         self.clock = clock
         self._first: tuple[float, int] | None = None  # (when, vectors stored) at the first look
         self._lock = threading.Lock()
+        # every search page shows the status: its counts are read again only after a commit
+        self._generation = atlas.generation()
+        self._state: tuple[int, SearchStatus] | None = None  # (generation, counts)
+
+    def _search_status(self) -> SearchStatus:
+        at = self._generation.current()
+        kept = self._state
+        if kept is not None and kept[0] == at:
+            return kept[1]
+        state = self.atlas.search_status()
+        self._state = (at, state)
+        return state
 
     def status(self) -> dict[str, Any]:
-        state = self.atlas.search_status()
+        state = self._search_status()
         stored = sum(min(m.vectors, m.papers) for m in state.models)
         wanted = sum(m.papers for m in state.models)
         now = self.clock()

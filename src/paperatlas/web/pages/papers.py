@@ -9,9 +9,11 @@ from fastapi.responses import HTMLResponse
 
 from paperatlas.errors import PaperatlasError
 from paperatlas.filters import Filters
+from paperatlas.results import Kept
 from paperatlas.web.context import context
 from paperatlas.web.filtering import filter_query, page_filters
 from paperatlas.web.maps import member_rows, topic_of
+from paperatlas.web.notes import render_note
 from paperatlas.web.pages.downloads import export_formats
 from paperatlas.web.params import PAGE_SIZE, SORTS, Name, Page, parse_topic
 from paperatlas.web.render import page_lang
@@ -90,6 +92,7 @@ async def paper_page(request: Request, paper_id: str):
     except (PaperatlasError, ImportError):  # no vectors or model: the page still shows the paper
         similar_rows = []
     liked = paper["id"] in web.atlas.liked_ids()
+    kept = web.atlas.kept([paper["id"]]).get(paper["id"]) or Kept()
     broad = (topic or {}).get("broad") or {}
     zh_card = web.atlas.zh_card(paper, topic=broad.get("label")) if page_lang(request) == "zh" else None
     model = web.atlas.llm_answers(paper["id"])  # a model's accepted answers, when the user ran one
@@ -104,4 +107,6 @@ async def paper_page(request: Request, paper_id: str):
         similar=web.cards(similar_rows, stored),
         similar_missing=web.atlas.similar_models_missing(),
         liked=liked,
+        kept=kept,
+        note_html=render_note(kept.note) if kept.note else None,
     )

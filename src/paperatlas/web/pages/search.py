@@ -1,13 +1,15 @@
 """`/search`: hybrid search, ten hits a page, each with its highlighted snippet, among the
 papers the page's filters (web/filtering.py) let through; the page says which signals
-answered."""
+answered, and what a misspelt query was searched as (with a link to search it as typed,
+`exact=1`). A query that is one paper's arXiv id, DOI or OpenReview id opens its page."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any
+from urllib.parse import quote
 
 from fastapi import Depends, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, RedirectResponse
 
 from paperatlas.api import Atlas
 from paperatlas.errors import PaperatlasError, SearchError
@@ -20,6 +22,9 @@ from paperatlas.web.routes import Routes
 from paperatlas.web.status import status_line, watch
 
 routes = Routes()
+# a query that is one of these names one paper beyond doubt: its page opens (an exact
+# title shows that paper first among the hits instead: a title is also a topic)
+OPENS_PAGE = ("arXiv id", "DOI", "OpenReview id", "id")
 NO_SEARCH: tuple[None, list[dict[str, Any]], None] = (None, [], None)  # an empty query
 
 
@@ -29,10 +34,14 @@ async def search_page(
     filters: Annotated[Filters, Depends(page_filters)],
     q: Query_ = "",
     page: SearchPage = 1,
+    exact: bool = False,
 ):
     web = context(request)
     q = q.strip()
-    result, hits, note = run_search(web.atlas, q, page, filters) if q else NO_SEARCH
+    result, hits, note = run_search(web.atlas, q, page, filters, exact) if q else NO_SEARCH
+    if result and page == 1 and result["identified_by"] in OPENS_PAGE and len(result["identified"]) == 1:
+        lang = "?lang=zh" if request.query_params.get("lang") == "zh" else ""
+        return RedirectResponse(f"/papers/{quote(result['identified'][0], safe='/')}{lang}", status_code=303)
     stored = web.maps.get(filters.list_name)
     return web.render(
         request,
@@ -46,26 +55,29 @@ async def search_page(
         signals=watch(request).status(),
         signal_line=status_line,
         filters=filter_query(filters),
+        exact=1 if exact else None,
         choices=web.filter_choices(filters.list_name),
         formats=export_formats(),
     )
 
 
 def run_search(
-    atlas: Atlas, q: str, page: int, filters: Filters
+    atlas: Atlas, q: str, page: int, filters: Filters, exact: bool = False
 ) -> tuple[dict | None, list[dict], str | None]:
     """(summary, hit rows, note) of one page of hits; keyword ranking alone (note
     'fts_fallback') when the vectors cannot be used."""
     offset = (page - 1) * SEARCH_PAGE_SIZE
     note = None
     try:
-        res = atlas.search(q, k=SEARCH_PAGE_SIZE, offset=offset, filters=filters)
+        res = atlas.search(q, k=SEARCH_PAGE_SIZE, offset=offset, filters=filters, exact=exact)
     except SearchError as exc:  # the query itself is at fault: say so
         return None, [], str(exc)
     except PaperatlasError:  # vectors unusable (model not installed, ...): keywords still work
         note = "fts_fallback"
         try:
-            res = atlas.search(q, k=SEARCH_PAGE_SIZE, offset=offset, filters=filters, method="keyword")
+            res = atlas.search(
+                q, k=SEARCH_PAGE_SIZE, offset=offset, filters=filters, method="keyword", exact=exact
+            )
         except PaperatlasError as exc2:
             return None, [], str(exc2)
     summary = {
@@ -74,6 +86,9 @@ def run_search(
         "model": res.model,
         "read_as": res.read_as,
         "signals": res.signals,
+        "corrected": res.corrected,
+        "identified_by": res.identified_by,
+        "identified": res.identified,
     }
     return summary, [hit_row(h) for h in res.hits], note or "; ".join(res.notes) or None
 

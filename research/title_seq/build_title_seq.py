@@ -1,9 +1,9 @@
-"""Fit the display-title sequence model (scripts/title_seq_numpy.py) and score it on validation.
+"""Fit the display-title sequence model (research/title_seq/title_seq_numpy.py) and score it on validation.
 
-    .venv/bin/python scripts/build_title_seq.py --out MODEL.npz [DATA] [--today TODAY.json]
+    .venv/bin/python research/title_seq/build_title_seq.py --out MODEL.npz [DATA] [--today TODAY.json]
         [--epochs 8] [--beam 4] [--prefix TITLES.json]
 
-Stop 18's experiment, NOT shipped (docs/bench/titles.md): a pointer-generator written in torch,
+An experiment, NOT shipped (docs/bench/titles.md): a pointer-generator written in torch,
 exported to float16 numpy arrays and scored by the numpy decoder. Only ICLR 2026 papers
 outside the held-out split (`areas.is_held_out`) are read; the validation fifth of
 `build_titles.validation` is kept out of the fit and scores the model: ROUGE-L of the numpy
@@ -25,9 +25,11 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT / "src"))
-sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "scripts"))  # build_titles: the shipped titles' training split
+sys.path.insert(0, str(HERE))
 
 import title_seq_numpy  # noqa: E402
 from build_titles import titled_training_rows, validation  # noqa: E402

@@ -1,8 +1,8 @@
 """A display title written by a small learned sequence model, in numpy: NOT used by the
-product (stop 18: below the extractive titles on validation, docs/bench/titles.md); the
+product (below the extractive titles on validation, docs/bench/titles.md); the
 decoder `build_title_seq.py` scores its model with, kept for a later try.
 
-A pointer-generator (`scripts/build_title_seq.py` fits it with torch on the training split):
+A pointer-generator (`build_title_seq.py` beside it fits it with torch on the training split):
 the abstract's first SRC_MAX word tokens go through a 2-layer transformer encoder; a GRU
 decoder with attention writes the title one lower-cased token at a time, at each step either
 emitting one of the most frequent title words ("for", "via", ":", "learning") or copying a
