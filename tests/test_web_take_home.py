@@ -317,3 +317,16 @@ def test_a_digest_of_filtered_papers_leaves_the_others_out(client):
     assert methods and not_methods
     assert not any(r["title"] in answer.text for r in not_methods)
     assert any(r["title"] in answer.text for r in fixture_records() if r["id"] in methods)
+
+
+def test_the_likes_and_tag_pages_link_their_downloads(client):
+    liked = set(client.get("/api/marks").json()["liked"])
+    tagged = fixture_records()[1]["id"]
+    answer = client.post("/api/tags", json={"id": tagged, "add": ["to cite"], "remove": []}, headers=ORIGIN)
+    assert answer.status_code == 200, answer.text
+    for page, expected in (("/likes", liked), ("/tags/to-cite", {tagged})):
+        links = [unescape(u) for u in re.findall(r'href="(/download/[^"]+)"', client.get(page).text)]
+        jsonl = next(u for u in links if "format=jsonl" in u)
+        assert {json.loads(line)["id"] for line in client.get(jsonl).text.splitlines()} == expected
+        digest = next(u for u in links if u.startswith("/download/digest"))
+        assert client.get(digest).status_code == 200
