@@ -124,7 +124,7 @@ def test_not_interested_takes_one_shape_of_body(client, body):
     assert answer.status_code == 400 and "send JSON" in answer.json()["error"]
 
 
-def test_an_unknown_collection_is_a_404_and_an_empty_one_says_why(client):
+def test_an_unknown_collection_or_paper_is_a_404(client):
     assert client.get("/recommend", params={"collection": "nothing-here"}).status_code == 404
     assert (
         client.post(
