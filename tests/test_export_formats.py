@@ -215,3 +215,54 @@ def test_csv_cells_a_spreadsheet_would_run_are_quoted(tmp_path):
         "a=b",
     ]
     assert [spreadsheet_safe(v) for v in (-3, "-3", "-2.5", "+4", 1.5)] == [-3, "-3", "-2.5", "+4", 1.5]
+
+
+def test_an_accepted_paper_of_a_conference_list_gets_its_booktitle(tmp_path):
+    records = [
+        {
+            "id": "acc",
+            "title": "Accepted Paper",
+            "abstract": "An accepted paper about graphs.",
+            "year": 2026,
+            "decision": "Accept (Poster)",
+            "authors": ["Ann Lee", "Bo Chen"],
+        },
+        {
+            "id": "rej",
+            "title": "Rejected Paper",
+            "abstract": "A rejected paper about trees.",
+            "year": 2026,
+            "decision": "Not accepted",
+        },
+    ]
+    path = tmp_path / "iclr.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in records), encoding="utf-8")
+    with Atlas(tmp_path / "atlas.db") as atlas:
+        atlas.add([path], list_name="iclr2026", enrich=False)
+        atlas.add([path], list_name="reading2026", enrich=False)
+        out = io.StringIO()
+        atlas.export("bibtex", out)
+    entries = _entries(out.getvalue())
+    accepted, rejected = entries["acc"], entries["rej"]
+    assert accepted.entry_type == "inproceedings"
+    assert accepted["booktitle"] == "ICLR 2026"
+    assert accepted["author"] == "Ann Lee and Bo Chen"
+    assert rejected.entry_type == "misc" and "booktitle" not in rejected.fields_dict
+
+
+def test_a_list_not_named_for_a_conference_gives_no_booktitle(tmp_path):
+    path = tmp_path / "mine.jsonl"
+    record = {
+        "id": "acc",
+        "title": "Accepted",
+        "abstract": "About graphs.",
+        "year": 2025,
+        "decision": "Accept",
+    }
+    path.write_text(json.dumps(record), encoding="utf-8")
+    with Atlas(tmp_path / "atlas.db") as atlas:
+        atlas.add([path], list_name="reading2025", enrich=False)
+        atlas.add([path], list_name="iclr2026", enrich=False)  # another year than the paper's
+        out = io.StringIO()
+        atlas.export("bibtex", out)
+    assert "booktitle" not in _entries(out.getvalue())["acc"].fields_dict

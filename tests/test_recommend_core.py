@@ -102,7 +102,32 @@ def test_one_like_ranks_its_topic_first_by_centroid(atlas):
     top = picks[0]
     assert top.closest[0]["id"] == liked and top.closest[0]["similarity"] > 0
     assert top.terms and all(isinstance(t, str) for t in top.terms)
-    assert top.reason.startswith("like ")
+    liked_title = top.closest[0]["title"]
+    assert top.reasons[0].startswith(f"Close to “{liked_title}”")
+    assert all(sentence.endswith(".") for sentence in top.reasons)
+
+
+def test_a_reason_names_a_long_liked_title_whole():
+    from paperatlas.recommend import Pick
+
+    long_title = (
+        "Scaling Laws for Mixture-of-Experts Language Models Under Fixed Compute and Data Budgets Revisited"
+    )
+    pick = Pick(
+        "p1",
+        0.5,
+        "A pick",
+        closest=[
+            {"id": "a", "title": long_title, "similarity": 0.8},
+            {"id": "b", "title": "Short", "similarity": 0.7},
+        ],
+        terms=["mixture of experts", "scaling"],
+    )
+    assert pick.reasons == [
+        f"Close to “{long_title}” and “Short”, which you liked.",
+        "Shares the terms mixture of experts, scaling.",
+    ]
+    assert pick.to_dict()["reasons"] == pick.reasons
 
 
 def test_five_likes_use_the_linear_model(atlas):

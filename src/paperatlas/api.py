@@ -891,10 +891,14 @@ class Atlas:
         collection: str | None = None,
         output: PathLike | None = None,
         progress: bool = False,
+        filters: Filters = ALL_PAPERS,
+        query: str | None = None,
+        query_k: int = 100,
     ) -> str:
         """A shareable report grouped by topic (md | html; en | zh: in Chinese, every paper
         line, area and topic label as Chinese terms, a machine gloss), of one list or a
-        collection's liked papers. `output` (Markdown only): where the caller will write
+        collection's liked papers, narrowed by `filters` or to a search's `query_k` best hits
+        (`query`). `output` (Markdown only): where the caller will write
         it, so the map is written beside it as a PNG (else inlined)."""
         from paperatlas.report.digest import digest
 
@@ -906,6 +910,9 @@ class Atlas:
             collection=collection,
             output=Path(output) if output is not None else None,
             progress=progress,
+            filters=filters,
+            query=query,
+            query_k=query_k,
         )
 
     # -- Chinese, offline (machine gloss: report/zh_card.py, search/zh_terms.py) ------------

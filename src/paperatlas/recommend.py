@@ -447,16 +447,20 @@ class Pick:
     terms: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {**asdict(self), "reasons": self.reasons}
 
     @property
-    def reason(self) -> str:
-        parts = []
+    def reasons(self) -> list[str]:
+        """Why it was picked, as whole sentences: the liked papers it is closest to, by their
+        full titles (a title cut short can name the wrong paper), and the words it shares."""
+        sentences = []
         if self.closest:
-            parts.append("like " + "; ".join(c["title"][:60] for c in self.closest))
+            titles = [f"“{c['title']}”" for c in self.closest]
+            listed = titles[0] if len(titles) == 1 else ", ".join(titles[:-1]) + " and " + titles[-1]
+            sentences.append(f"Close to {listed}, which you liked.")
         if self.terms:
-            parts.append("shares: " + ", ".join(self.terms))
-        return " — ".join(parts)
+            sentences.append(f"Shares the terms {', '.join(self.terms)}.")
+        return sentences
 
 
 @dataclass
@@ -481,6 +485,19 @@ class Recommendations:
     def __getitem__(self, index: int) -> Pick:
         return self.picks[index]
 
+    @property
+    def hints(self) -> list[str]:
+        """What would make these picks better, as sentences: more likes for the classifier,
+        a model's vectors to add (`message`)."""
+        out = [self.message] if self.message else []
+        if 0 < self.n_likes < MIN_LIKES_FOR_CLASSIFIER:
+            more = MIN_LIKES_FOR_CLASSIFIER - self.n_likes
+            out.append(
+                f"Like {more} more paper{'s' if more > 1 else ''} ({MIN_LIKES_FOR_CLASSIFIER} in all) "
+                f"and a {CLASSIFIER} learns what you like, instead of the {CENTROID} of your likes."
+            )
+        return out
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "collection": self.collection,
@@ -489,6 +506,7 @@ class Recommendations:
             "likes": self.n_likes,
             "dislikes": self.n_dislikes,
             "message": self.message,
+            "hints": self.hints,
             "picks": [p.to_dict() for p in self.picks],
         }
 

@@ -126,8 +126,8 @@ def recommend(
     if as_json:
         write_json(picks.to_dict(), indent=2)
         return
-    if picks.message:
-        _say(picks.message)
+    for hint in picks.hints:
+        _say(hint)
     if not picks:
         return
     table = Table(header_style="bold", show_lines=True)
@@ -137,13 +137,7 @@ def recommend(
     table.add_column("score", justify="right", no_wrap=True)
     table.add_column("why", ratio=3)
     for rank, pick in enumerate(picks, 1):
-        why = Text()
-        if pick.closest:
-            why.append("like: ", style="dim")
-            why.append("; ".join(c["title"][:70] for c in pick.closest))
-        if pick.terms:
-            why.append("\nshares: " if pick.closest else "shares: ", style="dim")
-            why.append(", ".join(pick.terms))
+        why = Text("\n".join(pick.reasons))  # whole sentences: rich wraps them at word breaks
         table.add_row(str(rank), Text(pick.paper_id), Text(pick.title), f"{pick.score:.3f}", why)
     console.print(table)
     console.print(

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from paperatlas.errors import PaperatlasError
+from paperatlas.filters import ALL_PAPERS, Filters
 from paperatlas.report.digest_data import collect
 from paperatlas.report.html import render_html
 from paperatlas.report.markdown import render_markdown
@@ -28,14 +29,27 @@ def digest(
     collection: str | None = None,
     output: str | Path | None = None,
     progress: bool = False,
+    filters: Filters = ALL_PAPERS,
+    query: str | None = None,
+    query_k: int = 100,
 ) -> str:
     """The digest as text. `output` (Markdown only) is where the caller will write it: the
     map is then written beside it as a PNG and linked; without it the map is inlined.
-    `progress` shows a bar while a missing map is built (minutes for a whole conference)."""
+    `progress` shows a bar while a missing map is built (minutes for a whole conference).
+    `filters` narrow the papers (their list stands for `list_name`), or `query` keeps a
+    search's `query_k` best hits among them."""
     words = strings(lang)
     if fmt not in FORMATS:
         raise PaperatlasError(f"unknown digest format {fmt!r} (md or html)")
-    data = collect(store, list_name=list_name, collection=collection, progress=progress)
+    data = collect(
+        store,
+        list_name=list_name,
+        collection=collection,
+        progress=progress,
+        filters=filters,
+        query=query,
+        query_k=query_k,
+    )
     if lang == "zh":
         from paperatlas.report.zh_card import localise_digest
 

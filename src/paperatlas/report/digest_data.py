@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from paperatlas.errors import PaperatlasError
+from paperatlas.filters import ALL_PAPERS, Filters
 from paperatlas.paper import shown_title
 from paperatlas.report.links import paper_url
 from paperatlas.report.mapplot import field_of, groups_png, topic_colour
@@ -62,7 +63,7 @@ class Group:
 @dataclass
 class DigestData:
     heading: str  # list / collection name shown in the title
-    scope: str  # "list" | "collection" | "all"
+    scope: str  # "list" | "collection" | "all" | "selection" (filtered, or a search's hits)
     papers: list[PaperLine]
     groups: list[Group]
     grouping: str  # "topics" | "areas"
@@ -163,15 +164,40 @@ def _map_for(store, list_name: str | None, collection: str | None, ids: list[str
         return None, str(exc).split("\n")[0]
 
 
+def narrowed_ids(store, ids: list[str], filters: Filters, query: str | None, query_k: int) -> list[str]:
+    """`ids` narrowed to the papers `filters` let through, or to a search's `query_k` best
+    hits among them (in rank order)."""
+    if query is not None:
+        from paperatlas.search import search
+
+        keep = set(ids)
+        return [h.id for h in search(store, query, k=query_k, filters=filters).hits if h.id in keep]
+    if not filters.narrows():
+        return ids
+    keep = {p["id"] for p in store.iter_papers(filters, ids=ids, id_only=True)}
+    return [pid for pid in ids if pid in keep]
+
+
 def collect(
-    store, list_name: str | None = None, collection: str | None = None, progress: bool = False
+    store,
+    list_name: str | None = None,
+    collection: str | None = None,
+    progress: bool = False,
+    filters: Filters = ALL_PAPERS,
+    query: str | None = None,
+    query_k: int = 100,
 ) -> DigestData:
+    list_name = list_name or filters.list_name
     ids = selected_ids(store, list_name, collection)
+    selection = query is not None or filters.but(list_name=None).narrows()
+    if selection:
+        ids = narrowed_ids(store, ids, filters.but(list_name=list_name), query, query_k)
     rows = {row["id"]: row for row in store.iter_papers(ids=ids)}
     facts = store.facts_for(ids)
     papers = [paper_line(rows[pid], facts.get(pid, {})) for pid in ids if pid in rows]
-    heading = collection or list_name or ""
-    scope = "collection" if collection else ("list" if list_name else "all")
+    described = [query or "", *(str(v) for k, v in filters.given().items() if k != "list_name")]
+    heading = " · ".join(p for p in (collection or list_name or "", *described) if p)
+    scope = "selection" if selection else "collection" if collection else ("list" if list_name else "all")
 
     groups: list[Group] = []
     map_png = map_scope = map_field = reason = None

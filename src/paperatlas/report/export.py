@@ -500,6 +500,24 @@ def bibtex_type(paper: dict[str, Any]) -> str:
     return "misc"
 
 
+# a list named for a conference and its year: "iclr2026", "ICLR 2026", "neurips-2025"
+_CONFERENCE_LIST = re.compile(r"^\s*([A-Za-z]{2,12})[\s_-]?((?:19|20)\d\d)\s*$")
+
+
+def list_venue(paper: dict[str, Any]) -> str | None:
+    """'ICLR 2026' for a paper of a list named for a known conference and year (its
+    year, where it gives one, agreeing): an accepted paper's booktitle where the list's
+    records name no venue (OpenReview exports, review trackers)."""
+    for name in paper.get("lists") or ():
+        match = _CONFERENCE_LIST.match(name)
+        if not match or not _CONFERENCE.fullmatch(match.group(1)):
+            continue
+        if paper.get("year") and str(paper["year"]) != match.group(2):
+            continue
+        return f"{match.group(1).upper()} {match.group(2)}"
+    return None
+
+
 def _month(date: str | None) -> str | None:
     match = re.match(r"^\d{4}-(\d{2})", date or "")
     if match and 1 <= int(match.group(1)) <= 12:
@@ -538,6 +556,8 @@ def bibtex_entry(paper: dict[str, Any], key: str) -> str:
     if paper.get("authors"):
         fields.append(("author", " and ".join(_bibtex_name(a) for a in paper["authors"])))
     venue = paper.get("venue")
+    if not venue and entry_type == "inproceedings":
+        venue = list_venue(paper)
     if venue and not (entry_type == "misc" and _PREPRINT.match(venue) and ids.get("arxiv")):
         fields.append((_VENUE_FIELD.get(entry_type, "howpublished"), bibtex_escape(venue)))
     if paper.get("year"):

@@ -33,7 +33,17 @@ from paperatlas.web import api_routes, error_pages, kept_api, status
 from paperatlas.web.context import WebContext
 from paperatlas.web.guard import RequestGuard
 from paperatlas.web.maps import MAP_CACHE_SECONDS, MapCache
-from paperatlas.web.pages import follows, keep, overview, papers, search, topics
+from paperatlas.web.pages import (
+    compare,
+    downloads,
+    follows,
+    keep,
+    overview,
+    papers,
+    recommend,
+    search,
+    topics,
+)
 from paperatlas.web.pages import map as map_page
 from paperatlas.web.render import JSON
 from paperatlas.web.serving import PageCache, SecurityHeaders, tune_process
@@ -62,7 +72,21 @@ SECURITY_HEADERS = {
 WRITE_THREADS = 1
 GZIP_LEVEL = 5  # level 9 (Starlette's default) costs ~2x the CPU for ~3% smaller pages
 # each with its `routes`
-PAGE_GROUPS = (overview, map_page, papers, search, topics, keep, follows, api_routes, kept_api, status)
+PAGE_GROUPS = (
+    overview,
+    map_page,
+    papers,
+    search,
+    topics,
+    keep,
+    follows,
+    recommend,
+    compare,
+    downloads,
+    api_routes,
+    kept_api,
+    status,
+)
 
 
 def create_app(

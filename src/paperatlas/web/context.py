@@ -29,6 +29,7 @@ class WebContext:
     _overviews: dict[str | None, tuple[float, object, dict[str, Any]]] = field(default_factory=dict)
     _map_views: dict[tuple[object, bool], tuple[object, bytes]] = field(default_factory=dict)
     _map_view_lock: threading.Lock = field(default_factory=threading.Lock)
+    _lists: tuple[object, list[str]] | None = None
 
     def map_view_body(self, stored: dict[str, Any], chinese: bool, build: Callable[[], bytes]) -> bytes:
         """The whole map's JSON as /api/map sends it (`build()`), kept while the store and
@@ -45,6 +46,16 @@ class WebContext:
             self._map_views = {k: v for k, v in self._map_views.items() if k[0] == key[0]}
             self._map_views[key] = (generation, body)
             return body
+
+    def __post_init__(self) -> None:
+        self.render.lists = self.list_names
+
+    def list_names(self) -> list[str]:
+        """The atlas's lists (the header's switcher), read again only after a commit."""
+        version = self.generation()
+        if self._lists is None or self._lists[0] != version:
+            self._lists = (version, self.atlas.lists())
+        return self._lists[1]
 
     def vocabulary(self) -> dict[str, set[str]]:
         """The areas and decisions the store's papers have: what a filter may name."""

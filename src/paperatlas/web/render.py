@@ -7,6 +7,7 @@ always valid JSON."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -84,6 +85,8 @@ class PageRenderer:
 
     def __init__(self) -> None:
         self.env = page_environment()
+        # the atlas's lists, for the header's list switcher (set by WebContext)
+        self.lists: Callable[[], list[str]] = list
 
     def __call__(self, request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
         asked = request.query_params.get("lang")
@@ -118,6 +121,7 @@ class PageRenderer:
             switch_url=switch_url,
             path=request.url.path,
             stats_total=context.pop("stats_total", None),
+            header_lists=self.lists() if status == 200 else [],  # an error page reads no store
             **context,
         )
         # the same URL is English or Chinese by the browser's language: caches must know

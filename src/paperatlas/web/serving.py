@@ -31,7 +31,8 @@ from paperatlas.web.i18n import lang_from_header
 CACHE_BYTES = 48 * 1024 * 1024  # per server process; ~1,500 paper pages
 Headers = list[tuple[bytes, bytes]]
 PageKey = tuple[str, bytes, bool, object]  # path, query string#browser language, gzip or not, version()
-CACHEABLE_PREFIXES = ("/api/", "/static/", "/healthz")  # never cached (own rules or trivial)
+# never cached: own rules, trivial, or files too big to keep (downloads)
+CACHEABLE_PREFIXES = ("/api/", "/static/", "/healthz", "/download/")
 
 
 class SecurityHeaders:

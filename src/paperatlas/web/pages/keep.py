@@ -10,6 +10,7 @@ from fastapi.responses import HTMLResponse
 
 from paperatlas.errors import PaperatlasError
 from paperatlas.web.context import WebContext, context
+from paperatlas.web.pages.downloads import export_formats
 from paperatlas.web.params import MAX_NAME, PAGE_SIZE, Page
 from paperatlas.web.routes import Routes
 
@@ -39,6 +40,7 @@ def _papers_page(request: Request, what: str, name: str, ids: list[str], page: i
         page=page,
         more=more,
         here=request.url.path,
+        formats=export_formats(),
     )
 
 

@@ -14,6 +14,7 @@ from paperatlas.web.context import context
 from paperatlas.web.filtering import filter_query, page_filters
 from paperatlas.web.maps import member_rows, topic_of
 from paperatlas.web.notes import render_note
+from paperatlas.web.pages.downloads import export_formats
 from paperatlas.web.params import PAGE_SIZE, SORTS, Name, Page, parse_topic
 from paperatlas.web.render import page_lang
 from paperatlas.web.routes import Routes
@@ -72,6 +73,7 @@ async def papers_page(
         params=page_params,
         links={**page_params, **filter_query(filters)},  # what the pager's links carry on
         sorts=SORTS,
+        formats=export_formats(),
     )
 
 

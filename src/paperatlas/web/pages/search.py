@@ -16,6 +16,7 @@ from paperatlas.errors import PaperatlasError, SearchError
 from paperatlas.filters import Filters
 from paperatlas.web.context import context
 from paperatlas.web.filtering import filter_query, page_filters
+from paperatlas.web.pages.downloads import export_formats
 from paperatlas.web.params import SEARCH_PAGE_SIZE, Query_, SearchPage
 from paperatlas.web.routes import Routes
 from paperatlas.web.status import status_line, watch
@@ -56,6 +57,7 @@ async def search_page(
         filters=filter_query(filters),
         exact=1 if exact else None,
         choices=web.filter_choices(filters.list_name),
+        formats=export_formats(),
     )
 
 
