@@ -245,3 +245,14 @@ def test_map_moves_by_keyboard(server, browser, viewport):
     assert _view(browser)["k"] == pytest.approx(start["k"] / 1.4)
     ActionChains(browser).send_keys("0").perform()
     assert _view(browser) == start
+
+
+def test_star_buttons_name_their_paper(server, browser):
+    _viewport(browser, "phone")
+    browser.get(server + "/papers")
+    cards = browser.find_elements("css selector", "article.card")
+    assert cards
+    for card in cards:
+        title = card.find_element("css selector", ".card-title").text
+        star = card.find_element("css selector", ".star")
+        assert star.get_attribute("aria-label").endswith(": " + title)
