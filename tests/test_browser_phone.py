@@ -218,6 +218,8 @@ def test_map_panel_folds(server, browser, viewport):
     summary.click()
     assert legend.is_displayed() == (viewport == "desktop")
     assert _fits(browser)
+    # the map page is the window's height, the header's wrapped rows included
+    assert browser.execute_script("return document.documentElement.scrollHeight <= window.innerHeight + 1")
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
