@@ -148,6 +148,9 @@ def test_paper_page_shows_scores_links_and_copies_bibtex(server, browser, viewpo
     bibtex = browser.find_element("id", "bibtex")
     button = browser.find_element("id", "copy-bibtex")
     assert button.is_displayed()  # the script shows it; without one the entry is plain selectable text
+    browser.execute_script("arguments[0].hidden = true", button)  # as the page comes, before the script
+    assert not button.is_displayed()
+    browser.execute_script("arguments[0].hidden = false", button)
     browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
     button.click()
     _wait(browser, lambda d: d.find_element("id", "copy-status").text == "Copied")
