@@ -247,6 +247,12 @@ class Atlas:
             self.store, fmt, out, filters, collection=collection, query=query, query_k=query_k
         )
 
+    def bibtex(self, paper_id: str) -> str:
+        """One paper's BibTeX entry as `export("bibtex")` writes it ("" for an unknown id)."""
+        from paperatlas.report.export import paper_bibtex
+
+        return paper_bibtex(self.store, paper_id)
+
     # -- understanding ----------------------------------------------------------------------
     def enrich(
         self,

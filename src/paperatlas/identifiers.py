@@ -8,6 +8,8 @@
 - `find_identifiers(*texts)` -> `{"arxiv": ..., "doi": ..., "openreview": ...}` (first found).
 - `link_kind(url)` -> `paper | code | project | data | other`; `split_links(urls)` ->
   `(paper_links, code_links)`.
+- `reading_links(identifiers, urls)` -> `[("pdf", url), ("openreview", url), ("arxiv", url),
+  ("doi", url)]`: where to read a paper, made from its ids (a PDF link of its own first).
 
 Used by the readers to fill `Paper.identifiers`, and by ingest to deduplicate.
 """
@@ -17,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import lru_cache
-from urllib.parse import unquote
+from urllib.parse import quote, unquote
 
 # new style: 0704.0001 .. 2501.01234 (4 or 5 digits after the dot); old: archive[.SUB]/YYMMNNN
 _NEW = r"(?:0[7-9]|1\d|2\d)(?:0[1-9]|1[0-2])\.\d{4,5}"
@@ -219,3 +221,37 @@ def split_links(urls: Iterable[str]) -> tuple[list[str], list[str]]:
         seen.add(url.lower())
         (code if link_kind(url) in ("code", "project", "data") else papers).append(url)
     return papers, code
+
+
+def reading_links(identifiers: dict[str, str], urls: Iterable[str] = ()) -> list[tuple[str, str]]:
+    """Where to read a paper, as (kind, https URL): its PDF (a PDF link of its own, else
+    OpenReview's or arXiv's), its OpenReview forum, its arXiv page and its DOI resolver.
+    Only ids that parse as ids become links, so no link can carry a script or a quote."""
+    links: list[tuple[str, str]] = []
+    given = identifiers.get("openreview")
+    forum = openreview_id(f"openreview.net/forum?id={given}") if given else None
+    arxiv = arxiv_id(identifiers["arxiv"]) if identifiers.get("arxiv") else None
+    found_doi = doi(identifiers["doi"]) if identifiers.get("doi") else None
+    own_pdf = next(
+        (u for u in urls if u.lower().startswith("https://") and link_kind(u) == "paper" and _is_pdf(u)), None
+    )
+    if own_pdf:
+        links.append(("pdf", own_pdf))
+    elif forum:
+        links.append(("pdf", f"https://openreview.net/pdf?id={forum}"))
+    elif arxiv:
+        links.append(("pdf", f"https://arxiv.org/pdf/{arxiv}"))
+    if forum:
+        links.append(("openreview", f"https://openreview.net/forum?id={forum}"))
+    if arxiv:
+        links.append(("arxiv", f"https://arxiv.org/abs/{arxiv}"))
+    if found_doi:
+        links.append(("doi", "https://doi.org/" + quote(found_doi, safe="/;:()._-")))
+    return links
+
+
+def _is_pdf(url: str) -> bool:
+    """A link to a PDF: `….pdf`, or a server's PDF route (`openreview.net/pdf?id=`, `arxiv.org/pdf/…`)."""
+    match = _URL_PARTS.match(url.lower())
+    path = match.group(2) if match else ""
+    return path.endswith(".pdf") or path == "/pdf" or path.startswith("/pdf/")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import csv
 import errno
+import io
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator
@@ -119,11 +120,20 @@ def _chosen_ids(store, ids, collection, query, query_k, filters: Filters) -> lis
     return chosen
 
 
-def _selected(store, ids, filters: Filters) -> Iterator[dict[str, Any]]:
-    """Each selected paper with its lists and facts, fetched a page at a time."""
+def paper_bibtex(store, paper_id: str) -> str:
+    """One stored paper's BibTeX entry, as the bibtex export writes it (its note and tags
+    too); "" for an unknown id. Its topic is not read: BibTeX has no field for it."""
+    out = io.StringIO()
+    write_bibtex(_selected(store, [paper_id], ALL_PAPERS, topics=False), out)
+    return out.getvalue()
+
+
+def _selected(store, ids, filters: Filters, topics: bool = True) -> Iterator[dict[str, Any]]:
+    """Each selected paper with its lists and facts (and its topics), fetched a page at a time."""
     from paperatlas.atlas import TopicLookup
 
-    topics = TopicLookup(store, filters.list_name)  # each paper's map topic and field topic
+    # each paper's map topic and field topic (the first look-up reads the stored maps whole)
+    lookup = TopicLookup(store, filters.list_name) if topics else None
     pages: Iterable[list[dict[str, Any]]]
     if ids is not None:
         wanted = list(dict.fromkeys(ids))
@@ -140,7 +150,8 @@ def _selected(store, ids, filters: Filters) -> Iterator[dict[str, Any]]:
                 paper.pop(column, None)
             paper["lists"] = store.lists_of(paper["id"])
             paper["facts"] = facts.get(paper["id"], {})
-            paper.update(topics(paper["id"]))
+            if lookup is not None:
+                paper.update(lookup(paper["id"]))
             if paper["id"] in kept:
                 state, note, tags = kept[paper["id"]]
                 paper["kept"] = {"state": state, "note": note, "tags": tags}

@@ -318,15 +318,16 @@ def standalone_html(
 </head>
 <body class="standalone">
 <div class="atlas" id="atlas" data-paper-url="" data-topic-url="">
-  <canvas class="atlas-canvas" aria-label="map"></canvas>
-  <div class="atlas-tools">
+  <canvas class="atlas-canvas" tabindex="0" aria-label="map"></canvas>
+  <details class="atlas-tools" open>
+    <summary>Filter and topics</summary>
     <h1>{html.escape(heading)}</h1>
     <input type="search" class="atlas-filter" placeholder="Highlight {"drawn " if sampled else ""}titles containing…">
     <button type="button" class="atlas-reset button">Reset view</button>
-    <p class="muted small">Scroll to zoom, drag to pan, click a dot for details.
-      {html.escape(topics_note)}</p>
+    <p class="muted small">Scroll or pinch to zoom, drag to pan (arrow keys and + - on the map too),
+      click a dot for details. {html.escape(topics_note)}</p>
     <ol class="atlas-legend"></ol>
-  </div>
+  </details>
   <div class="atlas-card" hidden></div>
 </div>
 <script type="application/json" id="atlas-data">{json_for_script(view)}</script>

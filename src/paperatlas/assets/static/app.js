@@ -1,6 +1,6 @@
 /* paperatlas pages: like/unlike stars, the triage buttons (read, skip, save for later),
    the keyboard (j/k between papers, single keys to mark, ? for help), a paper's tags and
-   note, and topic swatches. Text goes in with textContent only. */
+   note, copying a paper's BibTeX, and topic swatches. Text goes in with textContent only. */
 (function () {
   "use strict";
 
@@ -194,11 +194,34 @@
       return;
     }
     if (el.closest("#keys-show")) { toggleHelp(); return; }
+    var copy = el.closest("button[data-copy]");
+    if (copy) { copyFrom(copy); return; }
     var card = el.closest("article[data-paper]");
     if (card) current = items().indexOf(card);
   });
 
+  // the text is selected first: where the clipboard is refused (a page not served from
+  // localhost or https), the reader still has it selected to copy by hand
+  function copyFrom(button) {
+    var source = document.getElementById(button.getAttribute("data-copy"));
+    var status = document.getElementById("copy-status");
+    var range = document.createRange();
+    range.selectNodeContents(source);
+    var selection = window.getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+    function said(ok) { if (status) status.textContent = button.getAttribute(ok ? "data-copied" : "data-failed") || ""; }
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(source.textContent).then(function () { said(true); }, function () { said(false); });
+      return;
+    }
+    var ok = false;
+    try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
+    said(ok);
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("button[data-copy]").forEach(function (b) { b.hidden = false; });
     var colour = window.paperatlasColour;
     document.querySelectorAll(".swatch[data-topic]").forEach(function (s) {
       var id = +s.getAttribute("data-topic");

@@ -508,44 +508,94 @@
     if (this.paperUrl) window.location.href = this.paperUrl.replace("{id}", encodeURIComponent(id));
   };
 
+  // Zoom by `factor` keeping the screen point (sx, sy) where it is.
+  AtlasMap.prototype.zoomAround = function (sx, sy, factor) {
+    var k = Math.min(60, Math.max(0.6, this.view.k * factor));
+    factor = k / this.view.k;
+    this.view.x = (this.view.x + this.width / 2 - sx) * factor + sx - this.width / 2;
+    this.view.y = (this.view.y + this.height / 2 - sy) * factor + sy - this.height / 2;
+    this.view.k = k;
+    this.draw();
+  };
+
+  AtlasMap.prototype.panBy = function (dx, dy) {
+    this.view.x += dx; this.view.y += dy;
+    this.draw();
+  };
+
+  // Mouse, pen and touch through pointer events: one pointer drags, two pinch to zoom;
+  // the canvas takes keys too (arrows pan, + and - zoom, 0 resets the view).
   AtlasMap.prototype.bind = function () {
-    var self = this, canvas = this.canvas, drag = null;
+    var self = this, canvas = this.canvas, drag = null, pointers = {}, pinch = null;
     window.addEventListener("resize", function () { self.resize(); });
     canvas.addEventListener("wheel", function (ev) {
       ev.preventDefault();
       var rect = canvas.getBoundingClientRect();
-      var sx = ev.clientX - rect.left, sy = ev.clientY - rect.top;
-      var factor = Math.exp(-ev.deltaY * 0.0015);
-      var k = Math.min(60, Math.max(0.6, self.view.k * factor));
-      factor = k / self.view.k;
-      // keep the point under the cursor fixed
-      self.view.x = (self.view.x + self.width / 2 - sx) * factor + sx - self.width / 2;
-      self.view.y = (self.view.y + self.height / 2 - sy) * factor + sy - self.height / 2;
-      self.view.k = k;
-      self.draw();
+      self.zoomAround(ev.clientX - rect.left, ev.clientY - rect.top, Math.exp(-ev.deltaY * 0.0015));
     }, {passive: false});
-    canvas.addEventListener("mousedown", function (ev) {
+    function spread() {
+      var ids = Object.keys(pointers), a = pointers[ids[0]], b = pointers[ids[1]];
+      return {d: Math.hypot(a.x - b.x, a.y - b.y) || 1, x: (a.x + b.x) / 2, y: (a.y + b.y) / 2};
+    }
+    canvas.addEventListener("pointerdown", function (ev) {
+      if (ev.pointerType === "mouse" && ev.button !== 0) return;
+      pointers[ev.pointerId] = {x: ev.clientX, y: ev.clientY};
+      if (canvas.setPointerCapture) canvas.setPointerCapture(ev.pointerId);
+      if (Object.keys(pointers).length === 2) { pinch = spread(); if (drag) drag.moved = true; return; }
       drag = {x: ev.clientX, y: ev.clientY, vx: self.view.x, vy: self.view.y, moved: false};
     });
-    window.addEventListener("mouseup", function () { setTimeout(function () { drag = null; }, 0); });
-    canvas.addEventListener("mousemove", function (ev) {
+    function release(ev) {
+      delete pointers[ev.pointerId];
+      if (Object.keys(pointers).length < 2) pinch = null;
+      // the click that ends a drag comes after pointerup: it still has to see `moved`
+      setTimeout(function () { if (!Object.keys(pointers).length) drag = null; }, 0);
+    }
+    canvas.addEventListener("pointerup", release);
+    canvas.addEventListener("pointercancel", release);
+    canvas.addEventListener("pointermove", function (ev) {
       var rect = canvas.getBoundingClientRect();
       var sx = ev.clientX - rect.left, sy = ev.clientY - rect.top;
-      if (drag && (ev.buttons & 1)) {
+      if (pointers[ev.pointerId]) pointers[ev.pointerId] = {x: ev.clientX, y: ev.clientY};
+      if (pinch) {
+        var now = spread();
+        self.view.x += now.x - pinch.x; self.view.y += now.y - pinch.y;
+        self.zoomAround(now.x - rect.left, now.y - rect.top, now.d / pinch.d);
+        pinch = now;
+        return;
+      }
+      if (drag && pointers[ev.pointerId]) {
         var dx = ev.clientX - drag.x, dy = ev.clientY - drag.y;
         if (Math.abs(dx) + Math.abs(dy) > 3) drag.moved = true;
         self.view.x = drag.vx + dx; self.view.y = drag.vy + dy;
         self.draw();
         return;
       }
+      if (ev.pointerType !== "mouse") return;
       var hit = self.nearest(sx, sy);
       if (hit !== self.hover) { self.hover = hit; self.draw(); }
       canvas.style.cursor = hit >= 0 || self.labelAt(sx, sy) ? "pointer" : "grab";
       self.showCard(hit, sx, sy, false);
     });
-    canvas.addEventListener("mouseleave", function () {
+    canvas.addEventListener("pointerleave", function (ev) {
+      if (ev.pointerType !== "mouse") return;
       self.hover = -1; self.showCard(-1); self.draw();
     });
+    if (!canvas.hasAttribute("tabindex")) canvas.tabIndex = 0;
+    canvas.addEventListener("keydown", function (ev) {
+      if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
+      var step = ev.shiftKey ? 240 : 60;
+      var moves = {ArrowLeft: [step, 0], ArrowRight: [-step, 0], ArrowUp: [0, step], ArrowDown: [0, -step]};
+      if (moves[ev.key]) self.panBy(moves[ev.key][0], moves[ev.key][1]);
+      else if (ev.key === "+" || ev.key === "=") self.zoomAround(self.width / 2, self.height / 2, 1.4);
+      else if (ev.key === "-" || ev.key === "_") self.zoomAround(self.width / 2, self.height / 2, 1 / 1.4);
+      else if (ev.key === "0") self.fit();
+      else return;
+      ev.preventDefault();
+      ev.stopPropagation();  // the page's own keys (j, k, ...) are not the map's
+    });
+    // a narrow window starts with the panel folded: the map first
+    var tools = this.root.querySelector(".atlas-tools");
+    if (tools && tools.tagName === "DETAILS" && window.innerWidth < 600) tools.open = false;
     canvas.addEventListener("click", function (ev) {
       if (drag && drag.moved) return;
       var rect = canvas.getBoundingClientRect();

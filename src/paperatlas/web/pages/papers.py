@@ -9,6 +9,7 @@ from fastapi.responses import HTMLResponse
 
 from paperatlas.errors import PaperatlasError
 from paperatlas.filters import Filters
+from paperatlas.identifiers import reading_links
 from paperatlas.results import Kept
 from paperatlas.web.context import context
 from paperatlas.web.filtering import filter_query, page_filters
@@ -17,6 +18,7 @@ from paperatlas.web.notes import render_note
 from paperatlas.web.pages.downloads import export_formats
 from paperatlas.web.params import PAGE_SIZE, SORTS, Name, Page, parse_topic
 from paperatlas.web.render import page_lang
+from paperatlas.web.reviews import review_scores
 from paperatlas.web.routes import Routes
 
 routes = Routes()
@@ -96,6 +98,8 @@ async def paper_page(request: Request, paper_id: str):
     broad = (topic or {}).get("broad") or {}
     zh_card = web.atlas.zh_card(paper, topic=broad.get("label")) if page_lang(request) == "zh" else None
     model = web.atlas.llm_answers(paper["id"])  # a model's accepted answers, when the user ran one
+    extra = paper.get("extra") or {}
+    tldr = extra.get("tldr")
     return web.render(
         request,
         "paper.html",
@@ -109,4 +113,9 @@ async def paper_page(request: Request, paper_id: str):
         liked=liked,
         kept=kept,
         note_html=render_note(kept.note) if kept.note else None,
+        tldr=tldr.strip() if isinstance(tldr, str) else None,
+        reviews=review_scores(extra),
+        final_reviews=review_scores(extra, "ratings_final"),
+        reading=reading_links(paper.get("identifiers") or {}, paper.get("urls") or []),
+        bibtex=web.atlas.bibtex(paper["id"]),
     )
