@@ -321,3 +321,53 @@ def test_al_folio_arxiv_field_is_the_papers_link(tmp_path):
     )
     [paper] = list(sources.read(bib))
     assert paper.urls == ["https://arxiv.org/abs/2402.13217"]
+
+
+def test_markdown_between_raw_html_details_tags_belongs_to_its_record():
+    """`<details><summary>Title</summary>` ... Markdown links and a quote ... `</details>`:
+    each paper keeps its own links and text, never its neighbour's."""
+    papers = _read("details_digest.md")
+    assert [p.title for p in papers] == [
+        "Sparse Routers for Streaming Speech Recognition",
+        "Counting Objects in Aerial Images without Boxes",
+        "Tabular Agents that Check Their Own Joins",
+        "Low-Rank Adapters Forget Less Than Full Fine-Tuning",
+    ]
+    for number, paper in enumerate(papers, 1):
+        assert f"https://arxiv.org/abs/2608.1000{number}" in paper.urls
+        assert all(f"2608.1000{number}" in u for u in paper.urls)
+    assert papers[1].abstract.startswith("Density maps learned from point labels")
+    assert papers[2].code_urls == ["https://github.com/lab-two/join-check"]
+
+
+def test_a_record_repeated_under_another_key_is_read_once_and_counted():
+    report = ReadReport()
+    papers = _read("library_repeats.bib", report)
+    titles = [p.title for p in papers]
+    assert titles.count("Endogenous Technological Change") == 1
+    assert report.skipped["repeats an earlier record whole (same title, authors, year, links, abstract)"] == 2
+
+
+def test_a_data_repository_doi_is_no_sign_of_a_paper():
+    """@misc with a Zenodo or UK Data Service DOI (software, data) is left out; @misc with a
+    paper's DOI (an SSRN working paper) is kept."""
+    report = ReadReport()
+    titles = [p.title for p in _read("library_repeats.bib", report)]
+    assert "Bank Networks and Contagion: A Working Paper" in titles
+    assert not any("Census" in t or "Software and Results" in t for t in titles)
+    assert sum(n for reason, n in report.skipped.items() if reason.startswith("not a paper (@misc")) == 2
+
+
+def test_a_big_file_read_as_one_record_is_named(tmp_path):
+    """A 60 KB Markdown file whose numbered lines sit in one fenced block reads as the one
+    paper outside it: the warning says the file holds far more than was read."""
+    lines = [f"{i}. Paper number {i} on graph learning, by Ann Lee and Bo Chen" for i in range(1, 900)]
+    path = tmp_path / "list.md"
+    path.write_text(
+        "# Reading list\n\n- **Sparse Graph Structure from Node Features** Ann Lee, Bo Chen. 2024.\n\n"
+        "```\n" + "\n".join(lines) + "\n```\n"
+    )
+    report = ReadReport()
+    papers = list(sources.read(path, report))
+    assert len(papers) == 1
+    assert any("KB besides its abstracts, and only 1 record read" in w for w in report.warnings)

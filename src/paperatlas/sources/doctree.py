@@ -196,22 +196,40 @@ def from_markdown(text: str) -> Node:
 
     md = MarkdownIt("commonmark", {"html": True}).enable("table")
     root = Node("doc", 1)
-    stack = [root]
+    # Markdown blocks open, and above them the HTML elements a raw HTML block left open (its
+    # tag named): `<details>` ... Markdown ... `</details>` holds the Markdown between.
+    stack: list[tuple[str | None, Node]] = [(None, root)]
     for token in md.parse(text):
-        line = token.map[0] + 1 if token.map else stack[-1].line
+        line = token.map[0] + 1 if token.map else stack[-1][1].line
         if token.type.endswith("_open"):
             kind = _md_kind(token.tag)
             node = Node(kind, line, int(token.tag[1]) if kind == "heading" else 0, attrs={"tag": token.tag})
-            stack[-1].children.append(node)
-            stack.append(node)
+            stack[-1][1].children.append(node)
+            stack.append((None, node))
         elif token.type.endswith("_close"):
+            while stack[-1][0] is not None:  # left open inside this block: it ends with it
+                stack.pop()
             if len(stack) > 1:
                 stack.pop()
         elif token.type == "inline":
-            stack[-1].children.extend(_md_inline(token.children or []))
+            stack[-1][1].children.extend(_md_inline(token.children or []))
         elif token.type == "html_block":
-            stack[-1].children.extend(from_html(token.content, line).children)
+            _html_block(token.content, line, stack)
     return _shape(root)
+
+
+def _html_block(content: str, line: int, stack: list[tuple[str | None, Node]]) -> None:
+    """A raw HTML block of a Markdown file, read into the tree where it stands: the elements
+    open above the last Markdown block may close in it, and those it leaves open stay open."""
+    carried = len(stack)
+    while stack[carried - 1][0] is not None:
+        carried -= 1
+    parser = _HtmlTree(line)
+    parser.stack = [("", stack[carried - 1][1])] + [(str(tag), node) for tag, node in stack[carried:]]
+    parser.feed(_NOT_CDATA.sub("&lt;![", content))
+    parser.close()
+    del stack[carried:]
+    stack.extend(parser.stack[1:])
 
 
 def _md_kind(tag: str) -> str:

@@ -10,6 +10,11 @@ The signs, each measured on the papers a reading gave and the file's own text:
 - titles repeating one template (the same first words: a label read as the title);
 - an "abstract" holding a whole list (many lines' worth of text on one paper);
 - a field most papers have and some lack (a link, authors): those were likely misread.
+
+`FileTally` watches the papers of a file of any format as `sources.read` yields them: a
+record that repeats an earlier one whole (a reference manager's duplicate: same title,
+authors, year, links and abstract) is left out, and a file whose size says it holds far
+more than the records read (a sheet or a list read as one paper) is named.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from paperatlas.paper import Paper
+from paperatlas.paper import Paper, normalise_text
 from paperatlas.sources.fields import NUMBERING, titleish
 
 _ID = re.compile(
@@ -27,6 +32,11 @@ _ID = re.compile(
     re.IGNORECASE,
 )
 _MIN = 3  # never name a problem seen fewer times than this
+# A record of a paper list takes a few hundred bytes besides its abstract (a BibTeX entry
+# with file paths and keywords about 700, a JSON program record about 2,400): far more per
+# record read means records were missed or read as one.
+_BYTES_PER_RECORD = 8000
+_SMALL_FILE = 20_000  # bytes: a short file's header and prose may outweigh its few papers
 
 
 @dataclass
@@ -99,3 +109,54 @@ def estimate(papers: list[Paper], text: str) -> Quality:
 
 def _ids(paper: Paper) -> set[str]:
     return linked_ids(" ".join(paper.urls))
+
+
+class FileTally:
+    """What `sources.read` sees of a file's papers: repeats to leave out, and the file's size
+    against the records read."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.records = 0
+        self.abstract_chars = 0
+        self.repeats = 0
+        self._seen: dict[tuple, str | None] = {}  # a record's whole content -> its id
+
+    def repeat(self, paper: Paper) -> bool:
+        """Does the paper repeat an earlier record of the file whole, under another id (a
+        reference manager's `Romer1990` and `Romer1990a`)?"""
+        key = (
+            normalise_text(paper.title or ""),
+            tuple(normalise_text(a) for a in paper.authors),
+            paper.year,
+            tuple(sorted(paper.urls)),
+            tuple(sorted(paper.identifiers.items())),
+            normalise_text(paper.abstract) if paper.abstract else "",
+        )
+        if not key[0]:
+            return False
+        if key in self._seen:  # under the same id it is one paper already: ingest's to count
+            if self._seen[key] == paper.id:
+                return False
+            self.repeats += 1
+            return True
+        self._seen[key] = paper.id
+        return False
+
+    def see(self, paper: Paper | None) -> None:
+        """Count a record read (a paper) or skipped (None)."""
+        self.records += 1
+        if paper is not None and paper.abstract:
+            self.abstract_chars += len(paper.abstract)
+
+    def problems(self) -> list[str]:
+        out = []
+        if self.records and self.size > _SMALL_FILE:
+            per_record = (self.size - self.abstract_chars) / self.records
+            if per_record > _BYTES_PER_RECORD:
+                out.append(
+                    f"the file holds {self.size // 1000} KB besides its abstracts, and only "
+                    f"{self.records} record{'s' if self.records > 1 else ''} read in it "
+                    f"(a list read as one paper?)"
+                )
+        return out
