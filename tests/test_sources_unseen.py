@@ -371,3 +371,29 @@ def test_a_big_file_read_as_one_record_is_named(tmp_path):
     papers = list(sources.read(path, report))
     assert len(papers) == 1
     assert any("KB besides its abstracts, and only 1 record read" in w for w in report.warnings)
+
+
+def test_org_bodies_hold_lists_and_tables_of_papers():
+    """An org table (before any heading) and `- [[url][Title]] (Names, 2014)` list items
+    under a topic heading are papers, the topic never one; a source block is code."""
+    papers = _read("org_lists_tables.org")
+    assert [p.title for p in papers] == [
+        "Semi-Supervised Classification with Graph Convolutional Networks",
+        "Graph Attention Networks",
+        "Auto-Encoding Variational Bayes",
+        "Generative Adversarial Networks",
+        "Denoising Diffusion Probabilistic Models",
+        "Toolformer: Language Models Can Teach Themselves to Use Tools",
+        "LLaMA: Open and Efficient Foundation Language Models",
+    ]
+    assert papers[0].authors == ["Thomas Kipf", "Max Welling"]
+    assert papers[0].urls == ["https://arxiv.org/abs/1609.02907"]
+    assert papers[2].authors == ["Kingma", "Welling"] and papers[2].urls == [
+        "https://arxiv.org/abs/1312.6114"
+    ]
+    assert papers[3].year == 2014
+
+
+def test_a_surname_before_et_al_is_the_first_author():
+    papers = _read("org_lists_tables.org")
+    assert [p.authors for p in papers[3:7]] == [["Goodfellow"], ["Ho"], ["Schick"], ["Touvron"]]

@@ -13,6 +13,7 @@ headings take the blocks under them into `section`s, and `<br>`-separated text b
 from __future__ import annotations
 
 import re
+import textwrap
 from dataclasses import dataclass, field
 from html import unescape
 from html.parser import HTMLParser
@@ -294,6 +295,7 @@ def from_org(text: str) -> Node:
 
     root = orgparse.loads(text)
     doc = Node("doc", 1)
+    doc.children.extend(_org_body(root.get_body(format="raw") or "", 0))  # before any heading
     _org_children(root, doc)
     return doc
 
@@ -310,11 +312,61 @@ def _org_children(org: object, into: Node) -> None:
             if label_name(name):  # AUTHOR, URL, YEAR, ...; not CUSTOM_ID or BTYPE
                 section.children.append(Node("para", line, children=_org_spans(f"{name}: {value}")))
         body_text = child.get_body(format="raw") if hasattr(child, "get_body") else child.body
-        body = [b.strip() for b in re.split(r"\n\s*\n", body_text or "") if b.strip()]
-        for para in body:
-            section.children.append(Node("para", line, children=_org_spans(" ".join(para.split()))))
+        section.children.extend(_org_body(body_text or "", line))
         _org_children(child, section)
         into.children.append(section)
+
+
+_ORG_BLOCK = re.compile(r"^\s*#\+(BEGIN|END)_(\w+)", re.IGNORECASE)
+_ORG_KEYWORD = re.compile(r"^\s*#(\+\w*:.*|\s.*|)$")  # `#+CAPTION: ...`, `# a comment`
+_ORG_RULE = re.compile(r"^(\s*)\|(?:[-+:]+\|?)+\s*$")  # |---+---|
+_ORG_BOLD = re.compile(r"(?<![\w*])\*(\S(?:[^*\n]*\S)?)\*(?![\w*])")
+_ORG_ITALIC = re.compile(r"(?<![\w/:])/(\S(?:[^/\n]*\S)?)/(?![\w/])")
+
+
+def _org_body(text: str, line: int) -> list[Node | Span]:
+    """An org heading's body (lists, tables, paragraphs) read as the blocks it holds: its
+    markup written as Markdown's (`[[url][text]]`, `*bold*`, `/italic/`, `|---+---|`),
+    its source and example blocks as code, and parsed by the Markdown parser."""
+    lines: list[str] = []
+    in_table = False
+    for raw in textwrap.dedent(text).splitlines():
+        if match := _ORG_BLOCK.match(raw):
+            kind = match.group(2).upper()
+            if kind in ("SRC", "EXAMPLE", "EXPORT", "COMMENT", "LATEX", "HTML"):
+                lines.append("```")
+            continue
+        if _ORG_KEYWORD.match(raw) and raw.strip():
+            continue
+        is_row = raw.lstrip().startswith("|")
+        if rule := _ORG_RULE.match(raw):
+            if in_table and lines and "---" not in lines[-1]:
+                cells = max(1, lines[-1].count("|") - 1)
+                lines.append(rule.group(1) + "|" + "---|" * cells)
+            continue
+        if is_row and not in_table:  # a table without a rule under its first row still is one
+            cells = max(1, raw.count("|") - 1)
+            lines.append(raw)
+            lines.append(raw[: len(raw) - len(raw.lstrip())] + "|" + "---|" * cells)
+            in_table = True
+            continue
+        in_table = is_row
+        lines.append(_org_markup(raw))
+    root = from_markdown("\n".join(lines))
+    _shift_lines(root, line)
+    return root.children
+
+
+def _org_markup(text: str) -> str:
+    text = _ORG_LINK.sub(lambda m: f"[{m.group(2) or m.group(1)}](<{m.group(1)}>)", text)
+    text = _ORG_BOLD.sub(r"**\1**", text)
+    return _ORG_ITALIC.sub(r"*\1*", text)
+
+
+def _shift_lines(node: Node, by: int) -> None:
+    node.line += by
+    for child in node.blocks():
+        _shift_lines(child, by)
 
 
 def _org_spans(text: str) -> list[Node | Span]:

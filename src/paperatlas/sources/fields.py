@@ -94,6 +94,7 @@ _TRAILING_YEAR = re.compile(r"\s+((?:19|20)\d\d)\s*$")
 _QUOTED = re.compile(r"[\"“]([^\"“”]{12,400}?)[,.]?[\"”]")
 _DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>,;]+[^\s\"<>,;.)])")
 _ET_AL = re.compile(r",?\s*\bet\.?\s*al\.?", re.IGNORECASE)
+_SURNAME = re.compile(r"(?:[A-Z]\.\s?)*[A-Z][^\W\d_]+(?:[-'’][A-Z]?[^\W\d_]+)?")  # He, O'Neil, A. Lee
 
 
 _TASK = re.compile(r"^\s*\[[ xX]\]\s+")  # `- [ ] Title`: a task list's box
@@ -116,7 +117,9 @@ def names_in(text: str) -> list[str] | None:
     head = re.split(
         r"\s*[(\[](?:19|20)\d\d|,\s*(?:19|20)\d\d\b|\s[-–—]\s|,?\s*\bet\.?\s*al\b\.?", text, maxsplit=1
     )[0]
-    head = _ET_AL.sub("", head).strip(" .,;:")
+    head = _ET_AL.sub("", head).strip(" .,;:([")  # "(Kipf and Welling, 2017)"
+    if _ET_AL.search(text) and _SURNAME.fullmatch(head):
+        return [head]  # "Vaswani et al., NeurIPS 2017": the first author's surname
     head = re.sub(r"^[^\s:]+(?:\s[^\s:]+)?:\s+", "", head)  # "NEureka: A. Lee, ...": a name first
     head = re.sub(r",\s+(?:and|&)\s+", ", ", head)  # the serial comma
     if not head or YEAR.search(head) or not looks_like_authors(head):
