@@ -397,3 +397,19 @@ def test_org_bodies_hold_lists_and_tables_of_papers():
 def test_a_surname_before_et_al_is_the_first_author():
     papers = _read("org_lists_tables.org")
     assert [p.authors for p in papers[3:7]] == [["Goodfellow"], ["Ho"], ["Schick"], ["Touvron"]]
+
+
+def test_rest_references_keep_initials_and_surname_first_names():
+    """`- G. Bellocchi, ...` (docutils reads `G.` as a one-item alphabetic list) keeps its
+    first initial; `Palmblad, M., Lamprecht, A-L` are two names, not four; a lead-in line
+    ending with a colon is never a paper."""
+    papers = _read("publications.rst")
+    assert [p.authors[0] for p in papers] == [
+        "Lee, A.",
+        "Palmblad, M.",
+        "G. Bellocchi",
+        "P. Meloni",
+        "F. Conti",
+    ]
+    assert papers[1].authors == ["Palmblad, M.", "Lamprecht, A-L", "Ison, J.", "Schwammle, V."]
+    assert not any("please cite" in (p.title or "") for p in papers)

@@ -505,6 +505,14 @@ def _rst_children(node: object, into: Node, level: int) -> None:
             into.children.extend([*_rst_inline(child), Span(": ")])
         elif name == "field_body":
             _rst_children(child, into, level)
+        elif name == "enumerated_list" and _one_letter_list(child):
+            # "- G. Bellocchi, A. Capotondi, ...": docutils took the first initial for the
+            # enumerator of a one-item alphabetic list; it is the text's first letter
+            before = len(into.children)
+            _rst_children(child.children[0], into, level)
+            para = next((c for c in into.children[before:] if isinstance(c, Node) and c.kind == "para"), None)
+            if para is not None:
+                para.children.insert(0, Span(_enumerator(child) + " "))
         elif name in _RST_KIND:
             block = Node(_RST_KIND[name], line, attrs={"tag": name})
             into.children.append(block)
@@ -514,6 +522,18 @@ def _rst_children(node: object, into: Node, level: int) -> None:
                 _rst_children(child, block, level)
         else:
             _rst_children(child, into, level)
+
+
+def _one_letter_list(node: object) -> bool:
+    get = getattr(node, "get", lambda _k, _d=None: None)
+    return get("enumtype") in ("upperalpha", "loweralpha") and len(getattr(node, "children", [])) == 1
+
+
+def _enumerator(node: object) -> str:
+    get = getattr(node, "get", lambda _k, _d=None: None)
+    first = "A" if get("enumtype") == "upperalpha" else "a"
+    letter = chr(ord(first) + int(get("start", 1) or 1) - 1)
+    return f"{get('prefix', '') or ''}{letter}{get('suffix', '') or ''}"
 
 
 def _rst_inline(

@@ -117,7 +117,8 @@ def names_in(text: str) -> list[str] | None:
     head = re.split(
         r"\s*[(\[](?:19|20)\d\d|,\s*(?:19|20)\d\d\b|\s[-–—]\s|,?\s*\bet\.?\s*al\b\.?", text, maxsplit=1
     )[0]
-    head = _ET_AL.sub("", head).strip(" .,;:([")  # "(Kipf and Welling, 2017)"
+    head = _ET_AL.sub("", head).strip(" ,;:([")  # "(Kipf and Welling, 2017)"
+    head = re.sub(r"(?<!\b[A-Z])\.+$", "", head)  # a full stop, not an initial's ("Lee, A.")
     if _ET_AL.search(text) and _SURNAME.fullmatch(head):
         return [head]  # "Vaswani et al., NeurIPS 2017": the first author's surname
     head = re.sub(r"^[^\s:]+(?:\s[^\s:]+)?:\s+", "", head)  # "NEureka: A. Lee, ...": a name first
@@ -140,6 +141,8 @@ _SEPARATORS = re.compile(r"\s+[·•|]\s+")
 
 
 def titleish(text: str) -> bool:
+    if text.rstrip(" *_").endswith((":", "：")):
+        return False  # "If you use it, please cite:": a lead-in to what follows
     text = title_text(text)
     if not text or not is_title_like(text) or LINK_WORDS.match(text) or _URL.match(text):
         return False
