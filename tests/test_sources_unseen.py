@@ -413,3 +413,18 @@ def test_rest_references_keep_initials_and_surname_first_names():
     ]
     assert papers[1].authors == ["Palmblad, M.", "Lamprecht, A-L", "Ison, J.", "Schwammle, V."]
     assert not any("please cite" in (p.title or "") for p in papers)
+
+
+def test_workshop_pages_name_the_authors():
+    """Names with their affiliations in brackets, and `Title. Ann Lee, Bo Chen. [[paper]]`
+    lines: the names are the authors, never part of the title or lost."""
+    for name in ("workshop_affiliations.md", "workshop_title_then_names.md"):
+        papers = _read(name)
+        assert [p.title for p in papers] == [
+            "Sparse Routers for Streaming Speech Recognition",
+            "Counting Objects in Aerial Images without Boxes",
+            "Tabular Agents that Check Their Own Joins",
+            "Low-Rank Adapters Forget Less Than Full Fine-Tuning",
+        ], name
+        assert [p.authors[0] for p in papers] == ["Ann Lee", "Carla Diaz", "Eve Fischer", "Gina Hu"], name
+        assert papers[3].authors[1] == "Hal Ito" and papers[3].urls[0].endswith("abc4")

@@ -225,8 +225,12 @@ def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
         and not authorish(remaining.rstrip("."))
         and (not is_prose(remaining) or len(remaining.split()) <= 30)
     ):
-        entry.title = title_text(remaining)
+        title, names = _title_then_names(remaining)
+        entry.title = title_text(title)
         roles["title"] = "line text"
+        if names and not entry.authors:
+            entry.authors = split_authors(names)
+            roles["authors"] = "text after the title"
         return
     bare = NUMBERING.sub("", remaining).strip(" .")
     if not entry.authors and authorish(bare) and not YEAR.search(bare):
@@ -268,6 +272,18 @@ def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
     entry.body.append(remaining)
     if is_prose(remaining):
         roles.setdefault("abstract", "prose")
+
+
+def _title_then_names(text: str) -> tuple[str, str | None]:
+    """`Sparse Routers for Speech. Ann Lee, Bo Chen.`: a title, then after its full stop a
+    list of names (two or more), in one line of text."""
+    for stop in reversed(list(re.finditer(r"[.?!]\s+", text))):
+        head, tail = text[: stop.start() + 1].rstrip(". "), text[stop.end() :].strip(" .")
+        if len(head.split()) < 3:
+            break
+        if re.search(r",|\band\b|&", tail) and authorish(tail) and len(split_authors(tail)) >= 2:
+            return head, tail
+    return text, None
 
 
 def _names_field(value: str) -> list[str]:
