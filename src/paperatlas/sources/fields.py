@@ -225,11 +225,11 @@ def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
         and not authorish(remaining.rstrip("."))
         and (not is_prose(remaining) or len(remaining.split()) <= 30)
     ):
-        title, names = _title_then_names(remaining)
+        title, after = _title_then_names(remaining)
         entry.title = title_text(title)
         roles["title"] = "line text"
-        if names and not entry.authors:
-            entry.authors = split_authors(names)
+        if after and not entry.authors:
+            entry.authors = split_authors(after)
             roles["authors"] = "text after the title"
         return
     bare = NUMBERING.sub("", remaining).strip(" .")
