@@ -428,3 +428,41 @@ def test_workshop_pages_name_the_authors():
         ], name
         assert [p.authors[0] for p in papers] == ["Ann Lee", "Carla Diaz", "Eve Fischer", "Gina Hu"], name
         assert papers[3].authors[1] == "Hal Ito" and papers[3].urls[0].endswith("abc4")
+
+
+def test_a_sheet_whose_title_column_is_named_paper():
+    report = ReadReport()
+    papers = _read("paper_column.tsv", report)
+    assert report.format == "csv"
+    assert papers[0].title == "Sparse Routers for Streaming Speech Recognition"
+    assert papers[0].authors == ["Ann Lee", "Bo Chen"] and len(papers) == 3
+
+
+def test_a_sheet_read_as_text_is_named():
+    """A CSV with no header row is read as text (one 'paper'): the warning says so."""
+    report = ReadReport()
+    papers = _read("no_header.csv", report)
+    assert len(papers) == 1
+    assert any("a sheet's delimiters" in w and "CSV/TSV" in w for w in report.warnings)
+
+
+def test_names_as_abstracts_institutions_as_authors_and_bare_short_titles_are_named():
+    names = [
+        Paper(abstract="Ann Lee, Bo Chen", title=f"Sparse routing for speech model number {i}")
+        for i in range(5)
+    ]
+    places = [
+        Paper(abstract="", title=f"Counting objects in aerial images {i}", authors=["Stanford University"])
+        for i in range(5)
+    ]
+    bare = [
+        Paper(abstract="", title=word) for word in ("Overview", "Installation", "Contributing", "License")
+    ]
+    text = "\n".join(f"[paper](https://arxiv.org/abs/2401.{10000 + i})" for i in range(8))
+    problems = " | ".join(
+        estimate(names, "").problems + estimate(places, "").problems + estimate(bare, text).problems
+    )
+    assert "5 of 5 abstracts are only person names" in problems
+    assert "5 of 5 first authors name an institution" in problems
+    assert "4 of 4 papers are a title of three words or fewer and nothing else" in problems
+    assert "8 of the 8 links to papers in the file are on no paper read" in problems
