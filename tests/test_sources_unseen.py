@@ -466,3 +466,23 @@ def test_names_as_abstracts_institutions_as_authors_and_bare_short_titles_are_na
     assert "5 of 5 first authors name an institution" in problems
     assert "4 of 4 papers are a title of three words or fewer and nothing else" in problems
     assert "8 of the 8 links to papers in the file are on no paper read" in problems
+
+
+def test_by_lines_are_authors_and_a_title_naming_data_keeps_its_paper_link():
+    papers = _read("accepted_by_lines.md")
+    assert [p.title for p in papers] == [
+        "Data Distribution Valuation for Sparse Routers",
+        "Imbalanced Data Classification with Contrastive Learning",
+        "Measuring Diversity in Datasets",
+        "On the Scalability of GNNs for Molecular Graphs",
+        "Feedback-guided Data Synthesis for Imbalanced Classification",
+    ]
+    assert [p.authors[0] for p in papers] == [
+        "Xinyi Xu",
+        "Cara Lee",
+        "Dora Zhao",
+        "Maciej Sypetkowski",
+        "Reyhane Askari Hemmat",
+    ]
+    assert papers[0].urls == ["https://openreview.net/pdf?id=oUUokjhAZw"] and not papers[0].code_urls
+    assert papers[1].urls == ["https://openreview.net/pdf?id=e641mv2xsf"]

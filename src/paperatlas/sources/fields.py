@@ -74,7 +74,7 @@ def _continues(before: list[Span], span: Span) -> bool:
     if last.bold or last.italic or last.href:
         return False
     text = span.text.strip()
-    return not (_LABEL.match(text) or authorish(text.rstrip(".")) or len(text.split()) <= 3)
+    return not (_LABEL.match(text) or authorish(_BY.sub("", text).rstrip(".")) or len(text.split()) <= 3)
 
 
 def pieces(line: list[Span], number: int) -> list[Piece]:
@@ -138,6 +138,7 @@ def authorish(text: str) -> bool:
 
 
 _SEPARATORS = re.compile(r"\s+[·•|]\s+")
+_BY = re.compile(r"^\s*(?:by|authors?|作者)\s*[:：]?\s+", re.IGNORECASE)  # "by Ann Lee, Bo Chen"
 
 
 def titleish(text: str) -> bool:
@@ -232,7 +233,7 @@ def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
             entry.authors = split_authors(after)
             roles["authors"] = "text after the title"
         return
-    bare = NUMBERING.sub("", remaining).strip(" .")
+    bare = _BY.sub("", NUMBERING.sub("", remaining)).strip(" .")
     if not entry.authors and authorish(bare) and not YEAR.search(bare):
         entry.authors = split_authors(_SEPARATORS.sub(", ", bare))
         roles["authors"] = rest[0].dress if len({p.dress for p in rest}) == 1 else "text"
@@ -303,7 +304,10 @@ def _add_link(entry: Entry, text: str, href: str | None, label: str | None = Non
         if url in entry.urls or url in entry.code or not _IS_LINK.match(url):
             continue
         word = (label or text).strip().lower()
-        is_code = label == "code" or re.search(r"\b(code|github|project|demo|data|video|slides)\b", word)
+        # a link's own label says code ("[Code]", "Project page"); a title naming data does not
+        is_code = label == "code" or (
+            len(word.split()) <= 3 and re.search(r"\b(code|github|project|demo|data|video|slides)\b", word)
+        )
         if is_code or link_kind(url) in ("code",):
             entry.code.append(url)
         else:
