@@ -486,3 +486,16 @@ def test_by_lines_are_authors_and_a_title_naming_data_keeps_its_paper_link():
     ]
     assert papers[0].urls == ["https://openreview.net/pdf?id=oUUokjhAZw"] and not papers[0].code_urls
     assert papers[1].urls == ["https://openreview.net/pdf?id=e641mv2xsf"]
+
+
+def test_a_short_link_text_names_the_paper_it_links_to():
+    """`CIS/EFP`, `DNA bases`: too short for a title anywhere else, but the text of the one
+    link to a paper an item holds; a link labelled `Code` is never a paper."""
+    papers = _read("short_link_names.rst")
+    assert [p.title for p in papers] == [
+        "The first EFP paper (1996)",
+        "CIS/EFP",
+        "DNA bases",
+        "Exchange-repulsion energy in QM/EFP",
+    ]
+    assert papers[1].urls == ["https://doi.org/10.1021/jp0627325"]

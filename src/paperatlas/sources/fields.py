@@ -154,6 +154,24 @@ def titleish(text: str) -> bool:
     return len(text.split()) >= 2 or cjk_count(text) >= 4
 
 
+PAPER_LINK = "paper link text"
+
+
+def names_a_paper(text: str, href: str | None) -> bool:
+    """A short link text that names the paper it links to (`DNA bases`, `CIS/EFP`): a title,
+    though too short to read as one anywhere else."""
+    text = text.strip()
+    return bool(
+        href
+        and link_kind(href) == "paper"
+        and len(text) <= 80
+        and re.search(r"[^\W\d_]{2}", text)
+        and not LINK_WORDS.match(text)
+        and not _URL.match(text)
+        and not YEAR.fullmatch(text)
+    )
+
+
 def read_record(node: Node, heading: str | None = None) -> tuple[Entry, dict[str, str]]:
     """The entry a record node holds, and the dress of each field found (its pattern)."""
     entry = Entry(lineno=node.line, kind=node.kind)
@@ -211,6 +229,10 @@ def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
         if not entry.title and piece.dress != "plain" and titleish(piece.text):
             entry.title = title_text(piece.text)
             roles["title"] = piece.dress
+            continue
+        if not entry.title and len(line) == 1 and names_a_paper(piece.text, piece.href):
+            entry.title = title_text(piece.text)  # "`DNA bases <https://doi.org/...>`_"
+            roles["title"] = PAPER_LINK
             continue
         if piece.href and (LINK_WORDS.match(piece.text) or _URL.match(piece.text.strip())):
             continue  # [PDF], [Code]: a link, already taken
