@@ -75,7 +75,7 @@ class Finding:
 
 def quality(entry: Entry, roles: dict[str, str] | None = None) -> float:
     """How much of a paper a record holds: 0 without a title, else 1 plus its other fields."""
-    named = bool(roles) and roles.get("title") == PAPER_LINK  # a short link text naming its paper
+    named = roles is not None and roles.get("title") == PAPER_LINK  # a short link text naming its paper
     if not entry.title or not (named or titleish(entry.title)) or len(entry.title.split()) > 40:
         return 0.0
     score = 1.0
