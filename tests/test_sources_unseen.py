@@ -348,14 +348,15 @@ def test_a_record_repeated_under_another_key_is_read_once_and_counted():
     assert report.skipped["repeats an earlier record whole (same title, authors, year, links, abstract)"] == 2
 
 
-def test_a_data_repository_doi_is_no_sign_of_a_paper():
-    """@misc with a Zenodo or UK Data Service DOI (software, data) is left out; @misc with a
-    paper's DOI (an SSRN working paper) is kept."""
+def test_a_data_repository_doi_or_a_web_address_is_no_sign_of_a_paper():
+    """@misc with a Zenodo or UK Data Service DOI (software, data), or published at a web
+    address (`www.who.int`: no venue), is left out; @misc with a paper's DOI (an SSRN working
+    paper) is kept."""
     report = ReadReport()
     titles = [p.title for p in _read("library_repeats.bib", report)]
     assert "Bank Networks and Contagion: A Working Paper" in titles
-    assert not any("Census" in t or "Software and Results" in t for t in titles)
-    assert sum(n for reason, n in report.skipped.items() if reason.startswith("not a paper (@misc")) == 2
+    assert not any("Census" in t or "Software and Results" in t or "Activity" in t for t in titles)
+    assert sum(n for reason, n in report.skipped.items() if reason.startswith("not a paper (@misc")) == 3
 
 
 def test_a_big_file_read_as_one_record_is_named(tmp_path):

@@ -111,6 +111,7 @@ _SCHOLARLY = re.compile(
     r"cvpr|iccv|eccv|acl|emnlp|naacl|ijcai|kdd|sigir|www|university|institute)\b",
     re.IGNORECASE,
 )
+_WEB_ADDRESS = re.compile(r"\b(?:https?://|www\.)\S+", re.IGNORECASE)
 _BLOG = re.compile(r"blog|medium\.com|substack\.com|/news/|newsroom|press release", re.IGNORECASE)
 _ABSTRACT_LENGTH = 300  # characters: a paper's abstract, not a teaser line
 _PUBLICATION_PAGE = re.compile(r"/(pubs?|publications?|papers?|abs|article|articles|doi)/", re.IGNORECASE)
@@ -131,7 +132,8 @@ def has_paper_signal(
         return True
     if any(link_kind(u) == "paper" or _PUBLICATION_PAGE.search(u) for u in links):
         return True
-    return any(v and _SCHOLARLY.search(v) for v in venues)
+    # a venue's words, not a web address's ("www" names a conference, not www.who.int)
+    return any(v and _SCHOLARLY.search(_WEB_ADDRESS.sub(" ", v)) for v in venues)
 
 
 def has_paper_abstract(
