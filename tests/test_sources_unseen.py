@@ -500,3 +500,17 @@ def test_a_short_link_text_names_the_paper_it_links_to():
         "Exchange-repulsion energy in QM/EFP",
     ]
     assert papers[1].urls == ["https://doi.org/10.1021/jp0627325"]
+
+
+def test_a_reference_line_gives_names_title_and_venue():
+    """`.. [Lee2024] A. Lee and B. Chen. Title. In ICASSP, 2024. url`: the names before the
+    first full stop that ends no initial are the authors, the next sentence the title."""
+    papers = _read("citations.rst")
+    assert [p.title for p in papers] == [
+        "Sparse Routers for Streaming Speech Recognition",
+        "Counting Objects in Aerial Images without Boxes",
+        "Tabular Agents that Check Their Own Joins",
+        "Low-Rank Adapters Forget Less Than Full Fine-Tuning",
+    ]
+    assert papers[0].authors == ["A. Lee", "B. Chen"] and papers[0].year == 2024
+    assert papers[0].venue == "ICASSP" and papers[3].urls == ["https://arxiv.org/abs/2401.00004"]

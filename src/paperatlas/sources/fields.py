@@ -242,6 +242,16 @@ def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
     remaining = " ".join("".join(p.text for p in rest).split()).strip(" ,;|·•-–—")
     if not remaining:
         return
+    if not entry.title and not entry.authors and (reference := _names_then_title(remaining)):
+        named, sentence, after_title = reference
+        entry.authors, entry.title = split_authors(named), title_text(sentence)
+        roles["authors"], roles["title"] = "text before the title", "sentence after the names"
+        if (year := YEAR.search(after_title)) and "venue" not in entry.fields:
+            venue = re.sub(r"^in\s+", "", after_title[: year.start()], flags=re.IGNORECASE).strip(" ,.;:(")
+            if venue and len(venue.split()) <= 8:
+                entry.fields["venue"] = venue
+            entry.fields.setdefault("year", year.group(1))
+        return
     if (
         not entry.title
         and titleish(remaining)
@@ -295,6 +305,29 @@ def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
     entry.body.append(remaining)
     if is_prose(remaining):
         roles.setdefault("abstract", "prose")
+
+
+# a sentence's end: not an initial's full stop ("A. Lee") nor "et al."
+_STOP = re.compile(r"(?<!\b[A-Z])(?<!\bal)\.\s+")
+_INITIAL = re.compile(r"\b[A-Z]\.")
+
+
+def _names_then_title(text: str) -> tuple[str, str, str] | None:
+    """`A. Lee and B. Chen. Sparse Routers for Speech. In ICASSP, 2024.`: a reference's names
+    (two or more, or one with initials), its title sentence, and what follows."""
+    stops = list(_STOP.finditer(text))
+    if not stops:
+        return None
+    names = text[: stops[0].start()]
+    if not authorish(names) or YEAR.search(names):
+        return None
+    if len(split_authors(names)) < 2 and not _INITIAL.search(names):
+        return None  # "Graph Attention Networks. ...": a title in Title Case, not a name
+    end = stops[1].start() if len(stops) > 1 else len(text)
+    title = text[stops[0].end() : end].strip(" .")
+    if not titleish(title) or authorish(title) or len(title.split()) < 3:
+        return None
+    return names, title, text[end:].strip(" .")
 
 
 def _title_then_names(text: str) -> tuple[str, str | None]:
