@@ -185,13 +185,14 @@ class FileTally:
     def repeat(self, paper: Paper) -> bool:
         """Does the paper repeat an earlier record of the file whole, under another id (a
         reference manager's `Romer1990` and `Romer1990a`)?"""
-        key = (
+        key = (  # the abstract by its hash: a big file's abstracts are not held twice
             normalise_text(paper.title or ""),
-            tuple(normalise_text(a) for a in paper.authors),
+            tuple(paper.authors),
             paper.year,
             tuple(sorted(paper.urls)),
             tuple(sorted(paper.identifiers.items())),
-            normalise_text(paper.abstract) if paper.abstract else "",
+            len(paper.abstract),
+            hash(paper.abstract),
         )
         if not key[0]:
             return False
