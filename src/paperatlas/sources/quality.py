@@ -29,7 +29,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from paperatlas.identifiers import link_kind
-from paperatlas.paper import Paper, normalise_text
+from paperatlas.paper import Paper
 from paperatlas.sources.fields import NUMBERING, titleish
 from paperatlas.sources.text import looks_like_authors
 
@@ -185,17 +185,11 @@ class FileTally:
     def repeat(self, paper: Paper) -> bool:
         """Does the paper repeat an earlier record of the file whole, under another id (a
         reference manager's `Romer1990` and `Romer1990a`)?"""
-        key = (  # the abstract by its hash: a big file's abstracts are not held twice
-            normalise_text(paper.title or ""),
-            tuple(paper.authors),
-            paper.year,
-            tuple(sorted(paper.urls)),
-            tuple(sorted(paper.identifiers.items())),
-            len(paper.abstract),
-            hash(paper.abstract),
-        )
-        if not key[0]:
+        if not paper.title:
             return False
+        # as written (a manager's duplicate is a copy); the abstract by its hash, so a big
+        # file's abstracts are not held twice
+        key = (paper.title, tuple(paper.authors), paper.year, tuple(paper.urls), hash(paper.abstract))
         if key in self._seen:  # under the same id it is one paper already: ingest's to count
             if self._seen[key] == paper.id:
                 return False
@@ -209,8 +203,9 @@ class FileTally:
         self.records += 1
         if paper is not None and paper.abstract:
             self.abstract_chars += len(paper.abstract)
-        if paper is not None and paper.title and _SHEET_ROW.search(paper.title):
-            self.sheet_rows.append(paper.title)
+        title = paper.title if paper is not None else None
+        if title and ("\t" in title or title.count(",") + title.count(";") >= 2) and _SHEET_ROW.search(title):
+            self.sheet_rows.append(title)
 
     def problems(self) -> list[str]:
         out = []
