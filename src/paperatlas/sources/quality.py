@@ -183,15 +183,17 @@ class FileTally:
         self._seen: dict[tuple, str | None] = {}  # a record's whole content -> its id
 
     def repeat(self, paper: Paper) -> bool:
-        """Does the paper repeat an earlier record of the file whole, under another id (a
-        reference manager's `Romer1990` and `Romer1990a`)?"""
+        """Does the paper repeat an earlier record of the file whole, each under an id of
+        its own (a reference manager's `Romer1990` and `Romer1990a`)?"""
         if not paper.title:
             return False
         # as written (a manager's duplicate is a copy); the abstract by its hash, so a big
         # file's abstracts are not held twice
         key = (paper.title, tuple(paper.authors), paper.year, tuple(paper.urls), hash(paper.abstract))
-        if key in self._seen:  # under the same id it is one paper already: ingest's to count
-            if self._seen[key] == paper.id:
+        if key in self._seen:
+            # under the same id it is one paper already, and a record naming the id of one
+            # that had none gives it its id: ingest's to count and merge
+            if not paper.id or not self._seen[key] or self._seen[key] == paper.id:
                 return False
             self.repeats += 1
             return True
