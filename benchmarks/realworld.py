@@ -9,7 +9,8 @@ abstract) with their link (same arXiv id / DOI / OpenReview id, else the same UR
 first author (same name words, in any order: "He, Kaiming" = "Kaiming He"). The same is
 measured with the starting code (`--base`, run in a subprocess with its PYTHONPATH) as the
 baseline column. Target per file: count within 2% or 2 papers, >= 7/8 samples whole. A file
-not read whole for which `add` gave neither a warning nor an error is a silent failure.
+not read whole for which `add` gave neither a warning nor an error is a silent failure; a file
+read whole that `add` warned about anyway is a false warning (both counted).
 
 Files are split into a tuning set and a held-out set (`HELD_OUT`), reported apart.
 """
@@ -184,7 +185,7 @@ def main() -> None:
         if not selected:
             continue
         print(f"\n{title}\n{header}\n{'-' * len(header)}")
-        ok_new = ok_base = silent_new = silent_base = 0
+        ok_new = ok_base = silent_new = silent_base = false_new = false_base = 0
         for t, new, base in selected:
             s_new = new.get("stored_samples") or {}
             s_base = base.get("stored_samples") or {}
@@ -195,6 +196,9 @@ def main() -> None:
             # a list not read whole with neither a warning nor an error from `add`: silent
             silent_new += not good and not new.get("warnings") and not new.get("stored_error")
             silent_base += not good_base and not base.get("warnings") and not base.get("stored_error")
+            # a list read whole that `add` still warned about: a false warning
+            false_new += good and bool(new.get("warnings"))
+            false_base += good_base and bool(base.get("warnings"))
             sample = (
                 f"{s_new.get('whole', 0)}/8 ({s_new.get('found', 0)}/{s_new.get('linked', 0)}/"
                 f"{s_new.get('authored', 0)})"
@@ -220,6 +224,7 @@ def main() -> None:
                 print(f"    new reader alone: {rs.get('whole')}/8 samples whole")
         print(f"files read whole: {ok_new}/{len(selected)} (base {ok_base}/{len(selected)})")
         print(f"silent failures (not whole, no warning or error from add): {silent_new} (base {silent_base})")
+        print(f"false warnings (read whole, yet a warning from add): {false_new} (base {false_base})")
     print("\nstored papers with title / abstract / link / authors: new (base) vs truth")
     for t, new, base in rows:
         cells = []

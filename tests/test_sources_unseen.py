@@ -321,3 +321,196 @@ def test_al_folio_arxiv_field_is_the_papers_link(tmp_path):
     )
     [paper] = list(sources.read(bib))
     assert paper.urls == ["https://arxiv.org/abs/2402.13217"]
+
+
+def test_markdown_between_raw_html_details_tags_belongs_to_its_record():
+    """`<details><summary>Title</summary>` ... Markdown links and a quote ... `</details>`:
+    each paper keeps its own links and text, never its neighbour's."""
+    papers = _read("details_digest.md")
+    assert [p.title for p in papers] == [
+        "Sparse Routers for Streaming Speech Recognition",
+        "Counting Objects in Aerial Images without Boxes",
+        "Tabular Agents that Check Their Own Joins",
+        "Low-Rank Adapters Forget Less Than Full Fine-Tuning",
+    ]
+    for number, paper in enumerate(papers, 1):
+        assert f"https://arxiv.org/abs/2608.1000{number}" in paper.urls
+        assert all(f"2608.1000{number}" in u for u in paper.urls)
+    assert papers[1].abstract.startswith("Density maps learned from point labels")
+    assert papers[2].code_urls == ["https://github.com/lab-two/join-check"]
+
+
+def test_a_record_repeated_under_another_key_is_read_once_and_counted():
+    report = ReadReport()
+    papers = _read("library_repeats.bib", report)
+    titles = [p.title for p in papers]
+    assert titles.count("Endogenous Technological Change") == 1
+    assert report.skipped["repeats an earlier record whole (same title, authors, year, links, abstract)"] == 2
+
+
+def test_a_data_repository_doi_or_a_web_address_is_no_sign_of_a_paper():
+    """@misc with a Zenodo or UK Data Service DOI (software, data), or published at a web
+    address (`www.who.int`: no venue), is left out; @misc with a paper's DOI (an SSRN working
+    paper) is kept."""
+    report = ReadReport()
+    titles = [p.title for p in _read("library_repeats.bib", report)]
+    assert "Bank Networks and Contagion: A Working Paper" in titles
+    assert not any("Census" in t or "Software and Results" in t or "Activity" in t for t in titles)
+    assert sum(n for reason, n in report.skipped.items() if reason.startswith("not a paper (@misc")) == 3
+
+
+def test_a_big_file_read_as_one_record_is_named(tmp_path):
+    """A 60 KB Markdown file whose numbered lines sit in one fenced block reads as the one
+    paper outside it: the warning says the file holds far more than was read."""
+    lines = [f"{i}. Paper number {i} on graph learning, by Ann Lee and Bo Chen" for i in range(1, 900)]
+    path = tmp_path / "list.md"
+    path.write_text(
+        "# Reading list\n\n- **Sparse Graph Structure from Node Features** Ann Lee, Bo Chen. 2024.\n\n"
+        "```\n" + "\n".join(lines) + "\n```\n"
+    )
+    report = ReadReport()
+    papers = list(sources.read(path, report))
+    assert len(papers) == 1
+    assert any("KB besides its abstracts, and only 1 record read" in w for w in report.warnings)
+
+
+def test_org_bodies_hold_lists_and_tables_of_papers():
+    """An org table (before any heading) and `- [[url][Title]] (Names, 2014)` list items
+    under a topic heading are papers, the topic never one; a source block is code."""
+    papers = _read("org_lists_tables.org")
+    assert [p.title for p in papers] == [
+        "Semi-Supervised Classification with Graph Convolutional Networks",
+        "Graph Attention Networks",
+        "Auto-Encoding Variational Bayes",
+        "Generative Adversarial Networks",
+        "Denoising Diffusion Probabilistic Models",
+        "Toolformer: Language Models Can Teach Themselves to Use Tools",
+        "LLaMA: Open and Efficient Foundation Language Models",
+    ]
+    assert papers[0].authors == ["Thomas Kipf", "Max Welling"]
+    assert papers[0].urls == ["https://arxiv.org/abs/1609.02907"]
+    assert papers[2].authors == ["Kingma", "Welling"] and papers[2].urls == [
+        "https://arxiv.org/abs/1312.6114"
+    ]
+    assert papers[3].year == 2014
+
+
+def test_a_surname_before_et_al_is_the_first_author():
+    papers = _read("org_lists_tables.org")
+    assert [p.authors for p in papers[3:7]] == [["Goodfellow"], ["Ho"], ["Schick"], ["Touvron"]]
+
+
+def test_rest_references_keep_initials_and_surname_first_names():
+    """`- G. Bellocchi, ...` (docutils reads `G.` as a one-item alphabetic list) keeps its
+    first initial; `Palmblad, M., Lamprecht, A-L` are two names, not four; a lead-in line
+    ending with a colon is never a paper."""
+    papers = _read("publications.rst")
+    assert [p.authors[0] for p in papers] == [
+        "Lee, A.",
+        "Palmblad, M.",
+        "G. Bellocchi",
+        "P. Meloni",
+        "F. Conti",
+    ]
+    assert papers[1].authors == ["Palmblad, M.", "Lamprecht, A-L", "Ison, J.", "Schwammle, V."]
+    assert not any("please cite" in (p.title or "") for p in papers)
+
+
+def test_workshop_pages_name_the_authors():
+    """Names with their affiliations in brackets, and `Title. Ann Lee, Bo Chen. [[paper]]`
+    lines: the names are the authors, never part of the title or lost."""
+    for name in ("workshop_affiliations.md", "workshop_title_then_names.md"):
+        papers = _read(name)
+        assert [p.title for p in papers] == [
+            "Sparse Routers for Streaming Speech Recognition",
+            "Counting Objects in Aerial Images without Boxes",
+            "Tabular Agents that Check Their Own Joins",
+            "Low-Rank Adapters Forget Less Than Full Fine-Tuning",
+        ], name
+        assert [p.authors[0] for p in papers] == ["Ann Lee", "Carla Diaz", "Eve Fischer", "Gina Hu"], name
+        assert papers[3].authors[1] == "Hal Ito" and papers[3].urls[0].endswith("abc4")
+
+
+def test_a_sheet_whose_title_column_is_named_paper():
+    report = ReadReport()
+    papers = _read("paper_column.tsv", report)
+    assert report.format == "csv"
+    assert papers[0].title == "Sparse Routers for Streaming Speech Recognition"
+    assert papers[0].authors == ["Ann Lee", "Bo Chen"] and len(papers) == 3
+
+
+def test_a_sheet_read_as_text_is_named():
+    """A CSV with no header row is read as text (one 'paper'): the warning says so."""
+    report = ReadReport()
+    papers = _read("no_header.csv", report)
+    assert len(papers) == 1
+    assert any("a sheet's delimiters" in w and "CSV/TSV" in w for w in report.warnings)
+
+
+def test_names_as_abstracts_institutions_as_authors_and_bare_short_titles_are_named():
+    names = [
+        Paper(abstract="Ann Lee, Bo Chen", title=f"Sparse routing for speech model number {i}")
+        for i in range(5)
+    ]
+    places = [
+        Paper(abstract="", title=f"Counting objects in aerial images {i}", authors=["Stanford University"])
+        for i in range(5)
+    ]
+    bare = [
+        Paper(abstract="", title=word) for word in ("Overview", "Installation", "Contributing", "License")
+    ]
+    text = "\n".join(f"[paper](https://arxiv.org/abs/2401.{10000 + i})" for i in range(8))
+    problems = " | ".join(
+        estimate(names, "").problems + estimate(places, "").problems + estimate(bare, text).problems
+    )
+    assert "5 of 5 abstracts are only person names" in problems
+    assert "5 of 5 first authors name an institution" in problems
+    assert "4 of 4 papers are a title of three words or fewer and nothing else" in problems
+    assert "8 of the 8 links to papers in the file are on no paper read" in problems
+
+
+def test_by_lines_are_authors_and_a_title_naming_data_keeps_its_paper_link():
+    papers = _read("accepted_by_lines.md")
+    assert [p.title for p in papers] == [
+        "Data Distribution Valuation for Sparse Routers",
+        "Imbalanced Data Classification with Contrastive Learning",
+        "Measuring Diversity in Datasets",
+        "On the Scalability of GNNs for Molecular Graphs",
+        "Feedback-guided Data Synthesis for Imbalanced Classification",
+    ]
+    assert [p.authors[0] for p in papers] == [
+        "Xinyi Xu",
+        "Cara Lee",
+        "Dora Zhao",
+        "Maciej Sypetkowski",
+        "Reyhane Askari Hemmat",
+    ]
+    assert papers[0].urls == ["https://openreview.net/pdf?id=oUUokjhAZw"] and not papers[0].code_urls
+    assert papers[1].urls == ["https://openreview.net/pdf?id=e641mv2xsf"]
+
+
+def test_a_short_link_text_names_the_paper_it_links_to():
+    """`CIS/EFP`, `DNA bases`: too short for a title anywhere else, but the text of the one
+    link to a paper an item holds; a link labelled `Code` is never a paper."""
+    papers = _read("short_link_names.rst")
+    assert [p.title for p in papers] == [
+        "The first EFP paper (1996)",
+        "CIS/EFP",
+        "DNA bases",
+        "Exchange-repulsion energy in QM/EFP",
+    ]
+    assert papers[1].urls == ["https://doi.org/10.1021/jp0627325"]
+
+
+def test_a_reference_line_gives_names_title_and_venue():
+    """`.. [Lee2024] A. Lee and B. Chen. Title. In ICASSP, 2024. url`: the names before the
+    first full stop that ends no initial are the authors, the next sentence the title."""
+    papers = _read("citations.rst")
+    assert [p.title for p in papers] == [
+        "Sparse Routers for Streaming Speech Recognition",
+        "Counting Objects in Aerial Images without Boxes",
+        "Tabular Agents that Check Their Own Joins",
+        "Low-Rank Adapters Forget Less Than Full Fine-Tuning",
+    ]
+    assert papers[0].authors == ["A. Lee", "B. Chen"] and papers[0].year == 2024
+    assert papers[0].venue == "ICASSP" and papers[3].urls == ["https://arxiv.org/abs/2401.00004"]

@@ -53,6 +53,17 @@ _DATA_HOSTS = (
     "huggingface.co/datasets",
     "dataverse",
 )
+# DOI prefixes of data and software repositories (Zenodo, figshare, Dryad, PANGAEA, the UK
+# Data Service, Harvard Dataverse, ICPSR, Mendeley Data, GBIF): what they register is a data
+# set or a software release far more often than a paper.
+_DATA_DOI = re.compile(r"^10\.(?:5281|6084|5061|1594|5255|5257|7910|3886|17632|15468)/")
+
+
+def is_data_doi(value: str | None) -> bool:
+    """Is this DOI (`10.5281/zenodo.5993329`) one a data or software repository registered?"""
+    return bool(value and _DATA_DOI.match(value))
+
+
 _PAPER_HOSTS = (
     "arxiv.org",
     "openreview.net",
@@ -182,7 +193,7 @@ def link_kind(url: str) -> str:
     if kind is not None:
         return kind
     where = host + path
-    if any(h in where for h in _DATA_HOSTS):
+    if any(h in where for h in _DATA_HOSTS) or is_data_doi(doi(url)):
         return "data"
     if "huggingface.co" in host:
         return "paper" if path.startswith("/papers/") else "code"  # models, spaces

@@ -20,6 +20,7 @@ from paperatlas.sources._io import peek
 from paperatlas.sources.csv import header_columns
 from paperatlas.sources.folder import read_folder
 from paperatlas.sources.limits import has_words, over_limit
+from paperatlas.sources.quality import FileTally
 from paperatlas.sources.report import ReadReport, line_of
 from paperatlas.sources.table import BY_NAME, TABLE, formats_read, read_with, sniff
 
@@ -57,14 +58,18 @@ def read(
     Records a reader marks as skipped (`Paper.skip`), records with neither a title nor an
     abstract (one with a letter or digit), and records over a limit of `sources.limits`, are
     not yielded: they are counted in `report` by reason. A file in which every record is
-    skipped is refused with the first reason and its line. `records` names the records of a
-    list written by people (`h3`, `li`, `tr`, `br`: see `sources.finder`)."""
+    skipped is refused with the first reason and its line. A record repeating an earlier one
+    of the same file whole is skipped too, and a file that read as far fewer records than
+    its size holds is named in `report.warnings` (`sources.quality.FileTally`). `records`
+    names the records of a list written by people (`h3`, `li`, `tr`, `br`: see
+    `sources.finder`)."""
     path = Path(path)
     fmt = detect(path)
     if report is not None:
         report.format = fmt
     first_skip: Paper | None = None
     yielded = 0
+    tally = FileTally(path.stat().st_size if fmt != "folder" else 0)
     if fmt == "folder":
         papers = read_folder(path, lambda p: read_with(detect(p), p))
     else:
@@ -76,6 +81,9 @@ def read(
             paper.skip = "no title and no abstract"  # ("[[]]", "...": no letter or digit)
         if not paper.skip:
             paper.skip = over_limit(paper)
+        if not paper.skip and fmt != "folder" and tally.repeat(paper):
+            paper.skip = "repeats an earlier record whole (same title, authors, year, links, abstract)"
+        tally.see(None if paper.skip else paper)
         if paper.skip:
             if report is not None:  # in a folder: which file, and the line in it
                 report.skip(
@@ -87,6 +95,8 @@ def read(
         if report is not None:
             report.read += 1
         yield paper
+    if report is not None:
+        report.warnings.extend(tally.problems())
     if not yielded and first_skip is not None:
         where = first_skip.source.rsplit(":", 1)[0] if first_skip.source else path
         raise InputError(where, f"no paper in it: {first_skip.skip}", line_of(first_skip.source))

@@ -13,6 +13,7 @@ headings take the blocks under them into `section`s, and `<br>`-separated text b
 from __future__ import annotations
 
 import re
+import textwrap
 from dataclasses import dataclass, field
 from html import unescape
 from html.parser import HTMLParser
@@ -196,22 +197,40 @@ def from_markdown(text: str) -> Node:
 
     md = MarkdownIt("commonmark", {"html": True}).enable("table")
     root = Node("doc", 1)
-    stack = [root]
+    # Markdown blocks open, and above them the HTML elements a raw HTML block left open (its
+    # tag named): `<details>` ... Markdown ... `</details>` holds the Markdown between.
+    stack: list[tuple[str | None, Node]] = [(None, root)]
     for token in md.parse(text):
-        line = token.map[0] + 1 if token.map else stack[-1].line
+        line = token.map[0] + 1 if token.map else stack[-1][1].line
         if token.type.endswith("_open"):
             kind = _md_kind(token.tag)
             node = Node(kind, line, int(token.tag[1]) if kind == "heading" else 0, attrs={"tag": token.tag})
-            stack[-1].children.append(node)
-            stack.append(node)
+            stack[-1][1].children.append(node)
+            stack.append((None, node))
         elif token.type.endswith("_close"):
+            while stack[-1][0] is not None:  # left open inside this block: it ends with it
+                stack.pop()
             if len(stack) > 1:
                 stack.pop()
         elif token.type == "inline":
-            stack[-1].children.extend(_md_inline(token.children or []))
+            stack[-1][1].children.extend(_md_inline(token.children or []))
         elif token.type == "html_block":
-            stack[-1].children.extend(from_html(token.content, line).children)
+            _html_block(token.content, line, stack)
     return _shape(root)
+
+
+def _html_block(content: str, line: int, stack: list[tuple[str | None, Node]]) -> None:
+    """A raw HTML block of a Markdown file, read into the tree where it stands: the elements
+    open above the last Markdown block may close in it, and those it leaves open stay open."""
+    carried = len(stack)
+    while stack[carried - 1][0] is not None:
+        carried -= 1
+    parser = _HtmlTree(line)
+    parser.stack = [("", stack[carried - 1][1])] + [(str(tag), node) for tag, node in stack[carried:]]
+    parser.feed(_NOT_CDATA.sub("&lt;![", content))
+    parser.close()
+    del stack[carried:]
+    stack.extend(parser.stack[1:])
 
 
 def _md_kind(tag: str) -> str:
@@ -276,6 +295,7 @@ def from_org(text: str) -> Node:
 
     root = orgparse.loads(text)
     doc = Node("doc", 1)
+    doc.children.extend(_org_body(root.get_body(format="raw") or "", 0))  # before any heading
     _org_children(root, doc)
     return doc
 
@@ -292,11 +312,61 @@ def _org_children(org: object, into: Node) -> None:
             if label_name(name):  # AUTHOR, URL, YEAR, ...; not CUSTOM_ID or BTYPE
                 section.children.append(Node("para", line, children=_org_spans(f"{name}: {value}")))
         body_text = child.get_body(format="raw") if hasattr(child, "get_body") else child.body
-        body = [b.strip() for b in re.split(r"\n\s*\n", body_text or "") if b.strip()]
-        for para in body:
-            section.children.append(Node("para", line, children=_org_spans(" ".join(para.split()))))
+        section.children.extend(_org_body(body_text or "", line))
         _org_children(child, section)
         into.children.append(section)
+
+
+_ORG_BLOCK = re.compile(r"^\s*#\+(BEGIN|END)_(\w+)", re.IGNORECASE)
+_ORG_KEYWORD = re.compile(r"^\s*#(\+\w*:.*|\s.*|)$")  # `#+CAPTION: ...`, `# a comment`
+_ORG_RULE = re.compile(r"^(\s*)\|(?:[-+:]+\|?)+\s*$")  # |---+---|
+_ORG_BOLD = re.compile(r"(?<![\w*])\*(\S(?:[^*\n]*\S)?)\*(?![\w*])")
+_ORG_ITALIC = re.compile(r"(?<![\w/:])/(\S(?:[^/\n]*\S)?)/(?![\w/])")
+
+
+def _org_body(text: str, line: int) -> list[Node | Span]:
+    """An org heading's body (lists, tables, paragraphs) read as the blocks it holds: its
+    markup written as Markdown's (`[[url][text]]`, `*bold*`, `/italic/`, `|---+---|`),
+    its source and example blocks as code, and parsed by the Markdown parser."""
+    lines: list[str] = []
+    in_table = False
+    for raw in textwrap.dedent(text).splitlines():
+        if match := _ORG_BLOCK.match(raw):
+            kind = match.group(2).upper()
+            if kind in ("SRC", "EXAMPLE", "EXPORT", "COMMENT", "LATEX", "HTML"):
+                lines.append("```")
+            continue
+        if _ORG_KEYWORD.match(raw) and raw.strip():
+            continue
+        is_row = raw.lstrip().startswith("|")
+        if rule := _ORG_RULE.match(raw):
+            if in_table and lines and "---" not in lines[-1]:
+                cells = max(1, lines[-1].count("|") - 1)
+                lines.append(rule.group(1) + "|" + "---|" * cells)
+            continue
+        if is_row and not in_table:  # a table without a rule under its first row still is one
+            cells = max(1, raw.count("|") - 1)
+            lines.append(raw)
+            lines.append(raw[: len(raw) - len(raw.lstrip())] + "|" + "---|" * cells)
+            in_table = True
+            continue
+        in_table = is_row
+        lines.append(_org_markup(raw))
+    root = from_markdown("\n".join(lines))
+    _shift_lines(root, line)
+    return root.children
+
+
+def _org_markup(text: str) -> str:
+    text = _ORG_LINK.sub(lambda m: f"[{m.group(2) or m.group(1)}](<{m.group(1)}>)", text)
+    text = _ORG_BOLD.sub(r"**\1**", text)
+    return _ORG_ITALIC.sub(r"*\1*", text)
+
+
+def _shift_lines(node: Node, by: int) -> None:
+    node.line += by
+    for child in node.blocks():
+        _shift_lines(child, by)
 
 
 def _org_spans(text: str) -> list[Node | Span]:
@@ -435,6 +505,14 @@ def _rst_children(node: object, into: Node, level: int) -> None:
             into.children.extend([*_rst_inline(child), Span(": ")])
         elif name == "field_body":
             _rst_children(child, into, level)
+        elif name == "enumerated_list" and _one_letter_list(child):
+            # "- G. Bellocchi, A. Capotondi, ...": docutils took the first initial for the
+            # enumerator of a one-item alphabetic list; it is the text's first letter
+            before = len(into.children)
+            _rst_children(child.children[0], into, level)
+            para = next((c for c in into.children[before:] if isinstance(c, Node) and c.kind == "para"), None)
+            if para is not None:
+                para.children.insert(0, Span(_enumerator(child) + " "))
         elif name in _RST_KIND:
             block = Node(_RST_KIND[name], line, attrs={"tag": name})
             into.children.append(block)
@@ -444,6 +522,18 @@ def _rst_children(node: object, into: Node, level: int) -> None:
                 _rst_children(child, block, level)
         else:
             _rst_children(child, into, level)
+
+
+def _one_letter_list(node: object) -> bool:
+    get = getattr(node, "get", lambda _k, _d=None: None)
+    return get("enumtype") in ("upperalpha", "loweralpha") and len(getattr(node, "children", [])) == 1
+
+
+def _enumerator(node: object) -> str:
+    get = getattr(node, "get", lambda _k, _d=None: None)
+    first = "A" if get("enumtype") == "upperalpha" else "a"
+    letter = chr(ord(first) + int(get("start", 1) or 1) - 1)
+    return f"{get('prefix', '') or ''}{letter}{get('suffix', '') or ''}"
 
 
 def _rst_inline(

@@ -784,15 +784,38 @@ def clean_title(text: str) -> str:
 _AUTHOR_SPLIT = re.compile(r"\s*[,;，；、]\s*(?:and\s+)?|\s+and\s+|\s+&\s+|\s+和\s+")
 
 
+_ET_AL_END = re.compile(r"\s*\bet\.?\s*al\.?$")
+
+
+def _initials(text: str) -> bool:
+    """ "J.", "K.H.", "A-L", "M": one to three capital letters and nothing but dots, hyphens."""
+    letters = [c for c in text if c.isalpha()]
+    rest = [c for c in text if not c.isalpha()]
+    return 1 <= len(letters) <= 3 and all(c.isupper() for c in letters) and all(c in ". -" for c in rest)
+
+
 def split_authors(text: str) -> list[str]:
     names = []
-    for name in _AUTHOR_SPLIT.split(text):
-        name = re.sub(r"\s*\bet\.?\s*al\.?$", "", strip_symbols(name))  # "Ann Lee et.al."
+    for name in _surname_first(_AUTHOR_SPLIT.split(text)):
+        name = _ET_AL_END.sub("", strip_symbols(name))  # "Ann Lee et.al."
         name = re.sub(r"[\d*†‡§¶⭐✉#]+$", "", name).strip()
         name = re.sub(r"\s*\([^)]*\)$", "", name)  # "Ann Lee (MIT)"
         if name and re.search(r"[^\W\d_]", name) and name.lower() not in ("et al", "et al.", "others"):
             names.append(name)
     return names
+
+
+def _surname_first(parts: list[str]) -> list[str]:
+    """`Palmblad, M., Lamprecht, A-L and Ison, J.`: surnames and their initials split apart by
+    the commas, joined again (`Palmblad, M.`) when every other part is initials alone."""
+    parts = [_ET_AL_END.sub("", p).strip() for p in parts if p and p.strip()]
+    parts = [p for p in parts if p]
+    if len(parts) < 2 or len(parts) % 2:
+        return parts
+    surnames, initials = parts[0::2], parts[1::2]
+    if not all(map(_initials, initials)) or any(map(_initials, surnames)):
+        return parts
+    return [f"{s}, {i}" for s, i in zip(surnames, initials, strict=True)]
 
 
 def _paragraphs(body: list[Line]) -> list[str]:

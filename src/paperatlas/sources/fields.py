@@ -74,7 +74,7 @@ def _continues(before: list[Span], span: Span) -> bool:
     if last.bold or last.italic or last.href:
         return False
     text = span.text.strip()
-    return not (_LABEL.match(text) or authorish(text.rstrip(".")) or len(text.split()) <= 3)
+    return not (_LABEL.match(text) or authorish(_BY.sub("", text).rstrip(".")) or len(text.split()) <= 3)
 
 
 def pieces(line: list[Span], number: int) -> list[Piece]:
@@ -94,6 +94,7 @@ _TRAILING_YEAR = re.compile(r"\s+((?:19|20)\d\d)\s*$")
 _QUOTED = re.compile(r"[\"“]([^\"“”]{12,400}?)[,.]?[\"”]")
 _DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>,;]+[^\s\"<>,;.)])")
 _ET_AL = re.compile(r",?\s*\bet\.?\s*al\.?", re.IGNORECASE)
+_SURNAME = re.compile(r"(?:[A-Z]\.\s?)*[A-Z][^\W\d_]+(?:[-'’][A-Z]?[^\W\d_]+)?")  # He, O'Neil, A. Lee
 
 
 _TASK = re.compile(r"^\s*\[[ xX]\]\s+")  # `- [ ] Title`: a task list's box
@@ -116,7 +117,10 @@ def names_in(text: str) -> list[str] | None:
     head = re.split(
         r"\s*[(\[](?:19|20)\d\d|,\s*(?:19|20)\d\d\b|\s[-–—]\s|,?\s*\bet\.?\s*al\b\.?", text, maxsplit=1
     )[0]
-    head = _ET_AL.sub("", head).strip(" .,;:")
+    head = _ET_AL.sub("", head).strip(" ,;:([")  # "(Kipf and Welling, 2017)"
+    head = re.sub(r"(?<!\b[A-Z])\.+$", "", head)  # a full stop, not an initial's ("Lee, A.")
+    if _ET_AL.search(text) and _SURNAME.fullmatch(head):
+        return [head]  # "Vaswani et al., NeurIPS 2017": the first author's surname
     head = re.sub(r"^[^\s:]+(?:\s[^\s:]+)?:\s+", "", head)  # "NEureka: A. Lee, ...": a name first
     head = re.sub(r",\s+(?:and|&)\s+", ", ", head)  # the serial comma
     if not head or YEAR.search(head) or not looks_like_authors(head):
@@ -134,9 +138,12 @@ def authorish(text: str) -> bool:
 
 
 _SEPARATORS = re.compile(r"\s+[·•|]\s+")
+_BY = re.compile(r"^\s*(?:by|authors?|作者)\s*[:：]?\s+", re.IGNORECASE)  # "by Ann Lee, Bo Chen"
 
 
 def titleish(text: str) -> bool:
+    if text.rstrip(" *_").endswith((":", "：")):
+        return False  # "If you use it, please cite:": a lead-in to what follows
     text = title_text(text)
     if not text or not is_title_like(text) or LINK_WORDS.match(text) or _URL.match(text):
         return False
@@ -145,6 +152,24 @@ def titleish(text: str) -> bool:
     if text.endswith(("。", "！")) or text.count("，") >= 2:
         return False  # a Chinese sentence, not a title
     return len(text.split()) >= 2 or cjk_count(text) >= 4
+
+
+PAPER_LINK = "paper link text"
+
+
+def names_a_paper(text: str, href: str | None) -> bool:
+    """A short link text that names the paper it links to (`DNA bases`, `CIS/EFP`): a title,
+    though too short to read as one anywhere else."""
+    text = text.strip()
+    return bool(
+        href
+        and link_kind(href) == "paper"
+        and len(text) <= 80
+        and re.search(r"[^\W\d_]{2}", text)
+        and not LINK_WORDS.match(text)
+        and not _URL.match(text)
+        and not YEAR.fullmatch(text)
+    )
 
 
 def read_record(node: Node, heading: str | None = None) -> tuple[Entry, dict[str, str]]:
@@ -205,6 +230,10 @@ def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
             entry.title = title_text(piece.text)
             roles["title"] = piece.dress
             continue
+        if not entry.title and len(line) == 1 and names_a_paper(piece.text, piece.href):
+            entry.title = title_text(piece.text)  # "`DNA bases <https://doi.org/...>`_"
+            roles["title"] = PAPER_LINK
+            continue
         if piece.href and (LINK_WORDS.match(piece.text) or _URL.match(piece.text.strip())):
             continue  # [PDF], [Code]: a link, already taken
         rest.append(piece)
@@ -213,16 +242,30 @@ def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
     remaining = " ".join("".join(p.text for p in rest).split()).strip(" ,;|·•-–—")
     if not remaining:
         return
+    if not entry.title and not entry.authors and (reference := _names_then_title(remaining)):
+        named, sentence, after_title = reference
+        entry.authors, entry.title = split_authors(named), title_text(sentence)
+        roles["authors"], roles["title"] = "text before the title", "sentence after the names"
+        if (year := YEAR.search(after_title)) and "venue" not in entry.fields:
+            venue = re.sub(r"^in\s+", "", after_title[: year.start()], flags=re.IGNORECASE).strip(" ,.;:(")
+            if venue and len(venue.split()) <= 8:
+                entry.fields["venue"] = venue
+            entry.fields.setdefault("year", year.group(1))
+        return
     if (
         not entry.title
         and titleish(remaining)
         and not authorish(remaining.rstrip("."))
         and (not is_prose(remaining) or len(remaining.split()) <= 30)
     ):
-        entry.title = title_text(remaining)
+        title, after = _title_then_names(remaining)
+        entry.title = title_text(title)
         roles["title"] = "line text"
+        if after and not entry.authors:
+            entry.authors = split_authors(after)
+            roles["authors"] = "text after the title"
         return
-    bare = NUMBERING.sub("", remaining).strip(" .")
+    bare = _BY.sub("", NUMBERING.sub("", remaining)).strip(" .")
     if not entry.authors and authorish(bare) and not YEAR.search(bare):
         entry.authors = split_authors(_SEPARATORS.sub(", ", bare))
         roles["authors"] = rest[0].dress if len({p.dress for p in rest}) == 1 else "text"
@@ -264,6 +307,41 @@ def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
         roles.setdefault("abstract", "prose")
 
 
+# a sentence's end: not an initial's full stop ("A. Lee") nor "et al."
+_STOP = re.compile(r"(?<!\b[A-Z])(?<!\bal)\.\s+")
+_INITIAL = re.compile(r"\b[A-Z]\.")
+
+
+def _names_then_title(text: str) -> tuple[str, str, str] | None:
+    """`A. Lee and B. Chen. Sparse Routers for Speech. In ICASSP, 2024.`: a reference's names
+    (two or more, or one with initials), its title sentence, and what follows."""
+    stops = list(_STOP.finditer(text))
+    if not stops:
+        return None
+    names = text[: stops[0].start()]
+    if not authorish(names) or YEAR.search(names):
+        return None
+    if len(split_authors(names)) < 2 and not _INITIAL.search(names):
+        return None  # "Graph Attention Networks. ...": a title in Title Case, not a name
+    end = stops[1].start() if len(stops) > 1 else len(text)
+    title = text[stops[0].end() : end].strip(" .")
+    if not titleish(title) or authorish(title) or len(title.split()) < 3:
+        return None
+    return names, title, text[end:].strip(" .")
+
+
+def _title_then_names(text: str) -> tuple[str, str | None]:
+    """`Sparse Routers for Speech. Ann Lee, Bo Chen.`: a title, then after its full stop a
+    list of names (two or more), in one line of text."""
+    for stop in reversed(list(re.finditer(r"[.?!]\s+", text))):
+        head, tail = text[: stop.start() + 1].rstrip(". "), text[stop.end() :].strip(" .")
+        if len(head.split()) < 3:
+            break
+        if re.search(r",|\band\b|&", tail) and authorish(tail) and len(split_authors(tail)) >= 2:
+            return head, tail
+    return text, None
+
+
 def _names_field(value: str) -> list[str]:
     """An authors field: `Ann Lee, Bo Chen`; BibTeX's `Hwu, Wen-Mei W and Mahlke, Scott A and
     others` and `Fisher, Joseph A` (one name, surname first) kept whole."""
@@ -281,7 +359,10 @@ def _add_link(entry: Entry, text: str, href: str | None, label: str | None = Non
         if url in entry.urls or url in entry.code or not _IS_LINK.match(url):
             continue
         word = (label or text).strip().lower()
-        is_code = label == "code" or re.search(r"\b(code|github|project|demo|data|video|slides)\b", word)
+        # a link's own label says code ("[Code]", "Project page"); a title naming data does not
+        is_code = label == "code" or (
+            len(word.split()) <= 3 and re.search(r"\b(code|github|project|demo|data|video|slides)\b", word)
+        )
         if is_code or link_kind(url) in ("code",):
             entry.code.append(url)
         else:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from paperatlas.sources.doctree import Node, Span
 from paperatlas.sources.entry import YEAR, Entry, is_prose
-from paperatlas.sources.fields import read_record, titleish
+from paperatlas.sources.fields import PAPER_LINK, read_record, titleish
 from paperatlas.sources.mdlines import label_name
 
 _RECORD_KINDS = {"item", "row", "section", "group", "para", "block", "dt", "pair", "quote", "line"}
@@ -73,9 +73,10 @@ class Finding:
     candidates: int
 
 
-def quality(entry: Entry) -> float:
+def quality(entry: Entry, roles: dict[str, str] | None = None) -> float:
     """How much of a paper a record holds: 0 without a title, else 1 plus its other fields."""
-    if not entry.title or not titleish(entry.title) or len(entry.title.split()) > 40:
+    named = roles is not None and roles.get("title") == PAPER_LINK  # a short link text naming its paper
+    if not entry.title or not (named or titleish(entry.title)) or len(entry.title.split()) > 40:
         return 0.0
     score = 1.0
     score += 0.5 * bool(entry.urls or entry.code)
@@ -179,7 +180,7 @@ def _collect(
                 key = ("selected", 0, "", 0)
                 pattern = patterns.setdefault(key, Pattern(key))
                 pattern.candidates += 1
-                if (q := quality(entry)) > 0:
+                if (q := quality(entry, roles)) > 0:
                     pattern.records.append((child, entry, roles, q))
             else:
                 here = child.blocks()[0].text() if child.kind == "section" and child.blocks() else heading
@@ -205,7 +206,7 @@ def _collect(
             key = (child.kind, child.level, node.kind, depth if child.kind != "section" else 0)
             pattern = patterns.setdefault(key, Pattern(key))
             pattern.candidates += 1
-            if (q := quality(entry)) > 0:
+            if (q := quality(entry, roles)) > 0:
                 pattern.records.append((child, entry, roles, q))
         if child.kind != "pair":
             _collect(child, patterns, depth + 1, here, table)

@@ -3,7 +3,8 @@
 
 - paper types (journal article, conference paper, report, thesis, chapter, preprint, ...)
   are papers;
-- generic types (`misc`, RIS `GEN`, a web page) are papers only with a paper signal: a DOI,
+- generic types (`misc`, RIS `GEN`, a web page) are papers only with a paper signal: a DOI
+  (not one of a data or software repository: `10.5281/zenodo...`),
   arXiv or OpenReview id, a link to a paper (arXiv, a publisher, a PDF, a publications
   page), a scholarly venue/publisher (`Proceedings of ...`, `... Press`, `IEEE`), or, where
   the format gives one, an abstract of a paper's length with no blog or news page about it
@@ -19,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from paperatlas.identifiers import find_identifiers, link_kind
+from paperatlas.identifiers import find_identifiers, is_data_doi, link_kind
 
 _NEVER = {
     # books and other non-article publications
@@ -110,6 +111,7 @@ _SCHOLARLY = re.compile(
     r"cvpr|iccv|eccv|acl|emnlp|naacl|ijcai|kdd|sigir|www|university|institute)\b",
     re.IGNORECASE,
 )
+_WEB_ADDRESS = re.compile(r"\b(?:https?://|www\.)\S+", re.IGNORECASE)
 _BLOG = re.compile(r"blog|medium\.com|substack\.com|/news/|newsroom|press release", re.IGNORECASE)
 _ABSTRACT_LENGTH = 300  # characters: a paper's abstract, not a teaser line
 _PUBLICATION_PAGE = re.compile(r"/(pubs?|publications?|papers?|abs|article|articles|doi)/", re.IGNORECASE)
@@ -123,11 +125,15 @@ def has_paper_signal(
     links: Iterable[str] = (), texts: Iterable[str | None] = (), venues: Iterable[str | None] = ()
 ) -> bool:
     links = [u for u in links if u]
-    if find_identifiers(*links, *texts):
+    found = find_identifiers(*links, *texts)
+    if is_data_doi(found.get("doi")):
+        del found["doi"]  # a data set's or a software release's DOI says nothing of a paper
+    if found:
         return True
     if any(link_kind(u) == "paper" or _PUBLICATION_PAGE.search(u) for u in links):
         return True
-    return any(v and _SCHOLARLY.search(v) for v in venues)
+    # a venue's words, not a web address's ("www" names a conference, not www.who.int)
+    return any(v and _SCHOLARLY.search(_WEB_ADDRESS.sub(" ", v)) for v in venues)
 
 
 def has_paper_abstract(

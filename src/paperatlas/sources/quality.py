@@ -8,8 +8,18 @@ The signs, each measured on the papers a reading gave and the file's own text:
   or that keep their numbering (`[12] Title`);
 - links pooled on one entry (one paper holding the ids of several);
 - titles repeating one template (the same first words: a label read as the title);
-- an "abstract" holding a whole list (many lines' worth of text on one paper);
+- an "abstract" holding a whole list (many lines' worth of text on one paper), or holding
+  only person names (the authors read as the abstract);
+- first authors that name an institution (affiliations read as authors);
+- titles of three words or fewer with nothing else (headings or navigation read as papers);
+- links to papers (arXiv, PDF, a publisher, ...) in the file that no paper read holds;
 - a field most papers have and some lack (a link, authors): those were likely misread.
+
+`FileTally` watches the papers of a file of any format as `sources.read` yields them: a
+record that repeats an earlier one whole (a reference manager's duplicate: same title,
+authors, year, links and abstract) is left out; a file whose size says it holds far more
+than the records read (a sheet or a list read as one paper), and titles holding a sheet's
+delimiters (`Title,Ann Lee,2024`: a CSV/TSV whose columns were not recognised), are named.
 """
 
 from __future__ import annotations
@@ -18,8 +28,10 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from paperatlas.identifiers import link_kind
 from paperatlas.paper import Paper
 from paperatlas.sources.fields import NUMBERING, titleish
+from paperatlas.sources.text import looks_like_authors
 
 _ID = re.compile(
     r"arxiv\.org/(?:abs|pdf|html)/(\d{4}\.\d{4,5})|openreview\.net/(?:forum|pdf)\?id=([\w-]+)"
@@ -27,6 +39,20 @@ _ID = re.compile(
     re.IGNORECASE,
 )
 _MIN = 3  # never name a problem seen fewer times than this
+_SHARE = 0.2  # ... nor one most papers read well do not show
+_URL = re.compile(r"https?://[^\s<>\"'`)\]|]+")
+_INSTITUTION = re.compile(
+    r"\b(universit\w*|institut\w*|laborator\w*|lab|labs|department|school|college|academy|"
+    r"centre|center|inc|corp|corporation|ltd|gmbh|research)\b",
+    re.IGNORECASE,
+)
+# A record of a paper list takes a few hundred bytes besides its abstract (a BibTeX entry
+# with file paths and keywords about 700, a JSON program record about 2,400): far more per
+# record read means records were missed or read as one.
+_BYTES_PER_RECORD = 8000
+_SMALL_FILE = 20_000  # bytes: a short file's header and prose may outweigh its few papers
+# a tab, or commas or semicolons with no space after them between words, twice: a sheet's row
+_SHEET_ROW = re.compile(r"\t|[^\W\d][,;][^\W\d\s].*[,;]\S")
 
 
 @dataclass
@@ -94,8 +120,110 @@ def estimate(papers: list[Paper], text: str) -> Quality:
     lists = [p for p in papers if p.abstract and len(p.abstract) > 3000 and p.abstract.count("\n") > 20]
     if lists:
         problems.append(f"{len(lists)} abstracts are longer than an abstract (a list read as one paper?)")
+    problems.extend(_misread_fields(papers))
+    if missed_links := _paper_links_missed(papers, text):
+        problems.append(missed_links)
     return quality
+
+
+def _many(count: int, n: int) -> bool:
+    return count >= _MIN and count > _SHARE * n
+
+
+def _misread_fields(papers: list[Paper]) -> list[str]:
+    """Fields holding what another field should: names as abstracts, affiliations as
+    authors, headings or navigation as titles."""
+    n, out = len(papers), []
+    names = [
+        p.abstract for p in papers if p.abstract and len(p.abstract) < 300 and looks_like_authors(p.abstract)
+    ]
+    if _many(len(names), n):
+        out.append(f"{len(names)} of {n} abstracts are only person names (e.g. {names[0][:60]!r}): authors?")
+    places = [p.authors[0] for p in papers if p.authors and _INSTITUTION.search(p.authors[0])]
+    if _many(len(places), n):
+        out.append(f"{len(places)} of {n} first authors name an institution (e.g. {places[0][:60]!r})")
+    bare = [
+        p.title
+        for p in papers
+        if p.title and len(p.title.split()) <= 3 and not (p.urls or p.code_urls or p.authors or p.abstract)
+    ]
+    if _many(len(bare), n):
+        out.append(
+            f"{len(bare)} of {n} papers are a title of three words or fewer and nothing else "
+            f"(e.g. {bare[0]!r}): headings or navigation?"
+        )
+    return out
+
+
+def _paper_links_missed(papers: list[Paper], text: str) -> str | None:
+    """Most links to papers in the file held by no paper read: papers missed."""
+    in_file = {u.rstrip(".,;:") for u in _URL.findall(text)}
+    in_file = {u for u in in_file if link_kind(u) == "paper"}
+    held = {u for p in papers for u in (*p.urls, *p.code_urls)}
+    missed = len(in_file - held)
+    if missed >= 5 and missed > 0.5 * len(in_file):
+        return f"{missed} of the {len(in_file)} links to papers in the file are on no paper read"
+    return None
 
 
 def _ids(paper: Paper) -> set[str]:
     return linked_ids(" ".join(paper.urls))
+
+
+class FileTally:
+    """What `sources.read` sees of a file's papers: repeats to leave out, and the file's size
+    against the records read."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.records = 0
+        self.abstract_chars = 0
+        self.repeats = 0
+        self.sheet_rows: list[str] = []  # titles that are a sheet's rows
+        self._seen: dict[tuple, str | None] = {}  # a record's whole content -> its id
+
+    def repeat(self, paper: Paper) -> bool:
+        """Does the paper repeat an earlier record of the file whole, each under an id of
+        its own (a reference manager's `Romer1990` and `Romer1990a`)?"""
+        if not paper.title:
+            return False
+        # as written (a manager's duplicate is a copy); the abstract by its hash, so a big
+        # file's abstracts are not held twice
+        key = (paper.title, tuple(paper.authors), paper.year, tuple(paper.urls), hash(paper.abstract))
+        if key in self._seen:
+            # under the same id it is one paper already, and a record naming the id of one
+            # that had none gives it its id: ingest's to count and merge
+            if not paper.id or not self._seen[key] or self._seen[key] == paper.id:
+                return False
+            self.repeats += 1
+            return True
+        self._seen[key] = paper.id
+        return False
+
+    def see(self, paper: Paper | None) -> None:
+        """Count a record read (a paper) or skipped (None)."""
+        self.records += 1
+        if paper is not None and paper.abstract:
+            self.abstract_chars += len(paper.abstract)
+        title = paper.title if paper is not None else None
+        if title and ("\t" in title or title.count(",") + title.count(";") >= 2) and _SHEET_ROW.search(title):
+            self.sheet_rows.append(title)
+
+    def problems(self) -> list[str]:
+        out = []
+        rows = len(self.sheet_rows)
+        if rows and (rows >= _MIN or self.records < _MIN) and rows >= _SHARE * self.records:
+            out.append(
+                f"{rows} title{'s hold' if rows > 1 else ' holds'} a sheet's delimiters "
+                f"(e.g. {self.sheet_rows[0][:60]!r}): a CSV/TSV whose columns were not recognised? "
+                "(name the title column 'title')"
+            )
+        if self.records and self.size > _SMALL_FILE:
+            per_record = (self.size - self.abstract_chars) / self.records
+            if per_record > _BYTES_PER_RECORD:
+                out.append(
+                    f"the file holds {self.size // 1000} KB besides its abstracts, and only "
+                    f"{self.records} record{'s' if self.records > 1 else ''} read in it "
+                    f"(a list read as one paper?)"
+                )
+        return out

@@ -20,9 +20,18 @@ from paperatlas.sources.csl import clean_abstract, clean_title, date_parts, is_c
 from paperatlas.sources.kinds import not_a_paper
 
 ALIASES: dict[str, tuple[str, ...]] = {
-    "title": ("title", "paper_title", "papertitle", "article"),
+    "title": ("title", "paper_title", "papertitle", "article", "paper", "paper_name", "papername"),
     "abstract": ("abstract", "summary", "abstract_text", "paper_abstract", "abstract_note", "abstractnote"),
-    "authors": ("authors_parsed", "authors", "author", "author_names", "authornames", "creators"),
+    "authors": (
+        "authors_parsed",
+        "authors",
+        "author",
+        "author_names",
+        "authornames",
+        "author_list",
+        "authorlist",
+        "creators",
+    ),
     "keywords": ("keywords", "keyword", "key_words", "author_keywords", "tags"),
     "id": ("id", "paper_id", "openreview_id", "arxiv_id", "forum", "bibkey", "key"),
     "venue": (
@@ -40,6 +49,14 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "rating": ("rating_avg", "avg_rating", "mean_rating", "rating"),
     "urls": ("url", "urls", "site", "link", "pdf_url", "openreview_url", "paper_url"),
 }
+# Keys that hold a title in a sheet (`Paper`), but in JSON may hold a link or an object.
+_LOOSE_TITLES = frozenset(("paper", "paper_name", "papername"))
+
+
+def _reads_as_title(value: Any) -> bool:
+    return isinstance(value, str) and " " in value.strip() and "://" not in value
+
+
 # Where a year can be read when there is no `year` (arXiv `update_date`, ...).
 _DATE_FIELDS = ("update_date", "published", "date", "publication_date")
 # Keys that say nothing about the paper: left out of `extra`.
@@ -325,7 +342,7 @@ def paper_from_record(record: Mapping[str, Any], source: str) -> Paper:
     all_keys = dict(by_key)  # also: which keys the record has (with a value)
     for name, aliases in field_aliases:
         for alias in aliases:
-            if alias in by_key:
+            if alias in by_key and (alias not in _LOOSE_TITLES or _reads_as_title(by_key[alias])):
                 fields[name] = by_key.pop(alias)
                 break
     if (

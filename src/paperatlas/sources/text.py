@@ -211,11 +211,15 @@ def _parse_lines(entry: _Entry, lines: list[str]) -> _Entry:
 _NAME_PARTICLES = {"de", "van", "von", "der", "den", "di", "da", "del", "le", "la", "du", "bin", "al"}
 
 
+_AFFILIATION = re.compile(r"\s*\([^()]{1,80}\)")
+
+
 def looks_like_authors(line: str) -> bool:
     """`Ann Lee, Bo Chen and J. Smith`: short, and every word of every name capitalised."""
     line = line.strip().rstrip("*†‡")
     if not line or len(line) > 300 or line.endswith(":"):
         return False
+    line = _AFFILIATION.sub("", line)  # "Ann Lee (MIT), Bo Chen (Stanford University)"
     names = [n for n in re.split(r"\s*[,;]\s*|\s+and\s+|\s*&\s*", line) if n.strip()]
     if not names:
         return False
