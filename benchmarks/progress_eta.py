@@ -5,9 +5,11 @@ checkout in the same run.
 
     .venv/bin/python benchmarks/progress_eta.py [--base /work/base/src] [--enrich 4000]
         [--embed 1500] [--model minilm-int8] [--batch-size 64] [--stages enrich,embed]
+        [--workers N]
 
 Each code runs in a fresh process (PYTHONPATH=its src) on a store of its own, with worker
-processes as the CLI uses them (enrich from 3,000 papers, minilm from 1,000). The bar is the
+processes as the CLI uses them (enrich from 3,000 papers, minilm from 1,000), or `--workers`
+of them whatever the size (PAPERATLAS_WORKERS: a pool of a few hundred papers' embedding). The bar is the
 stage's own (`progress_bar(True)`), its output thrown away; after every update the bar's
 time-left column is rendered, as a live bar redraws it. The error at a checkpoint is
 max(shown / actual, actual / shown) (inf when the bar shows no time). Target: <= 1.5 at
@@ -98,10 +100,12 @@ def errors(samples: list) -> list[tuple[float, float | None, float, float]]:
     return out
 
 
-def run(src: Path, stage: str, n: int, model: str, batch_size: int, data: Path) -> list:
+def run(src: Path, stage: str, n: int, model: str, batch_size: int, data: Path, workers: int | None) -> list:
     with tempfile.TemporaryDirectory() as tmp:
         env = {**os.environ, "PYTHONPATH": str(src), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
         env.pop("PAPERATLAS_WORKERS", None)
+        if workers:
+            env["PAPERATLAS_WORKERS"] = str(workers)
         done = subprocess.run(
             [sys.executable, "-c", HARNESS, str(data), f"{tmp}/a.db", stage, str(n), model, str(batch_size)],
             env=env,
@@ -122,13 +126,14 @@ def main() -> None:
     parser.add_argument("--model", default="minilm-int8")
     parser.add_argument("--batch-size", type=int, default=64, help="embed's papers per batch")
     parser.add_argument("--stages", default="enrich,embed", help="which stages to run")
+    parser.add_argument("--workers", type=int, help="worker processes whatever the size (both codes)")
     args = parser.parse_args()
     print(f"load before: {os.getloadavg()[0]:.1f}")
     worst = {}
     stages = args.stages.split(",")
     for stage, n in ((s, n) for s, n in (("enrich", args.enrich), ("embed", args.embed)) if s in stages):
         for name, src in (("new", REPO / "src"), ("base", args.base)):
-            samples = run(src, stage, n, args.model, args.batch_size, args.data)
+            samples = run(src, stage, n, args.model, args.batch_size, args.data, args.workers)
             took = samples[-1][0] - samples[0][0]
             rows = errors(samples)
             worst[(stage, name)] = max(e for *_, e in rows)
