@@ -17,6 +17,7 @@ from paperatlas.progress import (
     OwnPace,
     PoolPace,
     SilentProgress,
+    pace_of_pool,
     progress_bar,
     time_left,
     two_stage_time_left,
@@ -304,3 +305,13 @@ def test_pool_pace_counts_the_batches_in_flight_as_partly_done():
     for end in (10.0, 12.0, 14.0, 16.0, 18.0):
         early.done(end)
     assert early.seconds_left(18.0) == 4.0  # in flight since 16 and 18: back at 20 and 22
+
+
+def test_pool_pace_counts_the_last_batch_at_its_size():
+    # 600 papers in batches of 32: 19 batches, the last of 24, three quarters of one's time
+    pace = pace_of_pool(workers=2, units=600, batch=32)
+    assert (pace.batches, pace.last) == (19, 0.75)
+    for k in range(18):  # a batch takes a worker 4 s; two out at a time, 2 s apart
+        pace.done(10.0 + 2 * k)
+    # the last went out at the 17th result (42): back at 45, not 46
+    assert pace.seconds_left(44.0) == 1.0

@@ -151,6 +151,12 @@ class OwnPace:
         return {"own_seconds": self.seconds} | ({} if alone is None else {"alone_pace": alone})
 
 
+def pace_of_pool(workers: int, units: int, batch: int) -> PoolPace:
+    """The PoolPace of `units` in batches of `batch`, the last one holding the rest."""
+    batches = -(-units // batch)
+    return PoolPace(workers, batches, (units - (batches - 1) * batch) / batch if batches else 1.0)
+
+
 def two_stage_fields(pool: PoolPace, own: OwnPace, ready: float, batch: float, held: float) -> dict[str, Any]:
     """A two-hand stage's fields for its bar's update (two_stage_time_left): `ready` units
     computed by the workers (stored or waiting), `batch` units a batch, `held` units the
@@ -172,10 +178,13 @@ class PoolPace:
     result (the pool is kept fed). So the batches in flight started at the last
     `workers` results, and those not started yet go to whichever worker comes free
     first. At the end only the last batches are in flight, most of their time already
-    spent: the pace in papers per second read them as a whole batch's time each."""
+    spent: the pace in papers per second read them as a whole batch's time each. `last`:
+    the last batch's size as a share of the others' (600 papers in batches of 32: 0.75),
+    its time that share of theirs."""
 
-    def __init__(self, workers: int, batches: int) -> None:
+    def __init__(self, workers: int, batches: int, last: float = 1.0) -> None:
         self.workers, self.batches = max(1, workers), batches
+        self.last = last  # the last batch's size, a share of the others' (the rest of the units)
         self.ends: list[float] = []  # when each result came back (a callback's thread appends)
 
     def done(self, at: float) -> None:
@@ -195,9 +204,11 @@ class PoolPace:
             return None  # the first results also hold the workers' start (a model loading)
         per = sum(ends[k] - ends[k - w] for k in range(w, n)) / (n - w)
         # the i-th batch still out comes back `per` after the one whose end let it start
+        # (the last, often smaller, in its share of that)
         finish: list[float] = []
         for i in range(left):
-            finish.append(max(now, ends[n - w + i] + per) if i < w else finish[i - w] + per)
+            took = per * (self.last if n + i == self.batches - 1 else 1.0)
+            finish.append(max(now, ends[n - w + i] + took) if i < w else finish[i - w] + took)
         return max(finish) - now
 
 

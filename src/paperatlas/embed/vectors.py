@@ -14,7 +14,7 @@ import numpy as np
 
 from paperatlas.embed.registry import DEFAULT_MODEL, backend_class, get_backend, weights_fingerprint
 from paperatlas.paper import embedding_text, text_hash
-from paperatlas.progress import OwnPace, PoolPace, progress_bar, two_stage_fields
+from paperatlas.progress import OwnPace, pace_of_pool, progress_bar, two_stage_fields
 from paperatlas.workers import InOrder
 
 BATCH_SIZE = 256
@@ -127,7 +127,7 @@ def embed_store(
             result["skipped"] = 0
     batches = pending.batches(batch_size)
     workers = _worker_count(cls, pending.todo, threads)
-    pool_pace, own_pace = PoolPace(workers, -(-pending.todo // batch_size)), OwnPace(workers)
+    pool_pace, own_pace = pace_of_pool(workers, pending.todo, batch_size), OwnPace(workers)
     in_order: InOrder[list[tuple[str, str, str]]] | None = None
     with contextlib.ExitStack() as stack:
         if workers > 1:  # forked before the progress bar's thread starts

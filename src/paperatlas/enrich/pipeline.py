@@ -24,7 +24,7 @@ from paperatlas.enrich.text import clean, sentences
 from paperatlas.errors import PaperatlasError
 from paperatlas.identifiers import link_kind
 from paperatlas.paper import text_hash
-from paperatlas.progress import OwnPace, PoolPace, progress_bar, two_stage_fields
+from paperatlas.progress import OwnPace, pace_of_pool, progress_bar, two_stage_fields
 from paperatlas.workers import InOrder
 
 # Bump when any extractor's output changes: stored facts of an older version are redone.
@@ -227,7 +227,7 @@ def enrich_store(
     predict_areas = _area_predictor() if plan.use_areas else None
     workers = _worker_count(plan.todo) if workers is None else max(1, workers)
     batches = pending_batches(store, plan)
-    pool_pace = PoolPace(workers, -(-plan.todo // BATCH))
+    pool_pace = pace_of_pool(workers, plan.todo, BATCH)
     own_pace = OwnPace(workers)
     in_order: InOrder[list[Item]] | None = None
     with contextlib.ExitStack() as stack:
