@@ -266,7 +266,7 @@ def test_worker_pool_is_kept_fed_and_gives_the_bar_its_pace(store, monkeypatch):
 
     class Pool:  # runs each batch at once, in this process
         def submit(self, fn, *args):
-            submitted.append(len(args[1]))
+            submitted.append(len(args[-1]))
             future: Future = Future()
             future.set_result(fn(*args))
             return future

@@ -203,22 +203,22 @@ def test_batches_come_back_in_order_with_the_pool_kept_fed():
     submitted: list[int] = []
 
     class Pool:
-        def submit(self, fn, items):
-            submitted.append(len(items))
+        def submit(self, fn, *args):
+            submitted.append(len(args[-1]))
             future: Future = Future()
-            future.set_result(fn(items))
+            future.set_result(fn(*args))
             return future
 
     abstracts = sample_abstracts()[:5]
     batches = [[(f"p{i}", None, a, [], "h")] for i, a in enumerate(abstracts)]
     seen_when_handed: list[int] = []
     out = []
-    back: list[float] = []
-    in_order = InOrder(Pool(), pipeline._facts_for, batches, pipeline._texts_of, 3, back.append)
+    back: list[tuple[float, float]] = []
+    in_order = InOrder(Pool(), pipeline._facts_for, batches, pipeline._texts_of, 3, lambda *b: back.append(b))
     for batch, facts in in_order:
         seen_when_handed.append(len(submitted))
         out.append((batch[0][0], facts[0]["name"]))
     assert [pid for pid, _ in out] == [f"p{i}" for i in range(5)]
     assert [name for _, name in out] == [extract_facts(None, a)["name"] for a in abstracts]
     assert seen_when_handed == [3, 4, 5, 5, 5]  # three ahead, then one more per batch back
-    assert len(back) == 5
+    assert len(back) == 5 and all(share > 0 for _, share in back)

@@ -315,3 +315,23 @@ def test_pool_pace_counts_the_last_batch_at_its_size():
         pace.done(10.0 + 2 * k)
     # the last went out at the 17th result (42): back at 45, not 46
     assert pace.seconds_left(44.0) == 1.0
+
+
+def test_pool_pace_runs_the_last_batch_faster_alone():
+    # a batch takes a worker 4 s beside the other, on a quarter of a core (a busy machine):
+    # alone it gets the idle worker's quarter too, and is back twice as soon
+    busy = PoolPace(workers=2, batches=6)
+    for end in (10.0, 12.0, 14.0, 16.0, 18.0):
+        busy.done(end, share=0.25)
+    assert busy.seconds_left(19.0) == 0.5  # 1 s of its pace beside the other, at 2x
+    # on 0.8 of a core beside the other it gets at most a whole core alone
+    quiet = PoolPace(workers=2, batches=6)
+    for end in (10.0, 12.0, 14.0, 16.0, 18.0):
+        quiet.done(end, share=0.8)
+    assert quiet.seconds_left(19.0) == pytest.approx(0.8)
+    # two left: both in flight, beside each other until the first is back (20), then the
+    # second, 2 s of its pace left, alone at 2x
+    two = PoolPace(workers=2, batches=7)
+    for end in (10.0, 12.0, 14.0, 16.0, 18.0):
+        two.done(end, share=0.25)
+    assert two.seconds_left(18.0) == 3.0

@@ -178,7 +178,9 @@ class PoolPace:
     result (the pool is kept fed). So the batches in flight started at the last
     `workers` results, and those not started yet go to whichever worker comes free
     first. At the end only the last batches are in flight, most of their time already
-    spent: the pace in papers per second read them as a whole batch's time each. `last`:
+    spent: the pace in papers per second read them as a whole batch's time each. Once
+    fewer are left than workers, each goes faster by the share of a core the idle
+    workers leave it (the workers' `share` per batch, told with `done`), at most a core. `last`:
     the last batch's size as a share of the others' (600 papers in batches of 32: 0.75),
     its time that share of theirs."""
 
@@ -186,9 +188,12 @@ class PoolPace:
         self.workers, self.batches = max(1, workers), batches
         self.last = last  # the last batch's size, a share of the others' (the rest of the units)
         self.ends: list[float] = []  # when each result came back (a callback's thread appends)
+        self.shares: list[float] = []  # the share of a core each batch's worker got
 
-    def done(self, at: float) -> None:
+    def done(self, at: float, share: float | None = None) -> None:
         self.ends.append(at)
+        if share:
+            self.shares.append(share)
 
     def all_back(self) -> bool:
         return len(self.ends) >= self.batches
@@ -203,13 +208,26 @@ class PoolPace:
         if n <= w:
             return None  # the first results also hold the workers' start (a model loading)
         per = sum(ends[k] - ends[k - w] for k in range(w, n)) / (n - w)
-        # the i-th batch still out comes back `per` after the one whose end let it start
-        # (the last, often smaller, in its share of that)
-        finish: list[float] = []
-        for i in range(left):
-            took = per * (self.last if n + i == self.batches - 1 else 1.0)
-            finish.append(max(now, ends[n - w + i] + took) if i < w else finish[i - w] + took)
-        return max(finish) - now
+        sizes = [self.last if n + i == self.batches - 1 else 1.0 for i in range(left)]
+        # the batches in flight started at the last `workers` results: their time left
+        running = [max(0.0, ends[n - w + i] + per * sizes[i] - now) for i in range(min(w, left))]
+        waiting = [per * size for size in sizes[len(running) :]]
+        # Fewer batches than workers at the end: the idle workers' share of the cores goes
+        # to those still running, up to a core each (embed's last batch alone on 2 shared
+        # cores: twice as fast as beside the other worker).
+        share = sum(self.shares) / len(self.shares) if self.shares else None
+        clock = 0.0
+        while running:
+            m = len(running)
+            faster = 1.0 if share is None or m >= w else max(1.0, min(w / m, 1.0 / share))
+            step = min(running) / faster
+            clock += step
+            running = [r - step * faster for r in running]
+            for _ in [r for r in running if r <= 1e-9]:
+                running.remove(min(running))
+                if waiting:
+                    running.append(waiting.pop(0))
+        return clock
 
 
 def _average_time_left_column() -> Any:

@@ -191,9 +191,10 @@ class InOrder(Generic[Batch]):
     """(batch, fn(*args_of(batch))) in the batches' order, computed by `pool` with `ahead`
     batches always submitted: the next batch goes to the pool as each one is handed back,
     so the workers never wait while this process finishes the last batches of a window
-    (and this process holds `ahead` batches, not all of them). `on_back(when)` is called
-    (in the pool's thread, time.monotonic()) as each result comes back; `ready()`: items of
-    the batches computed and not handed out yet."""
+    (and this process holds `ahead` batches, not all of them). `on_back(when, share)` is
+    called (in the pool's thread; time.monotonic(), and the share of a core the worker got
+    for that batch: its CPU seconds over its wall seconds) as each result comes back;
+    `ready()`: items of the batches computed and not handed out yet."""
 
     def __init__(
         self,
@@ -202,7 +203,7 @@ class InOrder(Generic[Batch]):
         batches: Iterable[Batch],
         args_of: Callable[[Batch], tuple[Any, ...]],
         ahead: int,
-        on_back: Callable[[float], None] | None = None,
+        on_back: Callable[[float, float], None] | None = None,
     ) -> None:
         self.pool, self.fn, self.batches, self.args_of = pool, fn, iter(batches), args_of
         self.ahead, self.on_back = max(1, ahead), on_back
@@ -210,21 +211,30 @@ class InOrder(Generic[Batch]):
 
     def __iter__(self) -> Iterator[tuple[Batch, Any]]:
         for batch in self.batches:
-            future = self.pool.submit(self.fn, *self.args_of(batch))
+            future = self.pool.submit(_timed, self.fn, *self.args_of(batch))
             future.add_done_callback(self._came_back)
             self.pending.append((batch, future))
             if len(self.pending) >= self.ahead:
                 first, future = self.pending.popleft()
-                yield first, future.result()
+                yield first, future.result()[0]
         while self.pending:
             first, future = self.pending.popleft()
-            yield first, future.result()
+            yield first, future.result()[0]
 
-    def _came_back(self, _: Future[Any]) -> None:
+    def _came_back(self, future: Future[Any]) -> None:
         import time
 
-        if self.on_back is not None:
-            self.on_back(time.monotonic())
+        if self.on_back is not None and not future.cancelled() and future.exception() is None:
+            self.on_back(time.monotonic(), future.result()[1])
 
     def ready(self) -> int:
         return sum(len(batch) for batch, future in self.pending if future.done())
+
+
+def _timed(fn: Callable[..., Any], *args: Any) -> tuple[Any, float]:
+    """fn(*args) in a worker, and the share of a core it got doing it."""
+    import time
+
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = fn(*args)
+    return result, (time.process_time() - cpu) / max(time.perf_counter() - wall, 1e-9)
