@@ -142,7 +142,7 @@ def main() -> None:
             samples = run(src, stage, n, args.model, args.batch_size, args.data, args.workers)
             took = samples[-1][0] - samples[0][0]
             rows = errors(samples)
-            worst[(stage, name)] = max(e for *_, e in rows)
+            worst[(stage, name)] = max(row[3] for row in rows)
             shown = ", ".join(
                 f"{share:.0%}: shown {'-' if s is None else f'{s:.0f}'} s, actual {a:.1f} s, error {e:.2f}"
                 for share, s, a, e, _ in rows
