@@ -5,13 +5,17 @@ checkout in the same run.
 
     .venv/bin/python benchmarks/progress_eta.py [--base /work/base/src] [--enrich 4000]
         [--embed 1500] [--model minilm-int8] [--batch-size 64] [--stages enrich,embed]
+        [--workers N] [--parts]
 
 Each code runs in a fresh process (PYTHONPATH=its src) on a store of its own, with worker
-processes as the CLI uses them (enrich from 3,000 papers, minilm from 1,000). The bar is the
+processes as the CLI uses them (enrich from 3,000 papers, minilm from 1,000), or `--workers`
+of them whatever the size (PAPERATLAS_WORKERS: a pool of a few hundred papers' embedding). The bar is the
 stage's own (`progress_bar(True)`), its output thrown away; after every update the bar's
 time-left column is rendered, as a live bar redraws it. The error at a checkpoint is
 max(shown / actual, actual / shown) (inf when the bar shows no time). Target: <= 1.5 at
-every checkpoint. Run `uptime` beside it: the machine is shared.
+every checkpoint. `--parts` prints, per checkpoint, the fields a stage of two hands gave
+its estimate (two_stage_time_left), to tell which part missed. Run `uptime` beside it: the
+machine is shared.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from paperatlas.api import Atlas
 import paperatlas.embed.vectors as vectors
 import paperatlas.enrich.pipeline as pipeline
 from paperatlas.progress import progress_bar
+PARTS = ("ready", "own_seconds", "alone_pace", "pool_left")  # a two-hand stage's pace
 
 data, db, stage, n, model, batch_size = sys.argv[1:7]
 n, batch_size = int(n), int(batch_size)
@@ -51,7 +56,8 @@ def recording_bar(show=True, **options):
         update(task, **kwargs)
         t = bar.tasks[task] if isinstance(task, int) else next(x for x in bar.tasks if x.id == task)
         shown = bar.columns[-1].render(t).plain  # the time-left column (eta on, elapsed off)
-        samples.append((time.monotonic(), t.completed, t.total, shown))
+        parts = {k: t.fields[k] for k in PARTS if k in t.fields}
+        samples.append((time.monotonic(), t.completed, t.total, shown, parts))
     bar.update = record
     return bar
 
@@ -81,8 +87,9 @@ def seconds(shown: str) -> float | None:
     return 3600 * parts[0] + 60 * parts[1] + parts[2]
 
 
-def errors(samples: list) -> list[tuple[float, float | None, float, float]]:
-    """Per checkpoint: (done share, shown s, actual s left, error)."""
+def errors(samples: list) -> list[tuple[float, float | None, float, float, dict]]:
+    """Per checkpoint: (done share, shown s, actual s left, error, the two-hand stage's
+    fields the estimate came from)."""
     end = samples[-1][0]
     out = []
     for share in CHECKPOINTS:
@@ -94,14 +101,16 @@ def errors(samples: list) -> list[tuple[float, float | None, float, float]]:
             error = 1.0 if shown == actual else math.inf
         else:
             error = max(shown / actual, actual / shown)
-        out.append((at[1] / at[2], shown, actual, error))
+        out.append((at[1] / at[2], shown, actual, error, at[4] if len(at) > 4 else {}))
     return out
 
 
-def run(src: Path, stage: str, n: int, model: str, batch_size: int, data: Path) -> list:
+def run(src: Path, stage: str, n: int, model: str, batch_size: int, data: Path, workers: int | None) -> list:
     with tempfile.TemporaryDirectory() as tmp:
         env = {**os.environ, "PYTHONPATH": str(src), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
         env.pop("PAPERATLAS_WORKERS", None)
+        if workers:
+            env["PAPERATLAS_WORKERS"] = str(workers)
         done = subprocess.run(
             [sys.executable, "-c", HARNESS, str(data), f"{tmp}/a.db", stage, str(n), model, str(batch_size)],
             env=env,
@@ -122,22 +131,28 @@ def main() -> None:
     parser.add_argument("--model", default="minilm-int8")
     parser.add_argument("--batch-size", type=int, default=64, help="embed's papers per batch")
     parser.add_argument("--stages", default="enrich,embed", help="which stages to run")
+    parser.add_argument("--parts", action="store_true", help="print what each estimate came from")
+    parser.add_argument("--workers", type=int, help="worker processes whatever the size (both codes)")
     args = parser.parse_args()
     print(f"load before: {os.getloadavg()[0]:.1f}")
     worst = {}
     stages = args.stages.split(",")
     for stage, n in ((s, n) for s, n in (("enrich", args.enrich), ("embed", args.embed)) if s in stages):
         for name, src in (("new", REPO / "src"), ("base", args.base)):
-            samples = run(src, stage, n, args.model, args.batch_size, args.data)
+            samples = run(src, stage, n, args.model, args.batch_size, args.data, args.workers)
             took = samples[-1][0] - samples[0][0]
             rows = errors(samples)
-            worst[(stage, name)] = max(e for *_, e in rows)
+            worst[(stage, name)] = max(row[3] for row in rows)
             shown = ", ".join(
                 f"{share:.0%}: shown {'-' if s is None else f'{s:.0f}'} s, actual {a:.1f} s, error {e:.2f}"
-                for share, s, a, e in rows
+                for share, s, a, e, _ in rows
             )
             label = stage + (f" ({args.model})" if stage == "embed" else "")
             print(f"{label:<22} {name:<4} {n:,} papers, {took:.1f} s from the first update | {shown}")
+            if args.parts:
+                for share, *_, parts in rows:
+                    given = ", ".join(f"{k} {v:.4g}" for k, v in parts.items())
+                    print(f"    {share:.0%}: {given or 'one pace'}")
     for stage in stages:
         new, base = worst[(stage, "new")], worst[(stage, "base")]
         print(f"{stage}: worst error new {new:.2f} (target <= 1.5), base {base:.2f}")

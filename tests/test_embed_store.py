@@ -3,6 +3,7 @@ recomputed when the text changes; lsa fits on the corpus and embeds queries late
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 import numpy as np
@@ -250,3 +251,43 @@ def test_worker_count_rule(monkeypatch):
     assert count(static, 10**6, threads=1) == 1
     monkeypatch.setenv("PAPERATLAS_WORKERS", "3")
     assert count(onnx, 5, None) == 3
+
+
+def test_worker_pool_is_kept_fed_and_gives_the_bar_its_pace(store, monkeypatch):
+    """With worker processes, embed hands the pool the next batch as each comes back (2 a
+    worker out at a time; a window's last batch no longer holds up the next window) and
+    its bar gets the pool's pace: papers computed, when the pool's last batch will be
+    back once more than one a worker is, and this process's own seconds."""
+    from concurrent.futures import Future
+
+    import paperatlas.workers as workers
+    from paperatlas.progress import SilentProgress
+
+    submitted: list[int] = []
+
+    class Pool:  # runs each batch at once, in this process
+        def submit(self, fn, *args):
+            submitted.append(len(args[-1]))
+            future: Future = Future()
+            future.set_result(fn(*args))
+            return future
+
+    updates: list[tuple[int, dict]] = []
+
+    class Bar(SilentProgress):
+        def update(self, task, **fields):
+            updates.append((len(submitted), fields))
+
+    monkeypatch.setattr(workers, "process_pool", lambda n: contextlib.nullcontext(Pool()))
+    monkeypatch.setattr(embed_vectors, "progress_bar", lambda *a, **k: Bar())
+    monkeypatch.setenv("PAPERATLAS_WORKERS", "2")
+    result = embed.embed_store(store, model="static", batch_size=2)
+    batches = len(submitted)
+    assert result["embedded"] == sum(submitted) and batches >= 6
+    # four out ahead, then one more as each is handed back
+    assert [n for n, _ in updates] == [min(batches, 4 + i) for i in range(batches)]
+    assert all({"ready", "held", "own_seconds", "batch"} <= fields.keys() for _, fields in updates)
+    assert all(fields["held"] == 4 * 2 and fields["ready"] >= fields["completed"] for _, fields in updates)
+    # (this pool's batches are back as soon as they are out: more than one a worker by the
+    # first write, all of them by the last)
+    assert all("pool_left" in fields for _, fields in updates) and updates[-1][1]["pool_left"] == 0

@@ -193,26 +193,32 @@ def test_missing_area_model_does_not_block_facts(store, monkeypatch):
 
 
 def test_batches_come_back_in_order_with_the_pool_kept_fed():
-    """_InOrder: each batch's facts beside it, in store order, with `ahead` batches
-    submitted whenever one is handed back (the workers never wait on the driver)."""
+    """workers.InOrder, as enrich runs it: each batch's facts beside it, in store order,
+    with `ahead` batches submitted whenever one is handed back (the workers never wait
+    on the driver), and each result's return told to `on_back`."""
     from concurrent.futures import Future
+
+    from paperatlas.workers import InOrder
 
     submitted: list[int] = []
 
     class Pool:
-        def submit(self, fn, items):
-            submitted.append(len(items))
+        def submit(self, fn, *args):
+            submitted.append(len(args[-1]))
             future: Future = Future()
-            future.set_result(fn(items))
+            future.set_result(fn(*args))
             return future
 
     abstracts = sample_abstracts()[:5]
     batches = [[(f"p{i}", None, a, [], "h")] for i, a in enumerate(abstracts)]
     seen_when_handed: list[int] = []
     out = []
-    for batch, facts in pipeline._InOrder(Pool(), iter(batches), ahead=3):
+    back: list[tuple[float, float]] = []
+    in_order = InOrder(Pool(), pipeline._facts_for, batches, pipeline._texts_of, 3, lambda *b: back.append(b))
+    for batch, facts in in_order:
         seen_when_handed.append(len(submitted))
         out.append((batch[0][0], facts[0]["name"]))
     assert [pid for pid, _ in out] == [f"p{i}" for i in range(5)]
     assert [name for _, name in out] == [extract_facts(None, a)["name"] for a in abstracts]
     assert seen_when_handed == [3, 4, 5, 5, 5]  # three ahead, then one more per batch back
+    assert len(back) == 5 and all(share > 0 for _, share in back)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from rich.progress import (
     MofNCompleteColumn,
     Progress,
@@ -12,7 +13,15 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from paperatlas.progress import PoolPace, SilentProgress, progress_bar, time_left, two_stage_time_left
+from paperatlas.progress import (
+    OwnPace,
+    PoolPace,
+    SilentProgress,
+    pace_of_pool,
+    progress_bar,
+    time_left,
+    two_stage_time_left,
+)
 
 
 def _eta_column(bar):
@@ -145,14 +154,23 @@ def test_time_left_counts_from_the_average_pace():
 
 
 def _enrich_updates(
-    batches: int, size: int, workers: int, load: float, extract: float, own: float
+    batches: int,
+    size: int,
+    workers: int,
+    load: float,
+    extract: float,
+    own: float,
+    alone: float | None = None,
+    cpu: float | None = None,
 ) -> list[tuple[float, dict]]:
     """enrich's updates as (time, the bar's fields): `workers` processes load the
     extractors (`load` s), then take batches in order (`extract` s each), 4 * workers
     submitted ahead, another as each is handed back; this process takes results in order
-    and predicts areas and writes each (`own` s), then updates the bar as enrich does
-    (papers stored, extracted, its own seconds, the PoolPace of the results so far). The
-    last batches of the workers finish together: only this process's part is left."""
+    and predicts areas and writes each (`own` s while the workers still compute, `alone`
+    s once they have all their batches back, `cpu` CPU seconds either way), then updates
+    the bar as enrich does (papers stored, extracted, OwnPace's fields, the PoolPace of
+    the results so far). The last batches of the workers finish together: only this
+    process's part is left."""
     ahead = 4 * workers
     free = [load] * workers
     ends: dict[int, float] = {}
@@ -163,16 +181,21 @@ def _enrich_updates(
 
     for i in range(min(ahead, batches)):
         submit(i, 0.0)
-    submitted, clock, spent, updates = min(ahead, batches), 0.0, 0.0, []
+    submitted, clock, updates = min(ahead, batches), 0.0, []
+    own_pace = OwnPace(workers)
     for i in range(batches):
-        clock = max(clock, ends[i]) + own
-        spent += own
+        clock = max(clock, ends[i])
+        on_its_own = submitted == batches and max(ends.values()) <= clock
+        took = own if alone is None or not on_its_own else alone
+        own_pace.add(size, took, own if cpu is None else cpu, on_its_own)
+        clock += took
         pace = PoolPace(workers, batches)
         for end in ends.values():
             if end <= clock:
                 pace.done(end)
         ready = sum(size for j in range(i + 1, submitted) if ends[j] <= clock)
-        fields = {"completed": (i + 1) * size, "ready": (i + 1) * size + ready, "own_seconds": spent}
+        fields = {"completed": (i + 1) * size, "ready": (i + 1) * size + ready, "held": ahead * size}
+        fields |= own_pace.fields()
         pool_left = pace.seconds_left(clock)
         if pool_left is not None:
             fields |= {"pool_left": pool_left, "batch": size}
@@ -183,9 +206,12 @@ def _enrich_updates(
     return updates
 
 
-def _enrich_shown(updates, total: int, two_stage: bool) -> list[tuple[float | None, float]]:
+def _enrich_shown(
+    updates, total: int, two_stage: bool, alone: bool = True
+) -> list[tuple[float | None, float]]:
     """(time left shown, time actually left) at 10%, 50% and 90% of the papers stored,
-    the bar's column rendered after each update as a live bar redraws it."""
+    the bar's column rendered after each update as a live bar redraws it (`two_stage`:
+    given the two hands' fields; `alone`: with this process's pace once alone)."""
     clock = [0.0]
     bar = Progress(get_time=lambda: clock[0])
     task_id = bar.add_task("enrich", total=total)
@@ -193,7 +219,8 @@ def _enrich_shown(updates, total: int, two_stage: bool) -> list[tuple[float | No
     end, seen, marks = updates[-1][0], [], [0.1, 0.5, 0.9]
     for at, fields in updates:
         clock[0] = at
-        bar.update(task_id, **(fields if two_stage else {"completed": fields["completed"]}))
+        given = fields if alone else {k: v for k, v in fields.items() if k != "alone_pace"}
+        bar.update(task_id, **(given if two_stage else {"completed": fields["completed"]}))
         shown = column.render(bar.tasks[0]).plain
         while marks and fields["completed"] >= marks[0] * total:
             seen.append((_shown_seconds(shown), end - at))
@@ -221,6 +248,33 @@ def test_enrich_time_left_is_the_slower_hands_when_this_process_sets_the_pace():
     assert _within(_enrich_shown(updates, 6000, two_stage=False))[0] is False
 
 
+def test_enrich_time_left_counts_this_process_faster_once_the_workers_are_done():
+    # as traced on 2 shared cores (load 10): 2 workers extract a batch of 500 in 75 s;
+    # areas and writing take this process 1.5 s of CPU a batch, 15 s beside the workers
+    # and 5 s once they are done. At 90% the workers are done: 5 s a batch is left, which
+    # its pace beside them (15 s) read as 3 times longer
+    # (the 10% mark is the second batch, before the pool's pace is known: not this case)
+    updates = _enrich_updates(12, 500, workers=2, load=2.0, extract=75.0, own=15.0, alone=5.0, cpu=1.5)
+    assert _within(_enrich_shown(updates, 6000, two_stage=True))[1:] == [True, True]
+    assert _within(_enrich_shown(updates, 6000, two_stage=True, alone=False))[1:] == [True, False]
+
+
+def test_own_pace_alone_from_cpu_until_measured_alone():
+    pace = OwnPace(workers=2)
+    assert pace.alone_pace() is None and pace.fields() == {"own_seconds": 0.0}
+    # beside 2 workers: 1.5 s of CPU in 15 s of wall a batch of 500, a tenth of a core;
+    # alone it gets the three processes' share, 0.3 of a core: 5 s a batch
+    pace.add(500, 15.0, 1.5, alone=False)
+    assert pace.alone_pace() == pytest.approx(1.5 / 500 / 0.3)
+    # on a quiet machine (2/3 of a core beside them) at most one core: its CPU time
+    quiet = OwnPace(workers=2)
+    quiet.add(500, 3.0, 2.0, alone=False)
+    assert quiet.alone_pace() == 2.0 / 500
+    # once it has run alone, what it took then
+    pace.add(500, 4.0, 1.5, alone=True)
+    assert pace.alone_pace() == 4.0 / 500 and pace.fields() == {"own_seconds": 19.0, "alone_pace": 4.0 / 500}
+
+
 def test_two_stage_time_left_is_the_slower_of_the_two():
     assert two_stage_time_left(None, 0, 100, None, 0, 0.0) is None
     # workers: 60 of 100 in 30 s (20 s left at their pace), this process: 2 s for 20 (8 s left)
@@ -228,6 +282,10 @@ def test_two_stage_time_left_is_the_slower_of_the_two():
     # the pool says 3 s until its last batch of 10 is back, then 10 * 0.1 s of this process's
     assert two_stage_time_left(30.0, 20, 100, None, 60, 2.0, pool_left=3.0, batch=10) == 8.0
     assert two_stage_time_left(30.0, 90, 100, None, 100, 9.0, pool_left=0.5, batch=10) == 1.5
+    # alone at 0.05 s a unit: 5 units beside the workers' 0.5 s, the other 5 in 0.25 s;
+    # the workers' last batch of 10 then takes 0.5 s of this process's
+    assert two_stage_time_left(30.0, 90, 100, None, 100, 9.0, 0.5, 10, alone_pace=0.05) == 1.0
+    assert two_stage_time_left(30.0, 80, 100, None, 100, 8.0, 0.0, 10, alone_pace=0.05) == 1.0
 
 
 def test_pool_pace_counts_the_batches_in_flight_as_partly_done():
@@ -247,3 +305,33 @@ def test_pool_pace_counts_the_batches_in_flight_as_partly_done():
     for end in (10.0, 12.0, 14.0, 16.0, 18.0):
         early.done(end)
     assert early.seconds_left(18.0) == 4.0  # in flight since 16 and 18: back at 20 and 22
+
+
+def test_pool_pace_counts_the_last_batch_at_its_size():
+    # 600 papers in batches of 32: 19 batches, the last of 24, three quarters of one's time
+    pace = pace_of_pool(workers=2, units=600, batch=32)
+    assert (pace.batches, pace.last) == (19, 0.75)
+    for k in range(18):  # a batch takes a worker 4 s; two out at a time, 2 s apart
+        pace.done(10.0 + 2 * k)
+    # the last went out at the 17th result (42): back at 45, not 46
+    assert pace.seconds_left(44.0) == 1.0
+
+
+def test_pool_pace_runs_the_last_batch_faster_alone():
+    # a batch takes a worker 4 s beside the other, on a quarter of a core (a busy machine):
+    # alone it gets the idle worker's quarter too, and is back twice as soon
+    busy = PoolPace(workers=2, batches=6)
+    for end in (10.0, 12.0, 14.0, 16.0, 18.0):
+        busy.done(end, share=0.25)
+    assert busy.seconds_left(19.0) == 0.5  # 1 s of its pace beside the other, at 2x
+    # on 0.8 of a core beside the other it gets at most a whole core alone
+    quiet = PoolPace(workers=2, batches=6)
+    for end in (10.0, 12.0, 14.0, 16.0, 18.0):
+        quiet.done(end, share=0.8)
+    assert quiet.seconds_left(19.0) == pytest.approx(0.8)
+    # two left: both in flight, beside each other until the first is back (20), then the
+    # second, 2 s of its pace left, alone at 2x
+    two = PoolPace(workers=2, batches=7)
+    for end in (10.0, 12.0, 14.0, 16.0, 18.0):
+        two.done(end, share=0.25)
+    assert two.seconds_left(18.0) == 3.0

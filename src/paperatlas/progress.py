@@ -9,9 +9,10 @@ estimate: rich measures the pace over the last 30 s of updates, and a stage whos
 processes first load a model hands in a window of batches at once after a slow start, so
 rich read that burst as the pace and showed seconds where minutes remained. A stage whose
 workers compute ahead of what this process finishes (enrich: the workers extract, this
-process predicts areas and writes) passes `ready`, `own_seconds` and, once its PoolPace
-knows, `pool_left` and `batch` with each update, and its time left is that of the slower
-of the two (`two_stage_time_left`).
+process predicts areas and writes; embed: the workers embed, this process writes) passes
+`ready`, `batch`, `held`, OwnPace's `own_seconds` and `alone_pace` and, once its PoolPace
+knows, `pool_left` with each update, and its time left is that of the slower of the two
+(`two_stage_time_left`).
 """
 
 from __future__ import annotations
@@ -79,25 +80,93 @@ def two_stage_time_left(
     own_seconds: float,
     pool_left: float | None = None,
     batch: float = 0,
+    alone_pace: float | None = None,
+    held: float | None = None,
 ) -> float | None:
     """Seconds left of a stage whose units go through two hands: worker processes compute
     them (`ready` of `total` computed so far, taken ahead of this process) and this
     process then finishes each (`own_seconds` spent on the `done` units it finished:
     predicting, writing). The stage ends when the slower hand does: this process's own
-    part left at its own pace, or the workers' part (`pool_left`, PoolPace's seconds until
-    their last batch is back, plus this process's part of that `batch`; before PoolPace
-    knows, `time_left` on `ready`, `first` = (elapsed, ready) when the first units came
-    in). Near the end the workers are nearly done and mostly this process's part is left:
-    the pace of the two together read the last batches as several times longer."""
+    part left, or the workers' part (`pool_left`, PoolPace's seconds until their last
+    batch is back, plus this process's part of that `batch`; before PoolPace knows,
+    `time_left` on `ready`, `first` = (elapsed, ready) when the first units came in).
+    Near the end the workers are nearly done and mostly this process's part is left:
+    the pace of the two together read the last batches as several times longer.
+
+    This process shares the cores with the workers until they are done, and then runs
+    alone, several times faster (OwnPace): its units left go at its pace so far
+    (`own_seconds` / `done`) for as long as the workers still run, and at `alone_pace`
+    (seconds a unit; None: the pace so far) after. `held`: units the pool is given ahead
+    of this process (a batch goes out as one is handed back): the workers are not done
+    before this process has taken all but those, however fast they are."""
     if not elapsed or not done or total is None:
         return None
     left = max(0.0, total - done)
     own_pace = own_seconds / done
+    alone = own_pace if alone_pace is None else alone_pace
     if pool_left is not None:
-        workers = pool_left + own_pace * min(batch, left)
+        pool, last = pool_left, alone * min(batch, left)
     else:
-        workers = time_left(elapsed, ready, total, first) or 0.0
-    return max(workers, own_pace * left)
+        pool, last = time_left(elapsed, ready, total, first) or 0.0, 0.0
+    beside = min(left, pool / own_pace) if own_pace else left  # units done beside the workers
+    if held is not None:
+        beside = max(beside, left - held)
+    return max(pool + last, own_pace * beside + alone * (left - beside))
+
+
+class OwnPace:
+    """This process's part of a two-hand stage (two_stage_time_left), timed per batch: its
+    wall seconds, its CPU seconds (time.process_time()) and whether the workers had all
+    their batches back (it ran alone). `alone_pace()`: its seconds a unit once alone.
+
+    Its wall seconds beside the workers say little about that: sharing 2 cores with 2
+    workers it took 1.2 to 1.9 s a batch of 500 papers of which 0.15 s was CPU, and alone
+    0.5 to 0.8 s (enrich, 2026-12-07, load 10). What does not depend on the sharing is
+    its CPU a unit; the CPU it gets once alone is what it got beside them times the
+    processes it shared with (the workers and itself: the kernel shares the cores between
+    sessions first, so the stage's processes split about a fixed share between them;
+    2.5 to 3 times here), at most one core. Once it has run alone, that measured pace."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = max(1, workers)
+        self.units = self.seconds = self.cpu = 0.0
+        self.alone_units = self.alone_seconds = 0.0
+
+    def add(self, units: float, seconds: float, cpu: float, alone: bool) -> None:
+        self.units, self.seconds, self.cpu = self.units + units, self.seconds + seconds, self.cpu + cpu
+        if alone:
+            self.alone_units, self.alone_seconds = self.alone_units + units, self.alone_seconds + seconds
+
+    def alone_pace(self) -> float | None:
+        if self.alone_units:
+            return self.alone_seconds / self.alone_units
+        if not self.units or not self.cpu or not self.seconds:
+            return None
+        share = min(1.0, self.cpu / self.seconds * (self.workers + 1))  # of one core, once alone
+        return self.cpu / self.units / share
+
+    def fields(self) -> dict[str, float]:
+        """The bar's fields for two_stage_time_left: own_seconds and, once known, alone_pace."""
+        alone = self.alone_pace()
+        return {"own_seconds": self.seconds} | ({} if alone is None else {"alone_pace": alone})
+
+
+def pace_of_pool(workers: int, units: int, batch: int) -> PoolPace:
+    """The PoolPace of `units` in batches of `batch`, the last one holding the rest."""
+    batches = -(-units // batch)
+    return PoolPace(workers, batches, (units - (batches - 1) * batch) / batch if batches else 1.0)
+
+
+def two_stage_fields(pool: PoolPace, own: OwnPace, ready: float, batch: float, held: float) -> dict[str, Any]:
+    """A two-hand stage's fields for its bar's update (two_stage_time_left): `ready` units
+    computed by the workers (stored or waiting), `batch` units a batch, `held` units the
+    pool is given ahead of this process, this process's pace (`own`) and, once it knows,
+    the pool's seconds left."""
+    import time
+
+    fields = {"ready": ready, "batch": batch, "held": held, **own.fields()}
+    pool_left = pool.seconds_left(time.monotonic())
+    return fields if pool_left is None else fields | {"pool_left": pool_left}
 
 
 class PoolPace:
@@ -109,14 +178,25 @@ class PoolPace:
     result (the pool is kept fed). So the batches in flight started at the last
     `workers` results, and those not started yet go to whichever worker comes free
     first. At the end only the last batches are in flight, most of their time already
-    spent: the pace in papers per second read them as a whole batch's time each."""
+    spent: the pace in papers per second read them as a whole batch's time each. Once
+    fewer are left than workers, each goes faster by the share of a core the idle
+    workers leave it (the workers' `share` per batch, told with `done`), at most a core. `last`:
+    the last batch's size as a share of the others' (600 papers in batches of 32: 0.75),
+    its time that share of theirs."""
 
-    def __init__(self, workers: int, batches: int) -> None:
+    def __init__(self, workers: int, batches: int, last: float = 1.0) -> None:
         self.workers, self.batches = max(1, workers), batches
+        self.last = last  # the last batch's size, a share of the others' (the rest of the units)
         self.ends: list[float] = []  # when each result came back (a callback's thread appends)
+        self.shares: list[float] = []  # the share of a core each batch's worker got
 
-    def done(self, at: float) -> None:
+    def done(self, at: float, share: float | None = None) -> None:
         self.ends.append(at)
+        if share:
+            self.shares.append(share)
+
+    def all_back(self) -> bool:
+        return len(self.ends) >= self.batches
 
     def seconds_left(self, now: float) -> float | None:
         """Seconds until the last batch comes back; None until one batch's time is known."""
@@ -128,11 +208,26 @@ class PoolPace:
         if n <= w:
             return None  # the first results also hold the workers' start (a model loading)
         per = sum(ends[k] - ends[k - w] for k in range(w, n)) / (n - w)
-        # the i-th batch still out comes back `per` after the one whose end let it start
-        finish: list[float] = []
-        for i in range(left):
-            finish.append(max(now, ends[n - w + i] + per) if i < w else finish[i - w] + per)
-        return max(finish) - now
+        sizes = [self.last if n + i == self.batches - 1 else 1.0 for i in range(left)]
+        # the batches in flight started at the last `workers` results: their time left
+        running = [max(0.0, ends[n - w + i] + per * sizes[i] - now) for i in range(min(w, left))]
+        waiting = [per * size for size in sizes[len(running) :]]
+        # Fewer batches than workers at the end: the idle workers' share of the cores goes
+        # to those still running, up to a core each (embed's last batch alone on 2 shared
+        # cores: twice as fast as beside the other worker).
+        share = sum(self.shares) / len(self.shares) if self.shares else None
+        clock = 0.0
+        while running:
+            m = len(running)
+            faster = 1.0 if share is None or m >= w else max(1.0, min(w / m, 1.0 / share))
+            step = min(running) / faster
+            clock += step
+            running = [r - step * faster for r in running]
+            for _ in [r for r in running if r <= 1e-9]:
+                running.remove(min(running))
+                if waiting:
+                    running.append(waiting.pop(0))
+        return clock
 
 
 def _average_time_left_column() -> Any:
@@ -174,6 +269,8 @@ def _average_time_left_column() -> Any:
                     task.fields.get("own_seconds", 0.0),
                     self._pool_left(task),
                     task.fields.get("batch", 0),
+                    task.fields.get("alone_pace"),
+                    task.fields.get("held"),
                 )
             else:
                 seconds = time_left(elapsed, task.completed, task.total, None if first is None else first[:2])

@@ -27,11 +27,14 @@ import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sized
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 if TYPE_CHECKING:
-    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures import Future, ProcessPoolExecutor
+
+Batch = TypeVar("Batch", bound=Sized)
 
 _PR_SET_PDEATHSIG = 1
 PARENT_ENV = "PAPERATLAS_SERVE_PARENT"  # the server's pid, in `serve`'s worker processes only
@@ -182,3 +185,56 @@ def worker_count(n_items: int, parallel_from: int) -> int:
     if n_items < parallel_from:
         return 1
     return max(1, min(os.cpu_count() or 1, 8))
+
+
+class InOrder(Generic[Batch]):
+    """(batch, fn(*args_of(batch))) in the batches' order, computed by `pool` with `ahead`
+    batches always submitted: the next batch goes to the pool as each one is handed back,
+    so the workers never wait while this process finishes the last batches of a window
+    (and this process holds `ahead` batches, not all of them). `on_back(when, share)` is
+    called (in the pool's thread; time.monotonic(), and the share of a core the worker got
+    for that batch: its CPU seconds over its wall seconds) as each result comes back;
+    `ready()`: items of the batches computed and not handed out yet."""
+
+    def __init__(
+        self,
+        pool: Any,
+        fn: Callable[..., Any],
+        batches: Iterable[Batch],
+        args_of: Callable[[Batch], tuple[Any, ...]],
+        ahead: int,
+        on_back: Callable[[float, float], None] | None = None,
+    ) -> None:
+        self.pool, self.fn, self.batches, self.args_of = pool, fn, iter(batches), args_of
+        self.ahead, self.on_back = max(1, ahead), on_back
+        self.pending: deque[tuple[Batch, Future[Any]]] = deque()
+
+    def __iter__(self) -> Iterator[tuple[Batch, Any]]:
+        for batch in self.batches:
+            future = self.pool.submit(_timed, self.fn, *self.args_of(batch))
+            future.add_done_callback(self._came_back)
+            self.pending.append((batch, future))
+            if len(self.pending) >= self.ahead:
+                first, future = self.pending.popleft()
+                yield first, future.result()[0]
+        while self.pending:
+            first, future = self.pending.popleft()
+            yield first, future.result()[0]
+
+    def _came_back(self, future: Future[Any]) -> None:
+        import time
+
+        if self.on_back is not None and not future.cancelled() and future.exception() is None:
+            self.on_back(time.monotonic(), future.result()[1])
+
+    def ready(self) -> int:
+        return sum(len(batch) for batch, future in self.pending if future.done())
+
+
+def _timed(fn: Callable[..., Any], *args: Any) -> tuple[Any, float]:
+    """fn(*args) in a worker, and the share of a core it got doing it."""
+    import time
+
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = fn(*args)
+    return result, (time.process_time() - cpu) / max(time.perf_counter() - wall, 1e-9)

@@ -5,7 +5,7 @@ embedding of a whole store or of one query. The text a paper is embedded by is
 from __future__ import annotations
 
 import contextlib
-import itertools
+import time
 from array import array
 from collections.abc import Iterator
 from typing import Any
@@ -14,7 +14,8 @@ import numpy as np
 
 from paperatlas.embed.registry import DEFAULT_MODEL, backend_class, get_backend, weights_fingerprint
 from paperatlas.paper import embedding_text, text_hash
-from paperatlas.progress import progress_bar
+from paperatlas.progress import OwnPace, pace_of_pool, progress_bar, two_stage_fields
+from paperatlas.workers import InOrder
 
 BATCH_SIZE = 256
 PAGE = 2048  # papers read from the store at a time
@@ -125,22 +126,25 @@ def embed_store(
             pending = Pending(store, model, force=True)
             result["skipped"] = 0
     batches = pending.batches(batch_size)
+    workers = _worker_count(cls, pending.todo, threads)
+    pool_pace, own_pace = pace_of_pool(workers, pending.todo, batch_size), OwnPace(workers)
+    in_order: InOrder[list[tuple[str, str, str]]] | None = None
     with contextlib.ExitStack() as stack:
-        workers = _worker_count(cls, pending.todo, threads)
         if workers > 1:  # forked before the progress bar's thread starts
             from paperatlas.workers import process_pool
 
             pool = stack.enter_context(process_pool(workers))
-            # a window of batches at a time, so the driver holds that window, not the store
-            windows = iter(lambda: list(itertools.islice(batches, 2 * workers)), [])
-            done: Iterator[tuple[list[tuple[str, str, str]], np.ndarray]] = (
-                pair
-                for window in windows
-                for pair in zip(
-                    window,
-                    pool.map(_embed_texts, [model] * len(window), [[t for _, t, _ in b] for b in window]),
-                )
+            # the next batch goes out as each comes back: the workers are never idle while
+            # this process writes, and it holds 2 batches a worker, not the store
+            in_order = InOrder(
+                pool,
+                _embed_texts,
+                batches,
+                lambda b: (model, [t for _, t, _ in b]),
+                2 * workers,
+                pool_pace.done,
             )
+            done: Iterator[tuple[list[tuple[str, str, str]], np.ndarray]] = iter(in_order)
         else:
             embed = embed or get_backend(model, threads=threads).embed
             done = ((batch, embed([text for _, text, _ in batch])) for batch in batches)
@@ -149,10 +153,18 @@ def embed_store(
         # bar would sit at 0 with no word of what it is doing
         task = bar.add_task(f"embedding ({model}): loading the model…", total=pending.todo)
         for batch, vectors in done:
+            alone = pool_pace.all_back()
+            started, cpu = time.perf_counter(), time.process_time()
             with store.transaction():
                 store.put_vectors(model, [pid for pid, _, _ in batch], vectors, [h for _, _, h in batch])
+            own_pace.add(len(batch), time.perf_counter() - started, time.process_time() - cpu, alone)
             result["embedded"] += len(batch)
-            bar.update(task, advance=len(batch), description=f"embedding ({model})")
+            # with workers, the time left is the pool's (progress.two_stage_time_left)
+            pace: dict[str, Any] = {}
+            if in_order is not None:
+                ready = result["embedded"] + in_order.ready()
+                pace = two_stage_fields(pool_pace, own_pace, ready, batch_size, in_order.ahead * batch_size)
+            bar.update(task, completed=result["embedded"], description=f"embedding ({model})", **pace)
     return result
 
 

@@ -5,7 +5,6 @@ The facts schema is in docs/DEVELOPING.md ("The facts a paper carries").
 
 from __future__ import annotations
 
-import collections
 import contextlib
 import itertools
 import json
@@ -25,7 +24,8 @@ from paperatlas.enrich.text import clean, sentences
 from paperatlas.errors import PaperatlasError
 from paperatlas.identifiers import link_kind
 from paperatlas.paper import text_hash
-from paperatlas.progress import PoolPace, progress_bar
+from paperatlas.progress import OwnPace, pace_of_pool, progress_bar, two_stage_fields
+from paperatlas.workers import InOrder
 
 # Bump when any extractor's output changes: stored facts of an older version are redone.
 EXTRACTOR_VERSION = "5"  # 2: learned names and kinds, number role/context, Chinese text
@@ -226,64 +226,42 @@ def enrich_store(
     predict_areas = _area_predictor() if plan.use_areas else None
     workers = _worker_count(plan.todo) if workers is None else max(1, workers)
     batches = pending_batches(store, plan)
-    in_order: _InOrder | None = None
+    pool_pace = pace_of_pool(workers, plan.todo, BATCH)
+    own_pace = OwnPace(workers)
+    in_order: InOrder[list[Item]] | None = None
     with contextlib.ExitStack() as stack:
         if workers > 1:  # forked before the progress bar's thread starts
             from paperatlas.workers import process_pool
 
             pool = stack.enter_context(process_pool(workers))
-            in_order = _InOrder(pool, batches, 4 * workers, PoolPace(workers, -(-plan.todo // BATCH)))
+            in_order = InOrder(pool, _facts_for, batches, _texts_of, 4 * workers, pool_pace.done)
             done: Iterable[tuple[list[Item], list[dict[str, Any]]]] = in_order
         else:
-            done = ((b, _facts_for([(t, a, c) for _, t, a, c, _ in b])) for b in batches)
+            done = ((b, _facts_for(_texts_of(b)[0])) for b in batches)
         bar = stack.enter_context(progress_bar(progress))
         # the first batch waits for the extractors' models to load (in each worker)
         task = bar.add_task("enrich: loading the extractors…", total=plan.todo)
         stored = 0
-        own = 0.0  # seconds this process spent on its part of the batches (areas, writing)
         for batch, facts in done:
-            started = time.perf_counter()
+            alone = pool_pace.all_back()
+            started, cpu = time.perf_counter(), time.process_time()
             if predict_areas is not None:
                 _add_areas(facts, batch, predict_areas)
             stored += store_batch(store, plan, batch, facts, counts)
-            own += time.perf_counter() - started
+            # this process's part (areas, writing), timed for the time left
+            own_pace.add(len(batch), time.perf_counter() - started, time.process_time() - cpu, alone)
             # with workers, the time left is that of the slower hand (progress.two_stage_time_left)
             pace: dict[str, Any] = {}
             if in_order is not None:
-                pool_left = in_order.pace.seconds_left(time.monotonic())
-                pace = {"ready": stored + in_order.ready(), "own_seconds": own, "batch": BATCH}
-                if pool_left is not None:
-                    pace["pool_left"] = pool_left
+                ready = stored + in_order.ready()
+                pace = two_stage_fields(pool_pace, own_pace, ready, BATCH, in_order.ahead * BATCH)
             bar.update(task, completed=stored, description="enrich", **pace)
     return counts
 
 
-class _InOrder:
-    """(batch, its facts) in store order, extracted by `pool` with `ahead` batches always
-    submitted: the next batch goes to the pool as each one comes back, so the workers never
-    wait while this process stores a window's last batches (the driver holds `ahead`
-    batches, not the store). `ready()`: papers extracted and not handed out yet; `pace`
-    is told when each batch came back."""
-
-    def __init__(self, pool, batches: Iterator[list[Item]], ahead: int, pace: PoolPace | None = None) -> None:
-        self.pool, self.batches, self.ahead = pool, batches, ahead
-        self.pace = pace or PoolPace(1, 0)
-        self.pending: collections.deque = collections.deque()
-
-    def __iter__(self) -> Iterator[tuple[list[Item], list[dict[str, Any]]]]:
-        for batch in self.batches:
-            future = self.pool.submit(_facts_for, [(t, a, c) for _, t, a, c, _ in batch])
-            future.add_done_callback(lambda _: self.pace.done(time.monotonic()))
-            self.pending.append((batch, future))
-            if len(self.pending) >= self.ahead:
-                first, future = self.pending.popleft()
-                yield first, future.result()
-        while self.pending:
-            first, future = self.pending.popleft()
-            yield first, future.result()
-
-    def ready(self) -> int:
-        return sum(len(batch) for batch, future in self.pending if future.done())
+def _texts_of(batch: list[Item]) -> tuple[list[tuple[str | None, str, list[str]]]]:
+    """_facts_for's argument for one batch: (title, abstract, code links) of each paper."""
+    return ([(t, a, c) for _, t, a, c, _ in batch],)
 
 
 def _facts_for(items: list[tuple[str | None, str, list[str]]]) -> list[dict[str, Any]]:
