@@ -425,7 +425,7 @@ class Atlas:
     def build_vocabulary(self, progress: bool = False, force: bool = False) -> VocabularyReport:
         """Embed the atlas's English terms with the multilingual model, so Chinese queries
         match them (skipped while current; PaperatlasError/ImportError if the model is not usable)."""
-        from paperatlas.search.translate import build_vocabulary
+        from paperatlas.search.translate_vocabulary import build_vocabulary
 
         return VocabularyReport(**build_vocabulary(self.store, progress=progress, force=force))
 
@@ -451,7 +451,7 @@ class Atlas:
         `embed_for_search` computes them) how many papers have vectors, and whether the
         English terms for Chinese queries are built. Counts only: cheap to ask often."""
         from paperatlas.embed import SEARCH_MODELS
-        from paperatlas.search.translate import vocabulary_built
+        from paperatlas.search.translate_vocabulary import vocabulary_built
 
         papers = self.store.count_papers()
         models = tuple(ModelProgress(m, self.store.count_vectors(m), papers) for m in SEARCH_MODELS)
