@@ -1,5 +1,5 @@
 """The cue rules that find contribution-name candidates in an abstract (CUE_RULES, each a
-function yielding Hits, its weight in WEIGHTS), the filter every hit passes (`accept`), and
+function yielding Hits, its weight in WEIGHTS), the filter every hit passes (`_accept`), and
 `candidates`, every candidate with its cue and weight. names.py merges and ranks them.
 """
 
