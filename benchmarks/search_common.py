@@ -165,7 +165,7 @@ def vocabulary_atlas(description: str):
     atlas), for the benchmarks of the learned Chinese lookup; exits when it has no vocabulary."""
     import argparse
 
-    from paperatlas.search.translate import load_vocabulary
+    from paperatlas.search.translate_vocabulary import load_vocabulary
 
     ap = argparse.ArgumentParser(description=description)
     ap.add_argument("--db", default=str(CACHE / "search" / "heldout_abstracts.db"))

@@ -254,7 +254,7 @@ def main() -> None:
 
     rows = load_rows(args.data)
     store = build_store(args.data, args.db, args.models or [DEFAULT_MODEL, S.MULTILINGUAL_MODEL])
-    from paperatlas.search.translate import build_vocabulary
+    from paperatlas.search.translate_vocabulary import build_vocabulary
 
     build_vocabulary(store, progress=True)  # as `paperatlas embed` leaves an atlas
     needs, queries = load_queries(args.queries)

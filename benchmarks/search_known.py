@@ -310,7 +310,7 @@ def run(data: Path, titles: int, do_tune: bool, names_n: int = 300, tldrs: int =
         ["static", S.MULTILINGUAL_MODEL, S.MINILM_MODEL],
         log=log,
     )
-    from paperatlas.search.translate import build_vocabulary
+    from paperatlas.search.translate_vocabulary import build_vocabulary
 
     build_vocabulary(store)
     queries = known_queries(rows, titles, names_n, tldrs)

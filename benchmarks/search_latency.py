@@ -371,7 +371,7 @@ def main() -> None:
             f"multilingual vectors in the store: {store.vector_signature(S.MULTILINGUAL_MODEL)[0]:,} "
             "(partial; --partial-multilingual)"
         )
-    from paperatlas.search.translate import build_vocabulary
+    from paperatlas.search.translate_vocabulary import build_vocabulary
     from search_common import ensure_names, load_rows
 
     ensure_names(store, load_rows(args.data))

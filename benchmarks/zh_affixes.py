@@ -19,11 +19,12 @@ import numpy as np
 
 from paperatlas.search import glossary
 from paperatlas.search import translate as X
+from paperatlas.search import translate_vocabulary as V
 from paperatlas.search.vectors import MULTILINGUAL_MODEL, query_backend
 from search_common import vocabulary_atlas
 
 
-def first_terms(vocab: X.Vocabulary, words: list[str], embed) -> list[list[str]]:
+def first_terms(vocab: V.Vocabulary, words: list[str], embed) -> list[list[str]]:
     """Each word's chosen English terms, best first, as `translate` chooses them."""
     vectors = np.asarray(embed(words), dtype=np.float32)
     out = []
@@ -34,8 +35,8 @@ def first_terms(vocab: X.Vocabulary, words: list[str], embed) -> list[list[str]]
 
 
 def is_right(terms: list[str], english: str) -> bool:
-    want = X.term_key(english)
-    return bool(terms) and (X.term_key(terms[0]) == want or want in X.term_key(terms[0]))
+    want = V.term_key(english)
+    return bool(terms) and (V.term_key(terms[0]) == want or want in V.term_key(terms[0]))
 
 
 def main() -> None:
@@ -44,17 +45,17 @@ def main() -> None:
     pairs = [
         (zh, en)
         for zh, en in glossary._glossary().items()
-        if len(zh) >= X.AFFIX_MIN_CHARS and zh[0] in X.AFFIXES and X.term_key(en) in keys
+        if len(zh) >= X.AFFIX_MIN_CHARS and zh[0] in V.AFFIXES and V.term_key(en) in keys
     ]
     words = [zh for zh, _ in pairs]
     embed = query_backend(store, MULTILINGUAL_MODEL).embed
     with_affixes = first_terms(vocab, words, embed)
-    kept = dict(X.AFFIXES)
-    X.AFFIXES.clear()
+    kept = dict(V.AFFIXES)
+    V.AFFIXES.clear()
     try:
         without = first_terms(vocab, words, embed)
     finally:
-        X.AFFIXES.update(kept)
+        V.AFFIXES.update(kept)
     right = sum(is_right(t, en) for t, (_, en) in zip(with_affixes, pairs))
     base = sum(is_right(t, en) for t, (_, en) in zip(without, pairs))
     print(f"{len(pairs)} glossary words with a prefix first character, English in the vocabulary of {db}")

@@ -17,6 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from paperatlas.search import translate as X
+from paperatlas.search import translate_vocabulary as V
 from paperatlas.search.vectors import MULTILINGUAL_MODEL, query_backend
 from search_common import vocabulary_atlas
 
@@ -41,14 +42,14 @@ def translated_words(store, phrases: list[str], embed, names: bool = True) -> li
 
 
 def names_word(terms: list[str], english: str) -> bool:
-    want = X.term_key(english)
-    return any(want in X.term_key(t).split() for t in terms)
+    want = V.term_key(english)
+    return any(want in V.term_key(t).split() for t in terms)
 
 
 def main() -> None:
     db, store, vocab = vocabulary_atlas(__doc__.splitlines()[0])
-    words = {X.term_key(t) for t in vocab.terms if " " not in t}
-    pairs = [(zh, en) for zh, en in read_eponyms() if X.term_key(en) in words]
+    words = {V.term_key(t) for t in vocab.terms if " " not in t}
+    pairs = [(zh, en) for zh, en in read_eponyms() if V.term_key(en) in words]
     phrases = [zh for zh, _ in pairs]
     embed = query_backend(store, MULTILINGUAL_MODEL).embed
     with_names = translated_words(store, phrases, embed)

@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import silver  # noqa: E402
-from paperatlas.enrich import names, names_model  # noqa: E402
+from paperatlas.enrich import name_cues, name_shapes, names, names_model  # noqa: E402
 from paperatlas.enrich.areas import is_held_out  # noqa: E402
 from paperatlas.enrich.text import clean  # noqa: E402
 
@@ -39,7 +39,7 @@ _HAS_CAP_OR_DIGIT = re.compile(r"[A-Z0-9]")
 
 
 def own_tokens(abstract_plain: str) -> set[str]:
-    return {t for t in names._TOKEN_RE.findall(abstract_plain) if _HAS_CAP_OR_DIGIT.search(t)}
+    return {t for t in name_shapes.TOKEN_RE.findall(abstract_plain) if _HAS_CAP_OR_DIGIT.search(t)}
 
 
 def build_df(fit: list[dict]) -> Counter:
@@ -83,7 +83,7 @@ def name_rows(rows: list[tuple[dict, str | None]], df: Counter):
                 - (1 if t in own and df.get(t, 0) >= names_model.DF_MIN else 0),
             )
 
-        merged = names.merge(names.candidates(raw, plain), plain, df=lookup)
+        merged = names.merge(name_cues.candidates(raw, plain), plain, df=lookup)
         papers.append([(c, f, bool(name) and is_match(c.name, name, plain)) for c, f in merged])
     return papers
 

@@ -232,11 +232,11 @@ def test_latin_name_inside_a_chinese_abstract():
 
 
 def test_cue_rules_are_a_named_table_with_weights():
-    from paperatlas.enrich import names
+    from paperatlas.enrich import name_cues
 
-    cues = {cue for cue, _ in names.CUE_RULES}
+    cues = {cue for cue, _ in name_cues.CUE_RULES}
     assert {"named", "quoted", "emphasis", "appositive", "intro", "chinese"} <= cues
-    assert all(isinstance(w, float) for w in names.WEIGHTS.values())
+    assert all(isinstance(w, float) for w in name_cues.WEIGHTS.values())
 
 
 # -- stop 18: shapes from the bare hand set's tuning half (benchmarks/hand/names_kinds_bare_120.jsonl)
@@ -273,7 +273,7 @@ def test_a_descriptive_compound_is_not_a_name():
 
 
 def test_the_proposed_name_before_a_head_noun_is_introduced():
-    from paperatlas.enrich.names import candidates
+    from paperatlas.enrich.name_cues import candidates
 
     cues = {c.name: c.cue for c in candidates("It scores well on the proposed Eq2Tex-sentences benchmark.")}
     assert cues.get("Eq2Tex-sentences") == "name-head-intro"
@@ -376,7 +376,8 @@ def test_a_long_expansion_still_defines_its_acronym():
 
 
 def test_a_field_acronym_used_as_a_subject_is_still_the_topic():
-    from paperatlas.enrich.names import Candidate, _background_acronym
+    from paperatlas.enrich.name_shapes import Candidate
+    from paperatlas.enrich.names import _background_acronym
 
     plain = (
         "Video Class-Incremental Learning (VCIL) seeks models that keep learning new classes. Unlike "

@@ -14,7 +14,8 @@ import pytest
 from paperatlas.api import Atlas
 from paperatlas.filters import Filters
 from paperatlas.ingest import add_files
-from paperatlas.report.export import FORMATS, bibtex_escape, export_papers
+from paperatlas.report.bibtex import bibtex_escape
+from paperatlas.report.export import FORMATS, export_papers
 
 FIX = Path(__file__).parent / "fixtures" / "sources"
 NASTY = [

@@ -19,7 +19,8 @@ from markdown_it import MarkdownIt
 from paperatlas import sources
 from paperatlas.api import Atlas
 from paperatlas.ingest import add_files
-from paperatlas.report.export import bibtex_escape, bibtex_type, export_papers
+from paperatlas.report.bibtex import bibtex_escape, bibtex_type
+from paperatlas.report.export import export_papers
 from paperatlas.sources.bibtex import decode_latex
 
 FIX = Path(__file__).parent / "fixtures" / "ingest"

@@ -27,6 +27,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("results",),
     ("report",),
     ("compare", "recommend"),  # side by side: neither imports the other
+    ("likes",),
     ("atlas",),
     ("search",),
     ("enrich", "llm"),  # side by side: the model the user brings is a stage after enrich

@@ -12,6 +12,7 @@ from paperatlas import recommend as rec
 from paperatlas.api import Atlas
 from paperatlas.errors import PaperatlasError
 from paperatlas.filters import Filters
+from paperatlas.likes import collection_ids
 from paperatlas.text import paper_text, tfidf_matrix
 
 FIXTURES = Path(__file__).parent / "fixtures" / "collections"
@@ -66,9 +67,9 @@ def test_like_round_trip_with_prefixes_and_collections(atlas):
     assert atlas.store.collections() == {"reading": 3}
     # a dislike replaces the like, an unmark removes it
     atlas.like([ids[0]], collection="reading", value=-1)
-    assert rec.collection_ids(atlas.store, "reading") == (ids[1:], [ids[0]])
+    assert collection_ids(atlas.store, "reading") == (ids[1:], [ids[0]])
     assert atlas.unlike([ids[1], ids[0]], collection="reading") == [ids[1], ids[0]]
-    assert rec.collection_ids(atlas.store, "reading") == ([ids[2]], [])
+    assert collection_ids(atlas.store, "reading") == ([ids[2]], [])
     assert atlas.unlike([ids[1]], collection="reading") == []  # no longer marked
 
 

@@ -15,6 +15,7 @@ import faultkit as fk
 from paperatlas import Atlas
 from paperatlas import search as S
 from paperatlas.search import translate as X
+from paperatlas.search import translate_vocabulary as XV
 from paperatlas.search import vectors as V
 
 FIXTURE = Path(__file__).parent / "fixtures" / "search" / "papers.jsonl"
@@ -27,7 +28,7 @@ def test_corpus_terms_are_frequent_words_and_pairs_without_stop_words():
         "We study speculative decoding with a draft model.",
         "Federated learning of a draft model.",
     ]
-    terms = X.corpus_terms(texts)
+    terms = XV.corpus_terms(texts)
     assert terms[0] in ("speculative", "decoding", "draft", "model")
     assert "speculative decoding" in terms and "draft model" in terms
     assert not {"we", "with", "a", "of"} & set(terms)
@@ -81,7 +82,7 @@ def atlas(embedded_search_atlas):
 
 
 def test_default_embed_readies_chinese_queries(atlas):
-    vocab = X.load_vocabulary(atlas.store)
+    vocab = XV.load_vocabulary(atlas.store)
     assert vocab is not None and len(vocab.terms) == vocab.vectors.shape[0] > 100
     assert "speculative decoding" in vocab.terms
     assert np.allclose(np.linalg.norm(vocab.vectors, axis=1), 1.0, atol=1e-2)
@@ -118,25 +119,25 @@ def test_a_long_single_word_weighs_as_a_pair_a_short_one_half(atlas):
 def test_a_prefixed_word_finds_the_prefixed_term(atlas):
     """自回归 is 自 ("self", "auto") + 回归 ("regression"): the multilingual model reads it as
     its stem; the atlas's own "autoregressive" is its term (AFFIXES)."""
-    before = X.AFFIXES.copy()
+    before = XV.AFFIXES.copy()
     plain = S.candidate_rankings(
         atlas.store, "自回归模型", config=S.SearchConfig(glossary=False)
     ).translation.split()
     assert "autoregressive" in plain
     try:
-        X.AFFIXES.clear()
-        X._VOCABULARY.clear()  # the units' candidates are kept with the vocabulary
+        XV.AFFIXES.clear()
+        XV._VOCABULARY.clear()  # the units' candidates are kept with the vocabulary
         stem_only = S.candidate_rankings(
             atlas.store, "自回归模型", config=S.SearchConfig(glossary=False)
         ).translation.split()
     finally:
-        X.AFFIXES.update(before)
-        X._VOCABULARY.clear()
+        XV.AFFIXES.update(before)
+        XV._VOCABULARY.clear()
     assert "autoregressive" not in stem_only
 
 
 def test_affixed_terms_need_the_prefix_and_the_stem():
-    vocab = X.Vocabulary(
+    vocab = XV.Vocabulary(
         ["oversmoothing", "smoothing", "overview", "over-parameterized", "resort"],
         np.eye(5, dtype=np.float32),
         10,
@@ -151,7 +152,7 @@ def test_affixed_terms_need_the_prefix_and_the_stem():
 def test_learned_terms_are_english_words_of_the_atlas(atlas):
     r = S.candidate_rankings(atlas.store, "联邦学习的通信效率", config=S.SearchConfig(glossary=False))
     assert r.translation and "federated" in r.translation.split()
-    vocab_words = {w for t in X.load_vocabulary(atlas.store).terms for w in S.query_terms(t)}
+    vocab_words = {w for t in XV.load_vocabulary(atlas.store).terms for w in S.query_terms(t)}
     assert set(r.translation.split()) <= vocab_words
 
 
@@ -214,7 +215,7 @@ def test_a_lone_word_weighs_less_than_a_phrase(atlas):
 
 
 def test_vocabulary_is_reused_until_the_atlas_changes_much(atlas):
-    again = X.build_vocabulary(atlas.store)
+    again = XV.build_vocabulary(atlas.store)
     assert again["embedded"] == 0
 
 
@@ -283,18 +284,18 @@ def test_search_fuses_minilm_when_the_atlas_has_it(atlas):
 # -- nearest terms without the full product ---------------------------------------------------
 
 
-def _random_vocabulary(n: int = 3000, dim: int = 48, dims: int = 12, seed: int = 1) -> X.Vocabulary:
+def _random_vocabulary(n: int = 3000, dim: int = 48, dims: int = 12, seed: int = 1) -> XV.Vocabulary:
     """Unit vectors with a few strong directions, like sentence embeddings."""
     rng = np.random.default_rng(seed)
     mix = rng.normal(size=(dim, dim)).astype(np.float32) * np.linspace(3, 0.2, dim, dtype=np.float32)
     vectors = rng.normal(size=(n, dim)).astype(np.float32) @ mix
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-    basis = X.principal_basis(vectors, dims)
+    basis = XV.principal_basis(vectors, dims)
     assert basis is not None
-    return X.Vocabulary([f"t{i}" for i in range(n)], vectors, n, basis)
+    return XV.Vocabulary([f"t{i}" for i in range(n)], vectors, n, basis)
 
 
-def _full_product(vocab: X.Vocabulary, queries: np.ndarray, k: int):
+def _full_product(vocab: XV.Vocabulary, queries: np.ndarray, k: int):
     out = []
     for cos in queries @ vocab.vectors.T:
         best = np.argsort(-cos, kind="stable")[:k]
@@ -325,9 +326,9 @@ def test_principal_basis_is_orthonormal_and_skipped_for_small_vocabularies():
     basis = vocab.basis
     assert basis is not None and basis.shape == (48, 12)
     assert np.allclose(basis.T @ basis, np.eye(12), atol=1e-4)
-    assert X.principal_basis(vocab.vectors[:40], 12) is None  # too few terms to pay
+    assert XV.principal_basis(vocab.vectors[:40], 12) is None  # too few terms to pay
     # kept with the vocabulary
-    again = X.Vocabulary.from_bytes(vocab.to_bytes())
+    again = XV.Vocabulary.from_bytes(vocab.to_bytes())
     assert again.basis is not None and np.allclose(again.basis, basis)
 
 
@@ -340,7 +341,7 @@ def test_repeated_words_are_looked_up_once(atlas):
         seen.extend(texts)
         return V.query_backend(atlas.store, S.MULTILINGUAL_MODEL).embed(texts)
 
-    X.load_vocabulary(atlas.store).looked_up.clear()
+    XV.load_vocabulary(atlas.store).looked_up.clear()
     first = X.translate(atlas.store, "联邦学习的通信效率", embed)
     assert first is not None and seen
     looked = list(seen)
@@ -374,7 +375,7 @@ def mapped(tmp_path_factory):
 @pytest.mark.slow  # embeds a store again (multilingual vocabulary or every vector)
 def test_map_leaves_the_vocabulary_out_and_a_chinese_query_builds_it(mapped, tmp_path):
     db = shutil.copy(mapped, tmp_path / "atlas.db")
-    assert X.load_vocabulary(Atlas(db).store) is None  # the map did not build it
+    assert XV.load_vocabulary(Atlas(db).store) is None  # the map did not build it
     assert S.glossary_rest(UNKNOWN_TO_GLOSSARY).strip() == UNKNOWN_TO_GLOSSARY
     done = fk.run_cli("search", UNKNOWN_TO_GLOSSARY, "--json", "--db", str(db))
     assert done.returncode == 0, done.stderr
@@ -383,7 +384,7 @@ def test_map_leaves_the_vocabulary_out_and_a_chinese_query_builds_it(mapped, tmp
     assert "wind" in json.loads(done.stdout)["read_as"].split()
     table = fk.run_cli("search", UNKNOWN_TO_GLOSSARY, "--db", str(db))
     assert table.returncode == 0 and re.search(r"read as “[^”]*\bwind\b", table.stdout), table.stdout[-300:]
-    vocab = X.load_vocabulary(Atlas(db).store)  # stored for the next query
+    vocab = XV.load_vocabulary(Atlas(db).store)  # stored for the next query
     assert vocab is not None and vocab.papers == len(PAPERS) and "wind" in vocab.terms
 
 
@@ -391,32 +392,32 @@ def test_read_only_small_atlas_builds_the_vocabulary_in_memory(mapped, tmp_path)
     db = shutil.copy(mapped, tmp_path / "atlas.db")
     atlas = Atlas(db, read_only=True)
     assert atlas.search(UNKNOWN_TO_GLOSSARY, k=3).hits[0].id == "weather01"
-    assert X.load_vocabulary(atlas.store) is None
+    assert XV.load_vocabulary(atlas.store) is None
 
 
 @pytest.mark.slow  # embeds a store again (multilingual vocabulary or every vector)
 def test_large_atlas_waits_for_embed_to_build_the_vocabulary(mapped, tmp_path, monkeypatch):
     """Above ON_DEMAND_PAPERS a query does not embed the atlas's terms (up to 16,000):
     without `paperatlas embed` its unknown words have no learned terms."""
-    monkeypatch.setattr(X, "ON_DEMAND_PAPERS", len(PAPERS) - 1)
+    monkeypatch.setattr(XV, "ON_DEMAND_PAPERS", len(PAPERS) - 1)
     atlas = Atlas(shutil.copy(mapped, tmp_path / "atlas.db"))
     assert S.candidate_rankings(atlas.store, UNKNOWN_TO_GLOSSARY).translation is None
-    assert X.load_vocabulary(atlas.store) is None
+    assert XV.load_vocabulary(atlas.store) is None
     atlas.build_vocabulary()  # what `paperatlas embed` does
     assert "wind" in S.candidate_rankings(atlas.store, UNKNOWN_TO_GLOSSARY).translation.split()
 
 
 @pytest.mark.slow  # embeds a store again (multilingual vocabulary or every vector)
 def test_a_vocabulary_stored_before_term_counts_gets_them_without_re_embedding(atlas):
-    vocab = X.load_vocabulary(atlas.store, cached=False)
+    vocab = XV.load_vocabulary(atlas.store, cached=False)
     assert vocab.df is not None and len(vocab.df) == len(vocab.terms)
-    old = X.Vocabulary(vocab.terms, vocab.vectors, vocab.papers, vocab.basis)
+    old = XV.Vocabulary(vocab.terms, vocab.vectors, vocab.papers, vocab.basis)
     with atlas.store.transaction():
         atlas.store.put_embed_model(
-            X.VOCAB_NAME, old.to_bytes(), {"terms": len(old.terms), "papers": old.papers}
+            XV.VOCAB_NAME, old.to_bytes(), {"terms": len(old.terms), "papers": old.papers}
         )
-    X._VOCABULARY.clear()
-    assert X.load_vocabulary(atlas.store, cached=False).df is None
-    assert X.build_vocabulary(atlas.store) == {"terms": len(vocab.terms), "embedded": 0}
-    upgraded = X.load_vocabulary(atlas.store, cached=False)
+    XV._VOCABULARY.clear()
+    assert XV.load_vocabulary(atlas.store, cached=False).df is None
+    assert XV.build_vocabulary(atlas.store) == {"terms": len(vocab.terms), "embedded": 0}
+    upgraded = XV.load_vocabulary(atlas.store, cached=False)
     assert upgraded.df is not None and upgraded.df.tolist() == vocab.df.tolist()

@@ -10,6 +10,7 @@ import pytest
 from paperatlas import search as S
 from paperatlas.search import dictionary as D
 from paperatlas.search import translate as X
+from paperatlas.search import translate_vocabulary as XV
 from paperatlas.search import vectors as V
 from paperatlas.store import Store
 
@@ -56,10 +57,10 @@ def test_the_shipped_dictionary_knows_research_words():
     assert D.senses("聚类") == ()  # not every research word: the model covers the rest
 
 
-def _vocabulary(terms: list[str], seed: int = 0) -> X.Vocabulary:
+def _vocabulary(terms: list[str], seed: int = 0) -> XV.Vocabulary:
     vectors = np.random.default_rng(seed).normal(size=(len(terms), 16)).astype(np.float32)
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-    return X.Vocabulary(terms, vectors, papers=10)
+    return XV.Vocabulary(terms, vectors, papers=10)
 
 
 def test_dictionary_terms_match_the_vocabulary_by_stem():
@@ -73,7 +74,7 @@ def test_dictionary_terms_match_the_vocabulary_by_stem():
 
 def test_the_model_chooses_among_senses_and_the_dictionary_outranks_a_close_neighbour():
     terms = ["quantity", "quantification", "quantization", "model"]
-    vocab = X.Vocabulary(terms, np.eye(4, dtype=np.float32), papers=10)
+    vocab = XV.Vocabulary(terms, np.eye(4, dtype=np.float32), papers=10)
     unit = np.array([0.7, 0.39, 0.6, 0.0], dtype=np.float32)  # nearest: quantity, no sense of 量化
     unit /= np.linalg.norm(unit)
     cos = vocab.vectors @ unit
@@ -93,7 +94,7 @@ def test_a_sense_the_vocabulary_holds_only_word_by_word_is_a_phrase_candidate():
     """晶体结构 is "crystal structure" in CC-CEDICT; an atlas's frequent pairs may lack the
     phrase while holding both words: the phrase competes, scored by its cosine alone."""
     terms = ["crystal", "structure", "structural", "network"]
-    vocab = X.Vocabulary(terms, np.eye(4, dtype=np.float32), papers=10)
+    vocab = XV.Vocabulary(terms, np.eye(4, dtype=np.float32), papers=10)
     assert X.dictionary_terms(vocab, "晶体结构") == []
     assert X.sense_phrases(vocab, "晶体结构") == [(0, 1)]
     unit = np.array([0.6, 0.5, 0.62, 0.0], dtype=np.float32)  # nearest: "structural" alone
@@ -118,7 +119,7 @@ def test_a_phrase_papers_use_outranks_the_frequent_word_inside_it():
     A phrase the atlas's papers use now ranks just above any candidate that is one of its
     words; one no paper uses (作弊: "practice fraud", beside "fraud") does not."""
     terms = ["crystal", "structure", "structural", "network"]
-    vocab = X.Vocabulary(terms, np.eye(4, dtype=np.float32), papers=1000, df=np.asarray([12, 700, 300, 800]))
+    vocab = XV.Vocabulary(terms, np.eye(4, dtype=np.float32), papers=1000, df=np.asarray([12, 700, 300, 800]))
     unit = np.array([0.3, 0.7, 0.6, 0.0], dtype=np.float32)  # the model: "structure"
     unit /= np.linalg.norm(unit)
     cos = vocab.vectors @ unit
@@ -193,10 +194,10 @@ def test_a_sense_the_atlas_uses_often_wins_over_a_slightly_nearer_rare_one(monke
     cos = vectors @ unit
     best = np.argsort(-cos)[:2]
     monkeypatch.setattr(X, "DICTIONARY", False)
-    without = X.Vocabulary(terms, vectors, papers=1000)
+    without = XV.Vocabulary(terms, vectors, papers=1000)
     assert without.prior is None  # no counts (a vocabulary stored before them): cosine only
     assert terms[X.candidates(without, "偏好", unit, best, cos[best], 0.0)[0][0]] == "preferred"
-    counted = X.Vocabulary(terms, vectors, papers=1000, df=np.asarray([3, 300, 900], np.int32))
+    counted = XV.Vocabulary(terms, vectors, papers=1000, df=np.asarray([3, 300, 900], np.int32))
     assert counted.prior[2] > counted.prior[1] > counted.prior[0] > 0
     scored = X.candidates(counted, "偏好", unit, best, cos[best], 0.0)
     assert terms[scored[0][0]] == "preference"
@@ -211,12 +212,12 @@ def test_vocabulary_keeps_each_terms_paper_count():
         "We study speculative decoding with a draft model.",
         "Federated learning of a draft model.",
     ]
-    counts = X.corpus_term_counts(texts)
+    counts = XV.corpus_term_counts(texts)
     assert counts["speculative decoding"] == 2 and counts["federated"] == 1
-    assert list(counts) == X.corpus_terms(texts)
-    vocab, embedded = X.new_vocabulary(texts, lambda batch: np.eye(len(batch), 8, dtype=np.float32))
+    assert list(counts) == XV.corpus_terms(texts)
+    vocab, embedded = XV.new_vocabulary(texts, lambda batch: np.eye(len(batch), 8, dtype=np.float32))
     assert embedded == len(vocab.terms)
-    again = X.Vocabulary.from_bytes(vocab.to_bytes())
+    again = XV.Vocabulary.from_bytes(vocab.to_bytes())
     assert again.df is not None and dict(zip(again.terms, again.df.tolist())) == counts
 
 

@@ -433,7 +433,7 @@ class Atlas:
     def build_vocabulary(self, progress: bool = False, force: bool = False) -> VocabularyReport:
         """Embed the atlas's English terms with the multilingual model, so Chinese queries
         match them (skipped while current; PaperatlasError/ImportError if the model is not usable)."""
-        from paperatlas.search.translate import build_vocabulary
+        from paperatlas.search.translate_vocabulary import build_vocabulary
 
         return VocabularyReport(**build_vocabulary(self.store, progress=progress, force=force))
 
@@ -459,7 +459,7 @@ class Atlas:
         `embed_for_search` computes them) how many papers have vectors, and whether the
         English terms for Chinese queries are built. Counts only: cheap to ask often."""
         from paperatlas.embed import SEARCH_MODELS
-        from paperatlas.search.translate import vocabulary_built
+        from paperatlas.search.translate_vocabulary import vocabulary_built
 
         papers = self.store.count_papers()
         models = tuple(ModelProgress(m, self.store.count_vectors(m), papers) for m in SEARCH_MODELS)
@@ -612,7 +612,7 @@ class Atlas:
     # -- take home -----------------------------------------------------------------------------
     def like(self, ids: Iterable[str], collection: str = "likes", value: int = 1) -> list[str]:
         """Mark papers liked (value 1) or disliked (-1) in a collection; returns their full ids."""
-        from paperatlas.recommend import mark
+        from paperatlas.likes import mark
 
         self.store.require_writable("mark papers")
         return list(mark(self.store, ids, collection=collection, value=value))
@@ -623,7 +623,7 @@ class Atlas:
 
     def unlike(self, ids: Iterable[str], collection: str = "likes") -> list[str]:
         """Remove likes or dislikes; returns the ids that were marked."""
-        from paperatlas.recommend import unmark
+        from paperatlas.likes import unmark
 
         self.store.require_writable("unmark papers")
         return list(unmark(self.store, ids, collection=collection))
@@ -638,18 +638,9 @@ class Atlas:
     # -- what a person keeps: triage state, notes, tags (store/kept.py) ----------------------
     def _full_ids(self, ids: Iterable[str]) -> list[str]:
         """Full ids for ids or unique prefixes as typed; PaperatlasError naming the unknown."""
-        from paperatlas.errors import PaperatlasError
+        from paperatlas.likes import resolve_ids
 
-        wanted = [str(i).strip() for i in ids if str(i).strip()]
-        if not wanted:
-            raise PaperatlasError("no paper ids given")
-        found = {typed: self.store.resolve_id(typed) for typed in wanted}
-        unknown = [typed for typed, full in found.items() if full is None]
-        if unknown:
-            raise PaperatlasError(
-                f"unknown or ambiguous paper id{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}"
-            )
-        return list(dict.fromkeys(full for full in found.values() if full is not None))
+        return resolve_ids(self.store, ids)
 
     def set_state(self, ids: Iterable[str], state: str | None) -> list[str]:
         """Mark papers read, skipped or saved for later (None: no state); returns their full ids."""
@@ -1032,13 +1023,13 @@ class Atlas:
 
     def collection_members(self, collection: str = "likes") -> list[str]:
         """The ids of the papers liked in a collection, most recently liked first."""
-        from paperatlas.recommend import liked_ids
+        from paperatlas.likes import liked_ids
 
         return list(reversed(liked_ids(self.store, collection)))
 
     def liked_ids(self, collection: str = "likes") -> set[str]:
         """The ids of the papers liked (not disliked) in a collection."""
-        from paperatlas.recommend import liked_ids
+        from paperatlas.likes import liked_ids
 
         return set(liked_ids(self.store, collection))
 

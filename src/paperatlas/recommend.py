@@ -41,10 +41,10 @@ import numpy as np
 from paperatlas.embed.normalise import normalise_rows
 from paperatlas.embed.words import word_matrix
 from paperatlas.errors import PaperatlasError
-from paperatlas.filters import ALL_PAPERS, LIKES, Filters
+from paperatlas.filters import ALL_PAPERS, Filters
+from paperatlas.likes import DEFAULT_COLLECTION, check_collection, collection_ids
 from paperatlas.paper import shown_title
 
-DEFAULT_COLLECTION = LIKES
 MIN_LIKES_FOR_CLASSIFIER = 5
 DISLIKE_WEIGHT = 0.5  # centroid mode: how much similarity to dislikes subtracts
 EMBEDDING_WEIGHT = 1.0  # relative weight of the embedding block vs the TF-IDF block
@@ -60,78 +60,6 @@ RECOMMEND_WEIGHTS: dict[str, dict[str, float]] = {
     CLASSIFIER: {"static": 1.0, MINILM: 0.1, "use-multilingual": 0.0},
 }
 SVM_C = 0.01  # strong regularisation: few positives (0.1 and 1 did worse in the benchmark)
-
-
-# -- marks ---------------------------------------------------------------------------------
-
-
-def _resolve(store, ids: Iterable[str]) -> list[str]:
-    """Full ids for what a user typed (ids or unique prefixes); all-or-nothing."""
-    wanted = [str(i).strip() for i in ids if str(i).strip()]
-    if not wanted:
-        raise PaperatlasError("no paper ids given")
-    resolved, unknown = [], []
-    for typed in wanted:
-        full = store.resolve_id(typed)
-        if full is None:
-            unknown.append(typed)
-        elif full not in resolved:
-            resolved.append(full)
-    if unknown:
-        raise PaperatlasError(
-            f"unknown or ambiguous paper id{'s' if len(unknown) > 1 else ''}: "
-            f"{', '.join(unknown)} (see `paperatlas ls` or `paperatlas search`)"
-        )
-    return resolved
-
-
-def _check_collection(collection: str) -> str:
-    name = (collection or "").strip()
-    if not name:
-        raise PaperatlasError("a collection needs a name")
-    return name
-
-
-def mark(store, ids: Iterable[str], collection: str = DEFAULT_COLLECTION, value: int = 1) -> list[str]:
-    """Like (value 1) or dislike (value -1) papers in a collection; returns their full ids.
-
-    Marking again replaces the earlier mark (a dislike can become a like). Unknown ids
-    raise PaperatlasError and nothing is written.
-    """
-    if value not in (1, -1):
-        raise PaperatlasError(f"a mark is 1 (like) or -1 (dislike), not {value!r}")
-    collection = _check_collection(collection)
-    full_ids = _resolve(store, ids)
-    with store.transaction():
-        for pid in full_ids:
-            store.set_mark(collection, pid, value)
-    return full_ids
-
-
-def unmark(store, ids: Iterable[str], collection: str = DEFAULT_COLLECTION) -> list[str]:
-    """Remove marks from a collection; returns the full ids that had one there."""
-    collection = _check_collection(collection)
-    full_ids = _resolve(store, ids)
-    removed = []
-    with store.transaction():
-        for pid in full_ids:
-            if store.remove_mark(collection, pid):
-                removed.append(pid)
-    return removed
-
-
-def liked_ids(store, collection: str = DEFAULT_COLLECTION) -> list[str]:
-    """The papers liked (not disliked) in a collection, oldest mark first."""
-    return collection_ids(store, collection)[0]
-
-
-def collection_ids(store, collection: str = DEFAULT_COLLECTION) -> tuple[list[str], list[str]]:
-    """(liked ids, disliked ids) of a collection, oldest mark first."""
-    liked: list[str] = []
-    disliked: list[str] = []
-    for _, pid, value in store.marks(collection):
-        (liked if value > 0 else disliked).append(pid)
-    return liked, disliked
 
 
 # -- features --------------------------------------------------------------------------------
@@ -523,7 +451,7 @@ def recommend(
     `filters` (paperatlas/filters.py) narrow the candidates; the model is always fit
     against the whole store.
     """
-    collection = _check_collection(collection)
+    collection = check_collection(collection)
     liked_ids, disliked_ids = collection_ids(store, collection)
     if not liked_ids:
         known = store.collections()

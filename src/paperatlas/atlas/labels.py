@@ -26,363 +26,28 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from paperatlas.atlas.label_words import (
+    ABSTRACT_WORDS,
+    ALIASES,
+    ARXIV_CLASS,
+    DISPLAY,
+    DOMAINS,
+    EXPANSIONS,
+    FUNCTION,
+    GENERIC,
+    HALF_WORDS,
+    KNOWN,
+    LIBRARY_TAGS,
+    STOP,
+    SUPPORT_EXPANSIONS,
+    VAGUE,
+)
 from paperatlas.atlas.support import LabelSupport, PaperSupport
 from paperatlas.text import STOPWORDS
 
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9\-+]*[A-Za-z0-9+]|[A-Za-z]")
 _SPACE = re.compile(r"\s+")
 _PARENS = re.compile(r"\s*\([^)]*\)")
-
-# Abbreviations people use for the same idea; both spellings count as one phrase and the
-# short form is shown.
-ALIASES = {
-    "large language model": "llm",
-    "large language models": "llm",
-    "language model": "llm",
-    "pre-trained language model": "llm",
-    "pretrained language model": "llm",
-    "large vision-language model": "vlm",
-    "large vision language model": "vlm",
-    "vision-language": "vlm",
-    "reinforcement learning with verifiable reward": "rlvr",
-    "graph neural networks": "gnn",
-    "vision language model": "vlm",
-    "vision-language model": "vlm",
-    "multimodal large language model": "mllm",
-    "multi-modal large language model": "mllm",
-    "reinforcement learning": "rl",
-    "graph neural network": "gnn",
-    "large reasoning model": "lrm",
-    "diffusion model": "diffusion model",
-    "reinforcement learning from human feedback": "rlhf",
-    "retrieval-augmented generation": "rag",
-    "retrieval augmented generation": "rag",
-    "chain-of-thought": "chain of thought",
-    "cot": "chain of thought",
-    "in-context learning": "in-context learning",
-    "mixture of experts": "mixture-of-experts",
-    "moe": "mixture-of-experts",
-    "low-rank adaptation": "lora",
-    "parameter-efficient fine-tuning": "peft",
-    "out-of-distribution detection": "ood detection",
-    "federated learning": "federated learning",
-}
-# How a key is shown when it is an abbreviation.
-DISPLAY = {
-    "llm": "LLMs",
-    "vlm": "VLMs",
-    "mllm": "multimodal LLMs",
-    "rl": "reinforcement learning",
-    "gnn": "GNNs",
-    "lrm": "reasoning models",
-    "rlhf": "RLHF",
-    "rag": "RAG",
-    "lora": "LoRA",
-    "peft": "PEFT",
-    "ood detection": "OOD detection",
-}
-# Model families a method is applied to: "Machine unlearning for LLMs", "LLM quantization".
-DOMAINS = {
-    "llm": "LLM",
-    "vlm": "VLM",
-    "mllm": "multimodal LLM",
-    "lrm": "reasoning model",
-    "diffusion model": "diffusion model",
-    "gnn": "GNN",
-    "transformer": "transformer",
-    "language model": "language model",
-    "llm agent": "LLM agent",
-    "large reasoning model": "reasoning model",
-}
-# Too general to name a topic on their own in an ML conference.
-GENERIC = {
-    "deep learning",
-    "machine learning",
-    "neural network",
-    "neural networks",
-    "artificial intelligence",
-    "ai",
-    "benchmark",
-    "dataset",
-    "evaluation",
-    "method",
-    "model",
-    "learning",
-    "framework",
-    "approach",
-    "training",
-    "performance",
-    "efficiency",
-    "analysis",
-    "algorithm",
-    "data",
-    "task",
-    "deep neural network",
-    "application",
-    "experiment",
-    "results",
-    "large-scale",
-    "transformer",
-    "empirical study",
-    "novel",
-    "state-of-the-art",
-    # filler of abstracts, common in the n-gram fallback
-    "future research",
-    "future work",
-    "real-world dataset",
-    "real-world",
-    "real world",
-    "evaluation framework",
-    "extensive experiment",
-    "wide range",
-    "experimental result",
-    "significant improvement",
-    "large margin",
-    "publicly available",
-    "code available",
-    "downstream task",
-    "key insight",
-    "recent advance",
-    "recent work",
-    "prior work",
-    "existing method",
-    "existing approach",
-    "proposed method",
-    "baseline method",
-    "theoretical analysis",
-    "empirical result",
-    "empirical evaluation",
-    "new benchmark",
-}
-# Function words: a phrase never starts or ends with one.
-FUNCTION = {
-    "a",
-    "an",
-    "the",
-    "of",
-    "for",
-    "and",
-    "or",
-    "in",
-    "on",
-    "to",
-    "with",
-    "via",
-    "by",
-    "from",
-    "at",
-    "as",
-    "is",
-    "are",
-    "we",
-    "our",
-    "this",
-    "that",
-    "these",
-    "its",
-    "it",
-    "be",
-    "can",
-    "which",
-    "using",
-    "based",
-    "towards",
-    "toward",
-    "into",
-    "through",
-    "how",
-    "what",
-    "when",
-    "why",
-    "do",
-    "does",
-    "not",
-    "than",
-    "vs",
-    "versus",
-    "whether",
-    "within",
-    "among",
-    "across",
-    "without",
-    "under",
-    "over",
-    "while",
-    "whose",
-    "where",
-    "each",
-    "all",
-    "any",
-    "some",
-    "such",
-    "both",
-    "either",
-    "neither",
-    "only",
-    "also",
-}
-# Single words too vague to be a topic's label (adjectives, halves of longer terms); a
-# phrase that contains them is fine ("federated learning", "time series").
-VAGUE = {
-    "language",
-    "neural",
-    "network",
-    "deep",
-    "representation",
-    "robust",
-    "generation",
-    "prediction",
-    "design",
-    "optimal",
-    "gradient",
-    "system",
-    "multimodal",
-    "efficient",
-    "scalable",
-    "heterogeneous",
-    "visual",
-    "vision",
-    "adaptive",
-    "large",
-    "learning",
-    "model",
-    "reinforcement",
-    "generative",
-    "image",
-    "text",
-    "time",
-    "series",
-    "inference",
-    "sparse",
-    "stochastic",
-    "adversarial",
-    "continual",
-    "online",
-    "offline",
-    "federated",
-    "causal",
-    "linear",
-    "nonlinear",
-    "contrastive",
-    "personalized",
-    "aggregation",
-    "molecular",
-    "self-supervised",
-    "supervised",
-    "unsupervised",
-    "semi-supervised",
-    "bayesian",
-    "kernel",
-    "flow",
-    "dynamic",
-    "embedding",
-    "control",
-    "multi-agent",
-    "generalization",
-    "multi-modal",
-    "structured",
-    "probabilistic",
-    "spatial",
-    "temporal",
-    "local",
-    "global",
-    "latent",
-    "hierarchical",
-    "discrete",
-    "continuous",
-    "human",
-    "open",
-    "zero-shot",
-    "few-shot",
-    "low-rank",
-    "post-training",
-    "fine-tuning",
-    "pre-training",
-    "training",
-    "distribution",
-    "feature",
-    "token",
-    "layer",
-    "function",
-    "loss",
-    "signal",
-    "score",
-    "state",
-    "space",
-    "matching",
-    "domain",
-    "task",
-    "data",
-    "benchmarking",
-}
-# Stop words for abstract phrases: the function words and the words every abstract uses.
-STOP = FUNCTION | {
-    "new",
-    "more",
-    "less",
-    "their",
-    "they",
-    "between",
-    "has",
-    "have",
-    "show",
-    "propose",
-    "proposed",
-    "paper",
-    "work",
-    "study",
-    "results",
-    "approach",
-    "method",
-    "methods",
-    "existing",
-    "however",
-    "well",
-    "first",
-    "two",
-    "one",
-    "them",
-    "then",
-    "there",
-    "been",
-    "being",
-    "many",
-    "most",
-    "other",
-    "significantly",
-    "achieve",
-    "achieves",
-    "state",
-    "art",
-    "demonstrate",
-    "experiments",
-    "extensive",
-    "novel",
-    "introduce",
-    "further",
-    "despite",
-    "often",
-    "remains",
-    "challenging",
-    "challenge",
-    "key",
-    "effective",
-    "efficient",
-    "improve",
-    "improves",
-    "improved",
-    "performance",
-    "task",
-    "tasks",
-    "model",
-    "models",
-    "learning",
-    "data",
-    "large",
-    "different",
-    "various",
-    "specific",
-}
 
 
 @lru_cache(maxsize=1 << 17)
@@ -402,57 +67,12 @@ def phrase_key(text: str) -> str:
     return ALIASES.get(t, t)
 
 
-# Keywords that file a paper rather than say what it is about: arXiv's subject classes
-# as Zotero stores them ("Statistics - Machine Learning") and reading-list tags.
-_ARXIV_CLASS = re.compile(
-    r"^(?:computer science|statistics|mathematics|physics|quantitative "
-    r"(?:biology|finance)|electrical engineering and systems science|"
-    r"economics|condensed matter|astrophysics|nonlinear sciences) - "
-)
-_LIBRARY_TAGS = {
-    "viewed",
-    "unviewed",
-    "reviewed",
-    "unreviewed",
-    "read",
-    "unread",
-    "to read",
-    "toread",
-    "to-read",
-    "todo",
-    "important",
-    "favorite",
-    "favourite",
-    "starred",
-    "imported",
-    "duplicate",
-    "printed",
-    "skimmed",
-}
-# Words authors split a keyword list into ("machine", "requirements"): never a topic alone
-_HALF_WORDS = {
-    "machine",
-    "requirement",
-    "method",
-    "methods",
-    "system",
-    "paper",
-    "work",
-    "new",
-    "based",
-    "problem",
-    "result",
-    "study",
-    "technique",
-}
-
-
 @lru_cache(maxsize=1 << 17)
 def _usable(key: str) -> bool:
     words = key.split(" ")
     if not key or len(key) > 45 or len(words) > 4 or key in GENERIC:
         return False
-    if key in _LIBRARY_TAGS or _ARXIV_CLASS.match(key) or key in _HALF_WORDS:
+    if key in LIBRARY_TAGS or ARXIV_CLASS.match(key) or key in HALF_WORDS:
         return False
     if any(c in key for c in "<>{}[]$\\=/|"):  # markup or maths, not words
         return False
@@ -460,12 +80,9 @@ def _usable(key: str) -> bool:
         return False
     if len(words) == 1 and key in VAGUE:
         return False
-    if key in _KNOWN:  # abbreviations we expand ("rl", "llm")
+    if key in KNOWN:  # abbreviations we expand ("rl", "llm")
         return True
     return any(len(w) > 2 for w in words) and not key.replace(" ", "").isdigit()
-
-
-_KNOWN = set(ALIASES.values()) | set(DISPLAY)
 
 
 @dataclass
@@ -607,7 +224,7 @@ def is_generic(key: str, generic: set[str] | frozenset[str]) -> bool:
     """Whether a phrase key is made only of words generic across the field (learned by
     `reference.learn_generic_words`): "state-of-the-art baseline", "final", "natural
     context". Abbreviations of research topics ("llm", "rl") never are."""
-    if not generic or key in _KNOWN:
+    if not generic or key in KNOWN:
         return False
 
     def generic_word(w: str) -> bool:
@@ -697,13 +314,13 @@ def label_clusters(
 
 
 def support_words(generic: set[str] | frozenset[str] | list[str] | None = None) -> LabelSupport:
-    """What decides whether a paper supports a label: every word of the lists above that
+    """What decides whether a paper supports a label: every word of label_words.py's lists that
     names no topic (function words, abstract filler, the words of too-general phrases), the
     field's `generic` words, and abbreviations read as the words they stand for."""
-    ignore = set(FUNCTION) | set(STOP) | set(STOPWORDS) | ABSTRACT_WORDS | _HALF_WORDS
+    ignore = set(FUNCTION) | set(STOP) | set(STOPWORDS) | ABSTRACT_WORDS | HALF_WORDS
     ignore |= {w for phrase in GENERIC for w in re.split(r"[ \-]+", phrase) if w}
     ignore |= set(generic or ())
-    return LabelSupport(ignore, _SUPPORT_EXPANSIONS)
+    return LabelSupport(ignore, SUPPORT_EXPANSIONS)
 
 
 def paper_support(papers: list[PaperText], generic=None, common=()) -> PaperSupport:
@@ -731,186 +348,6 @@ class _Backers:
             words = self.support.label(f"{key} {_display(key, self.surface)}")
             found = self._cache[key] = frozenset(self.support.holding(words) & self.members)
         return found
-
-
-_EXPANSIONS: dict[str, set[str]] = {}
-for _long, _short in ALIASES.items():
-    _EXPANSIONS.setdefault(_short, set()).update(re.split(r"[ \-]", _long))
-# What an abbreviation stands for, read from a word as written ("GNNs", "RL"): the words
-# all its spellings share ("pre" of "pre-trained language model" says nothing of LLMs).
-_SHARED: dict[str, set[str]] = {}
-for _long, _short in ALIASES.items():
-    _words_of = set(re.split(r"[ \-]", _long))
-    _SHARED[_short] = _SHARED[_short] & _words_of if _short in _SHARED else _words_of
-_SUPPORT_EXPANSIONS = {
-    form: words
-    for short, words in _SHARED.items()
-    if " " not in short and short not in words
-    for form in (short, short + "s", DISPLAY.get(short, short).lower())
-    if " " not in form
-}
-
-
-# Words of any abstract: never a topic's name on their own.
-ABSTRACT_WORDS = {
-    "fixed",
-    "framework",
-    "frameworks",
-    "value",
-    "values",
-    "algorithm",
-    "algorithms",
-    "problem",
-    "problems",
-    "results",
-    "result",
-    "show",
-    "shows",
-    "shown",
-    "provide",
-    "provides",
-    "present",
-    "presents",
-    "based",
-    "using",
-    "used",
-    "uses",
-    "make",
-    "makes",
-    "number",
-    "range",
-    "level",
-    "order",
-    "given",
-    "important",
-    "critical",
-    "general",
-    "simple",
-    "strong",
-    "better",
-    "best",
-    "able",
-    "allow",
-    "allows",
-    "enable",
-    "enables",
-    "enabling",
-    "setting",
-    "settings",
-    "study",
-    "studies",
-    "analysis",
-    "approaches",
-    "techniques",
-    "technique",
-    "paper",
-    "papers",
-    "work",
-    "works",
-    "issue",
-    "issues",
-    "limited",
-    "limitations",
-    "significant",
-    "substantial",
-    "consistently",
-    "outperforms",
-    "outperform",
-    "compared",
-    "standard",
-    "prior",
-    "previous",
-    "current",
-    "recent",
-    "recently",
-    "widely",
-    "common",
-    "commonly",
-    "several",
-    "multiple",
-    "single",
-    "high",
-    "higher",
-    "lower",
-    "larger",
-    "smaller",
-    "small",
-    "real",
-    "world",
-    "available",
-    "code",
-    "release",
-    "publicly",
-    "evaluate",
-    "evaluated",
-    "evaluation",
-    "across",
-    "yields",
-    "yield",
-    "construction",
-    "introduces",
-    "introduced",
-    "leverages",
-    "leveraging",
-    "address",
-    "addresses",
-    "propose",
-    "proposes",
-    "proposed",
-    "novel",
-    "first",
-    "training",
-    "trained",
-    "performance",
-    "approach",
-    "method",
-    "methods",
-    "benchmark",
-    "benchmarks",
-    "dataset",
-    "datasets",
-    "tasks",
-    "task",
-    "models",
-    "model",
-    "learning",
-    "data",
-    "additionally",
-    "furthermore",
-    "moreover",
-    "specifically",
-    "particularly",
-    "notably",
-    "finally",
-    "instead",
-    "thus",
-    "therefore",
-    "hence",
-    "however",
-    "while",
-    "whereas",
-    "often",
-    "still",
-    "even",
-    "well",
-    "many",
-    "much",
-    "more",
-    "most",
-    "less",
-    "least",
-    "practical",
-    "theoretical",
-    "empirical",
-    "empirically",
-    "theoretically",
-    "effectiveness",
-    "effectively",
-    "efficiently",
-    "extensive",
-    "experiments",
-    "experimental",
-}
 
 
 def _content_words(p: PaperText) -> set[str]:
@@ -961,7 +398,7 @@ def _word_label(
 
 def _words(key: str, surface) -> set[str]:
     text = f"{key} {_display(key, surface).lower()}"
-    return set(re.split(r"[ \-]+", text)) | _EXPANSIONS.get(key, set())
+    return set(re.split(r"[ \-]+", text)) | EXPANSIONS.get(key, set())
 
 
 def _initials(key: str) -> str:

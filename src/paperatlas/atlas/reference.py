@@ -54,7 +54,7 @@ GENERIC_MIN_SHARE = 0.004
 GENERIC_SPREAD = 0.90
 # ... unless authors use the word as a whole keyword (at least this share of papers):
 # "optimization", "robustness", "generalization" spread over all topics too, yet they name
-# research topics. atlas_labels.GENERIC ("benchmark", "dataset", ...) stay generic.
+# research topics. label_words.GENERIC ("benchmark", "dataset", ...) stay generic.
 KEYWORD_SHARE = 0.002
 # A placed paper may go to a topic its text supports when that topic has at least this
 # share of its nearest reference papers' vote (a near topic, not a stray neighbour's).
@@ -394,7 +394,7 @@ def save(store, reference: Reference) -> None:
 
 
 def content_words(text: str) -> set[str]:
-    from paperatlas.atlas.labels import FUNCTION, STOP
+    from paperatlas.atlas.label_words import FUNCTION, STOP
 
     return {
         w
@@ -414,7 +414,7 @@ def learn_generic_words(
     every topic (normalised entropy of the per-topic rates >= spread). Such words
     ("baselines", "natural", "establishing") say nothing about what a topic is. A word
     authors give as a whole keyword often enough (`keywords`, per paper) is a topic word."""
-    from paperatlas.atlas.labels import GENERIC
+    from paperatlas.atlas.label_words import GENERIC
 
     topics = np.asarray(topics)
     as_keyword: Counter = Counter()

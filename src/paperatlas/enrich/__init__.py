@@ -1,6 +1,7 @@
 """Per-paper facts read from the title and abstract (pipeline.py runs them over the store).
 
-names.py (+ names_model.py, known.py)  the contribution's name
+names.py (+ names_model.py, known.py)  the contribution's name (its cue rules: name_cues.py,
+                                       the patterns they read: name_shapes.py)
 kinds.py (+ kinds_model.py)            what kind of paper it is (method, benchmark, ...)
 numbers.py                             headline numbers with what they measure
 links.py                               code, data and project links

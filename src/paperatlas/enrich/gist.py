@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from paperatlas.enrich import cjk
-from paperatlas.enrich.names import long_form
+from paperatlas.enrich.name_shapes import long_form
 from paperatlas.enrich.text import is_cjk
 from paperatlas.enrich.titles import best_title
 

@@ -84,7 +84,7 @@ def selected_ids(store, list_name: str | None, collection: str | None) -> list[s
             f"no list named {list_name!r} (lists: {', '.join(store.list_names()) or 'none yet'})"
         )
     if collection is not None:
-        from paperatlas.recommend import liked_ids
+        from paperatlas.likes import liked_ids
 
         liked = liked_ids(store, collection)
         if not liked:

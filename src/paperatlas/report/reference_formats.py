@@ -15,7 +15,7 @@ from typing import Any, TextIO
 from paperatlas.paper import json_text, shown_title
 from paperatlas.report.links import paper_url, safe_url
 
-# a BibTeX type (export.bibtex_type) as each format names it
+# a BibTeX type (bibtex.bibtex_type) as each format names it
 _RIS_TYPES = {
     "article": "JOUR",
     "inproceedings": "CPAPER",
@@ -73,7 +73,7 @@ def _links(paper: dict[str, Any]) -> list[str]:
 
 
 def write_ris(papers: Iterable[dict[str, Any]], fh: TextIO, kind_of: Callable[[dict[str, Any]], str]) -> int:
-    """RIS records; `kind_of(paper)` is its BibTeX type (export.bibtex_type)."""
+    """RIS records; `kind_of(paper)` is its BibTeX type (bibtex.bibtex_type)."""
     count = 0
     for paper in papers:
         facts = paper.get("facts") or {}

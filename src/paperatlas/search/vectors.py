@@ -18,7 +18,7 @@ if TYPE_CHECKING:  # embed is imported when a query needs it: it loads slowly
     from paperatlas.embed import EmbeddingBackend
 
 # the multilingual model users are told to embed with, and the space of the learned
-# Chinese vocabulary (translate.build_vocabulary)
+# Chinese vocabulary (translate_vocabulary.build_vocabulary)
 MULTILINGUAL_MODEL = "use-multilingual"
 # all-MiniLM-L6-v2 (int8, onnxruntime): fused as a third signal when the atlas has its
 # vectors (`paperatlas embed --model minilm-int8`); its weight was tuned for this model

@@ -199,20 +199,7 @@ def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
     if label_match and not name and LINK_WORDS.match(label_match.group(1)):
         name = "code" if re.search(r"code|github|代码", label_match.group(1), re.I) else "url"
     if name and label_match:
-        value = label_match.group(2).strip()
-        for piece in line:
-            _add_link(entry, piece.text, piece.href, name)
-        if name == "title" and not entry.title:
-            entry.title = title_text(value)
-            roles["title"] = "labelled"
-        elif name == "authors" and not entry.authors:
-            entry.authors = _names_field(value)
-            roles["authors"] = "labelled"
-        elif name in ("abstract", "summary", "tldr"):
-            entry.add_text(name, value)
-            roles.setdefault("abstract", "labelled")
-        elif name not in ("url", "code") and value:
-            entry.fields.setdefault(name, value)
+        _read_labelled(entry, line, name, label_match.group(2).strip(), roles)
         return
     for doi in _DOI.findall(text):
         if not any(doi.lower() in u.lower() for u in entry.urls):
@@ -242,6 +229,29 @@ def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
     remaining = " ".join("".join(p.text for p in rest).split()).strip(" ,;|·•-–—")
     if not remaining:
         return
+    _read_rest(entry, rest, remaining, roles)
+
+
+def _read_labelled(entry: Entry, line: list[Piece], name: str, value: str, roles: dict[str, str]) -> None:
+    """A `Label: value` line: the field it names, and its links as that kind of link."""
+    for piece in line:
+        _add_link(entry, piece.text, piece.href, name)
+    if name == "title" and not entry.title:
+        entry.title = title_text(value)
+        roles["title"] = "labelled"
+    elif name == "authors" and not entry.authors:
+        entry.authors = _names_field(value)
+        roles["authors"] = "labelled"
+    elif name in ("abstract", "summary", "tldr"):
+        entry.add_text(name, value)
+        roles.setdefault("abstract", "labelled")
+    elif name not in ("url", "code") and value:
+        entry.fields.setdefault(name, value)
+
+
+def _read_rest(entry: Entry, rest: list[Piece], remaining: str, roles: dict[str, str]) -> None:
+    """A line's text once its title piece and links are taken: a reference (names, title,
+    venue), a title with its authors, authors alone, a venue and year, or abstract prose."""
     if not entry.title and not entry.authors and (reference := _names_then_title(remaining)):
         named, sentence, after_title = reference
         entry.authors, entry.title = split_authors(named), title_text(sentence)
