@@ -717,7 +717,8 @@ class Atlas:
         return self.store.tag_counts()
 
     def export_personal(self, path: PathLike) -> dict[str, int]:
-        """Write every mark, state, note and tag to one JSON file (docs/formats.md); returns rows per kind."""
+        """Write every mark, state, note, tag, follow and list's "last seen" to one JSON file
+        (docs/formats.md); returns rows per kind."""
         from paperatlas.store.personal_file import write_personal
 
         return write_personal(self.store, Path(path))
@@ -734,7 +735,15 @@ class Atlas:
             report = restore_personal(self.store, data)
         except PaperatlasError as exc:  # a note merged with the atlas's own past the limit
             raise InputError(path, str(exc)) from None
-        return PersonalImport(report.marks, report.states, report.notes, report.tags, report.marks_missing)
+        return PersonalImport(
+            report.marks,
+            report.states,
+            report.notes,
+            report.tags,
+            report.marks_missing,
+            report.follows,
+            report.list_seen,
+        )
 
     # -- follow --------------------------------------------------------------------------------
     def follow_search(self, query: str, filters: Filters = ALL_PAPERS) -> tuple[Follow, bool]:
@@ -833,10 +842,15 @@ class Atlas:
         return self.store.follow_data()
 
     def put_follow_data(self, data: dict[str, list[dict[str, Any]]]) -> None:
-        """Store rows `follow_data` gave (an import of personal data); rows already there stay."""
+        """Store rows `follow_data` gave (an import of personal data): a follow already
+        here stays, a list's "last seen" becomes the later one. Every row is checked first
+        (PaperatlasError naming the section and entry; nothing written)."""
+        from paperatlas.store.personal_file import check_follow_data
+
+        follows, seen = check_follow_data(data)
         self.store.require_writable("import follows")
         with self.store.transaction(fill_keys=False):
-            self.store.put_follow_data(data)
+            self.store.put_follow_data(follows, seen)
 
     # -- new since the last visit ------------------------------------------------------------------
     def new_papers(self, list_name: str) -> list[str]:
