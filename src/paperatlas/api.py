@@ -78,6 +78,30 @@ class Atlas:
 
         return default_db_path()
 
+    @staticmethod
+    def restore(copy: PathLike, db: PathLike | None = None, force: bool = False) -> Path | None:
+        """Put an atlas copy (`Atlas.backup`'s file) in place of the atlas at `db`: checked
+        first to be an atlas of a schema this paperatlas opens (StoreError, nothing changed);
+        an atlas there already is replaced only with `force`, and kept as ATLAS.bak (the
+        path returned; None when there was none)."""
+        from paperatlas.store import default_db_path
+        from paperatlas.store.backup import restore_database
+
+        return restore_database(Path(copy), Path(db) if db is not None else default_db_path(), force)
+
+    def backup(self, path: PathLike) -> int:
+        """Copy the whole atlas to one SQLite file, as of one commit (safe while a server
+        reads or another process writes); a file there is replaced only if it is an atlas
+        (StoreError otherwise). Returns the copy's size in bytes."""
+        from paperatlas.store.backup import check_replaceable, copy_database
+
+        target = Path(path)
+        if target.exists() and target.resolve() == self.store.path.resolve():
+            raise PaperatlasError(f"{target}: is the atlas itself; name another file for the backup")
+        check_replaceable(target, "backup")
+        copy_database(self.store.conn, target)
+        return target.stat().st_size
+
     @property
     def read_only(self) -> bool:
         return self.store.read_only
