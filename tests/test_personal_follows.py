@@ -125,7 +125,11 @@ GOOD = {"kind": "author", "value": "Ana Lima", "detail": {}, "created_at": "2026
         (_file(follows=[{**GOOD, "detail": "<script>"}]), 'follows entry 1: "detail" must be an object'),
         (_file(follows=[{**GOOD, "detail": {"level": "deep"}}]), '"detail.level" must be a whole number'),
         (_file(follows=[{**GOOD, "detail": {"filters": {"drop": "x"}}}]), "unknown filter 'drop'"),
-        (_file(follows=[{**GOOD, "detail": {"filters": {"has_code": "yes"}}}]), 'has_code" must be true'),
+        (
+            _file(follows=[{**GOOD, "detail": {"filters": {"has_code": "yes"}}}]),
+            "has_code must be true or false",
+        ),
+        (_file(follows=[{**GOOD, "detail": {"filters": {"state": "done"}}}]), "unknown state 'done'"),
         (_file(follows=[{**GOOD, "detail": {"sql": 1}}]), "\"detail\" has an unknown key 'sql'"),
         (_file(follows=[{**GOOD, "created_at": "yesterday"}]), '"created_at" must be a date and time'),
         (_file(follows=[["author", "x"]]), "follows entry 1: must be an object"),

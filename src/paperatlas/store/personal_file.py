@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from paperatlas.errors import InputError, PaperatlasError
-from paperatlas.filters import FIELDS
+from paperatlas.filters import FIELDS, Filters
 from paperatlas.paper import json_text
 from paperatlas.store.follows import FOLLOW_KINDS
 from paperatlas.store.kept import MAX_NOTE, MERGED_NOTES, check_state, clean_note, clean_tag
@@ -200,11 +200,12 @@ def _detail(value: Any) -> str:
             for name, given in item.items():
                 if name not in FIELDS:
                     raise PaperatlasError(f'"detail.filters" has an unknown filter {name[:40]!r}')
-                if name == "has_code":
-                    if type(given) is not bool:
-                        raise PaperatlasError('"detail.filters.has_code" must be true or false')
-                else:
+                if isinstance(given, str):
                     _short_text(given, f"detail.filters.{name}")
+            try:
+                Filters(**item)  # a kind, state or flag no paper can have is refused here
+            except PaperatlasError as exc:
+                raise PaperatlasError(f'"detail.filters": {exc}') from None
         elif key == "list":
             _short_text(item, "detail.list")
         elif key in ("level", "topic"):
@@ -226,7 +227,8 @@ def check_follow(row: Any) -> FollowRow:
     if kind not in FOLLOW_KINDS:
         shown = repr(kind)[:40]
         raise PaperatlasError(f'"kind" must be one of {", ".join(FOLLOW_KINDS)}, not {shown}')
-    value = " ".join(_text(row, "value", MAX_FOLLOW).split())
+    # the value as stored: a follow already in the atlas is found by it, character for character
+    value = _text(row, "value", MAX_FOLLOW)
     return (kind, value, _detail(row.get("detail")), _time(row, "created_at"), _time(row, "fed_at"))
 
 
