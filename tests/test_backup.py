@@ -65,8 +65,12 @@ def test_restore_needs_force_keeps_the_old_atlas_and_brings_back_the_copy(cli, t
     code, _, err = cli("restore", copy)
     assert code == 2 and "pass --force" in err and len(err.strip().splitlines()) == 1
     assert _dump(cli.db) == before
+    server = Atlas(cli.db)  # an atlas open across the restore, as `serve` holds it
+    assert sorted(server.tag_counts()) == ["after-the-backup", "first"]
     code, _, err = cli("restore", copy, "--force")
     assert code == 0 and f"kept as {cli.db}.bak" in " ".join(err.split())
+    assert sorted(server.tag_counts()) == ["first"]  # it reads the restored atlas, whole
+    server.close()
     assert _tags(cli.db) == ["first"]
     assert _dump(Path(f"{cli.db}.bak")) == before
     with Atlas(cli.db) as atlas:  # the restored atlas works as one
