@@ -78,6 +78,30 @@ class Atlas:
 
         return default_db_path()
 
+    @staticmethod
+    def restore(copy: PathLike, db: PathLike | None = None, force: bool = False) -> Path | None:
+        """Put an atlas copy (`Atlas.backup`'s file) in place of the atlas at `db`: checked
+        first to be an atlas of a schema this paperatlas opens (StoreError, nothing changed);
+        an atlas there already is replaced only with `force`, and kept as ATLAS.bak (the
+        path returned; None when there was none)."""
+        from paperatlas.store import default_db_path
+        from paperatlas.store.backup import restore_database
+
+        return restore_database(Path(copy), Path(db) if db is not None else default_db_path(), force)
+
+    def backup(self, path: PathLike) -> int:
+        """Copy the whole atlas to one SQLite file, as of one commit (safe while a server
+        reads or another process writes); a file there is replaced only if it is an atlas
+        (StoreError otherwise). Returns the copy's size in bytes."""
+        from paperatlas.store.backup import check_replaceable, copy_database
+
+        target = Path(path)
+        if target.exists() and target.resolve() == self.store.path.resolve():
+            raise PaperatlasError(f"{target}: is the atlas itself; name another file for the backup")
+        check_replaceable(target, "backup")
+        copy_database(self.store.conn, target)
+        return target.stat().st_size
+
     @property
     def read_only(self) -> bool:
         return self.store.read_only
@@ -714,7 +738,8 @@ class Atlas:
         return self.store.tag_counts()
 
     def export_personal(self, path: PathLike) -> dict[str, int]:
-        """Write every mark, state, note and tag to one JSON file (docs/formats.md); returns rows per kind."""
+        """Write every mark, state, note, tag, follow and list's "last seen" to one JSON file
+        (docs/formats.md); returns rows per kind."""
         from paperatlas.store.personal_file import write_personal
 
         return write_personal(self.store, Path(path))
@@ -731,7 +756,15 @@ class Atlas:
             report = restore_personal(self.store, data)
         except PaperatlasError as exc:  # a note merged with the atlas's own past the limit
             raise InputError(path, str(exc)) from None
-        return PersonalImport(report.marks, report.states, report.notes, report.tags, report.marks_missing)
+        return PersonalImport(
+            report.marks,
+            report.states,
+            report.notes,
+            report.tags,
+            report.marks_missing,
+            report.follows,
+            report.list_seen,
+        )
 
     # -- follow --------------------------------------------------------------------------------
     def follow_search(self, query: str, filters: Filters = ALL_PAPERS) -> tuple[Follow, bool]:
@@ -830,10 +863,15 @@ class Atlas:
         return self.store.follow_data()
 
     def put_follow_data(self, data: dict[str, list[dict[str, Any]]]) -> None:
-        """Store rows `follow_data` gave (an import of personal data); rows already there stay."""
+        """Store rows `follow_data` gave (an import of personal data): a follow already
+        here stays, a list's "last seen" becomes the later one. Every row is checked first
+        (PaperatlasError naming the section and entry; nothing written)."""
+        from paperatlas.store.personal_file import check_follow_data
+
+        follows, seen = check_follow_data(data)
         self.store.require_writable("import follows")
         with self.store.transaction(fill_keys=False):
-            self.store.put_follow_data(data)
+            self.store.put_follow_data(follows, seen)
 
     # -- new since the last visit ------------------------------------------------------------------
     def new_papers(self, list_name: str) -> list[str]:

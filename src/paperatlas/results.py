@@ -218,14 +218,17 @@ class Kept:
 
 @dataclass(frozen=True)
 class PersonalImport:
-    """What `Atlas.import_personal` wrote: rows per kind, and the marks left out because
-    this atlas does not hold their papers."""
+    """What `Atlas.import_personal` wrote: rows per kind, the marks left out because
+    this atlas does not hold their papers, the follows new to it and the lists whose
+    "last seen" moved later."""
 
     marks: int
     states: int
     notes: int
     tags: int
     marks_missing: int
+    follows: int = 0
+    list_seen: int = 0
 
 
 @dataclass(frozen=True)

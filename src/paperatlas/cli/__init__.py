@@ -20,6 +20,7 @@ from paperatlas.cli import reference  # noqa: F401  reference ls/build/use
 from paperatlas.cli import curate  # noqa: F401  like, dislike, unlike, collections, recommend, digest, compare
 from paperatlas.cli import keep  # noqa: F401  mark, tag, untag, tags, note, personal export/import
 from paperatlas.cli import follow  # noqa: F401  follow search/author/topic/ls/rm, feed, seen, schedule
+from paperatlas.cli import backup  # noqa: F401  backup, restore
 from paperatlas.cli import llm  # noqa: F401  llm summarize/title/title-en
 
 # isort: on

@@ -1,6 +1,6 @@
 """What a person keeps about papers: `mark` (read, skipped, saved), `tag` / `untag` /
-`tags`, `note`, and `personal export|import` (every like, collection, state, note and tag
-as one JSON file). Thin: parse, call `Atlas`, print."""
+`tags`, `note`, and `personal export|import` (every like, collection, state, note, tag,
+follow and list's "last seen" as one JSON file). Thin: parse, call `Atlas`, print."""
 
 from __future__ import annotations
 
@@ -142,10 +142,21 @@ def note(
 
 
 personal_app = typer.Typer(
-    help="Your own data in the atlas (likes, collections, read/skipped/saved, notes, tags) as one JSON file.",
+    help="Your own data in the atlas (likes, collections, read/skipped/saved, notes, tags, follows, "
+    'lists\' "last seen") as one JSON file.',
     no_args_is_help=True,
 )
 app.add_typer(personal_app, name="personal")
+
+# the personal-data file's sections, as a count of them is said
+_NOUNS = {
+    "marks": "mark",
+    "states": "state",
+    "notes": "note",
+    "tags": "tag",
+    "follows": "follow",
+    "list_seen": "last-seen time",
+}
 
 FileArgument = Annotated[
     Path, typer.Argument(metavar="FILE", help="The personal-data JSON file.", show_default=False)
@@ -154,20 +165,23 @@ FileArgument = Annotated[
 
 @personal_app.command("export")
 def personal_export(path: FileArgument, db: DbOption = None) -> None:
-    """Write every like, collection, state, note and tag to FILE (docs/formats.md)."""
+    """Write every like, collection, state, note, tag, follow and list's "last seen" to FILE
+    (docs/formats.md)."""
     check_output(path, "FILE")
     counts = open_atlas(db).export_personal(path)
-    _say(f"wrote {path}: " + ", ".join(plural(n, name.rstrip("s")) for name, n in counts.items()))
+    _say(f"wrote {path}: " + ", ".join(plural(n, _NOUNS[name]) for name, n in counts.items()))
 
 
 @personal_app.command("import")
 def personal_import(path: FileArgument, db: DbOption = None) -> None:
     """Merge FILE into the atlas (states and marks set, tags added, a different note kept below
-    the atlas's own); a bad file changes nothing."""
+    the atlas's own, follows added, each list's "last seen" the later one); a bad file
+    changes nothing."""
     report = open_atlas(db).import_personal(path)
     line = (
         f"imported {path}: {plural(report.marks, 'mark')}, {plural(report.states, 'state')}, "
-        f"{plural(report.notes, 'note')}, {plural(report.tags, 'tag')}"
+        f"{plural(report.notes, 'note')}, {plural(report.tags, 'tag')}, "
+        f"{plural(report.follows, 'new follow')}, {plural(report.list_seen, 'later last-seen time')}"
     )
     if report.marks_missing:
         line += f" ({plural(report.marks_missing, 'mark')} left out: their papers are not in this atlas)"

@@ -139,29 +139,34 @@ class FollowRows(StoreBase):
         return [r[0] for r in rows]
 
     def follow_data(self) -> dict[str, list[dict[str, Any]]]:
-        """The person's follows and "last seen" times as plain rows, for an export of
-        personal data (`put_follow_data` reads them back)."""
+        """The person's follows and "last seen" times as plain rows (the personal-data
+        file's sections; `put_follow_data` stores them, checked, back)."""
         seen = [{"list": name, "seen_upto": upto} for name, upto in sorted(self.list_seen().items())]
         return {"follows": self.follows(), "list_seen": seen}
 
-    def put_follow_data(self, data: dict[str, list[dict[str, Any]]]) -> None:
-        """Store the rows `follow_data` gave (kept where they are already there)."""
-        for f in data.get("follows", []):
-            self.conn.execute(
-                "INSERT OR IGNORE INTO follows(kind, value, detail, created_at, fed_at) VALUES (?, ?, ?, ?, ?)",
-                (
-                    f["kind"],
-                    f["value"],
-                    json.dumps(f.get("detail") or {}, sort_keys=True, ensure_ascii=False),
-                    f["created_at"],
-                    f.get("fed_at"),
-                ),
-            )
-        for s in data.get("list_seen", []):
-            self.conn.execute(
-                "INSERT OR IGNORE INTO list_seen(list_name, seen_upto) VALUES (?, ?)",
-                (s["list"], s["seen_upto"]),
-            )
+    def put_follow_data(
+        self,
+        follows: Iterable[tuple[str, str, str, str | None, str | None]],
+        seen: Iterable[tuple[str, str]],
+    ) -> tuple[int, int]:
+        """Store checked rows of an import of personal data (store.personal_file checks
+        them): (kind, value, detail JSON, created_at or None for now, fed_at) and (list,
+        seen up to). A follow already here is kept as it is; a list's "last seen" becomes
+        the later of the two. Returns (follows added, "last seen" times moved)."""
+        added = moved = 0
+        for kind, value, detail, created_at, fed_at in follows:
+            added += self.conn.execute(
+                "INSERT OR IGNORE INTO follows(kind, value, detail, created_at, fed_at) "
+                "VALUES (?, ?, ?, coalesce(?, datetime('now')), ?)",
+                (kind, value, detail, created_at, fed_at),
+            ).rowcount
+        for list_name, seen_upto in seen:
+            moved += self.conn.execute(
+                "INSERT INTO list_seen(list_name, seen_upto) VALUES (?, ?) ON CONFLICT(list_name) "
+                "DO UPDATE SET seen_upto = excluded.seen_upto WHERE excluded.seen_upto > seen_upto",
+                (list_name, seen_upto),
+            ).rowcount
+        return added, moved
 
     def _has_table(self, name: str) -> bool:
         row = self.conn.execute(
