@@ -69,6 +69,11 @@ def _inert_math(math: str) -> bool:
     return True
 
 
+# what makes `bibtex_escape` write anything but the text itself: a special character, a
+# non-ASCII one, or a pair LaTeX reads as a ligature (-- '' `` ?` !`)
+_NEEDS_ESCAPING = re.compile(r"[\\{}$&%#_~^]|[^\x00-\x7f]|--|''|``|[!?]`")
+
+
 def bibtex_escape(text: str) -> str:
     r"""Make text safe inside a braced BibTeX field and valid LaTeX that reads back as the
     same Unicode text.
@@ -83,6 +88,8 @@ def bibtex_escape(text: str) -> str:
     LaTeX has no name for (CJK) are kept as UTF-8.
     """
     text = " ".join(text.split())
+    if not _NEEDS_ESCAPING.search(text):
+        return text  # most titles and abstracts: nothing below would change a character
     if (text.count("$") - text.count(r"\$")) % 2:
         text = re.sub(r"(?<!\\)\$", r"\\$", text)  # an unpaired $ is a dollar sign
     out, last = [], 0
