@@ -28,8 +28,6 @@ import time
 import unicodedata
 from pathlib import Path
 
-from paperatlas.filters import Filters
-
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_DIR = REPO.parent / "shared" / "realworld"
 DEFAULT_BASE = Path("/tmp/paperatlas-base/src")
@@ -113,7 +111,7 @@ def measure(path: Path, samples: list[dict]) -> dict:
             report = atlas.add([path], list_name="rw", enrich=False)
             errors = report.errors
             out["warnings"] = [w for f in report.files for w in f.warnings]
-            stored = atlas.papers(filters=Filters(list_name="rw"))
+            stored = _list_papers(atlas, "rw")
         except Exception as exc:
             errors, stored = [str(exc).splitlines()[0]], []
         finally:
@@ -129,6 +127,14 @@ def measure(path: Path, samples: list[dict]) -> dict:
     out["stored_samples"] = check_samples(stored, samples)
     out["seconds"] = round(time.perf_counter() - start, 2)
     return out
+
+
+def _list_papers(atlas, name: str) -> list[dict]:
+    try:
+        from paperatlas.filters import Filters
+    except ImportError:  # the starting code took the list as a keyword
+        return atlas.papers(list_name=name)
+    return atlas.papers(filters=Filters(list_name=name))
 
 
 def run_side(src: Path, path: Path, samples: list[dict]) -> dict:
