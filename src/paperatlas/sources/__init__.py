@@ -50,6 +50,12 @@ def detect(path: str | os.PathLike[str]) -> str:
     return fmt
 
 
+# formats whose record ids are a reference manager's citation keys: the same paper saved
+# twice gets a second key (`Romer1990a`). A data export's ids (OpenReview, arXiv) name
+# records of their own, kept apart even when their text is the same.
+CITATION_KEYED = frozenset({"bibtex", "ris", "csl"})
+
+
 def read(
     path: str | os.PathLike[str], report: ReadReport | None = None, records: str | None = None
 ) -> Iterator[Paper]:
@@ -81,7 +87,7 @@ def read(
             paper.skip = "no title and no abstract"  # ("[[]]", "...": no letter or digit)
         if not paper.skip:
             paper.skip = over_limit(paper)
-        if not paper.skip and fmt != "folder" and tally.repeat(paper):
+        if not paper.skip and fmt in CITATION_KEYED and tally.repeat(paper):
             paper.skip = "repeats an earlier record whole (same title, authors, year, links, abstract)"
         tally.see(None if paper.skip else paper)
         if paper.skip:
