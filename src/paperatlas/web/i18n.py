@@ -198,6 +198,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "next": {"en": "Next", "zh": "下一页"},
     "page": {"en": "Page", "zh": "第"},
     "why": {"en": "Why", "zh": "匹配原因"},
+    "in_your_note": {"en": "In your note", "zh": "见于你的笔记"},
+    "tagged": {"en": "Tagged", "zh": "你的标签"},
     "at_a_glance": {"en": "At a glance", "zh": "一览"},
     "with_code": {"en": "with code", "zh": "附代码"},
     "largest_topics": {"en": "Largest topics", "zh": "最大的主题"},
