@@ -73,7 +73,17 @@ def test_notes_that_do_not_match_leave_the_ranking_as_it_was(db):
 
 
 def test_query_words_split_chinese_into_pairs_and_drop_single_letters():
-    assert query_words("Wombat a 组会基线") == ["wombat", "组会", "会基", "基线"]
+    assert query_words("Wombat a 3 组会基线") == ["wombat", "3", "组会", "会基", "基线"]
+
+
+def test_a_number_or_word_matches_at_the_start_of_a_word_only(db):
+    with Atlas(db) as atlas:
+        atlas.set_note(PAPER, "wombat meeting 3: the models to compare")
+        atlas.set_note(OTHER, "wombat meeting 13 and 30: the models to compare")
+        hits = atlas.search("wombat meeting 3 model", exact=True).hits
+    other = next(h for h in hits if h.id == OTHER)
+    assert hits[0].id == PAPER and other.rank > 1 and "13" in (other.in_note or "")
+    assert hits[0].score > other.score
 
 
 def test_a_hostile_note_is_escaped_on_the_search_page(db):

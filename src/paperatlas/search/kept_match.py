@@ -33,7 +33,8 @@ class KeptMatch:
 
 
 def query_words(query: str) -> list[str]:
-    """The words a note is searched for: Latin-script words of two letters or more, and
+    """The words a note is searched for: Latin-script words of two letters or more (or a
+    number), and
     each Chinese (or other CJK) run as its character pairs (Chinese is written without
     spaces, so a pair is the smallest piece that still means something)."""
     words: list[str] = []
@@ -43,9 +44,21 @@ def query_words(query: str) -> list[str]:
                 continue
             if CJK_RUN.fullmatch(part):
                 words += [part] if len(part) == 1 else [part[i : i + 2] for i in range(len(part) - 1)]
-            elif len(part) > 1:
+            elif len(part) > 1 or part.isdigit():
                 words.append(part)
     return list(dict.fromkeys(words))
+
+
+def _matcher(word: str):
+    """A test of whether casefolded text holds `word`: a Chinese pair anywhere, a number as
+    a whole word ("3" is not in "13" nor "30"), another word at the start of one of its
+    words ("model" finds "models")."""
+    if CJK_RUN.match(word):
+        return lambda text: word in text
+    end = r"(?![^\W_])" if word.isdigit() else ""
+    pattern = re.compile(r"(?<![^\W_])" + re.escape(word) + end)
+    # the plain substring test first: it rules out almost every note at a fraction of the cost
+    return lambda text: word in text and pattern.search(text) is not None
 
 
 def _excerpt(note: str, word: str) -> str:
@@ -63,6 +76,7 @@ def kept_matches(store, query: str, allowed: AbstractSet[str] | None = None) -> 
     words = query_words(query)
     if not words:
         return {}
+    holds = {w: _matcher(w) for w in words}
     notes = store.notes()
     tags = store.tags_of()
     found: dict[str, KeptMatch] = {}
@@ -70,9 +84,9 @@ def kept_matches(store, query: str, allowed: AbstractSet[str] | None = None) -> 
         if allowed is not None and pid not in allowed:
             continue
         note = notes.get(pid, "").casefold()
-        in_note = [w for w in words if w in note]
-        tagged = [t for t in tags.get(pid, []) if any(w in t for w in words)]
-        hit = {w for w in words if w in note or any(w in t for t in tagged)}
+        in_note = [w for w in words if holds[w](note)]
+        tagged = [t for t in tags.get(pid, []) if any(holds[w](t) for w in words)]
+        hit = {w for w in words if w in in_note or any(holds[w](t) for t in tagged)}
         share = len(hit) / len(words)
         if share >= MIN_SHARE:
             excerpt = _excerpt(notes[pid], in_note[0]) if in_note else ""
@@ -81,5 +95,6 @@ def kept_matches(store, query: str, allowed: AbstractSet[str] | None = None) -> 
 
 
 def kept_ranking(matches: dict[str, KeptMatch]) -> list[tuple[str, float]]:
-    """The matches as a ranked list, best share first (then by id, for a stable order)."""
-    return sorted(((pid, m.share) for pid, m in matches.items()), key=lambda h: (-h[1], h[0]))
+    """The matches as a ranked list scored by the square of their share (a note holding
+    every word well ahead of one holding half), best first, then by id."""
+    return sorted(((pid, m.share**2) for pid, m in matches.items()), key=lambda h: (-h[1], h[0]))
