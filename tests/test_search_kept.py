@@ -36,7 +36,7 @@ def test_a_query_finds_the_paper_whose_note_holds_its_words(db):
         result = atlas.search("wombat checklist", exact=True)
     [hit] = [h for h in result.hits if h.id == PAPER]
     assert hit.rank == 1 and "wombat" in (hit.in_note or "")
-    assert "in your note" in hit.why() and "your notes and tags" in result.signals
+    assert "in your note" in hit.why() and "notes" in result.signals
 
 
 def test_a_chinese_note_is_found_by_a_chinese_query(db):
@@ -69,7 +69,7 @@ def test_notes_that_do_not_match_leave_the_ranking_as_it_was(db):
         atlas.tag([OTHER], ["quokka"])
         after = atlas.search("robot grasping", k=30)
     assert [(h.id, h.score) for h in after.hits] == before and before
-    assert "your notes and tags" not in after.signals
+    assert "notes" not in after.signals
 
 
 def test_query_words_split_chinese_into_pairs_and_drop_single_letters():
@@ -92,7 +92,7 @@ def test_a_hostile_note_is_escaped_on_the_search_page(db):
         atlas.tag([PAPER], ["wombat"])
     with TestClient(create_app(db), base_url="http://127.0.0.1") as client:
         html = client.get("/search", params={"q": "wombat"}).text
-    assert 'class="in-note"' in html and 'class="tagged"' in html
+    assert 'class="in-note"' in html and 'class="tagged"' in html and "your notes and tags" in html
     assert "<script>alert" not in html and "<img src=x" not in html
     assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;" in html
 

@@ -37,3 +37,28 @@ def test_a_topic_page_shows_only_its_unread_papers_when_asked(client, db):
 def test_a_topic_page_refuses_a_state_no_paper_can_have(client):
     r = client.get("/topics/0", params={"state": "sideways"})
     assert r.status_code == 400 and "unknown state" in r.text
+
+
+def test_unread_in_my_topics_lists_the_unread_papers_of_liked_papers_topics(client, db):
+    assert _cards(client.get("/papers", params={"topic": "mine"}).text) == []  # nothing liked yet
+    topic_one = _cards(client.get("/topics/1").text)
+    liked, read = topic_one[0], topic_one[1]
+    with Atlas(db) as atlas:
+        atlas.like([liked])
+        atlas.set_state([read], "read")
+    html = client.get("/papers", params={"topic": "mine", "state": "unread"}).text
+    mine = _cards(html)
+    assert liked in mine and read not in mine
+    assert set(mine) <= set(topic_one)  # only that topic's papers
+    assert '<option value="mine" selected>' in html
+    assert client.get("/papers", params={"topic": "yours"}).status_code == 400
+
+
+def test_a_followed_topic_is_one_of_my_topics(client, db):
+    before = set(_cards(client.get("/papers", params={"topic": "mine"}).text))
+    topic_two = _cards(client.get("/topics/2").text)
+    assert topic_two and not before & set(topic_two)
+    with Atlas(db) as atlas:
+        atlas.follow_topic(2)
+    mine = set(_cards(client.get("/papers", params={"topic": "mine"}).text))
+    assert set(topic_two) <= mine and before <= mine

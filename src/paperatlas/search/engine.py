@@ -260,7 +260,7 @@ def search(
         model=r.model,
         notes=cut_note + r.notes,
         read_as=r.translation,  # None for English: only other languages are translated
-        signals=answering_signals(r) + (["your notes and tags"] if kept else []),
+        signals=answering_signals(r) + (["notes"] if kept else []),
         corrected=r.corrected,
         identified_by=known_by if known else None,
         identified=known,

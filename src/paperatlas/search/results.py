@@ -70,7 +70,8 @@ class SearchResult:
     notes: list[str] = field(default_factory=list)  # things the user should know
     # a query in another language: the English terms it was searched as (None for English)
     read_as: str | None = None
-    # the signals that ranked some paper: "keywords", "names", vector models by name
+    # the signals that ranked some paper: "keywords", "names", vector models by name,
+    # "notes" (the person's own notes and tags, search/kept_match.py)
     signals: list[str] = field(default_factory=list)
     # an English query with misspelt words: what it was searched as ("showing results
     # for …"); search again with spelling off for the words as typed

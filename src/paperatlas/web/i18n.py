@@ -269,6 +269,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "answered_by": {"en": "answered by", "zh": "检索信号"},
     "signal_keywords": {"en": "keywords", "zh": "关键词"},
     "signal_names": {"en": "paper names", "zh": "论文名称"},
+    "my_topics": {"en": "My topics (followed, liked)", "zh": "我的主题（关注的、喜欢的）"},
+    "signal_notes": {"en": "your notes and tags", "zh": "你的笔记和标签"},
     # what a person keeps: triage, notes, tags, likes and collections (web/pages/keep.py)
     "mark_read": {"en": "Mark read", "zh": "标为已读"},
     "mark_skipped": {"en": "Skip", "zh": "跳过"},
