@@ -13,8 +13,9 @@ from paperatlas.search.chinese_text import to_simplified
 from paperatlas.search.config import SHIPPED, SearchConfig
 from paperatlas.search.filters import allowed_ids, check_paging
 from paperatlas.search.framing import topic_part
-from paperatlas.search.fusion import Rankings, fuse, fuse_rankings, fusion_for
+from paperatlas.search.fusion import KEPT_WEIGHT, Rankings, fuse, fuse_rankings, fusion_for
 from paperatlas.search.hits import make_hits
+from paperatlas.search.kept_match import kept_matches, kept_ranking
 from paperatlas.search.keyword import ceiling as keyword_ceiling
 from paperatlas.search.keyword import informative_terms, keyword_ranking
 from paperatlas.search.known_paper import known_papers
@@ -229,6 +230,10 @@ def search(
         config=config,
     )
     ranked, mode = fuse_rankings(r, config.fusion_overrides())
+    kept = kept_matches(store, query, allowed) if method != "semantic" else {}
+    if kept:  # only then: with no note or tag matching, the paper's own text ranks alone
+        ranked = fuse([(ranked, 1.0), (kept_ranking(kept), KEPT_WEIGHT, 1.0)], method="score")
+        mode = mode if r.keyword or r.vector else "keyword"
     known, known_by = known_papers(store, query)
     known = [pid for pid in known if allowed is None or pid in allowed]
     if known:  # the paper the query names comes first, whatever the signals say
@@ -243,7 +248,7 @@ def search(
     page = ranked[offset : offset + k]
     seen = {pid for pid, _ in r.vector}
     semantic = r.vector + [h for h in r.translated + r.feedback if h[0] not in seen]
-    hits = make_hits(store, page, offset, r.shown_terms(), r.keyword, semantic)
+    hits = make_hits(store, page, offset, r.shown_terms(), r.keyword, semantic, kept)
     return SearchResult(
         query=query,
         hits=hits,
@@ -255,7 +260,7 @@ def search(
         model=r.model,
         notes=cut_note + r.notes,
         read_as=r.translation,  # None for English: only other languages are translated
-        signals=answering_signals(r),
+        signals=answering_signals(r) + (["notes"] if kept else []),
         corrected=r.corrected,
         identified_by=known_by if known else None,
         identified=known,

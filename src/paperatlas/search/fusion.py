@@ -58,6 +58,14 @@ FUSION_FOREIGN: dict[str, Any] = {
 }
 
 
+# A person's own note or tags holding the query's words (search/kept_match.py): fused
+# with the ranking of the paper's own text, whose scores are scaled to [0, 1], at this
+# weight times the square of the share of the query's words found: a note holding all of
+# them puts its paper first (they wrote it for finding it again), one holding half of them
+# (0.375) beside a good match of the papers' text.
+KEPT_WEIGHT = 1.5
+
+
 def fusion_for(language: str, fusion: dict[str, Any] | None = None) -> dict[str, Any]:
     """The fusion settings a query in `language` gets: FUSION, the foreign-language
     overrides, then the caller's."""

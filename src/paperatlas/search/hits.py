@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from paperatlas.search.kept_match import KeptMatch
 from paperatlas.search.results import Hit
 from paperatlas.search.snippets import mark_terms, matched_terms, snippet, stem
 
@@ -13,6 +14,7 @@ def make_hits(
     terms: list[str],
     kw_ranking: list[tuple[str, float]],
     vec_ranking: list[tuple[str, float]],
+    kept: dict[str, KeptMatch] | None = None,
 ) -> list[Hit]:
     if not page:
         return []
@@ -31,6 +33,7 @@ def make_hits(
         matched = matched_terms(mark_terms(head, stems) + " " + abstract_m, stems)
         shown = snippet(abstract_m)
         v = vec.get(pid)
+        mine = (kept or {}).get(pid)
         hits.append(
             Hit(
                 id=pid,
@@ -47,6 +50,8 @@ def make_hits(
                 decision=row.get("decision"),
                 kind=row.get("kind"),
                 title_only=not (row.get("abstract") or "").strip(),
+                in_note=mine.note_excerpt if mine and mine.in_note else None,
+                tagged=mine.tags if mine else [],
             )
         )
     return hits

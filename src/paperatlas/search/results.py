@@ -24,6 +24,11 @@ class Hit:
     kind: str | None = None
     # the paper has no abstract: the list gave its title alone
     title_only: bool = False
+    # the query's words in the person's own note: a plain-text excerpt of it (render
+    # escaped); None when the note did not match
+    in_note: str | None = None
+    # the person's tags on the paper that hold a query word
+    tagged: list[str] = field(default_factory=list)
 
     @property
     def label(self) -> str:
@@ -35,6 +40,10 @@ class Hit:
             parts.append("terms: " + ", ".join(self.matched_terms))
         if self.semantic_score is not None:
             parts.append(f"meaning: {self.semantic_score:.2f}")
+        if self.in_note is not None:
+            parts.append("in your note")
+        if self.tagged:
+            parts.append("tagged " + ", ".join(self.tagged))
         return "; ".join(parts) or "—"
 
     def snippet_text(self, open_mark: str = "[", close_mark: str = "]") -> str:
@@ -61,7 +70,8 @@ class SearchResult:
     notes: list[str] = field(default_factory=list)  # things the user should know
     # a query in another language: the English terms it was searched as (None for English)
     read_as: str | None = None
-    # the signals that ranked some paper: "keywords", "names", vector models by name
+    # the signals that ranked some paper: "keywords", "names", vector models by name,
+    # "notes" (the person's own notes and tags, search/kept_match.py)
     signals: list[str] = field(default_factory=list)
     # an English query with misspelt words: what it was searched as ("showing results
     # for …"); search again with spelling off for the words as typed

@@ -69,6 +69,7 @@ def card_renderer(
     `p["tags"]`: what the person keeps about the paper (its triage buttons, its tags)."""
     untitled, with_code, why_label = escape(t("untitled")), escape(t("with_code")), escape(t("why"))
     title_only = escape(t("title_only"))
+    in_note_label, tagged_label = escape(t("in_your_note")), escape(t("tagged"))
     written_note = escape(t("display_title_note"))
     truncate = env.filters["truncate"]
     triage = triage_renderer(t)
@@ -141,6 +142,11 @@ def card_renderer(
             out.append(f'  <p class="gist">{escape(p["gist"])}</p>\n')
         elif p.get("abstract"):
             out.append(f'  <p class="gist">{escape(truncate(env, p["abstract"], GIST_CHARS))}</p>\n')
+        if p.get("in_note") is not None:  # the person's own words: escaped like any text
+            out.append(f'<p class="in-note">{in_note_label}: <q>{escape(p["in_note"])}</q></p>')
+        if p.get("tagged"):
+            tags = ", ".join(f"#{escape(tag)}" for tag in p["tagged"])
+            out.append(f'<p class="tagged">{tagged_label}: {tags}</p>')
         if p.get("why"):
             out.append(f'<p class="why">{why_label}: {escape(p["why"])}</p>')
         out.append("</article>")

@@ -141,6 +141,8 @@ class WebContext:
                     "state": kept[r["id"]].state if r["id"] in kept else None,
                     "tags": kept[r["id"]].tags if r["id"] in kept else (),
                     "why": r.get("why"),
+                    "in_note": r.get("in_note"),  # a search hit: the query's words in the person's note
+                    "tagged": r.get("tagged"),
                     "snippet": r.get("snippet"),
                     "abstract": r.get("abstract"),  # the gist's stand-in where there is none
                     "title_only": title_only(r),

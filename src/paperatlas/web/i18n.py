@@ -198,6 +198,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "next": {"en": "Next", "zh": "下一页"},
     "page": {"en": "Page", "zh": "第"},
     "why": {"en": "Why", "zh": "匹配原因"},
+    "in_your_note": {"en": "In your note", "zh": "见于你的笔记"},
+    "tagged": {"en": "Tagged", "zh": "你的标签"},
     "at_a_glance": {"en": "At a glance", "zh": "一览"},
     "with_code": {"en": "with code", "zh": "附代码"},
     "largest_topics": {"en": "Largest topics", "zh": "最大的主题"},
@@ -267,6 +269,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "answered_by": {"en": "answered by", "zh": "检索信号"},
     "signal_keywords": {"en": "keywords", "zh": "关键词"},
     "signal_names": {"en": "paper names", "zh": "论文名称"},
+    "my_topics": {"en": "My topics (followed, liked)", "zh": "我的主题（关注的、喜欢的）"},
+    "signal_notes": {"en": "your notes and tags", "zh": "你的笔记和标签"},
     # what a person keeps: triage, notes, tags, likes and collections (web/pages/keep.py)
     "mark_read": {"en": "Mark read", "zh": "标为已读"},
     "mark_skipped": {"en": "Skip", "zh": "跳过"},

@@ -107,4 +107,6 @@ def hit_row(hit) -> dict:
         "why": hit.why(),
         "snippet": hit.snippet,
         "title_only": hit.title_only,
+        "in_note": hit.in_note,
+        "tagged": hit.tagged,
     }

@@ -1,14 +1,18 @@
-"""`/topics/{id}`: one topic of the map, its representative papers first."""
+"""`/topics/{id}`: one topic of the map, its representative papers first; the same paper
+filters as /papers (`page_filters`: "unread in this topic" is `?state=unread`)."""
 
 from __future__ import annotations
 
-from fastapi import HTTPException, Request
+from typing import Annotated
+
+from fastapi import Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse
 
 from paperatlas.filters import Filters
 from paperatlas.web.context import context
-from paperatlas.web.maps import member_ids
-from paperatlas.web.params import Level, Name, topic_number
+from paperatlas.web.filtering import filter_query, page_filters
+from paperatlas.web.maps import member_ids, member_rows
+from paperatlas.web.params import Level, topic_number
 from paperatlas.web.routes import Routes
 
 routes = Routes()
@@ -16,21 +20,30 @@ SHOWN = 200  # cards on a topic page
 
 
 @routes.get("/topics/{topic_id}", response_class=HTMLResponse)
-async def topic_page(request: Request, topic_id: str, level: Level = 0, list: Name = None):
+async def topic_page(
+    request: Request, topic_id: str, filters: Annotated[Filters, Depends(page_filters)], level: Level = 0
+):
     web = context(request)
-    web.check_filters(Filters(list_name=list or None))
-    stored = web.maps.get(list or None)
+    list_name = filters.list_name
+    stored = web.maps.get(list_name)
     number = topic_number(topic_id)
     if stored is None or number is None:
         raise HTTPException(404)
     topic = stored["by_topic"].get((level, number))
     if topic is None:
         raise HTTPException(404)
-    # representative papers first, then the rest in list order; only the papers that can
-    # be shown are read (a broad topic of a 1M-paper map holds ~25k)
     rep = topic["data"].get("representative", [])
-    ids = dict.fromkeys([*rep, *member_ids(stored, level, topic["topic_id"], limit=SHOWN)])
-    rows = web.atlas.papers(ids=[*ids])
+    narrowed = filters.but(list_name=None).narrows()
+    if narrowed:  # the topic's papers the filters let through, chosen by SQLite among its rows
+        map_rows = member_rows(stored, level, topic["topic_id"])
+        rows = web.atlas.papers(filters=filters, limit=SHOWN, map_rows=map_rows)
+        total = web.atlas.count_papers(filters=filters, map_rows=map_rows)
+    else:
+        # representative papers first, then the rest in list order; only the papers that
+        # can be shown are read (a broad topic of a 1M-paper map holds ~25k)
+        ids = dict.fromkeys([*rep, *member_ids(stored, level, topic["topic_id"], limit=SHOWN)])
+        rows = web.atlas.papers(ids=[*ids])
+        total = topic["size"]
     rank = {pid: i for i, pid in enumerate(rep)}
     rows.sort(key=lambda r: rank.get(r["id"], len(rep)))
     shown = web.with_card_facts(rows[:SHOWN])
@@ -51,6 +64,10 @@ async def topic_page(request: Request, topic_id: str, level: Level = 0, list: Na
         children=children,
         parent=parent,
         cards=web.cards(shown, stored),
-        shown=min(SHOWN, topic["size"]),
-        list_name=list or None,
+        shown=len(shown),
+        total=total,
+        list_name=list_name,
+        filters=filter_query(filters),
+        choices=web.filter_choices(list_name),
+        narrowed=narrowed,
     )
