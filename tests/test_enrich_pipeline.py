@@ -213,7 +213,7 @@ def test_batches_come_back_in_order_with_the_pool_kept_fed():
     batches = [[(f"p{i}", None, a, [], "h")] for i, a in enumerate(abstracts)]
     seen_when_handed: list[int] = []
     out = []
-    back: list[tuple[float, float]] = []
+    back: list[tuple[float, float, float | None, float]] = []
     in_order = InOrder(Pool(), pipeline._facts_for, batches, pipeline._texts_of, 3, lambda *b: back.append(b))
     for batch, facts in in_order:
         seen_when_handed.append(len(submitted))
@@ -221,4 +221,4 @@ def test_batches_come_back_in_order_with_the_pool_kept_fed():
     assert [pid for pid, _ in out] == [f"p{i}" for i in range(5)]
     assert [name for _, name in out] == [extract_facts(None, a)["name"] for a in abstracts]
     assert seen_when_handed == [3, 4, 5, 5, 5]  # three ahead, then one more per batch back
-    assert len(back) == 5 and all(share > 0 for _, share in back)
+    assert len(back) == 5 and all(share > 0 and seconds > 0 for _, share, _, seconds in back)

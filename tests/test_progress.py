@@ -162,6 +162,7 @@ def _enrich_updates(
     own: float,
     alone: float | None = None,
     cpu: float | None = None,
+    timed_start: bool = True,
 ) -> list[tuple[float, dict]]:
     """enrich's updates as (time, the bar's fields): `workers` processes load the
     extractors (`load` s), then take batches in order (`extract` s each), 4 * workers
@@ -170,13 +171,17 @@ def _enrich_updates(
     s once they have all their batches back, `cpu` CPU seconds either way), then updates
     the bar as enrich does (papers stored, extracted, OwnPace's fields, the PoolPace of
     the results so far). The last batches of the workers finish together: only this
-    process's part is left."""
+    process's part is left. `timed_start`: each worker's first result tells its start-up
+    and its batch's time apart (workers.InOrder's `warm`)."""
     ahead = 4 * workers
     free = [load] * workers
     ends: dict[int, float] = {}
+    firsts: set[int] = set()  # the batches each worker took first
 
     def submit(i: int, at: float) -> None:
         w = min(range(workers), key=lambda k: free[k])
+        if free[w] == load:
+            firsts.add(i)
         ends[i] = free[w] = max(free[w], at) + extract
 
     for i in range(min(ahead, batches)):
@@ -190,9 +195,9 @@ def _enrich_updates(
         own_pace.add(size, took, own if cpu is None else cpu, on_its_own)
         clock += took
         pace = PoolPace(workers, batches)
-        for end in ends.values():
+        for j, end in ends.items():
             if end <= clock:
-                pace.done(end)
+                pace.done(end, None, *((load, extract) if timed_start and j in firsts else (None, None)))
         ready = sum(size for j in range(i + 1, submitted) if ends[j] <= clock)
         fields = {"completed": (i + 1) * size, "ready": (i + 1) * size + ready, "held": ahead * size}
         fields |= own_pace.fields()
@@ -253,10 +258,34 @@ def test_enrich_time_left_counts_this_process_faster_once_the_workers_are_done()
     # areas and writing take this process 1.5 s of CPU a batch, 15 s beside the workers
     # and 5 s once they are done. At 90% the workers are done: 5 s a batch is left, which
     # its pace beside them (15 s) read as 3 times longer
-    # (the 10% mark is the second batch, before the pool's pace is known: not this case)
     updates = _enrich_updates(12, 500, workers=2, load=2.0, extract=75.0, own=15.0, alone=5.0, cpu=1.5)
-    assert _within(_enrich_shown(updates, 6000, two_stage=True))[1:] == [True, True]
+    assert _within(_enrich_shown(updates, 6000, two_stage=True)) == [True, True, True]
     assert _within(_enrich_shown(updates, 6000, two_stage=True, alone=False))[1:] == [True, False]
+
+
+def test_enrich_time_left_at_10_percent_leaves_the_workers_start_up_out():
+    # the workers take 20 s to start (a model loading), then 10 s a batch: at 17% only
+    # each worker's first batch is back, and the pace from them read the start-up as
+    # work; told apart, the batches' work sets the pace
+    updates = _enrich_updates(12, 500, workers=2, load=20.0, extract=10.0, own=1.0)
+    assert _within(_enrich_shown(updates, 6000, two_stage=True)) == [True, True, True]
+    untimed = _enrich_updates(12, 500, workers=2, load=20.0, extract=10.0, own=1.0, timed_start=False)
+    assert _within(_enrich_shown(untimed, 6000, two_stage=True))[0] is False
+
+
+def test_pool_pace_before_every_worker_has_answered():
+    # 2 workers start at 0: one answered at 7 (5 s of start-up, 2 s of its batch), the
+    # other is still starting: back at 7 too, then 4 batches left 2 s each, two at a time
+    pace = PoolPace(workers=2, batches=6)
+    pace.done(7.0, None, start_up=5.0, seconds=2.0)
+    assert pace.seconds_left(7.0) == 4.0
+    # at 8 the other is late: counted as about to answer, then taking the next batches
+    # (back at 10 and 12) while the first worker's second is back at 9 and its third at 11
+    assert pace.seconds_left(8.0) == 4.0
+    # without the start-up told apart, nothing is known until a worker's second result
+    untold = PoolPace(workers=2, batches=6)
+    untold.done(7.0)
+    assert untold.seconds_left(7.0) is None
 
 
 def test_own_pace_alone_from_cpu_until_measured_alone():

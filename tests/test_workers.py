@@ -103,3 +103,34 @@ def test_stopping_frees_a_result_read_cut_off_by_a_killed_worker():
         raise KeyboardInterrupt
     manager.join(timeout=10)
     assert not manager.is_alive()
+
+
+def _pid_of_worker(batch: list[int]) -> int:
+    return os.getpid()
+
+
+def _slow_start_up() -> None:
+    time.sleep(0.05)
+
+
+def test_in_order_tells_each_workers_start_up_apart_from_its_batches():
+    """InOrder's `warm` runs once in each worker, before its first batch: that result
+    alone tells its start-up's seconds (at least the warm-up's sleep), the others none."""
+    from paperatlas.workers import InOrder
+
+    back: list[tuple[float, float, float | None, float]] = []
+    with process_pool(2) as pool:
+        in_order = InOrder(
+            pool,
+            _pid_of_worker,
+            [[k] for k in range(6)],
+            lambda b: (b,),
+            2,
+            lambda *t: back.append(t),
+            _slow_start_up,
+        )
+        pids = [pid for _, pid in in_order]
+    start_ups = [start_up for _, _, start_up, _ in back if start_up is not None]
+    assert len(back) == 6 and len(start_ups) == len(set(pids))
+    assert all(start_up >= 0.05 for start_up in start_ups)
+    assert all(seconds > 0 for *_, seconds in back)

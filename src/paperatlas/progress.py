@@ -182,18 +182,34 @@ class PoolPace:
     fewer are left than workers, each goes faster by the share of a core the idle
     workers leave it (the workers' `share` per batch, told with `done`), at most a core. `last`:
     the last batch's size as a share of the others' (600 papers in batches of 32: 0.75),
-    its time that share of theirs."""
+    its time that share of theirs.
+
+    Until a worker has a second result back, its first result's time holds its start-up
+    (a model or the extractors loading) besides a batch's work: there the pace is the
+    first batches' work alone (`seconds`, told with `done` beside the worker's `start_up`),
+    each worker that has answered is computing its next batch since, and each that has
+    not is still in its start-up and first batch, started when the first answered
+    worker's start-up began, taking the answered workers' mean start-up and a batch."""
 
     def __init__(self, workers: int, batches: int, last: float = 1.0) -> None:
         self.workers, self.batches = max(1, workers), batches
         self.last = last  # the last batch's size, a share of the others' (the rest of the units)
         self.ends: list[float] = []  # when each result came back (a callback's thread appends)
         self.shares: list[float] = []  # the share of a core each batch's worker got
+        self.firsts: list[tuple[float, float, float]] = []  # a worker's first: (back, start-up, work)
 
-    def done(self, at: float, share: float | None = None) -> None:
+    def done(
+        self,
+        at: float,
+        share: float | None = None,
+        start_up: float | None = None,
+        seconds: float | None = None,
+    ) -> None:
         self.ends.append(at)
         if share:
             self.shares.append(share)
+        if start_up is not None and seconds is not None:
+            self.firsts.append((at, start_up, seconds))
 
     def all_back(self) -> bool:
         return len(self.ends) >= self.batches
@@ -205,12 +221,23 @@ class PoolPace:
         left = self.batches - n
         if left <= 0:
             return 0.0
-        if n <= w:
-            return None  # the first results also hold the workers' start (a model loading)
-        per = sum(ends[k] - ends[k - w] for k in range(w, n)) / (n - w)
         sizes = [self.last if n + i == self.batches - 1 else 1.0 for i in range(left)]
-        # the batches in flight started at the last `workers` results: their time left
-        running = [max(0.0, ends[n - w + i] + per * sizes[i] - now) for i in range(min(w, left))]
+        if n > w:
+            per, answered, starting = sum(ends[k] - ends[k - w] for k in range(w, n)) / (n - w), w, []
+        elif self.firsts:  # the first results hold the workers' start-up: their work alone
+            per = sum(work for _, _, work in self.firsts) / len(self.firsts)
+            answered = min(n, len(self.firsts))
+            began = min(back - start_up - work for back, start_up, work in self.firsts)
+            start_up = sum(s for _, s, _ in self.firsts) / len(self.firsts)
+            # the first batches of the workers not back yet: their start-up and a batch
+            starting = [max(0.0, began + start_up + per - now)] * min(w - answered, left)
+        else:
+            return None  # nothing but the workers' start-up and first batches known
+        # the batches in flight started at the last results of the workers that answered
+        running = starting + [
+            max(0.0, ends[n - answered + i] + per * sizes[len(starting) + i] - now)
+            for i in range(min(answered, left - len(starting)))
+        ]
         waiting = [per * size for size in sizes[len(running) :]]
         # Fewer batches than workers at the end: the idle workers' share of the cores goes
         # to those still running, up to a core each (embed's last batch alone on 2 shared

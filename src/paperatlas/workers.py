@@ -117,6 +117,8 @@ def stop_subprocess(process: subprocess.Popen[bytes], grace: float = 10.0) -> No
 
 def init_worker(parent: int) -> None:
     """Runs first in every worker (the pool's initializer)."""
+    global _started
+    _started = False  # forked from a process that may have run `_timed` itself
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if hasattr(signal, "SIGHUP"):
@@ -191,10 +193,13 @@ class InOrder(Generic[Batch]):
     """(batch, fn(*args_of(batch))) in the batches' order, computed by `pool` with `ahead`
     batches always submitted: the next batch goes to the pool as each one is handed back,
     so the workers never wait while this process finishes the last batches of a window
-    (and this process holds `ahead` batches, not all of them). `on_back(when, share)` is
-    called (in the pool's thread; time.monotonic(), and the share of a core the worker got
-    for that batch: its CPU seconds over its wall seconds) as each result comes back;
-    `ready()`: items of the batches computed and not handed out yet."""
+    (and this process holds `ahead` batches, not all of them). `warm`: the worker's
+    start-up (loading a model), run before its first batch and timed apart from it, so
+    the first batches' time is the work's alone. `on_back(when, share, start_up, seconds)`
+    is called (in the pool's thread) as each result comes back: time.monotonic(), the
+    share of a core the worker got for that batch (its CPU seconds over its wall
+    seconds), the wall seconds of its start-up (None but for a worker's first batch) and
+    of the batch itself. `ready()`: items of the batches computed and not handed out yet."""
 
     def __init__(
         self,
@@ -203,15 +208,16 @@ class InOrder(Generic[Batch]):
         batches: Iterable[Batch],
         args_of: Callable[[Batch], tuple[Any, ...]],
         ahead: int,
-        on_back: Callable[[float, float], None] | None = None,
+        on_back: Callable[[float, float, float | None, float], None] | None = None,
+        warm: Callable[[], object] | None = None,
     ) -> None:
         self.pool, self.fn, self.batches, self.args_of = pool, fn, iter(batches), args_of
-        self.ahead, self.on_back = max(1, ahead), on_back
+        self.ahead, self.on_back, self.warm = max(1, ahead), on_back, warm
         self.pending: deque[tuple[Batch, Future[Any]]] = deque()
 
     def __iter__(self) -> Iterator[tuple[Batch, Any]]:
         for batch in self.batches:
-            future = self.pool.submit(_timed, self.fn, *self.args_of(batch))
+            future = self.pool.submit(_timed, self.fn, self.warm, *self.args_of(batch))
             future.add_done_callback(self._came_back)
             self.pending.append((batch, future))
             if len(self.pending) >= self.ahead:
@@ -225,16 +231,31 @@ class InOrder(Generic[Batch]):
         import time
 
         if self.on_back is not None and not future.cancelled() and future.exception() is None:
-            self.on_back(time.monotonic(), future.result()[1])
+            self.on_back(time.monotonic(), *future.result()[1:])
 
     def ready(self) -> int:
         return sum(len(batch) for batch, future in self.pending if future.done())
 
 
-def _timed(fn: Callable[..., Any], *args: Any) -> tuple[Any, float]:
-    """fn(*args) in a worker, and the share of a core it got doing it."""
+_started = False  # in a worker process: whether its start-up (InOrder's `warm`) has run
+
+
+def _timed(
+    fn: Callable[..., Any], warm: Callable[[], object] | None, *args: Any
+) -> tuple[Any, float, float | None, float]:
+    """fn(*args) in a worker, after the worker's start-up (`warm`) if it has not started
+    yet: the result, the share of a core the batch got, the start-up's wall seconds (None
+    once started) and the batch's."""
     import time
 
+    global _started
+    start_up = None
+    if not _started:
+        began = time.perf_counter()
+        if warm is not None:
+            warm()
+        _started, start_up = True, time.perf_counter() - began
     wall, cpu = time.perf_counter(), time.process_time()
     result = fn(*args)
-    return result, (time.process_time() - cpu) / max(time.perf_counter() - wall, 1e-9)
+    seconds = max(time.perf_counter() - wall, 1e-9)
+    return result, (time.process_time() - cpu) / seconds, start_up, seconds

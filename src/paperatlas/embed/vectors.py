@@ -5,6 +5,7 @@ embedding of a whole store or of one query. The text a paper is embedded by is
 from __future__ import annotations
 
 import contextlib
+import functools
 import time
 from array import array
 from collections.abc import Iterator
@@ -143,6 +144,7 @@ def embed_store(
                 lambda b: (model, [t for _, t, _ in b]),
                 2 * workers,
                 pool_pace.done,
+                functools.partial(_load_model, model),  # timed apart from the first batch
             )
             done: Iterator[tuple[list[tuple[str, str, str]], np.ndarray]] = iter(in_order)
         else:
@@ -186,6 +188,11 @@ def _worker_count(cls, todo: int, threads: int | None) -> int:
     from paperatlas.workers import worker_count
 
     return worker_count(todo, PARALLEL_FROM if cls.uses_threads else TABLE_PARALLEL_FROM)
+
+
+def _load_model(model: str) -> None:
+    """A worker's start-up: the model one batch runs on (_embed_texts), loaded once."""
+    get_backend(model, threads=1)
 
 
 def _embed_texts(model: str, texts: list[str]) -> np.ndarray:

@@ -234,7 +234,9 @@ def enrich_store(
             from paperatlas.workers import process_pool
 
             pool = stack.enter_context(process_pool(workers))
-            in_order = InOrder(pool, _facts_for, batches, _texts_of, 4 * workers, pool_pace.done)
+            in_order = InOrder(
+                pool, _facts_for, batches, _texts_of, 4 * workers, pool_pace.done, warm_extractors
+            )
             done: Iterable[tuple[list[Item], list[dict[str, Any]]]] = in_order
         else:
             done = ((b, _facts_for(_texts_of(b)[0])) for b in batches)
@@ -267,6 +269,19 @@ def _texts_of(batch: list[Item]) -> tuple[list[tuple[str | None, str, list[str]]
 def _facts_for(items: list[tuple[str | None, str, list[str]]]) -> list[dict[str, Any]]:
     """One batch of extract_facts (module level, so a worker process can run it)."""
     return [extract_facts(title, abstract, code) for title, abstract, code in items]
+
+
+# names a method, states a number and links its code: every extractor's model is read
+WARM_UP_ABSTRACT = (
+    "We propose WarmNet, a method that improves accuracy by 3% on ImageNet. "
+    "Code is at https://github.com/example/warmnet."
+)
+
+
+def warm_extractors() -> None:
+    """A worker's start-up: the extractors load their models on first use; one short
+    abstract loads them before the first batch (workers.InOrder times it apart)."""
+    extract_facts("WarmNet", WARM_UP_ABSTRACT)
 
 
 def _worker_count(n_papers: int) -> int:
