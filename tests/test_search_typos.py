@@ -142,3 +142,16 @@ def test_a_typo_some_abstract_holds_is_corrected_and_still_matches_itself(tmp_pa
     result = atlas.search("grpah", k=30, method="keyword")
     assert result.corrected == "graph"
     assert "typo01" in [h.id for h in result.hits]  # the word as typed still searched
+
+
+def test_titles_are_read_only_for_a_rare_or_unknown_word(atlas, monkeypatch):
+    from paperatlas.search import titles
+
+    reads = []
+    read = titles._read
+    monkeypatch.setattr(titles, "_read", lambda store: reads.append(1) or read(store))
+    titles._TITLES.clear()  # what earlier tests read: this one counts its own reads
+    common = "language models"  # every word in many of the fixture's papers
+    assert corrections(atlas.store, common) == {} and reads == []
+    assert corrections(atlas.store, "speculatve decodng")  # corrected from the titles' words
+    assert reads == [1]

@@ -39,11 +39,14 @@ def corrections(store, query: str) -> dict[str, tuple[str, bool]]:
     if not words:
         return {}
     freq = doc_freq(store, words)
+    rare = [w for w in words if freq.get(w, 0) < KNOWN_PAPERS]
+    if not rare:  # most queries: the titles' words (one pass over every title) are not needed
+        return {}
     table = titles(store)
     out: dict[str, tuple[str, bool]] = {}
-    for word in words:
+    for word in rare:
         known = freq.get(word, 0)
-        if known >= KNOWN_PAPERS or (known and table.words[word]):  # titles name methods: UniSS
+        if known and table.words[word]:  # titles name methods: UniSS
             continue
         edits = max_edits(word)
         pool = [

@@ -14,8 +14,10 @@ from fastapi import HTTPException, Request
 
 from paperatlas.api import Atlas
 from paperatlas.filters import KINDS, STATES, Filters
-from paperatlas.web.maps import MAP_CACHE_SECONDS, MapCache, map_identity, topic_of
+from paperatlas.web.maps import MAP_CACHE_SECONDS, MapCache, map_identity, topics_of
 from paperatlas.web.render import PageRenderer
+
+BIBTEX_ENTRIES = 4096  # papers' entries kept (~1 KB each)
 
 
 @dataclass
@@ -30,6 +32,7 @@ class WebContext:
     _map_views: dict[tuple[object, bool], tuple[object, bytes]] = field(default_factory=dict)
     _map_view_lock: threading.Lock = field(default_factory=threading.Lock)
     _lists: tuple[object, list[str]] | None = None
+    _bibtex: dict[str, tuple[object, str]] = field(default_factory=dict)
 
     def map_view_body(self, stored: dict[str, Any], chinese: bool, build: Callable[[], bytes]) -> bytes:
         """The whole map's JSON as /api/map sends it (`build()`), kept while the store and
@@ -57,6 +60,20 @@ class WebContext:
             self._lists = (version, self.atlas.lists())
         return self._lists[1]
 
+    def bibtex(self, paper_id: str) -> str:
+        """A paper's BibTeX entry (`Atlas.bibtex`), kept until the next commit: writing it
+        reads the paper, its note and tags again and escapes every field, on each view of
+        its page."""
+        version = self.generation()
+        hit = self._bibtex.get(paper_id)
+        if hit is not None and hit[0] == version:
+            return hit[1]
+        entry = self.atlas.bibtex(paper_id)
+        if len(self._bibtex) >= BIBTEX_ENTRIES:  # the oldest goes (dicts keep insertion order)
+            del self._bibtex[next(iter(self._bibtex))]
+        self._bibtex[paper_id] = (version, entry)
+        return entry
+
     def vocabulary(self) -> dict[str, set[str]]:
         """The areas and decisions the store's papers have: what a filter may name."""
         version = self.generation()
@@ -82,7 +99,7 @@ class WebContext:
             for d in self.vocabulary()["decision"]
         ):  # "Accept" (Oral, Poster)
             raise HTTPException(400, "unknown decision")
-        if filters.list_name and filters.list_name not in self.atlas.lists():
+        if filters.list_name and filters.list_name not in self.list_names():
             raise HTTPException(404)
 
     def overview_counts(self, list_name: str | None) -> dict[str, Any]:
@@ -104,7 +121,7 @@ class WebContext:
         list's papers (from the kept counts), every kind and state."""
         stats = self.overview_counts(list_name)["stats"]
         return {
-            "lists": self.atlas.lists(),
+            "lists": self.list_names(),
             "areas": [a for a in stats["by_area"] if a != "(unknown)"],
             "kinds": [*KINDS],
             "decisions": [d for d in stats["by_decision"] if d != "(unknown)"],
@@ -119,6 +136,7 @@ class WebContext:
         missing = [r["id"] for r in rows if r.get("facts") is None]
         fetched = self.atlas.card_facts(missing) if missing else {}  # one query, not one each
         summaries = self.atlas.llm_summaries([r["id"] for r in rows])  # a model's, where one was run
+        topics = topics_of(stored, [r["id"] for r in rows])  # one query for the page
         out = []
         for r in rows:
             facts = r.get("facts")
@@ -136,7 +154,7 @@ class WebContext:
                     "gist": facts.get("gist"),
                     "summary_zh": summaries.get(r["id"]),
                     "has_code": bool(r.get("has_code") or facts.get("has_code")),
-                    "topic": topic_of(stored, r["id"]),
+                    "topic": topics.get(r["id"]),
                     "liked": r["id"] in liked,
                     "state": kept[r["id"]].state if r["id"] in kept else None,
                     "tags": kept[r["id"]].tags if r["id"] in kept else (),

@@ -86,11 +86,19 @@ def map_identity(stored: dict | None) -> tuple | None:
 
 def topic_of(stored: dict[str, Any] | None, paper_id: str) -> dict[str, Any] | None:
     """A paper's broad and fine topic in a loaded map (None: not on it)."""
-    if not stored:
-        return None
-    place = stored["reader"].places([paper_id]).get(paper_id)
-    if place is None:
-        return None
+    return topics_of(stored, [paper_id]).get(paper_id)
+
+
+def topics_of(stored: dict[str, Any] | None, paper_ids: list[str]) -> dict[str, dict[str, Any]]:
+    """`topic_of` for several papers, read in one query (a page's cards); papers not on
+    the map are left out."""
+    if not stored or not paper_ids:
+        return {}
+    places = stored["reader"].places(paper_ids)
+    return {pid: _topic(stored, place) for pid, place in places.items()}
+
+
+def _topic(stored: dict[str, Any], place: tuple[int, int, int]) -> dict[str, Any]:
     broad, fine, outlier = place
     shown = stored["by_topic"].get((0, broad))
     fine_topic = stored["by_topic"].get((1, fine))

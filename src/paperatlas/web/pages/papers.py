@@ -120,5 +120,5 @@ async def paper_page(request: Request, paper_id: str):
         reviews=review_scores(extra),
         final_reviews=review_scores(extra, "ratings_final"),
         reading=reading_links(paper.get("identifiers") or {}, paper.get("urls") or []),
-        bibtex=web.atlas.bibtex(paper["id"]),
+        bibtex=web.bibtex(paper["id"]),
     )
