@@ -1,9 +1,14 @@
 """Headless Chromium for the browser tests (Debian's chromium + chromedriver, via Selenium):
-where they are, and one way to start a driver."""
+where they are, one way to start a driver, a served atlas to point it at and a screen size."""
 
 from __future__ import annotations
 
 import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -44,3 +49,36 @@ def headless_chrome():
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(30)
     return driver
+
+
+@contextmanager
+def served(db) -> Iterator[str]:
+    """The web app of the atlas `db` on a free local port, served by uvicorn in a thread;
+    yields its base URL and stops the server after."""
+    import uvicorn
+
+    from paperatlas.web.app import create_app
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(create_app(db), host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 20
+    while not srv.started and time.time() < deadline:
+        time.sleep(0.05)
+    assert srv.started, "uvicorn did not start"
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        srv.should_exit = True
+        thread.join(timeout=10)
+
+
+def set_screen(driver, width: int, height: int, phone: bool) -> None:
+    """Emulate a screen of that size (a phone's: touch and mobile layout rules)."""
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": phone},
+    )

@@ -7,15 +7,12 @@ Screenshots go to test-artifacts/. Skipped only when chromium or chromedriver is
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from browserkit import headless_chrome, skip_without_chromium
+from browserkit import headless_chrome, served, set_screen, skip_without_chromium
 from filters_fixture import build_filters_atlas
 
 pytestmark = pytest.mark.browser
@@ -28,25 +25,10 @@ skip_without_chromium()
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    import uvicorn
-
-    from paperatlas.web.app import create_app
-
     db = tmp_path_factory.mktemp("browser-filters") / "atlas.db"
     build_filters_atlas(db)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(create_app(db), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 20
-    while not srv.started and time.time() < deadline:
-        time.sleep(0.05)
-    assert srv.started, "uvicorn did not start"
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=10)
+    with served(db) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -59,10 +41,7 @@ def browser():
 
 def _screen(driver, name: str) -> None:
     width, height = SCREENS[name]
-    driver.execute_cdp_cmd(
-        "Emulation.setDeviceMetricsOverride",
-        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": name == "phone"},
-    )
+    set_screen(driver, width, height, phone=name == "phone")
 
 
 def _wait(driver, condition, timeout=15.0):

@@ -8,16 +8,13 @@ Screenshots go to test-artifacts/. Skipped only when chromium or chromedriver is
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from pathlib import Path
 
 import feedparser
 import pytest
 
 from atlas_fixture import build_fixture_atlas
-from browserkit import headless_chrome, skip_without_chromium
+from browserkit import headless_chrome, served, set_screen, skip_without_chromium
 
 pytestmark = pytest.mark.browser
 
@@ -35,27 +32,12 @@ skip_without_chromium()
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    import uvicorn
-
-    from paperatlas.web.app import create_app
-
     db = tmp_path_factory.mktemp("browser-follow") / "atlas.db"
     atlas = build_fixture_atlas(db)
     atlas.add([PROGRAM], list_name="prog", enrich=False)
     atlas.close()
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(create_app(db), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 20
-    while not srv.started and time.time() < deadline:
-        time.sleep(0.05)
-    assert srv.started, "uvicorn did not start"
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=10)
+    with served(db) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -68,10 +50,7 @@ def browser():
 
 def _screen(driver, name: str) -> None:
     width, height = SCREENS[name]
-    driver.execute_cdp_cmd(
-        "Emulation.setDeviceMetricsOverride",
-        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": name == "phone"},
-    )
+    set_screen(driver, width, height, phone=name == "phone")
 
 
 def _wait(driver, condition, timeout=15.0):

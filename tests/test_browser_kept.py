@@ -3,15 +3,12 @@ a desktop (1440x900) and a phone (390x844) viewport. Screenshots go to test-arti
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from pathlib import Path
 
 import pytest
 
 from atlas_fixture import FIXTURE
-from browserkit import headless_chrome, skip_without_chromium
+from browserkit import headless_chrome, served, set_screen, skip_without_chromium
 
 pytestmark = pytest.mark.browser
 
@@ -23,33 +20,15 @@ PAGES = {"desktop": ("/papers", "graphs-03"), "phone": ("/papers?page=2", "graph
 skip_without_chromium()
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    import uvicorn
-
     from paperatlas import Atlas
-    from paperatlas.web.app import create_app
 
     db = tmp_path_factory.mktemp("browser-kept") / "atlas.db"
     with Atlas(db) as atlas:
         atlas.add([FIXTURE], list_name="fixture", enrich=False)
-    port = _free_port()
-    srv = uvicorn.Server(uvicorn.Config(create_app(db), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 20
-    while not srv.started and time.time() < deadline:
-        time.sleep(0.05)
-    assert srv.started, "uvicorn did not start"
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=10)
+    with served(db) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -62,10 +41,7 @@ def browser():
 
 def _viewport(driver, name: str) -> None:
     width, height = VIEWPORTS[name]
-    driver.execute_cdp_cmd(
-        "Emulation.setDeviceMetricsOverride",
-        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": name == "phone"},
-    )
+    set_screen(driver, width, height, phone=name == "phone")
 
 
 def _wait(driver, condition, timeout=15.0):

@@ -4,15 +4,12 @@ mapped fixture atlas. Screenshots go to test-artifacts/."""
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from pathlib import Path
 
 import pytest
 
 from atlas_fixture import copy_atlas
-from browserkit import headless_chrome, skip_without_chromium
+from browserkit import headless_chrome, served, set_screen, skip_without_chromium
 
 pytestmark = pytest.mark.browser
 
@@ -24,30 +21,11 @@ NOTED = {"desktop": ("robots-02", "wombat"), "phone": ("graphs-04", "quokka")}
 skip_without_chromium()
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server(fixture_atlas_template, tmp_path_factory):
-    import uvicorn
-
-    from paperatlas.web.app import create_app
-
     db = copy_atlas(fixture_atlas_template, tmp_path_factory, "browser-notes")
-    port = _free_port()
-    srv = uvicorn.Server(uvicorn.Config(create_app(db), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 20
-    while not srv.started and time.time() < deadline:
-        time.sleep(0.05)
-    assert srv.started, "uvicorn did not start"
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=10)
+    with served(db) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -60,10 +38,7 @@ def browser():
 
 def _viewport(driver, name: str) -> None:
     width, height = VIEWPORTS[name]
-    driver.execute_cdp_cmd(
-        "Emulation.setDeviceMetricsOverride",
-        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": name == "phone"},
-    )
+    set_screen(driver, width, height, phone=name == "phone")
 
 
 def _wait(driver, condition, timeout=15.0):

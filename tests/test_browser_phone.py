@@ -6,15 +6,12 @@ Screenshots go to test-artifacts/."""
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from pathlib import Path
 
 import pytest
 
 from atlas_fixture import build_fixture_atlas
-from browserkit import headless_chrome, skip_without_chromium
+from browserkit import headless_chrome, served, set_screen, skip_without_chromium
 
 pytestmark = pytest.mark.browser
 
@@ -42,26 +39,11 @@ skip_without_chromium()
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    import uvicorn
-
-    from paperatlas.web.app import create_app
-
     db = tmp_path_factory.mktemp("browser-phone") / "atlas.db"
     with build_fixture_atlas(db) as atlas:
         atlas.add([REVIEWED], list_name="iclr", enrich=False)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(create_app(db), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 20
-    while not srv.started and time.time() < deadline:
-        time.sleep(0.05)
-    assert srv.started, "uvicorn did not start"
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=10)
+    with served(db) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -75,10 +57,7 @@ def browser():
 def _viewport(driver, name: str) -> None:
     width, height = VIEWPORTS[name]
     phone = name == "phone"
-    driver.execute_cdp_cmd(
-        "Emulation.setDeviceMetricsOverride",
-        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": phone},
-    )
+    set_screen(driver, width, height, phone)
     driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": phone, "maxTouchPoints": 5})
 
 
