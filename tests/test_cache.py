@@ -112,3 +112,23 @@ def test_one_relative_path_in_two_directories_is_two_databases(tmp_path, monkeyp
         # an equal version must not hand one database's value to the other
         values.append(cache.get(store, "k", lambda name=name: name, version=lambda: "same"))
     assert values == ["one", "two"]
+
+
+def test_a_value_kept_before_another_store_wrote_is_rebuilt_on_reopening(tmp_path):
+    # The CLI's commands each open and close the atlas in one process: `search`, then `embed`
+    # in another Store, then `similar`. A fresh connection's counts are the same numbers each
+    # time and a closed connection's id is often the next one's, so neither may name it.
+    path = tmp_path / "a.db"
+    _store(path).close()
+    cache = StoreCache()
+    for n in range(2, 12):
+        reader = Store(path)
+        assert cache.get(reader, "n", reader.count_papers) == n - 1
+        reader.close()
+        del reader
+        writer = Store(path)
+        _add(writer, f"p{n}")
+        writer.close()
+        del writer
+    reader = Store(path)
+    assert cache.get(reader, "n", reader.count_papers) == 11

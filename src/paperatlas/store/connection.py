@@ -7,6 +7,7 @@ on: they only run SQL on `self.conn`, inside `self.transaction()` for multi-row 
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import sqlite3
@@ -21,6 +22,8 @@ from paperatlas.store import sortkeys
 from paperatlas.store.file import APPLICATION_ID, can_write, connect_read_only, inspect_file, wal_path
 from paperatlas.store.generation import StoreGeneration
 from paperatlas.store.schema import MIGRATIONS, READABLE_FROM, split_sql
+
+_CONNECTIONS_OPENED = itertools.count(1)  # names each connection for change_counter
 
 DEFAULT_DB = Path(".paperatlas") / "atlas.db"
 
@@ -110,6 +113,7 @@ class StoreBase:
         if conn is None:
             conn = self._connect()
             self._local.conn = conn
+            self._local.serial = next(_CONNECTIONS_OPENED)
         return conn
 
     def _connect(self) -> sqlite3.Connection:
@@ -230,10 +234,11 @@ class StoreBase:
         derived data (search's vector index, caches) without re-querying on every call:
         a stable public name, keep it. Both counts belong to one connection (one per
         thread), so the connection is part of the value: another thread's equal numbers
-        say nothing."""
+        say nothing. The connection is named by its serial number, not its id(): a closed
+        connection's id can be the next one's, whose fresh counts can equal the old ones."""
         conn = self.conn
         return (
-            id(conn),
+            self._local.serial,
             int(conn.execute("PRAGMA data_version").fetchone()[0]),
             conn.total_changes - getattr(self._local, "scratch_changes", 0),
         )
