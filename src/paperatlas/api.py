@@ -52,6 +52,7 @@ if TYPE_CHECKING:
     from paperatlas.llm import RunReport as LlmReport
     from paperatlas.recommend import Recommendations
     from paperatlas.report.follows import Follow, FollowedPaper
+    from paperatlas.report.my_topics import ChosenTopics
     from paperatlas.report.zh_card import ZhCard
     from paperatlas.search import SearchResult
 
@@ -929,11 +930,14 @@ class Atlas:
         filters: Filters = ALL_PAPERS,
         query: str | None = None,
         query_k: int = 100,
+        topic: str | None = None,
+        new: bool = False,
     ) -> str:
         """A shareable report grouped by topic (md | html; en | zh: in Chinese, every paper
         line, area and topic label as Chinese terms, a machine gloss), of one list or a
         collection's liked papers, narrowed by `filters` or to a search's `query_k` best hits
-        (`query`). `output` (Markdown only): where the caller will write
+        (`query`), to map topics (`topic`: `mine` or a label), to the list's papers new since
+        it was last seen (`new`). `output` (Markdown only): where the caller will write
         it, so the map is written beside it as a PNG (else inlined)."""
         from paperatlas.report.digest import digest
 
@@ -948,6 +952,8 @@ class Atlas:
             filters=filters,
             query=query,
             query_k=query_k,
+            topic=topic,
+            new=new,
         )
 
     # -- Chinese, offline (machine gloss: report/zh_card.py, search/zh_terms.py) ------------
@@ -1058,6 +1064,19 @@ class Atlas:
         from paperatlas.atlas.view import map_reader
 
         return map_reader(self.store, scope)
+
+    def topics_named(
+        self,
+        topic: str = "mine",
+        list_name: str | None = None,
+        reader: MapReader | None = None,
+        papers: bool = False,
+    ) -> ChosenTopics:
+        """The map topics `topic` names: `mine` (followed, and those of liked papers) or a label;
+        on `reader`'s map, else the list's newest (`papers`: with their paper ids)."""
+        from paperatlas.report.my_topics import choose_topics
+
+        return choose_topics(self.store, topic, list_name, reader, papers)
 
     def collection_members(self, collection: str = "likes") -> list[str]:
         """The ids of the papers liked in a collection, most recently liked first."""

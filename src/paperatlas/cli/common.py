@@ -69,7 +69,8 @@ def one_of(*choices: str) -> Callable[[str | None], str | None]:
 
 
 # The paper filters (`paperatlas.Filters`) of every command that narrows papers: `ls`,
-# `search`, `similar`, `recommend`, `export`; `filters_of_options` makes them one value.
+# `search`, `similar`, `recommend`, `export`, `digest`; `filters_of_options` makes them one
+# value (`--topic`, of `ls` and `digest`, reads the map: `Atlas.topics_named`).
 ListOption = Annotated[str | None, typer.Option("--list", "-l", help="Only papers of this list.")]
 AreaOption = Annotated[
     str | None,
@@ -97,6 +98,16 @@ StateOption = Annotated[
         help="Only papers in this state: read, skipped, saved (as marked), liked (in 'likes'), "
         "unread (neither read nor skipped).",
         callback=one_of(*STATES),
+    ),
+]
+
+
+TopicOption = Annotated[
+    str | None,
+    typer.Option(
+        "--topic",
+        help="Only papers of map topics: 'mine' (the topics you follow and those of papers you "
+        "liked) or a topic's label (see `paperatlas map`).",
     ),
 ]
 

@@ -24,6 +24,7 @@ from paperatlas.cli.common import (
     NewListOption,
     StateOption,
     TagOption,
+    TopicOption,
     UserError,
     app,
     check_output,
@@ -269,6 +270,7 @@ def list_papers(
     has_code: CodeOption = None,
     tag: TagOption = None,
     state: StateOption = None,
+    topic: TopicOption = None,
     section: Annotated[
         str | None,
         typer.Option("--section", "-s", help="Substring of the section (heading) the list put papers under."),
@@ -290,6 +292,8 @@ def list_papers(
         raise UserError("--new needs --list: papers are new to a list since you last saw it")
     filters = filters_of_options(list_name, area, kind, decision, has_code, tag, state)
     ids = atlas.new_papers(list_name) if new and list_name is not None else None
+    if topic is not None:
+        ids = papers_in_topics(atlas, topic, list_name, ids)
     rows = atlas.papers(filters, text=text, section=section, limit=limit + 1, ids=ids)
     more = len(rows) > limit
     rows = rows[:limit]
@@ -310,6 +314,21 @@ def list_papers(
     console.print(table)
     shown = plural(len(rows), "paper") + (f" (first {limit}; use --limit for more)" if more else "")
     console.print(Text(shown), style="dim")
+
+
+def papers_in_topics(atlas: Atlas, topic: str, list_name: str | None, ids: list[str] | None) -> list[str]:
+    """The papers of the map topics `--topic` names, among `ids` when given (a hint on
+    stderr when `mine` names none: nothing followed or liked on the map)."""
+    chosen = atlas.topics_named(topic, list_name, papers=True)
+    if not chosen.topics:
+        err_console.print(
+            Text(
+                "no topics of yours on the map yet: follow a topic (`paperatlas follow topic`) or like papers"
+            ),
+            style="yellow",
+        )
+    inside = set(chosen.paper_ids or ())
+    return [pid for pid in ids if pid in inside] if ids is not None else sorted(inside)
 
 
 def _title_cell(row: dict[str, Any]) -> Text:

@@ -22,6 +22,7 @@ from paperatlas.cli.common import (
     ListOption,
     StateOption,
     TagOption,
+    TopicOption,
     UserError,
     app,
     check_output,
@@ -157,6 +158,20 @@ def digest(
     collection: Annotated[
         str | None, typer.Option("--collection", "-c", help="Liked papers of this collection.")
     ] = None,
+    area: AreaOption = None,
+    kind: KindOption = None,
+    decision: DecisionOption = None,
+    has_code: CodeOption = None,
+    tag: TagOption = None,
+    state: StateOption = None,
+    topic: TopicOption = None,
+    new: Annotated[
+        bool,
+        typer.Option(
+            "--new",
+            help="Only the list's papers added since you last marked it seen (`paperatlas seen LIST`).",
+        ),
+    ] = False,
     lang: Annotated[
         str,
         typer.Option(
@@ -169,7 +184,8 @@ def digest(
     ] = None,
     db: DbOption = None,
 ) -> None:
-    """A shareable report grouped by topic: map, overview, one line per paper (Markdown or HTML)."""
+    """A shareable report grouped by topic: map, overview, one line per paper (Markdown or HTML);
+    the filters of `ls` narrow its papers, and a line at its top names them."""
     from paperatlas.results import DIGEST_FORMATS, DIGEST_LANGUAGES
 
     if fmt not in DIGEST_FORMATS:
@@ -177,6 +193,8 @@ def digest(
     if lang not in DIGEST_LANGUAGES:
         raise UserError(f"unknown language '{lang}' (en or zh)")
     check_output(output, "--output")
+    if new and list_name is None:
+        raise UserError("--new needs --list: papers are new to a list since you last saw it")
     atlas = open_atlas(db)
     require_list(atlas, list_name)
     text = atlas.digest(
@@ -186,6 +204,9 @@ def digest(
         collection=collection,
         output=output,
         progress=sys.stderr.isatty(),
+        filters=filters_of_options(list_name, area, kind, decision, has_code, tag, state),
+        topic=topic,
+        new=new,
     )
     if output is None:
         stdout_text().write(text)

@@ -32,12 +32,16 @@ def digest(
     filters: Filters = ALL_PAPERS,
     query: str | None = None,
     query_k: int = 100,
+    topic: str | None = None,
+    new: bool = False,
 ) -> str:
     """The digest as text. `output` (Markdown only) is where the caller will write it: the
     map is then written beside it as a PNG and linked; without it the map is inlined.
     `progress` shows a bar while a missing map is built (minutes for a whole conference).
     `filters` narrow the papers (their list stands for `list_name`), or `query` keeps a
-    search's `query_k` best hits among them."""
+    search's `query_k` best hits among them; `topic` keeps the papers of the map topics
+    it names (`mine`, or a label: report/my_topics.py), `new` those of the list added since
+    it was last seen."""
     words = strings(lang)
     if fmt not in FORMATS:
         raise PaperatlasError(f"unknown digest format {fmt!r} (md or html)")
@@ -49,6 +53,8 @@ def digest(
         filters=filters,
         query=query,
         query_k=query_k,
+        topic=topic,
+        new=new,
     )
     if lang == "zh":
         from paperatlas.report.zh_card import localise_digest

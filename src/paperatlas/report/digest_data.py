@@ -76,6 +76,8 @@ class DigestData:
     map_scope: str | None
     date: str
     map_field: str | None = None  # the reference drawn in grey under a short list
+    # what narrowed the papers, as (what, value) pairs: a search, each filter, topics, new
+    narrowed_by: list[tuple[str, str]] = field(default_factory=list)
 
 
 def selected_ids(store, list_name: str | None, collection: str | None) -> list[str]:
@@ -178,6 +180,14 @@ def narrowed_ids(store, ids: list[str], filters: Filters, query: str | None, que
     return [pid for pid in ids if pid in keep]
 
 
+def _in_topics(store, ids: list[str], topic: str, list_name: str | None) -> list[str]:
+    """`ids` narrowed to the papers of the map topics `topic` names (report/my_topics.py)."""
+    from paperatlas.report.my_topics import choose_topics
+
+    keep = set(choose_topics(store, topic, list_name, papers=True).paper_ids or ())
+    return [pid for pid in ids if pid in keep]
+
+
 def collect(
     store,
     list_name: str | None = None,
@@ -186,12 +196,23 @@ def collect(
     filters: Filters = ALL_PAPERS,
     query: str | None = None,
     query_k: int = 100,
+    topic: str | None = None,
+    new: bool = False,
 ) -> DigestData:
     list_name = list_name or filters.list_name
     ids = selected_ids(store, list_name, collection)
-    selection = query is not None or filters.but(list_name=None).narrows()
+    selection = query is not None or filters.but(list_name=None).narrows() or topic is not None or new
     if selection:
         ids = narrowed_ids(store, ids, filters.but(list_name=list_name), query, query_k)
+    if topic is not None:
+        ids = _in_topics(store, ids, topic, list_name)
+    if new:
+        if list_name is None:
+            raise PaperatlasError(
+                "a digest of new papers needs a list: they are new to it since it was last seen"
+            )
+        fresh = set(store.list_new_ids(list_name, store.list_seen().get(list_name)))
+        ids = [pid for pid in ids if pid in fresh]
     rows = {row["id"]: row for row in store.iter_papers(ids=ids)}
     facts = store.facts_for(ids)
     papers = [paper_line(rows[pid], facts.get(pid, {})) for pid in ids if pid in rows]
@@ -218,7 +239,12 @@ def collect(
     by_area = Counter(p.area for p in papers)
     by_kind = Counter(p.kind for p in papers)
     named = sorted((p for p in papers if p.name), key=lambda p: -(p.rating or 0))[:MAX_NAMED]
+    given = {k: ("yes" if v else "no") if isinstance(v, bool) else str(v) for k, v in filters.given().items()}
+    narrowed_by = [(k, v) for k, v in given.items() if k != "list_name"]
+    narrowed_by = [*([("query", query)] if query else []), *narrowed_by]
+    narrowed_by += [*([("topic", topic)] if topic is not None else []), *([("new", "")] if new else [])]
     return DigestData(
+        narrowed_by=narrowed_by,
         heading=heading,
         scope=scope,
         papers=papers,

@@ -8,7 +8,7 @@ import base64
 
 from paperatlas.report.digest_data import MAX_CODE, DigestData
 from paperatlas.report.links import safe_url
-from paperatlas.report.strings import group_label
+from paperatlas.report.strings import group_label, narrowing_line
 
 TEMPLATE = r"""<!DOCTYPE html>
 <html lang="{{ 'zh-CN' if lang == 'zh' else 'en' }}">
@@ -70,6 +70,7 @@ TEMPLATE = r"""<!DOCTYPE html>
 <main>
 <h1>{{ title }}</h1>
 <p class="meta">{{ words.generated.format(date=data.date) }} · {{ scope_word }} · {{ data.papers|length }} {{ words.papers }} · {{ data.groups|length }} {{ words.topics }}</p>
+{% if narrowing %}<p class="meta narrowing">{{ narrowing }}</p>{% endif %}
 {% if not data.papers %}
 <p>{{ words.no_papers }}</p>
 {% else %}
@@ -162,4 +163,5 @@ def render_html(data: DigestData, words: dict, lang: str = "en") -> str:
         map_uri=map_uri,
         max_area=max([c for _, c in data.by_area] or [1]),
         max_code=MAX_CODE,
+        narrowing=narrowing_line(data.narrowed_by, words),
     )

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from paperatlas.report.digest_data import MAX_CODE, DigestData, PaperLine
 from paperatlas.report.links import safe_url
-from paperatlas.report.strings import group_label
+from paperatlas.report.strings import group_label, narrowing_line
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|~#!{}<>])")
 _ENTITY_START = re.compile(r"&(?=#?\w+;)")  # "&amp;", "&#60;": would be read as an entity
@@ -52,6 +52,8 @@ def render_markdown(data: DigestData, words: dict, output: Path | None = None) -
         f"{len(data.papers)} {words['papers']} · {len(data.groups)} {words['topics']}*",
         "",
     ]
+    if data.narrowed_by:
+        lines += [f"*{md_text(narrowing_line(data.narrowed_by, words))}*", ""]
     if not data.papers:
         return "\n".join([*lines, words["no_papers"], ""])
     if words["gloss_note"]:

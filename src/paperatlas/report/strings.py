@@ -49,6 +49,20 @@ STRINGS = {
         "other_topics": "other topics",
         "not_on_map": "not on the map",
         "gloss_note": "",
+        "narrowed_by": "Papers chosen by",
+        "narrowing": {
+            "query": "search",
+            "area": "area",
+            "kind": "kind",
+            "decision": "decision",
+            "has_code": "has code",
+            "tag": "tag",
+            "state": "state",
+            "topic": "topic",
+            "new": "new since the list was last seen",
+            "yes": "yes",
+            "no": "no",
+        },
     },
     "zh": {
         "digest": "论文速览",
@@ -93,6 +107,20 @@ STRINGS = {
         "named_count": "命名贡献",
         "other_topics": "其他主题",
         "not_on_map": "不在地图上",
+        "narrowed_by": "论文筛选条件",
+        "narrowing": {
+            "query": "搜索",
+            "area": "领域",
+            "kind": "类型",
+            "decision": "结果",
+            "has_code": "附代码",
+            "tag": "标签",
+            "state": "状态",
+            "topic": "主题",
+            "new": "上次查看列表后新增",
+            "yes": "是",
+            "no": "否",
+        },
         "gloss_note": "机器释义：各篇论文的主题词、领域与数字由离线词典和多语模型自动译出，未经人工校对。",
     },
 }
@@ -108,6 +136,19 @@ SENTINELS = {
 
 def group_label(label: str, words: dict) -> str:
     return words[SENTINELS[label]] if label in SENTINELS else label
+
+
+def narrowing_line(narrowed_by: list[tuple[str, str]], words: dict) -> str:
+    """What narrowed a digest's papers as one line ("Papers chosen by: kind method · state
+    unread"); "" when nothing did. The values are the person's text: the writer escapes it."""
+    if not narrowed_by:
+        return ""
+    names = words["narrowing"]
+    parts = []
+    for key, value in narrowed_by:
+        shown = names.get(value, value) if key == "has_code" else value
+        parts.append(" ".join(p for p in (names.get(key, key), shown) if p))
+    return f"{words['narrowed_by']}: {' · '.join(parts)}"
 
 
 LANGUAGES = tuple(STRINGS)  # the languages a digest comes in

@@ -178,6 +178,15 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "{shown} of {papers} papers drawn: zoom in for more",
         "zh": "已绘制 {shown} / {papers} 篇论文：放大可见更多",
     },
+    # the map page with paper filters: its topic counts and links are of the papers that pass
+    "map_filtered": {
+        "en": "Topic counts and links: only the papers that pass",
+        "zh": "主题计数与链接：仅含符合筛选条件的论文",
+    },
+    "map_passing": {
+        "en": "{n} of the topic's {size} papers pass the filters",
+        "zh": "该主题 {size} 篇中 {n} 篇符合筛选条件",
+    },
     "map_filter": {"en": "Highlight titles containing…", "zh": "高亮标题包含…"},
     # a big map draws a sample: its filter looks at the drawn papers only, and says so
     "lod_filter": {"en": "Highlight drawn titles containing…", "zh": "高亮已绘制的标题包含…"},

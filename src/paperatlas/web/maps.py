@@ -145,3 +145,14 @@ def point_rows(stored: dict[str, Any], positions) -> list[list]:
         if card is not None:
             rows.append([xs[i], ys[i], broad[i], fine[i], outlier[i], *card, lbroad[i], lfine[i]])
     return rows
+
+
+def passing_counts(
+    atlas, stored: dict[str, Any], level: int, topic_ids: list[int], filters
+) -> dict[int, int]:
+    """topic id -> how many of the topic's papers pass `filters` (a topic list beside a
+    filtered page), counted by SQLite among each topic's rows."""
+    return {
+        topic_id: atlas.count_papers(filters=filters, map_rows=member_rows(stored, level, topic_id))
+        for topic_id in topic_ids
+    }

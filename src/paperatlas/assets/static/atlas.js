@@ -55,6 +55,8 @@
     this.card = root.querySelector(".atlas-card");
     this.paperUrl = root.getAttribute("data-paper-url") || "";
     this.topicUrl = root.getAttribute("data-topic-url") || "";
+    // with paper filters on the page: topic id -> its papers that pass (the legend's counts)
+    this.topicCounts = JSON.parse(root.getAttribute("data-topic-counts") || "null");
     this.points = data.points;
     this.lod = data.lod || null;  // {papers, overview, ...}: the rest comes by view
     this.overviewPoints = data.points;
@@ -734,8 +736,11 @@
       });
       li.appendChild(sw);
       li.appendChild(name);
-      var count = el("span", "count", tp.size);
+      var passing = self.topicCounts && self.colourAt === 2 ? self.topicCounts[tp.id] || 0 : null;
+      var count = el("span", "count", passing === null ? tp.size : passing);
       var notes = [];
+      if (passing !== null) notes.push(words(self.root, "passing-note",
+        "{n} of the topic's {size} papers pass the filters", {n: passing, size: tp.size}));
       if (tp.field_size) notes.push(tp.field_size + " papers of the field");
       if (tp.other) notes.push(words(self.root, "label-other", "{n} not matching the label", {n: tp.other}));
       // a short list's topic that is not the field's: say which field topic it sits in
@@ -745,7 +750,7 @@
       li.appendChild(count);
       if (self.topicUrl && self.colourAt === 2) {
         var a = el("a", "atlas-legend-open", "↗");
-        a.href = self.topicUrl.replace("{id}", encodeURIComponent(tp.id));
+        a.href = self.topicUrl.replace("{id}", encodeURIComponent(tp.id));  // the page's filters ride along
         a.title = tp.label;
         li.appendChild(a);
       }

@@ -1,5 +1,6 @@
 """`/topics/{id}`: one topic of the map, its representative papers first; the same paper
-filters as /papers (`page_filters`: "unread in this topic" is `?state=unread`)."""
+filters as /papers (`page_filters`: "unread in this topic" is `?state=unread`), carried on
+by its links to subtopics, whose counts are then of the papers that pass."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from fastapi.responses import HTMLResponse
 from paperatlas.filters import Filters
 from paperatlas.web.context import context
 from paperatlas.web.filtering import filter_query, page_filters
-from paperatlas.web.maps import member_ids, member_rows
+from paperatlas.web.maps import member_ids, member_rows, passing_counts
 from paperatlas.web.params import Level, topic_number
 from paperatlas.web.routes import Routes
 
@@ -53,6 +54,9 @@ async def topic_page(
             key=lambda t: -t["size"],
         )
         parent = None
+        if narrowed:  # each subtopic's count beside it: of its papers that pass
+            counts = passing_counts(web.atlas, stored, 1, [c["topic_id"] for c in children], filters)
+            children = [{**c, "size": counts[c["topic_id"]], "of": c["size"]} for c in children]
     else:
         children = []
         parent = stored["by_topic"].get((0, topic["parent_id"]))
