@@ -85,6 +85,19 @@ def test_map_renders_with_labels(server, browser):
     browser.save_screenshot(str(ARTIFACTS / "map.png"))
 
 
+def test_a_filtered_maps_legend_counts_the_papers_that_pass_and_links_with_the_filters(server, browser):
+    browser.get(server + "/map?kind=method")
+    _wait(browser, _map_ready)
+    passing, shown, links, sizes = browser.execute_script("""
+        const m = window.atlasMap, items = [...document.querySelectorAll('.atlas-legend-item')];
+        return [m.topicCounts, items.map(li => [li.dataset.topic, li.querySelector('.count').textContent]),
+                items.map(li => li.querySelector('.atlas-legend-open').getAttribute('href')),
+                m.broad.reduce((n, t) => n + t.size, 0)];""")
+    assert passing and shown and {topic: str(passing.get(topic, 0)) for topic, _ in shown} == dict(shown)
+    assert sum(passing.values()) < sizes  # not every paper is a method
+    assert all(link.startswith("/topics/") and link.endswith("?kind=method") for link in links)
+
+
 def test_hover_shows_a_card_and_click_opens_the_paper(server, browser):
     from selenium.webdriver.common.action_chains import ActionChains
 
