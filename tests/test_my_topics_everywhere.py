@@ -124,6 +124,9 @@ def test_the_map_pages_topic_links_carry_the_filters_and_its_counts_follow(clien
     )
     assert int(shown.group(2)) == counts[0]
     assert client.get("/map", params={"state": "sideways"}).status_code == 400
+    # the paper list's filters reach the map by its link
+    papers = client.get("/papers", params={"state": "unread", "kind": "method"}).text
+    assert re.search(r'id="on-map" href="/map\?kind=method&amp;state=unread"', papers)
 
 
 def test_the_map_page_escapes_a_hostile_tag_in_its_links_and_filter_line(client):

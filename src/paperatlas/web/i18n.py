@@ -183,6 +183,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Topic counts and links: only the papers that pass",
         "zh": "主题计数与链接：仅含符合筛选条件的论文",
     },
+    "topics_on_map": {"en": "Topics on the map", "zh": "地图上的主题"},  # /papers' link to /map, filters on
     "map_passing": {
         "en": "{n} of the topic's {size} papers pass the filters",
         "zh": "该主题 {size} 篇中 {n} 篇符合筛选条件",
