@@ -21,8 +21,8 @@ MINE = "mine"  # the word that asks for a person's own topics
 @dataclass(frozen=True)
 class ChosenTopics:
     """The topics `topic` named on one map: `scope` the map's ('*': all papers), `topics`
-    (level, topic id) pairs (level 0 broad, 1 fine), `paper_ids`
-    the papers in them (in no order; None unless asked for)."""
+    (level, topic id) pairs (level 0 broad, 1 fine), `paper_ids` the papers in them (in no
+    order; None unless asked for)."""
 
     topic: str
     scope: str
