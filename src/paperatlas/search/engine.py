@@ -49,9 +49,8 @@ def candidate_rankings(
 ) -> Rankings:
     """The keyword (BM25) and vector rankings of `query`, each `depth` deep, among
     `allowed` papers (all when None). Routes by the query's language. `config`
-    (search/config.py) says how: its fusion overrides also shape the first pass of the
-    feedback expansion, its glossary and learned switches the translation of a Chinese
-    query. The words of a request around the topic ("有哪些关于…的论文", "papers about …")
+    (search/config.py) says how: its fusion overrides decide whether the learned fusion and
+    MiniLM's list run, its glossary and learned switches the translation of a Chinese query. The words of a request around the topic ("有哪些关于…的论文", "papers about …")
     are left out first (`framing.topic_part`), and traditional Chinese characters written
     as simplified (`chinese_text.to_simplified`), unless the config turns them off."""
     fusion = config.fusion_overrides()
@@ -166,17 +165,7 @@ def candidate_rankings(
                 r.cosines[key] = learned_fusion.pool_cosines(
                     open_index(store, name), query_vectors[name], ids
                 )
-    semantic = r.semantic()
     english_model = model if language == "en" else (english[0] if vectors and english else None)
-    # (tried for translated Chinese queries too: no gain on the dev queries, so English only)
-    if kw_ranking and semantic and english_model and language == "en" and f.get("feedback_weight", 0.0) > 0:
-        kw = r.keyword_list(f)
-        first = fuse(
-            [(kw[0], 1.0, *kw[2:]), (semantic, 1.0), (named, f.get("name_weight", 0.0), 1.0)],
-            method=f["method"],
-            rrf_k=f["rrf_k"],
-        )  # equal weights for the first pass
-        r.expansion = feedback_ranking(store, english_model, first, depth, allowed)
     r.english_model = english_model
     return r
 
@@ -187,7 +176,7 @@ def answering_signals(r: Rankings) -> list[str]:
     found = ["keywords"] if r.keyword else []
     found += ["names"] if r.named else []
     models = [r.model] if r.vector and r.model else []
-    if r.english_model and (r.translated or r.feedback or r.expansion):
+    if r.english_model and (r.translated or r.feedback):
         models.append(r.english_model)
     if r.minilm:
         models.append(MINILM_MODEL)
