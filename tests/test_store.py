@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import itertools
+import sqlite3
 
 import numpy as np
 import pytest
 
 from paperatlas.store import PAPER_COLUMNS, Store
+from paperatlas.store.connection import has_index, has_table
 
 
 def _row(pid, abstract="An abstract.", title=None):
@@ -323,3 +325,17 @@ def test_facts_of_many_papers_in_one_call_are_stored_as_one_by_one(tmp_path):
         ("b", None, None, 0, None, "optimization"),
         ("c", None, None, 0, None, None),
     ]
+
+
+def test_tables_and_indexes_are_looked_up_in_the_schema_and_a_missing_one_is_not_remembered(tmp_path):
+    path = tmp_path / "atlas.db"
+    store = Store(path)
+    assert has_table(store.conn, "papers") and has_index(store.conn, "list_rating_order")
+    assert not has_table(store.conn, "list_rating_order") and not has_index(store.conn, "papers")
+    assert not store._has_table("added_later")
+    other = sqlite3.connect(path)  # another process's migration adds a table
+    other.execute("CREATE TABLE added_later (x)")
+    other.commit()
+    other.close()
+    assert store._has_table("added_later")
+    store.close()
