@@ -28,7 +28,7 @@ ALLOWED = {
 }
 
 # modules over MAX_MODULE_LINES, to be split when they are not being edited elsewhere
-LONG_MODULES = {"api.py", "sources/entries.py"}
+LONG_MODULES = {"sources/entries.py"}
 
 
 def module_lines(path: Path) -> int:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from paperatlas.api import web_reads
 from paperatlas.web.maps import member_rows
 
 MINE = "mine"  # the `topic` value of /papers that asks for them
@@ -22,7 +23,7 @@ def my_topics(atlas, stored: dict[str, Any], list_name: str | None) -> set[tuple
         topic_id = by_label.get((follow.level, follow.value), follow.topic_id)
         if topic_id is not None and (follow.level, topic_id) in stored["by_topic"]:
             chosen.add((follow.level, int(topic_id)))
-    places = stored["reader"].places(sorted(atlas.liked_ids()))
+    places = stored["reader"].places(sorted(web_reads.liked_ids(atlas)))
     chosen |= {(0, broad) for broad, _, _ in places.values() if (0, broad) in stored["by_topic"]}
     return chosen
 
