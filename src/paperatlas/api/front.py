@@ -1,8 +1,8 @@
 """`Atlas`: the library face of paperatlas, and the only way in for the CLI and the web app.
 
-Each method hands its work to the module of the package named for its role (steps,
-answers, readouts, personal, feeds, copies), which imports the pipeline stage that owns it
-only when it runs, so that `import paperatlas` stays fast. Every answer is a typed record
+A method that is more than one store read hands its work to the module of the package
+named for its role (steps, answers, readouts, personal, feeds, copies), which imports the
+pipeline stage that owns it only when it runs, so that `import paperatlas` stays fast. Every answer is a typed record
 from `paperatlas.results`.
 
     with Atlas(".paperatlas/atlas.db") as atlas:

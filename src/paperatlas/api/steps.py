@@ -172,7 +172,16 @@ def quick_start(
 ) -> QuickStart:
     from paperatlas.embed import DEFAULT_MODEL
 
-    added = add(store, paths, list_name, progress, False, False, None, skip_unchanged=True)
+    added = add(
+        store,
+        paths,
+        list_name,
+        progress,
+        enrich_after=False,
+        dry_run=False,
+        records=None,
+        skip_unchanged=True,
+    )
     pending = store.facts_pending()
     enriched = enrich(store, progress=progress) if facts_now is None or pending <= facts_now else None
     embedded = embed(store, model=DEFAULT_MODEL, progress=progress, vocabulary=False)
