@@ -9,11 +9,11 @@ runs them): wall time, peak memory (largest single process's resident set, from
 `wait4`'s rusage: a stage's worker processes count each on its own), papers/s, and
 the store's size after each stage. Search is end to end (`Atlas.search`, hybrid, k=10)
 over the 20 queries below twice and the English queries of the 15,602-paper benchmark
-(benchmarks/queries), after a server's preload (`Atlas.preload`, timed apart: it writes
+(benchmarks/queries), after a server's preload (`api.web_reads.preload`, timed apart: it writes
 the postings file beside the store when missing) and one warm-up: p50/p95/max;
 search-cli runs `paperatlas search` in a new process for each of the first 10 queries
 (wall and peak memory of each, as a terminal user meets it); similar times `Atlas.similar`
-(the CLI's) and `Atlas.similar_papers` (the web page's panel) over 40 papers. The index stage builds the usearch graph whatever N (ANN threshold 0) to time the ANN build.
+(the CLI's) and `api.web_reads.similar_papers` (the web page's panel) over 40 papers. The index stage builds the usearch graph whatever N (ANN threshold 0) to time the ANN build.
 
 N papers come from `make_corpus.py` (SYNTHETIC, recombined real sentences; see
 docs/bench/scale.md); the 15,602 are the real file. Run `uptime` beside it (shared
@@ -77,6 +77,7 @@ def run_popen_wait4(cmd: list[str], env: dict | None = None) -> dict:
 LIBRARY_STAGE = r"""
 import json, resource, statistics, sys, time
 from paperatlas import Atlas
+from paperatlas.api import web_reads
 stage, db, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
 queries = json.loads(sys.argv[4])
 atlas = Atlas(db)
@@ -97,7 +98,7 @@ if stage == "index":
     out = {"build_s": time.perf_counter() - t, "kind": type(index).__name__, "vectors": len(index)}
 elif stage == "search":
     t = time.perf_counter()
-    atlas.preload()  # what a server does in the background before it is warm
+    web_reads.preload(atlas)  # what a server does in the background before it is warm
     preload_s = time.perf_counter() - t
     rss_preload = rss_mb()
     atlas.search("warm up the indexes", k=10)
@@ -116,7 +117,7 @@ elif stage == "similar":
     for pid in picks:
         t = time.perf_counter(); atlas.similar(pid, k=10); cli.append(time.perf_counter() - t)
         paper = atlas.store.get_paper(pid)
-        t = time.perf_counter(); atlas.similar_papers(paper, k=10); web.append(time.perf_counter() - t)
+        t = time.perf_counter(); web_reads.similar_papers(atlas, paper, k=10); web.append(time.perf_counter() - t)
     out = {**spread(cli), "papers": len(cli), "web_panel": spread(web)}
 out["rss_in_mb"] = rss_mb()
 print(json.dumps(out))

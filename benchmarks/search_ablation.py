@@ -5,7 +5,6 @@
 The 72 need queries of benchmarks/queries (search_eval.py part 2, same corpus, judgments
 and store), hybrid nDCG@10 per query type for the library's fusion and for variants that
 each put one thing back as it was before issue 18:
-- feedback: the pseudo-relevance feedback list (weight 1, as before; now weight 0);
 - bm25 scale: BM25 min-max scaled per list at weight 0.5 (before) instead of the
   query's ceiling at weight 2;
 - weights: keyword / vector weights as before, on the new (ceiling) scale;
@@ -36,8 +35,6 @@ def variants() -> dict[str, tuple[str, dict]]:
     english = {k: S.FUSION[k] for k in S.FUSION_FOREIGN}
     return {
         "current": ("new", {}),
-        "+feedback 1": ("new", {"feedback_weight": 1.0}),
-        "+feedback 0.5": ("new", {"feedback_weight": 0.5}),
         "bm25 minmax 0.5": ("new", {"keyword_scale": "minmax", "keyword_weight": 0.5}),
         "bm25 minmax 0.5, vec 1": (
             "new",
@@ -47,9 +44,6 @@ def variants() -> dict[str, tuple[str, dict]]:
         "ceiling kw 1, vec 1": ("new", {"keyword_weight": 1.0, "vector_weight": 1.0}),
         "ceiling kw 0.5, vec 1": ("new", {"keyword_weight": 0.5, "vector_weight": 1.0}),
         "vec 1": ("new", {"vector_weight": 1.0}),
-        "vec 1, feedback 1": ("new", {"vector_weight": 1.0, "feedback_weight": 1.0}),
-        "vec 1, feedback 0.5": ("new", {"vector_weight": 1.0, "feedback_weight": 0.5}),
-        "kw 1.5, feedback 1": ("new", {"keyword_weight": 1.5, "feedback_weight": 1.0}),
         "no names": ("new", {"name_weight": 0.0}),
         "zh glossary not overriding": ("nooverride", {}),
         "zh glossary only": ("glossary", {}),
@@ -81,9 +75,7 @@ def main() -> None:
     sets: dict[str, dict] = {"new": {}, "glossary": {}, "before": {}, "nooverride": {}}
     for q in queries:
         text = q["query"]
-        sets["new"][q["qid"]] = S.candidate_rankings(
-            store, text, allowed=allowed, config=S.SearchConfig(fusion={"feedback_weight": 1.0})
-        )
+        sets["new"][q["qid"]] = S.candidate_rankings(store, text, allowed=allowed, config=S.SearchConfig())
         sets["before"][q["qid"]] = S.candidate_rankings(
             store, text, allowed=allowed, config=S.SearchConfig(glossary=True, learned=False, fusion=BEFORE)
         )
@@ -92,7 +84,7 @@ def main() -> None:
                 store,
                 text,
                 allowed=allowed,
-                config=S.SearchConfig(glossary=True, learned=False, fusion={"feedback_weight": 1.0}),
+                config=S.SearchConfig(glossary=True, learned=False),
             )
             if q.get("lang") == "zh"
             else sets["new"][q["qid"]]
@@ -102,7 +94,7 @@ def main() -> None:
                 store,
                 text,
                 allowed=allowed,
-                config=S.SearchConfig(fusion={"feedback_weight": 1.0}, glossary_overrides=False),
+                config=S.SearchConfig(glossary_overrides=False),
             )
             if q.get("lang") == "zh"
             else sets["new"][q["qid"]]

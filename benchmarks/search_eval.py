@@ -195,15 +195,13 @@ def tune(rankings, queries, judged) -> dict:
     """The fusion setting with the best mean hybrid nDCG@10 on the dev split."""
     dev = [q for q in queries if split_of(q) == "dev"]
     grid = [
-        {"method": "rrf", "rrf_k": k, "keyword_weight": w, "vector_weight": 1.0, "feedback_weight": f}
+        {"method": "rrf", "rrf_k": k, "keyword_weight": w, "vector_weight": 1.0}
         for k in (10, 30, 60)
         for w in (0.5, 1.0, 2.0)
-        for f in (0.0, 0.5, 1.0)
     ]
     grid += [
-        {"method": "score", "rrf_k": 60, "keyword_weight": w, "vector_weight": 1.0, "feedback_weight": f}
+        {"method": "score", "rrf_k": 60, "keyword_weight": w, "vector_weight": 1.0}
         for w in (0.5, 0.75, 1.0, 1.5)
-        for f in (0.0, 0.5, 1.0)
     ]
     best, best_score = None, -1.0
     for fusion in grid:

@@ -67,13 +67,11 @@ BEFORE = {
     "keyword_scale": "minmax",
     "keyword_weight": 0.5,
     "vector_weight": 1.0,
-    "feedback_weight": 1.0,
     "name_weight": 0.0,
     "minilm_weight": 0.0,
     "multilingual_weight": 0.125,
 }
 KNOWN = REPO / "benchmarks" / "queries" / "known"
-WITH_FEEDBACK = {"feedback_weight": 1.0}
 QID_PREFIX = {"title": "t", "tldr": "tl"}
 
 
@@ -151,11 +149,8 @@ def rankings(store, queries: list[dict], log=print) -> dict[str, dict]:
     t = time.perf_counter()
     for n, q in enumerate(queries, start=1):
         text, zh = q["query"], q.get("lang") == "zh"
-        # feedback on: its list is computed, so tuning can weigh it (0 drops it again)
         item = {
-            "new": S.candidate_rankings(
-                store, text, config=S.SearchConfig(glossary=True, fusion=WITH_FEEDBACK)
-            ),
+            "new": S.candidate_rankings(store, text, config=S.SearchConfig(glossary=True)),
             "before": S.candidate_rankings(
                 store, text, config=S.SearchConfig(glossary=True, learned=False, fusion=BEFORE)
             ),
@@ -164,9 +159,7 @@ def rankings(store, queries: list[dict], log=print) -> dict[str, dict]:
         # adapts a MiniLM query first, search/query_adapter.py)
         item["minilm_typed"] = plain_minilm(store, text)
         if zh:
-            item["new_noglossary"] = S.candidate_rankings(
-                store, text, config=S.SearchConfig(glossary=False, fusion=WITH_FEEDBACK)
-            )
+            item["new_noglossary"] = S.candidate_rankings(store, text, config=S.SearchConfig(glossary=False))
             item["typed"] = S.candidate_rankings(
                 store, text, config=S.SearchConfig(glossary=False, learned=False, fusion=BEFORE)
             )
@@ -246,15 +239,12 @@ def tune(queries, ranked, log=print) -> tuple[dict, dict]:
     english = [q for q in queries if q["split"] == "tune" and q.get("lang", "en") == "en"]
     chinese = [q for q in queries if q["split"] == "tune" and q.get("lang") == "zh"]
     best, best_score = dict(S.FUSION), -1.0
-    for kw, vec, mini, fb in itertools.product(
-        (0.25, 0.5, 1.0, 1.5, 2.0), (0.5, 1.0), (0.0, 0.5, 1.0, 1.5, 2.0), (0.0, 0.5, 1.0)
-    ):
+    for kw, vec, mini in itertools.product((0.25, 0.5, 1.0, 1.5, 2.0), (0.5, 1.0), (0.0, 0.5, 1.0, 1.5, 2.0)):
         fusion = {
             **S.FUSION,
             "keyword_weight": kw,
             "vector_weight": vec,
             "minilm_weight": mini,
-            "feedback_weight": fb,
         }
         s = mean_mrr(english, ranked, fusion)
         if s > best_score:
@@ -262,7 +252,7 @@ def tune(queries, ranked, log=print) -> tuple[dict, dict]:
     log(
         f"tuning half, English types: best mean MRR@10 {best_score:.3f} with keyword "
         f"{best['keyword_weight']}, vectors {best['vector_weight']}, minilm "
-        f"{best['minilm_weight']}, feedback {best['feedback_weight']}"
+        f"{best['minilm_weight']}"
     )
     foreign, foreign_score = {}, -1.0
     for kw, vec, mini, multi in itertools.product(

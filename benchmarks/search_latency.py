@@ -68,7 +68,6 @@ BEFORE = {
     "keyword_scale": "minmax",
     "keyword_weight": 0.5,
     "vector_weight": 1.0,
-    "feedback_weight": 1.0,
     "name_weight": 0.0,
     "minilm_weight": 0.0,
     "multilingual_weight": 0.125,

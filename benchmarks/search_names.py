@@ -30,7 +30,6 @@ BASELINE = {
     "keyword_scale": "minmax",
     "keyword_weight": 0.5,
     "vector_weight": 1.0,
-    "feedback_weight": 1.0,
     "method": "score",
     "name_weight": 0.0,
 }

@@ -31,6 +31,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from atlas_fixture import web_atlas_db, web_client  # noqa: F401 - the db and client fixtures
+from paperatlas.api import web_reads
 from paperatlas.web.app import create_app
 
 PAPERATLAS = str(Path(sys.executable).with_name("paperatlas"))
@@ -385,7 +386,7 @@ def test_postings_file_space_is_reserved_before_any_mapped_write(db, tmp_path, m
     atlas = Atlas(copy)
     before = [h.id for h in atlas.search("robot arm grasping", k=10).hits]
     with caplog.at_level("WARNING", logger="paperatlas.search"):
-        atlas.preload()
+        web_reads.preload(atlas)
     assert mapped_writes == []  # the reservation failed: nothing was written through a map
     assert not postings_file.file_path(copy).exists()
     assert list(tmp_path.glob("*.tmp")) == []

@@ -172,9 +172,9 @@ def test_the_same_id_twice_in_one_file_is_one_paper_whichever_the_batch(tmp_path
     """A file that names a1 twice, with two unrelated texts, names one paper (the second
     record fills what the first lacks, nothing is overwritten: as any merge): the same
     store whether the second a1 comes in the first one's batch of records or a later one."""
-    import paperatlas.ingest as ingest
+    import paperatlas.ingest.importer as importer
 
-    monkeypatch.setattr(ingest, "BATCH", batch)
+    monkeypatch.setattr(importer, "BATCH", batch)
     store = Store(tmp_path / "atlas.db")
     [f] = add_files(store, [SAME_ID / "repeated.jsonl"]).files
     assert (f.error, f.added, f.merged, f.unchanged) == (None, 3, 1, 1)
@@ -193,9 +193,9 @@ def test_the_same_id_twice_in_one_file_is_one_paper_whichever_the_batch(tmp_path
 def test_a_folder_keeps_its_files_ids_apart_whichever_the_batch(tmp_path, monkeypatch, batch):
     """Two files of a folder both keyed `smith2020` for unrelated papers are two papers, as
     when the files are added one by one, in one batch of records or two."""
-    import paperatlas.ingest as ingest
+    import paperatlas.ingest.importer as importer
 
-    monkeypatch.setattr(ingest, "BATCH", batch)
+    monkeypatch.setattr(importer, "BATCH", batch)
     store = Store(tmp_path / "atlas.db")
     [f] = add_files(store, [SAME_ID / "folder"]).files
     assert (f.error, f.added) == (None, 3)
@@ -304,7 +304,7 @@ def test_a_bad_file_stores_nothing_and_others_still_go_in(store):
 def test_exception_mid_file_rolls_back_everything(store, monkeypatch):
     add_files(store, [SAMPLE])
     before = dump(store)
-    import paperatlas.ingest as ingest
+    import paperatlas.ingest.importer as importer
 
     def interrupted(path, report=None):
         for i, paper in enumerate(sources.read(path, report)):
@@ -312,8 +312,8 @@ def test_exception_mid_file_rolls_back_everything(store, monkeypatch):
                 raise KeyboardInterrupt
             yield paper
 
-    monkeypatch.setattr(ingest, "read", interrupted)
-    monkeypatch.setattr(ingest, "BATCH", 2)  # two batches are written before the interrupt
+    monkeypatch.setattr(importer, "read", interrupted)
+    monkeypatch.setattr(importer, "BATCH", 2)  # two batches are written before the interrupt
     with pytest.raises(KeyboardInterrupt):
         add_files(store, [FIX / "iclr_mini.jsonl"])
     assert dump(store) == before
@@ -454,15 +454,16 @@ def test_kill_mid_import_leaves_store_consistent(tmp_path):
     script = f"""
 import time, pathlib
 import paperatlas.ingest as ingest
+import paperatlas.ingest.importer as importer
 from paperatlas.store import Store
-real = ingest.read
+real = importer.read
 def slow(path, report=None):
     for i, p in enumerate(real(path, report)):
         if i == 2500:
             pathlib.Path({str(marker)!r}).write_text("x")
             time.sleep(60)
         yield p
-ingest.read = slow
+importer.read = slow
 ingest.add_files(Store({str(db)!r}), [{str(FIX / "iclr_mini.jsonl")!r}])
 ingest.add_files(Store({str(db)!r}), [{str(big)!r}])
 """

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-import paperatlas.ingest as ingest
-from paperatlas.ingest import add_files, prepare
+import paperatlas.ingest.add as adding
+import paperatlas.ingest.importer as importer
+from paperatlas.ingest import FileReport, add_files, prepare
 from paperatlas.ingest.prepare import Prepared
 from paperatlas.paper import Paper
 from paperatlas.store import Store
@@ -50,7 +51,7 @@ def _rows(store: Store) -> dict[str, list[tuple[object, ...]]]:
     return out
 
 
-def _report(f: ingest.FileReport) -> dict:
+def _report(f: FileReport) -> dict:
     d = asdict(f)
     d.pop("path")
     return d
@@ -107,7 +108,7 @@ FAST_CASE = "re-keyed twins"
 def test_a_child_process_stores_what_reading_in_process_stores(tmp_path, monkeypatch, case):
     """Records in batches of 2: twins and repeated ids in one batch and across batches."""
     files = _near_dups(tmp_path) if case == "near duplicates" else CASES[case]
-    monkeypatch.setattr(ingest, "BATCH", 2)
+    monkeypatch.setattr(importer, "BATCH", 2)
     results = {}
     for worker in ("0", "1"):
         monkeypatch.setenv("PAPERATLAS_ADD_WORKER", worker)
@@ -147,7 +148,7 @@ def test_a_gzip_list_is_sized_by_its_text_not_its_bytes_on_disk(tmp_path, monkey
 
 @pytest.mark.slow  # starts a child process and kills or waits for it
 def test_a_bad_line_read_by_the_child_is_the_same_error_and_rolls_back(tmp_path, monkeypatch):
-    monkeypatch.setattr(ingest, "BATCH", 1)  # the good rows before it are written first
+    monkeypatch.setattr(importer, "BATCH", 1)  # the good rows before it are written first
     errors = {}
     for worker in ("0", "1"):
         monkeypatch.setenv("PAPERATLAS_ADD_WORKER", worker)
@@ -180,8 +181,8 @@ def test_ctrl_c_mid_file_rolls_back_and_stops_the_child(store, monkeypatch):
     procs = _spawned(monkeypatch)
     add_files(store, [SRC / "arxiv.jsonl"])
     before = _rows(store)
-    monkeypatch.setattr(ingest, "BATCH", 1)
-    real = ingest._Import._batch
+    monkeypatch.setattr(importer, "BATCH", 1)
+    real = importer.FileImport._batch
     seen = []
 
     def interrupted(self, batch, prepared=None):
@@ -190,7 +191,7 @@ def test_ctrl_c_mid_file_rolls_back_and_stops_the_child(store, monkeypatch):
             raise KeyboardInterrupt
         return real(self, batch, prepared)
 
-    monkeypatch.setattr(ingest._Import, "_batch", interrupted)
+    monkeypatch.setattr(importer.FileImport, "_batch", interrupted)
     with pytest.raises(KeyboardInterrupt):
         add_files(store, [SRC / "iclr_mini.jsonl"])
     assert all(isinstance(p, list) and isinstance(p[0], Prepared) for p in seen)  # read by the child
@@ -234,21 +235,21 @@ def test_the_add_writes_with_a_big_page_cache_and_gives_it_back(store, monkeypat
 
     before = cache_size()
     during = []
-    real = ingest._Import.run
+    real = importer.FileImport.run
 
     def run(self):
         during.append(cache_size())
         return real(self)
 
-    monkeypatch.setattr(ingest._Import, "run", run)
+    monkeypatch.setattr(importer.FileImport, "run", run)
     add_files(store, [SRC / "arxiv.jsonl", SRC / "iclr_mini.jsonl"])
-    assert during == [-ingest.ADD_CACHE_KIB] * 2 and before != -ingest.ADD_CACHE_KIB
+    assert during == [-adding.ADD_CACHE_KIB] * 2 and before != -adding.ADD_CACHE_KIB
     assert cache_size() == before
 
     def interrupted(self, batch, prepared=None):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(ingest._Import, "_batch", interrupted)
+    monkeypatch.setattr(importer.FileImport, "_batch", interrupted)
     with pytest.raises(KeyboardInterrupt):  # given back when the add is interrupted too
         add_files(store, [SRC / "arxiv.jsonl"])
     assert cache_size() == before

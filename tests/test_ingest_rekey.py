@@ -22,9 +22,9 @@ def test_several_title_only_papers_rekeyed_in_one_file(tmp_path, monkeypatch, ba
     found by its text), then finds the re-keyed full paper again by its title alone (the
     map of stored titles built for the file's first title-only record must name the new
     id), then repeats a source id. The same store whichever the batch of records."""
-    import paperatlas.ingest as ingest
+    import paperatlas.ingest.importer as importer
 
-    monkeypatch.setattr(ingest, "BATCH", batch)
+    monkeypatch.setattr(importer, "BATCH", batch)
     store = Store(tmp_path / "atlas.db")
     add_files(store, [FIX / "stored.jsonl"])
     [token] = [pid for pid in store.all_ids() if store.get_paper(pid)["title"].startswith("Token merging")]

@@ -10,6 +10,7 @@ import pytest
 
 from conftest import dump
 from paperatlas import Atlas
+from paperatlas.api import web_reads
 from paperatlas.errors import PaperatlasError
 from paperatlas.ingest import add_files
 from paperatlas.store import MIGRATIONS, Store
@@ -144,7 +145,10 @@ def test_personal_data_goes_out_and_back_in_merged(cli, tmp_path):
     assert code == 0 and "imported" in err and "2 marks, 1 state, 1 note, 1 tag" in err
     with Atlas(other) as atlas:
         assert atlas.kept([PAPER])[PAPER].note == "written here\n\n---\n\nkeep <b>this</b>"
-        assert atlas.liked_ids() == {PAPER} and [c.name for c in atlas.collections()] == ["graphs", "likes"]
+        assert web_reads.liked_ids(atlas) == {PAPER} and [c.name for c in atlas.collections()] == [
+            "graphs",
+            "likes",
+        ]
         assert atlas.ids_in_state("skipped") == [atlas.resolve_id("Dif_2")]
     # importing the same file again changes nothing
     store = Store(other)

@@ -16,6 +16,8 @@ import re
 import tomllib
 from pathlib import Path
 
+from source_ast import parse
+
 SRC = Path(__file__).resolve().parent.parent / "src"
 ROOT = "paperatlas"
 
@@ -77,22 +79,6 @@ def _resolve_from(node: ast.ImportFrom, module: str, is_package: bool) -> str:
     base = module.split(".") if is_package else module.split(".")[:-1]
     base = base[: len(base) - (node.level - 1)]
     return ".".join(base + ([node.module] if node.module else []))
-
-
-@functools.cache  # the checks below read the same modules: each is parsed once a run
-def parse(path: Path) -> ast.Module:
-    """ast.parse, again if CPython 3.11's AST builder trips on another thread's parse: its depth
-    counter is one per interpreter, and a server thread an earlier test left (formatting a
-    traceback parses the failing line) can run between ("AST constructor recursion depth
-    mismatch", seen in CI). The text is the same, so a second parse is the answer."""
-    text = path.read_text(encoding="utf-8")
-    for attempt in range(3):
-        try:
-            return ast.parse(text, filename=str(path))
-        except SystemError:
-            if attempt == 2:
-                raise
-    raise AssertionError("unreachable")
 
 
 def imports_of(module: str, path: Path, modules: set[str]) -> dict[str, int]:

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from paperatlas import Atlas
+from paperatlas.api import web_reads
 from paperatlas.errors import PaperatlasError
 from paperatlas.llm.endpoint import endpoint_from_env
 from paperatlas.llm.tasks import TASKS, check
@@ -152,8 +153,10 @@ def test_summaries_are_cached_checked_and_shown(tmp_path, monkeypatch):
             TASKS["summarize"].__class__(**{**TASKS["summarize"].__dict__, "version": "v2"}),
         )
         assert atlas.llm_estimate("summarize").papers == 40
-    assert atlas.llm_answers("p0001")["summarize"]["output"] == "这篇论文研究合成任务上的图表示学习。"
-    assert "summarize" not in atlas.llm_answers("p0010")  # rejected: the offline card stays
+    assert (
+        web_reads.llm_answers(atlas, "p0001")["summarize"]["output"] == "这篇论文研究合成任务上的图表示学习。"
+    )
+    assert "summarize" not in web_reads.llm_answers(atlas, "p0010")  # rejected: the offline card stays
 
 
 @pytest.mark.slow

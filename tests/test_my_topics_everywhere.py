@@ -11,6 +11,7 @@ import re
 
 from atlas_fixture import web_atlas_db, web_client  # noqa: F401  (module fixtures)
 from paperatlas import Atlas, Filters
+from paperatlas.api import web_reads
 
 HOSTILE_TAG = "<script>alert(1)</script>"
 
@@ -52,7 +53,7 @@ def test_ls_topic_mine_lists_the_unread_papers_of_followed_and_liked_topics(cli,
 
 def test_ls_topic_takes_a_topic_label_and_names_the_topics_for_an_unknown_one(cli, db):
     with Atlas(db) as atlas:
-        label = atlas.map_reader("*").header["topics"][0]
+        label = web_reads.map_reader(atlas, "*").header["topics"][0]
     assert label["level"] == 0
     code, out, err = cli("ls", "--topic", label["label"].upper(), "--limit", "500", "--db", db, use_db=False)
     assert code == 0, err
@@ -109,7 +110,7 @@ def test_the_map_pages_topic_links_carry_the_filters_and_its_counts_follow(clien
     plain = client.get("/map").text
     assert 'data-topic-url="/topics/{id}"' in plain and _map_counts(plain) is None
     with Atlas(db) as atlas:
-        broad = [t for t in atlas.map_reader("*").header["topics"] if t["level"] == 0]
+        broad = [t for t in web_reads.map_reader(atlas, "*").header["topics"] if t["level"] == 0]
         atlas.set_state(sorted(_topic_ids(db, 0, 0))[:2], "skipped")
         unread = {r["id"] for r in atlas.papers(Filters(state="unread"))}
     page = client.get("/map", params={"state": "unread"}).text

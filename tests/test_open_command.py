@@ -78,9 +78,9 @@ def _jsonl(path: Path, titles: list[str]) -> Path:
 
 def _no_reading(monkeypatch):
     """From here on, reading a file into the store fails the test."""
-    from paperatlas import ingest
+    from paperatlas.ingest import importer
 
-    monkeypatch.setattr(ingest._Import, "run", lambda self: pytest.fail(f"read {self.path} again"))
+    monkeypatch.setattr(importer.FileImport, "run", lambda self: pytest.fail(f"read {self.path} again"))
 
 
 def test_a_rerun_does_not_read_an_unchanged_file_again(tmp_path, monkeypatch):

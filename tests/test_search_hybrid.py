@@ -316,3 +316,12 @@ def test_cross_lingual_feedback_uses_the_english_model(tmp_path):
     en = S.search(both, "speculative decoding")
     assert en.model == "lsa" and en.hits[0].id == "specdec01"
     assert not S.candidate_rankings(both, "speculative decoding").feedback
+
+
+@pytest.mark.parametrize("setting", ["feedback_weight", "keyword_wieght"])
+def test_a_fusion_setting_search_does_not_have_is_refused(store, setting):
+    """A removed or misspelt setting would rank exactly as the default does: refused, so a
+    benchmark's variant cannot silently measure the default."""
+    with pytest.raises(ValueError, match=setting):
+        S.search(store, "speculative decoding", config=S.SearchConfig(fusion={setting: 1.0}))
+    assert S.search(store, "speculative decoding", config=S.SearchConfig(fusion={"keyword_weight": 1.0})).hits

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import itertools
+import sqlite3
 
 import numpy as np
 import pytest
 
 from paperatlas.store import PAPER_COLUMNS, Store
+from paperatlas.store.connection import has_index, has_table
+from source_ast import parse
 
 
 def _row(pid, abstract="An abstract.", title=None):
@@ -248,7 +251,7 @@ def test_sql_is_only_run_inside_the_store_package():
     for path in sorted(package.rglob("*.py")):
         if "store" in path.relative_to(package).parts[:1]:
             continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(parse(path)):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
                 name = node.func.attr
                 owner = node.func.value
@@ -323,3 +326,17 @@ def test_facts_of_many_papers_in_one_call_are_stored_as_one_by_one(tmp_path):
         ("b", None, None, 0, None, "optimization"),
         ("c", None, None, 0, None, None),
     ]
+
+
+def test_tables_and_indexes_are_looked_up_in_the_schema_and_a_missing_one_is_not_remembered(tmp_path):
+    path = tmp_path / "atlas.db"
+    store = Store(path)
+    assert has_table(store.conn, "papers") and has_index(store.conn, "list_rating_order")
+    assert not has_table(store.conn, "list_rating_order") and not has_index(store.conn, "papers")
+    assert not store._has_table("added_later")
+    other = sqlite3.connect(path)  # another process's migration adds a table
+    other.execute("CREATE TABLE added_later (x)")
+    other.commit()
+    other.close()
+    assert store._has_table("added_later")
+    store.close()

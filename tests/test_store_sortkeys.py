@@ -10,6 +10,7 @@ import pytest
 
 from paperatlas.filters import Filters
 from paperatlas.store import MIGRATIONS, Store, sortkeys
+from paperatlas.store.connection import has_table
 from paperatlas.store.papers import PAPER_SORTS
 
 TITLES = ["Zeta", "école normale", "École Libre", "alpha", "Édouard", "beta", "", "Beta", "édith", None]
@@ -167,7 +168,7 @@ def test_a_store_of_schema_8_gains_the_keys_in_batches(tmp_path, monkeypatch):
         store.update_paper("p2", {"title": "Changed at schema 8"})  # no trigger: nothing to blank
     store.close()
     reader = Store(path, read_only=True)
-    assert not sortkeys.has_sort_table(reader.conn)
+    assert not has_table(reader.conn, "paper_sort")
     assert [r["id"] for r in reader.iter_papers(sort="title")] == _by_expression(reader, "title", None)
     reader.close()
 

@@ -11,8 +11,10 @@ from fastapi.testclient import TestClient
 
 from atlas_fixture import SAMPLE, web_atlas_db, web_client  # noqa: F401 - the db and client fixtures
 from paperatlas import Atlas
+from paperatlas.api import web_reads
 from paperatlas.report.mapplot import json_for_script
 from paperatlas.web.app import create_app
+from source_ast import parse
 
 HOSTILE_RAW = [
     "<script>alert('xss-title')</script>",
@@ -139,9 +141,9 @@ def test_paper_page_says_nothing_once_embed_has_run(db, tmp_path):
     copy = tmp_path / "atlas.db"
     shutil.copy(db, copy)
     with Atlas(copy) as atlas:
-        assert atlas.similar_models_missing() == ["minilm-int8"]
+        assert web_reads.similar_models_missing(atlas) == ["minilm-int8"]
         atlas.embed(model="minilm-int8")
-        assert atlas.similar_models_missing() == []
+        assert web_reads.similar_models_missing(atlas) == []
     with TestClient(create_app(copy), base_url="http://127.0.0.1") as fresh:
         html = fresh.get("/papers/protein-03").text
     assert 'id="similar-embed-note"' not in html
@@ -314,7 +316,7 @@ def test_web_reads_the_library_only_through_its_front():
     allowed += ("paperatlas.paper", "paperatlas.identifiers", "paperatlas.workers", "paperatlas.assets")
     found = {}
     for path in Path(paperatlas.web.__file__).parent.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(parse(path)):
             names = []
             if isinstance(node, ast.Import):
                 names = [a.name for a in node.names]

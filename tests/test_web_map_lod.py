@@ -9,6 +9,7 @@ import pytest
 
 from atlas_fixture import web_atlas_db, web_client  # noqa: F401 - the db and client fixtures
 from paperatlas import Atlas
+from paperatlas.api import web_reads
 from paperatlas.atlas.sample import priority_order
 from paperatlas.web import api_routes, map_points
 from paperatlas.web.map_points import PointIndex
@@ -110,14 +111,14 @@ def big(monkeypatch):
 def test_a_small_map_goes_whole_as_before(client, db):
     atlas = Atlas(db)
     data = client.get("/api/map").json()
-    assert data == atlas.map_reader("*").full_view()
+    assert data == web_reads.map_reader(atlas, "*").full_view()
     assert "lod" not in data and len(data["points"]) == atlas.stats()["papers"]
 
 
 def test_a_big_map_comes_as_an_overview_and_views(client, db, big):
     atlas = Atlas(db)
     n = atlas.stats()["papers"]
-    whole = {p[5]: p for p in atlas.map_reader("*").full_view()["points"]}
+    whole = {p[5]: p for p in web_reads.map_reader(atlas, "*").full_view()["points"]}
     data = client.get("/api/map", params={"big": 1}).json()  # a new URL: not the page cache's
     assert data["lod"]["papers"] == n and data["lod"]["overview"] == 10
     assert len(data["points"]) == 10 and data["topics"]["broad"]
@@ -205,7 +206,7 @@ def test_the_map_page_names_where_views_come_from(client):
 def test_topic_page_reads_only_what_it_shows(client, db, monkeypatch):
     from paperatlas.web.pages import topics
 
-    stored = Atlas(db).stored_map("*")
+    stored = Atlas(db).store.get_map("*")
     top = max((t for t in stored["topics"] if t["level"] == 0), key=lambda t: t["size"])
     monkeypatch.setattr(topics, "SHOWN", 3)
     asked = []

@@ -10,6 +10,7 @@ import pytest
 
 from atlas_fixture import web_atlas_db, web_client  # noqa: F401 - the db and client fixtures
 from paperatlas import Atlas
+from paperatlas.api import web_reads
 from paperatlas.atlas.view import title_match_expression
 from paperatlas.web import api_routes, map_points
 
@@ -27,7 +28,7 @@ def _words_in(title: str) -> set[str]:
 
 def _whole(db) -> dict[str, list]:
     atlas = Atlas(db)
-    return {p[5]: p for p in atlas.map_reader("*").full_view()["points"]}
+    return {p[5]: p for p in web_reads.map_reader(atlas, "*").full_view()["points"]}
 
 
 def test_every_paper_of_the_map_whose_title_has_the_words(client, db, big):

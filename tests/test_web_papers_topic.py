@@ -154,7 +154,7 @@ def test_the_page_reads_no_paper_but_its_own(store):
 def test_the_papers_page_of_a_topic(client, db, monkeypatch):
     """The web page: the topic's papers in list order, each page a slice of the whole."""
     atlas = Atlas(db)
-    stored = atlas.stored_map("*")
+    stored = atlas.store.get_map("*")
     top = max((t for t in stored["topics"] if t["level"] == 0), key=lambda t: t["size"])
     members = [a["paper_id"] for a in stored["assignments"] if a["broad"] == top["topic_id"]]
     expected = [r["id"] for r in atlas.papers(ids=members)]

@@ -84,21 +84,7 @@ def build_map(
     `built` set to True when it was computed now. `own_map`: never use a reference (the
     map a reference is made from)."""
     scope = map_scope(list_name)
-    if list_name is not None and list_name not in store.list_names():
-        raise PaperatlasError(
-            f"no list named {list_name!r} (lists: {', '.join(store.list_names()) or 'none'})"
-        )
-    ids = store.all_ids(list_name)
-    if not ids:
-        raise PaperatlasError("no papers to map: run `paperatlas add FILE` first")
-    model = pick_model(store, ids, model)
-    hashes = store.vector_state(model)
-    missing = [pid for pid in ids if pid not in hashes]
-    if missing:
-        raise PaperatlasError(
-            f"{len(missing)} of {len(ids)} papers have no {model} vectors: "
-            f"run `paperatlas embed --model {model}` first"
-        )
+    ids, model, hashes = _mapped_papers(store, list_name, model)
     signature, ref, words_from = _signature(store, ids, model, hashes, own_map)
     if not force:
         stored = store.get_map(scope, model)
@@ -107,7 +93,7 @@ def build_map(
             return stored
 
     with _Steps(progress, f"mapping {len(ids):,} papers") as steps:
-        from paperatlas.atlas.cluster import OUTLIER_Z, StageClock, cluster_papers
+        from paperatlas.atlas.cluster import StageClock, cluster_papers
 
         started = time.perf_counter()
         clock = StageClock()  # the first lap reads the vectors and the papers
@@ -165,26 +151,7 @@ def build_map(
         )
         clock.lap("labels")
         steps.advance("saving")
-        n = len(ids)
-        meta = {
-            "algorithm": ALGORITHM,
-            "grouping": "own",
-            "list": list_name,
-            "model": model,
-            "papers": n,
-            "reference": ref.name if ref is not None else None,
-            "broad_topics": int(result.broad.max()) + 1,
-            "fine_topics": int(result.fine.max()) + 1,
-            "outliers": int(result.outlier.sum()),
-            "outlier_share": round(float(result.outlier.mean()), 4),
-            "outlier_reasons": dict(Counter(r for r in result.outlier_reason if r)),
-            "outlier_rule": f"core distance (to the 15th nearest paper) above median + "
-            f"{OUTLIER_Z} robust sigmas, or an abstract under {MIN_WORDS} words, or "
-            "no usable text; each outlier keeps its nearest topic",
-            "seconds": round(time.perf_counter() - started, 2),
-            "stage_seconds": {**clock.laps, **result.seconds},
-            "stage_cpu_seconds": {**clock.cpu_laps, **result.cpu_seconds},
-        }
+        meta = _own_map_meta(list_name, model, len(ids), ref, result, clock, started)
         store.save_map(scope, model, signature, meta, topics, assignments)
         if ref is not None:
             store.save_map(
@@ -307,6 +274,56 @@ def shown_topics(ref, placed, stems: list[frozenset[str]], words) -> tuple[np.nd
     return fine, derived
 
 
+def _mapped_papers(store, list_name: str | None, model: str | None) -> tuple[list[str], str, dict]:
+    """The ids of the papers a map of the list (all papers when None) places, the model
+    whose vectors it uses and those vectors' hashes; PaperatlasError for an unknown list,
+    no papers, or papers without vectors of that model."""
+    if list_name is not None and list_name not in store.list_names():
+        raise PaperatlasError(
+            f"no list named {list_name!r} (lists: {', '.join(store.list_names()) or 'none'})"
+        )
+    ids = store.all_ids(list_name)
+    if not ids:
+        raise PaperatlasError("no papers to map: run `paperatlas add FILE` first")
+    model = pick_model(store, ids, model)
+    hashes = store.vector_state(model)
+    missing = [pid for pid in ids if pid not in hashes]
+    if missing:
+        raise PaperatlasError(
+            f"{len(missing)} of {len(ids)} papers have no {model} vectors: "
+            f"run `paperatlas embed --model {model}` first"
+        )
+    return ids, model, hashes
+
+
+def _own_map_meta(
+    list_name: str | None, model: str, papers: int, ref, result, clock, started: float
+) -> dict[str, Any]:
+    """The meta of a map clustered from the list's own papers: its counts, the outlier
+    rule, and the time each stage took."""
+    from paperatlas.atlas.cluster import OUTLIER_Z
+
+    return {
+        "algorithm": ALGORITHM,
+        "grouping": "own",
+        "list": list_name,
+        "model": model,
+        "papers": papers,
+        "reference": ref.name if ref is not None else None,
+        "broad_topics": int(result.broad.max()) + 1,
+        "fine_topics": int(result.fine.max()) + 1,
+        "outliers": int(result.outlier.sum()),
+        "outlier_share": round(float(result.outlier.mean()), 4),
+        "outlier_reasons": dict(Counter(r for r in result.outlier_reason if r)),
+        "outlier_rule": f"core distance (to the 15th nearest paper) above median + "
+        f"{OUTLIER_Z} robust sigmas, or an abstract under {MIN_WORDS} words, or "
+        "no usable text; each outlier keeps its nearest topic",
+        "seconds": round(time.perf_counter() - started, 2),
+        "stage_seconds": {**clock.laps, **result.seconds},
+        "stage_cpu_seconds": {**clock.cpu_laps, **result.cpu_seconds},
+    }
+
+
 def _placement_map(
     store, ids: list[str], ref, placed, pages: PaperPages, texts: list[str] | None = None
 ) -> tuple[list, AssignmentRows, dict]:
@@ -389,7 +406,14 @@ def _placement_map(
                 }
             )
     assignments = assignment_rows(ids, placed.xy, placed.broad, shown_fine, low)
-    meta = {
+    return topics, assignments, _placement_meta(ids, ref, placed, shown_fine, low, checked=words is not None)
+
+
+def _placement_meta(ids: list[str], ref, placed, shown_fine, low, checked: bool) -> dict[str, Any]:
+    """The meta of a list's placement on the reference: its counts, the outlier rule, each
+    paper's confidence in its broad and fine topic; `checked`: each paper's text was read
+    against its labels (a short list: shown_topics)."""
+    return {
         "algorithm": ALGORITHM,
         "grouping": "reference",
         "reference": ref.name,
@@ -401,7 +425,7 @@ def _placement_map(
         "outliers": int(low.sum()),
         "outlier_share": round(float(low.mean()), 4) if len(ids) else 0.0,
         # each paper's text read against its labels (a short list): shown_topics
-        "papers_checked": words is not None,
+        "papers_checked": checked,
         "outlier_rule": f"field topic vote share under {reference.MIN_CONFIDENCE:.0%} among the "
         f"{ref.meta.get('k', 15)} nearest papers of the field, or under "
         f"{MIN_WORDS} words of text; each is kept in its nearest topic",
@@ -410,7 +434,6 @@ def _placement_map(
             for i, pid in enumerate(ids)
         },
     }
-    return topics, assignments, meta
 
 
 def reference_layer(store, scope: str, model: str | None = None) -> dict[str, Any] | None:

@@ -400,7 +400,10 @@ class FastUSE:
         return self._pool
 
     def _forward(self, seqs: list[np.ndarray]) -> np.ndarray:
-        """Vectors of the texts in `seqs` (token ids), one pass."""
+        """Vectors of the texts in `seqs` (token ids), one pass. Long because its stages
+        (distinct-token rows, the convolution branches, the summed layer norm, the dense
+        head) all read the padded layout's index arrays (`where`, `real`, `inner`,
+        `inverse`): split, each stage would take them all as arguments."""
         lens = np.fromiter(map(len, seqs), dtype=np.int64, count=len(seqs))
         flat = np.concatenate(seqs)
         # Padded layout: GAP zero rows, text 1, GAP zero rows, text 2, ..., GAP zero rows.

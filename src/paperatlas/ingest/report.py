@@ -1,4 +1,5 @@
-"""What a file gave: counts of the fields its entries carry, and warnings when the
+"""What a file gave: its FileReport (an add's: AddReport), the progress bar while it is
+added, counts of the fields its entries carry, and warnings when the
 entries look like a list read badly (what the reader skipped, and why, is counted by
 `sources.ReadReport`).
 
@@ -15,8 +16,13 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import islice
+from pathlib import Path
 
 from paperatlas.paper import Paper
+from paperatlas.printable import file_name
+from paperatlas.progress import progress_bar
+from paperatlas.sources import BY_NAME, formats_read
+from paperatlas.sources.report import ReadReport
 
 SAMPLE = 1000  # papers the text checks look at (the counts cover every paper)
 _MIN_FLAGGED = 3  # never warn about fewer entries than this
@@ -194,3 +200,102 @@ class EntryStats:
 def _quote(text: str, width: int = 60) -> str:
     text = " ".join(text.split())
     return repr(text if len(text) <= width else text[: width - 1] + "…")
+
+
+@dataclass
+class FileReport:
+    path: str
+    list_name: str
+    read: int = 0  # records read from the file
+    added: int = 0  # new papers stored
+    merged: int = 0  # records merged into a stored paper (filled fields, or a twin found by
+    # identifier, title or near text that joined the list)
+    near: int = 0  # ... of which matched as near-duplicates (MinHash)
+    unchanged: int = 0  # records already stored under their id, nothing new to the paper
+    joined: int = 0  # ... of which joined this list (stored before under another list)
+    skipped: int = 0  # records the reader read but did not yield (reasons in `skips`)
+    filled: int = 0  # stored title-only papers that gained their abstract from this file
+    stats: EntryStats = field(default_factory=EntryStats)  # fields the papers carry
+    skips: ReadReport = field(default_factory=ReadReport)  # format, skips by reason
+    error: str | None = None
+    not_read: bool = False  # the file and its list were as its last add left them (skip_unchanged)
+    # a folder: the same counts per file inside it (file path -> EntryStats), in read order
+    files: dict[str, EntryStats] = field(default_factory=dict)
+
+    @property
+    def format(self) -> str | None:
+        return self.skips.format
+
+    @property
+    def warnings(self) -> list[str]:
+        return self.skips.warnings + self.stats.warnings()
+
+
+@dataclass
+class AddReport:
+    files: list[FileReport] = field(default_factory=list)
+
+    def _sum(self, name: str) -> int:
+        return sum(getattr(f, name) for f in self.files)
+
+    @property
+    def added(self) -> int:
+        return self._sum("added")
+
+    @property
+    def merged(self) -> int:
+        return self._sum("merged")
+
+    @property
+    def skipped(self) -> int:
+        return self._sum("skipped")
+
+    @property
+    def unchanged(self) -> int:
+        return self._sum("unchanged")
+
+    @property
+    def joined(self) -> int:
+        return self._sum("joined")
+
+    @property
+    def errors(self) -> list[str]:
+        return [f.error for f in self.files if f.error]
+
+
+def no_papers_message(fmt: str | None) -> str:
+    """Why nothing was stored: what the file was taken for, and what is read."""
+    taken = BY_NAME[fmt].label if fmt in BY_NAME else (fmt or "an unknown format")
+    return f"no papers found in it (read as {taken}; paperatlas reads {formats_read()})"
+
+
+class AddProgress:
+    """A rich progress bar per file on stderr: the share of the file read, papers so far."""
+
+    def __init__(self):
+        self._progress = progress_bar(
+            done="percent",
+            eta=False,
+            elapsed=True,
+            spinner=True,
+            fields=("{task.fields[papers]} papers",),
+            transient=False,
+            stderr=True,
+        )
+        self._progress.start()
+
+    def start(self, path: Path):
+        return self._progress.add_task(f"adding {file_name(path.name)}", total=1000, papers=0)
+
+    def update(self, task, papers: int, fraction: float | None) -> None:
+        done = self._progress.tasks[task].fields["papers"] + papers
+        if fraction is None:
+            self._progress.update(task, papers=done)
+        else:
+            self._progress.update(task, papers=done, completed=int(1000 * fraction))
+
+    def finish(self, task) -> None:
+        self._progress.update(task, completed=1000)
+
+    def stop(self) -> None:
+        self._progress.stop()

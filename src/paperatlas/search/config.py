@@ -11,7 +11,8 @@ from typing import Any
 
 @dataclass(frozen=True)
 class SearchConfig:
-    # overrides of fusion.FUSION's settings (weights, rrf_k, "learned", "feedback_weight", ...)
+    # overrides of fusion.FUSION's settings (weights, rrf_k, "learned", ...);
+    # a setting FUSION does not have is a ValueError
     fusion: Mapping[str, Any] | None = None
     # a Chinese query: the shipped glossary's translation of the words it knows
     glossary: bool = True

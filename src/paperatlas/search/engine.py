@@ -49,8 +49,8 @@ def candidate_rankings(
 ) -> Rankings:
     """The keyword (BM25) and vector rankings of `query`, each `depth` deep, among
     `allowed` papers (all when None). Routes by the query's language. `config`
-    (search/config.py) says how: its fusion overrides also shape the first pass of the
-    feedback expansion, its glossary and learned switches the translation of a Chinese
+    (search/config.py) says how: its fusion overrides decide whether the learned fusion and
+    MiniLM's list run, its glossary and learned switches the translation of a Chinese
     query. The words of a request around the topic ("有哪些关于…的论文", "papers about …")
     are left out first (`framing.topic_part`), and traditional Chinese characters written
     as simplified (`chinese_text.to_simplified`), unless the config turns them off."""
@@ -76,9 +76,7 @@ def candidate_rankings(
         terms = list(dict.fromkeys(terms + [w for w, (_, known) in fixed.items() if known]))
     notes: list[str] = []
     if framed != asked:
-        why = ["in simplified characters"] if simple != asked else []
-        why += ["the words asking for papers left out"] if framed != simple else []
-        notes.append(f"searched for “{framed}” ({'; '.join(why)})")
+        notes.append(_framing_note(asked, simple, framed))
     model, vec_ranking = None, []
     query_vectors: dict[str, Any] = {}  # model -> the query's vector (learned fusion)
     if vectors and allowed != set():
@@ -92,24 +90,8 @@ def candidate_rankings(
                     f"this atlas has no {MINILM_MODEL} vectors, so meaning is ranked by {model} "
                     f"alone; `paperatlas embed` adds them"
                 )
-        elif language != "en" and translation:
-            notes.append(
-                f"{language_name(language)} query searched as the English terms of this "
-                f"atlas it maps to ({translation}); `paperatlas embed` adds cross-lingual "
-                f"meaning ({MULTILINGUAL_MODEL} vectors)"
-            )
-        elif language != "en":
-            notes.append(
-                f"{language_name(language)} query: this atlas has no {MULTILINGUAL_MODEL} "
-                f"vectors, so it cannot search by meaning across languages; run "
-                f"`paperatlas embed` first"
-                + ("; showing keyword matches of its known terms" if terms and keyword else "")
-            )
         else:
-            notes.append(
-                "no vectors in this atlas yet: run `paperatlas embed` to search by "
-                "meaning" + ("; showing keyword matches only" if keyword else "")
-            )
+            notes.append(_no_vectors_note(language, translation, bool(terms), keyword))
     feedback, translated, english = [], [], []
     if vectors and language != "en" and allowed != set():
         english = [m for m in vector_models_for(store, "en") if not is_multilingual(m)]
@@ -120,9 +102,7 @@ def candidate_rankings(
     kw_ranking: list[tuple[str, float]] = []
     ceiling = 0.0
     if keyword and allowed != set():
-        kw_ranking = keyword_ranking(store, terms, depth, allowed, weights)
-        if kw_ranking:
-            ceiling = keyword_ceiling(store, informative_terms(store, terms), weights)
+        kw_ranking, ceiling = _keyword_side(store, terms, weights, depth, allowed)
         if not terms and language != "en" and not vectors:
             notes.append(
                 f"keyword search cannot match a {language_name(language)} query "
@@ -148,37 +128,65 @@ def candidate_rankings(
     f = fusion_for(r.fusion_language, fusion)
     learned = bool(f.get("learned")) and language == "en"
     minilm_text = query if language == "en" else translation
-    if (
-        vectors
-        and allowed != set()
-        and minilm_text
-        and model != MINILM_MODEL
-        and (learned or f.get("minilm_weight", 0.0) > 0)
-        and MINILM_MODEL in vector_models_for(store, "en")
-    ):
+    wanted = learned or f.get("minilm_weight", 0.0) > 0
+    if vectors and allowed != set() and minilm_text and wanted and _minilm_adds(store, model):
         r.minilm = vector_ranking(store, MINILM_MODEL, minilm_text, depth, allowed, notes, query_vectors)
     if learned and learned_fusion.applies(r):
-        # the learned fusion judges every candidate on every model, not only the
-        # candidates a model ranked within its own list
-        ids = learned_fusion.pool_ids(r)
-        for key, name in (("vector", model), ("minilm", MINILM_MODEL)):
-            if name in query_vectors:
-                r.cosines[key] = learned_fusion.pool_cosines(
-                    open_index(store, name), query_vectors[name], ids
-                )
-    semantic = r.semantic()
+        _add_pool_cosines(store, r, query_vectors)
     english_model = model if language == "en" else (english[0] if vectors and english else None)
-    # (tried for translated Chinese queries too: no gain on the dev queries, so English only)
-    if kw_ranking and semantic and english_model and language == "en" and f.get("feedback_weight", 0.0) > 0:
-        kw = r.keyword_list(f)
-        first = fuse(
-            [(kw[0], 1.0, *kw[2:]), (semantic, 1.0), (named, f.get("name_weight", 0.0), 1.0)],
-            method=f["method"],
-            rrf_k=f["rrf_k"],
-        )  # equal weights for the first pass
-        r.expansion = feedback_ranking(store, english_model, first, depth, allowed)
     r.english_model = english_model
     return r
+
+
+def _keyword_side(
+    store, terms: list[str], weights: dict[str, float] | None, depth: int, allowed: AbstractSet[str] | None
+) -> tuple[list[tuple[str, float]], float]:
+    """The BM25 ranking of `terms` and the most BM25 they can give a paper (its ceiling)."""
+    ranked = keyword_ranking(store, terms, depth, allowed, weights)
+    ceiling = keyword_ceiling(store, informative_terms(store, terms), weights) if ranked else 0.0
+    return ranked, ceiling
+
+
+def _minilm_adds(store, model: str | None) -> bool:
+    """Whether MiniLM's list is a second opinion here: the atlas has its vectors, and the
+    main list is not MiniLM's own."""
+    return model != MINILM_MODEL and MINILM_MODEL in vector_models_for(store, "en")
+
+
+def _framing_note(asked: str, simple: str, framed: str) -> str:
+    """What the query was searched as, and why: simplified, its request words left out."""
+    why = ["in simplified characters"] if simple != asked else []
+    why += ["the words asking for papers left out"] if framed != simple else []
+    return f"searched for “{framed}” ({'; '.join(why)})"
+
+
+def _no_vectors_note(language: str, translation: str | None, has_terms: bool, keyword: bool) -> str:
+    """Why a query in `language` found nothing by meaning: the atlas has no vectors for it."""
+    if language != "en" and translation:
+        return (
+            f"{language_name(language)} query searched as the English terms of this "
+            f"atlas it maps to ({translation}); `paperatlas embed` adds cross-lingual "
+            f"meaning ({MULTILINGUAL_MODEL} vectors)"
+        )
+    if language != "en":
+        return (
+            f"{language_name(language)} query: this atlas has no {MULTILINGUAL_MODEL} "
+            f"vectors, so it cannot search by meaning across languages; run "
+            f"`paperatlas embed` first"
+            + ("; showing keyword matches of its known terms" if has_terms and keyword else "")
+        )
+    return "no vectors in this atlas yet: run `paperatlas embed` to search by meaning" + (
+        "; showing keyword matches only" if keyword else ""
+    )
+
+
+def _add_pool_cosines(store, r: Rankings, query_vectors: dict[str, Any]) -> None:
+    """The learned fusion judges every candidate on every model, not only the candidates a
+    model ranked within its own list: each model's cosine with every candidate of the pool."""
+    ids = learned_fusion.pool_ids(r)
+    for key, name in (("vector", r.model), ("minilm", MINILM_MODEL)):
+        if name in query_vectors:
+            r.cosines[key] = learned_fusion.pool_cosines(open_index(store, name), query_vectors[name], ids)
 
 
 def answering_signals(r: Rankings) -> list[str]:
@@ -187,7 +195,7 @@ def answering_signals(r: Rankings) -> list[str]:
     found = ["keywords"] if r.keyword else []
     found += ["names"] if r.named else []
     models = [r.model] if r.vector and r.model else []
-    if r.english_model and (r.translated or r.feedback or r.expansion):
+    if r.english_model and (r.translated or r.feedback):
         models.append(r.english_model)
     if r.minilm:
         models.append(MINILM_MODEL)

@@ -1,4 +1,4 @@
-"""One ranking from several: the keyword (BM25), vector, name and feedback lists of a
+"""One ranking from several: the keyword (BM25), vector, name and MiniLM lists of a
 query, fused with weights chosen on the tuning half of benchmarks/queries."""
 
 from __future__ import annotations
@@ -15,10 +15,8 @@ from paperatlas.search import learned
 # query's one rare word ("CIMemories") keeps its full weight even when it is the only
 # match; "minmax" scales each list by its own max and min (under which a list's only hit
 # scores 0). Vector lists are min-max scaled.
-# Feedback: see `expansion` below.
 # Weights chosen on the tuning half of the known-item queries (benchmarks/search_eval.py,
-# English types: names, titles, paraphrases; see docs/bench/search.md). Feedback weight 0:
-# the expansion list gained nothing there, so it is not computed.
+# English types: names, titles, paraphrases; see docs/bench/search.md).
 # "learned": an English query with MiniLM vectors is ranked by the learned fusion instead
 # (search/learned.py, fit on thousands of known-item queries of the tuning half); these
 # weights rank the rest (no MiniLM in the atlas: the learned variant without it did not
@@ -41,7 +39,6 @@ FUSION: dict[str, Any] = {
     "rrf_k": 60,
     "keyword_weight": 2.0,
     "vector_weight": 0.5,
-    "feedback_weight": 0.0,
     "keyword_scale": "ceiling",
     "name_weight": 1.0,
     "minilm_weight": 0.5,
@@ -68,7 +65,11 @@ KEPT_WEIGHT = 1.5
 
 def fusion_for(language: str, fusion: dict[str, Any] | None = None) -> dict[str, Any]:
     """The fusion settings a query in `language` gets: FUSION, the foreign-language
-    overrides, then the caller's."""
+    overrides, then the caller's. ValueError for a setting FUSION does not have: a
+    misspelt or removed one would otherwise change nothing, silently."""
+    unknown = sorted(set(fusion or ()) - FUSION.keys())
+    if unknown:
+        raise ValueError(f"unknown fusion settings {unknown} (known: {sorted(FUSION)})")
     return {**FUSION, **(FUSION_FOREIGN if language != "en" else {}), **(fusion or {})}
 
 
@@ -128,9 +129,6 @@ class Rankings:
     # neighbours, in the English model's space, of the papers the multilingual model
     # ranked first (pseudo-relevance feedback)
     feedback: list[tuple[str, float]] = field(default_factory=list)
-    # neighbours of the papers that keywords and vectors together ranked first, in the
-    # English model's space (pseudo-relevance feedback on the hybrid ranking; hybrid only)
-    expansion: list[tuple[str, float]] = field(default_factory=list)
     # the most BM25 the keyword terms can give a paper (keyword.ceiling)
     keyword_ceiling: float = 0.0
     # papers whose own name the query is or holds (name_ranking)
@@ -145,7 +143,7 @@ class Rankings:
     cosines: dict[str, dict[str, float]] = field(default_factory=dict)
     # a translated query's keyword terms -> their weights (None for English)
     term_weights: dict[str, float] | None = None
-    # the English model of `translated`, `feedback` and `expansion`
+    # the English model of `translated` and `feedback`
     english_model: str | None = None
     # an English query with misspelt words: what it was searched as (spelling.py)
     corrected: str | None = None
@@ -214,8 +212,6 @@ def fuse_rankings(r: Rankings, fusion: dict[str, Any] | None = None) -> tuple[li
         lists.append((semantic, fusion["vector_weight"]))
     if r.minilm:
         lists.append((r.minilm, fusion.get("minilm_weight", 0.0)))
-    if r.expansion:
-        lists.append((r.expansion, fusion["feedback_weight"]))
     mode = "hybrid" if r.keyword and semantic else "keyword" if r.keyword else "semantic"
     fused = fuse(lists, method=fusion["method"], rrf_k=fusion["rrf_k"])
     # a paper that scored nothing on any list (the last of a min-max scaled list) is not

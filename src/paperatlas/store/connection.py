@@ -33,6 +33,22 @@ def default_db_path() -> Path:
     return Path(os.environ.get("PAPERATLAS_DB") or DEFAULT_DB)
 
 
+def _in_schema(conn: sqlite3.Connection, kind: str, name: str) -> bool:
+    row = conn.execute("SELECT 1 FROM sqlite_master WHERE type = ? AND name = ?", (kind, name)).fetchone()
+    return row is not None
+
+
+def has_table(conn: sqlite3.Connection, name: str) -> bool:
+    """Whether the atlas has this table: an older atlas opened read-only (not migrated)
+    lacks those later migrations add, and reads as if they were empty."""
+    return _in_schema(conn, "table", name)
+
+
+def has_index(conn: sqlite3.Connection, name: str) -> bool:
+    """Whether the atlas has this index (an older one opened read-only may not)."""
+    return _in_schema(conn, "index", name)
+
+
 class StoreBase:
     """A paperatlas SQLite database. Safe to share between threads (one connection each).
 
@@ -256,6 +272,17 @@ class StoreBase:
         )
 
     # -- helpers for the domain parts ---------------------------------------------------
+
+    def _has_table(self, name: str) -> bool:
+        """`has_table` on this thread's connection, a table once seen remembered: migrations
+        add tables, never take one away while an atlas is open, and a page asks often."""
+        seen: set[str] = self._local.__dict__.setdefault("tables", set())
+        if name in seen:
+            return True
+        if not has_table(self.conn, name):
+            return False
+        seen.add(name)
+        return True
 
     def _in_query(self, sql: str, values: Iterable[Any], extra: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
         """Run `sql` (with one `IN (SELECT value FROM json_each(?))`, after the `extra`

@@ -167,9 +167,3 @@ class FollowRows(StoreBase):
                 (list_name, seen_upto),
             ).rowcount
         return added, moved
-
-    def _has_table(self, name: str) -> bool:
-        row = self.conn.execute(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)
-        ).fetchone()
-        return row is not None

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from paperatlas.errors import PaperatlasError
 from paperatlas.filters import TRIAGE_STATES, tag_key
-from paperatlas.store.connection import StoreBase
+from paperatlas.store.connection import StoreBase, has_table
 
 STATES = TRIAGE_STATES  # what paper_state holds (migration 14)
 MAX_NOTE = 20_000  # characters: a page of notes; the web app's request limit (64 KiB) holds it in any script
@@ -61,9 +61,7 @@ def move_kept(conn: sqlite3.Connection, old_id: str, new_id: str) -> None:
     """Give what was kept about `old_id` to `new_id` (twins merged into one paper): tags
     joined, notes joined (the kept id's first; never one dropped), the state the newer of
     the two. Inside the caller's transaction; nothing when the tables are not there yet."""
-    try:
-        conn.execute("SELECT 1 FROM paper_notes LIMIT 0")
-    except sqlite3.OperationalError:
+    if not has_table(conn, "paper_notes"):
         return
     conn.execute(
         "INSERT OR IGNORE INTO paper_tags(paper_id, tag, created_at) "
@@ -93,15 +91,7 @@ class KeptRows(StoreBase):
     """The `paper_state`, `paper_notes` and `paper_tags` tables."""
 
     def _has_kept(self) -> bool:
-        # once seen, the tables stay (kept per connection: a page asks on every card list)
-        if getattr(self._local, "has_kept", False):
-            return True
-        try:
-            self.conn.execute("SELECT 1 FROM paper_state LIMIT 0")
-        except sqlite3.OperationalError:
-            return False
-        self._local.has_kept = True
-        return True
+        return self._has_table("paper_state")
 
     def kept_for(self, ids: Iterable[str]) -> dict[str, tuple[str | None, str, list[str]]]:
         """paper id -> (state, note, tags) for those of `ids` with anything kept: one query

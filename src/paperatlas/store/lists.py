@@ -7,7 +7,7 @@ import sqlite3
 from collections.abc import Iterable
 from typing import Any
 
-from paperatlas.store.connection import StoreBase
+from paperatlas.store.connection import StoreBase, has_index
 
 # The orders of a list's page that an index serves (migration 11): the list order
 # (list_members' position index), and the rating sort (list_rating: the members' paper_sort
@@ -26,10 +26,7 @@ LIST_ORDERS = {
 def has_list_keys(conn: sqlite3.Connection) -> bool:
     """Whether the store has the list order indexes (schema 11 on; a read-only older
     store does not, and sorts as it did)."""
-    row = conn.execute(
-        "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'list_rating_order'"
-    ).fetchone()
-    return row is not None
+    return has_index(conn, "list_rating_order")
 
 
 def list_page_sql(columns: str, where: str, sort: str | None, paging: str) -> str:

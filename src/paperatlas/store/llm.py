@@ -3,7 +3,6 @@ answer, whether it was accepted (and why not), its tokens and seconds."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable
 from typing import Any
 
@@ -15,11 +14,7 @@ class LlmRows(StoreBase):
     has none: it reads as empty (a read-only open does not upgrade, schema.READABLE_FROM)."""
 
     def _has_llm_results(self) -> bool:
-        try:
-            self.conn.execute("SELECT 1 FROM llm_results LIMIT 0")
-        except sqlite3.OperationalError:
-            return False
-        return True
+        return self._has_table("llm_results")
 
     def llm_done(self, task: str, model: str, prompt: str) -> set[str]:
         """Ids of the papers that have an answer (accepted or not) for this task, model and prompt."""

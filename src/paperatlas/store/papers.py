@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 from paperatlas.filters import ALL_PAPERS, LIKES, Filters
 from paperatlas.paper import finite
 from paperatlas.store import lists, sortkeys
-from paperatlas.store.connection import StoreBase
+from paperatlas.store.connection import StoreBase, has_table
 from paperatlas.store.kept import move_kept
 
 # Columns of `papers` that hold JSON lists/dicts.
@@ -345,7 +345,7 @@ class PaperRows(StoreBase):
         """Whether `paper_sort` holds every paper's current keys (a writable store fills
         the blank ones first: a write that bypassed `transaction()`)."""
         conn = self.conn
-        if not sortkeys.has_sort_table(conn):
+        if not has_table(conn, "paper_sort"):
             return False  # an older store opened read-only
         if not sortkeys.any_stale(conn):
             return True
@@ -502,10 +502,7 @@ class PaperRows(StoreBase):
 
     def _has_personal_tables(self) -> bool:
         """Whether this atlas has the triage and tag tables (migration 14)."""
-        found = self.conn.execute(
-            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('paper_state', 'paper_tags')"
-        ).fetchone()[0]
-        return bool(found == 2)
+        return self._has_table("paper_state") and self._has_table("paper_tags")
 
     def title_rows(self, ids: Iterable[str]) -> list[dict[str, Any]]:
         """What `shown_title` and a paper's name need of the papers `ids`, and no other

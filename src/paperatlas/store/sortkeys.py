@@ -35,12 +35,6 @@ def name_key(name: str | None) -> str:
     return "0" + name.lower() if name else "1"
 
 
-def has_sort_table(conn: sqlite3.Connection) -> bool:
-    """Whether this store has `paper_sort` (schema 9 on; a read-only older store does not)."""
-    row = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'paper_sort'").fetchone()
-    return row is not None
-
-
 def any_stale(conn: sqlite3.Connection) -> bool:
     """Whether some paper's text keys are blank (an index probe, not a scan)."""
     return conn.execute("SELECT 1 FROM paper_sort WHERE title_key IS NULL LIMIT 1").fetchone() is not None

@@ -10,7 +10,7 @@ from fastapi import Depends, HTTPException, Query, Request
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response
 
-from paperatlas.api import Atlas
+from paperatlas.api import Atlas, web_reads
 from paperatlas.errors import PaperatlasError
 from paperatlas.filters import Filters
 from paperatlas.web import map_points
@@ -49,7 +49,7 @@ async def api_map(request: Request, list: Name = None):
             return Response(body, media_type="application/json")
     view = stored["reader"].view_head()
     if chinese:
-        view = Atlas.zh_map_labels(view)
+        view = web_reads.zh_map_labels(view)
     view["points"] = point_rows(stored, points.overview())
     view["lod"] = {
         "papers": points.n,
@@ -107,7 +107,7 @@ def full_map_body(web, stored: dict, chinese: bool) -> bytes | None:
         view = stored["reader"].full_view()
         if view is None:
             return b""
-        return bytes(JSON(Atlas.zh_map_labels(view) if chinese else view).body)
+        return bytes(JSON(web_reads.zh_map_labels(view) if chinese else view).body)
 
     return web.map_view_body(stored, chinese, build) or None
 
@@ -132,7 +132,7 @@ def parse_bbox(text: str) -> tuple[float, float, float, float]:
 
 @routes.get("/api/marks")
 async def api_marks(request: Request) -> dict:
-    return {"liked": sorted(context(request).atlas.liked_ids())}
+    return {"liked": sorted(web_reads.liked_ids(context(request).atlas))}
 
 
 @routes.post("/api/marks")

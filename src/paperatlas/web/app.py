@@ -27,7 +27,7 @@ from fastapi import FastAPI
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.staticfiles import StaticFiles
 
-from paperatlas.api import Atlas
+from paperatlas.api import Atlas, web_reads
 from paperatlas.assets import static_dir
 from paperatlas.web import api_routes, error_pages, kept_api, status
 from paperatlas.web.context import WebContext
@@ -102,7 +102,7 @@ def create_app(
     state-changing request is refused and the store is opened read-only (web/guard.py)."""
     atlas = open_atlas(db_path, read_only)
     read_only = atlas.read_only  # also when the file cannot be written
-    generation = atlas.generation().current  # commits of every thread and process
+    generation = web_reads.generation(atlas).current  # commits of every thread and process
     maps = MapCache(atlas, generation)
     web = WebContext(atlas=atlas, generation=generation, maps=maps)
     threads = int(os.environ.get("PAPERATLAS_WEB_THREADS", "") or WRITE_THREADS)

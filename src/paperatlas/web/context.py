@@ -12,7 +12,7 @@ from typing import Any
 
 from fastapi import HTTPException, Request
 
-from paperatlas.api import Atlas
+from paperatlas.api import Atlas, web_reads
 from paperatlas.filters import KINDS, STATES, Filters
 from paperatlas.web.maps import MAP_CACHE_SECONDS, MapCache, map_identity, topics_of
 from paperatlas.web.render import PageRenderer
@@ -111,7 +111,7 @@ class WebContext:
         if hit and (now - hit[0] < MAP_CACHE_SECONDS or hit[1] == self.generation()):
             return hit[2]
         generation = self.generation()
-        kinds, with_code = self.atlas.kind_counts(list_name)
+        kinds, with_code = web_reads.kind_counts(self.atlas, list_name)
         counts = {"stats": self.atlas.stats(list_name), "kinds": kinds, "with_code": with_code}
         self._overviews[list_name] = (now, generation, counts)
         return counts
@@ -131,11 +131,13 @@ class WebContext:
     def cards(self, rows: list[dict], stored: dict | None) -> list[dict]:
         """Paper rows as web/cards.py wants them (title or display title, topic, star,
         triage state and tags)."""
-        liked = self.atlas.liked_ids()
+        liked = web_reads.liked_ids(self.atlas)
         kept = self.atlas.kept([r["id"] for r in rows])  # three queries for the page
         missing = [r["id"] for r in rows if r.get("facts") is None]
-        fetched = self.atlas.card_facts(missing) if missing else {}  # one query, not one each
-        summaries = self.atlas.llm_summaries([r["id"] for r in rows])  # a model's, where one was run
+        fetched = web_reads.card_facts(self.atlas, missing) if missing else {}  # one query, not one each
+        summaries = web_reads.llm_summaries(
+            self.atlas, [r["id"] for r in rows]
+        )  # a model's, where one was run
         topics = topics_of(stored, [r["id"] for r in rows])  # one query for the page
         out = []
         for r in rows:
@@ -170,7 +172,7 @@ class WebContext:
 
     def with_card_facts(self, rows: list[dict]) -> list[dict]:
         """The rows, each with its card's facts attached (one query for all)."""
-        facts = self.atlas.card_facts([r["id"] for r in rows])
+        facts = web_reads.card_facts(self.atlas, [r["id"] for r in rows])
         for r in rows:
             r["facts"] = facts.get(r["id"], {})
         return rows

@@ -1,7 +1,7 @@
 """Interface text of the web app in English and Chinese (`?lang=zh`, or the browser's
 Accept-Language when the URL names none). Paper text itself is never translated; in
 Chinese, a paper's kind, area, decision, keyphrases and topic are shown as an offline
-machine gloss (`Atlas.zh_card`, `Atlas.zh_gloss`)."""
+machine gloss (`Atlas.zh_card`, `api.web_reads.zh_gloss`)."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from paperatlas.api import Atlas
+from paperatlas.api import Atlas, web_reads
 from paperatlas.web.map_points import PointIndex
 
 MAP_CACHE_SECONDS = 30.0  # a rebuilt map shows up within this
@@ -57,11 +57,11 @@ class MapCache:
     def _load(self, list_name: str | None):
         """A reader of the map to show (its header and topics read; its papers not yet)."""
         if list_name:
-            return self.atlas.map_reader(list_name)
-        reader = self.atlas.map_reader("*")
+            return web_reads.map_reader(self.atlas, list_name)
+        reader = web_reads.map_reader(self.atlas, "*")
         if reader is None:  # a map of one list is better than none
             for name in reversed(self.atlas.lists()):
-                reader = self.atlas.map_reader(name)
+                reader = web_reads.map_reader(self.atlas, name)
                 if reader is not None:
                     break
         return reader

@@ -16,7 +16,7 @@ from fastapi import HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from paperatlas.api import Atlas
+from paperatlas.api import web_reads
 from paperatlas.identifiers import link_kind
 from paperatlas.paper import json_text
 from paperatlas.web.cards import card_renderer, triage_renderer
@@ -109,7 +109,7 @@ class PageRenderer:
             switch["lang"] = "en"  # without it the browser's language would choose Chinese again
         switch_url = request.url.path + ("?" + urlencode(switch) if switch else "")
         t = translator(lang)
-        gloss = Atlas.zh_gloss if lang == "zh" else _english
+        gloss = web_reads.zh_gloss if lang == "zh" else _english
         html = self.env.get_template(template).render(
             t=t,
             lang=lang,

@@ -13,7 +13,7 @@ from typing import Any
 
 from fastapi import Request
 
-from paperatlas.api import Atlas
+from paperatlas.api import Atlas, web_reads
 from paperatlas.results import SearchStatus
 from paperatlas.web.routes import Routes
 
@@ -30,7 +30,7 @@ class SignalWatch:
         self._first: tuple[float, int] | None = None  # (when, vectors stored) at the first look
         self._lock = threading.Lock()
         # every search page shows the status: its counts are read again only after a commit
-        self._generation = atlas.generation()
+        self._generation = web_reads.generation(atlas)
         self._state: tuple[int, SearchStatus] | None = None  # (generation, counts)
 
     def _search_status(self) -> SearchStatus:

@@ -10,6 +10,7 @@ import gc
 import logging
 import threading
 
+from paperatlas.api import web_reads
 from paperatlas.errors import PaperatlasError
 from paperatlas.web.api_routes import FULL_MAP, full_map_body
 from paperatlas.web.context import WebContext
@@ -36,7 +37,7 @@ def preload(web: WebContext, freeze: bool) -> None:
             full_map_body(web, stored, False)
         # the overview's counts: aggregates over every paper (seconds at 1M papers)
         web.overview_counts(None)
-        web.atlas.preload(similar=SIMILAR)
+        web_reads.preload(web.atlas, similar=SIMILAR)
     except Exception:  # a speed-up only: searches and paper pages work without it
         logging.getLogger("paperatlas.web").exception("preload failed")
     freeze_memory(freeze)

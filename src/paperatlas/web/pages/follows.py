@@ -13,7 +13,7 @@ from fastapi import HTTPException, Path, Request
 from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from paperatlas.api import Atlas
+from paperatlas.api import Atlas, web_reads
 from paperatlas.errors import PaperatlasError
 from paperatlas.filters import FIELDS, FilterError, Filters
 from paperatlas.web.context import context
@@ -42,7 +42,7 @@ async def follows_page(request: Request):
         request,
         "follows.html",
         follows=follows,
-        new_counts=web.atlas.new_counts(),
+        new_counts=web_reads.new_counts(web.atlas),
         queries={f.id: {"q": f.value, **filter_query(f.filters)} for f in follows if f.kind == "search"},
     )
 
@@ -50,7 +50,7 @@ async def follows_page(request: Request):
 @routes.get("/new", response_class=HTMLResponse)
 async def new_page(request: Request, list: Name = None):
     web = context(request)
-    counts = web.atlas.new_counts()
+    counts = web_reads.new_counts(web.atlas)
     name = list or (next(iter(counts)) if len(counts) == 1 else None)
     if name is not None:
         web.check_filters(Filters(list_name=name))

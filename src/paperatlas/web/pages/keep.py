@@ -8,6 +8,7 @@ from __future__ import annotations
 from fastapi import HTTPException, Request
 from fastapi.responses import HTMLResponse
 
+from paperatlas.api import web_reads
 from paperatlas.errors import PaperatlasError
 from paperatlas.web.context import WebContext, context
 from paperatlas.web.pages.downloads import export_formats
@@ -46,7 +47,7 @@ def _papers_page(request: Request, what: str, name: str, ids: list[str], page: i
 
 @routes.get("/likes", response_class=HTMLResponse)
 async def likes_page(request: Request, page: Page = 1):
-    ids = context(request).atlas.collection_members("likes")
+    ids = web_reads.collection_members(context(request).atlas, "likes")
     return _papers_page(request, "likes", "likes", ids, page)
 
 
@@ -61,7 +62,7 @@ async def collection_page(request: Request, name: str, page: Page = 1):
     web = context(request)
     if len(name) > MAX_NAME or name not in {c.name for c in web.atlas.collections()}:
         raise HTTPException(404)
-    return _papers_page(request, "collection", name, web.atlas.collection_members(name), page)
+    return _papers_page(request, "collection", name, web_reads.collection_members(web.atlas, name), page)
 
 
 @routes.get("/tags", response_class=HTMLResponse)

@@ -7,6 +7,7 @@ from typing import Annotated, Any
 from fastapi import Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse
 
+from paperatlas.api import web_reads
 from paperatlas.errors import PaperatlasError
 from paperatlas.filters import Filters
 from paperatlas.identifiers import reading_links
@@ -93,14 +94,14 @@ async def paper_page(request: Request, paper_id: str):
     stored = web.maps.get(None)
     topic = topic_of(stored, paper["id"])
     try:  # the k papers closest in meaning, as `paperatlas similar ID` ranks them
-        similar_rows = web.atlas.similar_papers(paper, k=SIMILAR)
+        similar_rows = web_reads.similar_papers(web.atlas, paper, k=SIMILAR)
     except (PaperatlasError, ImportError):  # no vectors or model: the page still shows the paper
         similar_rows = []
-    liked = paper["id"] in web.atlas.liked_ids()
+    liked = paper["id"] in web_reads.liked_ids(web.atlas)
     kept = web.atlas.kept([paper["id"]]).get(paper["id"]) or Kept()
     broad = (topic or {}).get("broad") or {}
     zh_card = web.atlas.zh_card(paper, topic=broad.get("label")) if page_lang(request) == "zh" else None
-    model = web.atlas.llm_answers(paper["id"])  # a model's accepted answers, when the user ran one
+    model = web_reads.llm_answers(web.atlas, paper["id"])  # a model's accepted answers, when the user ran one
     extra = paper.get("extra") or {}
     tldr = extra.get("tldr")
     return web.render(
@@ -112,7 +113,7 @@ async def paper_page(request: Request, paper_id: str):
         zh_card=zh_card,
         model=model,
         similar=web.cards(similar_rows, stored),
-        similar_missing=web.atlas.similar_models_missing(),
+        similar_missing=web_reads.similar_models_missing(web.atlas),
         liked=liked,
         kept=kept,
         note_html=render_note(kept.note) if kept.note else None,

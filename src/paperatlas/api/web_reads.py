@@ -1,0 +1,138 @@
+"""What the web app's pages and server read of an atlas that a library user has no call
+for: the commit counter its caches key on, a stored map read a piece at a time, the facts
+a card shows, a paper page's similar papers, what a server loads before its first query,
+and the Chinese glosses of the zh pages. Functions of an `Atlas`: web/ reaches the
+library only through api and results."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from paperatlas.errors import PaperatlasError
+
+if TYPE_CHECKING:
+    from paperatlas.api.front import Atlas
+    from paperatlas.atlas.view import MapReader
+    from paperatlas.store import StoreGeneration
+
+
+def generation(atlas: Atlas) -> StoreGeneration:
+    """A commit counter every thread shares (`.current()`), to key caches of derived pages on."""
+    return atlas.store.generation()
+
+
+def map_reader(atlas: Atlas, scope: str) -> MapReader | None:
+    """The map stored for a list ('*': all papers) read a piece at a time (header and
+    topics, points by page, a few points' cards): what a server of a 1M-paper map reads."""
+    from paperatlas.atlas.view import map_reader
+
+    return map_reader(atlas.store, scope)
+
+
+def card_facts(atlas: Atlas, ids: list[str]) -> dict[str, dict[str, Any]]:
+    """Per id, the facts a paper's card shows (name, kind, has_code, display_title, gist)."""
+    return atlas.store.card_facts(ids)
+
+
+def collection_members(atlas: Atlas, collection: str = "likes") -> list[str]:
+    """The ids of the papers liked in a collection, most recently liked first."""
+    from paperatlas.likes import liked_ids
+
+    return list(reversed(liked_ids(atlas.store, collection)))
+
+
+def llm_summaries(atlas: Atlas, ids: list[str]) -> dict[str, str]:
+    """Per paper, the Chinese summary a model wrote and the checks accepted (none: absent)."""
+    return {pid: a["output"] for pid, a in atlas.store.llm_accepted(ids, "summarize").items()}
+
+
+def similar_papers(atlas: Atlas, paper: Mapping[str, Any], k: int = 10) -> list[dict[str, Any]]:
+    """The k papers most like a stored paper (as `similar` ranks them), as rows."""
+    from paperatlas.embed import embedding_text
+    from paperatlas.search import similar_to_paper
+
+    text = embedding_text(paper.get("title"), paper.get("abstract"))
+    ranked = similar_to_paper(atlas.store, paper["id"], text, k)
+    rows = {r["id"]: r for r in atlas.store.iter_papers(ids=[pid for pid, _ in ranked])}
+    return [rows[pid] for pid, _ in ranked if pid in rows]
+
+
+def similar_models_missing(atlas: Atlas) -> list[str]:
+    """The models `similar` weighs that this atlas has no vectors of: what `paperatlas
+    embed` would add to its likeness (empty when it holds them all)."""
+    from paperatlas.search.similar_signals import missing_models
+
+    return missing_models(atlas.store)
+
+
+def preload(atlas: Atlas, similar: int | None = None) -> None:
+    """Read now what a server's first queries would wait for (postings, Chinese terms),
+    and with `similar`, every paper's `similar` most similar papers (what
+    `similar_papers(atlas, paper, k=similar)` then looks up, while the vectors are unchanged)."""
+    from contextlib import suppress
+
+    from paperatlas.search import keyword, precompute_similar, search
+
+    keyword.preload(atlas.store)
+    with suppress(PaperatlasError):  # no vectors yet: no cross-lingual terms to load
+        search(atlas.store, "预热", k=1)  # what a first Chinese query would load (seconds)
+    if similar:
+        precompute_similar(atlas.store, similar)
+
+
+def zh_map_labels(view: dict[str, Any]) -> dict[str, Any]:
+    """A map view (`map_view`) with its topic labels as Chinese terms (`label_en`: the
+    English), changed in place and returned."""
+    from paperatlas.report.zh_card import localise_map_view
+
+    return localise_map_view(view)
+
+
+def zh_gloss(what: str, value: str | None) -> str | None:
+    """`value` in Chinese: what is 'kind', 'area', 'decision', 'label' (a topic's) or
+    'term' (any English term); None for no value."""
+    from paperatlas.report import zh_card
+
+    if not value:
+        return None
+    if what == "kind":
+        return zh_card.KINDS.get(value, value)
+    if what == "area":
+        return zh_card.area_zh(value)
+    if what == "decision":
+        return zh_card.decision_zh(value)
+    if what == "label":
+        return zh_card.label_to_chinese(value)
+    if what == "term":
+        return zh_card.to_chinese(value)
+    raise ValueError(f"unknown gloss {what!r}")
+
+
+def kind_counts(atlas: Atlas, list_name: str | None = None) -> tuple[dict[str, int], int]:
+    """Papers by kind of contribution ('(unknown)' without facts) and how many link their code."""
+    return atlas.store.kind_counts(list_name)
+
+
+def new_counts(atlas: Atlas) -> dict[str, int]:
+    """list -> how many of its papers are new since it was last seen (lists with none left out)."""
+    seen = atlas.store.list_seen()
+    counts = {name: len(atlas.store.list_new_ids(name, seen.get(name))) for name in atlas.lists()}
+    return {name: n for name, n in counts.items() if n}
+
+
+def llm_answers(atlas: Atlas, paper_id: str) -> dict[str, dict[str, Any]]:
+    """A paper's accepted answers by task ({"summarize": {"output", "model", "prompt"}})."""
+    from paperatlas.llm import TASKS
+
+    store = atlas.store
+    return {
+        task: found[paper_id] for task in TASKS if paper_id in (found := store.llm_accepted([paper_id], task))
+    }
+
+
+def liked_ids(atlas: Atlas, collection: str = "likes") -> set[str]:
+    """The ids of the papers liked (not disliked) in a collection."""
+    from paperatlas.likes import liked_ids
+
+    return set(liked_ids(atlas.store, collection))
