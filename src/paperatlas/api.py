@@ -980,6 +980,18 @@ class Atlas:
             return zh_card.to_chinese(value)
         raise ValueError(f"unknown gloss {what!r}")
 
+    @staticmethod
+    def zh_recommendations(picks: Recommendations) -> dict[str, Any]:
+        """`recommend()`'s words in Chinese: {"reasons": {paper id: sentences}, "method":
+        how they were ranked, "hints": what would make them better}; titles stay as they are."""
+        from paperatlas.report import zh_reasons
+
+        return {
+            "reasons": {p.paper_id: zh_reasons.reasons_zh(p) for p in picks},
+            "method": zh_reasons.method_zh(picks.method),
+            "hints": zh_reasons.hints_zh(picks),
+        }
+
     # -- a model the user brings (llm/): used only when asked --------------------------------
     def llm_estimate(
         self, task: str, concurrency: int = 8, list_name: str | None = None, limit: int | None = None
