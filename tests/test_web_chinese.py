@@ -159,6 +159,15 @@ def test_recommendation_reasons_method_and_hints_are_chinese(client):
     assert any(f"“{hostile['title']}”" in r for r in closest)
     english = client.get("/recommend").text
     assert "which you liked." in english and "与你喜欢的" not in english
+    # five likes: the classifier, which would fuse MiniLM's vectors this atlas lacks
+    for paper_id in ("unlearning-02", "unlearning-03", "unlearning-04"):
+        _like(client, paper_id)
+    html = client.get("/recommend", params={"lang": "zh"}).text
+    hints = re.findall(r'<p class="note hint">(.*?)</p>', html)
+    assert hints == [
+        "本图谱缺少 minilm-int8 向量，而根据 5 个喜欢所做的推荐会融合它们；`paperatlas embed` 可添加。"
+    ]
+    assert "this atlas has no" in client.get("/recommend").text
 
 
 @pytest.mark.slow  # area names through the glosses (topic labels load the model's weights)

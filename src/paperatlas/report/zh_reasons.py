@@ -37,11 +37,27 @@ def method_zh(method: str) -> str:
     return METHODS.get(method, method)
 
 
+def message_zh(recs: Recommendations) -> str:
+    """`Recommendations.message` in Chinese, from the fields it was made from: a model's
+    vectors the atlas lacks, no likes in the collection, nothing unseen left by the filters."""
+    if not recs.message:
+        return ""
+    if recs.missing_model:
+        return (
+            f"本图谱缺少 {recs.missing_model} 向量，而根据 {recs.n_likes} 个喜欢所做的推荐会融合它们；"
+            "`paperatlas embed` 可添加。"
+        )
+    if not recs.picks and recs.n_likes == 0:
+        return f"收藏夹“{recs.collection}”中还没有喜欢的论文：先用 `paperatlas like ID…` 收藏一些。"
+    if not recs.picks:
+        return "筛选条件下没有尚未看过的论文。"
+    return recs.message
+
+
 def hints_zh(recs: Recommendations) -> list[str]:
-    """What would make the picks better, in Chinese: more likes for the classifier. The
-    English `message` (a missing model's vectors, no likes, nothing matching) follows
-    as it is: it names commands and collections the reader types in English."""
-    out = [recs.message] if recs.message else []
+    """What would make the picks better, in Chinese: the message, more likes for the classifier."""
+    message = message_zh(recs)
+    out = [message] if message else []
     if 0 < recs.n_likes < MIN_LIKES_FOR_CLASSIFIER:
         more = MIN_LIKES_FOR_CLASSIFIER - recs.n_likes
         out.append(
