@@ -2,9 +2,12 @@
 published bilingual term tables of the field give them) and models/zh-field-frequency-v1.tsv
 (how often Chinese words occur in a Chinese textbook of the field).
 
-    .venv/bin/python scripts/build_zh_terminology.py --google GOOGLE_ZH_CSV --d2l D2L_ZH_CHECKOUT
+    .venv/bin/python scripts/build_zh_terminology.py --google GOOGLE_ZH_CSV --d2l D2L_ZH_CHECKOUT \
+        --cheatsheets CHEATSHEET_TRANSLATION_CLONE --aisystem AISYSTEM_GLOSSARY_MD
 
-Sources (both allow redistribution; the output files name them and their licenses):
+Sources (each allows redistribution; the output files name them and their licenses; they were
+chosen for what they are, published English-Chinese term tables of the field, before looking
+at which terms they hold):
 
 - Google's Machine Learning Glossary in simplified Chinese ("Google 的机器学习术语表",
   https://developers.google.com/machine-learning/glossary/?hl=zh-CN), licensed CC BY 4.0 by
@@ -14,6 +17,22 @@ Sources (both allow redistribution; the output files name them and their license
   github.com/d2l-ai/d2l-zh), licensed Apache-2.0 (the repository's LICENSE): its term table
   (TERMINOLOGY.md: `中文，english` a line) and the terms its chapters introduce in emphasis
   with the English beside them (`*自注意力*（self-attention）`, source d2l-book).
+
+- Stanford's CS 229 / CS 230 cheatsheets in simplified Chinese (Afshine and Shervine Amidi,
+  github.com/shervinea/cheatsheet-translation), MIT License (the repository's LICENSE): each
+  file pairs a numbered English line with its translation (`N. **English**` then
+  `&#10230; Chinese`). Kept: lists written as `[a, b, c]` whose translation has as many items
+  (item by item), short lines (at most MAX_HEADING_WORDS words: headings, terms), and the
+  term before "―" of a "term ― definition" line whose translation has a separator there
+  (source cheatsheet). The Chinese files were merged into the cheatsheets and later removed
+  from the repository's tip, so each is read from the last commit that holds it
+  (`CHEATSHEETS`, read with git from a clone of the repository).
+
+- "AI System" (《AI 系统》, ZOMI, github.com/chenzomi12/AISystem), licensed Apache-2.0 (the
+  repository's LICENSE): its term table (00Others/03Glossary.md: `| English | 中文 | 缩写 |`
+  rows; source aisystem). A book of AI systems: a single word there is often taken in its
+  systems sense (Image -> 镜像, Kernel -> 内核), so only its terms of two or more words are
+  kept (`AISYSTEM_MIN_WORDS`).
 
 Words the book writes in English inside its Chinese prose (code, inline code and
 parenthesised glosses left out) at least MIN_KEPT times are written as kept terms, their
@@ -29,14 +48,17 @@ word's dictionary senses the field writes (策略 56 times against 战略 0, 噪
 Only the term pairs are kept (no definitions). An acronym beside a term ("SGD, mini-batch
 stochastic gradient descent") is left out (`zh_terms` keeps acronyms in English);
 alternatives written with "/" are each kept. Terms whose Chinese holds no Chinese character (names such as TensorBoard)
-are left out: `zh_terms` keeps those in English anyway. Where both sources give a term,
-the Google glossary's Chinese is written first.
+are left out: `zh_terms` keeps those in English anyway. Where several sources give a term,
+they are written in the order above (Google's glossary first), and the first is used; a
+word the book keeps in English stays kept though a cheatsheet translates it (tanh).
 
-Line formats: english (lower case)<TAB>chinese<TAB>source (google, d2l, d2l-book, d2l-kept);
+Line formats: english (lower case)<TAB>chinese<TAB>source (google, d2l, d2l-book, cheatsheet,
+aisystem, d2l-kept);
 chinese<TAB>count.
 
-The shipped files were built (2026-12-07) from the Flashcards repository at f4a3c5c9 and
-d2l-zh at e6b18cce. Rebuild models/zh-lexicon-v2.tsv (scripts/build_zh_lexicon.py) after
+The shipped files were built (2026-12-07) from the Flashcards repository at f4a3c5c9,
+d2l-zh at e6b18cce, cheatsheet-translation at the commits in `CHEATSHEETS` and AISystem's
+00Others/03Glossary.md at 6ffde993. Rebuild models/zh-lexicon-v2.tsv (scripts/build_zh_lexicon.py) after
 these: it aligns its words over the term tables.
 """
 
@@ -45,6 +67,7 @@ from __future__ import annotations
 import argparse
 import csv
 import re
+import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
@@ -162,12 +185,128 @@ def d2l_terms(path: Path) -> list[tuple[str, str]]:
     return pairs
 
 
+# each Chinese cheatsheet and the last commit of shervinea/cheatsheet-translation that holds it
+CHEATSHEETS = {
+    "zh/cheatsheet-deep-learning.md": "0a39b73",
+    "zh/cheatsheet-machine-learning-tips-and-tricks.md": "f221efa",
+    "zh/cheatsheet-supervised-learning.md": "5a42c15",
+    "zh/cheatsheet-unsupervised-learning.md": "c179461",
+    "zh/cs-229-supervised-learning.md": "823a3de",
+    "zh/cs-230-convolutional-neural-networks.md": "13f6e03",
+    "zh/cs-230-recurrent-neural-networks.md": "9b95bda",
+    "zh/refresher-linear-algebra.md": "a16933a",
+    "zh/refresher-probability.md": "6d87550",
+}
+MAX_HEADING_WORDS = 5  # a longer line is a sentence: its words do not align one to one
+_ARROW = re.compile(r"^\s*(?:&#10230;|⟶)\s*(.*)$")
+_NUMBERED = re.compile(r"^\s*\**\s*\d+\.\s*")
+_DEFINITION = re.compile(r"\s*―\s*")
+_ZH_DEFINITION = re.compile(r"\s*(?:―|—|–|:|：|-)\s*")
+_NOTATION = re.compile(r"[=()|{}$\\<>0-9?'\"“”‘’？]")  # formulas, questions, quoted words
+
+
+def _english_line(line: str) -> str:
+    return " ".join(_NUMBERED.sub("", line).replace("**", " ").split())
+
+
+def cheatsheet_lines(text: str) -> list[tuple[str, str]]:
+    """(English line, its translation) of a cheatsheet file: each arrow line and the
+    numbered line before it."""
+    pairs, english = [], ""
+    for line in text.splitlines():
+        arrow = _ARROW.match(line)
+        if arrow:
+            if english:
+                pairs.append((english, " ".join(arrow[1].split())))
+            english = ""
+        elif line.strip() and line.strip() != "<br>":
+            english = _english_line(line)
+    return pairs
+
+
+def _term_pair(en: str, zh: str) -> list[tuple[str, str]]:
+    """Aligned (English, Chinese) terms, or none: both sides short, no notation; where
+    either side lists several ("a, b" / "a/b"), both must list as many, paired in order."""
+    en, zh = en.strip(" .:;*"), zh.strip(" 。.：:；;*")
+    if not en or not zh or _NOTATION.search(en) or _NOTATION.search(zh) or not _CJK.search(zh):
+        return []
+    if len(en.split()) > MAX_HEADING_WORDS or set(en.lower().split()) <= STOPWORDS:
+        return []  # a sentence, or a line's connective ("where" -> 其中)
+    en_items, zh_items = re.split(r"\s*[,/]\s*", en), re.split(r"\s*[，,、/]\s*", zh)
+    if len(en_items) != len(zh_items):
+        return []
+    return [
+        (form, _chinese(z))
+        for e, z in zip(en_items, zh_items)
+        if _CJK.search(z)
+        for form in _english_forms(e)
+    ]
+
+
+def cheatsheet_terms(text: str) -> list[tuple[str, str]]:
+    """The terms a Chinese cheatsheet pairs: list items, short lines, defined terms."""
+    pairs = []
+    for en, zh in cheatsheet_lines(text):
+        if en.startswith("[") and en.endswith("]"):  # a table's cells, the translation's too
+            en_items = en[1:-1].split(",")
+            zh_items = re.split(r"[，,、]", zh.strip(" []【】"))
+            if len(en_items) == len(zh_items):
+                for e, z in zip(en_items, zh_items):
+                    pairs += _term_pair(e, z)
+            continue
+        head, *rest = _DEFINITION.split(en, maxsplit=1)
+        if rest:
+            zh_head = _ZH_DEFINITION.split(zh, maxsplit=1)[0]
+            if zh_head != zh:
+                pairs += _term_pair(head, zh_head)
+        else:
+            pairs += _term_pair(en, zh)
+    return pairs
+
+
+def cheatsheets(clone: Path) -> list[tuple[str, str]]:
+    """Every Chinese cheatsheet's terms, read from its commit in a clone of the repository."""
+    pairs = []
+    for path, commit in CHEATSHEETS.items():
+        text = subprocess.run(
+            ["git", "-C", str(clone), "show", f"{commit}:{path}"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+        pairs += cheatsheet_terms(text)
+    return pairs
+
+
+AISYSTEM_MIN_WORDS = 2
+_TABLE_ROW = re.compile(r"^\|\s*([^|]*?)\s*\|\s*([^|]*?)\s*\|")
+
+
+def aisystem_terms(path: Path) -> list[tuple[str, str]]:
+    """(English, Chinese) of the AI System book's term table: its rows of at least
+    AISYSTEM_MIN_WORDS English words; of alternatives ("、"), the first."""
+    pairs = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        row = _TABLE_ROW.match(line)
+        if not row or not _CJK.search(row[2]) or len(row[1].split()) < AISYSTEM_MIN_WORDS:
+            continue
+        zh = _chinese(row[2].split("、")[0])
+        pairs += [(form, zh) for form in _english_forms(row[1])]
+    return pairs
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--google", type=Path, required=True, help="Google 的机器学习术语表.csv")
     parser.add_argument("--d2l", type=Path, required=True, help="a checkout of d2l-ai/d2l-zh")
+    parser.add_argument(
+        "--cheatsheets", type=Path, required=True, help="a clone of shervinea/cheatsheet-translation"
+    )
+    parser.add_argument(
+        "--aisystem", type=Path, required=True, help="00Others/03Glossary.md of chenzomi12/AISystem"
+    )
     args = parser.parse_args()
     pages = book_pages(args.d2l)
     seen: set[tuple[str, str]] = set()
@@ -176,13 +315,17 @@ def main() -> None:
         ("google", google_terms(args.google)),
         ("d2l", d2l_terms(args.d2l / "TERMINOLOGY.md")),
         ("d2l-book", book_terms(pages)),
+        ("cheatsheet", cheatsheets(args.cheatsheets)),
+        ("aisystem", aisystem_terms(args.aisystem)),
     )
+    translated: set[str] = set()  # what the glossary and the book translate
     for source, pairs in sources:
         for en, zh in pairs:
             if _CJK.search(zh) and (en, zh) not in seen:
                 seen.add((en, zh))
                 lines.append(f"{en}\t{zh}\t{source}")
-    translated = {en for en, _ in seen}
+                if source in ("google", "d2l", "d2l-book"):  # a word the book keeps stays kept (tanh)
+                    translated.add(en)
     for en, written in kept_terms(pages, translated | STOPWORDS):
         if written.upper() != written:  # an acronym is kept anyway
             lines.append(f"{en}\t{written}\td2l-kept")
@@ -193,8 +336,11 @@ def main() -> None:
         " (https://creativecommons.org/licenses/by/4.0/); term pairs only, definitions left out\n"
         "# d2l, d2l-book: Dive into Deep Learning in Chinese, its TERMINOLOGY.md and the terms its"
         " chapters introduce or keep in English (https://github.com/d2l-ai/d2l-zh), Apache License 2.0\n"
-        + "\n".join(lines)
-        + "\n",
+        "# cheatsheet: Stanford CS 229 / CS 230 cheatsheets in simplified Chinese, (c) Afshine and"
+        " Shervine Amidi and the translators (https://github.com/shervinea/cheatsheet-translation),"
+        " MIT License; term pairs only\n"
+        "# aisystem: the term table of AI System (https://github.com/chenzomi12/AISystem), (c) ZOMI,"
+        " Apache License 2.0\n" + "\n".join(lines) + "\n",
         encoding="utf-8",
     )
     print(f"{len(lines)} term pairs -> {OUT}")

@@ -5,6 +5,7 @@ browser's Accept-Language when the URL names none."""
 from __future__ import annotations
 
 import re
+from html import unescape
 
 import pytest
 
@@ -122,3 +123,68 @@ def test_cards_show_a_models_chinese_summary_in_chinese(client, db):
     assert cards and '<p class="gist" lang="zh-CN">本文研究机器人抓取。</p>' in cards[0]
     english = client.get("/papers").text + client.get("/search", params={"q": "robot grasping"}).text
     assert "本文研究机器人抓取。" not in english
+
+
+ORIGIN = {"origin": "http://127.0.0.1"}
+
+
+def _like(client, paper_id: str) -> None:
+    assert client.post("/api/marks", json={"id": paper_id, "liked": True}, headers=ORIGIN).status_code == 200
+
+
+@pytest.mark.slow  # Chinese terms: the multilingual model's real weights
+def test_recommendation_reasons_method_and_hints_are_chinese(client):
+    from atlas_fixture import fixture_records
+
+    hostile = next(r for r in fixture_records() if "<script" in (r.get("title") or ""))
+    for paper_id in ("unlearning-01", hostile["id"]):
+        _like(client, paper_id)
+    html = client.get("/recommend", params={"lang": "zh"}).text
+    lists = re.findall(r'<ul class="reasons">(.*?)</ul>', html, flags=re.S)
+    reasons = [unescape(r) for block in lists for r in re.findall(r"<li>(.*?)</li>", block)]
+    assert lists and reasons
+    assert all(
+        CJK.search(r) and not re.search(r"\b(Close to|Shares the terms|which you liked)\b", r)
+        for r in reasons
+    )
+    closest = [r for r in reasons if r.startswith("与你喜欢的“")]
+    assert closest and all(r.endswith("相近。") for r in closest)
+    shared = [r for r in reasons if r.startswith("共有关键词：")]
+    assert shared and any(CJK.search(r.removeprefix("共有关键词：")) for r in shared)
+    used = re.search(r'id="recommend-used">(.*?)</p>', html).group(1)
+    assert "质心" in used and "centroid" not in used
+    assert "再喜欢 3 篇论文" in html and "Like 3 more" not in html
+    # a liked title named in a Chinese reason is still text, not markup
+    assert "<script>alert" not in html
+    assert any(f"“{hostile['title']}”" in r for r in closest)
+    english = client.get("/recommend").text
+    assert "which you liked." in english and "与你喜欢的" not in english
+    # five likes: the classifier, which would fuse MiniLM's vectors this atlas lacks
+    for paper_id in ("unlearning-02", "unlearning-03", "unlearning-04"):
+        _like(client, paper_id)
+    html = client.get("/recommend", params={"lang": "zh"}).text
+    hints = re.findall(r'<p class="note hint">(.*?)</p>', html)
+    assert hints == [
+        "本图谱缺少 minilm-int8 向量，而根据 5 个喜欢所做的推荐会融合它们；`paperatlas embed` 可添加。"
+    ]
+    assert "this atlas has no" in client.get("/recommend").text
+
+
+@pytest.mark.slow  # area names through the glosses (topic labels load the model's weights)
+def test_overview_bars_and_the_paper_page_facts_are_chinese(client):
+    from paperatlas.report.zh_card import AREAS
+
+    overview = client.get("/", params={"lang": "zh"}).text
+    bars = [unescape(b) for b in re.findall(r'<text x="0" y="12" class="bar-label">([^<]*)</text>', overview)]
+    assert bars and all(CJK.search(b) for b in bars)
+    assert AREAS["learning on graphs and other geometries & topologies"] in bars
+    assert "录用（海报）" in bars and "方法" in bars
+    english = client.get("/").text
+    assert "learning on graphs and other geometries &amp; topologies" in english
+    page = client.get("/papers/unlearning-05", params={"lang": "zh"}).text
+    area = AREAS["alignment, fairness, safety, privacy, and societal considerations"]
+    assert re.search(rf'<dt>研究领域</dt><dd><a [^>]*title="alignment, fairness[^"]*">{area}</a>', page)
+    assert f'{area} <span class="muted">(' in page  # the predicted area
+    chips = re.findall(r'<a class="chip" href="/search\?q=([^"&]+)[^"]*" title="([^"]+)">([^<]+)</a>', page)
+    assert chips and any(CJK.search(shown) for _, _, shown in chips)
+    assert '<span class="badge">代码</span>' in page and ">code</span>" not in page

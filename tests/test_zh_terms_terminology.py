@@ -15,6 +15,23 @@ def test_the_shipped_term_tables_load_with_their_sources():
     assert all(english == english.lower() and chinese for english, chinese in pairs)
 
 
+def test_the_cheatsheets_and_the_ai_system_book_add_terms_the_first_tables_lack():
+    # the Chinese CS 229/230 cheatsheets: a table's cells and short lines, paired in order
+    assert zh_terminology.lookup(["siamese", "network"]) == "孪生神经网络"
+    assert zh_terminology.lookup(["intersection", "over", "union"]) == "交并比"
+    assert zh_terminology.lookup(["triplet", "losses"]) == "三重损失"
+    # the AI System book's table, its terms of two or more words
+    assert zh_terminology.lookup(["heterogeneous", "hardware"]) == "异构硬件"
+    assert zh_terminology.lookup(["distributed", "reinforcement", "learning"]) == "分布式强化学习"
+    # an earlier table's rendering is not replaced by a later one's
+    assert zh_terminology.lookup(["hinge", "loss"]) == "合页损失函数"  # Google's, not 铰链损失
+    # nor is a word the textbook keeps in English translated because a cheatsheet does
+    assert zh_terminology.kept_spelling("tanh") == "tanh"
+    pairs = zh_terminology.table()
+    assert not any(en.startswith("[") or en.endswith("]") or "?" in en for en, _ in pairs)
+    assert not any(en in {"where", "with", "such that"} for en, _ in pairs)  # connectives
+
+
 def test_a_term_is_found_as_written_or_plural_blind_but_not_by_stem():
     assert zh_terminology.lookup(["confusion", "matrix"]) == "混淆矩阵"
     assert zh_terminology.lookup(["anchor", "boxes"]) == zh_terminology.lookup(["anchor", "box"]) == "锚框"

@@ -403,6 +403,7 @@ class Recommendations:
     n_dislikes: int = 0
     model: str | None = None
     message: str = ""
+    missing_model: str | None = None  # a model these picks would fuse whose vectors the atlas lacks
 
     def __iter__(self) -> Iterator[Pick]:
         return iter(self.picks)
@@ -492,12 +493,14 @@ def recommend(
         )
         for pid, score, reason in zip(ids, scores, why)
     ]
+    missing = None if (model or not picks) else _missing_model(store, len(liked))
     message = (
         "no unseen papers match the filters"
         if not picks
+        else f"this atlas has no {missing} vectors, which recommendations from {len(liked)} likes"
+        " fuse; `paperatlas embed` adds them"
+        if missing
         else ""
-        if model
-        else _missing_note(store, len(liked))
     )
     return Recommendations(
         picks,
@@ -507,16 +510,18 @@ def recommend(
         n_dislikes=len(disliked),
         model=features.models_used(len(liked)),
         message=message,
+        missing_model=missing,
     )
 
 
-def _missing_note(store, n_likes: int) -> str:
-    """What `embed` would add: MiniLM's vectors, where this many likes would fuse them."""
+def _missing_model(store, n_likes: int) -> str | None:
+    """What `embed` would add: MiniLM, where this many likes would fuse its vectors and the
+    atlas has none."""
     from paperatlas.search.vectors import vector_models_for
 
     if RECOMMEND_WEIGHTS[method_for(n_likes)][MINILM] <= 0 or MINILM in vector_models_for(store, "en"):
-        return ""
-    return f"this atlas has no {MINILM} vectors, which recommendations from {n_likes} likes fuse; `paperatlas embed` adds them"
+        return None
+    return MINILM
 
 
 def method_for(n_likes: int) -> str:

@@ -14,6 +14,7 @@ from paperatlas.errors import PaperatlasError
 if TYPE_CHECKING:
     from paperatlas.api.front import Atlas
     from paperatlas.atlas.view import MapReader
+    from paperatlas.recommend import Recommendations
     from paperatlas.store import StoreGeneration
 
 
@@ -136,3 +137,15 @@ def liked_ids(atlas: Atlas, collection: str = "likes") -> set[str]:
     from paperatlas.likes import liked_ids
 
     return set(liked_ids(atlas.store, collection))
+
+
+def zh_recommendations(picks: Recommendations) -> dict[str, Any]:
+    """`recommend()`'s words in Chinese: {"reasons": {paper id: sentences}, "method": how
+    they were ranked, "hints": what would make them better}; titles stay as they are."""
+    from paperatlas.report import zh_reasons
+
+    return {
+        "reasons": {p.paper_id: zh_reasons.reasons_zh(p) for p in picks},
+        "method": zh_reasons.method_zh(picks.method),
+        "hints": zh_reasons.hints_zh(picks),
+    }

@@ -1,7 +1,8 @@
 """The field's own English -> Chinese terms: the shipped glossary (`models/glossary_zh_en.tsv`)
 reversed and the published term tables in `models/zh-terminology-v1.tsv` (Google's Machine
 Learning Glossary in Chinese, CC BY 4.0; d2l-zh's term table and the terms its chapters
-introduce, Apache-2.0; built by scripts/build_zh_terminology.py), with the words that Chinese
+introduce, Apache-2.0; the Chinese Stanford CS 229/230 cheatsheets' terms, MIT; the AI System
+book's term table, Apache-2.0; built by scripts/build_zh_terminology.py), with the words that Chinese
 ML writing keeps in English (`kept_spelling`: Transformer, Adam) and how often a Chinese
 textbook of the field writes each Chinese word (`field_frequency`, models/zh-field-frequency-v1.tsv).
 
@@ -101,7 +102,21 @@ def _aligned() -> dict[str, str]:
     """English word -> its Chinese run in the glossary's terms, else in the tables' (the
     glossary is this field's current usage: "inference" is 推理 there, 推断 in a textbook)."""
     glossary = [(en, zh) for zh, en in glossary_terms().items()]
-    return {**_align(glossary + _table()), **_align(glossary)}
+    return {**_align(_distinct(glossary + _table())), **_align(glossary)}
+
+
+def _distinct(pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The first pair of each English term: a term two tables give is one piece of evidence
+    for its words, not two ("artificial intelligence" in the glossary and a table would
+    otherwise align "intelligence" with 人工智能)."""
+    seen: set[str] = set()
+    out = []
+    for en, zh in pairs:
+        key = plural_key(en.split())
+        if key not in seen:
+            seen.add(key)
+            out.append((en, zh))
+    return out
 
 
 def _align(pairs: list[tuple[str, str]]) -> dict[str, str]:

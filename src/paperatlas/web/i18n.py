@@ -97,6 +97,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "code_link": {"en": "code", "zh": "代码"},
     "project_link": {"en": "project", "zh": "项目"},
     "data_link": {"en": "data", "zh": "数据"},
+    "paper_link": {"en": "paper", "zh": "论文"},
+    "unknown_value": {"en": "(unknown)", "zh": "（未知）"},
     "gist": {"en": "In one sentence", "zh": "一句话概括"},
     "abstract": {"en": "Abstract", "zh": "摘要"},
     "keyphrases": {"en": "Keyphrases", "zh": "关键词"},

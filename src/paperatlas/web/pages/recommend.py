@@ -10,20 +10,24 @@ change it comes only from the app's own pages (web/guard.py). The page's script
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse
 from starlette.concurrency import run_in_threadpool
 
-from paperatlas.api import Atlas
+from paperatlas.api import Atlas, web_reads
 from paperatlas.errors import PaperatlasError
 from paperatlas.filters import LIKES, Filters
 from paperatlas.web.context import context
 from paperatlas.web.filtering import filter_query, page_filters
 from paperatlas.web.pages.downloads import export_formats
 from paperatlas.web.params import MAX_NAME, Name, is_clean_text, json_body
+from paperatlas.web.render import page_lang
 from paperatlas.web.routes import Routes
+
+if TYPE_CHECKING:
+    from paperatlas.results import Recommendations
 
 routes = Routes()
 PICKS = 30  # as `paperatlas recommend`
@@ -48,12 +52,15 @@ async def recommend_page(
         found = {r["id"]: r for r in web.atlas.papers(ids=[p.paper_id for p in picks])}
         rows = [found[p.paper_id] for p in picks if p.paper_id in found]
         web.with_card_facts(rows)
+    words = pick_words(picks, page_lang(request))
     return web.render(
         request,
         "recommend.html",
         picks=picks,
         error=error,
-        reasons={p.paper_id: p.reasons for p in picks or ()},
+        reasons=words["reasons"],
+        method=words["method"],
+        hints=words["hints"],
         cards=web.cards(rows, web.maps.get(filters.list_name)),
         collection=collection,
         collections=names,
@@ -61,6 +68,16 @@ async def recommend_page(
         choices=web.filter_choices(filters.list_name),
         formats=export_formats(),
     )
+
+
+def pick_words(picks: Recommendations | None, lang: str) -> dict[str, Any]:
+    """The picks' reasons, method and hints in the page's language (Chinese: built from the
+    picks' liked titles and shared terms, `web_reads.zh_recommendations`)."""
+    if picks is None:
+        return {"reasons": {}, "method": None, "hints": []}
+    if lang == "zh":
+        return web_reads.zh_recommendations(picks)
+    return {"reasons": {p.paper_id: p.reasons for p in picks}, "method": picks.method, "hints": picks.hints}
 
 
 def recommend(atlas: Atlas, collection: str, filters: Filters):
