@@ -104,9 +104,19 @@ class VectorRows(StoreBase):
         )
 
     def embed_model_meta(self, name: str) -> dict[str, Any] | None:
-        """What put_embed_model stored beside a model (not the model itself), None if none."""
-        row = self.conn.execute("SELECT meta FROM embed_models WHERE name = ?", (name,)).fetchone()
+        """What put_embed_model stored beside a model (not the model itself), None if none:
+        from the triggers' copy (migration 18), not from behind the model's blob, on an
+        atlas that has it."""
+        table = "embed_model_meta" if self._has_meta_copy() else "embed_models"
+        row = self.conn.execute(f"SELECT meta FROM {table} WHERE name = ?", (name,)).fetchone()
         return json.loads(row[0] or "{}") if row else None
+
+    def _has_meta_copy(self) -> bool:
+        """Whether the atlas has `embed_model_meta` (not a read-only atlas older than 18)."""
+        row = self.conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'embed_model_meta'"
+        ).fetchone()
+        return row is not None
 
     def get_embed_model(self, name: str) -> bytes | None:
         """A fitted embedding model stored with put_embed_model, None if there is none."""
