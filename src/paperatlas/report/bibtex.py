@@ -28,6 +28,7 @@ _COMMAND = re.compile(r"\\[A-Za-z]+")
 # a run of characters `_escape_plain` writes as they are (ASCII, no special, no start of a
 # ligature), taken in one step: character by character, an abstract cost ~2 ms
 _PLAIN_RUN = re.compile(r"[^\\{}$&%#_~^\-'`!?\x80-\U0010ffff]+")
+_BRACE = re.compile(r"[{}]")
 _OPEN, _CLOSE = "\x00", "\x01"  # a literal brace, spelled out once the whole text is seen
 # The only commands a field keeps as written: formatting, symbols, accents and math that
 # only typeset. Any other (\input, \openin, \write18, \def, \catcode, \csname, \begin{...})
@@ -191,7 +192,7 @@ def _encoder():
 
 def _balanced(text: str) -> bool:
     depth = 0
-    for ch in text:
+    for ch in _BRACE.findall(text):  # the braces alone: a loop over every character cost more
         depth += ch == "{"
         depth -= ch == "}"
         if depth < 0:
