@@ -4,13 +4,15 @@ they were computed from) and the fitted embedding models that live with the corp
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+import sqlite3
+from collections.abc import Hashable, Iterable
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from paperatlas.store.connection import StoreBase
+from paperatlas.store.generation import vector_changes
 
 
 class VectorRows(StoreBase):
@@ -91,6 +93,26 @@ class VectorRows(StoreBase):
             "SELECT count(*), coalesce(max(rowid), 0) FROM embeddings WHERE model = ?", (model,)
         ).fetchone()
         return (int(row[0]), int(row[1]))
+
+    def vector_version(self, model: str) -> Hashable:
+        """A value that changes whenever `model`'s stored vectors do, for caches of what is
+        derived from them: their change count (migration 10), one indexed row, where
+        `vector_signature` counts every vector of the model (read after each commit);
+        the signature itself on a store that keeps no count."""
+        changes = vector_changes(self, model)
+        return ("changes", changes) if changes is not None else self.vector_signature(model)
+
+    def vector_models_version(self) -> Hashable:
+        """A value that changes whenever any model's stored vectors do (so whenever
+        `vector_models` may): every model's change count, a few rows; on a store that
+        keeps none, a new object at each call (equal to nothing: read them again)."""
+        try:
+            rows = self.conn.execute(
+                "SELECT name, changes FROM change_counts WHERE name >= 'vectors ' AND name < 'vectors!'"
+            ).fetchall()
+        except sqlite3.OperationalError:  # no such table: schema 9 or older, read-only
+            return object()
+        return tuple((str(name), int(changes)) for name, changes in rows)
 
     def delete_vectors(self, model: str) -> int:
         """Drop every stored vector of `model` (its space changed, e.g. lsa was refit)."""
