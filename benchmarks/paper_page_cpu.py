@@ -1,15 +1,22 @@
 """CPU per paper page: the app renders `--pages` random paper pages in one process (no
 server, no sockets, the page cache off) and the process's CPU time is divided by them; with
 `--baseline-src` the same pages are rendered by that checkout's code in the same run.
+Measuring starts once `/healthz` says warm (the background preload's CPU is not a page's).
 
 A loaded machine stretches wall-clock latency (benchmarks/web_load.py) far more than CPU
 time, so this is the figure to compare when the machine is shared.
 
     .venv/bin/python benchmarks/paper_page_cpu.py --db ATLAS.db [--pages 300]
-        [--baseline-src /work/base] [--seed 0]
+        [--baseline-src /work/base] [--baseline-db BASE.db] [--seed 0] [--search] [--commit]
 
-The store is only read; a baseline that cannot read a newer store's schema needs a store
-built by it (`paperatlas add` with that code), which this code then opens as it is.
+`--search`: search pages too (`--pages` of them, queries drawn from a fixed list of
+topics). `--commit`: before each page another connection commits a write that changes no
+paper (`UPDATE papers SET title = title` on one row: its full-text entry is written again),
+as each batch of an `add` while serving does: what a page rebuilds after any commit shows.
+
+The store is only read (with `--commit`, each run gets its own copy of it); a baseline
+that cannot read a newer store's schema needs a store built by it (`paperatlas add` with
+that code): `--baseline-db`, else the baseline reads `--db` too.
 """
 
 from __future__ import annotations
@@ -17,37 +24,69 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import shutil
 import sqlite3
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 
 # run in a fresh interpreter per checkout: `src` first on the path, so each measures its own code
 _RENDER = """
-import json, sys, time
+import json, sqlite3, sys, time
 sys.path.insert(0, sys.argv[1])
 from fastapi.testclient import TestClient
 from paperatlas.web.app import create_app
-ids, warm = json.loads(sys.argv[3]), int(sys.argv[4])
+urls, warm, commit = json.loads(sys.argv[3]), int(sys.argv[4]), sys.argv[5] == "1"
+writer = sqlite3.connect(sys.argv[2], isolation_level=None, timeout=30)
 with TestClient(create_app(sys.argv[2], page_cache=False), base_url="http://127.0.0.1") as client:
-    for pid in ids[:warm]:  # templates compiled, caches filled
-        client.get("/papers/" + pid)
-    start, wall = time.process_time(), time.perf_counter()
-    sizes = [len(client.get("/papers/" + pid).content) for pid in ids[warm:]]
-    cpu, wall = time.process_time() - start, time.perf_counter() - wall
+    while not client.get("/healthz").json().get("warm", True):  # the preload is no page's CPU
+        time.sleep(0.2)
+    for url in urls[:warm]:  # templates compiled, caches filled
+        client.get(url)
+    cpu = wall = 0.0
+    sizes = []
+    for url in urls[warm:]:
+        if commit:
+            writer.execute("UPDATE papers SET title = title WHERE rowid = (SELECT min(rowid) FROM papers)")
+        start, started = time.process_time(), time.perf_counter()
+        answer = client.get(url)
+        cpu, wall = cpu + time.process_time() - start, wall + time.perf_counter() - started
+        assert answer.status_code == 200, (url, answer.status_code)
+        sizes.append(len(answer.content))
 print(json.dumps({"pages": len(sizes), "cpu_ms": 1000 * cpu / len(sizes), "wall_ms": 1000 * wall / len(sizes),
                   "bytes": sum(sizes) / len(sizes)}))
 """
+# what the search pages ask (a topic a reader types; repeats are fine: the page cache is off)
+QUERIES = [
+    "graph neural networks",
+    "diffusion models",
+    "language model reasoning",
+    "reinforcement learning",
+    "attention",
+    "differential privacy",
+    "benchmark",
+    "robot manipulation",
+    "vision transformer",
+    "protein design",
+    "federated learning",
+    "causal inference",
+    "sparse autoencoders",
+    "contrastive learning",
+]
 
 
-def measure(src: Path, db: Path, ids: list[str], warm: int) -> dict:
-    out = subprocess.run(
-        [sys.executable, "-c", _RENDER, str(src), str(db), json.dumps(ids), str(warm)],
-        capture_output=True,
-        text=True,
-    )
+def measure(src: Path, db: Path, urls: list[str], warm: int, commit: bool) -> dict:
+    with tempfile.TemporaryDirectory() as scratch:
+        if commit:  # its writes go to a copy
+            db = Path(shutil.copy2(db, Path(scratch) / db.name))
+        out = subprocess.run(
+            [sys.executable, "-c", _RENDER, str(src), str(db), json.dumps(urls), str(warm), str(int(commit))],
+            capture_output=True,
+            text=True,
+        )
     if out.returncode != 0:
         sys.exit(f"{src}: the pages could not be rendered:\n{out.stderr[-2000:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -59,25 +98,40 @@ def main() -> None:
     ap.add_argument("--pages", type=int, default=300)
     ap.add_argument("--warm", type=int, default=20)
     ap.add_argument("--baseline-src", type=Path)
+    ap.add_argument("--baseline-db", type=Path, help="the baseline's own atlas (default: --db)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--search", action="store_true", help="search pages too")
+    ap.add_argument("--commit", action="store_true", help="a commit before each page")
     args = ap.parse_args()
     conn = sqlite3.connect(f"file:{args.db}?mode=ro", uri=True)
     all_ids = [row[0] for row in conn.execute("SELECT id FROM papers")]
     conn.close()
-    ids = random.Random(args.seed).sample(all_ids, min(len(all_ids), args.pages + args.warm))
-    runs = [("this code", SRC)]
+    rng = random.Random(args.seed)
+    plans = {
+        "paper": ["/papers/" + pid for pid in rng.sample(all_ids, min(len(all_ids), args.pages + args.warm))]
+    }
+    if args.search:
+        plans["search"] = ["/search?q=" + rng.choice(QUERIES) for _ in range(args.pages + args.warm)]
+    runs = [("this code", SRC, args.db)]
     if args.baseline_src:
-        runs.insert(0, (f"baseline {args.baseline_src}", args.baseline_src.resolve() / "src"))
-    figures = {}
-    for label, src in runs:
-        figures[label] = got = measure(src, args.db, ids, args.warm)
-        print(
-            f"{label}: {got['pages']} paper pages, CPU {got['cpu_ms']:.2f} ms a page, "
-            f"wall {got['wall_ms']:.2f} ms, {got['bytes'] / 1024:.1f} KB"
+        base = (
+            f"baseline {args.baseline_src}",
+            args.baseline_src.resolve() / "src",
+            args.baseline_db or args.db,
         )
-    if len(figures) == 2:
-        base, this = figures.values()
-        print(f"CPU a page, this code / baseline: {this['cpu_ms'] / base['cpu_ms']:.2f}")
+        runs.insert(0, base)
+    after = ", a commit before each" if args.commit else ""
+    for kind, urls in plans.items():
+        figures = {}
+        for label, src, db in runs:
+            figures[label] = got = measure(src, db, urls, args.warm, args.commit)
+            print(
+                f"{label}: {got['pages']} {kind} pages{after}, CPU {got['cpu_ms']:.2f} ms a page, "
+                f"wall {got['wall_ms']:.2f} ms, {got['bytes'] / 1024:.1f} KB"
+            )
+        if len(figures) == 2:
+            base_run, this = figures.values()
+            print(f"CPU a {kind} page, this code / baseline: {this['cpu_ms'] / base_run['cpu_ms']:.2f}")
 
 
 if __name__ == "__main__":

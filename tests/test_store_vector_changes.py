@@ -134,3 +134,34 @@ def test_every_change_to_the_facts_moves_their_count(store):
         store.put_vectors("m", ["c"], _vectors(1), ["h"])
         store.insert_papers([_row("z")])
     assert facts_changes(store) == seen[-1]
+
+
+def test_the_vector_index_and_model_list_are_kept_through_a_commit_that_leaves_the_vectors(
+    store, monkeypatch
+):
+    from paperatlas.embed.index import open_index
+    from paperatlas.search.vectors import vector_models_for
+
+    with store.transaction():
+        store.put_vectors("static", ["a", "b", "c"], _vectors(3), ["h1", "h2", "h3"])
+    index = open_index(store, "static")
+    assert vector_models_for(store, "en") == ["static"]
+
+    def no_scan(*args):  # a commit must not cost a count of every vector
+        raise AssertionError("vectors counted again")
+
+    monkeypatch.setattr(Store, "vector_signature", no_scan)
+    monkeypatch.setattr(Store, "vector_models", no_scan)
+    with store.transaction():  # a write beside the vectors (an add's title, a like)
+        store.update_paper("a", {"title": "A new title"})
+    assert open_index(store, "static") is index
+    assert vector_models_for(store, "en") == ["static"]
+    monkeypatch.undo()
+    with store.transaction():  # the vectors change: both are read again
+        store.put_vectors("static", ["d"], _vectors(1, 5), ["h4"])
+        store.put_vectors("other", ["a"], _vectors(1, 6), ["h1"])
+    rebuilt = open_index(store, "static")
+    assert rebuilt is not index and sorted(pid for pid, _ in rebuilt.search(_vectors(1, 5)[0], 4)) == list(
+        "abcd"
+    )
+    assert sorted(vector_models_for(store, "en")) == ["other", "static"]

@@ -442,7 +442,7 @@ def open_index(store, model: str, ann_threshold: int | None = None, progress: bo
         store,
         (model, threshold),
         lambda: _build_index(store, model, threshold, progress),
-        version=lambda: store.vector_signature(model),
+        version=lambda: store.vector_version(model),
     )
 
 

@@ -1,5 +1,6 @@
-"""The atlas's titles as search reads them: each normalised title's papers (a query that
-is a paper's exact title opens it) and the words titles use, with how many titles use
+"""The atlas's titles as search reads them: the papers a normalised title names (a query
+that is a paper's exact title opens it: the store's index, or these titles on an atlas
+older than it) and the words titles use, with how many titles use
 each (what a misspelt query word is corrected to). One pass over the titles, kept until
 the indexed text changes."""
 
@@ -44,6 +45,10 @@ def titles(store) -> Titles:
 
 
 def papers_titled(store, text: str) -> list[str]:
-    """The papers whose title is `text`, ignoring case, punctuation and spacing."""
+    """The papers whose title is `text`, ignoring case, punctuation and spacing: the
+    store's title index (no read of every title after a commit); a read-only atlas older
+    than that index, from the titles read once per change of the indexed text."""
+    if store.has_title_index():
+        return store.papers_titled(text)
     norm = normalise_text(text)
     return list(titles(store).by_title.get(norm, [])) if norm else []

@@ -27,7 +27,8 @@ MINILM_MODEL = "minilm-int8"
 
 FEEDBACK_DOCS = 3  # papers whose vector centroid re-queries the index (feedback)
 
-_MODELS = StoreCache(max_entries=4)  # the stored models: a scan of the embeddings table
+# the stored models: a scan of the embeddings table, kept while no model's vectors change
+_MODELS = StoreCache(max_entries=4)
 _FITTED = StoreCache(max_entries=4)  # back ends fitted per store (lsa), by their vectors
 _THREADPOOL: list[Any] = []
 
@@ -38,7 +39,7 @@ def vector_models_for(store, language: str) -> list[str]:
     the multilingual ones (their vectors of the English abstracts share its space)."""
     from paperatlas.embed import DEFAULT_MODEL
 
-    stored = _MODELS.get(store, "models", store.vector_models)
+    stored = _MODELS.get(store, "models", store.vector_models, version=store.vector_models_version)
     multilingual = sorted(m for m in stored if is_multilingual(m))
     if language == "en":
         order = [DEFAULT_MODEL, *sorted(m for m in stored if m not in multilingual), *multilingual]
@@ -80,7 +81,7 @@ def query_backend(store, model: str) -> EmbeddingBackend:
             store,
             model,
             lambda: get_backend(model, store=store),
-            version=lambda: store.vector_signature(model),
+            version=lambda: store.vector_version(model),
         )
     return get_backend(model, threads=1)
 

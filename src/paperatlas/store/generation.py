@@ -24,10 +24,11 @@ from paperatlas.store.file import connect_read_only
 
 
 class _Connected(Protocol):
-    """A store as these counts need it (its connection); not StoreBase, whose module
-    imports this one."""
+    """A store as these counts need it (its connection, a read-only property as StoreBase
+    has it); not StoreBase, whose module imports this one."""
 
-    conn: sqlite3.Connection
+    @property
+    def conn(self) -> sqlite3.Connection: ...
 
 
 def vector_changes(store: _Connected, model: str) -> int | None:

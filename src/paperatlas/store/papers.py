@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
 from paperatlas.filters import ALL_PAPERS, LIKES, Filters
-from paperatlas.paper import finite
+from paperatlas.paper import finite, normalise_text
 from paperatlas.store import lists, sortkeys
 from paperatlas.store.connection import StoreBase, has_table
 from paperatlas.store.kept import move_kept
@@ -523,6 +523,27 @@ class PaperRows(StoreBase):
     def iter_titles(self) -> Iterator[tuple[str, str]]:
         """(id, title) of every paper with a title."""
         yield from self.conn.execute("SELECT id, title FROM papers WHERE coalesce(title, '') != ''")
+
+    def has_title_index(self) -> bool:
+        """Whether `papers_titled` can answer (schema 17 on; not a read-only older store)."""
+        return self._has_table("paper_titles")
+
+    def papers_titled(self, title: str) -> list[str]:
+        """Ids of the papers whose title is `title` (case, punctuation and spacing aside),
+        in the order they were added: an index probe on `paper_titles`, each hit checked
+        against the paper's title itself, and the papers whose keys are not filled yet
+        (written with `fill_keys=False`) checked directly."""
+        norm = normalise_text(title)
+        if not norm:
+            return []
+        rows = self.conn.execute(
+            "SELECT p.rowid, p.id, p.title FROM paper_titles t JOIN papers p ON p.rowid = t.rowid "
+            "WHERE t.title_hash = ? "
+            "UNION SELECT p.rowid, p.id, p.title FROM paper_sort s JOIN papers p ON p.rowid = s.rowid "
+            "WHERE s.title_key IS NULL ORDER BY 1",
+            (sortkeys.title_hash(title),),
+        )
+        return [pid for _, pid, shown in rows if shown and normalise_text(shown) == norm]
 
     def count_papers(self, list_name: str | None = None) -> int:
         """Papers in the store, or in one list."""

@@ -9,13 +9,19 @@ changed, and `fill_stale` computes the blank ones: at the end of every write tra
 (StoreBase.transaction) and after the migration, in batches with a progress bar. A reader
 that finds blank keys (a store written by something that bypassed the store, or read-only
 before a writer filled them) sorts by the expression instead: slower, the same order.
+
+`paper_titles` (migration 17) is filled by the same pass: a hash of each paper's normalised
+title (`title_hash`), whose index finds the papers a query names by their exact title.
 """
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 import sys
 from typing import Any
+
+from paperatlas.paper import normalise_text
 
 # the key columns of paper_sort, by the web list's sort names
 SORT_COLUMNS = {"title": "title_key", "name": "name_key", "rating": "rating_key"}
@@ -33,6 +39,12 @@ def name_key(name: str | None) -> str:
     """The name sort key: named papers first ("0" + the name lower-cased), then the
     unnamed ("1"), as `PAPER_SORTS["name"]` orders them."""
     return "0" + name.lower() if name else "1"
+
+
+def title_hash(title: str | None) -> str:
+    """The key `paper_titles` finds a title by: 16 hex digits of the SHA-1 of the normalised
+    title (case, punctuation and spacing aside), so two spellings of one title share it."""
+    return hashlib.sha1(normalise_text(title or "").encode("utf-8")).hexdigest()[:16]
 
 
 def any_stale(conn: sqlite3.Connection) -> bool:
@@ -57,6 +69,10 @@ def fill_batch(conn: sqlite3.Connection, batch: int | None = None) -> int:
     conn.executemany(
         "UPDATE paper_sort SET title_key = ?, name_key = ? WHERE rowid = ?",
         [(title_key(title, shown), name_key(name), rowid) for rowid, title, shown, name in rows],
+    )
+    conn.executemany(
+        "INSERT OR REPLACE INTO paper_titles(rowid, title_hash) VALUES (?, ?)",
+        [(rowid, title_hash(title)) for rowid, title, _, _ in rows],
     )
     # a row whose paper is gone (deleted with the triggers absent) would stay blank forever
     if len(rows) < batch and any_stale(conn):

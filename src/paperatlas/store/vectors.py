@@ -4,13 +4,15 @@ they were computed from) and the fitted embedding models that live with the corp
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+import sqlite3
+from collections.abc import Hashable, Iterable
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from paperatlas.store.connection import StoreBase
+from paperatlas.store.generation import vector_changes
 
 
 class VectorRows(StoreBase):
@@ -92,6 +94,26 @@ class VectorRows(StoreBase):
         ).fetchone()
         return (int(row[0]), int(row[1]))
 
+    def vector_version(self, model: str) -> Hashable:
+        """A value that changes whenever `model`'s stored vectors do, for caches of what is
+        derived from them: their change count (migration 10), one indexed row, where
+        `vector_signature` counts every vector of the model (read after each commit);
+        the signature itself on a store that keeps no count."""
+        changes = vector_changes(self, model)
+        return ("changes", changes) if changes is not None else self.vector_signature(model)
+
+    def vector_models_version(self) -> Hashable:
+        """A value that changes whenever any model's stored vectors do (so whenever
+        `vector_models` may): every model's change count, a few rows; on a store that
+        keeps none, a new object at each call (equal to nothing: read them again)."""
+        try:
+            rows = self.conn.execute(
+                "SELECT name, changes FROM change_counts WHERE name >= 'vectors ' AND name < 'vectors!'"
+            ).fetchall()
+        except sqlite3.OperationalError:  # no such table: schema 9 or older, read-only
+            return object()
+        return tuple((str(name), int(changes)) for name, changes in rows)
+
     def delete_vectors(self, model: str) -> int:
         """Drop every stored vector of `model` (its space changed, e.g. lsa was refit)."""
         return self.conn.execute("DELETE FROM embeddings WHERE model = ?", (model,)).rowcount
@@ -104,9 +126,19 @@ class VectorRows(StoreBase):
         )
 
     def embed_model_meta(self, name: str) -> dict[str, Any] | None:
-        """What put_embed_model stored beside a model (not the model itself), None if none."""
-        row = self.conn.execute("SELECT meta FROM embed_models WHERE name = ?", (name,)).fetchone()
+        """What put_embed_model stored beside a model (not the model itself), None if none:
+        from the triggers' copy (migration 18), not from behind the model's blob, on an
+        atlas that has it."""
+        table = "embed_model_meta" if self._has_meta_copy() else "embed_models"
+        row = self.conn.execute(f"SELECT meta FROM {table} WHERE name = ?", (name,)).fetchone()
         return json.loads(row[0] or "{}") if row else None
+
+    def _has_meta_copy(self) -> bool:
+        """Whether the atlas has `embed_model_meta` (not a read-only atlas older than 18)."""
+        row = self.conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'embed_model_meta'"
+        ).fetchone()
+        return row is not None
 
     def get_embed_model(self, name: str) -> bytes | None:
         """A fitted embedding model stored with put_embed_model, None if there is none."""
