@@ -311,7 +311,7 @@ def judge(
         for name, weight in weighed:
             if weight <= 0 or len(reasons) >= 3:
                 break
-            if reason := _reason(name, reading, text):
+            if (reason := _reason(name, reading, text)) and reason not in reasons:  # (a count and its log)
                 reasons.append(reason)
         reasons = reasons or ["no single sign stands out"]
     return Judgement(values, chance, warn, reasons)
