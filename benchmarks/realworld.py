@@ -13,6 +13,9 @@ not read whole for which `add` gave neither a warning nor an error is a silent f
 read whole that `add` warned about anyway is a false warning (both counted).
 
 Files are split into a tuning set and a held-out set (`HELD_OUT`), reported apart.
+`--dump FILE` writes one JSON line per file (whole or not, `add`'s warnings and error, and the
+self-check's features of the reading: `scripts/build_selfcheck.py` learns from them);
+`--no-base` measures the new code alone.
 """
 
 from __future__ import annotations

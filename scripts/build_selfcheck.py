@@ -30,6 +30,7 @@ from pathlib import Path
 
 import numpy as np
 from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import roc_auc_score
 from sklearn.model_selection import GroupKFold, LeaveOneGroupOut
 from sklearn.preprocessing import StandardScaler
 
@@ -133,6 +134,11 @@ def main() -> None:
     print(tally("readers' rules (today)", rules, y))
     print(tally("self-check model", model, y))
     print(tally("rules or model", rules | model, y))
+    print(
+        f"area under the ROC curve: model {roc_auc_score(y, chance):.3f}, rules {roc_auc_score(y, rules):.3f}; "
+        f"model among the {int(np.sum(~rules))} lists the rules leave silent "
+        f"{roc_auc_score(y[~rules], chance[~rules]):.3f}"
+    )
     print("wrong by rules or model (the rules fired: r):")
     for row, c, t, w, r in zip(rows, chance, thresholds, model, rules, strict=True):
         mark = ("not whole" if not row["whole"] else "whole") + (" WARNED" if w else "")
