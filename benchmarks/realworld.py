@@ -13,6 +13,9 @@ not read whole for which `add` gave neither a warning nor an error is a silent f
 read whole that `add` warned about anyway is a false warning (both counted).
 
 Files are split into a tuning set and a held-out set (`HELD_OUT`), reported apart.
+`--dump FILE` writes one JSON line per file (whole or not, `add`'s warnings and error, and the
+self-check's features of the reading: `scripts/build_selfcheck.py` learns from them);
+`--no-base` measures the new code alone.
 """
 
 from __future__ import annotations
@@ -98,13 +101,17 @@ def measure(path: Path, samples: list[dict]) -> dict:
 
     out: dict = {}
     start = time.perf_counter()
+    report = sources.ReadReport() if hasattr(sources, "ReadReport") else None  # older code: none
     try:
-        read_papers = [p.to_dict() for p in sources.read(path)]
+        read_papers = [p.to_dict() for p in (sources.read(path, report) if report else sources.read(path))]
         out["read"] = len(read_papers)
         out["read_samples"] = check_samples(read_papers, samples)
     except Exception as exc:  # the baseline refuses some files
         out["read"], out["read_error"] = 0, str(exc).splitlines()[0][:120]
         out["read_samples"] = check_samples([], samples)
+    judgement = getattr(report, "judgement", None)
+    if judgement is not None:  # the self-check's features of this reading (sources.selfcheck)
+        out["features"], out["chance"] = judgement.features, judgement.chance
     with tempfile.TemporaryDirectory() as tmp:
         atlas = Atlas(Path(tmp) / "atlas.db")
         try:
@@ -157,12 +164,44 @@ def within(count: int, truth: int) -> bool:
     return abs(count - truth) <= max(2, 0.02 * truth)
 
 
+def whole(t: dict, res: dict) -> bool:
+    return (
+        within(res.get("stored", -99), t["papers"]) and (res.get("stored_samples") or {}).get("whole", 0) >= 7
+    )
+
+
+def _base(hidden: bool, figure: int) -> str:
+    return "" if hidden else f" (base {figure})"
+
+
+def _dump(out: Path, folder: Path, rows: list) -> None:
+    with out.open("w", encoding="utf-8") as fh:
+        for t, new, _ in rows:
+            record = {
+                "folder": str(folder),
+                "file": t["file"],
+                "whole": whole(t, new),
+                "warnings": new.get("warnings") or [],
+                "error": new.get("stored_error") or new.get("error"),
+                "features": new.get("features"),
+                "chance": new.get("chance"),
+            }
+            fh.write(json.dumps(record) + "\n")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--realworld", type=Path, default=DEFAULT_DIR)
     parser.add_argument("--base", type=Path, default=DEFAULT_BASE)
     parser.add_argument("--measure", type=Path)
     parser.add_argument("--only", nargs="*")
+    parser.add_argument("--no-base", action="store_true", help="measure the new code alone")
+    parser.add_argument(
+        "--dump",
+        type=Path,
+        help="write per-file results as JSON Lines: whole or not, the warnings and errors of add, "
+        "and the self-check's features of the reading (scripts/build_selfcheck.py learns from them)",
+    )
     args = parser.parse_args()
     if args.measure:
         samples = json.loads(sys.stdin.read())
@@ -177,9 +216,11 @@ def main() -> None:
     for t in truth:
         path = args.realworld / t["file"]
         new = run_side(REPO / "src", path, t["samples"])
-        base = run_side(args.base, path, t["samples"])
+        base = {} if args.no_base else run_side(args.base, path, t["samples"])
         rows.append((t, new, base))
         print(f"  measured {t['file']}", file=sys.stderr)
+    if args.dump:
+        _dump(args.dump, args.realworld, rows)
     header = (
         f"{'file':26} {'true':>5} | {'stored':>6} {'base':>5} | {'read':>5} {'base':>5} | "
         f"{'samples whole (found/link/author)':>34} {'base':>14} | ok"
@@ -195,8 +236,7 @@ def main() -> None:
         for t, new, base in selected:
             s_new = new.get("stored_samples") or {}
             s_base = base.get("stored_samples") or {}
-            good = within(new.get("stored", -99), t["papers"]) and s_new.get("whole", 0) >= 7
-            good_base = within(base.get("stored", -99), t["papers"]) and s_base.get("whole", 0) >= 7
+            good, good_base = whole(t, new), whole(t, base)
             ok_new += good
             ok_base += good_base
             # a list not read whole with neither a warning nor an error from `add`: silent
@@ -228,9 +268,16 @@ def main() -> None:
             rs = new.get("read_samples") or {}
             if rs.get("whole") != s_new.get("whole"):
                 print(f"    new reader alone: {rs.get('whole')}/8 samples whole")
-        print(f"files read whole: {ok_new}/{len(selected)} (base {ok_base}/{len(selected)})")
-        print(f"silent failures (not whole, no warning or error from add): {silent_new} (base {silent_base})")
-        print(f"false warnings (read whole, yet a warning from add): {false_new} (base {false_base})")
+        nb = args.no_base
+        print(
+            f"files read whole: {ok_new}/{len(selected)}"
+            + ("" if nb else f" (base {ok_base}/{len(selected)})")
+        )
+        print(
+            f"silent failures (not whole, no warning or error from add): {silent_new}"
+            + _base(nb, silent_base)
+        )
+        print(f"false warnings (read whole, yet a warning from add): {false_new}" + _base(nb, false_base))
     print("\nstored papers with title / abstract / link / authors: new (base) vs truth")
     for t, new, base in rows:
         cells = []

@@ -7,11 +7,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from paperatlas import sources
+from paperatlas.errors import InputError
 from paperatlas.paper import Paper
 from paperatlas.sources import ReadReport
 from paperatlas.sources.folder import LIST_SUFFIXES
-from paperatlas.sources.quality import estimate
+from paperatlas.sources.quality import FileTally, estimate
 
 FIX = Path(__file__).parent / "fixtures" / "unseen"
 
@@ -361,17 +364,23 @@ def test_a_data_repository_doi_or_a_web_address_is_no_sign_of_a_paper():
 
 def test_a_big_file_read_as_one_record_is_named(tmp_path):
     """A 60 KB Markdown file whose numbered lines sit in one fenced block reads as the one
-    paper outside it: the warning says the file holds far more than was read."""
+    paper outside it: refused, naming the lines the file repeats (`sources.selfcheck`); read
+    without a report, the tally still says the file holds far more than was read."""
     lines = [f"{i}. Paper number {i} on graph learning, by Ann Lee and Bo Chen" for i in range(1, 900)]
     path = tmp_path / "list.md"
     path.write_text(
         "# Reading list\n\n- **Sparse Graph Structure from Node Features** Ann Lee, Bo Chen. 2024.\n\n"
         "```\n" + "\n".join(lines) + "\n```\n"
     )
-    report = ReadReport()
-    papers = list(sources.read(path, report))
-    assert len(papers) == 1
-    assert any("KB besides its abstracts, and only 1 record read" in w for w in report.warnings)
+    with pytest.raises(
+        InputError, match=r"list.md:1: read as a single paper, yet the file has 899 numbered lines"
+    ):
+        list(sources.read(path, ReadReport()))
+    tally = FileTally(path.stat().st_size)
+    for paper in sources.read(path):
+        tally.see(paper)
+    assert tally.records == 1
+    assert any("KB besides its abstracts, and only 1 record read" in w for w in tally.problems())
 
 
 def test_org_bodies_hold_lists_and_tables_of_papers():

@@ -276,6 +276,7 @@ def _from_worker(path: Path, skips: ReadReport, size: int) -> Iterator[Batch]:
 def _copy_report(src: ReadReport, dst: ReadReport) -> None:
     dst.format, dst.read = src.format, src.read
     dst.skipped, dst.examples, dst.warnings = src.skipped, src.examples, src.warnings
+    dst.judgement = src.judgement
 
 
 def child() -> None:

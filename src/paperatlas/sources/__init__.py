@@ -22,6 +22,7 @@ from paperatlas.sources.folder import read_folder
 from paperatlas.sources.limits import has_words, over_limit
 from paperatlas.sources.quality import FileTally
 from paperatlas.sources.report import ReadReport, line_of
+from paperatlas.sources.selfcheck import Reading, file_text, judge, judged, refusal
 from paperatlas.sources.table import BY_NAME, TABLE, formats_read, read_with, sniff
 
 # name -> reader, for callers that read one format (the table has the rest)
@@ -66,9 +67,11 @@ def read(
     not yielded: they are counted in `report` by reason. A file in which every record is
     skipped is refused with the first reason and its line. A record repeating an earlier one
     of the same file whole is skipped too, and a file that read as far fewer records than
-    its size holds is named in `report.warnings` (`sources.quality.FileTally`). `records`
-    names the records of a list written by people (`h3`, `li`, `tr`, `br`: see
-    `sources.finder`)."""
+    its size holds is named in `report.warnings` (`sources.quality.FileTally`). With a
+    `report`, the reading is then judged against the file's own text (`sources.selfcheck`):
+    a reading likely not whole is named in `report.warnings`, and one plainly wrong (a single
+    record from a file repeating one shape many times) is refused. `records` names the
+    records of a list written by people (`h3`, `li`, `tr`, `br`: see `sources.finder`)."""
     path = Path(path)
     fmt = detect(path)
     if report is not None:
@@ -76,6 +79,7 @@ def read(
     first_skip: Paper | None = None
     yielded = 0
     tally = FileTally(path.stat().st_size if fmt != "folder" else 0)
+    reading = Reading() if report is not None and judged(path, fmt) else None
     if fmt == "folder":
         papers = read_folder(path, lambda p: read_with(detect(p), p))
     else:
@@ -98,11 +102,20 @@ def read(
             first_skip = first_skip or paper
             continue
         yielded += 1
+        if reading is not None:
+            reading.see(paper)
         if report is not None:
             report.read += 1
         yield paper
     if report is not None:
         report.warnings.extend(tally.problems())
+        if yielded and reading is not None:
+            text = file_text(path, fmt)
+            if why := refusal(reading, text):
+                raise InputError(path, why, 1)
+            report.judgement = judge(reading, text, fmt, len(report.warnings))
+            if report.judgement.warn:
+                report.warnings.append(report.judgement.warning())
     if not yielded and first_skip is not None:
         where = first_skip.source.rsplit(":", 1)[0] if first_skip.source else path
         raise InputError(where, f"no paper in it: {first_skip.skip}", line_of(first_skip.source))

@@ -41,7 +41,7 @@ _ID = re.compile(
 _MIN = 3  # never name a problem seen fewer times than this
 _SHARE = 0.2  # ... nor one most papers read well do not show
 _URL = re.compile(r"https?://[^\s<>\"'`)\]|]+")
-_INSTITUTION = re.compile(
+INSTITUTION = re.compile(
     r"\b(universit\w*|institut\w*|laborator\w*|lab|labs|department|school|college|academy|"
     r"centre|center|inc|corp|corporation|ltd|gmbh|research)\b",
     re.IGNORECASE,
@@ -76,7 +76,7 @@ def paper_score(paper: Paper) -> float:
     score += 0.3 * bool(paper.abstract) + 0.2 * bool(paper.venue or paper.year)
     if NUMBERING.match(title):
         score -= 0.5
-    if len(_ids(paper)) >= 3:
+    if len(paper_ids(paper)) >= 3:
         score = 0.2  # several papers' links on one entry
     return score
 
@@ -86,7 +86,7 @@ def estimate(papers: list[Paper], text: str) -> Quality:
     quality = Quality(n, sum(paper_score(p) for p in papers))
     problems = quality.problems
     in_file = linked_ids(text)
-    read = set().union(*(_ids(p) for p in papers)) if papers else set()
+    read = set().union(*(paper_ids(p) for p in papers)) if papers else set()
     missed = len(in_file - read)
     if missed >= _MIN and missed > 0.1 * len(in_file):
         problems.append(f"the file links {len(in_file)} papers, the papers read link {len(in_file & read)}")
@@ -102,11 +102,11 @@ def estimate(papers: list[Paper], text: str) -> Quality:
     numbered = [p.title for p in papers if p.title and NUMBERING.match(p.title)]
     if len(numbered) >= _MIN and len(numbered) > 0.2 * n:
         problems.append(f"{len(numbered)} titles keep their numbering (e.g. {numbered[0]!r})")
-    pooled = [p for p in papers if len(_ids(p)) >= 3]
+    pooled = [p for p in papers if len(paper_ids(p)) >= 3]
     if pooled:
         problems.append(
             f"{len(pooled)} entries hold the links of several papers "
-            f"(e.g. {pooled[0].title!r} with {len(_ids(pooled[0]))})"
+            f"(e.g. {pooled[0].title!r} with {len(paper_ids(pooled[0]))})"
         )
     openings = Counter(" ".join((p.title or "").lower().split()[:3]) for p in papers if p.title)
     if openings and n >= 2 * _MIN:
@@ -139,7 +139,7 @@ def _misread_fields(papers: list[Paper]) -> list[str]:
     ]
     if _many(len(names), n):
         out.append(f"{len(names)} of {n} abstracts are only person names (e.g. {names[0][:60]!r}): authors?")
-    places = [p.authors[0] for p in papers if p.authors and _INSTITUTION.search(p.authors[0])]
+    places = [p.authors[0] for p in papers if p.authors and INSTITUTION.search(p.authors[0])]
     if _many(len(places), n):
         out.append(f"{len(places)} of {n} first authors name an institution (e.g. {places[0][:60]!r})")
     bare = [
@@ -166,7 +166,7 @@ def _paper_links_missed(papers: list[Paper], text: str) -> str | None:
     return None
 
 
-def _ids(paper: Paper) -> set[str]:
+def paper_ids(paper: Paper) -> set[str]:
     return linked_ids(" ".join(paper.urls))
 
 

@@ -10,6 +10,10 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from paperatlas.sources.selfcheck import Judgement
 
 _EXAMPLES = 5
 
@@ -23,6 +27,7 @@ class ReadReport:
     examples: dict[str, list[int | str]] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)  # signs the file read badly
     pattern: str | None = None  # the record pattern a list written by people was read by
+    judgement: Judgement | None = None  # the reading judged against the file (`sources.selfcheck`)
 
     def skip(self, reason: str, line: int | str | None = None) -> None:
         self.skipped[reason] += 1
