@@ -17,8 +17,8 @@ Running it twice changes nothing: a rewritten call's receiver is a part, not a S
 the two old names that are also part names (`marks`, `follows`) are rewritten only where
 they are called. Run from the repository root, with the project on the path:
 
-    PYTHONPATH=src python scripts/store_parts_codemod.py            # rewrite in place
-    PYTHONPATH=src python scripts/store_parts_codemod.py --check    # list, change nothing
+    PYTHONPATH=src python scripts/store_parts_codemod.py            # rewrite, ruff format them
+    PYTHONPATH=src python scripts/store_parts_codemod.py --check    # list; exit 1 if any
 
 then `mypy` and the tests: an old name left on a Store is an error mypy names (src/).
 """
@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import io
 import re
+import subprocess
 import sys
 import tempfile
 import tokenize
@@ -438,12 +439,12 @@ def main(argv: list[str] | None = None) -> int:
     code = python_files(root, args.paths or CODE_DIRS)
     edits = Edits()
     find_store_uses(code, edits)
-    changed = 0
+    changed: list[Path] = []
     for path in code:
         before = path.read_text(encoding="utf-8")
         after = rewrite_python_prose(edits.apply(path, before))
         if after != before:
-            changed += 1
+            changed.append(path)
             print(f"{path}: {len(edits.by_file.get(path, {}))} code edits")
             if not args.check:
                 path.write_text(after, encoding="utf-8")
@@ -451,14 +452,17 @@ def main(argv: list[str] | None = None) -> int:
         before = path.read_text(encoding="utf-8")
         after = prose_rewrite(before)
         if after != before:
-            changed += 1
+            changed.append(path)
             print(f"{path}: prose")
             if not args.check:
                 path.write_text(after, encoding="utf-8")
+    python = [str(p) for p in changed if p.suffix == ".py"]
+    if python and not args.check:  # a call made longer or shorter may need its lines rewrapped
+        subprocess.run([sys.executable, "-m", "ruff", "format", "--quiet", *python], check=True)
     for line in edits.unsure:
         print(f"look at {line}", file=sys.stderr)
-    print(f"{changed} files {'to change' if args.check else 'changed'}", file=sys.stderr)
-    return 0
+    print(f"{len(changed)} files {'to change' if args.check else 'changed'}", file=sys.stderr)
+    return 1 if args.check and changed else 0
 
 
 if __name__ == "__main__":
