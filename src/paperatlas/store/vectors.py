@@ -10,13 +10,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from paperatlas.store.connection import StoreBase
+from paperatlas.store.connection import StorePart
 
 
-class VectorRows(StoreBase):
+class VectorRows(StorePart):
     """The `embeddings` and `embed_models` tables."""
 
-    def put_vectors(self, model: str, ids: list[str], vectors: npt.ArrayLike, text_hashes: list[str]) -> None:
+    def put(self, model: str, ids: list[str], vectors: npt.ArrayLike, text_hashes: list[str]) -> None:
         """Store (or replace) the vectors of `ids` for `model`, row i for ids[i]."""
         matrix = np.ascontiguousarray(vectors, dtype=np.float32)
         self.conn.executemany(
@@ -25,11 +25,11 @@ class VectorRows(StoreBase):
             [(pid, model, matrix.shape[1], matrix[i].tobytes(), text_hashes[i]) for i, pid in enumerate(ids)],
         )
 
-    def vector_state(self, model: str) -> dict[str, str]:
+    def state(self, model: str) -> dict[str, str]:
         """paper id -> text_hash of the stored vector for `model`."""
         return dict(self.conn.execute("SELECT paper_id, text_hash FROM embeddings WHERE model = ?", (model,)))
 
-    def vector_inputs_page(
+    def inputs_page(
         self, model: str, after: int = 0, limit: int = 1000
     ) -> list[tuple[int, str, str | None, str, str | None]]:
         """One page of the papers after rowid `after`, in rowid order, as (rowid, id, title,
@@ -42,9 +42,7 @@ class VectorRows(StoreBase):
             (model, after, limit),
         ).fetchall()
 
-    def get_vectors(
-        self, model: str, ids: Iterable[str] | None = None
-    ) -> tuple[list[str], npt.NDArray[np.float32]]:
+    def get(self, model: str, ids: Iterable[str] | None = None) -> tuple[list[str], npt.NDArray[np.float32]]:
         """(ids, float32 matrix [n, d]) of the stored vectors for `model`, in rowid order of
         papers (or in the order of `ids`, leaving out papers without a vector)."""
         if ids is None:
@@ -70,21 +68,21 @@ class VectorRows(StoreBase):
         matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), dim)
         return [r[0] for r in rows], matrix
 
-    def vector_dim(self, model: str) -> int:
+    def dim(self, model: str) -> int:
         """The dimension of `model`'s stored vectors (0: none stored)."""
         row = self.conn.execute("SELECT dim FROM embeddings WHERE model = ? LIMIT 1", (model,)).fetchone()
         return int(row[0]) if row else 0
 
-    def vector_models(self) -> list[str]:
+    def models(self) -> list[str]:
         """The models that have stored vectors."""
         return [r[0] for r in self.conn.execute("SELECT DISTINCT model FROM embeddings")]
 
-    def count_vectors(self, model: str | None) -> int:
+    def count(self, model: str | None) -> int:
         """How many vectors of `model` are stored."""
         row = self.conn.execute("SELECT count(*) FROM embeddings WHERE model = ?", (model,)).fetchone()
         return int(row[0])
 
-    def vector_signature(self, model: str) -> tuple[int, int]:
+    def signature(self, model: str) -> tuple[int, int]:
         """(count, max rowid) of the stored vectors of `model`: changes whenever they do
         (INSERT OR REPLACE gives a replaced vector a new rowid; deletes lower the count)."""
         row = self.conn.execute(
@@ -92,23 +90,23 @@ class VectorRows(StoreBase):
         ).fetchone()
         return (int(row[0]), int(row[1]))
 
-    def delete_vectors(self, model: str) -> int:
+    def delete(self, model: str) -> int:
         """Drop every stored vector of `model` (its space changed, e.g. lsa was refit)."""
         return self.conn.execute("DELETE FROM embeddings WHERE model = ?", (model,)).rowcount
 
-    def put_embed_model(self, name: str, data: bytes, meta: dict[str, Any] | None = None) -> None:
+    def put_model(self, name: str, data: bytes, meta: dict[str, Any] | None = None) -> None:
         """Store a fitted embedding model (e.g. lsa's vocabulary and SVD) with the corpus."""
         self.conn.execute(
             "INSERT OR REPLACE INTO embed_models(name, data, meta) VALUES (?, ?, ?)",
             (name, data, json.dumps(meta or {}, ensure_ascii=False)),
         )
 
-    def embed_model_meta(self, name: str) -> dict[str, Any] | None:
-        """What put_embed_model stored beside a model (not the model itself), None if none."""
+    def model_meta(self, name: str) -> dict[str, Any] | None:
+        """What put_model stored beside a model (not the model itself), None if none."""
         row = self.conn.execute("SELECT meta FROM embed_models WHERE name = ?", (name,)).fetchone()
         return json.loads(row[0] or "{}") if row else None
 
-    def get_embed_model(self, name: str) -> bytes | None:
-        """A fitted embedding model stored with put_embed_model, None if there is none."""
+    def get_model(self, name: str) -> bytes | None:
+        """A fitted embedding model stored with put_model, None if there is none."""
         row = self.conn.execute("SELECT data FROM embed_models WHERE name = ?", (name,)).fetchone()
         return bytes(row[0]) if row else None
