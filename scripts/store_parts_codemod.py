@@ -436,7 +436,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="list what would change; change nothing")
     args = parser.parse_args(argv)
     root = Path.cwd()
-    code = python_files(root, args.paths or CODE_DIRS)
+    this = Path(__file__).resolve()  # its table and examples name the old names on purpose
+    code = [p for p in python_files(root, args.paths or CODE_DIRS) if p.resolve() != this]
     edits = Edits()
     find_store_uses(code, edits)
     changed: list[Path] = []
