@@ -294,6 +294,14 @@ def _is_store(typ: Type | None) -> bool | None:
     return False
 
 
+def _instance_of_type(expr: Expression) -> Expression:
+    """`store` for `type(store)` (a method read from or patched on a store's class), else `expr`."""
+    if not isinstance(expr, CallExpr) or len(expr.args) != 1:
+        return expr
+    callee = expr.callee
+    return expr.args[0] if isinstance(callee, NameExpr) and callee.name == "type" else expr
+
+
 class _StoreUses:
     """The old names used on Stores in one module's tree (mypy's visitors are compiled, so
     not subclassed here: a plain class goes through the list of the module's expressions)."""
@@ -342,13 +350,7 @@ class _StoreUses:
         target, attr = call.args[0], call.args[1]
         if not isinstance(attr, StrExpr) or attr.value not in RENAMES or self.on_class(target, attr.value):
             return
-        holder = target
-        if (
-            isinstance(target, CallExpr)
-            and isinstance(target.callee, NameExpr)
-            and target.callee.name == "type"
-        ):
-            holder = target.args[0]
+        holder = _instance_of_type(target)
         quoted = self.text(attr)
         if not self.is_store(holder) or holder.end_line is None or holder.end_column is None or not quoted:
             return
@@ -366,20 +368,26 @@ class _StoreUses:
             return
         if self.on_class(member.expr, old):
             return
-        is_store = self.is_store(member.expr)
+        holder = _instance_of_type(member.expr)
+        is_store = self.is_store(holder)
         where = f"{self.path}:{member.line}"
         if is_store is None:
             self.edits.unsure.append(f"{where}: {self.text(member) or old} (receiver's type unknown): left")
         if not is_store:
             return
+        part, new = RENAMES[old]
+        if holder is not member.expr:  # type(store).vector_state -> type(store.vectors).state
+            if holder.end_line is None or holder.end_column is None:
+                return
+            self.edits.replace(self.path, holder.end_line, holder.end_column, holder.end_column, f".{part}")
+            part = ""
         line, end = member.end_line, member.end_column
         raw = self.lines[line - 1].encode() if line is not None and end is not None else b""
         start = (end or 0) - len(old)
         if line is None or raw[start:end].decode(errors="replace") != old:
             self.edits.unsure.append(f"{where}: {old} not found where mypy puts it: by hand")
             return
-        part, new = RENAMES[old]
-        self.edits.replace(self.path, line, start, start + len(old), f"{part}.{new}")
+        self.edits.replace(self.path, line, start, start + len(old), f"{part}.{new}" if part else new)
 
 
 # -- prose: comments, strings, Markdown -------------------------------------------------------
