@@ -182,6 +182,7 @@ SPELT_OUT = {old for old, (_, new) in RENAMES.items() if old != new and "_" in o
 STORE_CLASS = "paperatlas.store.database.Store"
 # receivers mypy cannot type (untyped parameters: pytest fixtures) that are stores all the same
 UNTYPED_RECEIVERS = re.compile(r"^(?:store|st|.+\.store|self\.st|self\._store)$")
+SRC = Path(__file__).resolve().parent.parent / "src"  # the project whose Store is meant
 CODE_DIRS = ("src/paperatlas", "tests", "benchmarks", "scripts", "research")
 TEXT_FILES = ("README.md", "docs")
 HISTORY = ("docs/benchmarks.md", "docs/bench/")  # what was measured, under the names it had then
@@ -269,7 +270,7 @@ def find_store_uses(files: list[Path], edits: Edits) -> None:
                     cache,
                 ]
             )
-            options.mypy_path = ["src"]
+            options.mypy_path = [str(SRC)]
             options.export_types = True
             options.preserve_asts = True
             result = build.build(create_source_list([str(p) for p in group], options), options)
@@ -427,11 +428,13 @@ def rewrite_python_prose(source: str) -> str:
 def python_files(root: Path, dirs: Iterable[str]) -> list[Path]:
     files: list[Path] = []
     for name in dirs:
-        base = root / name
-        if base.is_file():
-            files.append(base.relative_to(root))
-        elif base.is_dir():
-            files += sorted(p.relative_to(root) for p in base.rglob("*.py") if "__pycache__" not in p.parts)
+        base = root / name  # a path outside the repository is kept as it is given
+        found = (
+            [base]
+            if base.is_file()
+            else sorted(p for p in base.rglob("*.py") if "__pycache__" not in p.parts)
+        )
+        files += [p.relative_to(root) if p.is_relative_to(root) else p for p in found]
     return files
 
 
