@@ -55,59 +55,9 @@ def test_a_read_only_store_refuses_a_parts_transaction_in_one_line(tmp_path):
         store.maps.save("*", "m", "sig", {}, [], [])
 
 
-SAMPLE = """from paperatlas.errors import StoreError
-from paperatlas.store import Store
-
-
-class Notes:
-    def notes(self) -> list[str]:
-        return []
-
-
-def typed(store: Store, other: Notes) -> None:
-    # see Store.vector_state
-    store.get_vectors("m")
-    store.marks("likes")
-    other.notes()
-    total = store.count_papers
-
-
-def untyped(store, thing):
-    store.set_mark("likes", "p", 1)
-    thing.get_paper("p")
-
-
-def patched(monkeypatch, store: Store) -> None:
-    monkeypatch.setattr(store, "get_vectors", None)
-    monkeypatch.setattr(type(store), "fts_postings", None)
-"""
-
-REWRITTEN = """from paperatlas.errors import StoreError
-from paperatlas.store import Store
-
-
-class Notes:
-    def notes(self) -> list[str]:
-        return []
-
-
-def typed(store: Store, other: Notes) -> None:
-    # see Store.vectors.state
-    store.vectors.get("m")
-    store.marks.rows("likes")
-    other.notes()
-    total = store.papers.count
-
-
-def untyped(store, thing):
-    store.marks.set("likes", "p", 1)
-    thing.get_paper("p")
-
-
-def patched(monkeypatch, store: Store) -> None:
-    monkeypatch.setattr(store.vectors, "get", None)
-    monkeypatch.setattr(type(store.fts), "postings", None)
-"""
+# code written against the mixed-in names, and what the codemod makes of it (not .py: the
+# codemod, run on the repository, would rewrite them too)
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "store_parts"
 
 
 @pytest.mark.slow  # mypy reads the package: ~30 s
@@ -120,10 +70,11 @@ def test_the_codemod_rewrites_old_names_on_stores_only_and_a_second_run_changes_
     spec.loader.exec_module(codemod)
     monkeypatch.chdir(REPO)
     code = tmp_path / "uses.py"
-    code.write_text(SAMPLE, encoding="utf-8")
+    code.write_text((FIXTURES / "old_names.py.txt").read_text(encoding="utf-8"), encoding="utf-8")
+    rewritten = (FIXTURES / "rewritten.py.txt").read_text(encoding="utf-8")
     assert codemod.main([str(code)]) == 0
-    assert code.read_text(encoding="utf-8") == REWRITTEN
+    assert code.read_text(encoding="utf-8") == rewritten
     err = capsys.readouterr().err
     assert "thing.get_paper (receiver's type unknown): left" in err  # named for a person, not guessed
     assert codemod.main([str(code), "--check"]) == 0  # nothing left: a second run is a no-op
-    assert code.read_text(encoding="utf-8") == REWRITTEN
+    assert code.read_text(encoding="utf-8") == rewritten
