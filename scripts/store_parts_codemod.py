@@ -8,7 +8,8 @@ where mypy says its receiver is a `Store`. Where mypy cannot tell (a pytest fixt
 parameter is untyped) only a receiver spelt as a store is (`store`, `st`, `….store`,
 UNTYPED_RECEIVERS); every other untyped use of an old name is listed for a person to look
 at. `monkeypatch.setattr(store, "get_vectors", f)` and `getattr`-like calls with the name as
-a string are rewritten the same way. Text outside code is rewritten where it names the
+a string are rewritten the same way, and so is a part's own code written when it was a mixin
+(`self.vector_dim(m)` in VectorRows becomes `self.dim(m)`; another part's name there is listed). Text outside code is rewritten where it names the
 method on a store (`Store.vector_state`, `store.facts_pending()`): comments, docstrings,
 README.md and docs/ (not the measurements kept in docs/benchmarks.md and docs/bench/, which
 name what was measured then).
@@ -177,6 +178,23 @@ PARTS = {part for part, _ in RENAMES.values()}
 # old names that are also the name of a part: rewritten only where called, so that a
 # rewritten `store.marks.rows()` is not rewritten again
 CALLED_ONLY = PARTS & RENAMES.keys()
+# each part's class, where its methods are defined
+PART_CLASSES = {
+    f"paperatlas.store.{module}.{cls}": part
+    for part, (module, cls) in {
+        "papers": ("papers", "PaperRows"),
+        "lists": ("lists", "ListRows"),
+        "dedup": ("dedup", "DedupRows"),
+        "fts": ("fts", "FullText"),
+        "facts": ("facts", "FactRows"),
+        "vectors": ("vectors", "VectorRows"),
+        "maps": ("maps", "MapRows"),
+        "marks": ("marks", "MarkRows"),
+        "kept": ("kept", "KeptRows"),
+        "llm": ("llm", "LlmRows"),
+        "follows": ("follows", "FollowRows"),
+    }.items()
+}
 # old names that change and are no everyday word: worth a look where a string holds one
 SPELT_OUT = {old for old, (_, new) in RENAMES.items() if old != new and "_" in old}
 STORE_CLASS = "paperatlas.store.database.Store"
@@ -297,6 +315,14 @@ def _is_store(typ: Type | None) -> bool | None:
     return False
 
 
+def _part_of(typ: Type | None) -> str | None:
+    """The part (`vectors`) whose class `typ` is, None for anything else."""
+    proper = get_proper_type(typ) if typ is not None else None
+    if not isinstance(proper, Instance):
+        return None
+    return next((part for cls, part in PART_CLASSES.items() if proper.type.has_base(cls)), None)
+
+
 def _instance_of_type(expr: Expression) -> Expression:
     """`store` for `type(store)` (a method read from or patched on a store's class), else `expr`."""
     if not isinstance(expr, CallExpr) or len(expr.args) != 1:
@@ -370,32 +396,47 @@ class _StoreUses:
         )
 
     def member(self, member: MemberExpr) -> None:
-        """store.get_vectors -> store.vectors.get"""
+        """store.get_vectors -> store.vectors.get; on a part, vectors.vector_dim -> vectors.dim"""
         old = member.name
         if old not in RENAMES or (old in CALLED_ONLY and id(member) not in self.callees):
             return
         if self.on_class(member.expr, old):
             return
+        where = f"{self.path}:{member.line}"
+        part, new = RENAMES[old]
+        on_part = _part_of(self.types.get(member.expr))
+        if on_part is not None:  # code of a part written when it was a mixin: self.count_papers()
+            if on_part != part:
+                self.edits.unsure.append(
+                    f"{where}: {old} on store.{on_part}, but it is store.{part}'s: by hand"
+                )
+            elif new != old:
+                self.rename(member, new)
+            return
         holder = _instance_of_type(member.expr)
         is_store = self.is_store(holder)
-        where = f"{self.path}:{member.line}"
         if is_store is None:
             self.edits.unsure.append(f"{where}: {self.text(member) or old} (receiver's type unknown): left")
         if not is_store:
             return
-        part, new = RENAMES[old]
-        if holder is not member.expr:  # type(store).vector_state -> type(store.vectors).state
-            if holder.end_line is None or holder.end_column is None:
-                return
+        if holder is member.expr:
+            self.rename(member, f"{part}.{new}")
+        elif holder.end_line is not None and holder.end_column is not None and self.rename(member, new):
+            # type(store).vector_state -> type(store.vectors).state
             self.edits.replace(self.path, holder.end_line, holder.end_column, holder.end_column, f".{part}")
-            part = ""
-        line, end = member.end_line, member.end_column
+
+    def rename(self, member: MemberExpr, text: str) -> bool:
+        """Put `text` where the attribute's name stands (the end of the expression)."""
+        line, end, old = member.end_line, member.end_column, member.name
         raw = self.lines[line - 1].encode() if line is not None and end is not None else b""
         start = (end or 0) - len(old)
         if line is None or raw[start:end].decode(errors="replace") != old:
-            self.edits.unsure.append(f"{where}: {old} not found where mypy puts it: by hand")
-            return
-        self.edits.replace(self.path, line, start, start + len(old), f"{part}.{new}" if part else new)
+            self.edits.unsure.append(
+                f"{self.path}:{member.line}: {old} not found where mypy puts it: by hand"
+            )
+            return False
+        self.edits.replace(self.path, line, start, start + len(old), text)
+        return True
 
 
 # -- prose: comments, strings, Markdown -------------------------------------------------------
