@@ -191,7 +191,7 @@ def test_open_index_in_another_thread_sees_vectors_written_since(tmp_path):
     first.start()
     first.join()
     with writer.transaction():  # another connection, as another process would
-        writer.put_vectors("toy", ids[30:], x[30:], ["h"] * 30)
+        writer.vectors.put("toy", ids[30:], x[30:], ["h"] * 30)
     second = threading.Thread(target=look)
     second.start()
     second.join()

@@ -204,8 +204,8 @@ def test_a_postings_file_ranks_the_same_in_a_new_process_without_reading_fts5(st
     assert K.preload(store) is True
     assert postings_file.file_path(store.path).exists()
     K._INDEXES.clear()  # what a cold `paperatlas search` finds: the file, nothing in memory
-    for name in ("fts_postings", "fts_doc_sizes", "fts_token_postings", "fts_doc_freq", "rowids_to_ids"):
-        monkeypatch.setattr(type(store), name, lambda *a, n=name: pytest.fail(f"{n} read with a file"))
+    for name in ("postings", "doc_sizes", "token_postings", "doc_freq", "rowids_to_ids"):
+        monkeypatch.setattr(type(store.fts), name, lambda *a, n=name: pytest.fail(f"{n} read with a file"))
     assert K.doc_freq(store, words) == truth
     for terms, ranking in expected.items():
         ours = memory_ranking(store, list(terms), 20)

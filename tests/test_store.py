@@ -126,13 +126,13 @@ def test_filtered_full_text_search_takes_the_fast_path_only_when_it_is_exact(tmp
     common = {f"p{i:03d}" for i in range(0, 120, 2)}  # 60 allowed: the fast path
     monkeypatch.setattr(fts_module, "FTS_FILTER_MIN_DEPTH", 10)
     calls = []
-    real_ranked = Store._fts_ranked
+    real_ranked = fts_module.FullText._fts_ranked
 
     def counting(self, match, limit):
         calls.append(limit)
         return real_ranked(self, match, limit)
 
-    monkeypatch.setattr(Store, "_fts_ranked", counting)
+    monkeypatch.setattr(fts_module.FullText, "_fts_ranked", counting)
     results = {}
     for depth in (1, 10**9):  # 1: fast path whenever it is exact; 10**9: always SQL
         monkeypatch.setattr(fts_module, "FTS_FILTER_DEPTH", depth)
@@ -311,8 +311,8 @@ def test_facts_of_many_papers_in_one_call_are_stored_as_one_by_one(tmp_path):
     }
     tables = []
     for name, write in (
-        ("one", lambda s: [s.set_facts(pid, f, h, "v") for pid, (f, h) in facts.items()]),
-        ("many", lambda s: s.set_facts_many(((pid, f, h) for pid, (f, h) in facts.items()), "v")),
+        ("one", lambda s: [s.facts.set(pid, f, h, "v") for pid, (f, h) in facts.items()]),
+        ("many", lambda s: s.facts.set_many(((pid, f, h) for pid, (f, h) in facts.items()), "v")),
     ):
         s = Store(tmp_path / f"{name}.db")
         with s.transaction():

@@ -15,7 +15,7 @@ from paperatlas.store.maps import MapRows
 
 @pytest.fixture
 def counted(monkeypatch):
-    calls: dict[str, int] = {"map_places": 0, "bibtex": 0}
+    calls: dict[str, int] = {"places": 0, "bibtex": 0}
 
     def counting(cls, name):
         original = getattr(cls, name)
@@ -26,7 +26,7 @@ def counted(monkeypatch):
 
         monkeypatch.setattr(cls, name, wrapper)
 
-    counting(MapRows, "map_places")
+    counting(MapRows, "places")
     counting(Atlas, "bibtex")
     return calls
 
@@ -41,7 +41,7 @@ def test_a_paper_pages_cards_read_their_topics_in_one_query(client, counted):
     similar = re.findall(r'id="similar"(.*)', page, re.S)[0]
     assert similar.count('class="card"') == 10
     assert _topic_links(page), "the similar papers' cards name their topics"
-    assert counted["map_places"] == 2  # the paper's own topic, then all its cards' at once
+    assert counted["places"] == 2  # the paper's own topic, then all its cards' at once
 
 
 def test_the_bibtex_entry_is_written_once_until_a_commit(client, counted):

@@ -1,8 +1,9 @@
 """Opening an atlas: where it is, read-only or not, one connection per thread,
 transactions, migrations on open, and the change counters caches key on.
 
-`StoreBase` is what every per-domain part of `Store` (papers, lists, fts, ...) builds
-on: they only run SQL on `self.conn`, inside `self.transaction()` for multi-row writes.
+`StoreBase` is the database as a whole; `StorePart` is what every per-domain part of
+`Store` (`store.papers`, `store.lists`, `store.fts`, ...) is: it only runs SQL on the
+store's connection, inside the store's `transaction()` for multi-row writes.
 """
 
 from __future__ import annotations
@@ -271,7 +272,9 @@ class StoreBase:
             self.path, read_only=self.read_only, immutable=self._immutable if self.read_only else None
         )
 
-    # -- helpers for the domain parts ---------------------------------------------------
+    def now(self) -> str:
+        """The store's clock, as its timestamps are written (UTC, to the second)."""
+        return str(self.conn.execute("SELECT datetime('now')").fetchone()[0])
 
     def _has_table(self, name: str) -> bool:
         """`has_table` on this thread's connection, a table once seen remembered: migrations
@@ -283,6 +286,24 @@ class StoreBase:
             return False
         seen.add(name)
         return True
+
+
+class StorePart:
+    """One domain's tables of a `Store`, reached by name (`store.papers`, `store.vectors`,
+    ...): its SQL runs on the connection of the store it belongs to, so it shares that
+    store's transactions, read-only mode and per-thread state."""
+
+    def __init__(self, store: StoreBase) -> None:
+        self._store = store
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        """The store's connection for this thread."""
+        return self._store.conn
+
+    def _has_table(self, name: str) -> bool:
+        """Whether the store has table `name` (`StoreBase._has_table`)."""
+        return self._store._has_table(name)
 
     def _in_query(self, sql: str, values: Iterable[Any], extra: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
         """Run `sql` (with one `IN (SELECT value FROM json_each(?))`, after the `extra`

@@ -9,10 +9,10 @@ from collections.abc import Iterable, Iterator
 
 import numpy as np
 
-from paperatlas.store.connection import StoreBase
+from paperatlas.store.connection import StorePart
 
 
-class DedupRows(StoreBase):
+class DedupRows(StorePart):
     """The `paper_hashes`, `paper_minhash` and `paper_identifiers` tables."""
 
     def add_hashes(self, rows: Iterable[tuple[str, str]]) -> None:

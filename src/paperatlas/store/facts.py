@@ -9,17 +9,17 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from paperatlas.paper import json_text
-from paperatlas.store.connection import StoreBase
+from paperatlas.store.connection import StorePart
 
 
-class FactRows(StoreBase):
+class FactRows(StorePart):
     """The `facts` table."""
 
-    def set_facts(self, paper_id: str, facts: dict[str, Any], text_hash: str, version: str) -> None:
-        """Store one paper's facts (set_facts_many for one)."""
-        self.set_facts_many([(paper_id, facts, text_hash)], version)
+    def set(self, paper_id: str, facts: dict[str, Any], text_hash: str, version: str) -> None:
+        """Store one paper's facts (set_many for one)."""
+        self.set_many([(paper_id, facts, text_hash)], version)
 
-    def set_facts_many(self, rows: Iterable[tuple[str, dict[str, Any], str]], version: str) -> None:
+    def set_many(self, rows: Iterable[tuple[str, dict[str, Any], str]], version: str) -> None:
         """Store the facts of many papers, (paper id, facts, text hash) each, in one statement
         (enrich writes hundreds of thousands). Columns used by filters are lifted out of the
         facts: name, kind, has_code, display_title, predicted_area (its top label)."""
@@ -42,12 +42,12 @@ class FactRows(StoreBase):
             ],
         )
 
-    def get_facts(self, paper_id: str) -> dict[str, Any] | None:
+    def get(self, paper_id: str) -> dict[str, Any] | None:
         """One paper's facts record, None if it has none yet."""
         row = self.conn.execute("SELECT data FROM facts WHERE paper_id = ?", (paper_id,)).fetchone()
         return json.loads(row[0]) if row else None
 
-    def facts_for(self, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
+    def get_many(self, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
         """paper id -> facts record, for the papers among `ids` that have one."""
         out: dict[str, dict[str, Any]] = {}
         for pid, data in self.conn.execute(
@@ -57,7 +57,7 @@ class FactRows(StoreBase):
             out[pid] = json.loads(data)
         return out
 
-    def card_facts(self, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
+    def for_cards(self, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
         """The facts a paper's card shows (name, kind, has_code, display_title, gist),
         without decoding each paper's whole facts record."""
         return {
@@ -81,19 +81,19 @@ class FactRows(StoreBase):
                 if isinstance(other, str) and other != name:
                     yield pid, other
 
-    def facts_state(self) -> dict[str, tuple[str, str]]:
+    def state(self) -> dict[str, tuple[str, str]]:
         """paper id -> (text_hash, version) of its stored facts, to skip unchanged work."""
         return {
             r[0]: (r[1], r[2]) for r in self.conn.execute("SELECT paper_id, text_hash, version FROM facts")
         }
 
-    def facts_inputs_page(
+    def inputs_page(
         self, after: int = 0, limit: int = 1000, pending: str | None = None
     ) -> list[tuple[int, str, str | None, str, str, str | None, str | None]]:
         """One page of the papers after rowid `after`, in rowid order, as (rowid, id, title,
         abstract, code_urls as stored JSON, text_hash and version of the stored facts or
-        None): what enrich reads, a page at a time (see vector_inputs_page). Given a
-        `pending` version, only the papers facts_pending counts for it: the papers with
+        None): what enrich reads, a page at a time (see VectorRows.inputs_page). Given a
+        `pending` version, only the papers `pending` counts for it: the papers with
         current facts are passed over inside SQLite, their text never read out."""
         where = "" if pending is None else " AND (f.paper_id IS NULL OR f.text_hash = '' OR f.version != ?)"
         return self.conn.execute(
@@ -103,7 +103,7 @@ class FactRows(StoreBase):
             (after, *(() if pending is None else (pending,)), limit),
         ).fetchall()
 
-    def facts_pending(self, version: str | None = None) -> int:
+    def pending(self, version: str | None = None) -> int:
         """How many papers still need their facts extracted: none stored (new papers, or
         a run interrupted before their batch), stale (the paper's title or abstract changed
         since: the papers_text_changed trigger), or, given a `version`, of another one.

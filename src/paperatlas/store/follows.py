@@ -8,7 +8,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from paperatlas.store.connection import StoreBase
+from paperatlas.store.connection import StorePart
 
 FOLLOW_KINDS = ("search", "author", "topic")
 
@@ -27,10 +27,10 @@ def _follow(row: Any) -> dict[str, Any]:
 _FOLLOW_COLUMNS = "id, kind, value, detail, created_at, fed_at"
 
 
-class FollowRows(StoreBase):
+class FollowRows(StorePart):
     """The `follows` and `list_seen` tables."""
 
-    def add_follow(self, kind: str, value: str, detail: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+    def add(self, kind: str, value: str, detail: dict[str, Any]) -> tuple[dict[str, Any], bool]:
         """Follow something; (the follow, whether it is new). Following it again keeps the
         first one (and the time it was made)."""
         text = json.dumps(detail, sort_keys=True, ensure_ascii=False)
@@ -43,14 +43,14 @@ class FollowRows(StoreBase):
         ).fetchone()
         return _follow(row), cur.rowcount > 0
 
-    def follows(self) -> list[dict[str, Any]]:
+    def rows(self) -> list[dict[str, Any]]:
         """Every follow, oldest first (an atlas older than the table has none)."""
         if not self._has_table("follows"):
             return []
         rows = self.conn.execute(f"SELECT {_FOLLOW_COLUMNS} FROM follows ORDER BY id")
         return [_follow(r) for r in rows]
 
-    def remove_follow(self, follow_id: int) -> bool:
+    def remove(self, follow_id: int) -> bool:
         """Stop following; False if there was no such follow."""
         return self.conn.execute("DELETE FROM follows WHERE id = ?", (follow_id,)).rowcount > 0
 
@@ -59,10 +59,6 @@ class FollowRows(StoreBase):
         self.conn.executemany(
             "UPDATE follows SET fed_at = datetime('now') WHERE id = ?", [(i,) for i in follow_ids]
         )
-
-    def now(self) -> str:
-        """The store's clock, as its timestamps are written (UTC, to the second)."""
-        return str(self.conn.execute("SELECT datetime('now')").fetchone()[0])
 
     def papers_added_since(self, since: str) -> list[tuple[str, list[str], str]]:
         """(id, authors, added_at) of the papers added at or after `since`, newest first."""
@@ -138,13 +134,13 @@ class FollowRows(StoreBase):
         )
         return [r[0] for r in rows]
 
-    def follow_data(self) -> dict[str, list[dict[str, Any]]]:
+    def data(self) -> dict[str, list[dict[str, Any]]]:
         """The person's follows and "last seen" times as plain rows (the personal-data
-        file's sections; `put_follow_data` stores them, checked, back)."""
+        file's sections; `put_data` stores them, checked, back)."""
         seen = [{"list": name, "seen_upto": upto} for name, upto in sorted(self.list_seen().items())]
-        return {"follows": self.follows(), "list_seen": seen}
+        return {"follows": self.rows(), "list_seen": seen}
 
-    def put_follow_data(
+    def put_data(
         self,
         follows: Iterable[tuple[str, str, str, str | None, str | None]],
         seen: Iterable[tuple[str, str]],

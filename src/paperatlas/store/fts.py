@@ -9,7 +9,7 @@ import json
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 
-from paperatlas.store.connection import StoreBase
+from paperatlas.store.connection import StorePart
 
 FTS_WEIGHTS = (3.0, 1.0, 2.0)  # bm25 weight of title, abstract, keywords (papers_fts columns)
 FTS_COLUMNS = ("title", "abstract", "keywords")
@@ -23,10 +23,10 @@ FTS_FILTER_DEPTH = 5
 FTS_FILTER_MIN_DEPTH = 1000
 
 
-class FullText(StoreBase):
+class FullText(StorePart):
     """The `papers_fts` index and its vocabulary."""
 
-    def fts_search(
+    def search(
         self, match: str, limit: int = 100, within: Iterable[str] | None = None
     ) -> list[tuple[str, float]]:
         """(paper id, bm25 score; higher is better) for an FTS5 MATCH expression,
@@ -65,16 +65,16 @@ class FullText(StoreBase):
         )
         return [(r[0], float(r[1])) for r in rows]
 
-    def fts_scores(self, match: str) -> list[tuple[int, float]]:
+    def scores(self, match: str) -> list[tuple[int, float]]:
         """(rowid, bm25 score; higher is better) of every row matching `match`, unsorted:
         the part of a ranking that search/keyword.py leaves to FTS5 (exact phrases)."""
         return self.conn.execute(
             f"SELECT rowid, -{_BM25} FROM papers_fts WHERE papers_fts MATCH ?", (match,)
         ).fetchall()
 
-    def fts_postings(self, token: str) -> list[tuple[int, float]]:
+    def postings(self, token: str) -> list[tuple[int, float]]:
         """(rowid, occurrences weighted by column as bm25 weighs them) of one index token
-        (already stemmed, as fts_tokens gives it), for BM25 scoring outside SQLite."""
+        (already stemmed, as `tokens` gives it), for BM25 scoring outside SQLite."""
         self._fts_vocab_tables()
         return self.conn.execute(
             f"SELECT doc, sum({_COLUMN_WEIGHT_SQL}) FROM temp.papers_fts_instances "
@@ -82,7 +82,7 @@ class FullText(StoreBase):
             (token,),
         ).fetchall()
 
-    def fts_token_postings(self, tokens: Iterable[str]) -> Iterator[tuple[str, str, str]]:
+    def token_postings(self, tokens: Iterable[str]) -> Iterator[tuple[str, str, str]]:
         """(token, rowids, weighted occurrences) of each of `tokens` the index holds, the
         two lists as comma-separated text (reading millions of postings costs SQLite's
         time, not millions of Python tuples). One lookup a token: grouping every token's
@@ -98,19 +98,19 @@ class FullText(StoreBase):
             if row is not None and row[0] is not None:
                 yield token, row[0], row[1]
 
-    def fts_token_counts(self) -> list[tuple[str, int]]:
+    def token_counts(self) -> list[tuple[str, int]]:
         """(token, rows holding it) of every index token: the length of each postings list."""
         self._fts_vocab_tables()
         return self.conn.execute("SELECT term, doc FROM temp.papers_fts_vocab").fetchall()
 
-    def fts_doc_sizes(self) -> list[tuple[int, bytes]]:
+    def doc_sizes(self) -> list[tuple[int, bytes]]:
         """(rowid, FTS5 docsize record: one varint token count per column) of every row,
         as plain tuples (a million sqlite3.Row objects would cost a second)."""
         cursor = self.conn.cursor()
         cursor.row_factory = None
         return cursor.execute("SELECT id, sz FROM papers_fts_docsize").fetchall()
 
-    def fts_version(self) -> bytes:
+    def version(self) -> bytes:
         """FTS5's averages and structure records, rewritten by every change to the index:
         equal bytes mean the same indexed text (for caches of postings outside SQLite)."""
         rows = self.conn.execute(
@@ -130,7 +130,7 @@ class FullText(StoreBase):
             )
         )
 
-    def fts_row_ids(self) -> list[tuple[int, str]]:
+    def row_ids(self) -> list[tuple[int, str]]:
         """(rowid, paper id) of every paper, in no particular order, as plain tuples: read
         from the id index (rowid and id only, ~40 bytes a paper), not the papers' records."""
         cursor = self.conn.cursor()
@@ -141,7 +141,7 @@ class FullText(StoreBase):
         """Per-connection temp views of the index's vocabulary (nothing is written to the
         atlas): per-token document counts, per-occurrence rows, and a probe table that
         tokenises words exactly as the index does."""
-        if getattr(self._local, "vocab_ready", False):
+        if getattr(self._store._local, "vocab_ready", False):
             return
         conn = self.conn
         before = conn.total_changes  # creating a temp fts5 table writes its config rows
@@ -161,10 +161,10 @@ class FullText(StoreBase):
             "CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_probe_vocab "
             "USING fts5vocab(temp, fts_probe, 'instance')"
         )
-        self._scratch(conn.total_changes - before)
-        self._local.vocab_ready = True
+        self._store._scratch(conn.total_changes - before)
+        self._store._local.vocab_ready = True
 
-    def fts_tokens(self, words: Iterable[str]) -> dict[str, list[str]]:
+    def tokens(self, words: Iterable[str]) -> dict[str, list[str]]:
         """word -> the index tokens it becomes (Porter stems; usually one, none for a word
         the tokenizer drops). Uses per-connection temp tables: nothing is written."""
         words = list(dict.fromkeys(words))
@@ -175,18 +175,18 @@ class FullText(StoreBase):
         before = conn.total_changes
         conn.execute("DELETE FROM temp.fts_probe")
         conn.executemany("INSERT INTO temp.fts_probe(rowid, w) VALUES (?, ?)", list(enumerate(words)))
-        self._scratch(conn.total_changes - before)
+        self._store._scratch(conn.total_changes - before)
         tokens: dict[int, list[tuple[int, str]]] = {}
         for term, doc, offset in conn.execute("SELECT term, doc, offset FROM temp.fts_probe_vocab"):
             tokens.setdefault(doc, []).append((offset, term))
         return {word: [t for _, t in sorted(tokens.get(i, []))] for i, word in enumerate(words)}
 
-    def fts_doc_freq(self, words: Iterable[str]) -> dict[str, int]:
+    def doc_freq(self, words: Iterable[str]) -> dict[str, int]:
         """word -> number of papers whose index holds it, after the index's own stemming
         (search drops terms most papers contain: BM25 gives them next to no weight, and
         they make a query slow)."""
         out = {}
-        for word, tokens in self.fts_tokens(words).items():
+        for word, tokens in self.tokens(words).items():
             counts = [
                 (
                     self.conn.execute("SELECT doc FROM temp.papers_fts_vocab WHERE term = ?", (t,)).fetchone()
@@ -198,7 +198,7 @@ class FullText(StoreBase):
         return out
 
     @contextmanager
-    def bulk_fts(self) -> Iterator[Callable[[], None]]:
+    def bulk(self) -> Iterator[Callable[[], None]]:
         """Inside a transaction: index inserted papers in bulk, not row by row.
 
         The insert trigger is dropped for the duration (the DROP is part of the caller's
@@ -209,7 +209,7 @@ class FullText(StoreBase):
         """
         conn = self.conn
         if not conn.in_transaction:
-            raise RuntimeError("bulk_fts() needs an open transaction")
+            raise RuntimeError("store.fts.bulk() needs an open transaction")
         row = conn.execute(
             "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'papers_ai'"
         ).fetchone()

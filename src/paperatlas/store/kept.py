@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from paperatlas.errors import PaperatlasError
 from paperatlas.filters import TRIAGE_STATES, tag_key
-from paperatlas.store.connection import StoreBase, has_table
+from paperatlas.store.connection import StorePart, has_table
 
 STATES = TRIAGE_STATES  # what paper_state holds (migration 14)
 MAX_NOTE = 20_000  # characters: a page of notes; the web app's request limit (64 KiB) holds it in any script
@@ -87,13 +87,13 @@ def move_kept(conn: sqlite3.Connection, old_id: str, new_id: str) -> None:
     conn.execute("DELETE FROM paper_state WHERE paper_id = ?", (old_id,))
 
 
-class KeptRows(StoreBase):
+class KeptRows(StorePart):
     """The `paper_state`, `paper_notes` and `paper_tags` tables."""
 
     def _has_kept(self) -> bool:
         return self._has_table("paper_state")
 
-    def kept_for(self, ids: Iterable[str]) -> dict[str, tuple[str | None, str, list[str]]]:
+    def for_papers(self, ids: Iterable[str]) -> dict[str, tuple[str | None, str, list[str]]]:
         """paper id -> (state, note, tags) for those of `ids` with anything kept: one query
         for a page of cards."""
         if not self._has_kept():
@@ -250,7 +250,7 @@ class KeptRows(StoreBase):
 
     # -- everything, for a backup -----------------------------------------------------
 
-    def kept_rows(self) -> dict[str, list[tuple[str, ...]]]:
+    def rows(self) -> dict[str, list[tuple[str, ...]]]:
         """Every kept row: states (id, state, updated_at), notes (id, note, updated_at) and
         tags (id, tag, created_at), in a stable order."""
         if not self._has_kept():

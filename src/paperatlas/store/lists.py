@@ -7,7 +7,7 @@ import sqlite3
 from collections.abc import Iterable
 from typing import Any
 
-from paperatlas.store.connection import StoreBase, has_index
+from paperatlas.store.connection import StorePart, has_index
 
 # The orders of a list's page that an index serves (migration 11): the list order
 # (list_members' position index), and the rating sort (list_rating: the members' paper_sort
@@ -49,24 +49,24 @@ def list_page_sql(columns: str, where: str, sort: str | None, paging: str) -> st
     )
 
 
-class ListRows(StoreBase):
+class ListRows(StorePart):
     """The `lists` and `list_members` tables."""
 
-    def ensure_list(self, name: str) -> None:
+    def ensure(self, name: str) -> None:
         """Create the list if it does not exist yet."""
         self.conn.execute("INSERT OR IGNORE INTO lists(name) VALUES (?)", (name,))
 
-    def list_records(self, name: str) -> str | None:
+    def records(self, name: str) -> str | None:
         """The records pattern a list was read with (`add --records`), if one was named."""
         row = self.conn.execute("SELECT records FROM list_reading WHERE list_name = ?", (name,)).fetchone()
         return str(row[0]) if row else None
 
-    def set_list_records(self, name: str, records: str) -> None:
+    def set_records(self, name: str, records: str) -> None:
         self.conn.execute(
             "INSERT OR REPLACE INTO list_reading(list_name, records) VALUES (?, ?)", (name, records)
         )
 
-    def list_members_state(self, name: str) -> str:
+    def members_state(self, name: str) -> str:
         """A short text that changes whenever the list gains or loses a member: its count
         and its newest membership's rowid (a paper removed and another added moves it)."""
         count, newest = self.conn.execute(
@@ -74,7 +74,7 @@ class ListRows(StoreBase):
         ).fetchone()
         return f"{count}:{newest}"
 
-    def list_file(self, name: str, path: str) -> dict[str, Any] | None:
+    def file(self, name: str, path: str) -> dict[str, Any] | None:
         """How `path` was when it was last added to the list (size, mtime_ns, sha256,
         reading) and the list's members state after that add; None: never added."""
         row = self.conn.execute(
@@ -85,9 +85,7 @@ class ListRows(StoreBase):
             return None
         return dict(zip(("size", "mtime_ns", "sha256", "reading", "members"), row, strict=True))
 
-    def set_list_file(
-        self, name: str, path: str, size: int, mtime_ns: int, sha256: str, reading: str
-    ) -> None:
+    def set_file(self, name: str, path: str, size: int, mtime_ns: int, sha256: str, reading: str) -> None:
         """Record the file just added to the list, and the list's members state now on
         every file of it (any add to a list changes what its other files would find)."""
         self.conn.execute(
@@ -96,7 +94,7 @@ class ListRows(StoreBase):
             (name, path, size, mtime_ns, sha256, reading),
         )
         self.conn.execute(
-            "UPDATE list_files SET members = ? WHERE list_name = ?", (self.list_members_state(name), name)
+            "UPDATE list_files SET members = ? WHERE list_name = ?", (self.members_state(name), name)
         )
 
     def add_member(self, list_name: str, paper_id: str, position: int | None = None) -> bool:
@@ -120,11 +118,11 @@ class ListRows(StoreBase):
         ).fetchone()
         return int(row[0])
 
-    def list_names(self) -> list[str]:
+    def names(self) -> list[str]:
         """Every list, oldest first."""
         return [r[0] for r in self.conn.execute("SELECT name FROM lists ORDER BY created_at, name")]
 
-    def lists_of(self, paper_id: str) -> list[str]:
+    def containing(self, paper_id: str) -> list[str]:
         """The lists a paper is in, by name."""
         return [
             r[0]
@@ -163,7 +161,7 @@ class ListRows(StoreBase):
             with_code += int(code or 0)
         return kinds, with_code
 
-    def list_stats(self, list_name: str | None = None) -> dict[str, Any]:
+    def stats(self, list_name: str | None = None) -> dict[str, Any]:
         """Counts for one list (or the whole store): papers, with titles, by area, by decision."""
         join, params = "", []
         if list_name is not None:

@@ -6,17 +6,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from paperatlas.store.connection import StoreBase
+from paperatlas.store.connection import StorePart
 
 
-class LlmRows(StoreBase):
+class LlmRows(StorePart):
     """The `llm_results` table. An atlas opened read-only before the migration that made it
     has none: it reads as empty (a read-only open does not upgrade, schema.READABLE_FROM)."""
 
     def _has_llm_results(self) -> bool:
         return self._has_table("llm_results")
 
-    def llm_done(self, task: str, model: str, prompt: str) -> set[str]:
+    def done(self, task: str, model: str, prompt: str) -> set[str]:
         """Ids of the papers that have an answer (accepted or not) for this task, model and prompt."""
         if not self._has_llm_results():
             return set()
@@ -26,7 +26,7 @@ class LlmRows(StoreBase):
         )
         return {pid for (pid,) in rows}
 
-    def put_llm_result(
+    def put_result(
         self,
         paper_id: str,
         task: str,
@@ -39,14 +39,14 @@ class LlmRows(StoreBase):
         seconds: float,
     ) -> None:
         """One answer, in its own transaction: an interrupted run keeps every answer it got."""
-        with self.transaction(fill_keys=False) as conn:
+        with self._store.transaction(fill_keys=False) as conn:
             conn.execute(
                 "INSERT OR REPLACE INTO llm_results(paper_id, task, model, prompt, output, accepted, reason, "
                 "tokens, seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (paper_id, task, model, prompt, output, int(accepted), reason, tokens, seconds),
             )
 
-    def llm_accepted(self, ids: Iterable[str], task: str) -> dict[str, dict[str, Any]]:
+    def accepted(self, ids: Iterable[str], task: str) -> dict[str, dict[str, Any]]:
         """Per paper, its newest accepted answer for `task` (any model): output, model, prompt."""
         ids = list(ids)
         out: dict[str, dict[str, Any]] = {}
@@ -64,7 +64,7 @@ class LlmRows(StoreBase):
                 out[pid] = {"output": output, "model": model, "prompt": prompt}
         return out
 
-    def llm_stats(self, task: str, model: str, prompt: str) -> dict[str, float]:
+    def stats(self, task: str, model: str, prompt: str) -> dict[str, float]:
         """Answers, rejected answers, mean tokens and mean seconds of a call so far."""
         if not self._has_llm_results():
             return {"answers": 0, "rejected": 0, "tokens": 0, "seconds": 0}

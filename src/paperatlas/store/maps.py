@@ -9,13 +9,13 @@ import sqlite3
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from paperatlas.store.connection import StoreBase
+from paperatlas.store.connection import StorePart
 
 
-class MapRows(StoreBase):
+class MapRows(StorePart):
     """The `maps`, `topics` and `paper_topics` tables."""
 
-    def save_map(
+    def save(
         self,
         scope: str,
         model: str,
@@ -29,7 +29,7 @@ class MapRows(StoreBase):
         topics: dicts with level, topic_id, parent_id, label, size, x, y, data (dict).
         assignments: dicts with paper_id, x, y, broad, fine, outlier (any iterable: read once).
         """
-        with self.transaction() as tx:
+        with self._store.transaction() as tx:
             for table in ("maps", "topics", "paper_topics"):
                 tx.execute(f"DELETE FROM {table} WHERE scope = ? AND model = ?", (scope, model))
             tx.execute(
@@ -74,7 +74,7 @@ class MapRows(StoreBase):
                 ),
             )
 
-    def get_map(self, scope: str, model: str | None = None) -> dict[str, Any] | None:
+    def get(self, scope: str, model: str | None = None) -> dict[str, Any] | None:
         """The stored map for a scope (newest model if none named): meta, topics, assignments."""
         row = self._newest_map("*", scope, model)
         if row is None:
@@ -98,7 +98,7 @@ class MapRows(StoreBase):
             "assignments": assignments,
         }
 
-    def map_paper_texts(self, ids: Iterable[str]) -> dict[str, tuple[str | None, str, str | None, Any]]:
+    def paper_texts(self, ids: Iterable[str]) -> dict[str, tuple[str | None, str, str | None, Any]]:
         """paper id -> (title, abstract, area, the facts' predicted area label or None), for
         the stored papers among `ids`: what a map reads of every paper (the text's length,
         the area), without decoding the papers' JSON columns and facts records."""
@@ -113,8 +113,8 @@ class MapRows(StoreBase):
         }
 
     # -- reading a big map without holding every paper's row as a dict (the web map at 1M) -------
-    def map_header(self, scope: str, model: str | None = None) -> dict[str, Any] | None:
-        """A stored map as get_map returns it, without `assignments` (its paper count is
+    def header(self, scope: str, model: str | None = None) -> dict[str, Any] | None:
+        """A stored map as `get` returns it, without `assignments` (its paper count is
         `papers`) and without the meta's per-paper `confidence` (SQLite drops it: at 1M
         papers it is ~30 MB of JSON)."""
         columns = "scope, model, signature, json_remove(meta, '$.confidence'), created_at"
@@ -159,7 +159,7 @@ class MapRows(StoreBase):
             topics.append(d)
         return topics
 
-    def map_point_pages(
+    def point_pages(
         self, scope: str, model: str, layer_scope: str | None = None, page: int = 50_000
     ) -> Iterator[list[tuple[Any, ...]]]:
         """Every paper's place on a stored map, `page` rows at a time: (rowid, paper_id, x,
@@ -175,7 +175,7 @@ class MapRows(StoreBase):
         while rows := cursor.fetchmany(page):
             yield rows
 
-    def map_point_rows(self, scope: str, model: str, rowids: list[int]) -> dict[int, tuple[Any, ...]]:
+    def point_rows(self, scope: str, model: str, rowids: list[int]) -> dict[int, tuple[Any, ...]]:
         """What a drawn point shows, for the paper_topics rows of one map: rowid ->
         (paper id, title, display title, name, the abstract's start when there is no title)."""
         return {
@@ -192,7 +192,7 @@ class MapRows(StoreBase):
             )
         }
 
-    def map_places(self, scope: str, model: str, ids: Iterable[str]) -> dict[str, tuple[int, int, int]]:
+    def places(self, scope: str, model: str, ids: Iterable[str]) -> dict[str, tuple[int, int, int]]:
         """paper id -> (broad, fine, outlier) on one stored map, for the ids on it."""
         return {
             r[0]: (r[1], r[2], r[3])
@@ -203,7 +203,7 @@ class MapRows(StoreBase):
             )
         }
 
-    def map_paper_ids(self, rowids: list[int]) -> list[str]:
+    def paper_ids(self, rowids: list[int]) -> list[str]:
         """The paper ids of paper_topics rows, in the order of `rowids`."""
         found = dict(
             self.conn.execute(
@@ -213,7 +213,7 @@ class MapRows(StoreBase):
         )
         return [found[r] for r in rowids if r in found]
 
-    def map_title_matches(self, scope: str, model: str, match: str, limit: int) -> list[int]:
+    def title_matches(self, scope: str, model: str, match: str, limit: int) -> list[int]:
         """The `paper_topics` rows of one map whose papers' titles match an FTS5 MATCH
         expression (the caller builds a safe one), at most `limit`, in the index's order."""
         return [

@@ -3,27 +3,27 @@ default one)."""
 
 from __future__ import annotations
 
-from paperatlas.store.connection import StoreBase
+from paperatlas.store.connection import StorePart
 
 
-class MarkRows(StoreBase):
+class MarkRows(StorePart):
     """The `marks` table."""
 
-    def set_mark(self, collection: str, paper_id: str, value: int) -> None:
+    def set(self, collection: str, paper_id: str, value: int) -> None:
         """Mark a paper in a collection: +1 liked, -1 disliked (replaces an earlier mark)."""
         self.conn.execute(
             "INSERT OR REPLACE INTO marks(collection, paper_id, value) VALUES (?, ?, ?)",
             (collection, paper_id, value),
         )
 
-    def remove_mark(self, collection: str, paper_id: str) -> bool:
+    def remove(self, collection: str, paper_id: str) -> bool:
         """Take a paper's mark out of a collection; False if it had none."""
         cur = self.conn.execute(
             "DELETE FROM marks WHERE collection = ? AND paper_id = ?", (collection, paper_id)
         )
         return cur.rowcount > 0
 
-    def marks(self, collection: str | None = None) -> list[tuple[str, str, int]]:
+    def rows(self, collection: str | None = None) -> list[tuple[str, str, int]]:
         """(collection, paper id, value) rows, oldest first."""
         if collection is None:
             rows = self.conn.execute(

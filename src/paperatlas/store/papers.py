@@ -3,20 +3,20 @@
 The `papers` table keeps lists and dicts (authors, keywords, urls, ...) as JSON text;
 reads give them back decoded. `Filters` (paperatlas/filters.py) become SQL here, those
 that join facts (kind, has_code, predicted area) and a person's tags and triage state too:
-`iter_papers` is the one filtered listing every stage uses.
+`store.papers.iter` is the one filtered listing every stage uses.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 from paperatlas.filters import ALL_PAPERS, LIKES, Filters
 from paperatlas.paper import finite, normalise_text
 from paperatlas.store import lists, sortkeys
-from paperatlas.store.connection import StoreBase, has_table
+from paperatlas.store.connection import StorePart, has_table
 from paperatlas.store.kept import move_kept
 
 # Columns of `papers` that hold JSON lists/dicts.
@@ -40,6 +40,9 @@ PAPER_COLUMNS = (
     "code_urls",
     "section",
     "date",  # migration 4
+)
+_INSERT_VALUES = (
+    f"INSERT INTO papers ({', '.join(PAPER_COLUMNS)}) VALUES ({', '.join('?' * len(PAPER_COLUMNS))})"
 )
 _IS_JSON = tuple(c in _JSON_COLUMNS for c in PAPER_COLUMNS)
 # json.dumps(v, ensure_ascii=False) builds an encoder per call; one encoder, the same text
@@ -79,7 +82,7 @@ def _json_value(text: str) -> Any:
     return value if end == len(text) else json.loads(text)
 
 
-# iter_papers(sort=...): the orders the web's paper list offers, sorted by SQLite (a page
+# PaperRows.iter(sort=...): the orders the web's paper list offers, sorted by SQLite (a page
 # of a 1M-paper list without a Python row per paper). Unrated papers (rating 0 or none)
 # last; papers without a name last.
 PAPER_SORTS = {
@@ -112,10 +115,10 @@ class _PapersQuery(NamedTuple):
     order: str  # the list order
 
 
-class PaperRows(StoreBase):
+class PaperRows(StorePart):
     """The `papers` table."""
 
-    def insert_paper(self, record: dict[str, Any]) -> None:
+    def insert(self, record: dict[str, Any]) -> None:
         """Insert one paper row (keys from PAPER_COLUMNS; lists/dicts stored as JSON)."""
         cols = [c for c in PAPER_COLUMNS if c in record]
         values = [_column_value(c, record[c]) for c in cols]
@@ -123,12 +126,12 @@ class PaperRows(StoreBase):
             f"INSERT INTO papers ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})", values
         )
 
-    def insert_papers(self, records: list[dict[str, Any]]) -> None:
+    def insert_many(self, records: list[dict[str, Any]]) -> None:
         """Insert many paper rows (every key of PAPER_COLUMNS present) in one statement."""
         if not records:
             return
         self.conn.executemany(
-            f"INSERT INTO papers ({', '.join(PAPER_COLUMNS)}) VALUES ({', '.join('?' * len(PAPER_COLUMNS))})",
+            _INSERT_VALUES,
             [
                 [
                     (_to_json(v) if v else empty) if is_json else v
@@ -138,7 +141,13 @@ class PaperRows(StoreBase):
             ],
         )
 
-    def update_paper(self, paper_id: str, changes: dict[str, Any]) -> None:
+    def insert_values(self, rows: Iterable[Sequence[Any]]) -> None:
+        """Insert papers given as their stored values, PAPER_COLUMNS in order (JSON columns
+        as `column_value` encodes them): for a bulk import that encoded them ahead
+        (ingest/prepare.py). The rows written are those insert_many writes."""
+        self.conn.executemany(_INSERT_VALUES, rows)
+
+    def update(self, paper_id: str, changes: dict[str, Any]) -> None:
         """Set the given PAPER_COLUMNS of one paper (others in `changes` are ignored)."""
         if not changes:
             return
@@ -149,7 +158,7 @@ class PaperRows(StoreBase):
             f"UPDATE papers SET {sets}, updated_at = datetime('now') WHERE id = ?", [*values, paper_id]
         )
 
-    def rekey_paper(self, old_id: str, new_id: str) -> None:
+    def rekey(self, old_id: str, new_id: str) -> None:
         """Give a paper a new id (a hash id replaced by the source id of a twin), moving
         every row that refers to it. Finds referring tables from the schema, so tables
         added by later migrations move too; what a person kept about it (no foreign key:
@@ -178,12 +187,12 @@ class PaperRows(StoreBase):
         move_kept(conn, old_id, new_id)
         conn.execute("DELETE FROM papers WHERE id = ?", (old_id,))
 
-    def get_paper(self, paper_id: str) -> dict[str, Any] | None:
+    def get(self, paper_id: str) -> dict[str, Any] | None:
         """One paper's columns (JSON decoded), None if there is no such id."""
         row = self.conn.execute("SELECT * FROM papers WHERE id = ?", (paper_id,)).fetchone()
         return row_to_paper(row) if row else None
 
-    def get_papers(self, ids: Iterable[str]) -> list[dict[str, Any]]:
+    def get_many(self, ids: Iterable[str]) -> list[dict[str, Any]]:
         """Papers by id, in the order asked (missing ids are left out)."""
         ids = list(ids)
         found: dict[str, dict[str, Any]] = {}
@@ -213,7 +222,7 @@ class PaperRows(StoreBase):
             for r in self._in_query("SELECT id FROM papers WHERE id IN (SELECT value FROM json_each(?))", ids)
         }
 
-    def iter_papers(
+    def iter(
         self,
         filters: Filters = ALL_PAPERS,
         text: str | None = None,
@@ -293,7 +302,7 @@ class PaperRows(StoreBase):
     def _member_sql(self, list_name: str | None, sort: str | None) -> tuple[str, str]:
         """(FROM clause, ORDER BY) of a topic's members: `paper_topics` rows by rowid
         (from `json_each(?)`), their papers' rowids from the id index (no paper row read),
-        the list's positions and the stored sort keys; the order iter_papers gives."""
+        the list's positions and the stored sort keys; the order `iter` gives."""
         joins = "json_each(?) j CROSS JOIN paper_topics t ON t.rowid = j.value CROSS JOIN papers p ON p.id = t.paper_id"
         order = "p.rowid"
         if list_name is not None:
@@ -307,7 +316,7 @@ class PaperRows(StoreBase):
     def _member_page(
         self, map_rows: list[int], list_name: str | None, sort: str | None, limit: int, offset: int
     ) -> Iterator[dict[str, Any]]:
-        """One page of a topic's papers (see iter_papers' `map_rows`): the page's rowids
+        """One page of a topic's papers (see `iter`'s `map_rows`): the page's rowids
         chosen among the members' keys, then only those papers read."""
         joins, order = self._member_sql(list_name, sort)
         keys = [f"{c} AS k{i}" for i, c in enumerate(order.split(", "))]
@@ -349,9 +358,9 @@ class PaperRows(StoreBase):
             return False  # an older store opened read-only
         if not sortkeys.any_stale(conn):
             return True
-        if self.read_only:
+        if self._store.read_only:
             return False
-        with self.transaction():  # fills them before it commits
+        with self._store.transaction():  # fills them before it commits
             pass
         return not sortkeys.any_stale(conn)
 
@@ -364,7 +373,7 @@ class PaperRows(StoreBase):
         paging: str,
         page: list[Any],
     ) -> tuple[str, list[Any]]:
-        """iter_papers' sorted SELECT by the stored keys. With no filter, a page is read
+        """`iter`'s sorted SELECT by the stored keys. With no filter, a page is read
         from the key's index alone (OFFSET skips index entries, not papers) and only its
         rows are joined; with filters, the index is walked in order and each paper tested
         (it stops once the page is full), unless the filter is a set of ids or a list much
@@ -403,7 +412,7 @@ class PaperRows(StoreBase):
         section: str | None = None,
         map_rows: Iterable[int] | None = None,
     ) -> int:
-        """How many papers iter_papers gives for these filters, counted by SQLite (a
+        """How many papers `iter` gives for these filters, counted by SQLite (a
         topic's members alone: by their keys, no paper row read)."""
         if map_rows is not None:
             map_rows = list(map_rows)
@@ -425,7 +434,7 @@ class PaperRows(StoreBase):
         section: str | None,
         id_only: bool,
     ) -> _PapersQuery:
-        """iter_papers' SELECT in parts: columns, the joins after `papers p`, the WHERE
+        """`iter`'s SELECT in parts: columns, the joins after `papers p`, the WHERE
         clause, their parameters (joins' first), and the list order."""
         where: list[str] = []
         params: list[Any] = []
@@ -520,15 +529,15 @@ class PaperRows(StoreBase):
             )
         ]
 
-    def iter_titles(self) -> Iterator[tuple[str, str]]:
+    def titles(self) -> Iterator[tuple[str, str]]:
         """(id, title) of every paper with a title."""
         yield from self.conn.execute("SELECT id, title FROM papers WHERE coalesce(title, '') != ''")
 
     def has_title_index(self) -> bool:
-        """Whether `papers_titled` can answer (schema 17 on; not a read-only older store)."""
+        """Whether `titled` can answer (schema 17 on; not a read-only older store)."""
         return self._has_table("paper_titles")
 
-    def papers_titled(self, title: str) -> list[str]:
+    def titled(self, title: str) -> list[str]:
         """Ids of the papers whose title is `title` (case, punctuation and spacing aside),
         in the order they were added: an index probe on `paper_titles`, each hit checked
         against the paper's title itself, and the papers whose keys are not filled yet
@@ -545,7 +554,7 @@ class PaperRows(StoreBase):
         )
         return [pid for _, pid, shown in rows if shown and normalise_text(shown) == norm]
 
-    def count_papers(self, list_name: str | None = None) -> int:
+    def count(self, list_name: str | None = None) -> int:
         """Papers in the store, or in one list."""
         if list_name is None:
             row = self.conn.execute("SELECT count(*) FROM papers").fetchone()
@@ -555,7 +564,7 @@ class PaperRows(StoreBase):
             ).fetchone()
         return int(row[0])
 
-    def all_ids(self, list_name: str | None = None) -> list[str]:
+    def ids(self, list_name: str | None = None) -> list[str]:
         """Every paper id, in insertion order (or one list's, in list order)."""
         if list_name is None:
             return [r[0] for r in self.conn.execute("SELECT id FROM papers ORDER BY rowid")]
@@ -566,7 +575,7 @@ class PaperRows(StoreBase):
             )
         ]
 
-    def papers_signature(self) -> tuple[int, int, str]:
+    def signature(self) -> tuple[int, int, str]:
         """(count, max rowid, newest updated_at) of the papers: changes when papers are
         added, removed or edited (keys derived data kept beside the atlas, e.g. TF-IDF)."""
         row = self.conn.execute(

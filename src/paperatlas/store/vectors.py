@@ -11,14 +11,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from paperatlas.store.connection import StoreBase
+from paperatlas.store.connection import StorePart
 from paperatlas.store.generation import vector_changes
 
 
-class VectorRows(StoreBase):
+class VectorRows(StorePart):
     """The `embeddings` and `embed_models` tables."""
 
-    def put_vectors(self, model: str, ids: list[str], vectors: npt.ArrayLike, text_hashes: list[str]) -> None:
+    def put(self, model: str, ids: list[str], vectors: npt.ArrayLike, text_hashes: list[str]) -> None:
         """Store (or replace) the vectors of `ids` for `model`, row i for ids[i]."""
         matrix = np.ascontiguousarray(vectors, dtype=np.float32)
         self.conn.executemany(
@@ -27,11 +27,11 @@ class VectorRows(StoreBase):
             [(pid, model, matrix.shape[1], matrix[i].tobytes(), text_hashes[i]) for i, pid in enumerate(ids)],
         )
 
-    def vector_state(self, model: str) -> dict[str, str]:
+    def state(self, model: str) -> dict[str, str]:
         """paper id -> text_hash of the stored vector for `model`."""
         return dict(self.conn.execute("SELECT paper_id, text_hash FROM embeddings WHERE model = ?", (model,)))
 
-    def vector_inputs_page(
+    def inputs_page(
         self, model: str, after: int = 0, limit: int = 1000
     ) -> list[tuple[int, str, str | None, str, str | None]]:
         """One page of the papers after rowid `after`, in rowid order, as (rowid, id, title,
@@ -44,9 +44,7 @@ class VectorRows(StoreBase):
             (model, after, limit),
         ).fetchall()
 
-    def get_vectors(
-        self, model: str, ids: Iterable[str] | None = None
-    ) -> tuple[list[str], npt.NDArray[np.float32]]:
+    def get(self, model: str, ids: Iterable[str] | None = None) -> tuple[list[str], npt.NDArray[np.float32]]:
         """(ids, float32 matrix [n, d]) of the stored vectors for `model`, in rowid order of
         papers (or in the order of `ids`, leaving out papers without a vector)."""
         if ids is None:
@@ -72,21 +70,21 @@ class VectorRows(StoreBase):
         matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), dim)
         return [r[0] for r in rows], matrix
 
-    def vector_dim(self, model: str) -> int:
+    def dim(self, model: str) -> int:
         """The dimension of `model`'s stored vectors (0: none stored)."""
         row = self.conn.execute("SELECT dim FROM embeddings WHERE model = ? LIMIT 1", (model,)).fetchone()
         return int(row[0]) if row else 0
 
-    def vector_models(self) -> list[str]:
+    def models(self) -> list[str]:
         """The models that have stored vectors."""
         return [r[0] for r in self.conn.execute("SELECT DISTINCT model FROM embeddings")]
 
-    def count_vectors(self, model: str | None) -> int:
+    def count(self, model: str | None) -> int:
         """How many vectors of `model` are stored."""
         row = self.conn.execute("SELECT count(*) FROM embeddings WHERE model = ?", (model,)).fetchone()
         return int(row[0])
 
-    def vector_signature(self, model: str) -> tuple[int, int]:
+    def signature(self, model: str) -> tuple[int, int]:
         """(count, max rowid) of the stored vectors of `model`: changes whenever they do
         (INSERT OR REPLACE gives a replaced vector a new rowid; deletes lower the count)."""
         row = self.conn.execute(
@@ -94,17 +92,17 @@ class VectorRows(StoreBase):
         ).fetchone()
         return (int(row[0]), int(row[1]))
 
-    def vector_version(self, model: str) -> Hashable:
+    def version(self, model: str) -> Hashable:
         """A value that changes whenever `model`'s stored vectors do, for caches of what is
         derived from them: their change count (migration 10), one indexed row, where
-        `vector_signature` counts every vector of the model (read after each commit);
+        `signature` counts every vector of the model (read after each commit);
         the signature itself on a store that keeps no count."""
         changes = vector_changes(self, model)
-        return ("changes", changes) if changes is not None else self.vector_signature(model)
+        return ("changes", changes) if changes is not None else self.signature(model)
 
-    def vector_models_version(self) -> Hashable:
+    def models_version(self) -> Hashable:
         """A value that changes whenever any model's stored vectors do (so whenever
-        `vector_models` may): every model's change count, a few rows; on a store that
+        `models` may): every model's change count, a few rows; on a store that
         keeps none, a new object at each call (equal to nothing: read them again)."""
         try:
             rows = self.conn.execute(
@@ -114,19 +112,19 @@ class VectorRows(StoreBase):
             return object()
         return tuple((str(name), int(changes)) for name, changes in rows)
 
-    def delete_vectors(self, model: str) -> int:
+    def delete(self, model: str) -> int:
         """Drop every stored vector of `model` (its space changed, e.g. lsa was refit)."""
         return self.conn.execute("DELETE FROM embeddings WHERE model = ?", (model,)).rowcount
 
-    def put_embed_model(self, name: str, data: bytes, meta: dict[str, Any] | None = None) -> None:
+    def put_model(self, name: str, data: bytes, meta: dict[str, Any] | None = None) -> None:
         """Store a fitted embedding model (e.g. lsa's vocabulary and SVD) with the corpus."""
         self.conn.execute(
             "INSERT OR REPLACE INTO embed_models(name, data, meta) VALUES (?, ?, ?)",
             (name, data, json.dumps(meta or {}, ensure_ascii=False)),
         )
 
-    def embed_model_meta(self, name: str) -> dict[str, Any] | None:
-        """What put_embed_model stored beside a model (not the model itself), None if none:
+    def model_meta(self, name: str) -> dict[str, Any] | None:
+        """What put_model stored beside a model (not the model itself), None if none:
         from the triggers' copy (migration 18), not from behind the model's blob, on an
         atlas that has it."""
         table = "embed_model_meta" if self._has_meta_copy() else "embed_models"
@@ -135,12 +133,9 @@ class VectorRows(StoreBase):
 
     def _has_meta_copy(self) -> bool:
         """Whether the atlas has `embed_model_meta` (not a read-only atlas older than 18)."""
-        row = self.conn.execute(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'embed_model_meta'"
-        ).fetchone()
-        return row is not None
+        return self._has_table("embed_model_meta")
 
-    def get_embed_model(self, name: str) -> bytes | None:
-        """A fitted embedding model stored with put_embed_model, None if there is none."""
+    def get_model(self, name: str) -> bytes | None:
+        """A fitted embedding model stored with put_model, None if there is none."""
         row = self.conn.execute("SELECT data FROM embed_models WHERE name = ?", (name,)).fetchone()
         return bytes(row[0]) if row else None
