@@ -1,5 +1,5 @@
 """Benchmark: the cost of `paperatlas add` when nothing is added (a re-add), where the
-command still asks the store whether facts are pending (Store.facts_pending).
+command still asks the store whether facts are pending (Store.facts.pending).
 
     .venv/bin/python benchmarks/add_noop.py STORE.db [--base OLD_SRC] [--runs N]
 
@@ -29,7 +29,7 @@ sys.path.insert(0, str(REPO / "src"))
 
 from paperatlas.store import Store  # noqa: E402
 
-OLD_QUERY = (  # Store.facts_pending before the facts_current index (stop 13)
+OLD_QUERY = (  # Store.facts.pending before the facts_current index (stop 13)
     "SELECT count(*) FROM papers p LEFT JOIN facts f ON f.paper_id = p.id "
     "WHERE f.paper_id IS NULL OR f.text_hash = '' OR (? IS NOT NULL AND f.version != ?)"
 )
@@ -59,10 +59,10 @@ def query_times(path: Path, runs: int) -> None:
         before = store.conn.execute(OLD_QUERY, (None, None)).fetchone()[0]
         old.append(time.perf_counter() - start)
         start = time.perf_counter()
-        after = store.facts_pending()
+        after = store.facts.pending()
         new.append(time.perf_counter() - start)
         assert before == after, (before, after)
-    papers = store.count_papers()
+    papers = store.papers.count()
     print(f"facts_pending on {papers:,} papers ({after} pending), median of {runs}:")
     print(f"  baseline (join): {ms(old)} ms; now: {ms(new)} ms; ratio {ms(old) / max(ms(new), 0.01):.0f}x")
     store.close()
@@ -70,7 +70,7 @@ def query_times(path: Path, runs: int) -> None:
 
 def add_times(new_db: Path, old_db: Path, base_src: Path, tmp: Path, runs: int) -> None:
     store = Store(new_db, read_only=True)
-    rows = [dict(p) for p in store.get_papers(store.all_ids()[:5])]
+    rows = [dict(p) for p in store.papers.get_many(store.papers.ids()[:5])]
     store.close()
     lines = [json.dumps({"id": r["id"], "title": r["title"], "abstract": r["abstract"]}) for r in rows]
     stored = tmp / "five.jsonl"

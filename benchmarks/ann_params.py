@@ -36,7 +36,7 @@ def load_vectors(db: str, model: str, n: int, cache: str | None) -> np.ndarray:
     from paperatlas.store import Store
 
     store = Store(db, read_only=True)
-    _, matrix = store.get_vectors(model)
+    _, matrix = store.vectors.get(model)
     matrix = matrix[:n]
     weights = retrieval_weights(model)
     if weights is not None and weights.shape[0] == matrix.shape[1]:

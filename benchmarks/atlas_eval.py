@@ -80,9 +80,9 @@ def make_store(path: Path, rows, matrix, model: str):
 
     store = Store(path)
     with store.transaction():
-        store.ensure_list("iclr2026")
+        store.lists.ensure("iclr2026")
         for i, r in enumerate(rows):
-            store.insert_paper(
+            store.papers.insert(
                 {
                     "id": r["id"],
                     "title": r["title"],
@@ -95,8 +95,8 @@ def make_store(path: Path, rows, matrix, model: str):
                     "year": 2026,
                 }
             )
-            store.add_member("iclr2026", r["id"], i)
-        store.put_vectors(model, [r["id"] for r in rows], matrix, [text_hash(r["abstract"]) for r in rows])
+            store.lists.add_member("iclr2026", r["id"], i)
+        store.vectors.put(model, [r["id"] for r in rows], matrix, [text_hash(r["abstract"]) for r in rows])
     return store
 
 
@@ -107,7 +107,7 @@ def run_paperatlas(store, model: str, truth):
     stored = build_map(store, list_name="iclr2026", model=model, force=True)
     seconds = time.perf_counter() - started
     by_id = {a["paper_id"]: a for a in stored["assignments"]}
-    ids = store.all_ids("iclr2026")
+    ids = store.papers.ids("iclr2026")
     broad = [by_id[i]["broad"] for i in ids]
     fine = [by_id[i]["fine"] for i in ids]
     outliers = sum(by_id[i]["outlier"] for i in ids)

@@ -113,15 +113,15 @@ def build_atlas(papers: dict[str, dict], db: Path, models: list[str], log=print)
 
     db.parent.mkdir(parents=True, exist_ok=True)
     store = Store(db)
-    if store.count_papers() != len(papers):
+    if store.papers.count() != len(papers):
         with store.transaction():
-            have = set(store.all_ids())
+            have = set(store.papers.ids())
             for pid, p in papers.items():
                 if pid not in have:
-                    store.insert_paper({"id": pid, "title": p["title"], "abstract": p["abstract"]})
+                    store.papers.insert({"id": pid, "title": p["title"], "abstract": p["abstract"]})
         log(f"CSFCube atlas: {len(papers):,} papers at {db}")
     for model in models:
-        if store.vector_signature(model)[0] != len(papers):
+        if store.vectors.signature(model)[0] != len(papers):
             embed_store(store, model=model, progress=False)
             log(f"vectors: {model}")
     return store
@@ -232,7 +232,7 @@ def signal_tables(store, papers, pools, log=print) -> dict[tuple[str, str], obje
     """(query, facet) -> its SignalScores over its pool, every signal computed."""
     from paperatlas.search.similar_signals import signal_scores
 
-    every = {"keyword": 1.0, **dict.fromkeys(store.vector_models(), 1.0)}
+    every = {"keyword": 1.0, **dict.fromkeys(store.vectors.models(), 1.0)}
     out = {}
     t = time.perf_counter()
     for facet, queries in pools.items():
@@ -290,7 +290,7 @@ def main() -> None:
     if args.compare_src:
         rows["similar before (baseline)"] = other_tree_rankings(args.compare_src, args.db, papers, pools)
     rows["tf-idf cosine"] = tfidf_rankings(papers, pools)
-    for signal in ["keyword", *store.vector_models()]:
+    for signal in ["keyword", *store.vectors.models()]:
         rows[f"{signal} alone"] = fused_rankings(tables, {signal: 1.0})
     rows["similar (fused)"] = fused_rankings(tables, SIGNAL_WEIGHTS)
     print(f"weights: {SIGNAL_WEIGHTS}")

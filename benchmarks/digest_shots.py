@@ -49,10 +49,10 @@ def step(message: str, started: float) -> None:
 def ensure_atlas(db: Path, data: Path, vectors: Path, model: str, started: float) -> Atlas:
     atlas = Atlas(db)
     store = atlas.store
-    if "iclr2026" not in store.list_names():
+    if "iclr2026" not in store.lists.names():
         step(f"adding {data} (once; reused on later runs)", started)
         atlas.add([data], list_name="iclr2026", progress=False, enrich=False)
-    if "sample" not in store.list_names():
+    if "sample" not in store.lists.names():
         atlas.add(
             [ROOT / "examples" / "iclr2026_sample_list.txt"], list_name="sample", progress=False, enrich=False
         )
@@ -60,24 +60,24 @@ def ensure_atlas(db: Path, data: Path, vectors: Path, model: str, started: float
         step(f"enrich: {atlas.enrich()}", started)
     except Exception as exc:  # the digest still works without facts, with less in it
         step(f"enrich failed, digests will lack facts: {exc}", started)
-    if model not in store.vector_models():
+    if model not in store.vectors.models():
         step(f"loading cached {model} vectors", started)
         from paperatlas.embed import embedding_text
         from paperatlas.paper import text_hash
 
         matrix = np.load(vectors / f"{model}.npy")
         ids = json.loads((vectors / "ids.json").read_text())
-        rows = {p["id"]: p for p in store.iter_papers(filters=Filters(list_name="iclr2026"))}
+        rows = {p["id"]: p for p in store.papers.iter(filters=Filters(list_name="iclr2026"))}
         have = [(i, pid) for i, pid in enumerate(ids) if pid in rows]
         with store.transaction():
-            store.put_vectors(
+            store.vectors.put(
                 model,
                 [pid for _, pid in have],
                 matrix[[i for i, _ in have]],
                 [text_hash(embedding_text(rows[pid].get("title"), rows[pid]["abstract"])) for _, pid in have],
             )
-    have_vectors = store.vector_state(model)
-    missing = [pid for pid in store.all_ids() if pid not in have_vectors]
+    have_vectors = store.vectors.state(model)
+    missing = [pid for pid in store.papers.ids() if pid not in have_vectors]
     if missing:
         # sample papers not merged into an ICLR twin: embed them with the same back end
         # when it can run here; the digest groups by area otherwise
@@ -124,12 +124,12 @@ def main() -> None:
     started = time.time()
     atlas = ensure_atlas(args.db, args.data, args.vectors, args.model, started)
     store = atlas.store
-    step(f"atlas ready: {store.count_papers()} papers, lists {store.list_names()}", started)
+    step(f"atlas ready: {store.papers.count()} papers, lists {store.lists.names()}", started)
 
     # a 500-paper collection: a reader of generative models, RL and robotics papers
     areas = {"generative models", "reinforcement learning", "applications to robotics, autonomy, planning"}
     candidates = [
-        p["id"] for p in store.iter_papers(filters=Filters(list_name="iclr2026")) if p.get("area") in areas
+        p["id"] for p in store.papers.iter(filters=Filters(list_name="iclr2026")) if p.get("area") in areas
     ]
     chosen = random.Random(0).sample(candidates, 500)
     store.conn.execute("DELETE FROM marks WHERE collection = 'reading500'")
@@ -158,7 +158,7 @@ def main() -> None:
     # BibTeX of 1,000 real papers through a real parser
     import bibtexparser
 
-    ids = store.all_ids("iclr2026")[:1000]
+    ids = store.papers.ids("iclr2026")[:1000]
     bib = args.out / "iclr_1000.bib"
     count = atlas.export("bibtex", bib, ids=ids)
     library = bibtexparser.parse_file(str(bib))

@@ -675,7 +675,7 @@ def speed(papers: list[dict], base_src: Path = Path("/tmp/paperatlas-base/src"))
         store = Store(Path(tmp) / "atlas.db")
         with store.transaction():
             for p in papers:
-                store.insert_paper({"id": p["id"], "title": p["title"], "abstract": p["abstract"]})
+                store.papers.insert({"id": p["id"], "title": p["title"], "abstract": p["abstract"]})
         predictor = pipeline._area_predictor
         pipeline._area_predictor = lambda: None  # the area classifier is timed by its own benchmark
         try:

@@ -117,9 +117,9 @@ def main() -> int:
                 f"  {name:24s} {cpu:.2f} s CPU: read {f.read}, title-only {f.stats.title_only}, "
                 f"added {f.added}, merged {f.merged}, error {f.error}"
             )
-            for pid in store.all_ids(f.list_name):
-                if "iclr2026" in store.lists_of(pid):
-                    paper = store.get_paper(pid)
+            for pid in store.papers.ids(f.list_name):
+                if "iclr2026" in store.lists.containing(pid):
+                    paper = store.papers.get(pid)
                     print(f"      = ICLR {pid}: {paper['title'][:80]} {paper['identifiers']}")
         store.close()
     return 0

@@ -103,13 +103,13 @@ def main() -> int:
         )
 
         listed, list_s, _ = timed_add(store, sample)
-        total = store.count_papers()
-        ids = store.all_ids(listed.list_name)
-        papers = store.get_papers(ids)
+        total = store.papers.count()
+        ids = store.papers.ids(listed.list_name)
+        papers = store.papers.get_many(ids)
         titled = sum(bool(p["title"]) for p in papers)
         with_area = sum(bool(p["area"]) for p in papers)
         in_both = sum(
-            sorted(store.lists_of(pid)) == sorted([first.list_name, listed.list_name]) for pid in ids
+            sorted(store.lists.containing(pid)) == sorted([first.list_name, listed.list_name]) for pid in ids
         )
         checks = [
             ("total papers after data + sample", total, 15602),
@@ -118,8 +118,8 @@ def main() -> int:
             ("sample papers with a title", titled, 19),
             ("sample papers with an area", with_area, 19),
             ("sample papers in both lists", in_both, 19),
-            (f"papers in list '{first.list_name}'", store.count_papers(first.list_name), 15602),
-            (f"papers in list '{listed.list_name}'", store.count_papers(listed.list_name), 19),
+            (f"papers in list '{first.list_name}'", store.papers.count(first.list_name), 15602),
+            (f"papers in list '{listed.list_name}'", store.papers.count(listed.list_name), 19),
         ]
         digest = table_digest(store)
         for path in (data, sample):
@@ -134,9 +134,9 @@ def main() -> int:
         reverse = Store(Path(tmp) / "reverse.db")
         timed_add(reverse, sample)
         timed_add(reverse, data)
-        sample_ids = reverse.all_ids(listed.list_name)
+        sample_ids = reverse.papers.ids(listed.list_name)
         checks += [
-            ("list first, then data: total papers", reverse.count_papers(), 15602),
+            ("list first, then data: total papers", reverse.papers.count(), 15602),
             (
                 "list first, then data: sample papers now under OpenReview ids",
                 sum(not pid.startswith("h") for pid in sample_ids),
@@ -144,7 +144,7 @@ def main() -> int:
             ),
             (
                 "list first, then data: sample papers with a title",
-                sum(bool(p["title"]) for p in reverse.get_papers(sample_ids)),
+                sum(bool(p["title"]) for p in reverse.papers.get_many(sample_ids)),
                 19,
             ),
         ]

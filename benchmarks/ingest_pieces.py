@@ -4,7 +4,7 @@ against a baseline checkout, each version in its own process, alternating.
     .venv/bin/python benchmarks/ingest_pieces.py [DATA] --base /tmp/ingest-base/src [--rounds 2]
 
 Per version (CPU seconds, best of 5; `read()` best of 3): `paper_from_record` over every row of
-DATA (JSON Lines), `sources.read` of the whole file, `Store.get_papers` of every stored row
+DATA (JSON Lines), `sources.read` of the whole file, `Store.papers.get_many` of every stored row
 after that version's own `add_files`, and `merge_changes` of every paper read into its stored
 row (what a repeated add does per record). The baseline is run with its own `src` on the path.
 """
@@ -49,8 +49,8 @@ with tempfile.TemporaryDirectory() as tmp:
     store = Store(Path(tmp) / "pieces.db")
     add_files(store, [data])
     ids = [p.id for p in papers]
-    out["get_papers"] = best(lambda: store.get_papers(ids))
-    stored = {p["id"]: p for p in store.get_papers(ids)}
+    out["get_papers"] = best(lambda: store.papers.get_many(ids))
+    stored = {p["id"]: p for p in store.papers.get_many(ids)}
     out["merge_changes"] = best(lambda: [merge_changes(stored[p.id], p) for p in papers])
     store.close()
 print(json.dumps(out))

@@ -130,7 +130,7 @@ def labelled(m):
              if t["level"] == 1 and t["data"].get("shown_broad")}
     rows = []
     with Atlas(db) as a:
-        texts = {p["id"]: p for p in a.store.get_papers([x["paper_id"] for x in m.assignments])}
+        texts = {p["id"]: p for p in a.store.papers.get_many([x["paper_id"] for x in m.assignments])}
     for x in m.assignments:
         p = texts.get(x["paper_id"], {})
         rows.append({"abstract": p.get("abstract") or "", "title": p.get("title") or "",

@@ -61,8 +61,8 @@ def main() -> None:
     from paperatlas.store import Store
 
     store = Store(args.db)
-    ids, vectors = store.get_vectors(args.model)
-    area = {p["id"]: p.get("area") for p in store.get_papers(ids)}
+    ids, vectors = store.vectors.get(args.model)
+    area = {p["id"]: p.get("area") for p in store.papers.get_many(ids)}
     print(f"{len(ids):,} papers, sample {args.sample:,}; load {os.getloadavg()[0]:.1f}", flush=True)
     n = len(ids)
     sample = np.sort(np.random.default_rng(cl.SEED).choice(n, args.sample, replace=False))

@@ -52,11 +52,11 @@ def main() -> int:
         before = top_ids(store, queries)
         took = time.perf_counter() - t
         rng = random.Random(34)
-        noted = rng.sample(sorted(store.all_ids()), NOTED)
+        noted = rng.sample(sorted(store.papers.ids()), NOTED)
         with store.transaction():
             for n, pid in enumerate(noted):
-                store.set_note(pid, f"zqxv {n}: 看过，组会再议 qqpl")
-                store.add_tags(pid, [f"zzk-{'abcdefg'[n % 7]}"])
+                store.kept.set_note(pid, f"zqxv {n}: 看过，组会再议 qqpl")
+                store.kept.add_tags(pid, [f"zzk-{'abcdefg'[n % 7]}"])
         top_ids(store, queries)  # again once: a write may have dropped what was loaded
         t = time.perf_counter()
         after = top_ids(store, queries)
@@ -74,7 +74,7 @@ def main() -> int:
         ]
         with store.transaction():
             for n, pid in enumerate(known):
-                store.set_note(pid, f"For the wombat meeting {n}: add to the checklist")
+                store.kept.set_note(pid, f"For the wombat meeting {n}: add to the checklist")
         ranks = [
             next((h.rank for h in S.search(store, q, k=10).hits if h.id == pid), None)
             for q, pid in zip(asks, known, strict=True)

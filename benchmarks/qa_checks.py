@@ -37,7 +37,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         atlas = Atlas(Path(tmp) / "a.db")
         atlas.add(files, list_name="realworld", enrich=False)
-        rows = list(atlas.store.iter_papers())
+        rows = list(atlas.store.papers.iter())
         out = Path(tmp) / "all.bib"
         atlas.export("bibtex", out)
         atlas.close()

@@ -56,7 +56,7 @@ def build_store(path: Path, n: int) -> int:
     st = Store(path)
     with st.transaction():
         for r in rows:
-            st.insert_paper({"id": r["id"], "title": r["title"], "abstract": r["abstract"]})
+            st.papers.insert({"id": r["id"], "title": r["title"], "abstract": r["abstract"]})
     st.close()
     return len(rows)
 
@@ -91,7 +91,7 @@ def one(args) -> None:
         ).run()
         ray.shutdown()
     elapsed = time.perf_counter() - started
-    _ids, vectors = st.get_vectors(args.model)
+    _ids, vectors = st.vectors.get(args.model)
     np.save(args.vectors, vectors)
     print(
         json.dumps(
@@ -135,9 +135,9 @@ def enrich_one(st, args) -> None:
         counts = enrich_store_ray(st, workers=args.workers)
         ray.shutdown()
     elapsed = time.perf_counter() - started
-    ids = [p["id"] for p in st.iter_papers(id_only=True)]
-    state = st.facts_state()
-    facts = st.facts_for(ids)
+    ids = [p["id"] for p in st.papers.iter(id_only=True)]
+    state = st.facts.state()
+    facts = st.facts.get_many(ids)
     args.vectors.write_text(json.dumps([[i, facts.get(i), state.get(i)] for i in ids]))
     print(
         json.dumps(

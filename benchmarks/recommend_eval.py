@@ -152,7 +152,7 @@ def atlas_vectors(db: Path, models: list[str], ids: list[str]) -> dict[str, np.n
     store = Store(db, read_only=True)
     out = {}
     for model in models:
-        got, matrix = store.get_vectors(model)
+        got, matrix = store.vectors.get(model)
         where = {pid: i for i, pid in enumerate(got)}
         missing = [pid for pid in ids if pid not in where]
         if missing:
@@ -210,7 +210,7 @@ def main() -> None:
         from paperatlas.enrich.areas import is_held_out
         from paperatlas.store import Store
 
-        in_atlas = set(Store(args.db, read_only=True).all_ids()) if models else None
+        in_atlas = set(Store(args.db, read_only=True).papers.ids()) if models else None
         # with --models, the held-out papers the atlas holds (it may leave out empty abstracts)
         keep = [i for i, pid in enumerate(ids) if is_held_out(pid) and (in_atlas is None or pid in in_atlas)]
         rows, ids = [rows[i] for i in keep], [ids[i] for i in keep]

@@ -110,13 +110,13 @@ class Atlas:
 
     def __init__(self, db: Path, base) -> None:
         self.store = Store(db)
-        papers = list(self.store.iter_papers())
+        papers = list(self.store.papers.iter())
         self.ids = [p["id"] for p in papers]
         self.texts = [paper_text(p) for p in papers]
         tfidf, terms = tfidf_matrix(self.texts)
         self.blocks = {}
         for model in ("static", "minilm-int8"):
-            got, matrix = self.store.get_vectors(model)
+            got, matrix = self.store.vectors.get(model)
             where = {pid: i for i, pid in enumerate(got)}
             self.blocks[model] = rec.normalise_rows(
                 np.asarray(matrix[[where[p] for p in self.ids]], np.float32)

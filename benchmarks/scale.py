@@ -108,7 +108,7 @@ elif stage == "search":
     out = {**spread(times), "queries": len(times), "preload_s": preload_s, "rss_after_preload_mb": rss_preload}
 elif stage == "similar":
     from paperatlas.search import similar_ranking  # noqa: F401 (loaded before timing)
-    ids = atlas.store.all_ids()
+    ids = atlas.store.papers.ids()
     step = max(1, len(ids) // 41)
     picks = ids[step::step][:40]
     del ids
@@ -116,7 +116,7 @@ elif stage == "similar":
     cli, web = [], []
     for pid in picks:
         t = time.perf_counter(); atlas.similar(pid, k=10); cli.append(time.perf_counter() - t)
-        paper = atlas.store.get_paper(pid)
+        paper = atlas.store.papers.get(pid)
         t = time.perf_counter(); web_reads.similar_papers(atlas, paper, k=10); web.append(time.perf_counter() - t)
     out = {**spread(cli), "papers": len(cli), "web_panel": spread(web)}
 out["rss_in_mb"] = rss_mb()

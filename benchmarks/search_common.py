@@ -1,6 +1,6 @@
 """Shared by the search benchmarks: an atlas of ../shared/data built once and cached.
 
-The papers go in through `Store.insert_paper` (title, abstract, keywords, area, decision),
+The papers go in through `Store.papers.insert` (title, abstract, keywords, area, decision),
 and their vectors come from the embeddings cache (/work/cache/vectors/<model>.npy with
 ids.json, rows in data-file order) when it is there, else they are computed with
 `embed_store` (slow on 2 cores: minutes per model).
@@ -39,14 +39,14 @@ def build_store(data: Path, db: Path, models: list[str], log=print) -> Store:
     db.parent.mkdir(parents=True, exist_ok=True)
     store = Store(db)
     rows = load_rows(data)
-    if store.count_papers() != len(rows):
+    if store.papers.count() != len(rows):
         t = time.perf_counter()
         with store.transaction():
-            have = set(store.all_ids())
+            have = set(store.papers.ids())
             for r in rows:
                 if r["id"] in have:
                     continue
-                store.insert_paper(
+                store.papers.insert(
                     {
                         "id": r["id"],
                         "title": r.get("title"),
@@ -65,7 +65,7 @@ def build_store(data: Path, db: Path, models: list[str], log=print) -> Store:
 
 
 def ensure_vectors(store: Store, rows: list[dict], model: str, log=print) -> None:
-    if store.vector_signature(model)[0] == len(rows):
+    if store.vectors.signature(model)[0] == len(rows):
         return
     cached = VECTOR_CACHE / f"{model}.npy"
     ids_file = VECTOR_CACHE / "ids.json"
@@ -76,7 +76,7 @@ def ensure_vectors(store: Store, rows: list[dict], model: str, log=print) -> Non
             by_id = {r["id"]: r for r in rows}
             hashes = [text_hash(embedding_text(by_id[i].get("title"), by_id[i]["abstract"])) for i in ids]
             with store.transaction():
-                store.put_vectors(model, ids, matrix, hashes)
+                store.vectors.put(model, ids, matrix, hashes)
             log(f"vectors: {model} loaded from {cached}")
             return
     from paperatlas.embed import embed_store
@@ -114,12 +114,12 @@ def ensure_names(store: Store, rows: list[dict], log=print) -> dict[str, list[st
     runs enrich) leaves them: search finds a paper by its name. Only name facts are
     written (enrich's other facts are not needed by search)."""
     names = paper_names(rows, log=log)
-    have = {pid for pid, _ in store.paper_names()}
+    have = {pid for pid, _ in store.facts.paper_names()}
     todo = [(pid, n) for pid, n in names.items() if pid not in have]
     if todo:
         with store.transaction():
             for pid, n in todo:
-                store.set_facts(pid, {"name": n[0], "names": n}, "", "bench-names")
+                store.facts.set(pid, {"name": n[0], "names": n}, "", "bench-names")
         log(f"names: {len(todo):,} papers' name facts written")
     return names
 
@@ -134,12 +134,12 @@ def build_abstract_store(data: Path, db: Path, models: list[str], log=print) -> 
     db.parent.mkdir(parents=True, exist_ok=True)
     store = Store(db)
     rows = [r for r in load_rows(data) if is_held_out(r["id"])]
-    if store.count_papers() != len(rows):
+    if store.papers.count() != len(rows):
         with store.transaction():
-            have = set(store.all_ids())
+            have = set(store.papers.ids())
             for r in rows:
                 if r["id"] not in have:
-                    store.insert_paper(
+                    store.papers.insert(
                         {
                             "id": r["id"],
                             "title": None,
@@ -153,7 +153,7 @@ def build_abstract_store(data: Path, db: Path, models: list[str], log=print) -> 
                     )
         log(f"abstract-only store: {len(rows):,} held-out papers")
     for model in models:
-        if store.vector_signature(model)[0] != len(rows):
+        if store.vectors.signature(model)[0] != len(rows):
             t = time.perf_counter()
             embed_store(store, model=model, progress=True)
             log(f"vectors: {model} for {len(rows):,} abstracts in {time.perf_counter() - t:.0f}s")

@@ -306,7 +306,7 @@ def run(data: Path, titles: int, do_tune: bool, names_n: int = 300, tldrs: int =
     queries = known_queries(rows, titles, names_n, tldrs)
     kinds = Counter((q["type"], q["split"]) for q in queries)
     log(
-        f"known-item queries over {store.count_papers():,} abstract-only held-out papers: "
+        f"known-item queries over {store.papers.count():,} abstract-only held-out papers: "
         + ", ".join(
             f"{t} {kinds[(t, 'tune')]}+{kinds[(t, 'test')]}"
             for t in ("term", "title", "tldr", "paraphrase", "chinese")

@@ -123,9 +123,9 @@ def kind_of(q: dict) -> str:
 def small_case(store, queries: list[dict], rounds: int, other: OtherTree | None = None) -> None:
     from paperatlas.embed import DEFAULT_MODEL
 
-    print(f"== {store.count_papers():,} papers, end to end (search() as the CLI calls it) ==")
+    print(f"== {store.papers.count():,} papers, end to end (search() as the CLI calls it) ==")
     print(
-        f"  signals: vectors of {', '.join(store.vector_models())}; names; English "
+        f"  signals: vectors of {', '.join(store.vectors.models())}; names; English "
         f"vocabulary for Chinese queries"
     )
     for q in ("warm up", "热身"):  # load each model once; not timed
@@ -181,7 +181,7 @@ def small_case(store, queries: list[dict], rounds: int, other: OtherTree | None 
     print(f"  with a filter (decision=Accept): mean {1000 * (time.perf_counter() - t) / len(queries):.1f} ms")
 
     # the vector part alone, exact numpy vs ANN, on the real vectors of the default model
-    ids, matrix = store.get_vectors(DEFAULT_MODEL)
+    ids, matrix = store.vectors.get(DEFAULT_MODEL)
     exact = I.ExactIndex(ids, matrix)
     ann = I.AnnIndex(matrix.shape[1])
     t = time.perf_counter()
@@ -212,24 +212,24 @@ def standin_minilm(store) -> None:
     from paperatlas.store import Store
     from search_common import CACHE
 
-    have = store.vector_signature(S.MINILM_MODEL)[0]
-    ids = store.all_ids()
+    have = store.vectors.signature(S.MINILM_MODEL)[0]
+    ids = store.papers.ids()
     if have >= len(ids):
         return
-    src_ids, src = store.get_vectors(S.MINILM_MODEL) if have else ([], None)
+    src_ids, src = store.vectors.get(S.MINILM_MODEL) if have else ([], None)
     if not have:
-        src_ids, src = Store(CACHE / "search" / "heldout_abstracts.db").get_vectors(S.MINILM_MODEL)
+        src_ids, src = Store(CACHE / "search" / "heldout_abstracts.db").vectors.get(S.MINILM_MODEL)
     real = dict(zip(src_ids, src))
     missing = [i for i in ids if i not in real]
     fill = np.stack([src[n % len(src)] for n in range(len(missing))])
     with store.transaction():
-        store.put_vectors(
+        store.vectors.put(
             S.MINILM_MODEL,
             [i for i in ids if i in real],
             np.stack([real[i] for i in ids if i in real]),
             ["standin"] * sum(1 for i in ids if i in real),
         )
-        store.put_vectors(S.MINILM_MODEL, missing, fill, ["standin"] * len(missing))
+        store.vectors.put(S.MINILM_MODEL, missing, fill, ["standin"] * len(missing))
     print(
         f"minilm-int8 stand-in: {len(ids) - len(missing):,} real vectors, {len(missing):,} "
         f"copies of other papers' real vectors (timing only)"
@@ -367,7 +367,7 @@ def main() -> None:
     store = build_store(args.data, args.db, models)
     if args.partial_multilingual:
         print(
-            f"multilingual vectors in the store: {store.vector_signature(S.MULTILINGUAL_MODEL)[0]:,} "
+            f"multilingual vectors in the store: {store.vectors.signature(S.MULTILINGUAL_MODEL)[0]:,} "
             "(partial; --partial-multilingual)"
         )
     from paperatlas.search.translate_vocabulary import build_vocabulary
@@ -383,7 +383,7 @@ def main() -> None:
         if other:
             other.close()
     if not args.skip_large:
-        _, base = store.get_vectors(DEFAULT_MODEL)
+        _, base = store.vectors.get(DEFAULT_MODEL)
         large_case(np.ascontiguousarray(base), args.large, args.queries, args.threads, args.noise)
     print(f"load average at end: {os.getloadavg()[0]:.2f}")
 

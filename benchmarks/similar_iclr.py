@@ -37,12 +37,12 @@ def build_heldout_atlas(db: Path, models: list[str], data: Path = DEFAULT_DATA, 
     rows = [
         r for r in load_rows(data) if is_held_out(r["id"]) and len((r.get("abstract") or "").strip()) >= 100
     ]
-    if store.count_papers() != len(rows):
+    if store.papers.count() != len(rows):
         with store.transaction():
-            have = set(store.all_ids())
+            have = set(store.papers.ids())
             for r in rows:
                 if r["id"] not in have:
-                    store.insert_paper(
+                    store.papers.insert(
                         {
                             "id": r["id"],
                             "title": r.get("title"),
@@ -52,7 +52,7 @@ def build_heldout_atlas(db: Path, models: list[str], data: Path = DEFAULT_DATA, 
                     )
         log(f"held-out atlas: {len(rows):,} papers at {db}")
     for model in models:
-        if store.vector_signature(model)[0] != len(rows):
+        if store.vectors.signature(model)[0] != len(rows):
             embed_store(store, model=model)
             log(f"vectors: {model}")
     return store
@@ -78,9 +78,9 @@ class IclrQueries:
         from paperatlas.search.similar_signals import signal_scores
 
         self.labels = labels(data)
-        papers = {p["id"]: p for p in store.iter_papers()}
+        papers = {p["id"]: p for p in store.papers.iter()}
         self.ids = sorted(papers)
-        every = {"keyword": 1.0, **dict.fromkeys(store.vector_models(), 1.0)}
+        every = {"keyword": 1.0, **dict.fromkeys(store.vectors.models(), 1.0)}
         self.tables = {}
         t = time.perf_counter()
         for pid in self.ids:

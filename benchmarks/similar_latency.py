@@ -55,22 +55,22 @@ def fill_standins(store, sources: list[Path]) -> None:
     from paperatlas.embed.registry import SEARCH_MODELS
     from paperatlas.store import Store
 
-    ids = store.all_ids()
+    ids = store.papers.ids()
     for model in SEARCH_MODELS:
-        got, matrix = store.get_vectors(model)
+        got, matrix = store.vectors.get(model)
         have = set(got)
         missing = [pid for pid in ids if pid not in have]
         if not missing:
             continue
         pool = [matrix] if len(got) else []
         for src in sources:
-            _, other = Store(src, read_only=True).get_vectors(model)
+            _, other = Store(src, read_only=True).vectors.get(model)
             if len(other):
                 pool.append(other)
         real = np.vstack(pool)
         fill = real[np.arange(len(missing)) % len(real)]
         with store.transaction():
-            store.put_vectors(model, missing, fill, ["standin"] * len(missing))
+            store.vectors.put(model, missing, fill, ["standin"] * len(missing))
         print(f"{model}: {len(ids) - len(missing):,} real vectors, {len(missing):,} stand-ins (timing only)")
 
 
@@ -96,7 +96,7 @@ def main() -> None:
 
         keyword.preload(atlas.store)
     print(f"postings: {'SQLite' if args.no_postings_file else 'the postings file beside the atlas'}")
-    papers = {p["id"]: p for p in atlas.store.iter_papers()}
+    papers = {p["id"]: p for p in atlas.store.papers.iter()}
     picked = random.Random(0).sample(sorted(papers), args.n)
     queries = [{"id": pid} for pid in picked] + [
         {"text": embedding_text(papers[pid].get("title"), papers[pid].get("abstract"))} for pid in picked

@@ -184,21 +184,21 @@ from paperatlas.paper import embedding_text, text_hash
 from paperatlas.store import Store
 data, db, vectors, names = sys.argv[1:5]
 store = Store(db)
-if store.count_papers() == 0:
+if store.papers.count() == 0:
     rows = [json.loads(line) for line in gzip.open(data, "rt", encoding="utf-8")]
     got = np.load(vectors)
     by_id = {r["id"]: r for r in rows}
     with store.transaction():
         for r in rows:
-            store.insert_paper({"id": r["id"], "title": r.get("title"), "abstract": r["abstract"] or "",
+            store.papers.insert({"id": r["id"], "title": r.get("title"), "abstract": r["abstract"] or "",
                 "keywords": r.get("keywords") or [], "year": r.get("year"), "area": r.get("primary_area"),
                 "decision": r.get("decision"), "venue": "ICLR 2026"})
         for model in json.loads(str(got["models"])):
             ids = list(got[model + ".ids"])
             hashes = [text_hash(embedding_text(by_id[i].get("title"), by_id[i]["abstract"])) for i in ids]
-            store.put_vectors(model, ids, got[model], hashes)
+            store.vectors.put(model, ids, got[model], hashes)
         for pid, n in json.load(open(names)).items():
-            store.set_facts(pid, {"name": n[0], "names": n}, "", "bench-names")
+            store.facts.set(pid, {"name": n[0], "names": n}, "", "bench-names")
 """
 
 
@@ -213,10 +213,10 @@ def atlas_for(src: Path, db: Path, data: Path) -> Path:
     if out.exists():
         return out
     store = Store(db, read_only=True)
-    models = store.vector_models()
+    models = store.vectors.models()
     arrays = {}
     for model in models:
-        ids, matrix = store.get_vectors(model)
+        ids, matrix = store.vectors.get(model)
         arrays[model], arrays[model + ".ids"] = matrix, np.array(ids)
     vectors = db.with_name(f"{db.stem}-vectors.npz")
     np.savez(vectors, models=np.array(json.dumps(models)), **arrays)

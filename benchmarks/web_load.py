@@ -152,7 +152,7 @@ def paper_keywords(db: Path) -> list[list[str]]:
 
     store = Store(db)
     out = []
-    for row in store.iter_papers():
+    for row in store.papers.iter():
         words = [" ".join(k.split()).lower() for k in row.get("keywords") or []]
         out.append([w for w in words if 2 <= len(w) <= 80])
     store.close()
@@ -510,7 +510,7 @@ def main() -> None:
 
     from paperatlas.store import Store
 
-    ids = Store(db).all_ids()
+    ids = Store(db).papers.ids()
     paths, info = request_plan(ids, paper_keywords(db), typed_queries(), 200_000, args.queries)
     if args.only != "mix":
         prefix = "/papers/" if args.only == "paper" else "/search?"

@@ -102,12 +102,12 @@ def named_store(data: Path, rows: list[dict], path: Path):
         path.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(src, path)
     store = Store(path)
-    have = set(store.all_ids())
-    if not any(True for _ in store.paper_names()):
+    have = set(store.papers.ids())
+    if not any(True for _ in store.facts.paper_names()):
         with store.transaction():
             for pid, n in paper_names(rows).items():
                 if pid in have:
-                    store.set_facts(pid, {"name": n[0], "names": n}, "", "bench-names")
+                    store.facts.set(pid, {"name": n[0], "names": n}, "", "bench-names")
     return store
 
 
@@ -261,7 +261,7 @@ def main() -> None:
         queries = queries[: args.limit]
     print(
         f"training queries (tuning half): {dict(Counter(q['type'] for q in queries))} over "
-        f"{store.count_papers():,} abstract-only papers; load {os.getloadavg()[0]:.2f}"
+        f"{store.papers.count():,} abstract-only papers; load {os.getloadavg()[0]:.2f}"
     )
     cache.parent.mkdir(parents=True, exist_ok=True)
     ranked = collect(store, queries, cache)

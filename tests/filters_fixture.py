@@ -42,7 +42,7 @@ def build_filters_atlas(path: Path) -> dict[str, list[str]]:
     extra.write_text("".join(json.dumps(r) + "\n" for r in EXTRA), encoding="utf-8")
     atlas.add([extra], list_name="extra")
     atlas.embed(model="lsa")
-    ids = atlas.store.all_ids("fixture")
+    ids = atlas.store.papers.ids("fixture")
     marked = {
         TAGGED: [ids[0], ids[1], "extra-code"],
         BATCH: ids[::2],

@@ -59,7 +59,7 @@ def test_paper_detail_keeps_the_old_keys_in_order(atlas):
     assert isinstance(paper, PaperDetail)
     assert paper.id == paper["id"] == pid and paper.lists == ["fixture"] == paper["lists"]
     keys = list(paper)
-    record = atlas.store.get_paper(pid)
+    record = atlas.store.papers.get(pid)
     assert keys == [*record, "lists", "facts", "topic", "reference_topic"]
     assert "topic" not in atlas.paper(pid, topics=False)
     assert atlas.paper("no-such-paper-id") is None

@@ -32,9 +32,9 @@ def _set_area(db, paper_id: str, area: dict) -> None:
     atlas = Atlas(db)
     try:
         store = atlas.store
-        facts = store.get_facts(paper_id) or {}
-        text_hash, version = store.facts_state().get(paper_id, ("x", "1"))
-        store.set_facts(paper_id, {**facts, "predicted_area": area}, text_hash, version)
+        facts = store.facts.get(paper_id) or {}
+        text_hash, version = store.facts.state().get(paper_id, ("x", "1"))
+        store.facts.set(paper_id, {**facts, "predicted_area": area}, text_hash, version)
     finally:
         atlas.close()
 

@@ -39,8 +39,8 @@ def test_topic_counts_scale_with_the_list():
 
 
 def test_every_paper_gets_one_broad_and_one_nested_fine_topic(fixture_atlas):
-    stored = fixture_atlas.store.get_map("*")
-    ids = set(fixture_atlas.store.all_ids())
+    stored = fixture_atlas.store.maps.get("*")
+    ids = set(fixture_atlas.store.papers.ids())
     assert {a["paper_id"] for a in stored["assignments"]} == ids
     parent = {t["topic_id"]: t["parent_id"] for t in stored["topics"] if t["level"] == 1}
     broad_ids = {t["topic_id"] for t in stored["topics"] if t["level"] == 0}
@@ -57,7 +57,7 @@ def test_every_paper_gets_one_broad_and_one_nested_fine_topic(fixture_atlas):
 def test_topics_recover_the_fixture_subjects(fixture_atlas):
     from sklearn.metrics import adjusted_mutual_info_score
 
-    stored = fixture_atlas.store.get_map("*")
+    stored = fixture_atlas.store.maps.get("*")
     truth = _true_topic()
     rows = [
         (truth[a["paper_id"]], a["broad"], a["fine"])
@@ -75,7 +75,7 @@ def test_topics_recover_the_fixture_subjects(fixture_atlas):
 
 
 def test_labels_read_like_topics(fixture_atlas):
-    stored = fixture_atlas.store.get_map("*")
+    stored = fixture_atlas.store.maps.get("*")
     broad = [t for t in stored["topics"] if t["level"] == 0]
     labels = [t["label"] for t in broad]
     assert len(set(labels)) == len(labels)
@@ -127,9 +127,9 @@ def test_map_is_stored_and_reused_until_the_list_changes(fixture_atlas, tmp_path
 
 @pytest.mark.slow  # builds an atlas with its map (UMAP) in the test
 def test_same_input_gives_the_same_map(fixture_atlas, tmp_path):
-    first = fixture_atlas.store.get_map("*")
+    first = fixture_atlas.store.maps.get("*")
     other = build_fixture_atlas(tmp_path / "again.db")
-    second = other.store.get_map("*")
+    second = other.store.maps.get("*")
 
     def key(m):
         return sorted(
@@ -198,7 +198,7 @@ def test_png_has_labels_that_do_not_overlap(fixture_atlas, tmp_path):
 
     from paperatlas.report.mapplot import draw_map, label_boxes_overlap, write_png
 
-    stored = fixture_atlas.store.get_map("*")
+    stored = fixture_atlas.store.maps.get("*")
     fig, texts = draw_map(stored, dpi=80)
     assert sum(t.get_visible() for t in texts) >= 3
     assert not label_boxes_overlap(fig, texts)
@@ -210,7 +210,7 @@ def test_png_has_labels_that_do_not_overlap(fixture_atlas, tmp_path):
 def test_html_export_is_self_contained_and_escaped(fixture_atlas, tmp_path):
     from paperatlas.report.mapplot import write_html
 
-    stored = fixture_atlas.store.get_map("*")
+    stored = fixture_atlas.store.maps.get("*")
     out = write_html(stored, fixture_atlas.store, tmp_path / "atlas.html")
     text = out.read_text(encoding="utf-8")
     assert "<script src" not in text and "<link" not in text and "@import" not in text
@@ -223,7 +223,7 @@ def test_html_export_is_self_contained_and_escaped(fixture_atlas, tmp_path):
 
 
 def test_map_view_rows(fixture_atlas):
-    view = map_view(fixture_atlas.store.get_map("*"), fixture_atlas.store)
+    view = map_view(fixture_atlas.store.maps.get("*"), fixture_atlas.store)
     assert view["topics"]["broad"] and view["topics"]["fine"]
     x, y, broad, fine, outlier, pid, title, name, field_broad, field_fine = view["points"][0]
     assert 0 <= x <= 1 and 0 <= y <= 1 and isinstance(pid, str) and title

@@ -17,7 +17,7 @@ def _store(path) -> Store:
 
 def _add(store: Store, pid: str) -> None:
     with store.transaction():
-        store.insert_paper({"id": pid, "title": f"Paper {pid}", "abstract": f"About {pid}.", "keywords": []})
+        store.papers.insert({"id": pid, "title": f"Paper {pid}", "abstract": f"About {pid}.", "keywords": []})
 
 
 def test_kept_until_the_store_changes(tmp_path):
@@ -27,7 +27,7 @@ def test_kept_until_the_store_changes(tmp_path):
 
     def build():
         builds.append(1)
-        return store.count_papers()
+        return store.papers.count()
 
     assert cache.get(store, "n", build) == 1
     assert cache.get(store, "n", build) == 1
@@ -42,11 +42,11 @@ def test_two_paths_to_one_file_share_an_entry_and_two_files_do_not(tmp_path):
     other = _store(tmp_path / "b.db")
     _add(other, "p2")
     cache = StoreCache()
-    assert cache.get(store, "n", store.count_papers) == 1
-    assert cache.get(other, "n", other.count_papers) == 2
+    assert cache.get(store, "n", store.papers.count) == 1
+    assert cache.get(other, "n", other.papers.count) == 2
     (tmp_path / "sub").mkdir()
     again = Store(tmp_path / "sub" / ".." / "a.db")
-    cache.get(again, "n", again.count_papers)  # the same file by another path: the same entry
+    cache.get(again, "n", again.papers.count)  # the same file by another path: the same entry
     assert len(cache) == 2
 
 
@@ -123,7 +123,7 @@ def test_a_value_kept_before_another_store_wrote_is_rebuilt_on_reopening(tmp_pat
     cache = StoreCache()
     for n in range(2, 12):
         reader = Store(path)
-        assert cache.get(reader, "n", reader.count_papers) == n - 1
+        assert cache.get(reader, "n", reader.papers.count) == n - 1
         reader.close()
         del reader
         writer = Store(path)
@@ -131,4 +131,4 @@ def test_a_value_kept_before_another_store_wrote_is_rebuilt_on_reopening(tmp_pat
         writer.close()
         del writer
     reader = Store(path)
-    assert cache.get(reader, "n", reader.count_papers) == 11
+    assert cache.get(reader, "n", reader.papers.count) == 11

@@ -42,7 +42,7 @@ def test_show_renders_fields_lists_and_facts(cli):
     from paperatlas.store import Store
 
     store = Store(cli.db)
-    store.set_facts(
+    store.facts.set(
         "GmX7qQ1abc",
         {
             "name": "GraphMixer",

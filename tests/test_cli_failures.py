@@ -184,7 +184,7 @@ def test_atlas_from_before_the_marker_is_still_ours(tmp_path):
     conn.execute("PRAGMA application_id = 0")
     conn.close()
     store = Store(db)
-    assert store.count_papers() == 4
+    assert store.papers.count() == 4
     assert store.conn.execute("PRAGMA application_id").fetchone()[0] != 0
 
 
@@ -248,7 +248,7 @@ WRITE_COMMANDS = [
 def test_forced_read_only_store_never_writes(atlas_db):
     before = _digest(atlas_db)
     store = Store(atlas_db, read_only=True)
-    assert store.read_only and store.count_papers() == 4
+    assert store.read_only and store.papers.count() == 4
     with pytest.raises(StoreError, match="read-only"), store.transaction():
         pass
     with pytest.raises(StoreError, match="read-only"):

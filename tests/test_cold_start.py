@@ -17,7 +17,7 @@ def _atlas(tmp_path: Path) -> Atlas:
     atlas = Atlas(tmp_path / "a.db")
     atlas.add([SAMPLE], list_name="sample")
     atlas.embed(model="static", vocabulary=False)
-    atlas.like(atlas.store.all_ids()[:3])
+    atlas.like(atlas.store.papers.ids()[:3])
     return atlas
 
 
@@ -26,7 +26,7 @@ def test_digest_of_a_collection_uses_the_map_of_all_papers_open_built(tmp_path):
     with _atlas(tmp_path) as atlas:
         atlas.build_map()  # what `open` and `map` build: all papers
         text = atlas.digest(collection="likes")
-        assert atlas.store.map_header("sample") is None  # no second map of the same papers
+        assert atlas.store.maps.header("sample") is None  # no second map of the same papers
         assert text.count("\n## ") >= 1  # grouped by the map's topics
 
 
@@ -34,4 +34,4 @@ def test_digest_keeps_using_the_lists_own_map_when_that_is_the_one_stored(tmp_pa
     with _atlas(tmp_path) as atlas:
         atlas.build_map("sample")
         atlas.digest(collection="likes")
-        assert atlas.store.map_header("*") is None  # the list's map served: none built
+        assert atlas.store.maps.header("*") is None  # the list's map served: none built

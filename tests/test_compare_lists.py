@@ -23,8 +23,8 @@ def _enrich(atlas) -> None:
     from paperatlas.enrich.pipeline import extract_facts
 
     with atlas.store.transaction():
-        for p in atlas.store.iter_papers():
-            atlas.store.set_facts(p["id"], extract_facts(p.get("title"), p["abstract"]), "test", "test")
+        for p in atlas.store.papers.iter():
+            atlas.store.facts.set(p["id"], extract_facts(p.get("title"), p["abstract"]), "test", "test")
 
 
 @pytest.fixture(scope="module")
@@ -125,7 +125,7 @@ def test_topics_come_from_the_stored_map_of_all_papers(tmp_path):
     atlas.add([FIXTURES / "list_2026.jsonl"], list_name="y2026", enrich=False)
     topic_of = {r["id"]: r["topic"] for r in _rows("list_2025.jsonl") + _rows("list_2026.jsonl")}
     names = sorted(set(topic_of.values()))
-    ids = atlas.store.all_ids()
+    ids = atlas.store.papers.ids()
     topics = [
         {"level": 0, "topic_id": i, "parent_id": None, "label": f"map {n}", "size": 1, "x": 0.0, "y": 0.0}
         for i, n in enumerate(names)
@@ -141,7 +141,7 @@ def test_topics_come_from_the_stored_map_of_all_papers(tmp_path):
         }
         for pid in ids
     ]
-    atlas.store.save_map("*", "m", "sig", {}, topics, assignments)
+    atlas.store.maps.save("*", "m", "sig", {}, topics, assignments)
     result = atlas.compare("y2025", "y2026")
     assert result.topic_source == "stored map of all papers"
     rows = {r.label: r for r in result.topics}

@@ -28,13 +28,13 @@ def _store_map(atlas, list_name: str) -> None:
     from paperatlas.atlas import signature_for
 
     store = atlas.store
-    ids = store.all_ids(list_name)
+    ids = store.papers.ids(list_name)
     names = ["unlearning", "speculative", "graphs", "proteins"]
     broad = [names.index(TOPICS.get(pid, "unlearning")) for pid in ids]
     rng = np.random.default_rng(0)
     vectors = rng.normal(size=(len(ids), 8)).astype(np.float32)
     with store.transaction():
-        store.put_vectors(MODEL, ids, vectors, ["h"] * len(ids))
+        store.vectors.put(MODEL, ids, vectors, ["h"] * len(ids))
     xy = np.array([[b * 10.0, 0.0] for b in broad]) + rng.normal(size=(len(ids), 2))
     topics = [
         {
@@ -74,7 +74,7 @@ def _store_map(atlas, list_name: str) -> None:
         for i, pid in enumerate(ids)
     ]
     signature = signature_for(store, ids, MODEL)  # as build_map would: reused, not rebuilt
-    store.save_map(list_name, MODEL, signature, {"papers": len(ids)}, topics, assignments)
+    store.maps.save(list_name, MODEL, signature, {"papers": len(ids)}, topics, assignments)
 
 
 @pytest.fixture(scope="module")
@@ -93,8 +93,8 @@ def _enrich(atlas) -> None:
     from paperatlas.enrich.pipeline import extract_facts
 
     with atlas.store.transaction():
-        for p in atlas.store.iter_papers():
-            atlas.store.set_facts(p["id"], extract_facts(p.get("title"), p["abstract"]), "test", "test")
+        for p in atlas.store.papers.iter():
+            atlas.store.facts.set(p["id"], extract_facts(p.get("title"), p["abstract"]), "test", "test")
 
 
 class _Tags(HTMLParser):

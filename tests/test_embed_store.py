@@ -25,7 +25,7 @@ def store(tmp_path):
     with st.transaction():
         for text in paragraphs:
             if len(text) > 200:
-                st.insert_paper({"id": paper_id(Paper(abstract=text)), "abstract": text})
+                st.papers.insert({"id": paper_id(Paper(abstract=text)), "abstract": text})
     yield st
     st.close()
 
@@ -47,21 +47,21 @@ class Interrupting:
 
 @pytest.mark.slow  # loads real embedding model weights
 def test_interrupted_embedding_resumes_without_redoing_work(store, monkeypatch):
-    total = store.count_papers()
+    total = store.papers.count()
     real = embed.get_backend("use-multilingual")
     first = Interrupting(real, fail_on=3)
     monkeypatch.setattr(embed_vectors, "get_backend", lambda name=None, store=None, threads=None: first)
     with pytest.raises(KeyboardInterrupt):
         embed.embed_store(store, model="use-multilingual", batch_size=4)
-    assert len(store.vector_state("use-multilingual")) == 8  # two batches were committed
+    assert len(store.vectors.state("use-multilingual")) == 8  # two batches were committed
 
     second = Interrupting(real, fail_on=None)
     monkeypatch.setattr(embed_vectors, "get_backend", lambda name=None, store=None, threads=None: second)
     result = embed.embed_store(store, model="use-multilingual", batch_size=4)
     assert result["embedded"] == total - 8 and result["skipped"] == 8
     assert second.texts == total - 8  # finished work was not redone
-    ids, vectors = store.get_vectors("use-multilingual")
-    assert sorted(ids) == sorted(store.all_ids()) and len(set(ids)) == total
+    ids, vectors = store.vectors.get("use-multilingual")
+    assert sorted(ids) == sorted(store.papers.ids()) and len(set(ids)) == total
     np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-4)
 
     again = embed.embed_store(store, model="use-multilingual")
@@ -70,13 +70,13 @@ def test_interrupted_embedding_resumes_without_redoing_work(store, monkeypatch):
 
 def test_changed_text_is_reembedded(store):
     embed.embed_store(store, model="static")
-    pid = store.all_ids()[0]
-    _, before = store.get_vectors("static", [pid])
+    pid = store.papers.ids()[0]
+    _, before = store.vectors.get("static", [pid])
     with store.transaction():
-        store.update_paper(pid, {"title": "Diffusion models for protein design"})
+        store.papers.update(pid, {"title": "Diffusion models for protein design"})
     result = embed.embed_store(store, model="static")
     assert result["embedded"] == 1
-    _, after = store.get_vectors("static", [pid])
+    _, after = store.vectors.get("static", [pid])
     assert float(before[0] @ after[0]) < 0.9999
 
 
@@ -93,15 +93,15 @@ def test_new_model_weights_make_old_vectors_stale(store, monkeypatch):
 @pytest.mark.slow  # fits a classifier
 def test_lsa_fits_on_the_corpus_and_embeds_queries_later(store):
     result = embed.embed_store(store, model="lsa")
-    assert result["embedded"] == store.count_papers()
-    ids, vectors = store.get_vectors("lsa")
+    assert result["embedded"] == store.papers.count()
+    ids, vectors = store.vectors.get("lsa")
     np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-4)
     store.close()
     reopened = Store(store.path)
     query = embed.embed_query("privacy of memory in large language models", "lsa", store=reopened)
     assert query.shape == (vectors.shape[1],)
     # the fitted model came back from the store: the same text gives the same vector
-    text = reopened.get_paper(ids[0])["abstract"]
+    text = reopened.papers.get(ids[0])["abstract"]
     np.testing.assert_allclose(embed.embed_query(text, "lsa", store=reopened), vectors[0], atol=1e-5)
     reopened.close()
 
@@ -117,7 +117,7 @@ def test_lsa_without_a_fit_says_what_to_do(tmp_path):
 
 @pytest.mark.slow  # the default run loads every model search uses
 def test_embed_command_reports_and_resumes(store, cli):
-    path, total = store.path, store.count_papers()
+    path, total = store.path, store.papers.count()
     store.close()
     code, out, err = cli("embed", "--model", "static", "--db", path, use_db=False)
     assert code == 0, err
@@ -134,7 +134,7 @@ def test_embed_command_reports_and_resumes(store, cli):
         assert f"{model}: embedded {total}, unchanged 0 of {total}" in out
     assert "Chinese queries:" in out and "English terms of this atlas" in out
     reopened = Store(path, read_only=True)
-    assert set(reopened.vector_models()) == set(embed.SEARCH_MODELS)
+    assert set(reopened.vectors.models()) == set(embed.SEARCH_MODELS)
     reopened.close()
     code, out, _ = cli("embed", "--db", path, use_db=False)
     assert out.count(f"embedded 0, unchanged {total} of {total}") == len(embed.SEARCH_MODELS)
@@ -149,7 +149,7 @@ def test_embed_command_reports_and_resumes(store, cli):
 def test_search_embedding_interrupted_resumes_at_the_model_it_stopped_in(store, monkeypatch):
     from paperatlas.api import Atlas
 
-    total = store.count_papers()
+    total = store.papers.count()
     real_backend = embed_vectors.get_backend
     failing = Interrupting(real_backend("use-multilingual"), fail_on=1)
 
@@ -162,8 +162,8 @@ def test_search_embedding_interrupted_resumes_at_the_model_it_stopped_in(store, 
     with pytest.raises(KeyboardInterrupt):
         atlas.embed_for_search(on_model=done.append)
     assert [r.model for r in done] == ["static", "minilm-int8"]  # kept as each finished
-    assert len(store.vector_state("minilm-int8")) == total
-    assert not store.vector_state("use-multilingual")
+    assert len(store.vectors.state("minilm-int8")) == total
+    assert not store.vectors.state("use-multilingual")
 
     monkeypatch.setattr(embed_vectors, "get_backend", real_backend)
     again = {r.model: r for r in atlas.embed_for_search(vocabulary=False)}
@@ -183,11 +183,11 @@ def test_one_model_choice_rule(store):
     """The model a map or a recommendation uses: the one asked for; else the stored model
     covering most of the papers in question, the default first among equals."""
     assert embed.pick_model(store) is None  # nothing embedded yet
-    ids = store.all_ids()
+    ids = store.papers.ids()
 
     def put(model: str, some: list[str]) -> None:
         with store.transaction():
-            store.put_vectors(model, some, np.eye(len(some), 4, dtype=np.float32), ["h"] * len(some))
+            store.vectors.put(model, some, np.eye(len(some), 4, dtype=np.float32), ["h"] * len(some))
 
     put("lsa", ids[:3])
     put("static", ids[:2])
@@ -203,11 +203,11 @@ def test_worker_processes_embed_like_one_process(store, tmp_path, monkeypatch):
     store is big enough (forced here with PAPERATLAS_WORKERS): every paper gets the vector
     the in-process path gives it, in store order, and a rerun has nothing to do."""
     one = embed.get_backend("minilm-int8", threads=1)
-    texts = {p["id"]: embed.embedding_text(p.get("title"), p.get("abstract")) for p in store.iter_papers()}
+    texts = {p["id"]: embed.embedding_text(p.get("title"), p.get("abstract")) for p in store.papers.iter()}
     monkeypatch.setenv("PAPERATLAS_WORKERS", "2")
     result = embed.embed_store(store, model="minilm-int8", batch_size=3)
     assert result["embedded"] == len(texts) and result["skipped"] == 0
-    ids, vectors = store.get_vectors("minilm-int8")
+    ids, vectors = store.vectors.get("minilm-int8")
     assert sorted(ids) == sorted(texts)
     # the int8 model quantises each batch with its own scale: compare batch for batch
     order = list(texts)
@@ -224,13 +224,13 @@ def test_static_in_worker_processes_gives_the_same_vectors(store, monkeypatch):
     here): every vector bitwise the one the in-process path stores, and the same hashes."""
     monkeypatch.setenv("PAPERATLAS_WORKERS", "1")
     embed.embed_store(store, model="static", batch_size=3)
-    ids, one = store.get_vectors("static")
-    hashes = store.vector_state("static")
+    ids, one = store.vectors.get("static")
+    hashes = store.vectors.state("static")
     monkeypatch.setenv("PAPERATLAS_WORKERS", "2")
     result = embed.embed_store(store, model="static", batch_size=3, force=True)
     assert result["embedded"] == len(ids) > 3
-    ids2, two = store.get_vectors("static")
-    assert ids2 == ids and np.array_equal(one, two) and store.vector_state("static") == hashes
+    ids2, two = store.vectors.get("static")
+    assert ids2 == ids and np.array_equal(one, two) and store.vectors.state("static") == hashes
 
 
 def test_worker_count_rule(monkeypatch):

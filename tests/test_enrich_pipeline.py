@@ -34,7 +34,7 @@ def store(tmp_path):
     s = Store(tmp_path / "atlas.db")
     with s.transaction():
         for i, abstract in enumerate(sample_abstracts()):
-            s.insert_paper({"id": f"p{i:02d}", "abstract": abstract})
+            s.papers.insert({"id": f"p{i:02d}", "abstract": abstract})
     yield s
     s.close()
 
@@ -74,9 +74,9 @@ def test_sample_list_facts_on_real_abstracts():
 def test_enrich_store_stores_skips_and_forces(store, no_areas):
     counts = enrich_store(store)
     assert counts["total"] == counts["enriched"] == len(sample_abstracts())
-    assert store.get_facts("p00")["name"] == "CIMemories"
-    assert [p["id"] for p in store.iter_papers(filters=Filters(kind="benchmark"))][:1] == ["p00"]
-    assert {p["id"] for p in store.iter_papers(filters=Filters(has_code=True))} >= {"p06"}
+    assert store.facts.get("p00")["name"] == "CIMemories"
+    assert [p["id"] for p in store.papers.iter(filters=Filters(kind="benchmark"))][:1] == ["p00"]
+    assert {p["id"] for p in store.papers.iter(filters=Filters(has_code=True))} >= {"p06"}
     again = enrich_store(store)
     assert again["enriched"] == 0 and again["skipped"] == counts["total"]
     forced = enrich_store(store, force=True)
@@ -86,10 +86,10 @@ def test_enrich_store_stores_skips_and_forces(store, no_areas):
 def test_changed_text_is_redone(store, no_areas):
     enrich_store(store)
     with store.transaction():
-        store.update_paper("p01", {"abstract": "We present GlowNet, a network for glow removal."})
+        store.papers.update("p01", {"abstract": "We present GlowNet, a network for glow removal."})
     counts = enrich_store(store)
     assert counts["enriched"] == 1
-    assert store.get_facts("p01")["name"] == "GlowNet"
+    assert store.facts.get("p01")["name"] == "GlowNet"
 
 
 def test_the_lists_code_links_are_links_of_the_paper():
@@ -110,13 +110,13 @@ def test_the_lists_code_links_are_links_of_the_paper():
 
 def test_code_links_added_later_redo_the_facts(store, no_areas):
     enrich_store(store)
-    assert not store.get_facts("p02")["has_code"]
+    assert not store.facts.get("p02")["has_code"]
     with store.transaction():
-        store.update_paper("p02", {"code_urls": ["https://gitlab.com/lab/tool"]})
-    assert store.facts_pending(pipeline.EXTRACTOR_VERSION) == 1
+        store.papers.update("p02", {"code_urls": ["https://gitlab.com/lab/tool"]})
+    assert store.facts.pending(pipeline.EXTRACTOR_VERSION) == 1
     counts = enrich_store(store)
     assert counts["enriched"] == 1 and counts["with_code"] == 1
-    assert "p02" in {p["id"] for p in store.iter_papers(filters=Filters(has_code=True))}
+    assert "p02" in {p["id"] for p in store.papers.iter(filters=Filters(has_code=True))}
 
 
 def test_interrupt_keeps_finished_batches(store, no_areas, monkeypatch):
@@ -133,7 +133,7 @@ def test_interrupt_keeps_finished_batches(store, no_areas, monkeypatch):
     monkeypatch.setattr(pipeline, "extract_facts", flaky)
     with pytest.raises(KeyboardInterrupt):
         enrich_store(store)
-    assert len(store.facts_state()) == 5  # the first batch was committed
+    assert len(store.facts.state()) == 5  # the first batch was committed
     monkeypatch.setattr(pipeline, "extract_facts", real)
     counts = enrich_store(store)
     assert counts["skipped"] == 5 and counts["enriched"] == len(sample_abstracts()) - 5
@@ -149,16 +149,16 @@ def test_predicted_area_is_stored_when_the_classifier_exists(store, monkeypatch)
     monkeypatch.setattr(pipeline, "_area_predictor", lambda: fake_predict)
     enrich_store(store)
     assert len(seen) == len(sample_abstracts()) + 1  # every paper, plus one probe that loads the model
-    assert store.get_facts("p03")["predicted_area"]["label"] == "optimization"
-    assert [p["predicted_area"] for p in store.iter_papers(ids=["p03"])] == ["optimization"]
+    assert store.facts.get("p03")["predicted_area"]["label"] == "optimization"
+    assert [p["predicted_area"] for p in store.papers.iter(ids=["p03"])] == ["optimization"]
 
 
 def test_worker_processes_give_the_same_facts(store, no_areas, tmp_path, monkeypatch):
     monkeypatch.setattr(pipeline, "BATCH", 7)
     enrich_store(store, workers=2)
-    parallel = {pid: store.get_facts(pid) for pid in store.all_ids()}
+    parallel = {pid: store.facts.get(pid) for pid in store.papers.ids()}
     enrich_store(store, force=True, workers=1)
-    serial = {pid: store.get_facts(pid) for pid in store.all_ids()}
+    serial = {pid: store.facts.get(pid) for pid in store.papers.ids()}
     assert parallel == serial and len(serial) == len(sample_abstracts())
 
 
@@ -187,7 +187,7 @@ def test_missing_area_model_does_not_block_facts(store, monkeypatch):
     counts = enrich_store(store)
     assert counts["enriched"] == len(sample_abstracts())
     assert "area model missing" in counts["area_problem"]
-    assert "predicted_area" not in store.get_facts("p00")
+    assert "predicted_area" not in store.facts.get("p00")
     again = enrich_store(store)  # nothing to redo while the model is still missing
     assert again["enriched"] == 0
 

@@ -20,7 +20,7 @@ def make_store(path: Path) -> Store:
     abstracts = [p.strip() for p in SAMPLE.read_text(encoding="utf-8").split("\n\n") if len(p.strip()) > 200]
     with st.transaction():
         for i, text in enumerate(abstracts[:14]):
-            st.insert_paper({"id": f"p{i:02d}", "abstract": text, "title": f"Paper {i}" if i % 2 else None})
+            st.papers.insert({"id": f"p{i:02d}", "abstract": text, "title": f"Paper {i}" if i % 2 else None})
     return st
 
 
@@ -33,14 +33,14 @@ def facts_rows(st: Store) -> list[tuple]:
 def reads(st: Store, monkeypatch) -> list[str]:
     """The ids of the papers whose text enrich reads from the store from now on."""
     seen: list[str] = []
-    real = st.facts_inputs_page
+    real = st.facts.inputs_page
 
     def page(*args, **kwargs):
         rows = real(*args, **kwargs)
         seen.extend(r[1] for r in rows)
         return rows
 
-    monkeypatch.setattr(st, "facts_inputs_page", page)
+    monkeypatch.setattr(st.facts, "inputs_page", page)
     return seen
 
 
@@ -72,13 +72,13 @@ def test_a_rerun_reads_only_the_papers_left(tmp_path, monkeypatch, small_pages):
     assert done == [f"p{i:02d}" for i in range(8)]
     # a finished paper whose abstract changed since is to do again (papers_text_changed)
     with st.transaction():
-        st.update_paper("p02", {"abstract": whole.get_paper("p02")["abstract"] + " We also release code."})
+        st.papers.update("p02", {"abstract": whole.papers.get("p02")["abstract"] + " We also release code."})
     read = reads(st, monkeypatch)
     counts = pipeline.enrich_store(st, workers=1)
     assert read == ["p02", *(f"p{i:02d}" for i in range(8, 14))]
     assert (counts["enriched"], counts["skipped"], counts["total"]) == (7, 7, 14)
     with whole.transaction():
-        whole.update_paper("p02", {"abstract": st.get_paper("p02")["abstract"]})
+        whole.papers.update("p02", {"abstract": st.papers.get("p02")["abstract"]})
     pipeline.enrich_store(whole, workers=1)
     assert facts_rows(st) == facts_rows(whole)
     # nothing left: nothing read; --force: every paper

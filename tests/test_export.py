@@ -43,7 +43,7 @@ def atlas(tmp_path):
     path = tmp_path / "nasty.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     add_files(a.store, [path])
-    a.store.set_facts(
+    a.store.facts.set(
         "GmX7qQ1abc",
         {
             "name": "GraphMixer",
@@ -68,11 +68,11 @@ def _export(atlas, fmt, **selection) -> str:
 def test_jsonl_has_every_field_id_first_with_facts_and_lists(atlas):
     lines = _export(atlas, "jsonl").splitlines()
     records = [json.loads(line) for line in lines]
-    assert len(records) == atlas.store.count_papers()
+    assert len(records) == atlas.store.papers.count()
     assert all(next(iter(r)) == "id" for r in records)
     by_id = {r["id"]: r for r in records}
     graph = by_id["GmX7qQ1abc"]
-    stored = atlas.store.get_paper("GmX7qQ1abc")
+    stored = atlas.store.papers.get("GmX7qQ1abc")
     for key, value in stored.items():
         assert graph[key] == value
     assert graph["lists"] == ["copied_list", "iclr_mini"]
@@ -85,7 +85,7 @@ def test_jsonl_of_one_list_in_list_order(atlas):
         json.loads(line)
         for line in _export(atlas, "jsonl", filters=Filters(list_name="copied_list")).splitlines()
     ]
-    assert [r["id"] for r in records] == atlas.store.all_ids("copied_list")
+    assert [r["id"] for r in records] == atlas.store.papers.ids("copied_list")
 
 
 def test_selection_by_ids_keeps_their_order(atlas):
@@ -101,7 +101,7 @@ def test_bibtex_parses_back_with_zero_errors(atlas):
     library = bibtexparser.parse_string(text)
     assert library.failed_blocks == []
     entries = {e.key: e for e in library.entries}
-    assert len(entries) == atlas.store.count_papers()
+    assert len(entries) == atlas.store.papers.count()
     graph = entries["GmX7qQ1abc"]
     assert graph["url"] == "https://openreview.net/forum?id=GmX7qQ1abc"
     assert graph.entry_type == "inproceedings"
@@ -126,7 +126,7 @@ def test_csv_round_trip(atlas, tmp_path):
     count = export_papers(atlas.store, "csv", out)
     with open(out, newline="", encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh))
-    assert len(rows) == count == atlas.store.count_papers()
+    assert len(rows) == count == atlas.store.papers.count()
     graph = next(r for r in rows if r["id"] == "GmX7qQ1abc")
     assert graph["keywords"] == "temporal graphs; MLP"
     assert graph["kind"] == "method" and graph["has_code"] == "1"

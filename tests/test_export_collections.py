@@ -121,7 +121,7 @@ def test_bibtex_of_1000_hostile_papers_parses_cleanly(tmp_path):
     with atlas.store.transaction():
         for i in range(1000):
             pid = f"P{i:04d}x{rng.randrange(10**5):05d}"
-            atlas.store.insert_paper(
+            atlas.store.papers.insert(
                 {
                     "id": pid if i % 10 else f"weird id {{{i}}}, @x",
                     "title": _nasty_text(rng, 8),
@@ -134,7 +134,7 @@ def test_bibtex_of_1000_hostile_papers_parses_cleanly(tmp_path):
                     "urls": [f"https://openreview.net/forum?id={pid}"] if i % 3 else [],
                 }
             )
-            atlas.store.set_mark("big", pid if i % 10 else f"weird id {{{i}}}, @x", 1)
+            atlas.store.marks.set("big", pid if i % 10 else f"weird id {{{i}}}, @x", 1)
     out = tmp_path / "big.bib"
     assert atlas.export("bibtex", out, collection="big") == 1000
     library = bibtexparser.parse_file(str(out))

@@ -104,7 +104,7 @@ def test_bibtex_round_trip_keeps_unicode_and_specials(atlas, tmp_path):
     assert r"R{\"u}gamer" in text and r"{\v{S}}ari{\'c}" in text  # LaTeX accents, not raw bytes
     assert r"\textbackslash" not in text
     back = {p.id: p for p in sources.read(out)}
-    stored = {p["id"]: p for p in atlas.store.iter_papers()}
+    stored = {p["id"]: p for p in atlas.store.papers.iter()}
     for pid in ("arx", "jour", "conf", "tonly", "rejected01"):
         assert back[pid].title == stored[pid]["title"], pid
         assert back[pid].authors == stored[pid]["authors"], pid

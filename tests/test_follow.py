@@ -174,7 +174,7 @@ def _save_map(atlas: Atlas, topics: dict[int, tuple[str, list[str]]]) -> None:
         for t, (_, ids) in topics.items()
         for pid in ids
     ]
-    atlas.store.save_map("*", "lsa", "sig", {}, rows, points)
+    atlas.store.maps.save("*", "lsa", "sig", {}, rows, points)
 
 
 def test_topic_follow_finds_its_label_on_a_map_built_again(cli, tmp_path):

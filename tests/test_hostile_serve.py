@@ -569,8 +569,8 @@ def test_a_vector_index_that_cannot_be_saved_is_searched_from_memory(tmp_path, m
     ids = [f"p{i}" for i in range(120)]
     with store.transaction():
         for pid in ids:
-            store.insert_paper({"id": pid, "abstract": f"abstract of {pid}"})
-        store.put_vectors("toy", ids, vectors, ["h"] * len(ids))
+            store.papers.insert({"id": pid, "abstract": f"abstract of {pid}"})
+        store.vectors.put("toy", ids, vectors, ["h"] * len(ids))
 
     def full_disk(self, path, *args, **kwargs):  # what usearch raises when the write fails
         Path(path).write_bytes(b"half")

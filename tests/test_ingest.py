@@ -44,7 +44,7 @@ def test_sample_list_19_papers_and_idempotent(store):
         0,
         None,
     )
-    assert store.count_papers() == 19 and store.count_papers("iclr2026_sample_list") == 19
+    assert store.papers.count() == 19 and store.papers.count("iclr2026_sample_list") == 19
     before = dump(store)
     again = add_files(store, [SAMPLE]).files[0]
     assert (again.added, again.merged, again.unchanged) == (0, 0, 19)
@@ -68,18 +68,18 @@ def test_list_entries_merge_into_json_twins(store, order):
     listed = reports["copied_list.txt"]
     assert not listed.error and listed.read == 4
     # 4 JSON papers + 1 unrelated list entry; the other 3 entries are twins
-    assert store.count_papers() == 5
-    assert store.count_papers("iclr_mini") == 4 and store.count_papers("copied_list") == 4
-    in_list = set(store.all_ids("copied_list"))
+    assert store.papers.count() == 5
+    assert store.papers.count("iclr_mini") == 4 and store.papers.count("copied_list") == 4
+    in_list = set(store.papers.ids("copied_list"))
     # source ids win, whichever file came first
     assert {"GmX7qQ1abc", "Dif_2-xYzq", "RLexp00001"} <= in_list
     for pid in ("GmX7qQ1abc", "Dif_2-xYzq", "RLexp00001"):
-        paper = store.get_paper(pid)
+        paper = store.papers.get(pid)
         assert paper["title"] and paper["area"] and paper["decision"]
-        assert sorted(store.lists_of(pid)) == ["copied_list", "iclr_mini"]
-    assert store.lists_of("MemInf0001") == ["iclr_mini"]
+        assert sorted(store.lists.containing(pid)) == ["copied_list", "iclr_mini"]
+    assert store.lists.containing("MemInf0001") == ["iclr_mini"]
     [other] = in_list - set(JSON_IDS)
-    assert other.startswith("h") and store.get_paper(other)["title"] is None
+    assert other.startswith("h") and store.papers.get(other)["title"] is None
     # the edited abstract (a3) merged by MinHash, the camera-ready one (a2_final) exactly
     near = sum(f.near for f in reports.values())
     assert near == 1
@@ -97,15 +97,15 @@ def test_readd_after_merge_changes_nothing(store):
 
 def test_rekeyed_paper_keeps_list_order_and_fts(store):
     add_files(store, [FIX / "copied_list.txt"])
-    first_id = store.all_ids("copied_list")[0]
+    first_id = store.papers.ids("copied_list")[0]
     add_files(store, [FIX / "iclr_mini.jsonl"])
-    assert store.get_paper(first_id) is None
-    assert store.all_ids("copied_list")[0] == "GmX7qQ1abc"
-    hits = [pid for pid, _ in store.fts_search("graphmixer")]
+    assert store.papers.get(first_id) is None
+    assert store.papers.ids("copied_list")[0] == "GmX7qQ1abc"
+    hits = [pid for pid, _ in store.fts.search("graphmixer")]
     assert hits == ["GmX7qQ1abc"]
     assert_fts_consistent(store)
     # the list-first paper's hash now points at the source id
-    assert {pid for _, pid in dump(store)["paper_hashes"]} <= set(store.all_ids())
+    assert {pid for _, pid in dump(store)["paper_hashes"]} <= set(store.papers.ids())
 
 
 REKEY = Path(__file__).parent / "fixtures" / "ingest" / "rekey"
@@ -129,8 +129,8 @@ def test_a_stored_twin_rekeyed_after_it_joined_the_list_in_the_same_batch(cli):
     code, out, err = cli("add", REKEY / "later", "--no-enrich")  # found by arXiv id: in the list
     assert (code, err) == (0, "") and "-> list 'later': added 0, merged 0, unchanged 2," in out
     store = Store(cli.db)
-    assert store.all_ids() == ["pruneheads"]
-    assert store.all_ids("awesome") == store.all_ids("later") == ["pruneheads"]
+    assert store.papers.ids() == ["pruneheads"]
+    assert store.papers.ids("awesome") == store.papers.ids("later") == ["pruneheads"]
     assert _dangling(store) == []
     store.close()
 
@@ -141,9 +141,9 @@ def test_a_rekey_moves_what_the_batch_still_had_to_write(store):
     add_files(store, [REKEY / "hash_only.jsonl"])
     [f] = add_files(store, [REKEY / "twins.jsonl"]).files
     assert (f.error, f.added, f.merged) == (None, 0, 1)
-    assert store.all_ids() == ["hashroute26"]
-    assert store.all_ids("twins") == store.all_ids("hash_only") == ["hashroute26"]
-    assert store.get_paper("hashroute26")["identifiers"] == {"doi": "10.5555/hashroute.2026"}
+    assert store.papers.ids() == ["hashroute26"]
+    assert store.papers.ids("twins") == store.papers.ids("hash_only") == ["hashroute26"]
+    assert store.papers.get("hashroute26")["identifiers"] == {"doi": "10.5555/hashroute.2026"}
     tables = dump(store)
     assert [pid for _, pid in tables["paper_hashes"]] == ["hashroute26", "hashroute26"]
     assert ("doi", "10.5555/hashroute.2026", "hashroute26") in tables["paper_identifiers"]
@@ -157,10 +157,10 @@ def test_a_reused_id_seen_again_finds_the_paper_stored_under_its_clash_id(store)
     add_files(store, [SAME_ID / "first.jsonl"], list_name="lab")
     [f] = add_files(store, [SAME_ID / "reused.jsonl"], list_name="lab").files
     assert (f.error, f.added, f.merged, f.unchanged) == (None, 1, 0, 0)
-    [clash] = set(store.all_ids()) - {"a1", "b1"}
+    [clash] = set(store.papers.ids()) - {"a1", "b1"}
     assert (
         clash.startswith("a1~")
-        and store.get_paper(clash)["title"] == "World model bonuses for sparse rewards"
+        and store.papers.get(clash)["title"] == "World model bonuses for sparse rewards"
     )
     [again] = add_files(store, [SAME_ID / "reused.jsonl"], list_name="lab").files
     assert (again.error, again.added, again.merged, again.unchanged, again.joined) == (None, 0, 0, 1, 0)
@@ -178,8 +178,8 @@ def test_the_same_id_twice_in_one_file_is_one_paper_whichever_the_batch(tmp_path
     store = Store(tmp_path / "atlas.db")
     [f] = add_files(store, [SAME_ID / "repeated.jsonl"]).files
     assert (f.error, f.added, f.merged, f.unchanged) == (None, 3, 1, 1)
-    assert store.all_ids("repeated") == ["a1", "b1", "c1"]
-    a1 = store.get_paper("a1")
+    assert store.papers.ids("repeated") == ["a1", "b1", "c1"]
+    a1 = store.papers.get("a1")
     assert a1["title"] == "Sparse graph structure from node features"
     assert a1["abstract"].startswith("We learn sparse graph structure")
     assert (a1["authors"], a1["urls"]) == (["Ann Lee"], ["https://example.org/a1"])
@@ -199,9 +199,9 @@ def test_a_folder_keeps_its_files_ids_apart_whichever_the_batch(tmp_path, monkey
     store = Store(tmp_path / "atlas.db")
     [f] = add_files(store, [SAME_ID / "folder"]).files
     assert (f.error, f.added) == (None, 3)
-    [clash] = set(store.all_ids()) - {"smith2020", "lee2021"}
-    assert clash.startswith("smith2020~") and store.get_paper(clash)["title"] == "Agents"
-    assert store.get_paper("smith2020")["title"] == "Graphs"
+    [clash] = set(store.papers.ids()) - {"smith2020", "lee2021"}
+    assert clash.startswith("smith2020~") and store.papers.get(clash)["title"] == "Agents"
+    assert store.papers.get("smith2020")["title"] == "Graphs"
     store.close()
 
 
@@ -225,7 +225,7 @@ def test_a_store_constraint_failure_is_one_line_naming_file_and_line(cli, monkey
     assert line.startswith(f"error: {FIX / 'iclr_mini.jsonl'}: the records from ")
     assert "iclr_mini.jsonl:1 on could not be stored (FOREIGN KEY constraint failed" in line
     store = Store(cli.db)
-    assert store.list_names() == ["iclr2026_sample_list"] and store.count_papers() == 19
+    assert store.lists.names() == ["iclr2026_sample_list"] and store.papers.count() == 19
     assert _dangling(store) == []
     store.close()
 
@@ -240,7 +240,7 @@ def test_near_duplicates_within_one_list_stay_apart(store, tmp_path):
     path = tmp_path / "dups.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
     [f] = add_files(store, [path]).files
-    assert f.added == 3 and store.count_papers() == 3
+    assert f.added == 3 and store.papers.count() == 3
 
 
 def test_a_reused_id_with_unrelated_text_is_another_paper(store, tmp_path):
@@ -254,10 +254,10 @@ def test_a_reused_id_with_unrelated_text_is_another_paper(store, tmp_path):
         "explore sparse reward games with a world model bonus that decays.}}\n"
     )
     add_files(store, [first, second])
-    assert store.count_papers() == 2
-    assert store.get_paper("smith2020")["title"] == "Graphs"
-    [other] = set(store.all_ids("theirs")) - {"smith2020"}
-    assert other.startswith("smith2020~") and store.get_paper(other)["title"] == "Agents"
+    assert store.papers.count() == 2
+    assert store.papers.get("smith2020")["title"] == "Graphs"
+    [other] = set(store.papers.ids("theirs")) - {"smith2020"}
+    assert other.startswith("smith2020~") and store.papers.get(other)["title"] == "Agents"
     before = dump(store)
     assert [f.unchanged for f in add_files(store, [second, first]).files] == [1, 1]
     assert dump(store) == before
@@ -268,7 +268,7 @@ def test_a_reused_id_with_unrelated_text_is_another_paper(store, tmp_path):
         "structure from node features and evaluate it on seven node benchmarks.}}\n"
     )
     [f] = add_files(store, [revised]).files
-    assert (f.added, f.merged) == (0, 1) and store.count_papers() == 2
+    assert (f.added, f.merged) == (0, 1) and store.papers.count() == 2
 
 
 def test_row_numbers_are_not_ids(store, tmp_path):
@@ -276,15 +276,15 @@ def test_row_numbers_are_not_ids(store, tmp_path):
     one.write_text("id,title,abstract\n1,First,An abstract about graph learning with sparse structure.\n")
     two.write_text("id,title,abstract\n1,Other,A different abstract about reinforcement learning agents.\n")
     add_files(store, [one, two])
-    assert store.count_papers() == 2  # both "1"s are kept apart
-    assert {p["extra"]["number"] for p in store.iter_papers()} == {1}
+    assert store.papers.count() == 2  # both "1"s are kept apart
+    assert {p["extra"]["number"] for p in store.papers.iter()} == {1}
 
 
 def test_rows_without_abstract_are_stored_title_only(store):
     [f] = add_files(store, [FIX / "missing_abstract.jsonl"]).files
     assert (f.read, f.added, f.skipped, f.error) == (3, 3, 0, None)
     assert f.stats.title_only == 2 and f.stats.abstract == 1
-    assert store.get_paper("m2")["abstract"] == "" and store.get_paper("m2")["title"] == "No abstract field"
+    assert store.papers.get("m2")["abstract"] == "" and store.papers.get("m2")["title"] == "No abstract field"
     [f] = add_files(store, [FIX / "openreview_v2.json"]).files
     assert (f.added, f.skipped, f.stats.title_only) == (2, 0, 1)
 
@@ -297,8 +297,8 @@ def test_a_bad_file_stores_nothing_and_others_still_go_in(store):
     errors = report.errors
     assert len(errors) == 3
     assert "malformed.jsonl:3: malformed JSON" in errors[0]
-    assert store.count_papers() == 4  # malformed.jsonl's two good rows were rolled back
-    assert store.list_names() == ["iclr_mini"]
+    assert store.papers.count() == 4  # malformed.jsonl's two good rows were rolled back
+    assert store.lists.names() == ["iclr_mini"]
 
 
 def test_exception_mid_file_rolls_back_everything(store, monkeypatch):
@@ -480,9 +480,9 @@ ingest.add_files(Store({str(db)!r}), [{str(big)!r}])
             proc.kill()
     store = Store(db)
     assert store.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    assert store.count_papers() == 4  # the first file only; nothing of the killed one
-    assert store.list_names() == ["iclr_mini"]
+    assert store.papers.count() == 4  # the first file only; nothing of the killed one
+    assert store.lists.names() == ["iclr_mini"]
     assert store.conn.execute("SELECT count(*) FROM list_members").fetchone()[0] == 4
     # and the store still takes the file afterwards
     [f] = add_files(store, [big]).files
-    assert f.added == 4000 and store.count_papers() == 4004
+    assert f.added == 4000 and store.papers.count() == 4004

@@ -18,18 +18,18 @@ FULL = FIX / "with_abstracts.jsonl"  # 3 of them with abstracts, no ids, + 1 oth
 
 
 def fts_ids(store: Store, query: str) -> set[str]:
-    return {pid for pid, _ in store.fts_search(query)}
+    return {pid for pid, _ in store.fts.search(query)}
 
 
 def test_title_only_entries_are_stored_and_searchable_by_title(store):
     [f] = add_files(store, [BIB]).files
     assert (f.read, f.added, f.skipped, f.error) == (4, 4, 0, None)
     assert f.format == "bibtex" and f.stats.title_only == 4 and f.stats.authors == 4
-    paper = store.get_paper("ruegamer2025sparse")
+    paper = store.papers.get("ruegamer2025sparse")
     assert paper["abstract"] == "" and paper["identifiers"] == {"arxiv": "2501.01234"}
     assert paper["authors"] == ["David Rügamer", "Ivan Šarić"]
     # two title-only entries share a title but not their arXiv ids: two papers
-    assert store.get_paper("park2025other")["identifiers"] == {"arxiv": "2503.09999"}
+    assert store.papers.get("park2025other")["identifiers"] == {"arxiv": "2503.09999"}
     assert fts_ids(store, "hypergraphs incidence") == {"lee2024graphs"}
     assert fts_ids(store, "routing") == {"ruegamer2025sparse", "park2025other"}
 
@@ -38,7 +38,7 @@ def test_title_only_entries_are_stored_and_searchable_by_title(store):
 def test_title_only_and_full_records_merge_by_arxiv_doi_and_title(store, order):
     files = [BIB, FULL] if order == "titles_first" else [FULL, BIB]
     reports = {Path(f.path).name: f for f in add_files(store, files).files}
-    assert store.count_papers() == 5  # 4 entries + 1 unrelated paper; 3 pairs merged
+    assert store.papers.count() == 5  # 4 entries + 1 unrelated paper; 3 pairs merged
     second = reports[files[1].name]
     assert second.merged == 3 and second.added == 1
     for pid, word in (
@@ -46,15 +46,15 @@ def test_title_only_and_full_records_merge_by_arxiv_doi_and_title(store, order):
         ("lee2024graphs", "co-authorship"),
         ("chen2025calib", "orphan"),
     ):
-        paper = store.get_paper(pid)  # the BibTeX key wins either way (hash ids are rekeyed)
+        paper = store.papers.get(pid)  # the BibTeX key wins either way (hash ids are rekeyed)
         assert paper is not None, pid
         assert word in paper["abstract"]
-        assert sorted(store.lists_of(pid)) == ["titles_only", "with_abstracts"]
+        assert sorted(store.lists.containing(pid)) == ["titles_only", "with_abstracts"]
         assert pid in fts_ids(store, word.split("-")[0])
-    assert store.get_paper("ruegamer2025sparse")["identifiers"] == {"arxiv": "2501.01234"}
-    assert store.get_paper("lee2024graphs")["venue"] == "Transactions on Machine Learning Research"
+    assert store.papers.get("ruegamer2025sparse")["identifiers"] == {"arxiv": "2501.01234"}
+    assert store.papers.get("lee2024graphs")["venue"] == "Transactions on Machine Learning Research"
     # the paper with the same title but another arXiv id stays apart, without an abstract
-    assert store.get_paper("park2025other")["abstract"] == ""
+    assert store.papers.get("park2025other")["abstract"] == ""
     if order == "titles_first":
         assert second.filled == 3
 
@@ -87,7 +87,7 @@ def test_arxiv_versions_and_doi_case_do_not_matter(store, tmp_path):
     add_files(store, [one])
     [f] = add_files(store, [two]).files
     assert (f.added, f.merged) == (0, 2)
-    assert store.count_papers() == 2
+    assert store.papers.count() == 2
 
 
 def test_one_file_naming_a_paper_twice_gives_one_paper_with_both(store, tmp_path):
@@ -108,8 +108,8 @@ def test_one_file_naming_a_paper_twice_gives_one_paper_with_both(store, tmp_path
     ]
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
     [f] = add_files(store, [path]).files
-    assert (f.added, f.merged) == (1, 1) and store.count_papers() == 1
-    [paper] = store.iter_papers()
+    assert (f.added, f.merged) == (1, 1) and store.papers.count() == 1
+    [paper] = store.papers.iter()
     assert paper["abstract"].startswith("Then listed again") and paper["authors"] == ["Ann Lee"]
     assert fts_ids(store, "benchmarks") == {paper["id"]}
 
@@ -128,7 +128,7 @@ def test_reused_key_with_another_title_is_another_paper(store, tmp_path):
     one.write_text("@article{smith2020, title = {Graph Learning at Scale}, year = {2020}}\n")
     two.write_text("@article{smith2020, title = {Protein Folding with Few Labels}, year = {2020}}\n")
     add_files(store, [one, two])
-    titles = sorted(p["title"] for p in store.iter_papers())
+    titles = sorted(p["title"] for p in store.papers.iter())
     assert titles == ["Graph Learning at Scale", "Protein Folding with Few Labels"]
 
 
@@ -146,8 +146,8 @@ def test_markdown_digest_and_bibtex_name_one_paper(store, order):
     digest = FIX / "digest.md"  # arXiv link with v3, DOI in upper case, a section heading
     files = [digest, BIB] if order == "digest_first" else [BIB, digest]
     add_files(store, files)
-    assert store.count_papers() == 4  # the 4 BibTeX entries; both digest papers merged
-    paper = store.get_paper("ruegamer2025sparse")
+    assert store.papers.count() == 4  # the 4 BibTeX entries; both digest papers merged
+    paper = store.papers.get("ruegamer2025sparse")
     assert paper["abstract"].startswith("We route tokens") and paper["section"] == "Efficient models"
-    assert sorted(store.lists_of("ruegamer2025sparse")) == ["digest", "titles_only"]
-    assert store.get_paper("lee2024graphs")["abstract"].startswith("Hypergraph neural networks")
+    assert sorted(store.lists.containing("ruegamer2025sparse")) == ["digest", "titles_only"]
+    assert store.papers.get("lee2024graphs")["abstract"].startswith("Hypergraph neural networks")

@@ -205,7 +205,7 @@ def test_a_child_that_dies_fails_the_file_only(store, monkeypatch):
     report = add_files(store, [SRC / "iclr_mini.jsonl"])
     [error] = report.errors
     assert "the process reading the file stopped unexpectedly (exit code 3)" in error
-    assert store.count_papers() == 0
+    assert store.papers.count() == 0
     assert all(p.poll() == 3 for p in procs)
 
 

@@ -27,15 +27,17 @@ def test_several_title_only_papers_rekeyed_in_one_file(tmp_path, monkeypatch, ba
     monkeypatch.setattr(importer, "BATCH", batch)
     store = Store(tmp_path / "atlas.db")
     add_files(store, [FIX / "stored.jsonl"])
-    [token] = [pid for pid in store.all_ids() if store.get_paper(pid)["title"].startswith("Token merging")]
+    [token] = [
+        pid for pid in store.papers.ids() if store.papers.get(pid)["title"].startswith("Token merging")
+    ]
     [f] = add_files(store, [FIX / "later.jsonl"]).files
     assert (f.error, f.added, f.merged, f.unchanged, f.joined) == (None, 1, 2, 5, 3)
-    [survey] = set(store.all_ids()) - {*RENAMED, token}
-    assert store.get_paper(survey)["title"] == "A survey of benchmark contamination"
-    assert store.all_ids("later") == [survey, *RENAMED]
-    assert store.all_ids("stored") == [*RENAMED, token]
-    assert store.get_paper("calib26")["abstract"].startswith("Regression models on tabular data")
-    assert store.get_paper("curric26")["urls"] == ["https://example.org/curric26"]
+    [survey] = set(store.papers.ids()) - {*RENAMED, token}
+    assert store.papers.get(survey)["title"] == "A survey of benchmark contamination"
+    assert store.papers.ids("later") == [survey, *RENAMED]
+    assert store.papers.ids("stored") == [*RENAMED, token]
+    assert store.papers.get("calib26")["abstract"].startswith("Regression models on tabular data")
+    assert store.papers.get("curric26")["urls"] == ["https://example.org/curric26"]
     assert [tuple(r) for r in store.conn.execute("PRAGMA foreign_key_check")] == []
     [again] = add_files(store, [FIX / "later.jsonl"]).files
     assert (again.added, again.merged, again.unchanged, again.joined) == (0, 0, 8, 0)

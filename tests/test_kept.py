@@ -85,20 +85,20 @@ def test_twins_merged_by_a_rekey_keep_both_notes_and_all_tags(store):
     """A hash-id paper re-keyed to its twin's source id: what was kept under each id ends
     up on the kept id, notes joined (never one dropped), tags unioned, the newer state."""
     add_files(store, [REKEY / "hash_only.jsonl"])
-    [old] = store.all_ids()
+    [old] = store.papers.ids()
     with store.transaction():
-        store.set_note(old, "my first note")
-        store.add_tags(old, ["moe", "routing"])
-        store.set_state(old, "saved", updated_at="2026-01-01 00:00:00")
+        store.kept.set_note(old, "my first note")
+        store.kept.add_tags(old, ["moe", "routing"])
+        store.kept.set_state(old, "saved", updated_at="2026-01-01 00:00:00")
         # kept under the source id before its record was ever added (a restored backup)
-        store.set_note("hashroute26", "from the backup")
-        store.add_tags("hashroute26", ["moe", "backup"])
-        store.set_state("hashroute26", "read", updated_at="2026-02-01 00:00:00")
+        store.kept.set_note("hashroute26", "from the backup")
+        store.kept.add_tags("hashroute26", ["moe", "backup"])
+        store.kept.set_state("hashroute26", "read", updated_at="2026-02-01 00:00:00")
     add_files(store, [REKEY / "twins.jsonl"])
-    assert store.all_ids() == ["hashroute26"]
-    assert store.notes() == {"hashroute26": "from the backup\n\n---\n\nmy first note"}
-    assert store.tags_of() == {"hashroute26": ["backup", "moe", "routing"]}
-    assert store.states() == {"hashroute26": "read"}
+    assert store.papers.ids() == ["hashroute26"]
+    assert store.kept.notes() == {"hashroute26": "from the backup\n\n---\n\nmy first note"}
+    assert store.kept.tags_of() == {"hashroute26": ["backup", "moe", "routing"]}
+    assert store.kept.states() == {"hashroute26": "read"}
 
 
 def test_adding_a_list_again_keeps_what_was_kept(cli):

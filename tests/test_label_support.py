@@ -41,12 +41,12 @@ def sample_atlas(tmp_path_factory):
 
 def _sample_papers(atlas, stored):
     words = reference.shipped().label_support()
-    papers = atlas.store.get_papers([a["paper_id"] for a in stored["assignments"]])
+    papers = atlas.store.papers.get_many([a["paper_id"] for a in stored["assignments"]])
     return words, {p["id"]: words.stems(f"{p['title'] or ''} {p['abstract']}") for p in papers}
 
 
 def test_sample_papers_are_shown_under_labels_their_text_supports_or_as_the_other_part(sample_atlas):
-    stored = sample_atlas.store.get_map("sample")
+    stored = sample_atlas.store.maps.get("sample")
     words, text = _sample_papers(sample_atlas, stored)
     field = reference.shipped()
     topics = {(t["level"], t["topic_id"]): t for t in stored["topics"]}
@@ -92,7 +92,7 @@ def test_sample_papers_are_shown_under_labels_their_text_supports_or_as_the_othe
 
 @pytest.mark.slow  # builds an atlas with its map (UMAP) in the test
 def test_the_other_part_is_shown_on_cards_pages_the_map_the_digest_and_exports(sample_atlas, tmp_path):
-    stored = sample_atlas.store.get_map("sample")
+    stored = sample_atlas.store.maps.get("sample")
     fine = next(t for t in stored["topics"] if t["level"] == 1 and "other_of" in t["data"])
     label = fine["data"]["shown_broad"]
     members = [a["paper_id"] for a in stored["assignments"] if a["fine"] == fine["topic_id"]]

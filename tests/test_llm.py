@@ -208,5 +208,5 @@ def test_an_atlas_opened_read_only_before_the_table_existed_reads_no_answers(tmp
         conn.execute(f"PRAGMA user_version = {len(MIGRATIONS) - 1}")
     reader = Store(db, read_only=True)
     assert (
-        reader.llm_accepted(["p0000"], "summarize") == {} and reader.llm_done("summarize", "m", "v1") == set()
+        reader.llm.accepted(["p0000"], "summarize") == {} and reader.llm.done("summarize", "m", "v1") == set()
     )

@@ -27,7 +27,7 @@ def _inlined(text: str) -> dict:
 
 
 def test_a_small_map_is_written_whole(fixture_atlas):
-    stored = fixture_atlas.store.get_map("*")
+    stored = fixture_atlas.store.maps.get("*")
     text = mapplot.standalone_html(stored, fixture_atlas.store)
     view = _inlined(text)
     assert [p[5] for p in view["points"]] == [a["paper_id"] for a in stored["assignments"]]
@@ -35,7 +35,7 @@ def test_a_small_map_is_written_whole(fixture_atlas):
 
 
 def test_a_big_map_is_written_as_the_web_maps_sample(fixture_atlas, monkeypatch):
-    stored = fixture_atlas.store.get_map("*")
+    stored = fixture_atlas.store.maps.get("*")
     n = len(stored["assignments"])
     size = n // 3
     monkeypatch.setattr(mapplot, "HTML_FULL_MAP", n - 1)

@@ -22,29 +22,29 @@ def sampled_atlas(tmp_path, monkeypatch):
     monkeypatch.setattr(atlas_cluster, "MAP_SAMPLE", SAMPLE)
     monkeypatch.setattr(atlas_topics, "PAGE", PAGE)
     calls: list[int] = []
-    get_papers = atlas.store.get_papers
+    get_papers = atlas.store.papers.get_many
 
     def counting(ids):
         ids = list(ids)
         calls.append(len(ids))
         return get_papers(ids)
 
-    texts = atlas.store.map_paper_texts
+    texts = atlas.store.maps.paper_texts
 
     def counting_texts(ids):  # the pages of every paper's text length and area
         ids = list(ids)
         calls.append(len(ids))
         return texts(ids)
 
-    monkeypatch.setattr(atlas.store, "get_papers", counting)
-    monkeypatch.setattr(atlas.store, "map_paper_texts", counting_texts)
+    monkeypatch.setattr(atlas.store.papers, "get_many", counting)
+    monkeypatch.setattr(atlas.store.maps, "paper_texts", counting_texts)
     yield atlas, calls
     atlas.close()
 
 
 def test_a_list_above_the_sample_reads_its_papers_in_bounded_batches(sampled_atlas):
     atlas, calls = sampled_atlas
-    n = len(atlas.store.all_ids())
+    n = len(atlas.store.papers.ids())
     assert n > SAMPLE + 20
     stored = atlas.build_map(model="lsa", force=True)
     assert stored.built and stored.meta["papers"] == n
@@ -53,7 +53,7 @@ def test_a_list_above_the_sample_reads_its_papers_in_bounded_batches(sampled_atl
     assert max(calls) == SAMPLE
     assert sorted(calls, reverse=True)[1] <= PAGE
     assert len(stored.assignments) == n and {a["paper_id"] for a in stored.assignments} == set(
-        atlas.store.all_ids()
+        atlas.store.papers.ids()
     )
     broad = [t for t in stored.topics if t["level"] == 0]
     assert sum(t["size"] for t in broad) == n

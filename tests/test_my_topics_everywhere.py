@@ -18,7 +18,7 @@ HOSTILE_TAG = "<script>alert(1)</script>"
 
 def _topic_ids(db, level: int, topic_id: int) -> set[str]:
     with Atlas(db) as atlas:
-        return set(atlas.store.topic_paper_ids("*", level, topic_id))
+        return set(atlas.store.follows.topic_paper_ids("*", level, topic_id))
 
 
 def _listed(out: str, candidates: set[str]) -> set[str]:

@@ -52,7 +52,7 @@ def test_quick_start_leaves_a_big_lists_facts_to_the_background(tmp_path):
         done = atlas.quick_start([SAMPLE], list_name="sample", facts_now=5)
         papers = atlas.search_status().papers
         assert done.enriched is None and done.facts_pending == papers > 5
-        assert atlas.store.facts_pending() == papers  # none extracted yet
+        assert atlas.store.facts.pending() == papers  # none extracted yet
         assert done.embedded.embedded == papers  # the fast model's vectors are there
         assert atlas.search("memory", k=3).hits  # keywords and the fast model answer without facts
         pending = atlas.search_status().pending
@@ -114,10 +114,10 @@ def test_a_rerun_reads_a_file_that_changed_or_whose_list_did(tmp_path):
             atlas.store.conn.execute("DELETE FROM list_members WHERE list_name = 'talks' AND paper_id = 'p0'")
         back = atlas.quick_start(source)
         assert not back.added.files[0].not_read
-        assert "p0" in atlas.store.all_ids("talks")
+        assert "p0" in atlas.store.papers.ids("talks")
         # the same file into another list is read: each list keeps its own files
         other = atlas.quick_start(source, list_name="again")
-        assert not other.added.files[0].not_read and atlas.store.count_papers("again") == 4
+        assert not other.added.files[0].not_read and atlas.store.papers.count("again") == 4
 
 
 def test_a_file_that_failed_to_add_is_not_remembered(tmp_path):
@@ -175,10 +175,10 @@ def test_time_left_comes_from_how_fast_vectors_land(tmp_path):
         first = watch.status()
         assert first["seconds_left"] is None  # nothing landed since the first look
         n = first["papers"]
-        ids = atlas.store.all_ids()
+        ids = atlas.store.papers.ids()
         half = ids[: n // 2]
         # half the papers' minilm vectors land in 30 s: the other half and use's take 90 s more
-        atlas.store.put_vectors("minilm-int8", half, _unit_rows(len(half), 384), ["x"] * len(half))
+        atlas.store.vectors.put("minilm-int8", half, _unit_rows(len(half), 384), ["x"] * len(half))
         atlas.store.conn.commit()
         clock[0] = 130.0
         later = watch.status()
@@ -197,8 +197,8 @@ def test_the_status_counts_are_read_again_only_after_a_commit(tmp_path, monkeypa
         watch = SignalWatch(atlas)
         first = [watch.status() for _ in range(5)]
         assert len(reads) == 1 and all(s == first[0] for s in first)
-        ids = atlas.store.all_ids()
-        atlas.store.put_vectors("minilm-int8", ids[:2], _unit_rows(2, 384), ["x", "x"])
+        ids = atlas.store.papers.ids()
+        atlas.store.vectors.put("minilm-int8", ids[:2], _unit_rows(2, 384), ["x", "x"])
         atlas.store.conn.commit()
         later = watch.status()
         assert len(reads) == 2 and later["models"][1]["vectors"] == first[0]["models"][1]["vectors"] + 2

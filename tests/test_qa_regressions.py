@@ -96,7 +96,7 @@ def test_paper_page_links_to_the_paper_itself(tmp_path):
     db = tmp_path / "a.db"
     atlas = Atlas(db)
     atlas.add([listing], list_name="reading")
-    ids = {p["title"]: p["id"] for p in atlas.store.iter_papers()}
+    ids = {p["title"]: p["id"] for p in atlas.store.papers.iter()}
     atlas.close()
     with TestClient(create_app(db), base_url="http://127.0.0.1") as client:
         page = client.get(f"/papers/{ids['Sparse Kernels for Long Context Attention']}")
@@ -119,7 +119,7 @@ def test_bibtex_export_of_a_program_reads_back(tmp_path):
 
     atlas = Atlas(tmp_path / "a.db")
     atlas.add([FIX / "program.json"], list_name="prog", enrich=False)
-    stored = {p["title"] for p in atlas.store.iter_papers()}
+    stored = {p["title"] for p in atlas.store.papers.iter()}
     out = tmp_path / "prog.bib"
     atlas.export("bibtex", out)
     atlas.close()

@@ -48,13 +48,13 @@ def make_store(path: Path) -> Store:
     with st.transaction():
         for text in paragraphs:
             if len(text) > 200:
-                st.insert_paper({"id": paper_id(Paper(abstract=text)), "abstract": text})
+                st.papers.insert({"id": paper_id(Paper(abstract=text)), "abstract": text})
     return st
 
 
 def stored(st: Store) -> tuple[list[str], np.ndarray, dict[str, str]]:
-    ids, vectors = st.get_vectors(MODEL)
-    return ids, vectors, st.vector_state(MODEL)
+    ids, vectors = st.vectors.get(MODEL)
+    return ids, vectors, st.vectors.state(MODEL)
 
 
 @pytest.fixture(scope="module")
@@ -89,7 +89,7 @@ class CountingStore:
 
     def put_vectors(self, model, ids, vectors, hashes):
         self.written.extend(ids)
-        return self.st.put_vectors(model, ids, vectors, hashes)
+        return self.st.vectors.put(model, ids, vectors, hashes)
 
 
 def same(a, b) -> None:
@@ -137,7 +137,7 @@ def test_interrupted_job_keeps_finished_batches_and_resumes(tmp_path, local_ray,
 
     with pytest.raises(KeyboardInterrupt):
         RayEmbedJob(st, MODEL, workers=2, batch_size=3, after_write=interrupt).run()
-    assert len(st.vector_state(MODEL)) == 6  # two batches committed
+    assert len(st.vectors.state(MODEL)) == 6  # two batches committed
     rest = embed_store_ray(st, MODEL, workers=2, batch_size=3)
     assert rest["skipped"] == 6 and rest["embedded"] == len(local_vectors[0]) - 6
     same(stored(st), local_vectors)

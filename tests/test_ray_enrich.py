@@ -40,13 +40,13 @@ def make_store(path: Path) -> Store:
                 row["title"] = " ".join(text.split()[:8])
             if i == 4:
                 row["code_urls"] = ["https://github.com/example/tool"]
-            st.insert_paper(row)
+            st.papers.insert(row)
     return st
 
 
 def stored(st: Store) -> tuple[dict, dict]:
-    ids = [p["id"] for p in st.iter_papers(id_only=True)]
-    return st.facts_for(ids), st.facts_state()
+    ids = [p["id"] for p in st.papers.iter(id_only=True)]
+    return st.facts.get_many(ids), st.facts.state()
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +76,7 @@ class CountingStore:
     def set_facts_many(self, rows, version):
         rows = list(rows)
         self.written.extend(pid for pid, _, _ in rows)
-        return self.st.set_facts_many(rows, version)
+        return self.st.facts.set_many(rows, version)
 
 
 def test_local_ray_gives_the_local_facts(tmp_path, local_ray, local):
@@ -115,7 +115,7 @@ def test_interrupted_job_keeps_finished_batches_and_resumes(tmp_path, local_ray,
 
     with pytest.raises(KeyboardInterrupt):
         enrich_store_ray(st, workers=2, batch_size=3, after_write=interrupt)
-    assert len(st.facts_state()) == 6  # two batches committed
+    assert len(st.facts.state()) == 6  # two batches committed
     rest = enrich_store_ray(st, workers=2, batch_size=3)
     assert rest["skipped"] == 6 and rest["enriched"] == len(local[0]) - 6
     assert stored(st) == local

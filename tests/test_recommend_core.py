@@ -27,11 +27,11 @@ def _put_lsa_vectors(store, dims: int = 24) -> None:
     """A cheap embedding: TF-IDF reduced by SVD, stored like any model's vectors."""
     from sklearn.decomposition import TruncatedSVD
 
-    papers = list(store.iter_papers())
+    papers = list(store.papers.iter())
     tfidf, _ = tfidf_matrix([paper_text(p) for p in papers])
     vectors = TruncatedSVD(dims, random_state=0).fit_transform(tfidf)
     with store.transaction():
-        store.put_vectors("test-lsa", [p["id"] for p in papers], vectors, ["x"] * len(papers))
+        store.vectors.put("test-lsa", [p["id"] for p in papers], vectors, ["x"] * len(papers))
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +39,7 @@ def corpus_db(tmp_path_factory) -> Path:
     db = tmp_path_factory.mktemp("rec") / "atlas.db"
     atlas = Atlas(db)
     report = atlas.add([CORPUS], list_name="corpus", enrich=False)
-    assert atlas.store.count_papers() == 120, report
+    assert atlas.store.papers.count() == 120, report
     _put_lsa_vectors(atlas.store)
     atlas.close()
     return db
@@ -63,8 +63,8 @@ def test_like_round_trip_with_prefixes_and_collections(atlas):
     ids = _by_topic("unlearning")[:3]
     done = atlas.like([ids[0][:7], ids[1], ids[2]], collection="reading")
     assert done == ids
-    assert [pid for _, pid, _ in atlas.store.marks("reading")] == ids
-    assert atlas.store.collections() == {"reading": 3}
+    assert [pid for _, pid, _ in atlas.store.marks.rows("reading")] == ids
+    assert atlas.store.marks.collections() == {"reading": 3}
     # a dislike replaces the like, an unmark removes it
     atlas.like([ids[0]], collection="reading", value=-1)
     assert collection_ids(atlas.store, "reading") == (ids[1:], [ids[0]])
@@ -77,7 +77,7 @@ def test_unknown_id_is_a_clear_error_and_writes_nothing(atlas):
     good = _by_topic("graphs")[0]
     with pytest.raises(PaperatlasError, match="unknown or ambiguous paper id: nope123"):
         atlas.like([good, "nope123"])
-    assert atlas.store.marks() == []
+    assert atlas.store.marks.rows() == []
     with pytest.raises(PaperatlasError):
         atlas.like([good], value=5)
     with pytest.raises(PaperatlasError, match="no paper ids"):
@@ -277,8 +277,8 @@ def test_recommendations_fuse_each_other_model_at_its_modes_weight(atlas):
     assert weight > 0 and picks.method == rec.CLASSIFIER and picks.model == "static + test-lsa"
     assert "no minilm-int8 vectors" in picks.message and "paperatlas embed" in picks.message
     features = rec.load_features(atlas.store)
-    ids, static = atlas.store.get_vectors("static", features.ids)
-    _, lsa = atlas.store.get_vectors("test-lsa", features.ids)
+    ids, static = atlas.store.vectors.get("static", features.ids)
+    _, lsa = atlas.store.vectors.get("test-lsa", features.ids)
     assert list(ids) == features.ids and list(features.side) == ["test-lsa"]
     static, lsa = rec.normalise_rows(static), rec.normalise_rows(lsa)
     assert np.allclose(features.emb, static, atol=1e-6)

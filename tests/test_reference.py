@@ -94,7 +94,7 @@ def test_new_abstracts_are_placed_on_the_topic_they_are_about():
 
 
 def test_short_list_is_grouped_by_the_field(sample_atlas):
-    stored = sample_atlas.store.get_map("sample")
+    stored = sample_atlas.store.maps.get("sample")
     meta = stored["meta"]
     assert meta["grouping"] == "reference" and meta["reference"] == reference.SHIPPED
     ref = reference.shipped()
@@ -112,7 +112,9 @@ def test_short_list_is_grouped_by_the_field(sample_atlas):
     # no label is a generic phrase or a list of paper names (at most three ideas)
     generic = set(ref.generic_words)
     names = {
-        f["name"] for f in sample_atlas.store.facts_for(list(meta["confidence"])).values() if f.get("name")
+        f["name"]
+        for f in sample_atlas.store.facts.get_many(list(meta["confidence"])).values()
+        if f.get("name")
     }
     for t in stored["topics"]:
         assert not is_generic(t["label"].lower(), generic)
@@ -125,7 +127,7 @@ def test_short_list_is_grouped_by_the_field(sample_atlas):
 def test_field_is_drawn_in_the_html_and_png(sample_atlas, tmp_path):
     from paperatlas.report.mapplot import write_html, write_png
 
-    stored = sample_atlas.store.get_map("sample")
+    stored = sample_atlas.store.maps.get("sample")
     html = write_html(stored, sample_atlas.store, tmp_path / "atlas.html").read_text()
     data = html.split('id="atlas-data">', 1)[1].split("</script>", 1)[0]
     view = json.loads(data)
@@ -234,7 +236,7 @@ def test_user_reference_build_use_and_switch_back(tmp_path, cli):
     assert stored["meta"]["reference"] == "lab"
     # the five unlearning abstracts land on the field's unlearning topics
     ref = reference.load(atlas.store, "lab")
-    text = {p["id"]: p["abstract"] for p in atlas.store.get_papers(ref.ids)}
+    text = {p["id"]: p["abstract"] for p in atlas.store.papers.get_many(ref.ids)}
     for a in stored["assignments"]:
         members = [pid for pid, b in zip(ref.ids, ref.point_broad) if b == a["broad"]]
         assert sum("on unlearning" in text[pid] for pid in members) > 0.8 * len(members)
@@ -256,7 +258,7 @@ def test_long_list_keeps_its_own_map_with_the_field_as_a_layer(tmp_path):
     atlas.embed()
     stored = atlas.build_map(list_name="long")
     assert stored["meta"]["grouping"] == "own" and stored["meta"]["reference"] == "iclr2026"
-    layer = atlas.store.get_map(reference_scope("long"))
+    layer = atlas.store.maps.get(reference_scope("long"))
     assert layer is not None and len(layer["assignments"]) == 220
     view = map_view(stored, atlas.store)
     assert "field" not in view and view["layer"]["name"] == "iclr2026"

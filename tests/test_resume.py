@@ -28,7 +28,7 @@ def test_add_again_finishes_an_interrupted_enrichment(cli):
     atlas = Atlas(db)
     with atlas.store.transaction() as tx:
         tx.execute("DELETE FROM facts WHERE paper_id IN (SELECT id FROM papers LIMIT 2)")
-    assert atlas.store.facts_pending() == 2
+    assert atlas.store.facts.pending() == 2
     atlas.close()
     code, out, err = cli("add", MINI)
     assert code == 0, err
@@ -47,25 +47,25 @@ def test_changed_text_marks_facts_stale_and_enrich_redoes_only_those(tmp_path):
     atlas = Atlas(tmp_path / "atlas.db")
     atlas.add(MINI, enrich=True)
     store = atlas.store
-    assert store.facts_pending() == 0
-    pid = store.all_ids()[0]
+    assert store.facts.pending() == 0
+    pid = store.papers.ids()[0]
     with store.transaction():
-        store.update_paper(pid, {"rating": 9.0})  # not the text: facts stay valid
-    assert store.facts_pending() == 0
+        store.papers.update(pid, {"rating": 9.0})  # not the text: facts stay valid
+    assert store.facts.pending() == 0
     with store.transaction():
-        store.update_paper(
+        store.papers.update(
             pid,
             {
                 "abstract": "We introduce FreshName, a new benchmark for "
                 "testing resumable enrichment of paper lists."
             },
         )
-    assert store.facts_pending() == 1
+    assert store.facts.pending() == 1
     counts = enrich_store(store)
     assert counts["enriched"] == 1 and counts["skipped"] == 3
-    assert store.facts_pending() == 0
-    paper = store.get_paper(pid)  # the stored facts are those of the new text
-    assert store.facts_state()[pid][0] == facts_hash(paper["title"], paper["abstract"])
+    assert store.facts.pending() == 0
+    paper = store.papers.get(pid)  # the stored facts are those of the new text
+    assert store.facts.state()[pid][0] == facts_hash(paper["title"], paper["abstract"])
 
 
 def test_nothing_pending_is_one_query(tmp_path):

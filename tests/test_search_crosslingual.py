@@ -86,7 +86,7 @@ def test_default_embed_readies_chinese_queries(atlas):
     assert vocab is not None and len(vocab.terms) == vocab.vectors.shape[0] > 100
     assert "speculative decoding" in vocab.terms
     assert np.allclose(np.linalg.norm(vocab.vectors, axis=1), 1.0, atol=1e-2)
-    assert atlas.store.vector_models() == ["static"]
+    assert atlas.store.vectors.models() == ["static"]
 
 
 @pytest.mark.parametrize(
@@ -413,7 +413,7 @@ def test_a_vocabulary_stored_before_term_counts_gets_them_without_re_embedding(a
     assert vocab.df is not None and len(vocab.df) == len(vocab.terms)
     old = XV.Vocabulary(vocab.terms, vocab.vectors, vocab.papers, vocab.basis)
     with atlas.store.transaction():
-        atlas.store.put_embed_model(
+        atlas.store.vectors.put_model(
             XV.VOCAB_NAME, old.to_bytes(), {"terms": len(old.terms), "papers": old.papers}
         )
     XV._VOCABULARY.clear()

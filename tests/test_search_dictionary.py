@@ -136,10 +136,10 @@ def test_a_phrase_papers_use_outranks_the_frequent_word_inside_it():
 def test_a_phrase_is_attested_by_the_atlas_index(tmp_path):
     store = Store(tmp_path / "a.db")
     with store.transaction():
-        store.insert_paper(
+        store.papers.insert(
             {"id": "p1", "title": "", "abstract": "We predict crystal structures of materials."}
         )
-        store.insert_paper({"id": "p2", "title": "", "abstract": "A structure for a crystal ball."})
+        store.papers.insert({"id": "p2", "title": "", "abstract": "A structure for a crystal ball."})
     assert X.phrase_in_papers(store, "crystal structure")  # the index stems: "structures"
     assert not X.phrase_in_papers(store, "practice fraud")
     assert not X.phrase_in_papers(store, "structure crystal")

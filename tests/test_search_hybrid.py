@@ -21,13 +21,15 @@ PAPERS = [json.loads(line) for line in FIXTURE.read_text(encoding="utf-8").split
 def build(path: Path, vectors: bool = True) -> Store:
     store = Store(path)
     with store.transaction():
-        store.ensure_list("accepted")
+        store.lists.ensure("accepted")
         for n, p in enumerate(PAPERS):
-            store.insert_paper({k: p[k] for k in ("id", "title", "abstract", "keywords", "area", "decision")})
+            store.papers.insert(
+                {k: p[k] for k in ("id", "title", "abstract", "keywords", "area", "decision")}
+            )
             text = embedding_text(p["title"], p["abstract"])
-            store.set_facts(p["id"], {"kind": p["kind"], "has_code": p["has_code"]}, text_hash(text), "test")
+            store.facts.set(p["id"], {"kind": p["kind"], "has_code": p["has_code"]}, text_hash(text), "test")
             if p["decision"].startswith("Accept"):
-                store.add_member("accepted", p["id"], n)
+                store.lists.add_member("accepted", p["id"], n)
     if vectors:
         embed_store(store, model=S.MULTILINGUAL_MODEL)
     clear_cache()
@@ -109,7 +111,7 @@ def test_filter_sees_papers_added_after_it_was_used(tmp_path):
     before = S.search(store, "zeolite", method="keyword", filters=Filters(decision="Accept"))
     assert before.hits == []
     with store.transaction():
-        store.insert_paper(
+        store.papers.insert(
             {
                 "id": "NEW1",
                 "title": "Zeolite catalysts",
@@ -260,7 +262,7 @@ def test_similar_errors(store):
 def test_hostile_queries_return_results_not_errors(store, query):
     r = S.search(store, query)
     assert isinstance(r.hits, list)
-    assert store.count_papers() == len(PAPERS)  # nothing dropped
+    assert store.papers.count() == len(PAPERS)  # nothing dropped
 
 
 def test_empty_query_is_a_clear_error(store):

@@ -30,8 +30,8 @@ def toy_store(path, ids, vectors):
     store = Store(path)
     with store.transaction():
         for pid in ids:
-            store.insert_paper({"id": pid, "abstract": f"abstract of {pid}"})
-        store.put_vectors("toy", ids[: len(vectors)], vectors, ["h"] * len(vectors))
+            store.papers.insert({"id": pid, "abstract": f"abstract of {pid}"})
+        store.vectors.put("toy", ids[: len(vectors)], vectors, ["h"] * len(vectors))
     return store
 
 
@@ -109,7 +109,7 @@ def test_open_index_switches_to_ann_and_persists_next_to_store(tmp_path):
     assert path.exists() and path.parent == store.path.parent
     # new vectors: the persisted graph is extended, not rebuilt from scratch
     with store.transaction():
-        store.put_vectors("toy", ids[250:], x[250:], ["h"] * 50)
+        store.vectors.put("toy", ids[250:], x[250:], ["h"] * 50)
     I.clear_cache()
     ann2 = I.open_index(store, "toy", ann_threshold=100)
     assert len(ann2) == 300 and ann2.search(x[299], 1)[0][0] == "p299"
@@ -251,7 +251,7 @@ def test_open_index_maps_an_unchanged_graph_and_reads_a_changed_one(tmp_path):
     ann = I.open_index(store, "toy", ann_threshold=100)
     assert ann._viewed and len(ann) == 250
     with store.transaction():
-        store.put_vectors("toy", ids[250:], x[250:], ["h"] * 50)
+        store.vectors.put("toy", ids[250:], x[250:], ["h"] * 50)
     I.clear_cache()
     ann = I.open_index(store, "toy", ann_threshold=100)
     assert not ann._viewed and len(ann) == 300 and ann.search(x[299], 1)[0][0] == "p299"
@@ -316,14 +316,14 @@ def test_a_saved_graph_is_trusted_by_its_count_and_a_change_from_another_process
     store = toy_store(tmp_path / "atlas.db", ids, x[:250])
     I.clear_cache()
     assert len(I.open_index(store, "toy", ann_threshold=100)) == 250  # built, saved with the count
-    real_state = type(store).vector_state
+    real_state = type(store.vectors).state
     calls: list[str] = []
 
     def counted(self, model):
         calls.append(model)
         return real_state(self, model)
 
-    monkeypatch.setattr(type(store), "vector_state", counted)
+    monkeypatch.setattr(type(store.vectors), "state", counted)
 
     def reopen():
         I.clear_cache()
@@ -334,13 +334,13 @@ def test_a_saved_graph_is_trusted_by_its_count_and_a_change_from_another_process
     assert len(ann) == 250 and calls == []  # unchanged: one number compared
     other = Store(store.path)
     with other.transaction():
-        other.put_vectors("toy", ids[250:300], x[250:300], ["h"] * 50)  # added
+        other.vectors.put("toy", ids[250:300], x[250:300], ["h"] * 50)  # added
     ann = reopen()
     assert len(ann) == 300 and calls == ["toy"] and ann.search(x[299], 1)[0][0] == "p299"
     assert len(reopen()) == 300 and calls == ["toy"]  # the new count was saved
     with other.transaction():
         other.conn.execute("DELETE FROM papers WHERE id = 'p5'")  # deleted: its vector goes
-        other.put_vectors("toy", ["p6"], x[300:301], ["h2"])  # re-embedded
+        other.vectors.put("toy", ["p6"], x[300:301], ["h2"])  # re-embedded
     ann = reopen()
     assert len(ann) == 299 and "p5" not in ann.ids and calls == ["toy", "toy"]
     assert ann.search(x[300], 1)[0][0] == "p6"

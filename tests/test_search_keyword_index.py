@@ -21,7 +21,7 @@ PAPERS = [json.loads(line) for line in FIXTURE.read_text(encoding="utf-8").split
 def fill(store: Store, papers) -> None:
     with store.transaction():
         for p in papers:
-            store.insert_paper({k: p[k] for k in ("id", "title", "abstract", "keywords")})
+            store.papers.insert({k: p[k] for k in ("id", "title", "abstract", "keywords")})
 
 
 @pytest.fixture()
@@ -32,7 +32,7 @@ def store(tmp_path):
 
 
 def fts5_ranking(store, terms, limit, within=None):
-    return store.fts_search(S.match_expression(terms), limit=limit, within=within)
+    return store.fts.search(S.match_expression(terms), limit=limit, within=within)
 
 
 def memory_ranking(store, terms, limit, within=None):
@@ -124,7 +124,7 @@ def test_preloaded_postings_rank_the_same_without_asking_sqlite(store, monkeypat
     K._INDEXES.clear()
     assert K.preload(store, to_file=False)  # held in memory (the file: below)
     monkeypatch.setattr(
-        type(store), "fts_postings", lambda *a: pytest.fail("postings read again after the preload")
+        type(store.fts), "postings", lambda *a: pytest.fail("postings read again after the preload")
     )
     for terms, ranking in expected.items():
         assert_same(memory_ranking(store, list(terms), 20), ranking)
@@ -132,7 +132,7 @@ def test_preloaded_postings_rank_the_same_without_asking_sqlite(store, monkeypat
 
 def test_doc_freq_matches_the_index_before_and_after_preload(store):
     words = ["graph", "networks", "the", "zzzunknown", "learning"]
-    truth = store.fts_doc_freq(words)
+    truth = store.fts.doc_freq(words)
     assert truth["zzzunknown"] == 0 and truth["the"] >= truth["graph"] > 0
     K._INDEXES.clear()
     assert K.doc_freq(store, words) == truth
@@ -143,7 +143,7 @@ def test_doc_freq_matches_the_index_before_and_after_preload(store):
 @pytest.mark.parametrize("share", [3, 30])
 def test_a_preload_over_its_budget_keeps_the_longest_lists_and_ranks_the_same(store, monkeypatch, share):
     expected = {tuple(q): fts5_ranking(store, q, 20) for q in queries()}
-    sizes = dict(store.fts_token_counts())
+    sizes = dict(store.fts.token_counts())
     budget = sum(n * K.POSTING_BYTES + K.TOKEN_BYTES for n in sizes.values()) // share
     K._INDEXES.clear()
     assert K.preload(store, budget, to_file=False) is False
@@ -200,7 +200,7 @@ def test_a_postings_file_ranks_the_same_in_a_new_process_without_reading_fts5(st
     K._INDEXES.clear()
     from_sqlite = {q: memory_ranking(store, list(q), 20) for q in expected}  # no file yet
     words = ["graph", "networks", "the", "zzzunknown", "learning"]
-    truth = store.fts_doc_freq(words)
+    truth = store.fts.doc_freq(words)
     assert K.preload(store) is True
     assert postings_file.file_path(store.path).exists()
     K._INDEXES.clear()  # what a cold `paperatlas search` finds: the file, nothing in memory
@@ -245,7 +245,7 @@ def test_a_stale_postings_file_is_not_used(store):
     assert K.preload(store) is True  # rewritten for the new version
     K._INDEXES.clear()
     assert K._index(store)._file is not None
-    assert K._index(store)._ids.names([K._index(store).n_rows]) == store.rowids_to_ids(
+    assert K._index(store)._ids.names([K._index(store).n_rows]) == store.fts.rowids_to_ids(
         [K._index(store).n_rows]
     )
     assert_same(
@@ -277,11 +277,11 @@ def test_the_ids_file_names_every_row_as_the_store_does(tmp_path):
     fill(s, extra)
     with s.transaction():
         s.conn.execute("DELETE FROM papers WHERE id = ?", (PAPERS[3]["id"],))
-        s.rekey_paper(PAPERS[5]["id"], "rekeyed-5")
+        s.papers.rekey(PAPERS[5]["id"], "rekeyed-5")
     K._INDEXES.clear()
     assert K.preload(s) is True
     index = K._index(s)
-    top = max(r for r, _ in s.fts_row_ids())
+    top = max(r for r, _ in s.fts.row_ids())
     every = list(range(0, top + 3))
-    assert index._ids is not None and index.names(s, every) == s.rowids_to_ids(every)
+    assert index._ids is not None and index.names(s, every) == s.fts.rowids_to_ids(every)
     assert len(index.names(s, every)) == len(PAPERS[:30]) + 3 - 1

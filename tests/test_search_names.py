@@ -29,7 +29,7 @@ def atlas(tmp_path_factory):
 
 
 def _paper_with(atlas, word: str) -> str:
-    ids = [p["id"] for p in atlas.store.iter_papers() if word in (p.get("abstract") or "")]
+    ids = [p["id"] for p in atlas.store.papers.iter() if word in (p.get("abstract") or "")]
     assert len(ids) == 1, ids
     return ids[0]
 
@@ -42,7 +42,7 @@ def test_sample_list_name_is_first(atlas):
 
 
 def test_every_named_sample_paper_is_found_by_its_name(atlas):
-    named = [(pid, name) for pid, name in atlas.store.paper_names()]
+    named = [(pid, name) for pid, name in atlas.store.facts.paper_names()]
     heads = {}
     for pid, name in named:
         heads.setdefault(name.lower(), set()).add(pid)

@@ -48,9 +48,9 @@ def _row(pid):
 def store(tmp_path):
     s = Store(tmp_path / "s.db")
     with s.transaction():
-        s.insert_papers([_row(pid) for pid in FACTS])
+        s.papers.insert_many([_row(pid) for pid in FACTS])
         for pid, facts in FACTS.items():
-            s.set_facts(pid, facts, "t", "v1")
+            s.facts.set(pid, facts, "t", "v1")
     yield s
     s.close()
 
@@ -73,7 +73,7 @@ def test_the_file_answers_as_the_names_in_memory(store, monkeypatch):
     assert {q: N.name_ranking(store, q) for q in QUERIES} == expected  # reads the facts, writes the file
     assert N.file_path(store.path).exists()
     N._NAME_TABLES.clear()  # a new process: the file, and no read of the facts
-    monkeypatch.setattr(type(store), "paper_names", lambda self: pytest.fail("facts read with a file"))
+    monkeypatch.setattr(type(store.facts), "paper_names", lambda self: pytest.fail("facts read with a file"))
     assert isinstance(N._name_tables(store), N.NamesFile)
     assert {q: N.name_ranking(store, q) for q in QUERIES} == expected
     assert N.name_ranking(store, "CIMemories", allowed={"p2"}) == []
@@ -85,7 +85,7 @@ def test_a_change_to_the_facts_is_seen_and_the_file_written_again(store):
     before = facts_changes(store)
     other = Store(store.path)  # another process enriches a paper
     with other.transaction():
-        other.set_facts("p7", {"name": "Zeta"}, "t", "v1")
+        other.facts.set("p7", {"name": "Zeta"}, "t", "v1")
     other.close()
     assert facts_changes(store) != before
     assert N.name_ranking(store, "Zeta") == [("p7", 1.0)]  # the kept table was stale

@@ -31,11 +31,11 @@ def atlas(tmp_path_factory, request):
 
 
 def _title_only(atlas) -> dict[str, str]:
-    return {p["id"]: p["title"] for p in atlas.store.iter_papers() if not (p.get("abstract") or "").strip()}
+    return {p["id"]: p["title"] for p in atlas.store.papers.iter() if not (p.get("abstract") or "").strip()}
 
 
 def test_title_only_papers_have_vectors(atlas):
-    ids, _ = atlas.store.get_vectors("static")
+    ids, _ = atlas.store.vectors.get("static")
     assert set(_title_only(atlas)) <= set(ids)
 
 
@@ -55,7 +55,7 @@ def test_full_papers_still_first_for_what_only_their_abstracts_say(atlas):
     """A query a full paper's abstract matches ranks it above every title-only paper,
     even when the query shares a word ("benchmark", "uncertainty") with a short title."""
     titles = _title_only(atlas)
-    full = next(p for p in atlas.store.iter_papers() if "CIMemories" in (p.get("abstract") or ""))
+    full = next(p for p in atlas.store.papers.iter() if "CIMemories" in (p.get("abstract") or ""))
     hits = [h.id for h in atlas.search("benchmark of information flow from memory", k=5).hits]
     assert hits[0] == full["id"]
     assert not set(hits[:1]) & set(titles)

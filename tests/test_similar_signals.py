@@ -27,7 +27,9 @@ def store(tmp_path_factory):
     store = Store(tmp_path_factory.mktemp("similar") / "atlas.db")
     with store.transaction():
         for p in PAPERS:
-            store.insert_paper({k: p[k] for k in ("id", "title", "abstract", "keywords", "area", "decision")})
+            store.papers.insert(
+                {k: p[k] for k in ("id", "title", "abstract", "keywords", "area", "decision")}
+            )
     embed_store(store, model="static")
     clear_cache()
     return store
@@ -115,7 +117,7 @@ def test_a_servers_table_of_every_papers_similar_papers_is_the_ranking_itself(tm
     st = Store(tmp_path / "atlas.db")
     with st.transaction():
         for p in PAPERS:
-            st.insert_paper({k: p[k] for k in ("id", "title", "abstract", "keywords", "area", "decision")})
+            st.papers.insert({k: p[k] for k in ("id", "title", "abstract", "keywords", "area", "decision")})
     embed_store(st, model="static")
     clear_cache()
     expected = {p["id"]: S.similar_ranking(st, text_of(p["id"]), 5, exclude=p["id"])[0] for p in PAPERS}
@@ -130,7 +132,7 @@ def test_a_servers_table_of_every_papers_similar_papers_is_the_ranking_itself(tm
     with pytest.raises(AssertionError, match="ranked again"):  # another depth: not in the table
         SP.similar_to_paper(st, PAPERS[0]["id"], text_of(PAPERS[0]["id"]), 6)
     with st.transaction():  # a paper added while serving (no vectors yet): the table stays
-        st.insert_paper({"id": "later", "title": "A later paper", "abstract": PAPERS[0]["abstract"]})
+        st.papers.insert({"id": "later", "title": "A later paper", "abstract": PAPERS[0]["abstract"]})
     assert SP.similar_to_paper(st, PAPERS[1]["id"], text_of(PAPERS[1]["id"]), 5) == expected[PAPERS[1]["id"]]
     embed_store(st, model="static")  # its vectors: every page ranks afresh
     with pytest.raises(AssertionError, match="ranked again"):

@@ -195,8 +195,8 @@ def test_records_named_by_the_user_are_kept_with_the_list(cli, tmp_path):
     from paperatlas.store import Store
 
     store = Store(cli.db)
-    assert store.list_records("pubs") == "div.pub"
-    assert store.count_papers() == 2
+    assert store.lists.records("pubs") == "div.pub"
+    assert store.papers.count() == 2
     store.close()
 
 

@@ -28,38 +28,38 @@ def store(tmp_path):
 
 def test_batch_lookups(store):
     with store.transaction():
-        store.insert_papers([_row("a"), _row("b", title="Bee")])
-        store.add_hashes([("h1", "a"), ("h2", "b"), ("h1", "b")])  # h1 keeps its first paper
-        store.ensure_list("L")
-        store.add_members([("L", "a", 0), ("L", "a", 5)])
-    assert store.existing_ids(["a", "x", "b"]) == {"a", "b"}
-    assert store.papers_for_hashes(["h1", "h2", "h3"]) == {"h1": "a", "h2": "b"}
-    assert store.members_among("L", ["a", "b"]) == {"a"}
-    assert store.all_ids("L") == ["a"]
-    assert store.existing_ids([]) == set()
+        store.papers.insert_many([_row("a"), _row("b", title="Bee")])
+        store.dedup.add_hashes([("h1", "a"), ("h2", "b"), ("h1", "b")])  # h1 keeps its first paper
+        store.lists.ensure("L")
+        store.lists.add_members([("L", "a", 0), ("L", "a", 5)])
+    assert store.papers.existing_ids(["a", "x", "b"]) == {"a", "b"}
+    assert store.dedup.papers_for_hashes(["h1", "h2", "h3"]) == {"h1": "a", "h2": "b"}
+    assert store.lists.members_among("L", ["a", "b"]) == {"a"}
+    assert store.papers.ids("L") == ["a"]
+    assert store.papers.existing_ids([]) == set()
 
 
 def test_rekey_moves_every_reference(store):
     with store.transaction():
-        store.insert_papers([_row("hold", abstract="graph neural networks", title="Old")])
-        store.add_hashes([("hx", "hold")])
-        store.set_minhashes([("hold", 0, np.arange(4, dtype=np.uint64))])
-        store.ensure_list("L")
-        store.add_members([("L", "hold", 3)])
-        store.set_facts("hold", {"kind": "method"}, "t", "v")
-        store.put_vectors("m", ["hold"], np.ones((1, 2), dtype=np.float32), ["t"])
-        store.set_mark("likes", "hold", 1)
+        store.papers.insert_many([_row("hold", abstract="graph neural networks", title="Old")])
+        store.dedup.add_hashes([("hx", "hold")])
+        store.dedup.set_minhashes([("hold", 0, np.arange(4, dtype=np.uint64))])
+        store.lists.ensure("L")
+        store.lists.add_members([("L", "hold", 3)])
+        store.facts.set("hold", {"kind": "method"}, "t", "v")
+        store.vectors.put("m", ["hold"], np.ones((1, 2), dtype=np.float32), ["t"])
+        store.marks.set("likes", "hold", 1)
     with store.transaction():
-        store.rekey_paper("hold", "NewId")
-    assert store.get_paper("hold") is None
-    assert store.get_paper("NewId")["title"] == "Old"
-    assert store.papers_for_hashes(["hx"]) == {"hx": "NewId"}
-    assert [pid for pid, _, _ in store.iter_minhashes()] == ["NewId"]
-    assert store.all_ids("L") == ["NewId"]
-    assert store.get_facts("NewId") == {"kind": "method"}
-    assert store.get_vectors("m")[0] == ["NewId"]
-    assert store.marks("likes") == [("likes", "NewId", 1)]
-    assert [pid for pid, _ in store.fts_search("graph")] == ["NewId"]
+        store.papers.rekey("hold", "NewId")
+    assert store.papers.get("hold") is None
+    assert store.papers.get("NewId")["title"] == "Old"
+    assert store.dedup.papers_for_hashes(["hx"]) == {"hx": "NewId"}
+    assert [pid for pid, _, _ in store.dedup.iter_minhashes()] == ["NewId"]
+    assert store.papers.ids("L") == ["NewId"]
+    assert store.facts.get("NewId") == {"kind": "method"}
+    assert store.vectors.get("m")[0] == ["NewId"]
+    assert store.marks.rows("likes") == [("likes", "NewId", 1)]
+    assert [pid for pid, _ in store.fts.search("graph")] == ["NewId"]
     assert store.conn.execute("PRAGMA foreign_key_check").fetchall() == []
 
 
@@ -82,21 +82,21 @@ def test_facts_pending_counts_from_indexes_what_the_join_counted(tmp_path):
         for index in ("embeddings_state", "embeddings_paper", "paper_topics_paper", "marks_paper"):
             store.conn.execute(f"DROP INDEX {index}")
         store.conn.execute("PRAGMA user_version = 6")
-        store.insert_papers([_row(pid) for pid in "abcdef"])
+        store.papers.insert_many([_row(pid) for pid in "abcdef"])
         for pid in "abcde":
-            store.set_facts(pid, {}, "t", "v2")
-        store.set_facts("d", {}, "t", "v1")  # another extractor version
-        store.update_paper("c", {"abstract": "A new abstract."})  # stale (papers_text_changed)
-        store.rekey_paper("b", "b2")
+            store.facts.set(pid, {}, "t", "v2")
+        store.facts.set("d", {}, "t", "v1")  # another extractor version
+        store.papers.update("c", {"abstract": "A new abstract."})  # stale (papers_text_changed)
+        store.papers.rekey("b", "b2")
         store.conn.execute("DELETE FROM papers WHERE id = 'a'")  # its facts go with it
     store.close()
     reader = Store(path, read_only=True)
-    assert reader.facts_pending() == 2
+    assert reader.facts.pending() == 2
     reader.close()
     store = Store(path)
     executed: list[str] = []
     store.conn.set_trace_callback(executed.append)
-    counts = [store.facts_pending(), store.facts_pending("v2"), store.facts_pending("v9")]
+    counts = [store.facts.pending(), store.facts.pending("v2"), store.facts.pending("v9")]
     store.conn.set_trace_callback(None)
     expected = [store.conn.execute(PENDING_BY_DEFINITION, (v, v)).fetchone()[0] for v in (None, "v2", "v9")]
     assert counts == expected == [2, 3, 5]  # f, c; and d; every paper
@@ -114,7 +114,7 @@ def test_filtered_full_text_search_takes_the_fast_path_only_when_it_is_exact(tmp
     with store.transaction():
         for i in range(120):
             # 'graph' once or several times: a spread of BM25 scores
-            store.insert_paper(
+            store.papers.insert(
                 {
                     "id": f"p{i:03d}",
                     "title": f"Paper {i}",
@@ -136,7 +136,7 @@ def test_filtered_full_text_search_takes_the_fast_path_only_when_it_is_exact(tmp
     results = {}
     for depth in (1, 10**9):  # 1: fast path whenever it is exact; 10**9: always SQL
         monkeypatch.setattr(fts_module, "FTS_FILTER_DEPTH", depth)
-        results[depth] = [store.fts_search('"graph"', limit=5, within=w) for w in (rare, common)]
+        results[depth] = [store.fts.search('"graph"', limit=5, within=w) for w in (rare, common)]
     assert results[1] == results[10**9]
     # depth 1: both tried the fast path; the top 10 (seven 'graph's each) hold none of the
     # rare ids, so that one fell back to SQL
@@ -157,50 +157,50 @@ def test_card_facts_are_the_card_fields_of_the_full_facts(store):
         "numbers": [{"text": "3x"}],
     }
     with store.transaction():
-        store.insert_papers([_row("c1", abstract="x"), _row("c2", abstract="y")])
-        store.set_facts("c1", facts, "t", "v")
-    card = store.card_facts(["c1", "c2", "missing"])
+        store.papers.insert_many([_row("c1", abstract="x"), _row("c2", abstract="y")])
+        store.facts.set("c1", facts, "t", "v")
+    card = store.facts.for_cards(["c1", "c2", "missing"])
     assert list(card) == ["c1"]
-    full = store.facts_for(["c1"])["c1"]
+    full = store.facts.get_many(["c1"])["c1"]
     assert card["c1"] == {k: full[k] for k in ("name", "kind", "has_code", "display_title", "gist")}
 
 
 def test_change_counter_moves_with_writes_not_with_scratch_reads(store):
     with store.transaction():
-        store.insert_papers([_row("a", abstract="graph networks")])
+        store.papers.insert_many([_row("a", abstract="graph networks")])
     before = store.change_counter()
     assert store.change_counter() == before
-    store.fts_doc_freq(["graph", "networks"])  # writes only this connection's temp tables
+    store.fts.doc_freq(["graph", "networks"])  # writes only this connection's temp tables
     assert store.change_counter() == before
     with store.transaction():
-        store.set_mark("likes", "a", 1)
+        store.marks.set("likes", "a", 1)
     assert store.change_counter() != before
 
 
 def test_signatures_follow_papers_and_vectors(store):
-    assert store.papers_signature() == (0, 0, "")
+    assert store.papers.signature() == (0, 0, "")
     with store.transaction():
-        store.insert_papers([_row("a"), _row("b")])
-    first = store.papers_signature()
+        store.papers.insert_many([_row("a"), _row("b")])
+    first = store.papers.signature()
     assert first[:2] == (2, 2)
-    assert store.count_vectors("m") == 0 and store.vector_signature("m") == (0, 0)
+    assert store.vectors.count("m") == 0 and store.vectors.signature("m") == (0, 0)
     with store.transaction():
-        store.put_vectors("m", ["a", "b"], np.ones((2, 3), dtype=np.float32), ["t", "t"])
-    assert store.count_vectors("m") == 2 and store.count_vectors("other") == 0
-    replaced_before = store.vector_signature("m")
+        store.vectors.put("m", ["a", "b"], np.ones((2, 3), dtype=np.float32), ["t", "t"])
+    assert store.vectors.count("m") == 2 and store.vectors.count("other") == 0
+    replaced_before = store.vectors.signature("m")
     with store.transaction():
-        store.put_vectors("m", ["a"], np.zeros((1, 3), dtype=np.float32), ["u"])
-    assert store.vector_signature("m") != replaced_before  # same count, a new rowid
+        store.vectors.put("m", ["a"], np.zeros((1, 3), dtype=np.float32), ["u"])
+    assert store.vectors.signature("m") != replaced_before  # same count, a new rowid
     with store.transaction():
-        store.delete_vectors("m")
-    assert store.count_vectors("m") == 0
+        store.vectors.delete("m")
+    assert store.vectors.count("m") == 0
 
 
 def test_generation_is_shared_by_threads_and_sees_other_connections(store, tmp_path):
     import threading
 
     with store.transaction():
-        store.insert_papers([_row("a")])
+        store.papers.insert_many([_row("a")])
     generation = store.generation()
     try:
         first = generation.current()
@@ -211,7 +211,7 @@ def test_generation_is_shared_by_threads_and_sees_other_connections(store, tmp_p
         assert seen == [first]
         other = Store(tmp_path / "s.db")  # another connection, as another process would have
         with other.transaction():
-            other.set_mark("likes", "a", 1)
+            other.marks.set("likes", "a", 1)
         other.close()
         assert generation.current() != first
     finally:
@@ -222,22 +222,22 @@ def test_read_only_store_refuses_writes_with_one_line(store, tmp_path):
     from paperatlas.store import StoreError
 
     with store.transaction():
-        store.insert_papers([_row("a")])
+        store.papers.insert_many([_row("a")])
     store.close()
     ro = Store(tmp_path / "s.db", read_only=True)
-    assert ro.read_only and ro.get_paper("a")["id"] == "a"
+    assert ro.read_only and ro.papers.get("a")["id"] == "a"
     with pytest.raises(StoreError, match="read-only"), ro.transaction():
-        ro.set_mark("likes", "a", 1)
-    assert ro.marks() == []
+        ro.marks.set("likes", "a", 1)
+    assert ro.marks.rows() == []
 
 
 def test_index_vocabulary_reads_work_again_after_close(store):
     with store.transaction():
-        store.insert_papers([_row("a", abstract="graph networks")])
-    assert store.fts_doc_freq(["graph"]) == {"graph": 1}
+        store.papers.insert_many([_row("a", abstract="graph networks")])
+    assert store.fts.doc_freq(["graph"]) == {"graph": 1}
     store.close()  # the next call opens a new connection, without the old temp tables
-    assert store.fts_doc_freq(["graph"]) == {"graph": 1}
-    assert [tuple(r) for r in store.fts_postings("graph")] == [(1, 1.0)]  # abstract weight 1
+    assert store.fts.doc_freq(["graph"]) == {"graph": 1}
+    assert [tuple(r) for r in store.fts.postings("graph")] == [(1, 1.0)]  # abstract weight 1
 
 
 def test_sql_is_only_run_inside_the_store_package():
@@ -263,26 +263,26 @@ def test_sql_is_only_run_inside_the_store_package():
 
 
 def test_vector_state_reads_an_index_not_the_vectors(tmp_path):
-    """Opening a vector index checks it against Store.vector_state: that read must not
+    """Opening a vector index checks it against Store.vectors.state: that read must not
     touch the records holding the vectors (a covering index), and an atlas of schema 7
     opens read-only as it is and gains the index when opened for writing."""
     path = tmp_path / "s.db"
     store = Store(path)
     with store.transaction():
-        store.insert_papers([_row(pid) for pid in "abc"])
-        store.put_vectors("m", ["a", "b"], np.ones((2, 4), dtype=np.float32), ["h1", "h2"])
-        store.put_vectors("other", ["c"], np.ones((1, 4), dtype=np.float32), ["h3"])
+        store.papers.insert_many([_row(pid) for pid in "abc"])
+        store.vectors.put("m", ["a", "b"], np.ones((2, 4), dtype=np.float32), ["h1", "h2"])
+        store.vectors.put("other", ["c"], np.ones((1, 4), dtype=np.float32), ["h3"])
         for index in ("embeddings_state", "embeddings_paper", "paper_topics_paper", "marks_paper"):
             store.conn.execute(f"DROP INDEX {index}")  # as an atlas of schema 7 was
         store.conn.execute("PRAGMA user_version = 7")
     store.close()
     reader = Store(path, read_only=True)
-    assert reader.vector_state("m") == {"a": "h1", "b": "h2"}
+    assert reader.vectors.state("m") == {"a": "h1", "b": "h2"}
     reader.close()
     store = Store(path)
     executed: list[str] = []
     store.conn.set_trace_callback(executed.append)
-    assert store.vector_state("m") == {"a": "h1", "b": "h2"}
+    assert store.vectors.state("m") == {"a": "h1", "b": "h2"}
     store.conn.set_trace_callback(None)
     steps = [r[3] for sql in executed for r in store.conn.execute(f"EXPLAIN QUERY PLAN {sql}")]
     assert steps and all("COVERING INDEX embeddings_state" in s for s in steps), steps
@@ -316,7 +316,7 @@ def test_facts_of_many_papers_in_one_call_are_stored_as_one_by_one(tmp_path):
     ):
         s = Store(tmp_path / f"{name}.db")
         with s.transaction():
-            s.insert_papers([_row(pid) for pid in facts])
+            s.papers.insert_many([_row(pid) for pid in facts])
             write(s)
         tables.append(s.conn.execute("SELECT * FROM facts ORDER BY paper_id").fetchall())
         s.close()

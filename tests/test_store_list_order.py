@@ -71,7 +71,7 @@ def _pages(store: Store, list_name: str, sort: str | None, size: int = 7, **filt
     for offset in range(0, N + size, size):
         got += [
             r["id"]
-            for r in store.iter_papers(
+            for r in store.papers.iter(
                 Filters(list_name=list_name, **filters), sort=sort, limit=size, offset=offset
             )
         ]
@@ -93,7 +93,7 @@ def test_pages_are_in_the_order_of_the_full_sort(store, sort, list_name):
     expected = _expected(store, list_name, sort)
     assert len(expected) == (N if list_name == "l" else N // 3)
     assert _pages(store, list_name, sort) == expected
-    assert [r["id"] for r in store.iter_papers(sort=sort, filters=Filters(list_name=list_name))] == expected
+    assert [r["id"] for r in store.papers.iter(sort=sort, filters=Filters(list_name=list_name))] == expected
     # with filters: the index walked, each paper tested
     assert _pages(store, list_name, sort, kind="method") == _expected(
         store, list_name, sort, "WHERE f.kind = 'method'"
@@ -103,7 +103,7 @@ def test_pages_are_in_the_order_of_the_full_sort(store, sort, list_name):
     )
     ids = [
         r["id"]
-        for r in store.iter_papers(
+        for r in store.papers.iter(
             sort=sort, id_only=True, limit=5, offset=3, filters=Filters(list_name=list_name)
         )
     ]
@@ -113,9 +113,9 @@ def test_pages_are_in_the_order_of_the_full_sort(store, sort, list_name):
 def test_a_page_reads_the_lists_index_not_every_member(store):
     executed: list[str] = []
     store.conn.set_trace_callback(executed.append)
-    list(store.iter_papers(limit=5, offset=10, filters=Filters(list_name="l")))
-    list(store.iter_papers(sort="rating", limit=5, offset=10, filters=Filters(list_name="l")))
-    list(store.iter_papers(sort="rating", limit=5, filters=Filters(list_name="l", kind="method")))
+    list(store.papers.iter(limit=5, offset=10, filters=Filters(list_name="l")))
+    list(store.papers.iter(sort="rating", limit=5, offset=10, filters=Filters(list_name="l")))
+    list(store.papers.iter(sort="rating", limit=5, filters=Filters(list_name="l", kind="method")))
     store.conn.set_trace_callback(None)
     selects = [sql for sql in executed if sql.startswith("SELECT p.*")]
     assert len(selects) == 3
@@ -132,25 +132,25 @@ def test_a_page_reads_the_lists_index_not_every_member(store):
 
 def test_the_keys_follow_every_write(store):
     with store.transaction() as tx:
-        store.update_paper("p1", {"rating": 9.5})  # unrated -> rated
-        store.update_paper("p3", {"rating": None})  # rated -> unrated
-        store.update_paper("p4", {"rating": 0})
-        store.insert_papers([_row(200) | {"rating": 8.0}, _row(201)])
-        store.add_members([("l", "p200", 4), ("l", "p201", 4), ("k", "p200", 0)])
+        store.papers.update("p1", {"rating": 9.5})  # unrated -> rated
+        store.papers.update("p3", {"rating": None})  # rated -> unrated
+        store.papers.update("p4", {"rating": 0})
+        store.papers.insert_many([_row(200) | {"rating": 8.0}, _row(201)])
+        store.lists.add_members([("l", "p200", 4), ("l", "p201", 4), ("k", "p200", 0)])
         tx.execute("DELETE FROM papers WHERE id = 'p5'")  # the cascade removes its memberships
         tx.execute("DELETE FROM list_members WHERE list_name = 'l' AND paper_id = 'p6'")
         tx.execute("UPDATE list_members SET position = -1 WHERE list_name = 'l' AND paper_id = 'p7'")
-        store.rekey_paper("p8", "p8b")
+        store.papers.rekey("p8", "p8b")
     # a write outside transaction()
     store.conn.execute("UPDATE papers SET rating = 1.5 WHERE id = 'p10'")
     for list_name in ("l", "k"):
         for sort in (None, "rating"):
             assert _pages(store, list_name, sort) == _expected(store, list_name, sort)
-    assert next(store.iter_papers(sort="rating", limit=1, filters=Filters(list_name="l")))["id"] == "p1"
+    assert next(store.papers.iter(sort="rating", limit=1, filters=Filters(list_name="l")))["id"] == "p1"
     nulls = store.conn.execute("SELECT count(*) FROM list_members WHERE position IS NULL").fetchone()[0]
     assert (
         nulls
-        and [r["id"] for r in store.iter_papers(limit=nulls + 1, filters=Filters(list_name="l"))][-1] == "p7"
+        and [r["id"] for r in store.papers.iter(limit=nulls + 1, filters=Filters(list_name="l"))][-1] == "p7"
     )
     gone = store.conn.execute(
         "SELECT count(*) FROM list_rating WHERE rowid NOT IN (SELECT rowid FROM list_members)"

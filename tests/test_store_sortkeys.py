@@ -40,11 +40,11 @@ def _fill(store: Store, n: int = len(TITLES)) -> None:
     order = list(range(n))
     random.Random(3).shuffle(order)
     with store.transaction() as tx:
-        store.insert_papers([_row(i, TITLES[i % len(TITLES)]) for i in range(n)])
+        store.papers.insert_many([_row(i, TITLES[i % len(TITLES)]) for i in range(n)])
         for i in range(n):
             name, shown = NAMES[i % len(NAMES)], DISPLAY[i % len(DISPLAY)]
             if name is not None or shown is not None:
-                store.set_facts(f"p{i}", {"name": name, "display_title": shown}, "h", "v")
+                store.facts.set(f"p{i}", {"name": name, "display_title": shown}, "h", "v")
         tx.execute("INSERT INTO lists(name) VALUES ('l')")
         tx.executemany(
             "INSERT INTO list_members(list_name, paper_id, position) VALUES ('l', ?, ?)",
@@ -80,15 +80,15 @@ def store(tmp_path):
 def test_pages_by_the_stored_keys_are_in_the_expressions_order(store, sort, list_name):
     expected = _by_expression(store, sort, list_name)
     assert len(set(expected)) == 40
-    assert [r["id"] for r in store.iter_papers(sort=sort, filters=Filters(list_name=list_name))] == expected
+    assert [r["id"] for r in store.papers.iter(sort=sort, filters=Filters(list_name=list_name))] == expected
     for offset in (0, 7, 35):
-        page = store.iter_papers(sort=sort, limit=6, offset=offset, filters=Filters(list_name=list_name))
+        page = store.papers.iter(sort=sort, limit=6, offset=offset, filters=Filters(list_name=list_name))
         assert [r["id"] for r in page] == expected[offset : offset + 6]
     # a filter walks the index and tests each paper; a set of ids is read and sorted
     kept = [pid for pid in expected if int(pid[1:]) % 3 == 0]
-    got = store.iter_papers(sort=sort, ids=kept, limit=5, offset=2, filters=Filters(list_name=list_name))
+    got = store.papers.iter(sort=sort, ids=kept, limit=5, offset=2, filters=Filters(list_name=list_name))
     assert [r["id"] for r in got] == kept[2:7]
-    coded = store.iter_papers(
+    coded = store.papers.iter(
         sort=sort, limit=5, offset=30, filters=Filters(list_name=list_name, has_code=False)
     )
     assert [r["id"] for r in coded] == expected[30:35]
@@ -97,8 +97,8 @@ def test_pages_by_the_stored_keys_are_in_the_expressions_order(store, sort, list
 def test_a_sorted_page_reads_an_index_not_every_paper(store):
     executed: list[str] = []
     store.conn.set_trace_callback(executed.append)
-    list(store.iter_papers(sort="title", limit=5, offset=10))
-    list(store.iter_papers(sort="name", limit=5, filters=Filters(has_code=False)))
+    list(store.papers.iter(sort="title", limit=5, offset=10))
+    list(store.papers.iter(sort="name", limit=5, filters=Filters(has_code=False)))
     store.conn.set_trace_callback(None)
     selects = [sql for sql in executed if sql.startswith("SELECT p.*")]
     assert len(selects) == 2
@@ -115,26 +115,26 @@ def test_a_sorted_page_reads_an_index_not_every_paper(store):
 
 def test_the_keys_follow_every_write(store):
     with store.transaction():
-        store.update_paper("p3", {"title": "Aardvark"})  # title changed
-        store.update_paper("p4", {"rating": 9.5})
-        store.set_facts("p6", {"name": "Aaron", "display_title": "Zzz"}, "h", "v")  # p6 has no title
-        store.rekey_paper("p5", "p5b")
+        store.papers.update("p3", {"title": "Aardvark"})  # title changed
+        store.papers.update("p4", {"rating": 9.5})
+        store.facts.set("p6", {"name": "Aaron", "display_title": "Zzz"}, "h", "v")  # p6 has no title
+        store.papers.rekey("p5", "p5b")
         store.conn.execute("DELETE FROM papers WHERE id = 'p7'")
         store.conn.execute("DELETE FROM facts WHERE paper_id = 'p1'")
-        store.insert_papers([_row(99, "Ångström")])
+        store.papers.insert_many([_row(99, "Ångström")])
     # a write outside transaction(): blank keys, filled by the next sorted read
     store.conn.execute("UPDATE papers SET title = 'aaa first' WHERE id = 'p8'")
     assert sortkeys.any_stale(store.conn)
     for sort in ("title", "name", "rating"):
         for list_name in (None, "l"):
-            got = [r["id"] for r in store.iter_papers(sort=sort, filters=Filters(list_name=list_name))]
+            got = [r["id"] for r in store.papers.iter(sort=sort, filters=Filters(list_name=list_name))]
             assert got == _by_expression(store, sort, list_name)
-    ids = [r["id"] for r in store.iter_papers(sort="title", limit=3)]
+    ids = [r["id"] for r in store.papers.iter(sort="title", limit=3)]
     assert ids == ["p8", "p3", "p13"]  # "aaa first", "Aardvark", then the first "alpha"
-    assert [r["id"] for r in store.iter_papers(sort="rating", limit=1)] == ["p4"]
-    assert [r["id"] for r in store.iter_papers(sort="name", limit=1)] == ["p6"]
+    assert [r["id"] for r in store.papers.iter(sort="rating", limit=1)] == ["p4"]
+    assert [r["id"] for r in store.papers.iter(sort="name", limit=1)] == ["p6"]
     count = store.conn.execute("SELECT count(*) FROM paper_sort").fetchone()[0]
-    assert count == store.count_papers() == 40
+    assert count == store.papers.count() == 40
 
 
 def test_a_read_only_store_with_blank_keys_sorts_by_the_expressions(tmp_path):
@@ -145,7 +145,7 @@ def test_a_read_only_store_with_blank_keys_sorts_by_the_expressions(tmp_path):
     store.close()
     reader = Store(path, read_only=True)
     for sort in ("title", "name", "rating"):
-        assert [r["id"] for r in reader.iter_papers(sort=sort)] == _by_expression(reader, sort, None)
+        assert [r["id"] for r in reader.papers.iter(sort=sort)] == _by_expression(reader, sort, None)
     reader.close()
 
 
@@ -165,11 +165,11 @@ def test_a_store_of_schema_8_gains_the_keys_in_batches(tmp_path, monkeypatch):
                 tx.execute(f"DROP {kind.upper()} {name}")
         tx.execute("DROP TABLE paper_sort")
         tx.execute("PRAGMA user_version = 8")
-        store.update_paper("p2", {"title": "Changed at schema 8"})  # no trigger: nothing to blank
+        store.papers.update("p2", {"title": "Changed at schema 8"})  # no trigger: nothing to blank
     store.close()
     reader = Store(path, read_only=True)
     assert not has_table(reader.conn, "paper_sort")
-    assert [r["id"] for r in reader.iter_papers(sort="title")] == _by_expression(reader, "title", None)
+    assert [r["id"] for r in reader.papers.iter(sort="title")] == _by_expression(reader, "title", None)
     reader.close()
 
     monkeypatch.setattr(sortkeys, "BATCH", 4)
@@ -194,6 +194,6 @@ def test_a_store_of_schema_8_gains_the_keys_in_batches(tmp_path, monkeypatch):
     assert sortkeys.count_stale(store.conn) == 0
     for sort in ("title", "name", "rating"):
         for list_name in (None, "l"):
-            got = [r["id"] for r in store.iter_papers(sort=sort, filters=Filters(list_name=list_name))]
+            got = [r["id"] for r in store.papers.iter(sort=sort, filters=Filters(list_name=list_name))]
             assert got == _by_expression(store, sort, list_name)
     store.close()

@@ -10,6 +10,7 @@ import pytest
 
 from paperatlas import Atlas
 from paperatlas.store import MIGRATIONS, Store, sortkeys
+from paperatlas.store.papers import PaperRows
 
 IDENTIFIED = Path(__file__).parent / "fixtures" / "search" / "identified.bib"
 
@@ -32,7 +33,7 @@ def _row(pid: str, title: str | None) -> dict:
 def store(tmp_path):
     store = Store(tmp_path / "t.db")
     with store.transaction():
-        store.insert_papers(
+        store.papers.insert_many(
             [
                 _row("a", "Sheaf Neural Networks on Heterophilic Graphs"),
                 _row("b", "École normale: a study"),
@@ -45,54 +46,54 @@ def store(tmp_path):
 
 
 def test_a_title_finds_its_papers_whatever_the_case_punctuation_and_spacing(store):
-    assert store.papers_titled("SHEAF  neural networks on heterophilic graphs") == ["a", "c"]
-    assert store.papers_titled("ecole normale a study") == []  # accents are kept, as before
-    assert store.papers_titled("école Normale — a study") == ["b"]
-    assert store.papers_titled("sheaf neural networks") == []  # words of a title name no paper
-    assert store.papers_titled(" ?! ") == []
+    assert store.papers.titled("SHEAF  neural networks on heterophilic graphs") == ["a", "c"]
+    assert store.papers.titled("ecole normale a study") == []  # accents are kept, as before
+    assert store.papers.titled("école Normale — a study") == ["b"]
+    assert store.papers.titled("sheaf neural networks") == []  # words of a title name no paper
+    assert store.papers.titled(" ?! ") == []
 
 
 def test_the_index_follows_edits_removals_and_rekeys(store):
     with store.transaction():
-        store.update_paper("a", {"title": "Graph Sheaves Revisited"})
-        store.rekey_paper("b", "b2")
-    assert store.papers_titled("graph sheaves revisited") == ["a"]
-    assert store.papers_titled("Sheaf Neural Networks on Heterophilic Graphs") == ["c"]
-    assert store.papers_titled("École normale: a study") == ["b2"]
+        store.papers.update("a", {"title": "Graph Sheaves Revisited"})
+        store.papers.rekey("b", "b2")
+    assert store.papers.titled("graph sheaves revisited") == ["a"]
+    assert store.papers.titled("Sheaf Neural Networks on Heterophilic Graphs") == ["c"]
+    assert store.papers.titled("École normale: a study") == ["b2"]
     with store.transaction() as tx:
         tx.execute("DELETE FROM papers WHERE id = 'c'")
-    assert store.papers_titled("Sheaf Neural Networks on Heterophilic Graphs") == []
+    assert store.papers.titled("Sheaf Neural Networks on Heterophilic Graphs") == []
     rows = store.conn.execute("SELECT count(*) FROM paper_titles").fetchone()[0]
-    assert rows == store.count_papers()
+    assert rows == store.papers.count()
 
 
 def test_a_paper_whose_keys_are_not_filled_yet_is_still_found(store):
     # a write that bypassed the fill (fill_keys=False): its rows are checked directly
     with store.transaction(fill_keys=False):
-        store.insert_papers([_row("e", "Unfilled Title Of A Late Paper")])
-        store.update_paper("a", {"title": "Renamed While Unfilled"})
+        store.papers.insert_many([_row("e", "Unfilled Title Of A Late Paper")])
+        store.papers.update("a", {"title": "Renamed While Unfilled"})
     assert sortkeys.count_stale(store.conn) == 2
-    assert store.papers_titled("unfilled title of a late paper") == ["e"]
-    assert store.papers_titled("renamed while unfilled") == ["a"]
-    assert store.papers_titled("Sheaf Neural Networks on Heterophilic Graphs") == ["c"]
+    assert store.papers.titled("unfilled title of a late paper") == ["e"]
+    assert store.papers.titled("renamed while unfilled") == ["a"]
+    assert store.papers.titled("Sheaf Neural Networks on Heterophilic Graphs") == ["c"]
 
 
 def test_an_atlas_of_schema_16_gains_the_index_filled_on_open(tmp_path):
     path = tmp_path / "old.db"
     store = Store(path)
     with store.transaction():
-        store.insert_papers([_row(f"p{i}", f"Old Title Number {i}") for i in range(7)])
+        store.papers.insert_many([_row(f"p{i}", f"Old Title Number {i}") for i in range(7)])
     with store.transaction(fill_keys=False) as tx:
         tx.execute("DROP TABLE paper_titles")  # its index and trigger go with it
         tx.execute("PRAGMA user_version = 16")
     store.close()
     reader = Store(path, read_only=True)
-    assert not reader.has_title_index()
+    assert not reader.papers.has_title_index()
     reader.close()
     store = Store(path)
     assert store.conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
-    assert store.has_title_index() and sortkeys.count_stale(store.conn) == 0
-    assert store.papers_titled("old title number 4") == ["p4"]
+    assert store.papers.has_title_index() and sortkeys.count_stale(store.conn) == 0
+    assert store.papers.titled("old title number 4") == ["p4"]
     assert store.conn.execute("SELECT count(*) FROM paper_titles").fetchone()[0] == 7
     store.close()
 
@@ -105,14 +106,14 @@ def test_a_title_query_after_a_commit_reads_no_titles(tmp_path, monkeypatch):
     def no_scan(self):
         raise AssertionError("every title read again")
 
-    monkeypatch.setattr(Store, "iter_titles", no_scan)
+    monkeypatch.setattr(PaperRows, "titles", no_scan)
     with atlas.store.transaction() as tx:  # a commit that changes no title
         tx.execute("UPDATE papers SET title = title WHERE rowid = 1")
     # as typed (exact): the spelling check reads title words for a rare query word, apart
     result = atlas.search("REWARD MODELS THAT KNOW WHEN THEY ARE WRONG", k=3, exact=True)
     assert result.identified == ["okafor2025reward"] and result.hits[0].id == "okafor2025reward"
     with atlas.store.transaction():  # a title that changes is found by its new text
-        atlas.store.update_paper("okafor2025reward", {"title": "Reward models that doubt"})
+        atlas.store.papers.update("okafor2025reward", {"title": "Reward models that doubt"})
     assert atlas.search("reward models that doubt", k=3, exact=True).identified == ["okafor2025reward"]
     assert atlas.search("REWARD MODELS THAT KNOW WHEN THEY ARE WRONG", k=3, exact=True).identified_by is None
     atlas.close()

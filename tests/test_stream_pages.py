@@ -25,7 +25,7 @@ def make_store(path: Path) -> Store:
             row = {"id": f"p{i:02d}", "abstract": text, "title": f"Paper {i}" if i % 2 else None}
             if i == 3:
                 row["code_urls"] = ["https://github.com/example/tool"]
-            st.insert_paper(row)
+            st.papers.insert(row)
     return st
 
 
@@ -40,9 +40,9 @@ def test_embed_pages_smaller_than_a_batch_give_the_same_vectors(tmp_path, monkey
     monkeypatch.setattr(vectors, "PAGE", 3)  # pages cut across batches
     paged = make_store(tmp_path / "paged.db")
     # one paper already current: the pages skip it and batches close over the gap
-    ids, vecs = whole.get_vectors("static")
+    ids, vecs = whole.vectors.get("static")
     with paged.transaction():
-        paged.put_vectors("static", ids[5:6], vecs[5:6], [whole.vector_state("static")[ids[5]]])
+        paged.vectors.put("static", ids[5:6], vecs[5:6], [whole.vectors.state("static")[ids[5]]])
     pending = vectors.Pending(paged, "static")
     assert (pending.todo, pending.total) == (len(ids) - 1, len(ids))
     batches = list(pending.batches(4))
@@ -50,16 +50,16 @@ def test_embed_pages_smaller_than_a_batch_give_the_same_vectors(tmp_path, monkey
     assert ids[5] not in {pid for b in batches for pid, _, _ in b}
     result = vectors.embed_store(paged, "static", batch_size=4)
     assert result["embedded"] == len(ids) - 1 and result["skipped"] == 1
-    got_ids, got = paged.get_vectors("static")
+    got_ids, got = paged.vectors.get("static")
     assert got_ids == ids and np.array_equal(got, vecs)
-    assert paged.vector_state("static") == whole.vector_state("static")
+    assert paged.vectors.state("static") == whole.vectors.state("static")
 
 
 def test_embed_batches_leave_out_papers_deleted_after_the_count(tmp_path, monkeypatch):
     monkeypatch.setattr(vectors, "PAGE", 3)
     st = make_store(tmp_path / "atlas.db")
     pending = vectors.Pending(st, "static")
-    ids = [p["id"] for p in st.iter_papers(id_only=True)]
+    ids = [p["id"] for p in st.papers.iter(id_only=True)]
     gone = {ids[2], ids[3], ids[4], ids[-1]}  # a run across a page's end, and the last one
     with st.transaction() as conn:  # (no store call deletes a paper; another process might)
         conn.executemany("DELETE FROM papers WHERE id = ?", [(pid,) for pid in gone])
@@ -70,14 +70,14 @@ def test_embed_batches_leave_out_papers_deleted_after_the_count(tmp_path, monkey
 def test_enrich_pages_and_worker_windows_give_the_same_facts(tmp_path, monkeypatch, no_areas):
     one = make_store(tmp_path / "one.db")
     counts = pipeline.enrich_store(one, workers=1)
-    assert counts["enriched"] == one.count_papers() and counts["with_code"] >= 1
+    assert counts["enriched"] == one.papers.count() and counts["with_code"] >= 1
     monkeypatch.setattr(pipeline, "PAGE", 3)
     monkeypatch.setattr(pipeline, "BATCH", 2)  # more batches than one window of 2 workers
     pooled = make_store(tmp_path / "pooled.db")
     assert pipeline.enrich_store(pooled, workers=2) == counts
-    ids = [p["id"] for p in one.iter_papers(id_only=True)]
-    assert pooled.facts_for(ids) == one.facts_for(ids)
-    assert pooled.facts_state() == one.facts_state()
+    ids = [p["id"] for p in one.papers.iter(id_only=True)]
+    assert pooled.facts.get_many(ids) == one.facts.get_many(ids)
+    assert pooled.facts.state() == one.facts.state()
     assert pipeline.enrich_store(pooled)["skipped"] == len(ids)
 
 

@@ -79,7 +79,7 @@ def test_web_pages_mark_title_only_papers_and_escape_them(atlas):
         assert "Title only: the list this paper came from gives no abstract." in paper
         assert "<script>alert(1)</script>" not in paper
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in paper
-        full = client.get("/papers/" + atlas.store.all_ids("iclr2026_sample_list")[0]).text
+        full = client.get("/papers/" + atlas.store.papers.ids("iclr2026_sample_list")[0]).text
         assert "Title only" not in full and 'id="paper-abstract"' in full
 
 

@@ -151,7 +151,7 @@ def test_paper_page_says_nothing_once_embed_has_run(db, tmp_path):
 
 
 def test_topic_page(client, db):
-    stored = Atlas(db).store.get_map("*")
+    stored = Atlas(db).store.maps.get("*")
     top = max((t for t in stored["topics"] if t["level"] == 0), key=lambda t: t["size"])
     html = client.get(f"/topics/{top['topic_id']}").text
     assert top["label"].split(" ")[0] in html

@@ -89,11 +89,11 @@ def test_a_models_answers_show_beside_the_offline_card(client, db):
     from paperatlas import Atlas
 
     with Atlas(db) as atlas:
-        atlas.store.put_llm_result(
+        atlas.store.llm.put_result(
             "protein-04", "summarize", "qwen", "v1", "本文研究蛋白质结构。", True, None, 9, 0.1
         )
-        atlas.store.put_llm_result("protein-04", "title", "qwen", "v1", "蛋白质结构预测", True, None, 9, 0.1)
-        atlas.store.put_llm_result(
+        atlas.store.llm.put_result("protein-04", "title", "qwen", "v1", "蛋白质结构预测", True, None, 9, 0.1)
+        atlas.store.llm.put_result(
             "protein-05", "summarize", "qwen", "v1", "准确率 99%。", False, "number", 9, 0.1
         )
     html = client.get("/papers/protein-04", params={"lang": "zh"}).text
@@ -112,7 +112,7 @@ def test_cards_show_a_models_chinese_summary_in_chinese(client, db):
     from paperatlas import Atlas
 
     with Atlas(db) as atlas:
-        atlas.store.put_llm_result(
+        atlas.store.llm.put_result(
             "robots-03", "summarize", "qwen", "v1", "本文研究机器人抓取。", True, None, 9, 0.1
         )
     zh = client.get("/papers", params={"lang": "zh", "q": "", "kind": ""}).text

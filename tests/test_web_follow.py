@@ -121,7 +121,7 @@ def test_follow_topic_from_its_page(client, db):
     feed = feedparser.parse(client.get(f"/feed/{follow['id']}.atom").text)
     with Atlas(db) as atlas:
         size = next(
-            t["size"] for t in atlas.store.get_map("*")["topics"] if t["level"] == 0 and t["topic_id"] == 0
+            t["size"] for t in atlas.store.maps.get("*")["topics"] if t["level"] == 0 and t["topic_id"] == 0
         )
     assert len(feed.entries) == size
     raw = client.get("/feed.atom").text

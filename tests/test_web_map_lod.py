@@ -206,7 +206,7 @@ def test_the_map_page_names_where_views_come_from(client):
 def test_topic_page_reads_only_what_it_shows(client, db, monkeypatch):
     from paperatlas.web.pages import topics
 
-    stored = Atlas(db).store.get_map("*")
+    stored = Atlas(db).store.maps.get("*")
     top = max((t for t in stored["topics"] if t["level"] == 0), key=lambda t: t["size"])
     monkeypatch.setattr(topics, "SHOWN", 3)
     asked = []
@@ -244,5 +244,5 @@ def test_the_whole_maps_data_is_kept_until_the_atlas_changes(db, tmp_path, monke
         changed = {p[5]: p for p in client.get("/api/map").json()["points"]}
         assert len(built) == 2 and changed[renamed][6] == "A renamed paper"
         # a paper without a title: the one written from its abstract, as everywhere else
-        row = next(Atlas(mine).store.iter_papers(ids=[untitled]))
+        row = next(Atlas(mine).store.papers.iter(ids=[untitled]))
         assert changed[untitled][6] == shown_title(row) and changed[untitled][6]

@@ -1,6 +1,6 @@
 """`/papers?topic=`: a page of a topic's papers is chosen among the members' keys (their
 papers' rowids, list positions, sort keys) and only its papers are read
-(Store.iter_papers(map_rows=...)), in the order the ids filter gave before, with a list,
+(Store.papers.iter(map_rows=...)), in the order the ids filter gave before, with a list,
 a sort, another filter, pages at several offsets, and members whose paper is gone."""
 
 from __future__ import annotations
@@ -43,9 +43,9 @@ def store(tmp_path):
     order = list(range(N))
     rng.shuffle(order)
     with store.transaction() as tx:
-        store.insert_papers([_row(i) for i in range(N)])
+        store.papers.insert_many([_row(i) for i in range(N)])
         for i in range(0, N, 3):
-            store.set_facts(f"p{i}", {"name": ["Émile", "emma", "", "Zorro"][i % 4]}, "h", "v")
+            store.facts.set(f"p{i}", {"name": ["Émile", "emma", "", "Zorro"][i % 4]}, "h", "v")
         tx.execute("INSERT INTO lists(name) VALUES ('l')")
         tx.executemany(
             "INSERT INTO list_members(list_name, paper_id, position) VALUES ('l', ?, ?)",
@@ -61,7 +61,7 @@ def store(tmp_path):
         {"paper_id": f"p{i}", "x": 0.5, "y": 0.5, "broad": rng.randrange(3), "fine": 0, "outlier": 0}
         for i in on_map
     ]
-    store.save_map("l", "m", "sig", {}, topics, places)
+    store.maps.save("l", "m", "sig", {}, topics, places)
     yield store
     store.close()
 
@@ -87,7 +87,7 @@ def test_a_topic_page_is_the_page_the_ids_filter_gave(store, sort, list_name):
         rows = _members(store, topic)
         ids = _ids_of(store, rows)
         expected = [
-            r["id"] for r in store.iter_papers(ids=ids, sort=sort, filters=Filters(list_name=list_name))
+            r["id"] for r in store.papers.iter(ids=ids, sort=sort, filters=Filters(list_name=list_name))
         ]
         assert len(expected) > 10
         for limit, offset in (
@@ -98,31 +98,35 @@ def test_a_topic_page_is_the_page_the_ids_filter_gave(store, sort, list_name):
             (7, len(expected) - 3),
             (7, len(expected) + 1),
         ):
-            page = store.iter_papers(
+            page = store.papers.iter(
                 map_rows=rows, sort=sort, limit=limit, offset=offset, filters=Filters(list_name=list_name)
             )
             got = list(page)
             assert [r["id"] for r in got] == expected[offset : offset + limit], (topic, limit, offset)
             if got:  # the same row as the filter gives: the paper's columns and its facts
-                same = next(store.iter_papers(ids=[got[0]["id"]], filters=Filters(list_name=list_name)))
+                same = next(store.papers.iter(ids=[got[0]["id"]], filters=Filters(list_name=list_name)))
                 assert got[0] == same
-        assert store.count_matching(map_rows=rows, filters=Filters(list_name=list_name)) == len(expected)
+        assert store.papers.count_matching(map_rows=rows, filters=Filters(list_name=list_name)) == len(
+            expected
+        )
 
 
 def test_with_another_filter_the_members_act_as_ids(store):
     rows = _members(store, 1)
     ids = _ids_of(store, rows)
     expected = [
-        r["id"] for r in store.iter_papers(ids=ids, sort="title", filters=Filters(list_name="l", area="nlp"))
+        r["id"] for r in store.papers.iter(ids=ids, sort="title", filters=Filters(list_name="l", area="nlp"))
     ]
     got = [
         r["id"]
-        for r in store.iter_papers(
+        for r in store.papers.iter(
             map_rows=rows, sort="title", limit=9, filters=Filters(list_name="l", area="nlp")
         )
     ]
     assert got == expected[:9] and all(int(i[1:]) % 2 == 1 for i in got)
-    assert store.count_matching(map_rows=rows, filters=Filters(list_name="l", area="nlp")) == len(expected)
+    assert store.papers.count_matching(map_rows=rows, filters=Filters(list_name="l", area="nlp")) == len(
+        expected
+    )
 
 
 def test_a_gone_paper_is_left_out(store):
@@ -131,10 +135,10 @@ def test_a_gone_paper_is_left_out(store):
     with store.transaction() as tx:
         tx.execute("DELETE FROM list_members WHERE paper_id = ?", (gone,))
     ids = _ids_of(store, rows)
-    expected = [r["id"] for r in store.iter_papers(ids=ids, filters=Filters(list_name="l"))]
+    expected = [r["id"] for r in store.papers.iter(ids=ids, filters=Filters(list_name="l"))]
     assert gone not in expected
     assert [
-        r["id"] for r in store.iter_papers(map_rows=rows, limit=500, filters=Filters(list_name="l"))
+        r["id"] for r in store.papers.iter(map_rows=rows, limit=500, filters=Filters(list_name="l"))
     ] == expected
 
 
@@ -143,7 +147,7 @@ def test_the_page_reads_no_paper_but_its_own(store):
     rows = _members(store, 0)
     seen = []
     store.conn.set_trace_callback(seen.append)
-    list(store.iter_papers(map_rows=rows, sort="title", limit=5, offset=3, filters=Filters(list_name="l")))
+    list(store.papers.iter(map_rows=rows, sort="title", limit=5, offset=3, filters=Filters(list_name="l")))
     store.conn.set_trace_callback(None)
     sql = next(s for s in seen if "json_each" in s)  # as traced: its parameters inlined
     plan = " | ".join(r[3] for r in store.conn.execute("EXPLAIN QUERY PLAN " + sql))
@@ -154,7 +158,7 @@ def test_the_page_reads_no_paper_but_its_own(store):
 def test_the_papers_page_of_a_topic(client, db, monkeypatch):
     """The web page: the topic's papers in list order, each page a slice of the whole."""
     atlas = Atlas(db)
-    stored = atlas.store.get_map("*")
+    stored = atlas.store.maps.get("*")
     top = max((t for t in stored["topics"] if t["level"] == 0), key=lambda t: t["size"])
     members = [a["paper_id"] for a in stored["assignments"] if a["broad"] == top["topic_id"]]
     expected = [r["id"] for r in atlas.papers(ids=members)]

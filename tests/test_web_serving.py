@@ -169,7 +169,7 @@ def test_store_generation_sees_commits_of_other_connections(db, tmp_path):
     assert generation.current() == first
     other = Atlas(copy)
     with other.store.transaction():
-        other.store.set_mark("likes", "protein-01", 1)
+        other.store.marks.set("likes", "protein-01", 1)
     assert generation.current() != first
 
 

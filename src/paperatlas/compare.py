@@ -101,16 +101,16 @@ def compare_lists(
     store, list_a: str, list_b: str, png: str | Path | None = None, n_terms: int = 25, n_names: int = 25
 ) -> Comparison:
     for name in (list_a, list_b):
-        if name not in store.list_names():
+        if name not in store.lists.names():
             raise PaperatlasError(
-                f"no list named {name!r} (lists: {', '.join(store.list_names()) or 'none yet'})"
+                f"no list named {name!r} (lists: {', '.join(store.lists.names()) or 'none yet'})"
             )
-    ids_a, ids_b = store.all_ids(list_a), store.all_ids(list_b)
+    ids_a, ids_b = store.papers.ids(list_a), store.papers.ids(list_b)
     if not ids_a or not ids_b:
         raise PaperatlasError(f"list {list_a if not ids_a else list_b!r} is empty")
     union = list(dict.fromkeys(ids_a + ids_b))
-    rows = {r["id"]: r for r in store.iter_papers(ids=union)}
-    facts = store.facts_for(union)
+    rows = {r["id"]: r for r in store.papers.iter(ids=union)}
+    facts = store.facts.get_many(union)
 
     def area(pid: str) -> str:
         row = rows[pid]
@@ -148,8 +148,8 @@ def topics_for(store, ids: list[str], rows, facts) -> tuple[dict[str, str], str]
     """paper id -> topic label for every id, and a note on where topics came from."""
     wanted = set(ids)
     # the map of all papers first, then the map of any list holding both lists
-    for scope in ["*"] + [name for name in store.list_names() if wanted <= set(store.all_ids(name))]:
-        stored = store.get_map(scope)
+    for scope in ["*"] + [name for name in store.lists.names() if wanted <= set(store.papers.ids(name))]:
+        stored = store.maps.get(scope)
         if stored is None:
             continue
         broad = {a["paper_id"]: a["broad"] for a in stored["assignments"]}
@@ -169,7 +169,7 @@ def _cluster_topics(store, ids, rows, facts) -> tuple[dict[str, str], str]:
     model = pick_model(store, ids)
     vectors = None
     if model is not None:
-        got, matrix = store.get_vectors(model, ids)
+        got, matrix = store.vectors.get(model, ids)
         if len(got) == len(ids):
             vectors, source = normalise_rows(matrix), f"k-means over {model} vectors of both lists"
     if vectors is None:

@@ -19,7 +19,7 @@ def resolve_ids(store, ids: Iterable[str]) -> list[str]:
         raise PaperatlasError("no paper ids given")
     resolved, unknown = [], []
     for typed in wanted:
-        full = store.resolve_id(typed)
+        full = store.papers.resolve_id(typed)
         if full is None:
             unknown.append(typed)
         elif full not in resolved:
@@ -51,7 +51,7 @@ def mark(store, ids: Iterable[str], collection: str = DEFAULT_COLLECTION, value:
     full_ids = resolve_ids(store, ids)
     with store.transaction():
         for pid in full_ids:
-            store.set_mark(collection, pid, value)
+            store.marks.set(collection, pid, value)
     return full_ids
 
 
@@ -62,7 +62,7 @@ def unmark(store, ids: Iterable[str], collection: str = DEFAULT_COLLECTION) -> l
     removed = []
     with store.transaction():
         for pid in full_ids:
-            if store.remove_mark(collection, pid):
+            if store.marks.remove(collection, pid):
                 removed.append(pid)
     return removed
 
@@ -76,6 +76,6 @@ def collection_ids(store, collection: str = DEFAULT_COLLECTION) -> tuple[list[st
     """(liked ids, disliked ids) of a collection, oldest mark first."""
     liked: list[str] = []
     disliked: list[str] = []
-    for _, pid, value in store.marks(collection):
+    for _, pid, value in store.marks.rows(collection):
         (liked if value > 0 else disliked).append(pid)
     return liked, disliked

@@ -119,7 +119,7 @@ def pick_models(store, model: str | None = None) -> list[str]:
     from paperatlas.search.vectors import vector_models_for
 
     if model is not None:
-        if model not in store.vector_models():
+        if model not in store.vectors.models():
             raise PaperatlasError(f"no vectors for model {model!r} in {store.path} (run `paperatlas embed`)")
         return [model]
     stored = vector_models_for(store, "en")
@@ -135,8 +135,8 @@ def _store_signature(store, models: list[str]) -> tuple:
     return (
         str(store.path),
         tuple(models),
-        store.papers_signature(),
-        tuple(store.count_vectors(m) for m in models),
+        store.papers.signature(),
+        tuple(store.vectors.count(m) for m in models),
     )
 
 
@@ -152,7 +152,7 @@ def load_features(store, model: str | None = None) -> Features:
     blocks = {}
     where = {pid: i for i, pid in enumerate(ids)}
     for name in models:
-        vec_ids, vectors = store.get_vectors(name)
+        vec_ids, vectors = store.vectors.get(name)
         if len(vec_ids):
             block = np.zeros((len(ids), vectors.shape[1]), dtype=np.float32)
             for j, pid in enumerate(vec_ids):
@@ -455,7 +455,7 @@ def recommend(
     collection = check_collection(collection)
     liked_ids, disliked_ids = collection_ids(store, collection)
     if not liked_ids:
-        known = store.collections()
+        known = store.marks.collections()
         hint = (
             f"; collections with likes: {', '.join(sorted(known))}"
             if known
@@ -475,11 +475,11 @@ def recommend(
     disliked = [where[i] for i in disliked_ids if i in where]
     allowed = None
     if filters.narrows():
-        keep = {p["id"] for p in store.iter_papers(filters, id_only=True)}
+        keep = {p["id"] for p in store.papers.iter(filters, id_only=True)}
         allowed = np.fromiter((pid in keep for pid in features.ids), dtype=bool, count=len(features.ids))
 
     ids, scores, why = rank(features, liked, disliked, k, allowed)
-    papers = {p["id"]: p for p in store.iter_papers(ids=ids + [features.ids[i] for i in liked])}
+    papers = {p["id"]: p for p in store.papers.iter(ids=ids + [features.ids[i] for i in liked])}
     picks = [
         Pick(
             paper_id=pid,

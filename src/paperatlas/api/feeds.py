@@ -49,7 +49,7 @@ def write_feed(store: Store, path: Path, follow_id: int | None, site_url: str | 
     text, count = _feed(store, chosen, follow_id, site_url, None, after_last_feed=True)
     path.write_text(text, encoding="utf-8")
     with store.transaction(fill_keys=False):
-        store.set_fed(f.id for f in chosen)
+        store.follows.set_fed(f.id for f in chosen)
     return count
 
 
@@ -99,4 +99,4 @@ def follows(store: Store) -> list[Follow]:
 def unfollow(store: Store, follow_id: int) -> bool:
     store.require_writable("unfollow")
     with store.transaction(fill_keys=False):
-        return store.remove_follow(follow_id)
+        return store.follows.remove(follow_id)

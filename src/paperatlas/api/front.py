@@ -161,7 +161,7 @@ class Atlas:
         map_rows: Iterable[int] | None = None,
     ) -> int:
         """How many stored papers `papers` would give (without limit), counted in SQLite."""
-        return self.store.count_matching(filters, text=text, section=section, map_rows=map_rows)
+        return self.store.papers.count_matching(filters, text=text, section=section, map_rows=map_rows)
 
     def paper(self, paper_id: str, topics: bool = True) -> PaperDetail | None:
         """One paper with its lists and facts, by id or unique id prefix. `topics=False`
@@ -175,10 +175,10 @@ class Atlas:
 
     def stats(self, list_name: str | None = None) -> ListStats:
         """Papers, papers with a title, counts by area and by decision (one list or all)."""
-        return ListStats(**self.store.list_stats(list_name))
+        return ListStats(**self.store.lists.stats(list_name))
 
     def lists(self) -> list[str]:
-        return self.store.list_names()
+        return self.store.lists.names()
 
     def export(
         self,
@@ -216,7 +216,7 @@ class Atlas:
 
     def facts_pending(self) -> bool:
         """Whether some paper has no current facts (an interrupted `add` or `enrich`)."""
-        return bool(self.store.facts_pending())
+        return bool(self.store.facts.pending())
 
     @staticmethod
     def fact_rows(facts: dict[str, Any]) -> list[FactRow]:
@@ -428,19 +428,19 @@ class Atlas:
 
     def ids_in_state(self, state: str) -> list[str]:
         """The ids of the papers in a state (read | skipped | saved), most recently marked first."""
-        return self.store.ids_in_state(state)
+        return self.store.kept.ids_in_state(state)
 
     def state_counts(self) -> dict[str, int]:
         """state -> how many papers are in it."""
-        return self.store.state_counts()
+        return self.store.kept.state_counts()
 
     def ids_with_tag(self, tag: str) -> list[str]:
         """The ids of the papers that carry a tag, most recently tagged first."""
-        return self.store.ids_with_tag(tag)
+        return self.store.kept.ids_with_tag(tag)
 
     def tag_counts(self) -> dict[str, int]:
         """tag -> how many papers carry it, most used first."""
-        return self.store.tag_counts()
+        return self.store.kept.tag_counts()
 
     def export_personal(self, path: PathLike) -> dict[str, int]:
         """Write every mark, state, note, tag, follow and list's "last seen" to one JSON file
@@ -501,7 +501,7 @@ class Atlas:
 
     def follow_data(self) -> dict[str, list[dict[str, Any]]]:
         """Follows and "last seen" times as plain rows, for an export of personal data."""
-        return self.store.follow_data()
+        return self.store.follows.data()
 
     def put_follow_data(self, data: dict[str, list[dict[str, Any]]]) -> None:
         """Store rows `follow_data` gave (an import of personal data): a follow already
@@ -512,7 +512,7 @@ class Atlas:
     def new_papers(self, list_name: str) -> list[str]:
         """Ids of the list's papers added since the person last marked it seen (every paper
         of a list never seen), newest first."""
-        return self.store.list_new_ids(list_name, self.store.list_seen().get(list_name))
+        return self.store.follows.list_new_ids(list_name, self.store.follows.list_seen().get(list_name))
 
     def mark_seen(self, list_name: str) -> str | None:
         """Everything now in the list counts as seen; the time seen up to (None: an empty list)."""
@@ -597,4 +597,4 @@ class Atlas:
 
     def resolve_id(self, paper_id: str) -> str | None:
         """The full id of a paper named by its id or a unique id prefix; None when none is."""
-        return self.store.resolve_id(paper_id)
+        return self.store.papers.resolve_id(paper_id)

@@ -37,7 +37,7 @@ def set_state(store: Store, ids: Iterable[str], state: str | None) -> list[str]:
     full = full_ids(store, ids)
     with store.transaction(fill_keys=False):
         for pid in full:
-            store.set_state(pid, state)
+            store.kept.set_state(pid, state)
     return full
 
 
@@ -48,7 +48,7 @@ def set_note(store: Store, paper_id: str, note: str) -> str:
     store.require_writable("write a note")
     (full,) = full_ids(store, [paper_id])
     with store.transaction(fill_keys=False):
-        store.set_note(full, note)
+        store.kept.set_note(full, note)
     return full
 
 
@@ -60,7 +60,7 @@ def tag(store: Store, ids: Iterable[str], tags: Iterable[str]) -> list[str]:
     full = full_ids(store, ids)
     with store.transaction(fill_keys=False):
         for pid in full:
-            store.add_tags(pid, cleaned)
+            store.kept.add_tags(pid, cleaned)
     return full
 
 
@@ -71,16 +71,18 @@ def untag(store: Store, ids: Iterable[str], tags: Iterable[str]) -> list[str]:
     store.require_writable("untag papers")
     full = full_ids(store, ids)
     with store.transaction(fill_keys=False):
-        return [pid for pid in full if store.remove_tags(pid, cleaned)]
+        return [pid for pid in full if store.kept.remove_tags(pid, cleaned)]
 
 
 def kept(store: Store, ids: Iterable[str]) -> dict[str, Kept]:
-    return {pid: Kept(state, note, tuple(tags)) for pid, (state, note, tags) in store.kept_for(ids).items()}
+    return {
+        pid: Kept(state, note, tuple(tags)) for pid, (state, note, tags) in store.kept.for_papers(ids).items()
+    }
 
 
 def collections(store: Store) -> list[Collection]:
     counts: dict[str, list[int]] = {}
-    for name, _, value in store.marks():
+    for name, _, value in store.marks.rows():
         counts.setdefault(name, [0, 0])[0 if value > 0 else 1] += 1
     return [Collection(name, liked, disliked) for name, (liked, disliked) in sorted(counts.items())]
 
@@ -111,15 +113,15 @@ def put_follow_data(store: Store, data: dict[str, list[dict[str, Any]]]) -> None
     follows, seen = check_follow_data(data)
     store.require_writable("import follows")
     with store.transaction(fill_keys=False):
-        store.put_follow_data(follows, seen)
+        store.follows.put_data(follows, seen)
 
 
 def write_schedule(store: Store, path: Path, collection: str) -> tuple[int, int]:
     from paperatlas.report.schedule import calendar_bytes
 
-    saved = (r["id"] for r in store.iter_papers(Filters(state="saved")))
+    saved = (r["id"] for r in store.papers.iter(Filters(state="saved")))
     ids = dict.fromkeys([*saved, *liked_ids(store, collection)])
-    data, count = calendar_bytes(store.get_papers(ids))
+    data, count = calendar_bytes(store.papers.get_many(ids))
     path.write_bytes(data)
     return count, len(ids)
 
@@ -141,7 +143,7 @@ def unlike(store: Store, ids: Iterable[str], collection: str) -> list[str]:
 def mark_seen(store: Store, list_name: str) -> str | None:
     store.require_writable("mark a list seen")
     with store.transaction(fill_keys=False):
-        return store.mark_list_seen(list_name)
+        return store.follows.mark_list_seen(list_name)
 
 
 def export_personal(store: Store, path: Path) -> dict[str, int]:

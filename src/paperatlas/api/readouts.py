@@ -140,7 +140,7 @@ def papers(
     ids: Iterable[str] | None,
     map_rows: Iterable[int] | None,
 ) -> list[dict[str, Any]]:
-    rows = store.iter_papers(
+    rows = store.papers.iter(
         filters, text=text, section=section, sort=sort, limit=limit, offset=offset, ids=ids, map_rows=map_rows
     )
     return list(rows)
@@ -150,16 +150,16 @@ def paper_detail(
     store: Store, paper_id: str, topic_lookup: Callable[[], TopicLookup] | None
 ) -> PaperDetail | None:
     """One paper with its lists and facts (and its topics from `topic_lookup`'s lookup)."""
-    full = store.resolve_id(paper_id)
+    full = store.papers.resolve_id(paper_id)
     if full is None:
         return None
-    record = store.get_paper(full)
+    record = store.papers.get(full)
     if record is None:  # deleted since resolve_id
         return None
     return PaperDetail(
         record,
-        lists=store.lists_of(full),
-        facts=store.get_facts(full) or {},
+        lists=store.lists.containing(full),
+        facts=store.facts.get(full) or {},
         topics=topic_lookup()(full) if topic_lookup is not None else None,
     )
 

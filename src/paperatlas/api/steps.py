@@ -146,10 +146,10 @@ def build_vocabulary(store: Store, progress: bool = False, force: bool = False) 
 def ensure_vectors(store: Store, model: str | None, progress: bool, vocabulary: bool) -> EmbedReport | None:
     from paperatlas.atlas import pick_model
 
-    if model is None and not store.vector_models():
+    if model is None and not store.vectors.models():
         return embed(store, progress=progress, vocabulary=vocabulary)
-    target = model or pick_model(store, store.all_ids(), None)
-    if len(store.vector_state(target)) < store.count_papers():
+    target = model or pick_model(store, store.papers.ids(), None)
+    if len(store.vectors.state(target)) < store.papers.count():
         return embed(store, model=target, progress=progress)
     return None
 
@@ -158,8 +158,8 @@ def search_status(store: Store) -> SearchStatus:
     from paperatlas.embed import SEARCH_MODELS
     from paperatlas.search.translate_vocabulary import vocabulary_built
 
-    papers = store.count_papers()
-    models = tuple(ModelProgress(m, store.count_vectors(m), papers) for m in SEARCH_MODELS)
+    papers = store.papers.count()
+    models = tuple(ModelProgress(m, store.vectors.count(m), papers) for m in SEARCH_MODELS)
     return SearchStatus(papers, models, vocabulary_built(store, papers))
 
 
@@ -182,7 +182,7 @@ def quick_start(
         records=None,
         skip_unchanged=True,
     )
-    pending = store.facts_pending()
+    pending = store.facts.pending()
     enriched = enrich(store, progress=progress) if facts_now is None or pending <= facts_now else None
     embedded = embed(store, model=DEFAULT_MODEL, progress=progress, vocabulary=False)
     return QuickStart(added, enriched, embedded, 0 if enriched is not None else pending)

@@ -33,7 +33,7 @@ def map_reader(atlas: Atlas, scope: str) -> MapReader | None:
 
 def card_facts(atlas: Atlas, ids: list[str]) -> dict[str, dict[str, Any]]:
     """Per id, the facts a paper's card shows (name, kind, has_code, display_title, gist)."""
-    return atlas.store.card_facts(ids)
+    return atlas.store.facts.for_cards(ids)
 
 
 def collection_members(atlas: Atlas, collection: str = "likes") -> list[str]:
@@ -45,7 +45,7 @@ def collection_members(atlas: Atlas, collection: str = "likes") -> list[str]:
 
 def llm_summaries(atlas: Atlas, ids: list[str]) -> dict[str, str]:
     """Per paper, the Chinese summary a model wrote and the checks accepted (none: absent)."""
-    return {pid: a["output"] for pid, a in atlas.store.llm_accepted(ids, "summarize").items()}
+    return {pid: a["output"] for pid, a in atlas.store.llm.accepted(ids, "summarize").items()}
 
 
 def similar_papers(atlas: Atlas, paper: Mapping[str, Any], k: int = 10) -> list[dict[str, Any]]:
@@ -55,7 +55,7 @@ def similar_papers(atlas: Atlas, paper: Mapping[str, Any], k: int = 10) -> list[
 
     text = embedding_text(paper.get("title"), paper.get("abstract"))
     ranked = similar_to_paper(atlas.store, paper["id"], text, k)
-    rows = {r["id"]: r for r in atlas.store.iter_papers(ids=[pid for pid, _ in ranked])}
+    rows = {r["id"]: r for r in atlas.store.papers.iter(ids=[pid for pid, _ in ranked])}
     return [rows[pid] for pid, _ in ranked if pid in rows]
 
 
@@ -112,13 +112,13 @@ def zh_gloss(what: str, value: str | None) -> str | None:
 
 def kind_counts(atlas: Atlas, list_name: str | None = None) -> tuple[dict[str, int], int]:
     """Papers by kind of contribution ('(unknown)' without facts) and how many link their code."""
-    return atlas.store.kind_counts(list_name)
+    return atlas.store.lists.kind_counts(list_name)
 
 
 def new_counts(atlas: Atlas) -> dict[str, int]:
     """list -> how many of its papers are new since it was last seen (lists with none left out)."""
-    seen = atlas.store.list_seen()
-    counts = {name: len(atlas.store.list_new_ids(name, seen.get(name))) for name in atlas.lists()}
+    seen = atlas.store.follows.list_seen()
+    counts = {name: len(atlas.store.follows.list_new_ids(name, seen.get(name))) for name in atlas.lists()}
     return {name: n for name, n in counts.items() if n}
 
 
@@ -128,7 +128,7 @@ def llm_answers(atlas: Atlas, paper_id: str) -> dict[str, dict[str, Any]]:
 
     store = atlas.store
     return {
-        task: found[paper_id] for task in TASKS if paper_id in (found := store.llm_accepted([paper_id], task))
+        task: found[paper_id] for task in TASKS if paper_id in (found := store.llm.accepted([paper_id], task))
     }
 
 

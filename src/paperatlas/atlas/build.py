@@ -2,7 +2,7 @@
 
 `build_map` reads the list's vectors, lays the papers out in 2D, groups them into broad and
 fine topics (cluster.py), names each topic (labels.py, topics.py) and stores the result with
-`store.save_map`. A map is recomputed only when its signature changes: the signature hashes
+`store.maps.save`. A map is recomputed only when its signature changes: the signature hashes
 the sorted paper ids, the model, each vector's text hash and the algorithm version, so
 re-running on an unchanged list is instant and the same input always gives the same map.
 
@@ -80,14 +80,14 @@ def build_map(
     progress: bool = False,
     own_map: bool = False,
 ) -> dict[str, Any]:
-    """Build (or reuse) the map of a list; returns the stored map (see Store.get_map) with
+    """Build (or reuse) the map of a list; returns the stored map (see Store.maps.get) with
     `built` set to True when it was computed now. `own_map`: never use a reference (the
     map a reference is made from)."""
     scope = map_scope(list_name)
     ids, model, hashes = _mapped_papers(store, list_name, model)
     signature, ref, words_from = _signature(store, ids, model, hashes, own_map)
     if not force:
-        stored = store.get_map(scope, model)
+        stored = store.maps.get(scope, model)
         if stored is not None and stored["signature"] == signature:
             stored["built"] = False
             return stored
@@ -97,7 +97,7 @@ def build_map(
 
         started = time.perf_counter()
         clock = StageClock()  # the first lap reads the vectors and the papers
-        ids, vectors = store.get_vectors(model, ids)
+        ids, vectors = store.vectors.get(model, ids)
         steps.advance("layout and topics")
         from paperatlas.enrich.text import text_length  # characters for Chinese, words otherwise
 
@@ -126,12 +126,12 @@ def build_map(
             if len(ids) < reference.SHORT_LIST:  # the field's topics are this list's topics
                 steps.advance("placed on the field")
                 meta = {**layer_meta, "seconds": round(time.perf_counter() - started, 2)}
-                store.save_map(
+                store.maps.save(
                     reference_scope(scope), model, signature, meta, layer_topics, layer_assignments
                 )
-                store.save_map(scope, model, signature, meta, layer_topics, layer_assignments)
+                store.maps.save(scope, model, signature, meta, layer_topics, layer_assignments)
                 steps.advance("done")
-                stored = store.get_map(scope, model)
+                stored = store.maps.get(scope, model)
                 stored["built"] = True
                 return stored
         result = cluster_papers(vectors, too_short=too_short)
@@ -152,9 +152,9 @@ def build_map(
         clock.lap("labels")
         steps.advance("saving")
         meta = _own_map_meta(list_name, model, len(ids), ref, result, clock, started)
-        store.save_map(scope, model, signature, meta, topics, assignments)
+        store.maps.save(scope, model, signature, meta, topics, assignments)
         if ref is not None:
-            store.save_map(
+            store.maps.save(
                 reference_scope(scope),
                 model,
                 signature,
@@ -165,7 +165,7 @@ def build_map(
         steps.advance("done")
         # the map read back below holds every paper's row: the build's arrays go first
         del vectors, result, placed, pages, assignments
-    stored = store.get_map(scope, model)
+    stored = store.maps.get(scope, model)
     stored["built"] = True
     return stored
 
@@ -173,17 +173,17 @@ def build_map(
 def signature_for(store, ids: list[str], model: str, own_map: bool = False) -> str:
     """The signature `build_map` gives the map of these papers now (the reference in use
     is part of it): a stored map with it is reused as it is."""
-    return _signature(store, ids, model, store.vector_state(model), own_map)[0]
+    return _signature(store, ids, model, store.vectors.state(model), own_map)[0]
 
 
 def map_is_current(store, list_name: str | None = None) -> bool:
     """Whether `build_map(store, list_name)` would reuse the stored map (its papers,
     vectors and reference unchanged): its header and signature only, no map is read."""
-    ids = store.all_ids(list_name)
-    if not ids or not store.vector_models():
+    ids = store.papers.ids(list_name)
+    if not ids or not store.vectors.models():
         return False
     model = pick_model(store, ids, None)
-    header = store.map_header(map_scope(list_name), model)
+    header = store.maps.header(map_scope(list_name), model)
     return header is not None and header["signature"] == signature_for(store, ids, model)
 
 
@@ -218,7 +218,7 @@ def _reference_for(store, model: str, own_map: bool):
 
 def _texts(store, ids: list[str]) -> list[str]:
     """Each paper's title and abstract, in `ids` order."""
-    found = {p["id"]: p for p in store.get_papers(ids)}
+    found = {p["id"]: p for p in store.papers.get_many(ids)}
     return [
         f"{found.get(pid, {}).get('title') or ''} {found.get(pid, {}).get('abstract') or ''}" for pid in ids
     ]
@@ -278,15 +278,15 @@ def _mapped_papers(store, list_name: str | None, model: str | None) -> tuple[lis
     """The ids of the papers a map of the list (all papers when None) places, the model
     whose vectors it uses and those vectors' hashes; PaperatlasError for an unknown list,
     no papers, or papers without vectors of that model."""
-    if list_name is not None and list_name not in store.list_names():
+    if list_name is not None and list_name not in store.lists.names():
         raise PaperatlasError(
-            f"no list named {list_name!r} (lists: {', '.join(store.list_names()) or 'none'})"
+            f"no list named {list_name!r} (lists: {', '.join(store.lists.names()) or 'none'})"
         )
-    ids = store.all_ids(list_name)
+    ids = store.papers.ids(list_name)
     if not ids:
         raise PaperatlasError("no papers to map: run `paperatlas add FILE` first")
     model = pick_model(store, ids, model)
-    hashes = store.vector_state(model)
+    hashes = store.vectors.state(model)
     missing = [pid for pid in ids if pid not in hashes]
     if missing:
         raise PaperatlasError(
@@ -438,7 +438,7 @@ def _placement_meta(ids: list[str], ref, placed, shown_fine, low, checked: bool)
 
 def reference_layer(store, scope: str, model: str | None = None) -> dict[str, Any] | None:
     """The stored placement of a list (scope) on the reference, or None."""
-    return store.get_map(reference_scope(scope), model)
+    return store.maps.get(reference_scope(scope), model)
 
 
 class _Steps:

@@ -351,12 +351,12 @@ def names(store) -> list[str]:
 
 
 def _index(store) -> list[str]:
-    raw = store.get_embed_model(_STORE_PREFIX + "*")
+    raw = store.vectors.get_model(_STORE_PREFIX + "*")
     return json.loads(raw.decode()) if raw else []
 
 
 def in_use_name(store) -> str:
-    raw = store.get_embed_model(_CURRENT)
+    raw = store.vectors.get_model(_CURRENT)
     return raw.decode() if raw else SHIPPED
 
 
@@ -365,14 +365,14 @@ def load(store, name: str | None = None) -> Reference | None:
     name = name or in_use_name(store)
     if name == SHIPPED:
         return shipped()
-    raw = store.get_embed_model(_STORE_PREFIX + name)
+    raw = store.vectors.get_model(_STORE_PREFIX + name)
     return Reference.from_bytes(raw) if raw else None
 
 
 def use(store, name: str) -> None:
     if name not in names(store):
         raise PaperatlasError(f"no reference named {name!r} (references: {', '.join(names(store))})")
-    store.put_embed_model(_CURRENT, name.encode(), {"kind": "reference choice"})
+    store.vectors.put_model(_CURRENT, name.encode(), {"kind": "reference choice"})
 
 
 def save(store, reference: Reference) -> None:
@@ -380,14 +380,14 @@ def save(store, reference: Reference) -> None:
     if reference.name == SHIPPED:
         raise PaperatlasError(f"{SHIPPED!r} is the shipped reference's name: choose another")
     with store.transaction():
-        store.put_embed_model(
+        store.vectors.put_model(
             _STORE_PREFIX + reference.name,
             reference.to_bytes(),
             {"kind": "reference", "papers": len(reference.xy)},
         )
         index = [n for n in _index(store) if n != reference.name] + [reference.name]
-        store.put_embed_model(_STORE_PREFIX + "*", json.dumps(index).encode(), {"kind": "index"})
-        store.put_embed_model(_CURRENT, reference.name.encode(), {"kind": "reference choice"})
+        store.vectors.put_model(_STORE_PREFIX + "*", json.dumps(index).encode(), {"kind": "index"})
+        store.vectors.put_model(_CURRENT, reference.name.encode(), {"kind": "reference choice"})
 
 
 # -- building a reference -------------------------------------------------------------------------

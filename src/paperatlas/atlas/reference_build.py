@@ -37,7 +37,7 @@ def build_reference(
 ) -> Reference:
     """A reference from a list of the store (200+ papers): its own map (built if needed),
     its vectors and its texts."""
-    ids = store.all_ids(list_name)
+    ids = store.papers.ids(list_name)
     if len(ids) < SHORT_LIST:
         raise PaperatlasError(
             f"a reference needs a big list ({SHORT_LIST}+ papers); {list_name or 'the atlas'} has {len(ids)}"
@@ -46,14 +46,14 @@ def build_reference(
     model = stored["model"]
     by_paper = {a["paper_id"]: a for a in stored["assignments"]}
     ids = [pid for pid in ids if pid in by_paper]
-    ids, vectors = store.get_vectors(model, ids)
+    ids, vectors = store.vectors.get(model, ids)
     v = normalise_rows(vectors)
     broad = np.array([by_paper[p]["broad"] for p in ids], dtype=np.int64)
     fine = np.array([by_paper[p]["fine"] for p in ids], dtype=np.int64)
     xy = np.array([[by_paper[p]["x"], by_paper[p]["y"]] for p in ids], dtype=np.float32)
     topics = {(t["level"], t["topic_id"]): t for t in stored["topics"]}
     n_broad, n_fine = int(broad.max()) + 1, int(fine.max()) + 1
-    papers = {p["id"]: p for p in store.get_papers(ids)}
+    papers = {p["id"]: p for p in store.papers.get_many(ids)}
     generic = learn_generic_words(
         [f"{papers.get(p, {}).get('title') or ''} {papers.get(p, {}).get('abstract') or ''}" for p in ids],
         fine,
@@ -126,7 +126,7 @@ def relabel_reference(store, ref: Reference) -> Reference:
     """The same reference with its topics named again from its papers (`ref.ids`, read from
     the store with their facts), as `build_reference` names them; its map, vectors and
     generic words stay as they are."""
-    papers = {p["id"]: p for p in store.get_papers(ref.ids)}
+    papers = {p["id"]: p for p in store.papers.get_many(ref.ids)}
     if len(papers) < len(ref.ids):
         raise PaperatlasError(
             f"{len(ref.ids) - len(papers)} of the reference's {len(ref.ids)} papers are not in the store"
@@ -148,7 +148,7 @@ def _relabel(
     it). The broad cut stays the map's: a short list placed on it puts each paper under a
     label its text supports (`reference.SupportedChoice`), and cutting the field's broad
     topics finer groups short lists worse (benchmarks/label_support.py, AMI)."""
-    texts = paper_texts(papers, store.facts_for(ids), ids)
+    texts = paper_texts(papers, store.facts.get_many(ids), ids)
     phrases = paper_phrases(texts)
     support = paper_support(texts, generic)
     n_broad, n_fine = int(broad.max()) + 1, int(fine.max()) + 1

@@ -50,7 +50,7 @@ def read_pages(store, ids: list[str], text_length, page: int | None = None) -> P
         chunk = ids[start : start + page]
         # the four columns a map needs, not each paper's whole row and facts record (JSON
         # decoded): at 1M papers that read was a fifth of the map's time
-        found = store.map_paper_texts(chunk)
+        found = store.maps.paper_texts(chunk)
         for offset, pid in enumerate(chunk):
             row = found.get(pid)
             if row is None:
@@ -71,7 +71,7 @@ def topic_names(store, ids: list[str], ordered: list[np.ndarray], limit: int = 1
         names: dict[str, None] = {}
         for start in range(0, len(order), NAME_WINDOW):
             window = [ids[i] for i in order[start : start + NAME_WINDOW]]
-            facts = store.facts_for(window)
+            facts = store.facts.get_many(window)
             names.update((n, None) for pid in window if (n := facts.get(pid, {}).get("name")))
             if len(names) >= limit:
                 break
@@ -157,8 +157,8 @@ def _label_topics(
     broad topic no short label fits (a catch-all) is cut along its fine topics
     (`split.split_catch_alls`): `result.broad` and `result.fine_parent` say the new cut."""
     label_ids = [ids[i] for i in rows]
-    papers = {p["id"]: p for p in store.get_papers(label_ids)}
-    texts = paper_texts(papers, store.facts_for(label_ids), label_ids)
+    papers = {p["id"]: p for p in store.papers.get_many(label_ids)}
+    texts = paper_texts(papers, store.facts.get_many(label_ids), label_ids)
     del papers
     n_fine = int(result.fine.max()) + 1
     phrases = paper_phrases(texts)

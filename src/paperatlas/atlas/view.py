@@ -20,7 +20,7 @@ def map_view(stored: dict[str, Any], store=None) -> dict[str, Any]:
     ids = [a["paper_id"] for a in stored["assignments"]]
     titles: dict[str, tuple[str, str]] = {}
     if store is not None:
-        for row in store.title_rows(ids):
+        for row in store.papers.title_rows(ids):
             titles[row["id"]] = (shown_title(row), row.get("name") or "")
     meta = {k: v for k, v in stored["meta"].items() if k != "confidence"}
     layer = field = None
@@ -110,14 +110,14 @@ class TopicLookup:
     def __init__(self, store, list_name: str | None = None):
         self.store = store
         scopes = [list_name] if list_name else []
-        scopes += [ALL_PAPERS] + [n for n in reversed(store.list_names()) if n != list_name]
+        scopes += [ALL_PAPERS] + [n for n in reversed(store.lists.names()) if n != list_name]
         self.scopes = list(dict.fromkeys(scopes))
         self._maps: dict[str, tuple | None] = {}
 
     def _load(self, scope: str, layer: bool):
         key = ("R" if layer else "M") + scope
         if key not in self._maps:
-            stored = self.store.get_map(reference_scope(scope) if layer else scope)
+            stored = self.store.maps.get(reference_scope(scope) if layer else scope)
             if stored is None:
                 self._maps[key] = None
             else:
@@ -194,12 +194,12 @@ class MapReader:
         """The list's placement on the reference (topics, no papers), when it has one."""
         if self.layer_scope is None or self.header["meta"].get("grouping") == "reference":
             return None
-        return self.store.map_header(self.layer_scope, self.model)
+        return self.store.maps.header(self.layer_scope, self.model)
 
     def full_view(self) -> dict[str, Any] | None:
         """`map_view` of the whole stored map, one row per paper (for a map small enough to
         send whole); None when it is no longer stored."""
-        stored = self.store.get_map(self.scope)
+        stored = self.store.maps.get(self.scope)
         return None if stored is None else map_view(stored, self.store)
 
     def view_head(self) -> dict[str, Any]:
@@ -224,12 +224,12 @@ class MapReader:
     def point_pages(self, page: int = 50_000):
         """(rowid, paper id, x, y, broad, fine, outlier, layer broad, layer fine) rows, a page at a time."""
         layer = None if self.header["meta"].get("grouping") == "reference" else self.layer_scope
-        return self.store.map_point_pages(self.scope, self.model, layer, page)
+        return self.store.maps.point_pages(self.scope, self.model, layer, page)
 
     def cards(self, rowids: list[int]) -> dict[int, tuple[str, str, str]]:
         """rowid -> (paper id, shown title, name) for points of this map."""
         out = {}
-        for rowid, (pid, title, display_title, name, abstract) in self.store.map_point_rows(
+        for rowid, (pid, title, display_title, name, abstract) in self.store.maps.point_rows(
             self.scope, self.model, rowids
         ).items():
             row = {"title": title, "display_title": display_title, "abstract": abstract}
@@ -238,16 +238,16 @@ class MapReader:
 
     def places(self, ids: list[str]) -> dict[str, tuple[int, int, int]]:
         """paper id -> (broad, fine, outlier) for the given papers on this map."""
-        return self.store.map_places(self.scope, self.model, ids)
+        return self.store.maps.places(self.scope, self.model, ids)
 
     def paper_ids(self, rowids: list[int]) -> list[str]:
-        return self.store.map_paper_ids(rowids)
+        return self.store.maps.paper_ids(rowids)
 
     def title_matches(self, text: str, limit: int) -> list[int]:
         """The rows (`paper_topics` rowids) of this map's papers whose titles hold every
         word of `text` (a word's prefix, as search's index stems it), at most `limit`."""
         match = title_match_expression(text)
-        return self.store.map_title_matches(self.scope, self.model, match, limit) if match else []
+        return self.store.maps.title_matches(self.scope, self.model, match, limit) if match else []
 
 
 def title_match_expression(text: str) -> str:
@@ -259,5 +259,5 @@ def title_match_expression(text: str) -> str:
 
 def map_reader(store, scope: str) -> MapReader | None:
     """A reader of the map stored for `scope` (its newest model); None if there is none."""
-    header = store.map_header(scope)
+    header = store.maps.header(scope)
     return MapReader(store, header) if header is not None else None

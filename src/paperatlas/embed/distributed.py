@@ -97,7 +97,7 @@ class RayEmbedJob:
 
         def write(batch: list[tuple[str, str, str]], vectors: np.ndarray) -> int:
             with self.store.transaction():
-                self.store.put_vectors(
+                self.store.vectors.put(
                     self.model, [pid for pid, _, _ in batch], vectors, [h for _, _, h in batch]
                 )
             result["embedded"] += len(batch)

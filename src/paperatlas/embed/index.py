@@ -442,18 +442,18 @@ def open_index(store, model: str, ann_threshold: int | None = None, progress: bo
         store,
         (model, threshold),
         lambda: _build_index(store, model, threshold, progress),
-        version=lambda: store.vector_version(model),
+        version=lambda: store.vectors.version(model),
     )
 
 
 def _build_index(store, model: str, threshold: int, progress: bool):
-    signature = store.vector_signature(model)
+    signature = store.vectors.signature(model)
     weights = retrieval_weights(model) if signature[0] else None
     index: VectorIndex | None
     if signature[0] == 0:
         index = None
     elif signature[0] < threshold:
-        ids, matrix = store.get_vectors(model)
+        ids, matrix = store.vectors.get(model)
         if weights is not None and weights.shape[0] != matrix.shape[1]:
             weights = None  # vectors of another version of the model: search them as stored
         index = ExactIndex(ids, matrix * weights if weights is not None else matrix)
@@ -473,14 +473,14 @@ def _open_ann(
     the graph last matched them (`vector_changes`): while the store still says that
     number, the graph is current and no paper's hash is read (a million at 1M papers)."""
     changes = vector_changes(store, model)  # read first: a write after it moves it again
-    dim = store.vector_dim(model)
+    dim = store.vectors.dim(model)
     if weights is not None and weights.shape[0] != dim:
         weights = None  # vectors of another version of the model: search them as stored
     path = index_path(store.path, model, weights)
     index = AnnIndex.load(path, dim, view=True) or AnnIndex(dim, path)
     if changes is not None and index.vector_changes == changes:
         return index, weights
-    state = store.vector_state(model)
+    state = store.vectors.state(model)
     if index._hashes == state:  # unchanged (one comparison in C, not three passes over a million)
         if changes is not None and len(index) and not store.read_only:
             index.vector_changes = changes
@@ -490,7 +490,7 @@ def _open_ann(
     todo = sum(1 for p, h in state.items() if index._hashes.get(p) != h)
 
     def load(ids):
-        ids, matrix = store.get_vectors(model, ids)
+        ids, matrix = store.vectors.get(model, ids)
         return ids, matrix * weights if weights is not None else matrix
 
     with progress_bar(progress and todo > 20_000, done="percent") as bar:  # minutes of work: show it

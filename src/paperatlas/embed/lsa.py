@@ -44,7 +44,7 @@ class LSABackend(EmbeddingBackend):
     @classmethod
     def load(cls, *, store=None, threads: int | None = None) -> LSABackend:
         """The fit saved in `store` (unfitted when there is none yet)."""
-        blob = store.get_embed_model(cls.name) if store is not None else None
+        blob = store.vectors.get_model(cls.name) if store is not None else None
         return cls.from_bytes(blob) if blob is not None else cls()
 
     @classmethod
@@ -54,8 +54,8 @@ class LSABackend(EmbeddingBackend):
             return backend, False
         backend = cls().fit(texts)
         with store.transaction():
-            store.put_embed_model(cls.name, backend.to_bytes(), {"papers": len(texts), "dim": backend.dim})
-            store.delete_vectors(cls.name)
+            store.vectors.put_model(cls.name, backend.to_bytes(), {"papers": len(texts), "dim": backend.dim})
+            store.vectors.delete(cls.name)
         return backend, True
 
     def fit(self, texts: Sequence[str], dims: int = LSA_DIMS, seed: int = 0) -> LSABackend:

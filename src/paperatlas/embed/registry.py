@@ -88,18 +88,18 @@ def pick_model(store, ids: list[str] | None = None, model: str | None = None) ->
     first among equals, then by name. None when the store holds no vectors."""
     if model:
         return model
-    stored = store.vector_models()
+    stored = store.vectors.models()
     if not stored:
         return None
     if ids is None:
 
         def coverage(m: str) -> int:
-            return store.vector_signature(m)[0]
+            return store.vectors.signature(m)[0]
 
     else:
         wanted = set(ids)
 
         def coverage(m: str) -> int:
-            return sum(1 for pid in store.vector_state(m) if pid in wanted)
+            return sum(1 for pid in store.vectors.state(m) if pid in wanted)
 
     return min(stored, key=lambda m: (-coverage(m), m != DEFAULT_MODEL, m))

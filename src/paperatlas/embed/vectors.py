@@ -49,7 +49,7 @@ class Pending:
         self.digests = bytearray()  # 20 bytes (a sha1) a pending paper
         self.total = 0
         after = 0
-        while page := store.vector_inputs_page(model, after, PAGE):
+        while page := store.vectors.inputs_page(model, after, PAGE):
             for rowid, _, title, abstract, stored in page:
                 digest = vector_hash(embedding_text(title, abstract), model)
                 if force or stored != digest:
@@ -69,7 +69,7 @@ class Pending:
         batch: list[tuple[str, str, str]] = []
         i, n = 0, len(self.rowids)
         while i < n:
-            page = self.store.vector_inputs_page(self.model, self.rowids[i] - 1, PAGE)
+            page = self.store.vectors.inputs_page(self.model, self.rowids[i] - 1, PAGE)
             if not page:
                 break
             for rowid, pid, title, abstract, _ in page:
@@ -119,7 +119,7 @@ def embed_store(
         return result
     embed = None
     if cls.per_store:
-        texts = [embedding_text(p.get("title"), p.get("abstract")) for p in store.iter_papers()]
+        texts = [embedding_text(p.get("title"), p.get("abstract")) for p in store.papers.iter()]
         backend, refit = cls.fit_store(store, texts, force)
         embed = backend.embed
         del texts
@@ -158,7 +158,7 @@ def embed_store(
             alone = pool_pace.all_back()
             started, cpu = time.perf_counter(), time.process_time()
             with store.transaction():
-                store.put_vectors(model, [pid for pid, _, _ in batch], vectors, [h for _, _, h in batch])
+                store.vectors.put(model, [pid for pid, _, _ in batch], vectors, [h for _, _, h in batch])
             own_pace.add(len(batch), time.perf_counter() - started, time.process_time() - cpu, alone)
             result["embedded"] += len(batch)
             # with workers, the time left is the pool's (progress.two_stage_time_left)

@@ -4,7 +4,7 @@
 (`text.tfidf_matrix`: words and word pairs, fit on the atlas's own papers). Fitting it reads
 every paper and tokenises every text: seconds to a minute on a conference, the largest part of
 a first recommendation. So `embed` fits it once beside the vectors, and saves it beside the
-database as ATLAS.db.tfidf.npz, keyed by TFIDF_VERSION and `Store.papers_signature()` (the
+database as ATLAS.db.tfidf.npz, keyed by TFIDF_VERSION and `Store.papers.signature()` (the
 papers' count, last rowid and newest edit) and holding the ids of its rows; `word_matrix`
 reads it back while the papers are those it was fit on, and refits (and saves) otherwise.
 """
@@ -27,7 +27,7 @@ def cache_path(store) -> Path:
 
 
 def _key(store) -> str:
-    return repr((TFIDF_VERSION, store.papers_signature()))
+    return repr((TFIDF_VERSION, store.papers.signature()))
 
 
 def _blob(strings) -> np.ndarray:
@@ -75,11 +75,11 @@ def _write(store, ids: list[str], matrix, terms) -> None:
 def word_matrix(store) -> tuple[list[str], Any, np.ndarray]:
     """(paper ids in the store's order, their L2-normalised TF-IDF rows, the vocabulary): the
     saved matrix while the papers are unchanged, else fit now and saved for the next run."""
-    ids = store.all_ids()
+    ids = store.papers.ids()
     cached = _read(store, ids)
     if cached is not None:
         return ids, *cached
-    papers = {p["id"]: p for p in store.iter_papers()}
+    papers = {p["id"]: p for p in store.papers.iter()}
     matrix, terms = tfidf_matrix([paper_text(papers[pid]) for pid in ids])
     _write(store, ids, matrix, terms)
     return ids, matrix, terms

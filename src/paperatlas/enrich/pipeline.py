@@ -138,7 +138,7 @@ def _scan(store, version: str | None) -> Iterator[Item]:
     paper when `version` is None (force). Memory is one page whatever the store's size,
     and papers already done are passed over inside SQLite: a rerun reads only the rest."""
     after = 0
-    while page := store.facts_inputs_page(after, PAGE, version):
+    while page := store.facts.inputs_page(after, PAGE, version):
         for _, pid, title, abstract, code_json, _, _ in page:
             code = json.loads(code_json) if code_json and code_json != "[]" else []
             yield pid, title, abstract, code, facts_hash(title, abstract, code)
@@ -162,10 +162,10 @@ def plan_enrich(store, force: bool = False) -> EnrichPlan:
     extractor version)."""
     predict_areas = _area_predictor()
     version = EXTRACTOR_VERSION + ("+areas" if predict_areas else "")
-    total = store.count_papers()
+    total = store.papers.count()
 
     def count(version: str) -> int:
-        return total if force else store.facts_pending(version)
+        return total if force else store.facts.pending(version)
 
     todo = count(version)
     area_problem = None
@@ -196,7 +196,7 @@ def _add_areas(facts: list[dict[str, Any]], batch: list[Item], predict_areas) ->
 def store_batch(store, plan: EnrichPlan, batch: list[Item], facts: list[dict[str, Any]], counts) -> int:
     """Write one batch's facts in one transaction and add them to `counts`."""
     with store.transaction():
-        store.set_facts_many(((pid, f, h) for (pid, _, _, _, h), f in zip(batch, facts)), plan.version)
+        store.facts.set_many(((pid, f, h) for (pid, _, _, _, h), f in zip(batch, facts)), plan.version)
     counts["enriched"] += len(batch)
     counts["named"] += sum(1 for f in facts if f["name"])
     counts["with_code"] += sum(1 for f in facts if f["has_code"])
@@ -211,7 +211,7 @@ def enrich_store(
 
     Work is written in batches of BATCH papers, one transaction each: an interrupt keeps
     every finished batch, and the next run resumes where it stopped (the store says
-    what is pending: Store.facts_pending, so a run with nothing to do costs next to
+    what is pending: Store.facts.pending, so a run with nothing to do costs next to
     nothing, and a rerun reads only the papers left). Papers are read from the store a
     page at a time, so memory does not grow with the store. Large stores are extracted by a pool of worker processes
     (`workers`, default: one per core) that die with this process (workers.process_pool).

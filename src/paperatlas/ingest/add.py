@@ -81,7 +81,7 @@ def add_files(
             for path in map(Path, paths):
                 file_report = FileReport(file_name(path), list_name or default_list_name(path))
                 report.files.append(file_report)
-                seen = unchanged.fingerprint(path, records or store.list_records(file_report.list_name))
+                seen = unchanged.fingerprint(path, records or store.lists.records(file_report.list_name))
                 if (
                     skip_unchanged
                     and seen is not None

@@ -66,10 +66,10 @@ class FileImport:
         self.index: dedup.NearDuplicateIndex | None = None
         # Titles are dedup keys in the store only for title-only papers (few); a title-only
         # record is looked up among every stored title through a map built on first need.
-        self.title_keys_stored = store.has_identifiers("title")
+        self.title_keys_stored = store.dedup.has_identifiers("title")
         self.title_map: dict[str, str] | None = None
         self.title_only_seen = False  # a title-only record came in this import
-        self.has_signatures = store.count_minhashes() > 0
+        self.has_signatures = store.dedup.count_minhashes() > 0
         self.in_list: set[str] = set()  # ids that joined the list during this import
         # A source id seen again in the same file is the same paper (a record repeated or
         # updated: the first one's fields stay, as in any merge), in whichever batch it comes.
@@ -81,20 +81,20 @@ class FileImport:
         self.hash_file_keys: dict[str, list[tuple[str, str]]] = {}
         self.hash_title_keys: dict[str, list[str]] = {}
         self.folder = False  # known once reading starts (read() sets the format)
-        self.index_new_papers = lambda: None  # set by store.bulk_fts() in run()
+        self.index_new_papers = lambda: None  # set by store.fts.bulk() in run()
         self.position = 0
 
     def run(self) -> None:
-        self.store.ensure_list(self.list)
-        self.position = self.store.next_position(self.list)
-        records = self.records or self.store.list_records(self.list)
+        self.store.lists.ensure(self.list)
+        self.position = self.store.lists.next_position(self.list)
+        records = self.records or self.store.lists.records(self.list)
         if self.records:
-            self.store.set_list_records(self.list, self.records)
+            self.store.lists.set_records(self.list, self.records)
         task = self.bar.start(self.path) if self.bar else None
         # read (and fingerprinted) in a second process for a big file: see ingest/prepare.py
         reader = partial(read, records=records) if records else read
         batches = read_batches(self.path, self.report.skips, BATCH, reader, in_process=bool(records))
-        with self.store.bulk_fts() as self.index_new_papers:
+        with self.store.fts.bulk() as self.index_new_papers:
             for read_batch in batches:
                 batch = read_batch.papers
                 try:
@@ -144,9 +144,9 @@ class FileImport:
         derived = {r.paper_id for r in records if not r.paper.id and not r.versions}
         # a paper stored under its OpenReview or arXiv id is found by that identifier too
         own = {v for r in records if not r.paper.id for k, v in r.identifiers.items() if k in ID_AS_PAPER_ID}
-        known_ids = store.existing_ids([*(p.id for p in papers if p.id), *derived, *own])
+        known_ids = store.papers.existing_ids([*(p.id for p in papers if p.id), *derived, *own])
         # identifiers are looked up for records not known by their id (none on a re-add)
-        known_keys = store.papers_for_identifiers(
+        known_keys = store.dedup.papers_for_identifiers(
             {k for r in records if r.paper.id not in known_ids for k in r.identifiers.items()}
             | {
                 ("title", r.title_key)
@@ -154,7 +154,7 @@ class FileImport:
                 if (self.title_keys_stored or not r.versions) and r.title_key
             }
         )
-        self.stored = {p["id"]: p for p in store.get_papers(known_ids | set(known_keys.values()))}
+        self.stored = {p["id"]: p for p in store.papers.get_many(known_ids | set(known_keys.values()))}
         # Hashes only where the text is new: a re-add of a stored paper skips this work.
         needs_hash = [r for r in records if not self._same_text(r)]
         for r in needs_hash:
@@ -163,10 +163,10 @@ class FileImport:
                 continue
             r.norms = [normalise_text(v) for v in r.versions]
             r.hashes = [hashlib.sha1(n.encode("utf-8")).hexdigest() for n in r.norms]
-        known_hashes = store.papers_for_hashes(h for r in needs_hash for h in r.hashes)
+        known_hashes = store.dedup.papers_for_hashes(h for r in needs_hash for h in r.hashes)
         found = {*known_ids, *known_hashes.values(), *known_keys.values()}
-        self.in_list |= store.members_among(self.list, found)
-        self.stored.update((p["id"], p) for p in store.get_papers(set(known_hashes.values())))
+        self.in_list |= store.lists.members_among(self.list, found)
+        self.stored.update((p["id"], p) for p in store.papers.get_many(set(known_hashes.values())))
         # Signatures only for records not found by id or hash (none on a re-add).
         todo = [
             r
@@ -193,15 +193,15 @@ class FileImport:
         for record in records:
             self._one(record, known_ids, known_hashes, known_keys)
         if ahead:  # JSON columns encoded ahead where the row still holds the paper's own value
-            store.insert_paper_values(
+            store.papers.insert_values(
                 [stored_values(r, p, ahead[id(p)]) for r, p in zip(self.new_rows, self.new_papers)]
             )
         else:
-            store.insert_papers(self.new_rows)
-        store.add_hashes(self.new_hashes)
-        store.set_minhashes(self.new_sigs)
-        store.add_identifiers(self.new_keys)
-        store.add_members(self.members)
+            store.papers.insert_many(self.new_rows)
+        store.dedup.add_hashes(self.new_hashes)
+        store.dedup.set_minhashes(self.new_sigs)
+        store.dedup.add_identifiers(self.new_keys)
+        store.lists.add_members(self.members)
 
     @staticmethod
     def _versions(paper: Paper) -> list[str]:
@@ -296,9 +296,9 @@ class FileImport:
                 return paper.id, "id"
             record.id_clash = True  # same id, unrelated text: another paper (a reused key)
             clash = record.clash_id  # that other paper may be stored (another copy of the file)
-            if clash not in known_ids and self.store.existing_ids([clash]):
+            if clash not in known_ids and self.store.papers.existing_ids([clash]):
                 known_ids.add(clash)
-                self.in_list |= self.store.members_among(self.list, [clash])
+                self.in_list |= self.store.lists.members_among(self.list, [clash])
             if clash in known_ids:
                 return clash, "id"
         for key in record.identifiers.items():
@@ -343,15 +343,15 @@ class FileImport:
             return None, ""
         if self.index is None:
             self.index = dedup.NearDuplicateIndex(
-                ((pid, variant), sig) for pid, variant, sig in self.store.iter_minhashes()
+                ((pid, variant), sig) for pid, variant, sig in self.store.dedup.iter_minhashes()
             )
         candidates = {pid for sig in queries for pid, _ in self.index.candidates(sig)}
         candidates -= self.in_list
-        candidates -= self.store.members_among(self.list, candidates)
+        candidates -= self.store.lists.members_among(self.list, candidates)
         best, best_score = None, 0.0
         mine = [dedup.shingles(v) for v in record.versions]
         for pid in sorted(candidates):
-            stored = self.store.get_paper(pid)
+            stored = self.store.papers.get(pid)
             if stored is None:
                 continue
             theirs = [stored["abstract"], stored["extra"].get("abstract_final")]
@@ -376,7 +376,7 @@ class FileImport:
         rows; what this batch has still to write about it (an earlier record of the batch
         joined it to the list, gave it a hash, an identifier or a signature) and every
         look-up that names it must move too, or the batch's writes name a deleted paper."""
-        self.store.rekey_paper(old, new)
+        self.store.papers.rekey(old, new)
         self.index_new_papers()  # the re-keyed row is merged (updated) next
 
         def swap(pid: str) -> str:
@@ -396,7 +396,7 @@ class FileImport:
             for key, pid in mapping.items():
                 if pid == old:
                     mapping[key] = new
-        moved = self.stored.pop(old, None) or self.store.get_paper(new)
+        moved = self.stored.pop(old, None) or self.store.papers.get(new)
         if self.title_map is not None:
             named = self.hash_title_keys.pop(old, [])
             if moved is not None and (own := title_key(moved.get("title"))):
@@ -436,7 +436,7 @@ class FileImport:
             return self.pending_rows[pid]
         stored = self.stored.get(pid)
         if stored is None:
-            stored = self.store.get_paper(pid)
+            stored = self.store.papers.get(pid)
             assert stored is not None, pid  # ids come from the store's own look-ups
             self.stored[pid] = stored
         return stored
@@ -493,7 +493,7 @@ class FileImport:
         """Title key -> paper id for every stored paper with a title (built once)."""
         if self.title_map is None:
             self.title_map = {}
-            for pid, title in self.store.iter_titles():
+            for pid, title in self.store.papers.titles():
                 if key := title_key(title):
                     self.title_map.setdefault(key, pid)
             for pid, row in self.pending_rows.items():
@@ -527,7 +527,7 @@ class FileImport:
         stored = self._paper(pid)
         changes = merge_changes(stored, record.paper, record.identifiers)
         if changes:
-            self.store.update_paper(pid, changes)
+            self.store.papers.update(pid, changes)
             self.stored[pid] = {**stored, **changes}
             if "abstract" in changes:
                 self._abstract_filled(record, pid)

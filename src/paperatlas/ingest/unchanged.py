@@ -5,7 +5,7 @@ machine's load, for an answer of "nothing new".
 A file is unchanged when its size, modification time and SHA-256 of its bytes are those
 recorded when it was last added to the list, it would be read the same way (this version
 of paperatlas, the same `--records`), and the list has gained or lost no member since
-(`Store.list_members_state`): a paper removed from the list is put back by reading the
+(`Store.lists.members_state`): a paper removed from the list is put back by reading the
 file again. Only plain files are fingerprinted; a folder is always read.
 """
 
@@ -63,16 +63,16 @@ def fingerprint(path: Path, records: str | None) -> Fingerprint | None:
 
 def is_unchanged(store, list_name: str, seen: Fingerprint) -> bool:
     """Whether the list was last added from this very file and is as that add left it."""
-    last = store.list_file(list_name, seen.path)
+    last = store.lists.file(list_name, seen.path)
     return (
         last is not None
         and (last["size"], last["mtime_ns"], last["sha256"], last["reading"])
         == (seen.size, seen.mtime_ns, seen.sha256, seen.reading)
-        and last["members"] == store.list_members_state(list_name)
+        and last["members"] == store.lists.members_state(list_name)
     )
 
 
 def remember(store, list_name: str, seen: Fingerprint) -> None:
     """Record the file just added (inside its add's transaction: a rolled back add
     records nothing)."""
-    store.set_list_file(list_name, seen.path, seen.size, seen.mtime_ns, seen.sha256, seen.reading)
+    store.lists.set_file(list_name, seen.path, seen.size, seen.mtime_ns, seen.sha256, seen.reading)

@@ -54,11 +54,11 @@ def _task(name: str) -> Task:
 def pending(store, task: Task, model: str, list_name: str | None = None, limit: int | None = None):
     """(id, title, abstract) of the papers with no answer yet for this task, model and prompt
     version, in the atlas's order (a list's, when named)."""
-    done = store.llm_done(task.name, model, task.version)
-    ids = [pid for pid in store.all_ids(list_name) if pid not in done]
+    done = store.llm.done(task.name, model, task.version)
+    ids = [pid for pid in store.papers.ids(list_name) if pid not in done]
     out = []
     for start in range(0, len(ids), _READ_BATCH):
-        for row in store.iter_papers(ids=ids[start : start + _READ_BATCH]):
+        for row in store.papers.iter(ids=ids[start : start + _READ_BATCH]):
             title, abstract = (row.get("title") or "").strip(), (row.get("abstract") or "").strip()
             if not abstract or (task.untitled_only and title):
                 continue
@@ -80,7 +80,7 @@ def estimate(
     task = _task(task_name)
     todo = pending(store, task, endpoint.model, list_name, limit)
     chars = sum(len(task.system) + len(prompt(task, title, abstract)) for _, title, abstract in todo)
-    stats = store.llm_stats(task.name, endpoint.model, task.version)
+    stats = store.llm.stats(task.name, endpoint.model, task.version)
     seconds = stats["seconds"] * len(todo) / max(1, concurrency) if stats["answers"] else None
     return Estimate(
         task=task.name,
@@ -142,7 +142,7 @@ def run_task(
                             raise  # nothing has worked: the endpoint is down or wrong
                         continue
                     reason = check(task, answer, f"{title or ''}\n{abstract}")
-                    store.put_llm_result(
+                    store.llm.put_result(
                         pid,
                         task.name,
                         endpoint.model,

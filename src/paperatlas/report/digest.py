@@ -59,7 +59,7 @@ def digest(
     if lang == "zh":
         from paperatlas.report.zh_card import localise_digest
 
-        answers = store.llm_accepted([p.id for p in data.papers], "title")
+        answers = store.llm.accepted([p.id for p in data.papers], "title")
         data = localise_digest(data, {pid: a["output"] for pid, a in answers.items()})
     if fmt == "html":
         return render_html(data, words, lang)

@@ -81,22 +81,22 @@ class DigestData:
 
 
 def selected_ids(store, list_name: str | None, collection: str | None) -> list[str]:
-    if list_name is not None and list_name not in store.list_names():
+    if list_name is not None and list_name not in store.lists.names():
         raise PaperatlasError(
-            f"no list named {list_name!r} (lists: {', '.join(store.list_names()) or 'none yet'})"
+            f"no list named {list_name!r} (lists: {', '.join(store.lists.names()) or 'none yet'})"
         )
     if collection is not None:
         from paperatlas.likes import liked_ids
 
         liked = liked_ids(store, collection)
         if not liked:
-            known = ", ".join(sorted(store.collections())) or "none yet"
+            known = ", ".join(sorted(store.marks.collections())) or "none yet"
             raise PaperatlasError(f"collection {collection!r} has no liked papers (collections: {known})")
         if list_name is None:
             return liked
-        in_list = set(store.all_ids(list_name))
+        in_list = set(store.papers.ids(list_name))
         return [pid for pid in liked if pid in in_list]
-    return store.all_ids(list_name)
+    return store.papers.ids(list_name)
 
 
 def paper_line(row: dict[str, Any], facts: dict[str, Any]) -> PaperLine:
@@ -144,9 +144,9 @@ def _map_for(store, list_name: str | None, collection: str | None, ids: list[str
         # the smallest list holding every paper of the collection, else the whole store
         wanted = set(ids)
         covering = [
-            (store.count_papers(name), name)
-            for name in store.list_names()
-            if wanted <= set(store.all_ids(name))
+            (store.papers.count(name), name)
+            for name in store.lists.names()
+            if wanted <= set(store.papers.ids(name))
         ]
         scope_list = min(covering)[1] if covering else None
     else:
@@ -156,7 +156,7 @@ def _map_for(store, list_name: str | None, collection: str | None, ids: list[str
     # 15k papers), unless the list's own is the one stored
     if (
         scope_list is not None
-        and store.count_papers(scope_list) == store.count_papers()
+        and store.papers.count(scope_list) == store.papers.count()
         and (map_is_current(store, None) or not map_is_current(store, scope_list))
     ):
         scope_list = None
@@ -176,7 +176,7 @@ def narrowed_ids(store, ids: list[str], filters: Filters, query: str | None, que
         return [h.id for h in search(store, query, k=query_k, filters=filters).hits if h.id in keep]
     if not filters.narrows():
         return ids
-    keep = {p["id"] for p in store.iter_papers(filters, ids=ids, id_only=True)}
+    keep = {p["id"] for p in store.papers.iter(filters, ids=ids, id_only=True)}
     return [pid for pid in ids if pid in keep]
 
 
@@ -211,10 +211,10 @@ def collect(
             raise PaperatlasError(
                 "a digest of new papers needs a list: they are new to it since it was last seen"
             )
-        fresh = set(store.list_new_ids(list_name, store.list_seen().get(list_name)))
+        fresh = set(store.follows.list_new_ids(list_name, store.follows.list_seen().get(list_name)))
         ids = [pid for pid in ids if pid in fresh]
-    rows = {row["id"]: row for row in store.iter_papers(ids=ids)}
-    facts = store.facts_for(ids)
+    rows = {row["id"]: row for row in store.papers.iter(ids=ids)}
+    facts = store.facts.get_many(ids)
     papers = [paper_line(rows[pid], facts.get(pid, {})) for pid in ids if pid in rows]
     described = [query or "", *(str(v) for k, v in filters.given().items() if k != "list_name")]
     heading = " · ".join(p for p in (collection or list_name or "", *described) if p)

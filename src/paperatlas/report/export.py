@@ -98,8 +98,8 @@ def _chosen_ids(store, ids, collection, query, query_k, filters: Filters) -> lis
 
     chosen: list[str] = []
     if collection is not None:
-        if collection not in store.collections():
-            known = ", ".join(sorted(store.collections())) or "none yet"
+        if collection not in store.marks.collections():
+            known = ", ".join(sorted(store.marks.collections())) or "none yet"
             raise PaperatlasError(f"no collection named '{collection}' (collections: {known})")
         from paperatlas.likes import liked_ids
 
@@ -114,7 +114,7 @@ def _chosen_ids(store, ids, collection, query, query_k, filters: Filters) -> lis
         keep = set(ids)
         chosen = [pid for pid in chosen if pid in keep]
     if filters.narrows():
-        keep = {p["id"] for p in store.iter_papers(filters, ids=chosen, id_only=True)}
+        keep = {p["id"] for p in store.papers.iter(filters, ids=chosen, id_only=True)}
         chosen = [pid for pid in chosen if pid in keep]
     return chosen
 
@@ -136,18 +136,18 @@ def _selected(store, ids, filters: Filters, topics: bool = True) -> Iterator[dic
     pages: Iterable[list[dict[str, Any]]]
     if ids is not None:
         wanted = list(dict.fromkeys(ids))
-        pages = (store.get_papers(wanted[i : i + 500]) for i in range(0, len(wanted), 500))
+        pages = (store.papers.get_many(wanted[i : i + 500]) for i in range(0, len(wanted), 500))
     else:
-        rows = store.iter_papers(filters)
+        rows = store.papers.iter(filters)
         pages = _pages(rows, 500)
     for page in pages:
         page_ids = [p["id"] for p in page]
-        facts = store.facts_for(page_ids)
-        kept = store.kept_for(page_ids)
+        facts = store.facts.get_many(page_ids)
+        kept = store.kept.for_papers(page_ids)
         for paper in page:
             for column in _FACT_COLUMNS:  # iter_papers adds these from facts; facts has them all
                 paper.pop(column, None)
-            paper["lists"] = store.lists_of(paper["id"])
+            paper["lists"] = store.lists.containing(paper["id"])
             paper["facts"] = facts.get(paper["id"], {})
             if lookup is not None:
                 paper.update(lookup(paper["id"]))

@@ -89,7 +89,7 @@ def add_author(store: Store, name: str) -> tuple[Follow, bool]:
 
 def add_topic(store: Store, list_name: str | None, level: int, topic_id: int) -> tuple[Follow, bool]:
     """Follow a topic of the newest map stored for a list (None: the map of all papers)."""
-    label = store.topic_label(list_name or ALL_SCOPE, level, topic_id)
+    label = store.follows.topic_label(list_name or ALL_SCOPE, level, topic_id)
     if label is None:
         where = f"list {list_name!r}" if list_name else "the map of all papers"
         raise PaperatlasError(f"no topic {level}:{topic_id} on {where} (see `paperatlas map`)")
@@ -104,12 +104,12 @@ def add_topic(store: Store, list_name: str | None, level: int, topic_id: int) ->
 def _add(store: Store, kind: str, value: str, detail: dict[str, Any]) -> tuple[Follow, bool]:
     store.require_writable("follow")
     with store.transaction(fill_keys=False):
-        row, new = store.add_follow(kind, value, detail)
+        row, new = store.follows.add(kind, value, detail)
     return follow_of_row(row), new
 
 
 def follows(store: Store) -> list[Follow]:
-    return [follow_of_row(r) for r in store.follows()]
+    return [follow_of_row(r) for r in store.follows.rows()]
 
 
 def person_key(name: str) -> str:
@@ -135,22 +135,22 @@ def matched_ids(store: Store, follow: Follow, since: str, same_second: bool = Tr
         key = person_key(follow.value)
         return [
             pid
-            for pid, authors, added in store.papers_added_since(since)
+            for pid, authors, added in store.follows.papers_added_since(since)
             if (same_second or added > since) and _has_author(authors, key)
         ]
     if follow.kind == "topic":
         scope = follow.list_name or ALL_SCOPE
         # a map built again numbers its topics anew: the topic that still has the label is the one followed
-        topic_id = store.topic_by_label(scope, follow.level, follow.value)
+        topic_id = store.follows.topic_by_label(scope, follow.level, follow.value)
         if topic_id is None:
             topic_id = follow.topic_id
         if topic_id is None:
             return []
-        ids = store.topic_paper_ids(scope, follow.level, int(topic_id))
+        ids = store.follows.topic_paper_ids(scope, follow.level, int(topic_id))
     else:
         hits = search(store, follow.value, k=FOLLOW_DEPTH, filters=follow.filters, method="keyword").hits
         ids = [h.id for h in hits]
-    added = store.added_times(ids)
+    added = store.follows.added_times(ids)
     return [pid for pid in ids if added.get(pid, "") > since or (same_second and added.get(pid) == since)]
 
 
@@ -167,9 +167,9 @@ def followed_papers(
     for follow in chosen:
         for pid in matched_ids(store, follow, *since_of(follow, after_last_feed)):
             matched.setdefault(pid, []).append(follow)
-    added = store.added_times(matched)
+    added = store.follows.added_times(matched)
     order = sorted(matched, key=lambda pid: (added.get(pid, ""), pid), reverse=True)[:limit]
-    rows = {row["id"]: row for row in store.get_papers(order)}
+    rows = {row["id"]: row for row in store.papers.get_many(order)}
     return [
         FollowedPaper(rows[pid], added.get(pid, ""), tuple(matched[pid]), _gist(store, pid))
         for pid in order
@@ -178,5 +178,5 @@ def followed_papers(
 
 
 def _gist(store: Store, paper_id: str) -> str | None:
-    gist = (store.get_facts(paper_id) or {}).get("gist")
+    gist = (store.facts.get(paper_id) or {}).get("gist")
     return gist if isinstance(gist, str) and gist.strip() else None

@@ -60,7 +60,7 @@ def choose_topics(
     if papers:
         found: set[str] = set()
         for level, topic_id in chosen:
-            found.update(store.topic_paper_ids(reader.scope, level, topic_id))
+            found.update(store.follows.topic_paper_ids(reader.scope, level, topic_id))
         ids = tuple(found)
     return ChosenTopics(topic, reader.scope, frozenset(chosen), ids)
 

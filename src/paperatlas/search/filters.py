@@ -20,7 +20,7 @@ def allowed_ids(store, filters: Filters) -> frozenset[str] | None:
     return _ALLOWED.get(
         store,
         filters,
-        lambda: frozenset(p["id"] for p in store.iter_papers(filters, id_only=True)),
+        lambda: frozenset(p["id"] for p in store.papers.iter(filters, id_only=True)),
     )
 
 

@@ -21,7 +21,7 @@ def make_hits(
     ids = [pid for pid, _ in page]
     kw_rank = {pid: r for r, (pid, _) in enumerate(kw_ranking, start=1)}
     vec = {pid: (r, s) for r, (pid, s) in enumerate(vec_ranking, start=1)}
-    rows = {p["id"]: p for p in store.iter_papers(ids=ids)}
+    rows = {p["id"]: p for p in store.papers.iter(ids=ids)}
     stems = {stem(t): t for t in terms if len(t) > 1}
     hits = []
     for n, (pid, score) in enumerate(page):

@@ -77,8 +77,8 @@ def kept_matches(store, query: str, allowed: AbstractSet[str] | None = None) -> 
     if not words:
         return {}
     holds = {w: _matcher(w) for w in words}
-    notes = store.notes()
-    tags = store.tags_of()
+    notes = store.kept.notes()
+    tags = store.kept.tags_of()
     found: dict[str, KeptMatch] = {}
     for pid in set(notes) | set(tags):
         if allowed is not None and pid not in allowed:

@@ -103,7 +103,7 @@ class KeywordIndex:
         if self._file is not None:
             self.doc_len, self.n_rows = self._file.doc_len, self._file.n_rows
         else:
-            rows = store.fts_doc_sizes()
+            rows = store.fts.doc_sizes()
             rowids = np.fromiter((r for r, _ in rows), dtype=np.int64, count=len(rows))
             self.doc_len = np.zeros(int(rowids.max(initial=0)) + 1, dtype=np.float64)
             self.doc_len[rowids] = _record_sums([bytes(b) for _, b in rows])
@@ -135,7 +135,7 @@ class KeywordIndex:
                 return hit
         if self._file is not None:
             return self._file.get(token)
-        rows = store.fts_postings(token)
+        rows = store.fts.postings(token)
         docs = np.fromiter((r for r, _ in rows), dtype=np.int64, count=len(rows))
         freq = np.fromiter((f for _, f in rows), dtype=np.float64, count=len(rows))
         entry = _compact_postings(docs, freq)
@@ -173,7 +173,7 @@ class KeywordIndex:
             if found is not None:
                 self._file = found
                 return True
-        counts = dict(store.fts_token_counts())
+        counts = dict(store.fts.token_counts())
         common = COMMON_TERM_SHARE * self.n_rows
         order = sorted(counts, key=lambda t: (counts[t] > common, -counts[t], t))
         used, size, n_kept = 0, 0, 0
@@ -184,7 +184,7 @@ class KeywordIndex:
             size += counts[token]
             n_kept += 1
         packed = _Packed(size)
-        for token, docs, freqs in store.fts_token_postings(order[:n_kept]):
+        for token, docs, freqs in store.fts.token_postings(order[:n_kept]):
             if docs.count(",") + 1 == counts[token]:  # else changed since
                 packed.add(
                     token,
@@ -202,7 +202,7 @@ class KeywordIndex:
             return self._ids.names(rowids)
         missing = [r for r in rowids if r not in self._names]
         if missing:
-            found = store.rowids_to_ids(missing)
+            found = store.fts.rowids_to_ids(missing)
             with self._lock:
                 self._names.update(found)
         return {r: self._names[r] for r in rowids if r in self._names}
@@ -231,7 +231,7 @@ _LOCK = threading.Lock()
 
 def _index(store) -> KeywordIndex:
     return _INDEXES.get(
-        store, "bm25", lambda: KeywordIndex(store, store.fts_version()), version=store.fts_version
+        store, "bm25", lambda: KeywordIndex(store, store.fts.version()), version=store.fts.version
     )
 
 
@@ -277,7 +277,7 @@ def _compact_postings(docs: np.ndarray, freq: np.ndarray) -> tuple[np.ndarray, n
 
 
 def doc_freq(store, words: list[str]) -> dict[str, int]:
-    """word -> papers holding it (as store.fts_doc_freq), from postings in memory when
+    """word -> papers holding it (as store.fts.doc_freq), from postings in memory when
     they are there."""
     index = _index(store)  # the ranking that follows needs it too
     tokens = tokens_of(store, words)
@@ -289,7 +289,7 @@ def doc_freq(store, words: list[str]) -> dict[str, int]:
             out[word] = min(known)
     missing = [w for w in words if w not in out]
     if missing:
-        out.update(store.fts_doc_freq(missing))
+        out.update(store.fts.doc_freq(missing))
     return out
 
 
@@ -317,7 +317,7 @@ def ceiling(store, terms: list[str], weights: dict[str, float] | None = None) ->
 def tokens_of(store, words: list[str]) -> dict[str, tuple[str, ...]]:
     missing = [w for w in words if w not in _TOKENS]
     if missing:
-        found = store.fts_tokens(missing)
+        found = store.fts.tokens(missing)
         with _LOCK:
             if len(_TOKENS) > 200_000:
                 _TOKENS.clear()
@@ -347,7 +347,7 @@ def rank(
         None if weights is None else [weights.get(t, 1.0) for t in terms],
     )
     if phrase:
-        extra = store.fts_scores(phrase)
+        extra = store.fts.scores(phrase)
         if extra:
             extra_docs = np.fromiter((r for r, _ in extra), dtype=np.int64, count=len(extra))
             extra_scores = np.fromiter((s for _, s in extra), dtype=np.float64, count=len(extra))
@@ -414,7 +414,7 @@ def informative_terms(store, terms: list[str]) -> list[str]:
     if len(terms) < 2:
         return terms
     total, cache = _DOC_FREQ.get(
-        store, "doc_freq", lambda: (store.count_papers(), {}), version=store.count_papers
+        store, "doc_freq", lambda: (store.papers.count(), {}), version=store.papers.count
     )
     missing = [t for t in terms if t not in cache]
     if missing:
@@ -445,7 +445,7 @@ def keyword_ranking(
         ranked = rank(store, kept, phrase, depth, within=allowed, weights=weights)
         if ranked is not None:
             return ranked
-        return store.fts_search(expr, limit=depth, within=allowed)
+        return store.fts.search(expr, limit=depth, within=allowed)
     except sqlite3.OperationalError as exc:  # should not happen: every term is quoted
         raise SearchError(f"keyword search failed for this query ({exc})") from None
 
@@ -468,7 +468,7 @@ def key_terms(store, text: str, n: int = KEY_TERMS) -> dict[str, float]:
     if not by_token:
         return {}
     total, cache = _DOC_FREQ.get(
-        store, "doc_freq", lambda: (store.count_papers(), {}), version=store.count_papers
+        store, "doc_freq", lambda: (store.papers.count(), {}), version=store.papers.count
     )
     words = [spellings[0] for spellings in by_token.values()]
     missing = [w for w in words if w not in cache]

@@ -28,15 +28,15 @@ def known_papers(store, query: str) -> tuple[list[str], str | None]:
         ):
             if value:
                 # an identifier equal to the paper's own id is not kept among its identifiers
-                found = store.papers_for_identifiers([(kind, value)]).get((kind, value))
-                own = store.existing_ids([value])
+                found = store.dedup.papers_for_identifiers([(kind, value)]).get((kind, value))
+                own = store.papers.existing_ids([value])
                 if found or own:
                     return [found or next(iter(own))], how
         bare = text.split()[0] if len(text.split()) == 1 else ""
         if ID_TOKEN.fullmatch(bare):
-            if store.existing_ids([bare]):
+            if store.papers.existing_ids([bare]):
                 return [bare], "id"
-            if found := store.papers_for_identifiers([("openreview", bare)]).get(("openreview", bare)):
+            if found := store.dedup.papers_for_identifiers([("openreview", bare)]).get(("openreview", bare)):
                 return [found], "OpenReview id"
     titled = papers_titled(store, text)
     return (titled, "title") if titled else ([], None)

@@ -108,7 +108,7 @@ def _normal(name: str) -> str:
 
 
 def _pairs(store) -> list[tuple[str, str]]:
-    return [(pid, _normal(name)) for pid, name in store.paper_names()]
+    return [(pid, _normal(name)) for pid, name in store.facts.paper_names()]
 
 
 def _blob(texts: list[bytes]) -> tuple[np.ndarray, np.ndarray]:

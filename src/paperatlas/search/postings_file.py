@@ -153,7 +153,7 @@ class IdsFile:
 def build_ids(store, version: bytes) -> IdsFile | None:
     """Write the ids file of the index at `version` from the papers' id index (rowid and
     id only), atomically; None when the index changed meanwhile."""
-    rows = store.fts_row_ids()
+    rows = store.fts.row_ids()
     rowids = np.fromiter((r for r, _ in rows), dtype=np.int64, count=len(rows))
     encoded = [pid.encode("utf-8") for _, pid in rows]
     del rows
@@ -163,7 +163,7 @@ def build_ids(store, version: bytes) -> IdsFile | None:
     np.cumsum(lengths, out=offsets[1:])
     order = np.argsort(rowids, kind="stable")
     blob = np.frombuffer(b"".join([encoded[i] for i in order.tolist()]), dtype=np.uint8)
-    if store.fts_version() != version:
+    if store.fts.version() != version:
         return None
     _write(file_path(store.path, IDS_SUFFIX), version, {"offsets": offsets, "ids": blob})
     return IdsFile.open(store.path, version)
@@ -222,7 +222,7 @@ def build(store, doc_len: np.ndarray, n_rows: int, version: bytes) -> PostingsFi
     """Write the file for the index at `version` (one read of every posting), next to the store, atomically; None when the index changed meanwhile
     or a count is not a whole number below 2**16 (FTS5's column weights are whole)."""
     path = file_path(store.path)
-    counts = dict(store.fts_token_counts())
+    counts = dict(store.fts.token_counts())
     encoded = {t: t.encode("utf-8") for t in counts}
     order = sorted(counts, key=encoded.__getitem__)  # bytewise: what `get` searches
     n_postings = sum(counts.values())
@@ -248,7 +248,7 @@ def build(store, doc_len: np.ndarray, n_rows: int, version: bytes) -> PostingsFi
             reserve(fh, base + offset)  # a full disk is an OSError here, not a SIGBUS in _fill
         if not _fill(store, tmp, base, arrays, order, encoded, counts, doc_len):
             return None
-        if store.fts_version() != version:
+        if store.fts.version() != version:
             return None
         os.replace(tmp, path)
     finally:
@@ -278,7 +278,7 @@ def _fill(
     where = {t: i for i, t in enumerate(order)}
     docs_out, freq_out = view("docs"), view("freq")
     seen = 0
-    for token, docs, freqs in store.fts_token_postings(order):  # a token at a time: no sort of them all
+    for token, docs, freqs in store.fts.token_postings(order):  # a token at a time: no sort of them all
         i = where.get(token)
         if i is None or docs.count(",") + 1 != counts[token]:
             return False  # the index changed since its counts were read

@@ -39,10 +39,10 @@ def similar(
     notes: list[str] = []
     exclude: str | None = None
     if paper_id is not None:
-        full = store.resolve_id(str(paper_id).strip())
+        full = store.papers.resolve_id(str(paper_id).strip())
         if full is None:
             raise SearchError(f"no paper with id {paper_id!r} (or the prefix is ambiguous)")
-        paper = store.get_paper(full)
+        paper = store.papers.get(full)
         text = embedding_text(paper.get("title"), paper.get("abstract"))
         exclude = full
         query_label = full
@@ -140,7 +140,7 @@ def precompute_similar(store, depth: int) -> bool:
     """Work out every paper's `depth` most similar papers now, for `similar_to_paper` (a
     server's background preload). False when the store is too big for it, has no vectors,
     or its vectors changed before the table was done."""
-    if store.count_papers() > SIMILAR_TABLE_MAX_PAPERS:
+    if store.papers.count() > SIMILAR_TABLE_MAX_PAPERS:
         return False
     table = _SimilarTable(store)
     if not table.indexes:
@@ -151,9 +151,9 @@ def precompute_similar(store, depth: int) -> bool:
         _TABLES[path] = table
         while len(_TABLES) > _MAX_TABLES:  # the oldest goes
             del _TABLES[next(iter(_TABLES))]
-    ids = store.all_ids()
+    ids = store.papers.ids()
     for start in range(0, len(ids), 500):
-        for paper in store.get_papers(ids[start : start + 500]):
+        for paper in store.papers.get_many(ids[start : start + 500]):
             if not table.current(store):
                 return False
             text = embedding_text(paper.get("title"), paper.get("abstract"))

@@ -28,7 +28,7 @@ class Titles:
 
 def _read(store) -> Titles:
     out = Titles()
-    for pid, title in store.iter_titles():
+    for pid, title in store.papers.titles():
         norm = normalise_text(title)
         out.by_title.setdefault(norm, []).append(pid)
         out.words.update(set(WORD.findall(norm)) - STOPWORDS)
@@ -41,14 +41,14 @@ _TITLES = StoreCache(max_entries=4)
 
 
 def titles(store) -> Titles:
-    return _TITLES.get(store, "titles", lambda: _read(store), version=store.fts_version)
+    return _TITLES.get(store, "titles", lambda: _read(store), version=store.fts.version)
 
 
 def papers_titled(store, text: str) -> list[str]:
     """The papers whose title is `text`, ignoring case, punctuation and spacing: the
     store's title index (no read of every title after a commit); a read-only atlas older
     than that index, from the titles read once per change of the indexed text."""
-    if store.has_title_index():
-        return store.papers_titled(text)
+    if store.papers.has_title_index():
+        return store.papers.titled(text)
     norm = normalise_text(text)
     return list(titles(store).by_title.get(norm, [])) if norm else []

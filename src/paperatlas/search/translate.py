@@ -328,7 +328,7 @@ def candidates(
 def phrase_in_papers(store, phrase: str) -> bool:
     """Whether some paper of the atlas uses `phrase`, word for word (its FTS index)."""
     expression = phrase_expression(query_terms(phrase))
-    return bool(expression and store.fts_search(expression, limit=1))
+    return bool(expression and store.fts.search(expression, limit=1))
 
 
 def sense_phrases(vocab: Vocabulary, unit: str) -> list[tuple[int, ...]]:

@@ -217,7 +217,7 @@ def is_current(vocab: Vocabulary, papers: int) -> bool:
 def vocabulary_built(store, papers: int) -> bool:
     """Whether a stored vocabulary serves the atlas's `papers` papers (read from its
     meta, without loading it): what `build_vocabulary` would skip."""
-    meta = store.embed_model_meta(VOCAB_NAME)
+    meta = store.vectors.model_meta(VOCAB_NAME)
     built_from = int((meta or {}).get("papers") or 0)  # as is_current reads a loaded one
     return meta is not None and papers >= 1 and abs(papers - built_from) <= REBUILD_SHARE * max(built_from, 1)
 
@@ -261,7 +261,7 @@ def build_vocabulary(
 ) -> dict[str, int]:
     """Embed the atlas's English vocabulary with the multilingual model and store it
     (skipped while the stored one is current). Returns {"terms", "embedded"}."""
-    texts = [embedding_text(p.get("title"), p.get("abstract")) for p in store.iter_papers()]
+    texts = [embedding_text(p.get("title"), p.get("abstract")) for p in store.papers.iter()]
     old = load_vocabulary(store, cached=False)
     # a vocabulary from before the term counts is rebuilt (its terms' vectors reused)
     current = old is not None and not force and old.df is not None and is_current(old, len(texts))
@@ -269,7 +269,7 @@ def build_vocabulary(
         old.basis = principal_basis(old.vectors)  # a vocabulary from before the basis: add it
         if old.basis is not None:
             with store.transaction():
-                store.put_embed_model(
+                store.vectors.put_model(
                     VOCAB_NAME, old.to_bytes(), {"terms": len(old.terms), "papers": old.papers}
                 )
             _VOCABULARY.clear()
@@ -285,7 +285,9 @@ def build_vocabulary(
 
     vocab, embedded = new_vocabulary(texts, embed, old, progress)
     with store.transaction():
-        store.put_embed_model(VOCAB_NAME, vocab.to_bytes(), {"terms": len(vocab.terms), "papers": len(texts)})
+        store.vectors.put_model(
+            VOCAB_NAME, vocab.to_bytes(), {"terms": len(vocab.terms), "papers": len(texts)}
+        )
     _VOCABULARY.clear()
     return {"terms": len(vocab.terms), "embedded": embedded}
 
@@ -298,7 +300,7 @@ def load_vocabulary(store, cached: bool = True) -> Vocabulary | None:
     """The stored vocabulary (None before `build_vocabulary`), read once per store change."""
     if cached:
         return _VOCABULARY.get(store, VOCAB_NAME, lambda: load_vocabulary(store, cached=False))
-    blob = store.get_embed_model(VOCAB_NAME)
+    blob = store.vectors.get_model(VOCAB_NAME)
     return Vocabulary.from_bytes(blob) if blob else None
 
 
@@ -322,7 +324,7 @@ def query_vocabulary(store, embed: Callable[[list[str]], np.ndarray]) -> Vocabul
 
 def _ready_vocabulary(store, embed: Callable[[list[str]], np.ndarray]) -> Vocabulary | None:
     stored = load_vocabulary(store)  # the same object as the stored one's cache: one lookup table
-    papers = store.count_papers()
+    papers = store.papers.count()
     if (
         papers == 0
         or papers > ON_DEMAND_PAPERS
@@ -330,7 +332,7 @@ def _ready_vocabulary(store, embed: Callable[[list[str]], np.ndarray]) -> Vocabu
     ):
         return stored
     if store.read_only:
-        texts = [embedding_text(p.get("title"), p.get("abstract")) for p in store.iter_papers()]
+        texts = [embedding_text(p.get("title"), p.get("abstract")) for p in store.papers.iter()]
         return new_vocabulary(texts, embed, stored)[0]
     build_vocabulary(store, embed)
     return load_vocabulary(store)

@@ -39,7 +39,7 @@ def vector_models_for(store, language: str) -> list[str]:
     the multilingual ones (their vectors of the English abstracts share its space)."""
     from paperatlas.embed import DEFAULT_MODEL
 
-    stored = _MODELS.get(store, "models", store.vector_models, version=store.vector_models_version)
+    stored = _MODELS.get(store, "models", store.vectors.models, version=store.vectors.models_version)
     multilingual = sorted(m for m in stored if is_multilingual(m))
     if language == "en":
         order = [DEFAULT_MODEL, *sorted(m for m in stored if m not in multilingual), *multilingual]
@@ -81,7 +81,7 @@ def query_backend(store, model: str) -> EmbeddingBackend:
             store,
             model,
             lambda: get_backend(model, store=store),
-            version=lambda: store.vector_version(model),
+            version=lambda: store.vectors.version(model),
         )
     return get_backend(model, threads=1)
 

@@ -35,7 +35,7 @@ def vector_changes(store: _Connected, model: str) -> int | None:
     """The change count of `model`'s stored vectors: unequal after any change to them
     since it was read (another process's included); one indexed row read. None when the
     store keeps no count (an older schema opened read-only) or has never held vectors
-    of `model`: the caller must compare the vectors themselves (Store.vector_state)."""
+    of `model`: the caller must compare the vectors themselves (Store.vectors.state)."""
     return _count(store, "vectors " + model)
 
 

@@ -12,7 +12,7 @@ from paperatlas.store.connection import StorePart, has_index
 # The orders of a list's page that an index serves (migration 11): the list order
 # (list_members' position index), and the rating sort (list_rating: the members' paper_sort
 # rating keys beside their positions), ties broken by list position and then the papers'
-# rowid, as Store.iter_papers orders them. sort: (the members' source, its order keys).
+# rowid, as Store.papers.iter orders them. sort: (the members' source, its order keys).
 LIST_ORDERS = {
     None: ("list_members m CROSS JOIN papers p ON p.id = m.paper_id AND m.list_name = ?", ("m.position",)),
     "rating": (

@@ -69,8 +69,8 @@ class RestoreReport:
 
 def dump_personal(store: Store) -> dict[str, Any]:
     """Everything a person keeps in the store, as the personal-data file's JSON value."""
-    kept = store.kept_rows()
-    followed = store.follow_data()
+    kept = store.kept.rows()
+    followed = store.follows.data()
     marks = store.conn.execute(
         "SELECT collection, paper_id, value, created_at FROM marks ORDER BY collection, created_at, rowid"
     ).fetchall()
@@ -242,7 +242,7 @@ def check_seen(row: Any) -> tuple[str, str]:
 
 
 def check_follow_data(data: dict[str, Any]) -> tuple[list[FollowRow], list[tuple[str, str]]]:
-    """The follows and "last seen" rows of `Store.follow_data`'s shape, checked entry by
+    """The follows and "last seen" rows of `Store.follows.data`'s shape, checked entry by
     entry; PaperatlasError names the section and entry."""
     checked = PersonalData()
     for name in ("follows", "list_seen"):
@@ -288,7 +288,7 @@ def restore_personal(store: Store, data: PersonalData) -> RestoreReport:
     seen" is the later of the two."""
     report = RestoreReport()
     with store.transaction(fill_keys=False):
-        present = store.existing_ids({pid for _, pid, _, _ in data.marks})
+        present = store.papers.existing_ids({pid for _, pid, _, _ in data.marks})
         for collection, pid, value, at in data.marks:
             if pid not in present:
                 report.marks_missing += 1
@@ -300,9 +300,9 @@ def restore_personal(store: Store, data: PersonalData) -> RestoreReport:
             )
             report.marks += 1
         for pid, state, at in data.states:
-            store.set_state(pid, state, updated_at=at)
+            store.kept.set_state(pid, state, updated_at=at)
             report.states += 1
-        have = store.notes({pid for pid, _, _ in data.notes})
+        have = store.kept.notes({pid for pid, _, _ in data.notes})
         for pid, note, at in data.notes:
             mine = have.get(pid)
             if mine is not None and mine != note and note not in mine.split(MERGED_NOTES):
@@ -314,11 +314,11 @@ def restore_personal(store: Store, data: PersonalData) -> RestoreReport:
                     )
             elif mine is not None:
                 continue
-            store.set_note(pid, note, updated_at=at)
+            store.kept.set_note(pid, note, updated_at=at)
             have[pid] = note
             report.notes += 1
         for pid, tag, at in data.tags:
-            store.add_tag_row(pid, tag, created_at=at)
+            store.kept.add_tag_row(pid, tag, created_at=at)
             report.tags += 1
-        report.follows, report.list_seen = store.put_follow_data(data.follows, data.list_seen)
+        report.follows, report.list_seen = store.follows.put_data(data.follows, data.list_seen)
     return report

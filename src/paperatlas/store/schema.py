@@ -174,7 +174,7 @@ MIGRATIONS: list[str] = [
     """,
     # (store) a paper whose title or abstract changes has its facts marked stale
     # (text_hash ''), so what enrich still has to do is one query: facts missing, of an
-    # older extractor version, or stale (Store.facts_pending).
+    # older extractor version, or stale (Store.facts.pending).
     """
     CREATE TRIGGER IF NOT EXISTS papers_text_changed AFTER UPDATE OF title, abstract ON papers
     WHEN old.title IS NOT new.title OR old.abstract IS NOT new.abstract
@@ -193,11 +193,11 @@ MIGRATIONS: list[str] = [
     """,
     # 7 (store) the current facts (not stale) by extractor version: what enrich still has
     # to do is then papers minus current facts, two counts on indexes, where a join read
-    # every facts record (60-100 ms at 15k papers, on every `add`; Store.facts_pending)
+    # every facts record (60-100 ms at 15k papers, on every `add`; Store.facts.pending)
     """
     CREATE INDEX facts_current ON facts(version) WHERE text_hash != '';
     """,
-    # 8 (store) which vectors a model has, and of what text (Store.vector_state, read by
+    # 8 (store) which vectors a model has, and of what text (Store.vectors.state, read by
     # every process that opens a vector index to check the index is current), from an
     # index of ~70 bytes a paper instead of the records that hold the vectors (1.2 GB at a
     # million papers with the static model: a cold `paperatlas search` read it all); and
