@@ -14,10 +14,11 @@ from dataclasses import dataclass
 
 from paperatlas.identifiers import link_kind
 from paperatlas.sources.doctree import Node, Span
-from paperatlas.sources.entries import clean_title, is_title_like, split_authors
+from paperatlas.sources.entries import split_authors as _split_authors
 from paperatlas.sources.entry import YEAR, Entry, is_prose
 from paperatlas.sources.mdlines import cjk_count, label_name
 from paperatlas.sources.text import looks_like_authors
+from paperatlas.sources.titles import clean_title, is_title_like
 
 # Numbering in any dress before a title: `[12]`, `12.`, `No. 12`, `(12)`, `#12`, `12、`.
 NUMBERING = re.compile(
@@ -111,11 +112,29 @@ def trailing_year(text: str) -> int | None:
     return int(match.group(1)) if match and len(text.split()) > 3 else None
 
 
+# "Ann Lee (University of California, Riverside)": an affiliation, commas and all
+_AFFILIATION = re.compile(r"\s*[(（][^()（）]*[)）]")
+
+
+def split_authors(text: str) -> list[str]:
+    """Person names, with a reference's first author written surname first joined again:
+    `Joshi, Pratik, Sebastin Santy, and Kalika Bali` (a surname alone, given names, then whole names)."""
+    names = _split_authors(_AFFILIATION.sub("", text))
+    if (
+        len(names) >= 3
+        and len(names[0].split()) == 1
+        and names[0][:1].isupper()
+        and all(len(n.split()) >= 2 for n in names[2:])
+    ):
+        return [f"{names[0]}, {names[1]}", *names[2:]]
+    return names
+
+
 def names_in(text: str) -> list[str] | None:
     """The person names a reference opens with (`Kerr CC, Stuart RM (2021)`, `A. Lee, B. Chen,
     and C. Wu,`), up to its year or its title, or None."""
     head = re.split(
-        r"\s*[(\[](?:19|20)\d\d|,\s*(?:19|20)\d\d\b|\s[-–—]\s|,?\s*\bet\.?\s*al\b\.?", text, maxsplit=1
+        r"\s*[(\[](?:19|20)\d\d|[,.]\s*(?:19|20)\d\d\b|\s[-–—]\s|,?\s*\bet\.?\s*al\b\.?", text, maxsplit=1
     )[0]
     head = _ET_AL.sub("", head).strip(" ,;:([")  # "(Kipf and Welling, 2017)"
     head = re.sub(r"(?<!\b[A-Z])\.+$", "", head)  # a full stop, not an initial's ("Lee, A.")
@@ -132,7 +151,8 @@ def authorish(text: str) -> bool:
     """A list of person names; `·` and `|` separate names too. One "name" of four or more
     capitalised words is a title in Title Case more often than a person."""
     text = _SEPARATORS.sub(", ", text)
-    if not re.search(r",|;|\band\b|&", text) and len(text.split()) > 3:
+    bare = re.sub(r"\s*[(（][^()（）]*[)）]", "", text)  # "Ann Lee (ICMC - USP - Brazil)": one name
+    if not re.search(r",|;|\band\b|&", text) and len(bare.split()) > 3:
         return False
     return looks_like_authors(text)
 
@@ -276,11 +296,13 @@ def _read_rest(entry: Entry, rest: list[Piece], remaining: str, roles: dict[str,
             roles["authors"] = "text after the title"
         return
     bare = _BY.sub("", NUMBERING.sub("", remaining)).strip(" .")
-    if not entry.authors and authorish(bare) and not YEAR.search(bare):
-        entry.authors = split_authors(_SEPARATORS.sub(", ", bare))
+    named = _ET_AL.sub("", bare).strip(" .,")  # "Tiago Pimentel et. al.": the first author
+    if not entry.authors and named and authorish(named) and not YEAR.search(bare):
+        entry.authors = split_authors(_SEPARATORS.sub(", ", named))
         roles["authors"] = rest[0].dress if len({p.dress for p in rest}) == 1 else "text"
         return
-    if not entry.authors and rest[0].dress == "plain" and (names := names_in(rest[0].text.strip(" .,"))):
+    first_plain = next((p.text.strip(" .,") for p in rest if p.dress == "plain" and p.text.strip(" .,")), "")
+    if not entry.authors and first_plain and (names := names_in(first_plain)):
         entry.authors = names  # "Kerr CC, Stuart RM (2021). *Venue*": names, then the year
         roles["authors"] = "text"
     if YEAR.search(bare):

@@ -31,6 +31,7 @@ ALIASES: dict[str, tuple[str, ...]] = {
         "author_list",
         "authorlist",
         "creators",
+        "lead_authors",
     ),
     "keywords": ("keywords", "keyword", "key_words", "author_keywords", "tags"),
     "id": ("id", "paper_id", "openreview_id", "arxiv_id", "forum", "bibkey", "key"),
@@ -377,6 +378,8 @@ def paper_from_record(record: Mapping[str, Any], source: str) -> Paper:
             if (value := record.get(key)) and (date := iso_date(value)):
                 break
     urls = split_list(fields.get("urls"))
+    if isinstance(paper_id, str) and paper_id[:4] == "http" and paper_id not in urls:
+        urls.append(paper_id)  # an id column holding the paper's page (`forum`: an OpenReview link)
     for key in [k for k in by_key if _is_link_key(k)]:  # `PDF Link (OpenReview)`, `abs`, `pdf`
         value = by_key[key]
         if isinstance(value, str) and value[:4] == "http" and value not in urls:
