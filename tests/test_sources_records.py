@@ -136,3 +136,27 @@ def test_names_after_a_linked_title_in_a_dated_line():
         "E. Shen",
         "D. Blei",
     ]
+
+
+def test_fields_labelled_after_an_emoji_belong_to_the_paper_above():
+    papers = _read("emoji_fields.md")
+    assert [p.title for p in papers] == [
+        "Planning for Graphical Interface Automation",
+        "Agents Distracted by Their Environment",
+        "A Cross-Environment Benchmark for Agents",
+    ]
+    assert papers[1].authors == ["Dev Patel", "Emil Novak"]
+    assert papers[1].urls == ["https://arxiv.org/abs/2408.02544"]
+    # the finder's own reading: the sub-items are fields, never records of their own
+    finding = find(doctree.from_markdown((FIX / "emoji_fields.md").read_text(encoding="utf-8")))
+    assert [e.title for e in finding.entries] == [p.title for p in papers]
+
+
+def test_plain_title_sentence_before_an_italic_venue():
+    papers = _read("sentence_titles.md")
+    assert [p.title for p in papers] == [
+        "Universal properties of variations of the little cubes operads",
+        "Monoidal envelopes of families of operads and their Kan extensions",
+        "Classification diagrams of simplicial categories",
+        "Classifying spaces via the homotopy coherent nerve",
+    ]

@@ -34,6 +34,7 @@ LINK_WORDS = re.compile(
     re.IGNORECASE,
 )
 _LABEL = re.compile(r"^\s*([^\W\d_][\w .\-/]{0,24}?|[\u3000-\u9fff]{1,6})\s*[:：]\s*(.*)$")
+_EMOJI = re.compile(r"^[\s\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]+")
 # a web address, or a link relative to the page (`/assets/paper.pdf`), never an anchor or mail
 _IS_LINK = re.compile(r"^(?:https?://|/?[\w.-]+/[^\s]*|[\w-]+\.pdf$)", re.IGNORECASE)
 _URL = re.compile(r"https?://[^\s<>\"'）)\]，。]+")
@@ -214,7 +215,7 @@ def read_record(node: Node, heading: str | None = None) -> tuple[Entry, dict[str
 
 def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
     text = " ".join("".join(p.text for p in line).split())
-    label_match = _LABEL.match(text)
+    label_match = _LABEL.match(_EMOJI.sub("", text))  # "🏛️ Institutions: ...": a labelled field
     name = label_name(label_match.group(1)) if label_match else None
     if label_match and not name and LINK_WORDS.match(label_match.group(1)):
         name = "code" if re.search(r"code|github|代码", label_match.group(1), re.I) else "url"
@@ -230,6 +231,11 @@ def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
         if not entry.authors and (names := names_in(text[: quoted.start()])):
             entry.authors = names
             roles["authors"] = "text before the title"
+    if not entry.title and _sentence_first(line):
+        # "Title of the paper. *Venue* **18**, 1-26.": a plain sentence before the emphasis
+        entry.title = title_text(line[0].text)
+        roles["title"] = "sentence before the emphasis"
+        line = line[1:]
     rest: list[Piece] = []
     for piece in line:
         _add_link(entry, piece.text, piece.href)
@@ -250,6 +256,21 @@ def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
     if not remaining:
         return
     _read_rest(entry, rest, remaining, roles)
+
+
+def _sentence_first(line: list[Piece]) -> bool:
+    """A line that opens with a whole plain sentence of three words or more, emphasis after it."""
+    if len(line) < 2 or line[0].dress != "plain" or line[1].dress == "plain":
+        return False
+    lead = line[0].text.strip()
+    return (
+        bool(re.search(r"\w[.?!]$", lead))
+        and len(lead.split()) >= 3
+        and titleish(lead)
+        and not authorish(lead.rstrip(". "))
+        and not _names_then_title(lead)
+        and not is_prose(lead)
+    )
 
 
 def _read_labelled(entry: Entry, line: list[Piece], name: str, value: str, roles: dict[str, str]) -> None:
