@@ -160,3 +160,11 @@ def test_plain_title_sentence_before_an_italic_venue():
         "Classification diagrams of simplicial categories",
         "Classifying spaces via the homotopy coherent nerve",
     ]
+
+
+def test_page_text_before_paragraph_records_is_not_a_paper():
+    papers = _read("italic_paras.md")
+    assert len(papers) == 8
+    assert papers[0].title == "Cascaded Classifier Ensembles for Pedestrian Detection"
+    assert papers[0].authors == ["Ann Lee", "Bo Chen"]
+    assert "Accepted Papers" not in {p.title for p in papers}

@@ -112,6 +112,7 @@ def find(doc: Node, only: str | None = None, kinds: frozenset[str] | None = None
             continue
         if not chosen and share < _MIN_SHARE and not only:
             continue
+        pattern.records = _in_dress(pattern)
         kept = [r for r in pattern.records if not any(_overlaps(r[0], t) for t in taken)]
         if chosen and len(kept) < len(pattern.records):
             continue
@@ -125,6 +126,21 @@ def find(doc: Node, only: str | None = None, kinds: frozenset[str] | None = None
         "; ".join(p.describe() for p in chosen),
         sum(p.candidates for p in chosen),
     )
+
+
+def _in_dress(pattern: Pattern) -> list[tuple[Node, Entry, dict[str, str], float]]:
+    """Paragraph records hold their titles in one dress (italic, a link, ...): a paragraph with
+    a title in another dress and nothing else is the page's own text ("Accepted Papers",
+    "Congratulations to all authors!"), not a paper."""
+    if pattern.key[0] != "para" or len(pattern.records) < 5:
+        return pattern.records
+    dresses: dict[str, int] = defaultdict(int)
+    for _node, _entry, roles, _q in pattern.records:
+        dresses[roles.get("title", "")] += 1
+    dress, count = max(dresses.items(), key=lambda item: item[1])
+    if count < 0.8 * len(pattern.records):
+        return pattern.records
+    return [r for r in pattern.records if r[2].get("title") == dress or r[3] > 1.0]
 
 
 _NAMED = re.compile(r"h[1-6]|li|tr|br|p|dt|item|row|group|para|section|pair|line")
