@@ -168,3 +168,14 @@ def test_page_text_before_paragraph_records_is_not_a_paper():
     assert papers[0].title == "Cascaded Classifier Ensembles for Pedestrian Detection"
     assert papers[0].authors == ["Ann Lee", "Bo Chen"]
     assert "Accepted Papers" not in {p.title for p in papers}
+
+
+def test_paragraphs_holding_title_and_names_are_one_paper_each():
+    # each paragraph is a whole paper; the next one (a title with commas) is not its names
+    papers = _read("link_title_names_paras.md")
+    assert [p.title for p in papers][-2:] == [
+        "Object-oriented State Editing",
+        "Relational Sequential Attend, Infer, Repeat",
+    ]
+    assert len(papers) == 5
+    assert papers[3].authors == ["Fatima Khan", "Goran Ilic", "Hana Sato"]

@@ -245,8 +245,10 @@ def _paired(children: list[Node]) -> list[Node]:
     kinds = [c.kind for c in children]
     titled = [kind == "para" and _short(child) and not _names(child) for kind, child in zip(kinds, children)]
     with_block = [titled[i] and kinds[i + 1] in ("list", "quote", "block") for i in range(len(kinds) - 1)]
-    # a title with its names is a record even alone (the last paper of a section)
-    with_names = [titled[i] and _names(children[i + 1]) for i in range(len(kinds) - 1)]
+    # a one-line title with its names is a record even alone (the last paper of a section)
+    with_names = [
+        titled[i] and _one_line(children[i]) and _names(children[i + 1]) for i in range(len(kinds) - 1)
+    ]
     opens = [n or (b and sum(with_block) >= 2) for b, n in zip(with_block, with_names, strict=True)] + [False]
     if not any(opens):
         return children
@@ -267,8 +269,20 @@ def _short(node: Node) -> bool:
 
 
 def _names(node: Node) -> bool:
-    """A paragraph that is only a list of person names (the authors of the title before it)."""
-    return node.kind == "para" and len(node.text().split()) <= 60 and authorish(node.text().rstrip(". "))
+    """A paragraph that is only a list of person names (the authors of the title before it):
+    one line of plain or italic text, never a link or bold (a title of its own)."""
+    if node.kind != "para" or not _one_line(node):
+        return False
+    if any(s.href or s.bold for s in node.spans() if s.text.strip()):
+        return False
+    return len(node.text().split()) <= 60 and authorish(node.text().rstrip(". "))
+
+
+def _one_line(node: Node) -> bool:
+    spans = node.spans()
+    while spans and (spans[-1].br or not spans[-1].text.strip()):
+        spans.pop()
+    return not any(s.br for s in spans)
 
 
 def _header_row(table: Node) -> Node | None:
