@@ -179,3 +179,18 @@ def test_paragraphs_holding_title_and_names_are_one_paper_each():
     ]
     assert len(papers) == 5
     assert papers[3].authors == ["Fatima Khan", "Goran Ilic", "Hana Sato"]
+
+
+def test_structured_author_field_ending_in_et_al():
+    papers = _read("et_al_authors.json")
+    assert [p.authors for p in papers] == [["Ann Lee"], ["Bo Chen", "Carla Diaz", "Dev Patel"]]
+
+
+def test_citation_key_before_a_heading_title():
+    papers = _read("citekey_headings.org")
+    assert [p.title for p in papers] == [
+        "A biomimetic robotic platform to study flight of bats",
+        "Light in diagnosis, therapy and surgery",
+        "Solid stress and elastic energy as measures of tumour mechanics",
+        "A unified approach for motion and force control of robot manipulators",
+    ]

@@ -260,7 +260,7 @@ def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
 
 def _sentence_first(line: list[Piece]) -> bool:
     """A line that opens with a whole plain sentence of three words or more, emphasis after it."""
-    if len(line) < 2 or line[0].dress != "plain" or line[1].dress == "plain":
+    if len(line) < 2 or line[0].dress != "plain" or line[1].dress not in ("italic", "bold"):
         return False
     lead = line[0].text.strip()
     return (
@@ -269,6 +269,7 @@ def _sentence_first(line: list[Piece]) -> bool:
         and titleish(lead)
         and not authorish(lead.rstrip(". "))
         and not _names_then_title(lead)
+        and _title_then_names(lead)[1] is None
         and not is_prose(lead)
     )
 

@@ -69,6 +69,7 @@ _CODE_KEYS = {"code", "code_url", "github", "repo", "project_page", "project"}
 _LINK_KEY = re.compile(r"(url|link|pdf|href|^abs$|^html$|^site$|^page$)")
 _OPENREVIEW_HINTS = frozenset(("primary_area", "forum", "venueid", "number", "decision_source"))
 _YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)\b")
+_ET_AL = re.compile(r"(?:^|\s+)et\.?\s*al\.?$", re.IGNORECASE)
 
 
 _SUPERSCRIPT = str.maketrans("0123456789+-=()n", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿ")
@@ -162,6 +163,8 @@ def split_list(value: Any, authors: bool = False) -> list[str]:
         parts = re.split(r",\s*(?:and\s+)?|\s+and\s+|\s+&\s+", text.replace("\n", " "))
     else:
         parts = text.split(",")
+    if authors:  # "Jana Selent et al.", "A, B, et al.": the names written, not the "et al."
+        parts = [_ET_AL.sub("", p) for p in parts]
     return [p.strip() for p in parts if p.strip()]
 
 
