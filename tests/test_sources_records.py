@@ -59,6 +59,7 @@ def test_one_name_a_line_with_an_affiliation():
         "Sidney Leal",
         "Paulo Cordeiro",
         "Jessica Rodrigues",
+        "Paulo Augusto de Lima Medeiros",
     ]
 
 

@@ -143,9 +143,13 @@ def names_in(text: str) -> list[str] | None:
         return [head]  # "Vaswani et al., NeurIPS 2017": the first author's surname
     head = re.sub(r"^[^\s:]+(?:\s[^\s:]+)?:\s+", "", head)  # "NEureka: A. Lee, ...": a name first
     head = re.sub(r",\s+(?:and|&)\s+", ", ", head)  # the serial comma
-    if not head or YEAR.search(head) or not looks_like_authors(head):
-        return None
-    return split_authors(head)
+    if head and not YEAR.search(head) and looks_like_authors(head):
+        return split_authors(head)
+    # "D. Blei. Communications of the ACM 2012.": the names end at the first full stop
+    first = _STOP.split(head, maxsplit=1)[0].strip(" ,.")
+    if first != head and _INITIAL.search(first) and not YEAR.search(first) and looks_like_authors(first):
+        return split_authors(first)
+    return None
 
 
 def authorish(text: str) -> bool:
@@ -153,7 +157,8 @@ def authorish(text: str) -> bool:
     capitalised words is a title in Title Case more often than a person."""
     text = _SEPARATORS.sub(", ", text)
     bare = re.sub(r"\s*[(（][^()（）]*[)）]", "", text)  # "Ann Lee (ICMC - USP - Brazil)": one name
-    if not re.search(r",|;|\band\b|&", text) and len(bare.split()) > 3:
+    # ... unless an affiliation follows it: "Paulo Augusto de Lima Medeiros (UFRN - Brazil)"
+    if not re.search(r",|;|\band\b|&", text) and len(bare.split()) > 3 and bare == text:
         return False
     return looks_like_authors(text)
 
