@@ -97,7 +97,7 @@ def test_venue_before_and_submission_number_after_a_title_are_not_the_title():
         "Meta-Learning to Detect Rare Objects",
         "Incremental Few-Shot Object Detection",
         "Attending to Future Tokens for Sequence Generation",
-        "Attention is Not Not Explanation",
+        "Attention Is Not Not Explanation",
         "Practical Obstacles to Deploying Active Learning",
     ]
     assert papers[3].urls == ["https://arxiv.org/abs/1908.05915"]

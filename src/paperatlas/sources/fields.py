@@ -158,12 +158,43 @@ def authorish(text: str) -> bool:
     text = _SEPARATORS.sub(", ", text)
     bare = re.sub(r"\s*[(（][^()（）]*[)）]", "", text)  # "Ann Lee (ICMC - USP - Brazil)": one name
     # ... unless an affiliation follows it: "Paulo Augusto de Lima Medeiros (UFRN - Brazil)"
-    if not re.search(r",|;|\band\b|&", text) and len(bare.split()) > 3 and bare == text:
+    if not re.search(r",|;|\band\b|&", text) and len(bare.split()) > 3 and not _affiliated_name(text, bare):
         return False
     return looks_like_authors(text)
 
 
 _SEPARATORS = re.compile(r"\s+[·•|]\s+")
+_PARTICLES = {
+    "de",
+    "da",
+    "do",
+    "dos",
+    "das",
+    "di",
+    "del",
+    "della",
+    "van",
+    "von",
+    "der",
+    "den",
+    "la",
+    "le",
+    "du",
+}
+
+
+def _affiliated_name(text: str, bare: str) -> bool:
+    """One long name with a particle (`de`, `van`), its affiliation in brackets at the end; a
+    title in Title Case has no particle."""
+    words = bare.split()
+    return (
+        bool(re.search(r"[)）][\s;,.]*$", text))
+        and len(words) <= 7
+        and any(word in _PARTICLES for word in words)
+        and all(word[:1].isupper() or word in _PARTICLES for word in words)
+    )
+
+
 _BY = re.compile(r"^\s*(?:by|authors?|作者)\s*[:：]?\s+", re.IGNORECASE)  # "by Ann Lee, Bo Chen"
 
 
