@@ -262,6 +262,9 @@ def _md_inline(tokens: list) -> list[Span]:
             out.append(Span("", br=True, soft=kind == "softbreak"))
         elif kind in ("text", "code_inline"):
             out.append(Span(tok.content, bold > 0, italic > 0, href[-1] if href else None))
+        elif kind == "image" and href and href[-1]:
+            # a badge that is a link (`[![arXiv](badge.svg)](url)`): its alt text names the link
+            out.append(Span(tok.content.strip() or "link", href=href[-1]))
         elif kind == "html_inline":
             match = _INLINE_TAG.match(tok.content)
             if not match:

@@ -57,6 +57,7 @@ from paperatlas.sources.mdlines import (
     without_links,
 )
 from paperatlas.sources.text import TITLE_MAX_CHARS, looks_like_authors
+from paperatlas.sources.titles import FILE_NAME, clean_title, is_title_like
 
 # Sections that hold no papers, whatever is under them.
 _USAGE = re.compile(
@@ -405,7 +406,7 @@ class _Builder:
 
     def is_entry_heading(self, i: int, line: Line) -> bool:
         text = plain(line.text)
-        if len(text) > 400 or _FILE_NAME.match(text.strip()):
+        if len(text) > 400 or FILE_NAME.match(text.strip()):
             return False
         if i in self.siblings:
             return True
@@ -753,32 +754,6 @@ def _cell_title(cell: str) -> tuple[str | None, str | None]:
 def _md_text(text: str) -> str:
     """Abstract text as read: Markdown links become their text, emphasis marks go."""
     return plain(text)
-
-
-_FILE_NAME = re.compile(
-    r"^`?[\w.-]+\.(?:jsonl|json|csv|tsv|md|txt|py|ya?ml|toml|bib|ris|html?|sh|"
-    r"ipynb|gz|zip|tar|cfg|ini|lock)`?$",
-    re.IGNORECASE,
-)
-
-
-def is_title_like(text: str) -> bool:
-    text = text.strip()
-    if not text or len(text) > 400 or text.startswith(("http://", "https://")):
-        return False
-    if _FILE_NAME.match(text):
-        return False  # a data README's "## truth.jsonl", "### config.yaml": a file, not a paper
-    if not re.search(r"[^\W\d_]", text):
-        return False
-    return len(text.split()) <= 60
-
-
-def clean_title(text: str) -> str:
-    text = strip_symbols(plain(text)).replace("\u2028", " ")
-    text = " ".join(text.split())
-    if text.endswith(".") and not text.endswith(("..", "et al.", " al.")):
-        text = text[:-1]
-    return text
 
 
 _AUTHOR_SPLIT = re.compile(r"\s*[,;，；、]\s*(?:and\s+)?|\s+and\s+|\s+&\s+|\s+和\s+")

@@ -14,10 +14,11 @@ from dataclasses import dataclass
 
 from paperatlas.identifiers import link_kind
 from paperatlas.sources.doctree import Node, Span
-from paperatlas.sources.entries import clean_title, is_title_like, split_authors
+from paperatlas.sources.entries import split_authors as _split_authors
 from paperatlas.sources.entry import YEAR, Entry, is_prose
 from paperatlas.sources.mdlines import cjk_count, label_name
 from paperatlas.sources.text import looks_like_authors
+from paperatlas.sources.titles import clean_title, is_title_like
 
 # Numbering in any dress before a title: `[12]`, `12.`, `No. 12`, `(12)`, `#12`, `12、`.
 NUMBERING = re.compile(
@@ -33,6 +34,7 @@ LINK_WORDS = re.compile(
     re.IGNORECASE,
 )
 _LABEL = re.compile(r"^\s*([^\W\d_][\w .\-/]{0,24}?|[\u3000-\u9fff]{1,6})\s*[:：]\s*(.*)$")
+_EMOJI = re.compile(r"^[\s\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]+")
 # a web address, or a link relative to the page (`/assets/paper.pdf`), never an anchor or mail
 _IS_LINK = re.compile(r"^(?:https?://|/?[\w.-]+/[^\s]*|[\w-]+\.pdf$)", re.IGNORECASE)
 _URL = re.compile(r"https?://[^\s<>\"'）)\]，。]+")
@@ -111,11 +113,29 @@ def trailing_year(text: str) -> int | None:
     return int(match.group(1)) if match and len(text.split()) > 3 else None
 
 
+# "Ann Lee (University of California, Riverside)": an affiliation, commas and all
+_AFFILIATION = re.compile(r"\s*[(（][^()（）]*[)）]")
+
+
+def split_authors(text: str) -> list[str]:
+    """Person names, with a reference's first author written surname first joined again:
+    `Joshi, Pratik, Sebastin Santy, and Kalika Bali` (a surname alone, given names, then whole names)."""
+    names = _split_authors(_AFFILIATION.sub("", text))
+    if (
+        len(names) >= 3
+        and len(names[0].split()) == 1
+        and names[0][:1].isupper()
+        and all(len(n.split()) >= 2 for n in names[2:])
+    ):
+        return [f"{names[0]}, {names[1]}", *names[2:]]
+    return names
+
+
 def names_in(text: str) -> list[str] | None:
     """The person names a reference opens with (`Kerr CC, Stuart RM (2021)`, `A. Lee, B. Chen,
     and C. Wu,`), up to its year or its title, or None."""
     head = re.split(
-        r"\s*[(\[](?:19|20)\d\d|,\s*(?:19|20)\d\d\b|\s[-–—]\s|,?\s*\bet\.?\s*al\b\.?", text, maxsplit=1
+        r"\s*[(\[](?:19|20)\d\d|[,.]\s*(?:19|20)\d\d\b|\s[-–—]\s|,?\s*\bet\.?\s*al\b\.?", text, maxsplit=1
     )[0]
     head = _ET_AL.sub("", head).strip(" ,;:([")  # "(Kipf and Welling, 2017)"
     head = re.sub(r"(?<!\b[A-Z])\.+$", "", head)  # a full stop, not an initial's ("Lee, A.")
@@ -123,21 +143,58 @@ def names_in(text: str) -> list[str] | None:
         return [head]  # "Vaswani et al., NeurIPS 2017": the first author's surname
     head = re.sub(r"^[^\s:]+(?:\s[^\s:]+)?:\s+", "", head)  # "NEureka: A. Lee, ...": a name first
     head = re.sub(r",\s+(?:and|&)\s+", ", ", head)  # the serial comma
-    if not head or YEAR.search(head) or not looks_like_authors(head):
-        return None
-    return split_authors(head)
+    if head and not YEAR.search(head) and looks_like_authors(head):
+        return split_authors(head)
+    # "D. Blei. Communications of the ACM 2012.": the names end at the first full stop
+    first = _STOP.split(head, maxsplit=1)[0].strip(" ,.")
+    if first != head and _INITIAL.search(first) and not YEAR.search(first) and looks_like_authors(first):
+        return split_authors(first)
+    return None
 
 
 def authorish(text: str) -> bool:
     """A list of person names; `·` and `|` separate names too. One "name" of four or more
     capitalised words is a title in Title Case more often than a person."""
     text = _SEPARATORS.sub(", ", text)
-    if not re.search(r",|;|\band\b|&", text) and len(text.split()) > 3:
+    bare = re.sub(r"\s*[(（][^()（）]*[)）]", "", text)  # "Ann Lee (ICMC - USP - Brazil)": one name
+    # ... unless an affiliation follows it: "Paulo Augusto de Lima Medeiros (UFRN - Brazil)"
+    if not re.search(r",|;|\band\b|&", text) and len(bare.split()) > 3 and not _affiliated_name(text, bare):
         return False
     return looks_like_authors(text)
 
 
 _SEPARATORS = re.compile(r"\s+[·•|]\s+")
+_PARTICLES = {
+    "de",
+    "da",
+    "do",
+    "dos",
+    "das",
+    "di",
+    "del",
+    "della",
+    "van",
+    "von",
+    "der",
+    "den",
+    "la",
+    "le",
+    "du",
+}
+
+
+def _affiliated_name(text: str, bare: str) -> bool:
+    """One long name with a particle (`de`, `van`), its affiliation in brackets at the end; a
+    title in Title Case has no particle."""
+    words = bare.split()
+    return (
+        bool(re.search(r"[)）][\s;,.]*$", text))
+        and len(words) <= 7
+        and any(word in _PARTICLES for word in words)
+        and all(word[:1].isupper() or word in _PARTICLES for word in words)
+    )
+
+
 _BY = re.compile(r"^\s*(?:by|authors?|作者)\s*[:：]?\s+", re.IGNORECASE)  # "by Ann Lee, Bo Chen"
 
 
@@ -194,7 +251,7 @@ def read_record(node: Node, heading: str | None = None) -> tuple[Entry, dict[str
 
 def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
     text = " ".join("".join(p.text for p in line).split())
-    label_match = _LABEL.match(text)
+    label_match = _LABEL.match(_EMOJI.sub("", text))  # "🏛️ Institutions: ...": a labelled field
     name = label_name(label_match.group(1)) if label_match else None
     if label_match and not name and LINK_WORDS.match(label_match.group(1)):
         name = "code" if re.search(r"code|github|代码", label_match.group(1), re.I) else "url"
@@ -210,6 +267,11 @@ def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
         if not entry.authors and (names := names_in(text[: quoted.start()])):
             entry.authors = names
             roles["authors"] = "text before the title"
+    if not entry.title and _sentence_first(line):
+        # "Title of the paper. *Venue* **18**, 1-26.": a plain sentence before the emphasis
+        entry.title = title_text(line[0].text)
+        roles["title"] = "sentence before the emphasis"
+        line = line[1:]
     rest: list[Piece] = []
     for piece in line:
         _add_link(entry, piece.text, piece.href)
@@ -230,6 +292,22 @@ def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
     if not remaining:
         return
     _read_rest(entry, rest, remaining, roles)
+
+
+def _sentence_first(line: list[Piece]) -> bool:
+    """A line that opens with a whole plain sentence of three words or more, emphasis after it."""
+    if len(line) < 2 or line[0].dress != "plain" or line[1].dress not in ("italic", "bold"):
+        return False
+    lead = line[0].text.strip()
+    return (
+        bool(re.search(r"\w[.?!]$", lead))
+        and len(lead.split()) >= 3
+        and titleish(lead)
+        and not authorish(lead.rstrip(". "))
+        and not _names_then_title(lead)
+        and _title_then_names(lead)[1] is None
+        and not is_prose(lead)
+    )
 
 
 def _read_labelled(entry: Entry, line: list[Piece], name: str, value: str, roles: dict[str, str]) -> None:
@@ -276,11 +354,13 @@ def _read_rest(entry: Entry, rest: list[Piece], remaining: str, roles: dict[str,
             roles["authors"] = "text after the title"
         return
     bare = _BY.sub("", NUMBERING.sub("", remaining)).strip(" .")
-    if not entry.authors and authorish(bare) and not YEAR.search(bare):
-        entry.authors = split_authors(_SEPARATORS.sub(", ", bare))
+    named = _ET_AL.sub("", bare).strip(" .,")  # "Tiago Pimentel et. al.": the first author
+    if not entry.authors and named and authorish(named) and not YEAR.search(bare):
+        entry.authors = split_authors(_SEPARATORS.sub(", ", named))
         roles["authors"] = rest[0].dress if len({p.dress for p in rest}) == 1 else "text"
         return
-    if not entry.authors and rest[0].dress == "plain" and (names := names_in(rest[0].text.strip(" .,"))):
+    first_plain = next((p.text.strip(" .,") for p in rest if p.dress == "plain" and p.text.strip(" .,")), "")
+    if not entry.authors and first_plain and (names := names_in(first_plain)):
         entry.authors = names  # "Kerr CC, Stuart RM (2021). *Venue*": names, then the year
         roles["authors"] = "text"
     if YEAR.search(bare):

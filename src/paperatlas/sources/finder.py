@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from paperatlas.sources.doctree import Node, Span
 from paperatlas.sources.entry import YEAR, Entry, is_prose
-from paperatlas.sources.fields import PAPER_LINK, read_record, titleish
+from paperatlas.sources.fields import PAPER_LINK, authorish, read_record, titleish
 from paperatlas.sources.mdlines import label_name
 
 _RECORD_KINDS = {"item", "row", "section", "group", "para", "block", "dt", "pair", "quote", "line"}
@@ -112,6 +112,7 @@ def find(doc: Node, only: str | None = None, kinds: frozenset[str] | None = None
             continue
         if not chosen and share < _MIN_SHARE and not only:
             continue
+        pattern.records = _in_dress(pattern)
         kept = [r for r in pattern.records if not any(_overlaps(r[0], t) for t in taken)]
         if chosen and len(kept) < len(pattern.records):
             continue
@@ -125,6 +126,21 @@ def find(doc: Node, only: str | None = None, kinds: frozenset[str] | None = None
         "; ".join(p.describe() for p in chosen),
         sum(p.candidates for p in chosen),
     )
+
+
+def _in_dress(pattern: Pattern) -> list[tuple[Node, Entry, dict[str, str], float]]:
+    """Paragraph records hold their titles in one dress (italic, a link, ...): a paragraph with
+    a title in another dress and nothing else is the page's own text ("Accepted Papers",
+    "Congratulations to all authors!"), not a paper."""
+    if pattern.key[0] != "para" or len(pattern.records) < 5:
+        return pattern.records
+    dresses: dict[str, int] = defaultdict(int)
+    for _node, _entry, roles, _q in pattern.records:
+        dresses[roles.get("title", "")] += 1
+    dress, count = max(dresses.items(), key=lambda item: item[1])
+    if count < 0.8 * len(pattern.records):
+        return pattern.records
+    return [r for r in pattern.records if r[2].get("title") == dress or r[3] > 1.0]
 
 
 _NAMED = re.compile(r"h[1-6]|li|tr|br|p|dt|item|row|group|para|section|pair|line")
@@ -197,7 +213,8 @@ def _collect(
         here = heading
         if child.kind == "section" and child.blocks():
             here = child.blocks()[0].text() or heading
-        repeated = counts[_shape(child)] >= 2 or child.kind == "section"
+        # a list is a run of items even when a section's list holds one paper
+        repeated = counts[_shape(child)] >= 2 or child.kind in ("section", "pair", "item")
         is_header = child.kind == "row" and bool(columns) and child is header
         if child.kind in _RECORD_KINDS and repeated and not is_header:
             record = _labelled_row(child, columns) if child.kind == "row" and columns else child
@@ -223,25 +240,22 @@ def _shape(node: Node) -> tuple:
 
 
 def _paired(children: list[Node]) -> list[Node]:
-    """A title paragraph followed by its block (list, quote, paragraph) again and again:
-    each pair is one node."""
+    """A title paragraph followed by its block (list, quote, block, or a paragraph of person
+    names) again and again: each pair is one node."""
     kinds = [c.kind for c in children]
-    pairs = sum(
-        1
-        for i in range(len(kinds) - 1)
-        if kinds[i] == "para" and kinds[i + 1] in ("list", "quote", "block") and _short(children[i])
-    )
-    if pairs < 2:
+    titled = [kind == "para" and _short(child) and not _names(child) for kind, child in zip(kinds, children)]
+    with_block = [titled[i] and kinds[i + 1] in ("list", "quote", "block") for i in range(len(kinds) - 1)]
+    # a one-line title with its names is a record even alone (the last paper of a section)
+    with_names = [
+        titled[i] and _one_line(children[i]) and _names(children[i + 1]) for i in range(len(kinds) - 1)
+    ]
+    opens = [n or (b and sum(with_block) >= 2) for b, n in zip(with_block, with_names, strict=True)] + [False]
+    if not any(opens):
         return children
     out: list[Node] = []
     i = 0
     while i < len(children):
-        if (
-            i + 1 < len(children)
-            and kinds[i] == "para"
-            and kinds[i + 1] in ("list", "quote", "block")
-            and _short(children[i])
-        ):
+        if opens[i]:
             out.append(Node("pair", children[i].line, 0, [children[i], children[i + 1]]))
             i += 2
         else:
@@ -252,6 +266,23 @@ def _paired(children: list[Node]) -> list[Node]:
 
 def _short(node: Node) -> bool:
     return len(node.text().split()) <= 40
+
+
+def _names(node: Node) -> bool:
+    """A paragraph that is only a list of person names (the authors of the title before it):
+    one line of plain or italic text, never a link or bold (a title of its own)."""
+    if node.kind != "para" or not _one_line(node):
+        return False
+    if any(s.href or s.bold for s in node.spans() if s.text.strip()):
+        return False
+    return len(node.text().split()) <= 60 and authorish(node.text().rstrip(". "))
+
+
+def _one_line(node: Node) -> bool:
+    spans = node.spans()
+    while spans and (spans[-1].br or not spans[-1].text.strip()):
+        spans.pop()
+    return not any(s.br for s in spans)
 
 
 def _header_row(table: Node) -> Node | None:
@@ -282,9 +313,15 @@ def _labelled_row(row: Node, columns: list[str | None]) -> Node:
     """A table row whose cells are read as `Label: value` lines by the header's names."""
     out = Node("row", row.line)
     for name, cell in zip(columns, row.blocks(), strict=False):
-        spans = [s for s in cell.spans() if not s.br]
+        spans = cell.spans()
+        # the header names the cell's first line; lines after a `<br>` (affiliations, a
+        # summary) are the cell's own, read by what they are
+        cut = next((i for i, s in enumerate(spans) if s.br and i and not s.soft), len(spans))
+        first, rest = [s for s in spans[:cut] if not s.br], spans[cut:]
         if name:  # the header says what the cell is: a title in Title Case is no name list
-            out.children.append(Node("para", cell.line, children=[Span(f"{name}: "), *spans]))
+            out.children.append(Node("para", cell.line, children=[Span(f"{name}: "), *first]))
         else:
-            out.children.append(Node("para", cell.line, children=list(spans)))
+            out.children.append(Node("para", cell.line, children=list(first)))
+        if any(s.text.strip() for s in rest):
+            out.children.append(Node("para", cell.line, children=list(rest)))
     return out

@@ -35,7 +35,10 @@ def looks_like_org(head: str) -> bool:
         return True
     headings = re.findall(r"^\*+ \S.*$", head, re.M)
     tagged = sum(bool(re.search(r"\s:[\w@#%:]+:\s*$", h)) for h in headings)
-    return bool(headings) and (":PROPERTIES:" in head or tagged >= 3)
+    # `* TODO Title` headings and `[[target][text]]` links are org's own, never Markdown's
+    todo = sum(bool(re.match(r"\*+ (?:TODO|DONE|NEXT|WAITING|CANCELLED) ", h)) for h in headings)
+    org_links = len(re.findall(r"\[\[[\w-]+:[^\]\n]*\](?:\[[^\]\n]*\])?\](?!\()", head))
+    return bool(headings) and (":PROPERTIES:" in head or tagged >= 3 or todo >= 3 or org_links >= 3)
 
 
 def read_markdown(

@@ -31,6 +31,7 @@ ALIASES: dict[str, tuple[str, ...]] = {
         "author_list",
         "authorlist",
         "creators",
+        "lead_authors",
     ),
     "keywords": ("keywords", "keyword", "key_words", "author_keywords", "tags"),
     "id": ("id", "paper_id", "openreview_id", "arxiv_id", "forum", "bibkey", "key"),
@@ -68,6 +69,7 @@ _CODE_KEYS = {"code", "code_url", "github", "repo", "project_page", "project"}
 _LINK_KEY = re.compile(r"(url|link|pdf|href|^abs$|^html$|^site$|^page$)")
 _OPENREVIEW_HINTS = frozenset(("primary_area", "forum", "venueid", "number", "decision_source"))
 _YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)\b")
+_ET_AL = re.compile(r"(?:^|\s+)et\.?\s*al\.?$", re.IGNORECASE)
 
 
 _SUPERSCRIPT = str.maketrans("0123456789+-=()n", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿ")
@@ -161,6 +163,8 @@ def split_list(value: Any, authors: bool = False) -> list[str]:
         parts = re.split(r",\s*(?:and\s+)?|\s+and\s+|\s+&\s+", text.replace("\n", " "))
     else:
         parts = text.split(",")
+    if authors:  # "Jana Selent et al.", "A, B, et al.": the names written, not the "et al."
+        parts = [_ET_AL.sub("", p) for p in parts]
     return [p.strip() for p in parts if p.strip()]
 
 
@@ -377,6 +381,8 @@ def paper_from_record(record: Mapping[str, Any], source: str) -> Paper:
             if (value := record.get(key)) and (date := iso_date(value)):
                 break
     urls = split_list(fields.get("urls"))
+    if isinstance(paper_id, str) and paper_id[:4] == "http" and paper_id not in urls:
+        urls.append(paper_id)  # an id column holding the paper's page (`forum`: an OpenReview link)
     for key in [k for k in by_key if _is_link_key(k)]:  # `PDF Link (OpenReview)`, `abs`, `pdf`
         value = by_key[key]
         if isinstance(value, str) and value[:4] == "http" and value not in urls:

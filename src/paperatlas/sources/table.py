@@ -6,6 +6,7 @@ plain text takes what none claims) and folder reading takes the suffixes from he
 
 from __future__ import annotations
 
+import csv
 import json
 import re
 from collections.abc import Callable, Iterator
@@ -16,7 +17,7 @@ from paperatlas.paper import Paper
 from paperatlas.sources.arxiv_mail import looks_like_arxiv_mail, read_arxiv_mail
 from paperatlas.sources.bibtex import read_bibtex
 from paperatlas.sources.csl import is_csl_item
-from paperatlas.sources.csv import header_columns, is_header, read_csv
+from paperatlas.sources.csv import delimiter_of, header_columns, is_header, read_csv
 from paperatlas.sources.entries import looks_like_markdown
 from paperatlas.sources.html import looks_like_html
 from paperatlas.sources.jsonl import read_json, read_jsonl
@@ -102,8 +103,24 @@ def _csv(head: str) -> bool:
     known = header_columns(first)
     # a sheet of titles (title, authors, url, ...): title-only papers
     return (
-        bool(known & _TITLE_COLUMNS and len(known) >= 2) or canonical_key(first.strip('"')) in _TITLE_COLUMNS
+        bool(known & _TITLE_COLUMNS and len(known) >= 2)
+        or canonical_key(first.strip('"')) in _TITLE_COLUMNS
+        or (bool(known & _TITLE_COLUMNS) and _rows_as_wide_as(head, first))
     )
+
+
+def _rows_as_wide_as(head: str, first: str) -> bool:
+    """`#,Lead Authors,Title,Length`: a header naming a title column whose next rows split
+    into as many cells (three or more) is a sheet, whatever its other columns are called."""
+    if first.startswith("|"):
+        return False  # a Markdown table
+    lines = [line for line in head.lstrip().splitlines()[:4] if line.strip()]
+    delimiter = delimiter_of(first)
+    try:
+        widths = [len(row) for row in csv.reader(lines, delimiter=delimiter)]
+    except csv.Error:
+        return False
+    return len(widths) >= 3 and widths[0] >= 3 and len(set(widths)) == 1
 
 
 TABLE: tuple[Reader, ...] = (

@@ -1,0 +1,197 @@
+"""The record finder on shapes found in real lists: table cells whose `<br>` lines hold more
+than the column's field, links written as badges, a title paragraph with a paragraph of
+names, a section whose list holds one paper, names ending in `et al.` or carrying an affiliation, and references whose first
+author is written surname first."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from paperatlas import sources
+from paperatlas.paper import Paper
+from paperatlas.sources import doctree
+from paperatlas.sources.finder import find
+
+FIX = Path(__file__).parent / "fixtures" / "records"
+
+
+def _read(name: str) -> list[Paper]:
+    return [p for p in sources.read(FIX / name) if not p.skip]
+
+
+def test_table_cell_lines_after_the_title_and_badge_links():
+    papers = _read("digest_table_cells.md")
+    assert [p.title for p in papers] == [
+        "Memory Benches for Self-Evolving Agents",
+        "Code as a Harness for Tool Agents",
+        "Skill Generation Pipelines Under Test",
+        "Trip Planning with Agentic Optimisers",
+        "Auditing Benchmarks for Language Agents",
+    ]
+    ids = ["2605.10001", "2605.10002", "2605.10003", "2604.20001", "2604.20002"]
+    for paper, arxiv_id in zip(papers, ids, strict=True):
+        assert paper.urls and paper.urls[0] == f"https://arxiv.org/abs/{arxiv_id}"
+        assert paper.abstract and paper.abstract.startswith("本文")
+
+
+def test_title_paragraph_with_a_paragraph_of_names():
+    papers = _read("title_names_paras.md")
+    assert len(papers) == 5  # the last section's one paper too
+    assert papers[0].title == "Warning Users About Erroneous Chat Translations"
+    assert papers[0].authors == ["Ann Lee", "Bo Chen", "Carla Diaz", "Dev Patel"]
+    assert papers[2].authors == ["Hana Sato"]
+    assert papers[4].title == "How Evaluation Metrics Generalise to Rephrasing Across Languages"
+    assert papers[4].authors == ["Lena Weber", "Mateo Silva", "Nora Berg"]
+
+
+def test_names_ending_in_et_al():
+    papers = _read("names_et_al.md")
+    assert len(papers) == 10
+    assert papers[0].title == "On the Effect of Anticipation on Reading Times"
+    assert [p.authors for p in papers[:3]] == [["Ada Pimento"], ["Min Yao"], ["Attapol Rutter"]]
+    assert all(len(p.authors) == 1 for p in papers)
+
+
+def test_one_name_a_line_with_an_affiliation():
+    # the finder's reading (the line reader reads this small file as well, and is kept)
+    finding = find(doctree.from_markdown((FIX / "names_affiliations.md").read_text(encoding="utf-8")))
+    assert [e.authors[0] if e.authors else None for e in finding.entries] == [
+        "Sidney Leal",
+        "Paulo Cordeiro",
+        "Jessica Rodrigues",
+        "Paulo Augusto de Lima Medeiros",
+    ]
+
+
+def test_reference_whose_first_author_is_written_surname_first():
+    papers = _read("references_surname_first.md")
+    assert [p.authors[:2] for p in papers] == [
+        ["Joshi, Priya", "Sebastian Santos"],
+        ["Zhao, Wayne Xin", "Kun Zhou"],
+        ["Bubeck, Sebastien", "Varun Chandra"],
+        ["Nguyen, Xuan-Phi", "Wenxuan Zhang"],
+    ]
+    assert papers[1].title == "A Survey of Large Language Models"
+
+
+def test_org_todo_headings_are_read_as_org():
+    path = FIX / "todo_reading.org"
+    assert sources.detect(path) == "org"
+    papers = _read("todo_reading.org")
+    assert [p.title for p in papers][:2] == [
+        "Self-Gated Activations for Deep Networks",
+        "Related Items at a Pin Board: The Evolution of a Recommender",
+    ]
+    assert len(papers) == 5
+    assert not any(p.title and p.title.startswith(("TODO", "DONE")) for p in papers)
+
+
+def test_markdown_double_bracket_links_are_not_org():
+    assert sources.detect(FIX / "title_dress.md") == "markdown"
+
+
+def test_venue_before_and_submission_number_after_a_title_are_not_the_title():
+    papers = _read("title_dress.md")
+    assert [p.title for p in papers] == [
+        "Feature Reweighting for Few-shot Object Detection",
+        "Meta-Learning to Detect Rare Objects",
+        "Incremental Few-Shot Object Detection",
+        "Attending to Future Tokens for Sequence Generation",
+        "Attention Is Not Not Explanation",
+        "Practical Obstacles to Deploying Active Learning",
+    ]
+    assert papers[3].urls == ["https://arxiv.org/abs/1908.05915"]
+
+
+def test_sheet_whose_header_names_only_the_title_column():
+    path = FIX / "numbered_sheet.csv"
+    assert sources.detect(path) == "csv"
+    papers = _read("numbered_sheet.csv")
+    assert [p.title for p in papers][:2] == [
+        "Computational Metacognition",
+        "Item Generation for Figural Analogy Problems: A Review",
+    ]
+    assert len(papers) == 4
+    assert papers[0].authors == ["Ann Lee", "Bo Chen", "Carla Diaz"]
+
+
+def test_sheet_whose_id_column_is_the_papers_page():
+    papers = _read("forum_sheet.csv")
+    assert papers[0].urls == ["https://openreview.net/forum?id=cOwOJNJijB"]
+    assert papers[1].identifiers == {"openreview": "ttfiQcMeFB"}
+
+
+def test_names_whose_affiliations_hold_commas():
+    papers = _read("bold_br_affiliations.md")
+    assert len(papers) == 4
+    assert papers[0].authors == ["Ann Lee", "Bo Chen", "Carla Diaz"]
+    assert papers[3].authors == ["Hana Sato", "Ivan Petrov"]
+
+
+def test_names_after_a_linked_title_in_a_dated_line():
+    papers = _read("dated_links.md")
+    assert papers[1].title == "Learning Graphical Models Using Multiplicative Weights"
+    assert [p.authors[0] if p.authors else None for p in papers] == [
+        "J. Snow",
+        "A. R. Klivans",
+        "E. Shen",
+        "D. Blei",
+    ]
+
+
+def test_fields_labelled_after_an_emoji_belong_to_the_paper_above():
+    papers = _read("emoji_fields.md")
+    assert [p.title for p in papers] == [
+        "Planning for Graphical Interface Automation",
+        "Agents Distracted by Their Environment",
+        "A Cross-Environment Benchmark for Agents",
+    ]
+    assert papers[1].authors == ["Dev Patel", "Emil Novak"]
+    assert papers[1].urls == ["https://arxiv.org/abs/2408.02544"]
+    # the finder's own reading: the sub-items are fields, never records of their own
+    finding = find(doctree.from_markdown((FIX / "emoji_fields.md").read_text(encoding="utf-8")))
+    assert [e.title for e in finding.entries] == [p.title for p in papers]
+
+
+def test_plain_title_sentence_before_an_italic_venue():
+    papers = _read("sentence_titles.md")
+    assert [p.title for p in papers] == [
+        "Universal properties of variations of the little cubes operads",
+        "Monoidal envelopes of families of operads and their Kan extensions",
+        "Classification diagrams of simplicial categories",
+        "Classifying spaces via the homotopy coherent nerve",
+    ]
+
+
+def test_page_text_before_paragraph_records_is_not_a_paper():
+    papers = _read("italic_paras.md")
+    assert len(papers) == 8
+    assert papers[0].title == "Cascaded Classifier Ensembles for Pedestrian Detection"
+    assert papers[0].authors == ["Ann Lee", "Bo Chen"]
+    assert "Accepted Papers" not in {p.title for p in papers}
+
+
+def test_paragraphs_holding_title_and_names_are_one_paper_each():
+    # each paragraph is a whole paper; the next one (a title with commas) is not its names
+    papers = _read("link_title_names_paras.md")
+    assert [p.title for p in papers][-2:] == [
+        "Object-oriented State Editing",
+        "Relational Sequential Attend, Infer, Repeat",
+    ]
+    assert len(papers) == 5
+    assert papers[3].authors == ["Fatima Khan", "Goran Ilic", "Hana Sato"]
+
+
+def test_structured_author_field_ending_in_et_al():
+    papers = _read("et_al_authors.json")
+    assert [p.authors for p in papers] == [["Ann Lee"], ["Bo Chen", "Carla Diaz", "Dev Patel"]]
+
+
+def test_citation_key_before_a_heading_title():
+    papers = _read("citekey_headings.org")
+    assert [p.title for p in papers] == [
+        "A biomimetic robotic platform to study flight of bats",
+        "Light in diagnosis, therapy and surgery",
+        "Solid stress and elastic energy as measures of tumour mechanics",
+        "A unified approach for motion and force control of robot manipulators",
+    ]
