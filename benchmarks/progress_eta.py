@@ -1,21 +1,25 @@
-"""How right the progress bar's time left is: `enrich` and `embed` on a few thousand real
-ICLR 2026 papers, the time left the bar shows when 10%, 50% and 90% of the work is done,
-against the time the step actually took from there, for this code and a baseline
-checkout in the same run.
+"""How right the progress bar's time left is: `enrich`, `embed` with MiniLM and `embed` with
+the static model on real ICLR 2026 papers, the time left the bar estimates when 10%, 50% and
+90% of the work is done, against the time the step actually took from there, for this code
+and a baseline checkout in the same run, `--runs` times.
 
-    .venv/bin/python benchmarks/progress_eta.py [--base /work/base/src] [--enrich 4000]
-        [--embed 1500] [--model minilm-int8] [--batch-size 64] [--stages enrich,embed]
-        [--workers N] [--parts]
+    .venv/bin/python benchmarks/progress_eta.py [--base /work/base/src] [--enrich 15602]
+        [--embed 600] [--static 15602] [--model minilm-int8] [--batch-size 32]
+        [--stages enrich,embed,static] [--workers N] [--runs 3] [--parts]
 
 Each code runs in a fresh process (PYTHONPATH=its src) on a store of its own, with worker
 processes as the CLI uses them (enrich from 3,000 papers, minilm from 1,000), or `--workers`
-of them whatever the size (PAPERATLAS_WORKERS: a pool of a few hundred papers' embedding). The bar is the
-stage's own (`progress_bar(True)`), its output thrown away; after every update the bar's
-time-left column is rendered, as a live bar redraws it. The error at a checkpoint is
-max(shown / actual, actual / shown) (inf when the bar shows no time). Target: <= 1.5 at
-every checkpoint. `--parts` prints, per checkpoint, the fields a stage of two hands gave
-its estimate (two_stage_time_left), to tell which part missed. Run `uptime` beside it: the
-machine is shared.
+of them whatever the size (PAPERATLAS_WORKERS: a pool of a few hundred papers' embedding;
+static stays in one process below 20,000 papers whatever it says). The bar is the stage's
+own (`progress_bar(True)`), its output thrown away; after every update the bar's time-left
+column is asked for its estimate at full precision (`seconds_left`, the number the column
+shows rounded to whole seconds), as a live bar redraws it; a baseline whose column has no
+`seconds_left` is read from the text it shows. The error at a checkpoint is
+max(predicted / actual, actual / predicted) (inf when there is no estimate). Target: <= 1.5
+at every checkpoint of every run. The machine's load (1-minute average) is printed before
+and after each stage's run: the wall time of the rest moves with it, so a run counts when
+the load was roughly steady. `--parts` prints, per checkpoint, the fields a stage of two
+hands gave its estimate (two_stage_time_left), to tell which part missed.
 """
 
 from __future__ import annotations
@@ -46,7 +50,7 @@ from paperatlas.progress import progress_bar
 PARTS = ("ready", "own_seconds", "alone_pace", "pool_left")  # a two-hand stage's pace
 
 data, db, stage, n, model, batch_size = sys.argv[1:7]
-n, batch_size = int(n), int(batch_size)
+n, batch_size = int(n), int(batch_size) or None
 samples = []
 
 def recording_bar(show=True, **options):
@@ -55,7 +59,11 @@ def recording_bar(show=True, **options):
     def record(task, **kwargs):
         update(task, **kwargs)
         t = bar.tasks[task] if isinstance(task, int) else next(x for x in bar.tasks if x.id == task)
-        shown = bar.columns[-1].render(t).plain  # the time-left column (eta on, elapsed off)
+        column = bar.columns[-1]  # the time-left column (eta on, elapsed off)
+        if hasattr(column, "seconds_left"):
+            shown = column.seconds_left(t)
+        else:  # a code whose column gives only its text
+            shown = column.render(t).plain
         parts = {k: t.fields[k] for k in PARTS if k in t.fields}
         samples.append((time.monotonic(), t.completed, t.total, shown, parts))
     bar.update = record
@@ -78,7 +86,10 @@ print("SAMPLES " + json.dumps(samples))
 """
 
 
-def seconds(shown: str) -> float | None:
+def seconds(shown: float | str | None) -> float | None:
+    """The estimate recorded: seconds, or the column's H:MM:SS text (a baseline's)."""
+    if shown is None or isinstance(shown, (int, float)):
+        return shown
     if "-" in shown or ":" not in shown:
         return None
     parts = [int(x) for x in shown.split(":")]
@@ -126,37 +137,50 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--base", type=Path, default=Path("/work/base/src"))
-    parser.add_argument("--enrich", type=int, default=4000, help="papers enriched")
-    parser.add_argument("--embed", type=int, default=1500, help="papers embedded")
-    parser.add_argument("--model", default="minilm-int8")
-    parser.add_argument("--batch-size", type=int, default=64, help="embed's papers per batch")
-    parser.add_argument("--stages", default="enrich,embed", help="which stages to run")
+    parser.add_argument("--enrich", type=int, default=15_602, help="papers enriched")
+    parser.add_argument("--embed", type=int, default=600, help="papers embedded with --model")
+    parser.add_argument("--static", type=int, default=15_602, help="papers embedded with static")
+    parser.add_argument("--model", default="minilm-int8", help="the `embed` stage's model")
+    parser.add_argument("--batch-size", type=int, default=32, help="embed's papers per batch (--model)")
+    parser.add_argument("--stages", default="enrich,embed,static", help="which stages to run")
+    parser.add_argument("--runs", type=int, default=1, help="times the whole comparison is run")
     parser.add_argument("--parts", action="store_true", help="print what each estimate came from")
     parser.add_argument("--workers", type=int, help="worker processes whatever the size (both codes)")
     args = parser.parse_args()
-    print(f"load before: {os.getloadavg()[0]:.1f}")
-    worst = {}
+    # stage: (what the harness runs, papers, model, batch size; 0: the model's default)
+    plans = {
+        "enrich": ("enrich", args.enrich, "", 0),
+        "embed": ("embed", args.embed, args.model, args.batch_size),
+        "static": ("embed", args.static, "static", 0),
+    }
     stages = args.stages.split(",")
-    for stage, n in ((s, n) for s, n in (("enrich", args.enrich), ("embed", args.embed)) if s in stages):
-        for name, src in (("new", REPO / "src"), ("base", args.base)):
-            samples = run(src, stage, n, args.model, args.batch_size, args.data, args.workers)
-            took = samples[-1][0] - samples[0][0]
-            rows = errors(samples)
-            worst[(stage, name)] = max(row[3] for row in rows)
-            shown = ", ".join(
-                f"{share:.0%}: shown {'-' if s is None else f'{s:.0f}'} s, actual {a:.1f} s, error {e:.2f}"
-                for share, s, a, e, _ in rows
-            )
-            label = stage + (f" ({args.model})" if stage == "embed" else "")
-            print(f"{label:<22} {name:<4} {n:,} papers, {took:.1f} s from the first update | {shown}")
-            if args.parts:
-                for share, *_, parts in rows:
-                    given = ", ".join(f"{k} {v:.4g}" for k, v in parts.items())
-                    print(f"    {share:.0%}: {given or 'one pace'}")
+    worst: dict[tuple[str, str], list[float]] = {}
+    for number in range(1, args.runs + 1):
+        for stage in stages:
+            kind, n, model, batch_size = plans[stage]
+            for name, src in (("new", REPO / "src"), ("base", args.base)):
+                load = os.getloadavg()[0]
+                samples = run(src, kind, n, model, batch_size, args.data, args.workers)
+                took = samples[-1][0] - samples[0][0]
+                rows = errors(samples)
+                worst.setdefault((stage, name), []).append(max(row[3] for row in rows))
+                label = "enrich" if kind == "enrich" else f"embed ({model})"
+                print(
+                    f"run {number} {label:<20} {name:<4} {n:,} papers, {took:.1f} s from the first update, "
+                    f"load {load:.1f} -> {os.getloadavg()[0]:.1f}"
+                )
+                for share, predicted, actual, error, parts in rows:
+                    said = "-" if predicted is None else f"{predicted:.2f}"
+                    print(f"    {share:4.0%}: predicted {said} s, actual {actual:.2f} s, error {error:.2f}")
+                    if args.parts:
+                        given = ", ".join(f"{k} {v:.4g}" for k, v in parts.items())
+                        print(f"          {given or 'one pace'}")
     for stage in stages:
         new, base = worst[(stage, "new")], worst[(stage, "base")]
-        print(f"{stage}: worst error new {new:.2f} (target <= 1.5), base {base:.2f}")
-    print(f"load after: {os.getloadavg()[0]:.1f}")
+        print(
+            f"{stage}: worst error per run new {' / '.join(f'{e:.2f}' for e in new)} (target <= 1.5 in each), "
+            f"base {' / '.join(f'{e:.2f}' for e in base)}"
+        )
 
 
 if __name__ == "__main__":
