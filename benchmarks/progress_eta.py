@@ -9,8 +9,8 @@ and a baseline checkout in the same run, `--runs` times.
 
 Each code runs in a fresh process (PYTHONPATH=its src) on a store of its own, with worker
 processes as the CLI uses them (enrich from 3,000 papers, minilm from 1,000), or `--workers`
-of them whatever the size (PAPERATLAS_WORKERS: a pool of a few hundred papers' embedding;
-static stays in one process below 20,000 papers whatever it says). The bar is the stage's
+of them whatever the size for enrich and `--model` (PAPERATLAS_WORKERS: a pool of a few
+hundred papers' embedding); static runs as the CLI runs it (one process below 20,000 papers). The bar is the stage's
 own (`progress_bar(True)`), its output thrown away; after every update the bar's time-left
 column is asked for its estimate at full precision (`seconds_left`, the number the column
 shows rounded to whole seconds), as a live bar redraws it; a baseline whose column has no
@@ -19,7 +19,9 @@ max(predicted / actual, actual / predicted) (inf when there is no estimate). Tar
 at every checkpoint of every run. The machine's load (1-minute average) is printed before
 and after each stage's run: the wall time of the rest moves with it, so a run counts when
 the load was roughly steady. `--parts` prints, per checkpoint, the fields a stage of two
-hands gave its estimate (two_stage_time_left), to tell which part missed.
+hands gave its estimate (two_stage_time_left), to tell which part missed; `--trace DIR`
+writes each run's bar updates and pool results (when each batch came back, its share of a
+core) as JSON, to replay an estimator on real timings.
 """
 
 from __future__ import annotations
@@ -71,6 +73,16 @@ def recording_bar(show=True, **options):
 
 vectors.progress_bar = recording_bar
 pipeline.progress_bar = recording_bar
+backs = []  # each pool result: (time, share of a core, start-up s, batch s), for --trace
+try:
+    from paperatlas.progress import PoolPace
+    done = PoolPace.done
+    def traced(self, at, *told):
+        backs.append((at, *told))
+        done(self, at, *told)
+    PoolPace.done = traced
+except ImportError:  # a code without PoolPace
+    pass
 with gzip.open(data, "rt") as fh:
     rows = [json.loads(line) for line in islice(fh, n)]
 path = db + ".jsonl"
@@ -83,6 +95,7 @@ with Atlas(db) as atlas:
     else:
         atlas.embed(model=model, progress=True, batch_size=batch_size)
 print("SAMPLES " + json.dumps(samples))
+print("BACKS " + json.dumps(backs))
 """
 
 
@@ -129,8 +142,10 @@ def run(src: Path, stage: str, n: int, model: str, batch_size: int, data: Path, 
             text=True,
             check=True,
         )
-    line = next(x for x in done.stdout.splitlines() if x.startswith("SAMPLES "))
-    return json.loads(line[len("SAMPLES ") :])
+    lines = done.stdout.splitlines()
+    line = next(x for x in lines if x.startswith("SAMPLES "))
+    backs = next((x for x in lines if x.startswith("BACKS ")), "BACKS []")
+    return json.loads(line[len("SAMPLES ") :]), json.loads(backs[len("BACKS ") :])
 
 
 def main() -> None:
@@ -145,6 +160,7 @@ def main() -> None:
     parser.add_argument("--stages", default="enrich,embed,static", help="which stages to run")
     parser.add_argument("--runs", type=int, default=1, help="times the whole comparison is run")
     parser.add_argument("--parts", action="store_true", help="print what each estimate came from")
+    parser.add_argument("--trace", type=Path, help="write each run's updates and pool results here (JSON)")
     parser.add_argument("--workers", type=int, help="worker processes whatever the size (both codes)")
     args = parser.parse_args()
     # stage: (what the harness runs, papers, model, batch size; 0: the model's default)
@@ -160,7 +176,13 @@ def main() -> None:
             kind, n, model, batch_size = plans[stage]
             for name, src in (("new", REPO / "src"), ("base", args.base)):
                 load = os.getloadavg()[0]
-                samples = run(src, kind, n, model, batch_size, args.data, args.workers)
+                # static as the CLI runs it: one process below 20,000 papers
+                workers = None if stage == "static" else args.workers
+                samples, backs = run(src, kind, n, model, batch_size, args.data, workers)
+                if args.trace:
+                    args.trace.mkdir(parents=True, exist_ok=True)
+                    trace = args.trace / f"run{number}-{stage}-{name}.json"
+                    trace.write_text(json.dumps({"samples": samples, "pool": backs}))
                 took = samples[-1][0] - samples[0][0]
                 rows = errors(samples)
                 worst.setdefault((stage, name), []).append(max(row[3] for row in rows))
