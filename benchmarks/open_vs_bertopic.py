@@ -203,6 +203,10 @@ def main() -> None:
             )
         if "search" in found:
             print(f"time to search, paperatlas / BERTopic's topics: {found['search'] / bert['wall']:.2f}")
+        if "full" in found:
+            print(
+                f"time to the full atlas, paperatlas / BERTopic's topics: {found['full'] / bert['wall']:.2f}"
+            )
     print(f"uptime after: {os.getloadavg()}")
 
 

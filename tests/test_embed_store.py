@@ -37,6 +37,9 @@ class Interrupting:
         self.inner, self.fail_on, self.calls, self.texts = inner, fail_on, 0, 0
         self.name, self.dim = inner.name, inner.dim
 
+    def warm_up(self):
+        self.inner.warm_up()
+
     def embed(self, texts):
         self.calls += 1
         if self.calls == self.fail_on:
@@ -291,3 +294,50 @@ def test_worker_pool_is_kept_fed_and_gives_the_bar_its_pace(store, monkeypatch):
     # (this pool's batches are back as soon as they are out: more than one a worker by the
     # first write, all of them by the last)
     assert all("pool_left" in fields for _, fields in updates) and updates[-1][1]["pool_left"] == 0
+
+
+def test_static_warm_up_builds_what_its_first_batch_would():
+    # the batch path's term codes (~2 s) were built by the first batch of 200 texts or
+    # more, inside the time the bar paced the whole store by; a short text alone takes
+    # the text-by-text path and builds nothing
+    backend = registry.backend_class("static").load()
+    backend.embed(["one short text"])
+    assert backend._codes is None
+    backend.warm_up()
+    assert backend._codes is not None
+
+
+def test_embed_in_one_process_starts_the_bar_clock_after_the_models_start_up(store, monkeypatch):
+    from paperatlas.progress import SilentProgress
+
+    events: list[str] = []
+    real = embed.get_backend("static")
+
+    class Backend:
+        name, dim = real.name, real.dim
+
+        def warm_up(self):
+            events.append("warm_up")
+
+        def embed(self, texts):
+            events.append("embed")
+            return real.embed(texts)
+
+    class Bar(SilentProgress):
+        def add_task(self, description, **fields):
+            events.append("add_task")
+            return 0
+
+        def reset(self, task, **fields):
+            events.append("reset")
+
+        def update(self, task, **fields):
+            events.append("update")
+
+    monkeypatch.setattr(embed_vectors, "get_backend", lambda name=None, store=None, threads=None: Backend())
+    monkeypatch.setattr(embed_vectors, "progress_bar", lambda *a, **k: Bar())
+    monkeypatch.setenv("PAPERATLAS_WORKERS", "1")
+    embed.embed_store(store, model="static", batch_size=4)
+    # the bar says "loading the model" during the start-up; its clock starts after it
+    assert events[:5] == ["add_task", "warm_up", "reset", "embed", "update"]
+    assert events.count("warm_up") == 1 and events.count("reset") == 1

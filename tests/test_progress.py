@@ -364,3 +364,49 @@ def test_pool_pace_runs_the_last_batch_faster_alone():
     for end in (10.0, 12.0, 14.0, 16.0, 18.0):
         two.done(end, share=0.25)
     assert two.seconds_left(18.0) == 3.0
+
+
+def _pool_ends(workers: int, costs: list[float]) -> list[float]:
+    """When each batch comes back from `workers` processes kept fed, batch i taking costs[i]."""
+    free, ends = [0.0] * workers, []
+    for cost in costs:
+        k = min(range(workers), key=lambda j: free[j])
+        free[k] += cost
+        ends.append(free[k])
+    return sorted(ends)
+
+
+def test_pool_pace_follows_a_load_that_rose_halfway():
+    # 40 batches on 2 workers: 4 s each, then 10 s each from the 21st on (other processes
+    # took the cores). At 80% the 8 batches left run at 10 s: an even mean over the whole
+    # run (the first half's 4 s counted as much as the last) reads them as far shorter
+    ends = _pool_ends(2, [4.0] * 20 + [10.0] * 20)
+    pace = PoolPace(workers=2, batches=40)
+    for end in ends[:32]:
+        pace.done(end)
+    now, actual = ends[31], ends[-1] - ends[31]
+    predicted = pace.seconds_left(now)
+    assert predicted is not None and actual / 1.5 <= predicted <= actual * 1.5, (predicted, actual)
+    spans = [ends[k] - ends[k - 2] for k in range(2, 32)]
+    even = PoolPace(workers=2, batches=40)
+    even._recent_batch_seconds = lambda ends: sum(spans) / len(spans)  # type: ignore[method-assign]
+    for end in ends[:32]:
+        even.done(end)
+    assert even.seconds_left(now) < actual / 1.5
+
+
+def test_the_column_shows_its_estimate_rounded():
+    # what `benchmarks/progress_eta.py` reads (seconds_left) is what the column shows
+    clock = [0.0]
+    bar = Progress(get_time=lambda: clock[0])
+    task = bar.add_task("embedding", total=1000)
+    column = _eta_column(progress_bar(True))
+    assert column.seconds_left(bar.tasks[0]) is None
+    assert column.render(bar.tasks[0]).plain == "-:--:--"
+    for at, done in ((3.0, 70), (9.0, 333), (20.0, 997)):
+        clock[0] = at
+        bar.update(task, completed=done)
+        seconds = column.seconds_left(bar.tasks[0])
+        minutes, secs = divmod(round(seconds), 60)
+        assert column.render(bar.tasks[0]).plain == f"0:{minutes:02d}:{secs:02d}"
+    assert 0 < seconds < 1  # 3 of 1,000 left: under a second, which the column shows as 0

@@ -46,6 +46,9 @@ class SilentProgress:
     def advance(self, task: int, advance: float = 1) -> None:
         pass
 
+    def reset(self, task: int, **kwargs: Any) -> None:
+        pass
+
 
 STEADY_SECONDS = 1.0  # the least time after the first units whose pace is trusted
 
@@ -151,6 +154,9 @@ class OwnPace:
         return {"own_seconds": self.seconds} | ({} if alone is None else {"alone_pace": alone})
 
 
+PACE_HALF_LIFE = 60.0  # seconds: how fast a pool's older batch times lose weight (PoolPace)
+
+
 def pace_of_pool(workers: int, units: int, batch: int) -> PoolPace:
     """The PoolPace of `units` in batches of `batch`, the last one holding the rest."""
     batches = -(-units // batch)
@@ -173,7 +179,8 @@ class PoolPace:
     """When a pool of `workers` processes, each taking the next of `batches` batches as it
     comes free, will have computed them all, from when each batch came back (`done`).
 
-    A batch came back `per` seconds (the mean of what the batches took) after the one
+    A batch came back `per` seconds (what the batches took, the recent ones weighing
+    more: `_recent_batch_seconds`) after the one
     whose end freed its worker: the k-th result's batch started at the (k - workers)-th
     result (the pool is kept fed). So the batches in flight started at the last
     `workers` results, and those not started yet go to whichever worker comes free
@@ -214,6 +221,17 @@ class PoolPace:
     def all_back(self) -> bool:
         return len(self.ends) >= self.batches
 
+    def _recent_batch_seconds(self, ends: list[float]) -> float:
+        """A batch's time on a worker: the times between the results `workers` apart (each
+        a batch's time), averaged with weights halving every PACE_HALF_LIFE seconds of
+        age. The machine's load moves over about a minute (other processes come and go),
+        and the batches left run at the load of now, not of the run's start; an even mean
+        over the whole run read a load that rose or fell halfway as the pace for the rest."""
+        w, last = self.workers, ends[-1]
+        weights = [0.5 ** ((last - ends[k]) / PACE_HALF_LIFE) for k in range(w, len(ends))]
+        spans = [ends[k] - ends[k - w] for k in range(w, len(ends))]
+        return sum(s * x for s, x in zip(spans, weights, strict=True)) / sum(weights)
+
     def seconds_left(self, now: float) -> float | None:
         """Seconds until the last batch comes back; None until one batch's time is known."""
         ends = sorted(self.ends)
@@ -223,7 +241,7 @@ class PoolPace:
             return 0.0
         sizes = [self.last if n + i == self.batches - 1 else 1.0 for i in range(left)]
         if n > w:
-            per, answered, starting = sum(ends[k] - ends[k - w] for k in range(w, n)) / (n - w), w, []
+            per, answered, starting = self._recent_batch_seconds(ends), w, []
         elif self.firsts:  # the first results hold the workers' start-up: their work alone
             per = sum(work for _, _, work in self.firsts) / len(self.firsts)
             answered = min(n, len(self.firsts))
@@ -280,14 +298,15 @@ def _average_time_left_column() -> Any:
                 seen = self.pool[task.id] = ((given, task.completed), task.elapsed)
             return float(max(0.0, given - (task.elapsed - seen[1])))
 
-        def render(self, task: Task) -> Text:
+        def seconds_left(self, task: Task) -> float | None:
+            """The estimate this column shows, unrounded (None: no time yet)."""
             elapsed = task.elapsed
             ready = task.fields.get("ready")  # a stage of two hands (two_stage_time_left)
             if task.completed and elapsed is not None:
                 self.first.setdefault(task.id, (elapsed, task.completed, ready or 0.0))
             first = self.first.get(task.id)
             if ready is not None:
-                seconds = two_stage_time_left(
+                return two_stage_time_left(
                     elapsed,
                     task.completed,
                     task.total,
@@ -301,6 +320,10 @@ def _average_time_left_column() -> Any:
                 )
             else:
                 seconds = time_left(elapsed, task.completed, task.total, None if first is None else first[:2])
+            return seconds
+
+        def render(self, task: Task) -> Text:
+            seconds = self.seconds_left(task)
             if seconds is None:
                 return Text("-:--:--", style="progress.remaining")
             minutes, secs = divmod(round(seconds), 60)

@@ -21,6 +21,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+WARM_UP_TEXT = "Warming up: a short abstract that runs the model once."
+
 
 class EmbeddingBackend(ABC):
     name: str = ""
@@ -79,6 +81,12 @@ class EmbeddingBackend(ABC):
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         return np.asarray(self.encode(texts), dtype=np.float32)
+
+    def warm_up(self) -> None:
+        """Run the model once on a short text: what it builds on first use (a session,
+        caches) is then part of its start-up, not of the first batch's time (the time
+        left of a whole store's embedding is paced by the batches after the start-up)."""
+        self.embed([WARM_UP_TEXT])
 
     def embed_start(self, text: str) -> np.ndarray:
         """One text's vector from as much of its start as one pass of the model reads: a

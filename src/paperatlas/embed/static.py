@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from paperatlas.embed.base import EmbeddingBackend, file_fingerprint
+from paperatlas.embed.base import WARM_UP_TEXT, EmbeddingBackend, file_fingerprint
 from paperatlas.embed.normalise import normalise_rows
 from paperatlas.embed.terms import byte_word_finder, english_stopwords, term_analyzer
 from paperatlas.errors import PaperatlasError
@@ -161,6 +161,12 @@ class StaticBackend(EmbeddingBackend):
         else:
             out = np.asarray(self._weights(texts) @ self.table, dtype=np.float32)
         return normalise_rows(out)  # a text with no known term stays the zero vector
+
+    def warm_up(self) -> None:
+        """Also the batch path's term codes (~2 s, built by the first batch of SPARSE_FROM
+        texts or more, which a short text does not take)."""
+        self._weights([WARM_UP_TEXT])
+        super().warm_up()
 
     def _counts(self, text: str) -> dict[int, int]:
         """How often each known term (by its row) occurs in the text, in the order of first

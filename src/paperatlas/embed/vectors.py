@@ -117,11 +117,10 @@ def embed_store(
     }
     if not pending.todo:
         return result
-    embed = None
+    backend = None
     if cls.per_store:
         texts = [embedding_text(p.get("title"), p.get("abstract")) for p in store.papers.iter()]
         backend, refit = cls.fit_store(store, texts, force)
-        embed = backend.embed
         del texts
         if refit:  # old vectors lived in another space: redo all
             pending = Pending(store, model, force=True)
@@ -147,13 +146,16 @@ def embed_store(
                 functools.partial(_load_model, model),  # timed apart from the first batch
             )
             done: Iterator[tuple[list[tuple[str, str, str]], np.ndarray]] = iter(in_order)
-        else:
-            embed = embed or get_backend(model, threads=threads).embed
-            done = ((batch, embed([text for _, text, _ in batch])) for batch in batches)
         bar = stack.enter_context(progress_bar(progress, transient=False))
         # the first batch waits for the model to load (in each worker): say so, or the
         # bar would sit at 0 with no word of what it is doing
         task = bar.add_task(f"embedding ({model}): loading the model…", total=pending.todo)
+        if in_order is None:
+            # the time left's clock starts after the model's start-up: its pace is the work's
+            backend = backend or get_backend(model, threads=threads)
+            backend.warm_up()
+            bar.reset(task, total=pending.todo)
+            done = ((batch, backend.embed([text for _, text, _ in batch])) for batch in batches)
         for batch, vectors in done:
             alone = pool_pace.all_back()
             started, cpu = time.perf_counter(), time.process_time()
@@ -191,8 +193,9 @@ def _worker_count(cls, todo: int, threads: int | None) -> int:
 
 
 def _load_model(model: str) -> None:
-    """A worker's start-up: the model one batch runs on (_embed_texts), loaded once."""
-    get_backend(model, threads=1)
+    """A worker's start-up: the model one batch runs on (_embed_texts), loaded and warmed
+    up (what it builds on its first batch built now)."""
+    get_backend(model, threads=1).warm_up()
 
 
 def _embed_texts(model: str, texts: list[str]) -> np.ndarray:
