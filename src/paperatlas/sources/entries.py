@@ -44,6 +44,15 @@ from paperatlas.sources.entry import (
     merge_repeated_sections,
     to_paper,
 )
+from paperatlas.sources.entry_labels import (
+    LINK_LABELS,
+    ROLE_OF,
+    USAGE_SECTIONS,
+    cell_title,
+    link_label,
+    title_cell,
+)
+from paperatlas.sources.fields import split_names
 from paperatlas.sources.frontmatter import front_matter, front_matter_paper
 from paperatlas.sources.mdlines import (
     Line,
@@ -58,183 +67,6 @@ from paperatlas.sources.mdlines import (
 )
 from paperatlas.sources.text import TITLE_MAX_CHARS, looks_like_authors
 from paperatlas.sources.titles import FILE_NAME, clean_title, is_title_like
-
-# Sections that hold no papers, whatever is under them.
-_USAGE = re.compile(
-    r"^(usage|how to use|how to|installation|install|setup|set up|getting started|quick ?start|"
-    r"configuration|config|customi[sz]ation|schedule|license|licence|contributing|contribute|"
-    r"contributors?|contact|citation|cite|cite us|citing|acknowledge?ments?|star history|faq|"
-    r"deployment|deploy|statistics|stats|todo|to do|changelog|change log|updates?|news|"
-    r"manual trigger|requirements|development|features|table of contents|contents|toc|"
-    r"related (lists|repos|projects)|sponsors?|support|about|footnotes|"
-    r"使用|使用方法|使用说明|安装|配置|统计|许可|许可证|致谢|引用|更新日志|更新|新闻|目录|联系|贡献|"
-    r"声明|免责声明|说明|运行|部署|关于)\b",
-    re.IGNORECASE,
-)
-# Link labels that name what a link is, never a paper's title.
-_LINK_LABELS = {
-    "paper": "paper",
-    "pdf": "paper",
-    "arxiv": "paper",
-    "abs": "paper",
-    "openreview": "paper",
-    "doi": "paper",
-    "论文": "paper",
-    "paper page": "paper",
-    "论文链接": "paper",
-    "原文": "paper",
-    "acl": "paper",
-    "ieee": "paper",
-    "acm": "paper",
-    "semantic scholar": "paper",
-    "alphaxiv": "paper",
-    "hf paper": "paper",
-    "code": "code",
-    "github": "code",
-    "gitlab": "code",
-    "repo": "code",
-    "project": "code",
-    "project page": "code",
-    "homepage": "code",
-    "website": "code",
-    "demo": "code",
-    "local demo": "code",
-    "dataset": "code",
-    "data": "code",
-    "model": "code",
-    "models": "code",
-    "huggingface": "code",
-    "hugging face": "code",
-    "hf": "code",
-    "代码": "code",
-    "项目": "code",
-    "主页": "code",
-    "项目主页": "code",
-    "leaderboard": "code",
-    "eval tool": "code",
-    "checkpoint": "code",
-    "weights": "code",
-    "blog": "code",
-    "video": "code",
-    "slides": "code",
-    "poster": "code",
-    "bib": "skip",
-    "bibtex": "skip",
-    "citation": "skip",
-    "cite": "skip",
-    "star": "skip",
-    "stars": "skip",
-    "wechat": "skip",
-}
-_TABLE_ROLES = {
-    "title": (
-        "title",
-        "paper",
-        "paper title",
-        "papers",
-        "论文",
-        "标题",
-        "题目",
-        "论文标题",
-        "publication",
-        "article",
-    ),
-    "name": ("name", "dataset", "benchmark", "model", "method", "名称", "数据集", "模型", "方法"),
-    "venue": (
-        "venue",
-        "conference",
-        "journal",
-        "pub",
-        "publication venue",
-        "会议",
-        "期刊",
-        "会议期刊",
-        "source",
-    ),
-    "date": (
-        "date",
-        "year",
-        "time",
-        "published",
-        "publish date",
-        "publication date",
-        "pub date",
-        "submitted",
-        "updated",
-        "日期",
-        "时间",
-        "年份",
-        "发表日期",
-        "发布日期",
-    ),
-    "code": ("code", "github", "repo", "repository", "demo", "project", "homepage", "代码", "项目"),
-    "authors": ("authors", "author", "作者"),
-    "abstract": ("abstract", "摘要", "summary", "tl;dr", "tldr"),
-}
-_ROLE_OF = {name: role for role, names in _TABLE_ROLES.items() for name in names}
-
-
-def looks_like_markdown(head: str) -> bool:
-    """Markdown a person wrote: headings, tables, bold, links, labelled fields (also plain
-    Chinese labels `作者：`), or YAML front matter. Text with none of it is left to the
-    plain-text paragraph reader."""
-    if re.match(r"^---\s*\n.*?\n(---|\.\.\.)\s*(\n|$)", head, re.DOTALL):
-        return True
-    lines = head.splitlines()
-    chinese = sum(
-        bool(
-            re.match(
-                r"^\s*(?:\d{1,4}[.)、]\s*)?(?:[-*+]\s*)?(作者|摘要|中文摘要|单位|机构|"
-                r"主要机构|发表日期|论文链接|链接|代码|代码链接|标题|题目|论文标题|论文题目)"
-                r"\s*[:：]",
-                line,
-            )
-        )
-        for line in lines
-    )
-    if chinese >= 2:
-        return True
-    # `Title:`/`Abstract:` lists with labels the paragraph reader does not know (`Link:`, `Code:`)
-    labelled = [
-        m.group(1).lower()
-        for m in (
-            re.match(
-                r"^\s*(?:\d{1,4}[.)]\s*)?(title|authors?|abstract|links?|url|pdf|code|github|arxiv|"
-                r"affiliations?|published|date|venue|keywords)\s*[:：]",
-                line,
-                re.IGNORECASE,
-            )
-            for line in lines
-        )
-        if m
-    ]
-    if len(labelled) >= 3 and set(labelled) & {
-        "link",
-        "links",
-        "pdf",
-        "code",
-        "github",
-        "arxiv",
-        "affiliation",
-        "affiliations",
-        "published",
-        "date",
-    }:
-        return True
-    headings = sum(bool(re.match(r"^\s{0,3}#{1,6}\s+\S", line)) for line in lines)
-    tables = sum(line.strip().startswith("|") and line.strip().endswith("|") for line in lines)
-    # bold or a link where a title or a label starts (not bold words inside an abstract)
-    marked = sum(
-        bool(
-            re.match(
-                r"^\s{0,3}(?:[-*+]\s+|\d{1,4}[.)]\s+|#{1,6}\s+(?:\d{1,4}[.)]\s+)?|>\s*)?"
-                r"[^\w\s\[*_]{0,3}\s*(?:\*\*|__|\[[^\]]+\]\()",
-                line,
-            )
-        )
-        for line in lines
-    )
-    return tables >= 2 or marked >= 1 or headings >= 3
 
 
 class _Builder:
@@ -303,7 +135,7 @@ class _Builder:
             body = self.lines[i + 1 : end]
             text = any(b.kind in ("text", "quote") for b in body)
             lists = any(b.kind == "table" or (b.kind == "item" and self.item_title(b)) for b in body)
-            usage = bool(_USAGE.match(strip_symbols(plain(line.text))))
+            usage = bool(USAGE_SECTIONS.match(strip_symbols(plain(line.text))))
             info.append((i, line.level, leaf and not lists and not usage, text))
         marked: set[int] = set()
         run: list[tuple[int, int, bool, bool]] = []
@@ -381,7 +213,7 @@ class _Builder:
             self.usage_level = None
         text = strip_symbols(plain(line.text))
         self.columns = None
-        if _USAGE.match(text) and line.number is None and not links(line.text):
+        if USAGE_SECTIONS.match(text) and line.number is None and not links(line.text):
             self.close()
             self.usage_level = level
             for deeper in [k for k in self.sections if k >= level]:
@@ -454,7 +286,7 @@ class _Builder:
     def add_link(self, entry: Entry, label: str, url: str, role: str | None = None) -> None:
         if not url or url.startswith(("#", "./", "../", "mailto:")) or not re.match(r"^https?://", url):
             return
-        kind = role or _LINK_LABELS.get(strip_symbols(label).lower().strip("[]() "))
+        kind = role or LINK_LABELS.get(strip_symbols(label).lower().strip("[]() "))
         if kind is None:
             kind = "code" if link_kind(url) in ("code", "project", "data") else "paper"
         if kind == "skip" or "img.shields.io" in url:
@@ -474,20 +306,20 @@ class _Builder:
             label, url = plain(match.group(1)), match.group(2)
             if url.startswith("#"):
                 return None
-            if _link_label(label) is None and is_title_like(label):
+            if link_label(label) is None and is_title_like(label):
                 return clean_title(label), url
         elif match := re.match(r"^(\*\*|__)(.+?)\1", text):
             label = plain(match.group(2))
-            if label_name(label) or not is_title_like(label) or label.lower() in _LINK_LABELS:
+            if label_name(label) or not is_title_like(label) or label.lower() in LINK_LABELS:
                 return None
             return clean_title(label), None
         # "Title [[Paper]](url) [[Code]](url)" / "[[PDF]](url) Title, Venue 2017"
         found = links(text)
-        paper_links = [url for label, url in found if _link_label(label) == "paper"]
+        paper_links = [url for label, url in found if link_label(label) == "paper"]
         if not paper_links:  # "A. Author, B. Author. [Linked Title](paper-url). Venue 2023."
             for label, url in found:
                 if (
-                    _link_label(label) is None
+                    link_label(label) is None
                     and link_kind(url) == "paper"
                     and is_title_like(label)
                     and len(label.split()) >= 3
@@ -551,7 +383,7 @@ class _Builder:
             if not part:
                 continue
             if not entry.authors and _names_line(part):
-                entry.authors = split_authors(part)
+                entry.authors = split_names(part)
             elif "venue" not in entry.fields and (m := YEAR.search(part)) and len(part.split()) <= 8:
                 venue = part[: m.start()].strip(" ,.;:(")
                 if venue:
@@ -585,7 +417,7 @@ class _Builder:
                 current.add_text(name, plain(value) if name != "abstract" else _md_text(value))
             self.mode = name
         elif name == "authors":
-            current.authors = split_authors(text)
+            current.authors = split_names(text)
             self.mode = "authors"
         elif name in ("venue", "date", "year", "arxiv_id", "affiliation", "keywords", "category"):
             if text:
@@ -633,7 +465,7 @@ class _Builder:
         if mode in ("abstract", "summary", "tldr"):
             current.add_text(mode, _md_text(text))
         elif mode == "authors" and not self.blank_before:
-            current.authors += split_authors(plain(without_links(text)))
+            current.authors += split_names(plain(without_links(text)))
         elif mode == "title" and not self.blank_before and len(current.title or "") <= TITLE_MAX_CHARS:
             # (a title that long is no title: what follows is text, not more of it)
             current.title = clean_title(f"{current.title or ''} {without_links(text)}")
@@ -649,7 +481,7 @@ class _Builder:
             and not current.abstracts
             and _names_line(text)
         ):
-            current.authors = split_authors(plain(without_links(text)))
+            current.authors = split_names(plain(without_links(text)))
         elif mode == "body" and current.body and not self.blank_before:
             self.wrapped.append(_md_text(text))  # a wrapped paragraph
         else:
@@ -661,14 +493,14 @@ class _Builder:
         nxt = self.lines[i + 1] if i + 1 < len(self.lines) else None
         if nxt is not None and nxt.kind == "tablesep":  # a header row
             self.close()
-            self.columns = [_ROLE_OF.get(strip_symbols(plain(c)).lower(), "") for c in line.cells]
+            self.columns = [ROLE_OF.get(strip_symbols(plain(c)).lower(), "") for c in line.cells]
             return
         cells = line.cells
         columns = self.columns or [""] * len(cells)
-        title_at = _title_cell(cells, columns)
+        title_at = title_cell(cells, columns)
         if title_at is None:
             return
-        title, url = _cell_title(cells[title_at])
+        title, url = cell_title(cells[title_at])
         if not title or not is_title_like(title):
             return
         entry = self.open(Entry(line.lineno, "table"))
@@ -689,7 +521,7 @@ class _Builder:
             elif role == "date":
                 entry.fields.setdefault("date", text)
             elif role == "authors":
-                entry.authors = split_authors(text)
+                entry.authors = split_names(text)
             elif role == "abstract":
                 entry.add_text("abstract", text)
             elif role == "name":
@@ -715,82 +547,9 @@ def _names_line(text: str) -> bool:
     )
 
 
-def _link_label(label: str) -> str | None:
-    return _LINK_LABELS.get(strip_symbols(label).lower().strip("[]() "))
-
-
-def _title_cell(cells: list[str], columns: list[str]) -> int | None:
-    for role in ("title", "name"):
-        if role in columns:
-            index = columns.index(role)
-            if index < len(cells) and cells[index].strip():
-                if role == "name":  # a dataset table: the paper is the linked title elsewhere
-                    for j, cell in enumerate(cells):
-                        title, url = _cell_title(cell)
-                        if (
-                            url
-                            and j != index
-                            and is_title_like(title or "")
-                            and len((title or "").split()) >= 3
-                        ):
-                            return j
-                return index
-    for j, cell in enumerate(cells):
-        title, url = _cell_title(cell)
-        if url and title and is_title_like(title) and len(title.split()) >= 3:
-            return j
-    return None
-
-
-def _cell_title(cell: str) -> tuple[str | None, str | None]:
-    for label, url in links(cell):
-        if url.startswith("#") or label.lower() in _LINK_LABELS or not label:
-            continue
-        return label, url
-    text = plain(without_links(cell)).replace("\u2028", " ")
-    return (strip_symbols(text) or None), None
-
-
 def _md_text(text: str) -> str:
     """Abstract text as read: Markdown links become their text, emphasis marks go."""
     return plain(text)
-
-
-_AUTHOR_SPLIT = re.compile(r"\s*[,;，；、]\s*(?:and\s+)?|\s+and\s+|\s+&\s+|\s+和\s+")
-
-
-_ET_AL_END = re.compile(r"\s*\bet\.?\s*al\.?$")
-
-
-def _initials(text: str) -> bool:
-    """ "J.", "K.H.", "A-L", "M": one to three capital letters and nothing but dots, hyphens."""
-    letters = [c for c in text if c.isalpha()]
-    rest = [c for c in text if not c.isalpha()]
-    return 1 <= len(letters) <= 3 and all(c.isupper() for c in letters) and all(c in ". -" for c in rest)
-
-
-def split_authors(text: str) -> list[str]:
-    names = []
-    for name in _surname_first(_AUTHOR_SPLIT.split(text)):
-        name = _ET_AL_END.sub("", strip_symbols(name))  # "Ann Lee et.al."
-        name = re.sub(r"[\d*†‡§¶⭐✉#]+$", "", name).strip()
-        name = re.sub(r"\s*\([^)]*\)$", "", name)  # "Ann Lee (MIT)"
-        if name and re.search(r"[^\W\d_]", name) and name.lower() not in ("et al", "et al.", "others"):
-            names.append(name)
-    return names
-
-
-def _surname_first(parts: list[str]) -> list[str]:
-    """`Palmblad, M., Lamprecht, A-L and Ison, J.`: surnames and their initials split apart by
-    the commas, joined again (`Palmblad, M.`) when every other part is initials alone."""
-    parts = [_ET_AL_END.sub("", p).strip() for p in parts if p and p.strip()]
-    parts = [p for p in parts if p]
-    if len(parts) < 2 or len(parts) % 2:
-        return parts
-    surnames, initials = parts[0::2], parts[1::2]
-    if not all(map(_initials, initials)) or any(map(_initials, surnames)):
-        return parts
-    return [f"{s}, {i}" for s, i in zip(surnames, initials, strict=True)]
 
 
 def _paragraphs(body: list[Line]) -> list[str]:

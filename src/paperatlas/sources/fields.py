@@ -14,9 +14,8 @@ from dataclasses import dataclass
 
 from paperatlas.identifiers import link_kind
 from paperatlas.sources.doctree import Node, Span
-from paperatlas.sources.entries import split_authors as _split_authors
 from paperatlas.sources.entry import YEAR, Entry, is_prose
-from paperatlas.sources.mdlines import cjk_count, label_name
+from paperatlas.sources.mdlines import cjk_count, label_name, strip_symbols
 from paperatlas.sources.text import looks_like_authors
 from paperatlas.sources.titles import clean_title, is_title_like
 
@@ -117,10 +116,49 @@ def trailing_year(text: str) -> int | None:
 _AFFILIATION = re.compile(r"\s*[(（][^()（）]*[)）]")
 
 
+_AUTHOR_SPLIT = re.compile(r"\s*[,;，；、]\s*(?:and\s+)?|\s+and\s+|\s+&\s+|\s+和\s+")
+
+
+_ET_AL_END = re.compile(r"\s*\bet\.?\s*al\.?$")
+
+
+def _initials(text: str) -> bool:
+    """ "J.", "K.H.", "A-L", "M": one to three capital letters and nothing but dots, hyphens."""
+    letters = [c for c in text if c.isalpha()]
+    rest = [c for c in text if not c.isalpha()]
+    return 1 <= len(letters) <= 3 and all(c.isupper() for c in letters) and all(c in ". -" for c in rest)
+
+
+def split_names(text: str) -> list[str]:
+    """Names split at commas, semicolons, 'and', '&' and their CJK forms, surname-first pairs
+    joined again, markers and `et al.` dropped."""
+    names = []
+    for name in _surname_first(_AUTHOR_SPLIT.split(text)):
+        name = _ET_AL_END.sub("", strip_symbols(name))  # "Ann Lee et.al."
+        name = re.sub(r"[\d*†‡§¶⭐✉#]+$", "", name).strip()
+        name = re.sub(r"\s*\([^)]*\)$", "", name)  # "Ann Lee (MIT)"
+        if name and re.search(r"[^\W\d_]", name) and name.lower() not in ("et al", "et al.", "others"):
+            names.append(name)
+    return names
+
+
+def _surname_first(parts: list[str]) -> list[str]:
+    """`Palmblad, M., Lamprecht, A-L and Ison, J.`: surnames and their initials split apart by
+    the commas, joined again (`Palmblad, M.`) when every other part is initials alone."""
+    parts = [_ET_AL_END.sub("", p).strip() for p in parts if p and p.strip()]
+    parts = [p for p in parts if p]
+    if len(parts) < 2 or len(parts) % 2:
+        return parts
+    surnames, initials = parts[0::2], parts[1::2]
+    if not all(map(_initials, initials)) or any(map(_initials, surnames)):
+        return parts
+    return [f"{s}, {i}" for s, i in zip(surnames, initials, strict=True)]
+
+
 def split_authors(text: str) -> list[str]:
     """Person names, with a reference's first author written surname first joined again:
     `Joshi, Pratik, Sebastin Santy, and Kalika Bali` (a surname alone, given names, then whole names)."""
-    names = _split_authors(_AFFILIATION.sub("", text))
+    names = split_names(_AFFILIATION.sub("", text))
     if (
         len(names) >= 3
         and len(names[0].split()) == 1

@@ -28,6 +28,69 @@ _BETTER = 1.2
 _MARGIN = 2.0
 
 
+def looks_like_markdown(head: str) -> bool:
+    """Markdown a person wrote: headings, tables, bold, links, labelled fields (also plain
+    Chinese labels `作者：`), or YAML front matter. Text with none of it is left to the
+    plain-text paragraph reader."""
+    if re.match(r"^---\s*\n.*?\n(---|\.\.\.)\s*(\n|$)", head, re.DOTALL):
+        return True
+    lines = head.splitlines()
+    chinese = sum(
+        bool(
+            re.match(
+                r"^\s*(?:\d{1,4}[.)、]\s*)?(?:[-*+]\s*)?(作者|摘要|中文摘要|单位|机构|"
+                r"主要机构|发表日期|论文链接|链接|代码|代码链接|标题|题目|论文标题|论文题目)"
+                r"\s*[:：]",
+                line,
+            )
+        )
+        for line in lines
+    )
+    if chinese >= 2:
+        return True
+    # `Title:`/`Abstract:` lists with labels the paragraph reader does not know (`Link:`, `Code:`)
+    labelled = [
+        m.group(1).lower()
+        for m in (
+            re.match(
+                r"^\s*(?:\d{1,4}[.)]\s*)?(title|authors?|abstract|links?|url|pdf|code|github|arxiv|"
+                r"affiliations?|published|date|venue|keywords)\s*[:：]",
+                line,
+                re.IGNORECASE,
+            )
+            for line in lines
+        )
+        if m
+    ]
+    if len(labelled) >= 3 and set(labelled) & {
+        "link",
+        "links",
+        "pdf",
+        "code",
+        "github",
+        "arxiv",
+        "affiliation",
+        "affiliations",
+        "published",
+        "date",
+    }:
+        return True
+    headings = sum(bool(re.match(r"^\s{0,3}#{1,6}\s+\S", line)) for line in lines)
+    tables = sum(line.strip().startswith("|") and line.strip().endswith("|") for line in lines)
+    # bold or a link where a title or a label starts (not bold words inside an abstract)
+    marked = sum(
+        bool(
+            re.match(
+                r"^\s{0,3}(?:[-*+]\s+|\d{1,4}[.)]\s+|#{1,6}\s+(?:\d{1,4}[.)]\s+)?|>\s*)?"
+                r"[^\w\s\[*_]{0,3}\s*(?:\*\*|__|\[[^\]]+\]\()",
+                line,
+            )
+        )
+        for line in lines
+    )
+    return tables >= 2 or marked >= 1 or headings >= 3
+
+
 def looks_like_org(head: str) -> bool:
     """org-mode: `#+TITLE:` keywords, or `* ` headings with `:PROPERTIES:` drawers or
     `:tag:` lists after them."""

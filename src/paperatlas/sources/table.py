@@ -18,10 +18,10 @@ from paperatlas.sources.arxiv_mail import looks_like_arxiv_mail, read_arxiv_mail
 from paperatlas.sources.bibtex import read_bibtex
 from paperatlas.sources.csl import is_csl_item
 from paperatlas.sources.csv import delimiter_of, header_columns, is_header, read_csv
-from paperatlas.sources.entries import looks_like_markdown
 from paperatlas.sources.html import looks_like_html
 from paperatlas.sources.jsonl import read_json, read_jsonl
 from paperatlas.sources.people import (
+    looks_like_markdown,
     looks_like_org,
     looks_like_rst,
     read_html_page,
