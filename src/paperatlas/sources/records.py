@@ -380,6 +380,43 @@ def paper_from_record(record: Mapping[str, Any], source: str) -> Paper:
         for key in ("published", "date", "publication_date", "created"):
             if (value := record.get(key)) and (date := iso_date(value)):
                 break
+    urls, code_urls, ids = _record_links(record, fields, paper_id, by_key, all_keys, extra, is_note)
+    abstract = _text(fields.get("abstract")) or ""
+    if csl and abstract:
+        abstract = clean_abstract(abstract)
+    if title := _text(fields.get("title")):
+        title = clean_title(title) if csl else tex_title(" ".join(title.split()))
+    return Paper(
+        abstract=abstract,
+        title=title or None,
+        id=paper_id,
+        authors=split_list(fields.get("authors"), authors=True),
+        keywords=split_list(fields.get("keywords")),
+        venue=_text(fields.get("venue")),
+        year=year,
+        area=_text(fields.get("area")),
+        decision=_text(fields.get("decision")),
+        rating=rating,
+        urls=urls,
+        source=source,
+        extra=extra,
+        identifiers=ids,
+        code_urls=code_urls,
+        date=date,
+    )
+
+
+def _record_links(
+    record: Mapping[str, Any],
+    fields: dict[str, Any],
+    paper_id: str | None,
+    by_key: dict[str, Any],
+    all_keys: dict[str, Any],
+    extra: dict[str, Any],
+    is_note: bool,
+) -> tuple[list[str], list[str], dict[str, str]]:
+    """A record's paper links, code links and identifiers: its link fields and columns, the
+    pages its id names (an arXiv abs page, an OpenReview forum), its DOI."""
     urls = split_list(fields.get("urls"))
     if isinstance(paper_id, str) and paper_id[:4] == "http" and paper_id not in urls:
         urls.append(paper_id)  # an id column holding the paper's page (`forum`: an OpenReview link)
@@ -428,26 +465,4 @@ def paper_from_record(record: Mapping[str, Any], source: str) -> Paper:
         ids.setdefault("openreview", paper_id)
     if not urls and doi_text and ids.get("doi"):
         urls = [doi_text if doi_text.startswith("http") else f"https://doi.org/{doi_text}"]
-    abstract = _text(fields.get("abstract")) or ""
-    if csl and abstract:
-        abstract = clean_abstract(abstract)
-    if title := _text(fields.get("title")):
-        title = clean_title(title) if csl else tex_title(" ".join(title.split()))
-    return Paper(
-        abstract=abstract,
-        title=title or None,
-        id=paper_id,
-        authors=split_list(fields.get("authors"), authors=True),
-        keywords=split_list(fields.get("keywords")),
-        venue=_text(fields.get("venue")),
-        year=year,
-        area=_text(fields.get("area")),
-        decision=_text(fields.get("decision")),
-        rating=rating,
-        urls=urls,
-        source=source,
-        extra=extra,
-        identifiers=ids,
-        code_urls=code_urls,
-        date=date,
-    )
+    return urls, code_urls, ids
