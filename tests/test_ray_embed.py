@@ -79,17 +79,26 @@ local_ray = pytest.fixture(scope="module")(local_ray_instance)
 
 
 class CountingStore:
-    """The store, with every paper id written by put_vectors counted."""
+    """The store, with every paper id written to its vectors part counted."""
 
     def __init__(self, st: Store):
         self.st, self.written = st, []
+        self.vectors = CountingVectors(st.vectors, self.written)
 
     def __getattr__(self, name):
         return getattr(self.st, name)
 
-    def put_vectors(self, model, ids, vectors, hashes):
+
+class CountingVectors:
+    def __init__(self, part, written: list):
+        self.part, self.written = part, written
+
+    def __getattr__(self, name):
+        return getattr(self.part, name)
+
+    def put(self, model, ids, vectors, hashes):
         self.written.extend(ids)
-        return self.st.vectors.put(model, ids, vectors, hashes)
+        return self.part.put(model, ids, vectors, hashes)
 
 
 def same(a, b) -> None:
