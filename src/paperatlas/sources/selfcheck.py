@@ -63,9 +63,8 @@ _ORG_STRUCTURES = {
 _REFUSE_STRUCTURE = 20
 _REFUSE_LINKS = 20
 
-FEATURES = (
-    "log_papers",
-    "log_kb",
+# what a reading's papers hold, counted paper by paper (`Reading`)
+PAPER_COUNTS = (
     "untitled",
     "repeated_titles",
     "short_titles",
@@ -79,6 +78,11 @@ FEATURES = (
     "long_abstracts",
     "institution_authors",
     "pooled_links",
+)
+FEATURES = (
+    "log_papers",
+    "log_kb",
+    *PAPER_COUNTS,
     "title_words",
     "text_held",
     "paper_links_missed",
@@ -116,24 +120,7 @@ class Reading:
 
     def __init__(self) -> None:
         self.papers = 0
-        self.counts: dict[str, int] = dict.fromkeys(
-            (
-                "untitled",
-                "repeated_titles",
-                "short_titles",
-                "long_titles",
-                "numbered_titles",
-                "sentence_titles",
-                "author_titles",
-                "no_link",
-                "no_authors",
-                "abstracts",
-                "long_abstracts",
-                "institution_authors",
-                "pooled_links",
-            ),
-            0,
-        )
+        self.counts: dict[str, int] = dict.fromkeys(PAPER_COUNTS, 0)
         self.examples: dict[str, str] = {}
         self.title_words = 0
         self.text_chars = 0
