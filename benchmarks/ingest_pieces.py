@@ -17,6 +17,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from store_parts_compat import SHIM
+
 REPO = Path(__file__).resolve().parent.parent
 
 CHILD = r"""
@@ -27,6 +29,7 @@ from paperatlas.ingest import add_files, merge_changes
 from paperatlas.sources import read
 from paperatlas.sources.records import paper_from_record
 from paperatlas.store import Store
+#STORE_PARTS_SHIM#
 
 data = Path(sys.argv[2])
 with gzip.open(data, "rt", encoding="utf-8") if data.suffix == ".gz" else open(data) as fh:
@@ -55,6 +58,7 @@ with tempfile.TemporaryDirectory() as tmp:
     store.close()
 print(json.dumps(out))
 """
+CHILD = CHILD.replace("#STORE_PARTS_SHIM#", SHIM)
 
 
 def run(src: str, data: str) -> dict[str, float]:

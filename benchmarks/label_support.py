@@ -40,6 +40,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "benchmarks"))
+from store_parts_compat import SHIM  # noqa: E402
 
 # Words that name no topic in an ML conference: a label or a paper sharing only these
 # shares nothing. Fixed before any label code changed (issue 40).
@@ -118,6 +119,7 @@ import json, os, sys, tempfile, shutil
 from pathlib import Path
 from paperatlas.api import Atlas
 from paperatlas.atlas.reference import shipped
+#STORE_PARTS_SHIM#
 
 job = json.load(open(sys.argv[1]))
 out = {"lists": [], "full": None, "reference": None}
@@ -160,6 +162,7 @@ out["reference"] = {"ids": ref.ids, "broad": [ref.broad_labels[b] for b in ref.p
                     "fine": [ref.fine_labels[f] for f in ref.point_fine]}
 json.dump(out, open(sys.argv[2], "w"))
 """
+CHILD = CHILD.replace("#STORE_PARTS_SHIM#", SHIM)
 
 
 def run_tree(src: Path, job: dict, work: Path, name: str) -> dict:

@@ -45,6 +45,7 @@ import sys
 from pathlib import Path
 
 from search_common import CACHE, DEFAULT_DATA, REPO, build_store, ensure_names, load_rows
+from store_parts_compat import SHIM
 
 QUERIES = REPO / "benchmarks" / "queries" / "typo"
 SEED = 34
@@ -182,6 +183,7 @@ import gzip, json, sys
 import numpy as np
 from paperatlas.paper import embedding_text, text_hash
 from paperatlas.store import Store
+#STORE_PARTS_SHIM#
 data, db, vectors, names = sys.argv[1:5]
 store = Store(db)
 if store.papers.count() == 0:
@@ -200,6 +202,7 @@ if store.papers.count() == 0:
         for pid, n in json.load(open(names)).items():
             store.facts.set(pid, {"name": n[0], "names": n}, "", "bench-names")
 """
+BUILD = BUILD.replace("#STORE_PARTS_SHIM#", SHIM)
 
 
 def atlas_for(src: Path, db: Path, data: Path) -> Path:
