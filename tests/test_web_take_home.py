@@ -196,6 +196,7 @@ def test_the_download_of_a_search_holds_its_hits_within_the_filters(client):
 
 
 def test_a_collection_downloads_its_liked_papers(client):
+    _like(client, fixture_records()[2]["id"])  # its own like: the module's other tests may run elsewhere
     liked = set(client.get("/api/marks").json()["liked"])
     answer = client.get("/download/export", params={"format": "jsonl", "collection": "likes"})
     assert answer.headers["content-disposition"] == 'attachment; filename="paperatlas-likes.jsonl"'
