@@ -82,3 +82,33 @@ def set_screen(driver, width: int, height: int, phone: bool) -> None:
         "Emulation.setDeviceMetricsOverride",
         {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": phone},
     )
+
+
+ARTIFACTS = Path(__file__).parents[1] / "test-artifacts"  # screenshots a run leaves to look at
+VIEWPORTS = {"desktop": (1440, 900), "phone": (390, 844)}
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One headless Chrome for a test module (import this fixture into the module)."""
+    driver = headless_chrome()
+    ARTIFACTS.mkdir(exist_ok=True)
+    yield driver
+    driver.quit()
+
+
+def use_viewport(driver, name: str) -> None:
+    """The screen of VIEWPORTS[name] ('phone': a phone's)."""
+    width, height = VIEWPORTS[name]
+    set_screen(driver, width, height, phone=name == "phone")
+
+
+def wait(driver, condition, timeout: float = 15.0):
+    """WebDriverWait(...).until(condition), looking again when an element it found was replaced
+    by a page reload in between (stale)."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, timeout, ignored_exceptions=(StaleElementReferenceException,)).until(
+        condition
+    )

@@ -25,6 +25,7 @@ os.environ["COLUMNS"] = "200"
 
 
 from atlas_fixture import build_fixture_atlas, copy_atlas
+from browserkit import browser  # noqa: F401  (the browser tests' one driver a module, a fixture)
 from paperatlas import Atlas
 from paperatlas.cli import app
 from paperatlas.cli.common import run_app

@@ -8,16 +8,14 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from pathlib import Path
 
 import pytest
 
 from atlas_fixture import build_fixture_atlas
-from browserkit import headless_chrome, skip_without_chromium
+from browserkit import ARTIFACTS, skip_without_chromium, wait
 
 pytestmark = pytest.mark.browser
 
-ARTIFACTS = Path(__file__).parents[1] / "test-artifacts"
 
 skip_without_chromium()
 
@@ -49,27 +47,13 @@ def server(tmp_path_factory):
     thread.join(timeout=10)
 
 
-@pytest.fixture(scope="module")
-def browser():
-    driver = headless_chrome()
-    ARTIFACTS.mkdir(exist_ok=True)
-    yield driver
-    driver.quit()
-
-
-def _wait(driver, condition, timeout=15.0):
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    return WebDriverWait(driver, timeout).until(condition)
-
-
 def _map_ready(driver):
     return driver.execute_script("return window.atlasMap && window.atlasMap.placedLabels.length > 0")
 
 
 def test_map_renders_with_labels(server, browser):
     browser.get(server + "/map")
-    _wait(browser, _map_ready)
+    wait(browser, _map_ready)
     placed = browser.execute_script("return window.atlasMap.placedLabels.map(l => l.label)")
     broad = browser.execute_script("return window.atlasMap.broad.length")
     assert len(placed) >= min(3, broad)
@@ -87,7 +71,7 @@ def test_map_renders_with_labels(server, browser):
 
 def test_a_filtered_maps_legend_counts_the_papers_that_pass_and_links_with_the_filters(server, browser):
     browser.get(server + "/map?kind=method")
-    _wait(browser, _map_ready)
+    wait(browser, _map_ready)
     passing, shown, links, sizes = browser.execute_script("""
         const m = window.atlasMap, items = [...document.querySelectorAll('.atlas-legend-item')];
         return [m.topicCounts, items.map(li => [li.dataset.topic, li.querySelector('.count').textContent]),
@@ -102,7 +86,7 @@ def test_hover_shows_a_card_and_click_opens_the_paper(server, browser):
     from selenium.webdriver.common.action_chains import ActionChains
 
     browser.get(server + "/map")
-    _wait(browser, _map_ready)
+    wait(browser, _map_ready)
     # the screen position of one paper, relative to the canvas centre (Selenium's origin)
     x, y, pid, width, height = browser.execute_script("""
         const m = window.atlasMap, p = m.points[5], s = m.toScreen(p[0], p[1]);
@@ -111,7 +95,7 @@ def test_hover_shows_a_card_and_click_opens_the_paper(server, browser):
     ActionChains(browser).move_to_element_with_offset(
         canvas, int(x - width / 2), int(y - height / 2)
     ).perform()
-    card = _wait(
+    card = wait(
         browser,
         lambda d: (
             d.find_element("css selector", ".atlas-card").is_displayed()
@@ -122,7 +106,7 @@ def test_hover_shows_a_card_and_click_opens_the_paper(server, browser):
     browser.save_screenshot(str(ARTIFACTS / "map-hover.png"))
     hovered = browser.execute_script("return window.atlasMap.points[window.atlasMap.hover][5]")
     ActionChains(browser).click().perform()
-    _wait(browser, lambda d: "/papers/" in d.current_url)
+    wait(browser, lambda d: "/papers/" in d.current_url)
     assert browser.current_url.endswith("/papers/" + hovered)
     assert browser.find_element("id", "paper-title").text
     assert pid  # the paper the test aimed at exists
@@ -134,7 +118,7 @@ def test_search_returns_results(server, browser):
     browser.get(server + "/")
     box = browser.find_element("css selector", ".searchbox input[name=q]")
     box.send_keys("graph neural networks over-smoothing", Keys.ENTER)
-    _wait(browser, lambda d: "/search" in d.current_url)
+    wait(browser, lambda d: "/search" in d.current_url)
     cards = browser.find_elements("css selector", "#results .card")
     assert cards
     assert "graph" in cards[0].text.lower()
@@ -157,7 +141,7 @@ def test_hostile_records_render_as_text(server, browser):
     browser.save_screenshot(str(ARTIFACTS / "xss-paper.png"))
     # the map's hover card puts titles in with textContent
     browser.get(server + "/map")
-    _wait(browser, _map_ready)
+    wait(browser, _map_ready)
     text = browser.execute_script("""
         const m = window.atlasMap;
         const i = m.points.findIndex(p => p[5] === 'xss-img');
@@ -172,7 +156,7 @@ def test_hostile_records_render_as_text(server, browser):
 
 def test_chinese_interface(server, browser):
     browser.get(server + "/map?lang=zh")
-    _wait(browser, _map_ready)
+    wait(browser, _map_ready)
     nav = browser.find_element("css selector", ".nav").text
     assert "地图" in nav and "概览" in nav
     assert browser.find_element("css selector", "html").get_attribute("lang") == "zh-CN"
@@ -187,7 +171,7 @@ def test_star_likes_a_paper(server, browser):
     star = browser.find_element("css selector", ".paper-head .star")
     assert star.get_attribute("aria-pressed") == "false"
     star.click()
-    _wait(
+    wait(
         browser,
         lambda d: d.find_element("css selector", ".paper-head .star").get_attribute("aria-pressed") == "true",
     )
@@ -195,7 +179,7 @@ def test_star_likes_a_paper(server, browser):
     assert browser.find_element("css selector", ".paper-head .star").get_attribute("aria-pressed") == "true"
     browser.save_screenshot(str(ARTIFACTS / "paper.png"))
     browser.find_element("css selector", ".paper-head .star").click()
-    _wait(
+    wait(
         browser,
         lambda d: (
             d.find_element("css selector", ".paper-head .star").get_attribute("aria-pressed") == "false"

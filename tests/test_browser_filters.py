@@ -7,17 +7,15 @@ Screenshots go to test-artifacts/. Skipped only when chromium or chromedriver is
 
 from __future__ import annotations
 
-from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from browserkit import headless_chrome, served, set_screen, skip_without_chromium
+from browserkit import ARTIFACTS, served, set_screen, skip_without_chromium, wait
 from filters_fixture import build_filters_atlas
 
 pytestmark = pytest.mark.browser
 
-ARTIFACTS = Path(__file__).parents[1] / "test-artifacts"
 SCREENS = {"wide": (1440, 900), "phone": (390, 844)}
 
 skip_without_chromium()
@@ -31,23 +29,9 @@ def server(tmp_path_factory):
         yield url
 
 
-@pytest.fixture(scope="module")
-def browser():
-    driver = headless_chrome()
-    ARTIFACTS.mkdir(exist_ok=True)
-    yield driver
-    driver.quit()
-
-
 def _screen(driver, name: str) -> None:
     width, height = SCREENS[name]
     set_screen(driver, width, height, phone=name == "phone")
-
-
-def _wait(driver, condition, timeout=15.0):
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    return WebDriverWait(driver, timeout).until(condition)
 
 
 def _choose(driver, name: str, value: str) -> None:
@@ -84,7 +68,7 @@ def test_search_filters_narrow_and_carry_on(server, browser, screen):
     _choose(browser, "decision", "Accept (Oral)")
     _choose(browser, "state", "unread")
     form.find_element("css selector", "button[type=submit]").click()
-    _wait(browser, lambda d: "state=unread" in d.current_url)
+    wait(browser, lambda d: "state=unread" in d.current_url)
     assert _chosen(browser, "decision") == "Accept (Oral)" and _chosen(browser, "state") == "unread"
     cards = browser.find_elements("css selector", "#results .card")
     assert cards and all("Oral" in c.find_element("css selector", ".badges").text for c in cards)
@@ -94,7 +78,7 @@ def test_search_filters_narrow_and_carry_on(server, browser, screen):
     nexts = browser.find_elements("css selector", "#next-page")
     if nexts:  # a second page keeps every filter
         nexts[0].click()
-        _wait(browser, lambda d: "page=2" in d.current_url)
+        wait(browser, lambda d: "page=2" in d.current_url)
         kept = parse_qs(urlsplit(browser.current_url).query)
         assert (
             kept["decision"] == ["Accept (Oral)"]
@@ -112,7 +96,7 @@ def test_paper_list_filters_by_tag_and_state(server, browser, screen):
     browser.find_element("css selector", "#filter-form input[name=tag]").send_keys("to-cite")
     _choose(browser, "state", "saved")
     browser.find_element("css selector", "#filter-form button[type=submit]").click()
-    _wait(browser, lambda d: "state=saved" in d.current_url)
+    wait(browser, lambda d: "state=saved" in d.current_url)
     ids = [c.get_attribute("data-paper") for c in browser.find_elements("css selector", ".cards .card")]
     assert ids == ["extra-code"]  # tagged to-cite and saved for later: that one paper
     assert _chosen(browser, "tag") == "to-cite" and _form_fits(browser, screen)

@@ -14,11 +14,10 @@ import feedparser
 import pytest
 
 from atlas_fixture import build_fixture_atlas
-from browserkit import headless_chrome, served, set_screen, skip_without_chromium
+from browserkit import ARTIFACTS, served, set_screen, skip_without_chromium, wait
 
 pytestmark = pytest.mark.browser
 
-ARTIFACTS = Path(__file__).parents[1] / "test-artifacts"
 SCREENS = {"wide": (1440, 900), "phone": (390, 844)}
 PROGRAM = Path(__file__).parent / "fixtures" / "follow" / "program.json"
 # what each screen follows (one server for both: each follows its own)
@@ -40,23 +39,9 @@ def server(tmp_path_factory):
         yield url
 
 
-@pytest.fixture(scope="module")
-def browser():
-    driver = headless_chrome()
-    ARTIFACTS.mkdir(exist_ok=True)
-    yield driver
-    driver.quit()
-
-
 def _screen(driver, name: str) -> None:
     width, height = SCREENS[name]
     set_screen(driver, width, height, phone=name == "phone")
-
-
-def _wait(driver, condition, timeout=15.0):
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    return WebDriverWait(driver, timeout).until(condition)
 
 
 def _fits(driver, screen: str) -> bool:
@@ -81,13 +66,13 @@ def test_follow_search_and_author_then_open_the_feed(server, browser, screen):
     button = browser.find_element("css selector", "#follow-search")
     assert button.is_displayed() and _fits(browser, screen)
     button.click()
-    _wait(
+    wait(
         browser,
         lambda d: d.find_element("css selector", "#follow-search").get_attribute("aria-pressed") == "true",
     )
     assert "Following" in browser.find_element("css selector", "#follow-search").text
     browser.refresh()  # the page, from the cache or not, shows the search followed
-    _wait(
+    wait(
         browser,
         lambda d: d.find_element("css selector", "#follow-search").get_attribute("aria-pressed") == "true",
     )
@@ -96,11 +81,11 @@ def test_follow_search_and_author_then_open_the_feed(server, browser, screen):
     plus = browser.find_element("css selector", f'button.follow[aria-label="Follow author: {author}"]')
     assert plus.is_displayed() and _fits(browser, screen)
     plus.click()
-    _wait(browser, lambda d: plus.get_attribute("aria-pressed") == "true")
+    wait(browser, lambda d: plus.get_attribute("aria-pressed") == "true")
     browser.save_screenshot(str(ARTIFACTS / f"follow-author-{screen}.png"))
 
     browser.find_element("css selector", "#nav-follows").click()
-    _wait(browser, lambda d: d.current_url.endswith("/follows"))
+    wait(browser, lambda d: d.current_url.endswith("/follows"))
     rows = [r.text for r in browser.find_elements("css selector", ".follow-row")]
     assert any(f"search: {query}" in r for r in rows) and any(f"author: {author}" in r for r in rows)
     assert _fits(browser, screen)
@@ -109,7 +94,7 @@ def test_follow_search_and_author_then_open_the_feed(server, browser, screen):
         r for r in browser.find_elements("css selector", ".follow-row") if f"author: {author}" in r.text
     )
     row.find_element("css selector", ".feed-link").click()
-    _wait(browser, lambda d: d.current_url.endswith(".atom"))
+    wait(browser, lambda d: d.current_url.endswith(".atom"))
     # what the browser was served is the feed a reader parses
     text = browser.execute_script(
         "return fetch(location.href).then(r => r.text().then(t => r.headers.get('content-type') + '\\n' + t))"
@@ -128,7 +113,7 @@ def test_new_since_last_visit_marked_seen(server, browser, screen):
     assert browser.find_elements("css selector", "#new-papers .card") and _fits(browser, screen)
     browser.save_screenshot(str(ARTIFACTS / f"new-since-{screen}.png"))
     browser.find_element("css selector", "#mark-seen").click()
-    _wait(browser, lambda d: "Marked seen" in d.find_element("css selector", "#mark-seen").text)
+    wait(browser, lambda d: "Marked seen" in d.find_element("css selector", "#mark-seen").text)
     browser.get(f"{server}/new?list={list_name}")
     assert not browser.find_elements("css selector", "#new-papers .card")
     assert browser.find_element("css selector", "#new-count").text.startswith("0 ")
@@ -139,9 +124,9 @@ def test_pressing_a_followed_button_again_unfollows(server, browser):
     browser.get(f"{server}/search?q=benchmark")
     button = browser.find_element("css selector", "#follow-search")
     button.click()
-    _wait(browser, lambda d: button.get_attribute("aria-pressed") == "true")
+    wait(browser, lambda d: button.get_attribute("aria-pressed") == "true")
     button.click()
-    _wait(browser, lambda d: button.get_attribute("aria-pressed") == "false")
+    wait(browser, lambda d: button.get_attribute("aria-pressed") == "false")
     assert button.text == "Follow this search"
     follows = browser.execute_script("return fetch('/api/follows').then(r => r.json())")["follows"]
     assert all(f["body"].get("q") != "benchmark" for f in follows)

@@ -3,17 +3,20 @@ a desktop (1440x900) and a phone (390x844) viewport. Screenshots go to test-arti
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from atlas_fixture import FIXTURE
-from browserkit import headless_chrome, served, set_screen, skip_without_chromium
+from browserkit import (
+    ARTIFACTS,
+    VIEWPORTS,
+    served,
+    skip_without_chromium,
+    use_viewport,
+    wait,
+)
 
 pytestmark = pytest.mark.browser
 
-ARTIFACTS = Path(__file__).parents[1] / "test-artifacts"
-VIEWPORTS = {"desktop": (1440, 900), "phone": (390, 844)}
 # each viewport works on papers of its own (the server and its atlas are shared)
 PAGES = {"desktop": ("/papers", "graphs-03"), "phone": ("/papers?page=2", "graphs-04")}
 
@@ -29,29 +32,6 @@ def server(tmp_path_factory):
         atlas.add([FIXTURE], list_name="fixture", enrich=False)
     with served(db) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    driver = headless_chrome()
-    ARTIFACTS.mkdir(exist_ok=True)
-    yield driver
-    driver.quit()
-
-
-def _viewport(driver, name: str) -> None:
-    width, height = VIEWPORTS[name]
-    set_screen(driver, width, height, phone=name == "phone")
-
-
-def _wait(driver, condition, timeout=15.0):
-    from selenium.common.exceptions import StaleElementReferenceException
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    # an element found just before the page reloads (saving a note) is stale: look again
-    return WebDriverWait(driver, timeout, ignored_exceptions=(StaleElementReferenceException,)).until(
-        condition
-    )
 
 
 def _keys(driver, keys: str) -> None:
@@ -71,7 +51,7 @@ def _fits(driver) -> bool:
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
 def test_triage_by_keyboard(server, browser, viewport):
-    _viewport(browser, viewport)
+    use_viewport(browser, viewport)
     page, _ = PAGES[viewport]
     browser.get(server + page)
     browser.find_element("css selector", "h1").click()
@@ -79,20 +59,20 @@ def test_triage_by_keyboard(server, browser, viewport):
     cards = browser.find_elements("css selector", "article.card")
     assert "current" in cards[0].get_attribute("class")
     _keys(browser, "r")
-    _wait(browser, lambda d: _pressed(d, 0, ".state-read") == "true")
+    wait(browser, lambda d: _pressed(d, 0, ".state-read") == "true")
     _keys(browser, "jx")
-    _wait(browser, lambda d: _pressed(d, 1, ".state-skipped") == "true")
+    wait(browser, lambda d: _pressed(d, 1, ".state-skipped") == "true")
     _keys(browser, "s")  # another state replaces skipped
-    _wait(browser, lambda d: _pressed(d, 1, ".state-saved") == "true")
+    wait(browser, lambda d: _pressed(d, 1, ".state-saved") == "true")
     assert _pressed(browser, 1, ".state-skipped") == "false"
     _keys(browser, "l")
-    _wait(browser, lambda d: _pressed(d, 1, ".star") == "true")
+    wait(browser, lambda d: _pressed(d, 1, ".star") == "true")
     _keys(browser, "k")
     assert "current" in browser.find_elements("css selector", "article.card")[0].get_attribute("class")
     _keys(browser, "r")  # the state it is in: pressed again, taken off
-    _wait(browser, lambda d: _pressed(d, 0, ".state-read") == "false")
+    wait(browser, lambda d: _pressed(d, 0, ".state-read") == "false")
     _keys(browser, "r")
-    _wait(browser, lambda d: _pressed(d, 0, ".state-read") == "true")
+    wait(browser, lambda d: _pressed(d, 0, ".state-read") == "true")
     help_box = browser.find_element("id", "keys-help")
     assert not help_box.is_displayed()
     _keys(browser, "?")
@@ -107,7 +87,7 @@ def test_triage_by_keyboard(server, browser, viewport):
     target = browser.find_elements("css selector", "article.card")[1].get_attribute("data-paper")
     browser.find_element("css selector", "h1").click()
     _keys(browser, "jjo")  # the second card, opened
-    _wait(browser, lambda d: d.current_url.endswith("/papers/" + target))
+    wait(browser, lambda d: d.current_url.endswith("/papers/" + target))
     browser.get(server + "/likes")
     assert target in [
         a.get_attribute("data-paper") for a in browser.find_elements("css selector", "article.card")
@@ -116,7 +96,7 @@ def test_triage_by_keyboard(server, browser, viewport):
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
 def test_note_and_tags_on_the_paper_page(server, browser, viewport):
-    _viewport(browser, viewport)
+    use_viewport(browser, viewport)
     _, paper = PAGES[viewport]
     browser.get(server + "/papers/" + paper)
     note = browser.find_element("id", "note-text")
@@ -128,35 +108,35 @@ def test_note_and_tags_on_the_paper_page(server, browser, viewport):
     )
     browser.execute_script("window.__before_save = true")
     browser.find_element("css selector", "#note-form button[type=submit]").click()
-    _wait(
+    wait(
         browser,
         lambda d: d.execute_script("return !window.__before_save && document.readyState == 'complete'"),
     )
-    _wait(browser, lambda d: d.find_element("id", "note-view").is_displayed())
+    wait(browser, lambda d: d.find_element("id", "note-view").is_displayed())
     view = browser.find_element("id", "note-view")
     assert view.find_element("css selector", "strong").text == "Strong point"
     assert "<script>" in view.text and not view.find_elements("css selector", "a")
     assert browser.execute_script("return window.__xss") is None
     tag_input = browser.find_element("id", "tag-input")
     tag_input.send_keys("Must Read\n")
-    _wait(
+    wait(
         browser,
         lambda d: [a.text for a in d.find_elements("css selector", "#paper-tags .chip")] == ["#must-read"],
     )
     tag_input.send_keys("<script>\n")
-    _wait(browser, lambda d: "a tag holds letters" in d.find_element("id", "tag-status").text)
+    wait(browser, lambda d: "a tag holds letters" in d.find_element("id", "tag-status").text)
     browser.save_screenshot(str(ARTIFACTS / f"paper-kept-{viewport}.png"))
     assert _fits(browser)
     # the paper's own keys on its page: no card chosen, the paper is
     browser.execute_script("document.activeElement.blur()")
     _keys(browser, "s")
-    _wait(
+    wait(
         browser,
         lambda d: (
             d.find_element("css selector", ".paper-head .state-saved").get_attribute("aria-pressed") == "true"
         ),
     )
     browser.find_element("css selector", "#paper-tags .tag-remove").click()
-    _wait(browser, lambda d: not d.find_elements("css selector", "#paper-tags .chip"))
+    wait(browser, lambda d: not d.find_elements("css selector", "#paper-tags .chip"))
     browser.get(server + "/papers/" + paper)
     assert browser.find_element("id", "note-text").get_attribute("value").startswith("**Strong point**")

@@ -4,17 +4,20 @@ mapped fixture atlas. Screenshots go to test-artifacts/."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from atlas_fixture import copy_atlas
-from browserkit import headless_chrome, served, set_screen, skip_without_chromium
+from browserkit import (
+    ARTIFACTS,
+    VIEWPORTS,
+    served,
+    skip_without_chromium,
+    use_viewport,
+    wait,
+)
 
 pytestmark = pytest.mark.browser
 
-ARTIFACTS = Path(__file__).parents[1] / "test-artifacts"
-VIEWPORTS = {"desktop": (1440, 900), "phone": (390, 844)}
 # each viewport works on a paper and a word of its own (the server and its atlas are shared)
 NOTED = {"desktop": ("robots-02", "wombat"), "phone": ("graphs-04", "quokka")}
 
@@ -28,28 +31,6 @@ def server(fixture_atlas_template, tmp_path_factory):
         yield url
 
 
-@pytest.fixture(scope="module")
-def browser():
-    driver = headless_chrome()
-    ARTIFACTS.mkdir(exist_ok=True)
-    yield driver
-    driver.quit()
-
-
-def _viewport(driver, name: str) -> None:
-    width, height = VIEWPORTS[name]
-    set_screen(driver, width, height, phone=name == "phone")
-
-
-def _wait(driver, condition, timeout=15.0):
-    from selenium.common.exceptions import StaleElementReferenceException
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    return WebDriverWait(driver, timeout, ignored_exceptions=(StaleElementReferenceException,)).until(
-        condition
-    )
-
-
 def _cards(driver) -> list[str]:
     return [a.get_attribute("data-paper") for a in driver.find_elements("css selector", "article.card")]
 
@@ -60,7 +41,7 @@ def _fits(driver) -> bool:
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
 def test_a_note_written_on_the_paper_page_is_found_by_search(server, browser, viewport):
-    _viewport(browser, viewport)
+    use_viewport(browser, viewport)
     paper, word = NOTED[viewport]
     browser.get(server + "/papers/" + paper)
     browser.find_element("id", "note-text").send_keys(
@@ -68,12 +49,12 @@ def test_a_note_written_on_the_paper_page_is_found_by_search(server, browser, vi
     )
     browser.execute_script("window.__before_save = true")
     browser.find_element("css selector", "#note-form button[type=submit]").click()
-    _wait(
+    wait(
         browser,
         lambda d: d.execute_script("return !window.__before_save && document.readyState == 'complete'"),
     )
     browser.get(f"{server}/search?q={word}+checklist")
-    _wait(browser, lambda d: _cards(d)[:1] == [paper])
+    wait(browser, lambda d: _cards(d)[:1] == [paper])
     first = browser.find_element("css selector", "article.card")
     shown = first.find_element("css selector", ".in-note").text
     assert word in shown and "<img" in shown  # the note's text, as text
@@ -86,7 +67,7 @@ def test_a_note_written_on_the_paper_page_is_found_by_search(server, browser, vi
 def test_a_topic_page_filters_its_unread_papers(server, browser, viewport):
     from selenium.webdriver.support.ui import Select
 
-    _viewport(browser, viewport)
+    use_viewport(browser, viewport)
     browser.get(server + "/topics/0")
     before = _cards(browser)
     index = 0 if viewport == "desktop" else 1  # a paper of its own per viewport
@@ -102,7 +83,7 @@ def test_a_topic_page_filters_its_unread_papers(server, browser, viewport):
     Select(browser.find_element("css selector", "#filter-form select[name=state]")).select_by_value("unread")
     # submitted as a person on a phone does: Enter in the form's text field
     browser.find_element("css selector", "#filter-form input[name=tag]").send_keys("\n")
-    _wait(browser, lambda d: "state=unread" in d.current_url)
+    wait(browser, lambda d: "state=unread" in d.current_url)
     after = _cards(browser)
     assert target not in after and after and set(after) <= set(before)
     chosen = Select(browser.find_element("css selector", "#filter-form select[name=state]"))

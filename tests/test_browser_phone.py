@@ -11,13 +11,18 @@ from pathlib import Path
 import pytest
 
 from atlas_fixture import build_fixture_atlas
-from browserkit import headless_chrome, served, set_screen, skip_without_chromium
+from browserkit import (
+    ARTIFACTS,
+    VIEWPORTS,
+    served,
+    skip_without_chromium,
+    use_viewport,
+    wait,
+)
 
 pytestmark = pytest.mark.browser
 
-ARTIFACTS = Path(__file__).parents[1] / "test-artifacts"
 REVIEWED = Path(__file__).parent / "fixtures" / "paper_page" / "iclr.jsonl"
-VIEWPORTS = {"desktop": (1440, 900), "phone": (390, 844)}
 PAGES = (
     "/",
     "/map",
@@ -46,25 +51,11 @@ def server(tmp_path_factory):
         yield url
 
 
-@pytest.fixture(scope="module")
-def browser():
-    driver = headless_chrome()
-    ARTIFACTS.mkdir(exist_ok=True)
-    yield driver
-    driver.quit()
-
-
 def _viewport(driver, name: str) -> None:
-    width, height = VIEWPORTS[name]
-    phone = name == "phone"
-    set_screen(driver, width, height, phone)
-    driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": phone, "maxTouchPoints": 5})
-
-
-def _wait(driver, condition, timeout=15.0):
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    return WebDriverWait(driver, timeout).until(condition)
+    use_viewport(driver, name)  # and a touch screen on the phone
+    driver.execute_cdp_cmd(
+        "Emulation.setTouchEmulationEnabled", {"enabled": name == "phone", "maxTouchPoints": 5}
+    )
 
 
 def _fits(driver) -> bool:
@@ -104,7 +95,7 @@ def test_the_header_takes_more_links(server, browser, viewport):
     assert _fits(browser)
     assert _search_box_shown(browser)
     browser.find_element("css selector", ".searchbox input").send_keys("unlearning\n")
-    _wait(browser, lambda d: "/search?q=unlearning" in d.current_url)
+    wait(browser, lambda d: "/search?q=unlearning" in d.current_url)
     assert browser.find_elements("css selector", "article.card")
 
 
@@ -132,7 +123,7 @@ def test_paper_page_shows_scores_links_and_copies_bibtex(server, browser, viewpo
     browser.execute_script("arguments[0].hidden = false", button)
     browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
     button.click()
-    _wait(browser, lambda d: d.find_element("id", "copy-status").text == "Copied")
+    wait(browser, lambda d: d.find_element("id", "copy-status").text == "Copied")
     text = bibtex.get_attribute("textContent")
     assert text.startswith("@inproceedings{Rev1ewAbCd,")
     assert browser.execute_script("return window.getSelection().toString()").strip() == text
@@ -146,7 +137,7 @@ def test_paper_page_shows_scores_links_and_copies_bibtex(server, browser, viewpo
 
 def _open_map(browser, server):
     browser.get(server + "/map")
-    _wait(browser, lambda d: d.execute_script("return !!(window.atlasMap && window.atlasMap.width)"))
+    wait(browser, lambda d: d.execute_script("return !!(window.atlasMap && window.atlasMap.width)"))
 
 
 def _view(browser) -> dict:

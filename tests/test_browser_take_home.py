@@ -9,17 +9,15 @@ Screenshots go to test-artifacts/. Skipped only when chromium or chromedriver is
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
 from atlas_fixture import build_fixture_atlas, fixture_records
-from browserkit import headless_chrome, served, set_screen, skip_without_chromium
+from browserkit import ARTIFACTS, served, set_screen, skip_without_chromium, wait
 
 pytestmark = pytest.mark.browser
 
-ARTIFACTS = Path(__file__).parents[1] / "test-artifacts"
 SCREENS = {"wide": (1440, 900), "phone": (390, 844)}
 PART = "part-2026"  # a second list: ten of the fixture's papers
 
@@ -40,23 +38,9 @@ def server(tmp_path_factory):
         yield url
 
 
-@pytest.fixture(scope="module")
-def browser():
-    driver = headless_chrome()
-    ARTIFACTS.mkdir(exist_ok=True)
-    yield driver
-    driver.quit()
-
-
 def _screen(driver, name: str) -> None:
     width, height = SCREENS[name]
     set_screen(driver, width, height, phone=name == "phone")
-
-
-def _wait(driver, condition, timeout=15.0):
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    return WebDriverWait(driver, timeout).until(condition)
 
 
 def _fits(driver, screen: str, selector: str = "body *") -> bool:
@@ -89,7 +73,7 @@ def test_not_interested_takes_the_card_away(server, browser, screen):
     assert button.get_attribute("aria-label").startswith("Not interested: ")
     browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
     button.click()
-    _wait(browser, lambda d: before[0] not in _picks(d))
+    wait(browser, lambda d: before[0] not in _picks(d))
     browser.refresh()
     assert before[0] not in _picks(browser)
 
@@ -109,7 +93,7 @@ def test_the_more_menu_switches_the_list(server, browser, screen):
     browser.save_screenshot(str(ARTIFACTS / f"more-menu-{screen}.png"))
     Select(browser.find_element("css selector", "#list-switch select[name=list]")).select_by_value(PART)
     browser.find_element("css selector", "#list-switch button").click()
-    _wait(browser, lambda d: "list=" in d.current_url)
+    wait(browser, lambda d: "list=" in d.current_url)
     query = parse_qs(urlsplit(browser.current_url).query)
     assert urlsplit(browser.current_url).path == "/papers"
     assert query["list"] == [PART] and query["kind"] == ["method"]

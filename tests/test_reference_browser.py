@@ -7,20 +7,13 @@ from __future__ import annotations
 import pytest
 
 from atlas_fixture import SAMPLE
-from browserkit import headless_chrome, skip_without_chromium
+from browserkit import skip_without_chromium
 from test_reference import synthetic_list
 
 pytestmark = pytest.mark.browser
 
 
 skip_without_chromium()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    driver = headless_chrome()
-    yield driver
-    driver.quit()
 
 
 def _html(tmp_path, source, list_name):

@@ -11,7 +11,7 @@ import time
 import pytest
 
 from atlas_fixture import build_fixture_atlas
-from browserkit import headless_chrome, skip_without_chromium
+from browserkit import skip_without_chromium, wait
 
 pytestmark = pytest.mark.browser
 
@@ -45,22 +45,9 @@ def server(tmp_path_factory):
     api_routes.FULL_MAP, map_points.OVERVIEW = saved
 
 
-@pytest.fixture(scope="module")
-def browser():
-    driver = headless_chrome()
-    yield driver
-    driver.quit()
-
-
-def _wait(driver, condition, timeout=15.0):
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    return WebDriverWait(driver, timeout).until(condition)
-
-
 def test_zooming_in_brings_the_views_papers(server, browser):
     browser.get(server + "/map")
-    _wait(browser, lambda d: d.execute_script("return !!(window.atlasMap && window.atlasMap.width)"))
+    wait(browser, lambda d: d.execute_script("return !!(window.atlasMap && window.atlasMap.width)"))
     assert browser.execute_script("return window.atlasMap.points.length") == 10
     note = browser.find_element("css selector", ".atlas-lod").text
     assert "10 of 73" in note
@@ -68,20 +55,20 @@ def test_zooming_in_brings_the_views_papers(server, browser):
     browser.execute_script(
         "const m = window.atlasMap, p = m.points[0]; m.zoomTo(p[0] - 0.02, p[1] - 0.02, p[0] + 0.02, p[1] + 0.02);"
     )
-    _wait(browser, lambda d: d.execute_script("return !!(window.atlasMap.detail)"))
+    wait(browser, lambda d: d.execute_script("return !!(window.atlasMap.detail)"))
     ids = browser.execute_script("return window.atlasMap.points.map(p => p[5])")
     assert len(ids) > 10 and len(set(ids)) == len(ids)
     assert "of 73" in browser.find_element("css selector", ".atlas-lod").text
     # back to the overview: the view's papers are dropped again
     browser.execute_script("window.atlasMap.fit()")
-    _wait(browser, lambda d: d.execute_script("return window.atlasMap.points.length === 10"))
+    wait(browser, lambda d: d.execute_script("return window.atlasMap.points.length === 10"))
 
 
 def test_hostile_titles_of_a_view_render_as_text(server, browser):
     browser.get(server + "/map")
-    _wait(browser, lambda d: d.execute_script("return !!(window.atlasMap && window.atlasMap.width)"))
+    wait(browser, lambda d: d.execute_script("return !!(window.atlasMap && window.atlasMap.width)"))
     browser.execute_script("const m = window.atlasMap; m.view.k = 400; m.draw();")  # every paper of the box
-    _wait(browser, lambda d: d.execute_script("return !!(window.atlasMap.detail)"))
+    wait(browser, lambda d: d.execute_script("return !!(window.atlasMap.detail)"))
     # the view holds the hostile papers wherever they lie: ask for the whole map at that zoom
     found = browser.execute_script("""
         const m = window.atlasMap;
@@ -101,10 +88,10 @@ def test_the_filter_of_a_sampled_map_asks_the_server(server, browser):
     highlighted (not only the 10 drawn), the note counts them; clearing drops them; a
     hostile title that came that way shows as text."""
     browser.get(server + "/map")
-    _wait(browser, lambda d: d.execute_script("return !!(window.atlasMap && window.atlasMap.width)"))
+    wait(browser, lambda d: d.execute_script("return !!(window.atlasMap && window.atlasMap.width)"))
     box = browser.find_element("css selector", ".atlas-filter")
     box.send_keys("forecasting")
-    _wait(browser, lambda d: d.execute_script("return !!window.atlasMap.found"))
+    wait(browser, lambda d: d.execute_script("return !!window.atlasMap.found"))
     found = browser.execute_script(
         "const m = window.atlasMap; let n = 0; for (const v of m.match) n += v;"
         "return [m.found.found, m.found.points.length, n, m.points.length, m.points.map(p => p[5])];"
@@ -120,7 +107,7 @@ def test_the_filter_of_a_sampled_map_asks_the_server(server, browser):
     assert browser.execute_script("return window.__xss === undefined")
     box.clear()
     browser.execute_script("window.atlasMap.setFilter('')")
-    _wait(
+    wait(
         browser,
         lambda d: d.execute_script("return window.atlasMap.points.length === 10 && !window.atlasMap.found"),
     )
