@@ -110,6 +110,13 @@ TopicOption = Annotated[
         "liked) or a topic's label (see `paperatlas map`).",
     ),
 ]
+NewOption = Annotated[
+    bool,
+    typer.Option(
+        "--new",
+        help="Only the list's papers added since you last marked it seen (`paperatlas seen LIST`).",
+    ),
+]
 
 
 def filters_of_options(

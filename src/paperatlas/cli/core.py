@@ -22,6 +22,7 @@ from paperatlas.cli.common import (
     KindOption,
     ListOption,
     NewListOption,
+    NewOption,
     StateOption,
     TagOption,
     TopicOption,
@@ -276,13 +277,7 @@ def list_papers(
         typer.Option("--section", "-s", help="Substring of the section (heading) the list put papers under."),
     ] = None,
     limit: Annotated[int, typer.Option(help="At most this many rows.")] = 50,
-    new: Annotated[
-        bool,
-        typer.Option(
-            "--new",
-            help="Only the list's papers added since you last marked it seen (`paperatlas seen LIST`).",
-        ),
-    ] = False,
+    new: NewOption = False,
     db: DbOption = None,
 ) -> None:
     """List papers as a table."""

@@ -20,6 +20,7 @@ from paperatlas.cli.common import (
     DecisionOption,
     KindOption,
     ListOption,
+    NewOption,
     StateOption,
     TagOption,
     TopicOption,
@@ -165,13 +166,7 @@ def digest(
     tag: TagOption = None,
     state: StateOption = None,
     topic: TopicOption = None,
-    new: Annotated[
-        bool,
-        typer.Option(
-            "--new",
-            help="Only the list's papers added since you last marked it seen (`paperatlas seen LIST`).",
-        ),
-    ] = False,
+    new: NewOption = False,
     lang: Annotated[
         str,
         typer.Option(

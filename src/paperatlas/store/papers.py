@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 from paperatlas.filters import ALL_PAPERS, LIKES, Filters
 from paperatlas.paper import finite, normalise_text
 from paperatlas.store import lists, sortkeys
-from paperatlas.store.connection import StorePart, has_table
+from paperatlas.store.connection import StorePart
 from paperatlas.store.kept import move_kept
 
 # Columns of `papers` that hold JSON lists/dicts.
@@ -354,7 +354,7 @@ class PaperRows(StorePart):
         """Whether `paper_sort` holds every paper's current keys (a writable store fills
         the blank ones first: a write that bypassed `transaction()`)."""
         conn = self.conn
-        if not has_table(conn, "paper_sort"):
+        if not self._has_table("paper_sort"):
             return False  # an older store opened read-only
         if not sortkeys.any_stale(conn):
             return True
