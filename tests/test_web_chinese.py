@@ -188,3 +188,43 @@ def test_overview_bars_and_the_paper_page_facts_are_chinese(client):
     chips = re.findall(r'<a class="chip" href="/search\?q=([^"&]+)[^"]*" title="([^"]+)">([^<]+)</a>', page)
     assert chips and any(CJK.search(shown) for _, _, shown in chips)
     assert '<span class="badge">代码</span>' in page and ">code</span>" not in page
+
+
+def _search_page_parts(html: str) -> dict[str, str]:
+    return {
+        "summary": re.search(r'id="search-summary">(.*?)</p>', html, flags=re.S).group(1),
+        "note": unescape(re.search(r'<p class="note">(.*?)</p>', html).group(1)),
+        "signals": re.search(r'id="signals">(.*?)</p>', html).group(1),
+        "why": "\n".join(re.findall(r'<p class="why">(.*?)</p>', html)),
+    }
+
+
+@pytest.mark.slow  # Chinese terms: the multilingual model's real weights
+@pytest.mark.parametrize(
+    ("params", "headers"),
+    [({"lang": "zh"}, {}), ({}, {"Accept-Language": "zh-CN,zh;q=0.9,en;q=0.8"})],
+    ids=["url", "browser-language"],
+)
+def test_the_search_pages_own_words_are_chinese(client, params, headers):
+    # the fixture atlas has lsa vectors only: the search layer notes the missing MiniLM
+    html = client.get("/search", params={"q": "protein structure", **params}, headers=headers).text
+    zh = _search_page_parts(html)
+    assert zh["note"] == "本图谱还没有 minilm-int8 向量，语义排序只用 lsa；`paperatlas embed` 可补上"
+    assert "模式: 混合" in zh["summary"] and "hybrid" not in zh["summary"]
+    assert zh["signals"].startswith("搜索目前使用：关键词；")
+    assert "匹配词: protein, structure; 语义相似度: 0." in zh["why"]
+    assert not re.search(r"\b(terms|meaning|keywords|this atlas)\b", " ".join(zh.values()))
+    en = _search_page_parts(client.get("/search", params={"q": "protein structure"}).text)
+    assert en["note"] == (
+        "this atlas has no minilm-int8 vectors, so meaning is ranked by lsa alone; `paperatlas embed` adds them"
+    )
+    assert "Mode: hybrid" in en["summary"] and en["signals"].startswith("Search answers with keywords now;")
+    assert "terms: protein, structure; meaning: 0." in en["why"]
+
+
+@pytest.mark.slow  # Chinese terms: the multilingual model's real weights
+def test_a_search_no_paper_matches_says_so_in_chinese(client):
+    html = client.get("/search", params={"q": "protein structure", "tag": "no-such-tag", "lang": "zh"}).text
+    assert '<p class="note">没有论文符合筛选条件</p>' in html
+    english = client.get("/search", params={"q": "protein structure", "tag": "no-such-tag"}).text
+    assert '<p class="note">no paper matches the filters</p>' in english

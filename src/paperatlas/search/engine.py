@@ -21,6 +21,7 @@ from paperatlas.search.keyword import informative_terms, keyword_ranking
 from paperatlas.search.known_paper import known_papers
 from paperatlas.search.language import detect_language, language_name
 from paperatlas.search.names import name_ranking
+from paperatlas.search.notes import Note
 from paperatlas.search.query import CJK_RUN, MAX_QUERY_CHARS, query_terms
 from paperatlas.search.results import SearchResult
 from paperatlas.search.spelling import corrected_query, corrections
@@ -86,10 +87,7 @@ def candidate_rankings(
             vec_ranking = vector_ranking(store, model, query, depth, allowed, notes, query_vectors)
             # an atlas embedded with `--model static` (or by a version that embedded no more)
             if language == "en" and MINILM_MODEL not in models:
-                notes.append(
-                    f"this atlas has no {MINILM_MODEL} vectors, so meaning is ranked by {model} "
-                    f"alone; `paperatlas embed` adds them"
-                )
+                notes.append(_no_minilm_note(model))
         else:
             notes.append(_no_vectors_note(language, translation, bool(terms), keyword))
     feedback, translated, english = [], [], []
@@ -104,10 +102,7 @@ def candidate_rankings(
     if keyword and allowed != set():
         kw_ranking, ceiling = _keyword_side(store, terms, weights, depth, allowed)
         if not terms and language != "en" and not vectors:
-            notes.append(
-                f"keyword search cannot match a {language_name(language)} query "
-                "against English abstracts; search without --mode keyword"
-            )
+            notes.append(_keywords_cannot_match_note(language))
     named = name_ranking(store, query, allowed) if keyword and allowed != set() else []
     r = Rankings(
         language,
@@ -153,30 +148,62 @@ def _minilm_adds(store, model: str | None) -> bool:
     return model != MINILM_MODEL and MINILM_MODEL in vector_models_for(store, "en")
 
 
-def _framing_note(asked: str, simple: str, framed: str) -> str:
+def _framing_note(asked: str, simple: str, framed: str) -> Note:
     """What the query was searched as, and why: simplified, its request words left out."""
     why = ["in simplified characters"] if simple != asked else []
     why += ["the words asking for papers left out"] if framed != simple else []
-    return f"searched for “{framed}” ({'; '.join(why)})"
+    key = "searched_as_" + "_".join(["simplified"] * (simple != asked) + ["framed"] * (framed != simple))
+    return Note(f"searched for “{framed}” ({'; '.join(why)})", key, query=framed)
 
 
-def _no_vectors_note(language: str, translation: str | None, has_terms: bool, keyword: bool) -> str:
+def _no_minilm_note(model: str) -> Note:
+    """An English query ranked by meaning without MiniLM: the atlas lacks its vectors."""
+    return Note(
+        f"this atlas has no {MINILM_MODEL} vectors, so meaning is ranked by {model} "
+        f"alone; `paperatlas embed` adds them",
+        "no_minilm",
+        minilm=MINILM_MODEL,
+        model=model,
+    )
+
+
+def _keywords_cannot_match_note(language: str) -> Note:
+    """A query in another language searched by keywords alone, which match English words."""
+    return Note(
+        f"keyword search cannot match a {language_name(language)} query "
+        "against English abstracts; search without --mode keyword",
+        "keywords_cannot_match",
+        language=language,
+    )
+
+
+def _no_vectors_note(language: str, translation: str | None, has_terms: bool, keyword: bool) -> Note:
     """Why a query in `language` found nothing by meaning: the atlas has no vectors for it."""
     if language != "en" and translation:
-        return (
+        return Note(
             f"{language_name(language)} query searched as the English terms of this "
             f"atlas it maps to ({translation}); `paperatlas embed` adds cross-lingual "
-            f"meaning ({MULTILINGUAL_MODEL} vectors)"
+            f"meaning ({MULTILINGUAL_MODEL} vectors)",
+            "no_vectors_translated",
+            language=language,
+            translation=translation,
+            model=MULTILINGUAL_MODEL,
         )
     if language != "en":
-        return (
+        with_terms = has_terms and keyword
+        return Note(
             f"{language_name(language)} query: this atlas has no {MULTILINGUAL_MODEL} "
             f"vectors, so it cannot search by meaning across languages; run "
             f"`paperatlas embed` first"
-            + ("; showing keyword matches of its known terms" if has_terms and keyword else "")
+            + ("; showing keyword matches of its known terms" if with_terms else ""),
+            "no_vectors_other_language" + ("_terms" if with_terms else ""),
+            language=language,
+            model=MULTILINGUAL_MODEL,
         )
-    return "no vectors in this atlas yet: run `paperatlas embed` to search by meaning" + (
-        "; showing keyword matches only" if keyword else ""
+    return Note(
+        "no vectors in this atlas yet: run `paperatlas embed` to search by meaning"
+        + ("; showing keyword matches only" if keyword else ""),
+        "no_vectors" + ("_keywords" if keyword else ""),
     )
 
 
@@ -225,7 +252,13 @@ def search(
     query = str(query)
     cut_note = []
     if len(query) > MAX_QUERY_CHARS:
-        cut_note.append(f"query cut to its first {MAX_QUERY_CHARS:,} characters")
+        cut_note.append(
+            Note(
+                f"query cut to its first {MAX_QUERY_CHARS:,} characters",
+                "query_cut",
+                limit=f"{MAX_QUERY_CHARS:,}",
+            )
+        )
         query = query[:MAX_QUERY_CHARS]
     allowed = allowed_ids(store, filters)
     r = candidate_rankings(
@@ -250,9 +283,9 @@ def search(
     if r.language != "en" and r.vector:
         mode = "cross-lingual"
     if allowed is not None and not allowed:
-        r.notes.append("no paper matches the filters")
+        r.notes.append(Note("no paper matches the filters", "no_match_filters"))
     elif not ranked and not r.notes:
-        r.notes.append("no paper matches this query")
+        r.notes.append(Note("no paper matches this query", "no_match_query"))
     page = ranked[offset : offset + k]
     seen = {pid for pid, _ in r.vector}
     semantic = r.vector + [h for h in r.translated + r.feedback if h[0] not in seen]

@@ -16,6 +16,7 @@ from paperatlas.search.filters import allowed_ids, check_paging
 from paperatlas.search.fusion import SHOWN_TERMS
 from paperatlas.search.hits import make_hits
 from paperatlas.search.language import language_name
+from paperatlas.search.notes import Note
 from paperatlas.search.query import MAX_QUERY_CHARS
 from paperatlas.search.results import SearchResult
 from paperatlas.search.similar_signals import SignalScores, signal_scores
@@ -51,7 +52,13 @@ def similar(
         if not text.strip():
             raise SearchError("empty text: paste an abstract or a paragraph")
         if len(text) > MAX_QUERY_CHARS:
-            notes.append(f"text cut to its first {MAX_QUERY_CHARS:,} characters")
+            notes.append(
+                Note(
+                    f"text cut to its first {MAX_QUERY_CHARS:,} characters",
+                    "text_cut",
+                    limit=f"{MAX_QUERY_CHARS:,}",
+                )
+            )
             text = text[:MAX_QUERY_CHARS]
         query_label = text
     allowed = allowed_ids(store, filters)

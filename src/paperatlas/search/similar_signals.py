@@ -27,6 +27,7 @@ import numpy as np
 
 from paperatlas.search.keyword import key_terms, weighted_ranking
 from paperatlas.search.language import detect_language
+from paperatlas.search.notes import Note
 from paperatlas.search.vectors import (
     MINILM_MODEL,
     embed_query,
@@ -123,8 +124,13 @@ def signal_scores(
     out = SignalScores(ids=[], language=language, weights=weights)
     if language == "en" and MINILM_MODEL not in stored and weights.get(MINILM_MODEL, 0.0) > 0:
         out.notes.append(
-            f"this atlas has no {MINILM_MODEL} vectors, so likeness is read from "
-            f"{' and '.join(['keywords', *models])} alone; `paperatlas embed` adds them"
+            Note(
+                f"this atlas has no {MINILM_MODEL} vectors, so likeness is read from "
+                f"{' and '.join(['keywords', *models])} alone; `paperatlas embed` adds them",
+                "no_minilm_likeness" if models else "no_minilm_likeness_keywords",
+                minilm=MINILM_MODEL,
+                models=", ".join(models),
+            )
         )
     wide = depth + len(exclude)
     lists: dict[str, list[tuple[str, float]]] = {}

@@ -12,6 +12,7 @@ import numpy as np
 
 from paperatlas.cache import StoreCache
 from paperatlas.errors import PaperatlasError
+from paperatlas.search.notes import Note
 from paperatlas.search.query_adapter import adapt_query
 
 if TYPE_CHECKING:  # embed is imported when a query needs it: it loads slowly
@@ -121,7 +122,9 @@ def vector_ranking(
     try:
         qvec = embed_query(store, model, text)
     except PaperatlasError as exc:  # e.g. vectors whose model cannot load here
-        notes.append(f"cannot search by meaning with {model}: {exc}")
+        notes.append(
+            Note(f"cannot search by meaning with {model}: {exc}", "model_failed", model=model, error=str(exc))
+        )
         return []
     qvec = np.asarray(adapt_query(model, qvec), dtype=np.float32)
     if not np.isfinite(qvec).all() or float(np.abs(qvec).max(initial=0.0)) == 0.0:

@@ -225,6 +225,17 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "language": {"en": "中文", "zh": "English"},
     "search_mode": {"en": "Mode", "zh": "模式"},
+    # a search's mode (SearchResult.mode)
+    "mode_hybrid": {"en": "hybrid", "zh": "混合"},
+    "mode_keyword": {"en": "keyword", "zh": "关键词"},
+    "mode_semantic": {"en": "semantic", "zh": "语义"},
+    "mode_cross-lingual": {"en": "cross-lingual", "zh": "跨语言"},
+    "mode_similar": {"en": "similar", "zh": "相似论文"},
+    # a hit's "why" line, part by part (web/pages/search.py `why_line`)
+    "why_terms": {"en": "terms", "zh": "匹配词"},
+    "why_meaning": {"en": "meaning", "zh": "语义相似度"},
+    "why_in_note": {"en": "in your note", "zh": "见于你的笔记"},
+    "why_tagged": {"en": "tagged", "zh": "你的标签"},
     "read_as": {"en": "searched as", "zh": "按英文检索"},
     "showing_results_for": {"en": "Showing results for", "zh": "显示的是以下查询的结果："},
     "search_as_typed": {"en": "search instead as typed:", "zh": "仍按原文搜索："},
@@ -329,6 +340,72 @@ STRINGS: dict[str, dict[str, str]] = {
     "key_save": {"en": "save for later (again: unmark)", "zh": "稍后阅读（再按取消）"},
     "key_help": {"en": "show or hide this help", "zh": "显示或隐藏本帮助"},
 }
+
+
+# a search's notes in Chinese, by the note's key; {names} are the values it carries
+# (search/notes.py). A note with no wording here keeps its English text.
+SEARCH_NOTES_ZH: dict[str, str] = {
+    "searched_as_simplified": "按“{query}”搜索（已转为简体字）",
+    "searched_as_framed": "按“{query}”搜索（已略去请求论文的字词）",
+    "searched_as_simplified_framed": "按“{query}”搜索（已转为简体字；已略去请求论文的字词）",
+    "no_minilm": "本图谱还没有 {minilm} 向量，语义排序只用 {model}；`paperatlas embed` 可补上",
+    "no_minilm_likeness": "本图谱还没有 {minilm} 向量，相似度只由关键词和 {models} 判断；`paperatlas embed` 可补上",
+    "no_minilm_likeness_keywords": "本图谱还没有 {minilm} 向量，相似度只由关键词判断；`paperatlas embed` 可补上",
+    "no_vectors_translated": (
+        "{language}查询按它对应的本图谱英文术语检索（{translation}）；"
+        "`paperatlas embed` 可加上跨语言语义（{model} 向量）"
+    ),
+    "no_vectors_other_language": (
+        "{language}查询：本图谱还没有 {model} 向量，无法跨语言按语义检索；请先运行 `paperatlas embed`"
+    ),
+    "no_vectors_other_language_terms": (
+        "{language}查询：本图谱还没有 {model} 向量，无法跨语言按语义检索；请先运行 `paperatlas embed`；"
+        "下面是其已知术语的关键词匹配"
+    ),
+    "no_vectors": "本图谱还没有向量：运行 `paperatlas embed` 后可按语义检索",
+    "no_vectors_keywords": "本图谱还没有向量：运行 `paperatlas embed` 后可按语义检索；下面只是关键词匹配",
+    "keywords_cannot_match": "关键词检索无法用{language}查询匹配英文摘要；请不要只用关键词检索",
+    "model_failed": "无法用 {model} 按语义检索：{error}",
+    "no_match_filters": "没有论文符合筛选条件",
+    "no_match_query": "没有论文与此查询匹配",
+    "query_cut": "查询过长，只取前 {limit} 个字符",
+    "text_cut": "文本过长，只取前 {limit} 个字符",
+}
+LANGUAGE_NAMES_ZH = {
+    "zh": "中文",
+    "ja": "日文",
+    "ko": "韩文",
+    "ru": "俄文",
+    "ar": "阿拉伯文",
+    "he": "希伯来文",
+    "el": "希腊文",
+    "hi": "印地文",
+    "th": "泰文",
+    "fr": "法文",
+    "de": "德文",
+    "es": "西班牙文",
+    "pt": "葡萄牙文",
+    "it": "意大利文",
+    "nl": "荷兰文",
+    "en": "英文",
+}
+
+
+def search_note(note: str, lang: str) -> str:
+    """A search's note in `lang`: worded from its key and values where that language has
+    a wording for it, else its English text (a note from an older caller is plain text)."""
+    wording = SEARCH_NOTES_ZH.get(getattr(note, "key", "")) if lang == "zh" else None
+    if wording is None:
+        return str(note)
+    values = dict(getattr(note, "values", {}))
+    if "language" in values:
+        values["language"] = LANGUAGE_NAMES_ZH.get(values["language"], values["language"])
+    return wording.format(**values)
+
+
+def search_notes(notes: list[str], lang: str) -> str:
+    """A search's notes as one line in `lang`."""
+    return ("；" if lang == "zh" else "; ").join(search_note(n, lang) for n in notes)
 
 
 def lang_of(value: str | None) -> str:

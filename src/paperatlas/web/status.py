@@ -93,7 +93,8 @@ def status_line(status: dict[str, Any], t: Callable[[str], str]) -> str | None:
         t("status_vocabulary") if name == "vocabulary" else f"{name} ({shares[name]:.0%})"
         for name in status["pending"]
     ]
-    line = t("status_line").format(answering=", ".join(status["answering"]), pending=", ".join(pending))
+    answering = [t("signal_keywords") if name == "keywords" else name for name in status["answering"]]
+    line = t("status_line").format(answering=", ".join(answering), pending=", ".join(pending))
     seconds = status["seconds_left"]
     if seconds is not None:
         line += " " + t("status_left").format(minutes=max(1, round(seconds / 60)))

@@ -5,7 +5,8 @@ answered, and what a misspelt query was searched as (with a link to search it as
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import quote
 
 from fastapi import Depends, Request
@@ -16,10 +17,15 @@ from paperatlas.errors import PaperatlasError, SearchError
 from paperatlas.filters import Filters
 from paperatlas.web.context import context
 from paperatlas.web.filtering import filter_query, page_filters
+from paperatlas.web.i18n import search_notes, translator
 from paperatlas.web.pages.downloads import export_formats
 from paperatlas.web.params import SEARCH_PAGE_SIZE, Query_, SearchPage
+from paperatlas.web.render import page_lang
 from paperatlas.web.routes import Routes
 from paperatlas.web.status import status_line, watch
+
+if TYPE_CHECKING:
+    from paperatlas.results import Hit
 
 routes = Routes()
 # a query that is one of these names one paper beyond doubt: its page opens (an exact
@@ -38,7 +44,8 @@ async def search_page(
 ):
     web = context(request)
     q = q.strip()
-    result, hits, note = run_search(web.atlas, q, page, filters, exact) if q else NO_SEARCH
+    lang = page_lang(request)
+    result, hits, note = run_search(web.atlas, q, page, filters, exact, lang) if q else NO_SEARCH
     if result and page == 1 and result["identified_by"] in OPENS_PAGE and len(result["identified"]) == 1:
         lang = "?lang=zh" if request.query_params.get("lang") == "zh" else ""
         return RedirectResponse(f"/papers/{quote(result['identified'][0], safe='/')}{lang}", status_code=303)
@@ -62,18 +69,19 @@ async def search_page(
 
 
 def run_search(
-    atlas: Atlas, q: str, page: int, filters: Filters, exact: bool = False
+    atlas: Atlas, q: str, page: int, filters: Filters, exact: bool = False, lang: str = "en"
 ) -> tuple[dict | None, list[dict], str | None]:
-    """(summary, hit rows, note) of one page of hits; keyword ranking alone (note
-    'fts_fallback') when the vectors cannot be used."""
+    """(summary, hit rows, note) of one page of hits, the note and the hits' reasons in
+    `lang`; keyword ranking alone (note 'fts_fallback') when the vectors cannot be used."""
     offset = (page - 1) * SEARCH_PAGE_SIZE
+    t = translator(lang)
     note = None
     try:
         res = atlas.search(q, k=SEARCH_PAGE_SIZE, offset=offset, filters=filters, exact=exact)
     except SearchError as exc:  # the query itself is at fault: say so
         return None, [], str(exc)
     except PaperatlasError:  # vectors unusable (model not installed, ...): keywords still work
-        note = "fts_fallback"
+        note = t("fts_fallback")
         try:
             res = atlas.search(
                 q, k=SEARCH_PAGE_SIZE, offset=offset, filters=filters, method="keyword", exact=exact
@@ -90,10 +98,24 @@ def run_search(
         "identified_by": res.identified_by,
         "identified": res.identified,
     }
-    return summary, [hit_row(h) for h in res.hits], note or "; ".join(res.notes) or None
+    return summary, [hit_row(h, t) for h in res.hits], note or search_notes(res.notes, lang) or None
 
 
-def hit_row(hit) -> dict:
+def why_line(hit: Hit, t: Callable[[str], str]) -> str:
+    """Why a hit matched, in the page's language (`Hit.why` words it in English)."""
+    parts = []
+    if hit.matched_terms:
+        parts.append(f"{t('why_terms')}: " + ", ".join(hit.matched_terms))
+    if hit.semantic_score is not None:
+        parts.append(f"{t('why_meaning')}: {hit.semantic_score:.2f}")
+    if hit.in_note is not None:
+        parts.append(t("why_in_note"))
+    if hit.tagged:
+        parts.append(f"{t('why_tagged')} " + ", ".join(hit.tagged))
+    return "; ".join(parts) or "—"
+
+
+def hit_row(hit: Hit, t: Callable[[str], str]) -> dict:
     """A search hit as a card's row."""
     # attributes, not hit.to_dict(): dataclasses.asdict deep-copies every snippet piece,
     # which cost more than rendering the page
@@ -104,7 +126,7 @@ def hit_row(hit) -> dict:
         "area": hit.area,
         "decision": hit.decision,
         "kind": hit.kind,
-        "why": hit.why(),
+        "why": why_line(hit, t),
         "snippet": hit.snippet,
         "title_only": hit.title_only,
         "in_note": hit.in_note,
