@@ -228,3 +228,27 @@ def test_a_search_no_paper_matches_says_so_in_chinese(client):
     assert '<p class="note">没有论文符合筛选条件</p>' in html
     english = client.get("/search", params={"q": "protein structure", "tag": "no-such-tag"}).text
     assert '<p class="note">no paper matches the filters</p>' in english
+
+
+@pytest.mark.slow  # Chinese terms: the multilingual model's real weights
+def test_a_topic_pages_terms_and_areas_are_chinese(client):
+    from paperatlas.report.zh_card import AREAS
+
+    topic = client.get("/api/map").json()["topics"]["broad"][0]
+    english = client.get(f"/topics/{topic['id']}").text
+    areas = re.findall(r'<li>([^<]+) <span class="muted">\d+</span></li>', english)
+    terms = re.findall(r'<a class="chip" href="/search\?q=[^"]*">([^<]+)</a>', english)
+    assert areas and terms
+    zh = client.get(f"/topics/{topic['id']}", headers={"Accept-Language": "zh-CN"}).text
+    for area in areas:  # each in Chinese, the English as its tooltip
+        assert f'<li title="{area}">{AREAS[unescape(area)]} <span class="muted">' in zh
+    chips = re.findall(r'<a class="chip" href="/search\?q=[^"]*" title="([^"]+)">([^<]+)</a>', zh)
+    assert [title for title, _ in chips] == terms
+    assert any(CJK.search(shown) for _, shown in chips)
+
+
+@pytest.mark.slow  # Chinese terms: the multilingual model's real weights
+def test_the_paper_pages_missing_vectors_note_is_punctuated_in_chinese(client):
+    note = re.search(r'id="similar-embed-note">(.*?)</p>', client.get("/papers/protein-03?lang=zh").text)
+    assert note and note.group(1).startswith("本图谱缺少以下模型的向量：")
+    assert note.group(1).endswith("。") and "；" in note.group(1) and "; " not in note.group(1)
