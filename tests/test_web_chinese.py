@@ -252,3 +252,10 @@ def test_the_paper_pages_missing_vectors_note_is_punctuated_in_chinese(client):
     note = re.search(r'id="similar-embed-note">(.*?)</p>', client.get("/papers/protein-03?lang=zh").text)
     assert note and note.group(1).startswith("本图谱缺少以下模型的向量：")
     assert note.group(1).endswith("。") and "；" in note.group(1) and "; " not in note.group(1)
+
+
+@pytest.mark.slow  # Chinese terms: the multilingual model's real weights
+def test_the_likes_collection_is_named_in_the_pages_language(client):
+    zh = client.get("/recommend", headers={"Accept-Language": "zh-CN"}).text
+    assert '<option value="likes" selected>收藏</option>' in zh
+    assert '<option value="likes" selected>Likes</option>' in client.get("/recommend").text

@@ -12,7 +12,8 @@ from __future__ import annotations
 from paperatlas.recommend import CENTROID, CLASSIFIER, MIN_LIKES_FOR_CLASSIFIER, Pick, Recommendations
 from paperatlas.search.zh_terms import to_chinese
 
-METHODS = {CENTROID: "与所喜欢论文质心的相似度", CLASSIFIER: "线性 SVM 分类器"}
+# "none": no likes yet, so nothing was ranked (`Recommendations.method` before any pick)
+METHODS = {CENTROID: "与所喜欢论文质心的相似度", CLASSIFIER: "线性 SVM 分类器", "none": "无"}
 
 
 def _listed(items: list[str]) -> str:

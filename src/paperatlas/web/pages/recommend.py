@@ -64,6 +64,7 @@ async def recommend_page(
         cards=web.cards(rows, web.maps.get(filters.list_name)),
         collection=collection,
         collections=names,
+        likes=LIKES,  # the likes' own collection, named in the page's language
         filters=filter_query(filters),
         choices=web.filter_choices(filters.list_name),
         formats=export_formats(),
