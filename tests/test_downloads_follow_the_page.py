@@ -5,12 +5,13 @@ papers)."""
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from html import unescape
 
 from atlas_fixture import web_atlas_db, web_client  # noqa: F401  (module fixtures)
-from paperatlas import Atlas
+from paperatlas import Atlas, Filters
 from paperatlas.api import web_reads
 
 ORIGIN = {"origin": "http://127.0.0.1"}
@@ -95,3 +96,16 @@ def test_the_papers_page_links_downloads_that_carry_its_topic(client):
     assert links and all("topic=mine" in u and "state=unread" in u for u in links)
     for link in links:
         assert client.get(link).status_code == 200
+
+
+def test_an_export_of_chosen_ids_keeps_only_those_the_filters_let_through(db):
+    with Atlas(db) as atlas:
+        rows = atlas.papers()
+        methods = [r["id"] for r in rows if r.get("kind") == "method"][:6]
+        others = [r["id"] for r in rows if r.get("kind") != "method"][:6]
+        chosen = [pid for pair in zip(others, methods, strict=True) for pid in pair]
+        out = io.StringIO()
+        written = atlas.export("jsonl", out, filters=Filters(kind="method"), ids=chosen)
+    assert 0 < len(methods) < len(chosen)
+    assert written == len(methods)
+    assert [json.loads(line)["id"] for line in out.getvalue().splitlines()] == methods

@@ -66,6 +66,7 @@ def digest(
     new: bool = False,
     section: str | None = None,
     ids: Iterable[str] | None = None,
+    exact: bool = False,
 ) -> str:
     from paperatlas.report.digest import digest
 
@@ -84,6 +85,7 @@ def digest(
         new=new,
         section=section,
         ids=ids,
+        exact=exact,
     )
 
 
@@ -96,10 +98,11 @@ def export(
     query: str | None,
     query_k: int,
     ids: Iterable[str] | None = None,
+    exact: bool = False,
 ) -> int:
     from paperatlas.report.export import export_papers
 
-    return export_papers(store, fmt, out, filters, ids, collection=collection, query=query, query_k=query_k)
+    return export_papers(store, fmt, out, filters, ids, collection, query, query_k, exact)
 
 
 def bibtex(store: Store, paper_id: str) -> str:

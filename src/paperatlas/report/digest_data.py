@@ -167,14 +167,17 @@ def _map_for(store, list_name: str | None, collection: str | None, ids: list[str
         return None, str(exc).split("\n")[0]
 
 
-def narrowed_ids(store, ids: list[str], filters: Filters, query: str | None, query_k: int) -> list[str]:
+def narrowed_ids(
+    store, ids: list[str], filters: Filters, query: str | None, query_k: int, exact: bool = False
+) -> list[str]:
     """`ids` narrowed to the papers `filters` let through, or to a search's `query_k` best
-    hits among them (in rank order)."""
+    hits among them (in rank order; `exact`: the query's words as typed, not corrected)."""
     if query is not None:
-        from paperatlas.search import search
+        from paperatlas.search import SearchConfig, search
 
         keep = set(ids)
-        return [h.id for h in search(store, query, k=query_k, filters=filters).hits if h.id in keep]
+        hits = search(store, query, k=query_k, filters=filters, config=SearchConfig(spelling=not exact)).hits
+        return [h.id for h in hits if h.id in keep]
     if not filters.narrows():
         return ids
     keep = {p["id"] for p in store.papers.iter(filters, ids=ids, id_only=True)}
@@ -215,6 +218,7 @@ def collect(
     new: bool = False,
     section: str | None = None,
     only: Iterable[str] | None = None,
+    exact: bool = False,
 ) -> DigestData:
     list_name = list_name or filters.list_name
     section = " ".join(section.split()) if section else None
@@ -228,7 +232,7 @@ def collect(
     )
     selection = selection or only is not None
     if selection:
-        ids = narrowed_ids(store, ids, filters.but(list_name=list_name), query, query_k)
+        ids = narrowed_ids(store, ids, filters.but(list_name=list_name), query, query_k, exact)
     if only is not None:  # the papers of a topic as the web's map holds them: `topic` only names it
         keep = set(only)
         ids = [pid for pid in ids if pid in keep]

@@ -5,7 +5,7 @@ same selections' digest, Markdown or HTML, English or Chinese: `Atlas.digest`).
 The selection is what the page's filters (web/filtering.py) and its map topic (`topic`: a
 topic's number, `f` and a fine topic's, or `mine`, as /papers reads it: web/my_topics.py) let
 through, narrowed to a collection's liked papers (`collection`) or a search's best hits
-(`q`); each answer is a
+(`q`; `exact=1`: its words as typed, as /search reads them); each answer is a
 file (`Content-Disposition: attachment`) named for what it holds. A selection of more than
 MAX_PAPERS is refused with one line (the command line, `paperatlas export`, has no limit):
 the file is written in memory before it is sent. Both are made in the write thread, so a
@@ -63,12 +63,13 @@ async def download_export(
     collection: Name = None,
     q: Query_ = "",
     topic: Name = None,
+    exact: bool = False,
 ):
     web = context(request)
     fmt = format or "bibtex"
     if fmt not in export_formats():
         raise HTTPException(400, f"unknown format (one of {', '.join(export_formats())})")
-    chosen = choose(request, filters, collection, q, topic)
+    chosen = choose(request, filters, collection, q, topic, exact)
     text = await run_in_threadpool(write_export, web.atlas, fmt, chosen)
     extension, media_type = FILE_TYPES[fmt]
     return attachment(text, media_type, file_name(chosen.named, filters, extension))
@@ -83,6 +84,7 @@ async def download_digest(
     lang: Name = None,
     q: Query_ = "",
     topic: Name = None,
+    exact: bool = False,
 ):
     web = context(request)
     fmt = format or "md"
@@ -91,7 +93,7 @@ async def download_digest(
     language = lang or "en"
     if language not in DIGEST_LANGS:
         raise HTTPException(400, f"lang must be one of {', '.join(DIGEST_LANGS)}")
-    chosen = choose(request, filters, collection, q, topic)
+    chosen = choose(request, filters, collection, q, topic, exact)
     try:
         text = await run_in_threadpool(write_digest, web.atlas, fmt, language, chosen)
     except PaperatlasError as exc:  # a collection with no liked paper in the list, ...
@@ -102,12 +104,13 @@ async def download_digest(
 
 @dataclass(frozen=True)
 class Chosen:
-    """What a download holds: the page's filters, a collection, a search, the ids of the
-    page's map topic (None: no topic asked for) and the topic's name."""
+    """What a download holds: the page's filters, a collection, a search (`exact`: as typed),
+    the ids of the page's map topic (None: no topic asked for) and the topic's name."""
 
     filters: Filters
     collection: str | None
     query: str | None
+    exact: bool
     ids: list[str] | None
     topic: str | None
 
@@ -118,7 +121,9 @@ class Chosen:
         return "-".join(p for p in parts if p) or None
 
 
-def choose(request: Request, filters: Filters, collection: str | None, q: str, topic: str | None) -> Chosen:
+def choose(
+    request: Request, filters: Filters, collection: str | None, q: str, topic: str | None, exact: bool
+) -> Chosen:
     """The selection a download holds, checked: an unknown collection is a 404, a topic
     that is no number or `mine` a 400, a selection of more than MAX_PAPERS a 400."""
     web = context(request)
@@ -131,7 +136,7 @@ def choose(request: Request, filters: Filters, collection: str | None, q: str, t
     if collection is None and query is None:
         check_size(len(ids) if ids is not None else web.atlas.count_papers(filters=filters))
     named = topic_label(stored, topic) if rows is not None else None
-    return Chosen(filters, collection, query, ids, named)
+    return Chosen(filters, collection, query, exact, ids, named)
 
 
 def check_collection(atlas: Atlas, collection: str | None) -> None:
@@ -160,13 +165,16 @@ def write_digest(atlas: Atlas, fmt: str, lang: str, chosen: Chosen) -> str:
         query_k=SEARCH_HITS,
         topic=chosen.topic,
         ids=chosen.ids,
+        exact=chosen.exact,
     )
 
 
 def write_export(atlas: Atlas, fmt: str, chosen: Chosen) -> str:
     out = io.StringIO()
     try:
-        atlas.export(fmt, out, chosen.filters, chosen.collection, chosen.query, SEARCH_HITS, chosen.ids)
+        atlas.export(
+            fmt, out, chosen.filters, chosen.collection, chosen.query, SEARCH_HITS, chosen.ids, chosen.exact
+        )
     except PaperatlasError as exc:  # a query the search cannot read, ...
         raise HTTPException(400, str(exc).split("\n")[0]) from None
     return out.getvalue()
