@@ -109,3 +109,20 @@ def test_an_export_of_chosen_ids_keeps_only_those_the_filters_let_through(db):
     assert 0 < len(methods) < len(chosen)
     assert written == len(methods)
     assert [json.loads(line)["id"] for line in out.getvalue().splitlines()] == methods
+
+
+def test_a_list_without_a_map_of_its_own_takes_its_topics_from_the_map_of_all_papers(client, db):
+    # the fixture's map is of all papers; its list `fixture` holds them all but has no map
+    with Atlas(db) as atlas:
+        assert web_reads.map_reader(atlas, "fixture") is None
+    topic_zero = _topic_ids(db, 0, 0)
+    shown = _shown_ids(client, {"list": "fixture", "topic": "0"})
+    assert shown == topic_zero
+    assert set(_exported_ids(client, {"list": "fixture", "topic": "0"})) == topic_zero
+    page = client.get("/papers", params={"list": "fixture"}).text
+    assert re.search(r'<select name="topic">.*<option value="0"', page, re.S)  # its topics to choose
+    with Atlas(db) as atlas:
+        atlas.follow_topic(0)
+    mine = _shown_ids(client, {"list": "fixture", "topic": "mine"})
+    assert topic_zero <= mine
+    assert set(_exported_ids(client, {"list": "fixture", "topic": "mine"})) == mine

@@ -130,7 +130,7 @@ def choose(
     collection = collection or None
     check_collection(web.atlas, collection)
     query = q.strip() or None
-    stored = web.maps.get(filters.list_name)
+    stored = web.maps.covering(filters.list_name)
     rows = topic_rows(web.atlas, stored, topic, filters.list_name)
     ids = web_reads.paper_ids(web.atlas, filters, rows) if rows is not None else None
     if collection is None and query is None:

@@ -40,7 +40,7 @@ async def papers_page(
         raise HTTPException(400, f"unknown sort (one of {', '.join(SORTS)})")
     sort = sort or "list"
     atlas = web.atlas
-    stored = web.maps.get(filters.list_name)
+    stored = web.maps.covering(filters.list_name)
     # the topic's paper_topics rows, from the map this app holds: a page is chosen among
     # their keys and only its papers are read (a broad topic at 1M papers holds ~25k)
     map_rows = topic_rows(atlas, stored, topic, filters.list_name)
