@@ -50,6 +50,14 @@ def paper_ids(atlas: Atlas, filters: Filters, map_rows: Iterable[int]) -> list[s
     return [p["id"] for p in atlas.store.papers.iter(filters, map_rows=map_rows, id_only=True)]
 
 
+def schedule(atlas: Atlas, collection: str = "likes") -> tuple[bytes, int, int]:
+    """`Atlas.write_schedule`'s iCalendar file as bytes (a download): (the file, events in
+    it, papers saved or liked)."""
+    from paperatlas.api import personal
+
+    return personal.schedule(atlas.store, collection)
+
+
 def llm_summaries(atlas: Atlas, ids: list[str]) -> dict[str, str]:
     """Per paper, the Chinese summary a model wrote and the checks accepted (none: absent)."""
     return {pid: a["output"] for pid, a in atlas.store.llm.accepted(ids, "summarize").items()}

@@ -1,6 +1,7 @@
 """Downloads: `/download/export` (the papers of a list, a collection, a tag or a search, as
-BibTeX, RIS, CSL-JSON, CSV, JSONL or Markdown: `Atlas.export`) and `/download/digest` (the
-same selections' digest, Markdown or HTML, English or Chinese: `Atlas.digest`).
+BibTeX, RIS, CSL-JSON, CSV, JSONL or Markdown: `Atlas.export`), `/download/digest` (the
+same selections' digest, Markdown or HTML, English or Chinese: `Atlas.digest`) and
+`/download/schedule` (saved and liked papers with a program time as iCalendar).
 
 The selection is what the page's filters (web/filtering.py) and its map topic (`topic`: a
 topic's number, `f` and a fine topic's, or `mine`, as /papers reads it: web/my_topics.py) let
@@ -25,7 +26,7 @@ from starlette.concurrency import run_in_threadpool
 
 from paperatlas.api import Atlas, web_reads
 from paperatlas.errors import PaperatlasError
-from paperatlas.filters import Filters
+from paperatlas.filters import ALL_PAPERS, LIKES, Filters
 from paperatlas.results import EXPORT_FORMATS
 from paperatlas.web.context import context
 from paperatlas.web.filtering import page_filters
@@ -100,6 +101,27 @@ async def download_digest(
         raise HTTPException(400, str(exc).split("\n")[0]) from None
     name = file_name(chosen.named, filters, fmt, stem="digest" + ("-zh" if language == "zh" else ""))
     return attachment(text, DIGEST_TYPES[fmt], name)
+
+
+@routes.get("/download/schedule")
+async def download_schedule(request: Request, collection: Name = None):
+    """The saved papers and the collection's liked ones that their program gives a time, as
+    an iCalendar file (`paperatlas schedule`); a 400 with one line when none has a time."""
+    web = context(request)
+    check_collection(web.atlas, collection or None)  # 'likes' before any like is no error
+    collection = collection or LIKES
+    data, events, chosen = await run_in_threadpool(web_reads.schedule, web.atlas, collection)
+    if not events:
+        raise HTTPException(
+            400, f"none of the {chosen} saved or liked papers has a time in its list (a conference program)"
+        )
+    return Response(
+        data,
+        media_type="text/calendar; charset=utf-8",
+        headers={
+            "Content-Disposition": f'attachment; filename="{file_name(collection, ALL_PAPERS, "ics", "schedule")}"'
+        },
+    )
 
 
 @dataclass(frozen=True)
