@@ -129,3 +129,25 @@ def test_compare_shows_both_lists_inside_the_screen(server, browser, screen):
     assert browser.find_elements("css selector", ".compare-table tbody tr")
     assert _fits(browser, screen, "main, main h1, main .panel, main form")
     browser.save_screenshot(str(ARTIFACTS / f"compare-{screen}.png"))
+
+
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_the_downloads_of_unread_in_my_topics_hold_what_the_page_shows(server, browser, screen):
+    _screen(browser, screen)
+    # the second list has no map of its own: its topics are those of the map of all papers
+    browser.get(server + f"/papers?list={PART}&topic=mine&state=unread")
+    cards = browser.execute_script(
+        "return [...document.querySelectorAll('article.card')].map(e => e.dataset.paper)"
+    )
+    assert fixture_records()[0]["id"] in cards  # the liked paper's topic
+    browser.find_element("css selector", "#downloads > summary").click()
+    assert _fits(browser, screen, "#downloads, #downloads *")
+    links = [a.get_attribute("href") for a in browser.find_elements("css selector", "#downloads a")]
+    assert links and all(parse_qs(urlsplit(u).query).get("topic") == ["mine"] for u in links)
+    jsonl = next(u for u in links if "format=jsonl" in u)
+    text = browser.execute_async_script(
+        "const done = arguments[arguments.length - 1]; fetch(arguments[0]).then(r => r.text()).then(done)",
+        jsonl,
+    )
+    assert [json.loads(line)["id"] for line in text.splitlines() if line.strip()] == cards
+    browser.save_screenshot(str(ARTIFACTS / f"downloads-mine-{screen}.png"))

@@ -166,3 +166,18 @@ def test_new_since_last_visit_page_and_mark_seen(client):
     )
     follows = client.get("/follows").text
     assert 'href="/new?list=fixture"' in follows and "/new?list=prog" not in follows
+
+
+def test_every_new_paper_is_reachable_page_by_page(client, monkeypatch):
+    from paperatlas.web.pages import follows
+
+    monkeypatch.setattr(follows, "NEW_SHOWN", 2)  # the program's 3 new papers take two pages
+    first = client.get("/new", params={"list": "prog"}).text
+    assert "3 new papers" in first
+    shown = re.findall(r'<article class="card[^"]*" data-paper="([^"]+)"', first)
+    next_link = re.search(r'id="next-page" href="([^"]+)"', first)
+    assert len(shown) == 2 and next_link and 'id="previous-page"' not in first
+    second = client.get(next_link.group(1).replace("&amp;", "&")).text
+    shown += re.findall(r'<article class="card[^"]*" data-paper="([^"]+)"', second)
+    assert sorted(shown) == ["PROG1", "PROG2", "PROG3"]
+    assert 'id="next-page"' not in second and 'id="previous-page"' in second

@@ -97,3 +97,19 @@ def test_the_search_api_reports_the_correction_and_takes_exact(client):
     assert (
         client.get("/api/search", params={"q": "speculatve decodng", "exact": 1}).json()["corrected"] is None
     )
+
+
+def test_the_downloads_of_a_search_as_typed_hold_its_hits_as_typed(client):
+    params = {"q": "languge modles learning", "exact": 1}
+    html = client.get("/search", params=params).text
+    links = [unescape(u) for u in re.findall(r'href="(/download/[^"]+)"', html)]
+    assert links and all(parse_qs(urlsplit(u).query).get("exact") == ["1"] for u in links)
+    for as_typed in (True, False):
+        query = params if as_typed else {"q": params["q"]}
+        hits = [h["id"] for h in client.get("/api/search", params={**query, "k": 100}).json()["hits"]]
+        answer = client.get("/download/export", params={"format": "jsonl", **query})
+        assert [json.loads(line)["id"] for line in answer.text.splitlines()] == hits
+        digest = client.get("/download/digest", params={"format": "md", **query}).text
+        assert f"· selection · {len(hits)} papers ·" in digest
+    typed = client.get("/api/search", params={**params, "k": 100}).json()["hits"]
+    assert [h["id"] for h in typed] != hits  # the corrected words find other papers

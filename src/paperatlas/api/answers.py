@@ -5,6 +5,7 @@ Each stage is imported when its question is asked, so that `import paperatlas` s
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -63,6 +64,9 @@ def digest(
     query_k: int,
     topic: str | None = None,
     new: bool = False,
+    section: str | None = None,
+    ids: Iterable[str] | None = None,
+    exact: bool = False,
 ) -> str:
     from paperatlas.report.digest import digest
 
@@ -79,6 +83,9 @@ def digest(
         query_k=query_k,
         topic=topic,
         new=new,
+        section=section,
+        ids=ids,
+        exact=exact,
     )
 
 
@@ -90,10 +97,12 @@ def export(
     collection: str | None,
     query: str | None,
     query_k: int,
+    ids: Iterable[str] | None = None,
+    exact: bool = False,
 ) -> int:
     from paperatlas.report.export import export_papers
 
-    return export_papers(store, fmt, out, filters, collection=collection, query=query, query_k=query_k)
+    return export_papers(store, fmt, out, filters, ids, collection, query, query_k, exact)
 
 
 def bibtex(store: Store, paper_id: str) -> str:

@@ -125,9 +125,8 @@ class Atlas:
 
     @staticmethod
     def inspect(path: PathLike, limit: int = 10, records: str | None = None) -> Inspection:
-        """Read one file without storing (no atlas needed: `Atlas.inspect(path)`): its
-        FileReport and the first `limit` papers as they would be stored (`records`: as
-        in `add`)."""
+        """Read one file without storing (no atlas needed: `Atlas.inspect(path)`): its FileReport
+        and the first `limit` papers as they would be stored (`records`: as in `add`)."""
         return steps.inspect(Path(path), limit, records)
 
     @staticmethod
@@ -188,13 +187,14 @@ class Atlas:
         collection: str | None = None,
         query: str | None = None,
         query_k: int = 100,
+        ids: Iterable[str] | None = None,
+        exact: bool = False,
     ) -> int:
         """Write papers as jsonl|csv|bibtex|ris|csl-json|markdown, or as markdown-folder (`out`
         a folder: one file per paper) (`results.EXPORT_FORMATS`): those `filters` let through,
-        or a collection's liked papers or a search's `query_k` best hits (`query`), narrowed by
-        `filters`; returns how many. BibTeX, RIS, CSL-JSON and the folder carry the papers'
-        notes and tags."""
-        return answers.export(self.store, fmt, out, filters, collection, query, query_k)
+        or a collection's liked papers or a search's `query_k` best hits (`query`, as typed if `exact`), narrowed by
+        `filters` and to `ids` when given; returns how many. BibTeX, RIS, CSL-JSON, folder: with notes, tags."""
+        return answers.export(self.store, fmt, out, filters, collection, query, query_k, ids, exact)
 
     def bibtex(self, paper_id: str) -> str:
         """One paper's BibTeX entry as `export("bibtex")` writes it ("" for an unknown id)."""
@@ -311,17 +311,15 @@ class Atlas:
         progress: bool = False,
         facts_now: int | None = None,
     ) -> QuickStart:
-        """The fast steps from files to a searchable atlas (what `paperatlas open` does
-        before it serves): add the files, extract the facts of papers without them and
-        embed them with the default model (a table lookup: seconds). `facts_now`: extract
-        the facts only when at most this many papers lack them, else leave them to a later
-        `enrich` (a conference's facts take minutes). Each step does only what is missing:
-        a file as its list was last added from is not read again (`add`'s `skip_unchanged`)."""
+        """The fast steps from files to a searchable atlas (what `paperatlas open` does before it
+        serves): add the files, extract the facts of papers without them and embed them with the
+        default model (a table lookup: seconds). `facts_now`: extract the facts only when at most this
+        many papers lack them, else leave them to a later `enrich` (a conference's take minutes). Each
+        step does only what is missing: a file as its list was last added from is not read again."""
         return steps.quick_start(self.store, paths, list_name, progress, facts_now)
 
     def map_is_current(self, list_name: str | None = None) -> bool:
-        """Whether the stored map of a list (all papers when None) is that of its papers
-        and vectors as they are: what `build_map` would reuse instead of building."""
+        """Whether the stored map of a list (None: all papers) is of its papers and vectors now (`build_map` reuses it)."""
         return readouts.map_is_current(self.store, list_name)
 
     def search(
@@ -448,8 +446,7 @@ class Atlas:
         return personal.export_personal(self.store, Path(path))
 
     def import_personal(self, path: PathLike) -> PersonalImport:
-        """Merge a personal-data file into the atlas (one transaction; a bad file is an
-        InputError and nothing is written)."""
+        """Merge a personal-data file into the atlas (one transaction; a bad file: InputError, nothing written)."""
         return personal.import_personal(self.store, Path(path))
 
     # -- follow --------------------------------------------------------------------------------
@@ -544,13 +541,16 @@ class Atlas:
         query_k: int = 100,
         topic: str | None = None,
         new: bool = False,
+        section: str | None = None,
+        ids: Iterable[str] | None = None,
+        exact: bool = False,
     ) -> str:
         """A shareable report grouped by topic (md | html; en | zh: every paper line, area and
         topic label as Chinese terms, a machine gloss) of a list or a collection's likes, narrowed
-        by `filters`, a search's `query_k` best hits (`query`), map topics (`topic`: `mine` or
-        a label), papers new since the list was seen (`new`). `output` (Markdown): where the
-        caller writes it, so the map goes beside it as a PNG (else inlined)."""
-        chosen = (filters, query, query_k, topic, new)
+        by `filters`, a search's best hits (`query`, as typed if `exact`), map topics (`topic`: `mine`, a label),
+        papers new since the list was seen (`new`), a heading holding `section`, `ids` (a topic's
+        papers as a caller holds them; `topic` then only names it). `output` (md): the map is put beside it."""
+        chosen = (filters, query, query_k, topic, new, section, ids, exact)
         return answers.digest(self.store, fmt, lang, list_name, collection, output, progress, *chosen)
 
     def topics_named(

@@ -117,13 +117,20 @@ def put_follow_data(store: Store, data: dict[str, list[dict[str, Any]]]) -> None
 
 
 def write_schedule(store: Store, path: Path, collection: str) -> tuple[int, int]:
+    data, count, chosen = schedule(store, collection)
+    path.write_bytes(data)
+    return count, chosen
+
+
+def schedule(store: Store, collection: str) -> tuple[bytes, int, int]:
+    """The iCalendar file of the saved papers and the collection's liked ones that their
+    program gives a time; (the file, events in it, papers saved or liked)."""
     from paperatlas.report.schedule import calendar_bytes
 
     saved = (r["id"] for r in store.papers.iter(Filters(state="saved")))
     ids = dict.fromkeys([*saved, *liked_ids(store, collection)])
     data, count = calendar_bytes(store.papers.get_many(ids))
-    path.write_bytes(data)
-    return count, len(ids)
+    return data, count, len(ids)
 
 
 def like(store: Store, ids: Iterable[str], collection: str, value: int) -> list[str]:

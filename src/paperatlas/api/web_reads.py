@@ -6,7 +6,7 @@ library only through api and results."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from paperatlas.errors import PaperatlasError
@@ -14,6 +14,7 @@ from paperatlas.errors import PaperatlasError
 if TYPE_CHECKING:
     from paperatlas.api.front import Atlas
     from paperatlas.atlas.view import MapReader
+    from paperatlas.filters import Filters
     from paperatlas.recommend import Recommendations
     from paperatlas.store import StoreGeneration
 
@@ -41,6 +42,20 @@ def collection_members(atlas: Atlas, collection: str = "likes") -> list[str]:
     from paperatlas.likes import liked_ids
 
     return list(reversed(liked_ids(atlas.store, collection)))
+
+
+def paper_ids(atlas: Atlas, filters: Filters, map_rows: Iterable[int]) -> list[str]:
+    """The ids of the papers of these map rows (a topic as a server's map holds it) that
+    `filters` let through, in list order (the list's, else the atlas's)."""
+    return [p["id"] for p in atlas.store.papers.iter(filters, map_rows=map_rows, id_only=True)]
+
+
+def schedule(atlas: Atlas, collection: str = "likes") -> tuple[bytes, int, int]:
+    """`Atlas.write_schedule`'s iCalendar file as bytes (a download): (the file, events in
+    it, papers saved or liked)."""
+    from paperatlas.api import personal
+
+    return personal.schedule(atlas.store, collection)
 
 
 def llm_summaries(atlas: Atlas, ids: list[str]) -> dict[str, str]:

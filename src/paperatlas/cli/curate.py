@@ -167,6 +167,14 @@ def digest(
     state: StateOption = None,
     topic: TopicOption = None,
     new: NewOption = False,
+    section: Annotated[
+        str | None,
+        typer.Option(
+            "--section",
+            "-s",
+            help="Only papers the list put under a section heading holding this (case ignored).",
+        ),
+    ] = None,
     lang: Annotated[
         str,
         typer.Option(
@@ -180,7 +188,8 @@ def digest(
     db: DbOption = None,
 ) -> None:
     """A shareable report grouped by topic: map, overview, one line per paper (Markdown or HTML);
-    the filters of `ls` narrow its papers, and a line at its top names them."""
+    the filters of `ls` narrow its papers (`--section`: one section of a list, as its own
+    headings name it), and a line at its top names them."""
     from paperatlas.results import DIGEST_FORMATS, DIGEST_LANGUAGES
 
     if fmt not in DIGEST_FORMATS:
@@ -202,6 +211,7 @@ def digest(
         filters=filters_of_options(list_name, area, kind, decision, has_code, tag, state),
         topic=topic,
         new=new,
+        section=section,
     )
     if output is None:
         stdout_text().write(text)

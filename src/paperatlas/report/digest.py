@@ -9,6 +9,7 @@ the report says so.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 from paperatlas.errors import PaperatlasError
@@ -34,14 +35,19 @@ def digest(
     query_k: int = 100,
     topic: str | None = None,
     new: bool = False,
+    section: str | None = None,
+    ids: Iterable[str] | None = None,
+    exact: bool = False,
 ) -> str:
     """The digest as text. `output` (Markdown only) is where the caller will write it: the
     map is then written beside it as a PNG and linked; without it the map is inlined.
     `progress` shows a bar while a missing map is built (minutes for a whole conference).
     `filters` narrow the papers (their list stands for `list_name`), or `query` keeps a
-    search's `query_k` best hits among them; `topic` keeps the papers of the map topics
-    it names (`mine`, or a label: report/my_topics.py), `new` those of the list added since
-    it was last seen."""
+    search's `query_k` best hits among them (`exact`: its words as typed); `topic` keeps the
+    papers of the map topics it names (`mine`, or a label: report/my_topics.py), `new` those
+    of the list added since it was last seen, `section` those the list put under a heading
+    holding it; `ids` keeps only these papers (a topic as the web's map holds it: `topic`
+    then only names it)."""
     words = strings(lang)
     if fmt not in FORMATS:
         raise PaperatlasError(f"unknown digest format {fmt!r} (md or html)")
@@ -55,6 +61,9 @@ def digest(
         query_k=query_k,
         topic=topic,
         new=new,
+        section=section,
+        only=ids,
+        exact=exact,
     )
     if lang == "zh":
         from paperatlas.report.zh_card import localise_digest

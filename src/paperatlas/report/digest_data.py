@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -166,18 +167,35 @@ def _map_for(store, list_name: str | None, collection: str | None, ids: list[str
         return None, str(exc).split("\n")[0]
 
 
-def narrowed_ids(store, ids: list[str], filters: Filters, query: str | None, query_k: int) -> list[str]:
+def narrowed_ids(
+    store, ids: list[str], filters: Filters, query: str | None, query_k: int, exact: bool = False
+) -> list[str]:
     """`ids` narrowed to the papers `filters` let through, or to a search's `query_k` best
-    hits among them (in rank order)."""
+    hits among them (in rank order; `exact`: the query's words as typed, not corrected)."""
     if query is not None:
-        from paperatlas.search import search
+        from paperatlas.search import SearchConfig, search
 
         keep = set(ids)
-        return [h.id for h in search(store, query, k=query_k, filters=filters).hits if h.id in keep]
+        hits = search(store, query, k=query_k, filters=filters, config=SearchConfig(spelling=not exact)).hits
+        return [h.id for h in hits if h.id in keep]
     if not filters.narrows():
         return ids
     keep = {p["id"] for p in store.papers.iter(filters, ids=ids, id_only=True)}
     return [pid for pid in ids if pid in keep]
+
+
+def _in_section(store, ids: list[str], section: str, list_name: str | None) -> list[str]:
+    """`ids` narrowed to the papers the list put under a heading holding `section` (case
+    ignored); a PaperatlasError naming the headings when none of the list's papers is."""
+    kept = {p["id"] for p in store.papers.iter(ids=ids, section=section, id_only=True)}
+    if not kept and not store.papers.count_matching(Filters(list_name=list_name), section=section):
+        headings = store.papers.sections(list_name)
+        where = f"list {list_name!r}" if list_name else "any list"
+        known = "; ".join(headings[:20]) + (" ..." if len(headings) > 20 else "") if headings else "none"
+        raise PaperatlasError(
+            f"no paper of {where} is under a section holding {section!r} (sections: {known})"
+        )
+    return [pid for pid in ids if pid in kept]
 
 
 def _in_topics(store, ids: list[str], topic: str, list_name: str | None) -> list[str]:
@@ -198,14 +216,30 @@ def collect(
     query_k: int = 100,
     topic: str | None = None,
     new: bool = False,
+    section: str | None = None,
+    only: Iterable[str] | None = None,
+    exact: bool = False,
 ) -> DigestData:
     list_name = list_name or filters.list_name
+    section = " ".join(section.split()) if section else None
     ids = selected_ids(store, list_name, collection)
-    selection = query is not None or filters.but(list_name=None).narrows() or topic is not None or new
+    selection = (
+        query is not None
+        or filters.but(list_name=None).narrows()
+        or topic is not None
+        or new
+        or bool(section)
+    )
+    selection = selection or only is not None
     if selection:
-        ids = narrowed_ids(store, ids, filters.but(list_name=list_name), query, query_k)
-    if topic is not None:
+        ids = narrowed_ids(store, ids, filters.but(list_name=list_name), query, query_k, exact)
+    if only is not None:  # the papers of a topic as the web's map holds them: `topic` only names it
+        keep = set(only)
+        ids = [pid for pid in ids if pid in keep]
+    elif topic is not None:
         ids = _in_topics(store, ids, topic, list_name)
+    if section:
+        ids = _in_section(store, ids, section, list_name)
     if new:
         if list_name is None:
             raise PaperatlasError(
@@ -216,7 +250,11 @@ def collect(
     rows = {row["id"]: row for row in store.papers.iter(ids=ids)}
     facts = store.facts.get_many(ids)
     papers = [paper_line(rows[pid], facts.get(pid, {})) for pid in ids if pid in rows]
-    described = [query or "", *(str(v) for k, v in filters.given().items() if k != "list_name")]
+    described = [
+        query or "",
+        *(str(v) for k, v in filters.given().items() if k != "list_name"),
+        section or "",
+    ]
     heading = " · ".join(p for p in (collection or list_name or "", *described) if p)
     scope = "selection" if selection else "collection" if collection else ("list" if list_name else "all")
 
@@ -243,6 +281,7 @@ def collect(
     narrowed_by = [(k, v) for k, v in given.items() if k != "list_name"]
     narrowed_by = [*([("query", query)] if query else []), *narrowed_by]
     narrowed_by += [*([("topic", topic)] if topic is not None else []), *([("new", "")] if new else [])]
+    narrowed_by += [("section", section)] if section else []
     return DigestData(
         narrowed_by=narrowed_by,
         heading=heading,

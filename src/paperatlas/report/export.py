@@ -2,7 +2,7 @@
 one Markdown file per paper (report/markdown_folder.py).
 
 `export_papers(store, fmt, out, filters, ids=None, collection=None, query=None)` selects
-papers like `Atlas.papers` (`Filters`), by an explicit id sequence (`ids`, in that order),
+papers like `Atlas.papers` (`Filters`), by an explicit id sequence (`ids`, in that order, within the filters),
 a collection's likes or a search's hits, and writes them to a path or an open text file (the
 folder format: to a folder). Returns the number written. Each paper carries what the person
 keeps about it (`kept`: state, note, tags), which BibTeX, RIS, CSL-JSON and the folder write
@@ -71,6 +71,7 @@ def export_papers(
     collection: str | None = None,
     query: str | None = None,
     query_k: int = 100,
+    exact: bool = False,
 ) -> int:
     from paperatlas.errors import PaperatlasError
 
@@ -78,8 +79,11 @@ def export_papers(
     if writer is None:
         raise PaperatlasError(f"unknown export format '{fmt}' (choose from {', '.join(FORMATS)})")
     if collection is not None or query is not None:
-        ids = _chosen_ids(store, ids, collection, query, query_k, filters)
+        ids = _chosen_ids(store, ids, collection, query, query_k, filters, exact)
         filters = ALL_PAPERS
+    elif ids is not None and filters.narrows():  # the filters hold for `ids` too
+        keep = {p["id"] for p in store.papers.iter(filters, ids=ids, id_only=True)}
+        ids = [pid for pid in ids if pid in keep]
     papers = _selected(store, ids, filters)
     if fmt == "markdown-folder":
         from paperatlas.report.markdown_folder import write_folder
@@ -91,9 +95,10 @@ def export_papers(
         return writer(papers, fh)
 
 
-def _chosen_ids(store, ids, collection, query, query_k, filters: Filters) -> list[str]:
-    """Ids of a collection's liked papers (mark order) or of a search's hits (rank order),
-    narrowed by `ids`, the list and the filters when given too."""
+def _chosen_ids(store, ids, collection, query, query_k, filters: Filters, exact: bool = False) -> list[str]:
+    """Ids of a collection's liked papers (mark order) or of a search's hits (rank order;
+    `exact`: the query's words as typed, not corrected), narrowed by `ids`, the list and the
+    filters when given too."""
     from paperatlas.errors import PaperatlasError
 
     chosen: list[str] = []
@@ -105,9 +110,10 @@ def _chosen_ids(store, ids, collection, query, query_k, filters: Filters) -> lis
 
         chosen = liked_ids(store, collection)
     if query is not None:
-        from paperatlas.search import search
+        from paperatlas.search import SearchConfig, search
 
-        hits = [h.id for h in search(store, query, k=query_k, filters=filters).hits]
+        config = SearchConfig(spelling=not exact)
+        hits = [h.id for h in search(store, query, k=query_k, filters=filters, config=config).hits]
         hit_set = set(hits)
         chosen = hits if collection is None else [pid for pid in chosen if pid in hit_set]
     if ids is not None:

@@ -575,6 +575,15 @@ class PaperRows(StorePart):
             )
         ]
 
+    def sections(self, list_name: str | None = None) -> list[str]:
+        """The section headings a list (None: any list) put its papers under, in list order."""
+        sql = "SELECT p.section FROM papers p JOIN list_members m ON m.paper_id = p.id"
+        sql += " WHERE p.section IS NOT NULL AND p.section != ''"
+        params = [] if list_name is None else [list_name]
+        sql += "" if list_name is None else " AND m.list_name = ?"
+        rows = self.conn.execute(sql + " ORDER BY m.list_name, m.position", params)
+        return list(dict.fromkeys(r[0] for r in rows))
+
     def signature(self) -> tuple[int, int, str]:
         """(count, max rowid, newest updated_at) of the papers: changes when papers are
         added, removed or edited (keys derived data kept beside the atlas, e.g. TF-IDF)."""

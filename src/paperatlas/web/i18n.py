@@ -34,6 +34,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "format_markdown": {"en": "Markdown (.md)", "zh": "Markdown (.md)"},
     "digest_md": {"en": "Digest, Markdown", "zh": "摘要报告（Markdown）"},
     "digest_html": {"en": "Digest, HTML", "zh": "摘要报告（HTML）"},
+    "schedule_ics": {"en": "Schedule of saved and liked papers (.ics)", "zh": "收藏论文日程（.ics）"},
     "compare": {"en": "Compare", "zh": "对比"},
     "compare_a": {"en": "List A", "zh": "列表 A"},
     "compare_b": {"en": "List B", "zh": "列表 B"},

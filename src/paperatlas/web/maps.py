@@ -15,6 +15,7 @@ from paperatlas.api import Atlas, web_reads
 from paperatlas.web.map_points import PointIndex
 
 MAP_CACHE_SECONDS = 30.0  # a rebuilt map shows up within this
+ALL_SCOPE = "*"  # the scope of the map of all papers
 
 
 class MapCache:
@@ -54,11 +55,21 @@ class MapCache:
             self._cache[list_name] = (now, stored, generation)
         return stored
 
+    def covering(self, list_name: str | None) -> dict | None:
+        """The map whose topics hold a list's papers: the list's own, else the map of all
+        papers (as `ls --list L --topic T` reads topics: report/my_topics.py); a page's
+        topic is then those of its papers in the list."""
+        stored = self.get(list_name)
+        if stored is None and list_name:
+            every = self.get(None)
+            return every if every is not None and every["scope"] == ALL_SCOPE else None
+        return stored
+
     def _load(self, list_name: str | None):
         """A reader of the map to show (its header and topics read; its papers not yet)."""
         if list_name:
             return web_reads.map_reader(self.atlas, list_name)
-        reader = web_reads.map_reader(self.atlas, "*")
+        reader = web_reads.map_reader(self.atlas, ALL_SCOPE)
         if reader is None:  # a map of one list is better than none
             for name in reversed(self.atlas.lists()):
                 reader = web_reads.map_reader(self.atlas, name)

@@ -18,14 +18,14 @@ from paperatlas.errors import PaperatlasError
 from paperatlas.filters import FIELDS, FilterError, Filters
 from paperatlas.web.context import context
 from paperatlas.web.filtering import PARAMETERS, filter_query
-from paperatlas.web.params import MAX_NAME, MAX_QUERY, Name, is_clean_text, json_body
+from paperatlas.web.params import MAX_NAME, MAX_QUERY, Name, Page, is_clean_text, json_body
 from paperatlas.web.routes import Routes
 
 if TYPE_CHECKING:
     from paperatlas.results import Follow
 
 routes = Routes()
-NEW_SHOWN = 200  # cards on the "new since" page
+NEW_SHOWN = 200  # cards a page of the "new since" page
 ATOM = "application/atom+xml; charset=utf-8"
 FollowId = Annotated[int, Path(ge=1, le=2**62)]
 FOLLOW_USAGE = (
@@ -48,14 +48,16 @@ async def follows_page(request: Request):
 
 
 @routes.get("/new", response_class=HTMLResponse)
-async def new_page(request: Request, list: Name = None):
+async def new_page(request: Request, list: Name = None, page: Page = 1):
     web = context(request)
     counts = web_reads.new_counts(web.atlas)
     name = list or (next(iter(counts)) if len(counts) == 1 else None)
     if name is not None:
         web.check_filters(Filters(list_name=name))
     ids = web.atlas.new_papers(name) if name else []
-    rows = web.atlas.papers(ids=ids[:NEW_SHOWN]) if ids else []
+    # every new paper is reachable, a page at a time, before "mark all seen" hides them
+    shown = ids[(page - 1) * NEW_SHOWN : page * NEW_SHOWN]
+    rows = web.atlas.papers(ids=shown) if shown else []
     order = {pid: i for i, pid in enumerate(ids)}
     rows.sort(key=lambda r: order.get(r["id"], 0))
     return web.render(
@@ -64,6 +66,8 @@ async def new_page(request: Request, list: Name = None):
         list_name=name,
         new_counts=counts,
         total=len(ids),
+        page=page,
+        more=len(ids) > page * NEW_SHOWN,
         cards=web.cards(web.with_card_facts(rows), web.maps.get(name)),
     )
 

@@ -14,11 +14,11 @@ from paperatlas.identifiers import reading_links
 from paperatlas.results import Kept
 from paperatlas.web.context import context
 from paperatlas.web.filtering import filter_query, page_filters
-from paperatlas.web.maps import member_rows, topic_of
-from paperatlas.web.my_topics import MINE, my_topic_rows
+from paperatlas.web.maps import topic_of
+from paperatlas.web.my_topics import topic_rows
 from paperatlas.web.notes import render_note
 from paperatlas.web.pages.downloads import export_formats
-from paperatlas.web.params import PAGE_SIZE, SORTS, Name, Page, parse_topic
+from paperatlas.web.params import PAGE_SIZE, SORTS, Name, Page
 from paperatlas.web.render import page_lang
 from paperatlas.web.reviews import review_scores
 from paperatlas.web.routes import Routes
@@ -39,16 +39,11 @@ async def papers_page(
     if sort and sort not in SORTS:
         raise HTTPException(400, f"unknown sort (one of {', '.join(SORTS)})")
     sort = sort or "list"
-    level_topic = parse_topic(topic)
-    if topic and topic != MINE and level_topic is None:
-        raise HTTPException(400, "topic must be a number, f and a number, or mine")
     atlas = web.atlas
-    stored = web.maps.get(filters.list_name)
+    stored = web.maps.covering(filters.list_name)
     # the topic's paper_topics rows, from the map this app holds: a page is chosen among
     # their keys and only its papers are read (a broad topic at 1M papers holds ~25k)
-    map_rows = member_rows(stored, *level_topic) if level_topic is not None and stored is not None else None
-    if topic == MINE:  # followed topics and those of liked papers; none without a map
-        map_rows = my_topic_rows(atlas, stored, filters.list_name) if stored is not None else []
+    map_rows = topic_rows(atlas, stored, topic, filters.list_name)
     # one page of rows, sorted by SQLite (a 1M-paper list is never read whole)
     order = None if sort == "list" else sort
     rows = atlas.papers(
@@ -78,6 +73,7 @@ async def papers_page(
         choices=web.filter_choices(filters.list_name),
         params=page_params,
         links={**page_params, **filter_query(filters)},  # what the pager's links carry on
+        chosen={**filter_query(filters), "topic": topic},  # what the downloads hold
         sorts=SORTS,
         formats=export_formats(),
     )
