@@ -1,16 +1,19 @@
 """Build models/zh-parallel-v1.tsv: English words of the field and the Chinese words that
 translations of the field's documentation put beside them, from open parallel text.
 
-    .venv/bin/python scripts/build_zh_parallel.py --course COURSE_GIT --tf-docs TF_DOCS_GIT \
-        --tf-l10n TF_DOCS_L10N_GIT --prompt-guide PROMPT_GUIDE_GIT
+    .venv/bin/python scripts/build_zh_parallel.py --git huggingface/course=DIR \
+        --git tensorflow/docs=DIR ... [--pairs-cache PAIRS.json]
 
-Each argument is a git directory (a clone or a bare mirror) of the repository; the files are
-read with `git show` at the commit named in `SOURCES`, so the table is rebuilt from the same
-bytes. Sources, chosen by licence (each allows redistribution) before looking at what they
+Each --git names a git directory (a clone or a bare mirror) of a repository in `SOURCES`; the
+files are read with `git show` at the commit named there, so the table is rebuilt from the
+same bytes. `PAIRINGS` says which documents face which. Sources, chosen by licence (each allows redistribution) before looking at what they
 hold, documents of the field written in English and translated into simplified Chinese:
 
 - The Hugging Face course (github.com/huggingface/course), Apache License 2.0:
-  `chapters/en/X.mdx` beside `chapters/zh-CN/X.mdx`.
+  `chapters/en/X.mdx` beside `chapters/zh-CN/X.mdx`; likewise its agents course
+  (huggingface/agents-course, `units/`) and the documentation of diffusers and smolagents
+  (huggingface/diffusers, huggingface/smolagents, `docs/source/en` beside `docs/source/zh`),
+  all Apache License 2.0.
 - TensorFlow's guides and tutorials (github.com/tensorflow/docs, `site/en/X`) beside their
   community translations (github.com/tensorflow/docs-l10n, `site/zh-cn/X`), both Apache
   License 2.0; Markdown pages and the Markdown cells of notebooks.
@@ -69,9 +72,22 @@ OUT = ROOT / "src/paperatlas/models" / zh_parallel.PARALLEL_FILE
 @dataclass(frozen=True)
 class Source:
     name: str
-    repo: str
+    repo: str  # owner/name on GitHub
     commit: str
     licence: str
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """Documents of `english` under `en_prefix` (names ending `en_suffix`) beside the same
+    names under `zh_prefix` (ending `zh_suffix`) in `chinese`."""
+
+    english: str  # a key of SOURCES
+    en_prefix: str
+    chinese: str
+    zh_prefix: str
+    en_suffix: str = ""
+    zh_suffix: str = ""
 
 
 SOURCES = {
@@ -79,6 +95,24 @@ SOURCES = {
         "the Hugging Face course",
         "huggingface/course",
         "16af5667532d6966f0fe83f44cc848dd7698a215",
+        "Apache-2.0",
+    ),
+    "agents-course": Source(
+        "the Hugging Face agents course",
+        "huggingface/agents-course",
+        "8c0832eae634ebb34541c65265caa6da4c5d2c57",
+        "Apache-2.0",
+    ),
+    "diffusers": Source(
+        "the diffusers documentation",
+        "huggingface/diffusers",
+        "58eb52c0803ea9af3abec60841c2a093bdf1f951",
+        "Apache-2.0",
+    ),
+    "smolagents": Source(
+        "the smolagents documentation",
+        "huggingface/smolagents",
+        "e3a5b8994b301983b91c0325546e9dc82eab8cf0",
         "Apache-2.0",
     ),
     "tf-docs": Source(
@@ -100,10 +134,20 @@ SOURCES = {
         "MIT",
     ),
 }
+PAIRINGS = (
+    Pairing("course", "chapters/en/", "course", "chapters/zh-CN/"),
+    Pairing("agents-course", "units/en/", "agents-course", "units/zh-CN/"),
+    Pairing("diffusers", "docs/source/en/", "diffusers", "docs/source/zh/"),
+    Pairing("smolagents", "docs/source/en/", "smolagents", "docs/source/zh/"),
+    Pairing("tf-docs", "site/en/", "tf-l10n", "site/zh-cn/"),
+    Pairing("prompt-guide", "pages/", "prompt-guide", "pages/", ".en.mdx", ".zh.mdx"),
+)
+DOCUMENT_ENDINGS = (".md", ".mdx", ".ipynb")
 MIN_BLOCK_COSINE = 0.45  # aligned blocks less alike than this are not a translation pair
 MIN_PAIRS = 3  # aligned pairs an English and a Chinese word must share
 MIN_G2 = 10.83  # log-likelihood ratio of their co-occurrence (p < 0.001)
 CANDIDATES = 6  # Chinese words written per English word, best Dice first
+RUN_CHARACTERS = (2, 3)  # lengths of the character runs counted beside jieba's words
 MIN_ENGLISH_PAIRS = 3  # pairs an English word must be in to be written
 
 _CJK = re.compile("[\u3400-\u9fff]")
@@ -190,38 +234,26 @@ def document(git_dir: Path, commit: str, path: str) -> list[str]:
     return blocks(notebook_markdown(text) if path.endswith(".ipynb") else text)
 
 
-def documents(args: argparse.Namespace) -> list[tuple[str, list[str], list[str]]]:
-    """(name, English blocks, Chinese blocks) of every document both sides hold."""
+def documents(git_dirs: dict[str, Path]) -> list[tuple[str, list[str], list[str]]]:
+    """(name, English blocks, Chinese blocks) of every document both sides of a pairing hold."""
     out = []
-    course, commit = args.course, SOURCES["course"].commit
-    zh_files = {p.removeprefix("chapters/zh-CN/") for p in _files(course, commit, "chapters/zh-CN")}
-    for path in _files(course, commit, "chapters/en"):
-        name = path.removeprefix("chapters/en/")
-        if name.endswith(".mdx") and name in zh_files:
-            out.append(
-                (
-                    f"course/{name}",
-                    document(course, commit, path),
-                    document(course, commit, f"chapters/zh-CN/{name}"),
+    for pairing in PAIRINGS:
+        english, chinese = SOURCES[pairing.english], SOURCES[pairing.chinese]
+        en_git, zh_git = git_dirs[english.repo], git_dirs[chinese.repo]
+        translated = set(_files(zh_git, chinese.commit, pairing.zh_prefix))
+        for path in _files(en_git, english.commit, pairing.en_prefix):
+            if not path.endswith(pairing.en_suffix) or not path.endswith(DOCUMENT_ENDINGS):
+                continue
+            name = path.removeprefix(pairing.en_prefix).removesuffix(pairing.en_suffix)
+            zh_path = pairing.zh_prefix + name + pairing.zh_suffix
+            if zh_path in translated:
+                out.append(
+                    (
+                        f"{pairing.english}/{name}",
+                        document(en_git, english.commit, path),
+                        document(zh_git, chinese.commit, zh_path),
+                    )
                 )
-            )
-    en_commit, zh_commit = SOURCES["tf-docs"].commit, SOURCES["tf-l10n"].commit
-    zh_files = {p.removeprefix("site/zh-cn/") for p in _files(args.tf_l10n, zh_commit, "site/zh-cn")}
-    for path in _files(args.tf_docs, en_commit, "site/en"):
-        name = path.removeprefix("site/en/")
-        if name.endswith((".md", ".ipynb")) and name in zh_files:
-            out.append(
-                (
-                    f"tensorflow/{name}",
-                    document(args.tf_docs, en_commit, path),
-                    document(args.tf_l10n, zh_commit, f"site/zh-cn/{name}"),
-                )
-            )
-    guide, commit = args.prompt_guide, SOURCES["prompt-guide"].commit
-    names = set(_files(guide, commit, "pages"))
-    for path in sorted(names):
-        if path.endswith(".en.mdx") and (zh := path.removesuffix(".en.mdx") + ".zh.mdx") in names:
-            out.append((f"prompt-guide/{path}", document(guide, commit, path), document(guide, commit, zh)))
     return out
 
 
@@ -252,14 +284,13 @@ def english_words(text: str) -> set[str]:
 
 
 def chinese_words(text: str) -> set[str]:
+    """A block's Chinese words (jieba's search segmentation) and its runs of RUN_CHARACTERS
+    characters, which find a term jieba lacks (智能体, where jieba cuts 智能 and 体)."""
     import jieba
 
-    return {
-        w
-        for run in re.findall("[\u3400-\u9fff]+", text)
-        for w in jieba.cut_for_search(run)
-        if _CJK_WORD.match(w)
-    }
+    runs = re.findall("[\u3400-\u9fff]+", text)
+    words = {w for run in runs for w in jieba.cut_for_search(run) if _CJK_WORD.match(w)}
+    return words | {run[i : i + n] for run in runs for n in RUN_CHARACTERS for i in range(len(run) - n + 1)}
 
 
 def g2(both: float, english: float, chinese: float, total: float) -> float:
@@ -280,11 +311,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--course", type=Path, required=True, help="git directory of huggingface/course")
-    parser.add_argument("--tf-docs", type=Path, required=True, help="git directory of tensorflow/docs")
-    parser.add_argument("--tf-l10n", type=Path, required=True, help="git directory of tensorflow/docs-l10n")
     parser.add_argument(
-        "--prompt-guide", type=Path, required=True, help="git directory of dair-ai/Prompt-Engineering-Guide"
+        "--git",
+        action="append",
+        default=[],
+        metavar="OWNER/NAME=DIR",
+        help="the git directory of a source repository (one for each in SOURCES)",
     )
     parser.add_argument(
         "--pairs-cache",
@@ -299,8 +331,12 @@ def main() -> None:
     if args.pairs_cache and args.pairs_cache.exists():
         write([tuple(p) for p in json.loads(args.pairs_cache.read_text(encoding="utf-8"))], model)
         return
+    git_dirs = {repo: Path(path) for repo, _, path in (g.partition("=") for g in args.git)}
+    missing = {s.repo for s in SOURCES.values()} - git_dirs.keys()
+    if missing:
+        parser.error(f"--git missing for {', '.join(sorted(missing))}")
     pairs: list[tuple[str, str]] = []
-    docs = documents(args)
+    docs = documents(git_dirs)
     print(f"{len(docs)} documents ({time.time() - started:.0f}s)")
     for _name, english, chinese in docs:
         english = [b for b in english if len(english_words(b)) >= 1]
