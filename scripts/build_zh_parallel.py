@@ -33,8 +33,11 @@ Each candidate is written with the model's cosine to the English word and its co
 the field (the mean vector of the glossary's Chinese terms), as the lexicon is.
 
 A word the translators leave in English is counted too: the share of the aligned pairs
-holding the English word whose Chinese block also holds it (inline code left out on both
-sides), and the spelling the Chinese blocks use most ("token" -> token, "pipeline").
+whose English writes the word in lower case (a name such as "AWS Neuron" is not the common
+word) whose Chinese block also holds it (inline code left out on both sides; at least
+`MIN_KEPT_PAIRS` such pairs), and the spelling the Chinese blocks use most ("tokenizer").
+English words are read as `zh_terms` reads a term: a hyphenated compound is one word
+("high-level" -> 高级, while "high" alone is 高).
 A pair repeated word for word (boilerplate such as a notebook's "View source on GitHub")
 counts once.
 
@@ -149,10 +152,13 @@ MIN_G2 = 10.83  # log-likelihood ratio of their co-occurrence (p < 0.001)
 CANDIDATES = 6  # Chinese words written per English word, best Dice first
 RUN_CHARACTERS = (2, 3)  # lengths of the character runs counted beside jieba's words
 MIN_ENGLISH_PAIRS = 3  # pairs an English word must be in to be written
+MIN_KEPT_PAIRS = 5  # pairs writing a word in lower case before its kept share is counted
 
 _CJK = re.compile("[\u3400-\u9fff]")
 _CJK_WORD = re.compile("^[\u3400-\u9fff]+$")
-_ENGLISH_WORD = re.compile(r"[A-Za-z]+")
+_ENGLISH_WORD = re.compile(
+    r"[A-Za-z]+(?:-[A-Za-z]+)*"
+)  # a hyphenated compound is one word, as zh_terms reads it
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 
@@ -377,9 +383,14 @@ def write(pairs: list[tuple[str, str]], model) -> None:
     # the English word written inside the Chinese block (the translators kept it)
     kept: Counter[str] = Counter()
     spelling: dict[str, Counter[str]] = {}
-    for (_, zh), english in zip(pairs, english_sets):
+    # counted where the English writes the word in lower case: a name ("AWS Neuron", "the Hub")
+    # kept in the Chinese says nothing of the common word
+    lower: Counter[str] = Counter()
+    for (en, zh), english in zip(pairs, english_sets):
+        in_lower_case = english & set(_ENGLISH_WORD.findall(en))
+        lower.update(in_lower_case)
         written = {token.lower(): token for token in _ENGLISH_WORD.findall(zh)}
-        for word in english & written.keys():
+        for word in in_lower_case & written.keys():
             kept[word] += 1
             spelling.setdefault(word, Counter())[written[word]] += 1
     rows: dict[str, tuple[int, float, str, list[tuple[str, float]]]] = {}
@@ -392,7 +403,7 @@ def write(pairs: list[tuple[str, str]], model) -> None:
             if n >= MIN_PAIRS and g2(n, en_count[e], zh_count[z], total) >= MIN_G2:
                 candidates.append((2 * n / (en_count[e] + zh_count[z]), zh_vocab[z]))
         candidates.sort(reverse=True)
-        share = kept[word] / en_count[e]
+        share = kept[word] / lower[word] if lower[word] >= MIN_KEPT_PAIRS else 0.0
         if candidates or share > 0:
             written = spelling[word].most_common(1)[0][0] if word in spelling else "-"
             rows[word] = (int(en_count[e]), share, written, [(zh, d) for d, zh in candidates[:CANDIDATES]])

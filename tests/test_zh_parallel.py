@@ -51,6 +51,20 @@ def test_a_word_the_translators_keep_in_english_stays_english():
     assert zh_parallel.kept_spelling("embedding") is None
 
 
+def test_a_name_the_translators_keep_is_not_the_common_word():
+    # "AWS Neuron" stays English in the Chinese documents; "neurons" are 神经元
+    assert zh_parallel.kept_spelling("neurons") is None
+    assert zh_terms.to_chinese("neurons") == "神经元"
+    # an acronym is kept as written, not respelled from the translations' singular
+    assert zh_terms.to_chinese("VLMs") == "VLMs"
+
+
+def test_a_hyphenated_compound_is_one_word_as_the_translator_reads_it():
+    assert zh_parallel.candidates("high-level")[0][0] == "高级"
+    assert zh_parallel.candidates("high")[0][0] == "高"
+    assert zh_terms.to_chinese("high-level logical model") == "高级逻辑模型"
+
+
 def test_the_shipped_table_names_each_source_and_its_commit():
     header = [
         line

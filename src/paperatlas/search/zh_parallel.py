@@ -15,7 +15,6 @@ from paperatlas.search.zh_terminology import plural_key
 PARALLEL_FILE = "zh-parallel-v1.tsv"
 MIN_DICE = 0.3  # a weaker association is a neighbour in the text, not a translation
 KEPT_SHARE = 0.8  # the translators kept the word in English at least this often
-MIN_KEPT_PAIRS = 5  # in at least this many aligned pairs
 
 
 @dataclass(frozen=True)
@@ -23,7 +22,7 @@ class Found:
     """What the parallel documents say of one English word."""
 
     pairs: int  # aligned block pairs whose English holds the word
-    kept_share: float  # share of those whose Chinese keeps the word in English
+    kept_share: float  # share of those writing it in lower case whose Chinese keeps it in English
     kept_spelling: str | None  # how the Chinese spells it then
     candidates: tuple[tuple[str, float, float, float], ...]  # (Chinese, Dice, model cosine, field cosine)
 
@@ -68,6 +67,6 @@ def kept_spelling(word: str) -> str | None:
     word = word.lower()
     for form in dict.fromkeys((word, plural_key([word]))):
         found = _table().get(form)
-        if found and found.kept_spelling and found.pairs >= MIN_KEPT_PAIRS and found.kept_share >= KEPT_SHARE:
+        if found and found.kept_spelling and found.kept_share >= KEPT_SHARE:
             return found.kept_spelling
     return None

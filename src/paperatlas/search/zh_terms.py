@@ -286,8 +286,11 @@ def kept(token: str) -> bool:
 
 
 def _kept_spelling(token: str) -> str | None:
-    """How Chinese writing spells a word it keeps: the textbook's usage, then the translations'."""
-    return zh_terminology.kept_spelling(token) or zh_parallel.kept_spelling(token)
+    """How Chinese writing spells a word it keeps: the textbook's usage, then the translations'
+    (for a word; an acronym or a coined name is kept as written: "VLMs")."""
+    return zh_terminology.kept_spelling(token) or (
+        None if _CODED.search(token) else zh_parallel.kept_spelling(token)
+    )
 
 
 # English word-formation whose Chinese is a fixed morpheme: a hyphenated compound's last
