@@ -6,8 +6,10 @@ translations of the field's documentation put beside them, from open parallel te
 
 Each --git names a git directory (a clone or a bare mirror) of a repository in `SOURCES`; the
 files are read with `git show` at the commit named there, so the table is rebuilt from the
-same bytes. `PAIRINGS` says which documents face which. Sources, chosen by licence (each allows redistribution) before looking at what they
-hold, documents of the field written in English and translated into simplified Chinese:
+same bytes (the shipped table was built on 2026-12-07 from the commits in `SOURCES`).
+`PAIRINGS` says which documents face which. Sources, chosen by licence (each allows
+redistribution) before looking at what they hold, documents of the field written in English
+and translated into simplified Chinese:
 
 - The Hugging Face course (github.com/huggingface/course), Apache License 2.0:
   `chapters/en/X.mdx` beside `chapters/zh-CN/X.mdx`; likewise its agents course
@@ -26,7 +28,8 @@ are aligned in order (a monotone alignment maximising the multilingual model's c
 between the blocks, use-multilingual, each pair above `MIN_BLOCK_COSINE`: a translation
 that skips or adds a block is not forced into step). Over the aligned pairs, each English
 word (lower case, stopwords left out) and each Chinese word (jieba's search segmentation,
-which gives a compound and its words: 异构图 -> 异构, 图) are counted, and a word's
+which gives a compound and its words: 异构图 -> 异构, 图; and every run of `RUN_CHARACTERS`
+characters, for a term jieba lacks: 智能体) are counted, and a word's
 candidates are the Chinese words most associated with it by the Dice coefficient, each
 co-occurring at least `MIN_PAIRS` times and passing a log-likelihood test (`MIN_G2`).
 Each candidate is written with the model's cosine to the English word and its cosine with
@@ -38,8 +41,9 @@ word) whose Chinese block also holds it (inline code left out on both sides; at 
 `MIN_KEPT_PAIRS` such pairs), and the spelling the Chinese blocks use most ("tokenizer").
 English words are read as `zh_terms` reads a term: a hyphenated compound is one word
 ("high-level" -> 高级, while "high" alone is 高).
-A pair repeated word for word (boilerplate such as a notebook's "View source on GitHub")
-counts once.
+A pair repeated word for word (boilerplate such as a notebook's "Download notebook") counts
+once. `--pairs-cache` keeps the aligned pairs (text, for the rebuild only: not shipped), so
+the counts can be rebuilt without aligning again.
 
 Only counts and word pairs are kept, no text. Line format (after the # header):
 word<TAB>pairs<TAB>kept share<TAB>kept spelling<TAB>chinese dice cosine field<TAB>...

@@ -1,8 +1,9 @@
 """The Chinese words that translations of the field's documentation put beside an English
 word (`models/zh-parallel-v1.tsv`, built by scripts/build_zh_parallel.py from the Hugging
-Face course, TensorFlow's guides and the Prompt Engineering Guide, each in English and in
-simplified Chinese): a word's field sense that no dictionary gives it ("modeling" -> 建模,
-"heterogeneous" -> 异构), and the words the translators leave in English ("token").
+Face courses and the diffusers and smolagents documentation, TensorFlow's guides and the
+Prompt Engineering Guide, each in English and in simplified Chinese): a word's field sense
+that no dictionary gives it ("global" -> 全局, "heterogeneous" -> 异构), and the words the
+translators leave in English ("tokenizer").
 """
 
 from __future__ import annotations
