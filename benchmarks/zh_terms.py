@@ -4,6 +4,7 @@
     nice .venv/bin/python benchmarks/zh_terms.py --test     # and on the test half (read once)
     nice .venv/bin/python benchmarks/zh_terms.py --draw     # print the drawn terms (how the set was made)
     nice .venv/bin/python benchmarks/zh_terms.py --test2    # and on the second test set (read once)
+    nice .venv/bin/python benchmarks/zh_terms.py --cpu      # CPU time of translating the tuning terms
 
 The test set (queries/zh_terms.tsv) was drawn before the translator was written:
 enrich's keyphrases (`extract_keyphrases`, with the title, as `enrich` runs it) of every
@@ -22,6 +23,7 @@ import hashlib
 import random
 import re
 import sys
+import time
 from pathlib import Path
 
 from iclr_data import load_rows, real_abstract
@@ -105,6 +107,21 @@ def accuracy(pairs, translate) -> tuple[int, int, list[tuple[str, str, list[str]
     return right, len(pairs), wrong
 
 
+def cpu_time(terms: list[str]) -> None:
+    """Print the CPU time of the first translation (loading what it reads) and the mean of the
+    rest, each term translated once (as a card's terms are, the first time they are shown)."""
+    started = time.process_time()
+    zh_terms.to_chinese(terms[0])
+    first = time.process_time() - started
+    started = time.process_time()
+    for term in terms[1:]:
+        zh_terms.to_chinese(term)
+    rest = time.process_time() - started
+    print(
+        f"first term {first:.2f} s CPU; then {rest / (len(terms) - 1) * 1000:.2f} ms CPU a term ({len(terms) - 1} terms)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -123,7 +140,15 @@ def main() -> None:
     parser.add_argument(
         "--test2", action="store_true", help="also the second test set, 300 terms (read once)"
     )
+    parser.add_argument(
+        "--cpu",
+        action="store_true",
+        help="CPU time of the first term (the tables and the model loaded) and of each other tuning term, in this process",
+    )
     args = parser.parse_args()
+    if args.cpu:
+        cpu_time([p[0] for p in load_set() if tuning_half(p[0])] + [p[0] for p in load_set(SECOND_PATH)])
+        return
     if args.draw:
         sys.stdout.write("".join(f"{t}\n" for t in draw()))
         return

@@ -13,7 +13,10 @@ already ships, read the other way round, and the multilingual model choosing amo
   give it, how usual the Chinese word is (jieba's frequencies), how often a Chinese
   textbook of the field writes it (噪声 rather than 噪音) and how close it sits to the field
   (`word_candidates`). A word the lexicon lacks takes CC-CEDICT's senses, scored
-  by the model live.
+  by the model live. The Chinese words that translations of the field's documents put
+  beside the word (`search/zh_parallel.py`: "global" -> 全局, "heterogeneous" -> 异构, the
+  field senses no dictionary gives) join its candidates, scored the same way plus their
+  association with it.
 - A term is cut into the fewest known pieces (a glossary or dictionary phrase before its
   words) and the pieces joined in the English order, the order of a Chinese noun phrase
   ("sparse attention" -> 稀疏注意力); the model's cosine between the English term and each
@@ -21,7 +24,8 @@ already ships, read the other way round, and the multilingual model choosing amo
   its noun with 的 (`PREPOSITIONS`), fixed morphemes render word formation
   (`COMPOUND_HEADS`, `PREFIXES`, `SUFFIXES`: "target-aware" -> 目标感知).
 - Words Chinese writing keeps in English stay English: acronyms, coined and mixed-case
-  names (LoRA, GPT-4, CoDeC), and any word no source knows.
+  names (LoRA, GPT-4, CoDeC), words the translations keep ("tokenizer"), and any word no
+  source knows.
 
 Terms are matched by light stems (`snippets.stem`: "networks" finds "network").
 """
@@ -37,7 +41,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from paperatlas.search import dictionary, zh_terminology
+from paperatlas.search import dictionary, zh_parallel, zh_terminology
 from paperatlas.search.glossary import terms as glossary_terms
 from paperatlas.search.snippets import stem
 from paperatlas.text import STOPWORDS
@@ -52,6 +56,7 @@ DICTIONARY_WEIGHT = 0.5  # CC-CEDICT gives it for the word
 GLOSSARY_WEIGHT = 1.0  # the field's terms (glossary, term tables) align it with the word
 FIELD_WEIGHT = 0.5  # cosine with the field (the glossary's Chinese terms' mean vector)
 FIELD_FREQUENCY_WEIGHT = 0.15  # log of the word's count in a Chinese textbook of the field
+PARALLEL_WEIGHT = 1.0  # Dice of the two words over translated documents of the field
 ADJECTIVE_TAGS = {"a", "an", "ad"}  # jieba's part-of-speech tags of adjectives
 MIN_SCORE = 0.0  # below this no candidate is good enough: the word stays English
 MAX_CANDIDATES = 24  # a word's candidates scored by the model (most usual first)
@@ -244,32 +249,48 @@ def _lexicon_by_stem() -> dict[str, str]:
 
 
 def word_candidates(word: str) -> list[tuple[float, str]]:
-    """(score, Chinese) for one English word, best first: the lexicon's candidates, or the
-    dictionary's scored by the model for a word the lexicon lacks."""
+    """(score, Chinese) for one English word, best first: the lexicon's candidates (or the
+    dictionary's scored by the model for a word the lexicon lacks) and the words that
+    translations of the field's documents put beside it (`zh_parallel`)."""
     word = word.lower()
     found = lexicon().get(word) or lexicon().get(_lexicon_by_stem().get(stem(word), ""))
-    if found is None:
-        return score(word, senses([word]))
     frequency = _jieba_frequency()
-    ranked = [
-        (
-            MODEL_WEIGHT * cos
+
+    def usual(zh: str) -> float:
+        return FREQUENCY_WEIGHT * math.log1p(frequency.get(zh, 0)) + FIELD_FREQUENCY_WEIGHT * math.log1p(
+            zh_terminology.field_frequency(zh)
+        )
+
+    if found is None:
+        scores = {zh: value for value, zh in score(word, senses([word]))}
+    else:
+        scores = {
+            zh: MODEL_WEIGHT * cos
             + DICTIONARY_WEIGHT * ("d" in sources)
             + GLOSSARY_WEIGHT * ("g" in sources)
-            + FREQUENCY_WEIGHT * math.log1p(frequency.get(zh, 0))
-            + FIELD_FREQUENCY_WEIGHT * math.log1p(zh_terminology.field_frequency(zh))
-            + FIELD_WEIGHT * near,
-            zh,
-        )
-        for zh, cos, sources, near in found
-    ]
-    return sorted(ranked, reverse=True)
+            + usual(zh)
+            + FIELD_WEIGHT * near
+            for zh, cos, sources, near in found
+        }
+    for zh, dice, cos, near in zh_parallel.candidates(word):
+        if zh not in scores:
+            scores[zh] = MODEL_WEIGHT * cos + usual(zh) + FIELD_WEIGHT * near
+        scores[zh] += PARALLEL_WEIGHT * dice
+    return sorted(((value, zh) for zh, value in scores.items()), reverse=True)
 
 
 def kept(token: str) -> bool:
     """Is this token written in English in Chinese text (an acronym, a coined name, a word
     the field's Chinese writing keeps: Transformer, softmax)?"""
-    return bool(_CODED.search(token)) or zh_terminology.kept_spelling(token) is not None
+    return bool(_CODED.search(token)) or _kept_spelling(token) is not None
+
+
+def _kept_spelling(token: str) -> str | None:
+    """How Chinese writing spells a word it keeps: the textbook's usage, then the translations'
+    (for a word; an acronym or a coined name is kept as written: "VLMs")."""
+    return zh_terminology.kept_spelling(token) or (
+        None if _CODED.search(token) else zh_parallel.kept_spelling(token)
+    )
 
 
 # English word-formation whose Chinese is a fixed morpheme: a hyphenated compound's last
@@ -394,7 +415,7 @@ def _kept_compound(token: str) -> str:
     rest, _, head = token.rpartition("-")
     if rest and head.lower() in COMPOUND_HEADS and kept(rest):
         return _spaced(COMPOUND_HEADS[head.lower()].format(_kept_compound(rest)))
-    return zh_terminology.kept_spelling(token) or token
+    return _kept_spelling(token) or token
 
 
 def _phrase_options(tokens: Sequence[str]) -> list[tuple[float, str]]:
