@@ -8,6 +8,7 @@ always valid JSON."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -20,6 +21,7 @@ from paperatlas.api import web_reads
 from paperatlas.identifiers import link_kind
 from paperatlas.paper import json_text
 from paperatlas.web.cards import card_renderer, triage_renderer
+from paperatlas.web.fragments import Fragments
 from paperatlas.web.i18n import LANGUAGES, lang_from_header, lang_of, translator
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -81,10 +83,12 @@ def _english(what: str, value: str | None) -> str | None:
 
 class PageRenderer:
     """`render(request, template, status, **context)`: a page in the language the URL asks
-    for (`?lang=`), its links keeping that language."""
+    for (`?lang=`), its links keeping that language. Templates write shared pieces with
+    `piece(macro, *args)` (web/fragments.py): kept between pages."""
 
     def __init__(self) -> None:
         self.env = page_environment()
+        self.fragments = Fragments()
         # the atlas's lists, for the header's list switcher (set by WebContext)
         self.lists: Callable[[], list[str]] = list
 
@@ -117,6 +121,7 @@ class PageRenderer:
             link=link,
             card=card_renderer(self.env, t, link, gloss, chinese=lang == "zh"),
             triage=triage_renderer(t),
+            piece=partial(self.fragments.piece, lang),
             request=request,
             switch_url=switch_url,
             path=request.url.path,
