@@ -195,3 +195,25 @@ def test_citation_key_before_a_heading_title():
         "Solid stress and elastic energy as measures of tumour mechanics",
         "A unified approach for motion and force control of robot manipulators",
     ]
+
+
+def test_collapsed_abstract_and_code_tags_inside_a_title_cell():
+    # `**Title** `Tag` <details><summary>Abstract</summary>...</details>` in one cell: the title
+    # ends where the block opens, the abstract is the block's text, the tags are nobody's names
+    papers = _read("details_in_cells.md")
+    assert [p.title for p in papers] == [
+        "Folding Grasps for Soft Objects",
+        "Tactile Maps for Blind Insertion",
+        "Pouring with Language Feedback",
+        "Drawer Opening from One Demonstration",
+        "Bimanual Cable Routing at Scale",
+    ]
+    assert [p.authors[0] for p in papers] == [
+        "Mira Okafor Team",
+        "Jonas Brandt Team",
+        "Lea Fontaine Team",
+        "Ken Watanabe Team",
+        "Ana Ribeiro Team",
+    ]
+    assert all(p.abstract and p.abstract.split()[0] != "Abstract" for p in papers)
+    assert papers[2].abstract.startswith("A robot pours liquids")

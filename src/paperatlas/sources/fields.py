@@ -81,8 +81,11 @@ def _continues(before: list[Span], span: Span) -> bool:
 def pieces(line: list[Span], number: int) -> list[Piece]:
     out: list[Piece] = []
     for span in line:
+        if out and not span.text.strip():  # a space between two dresses belongs to neither
+            out[-1].text += span.text
+            continue
         dress = ("bold link" if span.bold else "link") if span.href else "bold" if span.bold else ""
-        dress = dress or ("italic" if span.italic else "plain")
+        dress = dress or ("italic" if span.italic else "code" if span.code else "plain")
         if out and out[-1].dress == dress and out[-1].href == span.href:
             out[-1].text += span.text
         else:
@@ -313,7 +316,7 @@ def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
     rest: list[Piece] = []
     for piece in line:
         _add_link(entry, piece.text, piece.href)
-        if not entry.title and piece.dress != "plain" and titleish(piece.text):
+        if not entry.title and piece.dress not in ("plain", "code") and titleish(piece.text):
             entry.title = title_text(piece.text)
             roles["title"] = piece.dress
             continue
@@ -324,8 +327,8 @@ def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
         if piece.href and (LINK_WORDS.match(piece.text) or _URL.match(piece.text.strip())):
             continue  # [PDF], [Code]: a link, already taken
         rest.append(piece)
-    if not rest:
-        return
+    if all(p.dress == "code" for p in rest) and not YEAR.search(" ".join(p.text for p in rest)):
+        return  # `Tactile` `VLA`: tags written as code (a venue's year is read as one)
     remaining = " ".join("".join(p.text for p in rest).split()).strip(" ,;|·•-–—")
     if not remaining:
         return
@@ -353,6 +356,9 @@ def _read_labelled(entry: Entry, line: list[Piece], name: str, value: str, roles
     for piece in line:
         _add_link(entry, piece.text, piece.href, name)
     if name == "title" and not entry.title:
+        untagged = " ".join("".join(p.text for p in line if p.dress != "code").split())
+        if (match := _LABEL.match(_EMOJI.sub("", untagged))) and match.group(2).strip():
+            value = match.group(2).strip()  # `Title` `Tag`: the tags are not the title's
         entry.title = title_text(value)
         roles["title"] = "labelled"
     elif name == "authors" and not entry.authors:
@@ -397,7 +403,9 @@ def _read_rest(entry: Entry, rest: list[Piece], remaining: str, roles: dict[str,
         entry.authors = split_authors(_SEPARATORS.sub(", ", named))
         roles["authors"] = rest[0].dress if len({p.dress for p in rest}) == 1 else "text"
         return
-    first_plain = next((p.text.strip(" .,") for p in rest if p.dress == "plain" and p.text.strip(" .,")), "")
+    first_plain = next(
+        (p.text.strip(" .,") for p in rest if p.dress in ("plain", "code") and p.text.strip(" .,")), ""
+    )
     if not entry.authors and first_plain and (names := names_in(first_plain)):
         entry.authors = names  # "Kerr CC, Stuart RM (2021). *Venue*": names, then the year
         roles["authors"] = "text"
