@@ -217,3 +217,71 @@ def test_collapsed_abstract_and_code_tags_inside_a_title_cell():
     ]
     assert all(p.abstract and p.abstract.split()[0] != "Abstract" for p in papers)
     assert papers[2].abstract.startswith("A robot pours liquids")
+
+
+def test_a_badge_line_many_records_share_is_a_label_not_names():
+    # `<span>Poster & Demo</span>` before each title reads as two one-word "names"; a title
+    # sentence may end in "(Extended Abstract)."; the names may be followed by an icon
+    papers = _read("badge_summaries.md")
+    assert [p.title for p in papers] == [
+        "Counting Models of Guarded Formulas (Extended Abstract)",
+        "A Browser Tool for Teaching Tableau Proofs",
+        "Repairs of Inconsistent Ontologies Under Closed Predicates",
+        "Explaining Subsumptions with Short Proofs",
+        "Query Rewriting for Temporal Description Logics (Extended Abstract)",
+        "Ontology Alignment with Small Language Models",
+    ]
+    assert [p.authors for p in papers[:3]] == [
+        ["Ilse Marchetti", "Tomas Lindqvist"],
+        ["Hana Oyelaran", "Piet Vos"],
+        ["Marta Quispe"],
+    ]
+    assert all(p.abstract and p.abstract.startswith(("We ", "Repairs", "Short", "Small")) for p in papers)
+
+
+def test_a_table_of_linked_papers_beats_a_reading_that_adds_the_readmes_steps():
+    # the line reader also takes the feature and setup bullets (`**Fork this**`) as papers:
+    # entries without the link nearly every paper carries weigh half, and a reading with
+    # fewer signs of a bad read and no less in it is kept
+    papers = _read("digest_after_setup_steps.md")
+    assert len(papers) == 36
+    assert papers[0].title == "Routing Queries for Long Video Models"
+    assert all(p.urls and "arxiv.org/abs/2608.1" in p.urls[0] for p in papers)
+
+
+def test_a_programmes_time_slot_is_not_part_of_the_title():
+    papers = _read("time_slots.md")
+    assert [p.title for p in papers] == [
+        "Label Noise in Graph Benchmarks Revisited",
+        "Cleaning Preference Data Before Alignment",
+        "Data Pruning for Retrieval Models",
+        "Auditing Duplicates in Code Corpora",
+        "Measuring Annotation Drift in Long-Running Datasets",
+        "Synthetic Counterfactuals for Fairer Tabular Models",
+    ]
+    assert papers[0].urls == ["../assets/pdf/accepted/12.pdf"]
+
+
+def test_bibtex_name_lists_ending_in_and_others():
+    papers = _read("bibtex_names_items.md")
+    assert [p.title for p in papers] == [
+        "Reusing Features Across Denoising Steps",
+        "Layer Skipping for Video Transformers",
+        "Token Merging Meets Step Caching",
+    ]
+    assert [p.authors for p in papers] == [
+        ["Okafor, Mira", "Brandt, Jonas", "Fontaine, Lea"],
+        ["Watanabe, Ken", "Ribeiro, Ana"],
+        ["Sato, Hana", "Lindqvist, Tomas"],
+    ]
+
+
+def test_a_bracketed_tag_before_the_title_is_neither_title_nor_names():
+    papers = _read("tag_before_title.md")
+    assert [p.title for p in papers] == [
+        "Open-Set Tracking of Many Objects",
+        "Spiking Features for Fast Association",
+        "Event Streams for Traffic Counting",
+        "Language Cues for Multi-Object Tracking",
+    ]
+    assert [p.authors[0] for p in papers] == ["Ana Ribeiro", "Hana Sato", "Mira Okafor", "Omar Haddad"]

@@ -34,6 +34,8 @@ LINK_WORDS = re.compile(
 )
 _LABEL = re.compile(r"^\s*([^\W\d_][\w .\-/]{0,24}?|[\u3000-\u9fff]{1,6})\s*[:：]\s*(.*)$")
 _EMOJI = re.compile(r"^[\s\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]+")
+_TAG_FIRST = re.compile(r"\s*[\[【][^\[\]【】]{1,40}[\]】]\s*")
+_EMOJI_END = re.compile(r"[\s\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]+$")
 # a web address, or a link relative to the page (`/assets/paper.pdf`), never an anchor or mail
 _IS_LINK = re.compile(r"^(?:https?://|/?[\w.-]+/[^\s]*|[\w-]+\.pdf$)", re.IGNORECASE)
 _URL = re.compile(r"https?://[^\s<>\"'）)\]，。]+")
@@ -97,7 +99,9 @@ _TRAILING_YEAR = re.compile(r"\s+((?:19|20)\d\d)\s*$")
 # `A. Author and B. Author, "Title," in Venue`: a quoted title in a reference
 _QUOTED = re.compile(r"[\"“]([^\"“”]{12,400}?)[,.]?[\"”]")
 _DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>,;]+[^\s\"<>,;.)])")
-_ET_AL = re.compile(r",?\s*\bet\.?\s*al\.?", re.IGNORECASE)
+_ET_AL = re.compile(
+    r",?\s*\bet\.?\s*al\.?|,?\s+and\s+others\b\.?", re.IGNORECASE
+)  # BibTeX's "and others" too
 _SURNAME = re.compile(r"(?:[A-Z]\.\s?)*[A-Z][^\W\d_]+(?:[-'’][A-Z]?[^\W\d_]+)?")  # He, O'Neil, A. Lee
 
 
@@ -161,7 +165,12 @@ def _surname_first(parts: list[str]) -> list[str]:
 def split_authors(text: str) -> list[str]:
     """Person names, with a reference's first author written surname first joined again:
     `Joshi, Pratik, Sebastin Santy, and Kalika Bali` (a surname alone, given names, then whole names)."""
-    names = split_names(_AFFILIATION.sub("", text))
+    text = _AFFILIATION.sub("", text)
+    parts = re.split(r"\s+and\s+", text)
+    if len(parts) >= 2 and all(part.count(",") == 1 for part in parts):
+        # BibTeX's name list: `Gao, Kaifeng and Shi, Jiaxin`, each name surname first
+        return [name for part in parts if (name := " ".join(part.split()).strip(" ."))]
+    names = split_names(text)
     if (
         len(names) >= 3
         and len(names[0].split()) == 1
@@ -270,11 +279,20 @@ def names_a_paper(text: str, href: str | None) -> bool:
     )
 
 
-def read_record(node: Node, heading: str | None = None) -> tuple[Entry, dict[str, str]]:
-    """The entry a record node holds, and the dress of each field found (its pattern)."""
+def line_text(line: list[Span]) -> str:
+    return " ".join("".join(s.text for s in line).split())
+
+
+def read_record(
+    node: Node, heading: str | None = None, labels: frozenset[str] = frozenset()
+) -> tuple[Entry, dict[str, str]]:
+    """The entry a record node holds, and the dress of each field found (its pattern);
+    `labels`: lines that are the list's own labels (`Poster`, `Talk`), no field of a paper."""
     entry = Entry(lineno=node.line, kind=node.kind)
     roles: dict[str, str] = {}
     all_lines = lines_of(node)
+    if labels:
+        all_lines = [line for line in all_lines if line_text(line) not in labels]
     if node.kind == "section" and node.blocks() and node.blocks()[0].kind == "heading":
         head = node.blocks()[0]
         entry.title = title_text(head.text()) or None
@@ -315,6 +333,8 @@ def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
         line = line[1:]
     rest: list[Piece] = []
     for piece in line:
+        if not entry.title and not piece.href and _TAG_FIRST.fullmatch(piece.text):
+            continue  # `[CVPR-2024] **Title**`, `[arXiv:2407.14047] **Title**`: a tag before the title
         _add_link(entry, piece.text, piece.href)
         if not entry.title and piece.dress not in ("plain", "code") and titleish(piece.text):
             entry.title = title_text(piece.text)
@@ -330,6 +350,7 @@ def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
     if all(p.dress == "code" for p in rest) and not YEAR.search(" ".join(p.text for p in rest)):
         return  # `Tactile` `VLA`: tags written as code (a venue's year is read as one)
     remaining = " ".join("".join(p.text for p in rest).split()).strip(" ,;|·•-–—")
+    remaining = _EMOJI_END.sub("", remaining)  # "Ann Lee, Bo Chen 🔍": a page's icon after the names
     if not remaining:
         return
     _read_rest(entry, rest, remaining, roles)
@@ -341,7 +362,7 @@ def _sentence_first(line: list[Piece]) -> bool:
         return False
     lead = line[0].text.strip()
     return (
-        bool(re.search(r"\w[.?!]$", lead))
+        bool(re.search(r"[\w)][.?!]$", lead))  # "... (Extended Abstract)." ends a sentence too
         and len(lead.split()) >= 3
         and titleish(lead)
         and not authorish(lead.rstrip(". "))

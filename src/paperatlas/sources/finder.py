@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from paperatlas.sources.doctree import Node, Span
 from paperatlas.sources.entry import YEAR, Entry, is_prose
-from paperatlas.sources.fields import PAPER_LINK, authorish, read_record, titleish
+from paperatlas.sources.fields import PAPER_LINK, authorish, line_text, lines_of, read_record, titleish
 from paperatlas.sources.mdlines import label_name
 
 _RECORD_KINDS = {"item", "row", "section", "group", "para", "block", "dt", "pair", "quote", "line"}
@@ -35,6 +35,7 @@ class Pattern:
     key: tuple
     records: list[tuple[Node, Entry, dict[str, str], float]] = field(default_factory=list)
     candidates: int = 0
+    read_from: dict[int, Node] = field(default_factory=dict)  # a record's node as read (a row by its header)
 
     @property
     def score(self) -> float:
@@ -96,6 +97,8 @@ def find(doc: Node, only: str | None = None, kinds: frozenset[str] | None = None
     patterns: dict[tuple, Pattern] = {}
     select = _selector(only) if only and not _NAMED.fullmatch(only.strip().lower()) else None
     _collect(doc, patterns, depth=0, heading=None, table=None, select=select)
+    for pattern in patterns.values():
+        _without_labels(pattern)
     ranked = sorted(patterns.values(), key=lambda p: -p.score)
     if kinds is not None and not only:
         ranked = [p for p in ranked if p.key[0] in kinds]
@@ -141,6 +144,39 @@ def _in_dress(pattern: Pattern) -> list[tuple[Node, Entry, dict[str, str], float
     if count < 0.8 * len(pattern.records):
         return pattern.records
     return [r for r in pattern.records if r[2].get("title") == dress or r[3] > 1.0]
+
+
+_LABEL_MIN = 3  # records sharing a first line before it is the list's label, not a field
+_LABEL_SHARE = 0.1
+_LABEL_WORDS = 4
+
+
+def _without_labels(pattern: Pattern) -> None:
+    """A short first line that many records share (`Poster`, `Talk`, `Oral`: a badge before
+    the title) is the list's label, never a paper's names or title: those records are read
+    again without it."""
+    if pattern.key[0] == "section" or len(pattern.records) < 2 * _LABEL_MIN:
+        return
+    firsts: dict[str, int] = defaultdict(int)
+    for node, _entry, _roles, _q in pattern.records:
+        lines = lines_of(pattern.read_from.get(id(node), node))
+        if lines and len(text := line_text(lines[0])) and len(text.split()) <= _LABEL_WORDS:
+            firsts[text] += 1
+    floor = max(_LABEL_MIN, _LABEL_SHARE * len(pattern.records))
+    labels = frozenset(text for text, count in firsts.items() if count >= floor)
+    if not labels:
+        return
+    records = []
+    for node, entry, roles, q in pattern.records:
+        read = pattern.read_from.get(id(node), node)
+        first = lines_of(read)[:1]
+        if first and line_text(first[0]) in labels:
+            section = entry.section
+            entry, roles = read_record(read, labels=labels)
+            entry.section, q = section, quality(entry, roles)
+        if q > 0:
+            records.append((node, entry, roles, q))
+    pattern.records = records
 
 
 _NAMED = re.compile(r"h[1-6]|li|tr|br|p|dt|item|row|group|para|section|pair|line")
@@ -225,6 +261,7 @@ def _collect(
             pattern.candidates += 1
             if (q := quality(entry, roles)) > 0:
                 pattern.records.append((child, entry, roles, q))
+                pattern.read_from[id(child)] = record
         if child.kind != "pair":
             _collect(child, patterns, depth + 1, here, table)
 

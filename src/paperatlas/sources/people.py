@@ -202,6 +202,7 @@ def _clearly_better(new: Quality, old: Quality) -> bool:
         return False
     if len(new.problems) > len(old.problems):
         return False
+    signs_new, signs_old = len(new.problems) + len(new.notes), len(old.problems) + len(old.notes)
     return new.score > _BETTER * old.score + _MARGIN or (
-        len(new.problems) < len(old.problems) and new.score >= old.score
+        (len(new.problems) < len(old.problems) or signs_new < signs_old) and new.score >= old.score
     )
