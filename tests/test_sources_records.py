@@ -285,3 +285,29 @@ def test_a_bracketed_tag_before_the_title_is_neither_title_nor_names():
         "Language Cues for Multi-Object Tracking",
     ]
     assert [p.authors[0] for p in papers] == ["Ana Ribeiro", "Hana Sato", "Mira Okafor", "Omar Haddad"]
+
+
+def test_bullet_notes_under_a_linked_heading_are_the_papers_notes():
+    # the notes are the most records, but bare ones inside the richer heading records
+    papers = _read("headings_with_notes.org")
+    assert [p.title for p in papers] == [
+        "Convolutions Revisited for Large Images",
+        "Contrastive Views Without Labels",
+        "Scaling Width, Depth and Resolution Together",
+        "Trees Still Win on Tables",
+    ]
+    assert [p.authors[0] for p in papers] == ["Okafor", "Watanabe", "Fontaine", "Haddad"]
+    assert papers[0].urls == ["https://arxiv.org/abs/2201.00001"]
+
+
+def test_a_venue_and_date_before_the_title_and_a_title_going_on_after_its_bold_name():
+    papers = _read("venue_before_title.md")
+    assert [p.title for p in papers] == [
+        "Dexterous Hands from Egocentric Video",
+        "Latent Actions Shared Across Robot Hands",
+        "Editable Scene Elements for Controllable Synthesis",
+        "Depth-supervised Fields: Fewer Views and Faster Training for Free",
+        "Vid2Arm: End-to-end Video-conditioned Policy Learning",
+        "Grasp Sets for Clutter",  # a description in sentence case is not the title going on
+    ]
+    assert papers[0].urls == ["https://arxiv.org/abs/2603.10001"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import pairwise
 
 from paperatlas.identifiers import link_kind
 from paperatlas.sources.doctree import Node, Span
@@ -181,9 +182,13 @@ def split_authors(text: str) -> list[str]:
     return names
 
 
+_NAMES_DATE = re.compile(r":\s*(?:[A-Z][a-z]+\.?\s+)?(?:19|20)\d\d\b\W*$")
+
+
 def names_in(text: str) -> list[str] | None:
     """The person names a reference opens with (`Kerr CC, Stuart RM (2021)`, `A. Lee, B. Chen,
     and C. Wu,`), up to its year or its title, or None."""
+    text = _NAMES_DATE.sub("", text)  # "(Lillicrap, Kording: July 2019)": names, then the date
     head = re.split(
         r"\s*[(\[](?:19|20)\d\d|[,.]\s*(?:19|20)\d\d\b|\s[-–—]\s|,?\s*\bet\.?\s*al\b\.?", text, maxsplit=1
     )[0]
@@ -295,7 +300,12 @@ def read_record(
         all_lines = [line for line in all_lines if line_text(line) not in labels]
     if node.kind == "section" and node.blocks() and node.blocks()[0].kind == "heading":
         head = node.blocks()[0]
-        entry.title = title_text(head.text()) or None
+        line = pieces([s for s in head.spans() if not s.br], 0)
+        if len(line) > 1 and any(p.href and titleish(p.text) for p in line):
+            # `[[url][Title]] (Lillicrap, Kording: July 2019)`: a linked title and its names
+            _read_line(entry, line, roles)
+        if not entry.title:
+            entry.title = title_text(head.text()) or None
         if year := trailing_year(head.text()):
             entry.fields.setdefault("year", str(year))
         roles["title"] = f"level-{head.level} heading"
@@ -332,6 +342,7 @@ def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
         roles["title"] = "sentence before the emphasis"
         line = line[1:]
     rest: list[Piece] = []
+    line = _title_head_joined(line)
     for piece in line:
         if not entry.title and not piece.href and _TAG_FIRST.fullmatch(piece.text):
             continue  # `[CVPR-2024] **Title**`, `[arXiv:2407.14047] **Title**`: a tag before the title
@@ -344,8 +355,10 @@ def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
             entry.title = title_text(piece.text)  # "`DNA bases <https://doi.org/...>`_"
             roles["title"] = PAPER_LINK
             continue
-        if piece.href and (LINK_WORDS.match(piece.text) or _URL.match(piece.text.strip())):
-            continue  # [PDF], [Code]: a link, already taken
+        if piece.href and (
+            LINK_WORDS.match(piece.text) or _URL.match(piece.text.strip()) or _venue_label(piece.text)
+        ):
+            continue  # [PDF], [Code], [arXiv 2026.03]: a link, already taken
         rest.append(piece)
     if all(p.dress == "code" for p in rest) and not YEAR.search(" ".join(p.text for p in rest)):
         return  # `Tactile` `VLA`: tags written as code (a venue's year is read as one)
@@ -354,6 +367,49 @@ def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
     if not remaining:
         return
     _read_rest(entry, rest, remaining, roles)
+
+
+_SMALL_WORDS = {
+    "a",
+    "an",
+    "and",
+    "as",
+    "at",
+    "by",
+    "for",
+    "from",
+    "in",
+    "into",
+    "of",
+    "on",
+    "or",
+    "the",
+    "to",
+    "via",
+    "with",
+}
+
+
+def _title_head_joined(line: list[Piece]) -> list[Piece]:
+    """`**Depth-supervised NeRF**: Fewer Views and Faster Training`: a short emphasised name
+    whose title goes on in plain Title Case after a colon is one title piece."""
+    for i, (head, tail) in enumerate(pairwise(line)):
+        if head.dress not in ("bold", "italic") or tail.dress != "plain" or len(head.text.split()) > 4:
+            continue
+        match = re.match(r"\s*[:：]\s*([^,;]+)", tail.text)
+        if not match:
+            continue
+        words = [w for w in match.group(1).split() if w.lower() not in _SMALL_WORDS]
+        if len(words) >= 2 and sum(w[:1].isupper() for w in words) >= 0.8 * len(words):
+            joined = Piece(f"{head.text}: {match.group(1).strip()}", head.dress, head.href, head.line)
+            left = Piece(tail.text[match.end() :], "plain", None, tail.line)
+            return [*line[:i], joined, *([left] if left.text.strip() else []), *line[i + 2 :]]
+    return line
+
+
+def _venue_label(text: str) -> bool:
+    """`arXiv 2026.03`, `NeurIPS 2022`: a link's text naming where and when, not the paper."""
+    return bool(YEAR.search(text)) and len(text.split()) <= 3 and not titleish(text)
 
 
 def _sentence_first(line: list[Piece]) -> bool:

@@ -104,6 +104,8 @@ def find(doc: Node, only: str | None = None, kinds: frozenset[str] | None = None
         ranked = [p for p in ranked if p.key[0] in kinds]
     if only:
         ranked = [p for p in ranked if (p.key[0] == "selected" if select else _matches(p.key, only))]
+    else:
+        ranked = _outer_before_bare(ranked)
     chosen: list[Pattern] = []
     taken: list[Node] = []
     for pattern in ranked:
@@ -144,6 +146,32 @@ def _in_dress(pattern: Pattern) -> list[tuple[Node, Entry, dict[str, str], float
     if count < 0.8 * len(pattern.records):
         return pattern.records
     return [r for r in pattern.records if r[2].get("title") == dress or r[3] > 1.0]
+
+
+_BARE_MEAN = 1.15  # records holding a title and next to nothing else
+_RICH_MEAN = 1.5  # ... and records holding a link, names or a venue besides
+
+
+def _outer_before_bare(ranked: list[Pattern]) -> list[Pattern]:
+    """When the pattern holding the most is of bare titles that nearly all lie inside the
+    records of a richer pattern (a paper's heading with its link and authors, and the bullet
+    notes under it), the bare ones are those records' notes: the richer pattern goes first."""
+    top = ranked[0] if ranked else None
+    if top is None or not top.records or top.score / len(top.records) > _BARE_MEAN:
+        return ranked
+    for other in ranked[1:]:
+        if len(other.records) < 2 or other.score / len(other.records) < _RICH_MEAN:
+            continue
+        within: set[int] = set()
+        for node, *_ in other.records:
+            stack = list(node.blocks())
+            while stack:
+                inner = stack.pop()
+                within.add(id(inner))
+                stack.extend(inner.blocks())
+        if sum(id(r[0]) in within for r in top.records) >= _JOIN_SHARE * len(top.records):
+            return [other] + [p for p in ranked if p is not other]
+    return ranked
 
 
 _LABEL_MIN = 3  # records sharing a first line before it is the list's label, not a field
