@@ -311,3 +311,35 @@ def test_a_venue_and_date_before_the_title_and_a_title_going_on_after_its_bold_n
         "Grasp Sets for Clutter",  # a description in sentence case is not the title going on
     ]
     assert papers[0].urls == ["https://arxiv.org/abs/2603.10001"]
+
+
+def test_a_sections_one_title_with_its_list_of_labelled_links_is_a_paper():
+    papers = _read("one_paper_sections.md")
+    assert [p.title for p in papers] == [
+        "Real-time Detectors Without Anchors",
+        "Open-Vocabulary Boxes from Captions",
+        "Small Objects at Long Range",
+        "Edit Once for a Whole Batch of Images",
+        "Knowledge-Guided Robust Scene Graph Generation",
+    ]
+    assert [p.urls[0] for p in papers][3:] == [
+        "https://arxiv.org/abs/2401.00003",
+        "https://arxiv.org/abs/2403.00004",
+    ]
+
+
+def test_a_publication_pages_joint_with_names_and_an_id_as_the_link_text():
+    papers = _read("joint_with.md")
+    assert [p.title for p in papers] == [
+        "Cubical models of presheaves and a formula of Bousfield and Kan",
+        "Derived mapping spaces of higher categories",
+        "Monoidal relative categories model monoidal higher categories",
+        "A short proof of the universality of a relative nerve",
+    ]
+    assert [p.authors for p in papers] == [
+        ["Ana Ribeiro", "Ken Watanabe"],
+        ["Ana Ribeiro"],
+        [],
+        ["Lea Fontaine"],
+    ]
+    assert papers[2].urls == ["https://arxiv.org/abs/2504.10003"]

@@ -219,23 +219,7 @@ def authorish(text: str) -> bool:
 
 
 _SEPARATORS = re.compile(r"\s+[·•|]\s+")
-_PARTICLES = {
-    "de",
-    "da",
-    "do",
-    "dos",
-    "das",
-    "di",
-    "del",
-    "della",
-    "van",
-    "von",
-    "der",
-    "den",
-    "la",
-    "le",
-    "du",
-}
+_PARTICLES = frozenset("de da do dos das di del della van von der den la le du".split())
 
 
 def _affiliated_name(text: str, bare: str) -> bool:
@@ -347,7 +331,12 @@ def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
         if not entry.title and not piece.href and _TAG_FIRST.fullmatch(piece.text):
             continue  # `[CVPR-2024] **Title**`, `[arXiv:2407.14047] **Title**`: a tag before the title
         _add_link(entry, piece.text, piece.href)
-        if not entry.title and piece.dress not in ("plain", "code") and titleish(piece.text):
+        if (
+            not entry.title
+            and piece.dress not in ("plain", "code")
+            and titleish(piece.text)
+            and not _ID_TEXT.match(piece.text)
+        ):
             entry.title = title_text(piece.text)
             roles["title"] = piece.dress
             continue
@@ -407,8 +396,14 @@ def _title_head_joined(line: list[Piece]) -> list[Piece]:
     return line
 
 
+_ID_TEXT = re.compile(r"^\W*(?:arxiv|doi|pmid|isbn|openreview)\s*[:：]?\s*[\w./()-]+\W*$", re.IGNORECASE)
+
+
 def _venue_label(text: str) -> bool:
-    """`arXiv 2026.03`, `NeurIPS 2022`: a link's text naming where and when, not the paper."""
+    """`arXiv 2026.03`, `NeurIPS 2022`, `arxiv: 2511.12809`: a link's text naming where and
+    when, or the paper's id, not the paper."""
+    if _ID_TEXT.match(text):
+        return True
     return bool(YEAR.search(text)) and len(text.split()) <= 3 and not titleish(text)
 
 
@@ -451,6 +446,14 @@ def _read_labelled(entry: Entry, line: list[Piece], name: str, value: str, roles
 def _read_rest(entry: Entry, rest: list[Piece], remaining: str, roles: dict[str, str]) -> None:
     """A line's text once its title piece and links are taken: a reference (names, title,
     venue), a title with its authors, authors alone, a venue and year, or abstract prose."""
+    if not entry.title and (joint := _JOINT.search(remaining)) and titleish(remaining[: joint.start()]):
+        # a publication page's "Title. (Joint with Ann Lee and Bo Chen.) Venue"
+        entry.title = title_text(remaining[: joint.start()])
+        entry.authors = entry.authors or split_authors(joint.group(1).strip(" ."))
+        roles["title"], roles["authors"] = "line text", "joint with"
+        if venue := remaining[joint.end() :].strip(" .,;"):
+            entry.body.append(venue)
+        return
     if not entry.title and not entry.authors and (reference := _names_then_title(remaining)):
         named, sentence, after_title = reference
         entry.authors, entry.title = split_authors(named), title_text(sentence)
@@ -521,6 +524,7 @@ def _read_rest(entry: Entry, rest: list[Piece], remaining: str, roles: dict[str,
 
 
 # a sentence's end: not an initial's full stop ("A. Lee") nor "et al."
+_JOINT = re.compile(r"\s*\((?:joint\s+)?with\s+([^()]+)\)", re.IGNORECASE)
 _STOP = re.compile(r"(?<!\b[A-Z])(?<!\bal)\.\s+")
 _INITIAL = re.compile(r"\b[A-Z]\.")
 

@@ -21,7 +21,15 @@ from dataclasses import dataclass, field
 
 from paperatlas.sources.doctree import Node, Span
 from paperatlas.sources.entry import YEAR, Entry, is_prose
-from paperatlas.sources.fields import PAPER_LINK, authorish, line_text, lines_of, read_record, titleish
+from paperatlas.sources.fields import (
+    LINK_WORDS,
+    PAPER_LINK,
+    authorish,
+    line_text,
+    lines_of,
+    read_record,
+    titleish,
+)
 from paperatlas.sources.mdlines import label_name
 
 _RECORD_KINDS = {"item", "row", "section", "group", "para", "block", "dt", "pair", "quote", "line"}
@@ -314,7 +322,11 @@ def _paired(children: list[Node]) -> list[Node]:
     with_names = [
         titled[i] and _one_line(children[i]) and _names(children[i + 1]) for i in range(len(kinds) - 1)
     ]
-    opens = [n or (b and sum(with_block) >= 2) for b, n in zip(with_block, with_names, strict=True)] + [False]
+    # ... alone too when its block is a list of the paper's labelled links (`- Paper: url`)
+    opens = [
+        n or (b and (sum(with_block) >= 2 or _field_list(children[i + 1])))
+        for i, (b, n) in enumerate(zip(with_block, with_names, strict=True))
+    ] + [False]
     if not any(opens):
         return children
     out: list[Node] = []
@@ -327,6 +339,19 @@ def _paired(children: list[Node]) -> list[Node]:
             out.append(children[i])
             i += 1
     return out
+
+
+def _field_list(node: Node) -> bool:
+    """A list whose every item is a labelled link of one paper (`Paper: url`, `Code: url`)."""
+    items = node.blocks() if node.kind == "list" else []
+    return bool(items) and all(
+        (label := _FIELD_LABEL.match(item.text())) is not None
+        and (label_name(label.group(1)) is not None or LINK_WORDS.match(label.group(1)) is not None)
+        for item in items
+    )
+
+
+_FIELD_LABEL = re.compile(r"^\s*([^\W\d_][\w .\-/]{0,24}?)\s*[:：]\s*\S")
 
 
 def _short(node: Node) -> bool:
