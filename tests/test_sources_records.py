@@ -343,3 +343,20 @@ def test_a_publication_pages_joint_with_names_and_an_id_as_the_link_text():
         ["Lea Fontaine"],
     ]
     assert papers[2].urls == ["https://arxiv.org/abs/2504.10003"]
+
+
+def test_a_bold_label_the_list_names_is_a_field_never_names():
+    # the finder's reading (the line reader reads this small file as well)
+    papers = find(doctree.from_markdown((FIX / "unknown_bold_labels.md").read_text(encoding="utf-8"))).entries
+    assert [p.title for p in papers][2:] == [
+        "A Benchmark for Microscopy Segmentation",
+        "Calibrated Uncertainty for Gene Expression Models",
+        "Active Learning for Assay Design",
+    ]
+    assert [p.authors for p in papers] == [
+        ["Ana Ribeiro", "Ken Watanabe"],
+        ["Lea Fontaine", "Omar Haddad", "Julia Berg"],
+        [],
+        ["Chen Wei"],
+        [],
+    ]

@@ -311,6 +311,10 @@ def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
     if name and label_match:
         _read_labelled(entry, line, name, label_match.group(2).strip(), roles)
         return
+    if label_match and line[0].dress == "bold" and line[0].text.strip().endswith((":", "：")):
+        # `**Presentation:** Poster`: a field the list names, though not one of a paper's
+        entry.fields.setdefault(label_match.group(1).strip().lower(), label_match.group(2).strip())
+        return
     for doi in _DOI.findall(text):
         if not any(doi.lower() in u.lower() for u in entry.urls):
             entry.urls.append(f"https://doi.org/{doi}")
