@@ -360,3 +360,11 @@ def test_a_bold_label_the_list_names_is_a_field_never_names():
         ["Chen Wei"],
         [],
     ]
+
+
+def test_a_paper_listed_under_two_headings_is_counted_not_warned_about():
+    report = sources.ReadReport()
+    papers = [p for p in sources.read(FIX / "details_in_cells.md", report) if not p.skip]
+    assert len(papers) == 5
+    assert not any("repeat" in w for w in report.warnings)
+    assert report.skipped["repeats a paper listed before (merged into it)"] == 3
