@@ -195,3 +195,176 @@ def test_citation_key_before_a_heading_title():
         "Solid stress and elastic energy as measures of tumour mechanics",
         "A unified approach for motion and force control of robot manipulators",
     ]
+
+
+def test_collapsed_abstract_and_code_tags_inside_a_title_cell():
+    # `**Title** `Tag` <details><summary>Abstract</summary>...</details>` in one cell: the title
+    # ends where the block opens, the abstract is the block's text, the tags are nobody's names
+    papers = _read("details_in_cells.md")
+    assert [p.title for p in papers] == [
+        "Folding Grasps for Soft Objects",
+        "Tactile Maps for Blind Insertion",
+        "Pouring with Language Feedback",
+        "Drawer Opening from One Demonstration",
+        "Bimanual Cable Routing at Scale",
+    ]
+    assert [p.authors[0] for p in papers] == [
+        "Mira Okafor Team",
+        "Jonas Brandt Team",
+        "Lea Fontaine Team",
+        "Ken Watanabe Team",
+        "Ana Ribeiro Team",
+    ]
+    assert all(p.abstract and p.abstract.split()[0] != "Abstract" for p in papers)
+    assert papers[2].abstract.startswith("A robot pours liquids")
+
+
+def test_a_badge_line_many_records_share_is_a_label_not_names():
+    # `<span>Poster & Demo</span>` before each title reads as two one-word "names"; a title
+    # sentence may end in "(Extended Abstract)."; the names may be followed by an icon
+    papers = _read("badge_summaries.md")
+    assert [p.title for p in papers] == [
+        "Counting Models of Guarded Formulas (Extended Abstract)",
+        "A Browser Tool for Teaching Tableau Proofs",
+        "Repairs of Inconsistent Ontologies Under Closed Predicates",
+        "Explaining Subsumptions with Short Proofs",
+        "Query Rewriting for Temporal Description Logics (Extended Abstract)",
+        "Ontology Alignment with Small Language Models",
+    ]
+    assert [p.authors for p in papers[:3]] == [
+        ["Ilse Marchetti", "Tomas Lindqvist"],
+        ["Hana Oyelaran", "Piet Vos"],
+        ["Marta Quispe"],
+    ]
+    assert all(p.abstract and p.abstract.startswith(("We ", "Repairs", "Short", "Small")) for p in papers)
+
+
+def test_a_table_of_linked_papers_beats_a_reading_that_adds_the_readmes_steps():
+    # the line reader also takes the feature and setup bullets (`**Fork this**`) as papers:
+    # entries without the link nearly every paper carries weigh half, and a reading with
+    # fewer signs of a bad read and no less in it is kept
+    papers = _read("digest_after_setup_steps.md")
+    assert len(papers) == 36
+    assert papers[0].title == "Routing Queries for Long Video Models"
+    assert all(p.urls and "arxiv.org/abs/2608.1" in p.urls[0] for p in papers)
+
+
+def test_a_programmes_time_slot_is_not_part_of_the_title():
+    papers = _read("time_slots.md")
+    assert [p.title for p in papers] == [
+        "Label Noise in Graph Benchmarks Revisited",
+        "Cleaning Preference Data Before Alignment",
+        "Data Pruning for Retrieval Models",
+        "Auditing Duplicates in Code Corpora",
+        "Measuring Annotation Drift in Long-Running Datasets",
+        "Synthetic Counterfactuals for Fairer Tabular Models",
+    ]
+    assert papers[0].urls == ["../assets/pdf/accepted/12.pdf"]
+
+
+def test_bibtex_name_lists_ending_in_and_others():
+    papers = _read("bibtex_names_items.md")
+    assert [p.title for p in papers] == [
+        "Reusing Features Across Denoising Steps",
+        "Layer Skipping for Video Transformers",
+        "Token Merging Meets Step Caching",
+    ]
+    assert [p.authors for p in papers] == [
+        ["Okafor, Mira", "Brandt, Jonas", "Fontaine, Lea"],
+        ["Watanabe, Ken", "Ribeiro, Ana"],
+        ["Sato, Hana", "Lindqvist, Tomas"],
+    ]
+
+
+def test_a_bracketed_tag_before_the_title_is_neither_title_nor_names():
+    papers = _read("tag_before_title.md")
+    assert [p.title for p in papers] == [
+        "Open-Set Tracking of Many Objects",
+        "Spiking Features for Fast Association",
+        "Event Streams for Traffic Counting",
+        "Language Cues for Multi-Object Tracking",
+    ]
+    assert [p.authors[0] for p in papers] == ["Ana Ribeiro", "Hana Sato", "Mira Okafor", "Omar Haddad"]
+
+
+def test_bullet_notes_under_a_linked_heading_are_the_papers_notes():
+    # the notes are the most records, but bare ones inside the richer heading records
+    papers = _read("headings_with_notes.org")
+    assert [p.title for p in papers] == [
+        "Convolutions Revisited for Large Images",
+        "Contrastive Views Without Labels",
+        "Scaling Width, Depth and Resolution Together",
+        "Trees Still Win on Tables",
+    ]
+    assert [p.authors[0] for p in papers] == ["Okafor", "Watanabe", "Fontaine", "Haddad"]
+    assert papers[0].urls == ["https://arxiv.org/abs/2201.00001"]
+
+
+def test_a_venue_and_date_before_the_title_and_a_title_going_on_after_its_bold_name():
+    papers = _read("venue_before_title.md")
+    assert [p.title for p in papers] == [
+        "Dexterous Hands from Egocentric Video",
+        "Latent Actions Shared Across Robot Hands",
+        "Editable Scene Elements for Controllable Synthesis",
+        "Depth-supervised Fields: Fewer Views and Faster Training for Free",
+        "Vid2Arm: End-to-end Video-conditioned Policy Learning",
+        "Grasp Sets for Clutter",  # a description in sentence case is not the title going on
+    ]
+    assert papers[0].urls == ["https://arxiv.org/abs/2603.10001"]
+
+
+def test_a_sections_one_title_with_its_list_of_labelled_links_is_a_paper():
+    papers = _read("one_paper_sections.md")
+    assert [p.title for p in papers] == [
+        "Real-time Detectors Without Anchors",
+        "Open-Vocabulary Boxes from Captions",
+        "Small Objects at Long Range",
+        "Edit Once for a Whole Batch of Images",
+        "Knowledge-Guided Robust Scene Graph Generation",
+    ]
+    assert [p.urls[0] for p in papers][3:] == [
+        "https://arxiv.org/abs/2401.00003",
+        "https://arxiv.org/abs/2403.00004",
+    ]
+
+
+def test_a_publication_pages_joint_with_names_and_an_id_as_the_link_text():
+    papers = _read("joint_with.md")
+    assert [p.title for p in papers] == [
+        "Cubical models of presheaves and a formula of Bousfield and Kan",
+        "Derived mapping spaces of higher categories",
+        "Monoidal relative categories model monoidal higher categories",
+        "A short proof of the universality of a relative nerve",
+    ]
+    assert [p.authors for p in papers] == [
+        ["Ana Ribeiro", "Ken Watanabe"],
+        ["Ana Ribeiro"],
+        [],
+        ["Lea Fontaine"],
+    ]
+    assert papers[2].urls == ["https://arxiv.org/abs/2504.10003"]
+
+
+def test_a_bold_label_the_list_names_is_a_field_never_names():
+    # the finder's reading (the line reader reads this small file as well)
+    papers = find(doctree.from_markdown((FIX / "unknown_bold_labels.md").read_text(encoding="utf-8"))).entries
+    assert [p.title for p in papers][2:] == [
+        "A Benchmark for Microscopy Segmentation",
+        "Calibrated Uncertainty for Gene Expression Models",
+        "Active Learning for Assay Design",
+    ]
+    assert [p.authors for p in papers] == [
+        ["Ana Ribeiro", "Ken Watanabe"],
+        ["Lea Fontaine", "Omar Haddad", "Julia Berg"],
+        [],
+        ["Chen Wei"],
+        [],
+    ]
+
+
+def test_a_paper_listed_under_two_headings_is_counted_not_warned_about():
+    report = sources.ReadReport()
+    papers = [p for p in sources.read(FIX / "details_in_cells.md", report) if not p.skip]
+    assert len(papers) == 5
+    assert not any("repeat" in w for w in report.warnings)
+    assert report.skipped["repeats a paper listed before (merged into it)"] == 3

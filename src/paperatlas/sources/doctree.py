@@ -52,6 +52,7 @@ class Span:
     href: str | None = None
     br: bool = False  # a line break (`<br>`, a hard break, a soft line end)
     soft: bool = False  # ... a soft one: a Markdown line end inside a paragraph
+    code: bool = False  # `inline code`: a list's tags and keywords, never names or a title
 
 
 @dataclass(slots=True)
@@ -261,7 +262,11 @@ def _md_inline(tokens: list) -> list[Span]:
         elif kind in ("softbreak", "hardbreak"):
             out.append(Span("", br=True, soft=kind == "softbreak"))
         elif kind in ("text", "code_inline"):
-            out.append(Span(tok.content, bold > 0, italic > 0, href[-1] if href else None))
+            out.append(
+                Span(
+                    tok.content, bold > 0, italic > 0, href[-1] if href else None, code=kind == "code_inline"
+                )
+            )
         elif kind == "image" and href and href[-1]:
             # a badge that is a link (`[![arXiv](badge.svg)](url)`): its alt text names the link
             out.append(Span(tok.content.strip() or "link", href=href[-1]))
@@ -271,7 +276,9 @@ def _md_inline(tokens: list) -> list[Span]:
                 continue
             closing, tag = match.group(1), match.group(2).lower()
             step = -1 if closing else 1
-            if tag == "br":
+            # `<br>`, and a block element written inside a line (`**Title** <details><summary>
+            # Abstract</summary>...</details>` in a table cell): each starts a line of its own
+            if tag == "br" or tag in _BLOCKS or tag in _KIND:
                 out.append(Span("", br=True))
             elif tag in _BOLD:
                 bold = max(0, bold + step)

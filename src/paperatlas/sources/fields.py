@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import pairwise
 
 from paperatlas.identifiers import link_kind
 from paperatlas.sources.doctree import Node, Span
@@ -34,6 +35,8 @@ LINK_WORDS = re.compile(
 )
 _LABEL = re.compile(r"^\s*([^\W\d_][\w .\-/]{0,24}?|[\u3000-\u9fff]{1,6})\s*[:：]\s*(.*)$")
 _EMOJI = re.compile(r"^[\s\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]+")
+_TAG_FIRST = re.compile(r"\s*[\[【][^\[\]【】]{1,40}[\]】]\s*")
+_EMOJI_END = re.compile(r"[\s\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]+$")
 # a web address, or a link relative to the page (`/assets/paper.pdf`), never an anchor or mail
 _IS_LINK = re.compile(r"^(?:https?://|/?[\w.-]+/[^\s]*|[\w-]+\.pdf$)", re.IGNORECASE)
 _URL = re.compile(r"https?://[^\s<>\"'）)\]，。]+")
@@ -81,8 +84,11 @@ def _continues(before: list[Span], span: Span) -> bool:
 def pieces(line: list[Span], number: int) -> list[Piece]:
     out: list[Piece] = []
     for span in line:
+        if out and not span.text.strip():  # a space between two dresses belongs to neither
+            out[-1].text += span.text
+            continue
         dress = ("bold link" if span.bold else "link") if span.href else "bold" if span.bold else ""
-        dress = dress or ("italic" if span.italic else "plain")
+        dress = dress or ("italic" if span.italic else "code" if span.code else "plain")
         if out and out[-1].dress == dress and out[-1].href == span.href:
             out[-1].text += span.text
         else:
@@ -94,7 +100,9 @@ _TRAILING_YEAR = re.compile(r"\s+((?:19|20)\d\d)\s*$")
 # `A. Author and B. Author, "Title," in Venue`: a quoted title in a reference
 _QUOTED = re.compile(r"[\"“]([^\"“”]{12,400}?)[,.]?[\"”]")
 _DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>,;]+[^\s\"<>,;.)])")
-_ET_AL = re.compile(r",?\s*\bet\.?\s*al\.?", re.IGNORECASE)
+_ET_AL = re.compile(
+    r",?\s*\bet\.?\s*al\.?|,?\s+and\s+others\b\.?", re.IGNORECASE
+)  # BibTeX's "and others" too
 _SURNAME = re.compile(r"(?:[A-Z]\.\s?)*[A-Z][^\W\d_]+(?:[-'’][A-Z]?[^\W\d_]+)?")  # He, O'Neil, A. Lee
 
 
@@ -158,7 +166,12 @@ def _surname_first(parts: list[str]) -> list[str]:
 def split_authors(text: str) -> list[str]:
     """Person names, with a reference's first author written surname first joined again:
     `Joshi, Pratik, Sebastin Santy, and Kalika Bali` (a surname alone, given names, then whole names)."""
-    names = split_names(_AFFILIATION.sub("", text))
+    text = _AFFILIATION.sub("", text)
+    parts = re.split(r"\s+and\s+", text)
+    if len(parts) >= 2 and all(part.count(",") == 1 for part in parts):
+        # BibTeX's name list: `Gao, Kaifeng and Shi, Jiaxin`, each name surname first
+        return [name for part in parts if (name := " ".join(part.split()).strip(" ."))]
+    names = split_names(text)
     if (
         len(names) >= 3
         and len(names[0].split()) == 1
@@ -169,9 +182,13 @@ def split_authors(text: str) -> list[str]:
     return names
 
 
+_NAMES_DATE = re.compile(r":\s*(?:[A-Z][a-z]+\.?\s+)?(?:19|20)\d\d\b\W*$")
+
+
 def names_in(text: str) -> list[str] | None:
     """The person names a reference opens with (`Kerr CC, Stuart RM (2021)`, `A. Lee, B. Chen,
     and C. Wu,`), up to its year or its title, or None."""
+    text = _NAMES_DATE.sub("", text)  # "(Lillicrap, Kording: July 2019)": names, then the date
     head = re.split(
         r"\s*[(\[](?:19|20)\d\d|[,.]\s*(?:19|20)\d\d\b|\s[-–—]\s|,?\s*\bet\.?\s*al\b\.?", text, maxsplit=1
     )[0]
@@ -202,23 +219,7 @@ def authorish(text: str) -> bool:
 
 
 _SEPARATORS = re.compile(r"\s+[·•|]\s+")
-_PARTICLES = {
-    "de",
-    "da",
-    "do",
-    "dos",
-    "das",
-    "di",
-    "del",
-    "della",
-    "van",
-    "von",
-    "der",
-    "den",
-    "la",
-    "le",
-    "du",
-}
+_PARTICLES = frozenset("de da do dos das di del della van von der den la le du".split())
 
 
 def _affiliated_name(text: str, bare: str) -> bool:
@@ -267,14 +268,28 @@ def names_a_paper(text: str, href: str | None) -> bool:
     )
 
 
-def read_record(node: Node, heading: str | None = None) -> tuple[Entry, dict[str, str]]:
-    """The entry a record node holds, and the dress of each field found (its pattern)."""
+def line_text(line: list[Span]) -> str:
+    return " ".join("".join(s.text for s in line).split())
+
+
+def read_record(
+    node: Node, heading: str | None = None, labels: frozenset[str] = frozenset()
+) -> tuple[Entry, dict[str, str]]:
+    """The entry a record node holds, and the dress of each field found (its pattern);
+    `labels`: lines that are the list's own labels (`Poster`, `Talk`), no field of a paper."""
     entry = Entry(lineno=node.line, kind=node.kind)
     roles: dict[str, str] = {}
     all_lines = lines_of(node)
+    if labels:
+        all_lines = [line for line in all_lines if line_text(line) not in labels]
     if node.kind == "section" and node.blocks() and node.blocks()[0].kind == "heading":
         head = node.blocks()[0]
-        entry.title = title_text(head.text()) or None
+        line = pieces([s for s in head.spans() if not s.br], 0)
+        if len(line) > 1 and any(p.href and titleish(p.text) for p in line):
+            # `[[url][Title]] (Lillicrap, Kording: July 2019)`: a linked title and its names
+            _read_line(entry, line, roles)
+        if not entry.title:
+            entry.title = title_text(head.text()) or None
         if year := trailing_year(head.text()):
             entry.fields.setdefault("year", str(year))
         roles["title"] = f"level-{head.level} heading"
@@ -296,6 +311,10 @@ def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
     if name and label_match:
         _read_labelled(entry, line, name, label_match.group(2).strip(), roles)
         return
+    if label_match and line[0].dress == "bold" and line[0].text.strip().endswith((":", "：")):
+        # `**Presentation:** Poster`: a field the list names, though not one of a paper's
+        entry.fields.setdefault(label_match.group(1).strip().lower(), label_match.group(2).strip())
+        return
     for doi in _DOI.findall(text):
         if not any(doi.lower() in u.lower() for u in entry.urls):
             entry.urls.append(f"https://doi.org/{doi}")
@@ -311,9 +330,17 @@ def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
         roles["title"] = "sentence before the emphasis"
         line = line[1:]
     rest: list[Piece] = []
+    line = _title_head_joined(line)
     for piece in line:
+        if not entry.title and not piece.href and _TAG_FIRST.fullmatch(piece.text):
+            continue  # `[CVPR-2024] **Title**`, `[arXiv:2407.14047] **Title**`: a tag before the title
         _add_link(entry, piece.text, piece.href)
-        if not entry.title and piece.dress != "plain" and titleish(piece.text):
+        if (
+            not entry.title
+            and piece.dress not in ("plain", "code")
+            and titleish(piece.text)
+            and not _ID_TEXT.match(piece.text)
+        ):
             entry.title = title_text(piece.text)
             roles["title"] = piece.dress
             continue
@@ -321,15 +348,67 @@ def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
             entry.title = title_text(piece.text)  # "`DNA bases <https://doi.org/...>`_"
             roles["title"] = PAPER_LINK
             continue
-        if piece.href and (LINK_WORDS.match(piece.text) or _URL.match(piece.text.strip())):
-            continue  # [PDF], [Code]: a link, already taken
+        if piece.href and (
+            LINK_WORDS.match(piece.text) or _URL.match(piece.text.strip()) or _venue_label(piece.text)
+        ):
+            continue  # [PDF], [Code], [arXiv 2026.03]: a link, already taken
         rest.append(piece)
-    if not rest:
-        return
+    if all(p.dress == "code" for p in rest) and not YEAR.search(" ".join(p.text for p in rest)):
+        return  # `Tactile` `VLA`: tags written as code (a venue's year is read as one)
     remaining = " ".join("".join(p.text for p in rest).split()).strip(" ,;|·•-–—")
+    remaining = _EMOJI_END.sub("", remaining)  # "Ann Lee, Bo Chen 🔍": a page's icon after the names
     if not remaining:
         return
     _read_rest(entry, rest, remaining, roles)
+
+
+_SMALL_WORDS = {
+    "a",
+    "an",
+    "and",
+    "as",
+    "at",
+    "by",
+    "for",
+    "from",
+    "in",
+    "into",
+    "of",
+    "on",
+    "or",
+    "the",
+    "to",
+    "via",
+    "with",
+}
+
+
+def _title_head_joined(line: list[Piece]) -> list[Piece]:
+    """`**Depth-supervised NeRF**: Fewer Views and Faster Training`: a short emphasised name
+    whose title goes on in plain Title Case after a colon is one title piece."""
+    for i, (head, tail) in enumerate(pairwise(line)):
+        if head.dress not in ("bold", "italic") or tail.dress != "plain" or len(head.text.split()) > 4:
+            continue
+        match = re.match(r"\s*[:：]\s*([^,;]+)", tail.text)
+        if not match:
+            continue
+        words = [w for w in match.group(1).split() if w.lower() not in _SMALL_WORDS]
+        if len(words) >= 2 and sum(w[:1].isupper() for w in words) >= 0.8 * len(words):
+            joined = Piece(f"{head.text}: {match.group(1).strip()}", head.dress, head.href, head.line)
+            left = Piece(tail.text[match.end() :], "plain", None, tail.line)
+            return [*line[:i], joined, *([left] if left.text.strip() else []), *line[i + 2 :]]
+    return line
+
+
+_ID_TEXT = re.compile(r"^\W*(?:arxiv|doi|pmid|isbn|openreview)\s*[:：]?\s*[\w./()-]+\W*$", re.IGNORECASE)
+
+
+def _venue_label(text: str) -> bool:
+    """`arXiv 2026.03`, `NeurIPS 2022`, `arxiv: 2511.12809`: a link's text naming where and
+    when, or the paper's id, not the paper."""
+    if _ID_TEXT.match(text):
+        return True
+    return bool(YEAR.search(text)) and len(text.split()) <= 3 and not titleish(text)
 
 
 def _sentence_first(line: list[Piece]) -> bool:
@@ -338,7 +417,7 @@ def _sentence_first(line: list[Piece]) -> bool:
         return False
     lead = line[0].text.strip()
     return (
-        bool(re.search(r"\w[.?!]$", lead))
+        bool(re.search(r"[\w)][.?!]$", lead))  # "... (Extended Abstract)." ends a sentence too
         and len(lead.split()) >= 3
         and titleish(lead)
         and not authorish(lead.rstrip(". "))
@@ -353,6 +432,9 @@ def _read_labelled(entry: Entry, line: list[Piece], name: str, value: str, roles
     for piece in line:
         _add_link(entry, piece.text, piece.href, name)
     if name == "title" and not entry.title:
+        untagged = " ".join("".join(p.text for p in line if p.dress != "code").split())
+        if (match := _LABEL.match(_EMOJI.sub("", untagged))) and match.group(2).strip():
+            value = match.group(2).strip()  # `Title` `Tag`: the tags are not the title's
         entry.title = title_text(value)
         roles["title"] = "labelled"
     elif name == "authors" and not entry.authors:
@@ -368,6 +450,14 @@ def _read_labelled(entry: Entry, line: list[Piece], name: str, value: str, roles
 def _read_rest(entry: Entry, rest: list[Piece], remaining: str, roles: dict[str, str]) -> None:
     """A line's text once its title piece and links are taken: a reference (names, title,
     venue), a title with its authors, authors alone, a venue and year, or abstract prose."""
+    if not entry.title and (joint := _JOINT.search(remaining)) and titleish(remaining[: joint.start()]):
+        # a publication page's "Title. (Joint with Ann Lee and Bo Chen.) Venue"
+        entry.title = title_text(remaining[: joint.start()])
+        entry.authors = entry.authors or split_authors(joint.group(1).strip(" ."))
+        roles["title"], roles["authors"] = "line text", "joint with"
+        if venue := remaining[joint.end() :].strip(" .,;"):
+            entry.body.append(venue)
+        return
     if not entry.title and not entry.authors and (reference := _names_then_title(remaining)):
         named, sentence, after_title = reference
         entry.authors, entry.title = split_authors(named), title_text(sentence)
@@ -397,7 +487,9 @@ def _read_rest(entry: Entry, rest: list[Piece], remaining: str, roles: dict[str,
         entry.authors = split_authors(_SEPARATORS.sub(", ", named))
         roles["authors"] = rest[0].dress if len({p.dress for p in rest}) == 1 else "text"
         return
-    first_plain = next((p.text.strip(" .,") for p in rest if p.dress == "plain" and p.text.strip(" .,")), "")
+    first_plain = next(
+        (p.text.strip(" .,") for p in rest if p.dress in ("plain", "code") and p.text.strip(" .,")), ""
+    )
     if not entry.authors and first_plain and (names := names_in(first_plain)):
         entry.authors = names  # "Kerr CC, Stuart RM (2021). *Venue*": names, then the year
         roles["authors"] = "text"
@@ -436,6 +528,7 @@ def _read_rest(entry: Entry, rest: list[Piece], remaining: str, roles: dict[str,
 
 
 # a sentence's end: not an initial's full stop ("A. Lee") nor "et al."
+_JOINT = re.compile(r"\s*\((?:joint\s+)?with\s+([^()]+)\)", re.IGNORECASE)
 _STOP = re.compile(r"(?<!\b[A-Z])(?<!\bal)\.\s+")
 _INITIAL = re.compile(r"\b[A-Z]\.")
 

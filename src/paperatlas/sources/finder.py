@@ -21,7 +21,15 @@ from dataclasses import dataclass, field
 
 from paperatlas.sources.doctree import Node, Span
 from paperatlas.sources.entry import YEAR, Entry, is_prose
-from paperatlas.sources.fields import PAPER_LINK, authorish, read_record, titleish
+from paperatlas.sources.fields import (
+    LINK_WORDS,
+    PAPER_LINK,
+    authorish,
+    line_text,
+    lines_of,
+    read_record,
+    titleish,
+)
 from paperatlas.sources.mdlines import label_name
 
 _RECORD_KINDS = {"item", "row", "section", "group", "para", "block", "dt", "pair", "quote", "line"}
@@ -35,6 +43,7 @@ class Pattern:
     key: tuple
     records: list[tuple[Node, Entry, dict[str, str], float]] = field(default_factory=list)
     candidates: int = 0
+    read_from: dict[int, Node] = field(default_factory=dict)  # a record's node as read (a row by its header)
 
     @property
     def score(self) -> float:
@@ -96,11 +105,15 @@ def find(doc: Node, only: str | None = None, kinds: frozenset[str] | None = None
     patterns: dict[tuple, Pattern] = {}
     select = _selector(only) if only and not _NAMED.fullmatch(only.strip().lower()) else None
     _collect(doc, patterns, depth=0, heading=None, table=None, select=select)
+    for pattern in patterns.values():
+        _without_labels(pattern)
     ranked = sorted(patterns.values(), key=lambda p: -p.score)
     if kinds is not None and not only:
         ranked = [p for p in ranked if p.key[0] in kinds]
     if only:
         ranked = [p for p in ranked if (p.key[0] == "selected" if select else _matches(p.key, only))]
+    else:
+        ranked = _outer_before_bare(ranked)
     chosen: list[Pattern] = []
     taken: list[Node] = []
     for pattern in ranked:
@@ -141,6 +154,65 @@ def _in_dress(pattern: Pattern) -> list[tuple[Node, Entry, dict[str, str], float
     if count < 0.8 * len(pattern.records):
         return pattern.records
     return [r for r in pattern.records if r[2].get("title") == dress or r[3] > 1.0]
+
+
+_BARE_MEAN = 1.15  # records holding a title and next to nothing else
+_RICH_MEAN = 1.5  # ... and records holding a link, names or a venue besides
+
+
+def _outer_before_bare(ranked: list[Pattern]) -> list[Pattern]:
+    """When the pattern holding the most is of bare titles that nearly all lie inside the
+    records of a richer pattern (a paper's heading with its link and authors, and the bullet
+    notes under it), the bare ones are those records' notes: the richer pattern goes first."""
+    top = ranked[0] if ranked else None
+    if top is None or not top.records or top.score / len(top.records) > _BARE_MEAN:
+        return ranked
+    for other in ranked[1:]:
+        if len(other.records) < 2 or other.score / len(other.records) < _RICH_MEAN:
+            continue
+        within: set[int] = set()
+        for node, *_ in other.records:
+            stack = list(node.blocks())
+            while stack:
+                inner = stack.pop()
+                within.add(id(inner))
+                stack.extend(inner.blocks())
+        if sum(id(r[0]) in within for r in top.records) >= _JOIN_SHARE * len(top.records):
+            return [other] + [p for p in ranked if p is not other]
+    return ranked
+
+
+_LABEL_MIN = 3  # records sharing a first line before it is the list's label, not a field
+_LABEL_SHARE = 0.1
+_LABEL_WORDS = 4
+
+
+def _without_labels(pattern: Pattern) -> None:
+    """A short first line that many records share (`Poster`, `Talk`, `Oral`: a badge before
+    the title) is the list's label, never a paper's names or title: those records are read
+    again without it."""
+    if pattern.key[0] == "section" or len(pattern.records) < 2 * _LABEL_MIN:
+        return
+    firsts: dict[str, int] = defaultdict(int)
+    for node, _entry, _roles, _q in pattern.records:
+        lines = lines_of(pattern.read_from.get(id(node), node))
+        if lines and len(text := line_text(lines[0])) and len(text.split()) <= _LABEL_WORDS:
+            firsts[text] += 1
+    floor = max(_LABEL_MIN, _LABEL_SHARE * len(pattern.records))
+    labels = frozenset(text for text, count in firsts.items() if count >= floor)
+    if not labels:
+        return
+    records = []
+    for node, entry, roles, q in pattern.records:
+        read = pattern.read_from.get(id(node), node)
+        first = lines_of(read)[:1]
+        if first and line_text(first[0]) in labels:
+            section = entry.section
+            entry, roles = read_record(read, labels=labels)
+            entry.section, q = section, quality(entry, roles)
+        if q > 0:
+            records.append((node, entry, roles, q))
+    pattern.records = records
 
 
 _NAMED = re.compile(r"h[1-6]|li|tr|br|p|dt|item|row|group|para|section|pair|line")
@@ -225,6 +297,7 @@ def _collect(
             pattern.candidates += 1
             if (q := quality(entry, roles)) > 0:
                 pattern.records.append((child, entry, roles, q))
+                pattern.read_from[id(child)] = record
         if child.kind != "pair":
             _collect(child, patterns, depth + 1, here, table)
 
@@ -249,7 +322,11 @@ def _paired(children: list[Node]) -> list[Node]:
     with_names = [
         titled[i] and _one_line(children[i]) and _names(children[i + 1]) for i in range(len(kinds) - 1)
     ]
-    opens = [n or (b and sum(with_block) >= 2) for b, n in zip(with_block, with_names, strict=True)] + [False]
+    # ... alone too when its block is a list of the paper's labelled links (`- Paper: url`)
+    opens = [
+        n or (b and (sum(with_block) >= 2 or _field_list(children[i + 1])))
+        for i, (b, n) in enumerate(zip(with_block, with_names, strict=True))
+    ] + [False]
     if not any(opens):
         return children
     out: list[Node] = []
@@ -262,6 +339,19 @@ def _paired(children: list[Node]) -> list[Node]:
             out.append(children[i])
             i += 1
     return out
+
+
+def _field_list(node: Node) -> bool:
+    """A list whose every item is a labelled link of one paper (`Paper: url`, `Code: url`)."""
+    items = node.blocks() if node.kind == "list" else []
+    return bool(items) and all(
+        (label := _FIELD_LABEL.match(item.text())) is not None
+        and (label_name(label.group(1)) is not None or LINK_WORDS.match(label.group(1)) is not None)
+        for item in items
+    )
+
+
+_FIELD_LABEL = re.compile(r"^\s*([^\W\d_][\w .\-/]{0,24}?)\s*[:：]\s*\S")
 
 
 def _short(node: Node) -> bool:

@@ -186,8 +186,12 @@ def _best(
     if report is not None:
         report.pattern = pattern or None
         report.warnings.extend(quality.problems + quality.notes)
-        if chosen is found and (repeats := len(finding.entries) - len(merged)) >= 3:
-            report.warnings.append(f"{repeats} records repeat a paper listed before (merged into it)")
+        if chosen is found:
+            # a paper listed again (under a second heading) is no sign of a bad read: counted
+            kept = {id(e) for e in merged}
+            for entry in finding.entries:
+                if id(entry) not in kept:
+                    report.skip("repeats a paper listed before (merged into it)", entry.lineno)
         untitled = finding.candidates - len(finding.entries)
         if chosen is found and untitled >= 3 and untitled > 0.02 * finding.candidates:
             report.warnings.append(
@@ -202,6 +206,7 @@ def _clearly_better(new: Quality, old: Quality) -> bool:
         return False
     if len(new.problems) > len(old.problems):
         return False
+    signs_new, signs_old = len(new.problems) + len(new.notes), len(old.problems) + len(old.notes)
     return new.score > _BETTER * old.score + _MARGIN or (
-        len(new.problems) < len(old.problems) and new.score >= old.score
+        (len(new.problems) < len(old.problems) or signs_new < signs_old) and new.score >= old.score
     )

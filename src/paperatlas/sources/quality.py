@@ -81,9 +81,25 @@ def paper_score(paper: Paper) -> float:
     return score
 
 
+# A list whose papers nearly all carry a link: an entry without one is likely the page's own
+# text (a heading, a note, a setup step) read as a paper, and adds nothing to the reading
+_LINKED_LIST = 0.8
+_UNLINKED_WEIGHT = 0.0
+
+
+def reading_score(papers: list[Paper]) -> float:
+    """What a reading's papers hold, summed; an entry lacking the link nearly all the others
+    carry adds nothing."""
+    scores = [paper_score(p) for p in papers]
+    linked = [bool(p.urls or p.code_urls) for p in papers]
+    if len(papers) < 10 or sum(linked) < _LINKED_LIST * len(papers):
+        return sum(scores)
+    return sum(s if has else _UNLINKED_WEIGHT * s for s, has in zip(scores, linked, strict=True))
+
+
 def estimate(papers: list[Paper], text: str) -> Quality:
     n = len(papers)
-    quality = Quality(n, sum(paper_score(p) for p in papers))
+    quality = Quality(n, reading_score(papers))
     problems = quality.problems
     in_file = linked_ids(text)
     read = set().union(*(paper_ids(p) for p in papers)) if papers else set()
