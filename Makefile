@@ -49,8 +49,11 @@ lint: test-install
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 
+# Every test, on two workers: each worker takes a test module at a time (its fixtures built
+# once, as in one process) and the Ray tests together (one Ray instance on the machine at a
+# time); the groups are set in tests/conftest.py.
 test: test-install browser-deps
-	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(BIN)/python -m pytest -q
+	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(BIN)/python -m pytest -q -n 2 --dist loadgroup
 
 # Everything but the slow tests (real embedding models, killed or served processes, map
 # fits, property tests of hundreds of inputs), Ray and the browser (markers in
