@@ -51,20 +51,6 @@ def _load_anyio_now() -> None:
 _load_anyio_now()
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Groups for `make test` (`-n 2 --dist loadgroup`): each worker runs whole groups.
-    The Ray tests are one group, so one Ray instance runs on the machine at a time (a local
-    instance and the two-node cluster each start agents on Ray's default ports). Every other
-    module is a group of its own: its module fixtures (atlases built, servers started, a
-    browser) are made once, as in a serial run, instead of once on each worker."""
-    for item in items:
-        if item.get_closest_marker("xdist_group"):
-            continue
-        group = "ray" if item.get_closest_marker("ray") else item.nodeid.split("::")[0]
-        item.add_marker(pytest.mark.xdist_group(group))
-
-
 class CliRun:
     """Calls `paperatlas ARGS...` in this process; returns (exit code, stdout, stderr).
 

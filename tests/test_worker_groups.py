@@ -1,11 +1,11 @@
-"""`make test` runs on two workers without splitting what must stay together.
-
-Under `--dist loadgroup` a worker runs whole groups: the groups tests/conftest.py gives the
-collected tests decide which tests may run beside which."""
+"""`make test` runs on two workers without splitting a test module: its module fixtures
+are built once and its tests, some of which build on earlier ones, run in order."""
 
 from __future__ import annotations
 
+import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,25 +13,27 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 
 
-def group_of(item: pytest.Item) -> str:
-    mark = item.get_closest_marker("xdist_group")
-    assert mark is not None, f"{item.nodeid} has no group"
-    return str(mark.args[0] if mark.args else mark.kwargs["name"])
-
-
-def test_make_test_runs_two_workers_that_keep_the_groups():
-    recipe = subprocess.run(
-        ["make", "-C", str(REPO), "-s", "-n", "-o", "test-install", "-o", "browser-deps", "test"],
+def make_test_recipe() -> str:
+    """The command `make test` runs, its installs left out, with this interpreter's venv."""
+    skip_installs = ["-o", "test-install", "-o", "browser-deps"]
+    return subprocess.run(
+        ["make", "-C", str(REPO), "-s", "-n", *skip_installs, f"BIN={Path(sys.executable).parent}", "test"],
         check=True,
         capture_output=True,
         text=True,
-    ).stdout
-    assert "pytest" in recipe and "-n 2" in recipe and "--dist loadgroup" in recipe, recipe
+    ).stdout.strip()
 
 
-def test_each_module_is_one_group_and_the_ray_tests_are_one(request: pytest.FixtureRequest):
-    """Checked on every test collected with this one (under `make test`: all of them)."""
-    assert group_of(request.node) == "tests/test_worker_groups.py"
-    for item in request.session.items:
-        module = item.nodeid.split("::")[0]
-        assert group_of(item) == ("ray" if item.get_closest_marker("ray") else module), item.nodeid
+def test_make_test_runs_pytest_on_two_workers():
+    recipe = make_test_recipe()
+    assert "pytest" in recipe and "-n 2" in recipe, recipe
+
+
+@pytest.mark.slow  # starts a pytest with two worker processes
+def test_make_test_runs_a_modules_tests_on_one_worker():
+    """xdist's default scheduling hands out single tests: a module's would be split."""
+    command = make_test_recipe() + " -vv -p no:cacheprovider tests/test_text.py"
+    run = subprocess.run(["bash", "-c", command], cwd=REPO, capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout[-2000:]
+    workers = re.findall(r"^\[(gw\d)\].*PASSED tests/test_text\.py", run.stdout, re.MULTILINE)
+    assert len(workers) == 3 and len(set(workers)) == 1, run.stdout[-2000:]
