@@ -59,19 +59,31 @@ QUERIES = [
 ]
 
 
-def run_popen_wait4(cmd: list[str], env: dict | None = None) -> dict:
-    """`cmd` with stdout/stderr to files, reaped by wait4 so its own rusage is read."""
+def run_popen_wait4(
+    cmd: list[str], env: dict | None = None, cwd: Path | None = None, check: bool = True
+) -> dict:
+    """`cmd` with stdout/stderr to files, reaped by wait4 so its own rusage is read: wall
+    seconds, CPU seconds (user + sys of the process and of every child it waited for: a
+    pool's workers count) and peak memory (the largest resident set of the process or of
+    any one of those children). With `check`, a failed command stops the benchmark."""
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         started = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=out, stderr=err, env={**os.environ, **(env or {})})
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err, env={**os.environ, **(env or {})}, cwd=cwd)
         _, status, usage = os.wait4(proc.pid, 0)
         proc.returncode = os.waitstatus_to_exitcode(status)
         wall = time.perf_counter() - started
         out.seek(0)
         err.seek(0)
-        if proc.returncode != 0:
+        if check and proc.returncode != 0:
             raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}):\n{err.read()[-3000:]}")
-        return {"s": wall, "rss_mb": usage.ru_maxrss / 1024, "out": out.read()}
+        return {
+            "s": wall,
+            "cpu_s": usage.ru_utime + usage.ru_stime,
+            "rss_mb": usage.ru_maxrss / 1024,
+            "rc": proc.returncode,
+            "out": out.read(),
+            "err": err.read(),
+        }
 
 
 LIBRARY_STAGE = r"""
@@ -210,6 +222,7 @@ def run_size(label: str, corpus: Path, n: int, work: Path, stages: list[str], db
             )
             r.update(json.loads(r["out"].strip().splitlines()[-1]))
         r.pop("out", None)
+        r.pop("err", None)
         if stage == "map":
             r["map_stages"] = map_stages(db)
         r["papers_s"] = n / r["s"] if stage not in ("search", "search-cli", "similar") else None

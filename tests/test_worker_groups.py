@@ -1,0 +1,39 @@
+"""`make test` runs on two workers without splitting a test module: its module fixtures
+are built once and its tests, some of which build on earlier ones, run in order."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def make_test_recipe() -> str:
+    """The command `make test` runs, its installs left out, with this interpreter's venv."""
+    skip_installs = ["-o", "test-install", "-o", "browser-deps"]
+    return subprocess.run(
+        ["make", "-C", str(REPO), "-s", "-n", *skip_installs, f"BIN={Path(sys.executable).parent}", "test"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+
+
+def test_make_test_runs_pytest_on_two_workers():
+    recipe = make_test_recipe()
+    assert "pytest" in recipe and "-n 2" in recipe, recipe
+
+
+@pytest.mark.slow  # starts a pytest with two worker processes
+def test_make_test_runs_a_modules_tests_on_one_worker():
+    """xdist's default scheduling hands out single tests: a module's would be split."""
+    command = make_test_recipe() + " -vv -p no:cacheprovider tests/test_text.py"
+    run = subprocess.run(["bash", "-c", command], cwd=REPO, capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout[-2000:]
+    workers = re.findall(r"^\[(gw\d)\].*PASSED tests/test_text\.py", run.stdout, re.MULTILINE)
+    assert len(workers) == 3 and len(set(workers)) == 1, run.stdout[-2000:]
