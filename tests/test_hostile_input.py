@@ -295,6 +295,47 @@ def test_a_marked_section_that_is_not_cdata_is_text():
     assert "![img](x.png)" in repr(from_html("<details>\n<![img](x.png) a paper"))
 
 
+@pytest.mark.parametrize("opening", ["<!--", "<a ", "<a b='", "<![CDATA[", "<?", "</a"])
+@pytest.mark.parametrize("reader", ["lines", "tree"])
+def test_unclosed_html_openings_are_read_as_text_in_one_pass(monkeypatch, opening, reader):
+    """Thousands of `<` that open what never closes: Python's HTMLParser scans from each to the
+    end of the page and fails (quadratic: a 1 MB page ran for hours). Each is text: no scan runs
+    to the end in vain, and the paper before them is read."""
+    from html.parser import HTMLParser
+
+    from paperatlas.sources import doctree, html
+
+    failed = [0]
+
+    def counting(method):
+        def scan(self, i, *args):
+            end = method(self, i, *args)
+            failed[0] += end < 0  # found no end: scanned to the end of the page for nothing
+            return end
+
+        return scan
+
+    for name in ("parse_comment", "check_for_whole_start_tag", "parse_html_declaration", "parse_pi"):
+        monkeypatch.setattr(HTMLParser, name, counting(getattr(HTMLParser, name)))
+    monkeypatch.setattr(HTMLParser, "parse_endtag", counting(HTMLParser.parse_endtag))
+    page = "<html><body><ul><li><b>Graph Networks For Molecules</b></li></ul>\n" + opening * 3_000
+    if reader == "lines":
+        monkeypatch.setattr(html, "iter_lines", lambda path: enumerate(page.split("\n"), 1))
+        text = repr(html.html_lines(Path("page.html")))
+    else:
+        text = repr(doctree.from_html(page))
+    assert "Graph Networks For Molecules" in text
+    assert failed[0] == 0
+
+
+def test_an_html_comment_left_open_is_shown_and_closed_ones_are_not():
+    from paperatlas.sources.html import parsable
+
+    assert parsable("a <!-- hidden --> b <!-- open") == "a <!-- hidden --> b &lt;!-- open"
+    assert parsable("<b>x</b> <i") == "<b>x</b> &lt;i"
+    assert parsable("<![CDATA[x]]> <![CDATA[y") == "<![CDATA[x]]> &lt;![CDATA[y"
+
+
 def test_json_nested_past_the_record_limit_is_skipped(cli, tmp_path):
     deep = {"title": "Deep", "abstract": "We nest."}
     value: object = 1

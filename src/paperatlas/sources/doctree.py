@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from html import unescape
 from html.parser import HTMLParser
 
-from paperatlas.sources.html import NOT_CONTENT
+from paperatlas.sources.html import NOT_CONTENT, parsable
 from paperatlas.sources.mdlines import label_name
 
 # Elements whose content is never part of a list's records: the HTML reader's, less asides
@@ -181,7 +181,7 @@ _NOT_CDATA = re.compile(r"<!\[(?!CDATA\[)")
 
 def from_html(text: str, first_line: int = 1) -> Node:
     parser = _HtmlTree(first_line)
-    parser.feed(_NOT_CDATA.sub("&lt;![", text))
+    parser.feed(parsable(_NOT_CDATA.sub("&lt;![", text)))
     parser.close()
     return _shape(parser.root)
 
@@ -227,7 +227,7 @@ def _html_block(content: str, line: int, stack: list[tuple[str | None, Node]]) -
         carried -= 1
     parser = _HtmlTree(line)
     parser.stack = [("", stack[carried - 1][1])] + [(str(tag), node) for tag, node in stack[carried:]]
-    parser.feed(_NOT_CDATA.sub("&lt;![", content))
+    parser.feed(parsable(_NOT_CDATA.sub("&lt;![", content)))
     parser.close()
     del stack[carried:]
     stack.extend(parser.stack[1:])
