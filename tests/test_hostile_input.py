@@ -336,6 +336,24 @@ def test_an_html_comment_left_open_is_shown_and_closed_ones_are_not():
     assert parsable("<![CDATA[x]]> <![CDATA[y") == "<![CDATA[x]]> &lt;![CDATA[y"
 
 
+def test_rst_longer_than_its_parser_can_hold_is_read_line_by_line(cli, tmp_path):
+    """docutils keeps kilobytes per element: a 1 MB reST file of short adornment lines (each a
+    section and two messages) took 2 GB. Past MAX_RST_LINES the file is read line by line,
+    saying so, and its papers are still read."""
+    from paperatlas.sources.doctree import MAX_RST_LINES
+
+    papers = "".join(
+        f"Graph Networks For Molecules Part {i}\n{'`' * 36}\n\nWe study graph networks, part {i}.\n\n"
+        for i in range(3)
+    )
+    path = tmp_path / "long.rst"
+    path.write_text(papers + "```\n" * MAX_RST_LINES, encoding="utf-8")
+    code, out, err = cli("inspect", path, use_db=False)
+    assert code == 0, err
+    assert f"over {MAX_RST_LINES:,} lines for the record finder: read line by line" in out + err
+    assert "We study graph networks, part 2." in out
+
+
 def test_json_nested_past_the_record_limit_is_skipped(cli, tmp_path):
     deep = {"title": "Deep", "abstract": "We nest."}
     value: object = 1

@@ -473,8 +473,20 @@ _RST_KIND = {
 _RST_SKIP = {"comment", "literal_block", "system_message", "substitution_definition", "raw", "target"}
 
 
+# docutils keeps 2 to 8 KB per element it makes (a line of `---` alone is a section and two
+# messages): a 1 MB file of short lines took 2 GB. Longer files are read line by line.
+MAX_RST_LINES = 60_000
+
+
+class TooManyLines(ValueError):
+    """A text longer than its parser can hold in memory."""
+
+
 def from_rst(text: str) -> Node:
-    """reStructuredText through docutils' parser (no transforms run, nothing included)."""
+    """reStructuredText through docutils' parser (no transforms run, nothing included);
+    TooManyLines over MAX_RST_LINES lines."""
+    if text.count("\n") >= MAX_RST_LINES:
+        raise TooManyLines(f"over {MAX_RST_LINES:,} lines")
     from docutils.frontend import get_default_settings
     from docutils.parsers.rst import Parser
     from docutils.utils import new_document
