@@ -7,7 +7,7 @@ run more than 60 s.
 
 Writes a set of hostile files of at most 1 MB each (gzip bombs of one giant title, of many
 records and of deep nesting; giant CSV cells, lines, BibTeX and RIS fields; Markdown with
-100,000 links; deep nesting in JSON, HTML and Markdown; HTML openings never closed; reST of short lines; a YAML alias bomb; long runs of the
+100,000 links; deep nesting in JSON, HTML and Markdown; HTML openings never closed; reST of short lines; a Markdown table 160,000 columns wide; a YAML alias bomb; long runs of the
 characters the readers' patterns repeat), then runs `paperatlas add` (facts included) and
 `paperatlas inspect` on each in a fresh process, and prints per file and
 command: exit code, wall seconds and peak RSS, for this tree and, with --base (the src/ of the
@@ -180,6 +180,11 @@ def html_open_tags(path: Path) -> None:
     path.write_text("<html><body><ul><li><b>A title</b></li></ul>" + "<a b='" * 160_000)
 
 
+def md_wide_table(path: Path) -> None:
+    """A Markdown table 160,000 columns wide (its header once read for every cell)."""
+    path.write_text("| Title |" + " a |" * 160_000 + "\n|---|" + "-|" * 160_000 + "\n| A title |\n")
+
+
 def rst_short_lines(path: Path) -> None:
     """A line of three backticks, 250,000 times: to docutils, each a section title."""
     path.write_text("```\n" * 250_000)
@@ -234,6 +239,7 @@ CASES: dict[str, tuple[str, Callable[[Path], None]]] = {
     "html-deep-tags": ("html", html_deep_tags),
     "html-open-comments": ("html", html_open_comments),
     "html-open-tags": ("html", html_open_tags),
+    "md-wide-table": ("md", md_wide_table),
     "rst-short-lines": ("rst", rst_short_lines),
     "yaml-alias-bomb": ("md", yaml_alias_bomb),
     **{
