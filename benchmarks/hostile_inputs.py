@@ -7,7 +7,7 @@ run more than 60 s.
 
 Writes a set of hostile files of at most 1 MB each (gzip bombs of one giant title, of many
 records and of deep nesting; giant CSV cells, lines, BibTeX and RIS fields; Markdown with
-100,000 links; deep nesting in JSON, HTML and Markdown; a YAML alias bomb; long runs of the
+100,000 links; deep nesting in JSON, HTML and Markdown; HTML openings never closed; reST of short lines; a Markdown table 160,000 columns wide; a YAML alias bomb; long runs of the
 characters the readers' patterns repeat), then runs `paperatlas add` (facts included) and
 `paperatlas inspect` on each in a fresh process, and prints per file and
 command: exit code, wall seconds and peak RSS, for this tree and, with --base (the src/ of the
@@ -171,6 +171,25 @@ def html_deep_tags(path: Path) -> None:
     path.write_text("<html><body>" + "<div>" * 140_000 + "text" + "</div>" * 40_000 + "</body></html>")
 
 
+def html_open_comments(path: Path) -> None:
+    """`<!--` never closed, 240,000 times (each once scanned to the end of the page)."""
+    path.write_text("<html><body><ul><li><b>A title</b></li></ul>" + "<!--" * 240_000)
+
+
+def html_open_tags(path: Path) -> None:
+    path.write_text("<html><body><ul><li><b>A title</b></li></ul>" + "<a b='" * 160_000)
+
+
+def md_wide_table(path: Path) -> None:
+    """A Markdown table 160,000 columns wide (its header once read for every cell)."""
+    path.write_text("| Title |" + " a |" * 160_000 + "\n|---|" + "-|" * 160_000 + "\n| A title |\n")
+
+
+def rst_short_lines(path: Path) -> None:
+    """A line of three backticks, 250,000 times: to docutils, each a section title."""
+    path.write_text("```\n" * 250_000)
+
+
 def yaml_alias_bomb(path: Path) -> None:
     lines = ["---", 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
     prev = "a"
@@ -218,6 +237,10 @@ CASES: dict[str, tuple[str, Callable[[Path], None]]] = {
     "md-deep-quotes": ("md", md_deep_quotes),
     "md-deep-lists": ("md", md_deep_lists),
     "html-deep-tags": ("html", html_deep_tags),
+    "html-open-comments": ("html", html_open_comments),
+    "html-open-tags": ("html", html_open_tags),
+    "md-wide-table": ("md", md_wide_table),
+    "rst-short-lines": ("rst", rst_short_lines),
     "yaml-alias-bomb": ("md", yaml_alias_bomb),
     **{
         f"runs-{name}": ("txt", _runs(piece))

@@ -295,6 +295,89 @@ def test_a_marked_section_that_is_not_cdata_is_text():
     assert "![img](x.png)" in repr(from_html("<details>\n<![img](x.png) a paper"))
 
 
+@pytest.mark.parametrize("opening", ["<!--", "<a ", "<a b='", "<![CDATA[", "<?", "</a"])
+@pytest.mark.parametrize("reader", ["lines", "tree"])
+def test_unclosed_html_openings_are_read_as_text_in_one_pass(monkeypatch, opening, reader):
+    """Thousands of `<` that open what never closes: Python's HTMLParser scans from each to the
+    end of the page and fails (quadratic: a 1 MB page ran for hours). Each is text: no scan runs
+    to the end in vain, and the paper before them is read."""
+    from html.parser import HTMLParser
+
+    from paperatlas.sources import doctree, html
+
+    failed = [0]
+
+    def counting(method):
+        def scan(self, i, *args):
+            end = method(self, i, *args)
+            failed[0] += end < 0  # found no end: scanned to the end of the page for nothing
+            return end
+
+        return scan
+
+    for name in ("parse_comment", "check_for_whole_start_tag", "parse_html_declaration", "parse_pi"):
+        monkeypatch.setattr(HTMLParser, name, counting(getattr(HTMLParser, name)))
+    monkeypatch.setattr(HTMLParser, "parse_endtag", counting(HTMLParser.parse_endtag))
+    page = "<html><body><ul><li><b>Graph Networks For Molecules</b></li></ul>\n" + opening * 3_000
+    if reader == "lines":
+        monkeypatch.setattr(html, "iter_lines", lambda path: enumerate(page.split("\n"), 1))
+        text = repr(html.html_lines(Path("page.html")))
+    else:
+        text = repr(doctree.from_html(page))
+    assert "Graph Networks For Molecules" in text
+    assert failed[0] == 0
+
+
+def test_an_html_comment_left_open_is_shown_and_closed_ones_are_not():
+    from paperatlas.sources.html import parsable
+
+    assert parsable("a <!-- hidden --> b <!-- open") == "a <!-- hidden --> b &lt;!-- open"
+    assert parsable("<b>x</b> <i") == "<b>x</b> &lt;i"
+    assert parsable("<![CDATA[x]]> <![CDATA[y") == "<![CDATA[x]]> &lt;![CDATA[y"
+
+
+def test_rst_longer_than_its_parser_can_hold_is_read_line_by_line(cli, tmp_path):
+    """docutils keeps kilobytes per element: a 1 MB reST file of short adornment lines (each a
+    section and two messages) took 2 GB. Past MAX_RST_LINES the file is read line by line,
+    saying so, and its papers are still read."""
+    from paperatlas.sources.doctree import MAX_RST_LINES
+
+    papers = "".join(
+        f"Graph Networks For Molecules Part {i}\n{'`' * 36}\n\nWe study graph networks, part {i}.\n\n"
+        for i in range(3)
+    )
+    path = tmp_path / "long.rst"
+    path.write_text(papers + "```\n" * MAX_RST_LINES, encoding="utf-8")
+    code, out, err = cli("inspect", path, use_db=False)
+    assert code == 0, err
+    assert f"over {MAX_RST_LINES:,} lines for the record finder: read line by line" in out + err
+    assert "We study graph networks, part 2." in out
+
+
+def test_a_table_header_is_read_once_however_many_cells_it_has(monkeypatch):
+    """A Markdown table 3,000 columns wide: its header was read again for every cell and row
+    inside the table (columns x nodes: 100,000 columns ran for hours). Once per table now,
+    and the table's papers are still read by its header."""
+    from paperatlas.sources import doctree, finder
+
+    reads = []
+    columns = finder._columns
+    monkeypatch.setattr(finder, "_columns", lambda table: reads.append(table) or columns(table))
+    wide = "| Title | Authors |" + " x |" * 3_000 + "\n|---|---|" + "---|" * 3_000 + "\n"
+    rows = "".join(f"| Graph Networks For Molecules Part {i} | Ada Lovelace |\n" for i in range(3))
+    finding = finder.find(doctree.from_markdown(wide + rows))
+    assert len(reads) == 1
+    assert [e.title for e in finding.entries] == [f"Graph Networks For Molecules Part {i}" for i in range(3)]
+
+
+def test_an_html_link_in_a_line_ends_at_the_next_link():
+    """The link pattern scans no further than the next `<a` (a line of 160,000 `<a b='` was
+    scanned to its end from each: 120 s and more): a link left open is text, the next one a link."""
+    from paperatlas.sources.mdlines import clean_html
+
+    assert clean_html('<a href="u">open <a href="v">Two</a>') == "open [Two](v)"
+
+
 def test_json_nested_past_the_record_limit_is_skipped(cli, tmp_path):
     deep = {"title": "Deep", "abstract": "We nest."}
     value: object = 1

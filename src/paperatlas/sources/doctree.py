@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from html import unescape
 from html.parser import HTMLParser
 
-from paperatlas.sources.html import NOT_CONTENT
+from paperatlas.sources.html import NOT_CONTENT, parsable
 from paperatlas.sources.mdlines import label_name
 
 # Elements whose content is never part of a list's records: the HTML reader's, less asides
@@ -182,7 +182,7 @@ _NOT_CDATA = re.compile(r"<!\[(?!CDATA\[)")
 
 def from_html(text: str, first_line: int = 1) -> Node:
     parser = _HtmlTree(first_line)
-    parser.feed(_NOT_CDATA.sub("&lt;![", text))
+    parser.feed(parsable(_NOT_CDATA.sub("&lt;![", text)))
     parser.close()
     return _shape(parser.root)
 
@@ -228,7 +228,7 @@ def _html_block(content: str, line: int, stack: list[tuple[str | None, Node]]) -
         carried -= 1
     parser = _HtmlTree(line)
     parser.stack = [("", stack[carried - 1][1])] + [(str(tag), node) for tag, node in stack[carried:]]
-    parser.feed(_NOT_CDATA.sub("&lt;![", content))
+    parser.feed(parsable(_NOT_CDATA.sub("&lt;![", content)))
     parser.close()
     del stack[carried:]
     stack.extend(parser.stack[1:])
@@ -480,8 +480,20 @@ _RST_KIND = {
 _RST_SKIP = {"comment", "literal_block", "system_message", "substitution_definition", "raw", "target"}
 
 
+# docutils keeps 2 to 8 KB per element it makes (a line of `---` alone is a section and two
+# messages): a 1 MB file of short lines took 2 GB. Longer files are read line by line.
+MAX_RST_LINES = 60_000
+
+
+class TooManyLines(ValueError):
+    """A text longer than its parser can hold in memory."""
+
+
 def from_rst(text: str) -> Node:
-    """reStructuredText through docutils' parser (no transforms run, nothing included)."""
+    """reStructuredText through docutils' parser (no transforms run, nothing included);
+    TooManyLines over MAX_RST_LINES lines."""
+    if text.count("\n") >= MAX_RST_LINES:
+        raise TooManyLines(f"over {MAX_RST_LINES:,} lines")
     from docutils.frontend import get_default_settings
     from docutils.parsers.rst import Parser
     from docutils.utils import new_document

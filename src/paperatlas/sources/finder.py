@@ -18,6 +18,7 @@ import re
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from paperatlas.sources.doctree import Node, Span
 from paperatlas.sources.entry import YEAR, Entry, is_prose
@@ -257,7 +258,7 @@ def _collect(
     patterns: dict[tuple, Pattern],
     depth: int,
     heading: str | None,
-    table: Node | None,
+    table: _Table | None,
     select: Callable[[Node], bool] | None = None,
 ) -> None:
     if select is not None:  # the user named the records: each element that matches
@@ -275,9 +276,9 @@ def _collect(
                 _collect(child, patterns, depth + 1, here or heading, table, select)
         return
     children = _paired(node.blocks())
-    table = node if node.kind == "table" else table
-    columns = _columns(table) if table is not None else None
-    header = _header_row(table) if table is not None else None
+    if node.kind == "table":  # its header read once, not again for each cell inside it
+        table = _Table(_columns(node), _header_row(node))
+    columns, header = (table.columns, table.header) if table is not None else (None, None)
     counts: dict[tuple, int] = defaultdict(int)
     for child in children:
         counts[_shape(child)] += 1
@@ -373,6 +374,13 @@ def _one_line(node: Node) -> bool:
     while spans and (spans[-1].br or not spans[-1].text.strip()):
         spans.pop()
     return not any(s.br for s in spans)
+
+
+class _Table(NamedTuple):
+    """The table a node is inside: the field each column holds, and its header row."""
+
+    columns: list[str | None] | None
+    header: Node | None
 
 
 def _header_row(table: Node) -> Node | None:

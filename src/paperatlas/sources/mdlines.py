@@ -176,8 +176,11 @@ _BADGE_LINK = re.compile(r"\[\s*(?:<img[^>]*>|!\[[^\]]*\]\([^)]*\))\s*\]\([^)]*\
 _IMG_TAG = re.compile(r"<img\b[^>]*>", re.IGNORECASE)
 _BR = re.compile(r"<br\s*/?>", re.IGNORECASE)
 _TAG = re.compile(r"</?[A-Za-z][\w:-]*(?:\s+[^<>]*?)?\s*/?>|<[A-Za-z][\w:-]*\s[^<>]*$")
+# no scan runs past the next `<` (in the tag) or the next `<a`/`</a` (in its text): with `[^>]*`
+# and `.*?`, a line of many `<a` and no `>` was scanned to its end from each (quadratic)
 _HTML_LINK = re.compile(
-    r"<a\b[^>]*\bhref\s*=\s*[\"']([^\"']+)[\"'][^>]*>(.*?)</a>", re.IGNORECASE | re.DOTALL
+    r"<a\b[^<>]*?\bhref\s*=\s*[\"']([^\"'<>]+)[\"'][^<>]*>((?:[^<]|<(?!/?a\b))*?)</a>",
+    re.IGNORECASE | re.DOTALL,
 )
 _MD_LINK = re.compile(
     r"\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*<?([^()\s>]+(?:\([^()\s]*\))?[^()\s>]*)>?"

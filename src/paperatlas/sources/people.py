@@ -166,11 +166,16 @@ def _best(
         text = "\n" * (raw[0][0] - 1) + text
     try:
         finding = find(parse(text), records, kinds)
-    except RecursionError:  # nesting deeper than a tree walk can follow (hostile, never a list)
+    except (RecursionError, doctree.TooManyLines) as error:
+        # nesting deeper than a tree walk can follow (hostile, never a list), or more lines
+        # than the parser can hold
+        too_long = isinstance(error, doctree.TooManyLines)
         if line_reader is None:
-            raise InputError(path, "nested deeper than paperatlas can read", 1) from None
+            why = f"{error}: too long" if too_long else "nested deeper than paperatlas can read"
+            raise InputError(path, why, 1) from None
         if report is not None:
-            report.warnings.append("nested too deeply for the record finder: read line by line")
+            why = str(error) if too_long else "nested too deeply"
+            report.warnings.append(f"{why} for the record finder: read line by line")
         yield from line_reader()
         return
     merged = merge_duplicates(finding.entries)
