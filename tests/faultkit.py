@@ -243,11 +243,13 @@ def kill_during(
         proc.kill()
     proc.wait(timeout=60)
     proc.stderr.close()
-    # the kernel delivers the workers' parent-death signal at once; give them a moment
+    # the kernel sends the workers' parent-death signal at once, but a loaded machine may
+    # run them a while later; give them a moment. A worker started between the last look
+    # at the children and the kill is found by the store's path on its command line.
     deadline = time.monotonic() + 5
-    while alive(children) and time.monotonic() < deadline:
+    while (left := alive(children) | processes_using(str(db))) and time.monotonic() < deadline:
         time.sleep(0.05)
-    orphans = alive(children) | processes_using(str(db))
+    orphans = left
     for pid in orphans:  # leave nothing behind for the next test, but count it
         with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
