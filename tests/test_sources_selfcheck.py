@@ -14,8 +14,7 @@ from paperatlas import Atlas, sources
 from paperatlas.errors import InputError
 from paperatlas.filters import Filters
 from paperatlas.paper import Paper
-from paperatlas.sources import ReadReport, selfcheck
-from paperatlas.sources.field_signs import cut, dressed, heading, link_like, marked_up, person
+from paperatlas.sources import ReadReport
 from paperatlas.sources.selfcheck import FEATURES, Model, Reading, file_text, judge, refusal, shipped_model
 
 FIX = Path(__file__).parent / "fixtures"
@@ -131,106 +130,3 @@ def test_a_page_read_as_its_heading_alone_is_warned_about(cli):
     code, _, err = cli("add", BOLD_BR)
     assert code == 0
     assert f"warning: {BOLD_BR}: this reading looks incomplete (self-check: " in " ".join(err.split())
-
-
-# -- fields that look wrong (`sources.field_signs`, pooled as `odd_fields`) ---------------
-
-
-@pytest.mark.parametrize(
-    ("sign", "text", "expected"),
-    [
-        (dressed, "[Kondylakis 18] Coconut: A Scalable Bottom-up Approach for Data Series", True),
-        (dressed, "Meta-DETR: Few-Shot Object Detection (CVPR 2021)", True),
-        (dressed, "Coconut: A Scalable Bottom-up Approach for Data Series", False),
-        (marked_up, r"Late puerperal hemorrhage in Klippel\textendash Trenaunay syndrome", True),
-        (marked_up, "Deep <i>in situ</i> sequencing", True),
-        (marked_up, "A Multitask Evaluation of {C}hat{GPT}", False),  # braces add no words
-        (cut, "Efficient Natural Language Response Suggestion for", True),
-        (cut, "Document Spanners for Extracting Incomplete Information: Expressiveness and", True),
-        (cut, "Attention Is All You Need", False),
-        (heading, "Accepted Papers", True),
-        (heading, "CVPR 2024", True),
-        (heading, "Surveys:", True),
-        (heading, "ADAPT", False),  # a coined name alone is as often a paper as a heading
-        (heading, "Chirality Nets for Human Pose Regression", False),
-        (person, "Kaiming He", True),
-        (person, "He, Kaiming", True),
-        (person, "F. Elsheimy", True),
-        (person, "张伟", True),
-        (person, "NeurIPS 2023", False),
-        (person, "https://arxiv.org/abs/2401.00001", False),
-        (link_like, "https://arxiv.org/abs/2401.00001", True),
-        (link_like, "/img/PGR004.pdf", True),
-        (link_like, "2401.00001v2", True),
-        (link_like, "Unmasking", False),
-        (link_like, "2024.pdf", False),
-    ],
-)
-def test_field_signs_tell_a_misread_field(sign, text, expected):
-    assert sign(text) is expected
-
-
-def _odd_fields_model() -> Model:
-    """A model weighing only the share of papers with a field that looks wrong."""
-    weights = tuple(1.0 if f == "odd_fields" else 0.0 for f in FEATURES)
-    return Model(FEATURES, (0.0,) * len(FEATURES), (0.1,) * len(FEATURES), weights, bias=-2.0, threshold=0.5)
-
-
-def test_the_right_count_with_wrong_fields_is_warned_about_naming_them():
-    """Ten papers, the right count: four titles cut at a line's end whose rest became the
-    authors (words of the other titles), as a page of `<b>Title</b><br>Authors` entries
-    with wrapped titles reads. No count of the file tells this from a whole reading; the
-    fields do."""
-    path = FIX / "unseen" / "awesome_numbered.md"  # any file: only the papers' fields weigh here
-    text = file_text(path, "markdown")
-    titles = [
-        ("Object Abstraction in Visual Model-Based", ["Reinforcement Learning"]),
-        ("Graph Structured Prediction Energy Networks for", ["Structured Prediction"]),
-        ("Learning Latent Dynamics for Planning from", ["Planning Dynamics"]),
-        ("Differentiable Mapping Networks: Learning Task-Oriented Latent Maps with", ["Latent Maps"]),
-    ]
-    whole_titles = [(f"Paper {word} Reinforcement Learning Study", ["Ada Lovelace"]) for word in "ABCDEF"]
-    bad, good = Reading(), Reading()
-    for title, authors in titles + whole_titles:
-        bad.see(Paper(title=title, authors=authors, urls=["https://arxiv.org/abs/2401.00001"]))
-    for i, (title, _) in enumerate(titles + whole_titles):
-        good.see(
-            Paper(
-                title=title.removesuffix(" for").removesuffix(" from").removesuffix(" with") + f" {i}",
-                authors=["Ada Lovelace"],
-                urls=[f"https://arxiv.org/abs/2401.0000{i}"],
-            )
-        )
-    judged = judge(bad, text, "markdown", 0, _odd_fields_model())
-    assert judged.features["odd_fields"] == pytest.approx(0.4)
-    assert judged.warn
-    assert judged.reasons == [
-        "40% of papers have a field that looks wrong (4 first authors made of title words, e.g. "
-        "'Reinforcement Learning'; 3 titles cut short)"
-    ]
-    assert not judge(good, text, "markdown", 0, _odd_fields_model()).warn
-
-
-PDF_FIELD = FIX / "selfcheck" / "pubs_pdf_field.bib"  # 8 entries whose `pdf` field is a file name with spaces
-
-
-def test_links_that_are_words_are_named_by_add(cli, monkeypatch):
-    """A reading whose links are the words of a file name (`pdf={Tidal Sketches ... .pdf}`
-    read as eleven links): `add` warns, naming the sign and an example."""
-    monkeypatch.setattr(selfcheck, "shipped_model", _odd_fields_model)
-    report = ReadReport()
-    papers = list(sources.read(PDF_FIELD, report))
-    assert len(papers) == 8
-    junk = [p for p in papers if any(not link_like(u) for u in (*p.urls, *p.code_urls))]
-    warnings = _self_warnings(report)
-    if not junk:  # a reader that keeps the file name whole: nothing looks wrong
-        assert not warnings
-        return
-    assert len(warnings) == 1
-    assert warnings[0].endswith(
-        "100% of papers have a field that looks wrong (8 links that are a word or a file name, e.g. 'Tidal')"
-    )
-    code, _, err = cli("add", PDF_FIELD)
-    assert code == 0
-    assert f"warning: {PDF_FIELD}: this reading looks incomplete" in " ".join(err.split())
-    assert "8 links that are a word or a file name" in " ".join(err.split())

@@ -12,12 +12,6 @@ decide alone):
   words), numbered and sentence-broken titles, titles that are person names; of papers with no link, no authors, an
   abstract, an abstract longer than an abstract, an institution as first author, the links of
   several papers; the mean title length;
-- what the papers' fields look like (`sources.field_signs`), pooled as the share of papers with
-  any field that looks wrong (`odd_fields`: a title like a heading, cut mid-phrase, holding
-  markup, or dressed in a bracketed label with no abstract; a first author that is no
-  person's name or is made of the file's title words; a link that is a word or a file name);
-  the shares of papers sharing their first link with another and repeating the authors of the
-  paper before them — the signs of a reading with the right count and a wrong field;
 - the reading against the file: the share of the file's text the papers hold; links to
   papers (`identifiers.link_kind`) and arXiv/DOI/OpenReview ids in the file against those on
   papers read; links on no paper; papers read against the file's most repeated structure
@@ -33,7 +27,6 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -42,7 +35,6 @@ from pathlib import Path
 from paperatlas.identifiers import link_kind
 from paperatlas.paper import Paper
 from paperatlas.sources._io import iter_lines
-from paperatlas.sources.field_signs import WORD, cut, dressed, heading, link_like, marked_up, person
 from paperatlas.sources.fields import NUMBERING
 from paperatlas.sources.quality import INSTITUTION, linked_ids, paper_ids
 from paperatlas.sources.text import looks_like_authors
@@ -53,38 +45,20 @@ _PEOPLE = frozenset({"markdown", "html", "org", "rst", "text"})
 _CITATION = frozenset({"bibtex", "ris", "csl"})
 _URL = re.compile(r"https?://[^\s<>\"'`)\]|}]+")
 _SENTENCE_BREAK = re.compile(r"\w{3,}[.!?]\s+[A-Z]")
-# the shapes a list repeats, one per record, matched at the start of each line of the file (one
-# pattern, each shape a named group: one pass over the lines, not one per shape); a line that
-# is none of them is not matched
-_LINE_SHAPES = {
-    "list_items": "list items",
-    "numbered": "numbered lines",
-    "table_rows": "table rows",
-    "headings": "headings",
-    "bibtex": "BibTeX entries",
-    "ris": "RIS records",
-}
-_LINE = re.compile(
-    r"(?P<headings>#{1,6}[ \t]+\S)|(?P<ris>TY  - )"
-    r"|[ \t]*(?:(?P<list_items>[-*+][ \t]+\S)|(?P<numbered>(?:\d{1,4}[.)]|\[\d{1,4}\])[ \t]+\S)"
-    r"|(?P<table_rows>\|.*\|[ \t]*$)|(?P<bibtex>@\w+[ \t]*[{(]))"
+# the shapes a list repeats, one per record: (name, pattern), counted in the file's text
+_STRUCTURES = (
+    ("list items", re.compile(r"^[ \t]*[-*+][ \t]+\S|<li\b", re.M | re.I)),
+    ("numbered lines", re.compile(r"^[ \t]*(?:\d{1,4}[.)]|\[\d{1,4}\])[ \t]+\S", re.M)),
+    ("table rows", re.compile(r"^[ \t]*\|.*\|[ \t]*$|<tr\b", re.M | re.I)),
+    ("headings", re.compile(r"^#{1,6}[ \t]+\S|<h[1-6]\b", re.M | re.I)),
+    ("BibTeX entries", re.compile(r"^[ \t]*@\w+[ \t]*[{(]", re.M)),
+    ("RIS records", re.compile(r"^TY  - ", re.M)),
 )
 # org-mode: `* ` at the start of a line is a heading, and only `-`/`+` or an indented `*` an item
-_ORG_LINE = re.compile(
-    r"(?P<headings>\*+[ \t]+\S)|(?P<ris>TY  - )"
-    r"|(?P<list_items>(?:[ \t]*[-+]|[ \t]+\*)[ \t]+\S)"
-    r"|[ \t]*(?:(?P<numbered>(?:\d{1,4}[.)]|\[\d{1,4}\])[ \t]+\S)"
-    r"|(?P<table_rows>\|.*\|[ \t]*$)|(?P<bibtex>@\w+[ \t]*[{(]))"
-)
-# the same shapes in HTML, anywhere in a line (searched in the lower-cased text: each pattern
-# opens with a literal, which the regex engine scans for fast)
-_TAGS = (
-    ("list items", re.compile(r"<li\b")),
-    ("table rows", re.compile(r"<tr\b")),
-    ("headings", re.compile(r"<h[1-6]\b")),
-)
-# DOIs written `doi: 10.…` outside a link (those in links are read from the links)
-_DOI_NOTE = re.compile(r"doi:\s?(10\.\d{4,9}/[^\s\"<>)\]]+)")
+_ORG_STRUCTURES = {
+    "list items": re.compile(r"^(?:[ \t]*[-+]|[ \t]+\*)[ \t]+\S", re.M),
+    "headings": re.compile(r"^\*+[ \t]+\S", re.M),
+}
 # a single record from a file repeating one shape this many times is no reading at all
 _REFUSE_STRUCTURE = 20
 _REFUSE_LINKS = 20
@@ -105,26 +79,10 @@ PAPER_COUNTS = (
     "institution_authors",
     "pooled_links",
 )
-# a field of one paper that looks wrong (`sources.field_signs`), counted paper by paper; the
-# model weighs them pooled (`odd_fields`: each is too rare among lists read badly to learn a
-# weight of its own), the warning names each
-FIELD_SIGNS = (
-    "dressed_titles",
-    "markup_titles",
-    "cut_titles",
-    "heading_titles",
-    "not_person_authors",
-    "junk_links",
-)
-# what the papers hold against each other, counted once all are seen (`Reading.across`)
-ACROSS = ("authors_in_titles", "shared_links", "repeated_authors", "odd_fields")
 FEATURES = (
     "log_papers",
     "log_kb",
     *PAPER_COUNTS,
-    "shared_links",
-    "repeated_authors",
-    "odd_fields",
     "title_words",
     "text_held",
     "paper_links_missed",
@@ -162,26 +120,18 @@ class Reading:
 
     def __init__(self) -> None:
         self.papers = 0
-        self.counts: dict[str, int] = dict.fromkeys((*PAPER_COUNTS, *FIELD_SIGNS), 0)
+        self.counts: dict[str, int] = dict.fromkeys(PAPER_COUNTS, 0)
         self.examples: dict[str, str] = {}
         self.title_words = 0
         self.text_chars = 0
         self.urls: set[str] = set()
         self.ids: set[str] = set()
         self._titles: set[str] = set()
-        self._title_words: set[str] = set()
-        # per paper: whether a field of it looked wrong, and its first author (or "")
-        self._odd: list[bool] = []
-        self._first_authors: list[str] = []
-        self._first_links: Counter[str] = Counter()
-        self._last_authors: tuple[str, ...] = ()
-        self._repeated_authors = 0
 
-    def _count(self, what: str, example: str | None = None) -> bool:
+    def _count(self, what: str, example: str | None = None) -> None:
         self.counts[what] += 1
         if example:
             self.examples.setdefault(what, example)
-        return True
 
     def see(self, paper: Paper) -> None:
         self.papers += 1
@@ -204,27 +154,15 @@ class Reading:
             self._count("sentence_titles", title)
         if words >= 2 and looks_like_authors(title):
             self._count("author_titles", title)
-        odd = self._see_title(title, bool(paper.abstract))
         links = (*paper.urls, *paper.code_urls)
         if not links:
             self._count("no_link")
-        else:
-            odd |= self._see_links(paper)
         if not paper.authors:
             self._count("no_authors")
-            self._first_authors.append("")
         else:
-            first = paper.authors[0]
-            if INSTITUTION.search(first):
-                self._count("institution_authors", first)
-            if not person(first):
-                odd = self._count("not_person_authors", first)
-            self._first_authors.append(first)
-            authors = tuple(paper.authors)
-            self._repeated_authors += authors == self._last_authors
-            self._last_authors = authors
+            if INSTITUTION.search(paper.authors[0]):
+                self._count("institution_authors", paper.authors[0])
             self.text_chars += sum(len(a) for a in paper.authors)
-        self._odd.append(odd)
         if paper.abstract:
             self._count("abstracts")
             if len(paper.abstract) > 3000:
@@ -236,54 +174,6 @@ class Reading:
         if len(ids) >= 3:
             self._count("pooled_links", title)
         self.ids |= ids
-
-    def _see_title(self, title: str, abstract: bool) -> bool:
-        """Count the title's signs; did one say the paper was misread? (A title kept in its
-        dress is one only for a paper with no abstract: it is then found by its title alone.)"""
-        if not title:
-            return False
-        self._title_words.update(w.lower() for w in WORD.findall(title))
-        odd = False
-        if dressed(title):
-            self._count("dressed_titles", title)
-            odd = not abstract
-        for what, sign in (("markup_titles", marked_up), ("cut_titles", cut), ("heading_titles", heading)):
-            if sign(title):
-                odd = self._count(what, title)
-        return odd
-
-    def _see_links(self, paper: Paper) -> bool:
-        if paper.urls:
-            self._first_links[paper.urls[0].rstrip("/")] += 1
-        junk = next((u for u in (*paper.urls, *paper.code_urls) if not link_like(u)), None)
-        return junk is not None and self._count("junk_links", junk)
-
-    def across(self) -> dict[str, float]:
-        """What the papers hold against each other: first authors whose every word is a word of
-        the file's titles (a title's end read as its authors), papers sharing their first
-        link with another, papers with the authors of the paper before them, and papers with
-        any field that looked wrong (this, or a sign of `_see_title`, `_see_links` or a first
-        author that is no person's name)."""
-        n = max(self.papers, 1)
-        in_titles = [_title_words_only(a, self._title_words) for a in self._first_authors]
-        example = next((a for a, hit in zip(self._first_authors, in_titles, strict=True) if hit), None)
-        if example:
-            self.examples.setdefault("authors_in_titles", example)
-        shared = sum(c for c in self._first_links.values() if c > 1)
-        if shared:
-            self.examples.setdefault("shared_links", self._first_links.most_common(1)[0][0])
-        odd = sum(a or b for a, b in zip(self._odd, in_titles, strict=True))
-        return {
-            "authors_in_titles": sum(in_titles) / n,
-            "shared_links": shared / n,
-            "repeated_authors": self._repeated_authors / n,
-            "odd_fields": odd / n,
-        }
-
-
-def _title_words_only(name: str, title_words: set[str]) -> bool:
-    words = [w.lower() for w in WORD.findall(name)]
-    return len(words) >= 2 and all(w in title_words for w in words)
 
 
 @dataclass
@@ -307,27 +197,21 @@ def judged(path: Path, fmt: str) -> bool:
 
 
 def file_text(path: Path, fmt: str) -> FileText:
-    """The file's text measured: its links (the links to papers among them), the paper ids it
-    names, and how many lines of each shape it repeats (one pass over the lines, and literal
-    searches for the HTML tags: a few MB are measured in a small share of their reading)."""
-    lines = [line for _, line in iter_lines(path, None)]
-    counts = dict.fromkeys(_LINE_SHAPES.values(), 0)
-    line_shape = _ORG_LINE if fmt == "org" else _LINE
-    for line in lines:
-        if (match := line_shape.match(line)) and match.lastgroup:
-            counts[_LINE_SHAPES[match.lastgroup]] += 1
-    text = "\n".join(lines)
-    lower = text.lower()
-    for name, tag in _TAGS:
-        counts[name] += len(tag.findall(lower))
+    """The file's text measured."""
+    text = "\n".join(line for _, line in iter_lines(path, None))
     links = {u.rstrip(".,;:/") for u in _URL.findall(text)}
+    shapes = [
+        (name, _ORG_STRUCTURES.get(name, pattern) if fmt == "org" else pattern)
+        for name, pattern in _STRUCTURES
+    ]
+    counts = [(name, len(pattern.findall(text))) for name, pattern in shapes]
     return FileText(
         chars=len(text),
         paper_links={u for u in links if link_kind(u) == "paper"},
-        ids=linked_ids(" ".join(links)) | {doi.rstrip(".") for doi in _DOI_NOTE.findall(lower)},
+        ids=linked_ids(text),
         links=links,
-        structure=max(counts.items(), key=lambda c: c[1]),
-        structures=counts,
+        structure=max(counts, key=lambda c: c[1]),
+        structures=dict(counts),
     )
 
 
@@ -340,7 +224,6 @@ def features(reading: Reading, text: FileText, fmt: str, rule_signs: int) -> dic
         "log_papers": math.log1p(reading.papers),
         "log_kb": math.log1p(text.chars / 1000),
         **share,
-        **reading.across(),
         "title_words": reading.title_words / n / 10,
         "text_held": min(reading.text_chars / max(text.chars, 1), 1.5),
         "paper_links_missed": links_missed / len(text.paper_links) if text.paper_links else 0.0,
@@ -441,7 +324,6 @@ def _reason(name: str, reading: Reading, text: FileText) -> str | None:
     """What a feature that weighed toward "not whole" says, in the file's own numbers."""
     n = reading.papers
     count = reading.counts.get(name, 0)
-    across = reading.across() if name in ACROSS else {}
     example = reading.examples.get(name)
     eg = f" (e.g. {_quote(example)})" if example else ""
     held_links = len(text.paper_links & reading.urls)
@@ -461,20 +343,6 @@ def _reason(name: str, reading: Reading, text: FileText) -> str | None:
         "long_abstracts": f"{count} of {n} abstracts are longer than any abstract",
         "institution_authors": f"{count} of {n} first authors name an institution{eg}",
         "pooled_links": f"{count} papers hold the links of several papers{eg}",
-        "dressed_titles": f"{count} of {n} titles keep a label or venue in brackets{eg}",
-        "markup_titles": f"{count} of {n} titles hold markup{eg}",
-        "cut_titles": f"{count} of {n} titles end mid-phrase{eg}: the rest read as another field?",
-        "heading_titles": f"{count} of {n} titles look like a heading, navigation or venue line{eg}",
-        "not_person_authors": f"{count} of {n} first authors do not look like a person's name{eg}",
-        "junk_links": f"{count} of {n} papers have a link that is a word or a file name{eg}",
-        "authors_in_titles": f"{across.get('authors_in_titles', 0):.0%} of first authors are words of the "
-        f"titles{eg}: a title's end read as its authors?",
-        "shared_links": f"{across.get('shared_links', 0):.0%} of papers share their first link with "
-        f"another{eg}",
-        "repeated_authors": f"{across.get('repeated_authors', 0):.0%} of papers repeat the authors of the "
-        "paper before them",
-        "odd_fields": f"{_percent(round(across.get('odd_fields', 0) * n), n)} of papers have a field that "
-        f"looks wrong ({_odd_counts(reading)})",
         "title_words": f"titles are {reading.title_words / max(n, 1):.1f} words long on average",
         "text_held": f"the papers read hold {_percent(reading.text_chars, text.chars)} of the file's text",
         "paper_links_missed": f"{len(text.paper_links)} links to papers in the file, {held_links} on papers read",
@@ -491,30 +359,9 @@ def _reason(name: str, reading: Reading, text: FileText) -> str | None:
         "log_kb": f"{n} papers read from {text.chars // 1000} KB of text",
     }
     message = messages.get(name)
-    if message is None or (name in reading.counts and not count) or (name in across and not across[name]):
+    if message is None or (name in reading.counts and not count):
         return None
     return message
-
-
-def _odd_counts(reading: Reading) -> str:
-    """The field signs seen, commonest first, the commonest with an example: what
-    `odd_fields` pooled."""
-    names = {
-        "heading_titles": "titles like headings",
-        "cut_titles": "titles cut short",
-        "markup_titles": "titles with markup",
-        "dressed_titles": "titles in brackets",
-        "not_person_authors": "first authors no person's name",
-        "junk_links": "links that are a word or a file name",
-        "authors_in_titles": "first authors made of title words",
-    }
-    counts = {k: reading.counts[k] for k in names if k in reading.counts}
-    counts["authors_in_titles"] = round(reading.across()["authors_in_titles"] * reading.papers)
-    seen = sorted(((c, k) for k, c in counts.items() if c), key=lambda ck: -ck[0])[:3]
-    said = [f"{c} {names[k]}" for c, k in seen]
-    if seen and (example := reading.examples.get(seen[0][1])):
-        said[0] += f", e.g. {_quote(example)}"
-    return "; ".join(said)
 
 
 def _counts(text: FileText) -> str:
