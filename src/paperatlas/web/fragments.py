@@ -1,5 +1,5 @@
 """Rendered pieces of pages that many pages share, kept between pages: the filter form (the
-same for every search with the same filters), the download links and the keyboard help.
+same for every search with the same filters) and the download links.
 
 A piece is a macro of `_macros.html` whose HTML follows from the page's language and the
 macro's own arguments alone: it is kept under (language, macro name, the arguments' values),
