@@ -126,3 +126,18 @@ def test_a_list_without_a_map_of_its_own_takes_its_topics_from_the_map_of_all_pa
     mine = _shown_ids(client, {"list": "fixture", "topic": "mine"})
     assert topic_zero <= mine
     assert set(_exported_ids(client, {"list": "fixture", "topic": "mine"})) == mine
+
+
+def test_a_list_without_a_map_of_its_own_is_drawn_on_the_map_of_all_papers(client, db):
+    # `fixture` holds every paper and has no map of its own: its map page and topic pages
+    # draw the map of all papers, counted for the list's papers, instead of "No map yet"
+    page = client.get("/map", params={"list": "fixture"}).text
+    assert 'id="atlas"' in page and 'id="map-of-all"' in page
+    data = unescape(re.search(r'data-src="([^"]+)"', page).group(1))
+    assert "fixture" not in data and client.get(data).status_code == 200  # the map drawn is there
+    counts = json.loads(unescape(re.search(r"data-topic-counts='([^']+)'", page).group(1)))
+    assert counts["0"] == len(_topic_ids(db, 0, 0))
+    topic = client.get("/topics/0", params={"list": "fixture"})
+    assert topic.status_code == 200
+    follow = re.search(r'<[^>]*id="follow-topic"[^>]*>', topic.text).group(0)
+    assert "fixture" not in unescape(follow)  # following it names the map it is of

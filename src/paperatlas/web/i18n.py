@@ -182,6 +182,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "已绘制 {shown} / {papers} 篇论文：放大可见更多",
     },
     # the map page with paper filters: its topic counts and links are of the papers that pass
+    "map_of_all_for_list": {
+        "en": "This list has no map of its own: this is the map of all papers, its topics counted for the list's papers (paperatlas map --list builds its own)",
+        "zh": "该列表还没有自己的地图：这是全部论文的地图，主题计数只算该列表的论文（paperatlas map --list 可单独建图）",
+    },
     "map_filtered": {
         "en": "Topic counts and links: only the papers that pass",
         "zh": "主题计数与链接：仅含符合筛选条件的论文",

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from paperatlas.api import Atlas, web_reads
+from paperatlas.filters import Filters
 from paperatlas.web.map_points import PointIndex
 
 MAP_CACHE_SECONDS = 30.0  # a rebuilt map shows up within this
@@ -64,6 +65,15 @@ class MapCache:
             every = self.get(None)
             return every if every is not None and every["scope"] == ALL_SCOPE else None
         return stored
+
+    def showing(self, filters: Filters) -> tuple[dict | None, Filters]:
+        """The map a page of `filters` draws, and the filters its counts narrow by: the
+        list's own map, narrowed by the other filters; for a list with no map of its own,
+        the map of all papers (`covering`), narrowed by the list as well."""
+        own = self.get(filters.list_name)
+        if own is not None or not filters.list_name:
+            return own, filters.but(list_name=None)
+        return self.covering(filters.list_name), filters
 
     def _load(self, list_name: str | None):
         """A reader of the map to show (its header and topics read; its papers not yet)."""

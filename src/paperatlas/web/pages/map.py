@@ -1,6 +1,7 @@
 """`/map`: the zoomable map page (its data comes from `/api/map`, web/api_routes.py). It takes
 the paper filters of /papers (`page_filters`): its topic list's links carry them on, and its
-counts are of the papers that pass."""
+counts are of the papers that pass. A list with no map of its own is drawn on the map of all
+papers, counted for its papers."""
 
 from __future__ import annotations
 
@@ -21,18 +22,19 @@ routes = Routes()
 @routes.get("/map", response_class=HTMLResponse)
 async def map_page(request: Request, filters: Annotated[Filters, Depends(page_filters)]):
     web = context(request)
-    stored = web.maps.get(filters.list_name)
-    narrowed = filters.but(list_name=None).narrows()
+    stored, narrowing = web.maps.showing(filters)
     counts = None
-    if stored is not None and narrowed:  # each broad topic's papers that pass, by topic id
+    if stored is not None and narrowing.narrows():  # each broad topic's papers that pass, by topic id
         broad = [t["topic_id"] for t in stored["topics"] if t["level"] == 0]
         counts = passing_counts(web.atlas, stored, 0, broad, filters)
     return web.render(
         request,
         "map.html",
         stored=stored,
-        list_name=filters.list_name,
+        # the scope of the map drawn: the list's own map, or None for the map of all papers
+        list_name=None if narrowing.list_name else filters.list_name,
+        no_own_map=narrowing.list_name,
         filters=filter_query(filters),
-        narrowed=filter_query(filters.but(list_name=None)),
+        narrowed=filter_query(narrowing),
         counts=counts,
     )

@@ -26,7 +26,7 @@ async def topic_page(
 ):
     web = context(request)
     list_name = filters.list_name
-    stored = web.maps.get(list_name)
+    stored, narrowing = web.maps.showing(filters)
     number = topic_number(topic_id)
     if stored is None or number is None:
         raise HTTPException(404)
@@ -34,7 +34,7 @@ async def topic_page(
     if topic is None:
         raise HTTPException(404)
     rep = topic["data"].get("representative", [])
-    narrowed = filters.but(list_name=None).narrows()
+    narrowed = narrowing.narrows()
     if narrowed:  # the topic's papers the filters let through, chosen by SQLite among its rows
         map_rows = member_rows(stored, level, topic["topic_id"])
         rows = web.atlas.papers(filters=filters, limit=SHOWN, map_rows=map_rows)
@@ -71,6 +71,8 @@ async def topic_page(
         shown=len(shown),
         total=total,
         list_name=list_name,
+        # the scope of the map the topic is of (None: the map of all papers), what following it names
+        map_list=None if narrowing.list_name else list_name,
         filters=filter_query(filters),
         choices=web.filter_choices(list_name),
         narrowed=narrowed,
