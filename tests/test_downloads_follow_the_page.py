@@ -141,3 +141,14 @@ def test_a_list_without_a_map_of_its_own_is_drawn_on_the_map_of_all_papers(clien
     assert topic.status_code == 200
     follow = re.search(r'<[^>]*id="follow-topic"[^>]*>', topic.text).group(0)
     assert "fixture" not in unescape(follow)  # following it names the map it is of
+
+
+def test_the_overview_of_a_list_without_a_map_of_its_own_lists_its_topics(client, db):
+    page = client.get("/", params={"list": "fixture"}).text
+    assert 'id="topics-of-all"' in page and "No map yet" not in page
+    size = len(_topic_ids(db, 0, 0))
+    link = re.search(r'href="(/topics/0\?[^"]*)"', page)
+    assert link and "list=fixture" in unescape(link.group(1))
+    assert client.get(unescape(link.group(1))).status_code == 200
+    count = re.search(r'data-topic="0"></span>[^<]*</a>\s*<span class="count">([\d,]+)</span>', page)
+    assert count and int(count.group(1).replace(",", "")) == size
