@@ -19,7 +19,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 import pytest
 from fastapi.responses import HTMLResponse
@@ -437,6 +437,11 @@ VALUES = st.one_of(
 )
 
 
+# a query the test client itself refuses to send (its URL limit is 64 KB) tests nothing of
+# the server: a route with many parameters drawn long and multi-byte can pass that
+QUERY_LIMIT = 32_000
+
+
 def _fill(path: str, names: list[str], value: str) -> str:
     for name in names:
         path = path.replace("{" + name + "}", quote(value, safe=""))
@@ -473,11 +478,12 @@ def test_fuzzed_query_parameters_never_get_a_5xx(client, data):
     """Every route once per example, with a random set of its parameters."""
     for path, path_names, names in _route_parameters(client.app):
         path = _fill(path, path_names, data.draw(VALUES, label="path"))
-        params = {
-            name: data.draw(VALUES, label=name)
-            for name in names
-            if data.draw(st.booleans(), label="use " + name)
-        }
+        params: dict[str, str] = {}
+        for name in names:
+            if data.draw(st.booleans(), label="use " + name):
+                value = data.draw(VALUES, label=name)
+                if len(urlencode({**params, name: value})) <= QUERY_LIMIT:
+                    params[name] = value
         r = client.get(path, params=params)
         assert r.status_code < 500, (path, params, r.text[:300])
         assert "Traceback" not in r.text
