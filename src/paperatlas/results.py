@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from paperatlas.report.strings import LANGUAGES as DIGEST_LANGUAGES
     from paperatlas.search import Hit as Hit
     from paperatlas.search import SearchResult as SearchResult
+    from paperatlas.search.results import WHY_WORDS as HIT_WHY_WORDS
 
 # name -> (module, attribute): records and constants owned by a stage, imported on first use
 _FROM_STAGES = {
@@ -43,6 +44,7 @@ _FROM_STAGES = {
     "FileReport": ("paperatlas.ingest", "FileReport"),
     "SearchResult": ("paperatlas.search", "SearchResult"),
     "Hit": ("paperatlas.search", "Hit"),
+    "HIT_WHY_WORDS": ("paperatlas.search.results", "WHY_WORDS"),
     "Comparison": ("paperatlas.compare", "Comparison"),
     "ShareRow": ("paperatlas.compare", "ShareRow"),
     "Recommendations": ("paperatlas.recommend", "Recommendations"),
@@ -321,6 +323,7 @@ __all__ = [
     "DIGEST_FORMATS",
     "DIGEST_LANGUAGES",
     "EXPORT_FORMATS",
+    "HIT_WHY_WORDS",
     "KINDS",
     "MAP_OVERVIEW",
     "AddReport",

@@ -229,8 +229,8 @@ def collect(
         or topic is not None
         or new
         or bool(section)
+        or only is not None
     )
-    selection = selection or only is not None
     if selection:
         ids = narrowed_ids(store, ids, filters.but(list_name=list_name), query, query_k, exact)
     if only is not None:  # the papers of a topic as the web's map holds them: `topic` only names it

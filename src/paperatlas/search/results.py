@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
+
+# the parts of a hit's "why" line, by what each says
+WHY_WORDS = {"terms": "terms", "meaning": "meaning", "in_note": "in your note", "tagged": "tagged"}
 
 
 @dataclass
@@ -34,16 +38,17 @@ class Hit:
     def label(self) -> str:
         return self.title or self.display_title or self.id
 
-    def why(self) -> str:
+    def why(self, words: Mapping[str, str] = WHY_WORDS) -> str:
+        """Why the hit matched, its parts named by `words` (another language's: web/i18n.py)."""
         parts = []
         if self.matched_terms:
-            parts.append("terms: " + ", ".join(self.matched_terms))
+            parts.append(f"{words['terms']}: " + ", ".join(self.matched_terms))
         if self.semantic_score is not None:
-            parts.append(f"meaning: {self.semantic_score:.2f}")
+            parts.append(f"{words['meaning']}: {self.semantic_score:.2f}")
         if self.in_note is not None:
-            parts.append("in your note")
+            parts.append(words["in_note"])
         if self.tagged:
-            parts.append("tagged " + ", ".join(self.tagged))
+            parts.append(f"{words['tagged']} " + ", ".join(self.tagged))
         return "; ".join(parts) or "—"
 
     def snippet_text(self, open_mark: str = "[", close_mark: str = "]") -> str:

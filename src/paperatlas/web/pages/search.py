@@ -15,6 +15,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from paperatlas.api import Atlas
 from paperatlas.errors import PaperatlasError, SearchError
 from paperatlas.filters import Filters
+from paperatlas.results import HIT_WHY_WORDS
 from paperatlas.web.context import context
 from paperatlas.web.filtering import filter_query, page_filters
 from paperatlas.web.i18n import search_notes, translator
@@ -47,8 +48,8 @@ async def search_page(
     lang = page_lang(request)
     result, hits, note = run_search(web.atlas, q, page, filters, exact, lang) if q else NO_SEARCH
     if result and page == 1 and result["identified_by"] in OPENS_PAGE and len(result["identified"]) == 1:
-        lang = "?lang=zh" if request.query_params.get("lang") == "zh" else ""
-        return RedirectResponse(f"/papers/{quote(result['identified'][0], safe='/')}{lang}", status_code=303)
+        asked = "?lang=zh" if request.query_params.get("lang") == "zh" else ""
+        return RedirectResponse(f"/papers/{quote(result['identified'][0], safe='/')}{asked}", status_code=303)
     stored = web.maps.get(filters.list_name)
     return web.render(
         request,
@@ -102,17 +103,8 @@ def run_search(
 
 
 def why_line(hit: Hit, t: Callable[[str], str]) -> str:
-    """Why a hit matched, in the page's language (`Hit.why` words it in English)."""
-    parts = []
-    if hit.matched_terms:
-        parts.append(f"{t('why_terms')}: " + ", ".join(hit.matched_terms))
-    if hit.semantic_score is not None:
-        parts.append(f"{t('why_meaning')}: {hit.semantic_score:.2f}")
-    if hit.in_note is not None:
-        parts.append(t("why_in_note"))
-    if hit.tagged:
-        parts.append(f"{t('why_tagged')} " + ", ".join(hit.tagged))
-    return "; ".join(parts) or "—"
+    """Why a hit matched, in the page's language (the i18n keys `why_` + each part)."""
+    return hit.why({part: t(f"why_{part}") for part in HIT_WHY_WORDS})
 
 
 def hit_row(hit: Hit, t: Callable[[str], str]) -> dict:
