@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -171,13 +171,7 @@ def _outer_before_bare(ranked: list[Pattern]) -> list[Pattern]:
     for other in ranked[1:]:
         if len(other.records) < 2 or other.score / len(other.records) < _RICH_MEAN:
             continue
-        within: set[int] = set()
-        for node, *_ in other.records:
-            stack = list(node.blocks())
-            while stack:
-                inner = stack.pop()
-                within.add(id(inner))
-                stack.extend(inner.blocks())
+        within = {id(inner) for node, *_ in other.records for inner in _descendants(node)}
         if sum(id(r[0]) in within for r in top.records) >= _JOIN_SHARE * len(top.records):
             return [other] + [p for p in ranked if p is not other]
     return ranked
@@ -244,13 +238,16 @@ def _overlaps(a: Node, b: Node) -> bool:
 
 
 def _inside(inner: Node, outer: Node) -> bool:
+    return any(node is inner for node in _descendants(outer))
+
+
+def _descendants(outer: Node) -> Iterator[Node]:
+    """Every block inside `outer`, at any depth."""
     stack = list(outer.blocks())
     while stack:
         node = stack.pop()
-        if node is inner:
-            return True
+        yield node
         stack.extend(node.blocks())
-    return False
 
 
 def _collect(
