@@ -86,9 +86,13 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument(
-        "--unjudged", action="store_true", help="print the sample's glosses not judged yet (English<TAB>gloss)"
+        "--unjudged",
+        action="store_true",
+        help="print the sample's glosses not judged yet (English<TAB>gloss)",
     )
-    parser.add_argument("--show", action="store_true", help="print every gloss of the sample with its judgement")
+    parser.add_argument(
+        "--show", action="store_true", help="print every gloss of the sample with its judgement"
+    )
     args = parser.parse_args()
     judged = load_judged()
     glosses = [(english, gloss(kind, english)) for kind, english in sample()]
