@@ -20,6 +20,8 @@ pytestmark = pytest.mark.slow  # the multilingual model's real weights choose am
         "closed-source LLMs",  # 关闭 + 来源 glued, where the field writes 闭源
         "generative priors",  # 之前: the field's translations write "priors" 先验
         "textual modalities",  # 文中 and 调性: the model's nearest words
+        "fisher information",  # 鱼 and "visual grounding"'s 地面: general senses nothing of the field has
+        "visual grounding",
     ],
 )
 def test_a_doubtful_gloss_stays_english(term):

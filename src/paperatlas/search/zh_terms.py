@@ -29,8 +29,8 @@ already ships, read the other way round, and the multilingual model choosing amo
 - So does a term whose rendering is a guess (`gloss`, `FLOOR`): each piece's evidence is how
   many sources give its Chinese for the English (CC-CEDICT, the model's nearest words, the
   field's terms aligned, the translations, the field's writing using the word at all), less
-  one where the translations write the word otherwise, plus its lead over the next
-  candidate; a compound glued from its parts' senses into no word of the field has none. A
+  one where the translations write the word otherwise and one where nothing of the field has
+  it, plus its lead over the next candidate; a compound glued from its parts' senses into no word of the field has none. A
   topic label keeps only its doubtful pieces English (`Gloss.partly`).
 
 Terms are matched by light stems (`snippets.stem`: "networks" finds "network").
@@ -79,6 +79,8 @@ FLOOR = 1.25
 # a candidate the field's translations never write for a word they do translate (归功 for
 # "attribution", which they write 归因; 之前 for "priors", written 先验): one source less
 UNTRANSLATED_DOUBT = 1
+# a candidate nothing of the field has (its writing, tables or translations): one source less
+UNFIELDED_DOUBT = 1
 TABLE_EVIDENCE = 5  # the field's own rendering (glossary, term tables), or English kept as is
 LEXICON_FILE = "zh-lexicon-v2.tsv"  # scripts/build_zh_lexicon.py
 
@@ -281,7 +283,9 @@ def word_candidates(word: str) -> list[Option]:
     translations of the field's documents put beside it (`zh_parallel`). The evidence counts
     the sources that give the Chinese for the word, each on its own: CC-CEDICT, the model's
     nearest words, the field's terms aligned, the translations, and the field's writing using
-    the Chinese at all (`_in_field_use`)."""
+    the Chinese at all (`_in_field_use`); less one where the translations write the word but
+    never so, and less one where nothing of the field has it (a general word's general sense:
+    鱼 for "fisher", 地面 for "grounding")."""
     word = word.lower()
     found = lexicon().get(word) or lexicon().get(_lexicon_by_stem().get(stem(word), ""))
     frequency = _jieba_frequency()
@@ -293,29 +297,33 @@ def word_candidates(word: str) -> list[Option]:
 
     if found is None:
         scores = {zh: value for value, zh, _ in score(word, senses([word]))}
-        evidence = dict.fromkeys(scores, 1)
+        sources = dict.fromkeys(scores, 1)
+        aligned: set[str] = set()
     else:
         scores = {
             zh: MODEL_WEIGHT * cos
-            + DICTIONARY_WEIGHT * ("d" in sources)
-            + GLOSSARY_WEIGHT * ("g" in sources)
+            + DICTIONARY_WEIGHT * ("d" in given_by)
+            + GLOSSARY_WEIGHT * ("g" in given_by)
             + usual(zh)
             + FIELD_WEIGHT * near
-            for zh, cos, sources, near in found
+            for zh, cos, given_by, near in found
         }
-        evidence = {zh: len(set(sources) & set("dmg")) for zh, _, sources, _ in found}
-    translated = zh_parallel.candidates(word)
-    for zh, dice, cos, near in translated:
+        sources = {zh: len(set(given_by) & set("dmg")) for zh, _, given_by, _ in found}
+        aligned = {zh for zh, _, given_by, _ in found if "g" in given_by}
+    translated = {zh: (dice, cos, near) for zh, dice, cos, near in zh_parallel.candidates(word)}
+    for zh, (dice, cos, near) in translated.items():
         if zh not in scores:
             scores[zh] = MODEL_WEIGHT * cos + usual(zh) + FIELD_WEIGHT * near
         scores[zh] += PARALLEL_WEIGHT * dice
-        evidence[zh] = evidence.get(zh, 0) + 1
-    if translated:  # the field's translations write the word, and never as the other candidates
-        given = {zh for zh, *_ in translated}
-        evidence = {zh: e - UNTRANSLATED_DOUBT * (zh not in given) for zh, e in evidence.items()}
-    return sorted(
-        ((value, zh, evidence[zh] + _in_field_use(zh)) for zh, value in scores.items()), reverse=True
-    )
+        sources[zh] = sources.get(zh, 0) + 1
+
+    def evidence(zh: str) -> float:
+        used = _in_field_use(zh)
+        contradicted = bool(translated) and zh not in translated
+        unfielded = not (used or zh in translated or zh in aligned)
+        return sources[zh] + used - UNTRANSLATED_DOUBT * contradicted - UNFIELDED_DOUBT * unfielded
+
+    return sorted(((value, zh, evidence(zh)) for zh, value in scores.items()), reverse=True)
 
 
 def kept(token: str) -> bool:
@@ -439,10 +447,14 @@ def word_options(word: str) -> tuple[Option, ...]:
                     for b, y, d in head_options[:2]
                 ]
     else:
-        whole = bool(senses([word]))  # a word the dictionary knows whole has no prefix ("interfaces")
         for prefix, pattern in PREFIXES.items():
             base = word[len(prefix) :]
-            if not whole and word.startswith(prefix) and len(base) >= MIN_BASE_LETTERS and base in lexicon():
+            if (
+                word.startswith(prefix)
+                and len(base) >= MIN_BASE_LETTERS
+                and base in lexicon()
+                and not senses([word])  # a word the dictionary knows whole has no prefix ("interfaces")
+            ):
                 derived += [(v, pattern.format(zh), e) for v, zh, e in _direct(base)[:2]]
         for suffix, endings, pattern in SUFFIXES:
             if word.endswith(suffix):
@@ -582,7 +594,7 @@ def _preposition_at(tokens: Sequence[str]) -> int | None:
 class Gloss(NamedTuple):
     """A term's rendering, the evidence for its weakest piece, and the rendering with each
     piece below FLOOR left in English (for text that must be Chinese where it can: a topic
-    label keeps its sure pieces, 用于 GNNs 的 counterfactual 解释)."""
+    label keeps its sure pieces, 用于 GNNs 的 Counterfactual 解释)."""
 
     text: str
     evidence: float
