@@ -1,6 +1,6 @@
 """How Chinese a Chinese digest is, and the Chinese labels of the field's topics.
 
-    nice .venv/bin/python benchmarks/zh_digest.py [--base ../base/src] [--list examples/iclr2026_sample_list.txt]
+    nice .venv/bin/python benchmarks/zh_digest.py [--base ../base/src] [--list examples/iclr2026_sample_list.txt] [--floor F]
 
 1. The list (default: the 19-paper sample) is added, enriched and embedded, and its
    `digest --lang zh` written, once with this tree's code and once with the code under
@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from paperatlas.atlas.reference import shipped  # noqa: E402
+from paperatlas.search import zh_terms  # noqa: E402
 from paperatlas.search.zh_terms import kept, label_to_chinese  # noqa: E402
 
 CJK = re.compile("[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
@@ -62,9 +63,11 @@ def digest_share(markdown: str) -> tuple[float, int]:
     return good / max(total, 1), len(bullets)
 
 
-def chinese_digest(src: Path, papers: Path) -> str:
+def chinese_digest(src: Path, papers: Path, floor: float | None = None) -> str:
+    """The list's `digest --lang zh` by the code under `src` (`floor`: zh_terms.FLOOR set to it)."""
     env = {**os.environ, "PYTHONPATH": str(src), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
-    cli = [sys.executable, "-c", "from paperatlas.cli import main; main()"]
+    setting = "" if floor is None else f"import paperatlas.search.zh_terms as z; z.FLOOR = {floor}; "
+    cli = [sys.executable, "-c", setting + "from paperatlas.cli import main; main()"]
     with tempfile.TemporaryDirectory() as tmp:
         db = str(Path(tmp) / "atlas.db")
         for step in (["add", str(papers)], ["enrich"], ["embed"]):
@@ -97,8 +100,13 @@ def main() -> None:
     parser.add_argument("--base", type=Path, default=ROOT.parent / "base" / "src")
     parser.add_argument("--list", type=Path, default=ROOT / "examples" / "iclr2026_sample_list.txt")
     parser.add_argument("--show", action="store_true", help="print this tree's Chinese digest")
+    parser.add_argument(
+        "--floor", type=float, help="this tree with zh_terms.FLOOR set to this (how a floor is chosen)"
+    )
     args = parser.parse_args()
-    ours = chinese_digest(ROOT / "src", args.list)
+    if args.floor is not None:
+        zh_terms.FLOOR = args.floor
+    ours = chinese_digest(ROOT / "src", args.list, args.floor)
     share, n = digest_share(ours)
     base_share, base_n = digest_share(chinese_digest(args.base, args.list))
     if args.show:

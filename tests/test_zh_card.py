@@ -63,7 +63,8 @@ def test_card_of_a_paper():
     card = zh_card.card({"id": "x", "decision": "Accept (Poster)"}, facts, topic="LLM reasoning")
     assert card.name == "CIMemories" and card.kind == "基准" and card.area == "数据集与基准"
     assert card.decision == "录用（海报）" and card.topic == "LLM 推理"
-    assert card.number is not None and card.number.endswith("：14%") and CJK.search(card.number)
+    # 违规 for "violations" rests on one source: the measure stays English beside its number
+    assert card.number == "attribute-level violations：14%"
     assert card.keyphrases[1] == "语言模型" and card.keyphrases[2] == "CIMemories"
     assert card.note == "机器释义"
 

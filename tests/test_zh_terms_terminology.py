@@ -99,7 +99,6 @@ def test_a_kept_name_with_a_word_formation_head():
     [
         # the longest known pieces, in English order: a table's term, then words
         ("linear projection layer", "线性投影层"),
-        ("standard parameter-sharing layers", "标准参数共享层"),
         ("unit tests", "单元测试"),
         # "X for Y" -> 用于Y的X, kept words inside
         ("optimal transport for diffusion models", "用于扩散模型的最优传输"),
