@@ -16,7 +16,7 @@ from pathlib import Path
 from paperatlas.errors import InputError
 from paperatlas.paper import Paper
 from paperatlas.printable import file_name
-from paperatlas.sources._io import peek
+from paperatlas.sources._io import encoding_note, peek
 from paperatlas.sources.csv import header_columns
 from paperatlas.sources.folder import read_folder
 from paperatlas.sources.limits import has_words, over_limit
@@ -116,6 +116,8 @@ def read(
             report.judgement = judge(reading, text, fmt, len(report.warnings))
             if report.judgement.warn:
                 report.warnings.append(report.judgement.warning())
+        if fmt != "folder" and (note := encoding_note(path)):
+            report.warnings.append(note)
     if not yielded and first_skip is not None:
         where = first_skip.source.rsplit(":", 1)[0] if first_skip.source else path
         raise InputError(where, f"no paper in it: {first_skip.skip}", line_of(first_skip.source))
