@@ -1,16 +1,25 @@
 """CSV and TSV sheets with a header row; columns matched case-insensitively
-(title, abstract, authors, keywords, ...; see `records.ALIASES`)."""
+(title, abstract, authors, keywords, ...; see `records.ALIASES`).
+
+What a reference manager's export says in its own words is read as the sheet writes it: an
+item-type column (`Item Type`, `Type`: a book or a program is no paper, `sources.kinds`), a
+DOI column that holds a web address (the record's link), and an author column whose names are
+written surname first (`Last, First; Last, First`, `Last, First and Last, First`), told from
+the column's own first rows, so that `Popitsch, Niko` stays one person."""
 
 from __future__ import annotations
 
 import csv
 import itertools
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
 from paperatlas.errors import InputError
+from paperatlas.identifiers import doi
 from paperatlas.paper import Paper
 from paperatlas.sources._io import iter_lines
+from paperatlas.sources.bibtex import decode_latex
 from paperatlas.sources.limits import RECORD_LIMIT, size
 from paperatlas.sources.records import ALIASES, canonical_key, paper_from_record
 
@@ -42,25 +51,101 @@ def read_csv(path: Path) -> Iterator[Paper]:
     reader = csv.reader(itertools.chain([header], lines), delimiter=delimiter_of(header))
     try:
         columns = [c.strip() for c in next(reader)]
-        while True:
-            start = lines.lineno + 1
-            row = next(reader, None)
-            if row is None:
-                return
-            if not any(cell.strip() for cell in row):
-                continue
-            if len(row) > len(columns):
-                raise InputError(
-                    path, f"row has {len(row)} fields, the header {len(columns)} (a quote not closed?)", start
-                )
-            record = {c: v for c, v in zip(columns, row) if v.strip()}
-            yield paper_from_record(record, f"{path}:{start}")
+        first = list(itertools.islice(_rows(path, reader, lines, len(columns)), _SAMPLE_ROWS))
+        sheet = _Sheet(columns, [row for _, row in first])
+        for start, row in itertools.chain(first, _rows(path, reader, lines, len(columns))):
+            yield paper_from_record(sheet.record(row), f"{path}:{start}")
     except csv.Error as exc:
         if "field larger than field limit" in str(exc):
             raise InputError(
                 path, f"a field over {size(RECORD_LIMIT)} (a quote not closed?)", lines.lineno
             ) from None
         raise InputError(path, f"malformed CSV: {exc}", lines.lineno) from None
+
+
+def _rows(
+    path: Path, reader: Iterator[list[str]], lines: _Lines, width: int
+) -> Iterator[tuple[int, list[str]]]:
+    """(first line, cells) of each row that is not blank."""
+    while True:
+        start = lines.lineno + 1
+        row = next(reader, None)
+        if row is None:
+            return
+        if not any(cell.strip() for cell in row):
+            continue
+        if len(row) > width:
+            raise InputError(
+                path, f"row has {len(row)} fields, the header {width} (a quote not closed?)", start
+            )
+        yield start, row
+
+
+_SAMPLE_ROWS = 200  # rows that tell how a sheet writes its names
+_TYPE_COLUMNS = {"type", "item_type", "itemtype", "entry_type", "publication_type", "document_type"}
+_AUTHOR_COLUMNS = set(ALIASES["authors"]) - {"authors_parsed"}
+_LINK_COLUMNS = set(ALIASES["urls"])
+_NAME_SEPARATOR = re.compile(r"\s*;\s*|\s+and\s+|\s+&\s+")
+# `Last, First` / `Pérez-Solà, C.`: a surname of one to three words, then given names or initials
+_SURNAME_FIRST = re.compile(r"^[^,\d]+(?:\s[^,\s\d]+){0,2},\s*[^,\d]+$")
+_LATEX = re.compile(r"\\[a-zA-Z'`^\"~=.]|\{\\")
+
+
+class _Sheet:
+    """How one sheet writes its records: which columns hold the item type, the DOI, the
+    authors, and whether its names are written surname first."""
+
+    def __init__(self, columns: list[str], rows: list[list[str]]):
+        self.columns = columns
+        keys = [canonical_key(c) for c in columns]
+        self.type = (
+            next((i for i, k in enumerate(keys) if k in _TYPE_COLUMNS), None)
+            if "type" not in columns
+            else None
+        )
+        self.doi = next((i for i, k in enumerate(keys) if k == "doi"), None)
+        self.links = [i for i, k in enumerate(keys) if k in _LINK_COLUMNS]
+        self.authors = next((i for i, k in enumerate(keys) if k in _AUTHOR_COLUMNS), None)
+        cells = [row[self.authors] for row in rows if self.authors is not None and len(row) > self.authors]
+        self.surname_first = _surname_first([c for c in cells if c.strip()])
+
+    def record(self, row: list[str]) -> dict[str, object]:
+        record: dict[str, object] = {c: v for c, v in zip(self.columns, row) if v.strip()}
+        cell = _cell(row, self.type)
+        if cell:
+            record["type"] = cell
+        cell = _cell(row, self.doi)
+        if (
+            cell.startswith(("http://", "https://"))
+            and not doi(cell)
+            and not any(_cell(row, i) for i in self.links)
+        ):
+            record["url"] = cell  # the DOI column of a Zotero export holding the item's address
+        cell = _cell(row, self.authors)
+        if cell and self.surname_first:
+            record[self.columns[self.authors or 0]] = [_first_last(name) for name in _names(cell)]
+        return record
+
+
+def _cell(row: list[str], index: int | None) -> str:
+    return row[index].strip() if index is not None and index < len(row) else ""
+
+
+def _names(cell: str) -> list[str]:
+    if _LATEX.search(cell):
+        cell = decode_latex(cell)
+    return [n.strip() for n in _NAME_SEPARATOR.split(cell) if n.strip() and n.strip().lower() != "others"]
+
+
+def _surname_first(cells: list[str]) -> bool:
+    """Are most names of these author cells written `Last, First`?"""
+    names = [n for cell in cells for n in _names(cell)]
+    return bool(names) and sum(bool(_SURNAME_FIRST.match(n)) for n in names) >= 0.8 * len(names)
+
+
+def _first_last(name: str) -> str:
+    last, _, first = name.partition(",")
+    return f"{first.strip()} {last.strip()}".strip()
 
 
 class _Lines:

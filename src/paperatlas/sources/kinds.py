@@ -9,8 +9,9 @@
   page), a scholarly venue/publisher (`Proceedings of ...`, `... Press`, `IEEE`), or, where
   the format gives one, an abstract of a paper's length with no blog or news page about it
   (paperatlas' own BibTeX export writes a conference program's papers as such @misc);
-- book, software, data set, blog post and event types (keynote, panel, tutorial, workshop,
-  exhibitor talk, meeting) are never papers of a list.
+- book, software, data set, blog post, press (newspaper and magazine articles), legal (a court
+  case, a bill, a statute, a hearing), talk and event types (a presentation, keynote, panel,
+  tutorial, workshop, exhibitor talk, meeting) are never papers of a list.
 
 `not_a_paper(kind, ...)` gives the skip reason, or None for a paper.
 """
@@ -57,7 +58,12 @@ _NEVER = {
     "artwork",
     "art",
     "motionpicture",
+    "mpct",
+    "film",
     "movie",
+    "podcast",
+    "radiobroadcast",
+    "tvbroadcast",
     "broadcast",
     "figure",
     # the web and the press
@@ -66,10 +72,28 @@ _NEVER = {
     "blogpost",
     "articlenewspaper",
     "news",
+    "newspaperarticle",
+    "mgzn",
+    "magazinearticle",
+    "articlemagazine",
+    "forumpost",
+    "email",
+    # the law
+    "case",
+    "legalcase",
+    "bill",
+    "statute",
+    "legislation",
+    "hearing",
+    "regulation",
+    "treaty",
     "personalcommunication",
     "interview",
     "pcomm",
-    # program items that are not papers
+    # talks and program items that are not papers
+    "presentation",
+    "conferencepresentation",
+    "speech",
     "keynote",
     "panel",
     "tutorial",
