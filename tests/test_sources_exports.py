@@ -1,0 +1,24 @@
+"""Reference-manager and site-generator exports: each record's link is a web address the
+record gives, never a file name."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from paperatlas import sources
+
+FIX = Path(__file__).parent / "fixtures" / "exports"
+
+
+def test_alfolio_file_names_are_no_links_and_a_doi_field_address_is_one():
+    papers = list(sources.read(FIX / "alfolio_site.bib"))
+    assert [p.title for p in papers] == [
+        "A Taxonomy of Rollup Security Assumptions",
+        "The Shortcomings of Zero-Knowledge Rollups in Privacy",
+        "An Engagement Model for a Recommender Challenge",
+    ]
+    assert papers[0].urls == ["https://doi.org/10.1016/j.example.2025.100388"]
+    assert papers[1].urls == ["https://dialnet.example.es/servlet/articulo?codigo=10094389"]
+    assert papers[2].urls[0] == "http://hdl.handle.net/2445/185952"
+    assert "https://diposit.example.edu/bitstream/2445/185952/tfm.pdf" in papers[2].urls
+    assert papers[2].code_urls == ["https://github.com/example/recsys2021"]
