@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from paperatlas import sources
+from paperatlas.errors import InputError
 
 FIX = Path(__file__).parent / "fixtures" / "sheets"
 
@@ -48,3 +51,30 @@ def test_bibtex_style_names_joined_by_and_keep_their_commas():
     assert papers[0].authors == ["Martín Sarachu", "Marc Colet"]  # LaTeX accent decoded
     assert papers[1].authors == ["Niko Popitsch"]
     assert papers[2].authors == ["F Alexander Wolf", "Philipp Angerer", "Fabian J Theis"]
+
+
+def test_a_program_sheet_without_a_header_is_read_by_its_columns():
+    assert sources.detect(FIX / "program_no_header.csv") == "csv"
+    papers, report = _read("program_no_header.csv")
+    assert len(papers) == 10  # every row, the titles with "and" in them too
+    assert papers[5].title == "Air Writing: Tracking and Tracing"
+    assert papers[5].authors == ["Jyoti Mall", "Deep Khatri", "Komal Rani"]
+    assert papers[0].authors == ["Tanu M Kamde", "Pravin Kumar"]  # the presenter's * left off
+    assert papers[0].source.endswith("program_no_header.csv:1")  # the first row is a paper
+    assert report.pattern == "sheet rows: title = column 3, authors = column 4"
+    assert not report.warnings
+
+
+def test_a_sheet_of_written_out_references_is_read_with_a_warning():
+    assert sources.detect(FIX / "references_only.csv") == "csv"
+    papers, report = _read("references_only.csv")
+    assert len(papers) == 5  # the header row of its own words is no paper
+    assert papers[0].title == "Description of two new genera of river algae"
+    assert any("no column of this sheet holds the titles" in w for w in report.warnings)
+
+
+def test_a_header_naming_no_title_but_other_known_columns_is_still_refused(tmp_path):
+    path = tmp_path / "sheet.csv"
+    path.write_text("authors,year,venue\nAnn Lee,2025,ICLR\nBo Chen,2024,NeurIPS\nCy Wu,2023,ICML\n")
+    with pytest.raises(InputError, match="none holds the title or the abstract"):
+        list(sources.read(path))

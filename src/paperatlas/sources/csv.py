@@ -1,5 +1,7 @@
 """CSV and TSV sheets with a header row; columns matched case-insensitively
-(title, abstract, authors, keywords, ...; see `records.ALIASES`).
+(title, abstract, authors, keywords, ...; see `records.ALIASES`). A sheet with no column
+named for the title or the abstract (no header row, or headers of its own words) is read by
+the record finder over its rows (`sources.sheet`).
 
 What a reference manager's export says in its own words is read as the sheet writes it: an
 item-type column (`Item Type`, `Type`: a book or a program is no paper, `sources.kinds`), a
@@ -11,7 +13,6 @@ from __future__ import annotations
 
 import csv
 import itertools
-import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,9 +20,11 @@ from paperatlas.errors import InputError
 from paperatlas.identifiers import doi
 from paperatlas.paper import Paper
 from paperatlas.sources._io import iter_lines
-from paperatlas.sources.bibtex import decode_latex
 from paperatlas.sources.limits import RECORD_LIMIT, size
+from paperatlas.sources.names import first_last, names_in_cell, surname_first
 from paperatlas.sources.records import ALIASES, canonical_key, paper_from_record
+from paperatlas.sources.report import ReadReport
+from paperatlas.sources.sheet import read_sheet
 
 csv.field_size_limit(RECORD_LIMIT)  # a field spanning lines is held whole: bounded like a record
 
@@ -45,12 +48,19 @@ def is_header(line: str) -> bool:
     return bool(header_columns(line) & set(ALIASES["abstract"]))
 
 
-def read_csv(path: Path) -> Iterator[Paper]:
+def read_csv(path: Path, report: ReadReport | None = None, records: str | None = None) -> Iterator[Paper]:
+    """Papers of a sheet: by its columns' names where one names the title or the abstract,
+    else by the record finder over its rows (`sources.sheet`; `records` as there)."""
     lines = _Lines(iter_lines(path))
     header = next((line for line in lines if line.strip()), "")
     reader = csv.reader(itertools.chain([header], lines), delimiter=delimiter_of(header))
     try:
-        columns = [c.strip() for c in next(reader)]
+        first_line, cells = lines.lineno, next(reader)
+        columns = [c.strip() for c in cells]
+        if not {canonical_key(c) for c in columns} & _TEXT_COLUMNS:
+            rows = _rows(path, reader, lines, len(columns))
+            yield from read_sheet(path, itertools.chain([(first_line, cells)], rows), report, records)
+            return
         first = list(itertools.islice(_rows(path, reader, lines, len(columns)), _SAMPLE_ROWS))
         sheet = _Sheet(columns, [row for _, row in first])
         for start, row in itertools.chain(first, _rows(path, reader, lines, len(columns))):
@@ -81,14 +91,11 @@ def _rows(
         yield start, row
 
 
+_TEXT_COLUMNS = set(ALIASES["title"]) | set(ALIASES["abstract"])
 _SAMPLE_ROWS = 200  # rows that tell how a sheet writes its names
 _TYPE_COLUMNS = {"type", "item_type", "itemtype", "entry_type", "publication_type", "document_type"}
 _AUTHOR_COLUMNS = set(ALIASES["authors"]) - {"authors_parsed"}
 _LINK_COLUMNS = set(ALIASES["urls"])
-_NAME_SEPARATOR = re.compile(r"\s*;\s*|\s+and\s+|\s+&\s+")
-# `Last, First` / `Pérez-Solà, C.`: a surname of one to three words, then given names or initials
-_SURNAME_FIRST = re.compile(r"^[^,\d]+(?:\s[^,\s\d]+){0,2},\s*[^,\d]+$")
-_LATEX = re.compile(r"\\[a-zA-Z'`^\"~=.]|\{\\")
 
 
 class _Sheet:
@@ -107,7 +114,7 @@ class _Sheet:
         self.links = [i for i, k in enumerate(keys) if k in _LINK_COLUMNS]
         self.authors = next((i for i, k in enumerate(keys) if k in _AUTHOR_COLUMNS), None)
         cells = [row[self.authors] for row in rows if self.authors is not None and len(row) > self.authors]
-        self.surname_first = _surname_first([c for c in cells if c.strip()])
+        self.surname_first = surname_first([c for c in cells if c.strip()])
 
     def record(self, row: list[str]) -> dict[str, object]:
         record: dict[str, object] = {c: v for c, v in zip(self.columns, row) if v.strip()}
@@ -123,29 +130,12 @@ class _Sheet:
             record["url"] = cell  # the DOI column of a Zotero export holding the item's address
         cell = _cell(row, self.authors)
         if cell and self.surname_first:
-            record[self.columns[self.authors or 0]] = [_first_last(name) for name in _names(cell)]
+            record[self.columns[self.authors or 0]] = [first_last(name) for name in names_in_cell(cell)]
         return record
 
 
 def _cell(row: list[str], index: int | None) -> str:
     return row[index].strip() if index is not None and index < len(row) else ""
-
-
-def _names(cell: str) -> list[str]:
-    if _LATEX.search(cell):
-        cell = decode_latex(cell)
-    return [n.strip() for n in _NAME_SEPARATOR.split(cell) if n.strip() and n.strip().lower() != "others"]
-
-
-def _surname_first(cells: list[str]) -> bool:
-    """Are most names of these author cells written `Last, First`?"""
-    names = [n for cell in cells for n in _names(cell)]
-    return bool(names) and sum(bool(_SURNAME_FIRST.match(n)) for n in names) >= 0.8 * len(names)
-
-
-def _first_last(name: str) -> str:
-    last, _, first = name.partition(",")
-    return f"{first.strip()} {last.strip()}".strip()
 
 
 class _Lines:
