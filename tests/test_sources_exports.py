@@ -22,3 +22,29 @@ def test_alfolio_file_names_are_no_links_and_a_doi_field_address_is_one():
     assert papers[2].urls[0] == "http://hdl.handle.net/2445/185952"
     assert "https://diposit.example.edu/bitstream/2445/185952/tfm.pdf" in papers[2].urls
     assert papers[2].code_urls == ["https://github.com/example/recsys2021"]
+
+
+def test_a_programs_tutorials_and_workshops_are_no_papers():
+    report = sources.ReadReport()
+    papers = list(
+        sources.read(Path(__file__).parent / "fixtures" / "programs" / "accepted_with_events.html", report)
+    )
+    assert [p.title for p in papers] == [
+        "A Study of Collaborative Search with Language Models",
+        "Goal Setting and Learning while Searching",
+        "Epistemic Limits of Search Agents",
+        "Query Reformulation by Children",
+        "Reading Lists as Search Traces",
+    ]
+    assert report.skipped == {
+        "not a paper (under the heading 'Tutorials')": 2,
+        "not a paper (under the heading 'Workshops')": 1,
+    }
+
+
+def test_a_heading_naming_papers_of_an_event_is_no_event():
+    from paperatlas.sources.kinds import not_paper_section
+
+    assert not_paper_section("Workshop Papers") is None
+    assert not_paper_section("Posters") is None
+    assert not_paper_section("Program > Keynotes") == "not a paper (under the heading 'Keynotes')"
