@@ -48,3 +48,12 @@ def test_a_heading_naming_papers_of_an_event_is_no_event():
     assert not_paper_section("Workshop Papers") is None
     assert not_paper_section("Posters") is None
     assert not_paper_section("Program > Keynotes") == "not a paper (under the heading 'Keynotes')"
+
+
+def test_latex_escapes_in_a_link_field_are_undone():
+    (paper,) = sources.read(FIX / "mendeley_escapes.bib")
+    assert paper.urls == [
+        "http://www.scopus.example/inward/record.url?eid=2-s2.0-84881573395&partnerID=40",
+        "http://link.example.com/10.1007/3-540-45355-5_27",
+    ]
+    assert paper.identifiers.get("doi") == "10.1007/3-540-45355-5_27"

@@ -202,10 +202,14 @@ def decode_latex(value: str) -> str:
 _WEB_ADDRESS = re.compile(r"^(?:https?|ftp)://\S+$|^www\.\S+\.\S+$", re.IGNORECASE)
 
 
+_URL_ESCAPE = re.compile(r"\\([&_%#~$])")
+
+
 def web_addresses(value: str) -> list[str]:
-    """The web addresses in a link field: a file name (al-folio's `pdf={Title - Authors.pdf}`,
-    a site's own asset) or other text there is no link."""
-    return [u for u in value.split() if _WEB_ADDRESS.match(u)]
+    """The web addresses in a link field, LaTeX escapes undone (Mendeley's `{\\&}`, `{\\_}`:
+    braces are gone by now): a file name (al-folio's `pdf={Title - Authors.pdf}`, a site's own
+    asset) or other text there is no link."""
+    return [_URL_ESCAPE.sub(r"\1", u) for u in value.split() if _WEB_ADDRESS.match(u)]
 
 
 def _first_last(name: str) -> str:
