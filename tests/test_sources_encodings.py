@@ -94,3 +94,16 @@ def test_code_page_names_the_one_that_reads_as_text(text, encoding):
 
 def test_binary_noise_is_in_no_code_page():
     assert code_page(bytes(range(128, 256)) * 4) is None
+
+
+def test_binary_without_zero_bytes_is_still_refused_in_one_line(tmp_path):
+    import random
+
+    noise = bytes(random.Random(7).randrange(1, 256) for _ in range(20_000))
+    path = tmp_path / "noise.csv"
+    path.write_bytes(b"title,abstract\n" + noise)
+    with pytest.raises(InputError) as info:
+        list(sources.read(path))
+    assert "\n" not in str(info.value) and (
+        "not valid UTF-8" in str(info.value) or "binary" in str(info.value)
+    )
