@@ -134,7 +134,6 @@ def test_bibtex():
         ("empty.txt", "is empty", None),
         ("blank_lines.txt", "is empty", None),
         ("invalid_utf8.txt", "not valid UTF-8", 5),
-        ("latin1.csv", "not valid UTF-8", 2),
         ("malformed.jsonl", "malformed JSON", 3),
         ("malformed_array.json", "malformed JSON", 3),
         ("not_objects.jsonl", "expected a JSON object", 2),

@@ -16,9 +16,10 @@ from pathlib import Path
 from paperatlas.errors import InputError
 from paperatlas.paper import Paper
 from paperatlas.printable import file_name
-from paperatlas.sources._io import peek
+from paperatlas.sources._io import encoding_note, peek
 from paperatlas.sources.csv import header_columns
 from paperatlas.sources.folder import read_folder
+from paperatlas.sources.kinds import not_paper_section
 from paperatlas.sources.limits import has_words, over_limit
 from paperatlas.sources.quality import FileTally
 from paperatlas.sources.report import ReadReport, line_of
@@ -63,8 +64,9 @@ def read(
     """Papers in a file of any supported format (see `detect`).
 
     Records a reader marks as skipped (`Paper.skip`), records with neither a title nor an
-    abstract (one with a letter or digit), and records over a limit of `sources.limits`, are
-    not yielded: they are counted in `report` by reason. A file in which every record is
+    abstract (one with a letter or digit), records over a limit of `sources.limits`, and
+    records a list written by people put under a heading naming talks or events
+    (`sources.kinds.not_paper_section`), are not yielded: they are counted in `report` by reason. A file in which every record is
     skipped is refused with the first reason and its line. A record repeating an earlier one
     of the same file whole is skipped too, and a file that read as far fewer records than
     its size holds is named in `report.warnings` (`sources.quality.FileTally`). With a
@@ -79,6 +81,7 @@ def read(
     first_skip: Paper | None = None
     yielded = 0
     tally = FileTally(path.stat().st_size if fmt != "folder" else 0)
+    finder = fmt != "folder" and BY_NAME[fmt].finder  # a list written by people: its headings say
     reading = Reading() if report is not None and judged(path, fmt) else None
     if fmt == "folder":
         papers = read_folder(path, lambda p: read_with(detect(p), p))
@@ -91,6 +94,8 @@ def read(
             paper.skip = "no title and no abstract"  # ("[[]]", "...": no letter or digit)
         if not paper.skip:
             paper.skip = over_limit(paper)
+        if not paper.skip and finder:
+            paper.skip = not_paper_section(paper.section)
         if not paper.skip and fmt in CITATION_KEYED and tally.repeat(paper):
             paper.skip = "repeats an earlier record whole (same title, authors, year, links, abstract)"
         tally.see(None if paper.skip else paper)
@@ -116,6 +121,8 @@ def read(
             report.judgement = judge(reading, text, fmt, len(report.warnings))
             if report.judgement.warn:
                 report.warnings.append(report.judgement.warning())
+        if fmt != "folder" and (note := encoding_note(path)):
+            report.warnings.append(note)
     if not yielded and first_skip is not None:
         where = first_skip.source.rsplit(":", 1)[0] if first_skip.source else path
         raise InputError(where, f"no paper in it: {first_skip.skip}", line_of(first_skip.source))

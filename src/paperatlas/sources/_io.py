@@ -1,6 +1,11 @@
 """Opening input files: gzip transparently (and only up to a limit of what it expands to),
 binary/empty/missing/directory refused with a one-line error, and lines decoded as UTF-8 one at
-a time so a bad byte names its line; a line over the record limit is cut (`CutLine`)."""
+a time so a bad byte names its line; a line over the record limit is cut (`CutLine`).
+
+Text that is not UTF-8 is read when its encoding is not in doubt: UTF-16/32 (by its BOM or
+the zero bytes of ASCII text), or the one one-byte code page its bytes read as text in
+(`sources.codepages`, decided from 64 KB from the first line that is not UTF-8); the
+encoding used is kept by path (`decoded_as`) for the reading's note."""
 
 from __future__ import annotations
 
@@ -16,6 +21,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, cast
 
 from paperatlas.errors import InputError
+from paperatlas.sources.codepages import CODE_PAGES, code_page
 from paperatlas.sources.limits import GZIP_MIN_LIMIT, GZIP_RATIO, RECORD_LIMIT
 
 GZIP_MAGIC = b"\x1f\x8b"
@@ -81,6 +87,20 @@ def wide_encoding(head: bytes) -> str | None:
 
 # Files being read, by path: lets a progress bar ask how far a reader has got.
 _open_files: dict[Path, BinaryIO] = {}
+# Files read in an encoding other than UTF-8, by path: `sources.read` names it in a note.
+_decoded_as: dict[Path, str] = {}
+_NOT_UTF8 = "is not valid UTF-8 text, nor plainly in one code page (save it as UTF-8)"
+
+
+def encoding_note(path: Path) -> str | None:
+    """`not UTF-8: read as Mac Roman, ...` when the last reading of `path` took an encoding
+    other than UTF-8; None for UTF-8."""
+    encoding = _decoded_as.get(path)
+    if encoding is None:
+        return None
+    if encoding in CODE_PAGES:
+        return f"not UTF-8: read as {CODE_PAGES[encoding]}, the one code page its bytes read as text in"
+    return f"not UTF-8: read as {encoding.upper()}"
 
 
 class CutLine(str):
@@ -175,12 +195,23 @@ def fraction_read(path: Path) -> float | None:
 
 def peek(path: Path, size: int = PEEK_BYTES) -> str:
     """The first `size` bytes as text (for format detection), after refusing binary and
-    empty input. A multi-byte character cut at the end is ignored; a bad byte is not."""
+    empty input. A multi-byte character cut at the end is ignored; a bad byte is not, unless
+    the file is plainly in one code page (`sources.codepages`)."""
     try:
         with open_binary(path) as fh:
             head = fh.read(size)
+            if not (text := _head_text(path, head)):
+                page, line = _page_at(head, fh)
+                if not page:
+                    raise InputError(path, _NOT_UTF8, line)
+                text = head.decode(page)
     except (OSError, EOFError, zlib.error) as exc:
         raise InputError(path, f"cannot read: {exc}") from None
+    return text
+
+
+def _head_text(path: Path, head: bytes) -> str | None:
+    """The head decoded (UTF-8 or UTF-16/32), None when it is neither; binary/empty refused."""
     for magic, what in _OTHER_MAGIC.items():
         if head.startswith(magic):
             raise InputError(path, f"is {what}, not a paper list")
@@ -198,13 +229,26 @@ def peek(path: Path, size: int = PEEK_BYTES) -> str:
     if not head.strip():
         raise InputError(path, "is empty: no papers in it")
     try:
-        text = head.decode("utf-8")
+        return head.decode("utf-8")
     except UnicodeDecodeError as exc:
         if exc.start < len(head) - 4:
-            line = head.count(b"\n", 0, exc.start) + 1
-            raise InputError(path, "is not valid UTF-8 text (save it as UTF-8)", line) from None
-        text = head[: exc.start].decode("utf-8")
-    return text
+            return None
+        return head[: exc.start].decode("utf-8")
+
+
+def _page_at(head: bytes, fh: BinaryIO) -> tuple[str | None, int]:
+    """The code page of a head that is not UTF-8 (see `_page_ahead`), and the bad line."""
+    bad = len(head)
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        bad = exc.start
+    start = head.rfind(b"\n", 0, bad) + 1
+    line = head.count(b"\n", 0, bad) + 1
+    if not head[:start].isascii():
+        return None, line  # UTF-8 text with a bad byte later: not one code page
+    sample = head[start:] + fh.read(max(0, PEEK_BYTES - (len(head) - start)))
+    return code_page(sample[:PEEK_BYTES]), line
 
 
 def _wide_lines(path: Path, fh: BinaryIO, encoding: str, max_line: int | None) -> Iterator[tuple[int, str]]:
@@ -234,29 +278,40 @@ def iter_lines(path: Path, max_line: int | None = RECORD_LIMIT) -> Iterator[tupl
 
     Decoding line by line keeps memory flat for huge files and lets an invalid UTF-8
     byte be reported with its line number. A line over `max_line` bytes comes as a `CutLine`
-    (None: lines of any length, for a JSON document that may be one line).
+    (None: lines of any length, for a JSON document that may be one line). A file whose
+    lines are ASCII up to one that is not UTF-8 is read on in the code page the next 64 KB
+    plainly are in (`sources.codepages`), if any.
     """
     lineno = 0
     limit = -1 if max_line is None else max_line + 1
+    _decoded_as.pop(path, None)
     try:
         with open_binary(path) as fh:
             encoding = wide_encoding(fh.peek(4096)[:4096] if hasattr(fh, "peek") else b"")
             if encoding:
+                _decoded_as[path] = encoding
                 yield from _wide_lines(path, fh, encoding, max_line)
                 return
-            while raw := fh.readline(limit):
+            page: str | None = None  # a one-byte code page, once a line is not UTF-8
+            ahead: list[bytes] = []  # lines read to decide the code page, not yet yielded
+            ascii_so_far = True
+            while raw := ahead.pop(0) if ahead else fh.readline(limit):
                 lineno += 1
                 if max_line is not None and len(raw) > max_line and not raw.endswith(b"\n"):
                     while (rest := fh.readline(limit)) and not rest.endswith(b"\n"):
                         pass  # the rest of the line, passed over
-                    yield lineno, CutLine(raw[:max_line].decode("utf-8", "ignore"))
+                    yield lineno, CutLine(raw[:max_line].decode(page or "utf-8", "ignore"))
                     continue
                 if lineno == 1 and raw.startswith(b"\xef\xbb\xbf"):
                     raw = raw[3:]
                 try:
-                    line = raw.decode("utf-8")
+                    line = raw.decode(page or "utf-8")
                 except UnicodeDecodeError:
-                    raise InputError(path, "is not valid UTF-8 text (save it as UTF-8)", lineno) from None
+                    if page or not ascii_so_far or not (page := _page_ahead(fh, raw, ahead, limit)):
+                        raise InputError(path, _NOT_UTF8, lineno) from None
+                    _decoded_as[path] = page
+                    line = raw.decode(page)
+                ascii_so_far = ascii_so_far and raw.isascii()
                 line = line.rstrip("\n").rstrip("\r")
                 if "\r" in line:  # old Mac line endings inside one "line"
                     for part in line.split("\r"):
@@ -265,3 +320,13 @@ def iter_lines(path: Path, max_line: int | None = RECORD_LIMIT) -> Iterator[tupl
                 yield lineno, line
     except (OSError, EOFError, zlib.error) as exc:
         raise InputError(path, f"cannot read: {exc}", lineno or None) from None
+
+
+def _page_ahead(fh: BinaryIO, raw: bytes, ahead: list[bytes], limit: int) -> str | None:
+    """The code page of the first line that is not UTF-8 and the lines after it, up to 64 KB
+    (read into `ahead`, to be yielded next)."""
+    size = len(raw)
+    while size < PEEK_BYTES and (more := fh.readline(limit)):
+        ahead.append(more)
+        size += len(more)
+    return code_page(b"".join([raw, *ahead])[:PEEK_BYTES])

@@ -116,7 +116,7 @@ def _paper(entry, source: str, duplicated: bool) -> Paper:
         key = fld.key.lower()
         value = fld.value if isinstance(fld.value, str) else str(fld.value)
         if key in _LINK_FIELDS:
-            links.extend(u for u in re.split(r"\s+", _strip_braces(value)) if u)
+            links.extend(web_addresses(_strip_braces(value)))
             continue
         if key in record:  # a duplicated field: the first value counts, the first valid DOI
             if key == "doi" and not doi(str(record[key])) and doi(value):
@@ -143,6 +143,8 @@ def _paper(entry, source: str, duplicated: bool) -> Paper:
     ):
         return skipped(source, reason, title)
     ids = find_identifiers(*texts, *links)
+    if not doi(str(record.get("doi") or "")) and (page := web_addresses(str(record.get("doi") or ""))):
+        links[:0] = page  # a DOI field holding the item's address (a handle, a publisher's page)
     bad = check_types(record)
     if bad:
         return skipped(source, bad, title)
@@ -195,6 +197,19 @@ def decode_latex(value: str) -> str:
     for name, mark in _PLACEHOLDER.items():
         text = text.replace(mark, _SYMBOL_TEXT[name])
     return " ".join(text.split())
+
+
+_WEB_ADDRESS = re.compile(r"^(?:https?|ftp)://\S+$|^www\.\S+\.\S+$", re.IGNORECASE)
+
+
+_URL_ESCAPE = re.compile(r"\\([&_%#~$])")
+
+
+def web_addresses(value: str) -> list[str]:
+    """The web addresses in a link field, LaTeX escapes undone (Mendeley's `{\\&}`, `{\\_}`:
+    braces are gone by now): a file name (al-folio's `pdf={Title - Authors.pdf}`, a site's own
+    asset) or other text there is no link."""
+    return [_URL_ESCAPE.sub(r"\1", u) for u in value.split() if _WEB_ADDRESS.match(u)]
 
 
 def _first_last(name: str) -> str:

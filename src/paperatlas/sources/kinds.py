@@ -9,10 +9,14 @@
   page), a scholarly venue/publisher (`Proceedings of ...`, `... Press`, `IEEE`), or, where
   the format gives one, an abstract of a paper's length with no blog or news page about it
   (paperatlas' own BibTeX export writes a conference program's papers as such @misc);
-- book, software, data set, blog post and event types (keynote, panel, tutorial, workshop,
-  exhibitor talk, meeting) are never papers of a list.
+- book, software, data set, blog post, press (newspaper and magazine articles), legal (a court
+  case, a bill, a statute, a hearing), talk and event types (a presentation, keynote, panel,
+  tutorial, workshop, exhibitor talk, meeting) are never papers of a list.
 
-`not_a_paper(kind, ...)` gives the skip reason, or None for a paper.
+`not_a_paper(kind, ...)` gives the skip reason, or None for a paper. A list written by people
+gives no types, but a program puts its talks under headings saying so: `not_paper_section`
+names a record under a heading that is the name of talks or events (`Tutorials`, `Workshops`,
+`Keynotes`, `Panels`) as no paper.
 """
 
 from __future__ import annotations
@@ -57,7 +61,12 @@ _NEVER = {
     "artwork",
     "art",
     "motionpicture",
+    "mpct",
+    "film",
     "movie",
+    "podcast",
+    "radiobroadcast",
+    "tvbroadcast",
     "broadcast",
     "figure",
     # the web and the press
@@ -66,10 +75,30 @@ _NEVER = {
     "blogpost",
     "articlenewspaper",
     "news",
+    "newspaperarticle",
+    "mgzn",
+    "magazinearticle",
+    "articlemagazine",
+    "forumpost",
+    "email",
+    # the law
+    "case",
+    "legalcase",
+    "bill",
+    "statute",
+    "stat",
+    "hear",
+    "legislation",
+    "hearing",
+    "regulation",
+    "treaty",
     "personalcommunication",
     "interview",
     "pcomm",
-    # program items that are not papers
+    # talks and program items that are not papers
+    "presentation",
+    "conferencepresentation",
+    "speech",
     "keynote",
     "panel",
     "tutorial",
@@ -167,3 +196,20 @@ def not_a_paper(
     ):
         return f"not a paper ({shown} without a DOI, arXiv id, paper link or venue)"
     return None
+
+
+# a heading that names talks or events, whole: "Workshops" (not "Workshop Papers")
+_EVENT_HEADING = re.compile(
+    r"(?:keynotes?|keynote talks?|invited talks?|tutorials?|workshops?|panels?|panel discussions?|"
+    r"exhibitors?|exhibitor talks?|sponsors?)",
+    re.IGNORECASE,
+)
+
+
+def not_paper_section(section: str | None) -> str | None:
+    """The skip reason for a record of a list written by people under a heading naming talks
+    or events (its innermost heading), or None."""
+    if not section:
+        return None
+    heading = re.split(r"\s+[>/›»]\s+", section)[-1].strip(" :")
+    return f"not a paper (under the heading {heading!r})" if _EVENT_HEADING.fullmatch(heading) else None

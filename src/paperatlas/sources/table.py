@@ -32,6 +32,7 @@ from paperatlas.sources.people import (
 )
 from paperatlas.sources.records import ALIASES, canonical_key
 from paperatlas.sources.ris import looks_like_ris, read_ris
+from paperatlas.sources.sheet import is_sheet, rows_of
 from paperatlas.sources.yaml_list import looks_like_yaml_list, read_yaml_list
 
 _TITLE_COLUMNS = set(ALIASES["title"])
@@ -45,7 +46,7 @@ class Reader:
     suffixes: tuple[str, ...]
     sniff: Callable[[str], bool]
     read: Callable[..., Iterator[Paper]]
-    finder: bool = False  # a list written by people: read by the record finder
+    finder: bool = False  # read by the record finder, at least in part: given the report and records
 
 
 def _first_line(head: str) -> str:
@@ -106,7 +107,17 @@ def _csv(head: str) -> bool:
         bool(known & _TITLE_COLUMNS and len(known) >= 2)
         or canonical_key(first.strip('"')) in _TITLE_COLUMNS
         or (bool(known & _TITLE_COLUMNS) and _rows_as_wide_as(head, first))
+        or (len(known) < 2 and _sheet_without_names(head, first))
     )
+
+
+def _sheet_without_names(head: str, first: str) -> bool:
+    """Rows of one width, three cells or more, none opening as Markdown does (a heading, a
+    list item, a table row, a quote): a sheet with no header row, or headers of its own."""
+    if re.match(r"[#|>*-]|\d+\.\s", first):
+        return False
+    rows = rows_of(head, delimiter_of(first))
+    return len(rows) >= 5 and is_sheet(rows) and not any(re.match(r"\s*[#|>*-]\s", r[0]) for r in rows)
 
 
 def _rows_as_wide_as(head: str, first: str) -> bool:
@@ -131,7 +142,7 @@ TABLE: tuple[Reader, ...] = (
     Reader("ris", "RIS", (".ris",), looks_like_ris, read_ris),
     Reader("arxiv-mail", "arXiv listing e-mail", (), looks_like_arxiv_mail, read_arxiv_mail),
     Reader("bibtex", "BibTeX", (".bib", ".bibtex"), _bibtex, read_bibtex),
-    Reader("csv", "CSV/TSV", (".csv", ".tsv"), _csv, read_csv),
+    Reader("csv", "CSV/TSV", (".csv", ".tsv"), _csv, read_csv, finder=True),
     Reader("yaml", "YAML list", (".yaml", ".yml"), looks_like_yaml_list, read_yaml_list),
     Reader("org", "org-mode", (".org",), looks_like_org, read_org, finder=True),
     Reader("rst", "reStructuredText", (".rst",), looks_like_rst, read_rst, finder=True),
