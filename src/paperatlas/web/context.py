@@ -20,6 +20,19 @@ from paperatlas.web.render import PageRenderer
 BIBTEX_ENTRIES = 4096  # papers' entries kept (~1 KB each)
 
 
+@dataclass(frozen=True)
+class FilterChoices:
+    """What each select of the filter form offers. Hashable: the form is a kept piece
+    (web/fragments.py) whose key holds this value as it is, where a dict of lists had to
+    be copied into tuples on every page."""
+
+    lists: tuple[str, ...]
+    areas: tuple[str, ...]
+    kinds: tuple[str, ...]
+    decisions: tuple[str, ...]
+    states: tuple[str, ...]
+
+
 @dataclass
 class WebContext:
     atlas: Atlas
@@ -33,6 +46,8 @@ class WebContext:
     _map_view_lock: threading.Lock = field(default_factory=threading.Lock)
     _lists: tuple[object, list[str]] | None = None
     _bibtex: dict[str, tuple[object, str]] = field(default_factory=dict)
+    # list name -> (the counts and list names it was made from, the filter form's choices)
+    _choices: dict[str | None, tuple[object, object, FilterChoices]] = field(default_factory=dict)
 
     def map_view_body(self, stored: dict[str, Any], chinese: bool, build: Callable[[], bytes]) -> bytes:
         """The whole map's JSON as /api/map sends it (`build()`), kept while the store and
@@ -116,17 +131,24 @@ class WebContext:
         self._overviews[list_name] = (now, generation, counts)
         return counts
 
-    def filter_choices(self, list_name: str | None) -> dict[str, list[str]]:
+    def filter_choices(self, list_name: str | None) -> FilterChoices:
         """What the filter form offers: the lists, and the areas and decisions of the
-        list's papers (from the kept counts), every kind and state."""
+        list's papers (from the kept counts), every kind and state; the same value while
+        the counts and the list names are the ones it was made from."""
         stats = self.overview_counts(list_name)["stats"]
-        return {
-            "lists": self.list_names(),
-            "areas": [a for a in stats["by_area"] if a != "(unknown)"],
-            "kinds": [*KINDS],
-            "decisions": [d for d in stats["by_decision"] if d != "(unknown)"],
-            "states": [*STATES],
-        }
+        lists = self.list_names()
+        hit = self._choices.get(list_name)
+        if hit is not None and hit[0] is stats and hit[1] is lists:
+            return hit[2]
+        choices = FilterChoices(
+            lists=tuple(lists),
+            areas=tuple(a for a in stats["by_area"] if a != "(unknown)"),
+            kinds=tuple(KINDS),
+            decisions=tuple(d for d in stats["by_decision"] if d != "(unknown)"),
+            states=tuple(STATES),
+        )
+        self._choices[list_name] = (stats, lists, choices)
+        return choices
 
     def cards(self, rows: list[dict], stored: dict | None) -> list[dict]:
         """Paper rows as web/cards.py wants them (title or display title, topic, star,

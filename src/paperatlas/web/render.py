@@ -16,6 +16,7 @@ from urllib.parse import urlencode
 from fastapi import HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
 
 from paperatlas.api import web_reads
 from paperatlas.identifiers import link_kind
@@ -89,6 +90,7 @@ class PageRenderer:
     def __init__(self) -> None:
         self.env = page_environment()
         self.fragments = Fragments()
+        self._keys_help: dict[str, Markup] = {}
         # the atlas's lists, for the header's list switcher (set by WebContext)
         self.lists: Callable[[], list[str]] = list
 
@@ -127,7 +129,15 @@ class PageRenderer:
             path=request.url.path,
             stats_total=context.pop("stats_total", None),
             header_lists=self.lists() if status == 200 else [],  # an error page reads no store
+            keys_help=self.keys_help(lang),
             **context,
         )
         # the same URL is English or Chinese by the browser's language: caches must know
         return HTMLResponse(html, status_code=status, headers={"Vary": "Accept-Language"})
+
+    def keys_help(self, lang: str) -> Markup:
+        """The footer's keyboard help in `lang`, written once (its words are the page's only)."""
+        if lang not in self._keys_help:
+            html = self.env.get_template("_keys_help.html").render(t=translator(lang))
+            self._keys_help[lang] = Markup(html)
+        return self._keys_help[lang]
