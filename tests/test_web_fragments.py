@@ -101,6 +101,6 @@ def test_the_keys_help_is_written_once_per_language_and_each_page_shows_its_own(
     render = client.app.state.web.render
     english = client.get("/papers", headers={"Accept-Language": "en"}).text
     chinese = client.get("/search", params={"q": "unlearning", "lang": "zh"}).text
-    assert set(render._keys_help) == {"en", "zh"}
-    assert str(render.keys_help("en")) in english and str(render.keys_help("zh")) in chinese
+    assert set(render._tools) == {"en", "zh"}
+    assert str(render._tools["en"].keys_help) in english and str(render._tools["zh"].keys_help) in chinese
     assert 'id="keys-help"' in english and "键盘快捷键" in chinese and "键盘快捷键" not in english

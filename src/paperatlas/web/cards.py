@@ -9,6 +9,7 @@ value from the store goes through markupsafe's escape, as autoescaping would do.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
@@ -17,6 +18,29 @@ from jinja2 import Environment
 from markupsafe import Markup, escape
 
 GIST_CHARS = 260  # an abstract standing in for a missing gist is cut near here
+KEPT_CARDS = 2048  # written cards kept per language (~2.5 KB each)
+# what a card shows of its row (besides `topic`, of which its broad topic's number and label)
+CARD_FIELDS = (
+    "id",
+    "title",
+    "display_title",
+    "state",
+    "liked",
+    "name",
+    "kind",
+    "area",
+    "decision",
+    "has_code",
+    "tags",
+    "title_only",
+    "snippet",
+    "summary_zh",
+    "gist",
+    "abstract",
+    "in_note",
+    "tagged",
+    "why",
+)
 
 
 STATES = ("read", "skipped", "saved")
@@ -66,14 +90,19 @@ def card_renderer(
     """card(p) -> the card's HTML, for one page's language (`t`, and `gloss(what, value)`
     for the kind, topic, area and decision badges; `chinese`: a model's Chinese summary,
     where there is one, in place of the gist) and links (`link`). `p["state"]` and
-    `p["tags"]`: what the person keeps about the paper (its triage buttons, its tags)."""
+    `p["tags"]`: what the person keeps about the paper (its triage buttons, its tags).
+
+    A card written is kept (the KEPT_CARDS last used) under everything it shows of its
+    row (`card_key`): the same paper in the same state is the same card on every page
+    (a paper page's similar papers, a list's pages), and a change of anything shown is
+    another key. A search hit's card, its query's words marked, is written each time."""
     untitled, with_code, why_label = escape(t("untitled")), escape(t("with_code")), escape(t("why"))
     title_only = escape(t("title_only"))
     in_note_label, tagged_label = escape(t("in_your_note")), escape(t("tagged"))
     written_note = escape(t("display_title_note"))
     truncate = env.filters["truncate"]
     triage = triage_renderer(t)
-    links: dict[tuple[object, ...], str] = {}  # a page's cards share a few kind and topic links
+    links: dict[tuple[object, ...], str] = {}  # cards share a few kind, topic and tag links
 
     def badge_link(path: str, **params: str) -> str:
         key = (path, *params.items())
@@ -81,7 +110,22 @@ def card_renderer(
             links[key] = str(escape(link(path, **params)))
         return links[key]
 
+    kept: OrderedDict[tuple[Any, ...], Markup] = OrderedDict()
+
     def card(p: dict[str, Any]) -> Markup:
+        if p.get("snippet"):
+            return write(p)
+        key = card_key(p)
+        html = kept.get(key)
+        if html is not None:
+            kept.move_to_end(key)
+            return html
+        html = kept[key] = write(p)
+        if len(kept) > KEPT_CARDS:
+            kept.popitem(last=False)
+        return html
+
+    def write(p: dict[str, Any]) -> Markup:
         pid = escape(p["id"])
         title = p.get("title") or p.get("display_title")
         written = (
@@ -153,3 +197,10 @@ def card_renderer(
         return Markup("".join(out))
 
     return card
+
+
+def card_key(p: dict[str, Any]) -> tuple[Any, ...]:
+    """Everything a card shows of its row, as a key (lists as tuples)."""
+    broad = (p.get("topic") or {}).get("broad")
+    values = tuple(tuple(v) if isinstance(v, list | tuple) else v for v in map(p.get, CARD_FIELDS))
+    return (*values, (broad["topic_id"], broad["label"]) if broad else None)
