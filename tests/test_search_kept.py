@@ -110,3 +110,21 @@ def test_a_read_only_atlas_older_than_the_kept_tables_still_searches(tmp_path):
     with Atlas(path, read_only=True) as atlas:
         result = atlas.search("robot grasping")
     assert result.hits and all(h.in_note is None and h.tagged == [] for h in result.hits)
+
+
+def test_with_nothing_kept_no_word_is_made_a_pattern_and_a_tag_alone_is_still_found(db, monkeypatch):
+    """A search reads the notes and tags first: with none, the query's words are never
+    compiled into patterns (one per distinct word, for every search); one tag is enough
+    for them to be."""
+    import paperatlas.search.kept_match as kept_match
+
+    made: list[str] = []
+    real = kept_match._matcher
+    monkeypatch.setattr(kept_match, "_matcher", lambda word: made.append(word) or real(word))
+    with Atlas(db) as atlas:
+        before = _ids(atlas.search("wombat checklist", exact=True))
+        assert made == []
+        atlas.tag([PAPER], ["wombat-checklist"])
+        after = atlas.search("wombat checklist", exact=True)
+    assert made == ["wombat", "checklist"] and PAPER not in before
+    assert after.hits[0].id == PAPER and after.hits[0].tagged == ["wombat-checklist"]

@@ -65,3 +65,53 @@ def test_the_title_only_badge_follows_the_card_field_alone():
     assert "badge title-only" in render({"id": "p1", "title": "T", "title_only": True})
     assert "badge title-only" not in render({"id": "p1", "title": "T", "abstract": None, "snippet": []})
     assert "badge title-only" not in render({"id": "p1", "title": "T", "title_only": False, "abstract": "A"})
+
+
+def _renderer():
+    return card_renderer(Environment(autoescape=True), translator("en"), lambda path, **params: path)
+
+
+ROW = {
+    "id": "p1",
+    "title": "Graph networks",
+    "kind": "method",
+    "area": "graphs",
+    "topic": {"broad": {"topic_id": 3, "label": "Graphs", "size": 10}},
+    "gist": "We propose a graph network.",
+    "tags": ("to-read",),
+    "state": None,
+    "liked": False,
+}
+
+
+def test_a_cards_head_is_kept_and_shown_again_while_nothing_it_shows_changed(monkeypatch):
+    import paperatlas.web.cards as cards
+
+    heads: list[str] = []  # the head links the paper's page: its id quoted once per head written
+    real = cards.quote
+    monkeypatch.setattr(cards, "quote", lambda text, safe="/": heads.append(text) or real(text, safe=safe))
+    card = _renderer()
+    first = card(dict(ROW))
+    assert card(dict(ROW, topic={"broad": {"topic_id": 3, "label": "Graphs", "size": 99}})) == first
+    assert heads.count("p1") == 1
+    for change in (
+        {"state": "read"},
+        {"liked": True},
+        {"tags": ("to-read", "later")},
+        {"title": "Graph networks, again"},
+        {"topic": {"broad": {"topic_id": 4, "label": "Graphs"}}},
+    ):
+        assert card(dict(ROW, **change)) != first, change
+    assert heads.count("p1") == 6
+    assert 'class="card state-read"' in card(dict(ROW, state="read")) and heads.count("p1") == 6
+    # what follows the head is written each time: another reason, another gist
+    why = card(dict(ROW, why="title matches"))
+    assert "title matches" in why and why.startswith(first.split("<p class=")[0]) and heads.count("p1") == 6
+    assert "a graph network" not in card(dict(ROW, gist="Something else."))
+
+
+def test_a_search_hit_card_is_written_with_its_own_marked_words_each_time():
+    card = _renderer()
+    one = card(dict(ROW, snippet=[{"text": "graph", "match": True}]))
+    two = card(dict(ROW, snippet=[{"text": "network", "match": True}]))
+    assert "<mark>graph</mark>" in one and "<mark>network</mark>" in two and "graph</mark>" not in two

@@ -80,3 +80,27 @@ def test_frozen_arguments_are_equal_keys_whatever_their_order():
     assert frozen({"a": ["x", "y"], "b": None}) == frozen({"b": None, "a": ["x", "y"]})
     assert frozen({"a": ["x", "y"]}) != frozen({"a": ["y", "x"]}), "a select's options keep their order"
     assert hash(frozen({"choices": {"areas": ["A"], "lists": []}}))
+
+
+def test_the_filter_choices_are_one_kept_value_until_the_atlas_changes(client, db, tmp_path):
+    """The form's key holds the choices as they are (no copy into tuples on each page):
+    the same value while nothing changed, a new one naming a list added since."""
+    web = client.app.state.web
+    first = web.filter_choices(None)
+    assert web.filter_choices(None) is first and hash(first) == hash(web.filter_choices(None))
+    assert frozen((first,)) == (first,)
+    extra = tmp_path / "extra.jsonl"
+    extra.write_text(json.dumps({"title": "A paper on wombats", "abstract": "Wombats dig."}) + "\n")
+    with Atlas(db) as atlas:
+        atlas.add([extra], list_name="wombats", enrich=False)
+    again = web.filter_choices(None)
+    assert again is not first and "wombats" in again.lists and "wombats" not in first.lists
+
+
+def test_the_keys_help_is_written_once_per_language_and_each_page_shows_its_own(client):
+    render = client.app.state.web.render
+    english = client.get("/papers", headers={"Accept-Language": "en"}).text
+    chinese = client.get("/search", params={"q": "unlearning", "lang": "zh"}).text
+    assert set(render._tools) == {"en", "zh"}
+    assert str(render._tools["en"].keys_help) in english and str(render._tools["zh"].keys_help) in chinese
+    assert 'id="keys-help"' in english and "键盘快捷键" in chinese and "键盘快捷键" not in english

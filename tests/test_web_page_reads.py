@@ -57,3 +57,38 @@ def test_the_bibtex_entry_is_written_once_until_a_commit(client, counted):
     assert counted["bibtex"] == 2
     shown = html.unescape(re.search(r'id="bibtex"[^>]*>(.*?)</pre>', after, re.S).group(1))
     assert "cite the" in shown and "@" in shown
+
+
+def test_model_answers_are_looked_for_only_once_any_is_stored(client, db, monkeypatch):
+    """A paper page asks for a paper's model answers (one query per task) and its cards for
+    their summaries only while the atlas holds an accepted answer; whether it does is read
+    once per commit, so an answer stored by another process shows on the next view."""
+    from paperatlas.api import web_reads
+
+    asked: list[str] = []
+    for name in ("llm_answers", "llm_summaries"):
+        real = getattr(web_reads, name)
+        monkeypatch.setattr(web_reads, name, lambda *a, _n=name, _r=real: asked.append(_n) or _r(*a))
+    client.get("/papers/robots-02", params={"view": "d"})
+    client.get("/papers/protein-03", params={"view": "d"})
+    assert asked == []
+    with Atlas(db) as atlas:  # another connection, as `paperatlas llm` beside the server
+        atlas.store.llm.put_result("robots-02", "title-en", "qwen", "v1", "A robot title", True, None, 9, 0.1)
+    client.get("/papers/robots-02", params={"view": "e"})
+    assert asked == ["llm_answers", "llm_summaries"]
+
+
+def test_the_models_similar_misses_are_read_once_per_commit(client, db, monkeypatch):
+    from paperatlas.api import web_reads
+
+    asked: list[int] = []
+    real = web_reads.similar_models_missing
+    monkeypatch.setattr(web_reads, "similar_models_missing", lambda atlas: asked.append(1) or real(atlas))
+    for note in ("a commit", "another commit"):
+        with Atlas(db) as atlas:  # another connection's commit
+            atlas.set_note("robots-02", note)
+        pages = [
+            client.get(f"/papers/{pid}", params={"view": note}).text for pid in ("robots-02", "protein-03")
+        ]
+        assert all('id="similar-embed-note"' in page for page in pages)
+    assert len(asked) == 2  # once after each commit, not once a page

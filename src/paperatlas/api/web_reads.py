@@ -137,6 +137,11 @@ def new_counts(atlas: Atlas) -> dict[str, int]:
     return {name: n for name, n in counts.items() if n}
 
 
+def has_llm_answers(atlas: Atlas) -> bool:
+    """Whether a model's answer was accepted for any paper (`llm_answers` is empty for all when not)."""
+    return atlas.store.llm.any_accepted()
+
+
 def llm_answers(atlas: Atlas, paper_id: str) -> dict[str, dict[str, Any]]:
     """A paper's accepted answers by task ({"summarize": {"output", "model", "prompt"}})."""
     from paperatlas.llm import TASKS

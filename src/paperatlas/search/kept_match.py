@@ -76,9 +76,11 @@ def kept_matches(store, query: str, allowed: AbstractSet[str] | None = None) -> 
     words = query_words(query)
     if not words:
         return {}
-    holds = {w: _matcher(w) for w in words}
     notes = store.kept.notes()
     tags = store.kept.tags_of()
+    if not notes and not tags:  # nothing kept, nothing to match: no pattern compiled per word
+        return {}
+    holds = {w: _matcher(w) for w in words}
     found: dict[str, KeptMatch] = {}
     for pid in set(notes) | set(tags):
         if allowed is not None and pid not in allowed:

@@ -46,6 +46,15 @@ class LlmRows(StorePart):
                 (paper_id, task, model, prompt, output, int(accepted), reason, tokens, seconds),
             )
 
+    def any_accepted(self) -> bool:
+        """Whether the atlas holds any accepted answer (most hold none: a page asks this once
+        per commit instead of asking for each paper's answers to every task)."""
+        if not self._has_llm_results():
+            return False
+        return (
+            self.conn.execute("SELECT 1 FROM llm_results WHERE accepted = 1 LIMIT 1").fetchone() is not None
+        )
+
     def accepted(self, ids: Iterable[str], task: str) -> dict[str, dict[str, Any]]:
         """Per paper, its newest accepted answer for `task` (any model): output, model, prompt."""
         ids = list(ids)

@@ -24,12 +24,12 @@ import os
 from pathlib import Path
 
 from fastapi import FastAPI
-from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.staticfiles import StaticFiles
 
 from paperatlas.api import Atlas, web_reads
 from paperatlas.assets import static_dir
 from paperatlas.web import api_routes, error_pages, kept_api, status
+from paperatlas.web.compression import Gzip
 from paperatlas.web.context import WebContext
 from paperatlas.web.guard import RequestGuard
 from paperatlas.web.maps import MAP_CACHE_SECONDS, MapCache
@@ -70,7 +70,6 @@ SECURITY_HEADERS = {
 # More processes (`serve --workers`) are what use more cores. Threads are left for
 # writes and static files: PAPERATLAS_WEB_THREADS of them (default 1).
 WRITE_THREADS = 1
-GZIP_LEVEL = 5  # level 9 (Starlette's default) costs ~2x the CPU for ~3% smaller pages
 # each with its `routes`
 PAGE_GROUPS = (
     overview,
@@ -129,7 +128,7 @@ def create_app(
     # scripts (CSP). The map's JSON shrinks ~4x with gzip. Pages are kept, compressed,
     # while the store and the loaded map stay the same.
     app.add_middleware(SecurityHeaders, headers=SECURITY_HEADERS)
-    app.add_middleware(GZipMiddleware, minimum_size=4096, compresslevel=GZIP_LEVEL)
+    app.add_middleware(Gzip, minimum_size=4096)  # web/compression.py: ISA-L's deflate
     if page_cache:
         app.add_middleware(PageCache, version=lambda: (generation(), maps.serial), max_age=MAP_CACHE_SECONDS)
     # outermost: a refused request never reaches the page cache (its key has no Host)

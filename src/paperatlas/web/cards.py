@@ -9,6 +9,7 @@ value from the store goes through markupsafe's escape, as autoescaping would do.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
@@ -17,6 +18,23 @@ from jinja2 import Environment
 from markupsafe import Markup, escape
 
 GIST_CHARS = 260  # an abstract standing in for a missing gist is cut near here
+KEPT_HEADS = 4096  # written card heads kept per language (~1.5 KB each)
+# what a card's head (its triage buttons, title and badges) shows of its row, besides
+# `topic`, of which its broad topic's number and label
+HEAD_FIELDS = (
+    "id",
+    "title",
+    "display_title",
+    "state",
+    "liked",
+    "name",
+    "kind",
+    "area",
+    "decision",
+    "has_code",
+    "tags",
+    "title_only",
+)
 
 
 STATES = ("read", "skipped", "saved")
@@ -66,14 +84,21 @@ def card_renderer(
     """card(p) -> the card's HTML, for one page's language (`t`, and `gloss(what, value)`
     for the kind, topic, area and decision badges; `chinese`: a model's Chinese summary,
     where there is one, in place of the gist) and links (`link`). `p["state"]` and
-    `p["tags"]`: what the person keeps about the paper (its triage buttons, its tags)."""
+    `p["tags"]`: what the person keeps about the paper (its triage buttons, its tags).
+
+    A card's head (triage buttons, title, badges: most of its markup) is kept, the
+    KEPT_HEADS last used, under everything it shows of its row (`head_key`): the same paper
+    in the same state has the same head on every page (a paper page's similar papers, a
+    list's pages, the hits of other searches), and a change of anything shown is another
+    key. The rest (the snippet with the query's words marked, or the gist; why it
+    matched) is written each time."""
     untitled, with_code, why_label = escape(t("untitled")), escape(t("with_code")), escape(t("why"))
     title_only = escape(t("title_only"))
     in_note_label, tagged_label = escape(t("in_your_note")), escape(t("tagged"))
     written_note = escape(t("display_title_note"))
     truncate = env.filters["truncate"]
     triage = triage_renderer(t)
-    links: dict[tuple[object, ...], str] = {}  # a page's cards share a few kind and topic links
+    links: dict[tuple[object, ...], str] = {}  # cards share a few kind, topic and tag links
 
     def badge_link(path: str, **params: str) -> str:
         key = (path, *params.items())
@@ -81,7 +106,20 @@ def card_renderer(
             links[key] = str(escape(link(path, **params)))
         return links[key]
 
+    kept: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+
     def card(p: dict[str, Any]) -> Markup:
+        key = head_key(p)
+        html = kept.get(key)
+        if html is not None:
+            kept.move_to_end(key)
+        else:
+            html = kept[key] = head(p)
+            if len(kept) > KEPT_HEADS:
+                kept.popitem(last=False)
+        return Markup(html + tail(p))
+
+    def head(p: dict[str, Any]) -> str:
         pid = escape(p["id"])
         title = p.get("title") or p.get("display_title")
         written = (
@@ -130,6 +168,10 @@ def card_renderer(
             badges.append(f'<span class="badge title-only">{title_only}</span>')
         out.append("".join(badges))
         out.append("  </div>\n")
+        return "".join(out)
+
+    def tail(p: dict[str, Any]) -> str:
+        out = []
         if p.get("snippet"):
             pieces = "".join(
                 f"<mark>{escape(s['text'])}</mark>" if s.get("match") else str(escape(s["text"]))
@@ -150,6 +192,13 @@ def card_renderer(
         if p.get("why"):
             out.append(f'<p class="why">{why_label}: {escape(p["why"])}</p>')
         out.append("</article>")
-        return Markup("".join(out))
+        return "".join(out)
 
     return card
+
+
+def head_key(p: dict[str, Any]) -> tuple[Any, ...]:
+    """Everything a card's head shows of its row, as a key (its tags as a tuple)."""
+    broad = (p.get("topic") or {}).get("broad")
+    values = tuple(tuple(v) if isinstance(v, list) else v for v in map(p.get, HEAD_FIELDS))
+    return (*values, (broad["topic_id"], broad["label"]) if broad else None)

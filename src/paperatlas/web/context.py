@@ -8,7 +8,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from fastapi import HTTPException, Request
 
@@ -17,7 +17,21 @@ from paperatlas.filters import KINDS, STATES, Filters
 from paperatlas.web.maps import MAP_CACHE_SECONDS, MapCache, map_identity, topics_of
 from paperatlas.web.render import PageRenderer
 
+T = TypeVar("T")
 BIBTEX_ENTRIES = 4096  # papers' entries kept (~1 KB each)
+
+
+@dataclass(frozen=True)
+class FilterChoices:
+    """What each select of the filter form offers. Hashable: the form is a kept piece
+    (web/fragments.py) whose key holds this value as it is, where a dict of lists had to
+    be copied into tuples on every page."""
+
+    lists: tuple[str, ...]
+    areas: tuple[str, ...]
+    kinds: tuple[str, ...]
+    decisions: tuple[str, ...]
+    states: tuple[str, ...]
 
 
 @dataclass
@@ -33,6 +47,9 @@ class WebContext:
     _map_view_lock: threading.Lock = field(default_factory=threading.Lock)
     _lists: tuple[object, list[str]] | None = None
     _bibtex: dict[str, tuple[object, str]] = field(default_factory=dict)
+    # list name -> (the counts and list names it was made from, the filter form's choices)
+    _choices: dict[str | None, tuple[object, object, FilterChoices]] = field(default_factory=dict)
+    _per_commit: dict[str, tuple[object, Any]] = field(default_factory=dict)
 
     def map_view_body(self, stored: dict[str, Any], chinese: bool, build: Callable[[], bytes]) -> bytes:
         """The whole map's JSON as /api/map sends it (`build()`), kept while the store and
@@ -73,6 +90,21 @@ class WebContext:
             del self._bibtex[next(iter(self._bibtex))]
         self._bibtex[paper_id] = (version, entry)
         return entry
+
+    def per_commit(self, name: str, read: Callable[[], T]) -> T:
+        """`read()`, kept until the next commit: what a page asks of the whole atlas, not of
+        one paper (the models `similar` misses, whether any model answer is stored)."""
+        version = self.generation()
+        hit = self._per_commit.get(name)
+        if hit is not None and hit[0] == version:
+            return cast(T, hit[1])
+        value = read()
+        self._per_commit[name] = (version, value)
+        return value
+
+    def has_model_answers(self) -> bool:
+        """Whether any paper has a model's accepted answer (a page looks for none when not)."""
+        return self.per_commit("has_llm_answers", lambda: web_reads.has_llm_answers(self.atlas))
 
     def vocabulary(self) -> dict[str, set[str]]:
         """The areas and decisions the store's papers have: what a filter may name."""
@@ -116,17 +148,24 @@ class WebContext:
         self._overviews[list_name] = (now, generation, counts)
         return counts
 
-    def filter_choices(self, list_name: str | None) -> dict[str, list[str]]:
+    def filter_choices(self, list_name: str | None) -> FilterChoices:
         """What the filter form offers: the lists, and the areas and decisions of the
-        list's papers (from the kept counts), every kind and state."""
+        list's papers (from the kept counts), every kind and state; the same value while
+        the counts and the list names are the ones it was made from."""
         stats = self.overview_counts(list_name)["stats"]
-        return {
-            "lists": self.list_names(),
-            "areas": [a for a in stats["by_area"] if a != "(unknown)"],
-            "kinds": [*KINDS],
-            "decisions": [d for d in stats["by_decision"] if d != "(unknown)"],
-            "states": [*STATES],
-        }
+        lists = self.list_names()
+        hit = self._choices.get(list_name)
+        if hit is not None and hit[0] is stats and hit[1] is lists:
+            return hit[2]
+        choices = FilterChoices(
+            lists=tuple(lists),
+            areas=tuple(a for a in stats["by_area"] if a != "(unknown)"),
+            kinds=tuple(KINDS),
+            decisions=tuple(d for d in stats["by_decision"] if d != "(unknown)"),
+            states=tuple(STATES),
+        )
+        self._choices[list_name] = (stats, lists, choices)
+        return choices
 
     def cards(self, rows: list[dict], stored: dict | None) -> list[dict]:
         """Paper rows as web/cards.py wants them (title or display title, topic, star,
@@ -135,9 +174,10 @@ class WebContext:
         kept = self.atlas.kept([r["id"] for r in rows])  # three queries for the page
         missing = [r["id"] for r in rows if r.get("facts") is None]
         fetched = web_reads.card_facts(self.atlas, missing) if missing else {}  # one query, not one each
-        summaries = web_reads.llm_summaries(
-            self.atlas, [r["id"] for r in rows]
-        )  # a model's, where one was run
+        # a model's, where one was run
+        summaries = (
+            web_reads.llm_summaries(self.atlas, [r["id"] for r in rows]) if self.has_model_answers() else {}
+        )
         topics = topics_of(stored, [r["id"] for r in rows])  # one query for the page
         out = []
         for r in rows:

@@ -16,6 +16,7 @@ from urllib.parse import urlencode
 from fastapi import HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
 
 from paperatlas.api import web_reads
 from paperatlas.identifiers import link_kind
@@ -81,6 +82,30 @@ def _english(what: str, value: str | None) -> str | None:
     return value
 
 
+class LanguageTools:
+    """What a page's template is given that follows from its language alone, made once per
+    language: `t`, `gloss`, `link` (a path with the language kept in it), the card and
+    triage writers (with their labels looked up, and the cards they wrote kept:
+    web/cards.py) and the footer's keys help, written once."""
+
+    def __init__(self, env: Environment, lang: str) -> None:
+        self.lang = lang
+        self.t = translator(lang)
+        self.gloss = web_reads.zh_gloss if lang == "zh" else _english
+        self.card = card_renderer(env, self.t, self.link, self.gloss, chinese=lang == "zh")
+        self.triage = triage_renderer(self.t)
+        self.keys_help = Markup(env.get_template("_keys_help.html").render(t=self.t))
+
+    def link(self, path: str, **params: Any) -> str:
+        lang = self.lang
+        if not params:  # most links: a paper, a topic
+            return path if lang == "en" else f"{path}?lang={lang}"
+        params = {k: v for k, v in params.items() if v not in (None, "")}
+        if lang != "en":
+            params["lang"] = lang
+        return path + ("?" + urlencode(params) if params else "")
+
+
 class PageRenderer:
     """`render(request, template, status, **context)`: a page in the language the URL asks
     for (`?lang=`), its links keeping that language. Templates write shared pieces with
@@ -89,6 +114,7 @@ class PageRenderer:
     def __init__(self) -> None:
         self.env = page_environment()
         self.fragments = Fragments()
+        self._tools: dict[str, LanguageTools] = {}  # per language, made on its first page
         # the atlas's lists, for the header's list switcher (set by WebContext)
         self.lists: Callable[[], list[str]] = list
 
@@ -97,36 +123,27 @@ class PageRenderer:
         if status == 200 and asked not in (None, "", *LANGUAGES):  # an error page never fails
             raise HTTPException(400, f"lang must be one of {', '.join(LANGUAGES)}")
         lang = page_lang(request)
-
-        def link(path: str, **params) -> str:
-            if not params:  # most links: a paper, a topic
-                return path if lang == "en" else f"{path}?lang={lang}"
-            params = {k: v for k, v in params.items() if v not in (None, "")}
-            if lang != "en":
-                params["lang"] = lang
-            return path + ("?" + urlencode(params) if params else "")
-
+        tools = self._tools.get(lang) or self._tools.setdefault(lang, LanguageTools(self.env, lang))
         switch = {k: v for k, v in request.query_params.items() if k != "lang"}
         if lang == "en":
             switch["lang"] = "zh"
         elif lang_from_header(request.headers.get("accept-language")) != "en":
             switch["lang"] = "en"  # without it the browser's language would choose Chinese again
         switch_url = request.url.path + ("?" + urlencode(switch) if switch else "")
-        t = translator(lang)
-        gloss = web_reads.zh_gloss if lang == "zh" else _english
         html = self.env.get_template(template).render(
-            t=t,
+            t=tools.t,
             lang=lang,
-            gloss=gloss,
-            link=link,
-            card=card_renderer(self.env, t, link, gloss, chinese=lang == "zh"),
-            triage=triage_renderer(t),
+            gloss=tools.gloss,
+            link=tools.link,
+            card=tools.card,
+            triage=tools.triage,
             piece=partial(self.fragments.piece, lang),
             request=request,
             switch_url=switch_url,
             path=request.url.path,
             stats_total=context.pop("stats_total", None),
             header_lists=self.lists() if status == 200 else [],  # an error page reads no store
+            keys_help=tools.keys_help,
             **context,
         )
         # the same URL is English or Chinese by the browser's language: caches must know

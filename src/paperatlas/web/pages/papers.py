@@ -97,7 +97,8 @@ async def paper_page(request: Request, paper_id: str):
     kept = web.atlas.kept([paper["id"]]).get(paper["id"]) or Kept()
     broad = (topic or {}).get("broad") or {}
     zh_card = web.atlas.zh_card(paper, topic=broad.get("label")) if page_lang(request) == "zh" else None
-    model = web_reads.llm_answers(web.atlas, paper["id"])  # a model's accepted answers, when the user ran one
+    # a model's accepted answers, when the user ran one
+    model = web_reads.llm_answers(web.atlas, paper["id"]) if web.has_model_answers() else {}
     extra = paper.get("extra") or {}
     tldr = extra.get("tldr")
     return web.render(
@@ -109,7 +110,9 @@ async def paper_page(request: Request, paper_id: str):
         zh_card=zh_card,
         model=model,
         similar=web.cards(similar_rows, stored),
-        similar_missing=web_reads.similar_models_missing(web.atlas),
+        similar_missing=web.per_commit(
+            "similar_models_missing", lambda: web_reads.similar_models_missing(web.atlas)
+        ),
         liked=liked,
         kept=kept,
         note_html=render_note(kept.note) if kept.note else None,
