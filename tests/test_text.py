@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -10,6 +12,7 @@ import pytest
 
 from paperatlas.text import (
     FUNCTION_WORDS,
+    PAPER_WORD_PATTERN,
     PAPER_WORDS,
     STOPWORDS,
     english_stopwords,
@@ -87,7 +90,7 @@ def test_tfidf_matrix_is_scikit_learns_vectorizer_with_its_settings():
         min_df=2,
         max_df=0.5,
         max_features=200_000,
-        token_pattern=r"(?u)\b[a-zA-Z][a-zA-Z0-9\-]+\b",
+        token_pattern=PAPER_WORD_PATTERN,
     )
     expected = reference.fit_transform(texts).tocsr()
     expected.sort_indices()
@@ -113,7 +116,15 @@ def test_word_and_pair_counts_are_what_the_vectorizer_counts(settings):
 
     texts = _fixture_texts()
     vectorizer = tfidf_vectorizer(ngram_range=(1, 2), strip_accents=None, **settings)
-    counts, terms = word_and_pair_counts(texts, vectorizer)
+    tokenize, preprocess = vectorizer.build_tokenizer(), vectorizer.build_preprocessor()
+    counts, terms = word_and_pair_counts(
+        texts,
+        lambda text: tokenize(preprocess(text)),
+        vectorizer.get_stop_words() or frozenset(),
+        min_df=vectorizer.min_df,
+        max_df=vectorizer.max_df,
+        max_features=vectorizer.max_features,
+    )
     # the vectorizer's counting half, every setting of it as given
     reference = CountVectorizer(
         **{name: getattr(vectorizer, name) for name in CountVectorizer().get_params()}
@@ -122,3 +133,15 @@ def test_word_and_pair_counts_are_what_the_vectorizer_counts(settings):
     expected.sort_indices()
     assert list(terms) == list(reference.get_feature_names_out())
     assert (counts != expected).nnz == 0 and counts.dtype == np.float32
+
+
+def test_tfidf_matrix_imports_no_scikit_learn():
+    """A first `recommend` and `embed` build the matrix in a fresh process: importing
+    scikit-learn there would cost more than the matrix."""
+    code = (
+        "import sys; from paperatlas.text import tfidf_matrix; "
+        "m, t = tfidf_matrix(['graph neural networks', 'graph neural nets'] * 30); "
+        "assert m.shape[0] == 60 and len(t); print(sorted(n for n in sys.modules if n.startswith('sklearn')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
