@@ -168,14 +168,21 @@ def word_and_pair_counts(
 
     from scipy import sparse
 
-    per_text = [words(text) for text in texts]
-    tokens = list(itertools.chain.from_iterable(per_text))
-    vocabulary = list(dict.fromkeys(tokens))  # each distinct token once, in first-seen order
-    code = dict(zip(vocabulary, range(len(vocabulary))))
-    ids = np.fromiter(map(code.__getitem__, tokens), dtype=np.int64, count=len(tokens))
-    row = np.repeat(np.arange(len(texts)), [len(t) for t in per_text])
+    code: dict[str, int] = {}  # token -> its integer, in first-seen order
+    lengths: list[int] = []
+    chunks = [np.zeros(0, dtype=np.int64)]
+    for start in range(0, len(texts), 2000):  # a few thousand texts' token strings at a time
+        per_text = [words(text) for text in texts[start : start + 2000]]
+        lengths += map(len, per_text)
+        tokens = list(itertools.chain.from_iterable(per_text))
+        for token in dict.fromkeys(tokens):
+            code.setdefault(token, len(code))
+        chunks.append(np.fromiter(map(code.__getitem__, tokens), dtype=np.int64, count=len(tokens)))
+    vocabulary = list(code)
+    ids, row = np.concatenate(chunks), np.repeat(np.arange(len(texts)), lengths)
     stop = np.fromiter((w in stop_words for w in vocabulary), dtype=bool, count=len(vocabulary))
-    ids, row = ids[~stop[ids]], row[~stop[ids]]  # pairs join the words left beside each other
+    kept = ~stop[ids]
+    ids, row = ids[kept], row[kept]  # pairs join the words left beside each other
 
     n_words = len(vocabulary)
     same_text = row[:-1] == row[1:]
