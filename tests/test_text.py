@@ -77,6 +77,7 @@ def _fixture_texts() -> list[str]:
         "Self-attention self-attention 3D 42 x2 Café naïve",
         "graph neural graph neural graph neural networks",
         "Graph neural networks.",
+        "",  # an empty text last: a row with nothing in it at the end of the matrix
     ]
 
 

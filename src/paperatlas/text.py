@@ -138,8 +138,10 @@ def tfidf_matrix(texts: list[str]):
     np.log(counts.data, out=counts.data)
     counts.data += 1
     counts.data *= idf[counts.indices]
-    lengths = np.sqrt(np.add.reduceat(counts.data**2, counts.indptr[:-1])) if counts.nnz else np.ones(0)
-    counts.data /= np.repeat(np.where(lengths > 0, lengths, 1), np.diff(counts.indptr))
+    per_row = np.diff(counts.indptr)
+    rows = np.repeat(np.arange(counts.shape[0]), per_row)
+    lengths = np.sqrt(np.bincount(rows, weights=counts.data**2, minlength=counts.shape[0]))
+    counts.data /= np.repeat(np.where(lengths > 0, lengths, 1), per_row).astype(counts.dtype)
     return counts, terms
 
 
@@ -158,8 +160,8 @@ def word_and_pair_counts(
     columns in the same order (an int bound is a count of texts, a float a share of them).
 
     scikit-learn builds every word pair of every text as a string and counts it in a Python
-    dict, then sorts and prunes a vocabulary of millions of pairs seen once (12 s of CPU on
-    15,602 abstracts, and 1.5 s to import it). Here `words` tokenises each text (the only
+    dict, then sorts and prunes a vocabulary of millions of pairs seen once (about 10 s of CPU
+    on 15,602 abstracts, 3 s here: benchmarks/word_matrix.py; and 1 s to import it). Here `words` tokenises each text (the only
     per-text Python work), words become integers, a pair one integer of two words, and the
     counting, pruning and ordering are numpy and scipy array operations: only the pairs that
     survive pruning become strings."""
