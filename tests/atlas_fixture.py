@@ -42,7 +42,7 @@ def copy_atlas(template: Path, tmp_path_factory: pytest.TempPathFactory, name: s
 
 # The web tests' atlas and client, one of each per test module that imports them (module
 # scope): `from atlas_fixture import web_atlas_db, web_client`. The atlas is a copy of one
-# built once per test process (conftest's `fixture_atlas_template`).
+# built once per test run (conftest's `fixture_atlas_template`).
 @pytest.fixture(scope="module", name="db")
 def web_atlas_db(fixture_atlas_template, tmp_path_factory):
     return copy_atlas(fixture_atlas_template, tmp_path_factory, "web")

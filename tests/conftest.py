@@ -1,6 +1,7 @@
 """Fixtures shared by the test modules: the one way to drive the CLI in-process, a fresh store,
 a dump of its tables, a ban on network access, the search fixture's papers embedded and the
-web tests' atlas (each built once per test process, copied for each module that uses it).
+web tests' atlas (each built once per test run, shared by xdist's workers, copied for each module
+that uses it).
 
 Tests that need a real process (signals, kill -9, a server on a port, the installed console
 script) start one with subprocess; everything else goes through `cli`, which runs the same
@@ -11,9 +12,10 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -114,21 +116,43 @@ def no_network() -> Iterator[None]:
 SEARCH_FIXTURE = Path(__file__).parent / "fixtures" / "search" / "papers.jsonl"
 
 
+def built_once(tmp_path_factory: pytest.TempPathFactory, name: str, build: Callable[[Path], None]) -> Path:
+    """The folder `name`, filled by `build(folder)` once per test run: xdist's workers share
+    it (their temporary folders are siblings; the first to come builds it while the others
+    wait on a lock, then read it), where each worker would otherwise build its own. Read-only
+    to its users: they copy it (`copy_atlas`)."""
+    import fcntl
+
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    folder, done = shared / name, shared / f"{name}.done"
+    with open(shared / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not done.exists():
+            shutil.rmtree(folder, ignore_errors=True)  # a build cut off by a failure
+            folder.mkdir()
+            build(folder)
+            done.touch()
+    return folder
+
+
 @pytest.fixture(scope="session")
 def search_atlas_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The search fixture's atlas, built once per test process (embedding its vocabulary is
+    """The search fixture's atlas, built once per test run (embedding its vocabulary is
     seconds of CPU); the modules that use it get copies (`embedded_search_atlas`)."""
-    papers = [json.loads(line) for line in SEARCH_FIXTURE.read_text(encoding="utf-8").splitlines()]
-    folder = tmp_path_factory.mktemp("search-atlas-template")
-    path = folder / "papers.jsonl"
-    path.write_text(
-        "".join(json.dumps({k: p[k] for k in ("id", "title", "abstract")}) + "\n" for p in papers),
-        encoding="utf-8",
-    )
-    with Atlas(folder / "atlas.db") as atlas:
-        atlas.add([path], list_name="fixture", enrich=False)
-        atlas.embed()
-    return folder / "atlas.db"
+
+    def build(folder: Path) -> None:
+        papers = [json.loads(line) for line in SEARCH_FIXTURE.read_text(encoding="utf-8").splitlines()]
+        path = folder / "papers.jsonl"
+        path.write_text(
+            "".join(json.dumps({k: p[k] for k in ("id", "title", "abstract")}) + "\n" for p in papers),
+            encoding="utf-8",
+        )
+        with Atlas(folder / "atlas.db") as atlas:
+            atlas.add([path], list_name="fixture", enrich=False)
+            atlas.embed()
+
+    return built_once(tmp_path_factory, "search-atlas-template", build) / "atlas.db"
 
 
 @pytest.fixture(scope="module")
@@ -141,8 +165,9 @@ def embedded_search_atlas(search_atlas_template: Path, tmp_path_factory: pytest.
 
 @pytest.fixture(scope="session")
 def fixture_atlas_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """atlas_fixture's atlas (added, enriched, embedded, mapped), built once per test process;
+    """atlas_fixture's atlas (added, enriched, embedded, mapped), built once per test run;
     the web tests' modules get copies (`atlas_fixture.web_atlas_db`)."""
-    path = tmp_path_factory.mktemp("fixture-atlas-template") / "atlas.db"
-    build_fixture_atlas(path).close()
-    return path
+    folder = built_once(
+        tmp_path_factory, "fixture-atlas-template", lambda f: build_fixture_atlas(f / "atlas.db").close()
+    )
+    return folder / "atlas.db"

@@ -124,11 +124,7 @@ def test_embed_command_reports_and_resumes(store, cli):
     store.close()
     code, out, err = cli("embed", "--model", "static", "--db", path, use_db=False)
     assert code == 0, err
-    words, vectors = out.strip().splitlines()
-    assert words.startswith("recommendations: the papers' words (") and words.endswith(
-        "saved beside the atlas"
-    )
-    assert vectors == f"static: embedded {total}, unchanged 0 of {total} papers"
+    assert out.strip() == f"static: embedded {total}, unchanged 0 of {total} papers"
     # no model named: every model search fuses, the ones done kept, then the Chinese terms
     code, out, err = cli("embed", "--db", path, use_db=False)
     assert code == 0, err

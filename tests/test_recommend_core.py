@@ -324,29 +324,34 @@ def test_recommendations_fuse_each_other_model_at_its_modes_weight(atlas):
     assert rec.load_features(atlas.store, model="test-lsa").model == "test-lsa"
 
 
-def test_embed_saves_the_words_a_first_recommend_reads_instead_of_fitting(
+def test_the_first_recommend_saves_the_words_the_next_reads_instead_of_fitting(
     corpus_db, cli, monkeypatch, tmp_path
 ):
     from paperatlas.embed import words
 
     cli.db.write_bytes(corpus_db.read_bytes())
     saved = cli.db.with_name(cli.db.name + ".tfidf.npz")
-    assert not saved.exists()
     code, out, err = cli("embed", "--model", "static")
     assert code == 0, err
-    assert saved.exists() and "the papers' words" in out
+    assert not saved.exists()  # embed leaves the words to the first recommendation
     code, _, err = cli("like", *_by_topic("graphs")[:5])
     assert code == 0, err
+    rec._cache.clear()
+    code, out, err = cli("recommend", "--k", "5", "--json")
+    assert code == 0, err
+    first = json.loads(out)["picks"]
+    assert saved.exists()
     rec._cache.clear()  # a fresh process: nothing in memory
 
     def no_fit(texts):
-        raise AssertionError("refit although embed saved the matrix")
+        raise AssertionError("refit although the first recommendation saved the matrix")
 
     monkeypatch.setattr(words, "tfidf_matrix", no_fit)
     code, out, err = cli("recommend", "--k", "5", "--json")
     assert code == 0, err
     picks = json.loads(out)["picks"]
     assert len(picks) == 5 and all(_topics()[p["paper_id"]] == "graphs" for p in picks)
+    assert [p["paper_id"] for p in picks] == [p["paper_id"] for p in first]
     assert all(p["terms"] for p in picks)  # explained by the saved vocabulary
     # a paper added later makes the saved matrix stale: the next recommendation refits it
     more = tmp_path / "more.jsonl"

@@ -36,4 +36,7 @@ def test_make_test_runs_a_modules_tests_on_one_worker():
     run = subprocess.run(["bash", "-c", command], cwd=REPO, capture_output=True, text=True)
     assert run.returncode == 0, run.stdout[-2000:]
     workers = re.findall(r"^\[(gw\d)\].*PASSED tests/test_text\.py", run.stdout, re.MULTILINE)
-    assert len(workers) == 3 and len(set(workers)) == 1, run.stdout[-2000:]
+    passed = re.search(r"(\d+) passed", run.stdout)
+    assert passed and int(passed.group(1)) > 1, run.stdout[-2000:]
+    # every test of the module passed, each on the same worker
+    assert len(workers) == int(passed.group(1)) and len(set(workers)) == 1, run.stdout[-2000:]

@@ -75,6 +75,29 @@ def test_workers_are_stopped_when_the_block_fails():
     assert all(f.cancelled() or f.exception() is not None for f in futures)
 
 
+def test_ctrl_c_as_the_workers_start_stops_none_of_them(monkeypatch):
+    """Ctrl-C reaches the workers too, maybe before a worker has run its initializer (which
+    makes it ignore SIGINT; slowed down here, as a loaded machine does): the signal must wait
+    for it, not kill the worker."""
+    from paperatlas import workers
+
+    initializer = workers.init_worker
+
+    def slow_start(parent: int) -> None:
+        time.sleep(0.5)
+        initializer(parent)
+
+    monkeypatch.setattr(workers, "init_worker", slow_start)
+    with process_pool(2) as pool:
+        first = pool.submit(abs, -1)  # the workers are forked by now
+        pids = set(pool._processes)
+        for pid in pids:
+            os.kill(pid, signal.SIGINT)
+        assert first.result() == 1 and list(pool.map(abs, [-2, -3])) == [2, 3]
+        assert set(pool._processes) == pids and len(pids) == 2
+    assert _wait_gone(pids) == set()
+
+
 def test_workers_ignore_ctrl_c_and_finish_normally():
     with process_pool(2) as pool:
         results = list(pool.map(abs, [-1, -2, -3]))

@@ -120,6 +120,8 @@ def init_worker(parent: int) -> None:
     global _started
     _started = False  # forked from a process that may have run `_timed` itself
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):  # held back since the fork (process_pool): now ignored
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if hasattr(signal, "SIGHUP"):
         signal.signal(signal.SIGHUP, signal.SIG_DFL)
@@ -131,7 +133,8 @@ def process_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
     """A ProcessPoolExecutor of `workers` processes that die with this one (see above).
     A worker killed from outside (the OOM killer) breaks the pool with BrokenProcessPool
     instead of leaving the parent waiting. Start it before any progress bar or other
-    thread: the workers are forked (at the first submit)."""
+    thread: the workers are forked here, with Ctrl-C held back (blocked) from the fork until
+    each has set it to be ignored, so a Ctrl-C as they start reaches the parent alone."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
@@ -139,6 +142,13 @@ def process_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
     pool = ProcessPoolExecutor(
         max_workers=workers, mp_context=context, initializer=init_worker, initargs=(os.getpid(),)
     )
+    hold = hasattr(signal, "pthread_sigmask")
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if hold else set()
+    try:
+        pool.submit(int)  # the first submit forks the workers; they inherit the blocked SIGINT
+    finally:
+        if hold:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
     try:
         yield pool
     except BaseException:

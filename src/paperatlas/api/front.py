@@ -278,12 +278,6 @@ class Atlas:
             self.store, progress, force, batch_size, ray, address, workers, vocabulary, on_model, models
         )
 
-    def build_word_matrix(self) -> int:
-        """Fit the papers' TF-IDF vectors that recommendations rank by and save them beside the
-        atlas, so a first `recommend` reads them (kept while the papers are unchanged: then
-        this only reads them back); returns the vocabulary's size."""
-        return steps.build_word_matrix(self.store)
-
     def build_vocabulary(self, progress: bool = False, force: bool = False) -> VocabularyReport:
         """Embed the atlas's English terms with the multilingual model, so Chinese queries
         match them (skipped while current; PaperatlasError/ImportError if the model is not usable)."""

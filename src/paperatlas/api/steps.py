@@ -215,9 +215,3 @@ def models() -> list[ModelInfo]:
         ModelInfo(name, what, name == DEFAULT_MODEL, name in SEARCH_MODELS)
         for name, what in available_backends().items()
     ]
-
-
-def build_word_matrix(store: Store) -> int:
-    from paperatlas.embed.words import word_matrix
-
-    return len(word_matrix(store)[2])

@@ -51,8 +51,7 @@ def embed(
     ] = 256,
     db: DbOption = None,
 ) -> None:
-    """Compute the vectors of every paper (once per model; interrupt and rerun to resume), and
-    first the papers' TF-IDF words that recommendations rank by."""
+    """Compute the vectors of every paper (once per model; interrupt and rerun to resume)."""
     known = [m.name for m in Atlas.models()]
     if model is not None and model not in known:
         raise UserError(f"unknown model '{model}' (models: {', '.join(known)})")
@@ -68,10 +67,6 @@ def embed(
             )
         )
 
-    # the papers' words first (seconds): a first `recommend` then reads them instead of
-    # fitting them over every paper
-    terms = atlas.build_word_matrix()
-    console.print(Text(f"recommendations: the papers' words ({terms:,} terms) saved beside the atlas"))
     # every model search fuses (or the one named), each kept as it finishes (a rerun
     # resumes the next), then what Chinese queries need (search/translate.py; a failure
     # there is a note below)

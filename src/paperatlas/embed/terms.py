@@ -9,62 +9,13 @@ with `re`; tests/test_static_terms.py checks the tokens equal scikit-learn's on 
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import tokenize
 import unicodedata
 from collections.abc import Callable
-from functools import lru_cache
 from itertools import filterfalse
-from pathlib import Path
 
-from paperatlas.text import WORD_PATTERN
+from paperatlas.text import WORD_PATTERN, english_stopwords
 
-
-@lru_cache(maxsize=1)
-def english_stopwords() -> frozenset[str]:
-    """scikit-learn's English stopword list, read (as data, not run) from its own module file
-    without importing the scikit-learn package, whose __init__ is the slow part; the package
-    import if that file has moved or changed shape. Read with `tokenize`, not `ast`: CPython
-    3.11's ast.parse can fail when two threads parse at once, and a server's threads may ask
-    for this list together."""
-    spec = importlib.util.find_spec("sklearn")  # finds, does not import
-    for location in (spec.submodule_search_locations or []) if spec else []:
-        path = Path(location) / "feature_extraction" / "_stop_words.py"
-        if path.exists() and (words := _frozenset_words(path, "ENGLISH_STOP_WORDS")):
-            return words
-    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
-
-    return ENGLISH_STOP_WORDS
-
-
-def _frozenset_words(path: Path, name: str) -> frozenset[str] | None:
-    """The strings of `NAME = frozenset([...])` in a Python file; None where it is not that shape
-    (a string that is not a plain word, anything but strings and commas inside)."""
-    with path.open("rb") as fh:
-        tokens = [t for t in tokenize.tokenize(fh.readline) if t.type not in _LAYOUT]
-    for i, token in enumerate(tokens):
-        if token.string != name or [t.string for t in tokens[i + 1 : i + 5]] != ["=", "frozenset", "(", "["]:
-            continue
-        words: list[str] = []
-        for item in tokens[i + 5 :]:
-            if item.string == "]":
-                return frozenset(words) if words else None
-            if item.type == tokenize.STRING and re.fullmatch(r"""(["'])[a-z]+\1""", item.string):
-                words.append(item.string[1:-1])
-            elif item.string != ",":
-                return None
-    return None
-
-
-_LAYOUT = {
-    tokenize.ENCODING,
-    tokenize.NL,
-    tokenize.NEWLINE,
-    tokenize.COMMENT,
-    tokenize.INDENT,
-    tokenize.DEDENT,
-}
 _NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
 
 

@@ -2,11 +2,12 @@
 
 `recommend` ranks by a TF-IDF vector of each paper's title, abstract and keywords
 (`text.tfidf_matrix`: words and word pairs, fit on the atlas's own papers). Fitting it reads
-every paper and tokenises every text: seconds to a minute on a conference, the largest part of
-a first recommendation. So `embed` fits it once beside the vectors, and saves it beside the
-database as ATLAS.db.tfidf.npz, keyed by TFIDF_VERSION and `Store.papers.signature()` (the
-papers' count, last rowid and newest edit) and holding the ids of its rows; `word_matrix`
-reads it back while the papers are those it was fit on, and refits (and saves) otherwise.
+every paper and tokenises every text (about 3 s of CPU on a conference of 15,602 papers), so
+the first `recommend` that needs it saves it beside the database as ATLAS.db.tfidf.npz, keyed
+by TFIDF_VERSION and `Store.papers.signature()` (the papers' count, last rowid and newest
+edit) and holding the ids of its rows; `word_matrix` reads it back while the papers are those
+it was fit on, and refits (and saves) otherwise. (`embed` does not fit it: that would double
+the CPU of `embed --model static` for a command many atlases never run.)
 """
 
 from __future__ import annotations
