@@ -428,6 +428,30 @@ def test_a_file_of_empty_records_stores_nothing(cli, tmp_path, name, text):
     assert not cli.db.exists() or stored(cli.db) == []
 
 
+@pytest.mark.parametrize(
+    "text, kind",
+    [
+        ('"just a string"', "a string"),
+        ("[1, 2, 3]", "a number"),
+        ("42", "a number"),
+        ("null", "null"),
+        ('\n ["a", "b"]', "a string"),
+    ],
+)
+@pytest.mark.parametrize("gz", [False, True], ids=["json", "json.gz"])
+def test_a_json_file_of_no_objects_is_one_line_naming_it(cli, tmp_path, text, kind, gz):
+    """A `.json` holding a bare value (or an array of them) is JSON that holds no paper; it was
+    read as a plain-text list and gave 0 papers with exit 0."""
+    path = tmp_path / ("values.json.gz" if gz else "values.json")
+    path.write_bytes(gzip.compress(text.encode()) if gz else text.encode())
+    for command in ("inspect", "add"):
+        code, out, err = cli(command, path, use_db=command == "add")
+        assert code == 2, (command, out, err)
+        one_error_line(err, path.name)
+        assert f"expected a JSON object per paper, got {kind}" in err
+    assert not cli.db.exists() or stored(cli.db) == []
+
+
 def test_empty_records_beside_papers_are_counted_not_stored(cli, tmp_path):
     path = write_jsonl(tmp_path / "mixed.jsonl", {"title": "", "abstract": "  "}, {"title": "?!"}, PAPER)
     code, out, err = cli("add", path, "--no-enrich")

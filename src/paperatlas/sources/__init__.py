@@ -10,6 +10,7 @@ Readers never touch the store.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -38,6 +39,10 @@ def detect(path: str | os.PathLike[str]) -> str:
         return "folder"
     head = peek(path)
     fmt = sniff(head)
+    if fmt == "text" and _named_json(path) and _JSON_VALUE.match(head):
+        # a bare string, number or array of them: JSON that holds no paper, which the JSON
+        # reader refuses with one line (as text it read as an empty list)
+        return "json"
     first_line = head.lstrip().split("\n", 1)[0].strip()
     if fmt == "text" and len(known := header_columns(first_line)) >= 2:
         # a sheet of papers, but nothing to read as the title or abstract
@@ -49,6 +54,14 @@ def detect(path: str | os.PathLike[str]) -> str:
             1,
         )
     return fmt
+
+
+_JSON_VALUE = re.compile(r'\s*(?:[\["\d-]|true\b|false\b|null\b)')
+
+
+def _named_json(path: Path) -> bool:
+    name = path.name.lower().removesuffix(".gz")
+    return name.endswith(".json")
 
 
 # formats whose record ids are a reference manager's citation keys: the same paper saved
