@@ -14,12 +14,14 @@ import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from paperatlas.errors import InputError
+from paperatlas.errors import InputError, PaperatlasError
 from paperatlas.paper import Paper
 from paperatlas.printable import file_name
 from paperatlas.sources._io import peek
 from paperatlas.sources.csv import header_columns
+from paperatlas.sources.finder import records_error
 from paperatlas.sources.folder import read_folder
+from paperatlas.sources.inert import make_inert
 from paperatlas.sources.limits import has_words, over_limit
 from paperatlas.sources.quality import FileTally
 from paperatlas.sources.report import ReadReport, line_of
@@ -73,7 +75,8 @@ CITATION_KEYED = frozenset({"bibtex", "ris", "csl"})
 def read(
     path: str | os.PathLike[str], report: ReadReport | None = None, records: str | None = None
 ) -> Iterator[Paper]:
-    """Papers in a file of any supported format (see `detect`).
+    """Papers in a file of any supported format (see `detect`), their text without control
+    characters, escape sequences and bidi controls (`sources.inert`).
 
     Records a reader marks as skipped (`Paper.skip`), records with neither a title nor an
     abstract (one with a letter or digit), and records over a limit of `sources.limits`, are
@@ -86,6 +89,9 @@ def read(
     record from a file repeating one shape many times) is refused. `records` names the
     records of a list written by people (`h3`, `li`, `tr`, `br`: see `sources.finder`)."""
     path = Path(path)
+    if records and (why := records_error(records)):  # ("": none named)
+        shown = records if len(records) <= 40 else records[:40] + "…"
+        raise PaperatlasError(f"--records {shown!r}: {why}")
     fmt = detect(path)
     if report is not None:
         report.format = fmt
@@ -100,6 +106,8 @@ def read(
     for paper in papers:
         if paper.source and not paper.source.isascii():  # a file name that is not UTF-8
             paper.source = file_name(paper.source)
+        if not paper.skip:
+            make_inert(paper)  # stored, and so exported, without what a viewer acts on
         if not paper.skip and not has_words(paper.abstract) and not has_words(paper.title):
             paper.skip = "no title and no abstract"  # ("[[]]", "...": no letter or digit)
         if not paper.skip:

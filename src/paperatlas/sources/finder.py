@@ -211,6 +211,19 @@ def _without_labels(pattern: Pattern) -> None:
 
 
 _NAMED = re.compile(r"h[1-6]|li|tr|br|p|dt|item|row|group|para|section|pair|line")
+# an HTML element as `--records` names it: a tag, a tag.class or a .class (one class)
+_ELEMENT = re.compile(r"[a-z][a-z0-9-]*(?:\.[\w-]+)?|\.[\w-]+", re.IGNORECASE)
+_RECORDS_MAX = 100
+
+
+def records_error(text: str) -> str | None:
+    """Why `text` cannot name a list's records (`--records`), else None."""
+    only = text.strip()
+    if len(only) > _RECORDS_MAX:
+        return f"longer than {_RECORDS_MAX} characters"
+    if _NAMED.fullmatch(only.lower()) or _ELEMENT.fullmatch(only):
+        return None
+    return "not a kind of record: h1..h6, li, tr, br, p, dt, or an HTML tag.class (li.pub, div.paper, .entry)"
 
 
 def _selector(text: str) -> Callable[[Node], bool]:
