@@ -7,8 +7,10 @@ run more than 60 s.
 
 Writes a set of hostile files of at most 1 MB each (gzip bombs of one giant title, of many
 records and of deep nesting; giant CSV cells, lines, BibTeX and RIS fields; Markdown with
-100,000 links; deep nesting in JSON, HTML and Markdown; HTML openings never closed; reST of short lines; a Markdown table 160,000 columns wide; a YAML alias bomb; long runs of the
-characters the readers' patterns repeat), then runs `paperatlas add` (facts included) and
+100,000 links; deep nesting in JSON, HTML and Markdown; HTML openings never closed; reST of short lines; a Markdown table 160,000 columns wide; a YAML alias bomb, in front matter and
+in a YAML list; records sharing a label, 500,000 short lines, quotes and lists nested in turn,
+21,000 small tables, CSV fields spanning 2,000 lines; a gzip of a list of each format as big as
+1 MB and gzip's limit allow; long runs of the characters the readers' patterns repeat), then runs `paperatlas add` (facts included) and
 `paperatlas inspect` on each in a fresh process, and prints per file and
 command: exit code, wall seconds and peak RSS, for this tree and, with --base (the src/ of the
 starting code), for that one right after it (same file, same load). A run past --limit seconds
@@ -126,7 +128,7 @@ def text_giant_line(path: Path) -> None:
 
 
 def text_tiny_blocks(path: Path) -> None:
-    path.write_text("".join(f"We study problem number {i} of graphs.\n\n" for i in range(25_000)))
+    path.write_text("".join(f"We study problem number {i} of graphs.\n\n" for i in range(21_000)))
 
 
 def text_hyphen_blocks(path: Path) -> None:
@@ -200,6 +202,61 @@ def yaml_alias_bomb(path: Path) -> None:
     path.write_text("\n".join(lines) + "\n")
 
 
+def _gz_list(item: Callable[[int], str], head: str = "", tail: str = "") -> Callable[[Path], None]:
+    """A gzip of a list of distinct items, as many as keep it within 1 MiB and within the gzip
+    limit's ratio (20): a list written by people unzipping to 10-20 MB."""
+
+    def write(path: Path) -> None:
+        n, best = 1_000, b""
+        while True:
+            data = (head + "".join(item(i) for i in range(n)) + tail).encode()
+            packed = gzip.compress(data, 9)
+            if len(packed) > 1_000_000 or len(data) > 19 * len(packed):
+                break
+            best, n = packed, n * 2
+        scale = min(1_000_000 / len(packed), 19 * len(packed) / len(data)) * 0.95
+        data = (head + "".join(item(i) for i in range(int(n * scale))) + tail).encode()
+        packed = gzip.compress(data, 9)
+        path.write_bytes(packed if len(packed) <= 1_000_000 and len(data) <= 19 * len(packed) else best)
+
+    return write
+
+
+def md_same_label(path: Path) -> None:
+    """20,000 records whose every field opens with the same label."""
+    item = "- **Title:** Graph networks for molecules part {i}\n  **Authors:** Ada Lovelace\n  **Link:** http://x.org/{i}\n"
+    path.write_text("# Papers\n\n" + "".join(item.format(i=i) for i in range(8_000)))
+
+
+def md_short_lines(path: Path) -> None:
+    path.write_text("a\n" * 500_000)
+
+
+def md_quoted_lists(path: Path) -> None:
+    """Blockquotes and list items nested in turn, 100,000 deep on one line."""
+    path.write_text("# Papers\n\n" + "> - " * 100_000 + "Graph networks\n")
+
+
+def md_many_tables(path: Path) -> None:
+    path.write_text("".join(f"| Title |\n|---|\n| Graph networks part {i} |\n\n" for i in range(21_000)))
+
+
+def csv_many_quoted(path: Path) -> None:
+    """Rows whose quoted abstracts span 2,000 lines each."""
+    row = '"A title {i}","' + "word\n" * 2_000 + '"\n'
+    path.write_text("title,abstract\n" + "".join(row.format(i=i) for i in range(95)))
+
+
+def yaml_list_alias_bomb(path: Path) -> None:
+    lines = ["- title: A paper", '  keywords: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    prev = "a"
+    for name in "bcdefghi":
+        lines.append(f"- title: Paper {name}")
+        lines.append(f"  keywords: &{name} [{', '.join([f'*{prev}'] * 9)}]")
+        prev = name
+    path.write_text("\n".join(lines) + "\n")
+
+
 def _runs(piece: str) -> Callable[[Path], None]:
     """A file of one line: `piece` repeated to about 1 MB (catastrophic backtracking probes)."""
 
@@ -242,6 +299,50 @@ CASES: dict[str, tuple[str, Callable[[Path], None]]] = {
     "md-wide-table": ("md", md_wide_table),
     "rst-short-lines": ("rst", rst_short_lines),
     "yaml-alias-bomb": ("md", yaml_alias_bomb),
+    "md-same-label": ("md", md_same_label),
+    "md-short-lines": ("md", md_short_lines),
+    "md-quoted-lists": ("md", md_quoted_lists),
+    "md-many-tables": ("md", md_many_tables),
+    "csv-many-quoted": ("csv", csv_many_quoted),
+    "yaml-list-alias-bomb": ("yaml", yaml_list_alias_bomb),
+    "gz-md-list": (
+        "md.gz",
+        _gz_list(
+            lambda i: f"- [Graph networks part {i}](http://x.org/{i}) by Ada Lovelace\n", "# Papers\n\n"
+        ),
+    ),
+    "gz-html-list": (
+        "html.gz",
+        _gz_list(
+            lambda i: f"<li><a href='http://x.org/{i}'>Graph networks part {i}</a> Ada Lovelace</li>\n",
+            "<ul>",
+            "</ul>",
+        ),
+    ),
+    "gz-text-list": (
+        "txt.gz",
+        _gz_list(lambda i: f"Graph networks part {i}\n\nWe study graphs, part {i}.\n\n"),
+    ),
+    "gz-org-list": (
+        "org.gz",
+        _gz_list(lambda i: f"* Graph networks part {i} :paper:\n", "#+TITLE: Papers\n"),
+    ),
+    "gz-bib-list": (
+        "bib.gz",
+        _gz_list(lambda i: f"@article{{k{i},\n title = {{Graph networks part {i}}},\n year = {{2024}}\n}}\n"),
+    ),
+    "gz-ris-list": (
+        "ris.gz",
+        _gz_list(
+            lambda i: (
+                f"TY  - JOUR\nTI  - Graph networks part {i}\nAU  - Lovelace, Ada {i}\nDO  - 10.1/{i * 7919}\nER  - \n"
+            )
+        ),
+    ),
+    "gz-csv-list": (
+        "csv.gz",
+        _gz_list(lambda i: f"Graph networks part {i},Ada Lovelace\n", "title,authors\n"),
+    ),
     **{
         f"runs-{name}": ("txt", _runs(piece))
         for name, piece in {

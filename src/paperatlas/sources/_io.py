@@ -173,6 +173,11 @@ def open_binary(path: Path) -> Iterator[BinaryIO]:
             _open_files.pop(path, None)
 
 
+def is_gzip(path: Path) -> bool:
+    with open(path, "rb") as raw:
+        return raw.read(2) == GZIP_MAGIC
+
+
 def text_size(path: Path) -> int:
     """About how many bytes of text the file holds: a gzip file's size unzipped as its trailer
     gives it (modulo 4 GiB, and a hostile file may lie: an estimate, never a limit), else its
