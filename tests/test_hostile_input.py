@@ -547,6 +547,34 @@ def test_a_table_header_is_read_once_however_many_cells_it_has(monkeypatch):
     assert [e.title for e in finding.entries] == [f"Graph Networks For Molecules Part {i}" for i in range(3)]
 
 
+def test_records_taken_are_checked_for_overlap_in_linear_work(monkeypatch):
+    """An org file of 30,000 headings ran for minutes: each record was looked for in the list
+    of records taken (a comparison of whole nodes per pair) and every heading's body made a
+    Markdown parser of its own. Now a set holds what is taken and one parser serves all."""
+    import markdown_it
+
+    from paperatlas.sources import doctree, finder
+
+    made, compared = [0], [0]
+    init, eq = markdown_it.MarkdownIt.__init__, doctree.Node.__eq__
+
+    def counting_init(self, *args, **kwargs):
+        made[0] += 1
+        init(self, *args, **kwargs)
+
+    def counting_eq(self, other):
+        compared[0] += 1
+        return eq(self, other)
+
+    monkeypatch.setattr(markdown_it.MarkdownIt, "__init__", counting_init)
+    monkeypatch.setattr(doctree.Node, "__eq__", counting_eq)
+    n = 1_500
+    text = "".join(f"* Graph networks for molecules part {i} :paper:\n" for i in range(n))
+    finding = finder.find(doctree.from_org(text))
+    assert len(finding.entries) > 0.9 * n
+    assert made[0] <= 1 and compared[0] < n, (made, compared)
+
+
 def test_an_html_link_in_a_line_ends_at_the_next_link():
     """The link pattern scans no further than the next `<a` (a line of 160,000 `<a b='` was
     scanned to its end from each: 120 s and more): a link left open is text, the next one a link."""
