@@ -14,7 +14,8 @@ in a YAML list; records sharing a label, 500,000 short lines, quotes and lists n
 `paperatlas inspect` on each in a fresh process, and prints per file and
 command: exit code, wall seconds and peak RSS, for this tree and, with --base (the src/ of the
 starting code), for that one right after it (same file, same load). A run past --limit seconds
-(default 120) is stopped; a cell over 60 s or 1 GB is marked `!`.
+(default 120) is stopped; a cell over 60 s or 1 GB is marked `!`. Each cell also gives the CPU
+seconds of the command and its workers.
 
 `--read-cpu LIST` instead times what the limits cost on a real list: the CPU seconds of
 reading it with `sources.read`, this tree and the base alternating, three times each.
@@ -26,6 +27,7 @@ import argparse
 import gzip
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -379,11 +381,14 @@ def _peak_rss_mb(pid: int) -> float:
     return 0.0
 
 
-def run(src: Path, args: list[str], limit: float, env: dict[str, str]) -> tuple[str, float, float]:
-    """(exit code, wall seconds, peak RSS in MB) of `paperatlas ARGS` on the code in `src`; a run
-    past `limit` seconds is killed (its peak RSS up to then still counted). The peak is read
-    every 20 ms while it runs (a high-water mark: only the last 20 ms can be missed)."""
+def run(src: Path, args: list[str], limit: float, env: dict[str, str]) -> tuple[str, float, float, float]:
+    """(exit code, wall seconds, peak RSS in MB, CPU seconds) of `paperatlas ARGS` on the code in
+    `src`; a run past `limit` seconds is killed (its peak RSS up to then still counted). The peak
+    is read every 20 ms while it runs (a high-water mark: only the last 20 ms can be missed). The
+    CPU is the child's and its workers' (RUSAGE_CHILDREN once it is waited for): on a shared,
+    loaded machine the figure to compare, as wall seconds there are several times it."""
     command = [sys.executable, "-c", "import sys; from paperatlas.cli import main; main()", *args]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     with tempfile.TemporaryFile("w+") as err:
         start = time.perf_counter()
         proc = subprocess.Popen(
@@ -400,11 +405,13 @@ def run(src: Path, args: list[str], limit: float, env: dict[str, str]) -> tuple[
         wall = time.perf_counter() - start
         err.seek(0)
         last = (err.read().strip().splitlines() or [""])[-1]
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     code = "kill" if proc.returncode == -9 else str(proc.returncode)
     if proc.returncode not in (0, 2, -9):
         code += "*"  # a crash: its last line of stderr
         print(f"    ({src}: {last[:150]})")
-    return code, wall, peak
+    return code, wall, peak, cpu
 
 
 _READ_CPU = """
@@ -437,10 +444,10 @@ def read_cpu(trees: list[tuple[str, Path]], data: Path, rounds: int = 3) -> None
         )
 
 
-def cell(result: tuple[str, float, float]) -> str:
-    code, wall, rss = result
+def cell(result: tuple[str, float, float, float]) -> str:
+    code, wall, rss, cpu = result
     flag = "!" if wall > TARGET_S or rss > TARGET_RSS_MB or code == "kill" else " "
-    return f"{code:>5} {wall:6.1f}s {rss:6.0f}MB{flag}"
+    return f"{code:>5} {wall:6.1f}s {cpu:5.1f}cpu {rss:5.0f}MB{flag}"
 
 
 def main() -> None:
@@ -462,7 +469,7 @@ def main() -> None:
     folder = args.keep or Path(tempfile.mkdtemp(prefix="hostile-"))
     folder.mkdir(parents=True, exist_ok=True)
     header = f"{'file':22} {'bytes':>9}  " + "  ".join(
-        f"{tree + ' ' + cmd:>22}" for tree, _ in trees for cmd in ("add", "inspect")
+        f"{tree + ' ' + cmd:>29}" for tree, _ in trees for cmd in ("add", "inspect")
     )
     print(header)
     worst = {tree: (0.0, 0.0) for tree, _ in trees}

@@ -416,6 +416,22 @@ def test_a_yaml_alias_bomb_in_front_matter_is_not_expanded(tmp_path):
         Atlas.inspect(path)
 
 
+def test_a_yaml_list_alias_bomb_is_one_line_not_expanded(cli, tmp_path):
+    """640 bytes of nine aliases of nine, as a YAML list of papers (not front matter): its
+    keywords were expanded to 387 million values (past 500 MB and 60 s)."""
+    lines = ["- title: A paper", '  keywords: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    for prev, name in zip("abcdefgh", "bcdefghi"):
+        lines += [f"- title: Paper {name}", f"  keywords: &{name} [{', '.join([f'*{prev}'] * 9)}]"]
+    path = tmp_path / "bomb.yaml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    for command in ("inspect", "add"):
+        code, out, err = cli(command, path, use_db=command == "add")
+        assert code == 2, (command, out, err)
+        one_error_line(err, "bomb.yaml:4")
+        assert "YAML aliases" in err
+    assert not cli.db.exists() or stored(cli.db) == []
+
+
 # --- decoders and recursion end in one line -----------------------------------------------
 
 
