@@ -44,9 +44,7 @@ def loader_without_aliases() -> type:
     class NoAliases(yaml.SafeLoader):
         def compose_node(self, parent: Any, index: Any) -> Any:
             if self.check_event(yaml.AliasEvent):
-                raise yaml.composer.ComposerError(
-                    None, None, ALIASES_NOT_READ, self.peek_event().start_mark
-                )
+                raise yaml.composer.ComposerError(None, None, ALIASES_NOT_READ, self.peek_event().start_mark)
             return super().compose_node(parent, index)
 
     return NoAliases
