@@ -9,7 +9,7 @@ Writes a set of hostile files of at most 1 MB each (gzip bombs of one giant titl
 records and of deep nesting; giant CSV cells, lines, BibTeX and RIS fields; Markdown with
 100,000 links; deep nesting in JSON, HTML and Markdown; HTML openings never closed; reST of short lines; a Markdown table 160,000 columns wide; a YAML alias bomb, in front matter and
 in a YAML list; records sharing a label, 500,000 short lines, quotes and lists nested in turn,
-21,000 small tables, CSV fields spanning 2,000 lines; a gzip of a list of each format as big as
+21,000 small tables, 21,000 org headings, CSV fields spanning 2,000 lines; a gzip of a list of each format as big as
 1 MB and gzip's limit allow; long runs of the characters the readers' patterns repeat), then runs `paperatlas add` (facts included) and
 `paperatlas inspect` on each in a fresh process, and prints per file and
 command: exit code, wall seconds and peak RSS, for this tree and, with --base (the src/ of the
@@ -243,6 +243,12 @@ def md_many_tables(path: Path) -> None:
     path.write_text("".join(f"| Title |\n|---|\n| Graph networks part {i} |\n\n" for i in range(21_000)))
 
 
+def org_many_headings(path: Path) -> None:
+    """21,000 tagged org headings (each record once compared with every record taken, and each
+    heading's body given a Markdown parser of its own)."""
+    path.write_text("".join(f"* Graph networks for molecules part {i} :paper:\n" for i in range(21_000)))
+
+
 def csv_many_quoted(path: Path) -> None:
     """Rows whose quoted abstracts span 2,000 lines each."""
     row = '"A title {i}","' + "word\n" * 2_000 + '"\n'
@@ -305,6 +311,7 @@ CASES: dict[str, tuple[str, Callable[[Path], None]]] = {
     "md-short-lines": ("md", md_short_lines),
     "md-quoted-lists": ("md", md_quoted_lists),
     "md-many-tables": ("md", md_many_tables),
+    "org-many-headings": ("org", org_many_headings),
     "csv-many-quoted": ("csv", csv_many_quoted),
     "yaml-list-alias-bomb": ("yaml", yaml_list_alias_bomb),
     "gz-md-list": (
