@@ -7,12 +7,15 @@ run more than 60 s.
 
 Writes a set of hostile files of at most 1 MB each (gzip bombs of one giant title, of many
 records and of deep nesting; giant CSV cells, lines, BibTeX and RIS fields; Markdown with
-100,000 links; deep nesting in JSON, HTML and Markdown; HTML openings never closed; reST of short lines; a Markdown table 160,000 columns wide; a YAML alias bomb; long runs of the
-characters the readers' patterns repeat), then runs `paperatlas add` (facts included) and
+100,000 links; deep nesting in JSON, HTML and Markdown; HTML openings never closed; reST of short lines; a Markdown table 160,000 columns wide; a YAML alias bomb, in front matter and
+in a YAML list; records sharing a label, 500,000 short lines, quotes and lists nested in turn,
+21,000 small tables, 21,000 org headings, CSV fields spanning 2,000 lines; a gzip of a list of each format as big as
+1 MB and gzip's limit allow; long runs of the characters the readers' patterns repeat), then runs `paperatlas add` (facts included) and
 `paperatlas inspect` on each in a fresh process, and prints per file and
 command: exit code, wall seconds and peak RSS, for this tree and, with --base (the src/ of the
 starting code), for that one right after it (same file, same load). A run past --limit seconds
-(default 120) is stopped; a cell over 60 s or 1 GB is marked `!`.
+(default 120) is stopped; a cell over 60 s or 1 GB is marked `!`. Each cell also gives the CPU
+seconds of the command and its workers.
 
 `--read-cpu LIST` instead times what the limits cost on a real list: the CPU seconds of
 reading it with `sources.read`, this tree and the base alternating, three times each.
@@ -24,6 +27,7 @@ import argparse
 import gzip
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -126,7 +130,7 @@ def text_giant_line(path: Path) -> None:
 
 
 def text_tiny_blocks(path: Path) -> None:
-    path.write_text("".join(f"We study problem number {i} of graphs.\n\n" for i in range(25_000)))
+    path.write_text("".join(f"We study problem number {i} of graphs.\n\n" for i in range(21_000)))
 
 
 def text_hyphen_blocks(path: Path) -> None:
@@ -200,6 +204,67 @@ def yaml_alias_bomb(path: Path) -> None:
     path.write_text("\n".join(lines) + "\n")
 
 
+def _gz_list(item: Callable[[int], str], head: str = "", tail: str = "") -> Callable[[Path], None]:
+    """A gzip of a list of distinct items, as many as keep it within 1 MiB and within the gzip
+    limit's ratio (20): a list written by people unzipping to 10-20 MB."""
+
+    def write(path: Path) -> None:
+        n, best = 1_000, b""
+        while True:
+            data = (head + "".join(item(i) for i in range(n)) + tail).encode()
+            packed = gzip.compress(data, 9)
+            if len(packed) > 1_000_000 or len(data) > 19 * len(packed):
+                break
+            best, n = packed, n * 2
+        scale = min(1_000_000 / len(packed), 19 * len(packed) / len(data)) * 0.95
+        data = (head + "".join(item(i) for i in range(int(n * scale))) + tail).encode()
+        packed = gzip.compress(data, 9)
+        path.write_bytes(packed if len(packed) <= 1_000_000 and len(data) <= 19 * len(packed) else best)
+
+    return write
+
+
+def md_same_label(path: Path) -> None:
+    """20,000 records whose every field opens with the same label."""
+    item = "- **Title:** Graph networks for molecules part {i}\n  **Authors:** Ada Lovelace\n  **Link:** http://x.org/{i}\n"
+    path.write_text("# Papers\n\n" + "".join(item.format(i=i) for i in range(8_000)))
+
+
+def md_short_lines(path: Path) -> None:
+    path.write_text("a\n" * 500_000)
+
+
+def md_quoted_lists(path: Path) -> None:
+    """Blockquotes and list items nested in turn, 100,000 deep on one line."""
+    path.write_text("# Papers\n\n" + "> - " * 100_000 + "Graph networks\n")
+
+
+def md_many_tables(path: Path) -> None:
+    path.write_text("".join(f"| Title |\n|---|\n| Graph networks part {i} |\n\n" for i in range(21_000)))
+
+
+def org_many_headings(path: Path) -> None:
+    """21,000 tagged org headings (each record once compared with every record taken, and each
+    heading's body given a Markdown parser of its own)."""
+    path.write_text("".join(f"* Graph networks for molecules part {i} :paper:\n" for i in range(21_000)))
+
+
+def csv_many_quoted(path: Path) -> None:
+    """Rows whose quoted abstracts span 2,000 lines each."""
+    row = '"A title {i}","' + "word\n" * 2_000 + '"\n'
+    path.write_text("title,abstract\n" + "".join(row.format(i=i) for i in range(95)))
+
+
+def yaml_list_alias_bomb(path: Path) -> None:
+    lines = ["- title: A paper", '  keywords: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    prev = "a"
+    for name in "bcdefghi":
+        lines.append(f"- title: Paper {name}")
+        lines.append(f"  keywords: &{name} [{', '.join([f'*{prev}'] * 9)}]")
+        prev = name
+    path.write_text("\n".join(lines) + "\n")
+
+
 def _runs(piece: str) -> Callable[[Path], None]:
     """A file of one line: `piece` repeated to about 1 MB (catastrophic backtracking probes)."""
 
@@ -242,6 +307,51 @@ CASES: dict[str, tuple[str, Callable[[Path], None]]] = {
     "md-wide-table": ("md", md_wide_table),
     "rst-short-lines": ("rst", rst_short_lines),
     "yaml-alias-bomb": ("md", yaml_alias_bomb),
+    "md-same-label": ("md", md_same_label),
+    "md-short-lines": ("md", md_short_lines),
+    "md-quoted-lists": ("md", md_quoted_lists),
+    "md-many-tables": ("md", md_many_tables),
+    "org-many-headings": ("org", org_many_headings),
+    "csv-many-quoted": ("csv", csv_many_quoted),
+    "yaml-list-alias-bomb": ("yaml", yaml_list_alias_bomb),
+    "gz-md-list": (
+        "md.gz",
+        _gz_list(
+            lambda i: f"- [Graph networks part {i}](http://x.org/{i}) by Ada Lovelace\n", "# Papers\n\n"
+        ),
+    ),
+    "gz-html-list": (
+        "html.gz",
+        _gz_list(
+            lambda i: f"<li><a href='http://x.org/{i}'>Graph networks part {i}</a> Ada Lovelace</li>\n",
+            "<ul>",
+            "</ul>",
+        ),
+    ),
+    "gz-text-list": (
+        "txt.gz",
+        _gz_list(lambda i: f"Graph networks part {i}\n\nWe study graphs, part {i}.\n\n"),
+    ),
+    "gz-org-list": (
+        "org.gz",
+        _gz_list(lambda i: f"* Graph networks part {i} :paper:\n", "#+TITLE: Papers\n"),
+    ),
+    "gz-bib-list": (
+        "bib.gz",
+        _gz_list(lambda i: f"@article{{k{i},\n title = {{Graph networks part {i}}},\n year = {{2024}}\n}}\n"),
+    ),
+    "gz-ris-list": (
+        "ris.gz",
+        _gz_list(
+            lambda i: (
+                f"TY  - JOUR\nTI  - Graph networks part {i}\nAU  - Lovelace, Ada {i}\nDO  - 10.1/{i * 7919}\nER  - \n"
+            )
+        ),
+    ),
+    "gz-csv-list": (
+        "csv.gz",
+        _gz_list(lambda i: f"Graph networks part {i},Ada Lovelace\n", "title,authors\n"),
+    ),
     **{
         f"runs-{name}": ("txt", _runs(piece))
         for name, piece in {
@@ -278,11 +388,14 @@ def _peak_rss_mb(pid: int) -> float:
     return 0.0
 
 
-def run(src: Path, args: list[str], limit: float, env: dict[str, str]) -> tuple[str, float, float]:
-    """(exit code, wall seconds, peak RSS in MB) of `paperatlas ARGS` on the code in `src`; a run
-    past `limit` seconds is killed (its peak RSS up to then still counted). The peak is read
-    every 20 ms while it runs (a high-water mark: only the last 20 ms can be missed)."""
+def run(src: Path, args: list[str], limit: float, env: dict[str, str]) -> tuple[str, float, float, float]:
+    """(exit code, wall seconds, peak RSS in MB, CPU seconds) of `paperatlas ARGS` on the code in
+    `src`; a run past `limit` seconds is killed (its peak RSS up to then still counted). The peak
+    is read every 20 ms while it runs (a high-water mark: only the last 20 ms can be missed). The
+    CPU is the child's and its workers' (RUSAGE_CHILDREN once it is waited for): on a shared,
+    loaded machine the figure to compare, as wall seconds there are several times it."""
     command = [sys.executable, "-c", "import sys; from paperatlas.cli import main; main()", *args]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     with tempfile.TemporaryFile("w+") as err:
         start = time.perf_counter()
         proc = subprocess.Popen(
@@ -299,11 +412,13 @@ def run(src: Path, args: list[str], limit: float, env: dict[str, str]) -> tuple[
         wall = time.perf_counter() - start
         err.seek(0)
         last = (err.read().strip().splitlines() or [""])[-1]
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     code = "kill" if proc.returncode == -9 else str(proc.returncode)
     if proc.returncode not in (0, 2, -9):
         code += "*"  # a crash: its last line of stderr
         print(f"    ({src}: {last[:150]})")
-    return code, wall, peak
+    return code, wall, peak, cpu
 
 
 _READ_CPU = """
@@ -336,10 +451,10 @@ def read_cpu(trees: list[tuple[str, Path]], data: Path, rounds: int = 3) -> None
         )
 
 
-def cell(result: tuple[str, float, float]) -> str:
-    code, wall, rss = result
+def cell(result: tuple[str, float, float, float]) -> str:
+    code, wall, rss, cpu = result
     flag = "!" if wall > TARGET_S or rss > TARGET_RSS_MB or code == "kill" else " "
-    return f"{code:>5} {wall:6.1f}s {rss:6.0f}MB{flag}"
+    return f"{code:>5} {wall:6.1f}s {cpu:5.1f}cpu {rss:5.0f}MB{flag}"
 
 
 def main() -> None:
@@ -361,7 +476,7 @@ def main() -> None:
     folder = args.keep or Path(tempfile.mkdtemp(prefix="hostile-"))
     folder.mkdir(parents=True, exist_ok=True)
     header = f"{'file':22} {'bytes':>9}  " + "  ".join(
-        f"{tree + ' ' + cmd:>22}" for tree, _ in trees for cmd in ("add", "inspect")
+        f"{tree + ' ' + cmd:>29}" for tree, _ in trees for cmd in ("add", "inspect")
     )
     print(header)
     worst = {tree: (0.0, 0.0) for tree, _ in trees}

@@ -5,6 +5,7 @@ line naming the file (exit 2) — never a traceback, a secret read, or a termina
 
 from __future__ import annotations
 
+import csv
 import gzip
 import json
 import os
@@ -15,6 +16,7 @@ import pytest
 
 from conftest import dump
 from paperatlas import Atlas
+from paperatlas.errors import InputError
 from paperatlas.store import Store
 
 PAPER = {"title": "Graph networks for molecules", "abstract": "We study graph networks for molecules."}
@@ -25,6 +27,11 @@ HOSTILE_TITLE = (
     "\x1b]8;;http://evil.example\x1b\\click\x1b]8;;\x1b\\ \x9b31m \u202egnirts\x7f end"
 )
 TERMINAL_ACTS_ON = ("\x1b", "\x9b", "\x07", "\u202e", "\x7f")
+# C0 but tab, newline (and a CSV's CR line ends), DEL, C1, the bidi embeddings, overrides and isolates
+CONTROLS_AND_BIDI = frozenset(
+    [chr(c) for c in (*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), *range(0x7F, 0xA0))]
+    + list("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+)
 
 
 def write_jsonl(path: Path, *records: object) -> Path:
@@ -89,7 +96,7 @@ def test_a_file_name_that_is_not_utf8_neither_crashes_nor_empties_its_folder(cli
     code, out, err = cli("add", os.fsdecode(odd), "--no-enrich")  # alone: its list is named too
     assert code == 0, err
     with Atlas(cli.db) as atlas:
-        assert "odd\\xff\x1b[2J" in atlas.lists()  # stored as text; printed without the escape
+        assert "odd\\xff" in atlas.lists()  # stored as text, without the escape
 
 
 def test_an_option_value_that_is_not_utf8_is_one_line(cli, tmp_path):
@@ -97,6 +104,28 @@ def test_an_option_value_that_is_not_utf8_is_one_line(cli, tmp_path):
     code, out, err = cli("add", path, "--list", os.fsdecode(b"\xff"), "--no-enrich")
     assert code == 2
     assert err.strip() == "error: argument '\\xff' is not valid UTF-8 text"
+
+
+@pytest.mark.parametrize("gz", [False, True], ids=["jsonl", "jsonl.gz"])
+def test_a_file_growing_while_it_is_read_is_read_as_it_was_opened(tmp_path, gz):
+    """Lines appended while a file is read (a log being written, a hostile writer as fast as the
+    reader) are not read: the reading ends at the size the file had when opened."""
+    from paperatlas.sources import read
+
+    records = [
+        json.dumps({**PAPER, "id": f"p{i}", "title": f"Graph networks part {i}"}) + "\n" for i in range(3)
+    ]
+    path = tmp_path / ("grow.jsonl.gz" if gz else "grow.jsonl")
+    path.write_bytes(gzip.compress("".join(records).encode()) if gz else "".join(records).encode())
+    papers = read(path)
+    first = next(papers)
+    more = "".join(
+        json.dumps({**PAPER, "id": f"q{i}", "title": f"Appended {i}"}) + "\n" for i in range(20_000)
+    )
+    with open(path, "ab") as fh:  # (a second gzip member, for the .gz)
+        fh.write(gzip.compress(more.encode()) if gz else more.encode())
+    titles = [first.title] + [p.title for p in papers]
+    assert titles == [f"Graph networks part {i}" for i in range(3)]
 
 
 # --- nothing a terminal acts on reaches it ------------------------------------------------
@@ -133,7 +162,126 @@ def test_hostile_titles_never_reach_the_terminal(cli, tmp_path, monkeypatch):
         assert not any(c in text for c in TERMINAL_ACTS_ON), (args, text)
     assert "[bold red]loud[/bold red] [/nope]" in outputs[("show", "evil1")]  # markup stays text
     found = json.loads(outputs[("search", "graph networks", "--json")])
-    assert any("\u202egnirts" in json.dumps(hit, ensure_ascii=False) for hit in found["hits"])  # same value
+    assert any(
+        "gnirts" in json.dumps(hit, ensure_ascii=False) for hit in found["hits"]
+    )  # stored without U+202E
+
+
+# the characters a viewer acts on, in every spelling a reader can hand over
+STORED_HOSTILE = {
+    "id": "evil2",
+    "title": HOSTILE_TITLE,
+    "abstract": "We study graph networks\r for\u0000 molecules \x1b[31min red\x1b[0m \u2066isolated\u2069.",
+    "authors": ["Ada \x1b]0;x\x07Lovelace", "Alan\u202e Turing"],
+    "keywords": ["graphs\x9b2J"],
+    "venue": "ICLR\x1b[2J 2026",
+    "tldr": "Short \x1b]8;;http://evil.example\x07link\u202e.",
+    "reviews": [{"text": "Fine \u2067paper\x85"}],
+}
+
+
+@pytest.mark.parametrize("reader", ["jsonl", "csv", "bibtex", "markdown"])
+def test_stored_text_and_every_file_made_from_it_hold_no_controls(cli, tmp_path, reader):
+    """Control characters, escape sequences and bidi controls are taken out as a paper is read,
+    so no export (written to a file: no terminal strips it) carries them to a viewer."""
+    record = STORED_HOSTILE
+    abstract = record["abstract"].replace("\u0000", "")  # (a NUL byte makes a text file binary)
+    if reader == "jsonl":
+        path = write_jsonl(tmp_path / "evil\x1b[2J.jsonl", record, {"id": "calm1", **PAPER})
+    elif reader == "csv":
+        path = tmp_path / "evil.csv"
+        with open(path, "w", encoding="utf-8", newline="") as fh:
+            writer = csv.writer(fh)
+            writer.writerow(["title", "abstract", "authors"])
+            writer.writerow([record["title"], abstract, "; ".join(record["authors"])])
+            writer.writerow([PAPER["title"], PAPER["abstract"], "A B"])
+    elif reader == "bibtex":
+        path = tmp_path / "evil.bib"
+        path.write_text(
+            f"@article{{evil2,\n  title = {{{record['title']}}},\n  abstract = {{{abstract}}},\n"
+            f"  author = {{{' and '.join(record['authors'])}}},\n  year = {{2026}}\n}}\n",
+            encoding="utf-8",
+        )
+    else:
+        path = tmp_path / "evil.md"
+        path.write_text(
+            f"# Papers\n\n## {record['title']}\n\n{record['authors'][0]}\n\n{abstract}\n\n"
+            f"## {PAPER['title']}\n\nAda Lovelace\n\n{PAPER['abstract']}\n",
+            encoding="utf-8",
+        )
+    code, out, err = cli("add", path, "--no-enrich")
+    assert code == 0, err
+    papers = stored(cli.db)
+    evil = next(p for p in papers if "gnirts" in (p["title"] or ""))
+    assert evil["title"].startswith("Evil  title") and "[bold red]loud[/bold red]" in evil["title"]
+    assert "red" in evil["abstract"] and "isolated" in evil["abstract"]
+    with Atlas(cli.db) as atlas:
+        assert not any(c in name for name in atlas.lists() for c in "\x1b\u202e")
+    files = {}
+    for fmt in ("jsonl", "csv", "bibtex", "ris", "csl-json", "markdown"):
+        files[fmt] = tmp_path / f"out.{fmt}"
+        assert cli("export", "--format", fmt, "-o", files[fmt])[0] == 0
+    for fmt in ("md", "html"):
+        files[f"digest-{fmt}"] = tmp_path / f"digest.{fmt}"
+        assert cli("digest", "--format", fmt, "-o", files[f"digest-{fmt}"])[0] == 0
+    for name, file in files.items():
+        text = file.read_text(encoding="utf-8")
+        assert "gnirts" in text, name
+        unsafe = [c for c in text if c in CONTROLS_AND_BIDI]
+        assert not unsafe, (name, unsafe)
+
+
+PUBLICATIONS = (
+    "<html><body><ul>"
+    + "".join(
+        f'<li class="pub"><b>Graph Networks For Molecules Part {i}</b> by Ada Lovelace</li>' for i in range(6)
+    )
+    + "</ul></body></html>"
+)
+
+
+@pytest.mark.parametrize(
+    "records",
+    [" ", ".", "li.", "*", "li li", "(a+)+$", "li.pub.x", "li\x1b]0;owned\x07", "a" * 100_000, "é.ü"],
+    ids=[
+        "space",
+        "dot",
+        "trailing-dot",
+        "star",
+        "descendant",
+        "regex",
+        "two-classes",
+        "escape",
+        "huge",
+        "unicode-tag",
+    ],
+)
+def test_records_that_name_no_kind_of_record_are_one_line(cli, tmp_path, records):
+    """`--records` is a kind of record or an HTML tag.class; anything else (a CSS or regex
+    pattern, an escape sequence, 100,000 characters) was taken as a tag that matched nothing
+    (inspect: 0 papers, exit 0) or as every element (`.`)."""
+    path = tmp_path / "pubs.html"
+    path.write_text(PUBLICATIONS, encoding="utf-8")
+    for command in ("inspect", "add"):
+        code, out, err = cli(command, path, "--records", records, use_db=command == "add")
+        assert code == 2, (command, out, err)
+        lines = err.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error: --records ") and "\x1b" not in err, err
+        assert len(err) < 300
+    assert not cli.db.exists() or stored(cli.db) == []
+
+
+@pytest.mark.parametrize("records", ["h3", "div.paper", "h7", "custom-element"])
+def test_records_that_match_nothing_are_one_line_naming_the_file(cli, tmp_path, records):
+    path = tmp_path / "pubs.html"
+    path.write_text(PUBLICATIONS, encoding="utf-8")
+    for command in ("inspect", "add"):
+        code, out, err = cli(command, path, "--records", records, use_db=command == "add")
+        assert code == 2, (command, out, err)
+        one_error_line(err, "pubs.html")
+        assert f"no papers found in it as --records {records}" in err
+    code, out, err = cli("inspect", path, "--records", "li.pub", use_db=False)
+    assert code == 0 and "Graph Networks For Molecules Part 5" in out, err
 
 
 def test_error_lines_quoting_a_file_strip_its_controls(cli, tmp_path):
@@ -175,6 +323,34 @@ def test_a_gzip_bomb_is_refused_without_being_inflated(cli, tmp_path, lie):
     code, out, err = cli("add", _gzip(tmp_path / "ok.jsonl.gz", *records), "--no-enrich")
     assert code == 0, err
     assert len(stored(cli.db)) == 50
+
+
+@pytest.mark.parametrize("suffix", ["md", "html", "txt", "org"])
+def test_a_gzipped_list_written_by_people_unzips_to_no_more_than_a_plain_one(cli, tmp_path, suffix):
+    """Within gzip's 20x a 1 MB file unzipped to 20 MB of Markdown, which the record finder and
+    the line reader each read whole (10 MB took minutes); a list written by people stops at
+    1 MiB unzipped, the size the targets already ask a plain file to bear."""
+    item = {
+        "md": "- [Graph networks part {i}](http://x.org/{i}) by Ada Lovelace\n",
+        "html": "<li><a href='http://x.org/{i}'>Graph networks part {i}</a> Ada Lovelace</li>\n",
+        "txt": "Graph networks part {i}\n\nWe study graphs, part {i}.\n\n",
+        "org": "* Graph networks part {i} :paper:\n",
+    }[suffix]
+    text = "".join(item.format(i=i) for i in range(1024 * 1024 // 20))
+    assert len(text) > 1024 * 1024
+    path = tmp_path / f"list.{suffix}.gz"
+    path.write_bytes(gzip.compress(text.encode()))
+    assert path.stat().st_size < 1024 * 1024
+    for command in ("inspect", "add"):
+        code, out, err = cli(command, path, use_db=command == "add")
+        assert code == 2, (command, out, err)
+        one_error_line(err, path.name)
+        assert "unzips to more than 1 MiB of a list written by people" in err
+    assert not cli.db.exists() or stored(cli.db) == []
+    small = tmp_path / f"small.{suffix}.gz"
+    small.write_bytes(gzip.compress("".join(item.format(i=i) for i in range(5)).encode()))
+    code, out, err = cli("inspect", small, use_db=False)
+    assert code == 0 and "Graph networks part 4" in out, err
 
 
 def test_fields_over_their_limits_skip_the_record_with_a_reason(cli, tmp_path):
@@ -235,8 +411,25 @@ def test_a_yaml_alias_bomb_in_front_matter_is_not_expanded(tmp_path):
     ]
     path = tmp_path / "post.md"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    inspection = Atlas.inspect(path)
-    assert all(len(p.get("keywords") or []) < 100 for p in inspection.papers)
+    # front matter with aliases is read as no front matter (never expanded): no paper is left
+    with pytest.raises(InputError, match="no papers found in it"):
+        Atlas.inspect(path)
+
+
+def test_a_yaml_list_alias_bomb_is_one_line_not_expanded(cli, tmp_path):
+    """640 bytes of nine aliases of nine, as a YAML list of papers (not front matter): its
+    keywords were expanded to 387 million values (past 500 MB and 60 s)."""
+    lines = ["- title: A paper", '  keywords: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    for prev, name in zip("abcdefgh", "bcdefghi"):
+        lines += [f"- title: Paper {name}", f"  keywords: &{name} [{', '.join([f'*{prev}'] * 9)}]"]
+    path = tmp_path / "bomb.yaml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    for command in ("inspect", "add"):
+        code, out, err = cli(command, path, use_db=command == "add")
+        assert code == 2, (command, out, err)
+        one_error_line(err, "bomb.yaml:4")
+        assert "YAML aliases" in err
+    assert not cli.db.exists() or stored(cli.db) == []
 
 
 # --- decoders and recursion end in one line -----------------------------------------------
@@ -370,6 +563,34 @@ def test_a_table_header_is_read_once_however_many_cells_it_has(monkeypatch):
     assert [e.title for e in finding.entries] == [f"Graph Networks For Molecules Part {i}" for i in range(3)]
 
 
+def test_records_taken_are_checked_for_overlap_in_linear_work(monkeypatch):
+    """An org file of 30,000 headings ran for minutes: each record was looked for in the list
+    of records taken (a comparison of whole nodes per pair) and every heading's body made a
+    Markdown parser of its own. Now a set holds what is taken and one parser serves all."""
+    import markdown_it
+
+    from paperatlas.sources import doctree, finder
+
+    made, compared = [0], [0]
+    init, eq = markdown_it.MarkdownIt.__init__, doctree.Node.__eq__
+
+    def counting_init(self, *args, **kwargs):
+        made[0] += 1
+        init(self, *args, **kwargs)
+
+    def counting_eq(self, other):
+        compared[0] += 1
+        return eq(self, other)
+
+    monkeypatch.setattr(markdown_it.MarkdownIt, "__init__", counting_init)
+    monkeypatch.setattr(doctree.Node, "__eq__", counting_eq)
+    n = 1_500
+    text = "".join(f"* Graph networks for molecules part {i} :paper:\n" for i in range(n))
+    finding = finder.find(doctree.from_org(text))
+    assert len(finding.entries) > 0.9 * n
+    assert made[0] <= 1 and compared[0] < n, (made, compared)
+
+
 def test_an_html_link_in_a_line_ends_at_the_next_link():
     """The link pattern scans no further than the next `<a` (a line of 160,000 `<a b='` was
     scanned to its end from each: 120 s and more): a link left open is text, the next one a link."""
@@ -425,6 +646,30 @@ def test_a_file_of_empty_records_stores_nothing(cli, tmp_path, name, text):
     code, out, err = cli("add", path, "--no-enrich")
     assert code == 2, out
     one_error_line(err, name)
+    assert not cli.db.exists() or stored(cli.db) == []
+
+
+@pytest.mark.parametrize(
+    "text, kind",
+    [
+        ('"just a string"', "a string"),
+        ("[1, 2, 3]", "a number"),
+        ("42", "a number"),
+        ("null", "null"),
+        ('\n ["a", "b"]', "a string"),
+    ],
+)
+@pytest.mark.parametrize("gz", [False, True], ids=["json", "json.gz"])
+def test_a_json_file_of_no_objects_is_one_line_naming_it(cli, tmp_path, text, kind, gz):
+    """A `.json` holding a bare value (or an array of them) is JSON that holds no paper; it was
+    read as a plain-text list and gave 0 papers with exit 0."""
+    path = tmp_path / ("values.json.gz" if gz else "values.json")
+    path.write_bytes(gzip.compress(text.encode()) if gz else text.encode())
+    for command in ("inspect", "add"):
+        code, out, err = cli(command, path, use_db=command == "add")
+        assert code == 2, (command, out, err)
+        one_error_line(err, path.name)
+        assert f"expected a JSON object per paper, got {kind}" in err
     assert not cli.db.exists() or stored(cli.db) == []
 
 

@@ -236,6 +236,19 @@ def test_digests_download_in_each_format_and_language(client, fmt, lang):
         assert re.search(r"[\u4e00-\u9fff]", text)
 
 
+def test_a_digest_asked_without_lang_is_in_the_browsers_language(client):
+    params = {"format": "md", "list": HOSTILE_LIST}
+    zh = client.get("/download/digest", params=params, headers={"accept-language": "zh-CN,zh;q=0.9,en;q=0.8"})
+    assert zh.status_code == 200
+    assert "paperatlas-digest-zh-" in zh.headers["content-disposition"]
+    assert re.search(r"[\u4e00-\u9fff]", zh.text) and "Accept-Language" in zh.headers["vary"]
+    en = client.get("/download/digest", params=params, headers={"accept-language": "en-GB,en"})
+    assert "paperatlas-digest-script" in en.headers["content-disposition"]
+    assert not re.search(r"[\u4e00-\u9fff]", en.text)
+    named = client.get("/download/digest", params={**params, "lang": "en"}, headers={"accept-language": "zh"})
+    assert not re.search(r"[\u4e00-\u9fff]", named.text)  # the URL's lang wins
+
+
 def test_file_names_keep_only_letters_digits_and_dashes():
     from paperatlas.filters import Filters
 

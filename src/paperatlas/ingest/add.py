@@ -7,14 +7,14 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from paperatlas.errors import PaperatlasError
+from paperatlas.errors import InputError, PaperatlasError
 from paperatlas.ingest import unchanged
 from paperatlas.ingest.identity import ImportRecord, identifiers_of
 from paperatlas.ingest.importer import FileImport
 from paperatlas.ingest.merge import new_row
 from paperatlas.ingest.prepare import versions
-from paperatlas.ingest.report import AddProgress, AddReport, EntryStats, FileReport
-from paperatlas.printable import file_name
+from paperatlas.ingest.report import AddProgress, AddReport, EntryStats, FileReport, no_papers_message
+from paperatlas.printable import file_name, for_terminal
 from paperatlas.sources import read
 from paperatlas.store import Store
 
@@ -47,8 +47,9 @@ _SUFFIXES = {
 
 def default_list_name(path: Path) -> str:
     """The file's stem without format suffixes: iclr2026.jsonl.gz -> iclr2026 (bytes of a name
-    that are not UTF-8 spelled as \\xNN: a list name is stored as text)."""
-    name = file_name(path.name)
+    that are not UTF-8 spelled as \\xNN: a list name is stored as text; control characters
+    and bidi controls left out, as from the papers' text: `sources.inert`)."""
+    name = for_terminal(path.name)
     while Path(name).suffix.lower() in _SUFFIXES and Path(name).stem:
         name = Path(name).stem
     return name
@@ -126,4 +127,6 @@ def inspect_file(
             rows.append(new_row(record.paper_id, paper, record.identifiers))
     report.skipped = report.skips.skipped_total
     report.read = report.stats.papers + report.skipped
+    if not report.stats.papers:  # as `add` refuses it: nothing there would be stored
+        raise InputError(path, no_papers_message(report.skips.format, records))
     return report, rows

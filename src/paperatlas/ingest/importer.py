@@ -112,7 +112,7 @@ class FileImport:
         self.report.skipped = self.report.skips.skipped_total
         self.report.read = self.report.stats.papers + self.report.skipped
         if self.report.stats.papers == 0:
-            raise InputError(self.path, no_papers_message(self.report.skips.format))
+            raise InputError(self.path, no_papers_message(self.report.skips.format, records))
 
     # -- one batch: look-ups in bulk, then each record in order ----------------------------
 

@@ -263,9 +263,12 @@ class AddReport:
         return [f.error for f in self.files if f.error]
 
 
-def no_papers_message(fmt: str | None) -> str:
-    """Why nothing was stored: what the file was taken for, and what is read."""
+def no_papers_message(fmt: str | None, records: str | None = None) -> str:
+    """Why nothing was read: what the file was taken for (and the records asked for), and what
+    is read."""
     taken = BY_NAME[fmt].label if fmt in BY_NAME else (fmt or "an unknown format")
+    if records and fmt in BY_NAME and BY_NAME[fmt].finder:
+        return f"no papers found in it as --records {records.strip()} (read as {taken}: try another or none)"
     return f"no papers found in it (read as {taken}; paperatlas reads {formats_read()})"
 
 

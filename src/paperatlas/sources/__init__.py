@@ -10,15 +10,18 @@ Readers never touch the store.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from paperatlas.errors import InputError
+from paperatlas.errors import InputError, PaperatlasError
 from paperatlas.paper import Paper
 from paperatlas.printable import file_name
 from paperatlas.sources._io import encoding_note, peek
 from paperatlas.sources.csv import header_columns
+from paperatlas.sources.finder import records_error
 from paperatlas.sources.folder import read_folder
+from paperatlas.sources.inert import make_inert
 from paperatlas.sources.kinds import not_paper_section
 from paperatlas.sources.limits import has_words, over_limit
 from paperatlas.sources.quality import FileTally
@@ -39,6 +42,10 @@ def detect(path: str | os.PathLike[str]) -> str:
         return "folder"
     head = peek(path)
     fmt = sniff(head)
+    if fmt == "text" and _named_json(path) and _JSON_VALUE.match(head):
+        # a bare string, number or array of them: JSON that holds no paper, which the JSON
+        # reader refuses with one line (as text it read as an empty list)
+        return "json"
     first_line = head.lstrip().split("\n", 1)[0].strip()
     if fmt == "text" and len(known := header_columns(first_line)) >= 2:
         # a sheet of papers, but nothing to read as the title or abstract
@@ -52,6 +59,14 @@ def detect(path: str | os.PathLike[str]) -> str:
     return fmt
 
 
+_JSON_VALUE = re.compile(r'\s*(?:[\["\d-]|true\b|false\b|null\b)')
+
+
+def _named_json(path: Path) -> bool:
+    name = path.name.lower().removesuffix(".gz")
+    return name.endswith(".json")
+
+
 # formats whose record ids are a reference manager's citation keys: the same paper saved
 # twice gets a second key (`Romer1990a`). A data export's ids (OpenReview, arXiv) name
 # records of their own, kept apart even when their text is the same.
@@ -61,7 +76,8 @@ CITATION_KEYED = frozenset({"bibtex", "ris", "csl"})
 def read(
     path: str | os.PathLike[str], report: ReadReport | None = None, records: str | None = None
 ) -> Iterator[Paper]:
-    """Papers in a file of any supported format (see `detect`).
+    """Papers in a file of any supported format (see `detect`), their text without control
+    characters, escape sequences and bidi controls (`sources.inert`).
 
     Records a reader marks as skipped (`Paper.skip`), records with neither a title nor an
     abstract (one with a letter or digit), records over a limit of `sources.limits`, and
@@ -75,6 +91,9 @@ def read(
     record from a file repeating one shape many times) is refused. `records` names the
     records of a list written by people (`h3`, `li`, `tr`, `br`: see `sources.finder`)."""
     path = Path(path)
+    if records and (why := records_error(records)):  # ("": none named)
+        shown = records if len(records) <= 40 else records[:40] + "…"
+        raise PaperatlasError(f"--records {shown!r}: {why}")
     fmt = detect(path)
     if report is not None:
         report.format = fmt
@@ -90,6 +109,8 @@ def read(
     for paper in papers:
         if paper.source and not paper.source.isascii():  # a file name that is not UTF-8
             paper.source = file_name(paper.source)
+        if not paper.skip:
+            make_inert(paper)  # stored, and so exported, without what a viewer acts on
         if not paper.skip and not has_words(paper.abstract) and not has_words(paper.title):
             paper.skip = "no title and no abstract"  # ("[[]]", "...": no letter or digit)
         if not paper.skip:

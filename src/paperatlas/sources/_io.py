@@ -150,9 +150,29 @@ def _gzip_limit(path: Path, raw: BinaryIO) -> int:
     return limit
 
 
+class _AsOpened(io.RawIOBase):
+    """A file's first `size` bytes, its size when it was opened: what is written to it while it
+    is read is not read (a file growing as fast as it is read would never end, and one read
+    twice must read the same). A file cut shorter meanwhile just ends sooner."""
+
+    def __init__(self, raw: BinaryIO, size: int):
+        self._raw, self._left = raw, size
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if self._left <= 0:
+            return 0
+        n = self._raw.readinto(memoryview(buffer)[: self._left])  # type: ignore[attr-defined]
+        self._left -= n
+        return n
+
+
 @contextmanager
 def open_binary(path: Path) -> Iterator[BinaryIO]:
-    """The file's bytes, gunzipped when it is gzip (detected by its magic number)."""
+    """The file's bytes as they were when it was opened, gunzipped when it is gzip (detected by
+    its magic number)."""
     check_path(path)
     with open(path, "rb") as raw:
         magic = raw.read(2)
@@ -160,13 +180,22 @@ def open_binary(path: Path) -> Iterator[BinaryIO]:
         _open_files[path] = raw
         try:
             if magic == GZIP_MAGIC:
-                unzipped = _Unzipped(path, raw, _gzip_limit(path, raw))
+                limit = _gzip_limit(path, raw)
+                compressed = io.BufferedReader(_AsOpened(raw, os.fstat(raw.fileno()).st_size))
+                unzipped = _Unzipped(path, cast(BinaryIO, compressed), limit)
                 with io.BufferedReader(unzipped, buffer_size=1 << 16) as fh:
                     yield cast(BinaryIO, fh)
             else:
-                yield raw
+                size = os.fstat(raw.fileno()).st_size
+                with io.BufferedReader(_AsOpened(raw, size), buffer_size=1 << 16) as fh:
+                    yield cast(BinaryIO, fh)
         finally:
             _open_files.pop(path, None)
+
+
+def is_gzip(path: Path) -> bool:
+    with open(path, "rb") as raw:
+        return raw.read(2) == GZIP_MAGIC
 
 
 def text_size(path: Path) -> int:

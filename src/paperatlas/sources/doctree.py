@@ -12,14 +12,19 @@ headings take the blocks under them into `section`s, and `<br>`-separated text b
 
 from __future__ import annotations
 
+import functools
 import re
 import textwrap
 from dataclasses import dataclass, field
 from html import unescape
 from html.parser import HTMLParser
+from typing import TYPE_CHECKING
 
 from paperatlas.sources.html import NOT_CONTENT, parsable
 from paperatlas.sources.mdlines import label_name
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
 
 # Elements whose content is never part of a list's records: the HTML reader's, less asides
 # (the finder judges them like any other block), and code and form fields.
@@ -193,10 +198,17 @@ _INLINE_TAG = re.compile(r"<\s*(/?)\s*([a-zA-Z][\w-]*)([^>]*)>")
 _HREF = re.compile(r"""href\s*=\s*["']?([^"'\s>]+)""", re.IGNORECASE)
 
 
-def from_markdown(text: str) -> Node:
+@functools.cache
+def _markdown_parser() -> MarkdownIt:
+    """One parser for every call: making one takes milliseconds, and an org file parses each
+    heading's body apart (30,000 headings spent minutes making parsers)."""
     from markdown_it import MarkdownIt
 
-    md = MarkdownIt("commonmark", {"html": True}).enable("table")
+    return MarkdownIt("commonmark", {"html": True}).enable("table")
+
+
+def from_markdown(text: str) -> Node:
+    md = _markdown_parser()
     root = Node("doc", 1)
     # Markdown blocks open, and above them the HTML elements a raw HTML block left open (its
     # tag named): `<details>` ... Markdown ... `</details>` holds the Markdown between.

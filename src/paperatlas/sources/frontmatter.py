@@ -23,7 +23,7 @@ def front_matter(lines: list[tuple[int, str]]) -> tuple[dict | None, list[tuple[
             import yaml
 
             try:
-                data = yaml.load("\n".join(line for _, line in lines[1:j]), Loader=_loader())
+                data = yaml.load("\n".join(line for _, line in lines[1:j]), Loader=loader_without_aliases())
             except (yaml.YAMLError, RecursionError):
                 return None, lines
             if too_deep(data):
@@ -32,18 +32,19 @@ def front_matter(lines: list[tuple[int, str]]) -> tuple[dict | None, list[tuple[
     return None, lines
 
 
-def _loader() -> type:
+ALIASES_NOT_READ = "aliases are not read"
+
+
+def loader_without_aliases() -> type:
     """yaml's safe loader without aliases: `*a` repeats a whole value, and nine aliases of nine
     make a value of a billion items (a "billion laughs") from a few lines. A post's front
-    matter has no use for them."""
+    matter has no use for them, nor has a YAML list of papers (`sources.yaml_list`)."""
     import yaml
 
     class NoAliases(yaml.SafeLoader):
         def compose_node(self, parent: Any, index: Any) -> Any:
             if self.check_event(yaml.AliasEvent):
-                raise yaml.composer.ComposerError(
-                    None, None, "aliases are not read", self.peek_event().start_mark
-                )
+                raise yaml.composer.ComposerError(None, None, ALIASES_NOT_READ, self.peek_event().start_mark)
             return super().compose_node(parent, index)
 
     return NoAliases

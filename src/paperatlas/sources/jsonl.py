@@ -181,12 +181,20 @@ def _stream_array(
         yield _paper(path, value, line, buf[start:end])
 
 
+def _json_kind(value: object) -> str:
+    """What a JSON value is, in JSON's own words."""
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    kinds = {str: "a string", int: "a number", float: "a number", list: "an array"}
+    return kinds.get(type(value), type(value).__name__)
+
+
 def _paper(path: Path, record: Any, lineno: int, text: str) -> Paper:
     """`text`: the JSON the record was decoded from (or the document holding it), looked at
     for what may need a closer look: nesting past the limit, `\\ud800`-style escapes (lone
     surrogates, which cannot be stored or printed)."""
     if not isinstance(record, Mapping):
-        raise InputError(path, f"expected a JSON object per paper, got {type(record).__name__}", lineno)
+        raise InputError(path, f"expected a JSON object per paper, got {_json_kind(record)}", lineno)
     if may_nest_too_deep(text) and too_deep(record):
         return skipped(f"{path}:{lineno}", _TOO_DEEP)
     if may_hold_surrogates(text):

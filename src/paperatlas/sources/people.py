@@ -14,10 +14,11 @@ from pathlib import Path
 from paperatlas.errors import InputError
 from paperatlas.paper import Paper
 from paperatlas.sources import doctree
-from paperatlas.sources._io import iter_lines
+from paperatlas.sources._io import is_gzip, iter_lines
 from paperatlas.sources.entries import entries_from_lines
 from paperatlas.sources.entry import merge_duplicates, to_paper
 from paperatlas.sources.finder import MARKED, find
+from paperatlas.sources.limits import PEOPLE_GZIP_LIMIT, size
 from paperatlas.sources.quality import Quality, estimate
 from paperatlas.sources.report import ReadReport
 from paperatlas.sources.text import read_text
@@ -162,6 +163,10 @@ def _best(
     kinds: frozenset[str] | None = None,
 ) -> Iterator[Paper]:
     text = "\n".join(line for _, line in raw)
+    if len(text) > PEOPLE_GZIP_LIMIT and is_gzip(path):
+        raise InputError(
+            path, f"unzips to more than {size(PEOPLE_GZIP_LIMIT)} of a list written by people", 1
+        )
     if raw and raw[0][0] > 1:  # front matter or a BOM line skipped: keep line numbers
         text = "\n" * (raw[0][0] - 1) + text
     try:

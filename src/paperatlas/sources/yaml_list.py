@@ -12,6 +12,7 @@ from typing import Any
 from paperatlas.errors import InputError
 from paperatlas.paper import Paper, skipped
 from paperatlas.sources._io import iter_lines
+from paperatlas.sources.frontmatter import ALIASES_NOT_READ, loader_without_aliases
 from paperatlas.sources.records import paper_from_record
 
 _KEYS = r"(?:title|name|paper|abstract|authors?|url|link|year|venue|doi|arxiv)"
@@ -33,12 +34,16 @@ def read_yaml_list(path: Path) -> Iterator[Paper]:
 
     text = "\n".join(line for _, line in iter_lines(path))
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        root = yaml.compose(text, Loader=loader_without_aliases())
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        raise InputError(
-            path, f"not valid YAML: {getattr(exc, 'problem', exc)}", mark.line + 1 if mark else None
-        ) from None
+        problem = getattr(exc, "problem", exc)
+        why = (
+            "YAML aliases (`*name`) are not read (nine of nine make a billion values): write the values out"
+            if problem == ALIASES_NOT_READ
+            else f"not valid YAML: {problem}"
+        )
+        raise InputError(path, why, mark.line + 1 if mark else None) from None
     loader = yaml.SafeLoader("")
     found = 0
     for node in _paper_nodes(root):

@@ -1,6 +1,7 @@
 """Downloads: `/download/export` (the papers of a list, a collection, a tag or a search, as
 BibTeX, RIS, CSL-JSON, CSV, JSONL or Markdown: `Atlas.export`), `/download/digest` (the
-same selections' digest, Markdown or HTML, English or Chinese: `Atlas.digest`) and
+same selections' digest, Markdown or HTML, English or Chinese (`lang`, else the browser's
+Accept-Language): `Atlas.digest`) and
 `/download/schedule` (saved and liked papers with a program time as iCalendar).
 
 The selection is what the page's filters (web/filtering.py) and its map topic (`topic`: a
@@ -30,6 +31,7 @@ from paperatlas.filters import ALL_PAPERS, LIKES, Filters
 from paperatlas.results import EXPORT_FORMATS
 from paperatlas.web.context import context
 from paperatlas.web.filtering import page_filters
+from paperatlas.web.i18n import lang_from_header
 from paperatlas.web.my_topics import topic_label, topic_rows
 from paperatlas.web.params import Name, Query_
 from paperatlas.web.routes import Routes
@@ -91,7 +93,8 @@ async def download_digest(
     fmt = format or "md"
     if fmt not in DIGEST_TYPES:
         raise HTTPException(400, f"unknown format (one of {', '.join(DIGEST_TYPES)})")
-    language = lang or "en"
+    # no `lang`: the language the page it was asked from is in (render.page_lang)
+    language = lang or lang_from_header(request.headers.get("accept-language"))
     if language not in DIGEST_LANGS:
         raise HTTPException(400, f"lang must be one of {', '.join(DIGEST_LANGS)}")
     chosen = choose(request, filters, collection, q, topic, exact)
@@ -100,7 +103,10 @@ async def download_digest(
     except PaperatlasError as exc:  # a collection with no liked paper in the list, ...
         raise HTTPException(400, str(exc).split("\n")[0]) from None
     name = file_name(chosen.named, filters, fmt, stem="digest" + ("-zh" if language == "zh" else ""))
-    return attachment(text, DIGEST_TYPES[fmt], name)
+    response = attachment(text, DIGEST_TYPES[fmt], name)
+    if not lang:
+        response.headers["Vary"] = "Accept-Language"
+    return response
 
 
 @routes.get("/download/schedule")
