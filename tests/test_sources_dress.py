@@ -99,3 +99,17 @@ def test_a_names_line_ending_et_al_is_no_title():
         "Perfectly Secure Network-Agnostic Computation",
     ]
     assert [p.authors[0] for p in papers] == ["K. Marlow", "M. Okafor", "G. Haddad"]
+
+
+def test_numbered_citations_after_a_lead_in_line():
+    report = ReadReport()
+    papers = _read("lead_in_citations.md", report)
+    assert len(papers) == 6  # "... read closely so far:" leads into its list: no paper over it
+    assert (report.pattern or "").startswith("list items")
+    assert [p.title for p in papers[:4]] == [
+        "Deep features for everything",
+        "Going wider with convolutions",
+        "Dropping units to stop networks from overfitting",  # GB/T's [J] is no part of it
+        "Binarised networks with weights constrained to plus or minus one",
+    ]
+    assert [p.authors[0] for p in papers[:4]] == ["Okafor, Mira", "Lind, Tomas", "Sato H", "Moreau K"]

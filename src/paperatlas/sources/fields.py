@@ -225,7 +225,7 @@ def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
     if not entry.title and (quoted := _QUOTED.search(text)) and titleish(quoted.group(1)):
         entry.title = title_text(quoted.group(1))
         roles["title"] = "quoted"
-        if not entry.authors and (names := names_in(text[: quoted.start()])):
+        if not entry.authors and (names := names_in(text[: quoted.start()], surname_first=True)):
             entry.authors = names
             roles["authors"] = "text before the title"
     if not entry.title and _sentence_first(line):
@@ -444,6 +444,10 @@ def _read_rest(entry: Entry, rest: list[Piece], remaining: str, roles: dict[str,
 _JOINT = re.compile(r"\s*\((?:joint\s+)?with\s+([^()]+)\)", re.IGNORECASE)
 
 
+# GB/T 7714's document type after a title: `Title[J].`, `[C]//Venue`, `[EB/OL]`
+_DOCUMENT_TYPE = re.compile(r"\s*\[(?:J|C|M|D|R|N|P|S|Z|A|EB|DB|CP)(?:/OL)?\](?://.*)?$")
+
+
 def names_then_title(text: str) -> tuple[str, str, str] | None:
     """`A. Lee and B. Chen. Sparse Routers for Speech. In ICASSP, 2024.`, `Niu Z, Wang H, et al.
     Title. Venue. 2023;4(2).`: a reference's names (two or more, or one with initials), its
@@ -462,7 +466,7 @@ def names_then_title(text: str) -> tuple[str, str, str] | None:
             return None  # "Graph Attention Networks. ...": a title in Title Case, not a name
     after = STOP.search(text, start)
     end = after.start() if after else len(text)
-    title = text[start:end].strip(" .")
+    title = _DOCUMENT_TYPE.sub("", text[start:end].strip(" ."))
     if not titleish(title) or authorish(title) or len(title.split()) < 3:
         return None
     return names, title, text[end:].strip(" .")

@@ -344,7 +344,10 @@ def _paired(children: list[Node]) -> list[Node]:
     """A title paragraph followed by its block (list, quote, block, or a paragraph of person
     names) again and again: each pair is one node."""
     kinds = [c.kind for c in children]
-    titled = [kind == "para" and _short(child) and not _names(child) for kind, child in zip(kinds, children)]
+    titled = [
+        kind == "para" and _short(child) and not _names(child) and not _lead_in(child)
+        for kind, child in zip(kinds, children)
+    ]
     with_block = [titled[i] and kinds[i + 1] in ("list", "quote", "block") for i in range(len(kinds) - 1)]
     # a one-line title with its names is a record even alone (the last paper of a section)
     with_names = [
@@ -380,6 +383,12 @@ def _field_list(node: Node) -> bool:
 
 
 _FIELD_LABEL = re.compile(r"^\s*([^\W\d_][\w .\-/]{0,24}?)\s*[:：]\s*\S")
+
+
+def _lead_in(node: Node) -> bool:
+    """`The classic papers I read closely:`: a line ending with a colon leads into the list after
+    it, never a paper's title over its links."""
+    return node.text().rstrip(" *_").endswith((":", "："))
 
 
 def _short(node: Node) -> bool:

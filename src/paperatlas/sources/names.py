@@ -89,9 +89,10 @@ def split_authors(text: str) -> list[str]:
 _NAMES_DATE = re.compile(r":\s*(?:[A-Z][a-z]+\.?\s+)?(?:19|20)\d\d\b\W*$")
 
 
-def names_in(text: str) -> list[str] | None:
+def names_in(text: str, surname_first: bool = False) -> list[str] | None:
     """The person names a reference opens with (`Kerr CC, Stuart RM (2021)`, `A. Lee, B. Chen,
-    and C. Wu,`), up to its year or its title, or None."""
+    and C. Wu,`), up to its year or its title, or None. `surname_first`: before a quoted title,
+    where MLA writes `He, Kaiming, et al.` (one name, surname first), not two surnames."""
     text = _ELLIPSIS.sub(
         ", ", _NAMES_DATE.sub("", text)
     )  # "(Lillicrap, Kording: July 2019)": names, then the date
@@ -102,6 +103,12 @@ def names_in(text: str) -> list[str] | None:
     head = re.sub(r"(?<!\b[A-Z])\.+$", "", head)  # a full stop, not an initial's ("Lee, A.")
     if ET_AL.search(text) and _SURNAME.fullmatch(head):
         return [head]  # "Vaswani et al., NeurIPS 2017": the first author's surname
+    if (
+        surname_first
+        and ET_AL.search(text)
+        and re.fullmatch(rf"{_SURNAME.pattern},\s*[A-Z][^\W\d_]+(?:[- ][A-Z][^\W\d_]*\.?)*", head)
+    ):
+        return [head]  # "He, Kaiming, et al.": the first author, surname first
     head = re.sub(r"^[^\s:]+(?:\s[^\s:]+)?:\s+", "", head)  # "NEureka: A. Lee, ...": a name first
     head = re.sub(r",\s+(?:and|&)\s+", ", ", head)  # the serial comma
     if head and not YEAR.search(head) and looks_like_authors(head):
