@@ -113,3 +113,15 @@ def test_numbered_citations_after_a_lead_in_line():
         "Binarised networks with weights constrained to plus or minus one",
     ]
     assert [p.authors[0] for p in papers[:4]] == ["Okafor, Mira", "Lind, Tomas", "Sato H", "Moreau K"]
+
+
+def test_a_title_wrapped_inside_its_emphasis_is_one_title():
+    papers = _read("wrapped_titles.md")
+    assert [p.title for p in papers] == [
+        "Object Abstraction in Visual Model-Based Reinforcement Learning",
+        "Differentiable Maps for Task-Oriented Navigation",
+        "Structured Models of Indoor Scenes via Generative Scene Graphs",
+        "Learning to Plan with Latent Dynamics",
+    ]
+    assert [p.authors[0] for p in papers] == ["Ana Silva", "Omar Haddad", "Lina Park", "Paul Ortiz"]
+    assert papers[2].urls == ["/pdf/P03.pdf"]

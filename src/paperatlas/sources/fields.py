@@ -65,16 +65,17 @@ class Piece:
 
 def lines_of(node: Node) -> list[list[Span]]:
     """The record's lines. A soft line end (a paragraph wrapped in the source) joins plain
-    text to the line before it unless the next line is a field, person names or a venue."""
+    text to the line before it unless the next line is a field, person names or a venue; one
+    inside an emphasis or a link (`**a title wrapped\nover two lines**`) always joins."""
     lines: list[list[Span]] = [[]]
-    soft = False
+    soft = inside = False
     for span in node.spans():
         if span.br:
             if lines[-1]:
                 lines.append([])
-                soft = span.soft
+                soft, inside = span.soft, span.soft and (span.bold or span.italic or bool(span.href))
         elif span.text:
-            if soft and len(lines) >= 2 and not lines[-1] and _continues(lines[-2], span):
+            if soft and len(lines) >= 2 and not lines[-1] and (inside or _continues(lines[-2], span)):
                 lines.pop()
                 lines[-1].append(Span(" "))
             soft = False if lines[-1] else soft
