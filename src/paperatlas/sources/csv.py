@@ -20,8 +20,8 @@ from paperatlas.errors import InputError
 from paperatlas.identifiers import doi
 from paperatlas.paper import Paper
 from paperatlas.sources._io import iter_lines
+from paperatlas.sources.cell_names import first_last, names_in_cell, surname_first
 from paperatlas.sources.limits import RECORD_LIMIT, size
-from paperatlas.sources.names import first_last, names_in_cell, surname_first
 from paperatlas.sources.records import ALIASES, canonical_key, paper_from_record
 from paperatlas.sources.report import ReadReport
 from paperatlas.sources.sheet import read_sheet

@@ -272,7 +272,8 @@ def _md_inline(tokens: list) -> list[Span]:
             if href:
                 href.pop()
         elif kind in ("softbreak", "hardbreak"):
-            out.append(Span("", br=True, soft=kind == "softbreak"))
+            # a soft line end inside an emphasis or a link keeps its dress: the line goes on
+            out.append(Span("", bold > 0, italic > 0, href[-1] if href else None, True, kind == "softbreak"))
         elif kind in ("text", "code_inline"):
             out.append(
                 Span(

@@ -52,7 +52,6 @@ from paperatlas.sources.entry_labels import (
     link_label,
     title_cell,
 )
-from paperatlas.sources.fields import split_names
 from paperatlas.sources.frontmatter import front_matter, front_matter_paper
 from paperatlas.sources.mdlines import (
     Line,
@@ -65,6 +64,7 @@ from paperatlas.sources.mdlines import (
     strip_symbols,
     without_links,
 )
+from paperatlas.sources.names import split_names
 from paperatlas.sources.text import TITLE_MAX_CHARS, looks_like_authors
 from paperatlas.sources.titles import FILE_NAME, clean_title, is_title_like
 

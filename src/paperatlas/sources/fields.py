@@ -16,20 +16,31 @@ from itertools import pairwise
 from paperatlas.identifiers import link_kind
 from paperatlas.sources.doctree import Node, Span
 from paperatlas.sources.entry import YEAR, Entry, is_prose
-from paperatlas.sources.mdlines import cjk_count, label_name, strip_symbols
+from paperatlas.sources.mdlines import cjk_count, label_name
+from paperatlas.sources.names import (
+    ET_AL,
+    INITIAL,
+    SEPARATORS,
+    STOP,
+    VANCOUVER_FIRST,
+    authorish,
+    names_field,
+    names_in,
+    split_authors,
+)
 from paperatlas.sources.text import looks_like_authors
 from paperatlas.sources.titles import clean_title, is_title_like
 
 # Numbering in any dress before a title: `[12]`, `12.`, `No. 12`, `(12)`, `#12`, `12、`.
 NUMBERING = re.compile(
-    r"^\s*(?:\[\s*\d{1,5}\s*\]|[(（]\s*\d{1,5}\s*[)）]|(?:No|Nr|#)\.?\s*\d{1,5}\b[.:)]?|\d{1,5}\s*[.)、:．]"
+    r"^\s*(?:\[\s*\d{1,5}\s*\]\.?|[(（]\s*\d{1,5}\s*[)）]|(?:No|Nr|#)\.?\s*\d{1,5}\b[.:)]?|\d{1,5}\s*[.)、:．]"
     r"(?!\d))\s*",
     re.IGNORECASE,
 )
 # Link texts that say what a link is, never a title.
 LINK_WORDS = re.compile(
     r"^\W*(paper|pdf|arxiv|abs|abstract|html|doi|openreview|code|github|project|project page|website|"
-    r"page|demo|video|slides|poster|data|dataset|bibtex|bib|link|url|blog|huggingface|hf|model|"
+    r"page|demo|video|slides|poster|data|dataset|bibtex|bib|link|url|https?|full ?text|download|preprint|blog|huggingface|hf|model|"
     r"论文|代码|项目|主页|链接|原文)\W*$",
     re.IGNORECASE,
 )
@@ -54,16 +65,17 @@ class Piece:
 
 def lines_of(node: Node) -> list[list[Span]]:
     """The record's lines. A soft line end (a paragraph wrapped in the source) joins plain
-    text to the line before it unless the next line is a field, person names or a venue."""
+    text to the line before it unless the next line is a field, person names or a venue; one
+    inside an emphasis or a link (`**a title wrapped\nover two lines**`) always joins."""
     lines: list[list[Span]] = [[]]
-    soft = False
+    soft = inside = False
     for span in node.spans():
         if span.br:
             if lines[-1]:
                 lines.append([])
-                soft = span.soft
+                soft, inside = span.soft, span.soft and (span.bold or span.italic or bool(span.href))
         elif span.text:
-            if soft and len(lines) >= 2 and not lines[-1] and _continues(lines[-2], span):
+            if soft and len(lines) >= 2 and not lines[-1] and (inside or _continues(lines[-2], span)):
                 lines.pop()
                 lines[-1].append(Span(" "))
             soft = False if lines[-1] else soft
@@ -100,10 +112,6 @@ _TRAILING_YEAR = re.compile(r"\s+((?:19|20)\d\d)\s*$")
 # `A. Author and B. Author, "Title," in Venue`: a quoted title in a reference
 _QUOTED = re.compile(r"[\"“]([^\"“”]{12,400}?)[,.]?[\"”]")
 _DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>,;]+[^\s\"<>,;.)])")
-_ET_AL = re.compile(
-    r",?\s*\bet\.?\s*al\.?|,?\s+and\s+others\b\.?", re.IGNORECASE
-)  # BibTeX's "and others" too
-_SURNAME = re.compile(r"(?:[A-Z]\.\s?)*[A-Z][^\W\d_]+(?:[-'’][A-Z]?[^\W\d_]+)?")  # He, O'Neil, A. Lee
 
 
 _TASK = re.compile(r"^\s*\[[ xX]\]\s+")  # `- [ ] Title`: a task list's box
@@ -118,120 +126,6 @@ def trailing_year(text: str) -> int | None:
     """`Kernel Methods for Deep Learning 2009`: the year a title line ends with."""
     match = _TRAILING_YEAR.search(clean_title(text))
     return int(match.group(1)) if match and len(text.split()) > 3 else None
-
-
-# "Ann Lee (University of California, Riverside)": an affiliation, commas and all
-_AFFILIATION = re.compile(r"\s*[(（][^()（）]*[)）]")
-
-
-_AUTHOR_SPLIT = re.compile(r"\s*[,;，；、]\s*(?:and\s+)?|\s+and\s+|\s+&\s+|\s+和\s+")
-
-
-_ET_AL_END = re.compile(r"\s*\bet\.?\s*al\.?$")
-
-
-def _initials(text: str) -> bool:
-    """ "J.", "K.H.", "A-L", "M": one to three capital letters and nothing but dots, hyphens."""
-    letters = [c for c in text if c.isalpha()]
-    rest = [c for c in text if not c.isalpha()]
-    return 1 <= len(letters) <= 3 and all(c.isupper() for c in letters) and all(c in ". -" for c in rest)
-
-
-def split_names(text: str) -> list[str]:
-    """Names split at commas, semicolons, 'and', '&' and their CJK forms, surname-first pairs
-    joined again, markers and `et al.` dropped."""
-    names = []
-    for name in _surname_first(_AUTHOR_SPLIT.split(text)):
-        name = _ET_AL_END.sub("", strip_symbols(name))  # "Ann Lee et.al."
-        name = re.sub(r"[\d*†‡§¶⭐✉#]+$", "", name).strip()
-        name = re.sub(r"\s*\([^)]*\)$", "", name)  # "Ann Lee (MIT)"
-        if name and re.search(r"[^\W\d_]", name) and name.lower() not in ("et al", "et al.", "others"):
-            names.append(name)
-    return names
-
-
-def _surname_first(parts: list[str]) -> list[str]:
-    """`Palmblad, M., Lamprecht, A-L and Ison, J.`: surnames and their initials split apart by
-    the commas, joined again (`Palmblad, M.`) when every other part is initials alone."""
-    parts = [_ET_AL_END.sub("", p).strip() for p in parts if p and p.strip()]
-    parts = [p for p in parts if p]
-    if len(parts) < 2 or len(parts) % 2:
-        return parts
-    surnames, initials = parts[0::2], parts[1::2]
-    if not all(map(_initials, initials)) or any(map(_initials, surnames)):
-        return parts
-    return [f"{s}, {i}" for s, i in zip(surnames, initials, strict=True)]
-
-
-def split_authors(text: str) -> list[str]:
-    """Person names, with a reference's first author written surname first joined again:
-    `Joshi, Pratik, Sebastin Santy, and Kalika Bali` (a surname alone, given names, then whole names)."""
-    text = _AFFILIATION.sub("", text)
-    parts = re.split(r"\s+and\s+", text)
-    if len(parts) >= 2 and all(part.count(",") == 1 for part in parts):
-        # BibTeX's name list: `Gao, Kaifeng and Shi, Jiaxin`, each name surname first
-        return [name for part in parts if (name := " ".join(part.split()).strip(" ."))]
-    names = split_names(text)
-    if (
-        len(names) >= 3
-        and len(names[0].split()) == 1
-        and names[0][:1].isupper()
-        and all(len(n.split()) >= 2 for n in names[2:])
-    ):
-        return [f"{names[0]}, {names[1]}", *names[2:]]
-    return names
-
-
-_NAMES_DATE = re.compile(r":\s*(?:[A-Z][a-z]+\.?\s+)?(?:19|20)\d\d\b\W*$")
-
-
-def names_in(text: str) -> list[str] | None:
-    """The person names a reference opens with (`Kerr CC, Stuart RM (2021)`, `A. Lee, B. Chen,
-    and C. Wu,`), up to its year or its title, or None."""
-    text = _NAMES_DATE.sub("", text)  # "(Lillicrap, Kording: July 2019)": names, then the date
-    head = re.split(
-        r"\s*[(\[](?:19|20)\d\d|[,.]\s*(?:19|20)\d\d\b|\s[-–—]\s|,?\s*\bet\.?\s*al\b\.?", text, maxsplit=1
-    )[0]
-    head = _ET_AL.sub("", head).strip(" ,;:([")  # "(Kipf and Welling, 2017)"
-    head = re.sub(r"(?<!\b[A-Z])\.+$", "", head)  # a full stop, not an initial's ("Lee, A.")
-    if _ET_AL.search(text) and _SURNAME.fullmatch(head):
-        return [head]  # "Vaswani et al., NeurIPS 2017": the first author's surname
-    head = re.sub(r"^[^\s:]+(?:\s[^\s:]+)?:\s+", "", head)  # "NEureka: A. Lee, ...": a name first
-    head = re.sub(r",\s+(?:and|&)\s+", ", ", head)  # the serial comma
-    if head and not YEAR.search(head) and looks_like_authors(head):
-        return split_authors(head)
-    # "D. Blei. Communications of the ACM 2012.": the names end at the first full stop
-    first = _STOP.split(head, maxsplit=1)[0].strip(" ,.")
-    if first != head and _INITIAL.search(first) and not YEAR.search(first) and looks_like_authors(first):
-        return split_authors(first)
-    return None
-
-
-def authorish(text: str) -> bool:
-    """A list of person names; `·` and `|` separate names too. One "name" of four or more
-    capitalised words is a title in Title Case more often than a person."""
-    text = _SEPARATORS.sub(", ", text)
-    bare = re.sub(r"\s*[(（][^()（）]*[)）]", "", text)  # "Ann Lee (ICMC - USP - Brazil)": one name
-    # ... unless an affiliation follows it: "Paulo Augusto de Lima Medeiros (UFRN - Brazil)"
-    if not re.search(r",|;|\band\b|&", text) and len(bare.split()) > 3 and not _affiliated_name(text, bare):
-        return False
-    return looks_like_authors(text)
-
-
-_SEPARATORS = re.compile(r"\s+[·•|]\s+")
-_PARTICLES = frozenset("de da do dos das di del della van von der den la le du".split())
-
-
-def _affiliated_name(text: str, bare: str) -> bool:
-    """One long name with a particle (`de`, `van`), its affiliation in brackets at the end; a
-    title in Title Case has no particle."""
-    words = bare.split()
-    return (
-        bool(re.search(r"[)）][\s;,.]*$", text))
-        and len(words) <= 7
-        and any(word in _PARTICLES for word in words)
-        and all(word[:1].isupper() or word in _PARTICLES for word in words)
-    )
 
 
 _BY = re.compile(r"^\s*(?:by|authors?|作者)\s*[:：]?\s+", re.IGNORECASE)  # "by Ann Lee, Bo Chen"
@@ -268,15 +162,24 @@ def names_a_paper(text: str, href: str | None) -> bool:
     )
 
 
+def same_words(text: str) -> str:
+    """Text by its words alone (`Cai X#` and `**Cai X**` are the same words)."""
+    return " ".join(re.findall(r"[^\W_]+", text.lower()))
+
+
 def line_text(line: list[Span]) -> str:
     return " ".join("".join(s.text for s in line).split())
 
 
 def read_record(
-    node: Node, heading: str | None = None, labels: frozenset[str] = frozenset()
+    node: Node,
+    heading: str | None = None,
+    labels: frozenset[str] = frozenset(),
+    not_titles: frozenset[str] = frozenset(),
 ) -> tuple[Entry, dict[str, str]]:
     """The entry a record node holds, and the dress of each field found (its pattern);
-    `labels`: lines that are the list's own labels (`Poster`, `Talk`), no field of a paper."""
+    `labels`: lines that are the list's own labels (`Poster`, `Talk`), no field of a paper;
+    `not_titles`: emphasised text that is no record's title (`same_words` of it), read as plain."""
     entry = Entry(lineno=node.line, kind=node.kind)
     roles: dict[str, str] = {}
     all_lines = lines_of(node)
@@ -297,6 +200,8 @@ def read_record(
             _add_link(entry, span.text, span.href)
         all_lines = all_lines[1:]
     lines = [pieces(line, i) for i, line in enumerate(all_lines)]
+    for piece in (p for line in lines for p in line if not_titles and same_words(p.text) in not_titles):
+        piece.dress = "plain"
     for line in lines:
         _read_line(entry, line, roles)
     return entry, roles
@@ -321,7 +226,7 @@ def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
     if not entry.title and (quoted := _QUOTED.search(text)) and titleish(quoted.group(1)):
         entry.title = title_text(quoted.group(1))
         roles["title"] = "quoted"
-        if not entry.authors and (names := names_in(text[: quoted.start()])):
+        if not entry.authors and (names := names_in(text[: quoted.start()], surname_first=True)):
             entry.authors = names
             roles["authors"] = "text before the title"
     if not entry.title and _sentence_first(line):
@@ -331,7 +236,7 @@ def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
         line = line[1:]
     rest: list[Piece] = []
     line = _title_head_joined(line)
-    for piece in line:
+    for i, piece in enumerate(line):
         if not entry.title and not piece.href and _TAG_FIRST.fullmatch(piece.text):
             continue  # `[CVPR-2024] **Title**`, `[arXiv:2407.14047] **Title**`: a tag before the title
         _add_link(entry, piece.text, piece.href)
@@ -340,6 +245,7 @@ def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
             and piece.dress not in ("plain", "code")
             and titleish(piece.text)
             and not _ID_TEXT.match(piece.text)
+            and not _within_sentence(line, i)
         ):
             entry.title = title_text(piece.text)
             roles["title"] = piece.dress
@@ -360,6 +266,15 @@ def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
     if not remaining:
         return
     _read_rest(entry, rest, remaining, roles)
+
+
+def _within_sentence(line: list[Piece], i: int) -> bool:
+    """`... in pineapple (_Ananas comosus_ L.) fruit`: emphasis inside a sentence's words (a
+    species, a term), plain text running on into it and on out of it, is no title."""
+    before, after = line[i - 1] if i else None, line[i + 1] if i + 1 < len(line) else None
+    if before is None or after is None or before.dress != "plain" or after.dress != "plain":
+        return False
+    return bool(re.search(r"[^\W_(]\s*$|\(\s*$", before.text) and re.match(r"\s*(?:[^\W_]|\))", after.text))
 
 
 _SMALL_WORDS = {
@@ -421,7 +336,7 @@ def _sentence_first(line: list[Piece]) -> bool:
         and len(lead.split()) >= 3
         and titleish(lead)
         and not authorish(lead.rstrip(". "))
-        and not _names_then_title(lead)
+        and not names_then_title(lead)
         and _title_then_names(lead)[1] is None
         and not is_prose(lead)
     )
@@ -438,7 +353,7 @@ def _read_labelled(entry: Entry, line: list[Piece], name: str, value: str, roles
         entry.title = title_text(value)
         roles["title"] = "labelled"
     elif name == "authors" and not entry.authors:
-        entry.authors = _names_field(value)
+        entry.authors = names_field(value)
         roles["authors"] = "labelled"
     elif name in ("abstract", "summary", "tldr"):
         entry.add_text(name, value)
@@ -458,7 +373,7 @@ def _read_rest(entry: Entry, rest: list[Piece], remaining: str, roles: dict[str,
         if venue := remaining[joint.end() :].strip(" .,;"):
             entry.body.append(venue)
         return
-    if not entry.title and not entry.authors and (reference := _names_then_title(remaining)):
+    if not entry.title and not entry.authors and (reference := names_then_title(remaining)):
         named, sentence, after_title = reference
         entry.authors, entry.title = split_authors(named), title_text(sentence)
         roles["authors"], roles["title"] = "text before the title", "sentence after the names"
@@ -471,7 +386,7 @@ def _read_rest(entry: Entry, rest: list[Piece], remaining: str, roles: dict[str,
     if (
         not entry.title
         and titleish(remaining)
-        and not authorish(remaining.rstrip("."))
+        and not authorish(ET_AL.sub("", remaining).rstrip(" .,"))
         and (not is_prose(remaining) or len(remaining.split()) <= 30)
     ):
         title, after = _title_then_names(remaining)
@@ -482,9 +397,9 @@ def _read_rest(entry: Entry, rest: list[Piece], remaining: str, roles: dict[str,
             roles["authors"] = "text after the title"
         return
     bare = _BY.sub("", NUMBERING.sub("", remaining)).strip(" .")
-    named = _ET_AL.sub("", bare).strip(" .,")  # "Tiago Pimentel et. al.": the first author
+    named = ET_AL.sub("", bare).strip(" .,")  # "Tiago Pimentel et. al.": the first author
     if not entry.authors and named and authorish(named) and not YEAR.search(bare):
-        entry.authors = split_authors(_SEPARATORS.sub(", ", named))
+        entry.authors = split_authors(SEPARATORS.sub(", ", named))
         roles["authors"] = rest[0].dress if len({p.dress for p in rest}) == 1 else "text"
         return
     first_plain = next(
@@ -498,8 +413,8 @@ def _read_rest(entry: Entry, rest: list[Piece], remaining: str, roles: dict[str,
         italic = "".join(p.text for p in rest if p.dress == "italic").strip(" .,")
         if entry.authors:
             pass
-        elif italic and _ET_AL.search(italic):  # "_Hinton et al._, arXiv 2015"
-            entry.authors = split_authors(_ET_AL.sub("", italic).strip(" .,"))
+        elif italic and ET_AL.search(italic):  # "_Hinton et al._, arXiv 2015"
+            entry.authors = split_authors(ET_AL.sub("", italic).strip(" .,"))
             roles["authors"] = "italic"
             bare = "".join(p.text for p in rest if p.dress != "italic").strip(" .,")
         elif italic and looks_like_authors(italic) and re.search(r",|\band\b|&", italic):
@@ -527,25 +442,32 @@ def _read_rest(entry: Entry, rest: list[Piece], remaining: str, roles: dict[str,
         roles.setdefault("abstract", "prose")
 
 
-# a sentence's end: not an initial's full stop ("A. Lee") nor "et al."
 _JOINT = re.compile(r"\s*\((?:joint\s+)?with\s+([^()]+)\)", re.IGNORECASE)
-_STOP = re.compile(r"(?<!\b[A-Z])(?<!\bal)\.\s+")
-_INITIAL = re.compile(r"\b[A-Z]\.")
 
 
-def _names_then_title(text: str) -> tuple[str, str, str] | None:
-    """`A. Lee and B. Chen. Sparse Routers for Speech. In ICASSP, 2024.`: a reference's names
-    (two or more, or one with initials), its title sentence, and what follows."""
-    stops = list(_STOP.finditer(text))
-    if not stops:
-        return None
-    names = text[: stops[0].start()]
-    if not authorish(names) or YEAR.search(names):
-        return None
-    if len(split_authors(names)) < 2 and not _INITIAL.search(names):
-        return None  # "Graph Attention Networks. ...": a title in Title Case, not a name
-    end = stops[1].start() if len(stops) > 1 else len(text)
-    title = text[stops[0].end() : end].strip(" .")
+# GB/T 7714's document type after a title: `Title[J].`, `[C]//Venue`, `[EB/OL]`
+_DOCUMENT_TYPE = re.compile(r"\s*\[(?:J|C|M|D|R|N|P|S|Z|A|EB|DB|CP)(?:/OL)?\](?://.*)?$")
+
+
+def names_then_title(text: str) -> tuple[str, str, str] | None:
+    """`A. Lee and B. Chen. Sparse Routers for Speech. In ICASSP, 2024.`, `Niu Z, Wang H, et al.
+    Title. Venue. 2023;4(2).`: a reference's names (two or more, or one with initials), its
+    title sentence, and what follows."""
+    text = NUMBERING.sub("", text, count=1)
+    if vancouver := VANCOUVER_FIRST.match(text):
+        names, start = ET_AL.sub("", vancouver.group("names")), vancouver.end()
+    else:
+        stop = STOP.search(text)
+        if not stop:
+            return None
+        names, start = text[: stop.start()], stop.end()
+        if not authorish(names) or YEAR.search(names):
+            return None
+        if len(split_authors(names)) < 2 and not INITIAL.search(names):
+            return None  # "Graph Attention Networks. ...": a title in Title Case, not a name
+    after = STOP.search(text, start)
+    end = after.start() if after else len(text)
+    title = _DOCUMENT_TYPE.sub("", text[start:end].strip(" ."))
     if not titleish(title) or authorish(title) or len(title.split()) < 3:
         return None
     return names, title, text[end:].strip(" .")
@@ -561,17 +483,6 @@ def _title_then_names(text: str) -> tuple[str, str | None]:
         if re.search(r",|\band\b|&", tail) and authorish(tail) and len(split_authors(tail)) >= 2:
             return head, tail
     return text, None
-
-
-def _names_field(value: str) -> list[str]:
-    """An authors field: `Ann Lee, Bo Chen`; BibTeX's `Hwu, Wen-Mei W and Mahlke, Scott A and
-    others` and `Fisher, Joseph A` (one name, surname first) kept whole."""
-    if re.search(r"\w,\s*\w[^,]*\sand\s", value):
-        names = [n.strip() for n in re.split(r"\s+and\s+", value) if n.strip()]
-        return [n for n in names if n.lower() != "others"]
-    if value.count(",") == 1 and " and " not in value and len(value.split(",")[0].split()) == 1:
-        return [value.strip()]
-    return split_authors(value)
 
 
 def _add_link(entry: Entry, text: str, href: str | None, label: str | None = None) -> None:

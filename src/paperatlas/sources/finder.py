@@ -29,6 +29,7 @@ from paperatlas.sources.fields import (
     line_text,
     lines_of,
     read_record,
+    same_words,
     titleish,
 )
 from paperatlas.sources.mdlines import label_name
@@ -108,6 +109,7 @@ def find(doc: Node, only: str | None = None, kinds: frozenset[str] | None = None
     _collect(doc, patterns, depth=0, heading=None, table=None, select=select)
     for pattern in patterns.values():
         _without_labels(pattern)
+        _without_repeated_titles(pattern)
     ranked = sorted(patterns.values(), key=lambda p: -p.score)
     if kinds is not None and not only:
         ranked = [p for p in ranked if p.key[0] in kinds]
@@ -204,6 +206,34 @@ def _without_labels(pattern: Pattern) -> None:
         if first and line_text(first[0]) in labels:
             section = entry.section
             entry, roles = read_record(read, labels=labels)
+            entry.section, q = section, quality(entry, roles)
+        if q > 0:
+            records.append((node, entry, roles, q))
+    pattern.records = records
+
+
+_REPEAT_MIN = 3  # a "title" that many records share is no record's own title
+_REPEAT_SHARE = 0.3
+
+
+def _without_repeated_titles(pattern: Pattern) -> None:
+    """The emphasised text most records share (the page owner's name in bold in every reference
+    of a publications page) is what the records repeat, never each paper's title: those records
+    are read again with it as plain text, where the title is the text the records do not share."""
+    if pattern.key[0] == "section" or len(pattern.records) < _REPEAT_MIN:
+        return
+    counts: dict[str, int] = defaultdict(int)
+    for _node, entry, _roles, _q in pattern.records:
+        counts[same_words(entry.title or "")] += 1
+    floor = max(_REPEAT_MIN, _REPEAT_SHARE * len(pattern.records))
+    shared = frozenset(words for words, count in counts.items() if words and count >= floor)
+    if not shared:
+        return
+    records = []
+    for node, entry, roles, q in pattern.records:
+        if same_words(entry.title or "") in shared:
+            section = entry.section
+            entry, roles = read_record(pattern.read_from.get(id(node), node), not_titles=shared)
             entry.section, q = section, quality(entry, roles)
         if q > 0:
             records.append((node, entry, roles, q))
@@ -340,7 +370,10 @@ def _paired(children: list[Node]) -> list[Node]:
     """A title paragraph followed by its block (list, quote, block, or a paragraph of person
     names) again and again: each pair is one node."""
     kinds = [c.kind for c in children]
-    titled = [kind == "para" and _short(child) and not _names(child) for kind, child in zip(kinds, children)]
+    titled = [
+        kind == "para" and _short(child) and not _names(child) and not _lead_in(child)
+        for kind, child in zip(kinds, children)
+    ]
     with_block = [titled[i] and kinds[i + 1] in ("list", "quote", "block") for i in range(len(kinds) - 1)]
     # a one-line title with its names is a record even alone (the last paper of a section)
     with_names = [
@@ -376,6 +409,12 @@ def _field_list(node: Node) -> bool:
 
 
 _FIELD_LABEL = re.compile(r"^\s*([^\W\d_][\w .\-/]{0,24}?)\s*[:：]\s*\S")
+
+
+def _lead_in(node: Node) -> bool:
+    """`The classic papers I read closely:`: a line ending with a colon leads into the list after
+    it, never a paper's title over its links."""
+    return node.text().rstrip(" *_").endswith((":", "："))
 
 
 def _short(node: Node) -> bool:

@@ -22,6 +22,7 @@ from paperatlas.sources.limits import PEOPLE_GZIP_LIMIT, size
 from paperatlas.sources.quality import Quality, estimate
 from paperatlas.sources.report import ReadReport
 from paperatlas.sources.text import read_text
+from paperatlas.sources.title_dress import undress
 
 # The finder's reading replaces the line reader's only when it holds clearly more: a fifth
 # more, and more than one whole paper more (small lists differ by noise).
@@ -193,6 +194,8 @@ def _best(
         old = estimate([p for p in old_papers if not p.skip], text)
         if not _clearly_better(new, old):
             chosen, quality, pattern = old_papers, old, "entries read line by line"
+    if undress(chosen):  # the titles' shared dress off, the reading is judged again
+        quality = estimate([p for p in chosen if not p.skip], text)
     if report is not None:
         report.pattern = pattern or None
         report.warnings.extend(quality.problems + quality.notes)

@@ -20,11 +20,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from paperatlas.paper import Paper
+from paperatlas.sources.cell_names import first_last, names_in_cell, surname_first
 from paperatlas.sources.doctree import Node, Span
 from paperatlas.sources.entry import Entry, merge_duplicates, to_paper
 from paperatlas.sources.fields import authorish
 from paperatlas.sources.finder import find
-from paperatlas.sources.names import first_last, names_in_cell, surname_first
 from paperatlas.sources.records import paper_from_record
 from paperatlas.sources.report import ReadReport
 

@@ -1,0 +1,127 @@
+"""A list's titles dressed alike (a citation key, names and year, a score, a venue after the
+title) lose the dress, its names becoming the authors; emphasis that every record repeats (the
+page owner's name) or that sits inside a sentence (a species) is no title."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from paperatlas import sources
+from paperatlas.paper import Paper
+from paperatlas.sources import ReadReport
+from paperatlas.sources.title_dress import undress
+
+FIX = Path(__file__).parent / "fixtures" / "dress"
+
+
+def _read(name: str, report: ReadReport | None = None) -> list[Paper]:
+    return list(sources.read(FIX / name, report))
+
+
+def test_citation_key_before_each_title_is_its_first_author():
+    papers = _read("key_first.md")
+    assert len(papers) == 5
+    assert papers[0].title == "Graph Routing for Approximate Neighbour Search"
+    assert papers[0].authors == ["Okafor"]
+    assert [p.authors[0] for p in papers] == ["Okafor", "Lindqvist", "Haddad", "Moreau", "Tanaka"]
+
+
+def test_score_before_each_digest_title_is_no_part_of_it():
+    papers = _read("score_first.md")
+    assert [p.title for p in papers] == [
+        "Attribution Feedback for Agent Memory Learning",
+        "Structure-aware Rewards for Kernel Generation",
+        "Detecting Interface Principle Violations",
+        "Multi-horizon Policies for Changing Worlds",
+    ]
+    assert papers[0].authors == ["Lina Park", "Tomas Berg"]
+
+
+def test_venue_and_year_after_each_title():
+    papers = _read("venue_after.md")
+    assert len(papers) == 4
+    assert papers[0].title == "Domain Shift Erasers for Federated Clients (DSE)"  # its short name kept
+    assert (papers[0].venue, papers[0].year) == ("CVPR", 2025)
+    assert papers[2].title == "Personalised Federated Learning with Domain Guarantees"
+    assert papers[2].venue == "Expert Systems with Applications"
+    assert papers[1].urls == ["https://arxiv.org/abs/2501.00012"]
+
+
+def test_names_and_year_before_each_reference_title():
+    papers = _read("names_year_first.rst")
+    assert [p.title for p in papers] == [
+        "A large-scale model of a working memory",
+        "Dopamine and the sequencing of syllables",
+        "Robot touch that sorts surface textures",
+    ]
+    assert [p.authors for p in papers] == [["Okafor"], ["Lindqvist", "Moreau"], ["Tanaka"]]
+    assert papers[0].year == 2012
+
+
+def test_owner_name_in_bold_in_every_reference_is_not_the_title():
+    report = ReadReport()
+    papers = _read("vancouver_pubs.md", report)
+    assert len(papers) == 4
+    assert papers[0].title == "Metabolite profiles of four pineapple (Ananas comosus L. Merr) varieties"
+    assert papers[0].authors[:3] == ["Zhou P", "Wu J", "Marlow K"]
+    assert papers[1].title == "Gene families in passion fruit (Passiflora edulis Sims) and stress response"
+    assert papers[1].authors[0] == "Marlow K"
+    assert papers[1].urls == ["https://doi.org/10.1007/s00299-000-00002-x"]
+    assert (papers[3].venue, papers[3].year) == ("Tropical Plants", 2024)
+    assert "sentence after the names" in (report.pattern or "")
+
+
+def test_a_dress_only_a_few_titles_wear_stays():
+    titles = [
+        "Lee et al. (2016) A reference written with its names",
+        "Graph Routing for Neighbour Search",
+        "Quantised Codebooks at Billion Scale",
+        "Learned Partitions for Vector Queries",
+    ]
+    papers = [Paper(title=t) for t in titles]
+    assert undress(papers) == 0
+    assert [p.title for p in papers] == titles  # one title in four: that title's own words
+    assert not any(p.authors for p in papers)
+
+
+def test_apa_names_with_an_ellipsis_before_the_last_author():
+    papers = _read("apa_ellipsis.md")
+    assert [p.authors[0] for p in papers] == ["Okafor, T.", "Berg, P.-J.", "Lind, E."]
+    assert papers[0].authors[-2:] == ["Sato, N.", "Moreau, M. D."]  # the names left out are not guessed
+    assert papers[0].title == "Entropy Reduction by Iterative Information Transfer"
+
+
+def test_a_names_line_ending_et_al_is_no_title():
+    papers = _read("names_then_quoted.md")
+    assert [p.title for p in papers] == [
+        "Optimal Consensus for Both Worlds",
+        "Sok: data sovereignty",
+        "Perfectly Secure Network-Agnostic Computation",
+    ]
+    assert [p.authors[0] for p in papers] == ["K. Marlow", "M. Okafor", "G. Haddad"]
+
+
+def test_numbered_citations_after_a_lead_in_line():
+    report = ReadReport()
+    papers = _read("lead_in_citations.md", report)
+    assert len(papers) == 6  # "... read closely so far:" leads into its list: no paper over it
+    assert (report.pattern or "").startswith("list items")
+    assert [p.title for p in papers[:4]] == [
+        "Deep features for everything",
+        "Going wider with convolutions",
+        "Dropping units to stop networks from overfitting",  # GB/T's [J] is no part of it
+        "Binarised networks with weights constrained to plus or minus one",
+    ]
+    assert [p.authors[0] for p in papers[:4]] == ["Okafor, Mira", "Lind, Tomas", "Sato H", "Moreau K"]
+
+
+def test_a_title_wrapped_inside_its_emphasis_is_one_title():
+    papers = _read("wrapped_titles.md")
+    assert [p.title for p in papers] == [
+        "Object Abstraction in Visual Model-Based Reinforcement Learning",
+        "Differentiable Maps for Task-Oriented Navigation",
+        "Structured Models of Indoor Scenes via Generative Scene Graphs",
+        "Learning to Plan with Latent Dynamics",
+    ]
+    assert [p.authors[0] for p in papers] == ["Ana Silva", "Omar Haddad", "Lina Park", "Paul Ortiz"]
+    assert papers[2].urls == ["/pdf/P03.pdf"]
