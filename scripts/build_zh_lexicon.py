@@ -6,7 +6,7 @@ and how close the multilingual model puts them.
 The English words are the words (lower case, letters only, stopwords left out) of the
 titles and abstracts of at least MIN_PAPERS papers of the ICLR 2026 training split
 (`is_held_out` keeps the other fifth out), and every word of the shipped glossary's English. A word's candidates are the
-CC-CEDICT headwords whose senses give it (read in reverse, `search/zh_terms.senses`) and
+CC-CEDICT headwords whose senses give it (read in reverse, `search/zh_senses.senses`) and
 the Chinese words the multilingual model (use-multilingual) puts nearest to it among
 jieba's most frequent words; each is written with that model's cosine, whether the
 dictionary gives it, and how close the model puts it to the field (the cosine with the mean
@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from iclr_data import DEFAULT_DATA, load_rows, real_abstract  # noqa: E402
 from paperatlas.embed import get_backend  # noqa: E402
 from paperatlas.enrich.areas import is_held_out  # noqa: E402
-from paperatlas.search import zh_terminology, zh_terms  # noqa: E402
+from paperatlas.search import zh_senses, zh_terminology, zh_terms  # noqa: E402
 from paperatlas.search.glossary import terms as glossary_terms  # noqa: E402
 from paperatlas.text import STOPWORDS  # noqa: E402
 
@@ -68,7 +68,7 @@ def english_words(data: Path) -> list[str]:
 
 
 def chinese_words() -> list[str]:
-    frequency = zh_terms._jieba_frequency()
+    frequency = zh_senses.jieba_frequency()
     chinese = [w for w in frequency if zh_terms.is_chinese(w) and all(zh_terms.is_chinese(c) for c in w)]
     chinese.sort(key=lambda w: -frequency[w])
     long = [w for w in chinese if len(w) > 1][:CHINESE_WORDS]
@@ -89,7 +89,7 @@ def main() -> None:
     print(f"{len(english)} English words, {len(chinese)} Chinese words ({time.time() - started:.0f}s)")
     zh_vectors = np.asarray(model.encode(chinese), dtype=np.float32)
     en_vectors = np.asarray(model.encode(english), dtype=np.float32)
-    senses = {w: [s.chinese for s in zh_terms.senses([w])] for w in english}
+    senses = {w: [s.chinese for s in zh_senses.senses([w])] for w in english}
     aligned = {w: run for w in english if (run := zh_terminology.aligned(w))}
     print(f"{len(aligned)} words aligned in the field's terms")
     extra = sorted(({zh for found in senses.values() for zh in found} | set(aligned.values())) - set(chinese))

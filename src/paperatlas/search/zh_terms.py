@@ -41,16 +41,23 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
 
-from paperatlas.search import dictionary, zh_parallel, zh_terminology
+from paperatlas.search import zh_parallel, zh_terminology
 from paperatlas.search.glossary import terms as glossary_terms
 from paperatlas.search.snippets import stem
+from paperatlas.search.zh_senses import (
+    CJK,
+    MAX_PHRASE_WORDS,
+    Sense,
+    glossary_exact,
+    jieba_adjectives,
+    jieba_frequency,
+    senses,
+)
 from paperatlas.text import STOPWORDS
 
 # Weights of a candidate's score (tuned on the tuning half of benchmarks/queries/zh_terms.tsv
@@ -64,10 +71,8 @@ GLOSSARY_WEIGHT = 1.0  # the field's terms (glossary, term tables) align it with
 FIELD_WEIGHT = 0.5  # cosine with the field (the glossary's Chinese terms' mean vector)
 FIELD_FREQUENCY_WEIGHT = 0.15  # log of the word's count in a Chinese textbook of the field
 PARALLEL_WEIGHT = 1.0  # Dice of the two words over translated documents of the field
-ADJECTIVE_TAGS = {"a", "an", "ad"}  # jieba's part-of-speech tags of adjectives
 MIN_SCORE = 0.0  # below this no candidate is good enough: the word stays English
 MAX_CANDIDATES = 24  # a word's candidates scored by the model (most usual first)
-MAX_PHRASE_WORDS = 4
 # A term's rendering shows when each of its pieces has at least FLOOR behind it: sources
 # that give the Chinese for the English, plus its lead over the next candidate (`_with_lead`).
 # A guess from one source alone (the model's nearest word 眼光 for "monocular", a dictionary
@@ -89,93 +94,7 @@ MACHINE_GLOSS = "机器释义"
 # A token kept as written: acronyms, mixed case and digits (LoRA, GPT-4, CoDeC, ResNet50).
 _CODED = re.compile(r"[A-Z]{2,}|[a-z][A-Z]|\d|^[A-Z][a-z]+[A-Z]")
 _TOKEN = re.compile(r"[A-Za-z0-9][\w'.]*(?:-[\w'.]+)*|[^\sA-Za-z0-9]+")
-_CJK = re.compile("[\u3400-\u9fff]")
 Option = tuple[float, str, float]  # (score, Chinese, evidence: how many sources give it)
-_WORD = re.compile(r"[a-z]+")
-
-
-def _key(words: Sequence[str]) -> str:
-    return " ".join(stem(w) for w in words)
-
-
-@functools.cache
-def _jieba_dictionary() -> dict[str, tuple[int, str]]:
-    """jieba's dictionary: word -> (frequency, part-of-speech tag); empty without jieba."""
-    from importlib import resources
-
-    out: dict[str, tuple[int, str]] = {}
-    try:
-        text = (resources.files("jieba") / "dict.txt").read_text(encoding="utf-8")
-    except ModuleNotFoundError:
-        return out
-    for line in text.splitlines():
-        parts = line.split(" ", 2)
-        if len(parts) >= 2 and parts[1].isdigit():
-            out[parts[0]] = (int(parts[1]), parts[2].strip() if len(parts) == 3 else "")
-    return out
-
-
-@functools.cache
-def _jieba_frequency() -> dict[str, int]:
-    return {word: frequency for word, (frequency, _) in _jieba_dictionary().items()}
-
-
-@functools.cache
-def _jieba_adjectives() -> frozenset[str]:
-    """The Chinese words jieba's dictionary tags as adjectives (大, 丰富, 安全)."""
-    return frozenset(word for word, (_, tag) in _jieba_dictionary().items() if tag in ADJECTIVE_TAGS)
-
-
-@dataclass(frozen=True)
-class Sense:
-    """A Chinese headword offered for an English phrase."""
-
-    chinese: str
-    rank: int  # the sense's place among its entry's senses (0: first)
-    exact: bool  # the sense is the phrase as written (not only the same stems)
-
-
-@functools.cache
-def _reverse_dictionary() -> dict[str, list[tuple[str, str, int]]]:
-    """Stem key of each English sense -> [(sense, simplified headword, place in entry)]."""
-    out: dict[str, list[tuple[str, str, int]]] = defaultdict(list)
-    for head in _simplified_heads():
-        for rank, sense in enumerate(dictionary.senses(head)):
-            words = _WORD.findall(sense)
-            if words and len(words) <= MAX_PHRASE_WORDS and not STOPWORDS.issuperset(words):
-                out[_key(words)].append((sense, head, rank))
-    return dict(out)
-
-
-def _simplified_heads() -> list[str]:
-    """The CC-CEDICT headwords jieba's dictionary also holds: words in use in simplified
-    Chinese (the table holds both scripts; jieba's frequencies then rank them)."""
-    frequency = _jieba_frequency()
-    return [h for h in dictionary.entries() if h in frequency]
-
-
-@functools.cache
-def _glossary_exact() -> dict[str, str]:
-    """Each English glossary term as written -> its first Chinese term (before stems:
-    "robust" is 鲁棒, "robustness" 鲁棒性)."""
-    out: dict[str, str] = {}
-    for zh, en in glossary_terms().items():
-        out.setdefault(en.lower(), zh)
-    return out
-
-
-def senses(words: Sequence[str]) -> list[Sense]:
-    """The Chinese headwords CC-CEDICT gives for an English word or phrase."""
-    written = " ".join(w.lower() for w in words)
-    found: dict[str, Sense] = {}
-    for sense, head, rank in _reverse_dictionary().get(_key([w.lower() for w in words]), ()):
-        if not _CJK.search(head):
-            continue
-        old = found.get(head)
-        new = Sense(head, rank, sense == written)
-        if old is None or (new.exact, -new.rank) > (old.exact, -old.rank):
-            found[head] = new
-    return list(found.values())
 
 
 class _Model:
@@ -214,7 +133,7 @@ def _vectors(texts: Sequence[str]) -> list[np.ndarray | None]:
 
 def score(english: str, candidates: Sequence[Sense]) -> list[Option]:
     """(score, Chinese, evidence) of dictionary candidates, best first, the model asked live."""
-    frequency = _jieba_frequency()
+    frequency = jieba_frequency()
     pool = sorted(candidates, key=lambda s: (-frequency.get(s.chinese, 0), s.rank))[:MAX_CANDIDATES]
     # one candidate has nothing to be chosen over: the model is not asked (it is the slow part)
     vectors = _vectors([english, *(s.chinese for s in pool)]) if len(pool) > 1 else [None] * (len(pool) + 1)
@@ -288,7 +207,7 @@ def word_candidates(word: str) -> list[Option]:
     鱼 for "fisher", 地面 for "grounding")."""
     word = word.lower()
     found = lexicon().get(word) or lexicon().get(_lexicon_by_stem().get(stem(word), ""))
-    frequency = _jieba_frequency()
+    frequency = jieba_frequency()
 
     def usual(zh: str) -> float:
         return FREQUENCY_WEIGHT * math.log1p(frequency.get(zh, 0)) + FIELD_FREQUENCY_WEIGHT * math.log1p(
@@ -398,7 +317,7 @@ GLOSSARY_SCORE = 2.0  # the glossary's rendering: above any candidate's score
 
 def _direct(word: str) -> list[Option]:
     """The glossary's rendering of a word as written, else its scored candidates."""
-    zh = _glossary_exact().get(word) or zh_terminology.lookup([word])
+    zh = glossary_exact().get(word) or zh_terminology.lookup([word])
     return [(GLOSSARY_SCORE, zh, TABLE_EVIDENCE)] if zh else word_candidates(word)
 
 
@@ -413,7 +332,7 @@ def _comparative(word: str) -> Option | None:
     for base in bases:
         if len(base) >= 3 and base in lexicon():
             options = _direct(base)
-            if options and options[0][1] in _jieba_adjectives():
+            if options and options[0][1] in jieba_adjectives():
                 return (GLOSSARY_SCORE, f"更{options[0][1]}的", options[0][2])
     return None
 
@@ -490,7 +409,7 @@ def _phrase_options(tokens: Sequence[str]) -> list[Option]:
     words = [t.lower() for t in tokens]
     # the field's tables by the words as written or plural-blind, not by stems: "transformations"
     # and "transformer" share a stem but not a Chinese word (变换, 变换器)
-    zh = _glossary_exact().get(" ".join(words)) or zh_terminology.lookup(words)
+    zh = glossary_exact().get(" ".join(words)) or zh_terminology.lookup(words)
     if zh:
         return [(GLOSSARY_SCORE, zh, TABLE_EVIDENCE)]
     if len(words) == 1:
@@ -514,7 +433,7 @@ def _join(pieces: Sequence[str]) -> str:
     """Chinese pieces run together; a space where Latin script meets Chinese or Latin."""
     out = ""
     for piece in pieces:
-        if out and not (_CJK.search(out[-1]) and _CJK.search(piece[0])):
+        if out and not (CJK.search(out[-1]) and CJK.search(piece[0])):
             out += " "
         out += piece
     return out
@@ -582,7 +501,7 @@ def _preposition_at(tokens: Sequence[str]) -> int | None:
         if tokens[p].lower() not in PREPOSITIONS:
             continue
         spanned = any(
-            _glossary_exact().get(" ".join(tokens[i:j]).lower())
+            glossary_exact().get(" ".join(tokens[i:j]).lower())
             for i in range(max(0, p - MAX_PHRASE_WORDS + 1), p)
             for j in range(p + 2, min(len(tokens), i + MAX_PHRASE_WORDS) + 1)
         )
@@ -657,7 +576,7 @@ def to_chinese(term: str) -> str:
 
 
 def is_chinese(text: str) -> bool:
-    return bool(_CJK.search(text))
+    return bool(CJK.search(text))
 
 
 # how a label joins its terms, and the Chinese for each joint

@@ -92,19 +92,12 @@ def card_renderer(
     list's pages, the hits of other searches), and a change of anything shown is another
     key. The rest (the snippet with the query's words marked, or the gist; why it
     matched) is written each time."""
-    untitled, with_code, why_label = escape(t("untitled")), escape(t("with_code")), escape(t("why"))
-    title_only = escape(t("title_only"))
+    untitled, why_label = escape(t("untitled")), escape(t("why"))
     in_note_label, tagged_label = escape(t("in_your_note")), escape(t("tagged"))
     written_note = escape(t("display_title_note"))
     truncate = env.filters["truncate"]
     triage = triage_renderer(t)
-    links: dict[tuple[object, ...], str] = {}  # cards share a few kind, topic and tag links
-
-    def badge_link(path: str, **params: str) -> str:
-        key = (path, *params.items())
-        if key not in links:
-            links[key] = str(escape(link(path, **params)))
-        return links[key]
+    badges = badges_renderer(t, link, gloss)
 
     kept: OrderedDict[tuple[Any, ...], str] = OrderedDict()
 
@@ -134,39 +127,7 @@ def card_renderer(
             f'{escape(link("/papers/" + quote(str(p["id"]), safe="")))}"{written}>'
             f'{escape(title) if title else untitled}</a></h3>\n  </div>\n  <div class="badges">\n'
         ]
-        badges = []
-        if p.get("name"):
-            badges.append(f'<span class="badge name">{escape(p["name"])}</span>')
-        if p.get("kind"):
-            kind = escape(p["kind"])
-            badges.append(
-                f'<a class="badge kind kind-{kind}" href="{badge_link("/papers", kind=p["kind"])}">'
-                f"{escape(gloss('kind', p['kind']))}</a>"
-            )
-        broad = (p.get("topic") or {}).get("broad")
-        if broad:
-            badges.append(
-                f'<a class="badge topic" href="'
-                f'{badge_link("/topics/" + str(broad["topic_id"]))}">'
-                f"{escape(gloss('label', broad['label']))}</a>"
-            )
-        if p.get("area"):
-            badges.append(f'<span class="badge area">{escape(gloss("area", p["area"]))}</span>')
-        decision = p.get("decision")
-        if decision:
-            accepted = " accepted" if str(decision).startswith("Accept") else ""
-            badges.append(
-                f'<span class="badge decision{accepted}">{escape(gloss("decision", decision))}</span>'
-            )
-        if p.get("has_code"):
-            badges.append(f'<span class="badge code">{with_code}</span>')
-        for tag in p.get("tags") or ():
-            badges.append(
-                f'<a class="badge tag" href="{badge_link("/tags/" + quote(tag, safe=""))}">#{escape(tag)}</a>'
-            )
-        if p.get("title_only"):
-            badges.append(f'<span class="badge title-only">{title_only}</span>')
-        out.append("".join(badges))
+        out.append(badges(p))
         out.append("  </div>\n")
         return "".join(out)
 
@@ -195,6 +156,61 @@ def card_renderer(
         return "".join(out)
 
     return card
+
+
+def badges_renderer(
+    t: Callable[[str], str],
+    link: Callable[..., str],
+    gloss: Callable[[str, str | None], str | None],
+) -> Callable[[dict[str, Any]], str]:
+    """badges(p) -> a card's badges (name, kind, topic, area, decision, code, tags, title
+    only), in one page's language; the few kind, topic and tag links cards share are
+    written once."""
+    with_code, title_only = escape(t("with_code")), escape(t("title_only"))
+    links: dict[tuple[object, ...], str] = {}
+
+    def badge_link(path: str, **params: str) -> str:
+        key = (path, *params.items())
+        if key not in links:
+            links[key] = str(escape(link(path, **params)))
+        return links[key]
+
+    def badges(p: dict[str, Any]) -> str:
+        shown = []
+        if p.get("name"):
+            shown.append(f'<span class="badge name">{escape(p["name"])}</span>')
+        if p.get("kind"):
+            kind = escape(p["kind"])
+            shown.append(
+                f'<a class="badge kind kind-{kind}" href="{badge_link("/papers", kind=p["kind"])}">'
+                f"{escape(gloss('kind', p['kind']))}</a>"
+            )
+        broad = (p.get("topic") or {}).get("broad")
+        if broad:
+            shown.append(
+                f'<a class="badge topic" href="'
+                f'{badge_link("/topics/" + str(broad["topic_id"]))}">'
+                f"{escape(gloss('label', broad['label']))}</a>"
+            )
+        if p.get("area"):
+            shown.append(f'<span class="badge area">{escape(gloss("area", p["area"]))}</span>')
+        decision = p.get("decision")
+        if decision:
+            accepted = " accepted" if str(decision).startswith("Accept") else ""
+            shown.append(
+                f'<span class="badge decision{accepted}">{escape(gloss("decision", decision))}</span>'
+            )
+        if p.get("has_code"):
+            shown.append(f'<span class="badge code">{with_code}</span>')
+        for tag in p.get("tags") or ():
+            shown.append(
+                f'<a class="badge tag" href="{badge_link("/tags/" + quote(tag, safe=""))}">#{escape(tag)}</a>'
+            )
+        if p.get("title_only"):
+            shown.append(f'<span class="badge title-only">{title_only}</span>')
+        return "".join(shown)
+
+    return badges
 
 
 def head_key(p: dict[str, Any]) -> tuple[Any, ...]:
