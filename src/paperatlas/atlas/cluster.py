@@ -118,6 +118,9 @@ def _knn(v: np.ndarray, k: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
         return idx, np.clip(dist, 0.0, 2.0)
     from pynndescent import NNDescent
 
+    from paperatlas.atlas.jit_cache import enable_disk_cache
+
+    enable_disk_cache()  # compiled once per machine, not once per process
     index = NNDescent(
         v, n_neighbors=k, metric="cosine", random_state=seed, n_jobs=1, low_memory=True, verbose=False
     )
@@ -172,6 +175,9 @@ def _layout_umap(v: np.ndarray, knn: tuple[np.ndarray, np.ndarray], seed: int) -
 
     import umap
 
+    from paperatlas.atlas.jit_cache import enable_disk_cache
+
+    enable_disk_cache()  # compiled once per machine, not once per process
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # "n_jobs overridden by random_state" and the like
         reducer = umap.UMAP(
