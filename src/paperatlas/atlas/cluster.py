@@ -149,8 +149,9 @@ def _smooth(v: np.ndarray, idx: np.ndarray, steps: int) -> np.ndarray:
 
 
 def _layout_tsne(v: np.ndarray, seed: int) -> np.ndarray:
-    """t-SNE for lists of a few hundred papers: no JIT start-up (UMAP's costs ~30 s), and
-    it separates small groups well."""
+    """t-SNE for lists of a few hundred papers: no JIT start-up (UMAP's first fit on a
+    machine compiles for ~25 CPU-s; later processes load it from numba's cache), and it
+    separates small groups well."""
     from sklearn.manifold import TSNE
 
     perplexity = float(min(30.0, max(5.0, (len(v) - 1) / 4)))
