@@ -523,3 +523,10 @@ def test_a_reference_line_gives_names_title_and_venue():
     ]
     assert papers[0].authors == ["A. Lee", "B. Chen"] and papers[0].year == 2024
     assert papers[0].venue == "ICASSP" and papers[3].urls == ["https://arxiv.org/abs/2401.00004"]
+
+
+def test_add_shows_the_record_pattern_when_a_child_process_read_the_file(cli, monkeypatch):
+    monkeypatch.setenv("PAPERATLAS_ADD_WORKER", "1")  # big files are read in a child process
+    code, out, _ = cli("add", FIX / "accepted_br.html", "--list", "accepted")
+    assert code == 0
+    assert "records: <br>-separated groups: title = bold, authors = plain" in out

@@ -19,6 +19,7 @@ back as before); if this process dies, the child's next write fails and it exits
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import pickle
 import queue
@@ -274,9 +275,9 @@ def _from_worker(path: Path, skips: ReadReport, size: int) -> Iterator[Batch]:
 
 
 def _copy_report(src: ReadReport, dst: ReadReport) -> None:
-    dst.format, dst.read = src.format, src.read
-    dst.skipped, dst.examples, dst.warnings = src.skipped, src.examples, src.warnings
-    dst.judgement = src.judgement
+    """The child's report into the caller's: every field, so one added later is not lost."""
+    for name in (f.name for f in dataclasses.fields(ReadReport)):
+        setattr(dst, name, getattr(src, name))
 
 
 def child() -> None:
