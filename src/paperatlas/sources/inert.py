@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
 
 from paperatlas.paper import Paper
 from paperatlas.printable import for_terminal, has_controls
+from paperatlas.sources.limits import map_strings
 
 _TEXTS = ("title", "abstract", "id", "venue", "area", "decision", "section", "date")
 _LISTS = ("authors", "keywords", "urls", "code_urls")
@@ -40,7 +40,7 @@ def make_inert(paper: Paper) -> None:
     if paper.identifiers:
         paper.identifiers = {k: for_terminal(v) for k, v in paper.identifiers.items()}
     if paper.extra:
-        paper.extra = _inert(paper.extra)
+        paper.extra = map_strings(paper.extra, for_terminal)
 
 
 def _may_hold_controls(paper: Paper) -> bool:
@@ -63,15 +63,3 @@ def _may_hold_controls(paper: Paper) -> bool:
     if has_controls("\n".join(texts)):
         return True
     return bool(nested) and _ESCAPED.search(repr(nested)) is not None
-
-
-def _inert(value: Any) -> Any:
-    """`value` (strings, lists and mappings of them, as JSON holds) with its strings and keys
-    made inert. Readers have bounded its depth (`limits.DEPTH_LIMIT`)."""
-    if isinstance(value, str):
-        return for_terminal(value)
-    if isinstance(value, list):
-        return [_inert(v) for v in value]
-    if isinstance(value, Mapping):
-        return {for_terminal(str(k)): _inert(v) for k, v in value.items()}
-    return value

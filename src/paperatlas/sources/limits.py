@@ -12,7 +12,7 @@ the limits.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from paperatlas.paper import Paper
@@ -105,15 +105,21 @@ def too_deep(value: Any, limit: int = DEPTH_LIMIT) -> bool:
     return False
 
 
+def map_strings(value: Any, change: Callable[[str], str]) -> Any:
+    """`value` (parsed JSON: strings, lists and mappings of them) with `change` applied to
+    every string and key. Readers have bounded its depth (`DEPTH_LIMIT`)."""
+    if isinstance(value, str):
+        return change(value)
+    if isinstance(value, list):
+        return [map_strings(v, change) for v in value]
+    if isinstance(value, Mapping):
+        return {change(str(k)): map_strings(v, change) for k, v in value.items()}
+    return value
+
+
 def without_surrogates(value: Any) -> Any:
     """`value` (parsed JSON) with lone surrogates in its strings and keys replaced by U+FFFD."""
-    if isinstance(value, str):
-        return valid_text(value)
-    if isinstance(value, list):
-        return [without_surrogates(v) for v in value]
-    if isinstance(value, Mapping):
-        return {valid_text(str(k)): without_surrogates(v) for k, v in value.items()}
-    return value
+    return map_strings(value, valid_text)
 
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
