@@ -293,6 +293,41 @@ def test_error_lines_quoting_a_file_strip_its_controls(cli, tmp_path):
     assert "bad" in err
 
 
+def test_a_file_or_list_name_shows_as_one_line_and_the_rest_of_its_line_stays(cli, tmp_path):
+    folder = tmp_path / "lists"
+    folder.mkdir()
+    write_jsonl(folder / "nl\nAdded 999 papers.jsonl", PAPER)
+    write_jsonl(folder / "esc\x1b]0;owned\x07.jsonl", PAPER)
+    code, out, err = cli("add", folder, "--no-enrich")
+    assert code == 0, err
+    assert not any(line.startswith("Added 999") for line in out.splitlines()), out
+    assert "nl\\nAdded 999 papers.jsonl (jsonl): 1 paper" in out
+    assert "esc.jsonl (jsonl): 1 paper" in out  # an OSC whose BEL rich drops swallows no more
+    assert not any(c in out + err for c in TERMINAL_ACTS_ON), out
+
+    code, out, err = cli(
+        "add", folder / "esc\x1b]0;owned\x07.jsonl", "--list", "L\x1b]0;x\x07\nfake\u202e line"
+    )
+    assert code == 0, err
+    with Atlas(cli.db) as atlas:
+        assert sorted(atlas.lists()) == ["L fake line", "lists"]  # stored as one line of text
+    assert "-> list 'L fake line'" in out
+
+    code, out, err = cli("add", tmp_path / "gone\x1b]0;owned\x07\nAdded.jsonl")
+    assert code == 2
+    one_error_line(err, "gone\\nAdded.jsonl: no such file")
+
+
+@pytest.mark.parametrize("number", ["99999999999999999999", "9223372036854775808"])
+def test_a_number_past_sqlite_integers_is_one_line_or_a_usage_error(cli, tmp_path, number):
+    cli("add", write_jsonl(tmp_path / "a.jsonl", PAPER), "--no-enrich")
+    code, out, err = cli("follow", "rm", number)
+    assert code == 2
+    one_error_line(err, f"no follow {number}")
+    code, out, err = cli("ls", "--limit", number)
+    assert code == 2 and "Traceback" not in err and "--limit" in err, err
+
+
 # --- limits: bombs and giant fields ------------------------------------------------------
 
 
@@ -545,6 +580,25 @@ def test_rst_longer_than_its_parser_can_hold_is_read_line_by_line(cli, tmp_path)
     assert code == 0, err
     assert f"over {MAX_RST_LINES:,} lines for the record finder: read line by line" in out + err
     assert "We study graph networks, part 2." in out
+
+
+def test_markdown_longer_than_its_parser_is_worth_is_read_line_by_line(cli, tmp_path, monkeypatch):
+    """markdown-it spends 15-20 us a line: 1 MB of 500,000 short lines took 8 s of CPU in the
+    tree parser alone. Past MAX_MARKDOWN_LINES (lowered here to keep the test fast) the list is
+    read line by line, saying so, and its papers are still read."""
+    from paperatlas.sources import doctree
+
+    monkeypatch.setattr(doctree, "MAX_MARKDOWN_LINES", 40)
+    papers = "".join(
+        f"## Graph Networks For Molecules Part {i}\n\nWe study graph networks for molecules, part {i}.\n\n"
+        for i in range(3)
+    )
+    path = tmp_path / "long.md"
+    path.write_text(papers + "a\n" * 40, encoding="utf-8")
+    code, out, err = cli("inspect", path, use_db=False)
+    assert code == 0, err
+    assert "over 40 lines for the record finder: read line by line" in out + err
+    assert "We study graph networks for molecules, part 2." in out
 
 
 def test_a_table_header_is_read_once_however_many_cells_it_has(monkeypatch):

@@ -159,6 +159,58 @@ def test_no_like_body_answers_500(client, body):
         client.post("/api/marks", json={"id": r.json()["id"], "liked": False}, headers=SAME)
 
 
+# a body each POST route takes, each of its values then swapped for every one of POST_VALUES
+POST_BODIES = {
+    "/api/marks": {"id": "robots-01", "liked": True},
+    "/api/state": {"id": "robots-01", "state": "read"},
+    "/api/note": {"id": "robots-01", "note": "a note"},
+    "/api/tags": {"id": "robots-01", "add": ["t"], "remove": []},
+    "/api/not-interested": {"id": "robots-01", "collection": "likes"},
+    "/api/follows": {"kind": "author", "name": "Ada Lovelace"},
+    "/api/follows/remove": {"id": 1},
+    "/api/seen": {"list": "robots"},
+}
+POST_VALUES = [
+    2**63,
+    -(2**63) - 1,
+    2**64,
+    10**29,
+    -1,
+    0,
+    1.5,
+    1e308,
+    None,
+    True,
+    "",
+    " ",
+    "\ud800",
+    "\x00",
+    "\x1b]0;owned\x07",
+    "a\nb",
+    "\u202e",
+    "x" * 5_000,
+    [],
+    {},
+    [[[[[]]]]],
+    {"a": {"b": {"c": {}}}},
+    ["\ud800"],
+]
+
+
+def test_every_post_route_answers_bad_values_with_4xx(db, tmp_path):
+    """Each POST route's body with each value swapped for numbers past SQLite's 64-bit integers,
+    lone surrogates, NUL, escapes, wrong types and nesting: a 4xx or a 200, never a 500."""
+    shutil.copy(db, tmp_path / "atlas.db")
+    with TestClient(create_app(tmp_path / "atlas.db"), base_url="http://127.0.0.1") as c:
+        assert {r.path for r in _routes(c) if "POST" in r.methods} == set(POST_BODIES)
+        for path, body in POST_BODIES.items():
+            for key in body:
+                for value in POST_VALUES:
+                    raw = json.dumps({**body, key: value}).encode("utf-8", "surrogatepass")
+                    r = c.post(path, content=raw, headers=SAME)
+                    assert r.status_code < 500, (path, key, repr(value)[:40], r.text[:200])
+
+
 # -- HEAD wherever GET is --------------------------------------------------------------------
 
 

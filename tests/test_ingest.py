@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from conftest import dump
 from paperatlas import sources
-from paperatlas.ingest import add_files, default_list_name, merge_changes
+from paperatlas.ingest import add_files, list_name_of, merge_changes
 from paperatlas.paper import Paper
 from paperatlas.store import Store
 
@@ -51,12 +51,12 @@ def test_sample_list_19_papers_and_idempotent(store):
     assert dump(store) == before
 
 
-def test_default_list_name():
-    assert default_list_name(Path("data/iclr2026.jsonl.gz")) == "iclr2026"
-    assert default_list_name(Path("list.v2.txt")) == "list.v2"
-    assert default_list_name(Path("papers")) == "papers"
-    assert default_list_name(Path("zotero/ppi_review.ris")) == "ppi_review"
-    assert default_list_name(Path("awesome.markdown")) == "awesome"
+def test_list_name_of():
+    assert list_name_of(Path("data/iclr2026.jsonl.gz")) == "iclr2026"
+    assert list_name_of(Path("list.v2.txt")) == "list.v2"
+    assert list_name_of(Path("papers")) == "papers"
+    assert list_name_of(Path("zotero/ppi_review.ris")) == "ppi_review"
+    assert list_name_of(Path("awesome.markdown")) == "awesome"
 
 
 @pytest.mark.parametrize("order", ["json_first", "list_first"])

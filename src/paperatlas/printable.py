@@ -66,6 +66,21 @@ def json_for_terminal(text: str) -> str:
     return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
+# characters str.splitlines() breaks at, shown escaped so an echoed value keeps it one line
+_LINE_BREAKS = {
+    c: repr(chr(c))[1:-1] for c in (0x0A, 0x0B, 0x0C, 0x0D, 0x1C, 0x1D, 0x1E, 0x85, 0x2028, 0x2029)
+}
+
+
+def as_line(text: object) -> str:
+    """Untrusted text (a file or list name, an error that quotes one) as a part of a line a
+    person reads: what `for_terminal` takes out taken out first (rich drops a BEL before
+    `console` sees the text, which would leave an OSC sequence open to swallow the rest of the
+    line), then its line breaks escaped, so it cannot start a line that looks like the
+    command's own."""
+    return for_terminal(str(text)).translate(_LINE_BREAKS)
+
+
 def file_name(path: str | os.PathLike[str]) -> str:
     """A path as text that can be printed and stored: bytes that are not UTF-8 (which Python
     keeps as lone surrogates) spelled as \\xNN."""

@@ -25,8 +25,8 @@ import typer
 from paperatlas.api import Atlas
 from paperatlas.filters import KINDS, STATES, Filters
 from paperatlas.paper import json_text
+from paperatlas.printable import as_line, file_name, for_terminal, json_for_terminal
 from paperatlas.printable import console as safe_console
-from paperatlas.printable import file_name, for_terminal, json_for_terminal
 
 app = typer.Typer(
     name="paperatlas",
@@ -235,21 +235,9 @@ def plural(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
-# characters str.splitlines() breaks at, shown escaped so an echoed value keeps it one line
-_LINE_BREAKS = {
-    c: repr(chr(c))[1:-1] for c in (0x0A, 0x0B, 0x0C, 0x0D, 0x1C, 0x1D, 0x1E, 0x85, 0x2028, 0x2029)
-}
-
-
-def one_line(text: object) -> str:
-    """`text` with its line breaks shown escaped: an error or warning that echoes a file name
-    or a value stays the one line on stderr it is meant to be."""
-    return str(text).translate(_LINE_BREAKS)
-
-
 def _error_line(message: str) -> None:
     err_console.print(
-        f"error: {one_line(message)}",
+        f"error: {as_line(message)}",
         highlight=False,
         markup=False,
         style="bold red",

@@ -33,17 +33,20 @@ from paperatlas.cli.common import (
     err_console,
     filters_of_options,
     input_path,
-    one_line,
     open_atlas,
     plural,
     require_list,
     stdout_text,
 )
 from paperatlas.errors import PaperatlasError
+from paperatlas.printable import as_line
 from paperatlas.results import PaperDetail
 
 if TYPE_CHECKING:
     from paperatlas.results import AddReport, FileReport, ListStats
+
+# `ls --limit`: far more rows than any atlas holds, and within SQLite's 64-bit integers
+MAX_ROWS = 1_000_000_000
 
 RecordsOption = Annotated[
     str | None,
@@ -106,7 +109,7 @@ def add(
             atlas.enrich(progress=sys.stderr.isatty())
         except PaperatlasError as exc:  # the papers are stored; only the facts are missing
             err_console.print(
-                Text(f"warning: papers stored, but facts were not extracted: {one_line(exc)}"),
+                Text(f"warning: papers stored, but facts were not extracted: {as_line(exc)}"),
                 style="yellow",
                 soft_wrap=True,
             )
@@ -137,7 +140,7 @@ def _dry_run_without_atlas(files: list[Path], list_name: str | None, records: st
 def _exit_on_errors(report: AddReport, dry_run: bool) -> None:
     for error in report.errors:
         note = "" if dry_run else " (nothing from this file was stored)"
-        err_console.print(Text(f"error: {one_line(error)}{note}"), style="bold red", soft_wrap=True)
+        err_console.print(Text(f"error: {as_line(error)}{note}"), style="bold red", soft_wrap=True)
     if report.errors:
         raise typer.Exit(2)
 
@@ -145,7 +148,9 @@ def _exit_on_errors(report: AddReport, dry_run: bool) -> None:
 def _print_read(f: FileReport) -> None:
     """What was read from one file: format, field counts, skips by reason, warnings."""
     console.print(
-        Text(f"{f.path} ({f.format or '?'}): {plural(f.stats.papers, 'paper')}: {f.stats.summary()}"),
+        Text(
+            f"{as_line(f.path)} ({f.format or '?'}): {plural(f.stats.papers, 'paper')}: {f.stats.summary()}"
+        ),
         soft_wrap=True,
     )
     for inner, stats in f.files.items():  # a folder: each file in it
@@ -154,20 +159,21 @@ def _print_read(f: FileReport) -> None:
         except Exception:
             fmt = "?"
         console.print(
-            Text(f"  {inner} ({fmt}): {plural(stats.papers, 'paper')}: {stats.summary()}"), soft_wrap=True
+            Text(f"  {as_line(inner)} ({fmt}): {plural(stats.papers, 'paper')}: {stats.summary()}"),
+            soft_wrap=True,
         )
         for warning in stats.warnings():
-            err_console.print(Text(one_line(f"warning: {inner}: {warning}")), style="yellow", soft_wrap=True)
+            err_console.print(Text(as_line(f"warning: {inner}: {warning}")), style="yellow", soft_wrap=True)
     if f.skips.pattern:
         console.print(Text(f"  records: {f.skips.pattern}"), soft_wrap=True)
     if f.skipped:
         console.print(Text(f"  {f.skips.summary()}"), soft_wrap=True)
     for warning in [] if len(f.files) > 1 else f.warnings:
-        err_console.print(Text(one_line(f"warning: {f.path}: {warning}")), style="yellow", soft_wrap=True)
+        err_console.print(Text(as_line(f"warning: {f.path}: {warning}")), style="yellow", soft_wrap=True)
 
 
 def _joined_note(joined: int, list_name: str) -> str:
-    return f" ({joined} now also in '{list_name}')" if joined else ""
+    return f" ({joined} now also in '{as_line(list_name)}')" if joined else ""
 
 
 def _print_add_report(report: AddReport, dry_run: bool) -> None:
@@ -182,7 +188,7 @@ def _print_add_report(report: AddReport, dry_run: bool) -> None:
         note = f" ({'; '.join(notes)})" if notes else ""
         console.print(
             Text(
-                f"  -> list '{f.list_name}': {verb} {f.added}, merged {f.merged}{note}, "
+                f"  -> list '{as_line(f.list_name)}': {verb} {f.added}, merged {f.merged}{note}, "
                 f"unchanged {f.unchanged}{_joined_note(f.joined, f.list_name)}, skipped {f.skipped}"
             ),
             soft_wrap=True,
@@ -207,7 +213,7 @@ def inspect(
             parser=input_path,
         ),
     ],
-    limit: Annotated[int, typer.Option("--limit", "-n", help="How many entries to show.")] = 10,
+    limit: Annotated[int, typer.Option("--limit", "-n", help="How many entries to show.", min=0)] = 10,
     records: RecordsOption = None,
 ) -> None:
     """Show how a file reads, without storing anything: format, the record pattern found
@@ -276,7 +282,7 @@ def list_papers(
         str | None,
         typer.Option("--section", "-s", help="Substring of the section (heading) the list put papers under."),
     ] = None,
-    limit: Annotated[int, typer.Option(help="At most this many rows.")] = 50,
+    limit: Annotated[int, typer.Option(help="At most this many rows.", min=1, max=MAX_ROWS)] = 50,
     new: NewOption = False,
     db: DbOption = None,
 ) -> None:

@@ -28,10 +28,10 @@ from paperatlas.cli.common import (
     console,
     err_console,
     input_path,
-    one_line,
     open_atlas,
     plural,
 )
+from paperatlas.printable import as_line
 from paperatlas.results import QuickStart
 from paperatlas.workers import stop_subprocess, tied_subprocess
 
@@ -82,12 +82,15 @@ def open_command(
         )
         for unread in (f for f in done.added.files if f.not_read):
             console.print(
-                Text(f"{unread.path}: as when it was last added to '{unread.list_name}', not read again"),
+                Text(
+                    f"{as_line(unread.path)}: as when it was last added to "
+                    f"'{as_line(unread.list_name)}', not read again"
+                ),
                 soft_wrap=True,
             )
         for error in done.added.errors:
             err_console.print(
-                Text(f"error: {one_line(error)} (nothing from this file was stored)"), style="bold red"
+                Text(f"error: {as_line(error)} (nothing from this file was stored)"), style="bold red"
             )
         status = atlas.search_status()
         if status.papers == 0:

@@ -25,7 +25,7 @@ Title-only papers (a title, no abstract: awesome lists, BibTeX without abstracts
 stored with abstract ''. Records a reader marks `skip` are counted by reason, never stored.
 """
 
-from paperatlas.ingest.add import add_files, default_list_name, inspect_file
+from paperatlas.ingest.add import add_files, inspect_file, list_name_of
 from paperatlas.ingest.merge import merge_changes
 from paperatlas.ingest.report import AddReport, FileReport, no_papers_message
 
@@ -33,8 +33,8 @@ __all__ = [
     "AddReport",
     "FileReport",
     "add_files",
-    "default_list_name",
     "inspect_file",
+    "list_name_of",
     "merge_changes",
     "no_papers_message",
 ]

@@ -45,11 +45,20 @@ _SUFFIXES = {
 }
 
 
-def default_list_name(path: Path) -> str:
-    """The file's stem without format suffixes: iclr2026.jsonl.gz -> iclr2026 (bytes of a name
-    that are not UTF-8 spelled as \\xNN: a list name is stored as text; control characters
-    and bidi controls left out, as from the papers' text: `sources.inert`)."""
-    name = for_terminal(path.name)
+# a list name is one line: what would break it (or, a tab, widen it) shown as a space
+_NAME_BREAKS = dict.fromkeys(map(ord, "\t\n\u2028\u2029"), " ")
+
+
+def list_name_of(path: Path, given: str | None = None) -> str:
+    """The name of the list `path` goes into: `given` (`--list`), else the file's stem without
+    format suffixes (iclr2026.jsonl.gz -> iclr2026; bytes of a name that are not UTF-8 spelled
+    as \\xNN). Either is stored and shown wherever lists are, so it is kept to one line of
+    text a viewer only shows: control characters and bidi controls left out, as from the
+    papers' text (`sources.inert`), line breaks and tabs as spaces. A name left blank by that
+    is no name (the file's)."""
+    if given and (name := for_terminal(file_name(given)).translate(_NAME_BREAKS)).strip():
+        return name
+    name = for_terminal(path.name).translate(_NAME_BREAKS)
     while Path(name).suffix.lower() in _SUFFIXES and Path(name).stem:
         name = Path(name).stem
     return name
@@ -80,7 +89,7 @@ def add_files(
     with store.page_cache(ADD_CACHE_KIB):
         try:
             for path in map(Path, paths):
-                file_report = FileReport(file_name(path), list_name or default_list_name(path))
+                file_report = FileReport(file_name(path), list_name_of(path, list_name))
                 report.files.append(file_report)
                 seen = unchanged.fingerprint(path, records or store.lists.records(file_report.list_name))
                 if (
@@ -116,7 +125,7 @@ def inspect_file(
     what was read (format, fields, skips, warnings; no dedup counts) and the first
     `limit` papers as they would be stored (id, identifiers found in their links)."""
     path = Path(path)
-    report = FileReport(file_name(path), default_list_name(path))
+    report = FileReport(file_name(path), list_name_of(path))
     rows: list[dict[str, Any]] = []
     for paper in read(path, report.skips, records):
         report.stats.see(paper)

@@ -207,7 +207,16 @@ def _markdown_parser() -> MarkdownIt:
     return MarkdownIt("commonmark", {"html": True}).enable("table")
 
 
+# markdown-it spends 15-20 us of CPU a line (each line tried by every block rule, each break
+# a token): 1 MB of 500,000 short lines took 8 s before the record finder began. No list a
+# person writes has as many lines in a megabyte; longer texts are read line by line.
+MAX_MARKDOWN_LINES = 200_000
+
+
 def from_markdown(text: str) -> Node:
+    """Markdown (CommonMark, tables, raw HTML) as a tree; TooManyLines over MAX_MARKDOWN_LINES."""
+    if text.count("\n") >= MAX_MARKDOWN_LINES:
+        raise TooManyLines(f"over {MAX_MARKDOWN_LINES:,} lines")
     md = _markdown_parser()
     root = Node("doc", 1)
     # Markdown blocks open, and above them the HTML elements a raw HTML block left open (its

@@ -51,7 +51,10 @@ class FollowRows(StorePart):
         return [_follow(r) for r in rows]
 
     def remove(self, follow_id: int) -> bool:
-        """Stop following; False if there was no such follow."""
+        """Stop following; False if there was no such follow (a number outside SQLite's
+        64-bit integers names none, and SQLite would refuse to bind it)."""
+        if not -(2**63) <= follow_id < 2**63:
+            return False
         return self.conn.execute("DELETE FROM follows WHERE id = ?", (follow_id,)).rowcount > 0
 
     def set_fed(self, follow_ids: Iterable[int]) -> None:
