@@ -31,7 +31,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from atlas_fixture import web_atlas_db, web_client  # noqa: F401 - the db and client fixtures
-from paperatlas.api import web_reads
+from paperatlas.api import Atlas, web_reads
 from paperatlas.web.app import create_app
 
 PAPERATLAS = str(Path(sys.executable).with_name("paperatlas"))
@@ -407,6 +407,50 @@ def test_read_only_app_writes_no_file_beside_the_atlas(db, tmp_path):
             assert c.get("/search", params={"q": q}).status_code == 200
             assert c.get("/api/search", params={"q": q}).status_code == 200
     assert _listing(folder) == before
+
+
+def test_read_only_app_writes_nothing_after_any_page_or_download(db, tmp_path):
+    """Every page, feed and download of an atlas that has likes, tags and follows (recommend
+    fits TF-IDF vectors and saved them beside the atlas): no file beside it made or touched."""
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    shutil.copy(db, folder / "atlas.db")
+    with Atlas(folder / "atlas.db") as atlas:
+        atlas.like(["robots-01", "robots-02"])
+        atlas.tag(["robots-01"], ["mine"])
+        atlas.follow_author("Ada Lovelace")
+    for side in folder.iterdir():  # a writer's WAL files are its own (mode=ro reads through them)
+        if side.name.endswith(("-wal", "-shm")):
+            side.unlink()
+    before = _listing(folder)
+    urls = [
+        "/",
+        "/map",
+        "/papers?sort=title",
+        "/papers/robots-01",
+        "/search?q=robot",
+        "/topics/0?level=1",
+        "/likes",
+        "/collections/likes",
+        "/tags/mine",
+        "/follows",
+        "/new",
+        "/feed.atom",
+        "/feed/1.atom",
+        "/recommend?collection=likes",
+        "/compare",
+        "/api/map/match?q=robot",
+        "/api/search?q=机器人",
+        "/download/digest?format=html&lang=zh&collection=likes",
+        "/download/schedule?collection=likes",
+    ] + [
+        f"/download/export?format={f}&collection=likes" for f in ("jsonl", "csv", "bibtex", "ris", "markdown")
+    ]
+    with TestClient(create_app(folder / "atlas.db", read_only=True), base_url="http://127.0.0.1") as c:
+        _wait_warm(lambda url: c.get(url).text)
+        for url in urls:
+            assert c.get(url).status_code < 500, url
+            assert _listing(folder) == before, url
 
 
 # -- a full disk -------------------------------------------------------------------------------

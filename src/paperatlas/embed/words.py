@@ -6,7 +6,7 @@ every paper and tokenises every text (about 3 s of CPU on a conference of 15,602
 the first `recommend` that needs it saves it beside the database as ATLAS.db.tfidf.npz, keyed
 by TFIDF_VERSION and `Store.papers.signature()` (the papers' count, last rowid and newest
 edit) and holding the ids of its rows; `word_matrix` reads it back while the papers are those
-it was fit on, and refits (and saves) otherwise. (`embed` does not fit it: that would double
+it was fit on, and refits (and saves, unless the atlas is open read-only) otherwise. (`embed` does not fit it: that would double
 the CPU of `embed --model static` for a command many atlases never run.)
 """
 
@@ -82,5 +82,6 @@ def word_matrix(store) -> tuple[list[str], Any, np.ndarray]:
         return ids, *cached
     papers = {p["id"]: p for p in store.papers.iter()}
     matrix, terms = tfidf_matrix([paper_text(papers[pid]) for pid in ids])
-    _write(store, ids, matrix, terms)
+    if not store.read_only:  # an atlas opened read-only has nothing written beside it either
+        _write(store, ids, matrix, terms)
     return ids, matrix, terms
