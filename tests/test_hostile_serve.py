@@ -211,6 +211,24 @@ def test_every_post_route_answers_bad_values_with_4xx(db, tmp_path):
                     assert r.status_code < 500, (path, key, repr(value)[:40], r.text[:200])
 
 
+@pytest.mark.parametrize(
+    "name", ["c\x1b]0;owned\x07", "c\u202egnp.exe", "c\x9b31m", "a\nb", "a\u2028b", "a\x7f"]
+)
+def test_names_a_person_gives_are_refused_with_controls_in_them(client, name):
+    """A collection, a followed author or a saved search is stored and then shown on terminals,
+    pages and in Atom feeds (where a control character is not even XML): one with a control,
+    a bidi control or a line break in it is a 400 saying which, and nothing is stored."""
+    follows = len(client.get("/api/follows").json()["follows"])
+    bodies = {"/api/not-interested": {"id": "robots-01", "collection": name}}
+    if "\n" not in name and "\u2028" not in name:  # an author's or a search's are its spaces
+        bodies["/api/follows"] = {"kind": "author", "name": f"Ada {name}"}
+        bodies["/api/follows "] = {"kind": "search", "q": f"robot {name}", "filters": ""}
+    for path, body in bodies.items():
+        r = client.post(path.strip(), json=body, headers=SAME)
+        assert r.status_code == 400 and "control character" in r.json()["error"], (path, r.text[:200])
+    assert len(client.get("/api/follows").json()["follows"]) == follows
+
+
 # -- HEAD wherever GET is --------------------------------------------------------------------
 
 

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 
 from paperatlas.errors import PaperatlasError
 from paperatlas.filters import LIKES
+from paperatlas.printable import name_error
 
 DEFAULT_COLLECTION = LIKES
 
@@ -36,6 +37,8 @@ def check_collection(collection: str) -> str:
     name = (collection or "").strip()
     if not name:
         raise PaperatlasError("a collection needs a name")
+    if why := name_error(name, "a collection name"):
+        raise PaperatlasError(why)
     return name
 
 

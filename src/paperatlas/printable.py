@@ -81,6 +81,19 @@ def as_line(text: object) -> str:
     return for_terminal(str(text)).translate(_LINE_BREAKS)
 
 
+# what a one-line name may not hold: what `for_terminal` takes out, and tabs and line breaks
+_NOT_IN_NAME = re.compile(f"[{re.escape(_CONTROL + _BIDI)}\t\n\u2028\u2029\ud800-\udfff]")
+
+
+def name_error(text: str, what: str) -> str | None:
+    """Why `text` cannot be the name of `what` a person gives (a collection, a followed author
+    or search), stored and then shown on terminals, pages and in feeds: the first control,
+    bidi control or line break it holds; None when it holds none."""
+    if found := _NOT_IN_NAME.search(text):
+        return f"{what} holds a control character (U+{ord(found.group()):04X})"
+    return None
+
+
 def file_name(path: str | os.PathLike[str]) -> str:
     """A path as text that can be printed and stored: bytes that are not UTF-8 (which Python
     keeps as lone surrogates) spelled as \\xNN."""

@@ -14,6 +14,7 @@ from typing import Any
 
 from paperatlas.errors import PaperatlasError
 from paperatlas.filters import ALL_PAPERS, FIELDS, Filters
+from paperatlas.printable import name_error
 from paperatlas.search import search
 from paperatlas.store import Store
 
@@ -77,6 +78,8 @@ def add_search(store: Store, query: str, filters: Filters) -> tuple[Follow, bool
     query = " ".join(query.split())
     if not query:
         raise PaperatlasError("a saved search needs words to search for")
+    if why := name_error(query, "a saved search"):
+        raise PaperatlasError(why)
     return _add(store, "search", query, {"filters": filters.given()} if filters.narrows() else {})
 
 
@@ -84,6 +87,8 @@ def add_author(store: Store, name: str) -> tuple[Follow, bool]:
     name = " ".join(name.split())
     if not person_key(name):
         raise PaperatlasError("an author to follow needs a name")
+    if why := name_error(name, "an author's name"):
+        raise PaperatlasError(why)
     return _add(store, "author", name, {})
 
 

@@ -113,5 +113,8 @@ def dislike(atlas: Atlas, paper_id: str, collection: str) -> dict:
     full = atlas.resolve_id(paper_id)
     if full is None:
         raise HTTPException(404, f"no paper {paper_id!r}")
-    atlas.dislike([full], collection=collection)
+    try:
+        atlas.dislike([full], collection=collection)
+    except PaperatlasError as exc:  # a collection name that cannot be one, a read-only atlas
+        raise HTTPException(400, str(exc)) from None
     return {"id": full, "collection": collection, "interested": False}
