@@ -9,7 +9,8 @@ Writes a set of hostile files of at most 1 MB each (gzip bombs of one giant titl
 records and of deep nesting; giant CSV cells, lines, BibTeX and RIS fields; Markdown with
 100,000 links; deep nesting in JSON, HTML and Markdown; HTML openings never closed; reST of short lines; a Markdown table 160,000 columns wide; a YAML alias bomb, in front matter and
 in a YAML list; records sharing a label, 500,000 short lines, quotes and lists nested in turn,
-21,000 small tables, 21,000 org headings, CSV fields spanning 2,000 lines; a gzip of a list of each format as big as
+21,000 small tables, 21,000 org headings, CSV fields spanning 2,000 lines, a line of
+250,000 links never closed, 500,000 one-digit CSV cells; a gzip of a list of each format as big as
 1 MB and gzip's limit allow; long runs of the characters the readers' patterns repeat), then runs `paperatlas add` (facts included) and
 `paperatlas inspect` on each in a fresh process, and prints per file and
 command: exit code, wall seconds and peak RSS, for this tree and, with --base (the src/ of the
@@ -265,6 +266,16 @@ def yaml_list_alias_bomb(path: Path) -> None:
     path.write_text("\n".join(lines) + "\n")
 
 
+def md_open_links(path: Path) -> None:
+    """`[a](` 250,000 times on one line: a link never closed (its address tried at every split)."""
+    path.write_text("- " + "[a](" * 250_000 + "\n")
+
+
+def csv_tiny_cells(path: Path) -> None:
+    """50,000 rows of ten one-digit cells and no header: 500,000 cells for the record finder."""
+    path.write_text("".join(",".join(str(i % 10) for _ in range(10)) + "\n" for i in range(50_000)))
+
+
 def _runs(piece: str) -> Callable[[Path], None]:
     """A file of one line: `piece` repeated to about 1 MB (catastrophic backtracking probes)."""
 
@@ -309,6 +320,8 @@ CASES: dict[str, tuple[str, Callable[[Path], None]]] = {
     "yaml-alias-bomb": ("md", yaml_alias_bomb),
     "md-same-label": ("md", md_same_label),
     "md-short-lines": ("md", md_short_lines),
+    "md-open-links": ("md", md_open_links),
+    "csv-tiny-cells": ("csv", csv_tiny_cells),
     "md-quoted-lists": ("md", md_quoted_lists),
     "md-many-tables": ("md", md_many_tables),
     "org-many-headings": ("org", org_many_headings),

@@ -601,6 +601,49 @@ def test_markdown_longer_than_its_parser_is_worth_is_read_line_by_line(cli, tmp_
     assert "We study graph networks for molecules, part 2." in out
 
 
+def test_a_sheet_of_more_cells_than_a_list_holds_is_one_line(cli, tmp_path, monkeypatch):
+    """1 MB of one-digit cells with no header is 500,000 cells, each read by the record finder
+    as a line that may be a title: 15 s of CPU. Past MAX_SHEET_CELLS (lowered here) the sheet
+    is refused with one line naming the file and its first line; a sheet under it still reads."""
+    from paperatlas.sources import sheet
+
+    monkeypatch.setattr(sheet, "MAX_SHEET_CELLS", 60)
+    path = tmp_path / "digits.csv"
+    path.write_text("".join(f"{i % 10},{i % 7},{i % 3}\n" for i in range(21)), encoding="utf-8")
+    code, out, err = cli("inspect", path, use_db=False)
+    assert code == 2
+    one_error_line(err, "digits.csv:1: a sheet of 63 cells")
+    rows = [f"{i},Graph Networks For Molecules Part {i},Ada Lovelace and Alan Turing\n" for i in range(6)]
+    (tmp_path / "small.csv").write_text("".join(rows), encoding="utf-8")
+    code, out, err = cli("inspect", tmp_path / "small.csv", use_db=False)
+    assert code == 0 and "6 papers" in out, out + err
+
+
+def test_a_list_item_link_is_read_with_or_without_a_title_and_an_open_one_is_text(tmp_path):
+    """The item-title pattern takes the address up to a space or `)`, then the link's title:
+    the same links as ever, and no split of the address tried for a line of `[a](` never
+    closed (quadratic before: 21 s of CPU for 1 MB; `benchmarks/hostile_inputs.py
+    --only md-open-links` measures it)."""
+    from paperatlas.sources.entries import entries_from_lines
+
+    path = tmp_path / "links.md"
+    path.write_text(
+        "# Papers\n\n"
+        '- [Graph Networks For Molecules](https://arxiv.org/abs/2101.00001 "the paper")\n'
+        "- [Sparse Causal Models Of Vision]( https://arxiv.org/abs/2101.00002 )\n"
+        "- [Robust Deep Learning Of Graphs](https://arxiv.org/abs/2101.00003)\n"
+        "- " + "[a](" * 3_000 + "\n",
+        encoding="utf-8",
+    )
+    raw = list(enumerate(path.read_text(encoding="utf-8").splitlines(), 1))
+    papers = {p.title: p.urls for p in entries_from_lines(path, raw) if not p.skip}
+    assert papers == {
+        "Graph Networks For Molecules": ["https://arxiv.org/abs/2101.00001"],
+        "Sparse Causal Models Of Vision": ["https://arxiv.org/abs/2101.00002"],
+        "Robust Deep Learning Of Graphs": ["https://arxiv.org/abs/2101.00003"],
+    }
+
+
 def test_a_table_header_is_read_once_however_many_cells_it_has(monkeypatch):
     """A Markdown table 3,000 columns wide: its header was read again for every cell and row
     inside the table (columns x nodes: 100,000 columns ran for hours). Once per table now,

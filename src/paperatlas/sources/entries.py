@@ -302,7 +302,9 @@ class _Builder:
     def item_title(self, line: Line) -> tuple[str, str | None] | None:
         """(title, url) when a list item starts with a title: `[Title](url)`, `**Title**`."""
         text = strip_symbols(line.text)
-        if match := re.match(r"^\[((?:[^\[\]]|\[[^\[\]]*\])+)\]\(\s*([^)\s]+)[^)]*\)", text):
+        # the link's title, if any, after a space: `[^)\s]+[^)]*` would share the address's
+        # characters between them and try every split (quadratic with no `)` to end it)
+        if match := re.match(r"^\[((?:[^\[\]]|\[[^\[\]]*\])+)\]\(\s*([^)\s]+)(?:\s[^)]*)?\)", text):
             label, url = plain(match.group(1)), match.group(2)
             if url.startswith("#"):
                 return None

@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from paperatlas.errors import InputError
 from paperatlas.paper import Paper
 from paperatlas.sources.cell_names import first_last, names_in_cell, surname_first
 from paperatlas.sources.doctree import Node, Span
@@ -32,6 +33,11 @@ _ADDRESS = re.compile(r"https?://[^\s\"'<>]+")
 _HEADER_WORDS = 3  # a header cell's words at most ...
 _RECORD_WORDS = 6  # ... where the column's other cells hold this many (median)
 _AGREE = 0.8  # share of rows a column must hold a field in to be that field's column
+# The finder reads every cell as a line that may be a title, names or a venue (20-30 us of CPU
+# each): 1 MB of one-character cells is 500,000 of them and took 15 s. A sheet of papers holds
+# titles, so far fewer, longer cells; more than this is refused, and a sheet whose header
+# names its columns (title, authors, ...) is read by its columns without the finder.
+MAX_SHEET_CELLS = 200_000
 
 
 def is_sheet(rows: list[list[str]]) -> bool:
@@ -48,6 +54,14 @@ def read_sheet(
     """Papers of a sheet's rows ((first line, cells)), found by the record finder (`records`:
     the pattern the user named, as `sources.finder.find` takes it)."""
     numbered = list(rows)
+    count = sum(len(row) for _, row in numbered)
+    if count > MAX_SHEET_CELLS:
+        raise InputError(
+            path,
+            f"a sheet of {count:,} cells under no column names paperatlas knows (more than "
+            f"{MAX_SHEET_CELLS:,}: no list of papers; name its columns title, authors, ... to read it)",
+            numbered[0][0],
+        )
     if numbered and _is_header([r for _, r in numbered]):
         numbered = numbered[1:]
     names = _name_columns([r for _, r in numbered])
