@@ -9,7 +9,10 @@ candidate is read (`sources.fields`) and scores by what it holds: a title (neede
 link, person names, a venue or year, an abstract. The pattern holding the most score wins;
 other patterns join it when nearly all their records read as papers and none of them lies
 inside or around a record already taken — so a heading whose section holds records is a
-section, never a paper.
+section, never a paper. The winner's own shape at another depth (the same entries under a
+`#` and a `##` topic heading) joins on its share alone; a section is put before the bare
+titles inside it only when its own heading holds a paper's link or names; and paragraph
+records are the paragraphs holding what papers hold when many do (the rest are notes).
 """
 
 from __future__ import annotations
@@ -124,11 +127,18 @@ def find(doc: Node, only: str | None = None, kinds: frozenset[str] | None = None
             continue
         share = len(pattern.records) / pattern.candidates
         mean = pattern.score / len(pattern.records)
-        if chosen and (share < _JOIN_SHARE or mean < _JOIN_MEAN):
+        # the chosen records' own shape at another depth (under a `#` topic heading where the
+        # rest sit under `##` ones) is the same run: it need not hold as much to join
+        kin = any(p.key[:3] == pattern.key[:3] for p in chosen)
+        if chosen and (share < _JOIN_SHARE or (mean < _JOIN_MEAN and not kin)):
             continue
         if not chosen and share < _MIN_SHARE and not only:
             continue
         pattern.records = _in_dress(pattern)
+        records = _without_bare_paras(pattern.records)
+        # the notes left out were never candidates for a paper: no untitled records to warn of
+        pattern.candidates -= len(pattern.records) - len(records)
+        pattern.records = records
         kept = [r for r in pattern.records if not taken.overlaps(r[0])]
         if chosen and len(kept) < len(pattern.records):
             continue
@@ -139,7 +149,7 @@ def find(doc: Node, only: str | None = None, kinds: frozenset[str] | None = None
     records.sort(key=lambda r: r[0].line)
     return Finding(
         [r[1] for r in records],
-        "; ".join(p.describe() for p in chosen),
+        "; ".join(dict.fromkeys(p.describe() for p in chosen)),  # a run at two depths named once
         sum(p.candidates for p in chosen),
     )
 
@@ -159,6 +169,23 @@ def _in_dress(pattern: Pattern) -> list[tuple[Node, Entry, dict[str, str], float
     return [r for r in pattern.records if r[2].get("title") == dress or r[3] > 1.0]
 
 
+_RICH_SHARE = 0.4  # paragraph records: this share holding a link, names or a venue ...
+
+
+def _without_bare_paras(
+    records: list[tuple[Node, Entry, dict[str, str], float]],
+) -> list[tuple[Node, Entry, dict[str, str], float]]:
+    """... makes a paragraph holding a title-like sentence and nothing else a note on the
+    paper before it (`You need this to explain why compression works`), not a paper:
+    paragraphs are any prose, so only the ones holding what papers hold are records."""
+    if len(records) < 5 or records[0][0].kind != "para":
+        return records
+    rich = [r for r in records if r[3] >= _RICH_MEAN]
+    if len(rich) < _RICH_SHARE * len(records) or len(rich) == len(records):
+        return records
+    return rich
+
+
 _BARE_MEAN = 1.15  # records holding a title and next to nothing else
 _RICH_MEAN = 1.5  # ... and records holding a link, names or a venue besides
 
@@ -173,10 +200,27 @@ def _outer_before_bare(ranked: list[Pattern]) -> list[Pattern]:
     for other in ranked[1:]:
         if len(other.records) < 2 or other.score / len(other.records) < _RICH_MEAN:
             continue
+        if _own_mean(other) < _RICH_MEAN:  # rich only by what its sections pool: a section
+            continue
         within = {id(inner) for node, *_ in other.records for inner in _descendants(node)}
         if sum(id(r[0]) in within for r in top.records) >= _JOIN_SHARE * len(top.records):
             return [other] + [p for p in ranked if p is not other]
     return ranked
+
+
+def _own_mean(pattern: Pattern) -> float:
+    """What a pattern's records hold by their own heading line: a paper's heading carries its
+    link or names, while a section (`Day 1: Mon, March 28`) is rich only by the records it
+    holds, which it would pool as one paper's."""
+    if pattern.key[0] != "section":
+        return pattern.score / len(pattern.records)
+    own = 0.0
+    for node, *_ in pattern.records:
+        heading = node.blocks()[:1]
+        if heading:
+            entry, roles = read_record(heading[0])
+            own += quality(entry, roles)
+    return own / len(pattern.records)
 
 
 _LABEL_MIN = 3  # records sharing a first line before it is the list's label, not a field

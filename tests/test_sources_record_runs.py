@@ -1,0 +1,51 @@
+"""How the record finder chooses among the sibling runs of a list written by people: one run
+of records under topic headings of different levels, and sections that hold a run of titles."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from paperatlas import sources
+from paperatlas.sources import doctree
+from paperatlas.sources.finder import find
+
+FIX = Path(__file__).parent / "fixtures" / "record_runs"
+
+
+def _finder_titles(name: str) -> list[str | None]:
+    return [e.title for e in find(doctree.from_markdown((FIX / name).read_text(encoding="utf-8"))).entries]
+
+
+def test_records_under_headings_of_two_levels_are_one_run():
+    # two papers right under a `#` topic, eight under `##` subtopics: all ten, in order
+    titles = _finder_titles("topic_heading_levels.md")
+    assert titles[:3] == [
+        "Guided Sampling for Faster Image Diffusion",
+        "Noise Schedules That Adapt to the Data",
+        "Token Merging Revisited for Dense Prediction",
+    ]
+    assert len(titles) == 10
+    assert titles[-1] == "Prompted Segmentation Across Domains"
+
+
+def test_sections_rich_only_by_what_they_hold_are_no_papers():
+    # each day's heading holds a table and four titles: the titles are the records
+    papers = [p for p in sources.read(FIX / "day_sections_of_titles.md") if not p.skip]
+    assert len(papers) == 12
+    assert papers[0].title == "Adaptive Step Sizes for Stochastic Mirror Descent"
+    assert not any(p.title.startswith("Day ") for p in papers)
+
+
+def test_a_note_paragraph_after_each_reference_is_no_paper():
+    report = sources.ReadReport()
+    papers = [p for p in sources.read(FIX / "notes_after_references.md", report) if not p.skip]
+    assert [p.authors[0] for p in papers] == [
+        "Karpukhin",
+        "Khattab",
+        "Guu",
+        "Thakur",
+        "Nguyen",
+        "Kwiatkowski",
+    ]
+    assert papers[2].title == "REALM: Retrieval-Augmented Language Model Pre-Training"
+    assert not any("held no title" in w for w in report.warnings)
