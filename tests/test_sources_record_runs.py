@@ -34,18 +34,3 @@ def test_sections_rich_only_by_what_they_hold_are_no_papers():
     assert len(papers) == 12
     assert papers[0].title == "Adaptive Step Sizes for Stochastic Mirror Descent"
     assert not any(p.title.startswith("Day ") for p in papers)
-
-
-def test_a_note_paragraph_after_each_reference_is_no_paper():
-    report = sources.ReadReport()
-    papers = [p for p in sources.read(FIX / "notes_after_references.md", report) if not p.skip]
-    assert [p.authors[0] for p in papers] == [
-        "Karpukhin",
-        "Khattab",
-        "Guu",
-        "Thakur",
-        "Nguyen",
-        "Kwiatkowski",
-    ]
-    assert papers[2].title == "REALM: Retrieval-Augmented Language Model Pre-Training"
-    assert not any("held no title" in w for w in report.warnings)

@@ -10,9 +10,8 @@ link, person names, a venue or year, an abstract. The pattern holding the most s
 other patterns join it when nearly all their records read as papers and none of them lies
 inside or around a record already taken — so a heading whose section holds records is a
 section, never a paper. The winner's own shape at another depth (the same entries under a
-`#` and a `##` topic heading) joins on its share alone; a section is put before the bare
-titles inside it only when its own heading holds a paper's link or names; and paragraph
-records are the paragraphs holding what papers hold when many do (the rest are notes).
+`#` and a `##` topic heading), holding about as much, joins on its share alone; and a section
+is put before the bare titles inside it only when its own heading holds a paper's link or names.
 """
 
 from __future__ import annotations
@@ -41,6 +40,7 @@ _RECORD_KINDS = {"item", "row", "section", "group", "para", "block", "dt", "pair
 _MIN_SHARE = 0.5  # the winning pattern: at least half its candidates read as papers
 _JOIN_SHARE = 0.8  # another pattern joins only when nearly all of its candidates do
 _JOIN_MEAN = 1.6
+_KIN_MEAN = 0.9  # ... or, for the chosen shape at another depth, this share of its mean
 
 
 @dataclass
@@ -128,17 +128,15 @@ def find(doc: Node, only: str | None = None, kinds: frozenset[str] | None = None
         share = len(pattern.records) / pattern.candidates
         mean = pattern.score / len(pattern.records)
         # the chosen records' own shape at another depth (under a `#` topic heading where the
-        # rest sit under `##` ones) is the same run: it need not hold as much to join
-        kin = any(p.key[:3] == pattern.key[:3] for p in chosen)
+        # rest sit under `##` ones), holding about as much, is the same run: it joins on its share
+        kin = any(
+            p.key[:3] == pattern.key[:3] and mean >= _KIN_MEAN * p.score / len(p.records) for p in chosen
+        )
         if chosen and (share < _JOIN_SHARE or (mean < _JOIN_MEAN and not kin)):
             continue
         if not chosen and share < _MIN_SHARE and not only:
             continue
         pattern.records = _in_dress(pattern)
-        records = _without_bare_paras(pattern.records)
-        # the notes left out were never candidates for a paper: no untitled records to warn of
-        pattern.candidates -= len(pattern.records) - len(records)
-        pattern.records = records
         kept = [r for r in pattern.records if not taken.overlaps(r[0])]
         if chosen and len(kept) < len(pattern.records):
             continue
@@ -167,23 +165,6 @@ def _in_dress(pattern: Pattern) -> list[tuple[Node, Entry, dict[str, str], float
     if count < 0.8 * len(pattern.records):
         return pattern.records
     return [r for r in pattern.records if r[2].get("title") == dress or r[3] > 1.0]
-
-
-_RICH_SHARE = 0.4  # paragraph records: this share holding a link, names or a venue ...
-
-
-def _without_bare_paras(
-    records: list[tuple[Node, Entry, dict[str, str], float]],
-) -> list[tuple[Node, Entry, dict[str, str], float]]:
-    """... makes a paragraph holding a title-like sentence and nothing else a note on the
-    paper before it (`You need this to explain why compression works`), not a paper:
-    paragraphs are any prose, so only the ones holding what papers hold are records."""
-    if len(records) < 5 or records[0][0].kind != "para":
-        return records
-    rich = [r for r in records if r[3] >= _RICH_MEAN]
-    if len(rich) < _RICH_SHARE * len(records) or len(rich) == len(records):
-        return records
-    return rich
 
 
 _BARE_MEAN = 1.15  # records holding a title and next to nothing else
