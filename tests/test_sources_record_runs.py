@@ -1,11 +1,10 @@
 """How the record finder chooses among the sibling runs of a list written by people: one run
-of records under topic headings of different levels, and sections that hold a run of titles."""
+of records under topic headings of different levels."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from paperatlas import sources
 from paperatlas.sources import doctree
 from paperatlas.sources.finder import find
 
@@ -26,11 +25,3 @@ def test_records_under_headings_of_two_levels_are_one_run():
     ]
     assert len(titles) == 10
     assert titles[-1] == "Prompted Segmentation Across Domains"
-
-
-def test_sections_rich_only_by_what_they_hold_are_no_papers():
-    # each day's heading holds a table and four titles: the titles are the records
-    papers = [p for p in sources.read(FIX / "day_sections_of_titles.md") if not p.skip]
-    assert len(papers) == 12
-    assert papers[0].title == "Adaptive Step Sizes for Stochastic Mirror Descent"
-    assert not any(p.title.startswith("Day ") for p in papers)

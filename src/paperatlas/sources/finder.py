@@ -10,8 +10,7 @@ link, person names, a venue or year, an abstract. The pattern holding the most s
 other patterns join it when nearly all their records read as papers and none of them lies
 inside or around a record already taken — so a heading whose section holds records is a
 section, never a paper. The winner's own shape at another depth (the same entries under a
-`#` and a `##` topic heading), holding about as much, joins on its share alone; and a section
-is put before the bare titles inside it only when its own heading holds a paper's link or names.
+`#` and a `##` topic heading), holding about as much, joins on its share alone.
 """
 
 from __future__ import annotations
@@ -181,27 +180,10 @@ def _outer_before_bare(ranked: list[Pattern]) -> list[Pattern]:
     for other in ranked[1:]:
         if len(other.records) < 2 or other.score / len(other.records) < _RICH_MEAN:
             continue
-        if _own_mean(other) < _RICH_MEAN:  # rich only by what its sections pool: a section
-            continue
         within = {id(inner) for node, *_ in other.records for inner in _descendants(node)}
         if sum(id(r[0]) in within for r in top.records) >= _JOIN_SHARE * len(top.records):
             return [other] + [p for p in ranked if p is not other]
     return ranked
-
-
-def _own_mean(pattern: Pattern) -> float:
-    """What a pattern's records hold by their own heading line: a paper's heading carries its
-    link or names, while a section (`Day 1: Mon, March 28`) is rich only by the records it
-    holds, which it would pool as one paper's."""
-    if pattern.key[0] != "section":
-        return pattern.score / len(pattern.records)
-    own = 0.0
-    for node, *_ in pattern.records:
-        heading = node.blocks()[:1]
-        if heading:
-            entry, roles = read_record(heading[0])
-            own += quality(entry, roles)
-    return own / len(pattern.records)
 
 
 _LABEL_MIN = 3  # records sharing a first line before it is the list's label, not a field
