@@ -9,7 +9,8 @@ candidate is read (`sources.fields`) and scores by what it holds: a title (neede
 link, person names, a venue or year, an abstract. The pattern holding the most score wins;
 other patterns join it when nearly all their records read as papers and none of them lies
 inside or around a record already taken — so a heading whose section holds records is a
-section, never a paper.
+section, never a paper. The winner's own shape at another depth (the same entries under a
+`#` and a `##` topic heading), holding about as much, joins on its share alone.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ _RECORD_KINDS = {"item", "row", "section", "group", "para", "block", "dt", "pair
 _MIN_SHARE = 0.5  # the winning pattern: at least half its candidates read as papers
 _JOIN_SHARE = 0.8  # another pattern joins only when nearly all of its candidates do
 _JOIN_MEAN = 1.6
+_KIN_MEAN = 0.9  # ... or, for the chosen shape at another depth, this share of its mean
 
 
 @dataclass
@@ -124,7 +126,12 @@ def find(doc: Node, only: str | None = None, kinds: frozenset[str] | None = None
             continue
         share = len(pattern.records) / pattern.candidates
         mean = pattern.score / len(pattern.records)
-        if chosen and (share < _JOIN_SHARE or mean < _JOIN_MEAN):
+        # the chosen records' own shape at another depth (under a `#` topic heading where the
+        # rest sit under `##` ones), holding about as much, is the same run: it joins on its share
+        kin = any(
+            p.key[:3] == pattern.key[:3] and mean >= _KIN_MEAN * p.score / len(p.records) for p in chosen
+        )
+        if chosen and (share < _JOIN_SHARE or (mean < _JOIN_MEAN and not kin)):
             continue
         if not chosen and share < _MIN_SHARE and not only:
             continue
@@ -139,7 +146,7 @@ def find(doc: Node, only: str | None = None, kinds: frozenset[str] | None = None
     records.sort(key=lambda r: r[0].line)
     return Finding(
         [r[1] for r in records],
-        "; ".join(p.describe() for p in chosen),
+        "; ".join(dict.fromkeys(p.describe() for p in chosen)),  # a run at two depths named once
         sum(p.candidates for p in chosen),
     )
 
