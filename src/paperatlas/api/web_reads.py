@@ -97,6 +97,15 @@ def preload(atlas: Atlas, similar: int | None = None) -> None:
         precompute_similar(atlas.store, similar)
 
 
+def ready_postings(atlas: Atlas) -> None:
+    """The keyword index's postings readied for the indexed text as it is now (the file
+    beside the store for its current version, or in memory where none may be written):
+    what `preload` did at the start, again after another process changed the text."""
+    from paperatlas.search import keyword
+
+    keyword.preload(atlas.store)
+
+
 def zh_map_labels(view: dict[str, Any]) -> dict[str, Any]:
     """A map view (`map_view`) with its topic labels as Chinese terms (`label_en`: the
     English), changed in place and returned."""
