@@ -12,7 +12,7 @@ from types import SimpleNamespace
 
 from fastapi.testclient import TestClient
 
-from atlas_fixture import web_atlas_db  # noqa: F401 - the db fixture
+from atlas_fixture import fixture_records, web_atlas_db  # noqa: F401 - the db fixture
 from paperatlas import Atlas
 from paperatlas.search import postings_file
 from paperatlas.web import refresh
@@ -53,8 +53,12 @@ def test_an_add_while_serving_gets_the_postings_file_of_its_text(db, tmp_path, m
         writer.close()
         after = reader.store.fts.version()
         assert after != before
-        while postings_file.PostingsFile.open(copy, after) is None and time.time() < deadline:
-            time.sleep(0.05)
+        # searches read FTS5 until they have paid what readying costs; then the file follows
+        words = sorted({w.lower() for r in fixture_records() for w in r["title"].split() if w.isalpha()})
+        for n in range(100_000):
+            if postings_file.PostingsFile.open(copy, after) is not None or time.time() > deadline:
+                break
+            c.get("/search", params={"q": f"{words[n % len(words)]} {words[(7 * n + 3) % len(words)]}"})
         assert postings_file.PostingsFile.open(copy, after) is not None
         page = c.get("/search", params={"q": "quillwort"}).text
         assert "refresh-01" in page and "refresh-02" in page
@@ -64,29 +68,24 @@ class _Web(SimpleNamespace):
     """What PostingsRefresh reads of a WebContext: the commit counter and the atlas."""
 
 
-def test_postings_are_readied_once_the_store_settles_and_not_back_to_back(monkeypatch):
-    generation, now, readied = [1], [0.0], []
-
-    def ready(atlas):
-        readied.append(generation[0])
-        now[0] += 1.0  # readying takes a second
-
-    monkeypatch.setattr(refresh.web_reads, "ready_postings", ready)
-    web = _Web(generation=lambda: generation[0], atlas=None, warm=threading.Event())
+def test_postings_are_readied_once_the_store_settles_and_searches_paid_for_it(monkeypatch):
+    generation, now, reads, readied = [1], [0.0], [0.0], []
+    monkeypatch.setattr(refresh.web_reads, "ready_postings", lambda atlas: readied.append(generation[0]))
+    monkeypatch.setattr(refresh.web_reads, "postings_read_seconds", lambda atlas: reads[0])
+    # readying costs a second of CPU (what the start's preload took)
+    web = _Web(generation=lambda: generation[0], atlas=None, warm=threading.Event(), postings_seconds=1.0)
     watch = refresh.PostingsRefresh(web, settle=2.0, clock=lambda: now[0])
 
-    def tick_at(at: float, gen: int) -> bool:
-        now[0], generation[0] = at, gen
+    def tick_at(at: float, gen: int, read: float) -> bool:
+        now[0], generation[0], reads[0] = at, gen, read
         return watch.tick()
 
-    assert not tick_at(0.0, 1)  # the first look
-    assert tick_at(2.5, 1) and readied == [1]  # settled: readied once (cheap when current)
-    assert not tick_at(5.0, 1)  # nothing changed since
-    assert not tick_at(6.0, 2)  # a commit ...
-    assert not tick_at(7.0, 2)  # ... the store not yet settled
-    # settled, but the last readying (a second, done at 3.5) was too recent: not before 13.5
-    assert not tick_at(9.0, 2)
-    assert tick_at(14.0, 2) and readied == [1, 2]  # done at 15: the next not before 25
-    assert not tick_at(16.0, 3)
-    assert not tick_at(20.0, 3)
-    assert tick_at(25.5, 3) and readied == [1, 2, 3]
+    assert not tick_at(0.0, 1, 0.0)  # the first look
+    assert not tick_at(2.5, 1, 0.3)  # settled, but searches have read FTS5 for 0.3 s only
+    assert tick_at(3.0, 1, 1.2) and readied == [1]
+    assert not tick_at(5.0, 1, 1.2)  # nothing changed since
+    assert not tick_at(6.0, 2, 0.0)  # a commit (a new index: nothing read from FTS5 yet) ...
+    assert not tick_at(7.0, 2, 5.0)  # ... the store not yet settled
+    assert not tick_at(9.0, 2, 0.9)
+    assert tick_at(9.5, 2, 1.0) and readied == [1, 2]
+    assert web.postings_seconds == 1.0  # a cheap readying does not lower the price
