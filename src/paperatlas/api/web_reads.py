@@ -82,19 +82,41 @@ def similar_models_missing(atlas: Atlas) -> list[str]:
     return missing_models(atlas.store)
 
 
-def preload(atlas: Atlas, similar: int | None = None) -> None:
+def preload(atlas: Atlas, similar: int | None = None) -> float:
     """Read now what a server's first queries would wait for (postings, Chinese terms),
     and with `similar`, every paper's `similar` most similar papers (what
-    `similar_papers(atlas, paper, k=similar)` then looks up, while the vectors are unchanged)."""
+    `similar_papers(atlas, paper, k=similar)` then looks up, while the vectors are unchanged).
+    Returns the CPU seconds the postings took (`ready_postings`'s price)."""
+    import time
     from contextlib import suppress
 
     from paperatlas.search import keyword, precompute_similar, search
 
+    started = time.thread_time()
     keyword.preload(atlas.store)
+    postings = time.thread_time() - started
     with suppress(PaperatlasError):  # no vectors yet: no cross-lingual terms to load
         search(atlas.store, "预热", k=1)  # what a first Chinese query would load (seconds)
     if similar:
         precompute_similar(atlas.store, similar)
+    return postings
+
+
+def ready_postings(atlas: Atlas) -> None:
+    """The keyword index's postings readied for the indexed text as it is now (the file
+    beside the store for its current version, or in memory where none may be written):
+    what `preload` did at the start, again after another process changed the text."""
+    from paperatlas.search import keyword
+
+    keyword.preload(atlas.store)
+
+
+def postings_read_seconds(atlas: Atlas) -> float:
+    """CPU this process's searches have spent reading postings out of FTS5 since the
+    indexed text last changed: what `ready_postings` would have saved them."""
+    from paperatlas.search import keyword
+
+    return keyword.fts_seconds(atlas.store)
 
 
 def zh_map_labels(view: dict[str, Any]) -> dict[str, Any]:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Set as AbstractSet
 
@@ -115,6 +116,9 @@ class KeywordIndex:
         self._cached = 0  # postings in the LRU
         self._names: dict[int, str] = {}
         self._lock = threading.Lock()
+        # CPU (of the asking threads) spent reading postings and counts out of FTS5 for want
+        # of a file or a preload: what readying this version would save (web/refresh.py)
+        self.fts_seconds = 0.0
 
     def postings(self, store, token: str) -> tuple[np.ndarray, np.ndarray]:
         """(rowids, BM25 saturation f(k1+1)/(f + k1(1-b+b|D|/avgdl))) of a token."""
@@ -135,11 +139,13 @@ class KeywordIndex:
                 return hit
         if self._file is not None:
             return self._file.get(token)
+        started = time.thread_time()
         rows = store.fts.postings(token)
         docs = np.fromiter((r for r, _ in rows), dtype=np.int64, count=len(rows))
         freq = np.fromiter((f for _, f in rows), dtype=np.float64, count=len(rows))
         entry = _compact_postings(docs, freq)
         with self._lock:
+            self.fts_seconds += time.thread_time() - started
             if token in self._postings:
                 return self._postings[token]
             self._postings[token] = entry
@@ -235,6 +241,11 @@ def _index(store) -> KeywordIndex:
     )
 
 
+def fts_seconds(store) -> float:
+    """CPU the store's current index has spent reading postings and counts out of FTS5."""
+    return _index(store).fts_seconds
+
+
 def preload(store, budget: int | None = None, to_file: bool = True) -> bool:
     """Ready the store's postings for its queries (what a long-running server wants): the
     postings file beside the store (built when missing), else in memory within `budget`
@@ -289,7 +300,10 @@ def doc_freq(store, words: list[str]) -> dict[str, int]:
             out[word] = min(known)
     missing = [w for w in words if w not in out]
     if missing:
+        started = time.thread_time()
         out.update(store.fts.doc_freq(missing))
+        with index._lock:
+            index.fts_seconds += time.thread_time() - started
     return out
 
 

@@ -14,7 +14,8 @@ answering while `paperatlas add` writes to the same file.
 Speed (see `serving.py`): rendered pages are kept while the store is unchanged, the
 security headers come from a plain ASGI middleware, cards are written by `cards.py`, and
 after start a background thread reads every word's postings (`/healthz` says "warm" once
-done).
+done), and reads them again once another process's add has changed the indexed text
+(`refresh.py`).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from paperatlas.web.pages import (
     topics,
 )
 from paperatlas.web.pages import map as map_page
+from paperatlas.web.refresh import PostingsRefresh
 from paperatlas.web.render import JSON
 from paperatlas.web.serving import PageCache, SecurityHeaders, tune_process
 from paperatlas.web.warmup import warm_up
@@ -112,7 +114,10 @@ def create_app(
 
         anyio.to_thread.current_default_thread_limiter().total_tokens = threads
         await anyio.to_thread.run_sync(warm_up, web, freeze_after_start)
+        refresh = PostingsRefresh(web)  # after another process's add (refresh.py)
+        refresh.start()
         yield
+        refresh.stop()
 
     app = FastAPI(
         title="paperatlas",

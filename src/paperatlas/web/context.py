@@ -41,6 +41,7 @@ class WebContext:
     maps: MapCache
     render: PageRenderer = field(default_factory=PageRenderer)
     warm: threading.Event = field(default_factory=threading.Event)  # background preload done
+    postings_seconds: float = 0.0  # CPU the last readying of the keyword postings took (refresh.py)
     _vocabulary: tuple[object, dict[str, set[str]]] | None = None
     _overviews: dict[str | None, tuple[float, object, dict[str, Any]]] = field(default_factory=dict)
     _map_views: dict[tuple[object, bool], tuple[object, bytes]] = field(default_factory=dict)

@@ -37,7 +37,7 @@ def preload(web: WebContext, freeze: bool) -> None:
             full_map_body(web, stored, False)
         # the overview's counts: aggregates over every paper (seconds at 1M papers)
         web.overview_counts(None)
-        web_reads.preload(web.atlas, similar=SIMILAR)
+        web.postings_seconds = web_reads.preload(web.atlas, similar=SIMILAR)
     except Exception:  # a speed-up only: searches and paper pages work without it
         logging.getLogger("paperatlas.web").exception("preload failed")
     freeze_memory(freeze)
