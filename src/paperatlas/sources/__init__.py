@@ -140,6 +140,7 @@ def read(
             if why := refusal(reading, text):
                 raise InputError(path, why, 1)
             report.judgement = judge(reading, text, fmt, len(report.warnings))
+            report.warnings.extend(report.judgement.disagreements)
             if report.judgement.warn:
                 report.warnings.append(report.judgement.warning())
         if fmt != "folder" and (note := encoding_note(path)):

@@ -19,7 +19,9 @@ decide alone):
 - the readers' own signs of a bad read (`sources.quality`: how many were named), and whether
   the format is a list written by people or a reference manager's export.
 Files over `_TEXT_CAP` bytes (data exports, where a reading is a field mapping) and folders
-are not judged (`judged`).
+are not judged (`judged`). Beside the model, a list written by people is counted without a
+reader (`sources.estimates`): each count the reading disagrees with is named in
+`Judgement.disagreements`, whatever the model's chance.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from pathlib import Path
 from paperatlas.identifiers import link_kind
 from paperatlas.paper import Paper
 from paperatlas.sources._io import iter_lines
+from paperatlas.sources.estimates import FileCounts, PaperCounts, count, disagreements
 from paperatlas.sources.fields import NUMBERING
 from paperatlas.sources.quality import INSTITUTION, linked_ids, paper_ids
 from paperatlas.sources.text import looks_like_authors
@@ -107,6 +110,8 @@ class Judgement:
     chance: float  # of a reading that is not whole
     warn: bool
     reasons: list[str] = field(default_factory=list)
+    # counts of the file the reading disagrees with, each said in one line (`sources.estimates`)
+    disagreements: list[str] = field(default_factory=list)
 
     def warning(self) -> str:
         return (
@@ -127,6 +132,7 @@ class Reading:
         self.urls: set[str] = set()
         self.ids: set[str] = set()
         self._titles: set[str] = set()
+        self.held = PaperCounts()
 
     def _count(self, what: str, example: str | None = None) -> None:
         self.counts[what] += 1
@@ -135,6 +141,7 @@ class Reading:
 
     def see(self, paper: Paper) -> None:
         self.papers += 1
+        self.held.see(paper)
         title = (paper.title or "").strip()
         words = len(title.split())
         self.title_words += words
@@ -186,6 +193,7 @@ class FileText:
     links: set[str]
     structure: tuple[str, int]  # the file's most repeated shape and its count
     structures: dict[str, int]  # each shape's count
+    counts: FileCounts | None  # a list written by people: what `sources.estimates` counts
 
 
 def judged(path: Path, fmt: str) -> bool:
@@ -212,6 +220,7 @@ def file_text(path: Path, fmt: str) -> FileText:
         links=links,
         structure=max(counts, key=lambda c: c[1]),
         structures=dict(counts),
+        counts=count(text) if fmt in _PEOPLE else None,
     )
 
 
@@ -301,7 +310,8 @@ def judge(
             if (reason := _reason(name, reading, text)) and reason not in reasons:  # (a count and its log)
                 reasons.append(reason)
         reasons = reasons or ["no single sign stands out"]
-    return Judgement(values, chance, warn, reasons)
+    said = disagreements(reading.held, text.counts) if text.counts else []
+    return Judgement(values, chance, warn, reasons, said)
 
 
 def refusal(reading: Reading, text: FileText) -> str | None:
