@@ -9,7 +9,7 @@
   page), a scholarly venue/publisher (`Proceedings of ...`, `... Press`, `IEEE`), or, where
   the format gives one, an abstract of a paper's length with no blog or news page about it
   (paperatlas' own BibTeX export writes a conference program's papers as such @misc);
-- book, software, data set, blog post, press (newspaper and magazine articles), legal (a court
+- book, software (a code repository), data set, blog post, press (newspaper and magazine articles), legal (a court
   case, a bill, a statute, a hearing), talk and event types (a presentation, keynote, panel,
   tutorial, workshop, exhibitor talk, meeting) are never papers of a list.
 
@@ -46,6 +46,7 @@ _NEVER = {
     "pat",
     # software, data, media
     "software",
+    "repository",  # Hayagriva's (a code repository)
     "comp",
     "computerprogram",
     "dataset",
@@ -76,6 +77,8 @@ _NEVER = {
     "articlenewspaper",
     "news",
     "newspaperarticle",
+    "newspaper",
+    "thread",
     "mgzn",
     "magazinearticle",
     "articlemagazine",
