@@ -64,3 +64,17 @@ def test_yaml_authors_written_as_mappings_are_persons_not_papers(tmp_path):
     papers = list(sources.read(yml))
     assert [p.title for p in papers] == [f"Robust Planning Method Number {i}" for i in range(1, 4)]
     assert papers[0].authors == ["Ann Lee", "Bo Chen"]
+
+
+def test_a_saved_web_page_is_a_paper_only_with_a_papers_identifier():
+    report = ReadReport()
+    papers = _read("saved_pages.json", report)
+    assert report.format == "csl"
+    # a news story's article link and journal-like site name, an institute's publications
+    # page: no paper; the page of a paper with its DOI is one
+    assert [p.title for p in papers] == [
+        "Sparse Graph Transformers at Scale",
+        "Human Wagering Depends on Opponents' Faces",
+        "Causal Priors for Robot Control",
+    ]
+    assert report.skipped == {"not a paper (type webpage without a DOI, arXiv or OpenReview id)": 2}

@@ -3,14 +3,16 @@
 
 - paper types (journal article, conference paper, report, thesis, chapter, preprint, ...)
   are papers;
-- generic types (`misc`, RIS `GEN`, a web page) are papers only with a paper signal: a DOI
+- a web page (CSL `webpage`, BibLaTeX `online`, RIS `ELEC`) is a paper only with a paper's
+  identifier (a DOI, arXiv or OpenReview id) or an abstract of a paper's length;
+- other generic types (`misc`, RIS `GEN`, `document`) are papers only with a paper signal: a DOI
   (not one of a data or software repository: `10.5281/zenodo...`),
   arXiv or OpenReview id, a link to a paper (arXiv, a publisher, a PDF, a publications
   page), a scholarly venue/publisher (`Proceedings of ...`, `... Press`, `IEEE`), or, where
   the format gives one, an abstract of a paper's length with no blog or news page about it
   (paperatlas' own BibTeX export writes a conference program's papers as such @misc);
-- book, software (a code repository), data set, blog post, press (newspaper and magazine articles), legal (a court
-  case, a bill, a statute, a hearing), talk and event types (a presentation, keynote, panel,
+- book, software (a code repository), data set, blog post, press (newspaper and magazine
+  articles), legal (a court case, a bill, a statute, a hearing), talk and event types (a presentation, keynote, panel,
   tutorial, workshop, exhibitor talk, meeting) are never papers of a list.
 
 `not_a_paper(kind, ...)` gives the skip reason, or None for a paper. A list written by people
@@ -157,10 +159,7 @@ def has_paper_signal(
     links: Iterable[str] = (), texts: Iterable[str | None] = (), venues: Iterable[str | None] = ()
 ) -> bool:
     links = [u for u in links if u]
-    found = find_identifiers(*links, *texts)
-    if is_data_doi(found.get("doi")):
-        del found["doi"]  # a data set's or a software release's DOI says nothing of a paper
-    if found:
+    if has_identifier(links, texts):
         return True
     if any(link_kind(u) == "paper" or _PUBLICATION_PAGE.search(u) for u in links):
         return True
@@ -192,6 +191,8 @@ def not_a_paper(
         return f"not a paper ({shown})"
     links = list(links)
     venues = list(venues)
+    if norm in _WEB_PAGE and not has_identifier(links, texts) and not has_paper_abstract(abstract, links, venues):
+        return f"not a paper ({shown} without a DOI, arXiv or OpenReview id)"
     if (
         norm in _GENERIC
         and not has_paper_signal(links, texts, venues)
@@ -199,6 +200,20 @@ def not_a_paper(
     ):
         return f"not a paper ({shown} without a DOI, arXiv id, paper link or venue)"
     return None
+
+
+# A web page saved to a reference manager: a news story, a blog post, an institute's report
+# has an article's link, a PDF and a name like a journal's ("ABA Journal") as a paper has;
+# only a paper's identifier tells a paper saved as a web page.
+_WEB_PAGE = {"webpage", "online", "www", "web", "electronic", "elec"}
+
+
+def has_identifier(links: Iterable[str] = (), texts: Iterable[str | None] = ()) -> bool:
+    """A DOI (not a data set's), arXiv or OpenReview id in the links or texts."""
+    found = find_identifiers(*[u for u in links if u], *texts)
+    if is_data_doi(found.get("doi")):
+        del found["doi"]  # a data set's or a software release's DOI says nothing of a paper
+    return bool(found)
 
 
 # a heading that names talks or events, whole: "Workshops" (not "Workshop Papers")
