@@ -191,7 +191,11 @@ def not_a_paper(
         return f"not a paper ({shown})"
     links = list(links)
     venues = list(venues)
-    if norm in _WEB_PAGE and not has_identifier(links, texts) and not has_paper_abstract(abstract, links, venues):
+    if (
+        norm in _WEB_PAGE
+        and not has_identifier(links, texts)
+        and not has_paper_abstract(abstract, links, venues)
+    ):
         return f"not a paper ({shown} without a DOI, arXiv or OpenReview id)"
     if (
         norm in _GENERIC

@@ -178,7 +178,11 @@ def _cleaned(value: Mapping[str, Any]) -> dict[str, Any]:
             if isinstance(field.get("doi"), str) and "doi" not in out:
                 out["doi"] = field["doi"]
             arxiv = field.get("arxiv")
-            if isinstance(arxiv, str) and re.fullmatch(r"\d{4}\.\d{4,5}(?:v\d+)?", arxiv) and "url" not in out:
+            if (
+                isinstance(arxiv, str)
+                and re.fullmatch(r"\d{4}\.\d{4,5}(?:v\d+)?", arxiv)
+                and "url" not in out
+            ):
                 out["url"] = f"https://arxiv.org/abs/{arxiv}"
     named = [
         v
