@@ -70,11 +70,26 @@ def test_a_saved_web_page_is_a_paper_only_with_a_papers_identifier():
     report = ReadReport()
     papers = _read("saved_pages.json", report)
     assert report.format == "csl"
-    # a news story's article link and journal-like site name, an institute's publications
-    # page: no paper; the page of a paper with its DOI is one
+    # a news story's article link and journal-like site name, an institute's report as a
+    # PDF: no paper; the page of a paper with its DOI is one
     assert [p.title for p in papers] == [
         "Sparse Graph Transformers at Scale",
         "Human Wagering Depends on Opponents' Faces",
         "Causal Priors for Robot Control",
     ]
-    assert report.skipped == {"not a paper (type webpage without a DOI, arXiv or OpenReview id)": 2}
+    assert report.skipped == {
+        "not a paper (type webpage without a DOI, arXiv or OpenReview id or publications page)": 2
+    }
+
+
+def test_a_reading_list_entry_whose_only_link_is_a_blog_post_is_no_paper():
+    report = ReadReport()
+    papers = _read("reading_with_posts.org", report)
+    assert report.format == "org"
+    assert [p.title for p in papers] == [
+        "Paxos Made Simple",
+        "Raft: In Search of an Understandable Consensus Algorithm",
+        "Ivy: Safety Verification by Interactive Generalization",
+        "Verifying Fault-Tolerant Erlang Programs",
+    ]
+    assert report.skipped == {"not a paper (its only links are blog posts or news pages)": 2}

@@ -4,7 +4,8 @@
 - paper types (journal article, conference paper, report, thesis, chapter, preprint, ...)
   are papers;
 - a web page (CSL `webpage`, BibLaTeX `online`, RIS `ELEC`) is a paper only with a paper's
-  identifier (a DOI, arXiv or OpenReview id) or an abstract of a paper's length;
+  identifier (a DOI, arXiv or OpenReview id), a link to a publications page or an abstract
+  of a paper's length;
 - other generic types (`misc`, RIS `GEN`, `document`) are papers only with a paper signal: a DOI
   (not one of a data or software repository: `10.5281/zenodo...`),
   arXiv or OpenReview id, a link to a paper (arXiv, a publisher, a PDF, a publications
@@ -24,7 +25,7 @@ names a record under a heading that is the name of talks or events (`Tutorials`,
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from paperatlas.identifiers import find_identifiers, is_data_doi, link_kind
 
@@ -194,9 +195,10 @@ def not_a_paper(
     if (
         norm in _WEB_PAGE
         and not has_identifier(links, texts)
+        and not any(_PUBLICATIONS_LIST.search(u) for u in links if u)
         and not has_paper_abstract(abstract, links, venues)
     ):
-        return f"not a paper ({shown} without a DOI, arXiv or OpenReview id)"
+        return f"not a paper ({shown} without a DOI, arXiv or OpenReview id or publications page)"
     if (
         norm in _GENERIC
         and not has_paper_signal(links, texts, venues)
@@ -208,8 +210,12 @@ def not_a_paper(
 
 # A web page saved to a reference manager: a news story, a blog post, an institute's report
 # has an article's link, a PDF and a name like a journal's ("ABA Journal") as a paper has;
-# only a paper's identifier tells a paper saved as a web page.
+# only a paper's identifier, or a page of a publications list (`/pubs/pub37631/`), tells a
+# paper saved as a web page.
 _WEB_PAGE = {"webpage", "online", "www", "web", "electronic", "elec"}
+_PUBLICATIONS_LIST = re.compile(
+    r"/(?:pubs?|publications?|papers?)/", re.IGNORECASE
+)  # not a news `/articles/`
 
 
 def has_identifier(links: Iterable[str] = (), texts: Iterable[str | None] = ()) -> bool:
@@ -235,3 +241,21 @@ def not_paper_section(section: str | None) -> str | None:
         return None
     heading = re.split(r"\s+[>/›»]\s+", section)[-1].strip(" :")
     return f"not a paper (under the heading {heading!r})" if _EVENT_HEADING.fullmatch(heading) else None
+
+
+# a blog's or a newsroom's page: a post about a paper or a product, not the paper
+_BLOG_PAGE = re.compile(
+    r"^https?://(?!(?:www\.)?github\.com/)"  # (a repository named `blog` is code)
+    r"(?:[^/]*\bblogs?\b[^/]*(?:/|$)|[^/]+/(?:[^?#]*/)?blogs?(?:/|$)|[^/]*(?:wordpress|medium|substack)\.com(?:/|$)"
+    r"|[^/]+/(?:[^?#]*/)?(?:news|newsroom)/)",
+    re.IGNORECASE,
+)
+
+
+def only_blog_links(urls: Iterable[str], identifiers: Mapping[str, str] | None = None) -> str | None:
+    """The skip reason for a record of a list written by people whose every link is a blog
+    post or a news page (and which names no paper's identifier), or None."""
+    urls = [u for u in urls if u]
+    if not urls or identifiers or not all(_BLOG_PAGE.match(u) for u in urls):
+        return None
+    return "not a paper (its only links are blog posts or news pages)"
