@@ -1,12 +1,16 @@
 """Structured lists in shapes the readers were not shown: a conference programme in YAML
 (papers three levels down, among breaks and keynotes, a tab after a key), a mapping of
-reference entries (Hayagriva: typed entries, a `parent` venue, links one level down)."""
+reference entries (Hayagriva: typed entries, a `parent` venue, links one level down), web
+pages saved to a reference manager, blog posts in a reading list, YAML nested past the limits."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from paperatlas import sources
+from paperatlas.errors import InputError
 from paperatlas.paper import Paper
 from paperatlas.sources import ReadReport
 
@@ -93,3 +97,16 @@ def test_a_reading_list_entry_whose_only_link_is_a_blog_post_is_no_paper():
         "Verifying Fault-Tolerant Erlang Programs",
     ]
     assert report.skipped == {"not a paper (its only links are blog posts or news pages)": 2}
+
+
+def test_yaml_nested_past_the_limits_is_one_line_not_a_traceback(tmp_path):
+    head = "- title: A Paper on Things\n  authors: Ann Lee\n- title: Another Paper Here\n  authors: Bo Chen\n"
+    bomb = tmp_path / "bomb.yml"
+    bomb.write_text(head + "- x: " + "[" * 3000 + "]" * 3000 + "\n")
+    with pytest.raises(InputError, match="YAML nested too deeply to read"):
+        list(sources.read(bomb))
+    deep = tmp_path / "deep.yml"
+    deep.write_text(head + "  extra: " + "[" * 100 + "]" * 100 + "\n")
+    report = ReadReport()
+    assert [p.title for p in sources.read(deep, report)] == ["A Paper on Things"]
+    assert report.skipped == {"YAML nested deeper than 32 levels (not a paper)": 1}

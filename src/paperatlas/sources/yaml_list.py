@@ -13,6 +13,7 @@ from paperatlas.errors import InputError
 from paperatlas.paper import Paper, skipped
 from paperatlas.sources._io import iter_lines
 from paperatlas.sources.frontmatter import ALIASES_NOT_READ, loader_without_aliases
+from paperatlas.sources.limits import DEPTH_LIMIT, too_deep
 from paperatlas.sources.names import ET_AL, split_authors
 from paperatlas.sources.records import paper_from_record
 
@@ -51,6 +52,9 @@ def _deeper(line: str, following: str) -> bool:
     return nested > indent or (nested == indent and following.lstrip().startswith("- "))
 
 
+_TOO_DEEP_TO_READ = "YAML nested too deeply to read"
+
+
 def read_yaml_list(path: Path) -> Iterator[Paper]:
     import yaml
 
@@ -66,12 +70,25 @@ def read_yaml_list(path: Path) -> Iterator[Paper]:
             else f"not valid YAML: {problem}"
         )
         raise InputError(path, why, mark.line + 1 if mark else None) from None
+    except RecursionError:  # `[[[[...` thousands deep: past the parser's own depth
+        raise InputError(path, _TOO_DEEP_TO_READ, 1) from None
+    try:
+        nodes = _paper_nodes(root)
+    except RecursionError:
+        raise InputError(path, _TOO_DEEP_TO_READ, 1) from None
     loader = yaml.SafeLoader("")
     found = 0
-    for node in _paper_nodes(root):
+    for node in nodes:
         found += 1
-        value = loader.construct_document(node)
-        yield paper_from_record(_cleaned(value), f"{path}:{node.start_mark.line + 1}")
+        source = f"{path}:{node.start_mark.line + 1}"
+        try:
+            value = loader.construct_document(node)
+        except RecursionError:
+            value = None
+        if value is None or too_deep(value):
+            yield skipped(source, f"YAML nested deeper than {DEPTH_LIMIT} levels (not a paper)")
+            continue
+        yield paper_from_record(_cleaned(value), source)
     if not found:
         yield skipped(f"{path}:1", "no mapping with a title in it")
 
