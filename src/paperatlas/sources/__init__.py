@@ -22,7 +22,7 @@ from paperatlas.sources.csv import header_columns
 from paperatlas.sources.finder import records_error
 from paperatlas.sources.folder import read_folder
 from paperatlas.sources.inert import make_inert
-from paperatlas.sources.kinds import not_paper_section
+from paperatlas.sources.kinds import not_paper_section, only_blog_links
 from paperatlas.sources.limits import has_words, over_limit
 from paperatlas.sources.quality import FileTally
 from paperatlas.sources.report import ReadReport, line_of
@@ -116,7 +116,7 @@ def read(
         if not paper.skip:
             paper.skip = over_limit(paper)
         if not paper.skip and finder:
-            paper.skip = not_paper_section(paper.section)
+            paper.skip = not_paper_section(paper.section) or only_blog_links(paper.urls, paper.identifiers)
         if not paper.skip and fmt in CITATION_KEYED and tally.repeat(paper):
             paper.skip = "repeats an earlier record whole (same title, authors, year, links, abstract)"
         tally.see(None if paper.skip else paper)

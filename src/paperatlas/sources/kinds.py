@@ -3,14 +3,17 @@
 
 - paper types (journal article, conference paper, report, thesis, chapter, preprint, ...)
   are papers;
-- generic types (`misc`, RIS `GEN`, a web page) are papers only with a paper signal: a DOI
+- a web page (CSL `webpage`, BibLaTeX `online`, RIS `ELEC`) is a paper only with a paper's
+  identifier (a DOI, arXiv or OpenReview id), a link to a publications page or an abstract
+  of a paper's length;
+- other generic types (`misc`, RIS `GEN`, `document`) are papers only with a paper signal: a DOI
   (not one of a data or software repository: `10.5281/zenodo...`),
   arXiv or OpenReview id, a link to a paper (arXiv, a publisher, a PDF, a publications
   page), a scholarly venue/publisher (`Proceedings of ...`, `... Press`, `IEEE`), or, where
   the format gives one, an abstract of a paper's length with no blog or news page about it
   (paperatlas' own BibTeX export writes a conference program's papers as such @misc);
-- book, software, data set, blog post, press (newspaper and magazine articles), legal (a court
-  case, a bill, a statute, a hearing), talk and event types (a presentation, keynote, panel,
+- book, software (a code repository), data set, blog post, press (newspaper and magazine
+  articles), legal (a court case, a bill, a statute, a hearing), talk and event types (a presentation, keynote, panel,
   tutorial, workshop, exhibitor talk, meeting) are never papers of a list.
 
 `not_a_paper(kind, ...)` gives the skip reason, or None for a paper. A list written by people
@@ -22,7 +25,7 @@ names a record under a heading that is the name of talks or events (`Tutorials`,
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from paperatlas.identifiers import find_identifiers, is_data_doi, link_kind
 
@@ -46,6 +49,7 @@ _NEVER = {
     "pat",
     # software, data, media
     "software",
+    "repository",  # Hayagriva's (a code repository)
     "comp",
     "computerprogram",
     "dataset",
@@ -76,6 +80,8 @@ _NEVER = {
     "articlenewspaper",
     "news",
     "newspaperarticle",
+    "newspaper",
+    "thread",
     "mgzn",
     "magazinearticle",
     "articlemagazine",
@@ -154,10 +160,7 @@ def has_paper_signal(
     links: Iterable[str] = (), texts: Iterable[str | None] = (), venues: Iterable[str | None] = ()
 ) -> bool:
     links = [u for u in links if u]
-    found = find_identifiers(*links, *texts)
-    if is_data_doi(found.get("doi")):
-        del found["doi"]  # a data set's or a software release's DOI says nothing of a paper
-    if found:
+    if has_identifier(links, texts):
         return True
     if any(link_kind(u) == "paper" or _PUBLICATION_PAGE.search(u) for u in links):
         return True
@@ -190,12 +193,37 @@ def not_a_paper(
     links = list(links)
     venues = list(venues)
     if (
+        norm in _WEB_PAGE
+        and not has_identifier(links, texts)
+        and not any(_PUBLICATIONS_LIST.search(u) for u in links if u)
+        and not has_paper_abstract(abstract, links, venues)
+    ):
+        return f"not a paper ({shown} without a DOI, arXiv or OpenReview id or publications page)"
+    if (
         norm in _GENERIC
         and not has_paper_signal(links, texts, venues)
         and not has_paper_abstract(abstract, links, venues)
     ):
         return f"not a paper ({shown} without a DOI, arXiv id, paper link or venue)"
     return None
+
+
+# A web page saved to a reference manager: a news story, a blog post, an institute's report
+# has an article's link, a PDF and a name like a journal's ("ABA Journal") as a paper has;
+# only a paper's identifier, or a page of a publications list (`/pubs/pub37631/`), tells a
+# paper saved as a web page.
+_WEB_PAGE = {"webpage", "online", "www", "web", "electronic", "elec"}
+_PUBLICATIONS_LIST = re.compile(
+    r"/(?:pubs?|publications?|papers?)/", re.IGNORECASE
+)  # not a news `/articles/`
+
+
+def has_identifier(links: Iterable[str] = (), texts: Iterable[str | None] = ()) -> bool:
+    """A DOI (not a data set's), arXiv or OpenReview id in the links or texts."""
+    found = find_identifiers(*[u for u in links if u], *texts)
+    if is_data_doi(found.get("doi")):
+        del found["doi"]  # a data set's or a software release's DOI says nothing of a paper
+    return bool(found)
 
 
 # a heading that names talks or events, whole: "Workshops" (not "Workshop Papers")
@@ -213,3 +241,21 @@ def not_paper_section(section: str | None) -> str | None:
         return None
     heading = re.split(r"\s+[>/›»]\s+", section)[-1].strip(" :")
     return f"not a paper (under the heading {heading!r})" if _EVENT_HEADING.fullmatch(heading) else None
+
+
+# a blog's or a newsroom's page: a post about a paper or a product, not the paper
+_BLOG_PAGE = re.compile(
+    r"^https?://(?!(?:www\.)?github\.com/)"  # (a repository named `blog` is code)
+    r"(?:[^/]*\bblogs?\b[^/]*(?:/|$)|[^/]+/(?:[^?#]*/)?blogs?(?:/|$)|[^/]*(?:wordpress|medium|substack)\.com(?:/|$)"
+    r"|[^/]+/(?:[^?#]*/)?(?:news|newsroom)/)",
+    re.IGNORECASE,
+)
+
+
+def only_blog_links(urls: Iterable[str], identifiers: Mapping[str, str] | None = None) -> str | None:
+    """The skip reason for a record of a list written by people whose every link is a blog
+    post or a news page (and which names no paper's identifier), or None."""
+    urls = [u for u in urls if u]
+    if not urls or identifiers or not all(_BLOG_PAGE.match(u) for u in urls):
+        return None
+    return "not a paper (its only links are blog posts or news pages)"
