@@ -21,6 +21,7 @@ from html.parser import HTMLParser
 from typing import TYPE_CHECKING
 
 from paperatlas.sources.html import NOT_CONTENT, parsable
+from paperatlas.sources.limits import MAX_MARKDOWN_LINES, MAX_RST_LINES, TooManyLines
 from paperatlas.sources.mdlines import label_name
 
 if TYPE_CHECKING:
@@ -205,12 +206,6 @@ def _markdown_parser() -> MarkdownIt:
     from markdown_it import MarkdownIt
 
     return MarkdownIt("commonmark", {"html": True}).enable("table")
-
-
-# markdown-it spends 15-20 us of CPU a line (each line tried by every block rule, each break
-# a token): 1 MB of 500,000 short lines took 8 s before the record finder began. No list a
-# person writes has as many lines in a megabyte; longer texts are read line by line.
-MAX_MARKDOWN_LINES = 200_000
 
 
 def from_markdown(text: str) -> Node:
@@ -500,15 +495,6 @@ _RST_KIND = {
     "field": "item",
 }
 _RST_SKIP = {"comment", "literal_block", "system_message", "substitution_definition", "raw", "target"}
-
-
-# docutils keeps 2 to 8 KB per element it makes (a line of `---` alone is a section and two
-# messages): a 1 MB file of short lines took 2 GB. Longer files are read line by line.
-MAX_RST_LINES = 60_000
-
-
-class TooManyLines(ValueError):
-    """A text longer than its parser can hold in memory."""
 
 
 def from_rst(text: str) -> Node:

@@ -23,6 +23,7 @@ from paperatlas.printable import valid_text
 # document (a dictionary, a log), not an abstract.
 ABSTRACT_MAX_CHARS = 20_000
 TITLE_LIMIT = 2_000  # the longest real titles have about 300
+
 FIELD_LIMIT = ABSTRACT_MAX_CHARS  # any other text (an author's name, a keyword, a link, a tldr)
 LIST_LIMIT = 10_000  # authors, keywords or links of one paper (the largest collaborations: ~5,000)
 # One line, one JSON record, one CSV field, one block of text. The largest ICLR 2026 record, its
@@ -40,6 +41,17 @@ GZIP_MIN_LIMIT = 1024 * 1024
 PEOPLE_GZIP_LIMIT = 1024 * 1024
 
 _WORD = re.compile(r"[^\W_]")  # a letter or a digit, in any script
+
+# Lines a document-tree parser is given at most; longer texts are read line by line.
+# markdown-it spends 15-20 us of CPU a line (each line tried by every block rule, each break a
+# token): 1 MB of 500,000 short lines took 8 s. docutils keeps 2 to 8 KB per element it makes (a
+# line of `---` alone is a section and two messages): 1 MB of short lines took 2 GB.
+MAX_MARKDOWN_LINES = 200_000
+MAX_RST_LINES = 60_000
+
+
+class TooManyLines(ValueError):
+    """A text longer than its parser can hold in memory."""
 
 
 def has_words(text: str | None) -> bool:
