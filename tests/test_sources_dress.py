@@ -9,6 +9,7 @@ from pathlib import Path
 from paperatlas import sources
 from paperatlas.paper import Paper
 from paperatlas.sources import ReadReport
+from paperatlas.sources.names import group_author
 from paperatlas.sources.title_dress import undress
 
 FIX = Path(__file__).parent / "fixtures" / "dress"
@@ -183,3 +184,35 @@ def test_a_year_before_one_title_alone_stays_in_it():
     papers = [Paper(abstract="", title=t, authors=["Ann Lee", "Bo Chen"]) for t in titles]
     assert undress(papers) == 0
     assert papers[0].title == titles[0]
+
+
+def test_a_team_that_signs_a_paper_is_its_author():
+    papers = _read("group_authors_below.md")
+    assert [p.authors for p in papers] == [
+        ["Lake Institute of Technology Research Team"],
+        ["Mira Osei", "Tomas Berg", "Lina Park"],
+        ["Harbor Vision Team"],
+    ]
+    assert papers[0].title == "Tidal Graph Priors for Coastal Flood Maps"
+
+
+def test_a_title_naming_a_team_is_no_author():
+    assert group_author("Harbor Vision Team.")
+    assert group_author("The Open Grasp Consortium")
+    assert not group_author("Building a Research Team")
+    assert not group_author("Learning to Team Up")
+
+
+def test_italic_names_after_each_title_kept_whichever_reading_wins():
+    # a small list the line reader reads as well as the record finder: the names the finder
+    # finds in the italic after each title still reach the papers
+    papers = _read("group_authors.md")
+    assert [p.authors[:1] for p in papers] == [
+        ["Harbor Vision Team"],
+        ["Northfield University Research Team"],
+        ["The Open Grasp Consortium"],
+        ["Mira Osei"],
+        ["Wen Hu"],
+    ]
+    assert papers[3].authors == ["Mira Osei", "Tomas Berg"]
+    assert papers[3].urls == ["https://arxiv.org/abs/2405.01002"]

@@ -24,6 +24,7 @@ from paperatlas.sources.names import (
     STOP,
     VANCOUVER_FIRST,
     authorish,
+    group_author,
     names_field,
     names_in,
     split_authors,
@@ -422,7 +423,9 @@ def _read_rest(entry: Entry, rest: list[Piece], remaining: str, roles: dict[str,
             entry.authors = split_authors(ET_AL.sub("", italic).strip(" .,"))
             roles["authors"] = "italic"
             bare = "".join(p.text for p in rest if p.dress != "italic").strip(" .,")
-        elif italic and looks_like_authors(italic) and re.search(r",|\band\b|&", italic):
+        elif italic and (
+            group_author(italic) or (looks_like_authors(italic) and re.search(r",|\band\b|&", italic))
+        ):
             entry.authors = split_authors(italic)
             roles["authors"] = "italic"
             bare = "".join(p.text for p in rest if p.dress != "italic").strip(" .,")
