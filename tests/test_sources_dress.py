@@ -9,6 +9,7 @@ from pathlib import Path
 from paperatlas import sources
 from paperatlas.paper import Paper
 from paperatlas.sources import ReadReport
+from paperatlas.sources.names import group_author
 from paperatlas.sources.title_dress import undress
 
 FIX = Path(__file__).parent / "fixtures" / "dress"
@@ -125,3 +126,93 @@ def test_a_title_wrapped_inside_its_emphasis_is_one_title():
     ]
     assert [p.authors[0] for p in papers] == ["Ana Silva", "Omar Haddad", "Lina Park", "Paul Ortiz"]
     assert papers[2].urls == ["/pdf/P03.pdf"]
+
+
+def test_two_emphases_side_by_side_are_two_pieces():
+    # `**2026-03-02** **Title**`: the date is its own bold piece, never the title's start
+    papers = _read("emphases_apart.md")
+    assert [p.title for p in papers] == [
+        "Sparse Routers for Streaming Speech Models",
+        "Tidal Graph Priors for Coastal Flood Maps",
+        "Lattice Probes for Robot Grasp Memory",
+        "Quiet Tokens in Long Video Diffusion",
+    ]
+    assert papers[0].urls == ["https://arxiv.org/abs/2603.01001"]
+
+
+def test_year_and_venue_before_each_title():
+    papers = _read("when_first.md")
+    assert [p.title for p in papers] == [
+        "Walkers: Online learning of node representations",
+        "Knowledge paths for item graphs",
+        "Lighter graph convolution for recommendation",
+        "Gradient descent on curved manifolds",
+    ]
+    assert [(p.venue, p.year) for p in papers[:3]] == [("KDD", 2014), ("SIGIR", 2019), ("WWW", 2020)]
+    assert papers[3].year == 2013
+
+
+def test_year_then_title_in_book_title_marks():
+    papers = _read("book_marks.md")
+    assert [p.title for p in papers] == [
+        "WebQL: restructuring documents and webs",
+        "Open extraction of relations from the web",
+        "Page segmentation by visual blocks",
+    ]
+    assert papers[1].urls == ["https://example.org/openie.pdf"]
+
+
+def test_names_ending_at_a_comma_before_each_title_are_its_authors():
+    papers = _read("names_listed_first.md")
+    assert [p.title for p in papers] == [
+        "Sparse Routers: Streaming Speech with Fewer Experts",
+        "Tidal Graph Priors for Coastal Flood Maps",
+        "Fuzzing Query Planners with Grammar Drift",
+        "Quiet Tokens in Long Video Diffusion",
+    ]
+    assert [p.authors[0] for p in papers] == ["Mira Osei", "Jonas Adeyemi", "Tomas Berg", "Anika Roy"]
+    assert papers[1].authors == ["Jonas Adeyemi", "Lina Park", "Anika Roy", "Wen Hu"]
+
+
+def test_a_year_before_one_title_alone_stays_in_it():
+    titles = [
+        "2001 - A Space Odyssey of Neural Codes",
+        "Graph Routing for Approximate Neighbour Search",
+        "Sparse Routers for Streaming Speech Models",
+        "Tidal Graph Priors for Coastal Flood Maps",
+    ]
+    papers = [Paper(abstract="", title=t, authors=["Ann Lee", "Bo Chen"]) for t in titles]
+    assert undress(papers) == 0
+    assert papers[0].title == titles[0]
+
+
+def test_a_team_that_signs_a_paper_is_its_author():
+    papers = _read("group_authors_below.md")
+    assert [p.authors for p in papers] == [
+        ["Lake Institute of Technology Research Team"],
+        ["Mira Osei", "Tomas Berg", "Lina Park"],
+        ["Harbor Vision Team"],
+    ]
+    assert papers[0].title == "Tidal Graph Priors for Coastal Flood Maps"
+
+
+def test_a_title_naming_a_team_is_no_author():
+    assert group_author("Harbor Vision Team.")
+    assert group_author("The Open Grasp Consortium")
+    assert not group_author("Building a Research Team")
+    assert not group_author("Learning to Team Up")
+
+
+def test_italic_names_after_each_title_kept_whichever_reading_wins():
+    # a small list the line reader reads as well as the record finder: the names the finder
+    # finds in the italic after each title still reach the papers
+    papers = _read("group_authors.md")
+    assert [p.authors[:1] for p in papers] == [
+        ["Harbor Vision Team"],
+        ["Northfield University Research Team"],
+        ["The Open Grasp Consortium"],
+        ["Mira Osei"],
+        ["Wen Hu"],
+    ]
+    assert papers[3].authors == ["Mira Osei", "Tomas Berg"]
+    assert papers[3].urls == ["https://arxiv.org/abs/2405.01002"]

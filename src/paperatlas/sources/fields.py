@@ -24,6 +24,7 @@ from paperatlas.sources.names import (
     STOP,
     VANCOUVER_FIRST,
     authorish,
+    group_author,
     names_field,
     names_in,
     split_authors,
@@ -77,7 +78,8 @@ def lines_of(node: Node) -> list[list[Span]]:
         elif span.text:
             if soft and len(lines) >= 2 and not lines[-1] and (inside or _continues(lines[-2], span)):
                 lines.pop()
-                lines[-1].append(Span(" "))
+                last = lines[-1][-1]  # the space inside an emphasis wears it: still one piece
+                lines[-1].append(Span(" ", last.bold, last.italic, last.href) if inside else Span(" "))
             soft = False if lines[-1] else soft
             lines[-1].append(span)
     return [line for line in lines if any(s.text.strip() for s in line)]
@@ -95,16 +97,20 @@ def _continues(before: list[Span], span: Span) -> bool:
 
 def pieces(line: list[Span], number: int) -> list[Piece]:
     out: list[Piece] = []
+    apart = False  # an unemphasised space since the last piece: `**2026-04-30** **Title**` is two
     for span in line:
-        if out and not span.text.strip():  # a space between two dresses belongs to neither
-            out[-1].text += span.text
-            continue
         dress = ("bold link" if span.bold else "link") if span.href else "bold" if span.bold else ""
         dress = dress or ("italic" if span.italic else "code" if span.code else "plain")
-        if out and out[-1].dress == dress and out[-1].href == span.href:
+        if out and not span.text.strip():  # a space between two dresses belongs to neither
+            out[-1].text += span.text
+            apart = apart or dress != out[-1].dress
+            continue
+        joined = out and out[-1].dress == dress and out[-1].href == span.href
+        if joined and not (apart and dress != "plain"):
             out[-1].text += span.text
         else:
             out.append(Piece(span.text, dress, span.href, number))
+        apart = False
     return [p for p in out if p.text.strip()]
 
 
@@ -417,7 +423,9 @@ def _read_rest(entry: Entry, rest: list[Piece], remaining: str, roles: dict[str,
             entry.authors = split_authors(ET_AL.sub("", italic).strip(" .,"))
             roles["authors"] = "italic"
             bare = "".join(p.text for p in rest if p.dress != "italic").strip(" .,")
-        elif italic and looks_like_authors(italic) and re.search(r",|\band\b|&", italic):
+        elif italic and (
+            group_author(italic) or (looks_like_authors(italic) and re.search(r",|\band\b|&", italic))
+        ):
             entry.authors = split_authors(italic)
             roles["authors"] = "italic"
             bare = "".join(p.text for p in rest if p.dress != "italic").strip(" .,")

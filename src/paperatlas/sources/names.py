@@ -120,9 +120,23 @@ def names_in(text: str, surname_first: bool = False) -> list[str] | None:
     return None
 
 
+# `HunyuanWorld Team`, `University of Michigan Research Team`, `The ATLAS Collaboration`: a group
+# that signs a paper as its author
+_GROUP = re.compile(
+    r"(?:The\s+)?(?:[A-Z][\w&'’.-]*\s+(?:(?:of|for|and|the)\s+)?){1,6}(?:Team|Collaboration|Consortium)"
+)
+
+
+def group_author(text: str) -> bool:
+    return bool(_GROUP.fullmatch(" ".join(text.split()).strip(" .,;")))
+
+
 def authorish(text: str) -> bool:
-    """A list of person names; `·` and `|` separate names too. One "name" of four or more
-    capitalised words is a title in Title Case more often than a person."""
+    """A list of person names, or a group that signs as one (`Chameleon Team`); `·` and `|`
+    separate names too. One "name" of four or more capitalised words is a title in Title Case
+    more often than a person."""
+    if group_author(text):
+        return True
     text = SEPARATORS.sub(", ", text)
     bare = re.sub(r"\s*[(（][^()（）]*[)）]", "", text)  # "Ann Lee (ICMC - USP - Brazil)": one name
     # ... unless an affiliation follows it: "Paulo Augusto de Lima Medeiros (UFRN - Brazil)"

@@ -12,13 +12,14 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from paperatlas.errors import InputError
-from paperatlas.paper import Paper
+from paperatlas.paper import Paper, normalise_text
 from paperatlas.sources import doctree
 from paperatlas.sources._io import is_gzip, iter_lines
 from paperatlas.sources.entries import entries_from_lines
 from paperatlas.sources.entry import merge_duplicates, to_paper
 from paperatlas.sources.finder import MARKED, find
 from paperatlas.sources.limits import PEOPLE_GZIP_LIMIT, size
+from paperatlas.sources.names import authorish
 from paperatlas.sources.quality import Quality, estimate
 from paperatlas.sources.report import ReadReport
 from paperatlas.sources.text import read_text
@@ -194,7 +195,8 @@ def _best(
         old = estimate([p for p in old_papers if not p.skip], text)
         if not _clearly_better(new, old):
             chosen, quality, pattern = old_papers, old, "entries read line by line"
-    if undress(chosen):  # the titles' shared dress off, the reading is judged again
+    filled = _names_from(chosen, found) if chosen is not found else 0
+    if undress(chosen) or filled:  # the titles' shared dress off, the reading is judged again
         quality = estimate([p for p in chosen if not p.skip], text)
     if report is not None:
         report.pattern = pattern or None
@@ -212,6 +214,25 @@ def _best(
                 "(left out: read them with --records?)"
             )
     yield from chosen
+
+
+def _names_from(chosen: list[Paper], found: list[Paper]) -> int:
+    """The line reader's papers without names take them from the record finder's reading of the
+    same paper (the one paper it found under that title): the finder knows names by their place
+    in the list's records (an italic line after the title, a team), the line reader by their
+    words alone. How many papers took names."""
+    by_title: dict[str, list[Paper]] = {}
+    for paper in found:
+        # names the person-name judge takes for names, never prose the finder took for them
+        if paper.title and paper.authors and not paper.skip and authorish(", ".join(paper.authors)):
+            by_title.setdefault(normalise_text(paper.title), []).append(paper)
+    filled = 0
+    for paper in chosen:
+        twins = by_title.get(normalise_text(paper.title or ""), [])
+        if not paper.skip and not paper.authors and len(twins) == 1:
+            paper.authors = list(twins[0].authors)
+            filled += 1
+    return filled
 
 
 def _clearly_better(new: Quality, old: Quality) -> bool:

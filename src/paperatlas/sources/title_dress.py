@@ -45,6 +45,16 @@ _NAMES_YEAR_FIRST = re.compile(
 )
 # `KYS: "Title" ECCV`, `"Title" CVPR 2020`: the title quoted within its line
 _QUOTED = re.compile(r"^(?:[^\"“”]{0,40}?[:\s])?[\"“](?P<title>[^\"“”]{8,300})[\"”](?P<after>[^\"“”]{0,80})$")
+# `2014 - SIGKDD - Title`, `2026-04-30 Title`, `1998《Title》`, `Poster 3 - Title`: a date, a year and
+# venue, or a label and its number before the title
+_WHEN_FIRST = re.compile(
+    r"^(?:(?P<date>(?:19|20)\d\d[-/.]\d{1,2}(?:[-/.]\d{1,2})?)(?:\s*[-–—_|:：]\s*|\s+)"
+    r"|(?P<year>(?:19|20)\d\d)(?:\s*[-–—_|:：]\s*|\s*(?=《))"
+    r"|[^\W\d_]{2,12}\.?\s*#?\d{1,4}\s*[-–—_|:：]\s*)"
+    r"(?:(?P<venue>[^\W\d_][\w&'’.]*(?:\s[\w&'’.]+)?)\s+[-–—_|]\s+)?(?=\S)"
+)
+# `《Title》`: a title in CJK book-title marks
+_BOOK_MARKS = re.compile(r"^《(?P<title>[^《》]+)》$")
 # `Title (CVPR 2025)`, `Title (Expert Systems with Applications 2025)`: its venue and year after it
 _VENUE_AFTER = re.compile(r"\s*\((?P<venue>[^()]{0,60}?)\s*(?P<year>(?:19|20)\d\d)\)$")
 # the end of the title's sentence in a reference: a full stop or question mark, then the venue
@@ -90,6 +100,46 @@ def _reference(title: str) -> Undressed | None:
     return None
 
 
+# one person's name in a list of them: two to four capitalised words or initials, a mark after it
+_ONE_NAME = re.compile(r"(?:[A-Z][\w'’-]*\.?\s+|[A-Z]\.\s*){1,3}[A-Z][\w'’-]+\.?[*†‡#\d]*")
+_NAME_RUN_ET_AL = re.compile(r"et\.?\s*al\.?", re.IGNORECASE)
+# the end of a title after its names: a full stop (not an initial's) or a venue and year after a comma
+_TITLE_END = re.compile(r"(?<!\b[A-Z])\.[,;]?\s+(?=\S)|,\s*(?=[^,]*\b(?:19|20)\d\d\b[^,]*(?:,|$))")
+_VENUE_LAST = re.compile(r",\s*[A-Z][\w&.+-]*(?:\s\w+)?\s*$")  # `, ICML`, `, Arxiv`, `, Black Hat`
+_TEX_QUOTED = re.compile(r"^(?:``|[\"“])(?P<title>[^\"“”`']{8,400}?)(?:''|[\"”])")
+
+
+def _names_listed_first(title: str) -> Undressed | None:
+    """`Ann Lee, Bo Chen, Title, ICML 2024`, `Ann Lee, Bo Chen., Title., Venue, 2022`: a reference
+    whose names end at a comma, not a full stop: two names or more, then the title."""
+    parts = title.split(",")
+    names: list[str] = []
+    used = 0
+    for part in parts:
+        bare = part.strip().rstrip(".")
+        if _NAME_RUN_ET_AL.fullmatch(bare):
+            used += 1
+            continue
+        each = [n for n in re.split(r"(?:^|\s+)(?:and|&)\s+", bare) if n]  # "Bo Chen and C. Wu"
+        if not each or not all(_ONE_NAME.fullmatch(n) for n in each):
+            break
+        names.extend(re.sub(r"[*†‡#\d]+$", "", n) for n in each)
+        used += 1
+    if len(names) < 2 or used >= len(parts):
+        return None
+    rest = ",".join(parts[used:]).strip(" ,.")
+    if re.match(r"(?:and|&)\s", rest):
+        return None  # "Deep Learning, Big Data, and the Future": a title's own list of terms
+    if quoted := _TEX_QUOTED.match(rest):
+        return Undressed(quoted.group("title").strip(" ,."), names)
+    end = _TITLE_END.search(rest)
+    rest = rest[: end.start()] if end else rest
+    if (venue := _VENUE_LAST.search(rest)) and len(rest[: venue.start()].split()) >= 3:
+        rest = rest[: venue.start()]  # "Title, ICML", its year read off already
+    rest = rest.strip(" ,.'\"“”`")  # "``Title''": TeX's quotes, their opening one lost to Markdown
+    return Undressed(rest, names) if len(rest.split()) >= 2 else None
+
+
 def _quoted(title: str) -> Undressed | None:
     match = _QUOTED.match(title)
     if not match:
@@ -100,6 +150,19 @@ def _quoted(title: str) -> Undressed | None:
     return Undressed(
         match.group("title").strip(" ,."), venue=venue or None, year=int(year.group(1)) if year else None
     )
+
+
+def _when_first(title: str) -> Undressed | None:
+    match = _WHEN_FIRST.match(title)
+    if not match or len(title[match.end() :].split()) < 1:
+        return None
+    when = match.group("date") or match.group("year")
+    return Undressed(title[match.end() :], venue=match.group("venue"), year=int(when[:4]) if when else None)
+
+
+def _book_marks(title: str) -> Undressed | None:
+    match = _BOOK_MARKS.match(title.strip())
+    return Undressed(match.group("title").strip()) if match else None
 
 
 def _venue_after(title: str) -> Undressed | None:
@@ -113,9 +176,12 @@ def _venue_after(title: str) -> Undressed | None:
 # in the order they are taken off: what opens a title before what closes it
 _DRESSES: tuple[Callable[[str], Undressed | None], ...] = (
     _score_first,
+    _when_first,
+    _book_marks,
     _key_first,
     _names_year_first,
     _reference,
+    _names_listed_first,
     _quoted,
     _venue_after,
 )
