@@ -30,11 +30,20 @@ os.environ["COLUMNS"] = "200"
 from atlas_fixture import build_fixture_atlas, copy_atlas
 from browserkit import browser  # noqa: F401  (the browser tests' one driver a module, a fixture)
 from filters_fixture import build_filters_atlas
+from module_order import longest_modules_first, measured_seconds
 from paperatlas import Atlas
 from paperatlas.cli import app
 from paperatlas.cli.common import run_app
 from paperatlas.store import Store
 from paperatlas.web.warmup import PRELOAD_THREAD
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under xdist (`make test`), the longest modules first (module_order.py): each worker
+    collects in this order and the scheduler, told `--no-loadscope-reorder`, keeps it."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        by_id = {item.nodeid: item for item in items}
+        items[:] = [by_id[nodeid] for nodeid in longest_modules_first(list(by_id), measured_seconds())]
 
 
 def _load_anyio_now() -> None:
