@@ -51,8 +51,10 @@ lint: test-install
 
 # Every test, on two workers, each taking a whole test module at a time: its module fixtures
 # (atlases, servers, a browser) are built once, as in one process, and its tests run in order.
+# The longest modules go first (tests/module_order.py; --no-loadscope-reorder keeps that
+# order), so that the workers end together.
 test: test-install browser-deps
-	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(BIN)/python -m pytest -q -n 2 --dist loadfile
+	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(BIN)/python -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder
 
 # Everything but the slow tests (real embedding models, killed or served processes, map
 # fits, property tests of hundreds of inputs), Ray and the browser (markers in

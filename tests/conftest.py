@@ -15,6 +15,7 @@ import os
 import shutil
 import socket
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -28,10 +29,21 @@ os.environ["COLUMNS"] = "200"
 
 from atlas_fixture import build_fixture_atlas, copy_atlas
 from browserkit import browser  # noqa: F401  (the browser tests' one driver a module, a fixture)
+from filters_fixture import build_filters_atlas
+from module_order import longest_modules_first, measured_seconds
 from paperatlas import Atlas
 from paperatlas.cli import app
 from paperatlas.cli.common import run_app
 from paperatlas.store import Store
+from paperatlas.web.warmup import PRELOAD_THREAD
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under xdist (`make test`), the longest modules first (module_order.py): each worker
+    collects in this order and the scheduler, told `--no-loadscope-reorder`, keeps it."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        by_id = {item.nodeid: item for item in items}
+        items[:] = [by_id[nodeid] for nodeid in longest_modules_first(list(by_id), measured_seconds())]
 
 
 def _load_anyio_now() -> None:
@@ -51,6 +63,23 @@ def _load_anyio_now() -> None:
 
 
 _load_anyio_now()
+
+
+# The web app's background preload (paperatlas.web.warmup), started by a server or
+# TestClient a test opens, outlives them: it is a daemon thread no shutdown waits for.
+PRELOAD_SECONDS = 120  # a preload over the tests' small atlases takes well under a second
+
+
+@pytest.fixture(autouse=True)
+def web_preload_finished() -> Iterator[None]:
+    """A test ends when the web preloads it started have: left running, one searches,
+    reads and compiles beside the next test in this process, which counts calls,
+    patches functions or times itself."""
+    yield
+    for thread in threading.enumerate():
+        if thread.name == PRELOAD_THREAD:
+            thread.join(PRELOAD_SECONDS)
+            assert not thread.is_alive(), f"a web preload still running after {PRELOAD_SECONDS} s"
 
 
 class CliRun:
@@ -169,5 +198,17 @@ def fixture_atlas_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     the web tests' modules get copies (`atlas_fixture.web_atlas_db`)."""
     folder = built_once(
         tmp_path_factory, "fixture-atlas-template", lambda f: build_fixture_atlas(f / "atlas.db").close()
+    )
+    return folder / "atlas.db"
+
+
+@pytest.fixture(scope="session")
+def filters_atlas_template(fixture_atlas_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """filters_fixture's atlas (the fixture atlas with a second list, tags, states and likes),
+    built once per test run; the filter tests' modules get copies (`copy_atlas`)."""
+    folder = built_once(
+        tmp_path_factory,
+        "filters-atlas-template",
+        lambda f: build_filters_atlas(f / "atlas.db", fixture_atlas_template),
     )
     return folder / "atlas.db"

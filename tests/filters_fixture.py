@@ -1,13 +1,15 @@
 """The filter tests' atlas: the 73-paper fixture atlas (list `fixture`) plus a list `extra`
 of three papers (one gives its title only, one links its code), with tags, triage states
-and likes set on known papers, as a person would have set them."""
+and likes set on known papers, as a person would have set them. Built once per test run
+(conftest's `filters_atlas_template`); each module copies it (`copy_atlas`)."""
 
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
-from atlas_fixture import build_fixture_atlas
+from paperatlas import Atlas
 
 EXTRA = [
     {
@@ -35,9 +37,14 @@ TAGGED = "to-cite"  # a few papers
 BATCH = "batch"  # every other paper of the fixture list
 
 
-def build_filters_atlas(path: Path) -> dict[str, list[str]]:
-    """Build the atlas at `path`; returns the ids each tag, state and like was set on."""
-    atlas = build_fixture_atlas(path)
+MARKS = "marks.json"  # beside the atlas, so that its copies carry it
+
+
+def build_filters_atlas(path: Path, fixture_atlas: Path) -> None:
+    """The atlas at `path`: a copy of the fixture atlas `fixture_atlas` with the list `extra`,
+    tags, states and likes; the ids each was set on are written beside it (`marks`)."""
+    shutil.copytree(fixture_atlas.parent, path.parent, dirs_exist_ok=True)
+    atlas = Atlas(path)
     extra = path.parent / "extra.jsonl"
     extra.write_text("".join(json.dumps(r) + "\n" for r in EXTRA), encoding="utf-8")
     atlas.add([extra], list_name="extra")
@@ -65,4 +72,9 @@ def build_filters_atlas(path: Path) -> dict[str, list[str]]:
     atlas.like(marked["liked"])
     atlas.dislike(marked["disliked"])
     atlas.close()
-    return marked
+    (path.parent / MARKS).write_text(json.dumps(marked), encoding="utf-8")
+
+
+def marks(path: Path) -> dict[str, list[str]]:
+    """The ids each tag, state and like was set on in the filters atlas at `path` (or a copy)."""
+    return json.loads((path.parent / MARKS).read_text(encoding="utf-8"))

@@ -5,14 +5,10 @@ Screenshots go to test-artifacts/. Skipped only when chromium or chromedriver is
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
-
 import pytest
 
-from atlas_fixture import build_fixture_atlas
-from browserkit import ARTIFACTS, skip_without_chromium, wait
+from atlas_fixture import copy_atlas
+from browserkit import ARTIFACTS, served, skip_without_chromium, wait
 
 pytestmark = pytest.mark.browser
 
@@ -20,31 +16,10 @@ pytestmark = pytest.mark.browser
 skip_without_chromium()
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    import uvicorn
-
-    from paperatlas.web.app import create_app
-
-    db = tmp_path_factory.mktemp("browser") / "atlas.db"
-    build_fixture_atlas(db).close()
-    port = _free_port()
-    srv = uvicorn.Server(uvicorn.Config(create_app(db), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 20
-    while not srv.started and time.time() < deadline:
-        time.sleep(0.05)
-    assert srv.started, "uvicorn did not start"
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=10)
+def server(fixture_atlas_template, tmp_path_factory):
+    with served(copy_atlas(fixture_atlas_template, tmp_path_factory, "browser")) as url:
+        yield url
 
 
 def _map_ready(driver):

@@ -11,8 +11,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
+from atlas_fixture import copy_atlas
 from browserkit import ARTIFACTS, served, set_screen, skip_without_chromium, wait
-from filters_fixture import build_filters_atlas
 
 pytestmark = pytest.mark.browser
 
@@ -22,9 +22,8 @@ skip_without_chromium()
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    db = tmp_path_factory.mktemp("browser-filters") / "atlas.db"
-    build_filters_atlas(db)
+def server(filters_atlas_template, tmp_path_factory):
+    db = copy_atlas(filters_atlas_template, tmp_path_factory, "browser-filters")
     with served(db) as url:
         yield url
 

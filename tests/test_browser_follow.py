@@ -13,8 +13,9 @@ from pathlib import Path
 import feedparser
 import pytest
 
-from atlas_fixture import build_fixture_atlas
+from atlas_fixture import copy_atlas
 from browserkit import ARTIFACTS, served, set_screen, skip_without_chromium, wait
+from paperatlas import Atlas
 
 pytestmark = pytest.mark.browser
 
@@ -30,9 +31,9 @@ skip_without_chromium()
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    db = tmp_path_factory.mktemp("browser-follow") / "atlas.db"
-    atlas = build_fixture_atlas(db)
+def server(fixture_atlas_template, tmp_path_factory):
+    db = copy_atlas(fixture_atlas_template, tmp_path_factory, "browser-follow")
+    atlas = Atlas(db)
     atlas.add([PROGRAM], list_name="prog", enrich=False)
     atlas.close()
     with served(db) as url:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from atlas_fixture import build_fixture_atlas
+from atlas_fixture import copy_atlas
 from browserkit import (
     ARTIFACTS,
     VIEWPORTS,
@@ -19,6 +19,7 @@ from browserkit import (
     use_viewport,
     wait,
 )
+from paperatlas import Atlas
 
 pytestmark = pytest.mark.browser
 
@@ -45,9 +46,9 @@ skip_without_chromium()
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    db = tmp_path_factory.mktemp("browser-phone") / "atlas.db"
-    with build_fixture_atlas(db) as atlas:
+def server(fixture_atlas_template, tmp_path_factory):
+    db = copy_atlas(fixture_atlas_template, tmp_path_factory, "browser-phone")
+    with Atlas(db) as atlas:
         atlas.add([REVIEWED], list_name=LONG_LIST, enrich=False)
     with served(db) as url:
         yield url

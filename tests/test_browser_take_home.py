@@ -13,8 +13,9 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from atlas_fixture import build_fixture_atlas, fixture_records
+from atlas_fixture import copy_atlas, fixture_records
 from browserkit import ARTIFACTS, served, set_screen, skip_without_chromium, wait
+from paperatlas import Atlas
 
 pytestmark = pytest.mark.browser
 
@@ -25,11 +26,10 @@ skip_without_chromium()
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("browser-take-home")
-    db = folder / "atlas.db"
-    atlas = build_fixture_atlas(db)
-    part = folder / "part.jsonl"
+def server(fixture_atlas_template, tmp_path_factory):
+    db = copy_atlas(fixture_atlas_template, tmp_path_factory, "browser-take-home")
+    atlas = Atlas(db)
+    part = db.parent / "part.jsonl"
     part.write_text("\n".join(json.dumps(r) for r in fixture_records()[:10]), encoding="utf-8")
     atlas.add([part], list_name=PART, enrich=False)
     atlas.like([fixture_records()[0]["id"]])

@@ -12,8 +12,8 @@ from collections.abc import Callable
 
 import pytest
 
-from atlas_fixture import web_client  # noqa: F401 - the `client` fixture, on this module's `db`
-from filters_fixture import BATCH, EXTRA, TAGGED, build_filters_atlas
+from atlas_fixture import copy_atlas, web_client  # noqa: F401 - web_client: the `client` fixture, on this module's `db`
+from filters_fixture import BATCH, EXTRA, TAGGED, marks
 from paperatlas import Atlas, Filters
 from paperatlas.filters import STATES, FilterError
 
@@ -21,9 +21,9 @@ EXTRA_IDS = {r["id"] for r in EXTRA}
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    path = tmp_path_factory.mktemp("filters") / "atlas.db"
-    return path, build_filters_atlas(path)
+def built(filters_atlas_template, tmp_path_factory):
+    path = copy_atlas(filters_atlas_template, tmp_path_factory, "filters")
+    return path, marks(path)
 
 
 @pytest.fixture(scope="module")

@@ -8,16 +8,16 @@ from collections import Counter
 
 import pytest
 
-from atlas_fixture import build_fixture_atlas
-from paperatlas import results
+from atlas_fixture import copy_atlas
+from paperatlas import Atlas, results
 from paperatlas.atlas import sample
 from paperatlas.report import mapplot
 from paperatlas.web import map_points
 
 
 @pytest.fixture(scope="module")
-def fixture_atlas(tmp_path_factory):
-    atlas = build_fixture_atlas(tmp_path_factory.mktemp("atlas") / "atlas.db")
+def fixture_atlas(fixture_atlas_template, tmp_path_factory):
+    atlas = Atlas(copy_atlas(fixture_atlas_template, tmp_path_factory, "atlas"))
     yield atlas
     atlas.close()
 

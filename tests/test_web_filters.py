@@ -10,15 +10,13 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from atlas_fixture import web_client  # noqa: F401 - the `client` fixture, on this module's `db`
-from filters_fixture import BATCH, build_filters_atlas
+from atlas_fixture import copy_atlas, web_client  # noqa: F401 - web_client: the `client` fixture, on this module's `db`
+from filters_fixture import BATCH
 
 
 @pytest.fixture(scope="module")
-def db(tmp_path_factory):
-    path = tmp_path_factory.mktemp("web-filters") / "atlas.db"
-    build_filters_atlas(path)
-    return path
+def db(filters_atlas_template, tmp_path_factory):
+    return copy_atlas(filters_atlas_template, tmp_path_factory, "web-filters")
 
 
 # every filter the pages take, set at once (the fixture atlas has papers passing them all)

@@ -13,7 +13,7 @@ from pathlib import Path
 import feedparser
 import pytest
 
-from atlas_fixture import build_fixture_atlas
+from atlas_fixture import copy_atlas
 from paperatlas import Atlas
 
 PROGRAM = Path(__file__).parent / "fixtures" / "follow" / "program.json"
@@ -21,12 +21,12 @@ SAME = {"origin": "http://127.0.0.1"}
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("follow-web")
-    atlas = build_fixture_atlas(folder / "atlas.db")
+def built(fixture_atlas_template, tmp_path_factory):
+    db = copy_atlas(fixture_atlas_template, tmp_path_factory, "follow-web")
+    atlas = Atlas(db)
     atlas.add([PROGRAM], list_name="prog", enrich=False)
     atlas.close()
-    return folder
+    return db.parent
 
 
 @pytest.fixture

@@ -4,14 +4,10 @@ for the view's papers; hostile titles that come that way are shown as text."""
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
-
 import pytest
 
-from atlas_fixture import build_fixture_atlas
-from browserkit import skip_without_chromium, wait
+from atlas_fixture import copy_atlas
+from browserkit import served, skip_without_chromium, wait
 
 pytestmark = pytest.mark.browser
 
@@ -19,30 +15,16 @@ skip_without_chromium()
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    import uvicorn
-
+def server(fixture_atlas_template, tmp_path_factory):
     from paperatlas.web import api_routes, map_points
-    from paperatlas.web.app import create_app
 
     saved = api_routes.FULL_MAP, map_points.OVERVIEW
     api_routes.FULL_MAP, map_points.OVERVIEW = 20, 10
-    db = tmp_path_factory.mktemp("lod") / "atlas.db"
-    build_fixture_atlas(db).close()
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(create_app(db), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 20
-    while not srv.started and time.time() < deadline:
-        time.sleep(0.05)
-    assert srv.started, "uvicorn did not start"
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=10)
-    api_routes.FULL_MAP, map_points.OVERVIEW = saved
+    try:
+        with served(copy_atlas(fixture_atlas_template, tmp_path_factory, "lod")) as url:
+            yield url
+    finally:
+        api_routes.FULL_MAP, map_points.OVERVIEW = saved
 
 
 def test_zooming_in_brings_the_views_papers(server, browser):

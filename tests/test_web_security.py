@@ -897,3 +897,4 @@ def test_a_page_on_another_origin_cannot_change_marks(live, tmp_path):
     finally:
         driver.quit()
         evil.shutdown()
+        evil.server_close()  # its listening socket too, not left to the garbage collector

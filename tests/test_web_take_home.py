@@ -15,10 +15,11 @@ import bibtexparser
 import pytest
 
 from atlas_fixture import (
-    build_fixture_atlas,
+    copy_atlas,
     fixture_records,
     web_client,  # noqa: F401 - the `client` fixture, on this module's `db`
 )
+from paperatlas import Atlas
 from paperatlas.web.pages import downloads
 
 HOSTILE_LIST = '<script>alert("list")</script>2026'
@@ -26,11 +27,10 @@ ORIGIN = {"origin": "http://127.0.0.1"}
 
 
 @pytest.fixture(scope="module")
-def db(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("take-home")
-    path = folder / "atlas.db"
-    atlas = build_fixture_atlas(path)
-    part = folder / "part.jsonl"
+def db(fixture_atlas_template, tmp_path_factory):
+    path = copy_atlas(fixture_atlas_template, tmp_path_factory, "take-home")
+    atlas = Atlas(path)
+    part = path.parent / "part.jsonl"
     part.write_text("\n".join(json.dumps(r) for r in fixture_records()[:10]), encoding="utf-8")
     atlas.add([part], list_name=HOSTILE_LIST, enrich=False)
     atlas.close()

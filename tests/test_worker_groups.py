@@ -1,5 +1,6 @@
 """`make test` runs on two workers without splitting a test module: its module fixtures
-are built once and its tests, some of which build on earlier ones, run in order."""
+are built once and its tests, some of which build on earlier ones, run in order; the
+longest modules are handed out first."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from module_order import longest_modules_first, measured_seconds
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -40,3 +43,36 @@ def test_make_test_runs_a_modules_tests_on_one_worker():
     assert passed and int(passed.group(1)) > 1, run.stdout[-2000:]
     # every test of the module passed, each on the same worker
     assert len(workers) == int(passed.group(1)) and len(set(workers)) == 1, run.stdout[-2000:]
+
+
+def test_make_test_hands_modules_out_in_the_order_the_workers_collect():
+    # xdist's default reorders the modules by their number of tests, whatever conftest did
+    assert "--no-loadscope-reorder" in make_test_recipe()
+
+
+def test_the_longest_modules_go_first_and_each_keeps_its_tests_in_order():
+    nodeids = [
+        "tests/test_many.py::test_a",
+        "tests/test_many.py::test_b",
+        "tests/test_many.py::test_c",
+        "tests/test_long.py::test_only",
+        "tests/test_new.py::test_x",
+        "tests/test_new.py::test_y",
+    ]
+    seconds = {"tests/test_many.py": 3.0, "tests/test_long.py": 90.0, "tests/test_gone.py": 500.0}
+    # test_new.py is not in the file: two tests at the mean of the known ones (93 s / 4 tests)
+    assert longest_modules_first(nodeids, seconds) == [
+        "tests/test_long.py::test_only",
+        "tests/test_new.py::test_x",
+        "tests/test_new.py::test_y",
+        "tests/test_many.py::test_a",
+        "tests/test_many.py::test_b",
+        "tests/test_many.py::test_c",
+    ]
+
+
+def test_the_measured_seconds_name_only_modules_that_exist():
+    # a module renamed or deleted leaves a weight nobody reads: rewrite the file
+    # (benchmarks/module_seconds.py) rather than let it go stale
+    missing = [module for module in measured_seconds() if not (REPO / module).is_file()]
+    assert missing == []

@@ -16,6 +16,8 @@ from paperatlas.web.api_routes import FULL_MAP, full_map_body
 from paperatlas.web.context import WebContext
 from paperatlas.web.pages.papers import SIMILAR
 
+PRELOAD_THREAD = "paperatlas-preload"  # the background preload's thread, by name
+
 
 def warm_up(web: WebContext, freeze: bool) -> None:
     """Load what the first pages would otherwise wait for (the map, the vector index,
@@ -25,7 +27,7 @@ def warm_up(web: WebContext, freeze: bool) -> None:
         web.atlas.search("warm up", k=1)
     # every word's postings and every paper's similar papers, in the background: pages
     # before it is done work out their own
-    threading.Thread(target=preload, args=(web, freeze), name="paperatlas-preload", daemon=True).start()
+    threading.Thread(target=preload, args=(web, freeze), name=PRELOAD_THREAD, daemon=True).start()
     freeze_memory(freeze)
 
 
