@@ -14,8 +14,8 @@ Each is held against the papers read (`disagreements`) and a disagreement is sai
 line, in the file's own numbers ("the file has 28 list lines or table rows with a link; 6
 papers were read"); so is one author list on most papers (a label such as "Short Summary"
 read as the authors of every entry). Each threshold lies between the values of the lists
-read whole and those not, over 264 real lists (docs/benchmarks.md, "Issue 33, silent
-failures on 296 lists").
+read whole and those not, over 264 real lists (docs/benchmarks.md: silent failures on 296
+lists).
 """
 
 from __future__ import annotations
