@@ -81,8 +81,17 @@ def as_line(text: object) -> str:
     return for_terminal(str(text)).translate(_LINE_BREAKS)
 
 
-# what a one-line name may not hold: what `for_terminal` takes out, and tabs and line breaks
-_NOT_IN_NAME = re.compile(f"[{re.escape(_CONTROL + _BIDI)}\t\n\u2028\u2029\ud800-\udfff]")
+# what `for_terminal` keeps that would break a one-line name (or, a tab, widen it)
+_NAME_BREAKS = "\t\n\u2028\u2029"
+_NAME_BREAKS_AS_SPACES = dict.fromkeys(map(ord, _NAME_BREAKS), " ")
+# what a one-line name may not hold: what `for_terminal` takes out, and those
+_NOT_IN_NAME = re.compile(f"[{re.escape(_CONTROL + _BIDI + _NAME_BREAKS)}\ud800-\udfff]")
+
+
+def as_name(text: str) -> str:
+    """Untrusted text (a file's name, a `--list` value) as a name stored and shown on one
+    line: what `for_terminal` takes out taken out, tabs and line breaks as spaces."""
+    return for_terminal(text).translate(_NAME_BREAKS_AS_SPACES)
 
 
 def name_error(text: str, what: str) -> str | None:

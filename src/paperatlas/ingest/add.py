@@ -14,7 +14,7 @@ from paperatlas.ingest.importer import FileImport
 from paperatlas.ingest.merge import new_row
 from paperatlas.ingest.prepare import versions
 from paperatlas.ingest.report import AddProgress, AddReport, EntryStats, FileReport, no_papers_message
-from paperatlas.printable import file_name, for_terminal
+from paperatlas.printable import as_name, file_name
 from paperatlas.sources import read
 from paperatlas.store import Store
 
@@ -45,10 +45,6 @@ _SUFFIXES = {
 }
 
 
-# a list name is one line: what would break it (or, a tab, widen it) shown as a space
-_NAME_BREAKS = dict.fromkeys(map(ord, "\t\n\u2028\u2029"), " ")
-
-
 def list_name_of(path: Path, given: str | None = None) -> str:
     """The name of the list `path` goes into: `given` (`--list`), else the file's stem without
     format suffixes (iclr2026.jsonl.gz -> iclr2026; bytes of a name that are not UTF-8 spelled
@@ -56,9 +52,9 @@ def list_name_of(path: Path, given: str | None = None) -> str:
     text a viewer only shows: control characters and bidi controls left out, as from the
     papers' text (`sources.inert`), line breaks and tabs as spaces. A name left blank by that
     is no name (the file's)."""
-    if given and (name := for_terminal(file_name(given)).translate(_NAME_BREAKS)).strip():
+    if given and (name := as_name(file_name(given))).strip():
         return name
-    name = for_terminal(path.name).translate(_NAME_BREAKS)
+    name = as_name(path.name)
     while Path(name).suffix.lower() in _SUFFIXES and Path(name).stem:
         name = Path(name).stem
     return name
