@@ -149,7 +149,9 @@ _SCHOLARLY = re.compile(
 _WEB_ADDRESS = re.compile(r"\b(?:https?://|www\.)\S+", re.IGNORECASE)
 _BLOG = re.compile(r"blog|medium\.com|substack\.com|/news/|newsroom|press release", re.IGNORECASE)
 _ABSTRACT_LENGTH = 300  # characters: a paper's abstract, not a teaser line
-_PUBLICATION_PAGE = re.compile(r"/(pubs?|publications?|papers?|abs|article|articles|doi)/", re.IGNORECASE)
+_LIST_PAGE = r"pubs?|publications?|papers?"  # a page of a publications list: `/pubs/pub37631/`
+# a page of a paper: one of a publications list, an abstract, an article or a DOI page
+_PUBLICATION_PAGE = re.compile(rf"/(?:{_LIST_PAGE}|abs|articles?|doi)/", re.IGNORECASE)
 
 
 def normalise_kind(kind: str | None) -> str:
@@ -213,9 +215,7 @@ def not_a_paper(
 # only a paper's identifier, or a page of a publications list (`/pubs/pub37631/`), tells a
 # paper saved as a web page.
 _WEB_PAGE = {"webpage", "online", "www", "web", "electronic", "elec"}
-_PUBLICATIONS_LIST = re.compile(
-    r"/(?:pubs?|publications?|papers?)/", re.IGNORECASE
-)  # not a news `/articles/`
+_PUBLICATIONS_LIST = re.compile(rf"/(?:{_LIST_PAGE})/", re.IGNORECASE)  # not a news `/articles/`
 
 
 def has_identifier(links: Iterable[str] = (), texts: Iterable[str | None] = ()) -> bool:
