@@ -70,7 +70,9 @@ class _Web(SimpleNamespace):
 
 def test_postings_are_readied_once_the_store_settles_and_searches_paid_for_it(monkeypatch):
     generation, now, reads, readied = [1], [0.0], [0.0], []
-    monkeypatch.setattr(refresh.web_reads, "ready_postings", lambda atlas: readied.append(generation[0]))
+    monkeypatch.setattr(
+        refresh.web_reads, "ready_postings", lambda atlas: readied.append(generation[0]) or 0.0
+    )
     monkeypatch.setattr(refresh.web_reads, "postings_read_seconds", lambda atlas: reads[0])
     # readying costs a second of CPU (what the start's preload took)
     web = _Web(generation=lambda: generation[0], atlas=None, warm=threading.Event(), postings_seconds=1.0)

@@ -87,14 +87,11 @@ def preload(atlas: Atlas, similar: int | None = None) -> float:
     and with `similar`, every paper's `similar` most similar papers (what
     `similar_papers(atlas, paper, k=similar)` then looks up, while the vectors are unchanged).
     Returns the CPU seconds the postings took (`ready_postings`'s price)."""
-    import time
     from contextlib import suppress
 
-    from paperatlas.search import keyword, precompute_similar, search
+    from paperatlas.search import precompute_similar, search
 
-    started = time.thread_time()
-    keyword.preload(atlas.store)
-    postings = time.thread_time() - started
+    postings = ready_postings(atlas)
     with suppress(PaperatlasError):  # no vectors yet: no cross-lingual terms to load
         search(atlas.store, "预热", k=1)  # what a first Chinese query would load (seconds)
     if similar:
@@ -102,13 +99,18 @@ def preload(atlas: Atlas, similar: int | None = None) -> float:
     return postings
 
 
-def ready_postings(atlas: Atlas) -> None:
+def ready_postings(atlas: Atlas) -> float:
     """The keyword index's postings readied for the indexed text as it is now (the file
     beside the store for its current version, or in memory where none may be written):
-    what `preload` did at the start, again after another process changed the text."""
+    what `preload` does at the start, again after another process changed the text.
+    Returns the CPU seconds it took this thread."""
+    import time
+
     from paperatlas.search import keyword
 
+    started = time.thread_time()
     keyword.preload(atlas.store)
+    return time.thread_time() - started
 
 
 def postings_read_seconds(atlas: Atlas) -> float:

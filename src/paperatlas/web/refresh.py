@@ -85,12 +85,12 @@ class PostingsRefresh:
         if web_reads.postings_read_seconds(self.web.atlas) < self.web.postings_seconds:
             return False
         self._readied = now
-        started = time.thread_time()
         try:
-            web_reads.ready_postings(self.web.atlas)
+            seconds = web_reads.ready_postings(self.web.atlas)
         except Exception:  # a speed-up only: searches read FTS5 without it
             logging.getLogger("paperatlas.web").exception("postings refresh failed")
+            return True
         # a readying that found the file written (by another process) or the text as it was
         # costs next to nothing: the price stays what building costs
-        self.web.postings_seconds = max(self.web.postings_seconds, time.thread_time() - started)
+        self.web.postings_seconds = max(self.web.postings_seconds, seconds)
         return True
