@@ -56,6 +56,13 @@ def titles_changes(store: _Connected) -> int | None:
     return _count(store, "titles")
 
 
+def model_changes(store: _Connected, name: str) -> int | None:
+    """The change count of the stored model `name` (its blob and meta, `put_model`;
+    migration 19); None when the store keeps no such count: no model of that name was
+    ever stored since, or the schema is older (`titles_changes` None: an older store)."""
+    return _count(store, "model " + name)
+
+
 # table -> the count its triggers move on every insert, update and delete of a row
 _COUNTED = {"facts": "facts", "papers": "titles"}
 
