@@ -185,3 +185,23 @@ def test_a_cache_extends_its_kept_value_when_told_how(tmp_path):
     assert cache.get(store, "n", build, extend=extend) == 12
     assert cache.get(store, "n", build, extend=extend) == 12
     assert calls == ["build", "extend 10"]
+
+
+def test_a_names_file_written_before_marks_still_answers_at_its_count(store, monkeypatch):
+    from paperatlas.search import postings_file
+    from paperatlas.store.generation import facts_changes
+
+    N.name_ranking(store, "CIM")  # a file with a mark; rewritten below the older way
+    header = postings_file._read_header(N.file_path(store.path), None)
+    assert header is not None
+    arrays = postings_file._map_arrays(N.file_path(store.path), *header)
+    older = {name: array.copy() for name, array in arrays.items()}
+    postings_file._write(N.file_path(store.path), str(facts_changes(store)).encode("ascii"), older)
+    N._NAME_TABLES.clear()
+    monkeypatch.setattr(type(store.facts), "paper_names", lambda self, after=0: pytest.fail("facts read"))
+    assert isinstance(N._name_tables(store), N.NamesFile)
+    assert N.name_ranking(store, "cim") == [("p1", 1.0)]
+    monkeypatch.undo()
+    _other_process(store, lambda other: _add(other, NEW))  # at another count: read whole, written anew
+    assert N.name_ranking(store, "cim") == [("p1", 1.0), ("p5", 1.0)]
+    assert N.NamesFile.open(store.path)[1] == table_mark(store, "facts")

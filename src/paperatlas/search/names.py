@@ -62,13 +62,16 @@ class NamesFile:
     @classmethod
     def open(cls, db_path) -> tuple[NamesFile, TableMark] | None:
         """The file beside the store and the facts table it was read from; None when
-        there is none or it is unreadable."""
+        there is none or it is unreadable. A file written before marks holds the facts'
+        change count alone: its mark's rows and last rowid are -1 (it answers at that
+        count only; a read-only atlas may have nothing newer)."""
         path = file_path(db_path)
         found = postings_file._read_header(path, None)
         if found is None:
             return None
         try:
-            changes, rows, last = (int(n) for n in bytes.fromhex(found[0]["version"]).split(b" "))
+            numbers = [int(n) for n in bytes.fromhex(found[0]["version"]).split(b" ")]
+            changes, rows, last = numbers if len(numbers) == 3 else (numbers[0], -1, -1)
             return cls(postings_file._map_arrays(path, *found)), TableMark(changes, rows, last)
         except (OSError, ValueError, KeyError, TypeError):
             return None
@@ -175,9 +178,13 @@ def _open_tables(store) -> _Tables | NamesFile | _Joined:
     found = NamesFile.open(store.path)
     if found is not None:
         kept, since = found
-        now = table_mark(store, "facts", since=since.last)
-        if now is not None and now.only_added(since) and now.added * REWRITE_AT <= since.rows:
-            return kept if now.added == 0 else _Joined(kept, _Tables(_pairs(store, after=since.last)))
+        if since.rows < 0:  # written before marks: it answers at its own count only
+            if facts_changes(store) == since.changes:
+                return kept
+        else:
+            now = table_mark(store, "facts", since=since.last)
+            if now is not None and now.only_added(since) and now.added * REWRITE_AT <= since.rows:
+                return kept if now.added == 0 else _Joined(kept, _Tables(_pairs(store, after=since.last)))
     mark = table_mark(store, "facts")
     pairs = _pairs(store)
     # written only when no commit came between the mark and the read: the file must hold
