@@ -216,3 +216,19 @@ def test_italic_names_after_each_title_kept_whichever_reading_wins():
     ]
     assert papers[3].authors == ["Mira Osei", "Tomas Berg"]
     assert papers[3].urls == ["https://arxiv.org/abs/2405.01002"]
+
+
+def test_names_emphasised_before_each_title_are_its_authors():
+    # most records' emphasis is person names, a plain title on the line after: names, not titles
+    report = ReadReport()
+    papers = _read("names_emphasised_first.md", report)
+    assert [p.title for p in papers] == [
+        "Typed Effects for Streaming Queries",
+        "Linear Resources in Session Calculi",
+        "Certified Parsing of Layout-Sensitive Grammars",
+        "A Gradual Verifier for Concurrent Separation Logic",
+        "Incremental Type Checking at Scale",
+    ]
+    assert papers[0].authors == ["Ann Okafor", "Bruno Lindqvist", "Chen Wu"]
+    assert papers[2].authors == ["Farah Tanaka"]
+    assert "names before the title" in (report.pattern or "")

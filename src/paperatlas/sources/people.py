@@ -23,7 +23,7 @@ from paperatlas.sources.names import authorish
 from paperatlas.sources.quality import Quality, estimate
 from paperatlas.sources.report import ReadReport
 from paperatlas.sources.text import read_text
-from paperatlas.sources.title_dress import undress
+from paperatlas.sources.title_dress import names_as_titles, undress
 
 # The finder's reading replaces the line reader's only when it holds clearly more: a fifth
 # more, and more than one whole paper more (small lists differ by noise).
@@ -185,11 +185,14 @@ def _best(
             report.warnings.append(f"{why} for the record finder: read line by line")
         yield from line_reader()
         return
+    pattern = finding.pattern
+    if names_as_titles(finding.entries):
+        pattern += ", authors = the names before the title"
     merged = merge_duplicates(finding.entries)
     found = [to_paper(path, e) for e in merged]
     new = estimate([p for p in found if not p.skip], text)
 
-    chosen, quality, pattern = found, new, finding.pattern
+    chosen, quality = found, new
     if line_reader is not None and not records:
         old_papers = list(line_reader())
         old = estimate([p for p in old_papers if not p.skip], text)
