@@ -232,3 +232,15 @@ def test_names_emphasised_before_each_title_are_its_authors():
     assert papers[0].authors == ["Ann Okafor", "Bruno Lindqvist", "Chen Wu"]
     assert papers[2].authors == ["Farah Tanaka"]
     assert "names before the title" in (report.pattern or "")
+
+
+def test_names_with_a_serial_comma_and_their_affiliation_after_a_bar():
+    papers = _read("names_bar_affiliation.md")
+    assert [p.title for p in papers] == [
+        "Adaptive Assistance Profiles for Hip Exoskeletons",
+        "Soft Actuators Printed in One Piece",
+        "Learning Joint Torques from Surface Signals",
+    ]
+    assert papers[0].authors == ["Ana Ruiz", "Tomas Berg", "Lina Park"]
+    assert papers[1].authors == ["Omar Haddad"]  # the lab after the bar is no author
+    assert papers[2].authors == ["Mei Tanaka", "Jonas Novak", "Ines Ferreira"]

@@ -28,6 +28,7 @@ from paperatlas.sources.names import (
     names_field,
     names_in,
     split_authors,
+    without_affiliation,
 )
 from paperatlas.sources.text import looks_like_authors
 from paperatlas.sources.titles import clean_title, is_title_like
@@ -403,7 +404,7 @@ def _read_rest(entry: Entry, rest: list[Piece], remaining: str, roles: dict[str,
             roles["authors"] = "text after the title"
         return
     bare = _BY.sub("", NUMBERING.sub("", remaining)).strip(" .")
-    named = ET_AL.sub("", bare).strip(" .,")  # "Tiago Pimentel et. al.": the first author
+    named = without_affiliation(ET_AL.sub("", bare)).strip(" .,")  # "Tiago Pimentel et. al."
     if not entry.authors and named and authorish(named) and not YEAR.search(bare):
         entry.authors = split_authors(SEPARATORS.sub(", ", named))
         roles["authors"] = rest[0].dress if len({p.dress for p in rest}) == 1 else "text"
