@@ -244,3 +244,15 @@ def test_names_with_a_serial_comma_and_their_affiliation_after_a_bar():
     assert papers[0].authors == ["Ana Ruiz", "Tomas Berg", "Lina Park"]
     assert papers[1].authors == ["Omar Haddad"]  # the lab after the bar is no author
     assert papers[2].authors == ["Mei Tanaka", "Jonas Novak", "Ines Ferreira"]
+
+
+def test_tab_separated_names_and_title_are_two_fields():
+    papers = _read("names_tab_title.md")
+    assert [p.title for p in papers] == [
+        "Typed Effects for Streaming Queries",
+        "Linear Resources in Session Calculi",
+        "Certified Parsing of Layout-Sensitive Grammars",
+        "A Gradual Verifier for Concurrent Separation Logic",
+    ]
+    assert [p.authors[0] for p in papers] == ["Ann Okafor", "Chen Wu", "Farah Tanaka", "Greta Novak"]
+    assert papers[1].authors == ["Chen Wu", "Dana Haddad", "Emil Moreau"]

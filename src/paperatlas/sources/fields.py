@@ -227,6 +227,8 @@ def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
         # `**Presentation:** Poster`: a field the list names, though not one of a paper's
         entry.fields.setdefault(label_match.group(1).strip().lower(), label_match.group(2).strip())
         return
+    if not entry.title and _read_cells(entry, "".join(p.text for p in line), roles):
+        return
     for doi in _DOI.findall(text):
         if not any(doi.lower() in u.lower() for u in entry.urls):
             entry.urls.append(f"https://doi.org/{doi}")
@@ -273,6 +275,22 @@ def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
     if not remaining:
         return
     _read_rest(entry, rest, remaining, roles)
+
+
+def _read_cells(entry: Entry, raw: str, roles: dict[str, str]) -> bool:
+    """`Ann Lee and Bo Chen<TAB>Title`: a line of tab-separated cells (a sheet pasted into a
+    list), read by what each cell is: the person names, the title, the rest."""
+    cells = [c.strip() for c in raw.split("\t") if c.strip()]
+    if len(cells) < 2:
+        return False
+    names = next((c for c in cells if authorish(c.rstrip(" ."))), None)
+    title = next((c for c in cells if c is not names and titleish(c) and not authorish(c)), None)
+    if names is None or title is None:
+        return False
+    entry.title, entry.authors = title_text(title), split_authors(names.rstrip(" ."))
+    roles["title"], roles["authors"] = "a cell of the line", "a cell of the line"
+    entry.body.extend(c for c in cells if c is not names and c is not title)
+    return True
 
 
 def _within_sentence(line: list[Piece], i: int) -> bool:
