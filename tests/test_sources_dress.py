@@ -256,3 +256,17 @@ def test_tab_separated_names_and_title_are_two_fields():
     ]
     assert [p.authors[0] for p in papers] == ["Ann Okafor", "Chen Wu", "Farah Tanaka", "Greta Novak"]
     assert papers[1].authors == ["Chen Wu", "Dana Haddad", "Emil Moreau"]
+
+
+def test_a_label_every_record_repeats_is_no_author():
+    # `** Short Summary` under each paper's heading: the same "name" in every record, never
+    # beside another name
+    papers = _read("shared_label_names.org")
+    assert len(papers) == 4
+    assert papers[0].title == "Exact Solvers for the Rooted Tree Problem"
+    assert all(p.authors == [] for p in papers)
+
+
+def test_a_page_owner_signing_most_papers_alone_keeps_her_name():
+    papers = _read("owner_alone.md")
+    assert [p.authors for p in papers] == [["Ana Ruiz"]] * 3 + [["Ana Ruiz", "Tomas Berg"]]

@@ -8,6 +8,7 @@ found by and what looked wrong.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -199,7 +200,7 @@ def _best(
         if not _clearly_better(new, old):
             chosen, quality, pattern = old_papers, old, "entries read line by line"
     filled = _names_from(chosen, found) if chosen is not found else 0
-    if undress(chosen) or filled:  # the titles' shared dress off, the reading is judged again
+    if undress(chosen) + _without_shared_names(chosen) or filled:  # judged again, dress and labels off
         quality = estimate([p for p in chosen if not p.skip], text)
     if report is not None:
         report.pattern = pattern or None
@@ -236,6 +237,30 @@ def _names_from(chosen: list[Paper], found: list[Paper]) -> int:
             paper.authors = list(twins[0].authors)
             filled += 1
     return filled
+
+
+_SHARED_MIN = 3  # "names" this many papers of a list share whole ...
+_SHARED_SHARE = 0.5  # ... and this share of its named papers
+
+
+def _without_shared_names(papers: list[Paper]) -> int:
+    """ "Names" that most of a list's papers share whole and that never sign a paper beside
+    other names (`Short Summary`, `Research Highlights`: a heading every record repeats) are
+    the list's label, no paper's authors: taken off. A page owner who signs most papers alone
+    signs some with others too. How many papers lost them."""
+    named = [p for p in papers if p.authors and not p.skip]
+    counts = Counter(tuple(p.authors) for p in named)
+    if not counts:
+        return 0
+    shared, count = counts.most_common(1)[0]
+    if len(shared) != 1 or count < max(_SHARED_MIN, _SHARED_SHARE * len(named)):
+        return 0
+    if any(shared[0] in p.authors for p in named if len(p.authors) > 1):
+        return 0
+    for paper in named:
+        if tuple(paper.authors) == shared:
+            paper.authors = []
+    return count
 
 
 def _clearly_better(new: Quality, old: Quality) -> bool:
