@@ -227,7 +227,8 @@ def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
         # `**Presentation:** Poster`: a field the list names, though not one of a paper's
         entry.fields.setdefault(label_match.group(1).strip().lower(), label_match.group(2).strip())
         return
-    if not entry.title and _read_cells(entry, "".join(p.text for p in line), roles):
+    plain = all(p.dress == "plain" for p in line)  # a pasted sheet's line: no emphasis, no link
+    if not entry.title and plain and _read_cells(entry, "".join(p.text for p in line), roles):
         return
     for doi in _DOI.findall(text):
         if not any(doi.lower() in u.lower() for u in entry.urls):
