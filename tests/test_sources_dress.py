@@ -270,3 +270,14 @@ def test_a_label_every_record_repeats_is_no_author():
 def test_a_page_owner_signing_most_papers_alone_keeps_her_name():
     papers = _read("owner_alone.md")
     assert [p.authors for p in papers] == [["Ana Ruiz"]] * 3 + [["Ana Ruiz", "Tomas Berg"]]
+
+
+def test_a_tab_after_a_linked_title_is_spacing_not_a_cell():
+    papers = _read("tab_after_linked_title.md")
+    assert [p.title for p in papers] == [
+        "Switching Systems for Q-Learning Analysis",
+        "Near-Optimal Sampling in Two-Player Games",
+        "Mean-Field Games Found by Actor-Critic",
+    ]
+    assert papers[0].urls == ["papers/27.pdf"]
+    assert papers[0].authors == ["Ann Okafor", "Bruno Lindqvist"]
