@@ -188,7 +188,10 @@ def _best(
         return
     pattern = finding.pattern
     if names_as_titles(finding.entries):
-        pattern += ", authors = the names before the title"
+        # `title = bold` read the names: the dress is the authors', the title the text after them
+        pattern = re.sub(
+            r"title = ([^,]+)", r"authors = \1 names, title = the text after them", pattern, count=1
+        )
     merged = merge_duplicates(finding.entries)
     found = [to_paper(path, e) for e in merged]
     new = estimate([p for p in found if not p.skip], text)
