@@ -141,3 +141,24 @@ def test_lists_read_whole_disagree_with_nothing(name):
     if name == "selfcheck/accepted_bold_br.md" and len(papers) != 24:
         return  # read badly: warned about elsewhere
     assert report.judgement.disagreements == []
+
+
+@pytest.mark.parametrize(
+    ("line", "names"),
+    [
+        ("<b>Tidal Graph Priors for Flood Maps</b><br />Mira Osei, Tomas Berg and Lina Park<br />", True),
+        ("- Osei, M., Berg, T., & Park, L. (2024). Tidal graph priors. Journal of Maps, 3, 1-9.", True),
+        (
+            '"<a href="https://example.org/a.pdf">Tidal Graph Priors</a>" (with Mira Osei, Lina Park, and Wen Hu)',
+            True,
+        ),
+        ("<b>Comparing Player Skill, Game Variants, and Learning Rates with Survival Analysis</b>", False),
+        ("- **Sparse Routers for Streaming Speech, Audio and Music Models** [paper](https://x.org)", False),
+        ("- Mira Osei and Tomas Berg, Tidal Graph Priors for Coastal Flood Maps, ICLR 2025", False),
+    ],
+)
+def test_name_lines_are_judged_by_the_readers_name_judge(line, names):
+    """A line names three or more people when one of its fields holds three names in a row, each
+    a name to `sources.names` (the judge the readers split authors with); a title in Title Case
+    with commas is no list of names, and two names are not three."""
+    assert count(line).name_lines == int(names)

@@ -9,7 +9,8 @@ Counted in the text (`count`):
   such as `- **Code**: [repo](...)` is no entry, but a paper's own link on such a line, on
   no entry line, counts its paper);
 - lines naming three or more people (`Ann Lee, Bo Chen and Cy Dee`, or surname first
-  `Lee, A., Chen, B., Dee, C.`): the author lines of the list.
+  `Lee, A., Chen, B., Dee, C.`), each name judged by the readers' own name judge
+  (`sources.names`): the author lines of the list.
 Each is held against the papers read (`disagreements`) and a disagreement is said in one
 line, in the file's own numbers ("the file has 28 list lines or table rows with a link; 6
 papers were read"); so is one author list on most papers (a label such as "Short Summary"
@@ -26,16 +27,17 @@ from dataclasses import dataclass
 
 from paperatlas.identifiers import link_kind
 from paperatlas.paper import Paper
+from paperatlas.sources.names import STOP, authorish, names_in, split_authors
 
-# a person's name: given names or initials, then a surname (`J. Smith`, `Hans-Jörg Schurr`)
-_CAP = r"[A-ZÀ-ÖØ-ÞĀ-ſ]"
-_NAME = rf"(?:{_CAP}[\w'’-]*\.?\s?){{1,3}}{_CAP}[\w'’-]+"
-_JOIN = r"\s*(?:,|;|&|\band\b)\s*(?:and\s+)?"
-_SURNAME_FIRST = rf"{_CAP}[\w'’-]+,\s(?:{_CAP}\.\s?-?){{1,3}}"
-# three names or more: two capitalised words joined by "and" are as often a title's
-_NAME_RUN = re.compile(
-    rf"(?<![\w-]){_NAME}(?:{_JOIN}{_NAME}){{2,}}|{_SURNAME_FIRST}(?:,?\s*&?\s*{_SURNAME_FIRST}){{2,}}"
-)
+# where one field of an entry line ends: a sentence's end (not an initial's), a dash, a bar,
+# a colon, brackets; what lies between two of them is judged by the readers' name judge
+_FIELD_BREAK = re.compile(rf"{STOP.pattern}|\s[-–—|]\s|[:：()（）\[\]{{}}=“”\"\t]")
+# a line break or a block's edge in HTML ends a field too
+_BLOCK_TAG = re.compile(r"<(?:br|/?(?:p|div|li|td|th|tr|h[1-6]))\b[^>]{0,200}>", re.IGNORECASE)
+_LOOSE_MARK = re.compile(r"\s+([,.;])")  # `**Lee, C**., Chen, B.`: the markup gone, its space too
+_LEADING_WORD = re.compile(r"^(?:with|by|and)\s+")  # `(with Ann Lee, Bo Chen and Cy Dee)`
+_SEPARATOR = re.compile(r"[,;&]|\band\b")
+_MIN_NAMES = 3  # two capitalised words joined by "and" are as often a title's
 _SHORTEST_NAME_LINE = 20  # characters: three names take more
 # a list item, numbered line or table row (what follows its marker), holding a web link
 _ENTRY_LINE = re.compile(
@@ -82,10 +84,30 @@ def count(text: str) -> FileCounts:
             else:
                 entries.add(entry.group(1).strip())
                 on_entries.update(links)
-        if len(line) >= _SHORTEST_NAME_LINE and _NAME_RUN.search(_MARKUP.sub(" ", line)):
+        if len(line) >= _SHORTEST_NAME_LINE and names_three(line):
             names += 1
     # a list whose entries give their paper's link on a field line of their own counts those
     return FileCounts(len(entries) + len(in_fields - on_entries), names)
+
+
+def names_three(line: str) -> bool:
+    """Does one field of the line hold three or more person names in a row (`Title, Ann Lee, Bo
+    Chen and Cy Dee`, `Lee, A., Chen, B., Dee, C.`), each judged a name by the readers' own
+    judge (`sources.names`)? A title in Title Case breaks the run: it is no one name."""
+    bare = _LOOSE_MARK.sub(r"\1", _MARKUP.sub(" ", _BLOCK_TAG.sub("\t", line)))
+    for part in _FIELD_BREAK.split(bare):
+        part = part.strip(" ,.;-*+#>\\0123456789\n")
+        if len(part) < _SHORTEST_NAME_LINE or len(_SEPARATOR.findall(part)) < _MIN_NAMES - 1:
+            continue
+        run = longest = 0
+        for name in split_authors(part):
+            run = run + 1 if authorish(_LEADING_WORD.sub("", name)) else 0
+            longest = max(longest, run)
+        # a reference's opening names, surname first and given names mixed (`Swati, Z. N.,
+        # Q. Zhao, Kabir, M., & Lu, J. Title`): the readers' reference judge
+        if longest >= _MIN_NAMES or len(names_in(part) or ()) >= _MIN_NAMES:
+            return True
+    return False
 
 
 class PaperCounts:

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from paperatlas.identifiers import link_kind
 from paperatlas.paper import Paper
 from paperatlas.sources.fields import NUMBERING, titleish
+from paperatlas.sources.names import group_author
 from paperatlas.sources.text import looks_like_authors
 
 _ID = re.compile(
@@ -41,11 +42,20 @@ _ID = re.compile(
 _MIN = 3  # never name a problem seen fewer times than this
 _SHARE = 0.2  # ... nor one most papers read well do not show
 _URL = re.compile(r"https?://[^\s<>\"'`)\]|]+")
-INSTITUTION = re.compile(
+_INSTITUTION = re.compile(
     r"\b(universit\w*|institut\w*|laborator\w*|lab|labs|department|school|college|academy|"
     r"centre|center|inc|corp|corporation|ltd|gmbh|research)\b",
     re.IGNORECASE,
 )
+
+
+def names_institution(author: str) -> bool:
+    """An author that names an institution: an affiliation read as an author. A group that
+    signs a paper (`Northfield University Research Team`) is an author: the readers keep it
+    as one (`names.group_author`), and so does this judge."""
+    return bool(_INSTITUTION.search(author)) and not group_author(author)
+
+
 # A record of a paper list takes a few hundred bytes besides its abstract (a BibTeX entry
 # with file paths and keywords about 700, a JSON program record about 2,400): far more per
 # record read means records were missed or read as one.
@@ -155,7 +165,7 @@ def _misread_fields(papers: list[Paper]) -> list[str]:
     ]
     if _many(len(names), n):
         out.append(f"{len(names)} of {n} abstracts are only person names (e.g. {names[0][:60]!r}): authors?")
-    places = [p.authors[0] for p in papers if p.authors and INSTITUTION.search(p.authors[0])]
+    places = [p.authors[0] for p in papers if p.authors and names_institution(p.authors[0])]
     if _many(len(places), n):
         out.append(f"{len(places)} of {n} first authors name an institution (e.g. {places[0][:60]!r})")
     bare = [
