@@ -13,6 +13,7 @@ from paperatlas import sources
 from paperatlas.paper import Paper
 from paperatlas.sources import ReadReport
 from paperatlas.sources.estimates import FileCounts, PaperCounts, count, disagreements
+from paperatlas.sources.quality import estimate
 
 FIX = Path(__file__).parent / "fixtures"
 TOPICS = "graphs routing memory search policies solvers proofs agents kernels parsers".split()
@@ -162,3 +163,49 @@ def test_name_lines_are_judged_by_the_readers_name_judge(line, names):
     a name to `sources.names` (the judge the readers split authors with); a title in Title Case
     with commas is no list of names, and two names are not three."""
     assert count(line).name_lines == int(names)
+
+
+UNLINKED = FIX / "selfcheck" / "accepted_some_unlinked.md"  # 12 papers, 3 talks the page links nowhere
+
+
+def test_papers_the_file_gives_no_link_are_no_sign_of_a_bad_read():
+    """Three accepted talks with no preprint: the file has no link for them, so none was missed."""
+    papers, report = _read(UNLINKED)
+    assert len(papers) == 12 and sum(bool(p.urls) for p in papers) == 9
+    assert report.warnings == []
+
+
+def _on_lines(text: str, **fields) -> list[Paper]:
+    """A paper for each line of `text`, its source naming the line."""
+    return [
+        Paper(title=f"Learning {TOPICS[i % 10]} at scale", source=f"list.md:{i + 1}", **fields)
+        for i, _ in enumerate(text.splitlines())
+    ]
+
+
+def test_links_the_file_gives_on_a_paper_s_lines_but_no_paper_holds_are_named():
+    text = "\n".join(
+        f"- Learning {TOPICS[i % 10]} at scale https://arxiv.org/abs/2501.{i:05d}" for i in range(12)
+    )
+    papers = _on_lines(text, authors=["Ann Lee"])
+    for paper in papers[:9]:
+        paper.urls = ["https://arxiv.org/abs/2501.00001"]
+    assert estimate(papers, text).notes == [
+        "3 of 12 papers have no link, though their lines in the file give one"
+    ]
+
+
+def test_entries_with_neither_link_nor_authors_in_the_file_are_named():
+    lines = [f"- Learning {TOPICS[i % 10]} at scale https://arxiv.org/abs/2501.{i:05d}" for i in range(9)]
+    lines += ["- Optimized production processes", "- Real-time information", "- Zero-defect manufacturing"]
+    text = "\n".join(lines)
+    papers = _on_lines(text)
+    for paper, line in zip(papers, lines, strict=True):
+        if "https://" in line:
+            paper.urls = [line.split()[-1]]
+        else:
+            paper.title = line[2:]
+    assert estimate(papers, text).notes == [
+        "3 of 12 papers have neither a link (none on their lines in the file) nor authors, unlike most "
+        "(e.g. 'Optimized production processes'): the page's own text read as papers?"
+    ]

@@ -84,20 +84,20 @@ def count(text: str) -> FileCounts:
             else:
                 entries.add(entry.group(1).strip())
                 on_entries.update(links)
-        if len(line) >= _SHORTEST_NAME_LINE and names_three(line):
+        if len(line) >= _SHORTEST_NAME_LINE and names_run(line):
             names += 1
     # a list whose entries give their paper's link on a field line of their own counts those
     return FileCounts(len(entries) + len(in_fields - on_entries), names)
 
 
-def names_three(line: str) -> bool:
-    """Does one field of the line hold three or more person names in a row (`Title, Ann Lee, Bo
+def names_run(line: str, least: int = _MIN_NAMES) -> bool:
+    """Does one field of the line hold `least` or more person names in a row (`Title, Ann Lee, Bo
     Chen and Cy Dee`, `Lee, A., Chen, B., Dee, C.`), each judged a name by the readers' own
     judge (`sources.names`)? A title in Title Case breaks the run: it is no one name."""
     bare = _LOOSE_MARK.sub(r"\1", _MARKUP.sub(" ", _BLOCK_TAG.sub("\t", line)))
     for part in _FIELD_BREAK.split(bare):
         part = part.strip(" ,.;-*+#>\\0123456789\n")
-        if len(part) < _SHORTEST_NAME_LINE or len(_SEPARATOR.findall(part)) < _MIN_NAMES - 1:
+        if len(part) < 4 * least or len(_SEPARATOR.findall(part)) < least - 1:
             continue
         run = longest = 0
         for name in split_authors(part):
@@ -105,7 +105,7 @@ def names_three(line: str) -> bool:
             longest = max(longest, run)
         # a reference's opening names, surname first and given names mixed (`Swati, Z. N.,
         # Q. Zhao, Kabir, M., & Lu, J. Title`): the readers' reference judge
-        if longest >= _MIN_NAMES or len(names_in(part) or ()) >= _MIN_NAMES:
+        if longest >= least or len(names_in(part) or ()) >= least:
             return True
     return False
 
