@@ -157,7 +157,8 @@ def _fields_missed(papers: list[Paper], text: str) -> list[str]:
     """A field most papers have that some lack: authors (those were likely misread), or a
     link the file gives on the paper's own lines (misread). A paper whose lines in the file
     hold no link has none to read (a talk with no preprint): no sign of a bad read."""
-    n, out = len(papers), []
+    n = len(papers)
+    out: list[str] = []
     if n < 10:
         return out
     unlinked = [p for p in papers if not (p.urls or p.code_urls)]
