@@ -33,9 +33,9 @@ from dataclasses import dataclass, field
 
 from paperatlas.identifiers import link_kind
 from paperatlas.paper import Paper
+from paperatlas.sources._io import line_of
 from paperatlas.sources.fields import NUMBERING, titleish
 from paperatlas.sources.names import group_author
-from paperatlas.sources.report import line_of
 from paperatlas.sources.text import looks_like_authors
 
 _ID = re.compile(
