@@ -5,6 +5,7 @@ record finder that reads one whole makes its test pass on that instead."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ import pytest
 from paperatlas import sources
 from paperatlas.paper import Paper
 from paperatlas.sources import ReadReport
-from paperatlas.sources.estimates import FileCounts, PaperCounts, count, disagreements
+from paperatlas.sources.estimates import FileCounts, PaperCounts, count, count_fields, disagreements
 from paperatlas.sources.quality import estimate
 
 FIX = Path(__file__).parent / "fixtures"
@@ -209,3 +210,37 @@ def test_entries_with_neither_link_nor_authors_in_the_file_are_named():
         "3 of 12 papers have neither a link (none on their lines in the file) nor authors, unlike most "
         "(e.g. 'Optimized production processes'): the page's own text read as papers?"
     ]
+
+
+SPEAKERS = FIX / "selfcheck" / "program_speakers.yaml"  # 8 talks, each `talk-speakers: names`
+
+
+def test_a_yaml_field_naming_people_that_no_paper_holds_is_named():
+    """A program whose speakers sit under a key no reader takes for authors: the file's own
+    field says the reading lost them."""
+    counts = count_fields(SPEAKERS.read_text(encoding="utf-8"))
+    assert counts.name_field == ("talk-speakers", 8) and not counts.written
+    papers, report = _read(SPEAKERS)
+    assert len(papers) == 8
+    if all(p.authors for p in papers):
+        return  # read whole by a reader that takes the field for authors
+    assert report.warnings == [
+        "the file's 'talk-speakers' fields name people 8 times; 0 of the 8 papers read have authors"
+    ]
+
+
+def test_a_yaml_field_naming_people_is_no_sign_when_the_papers_have_authors():
+    held = PaperCounts()
+    for i in range(8):
+        held.see(Paper(title=f"Learning {TOPICS[i]} at scale", authors=["Ann Lee", "Bo Chen"]))
+    assert disagreements(held, FileCounts(name_field=("talk-speakers", 8), written=False)) == []
+
+
+def test_json_fields_naming_people_are_counted():
+    text = json.dumps(
+        [
+            {"title": f"Learning {t} at scale", "creator": "Ann Lee, Bo Chen", "link": "https://x.org"}
+            for t in TOPICS
+        ]
+    )
+    assert count_fields(text).name_field == ("creator", 10)

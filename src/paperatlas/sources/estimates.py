@@ -64,10 +64,13 @@ _NUMBER = re.compile(r"\b\d+(?:\.\d+)*\b")
 
 @dataclass
 class FileCounts:
-    """What a list written by people holds, counted without a reader."""
+    """What a list holds, counted without a reader: a list written by people, or the fields
+    of a YAML/JSON file (`written` False: only `name_field` is counted)."""
 
     entry_lines: int = 0
     name_lines: int = 0
+    name_field: tuple[str, int] | None = None  # the field naming people, and how many times
+    written: bool = True
 
 
 def count(text: str) -> FileCounts:
@@ -88,6 +91,26 @@ def count(text: str) -> FileCounts:
             names += 1
     # a list whose entries give their paper's link on a field line of their own counts those
     return FileCounts(len(entries) + len(in_fields - on_entries), names)
+
+
+# `key: value` in YAML, `"key": "value"` in JSON
+_KEY_VALUE = re.compile(r'"?([\w-]{2,40})"?[ \t]*:[ \t]*"?([^"\n]{3,300})')
+
+
+def count_fields(text: str) -> FileCounts:
+    """The field of a YAML/JSON file whose values are most often person names (`talk-speakers:
+    Ann Lee, Bo Chen`, `"creator": "Ann Lee"`, `- label: Ann Lee` under `authors:`), by the
+    readers' own name judge, and how many values it names people in."""
+    named: Counter[str] = Counter()
+    values: Counter[str] = Counter()
+    for match in _KEY_VALUE.finditer(text):
+        key, value = match.group(1).lower(), match.group(2).strip().rstrip(",")
+        values[key] += 1
+        if authorish(value):
+            named[key] += 1
+    fields = [(c, key) for key, c in named.items() if c >= _MIN_GAP and c >= 0.5 * values[key]]
+    best = max(fields, default=None)
+    return FileCounts(name_field=(best[1], best[0]) if best else None, written=False)
 
 
 def names_run(line: str, least: int = _MIN_NAMES) -> bool:
@@ -140,10 +163,23 @@ class PaperCounts:
 def disagreements(papers: PaperCounts, counts: FileCounts) -> list[str]:
     """One line for each count of the file the reading disagrees with."""
     n, out = papers.papers, []
+    authored = papers.with_authors
+    if counts.name_field:
+        key, named = counts.name_field
+        if (
+            named >= _NAME_LINES * n
+            and authored < _NAME_SHARE * min(named, n)
+            and named - authored >= _MIN_GAP
+        ):
+            out.append(
+                f"the file's {key!r} fields name people {named} times; {authored} of the {n} papers read have authors"
+            )
+    if not counts.written:
+        return out
     entries = counts.entry_lines
     if entries - n >= _MIN_GAP and n < _ENTRY_SHARE * entries:
         out.append(f"the file has {entries} list lines or table rows with a link; {n} papers were read")
-    lines, authored = counts.name_lines, papers.with_authors
+    lines = counts.name_lines
     if lines - authored >= _MIN_GAP and lines >= _NAME_LINES * n and authored < _NAME_SHARE * min(lines, n):
         out.append(
             f"{lines} lines of the file name three or more people; {authored} of the {n} papers read "

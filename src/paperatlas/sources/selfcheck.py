@@ -37,7 +37,7 @@ from pathlib import Path
 from paperatlas.identifiers import link_kind
 from paperatlas.paper import Paper
 from paperatlas.sources._io import iter_lines
-from paperatlas.sources.estimates import FileCounts, PaperCounts, count, disagreements
+from paperatlas.sources.estimates import FileCounts, PaperCounts, count, count_fields, disagreements
 from paperatlas.sources.fields import NUMBERING
 from paperatlas.sources.names import authorish, split_authors
 from paperatlas.sources.quality import linked_ids, names_institution, paper_ids
@@ -46,6 +46,7 @@ MODEL_FILE = "selfcheck-v1.json"
 _TEXT_CAP = 8_000_000  # bytes on disk (a gzip: a tenth of it)
 _PEOPLE = frozenset({"markdown", "html", "org", "rst", "text"})
 _CITATION = frozenset({"bibtex", "ris", "csl"})
+_FIELDED = frozenset({"yaml", "json"})  # records of named fields: the field naming people is counted
 _URL = re.compile(r"https?://[^\s<>\"'`)\]|}]+")
 _SENTENCE_BREAK = re.compile(r"\w{3,}[.!?]\s+[A-Z]")
 # the shapes a list repeats, one per record: (name, pattern), counted in the file's text
@@ -226,7 +227,7 @@ def file_text(path: Path, fmt: str) -> FileText:
         links=links,
         structure=max(counts, key=lambda c: c[1]),
         structures=dict(counts),
-        counts=count(text) if fmt in _PEOPLE else None,
+        counts=count(text) if fmt in _PEOPLE else count_fields(text) if fmt in _FIELDED else None,
     )
 
 
