@@ -10,13 +10,14 @@ Counted in the text (`count`):
   no entry line, counts its paper);
 - lines naming three or more people (`Ann Lee, Bo Chen and Cy Dee`, or surname first
   `Lee, A., Chen, B., Dee, C.`), each name judged by the readers' own name judge
-  (`sources.names`): the author lines of the list.
+  (`sources.names`): the author lines of the list;
+- in a YAML/JSON file (`count_fields`), the field whose values are mostly person names.
 Each is held against the papers read (`disagreements`) and a disagreement is said in one
 line, in the file's own numbers ("the file has 28 list lines or table rows with a link; 6
 papers were read"); so is one author list on most papers (a label such as "Short Summary"
 read as the authors of every entry). Each threshold lies between the values of the lists
 read whole and those not, over 264 real lists (docs/benchmarks.md: silent failures on 296
-lists).
+lists); the field count reuses the name lines' shares.
 """
 
 from __future__ import annotations
