@@ -22,6 +22,7 @@ from paperatlas.sources.limits import (
     too_deep,
     without_surrogates,
 )
+from paperatlas.sources.record_shape import by_shape
 from paperatlas.sources.records import paper_from_record
 
 # Keys under which a JSON document may hold its list of papers ({"notes": [...]}).
@@ -199,7 +200,7 @@ def _paper(path: Path, record: Any, lineno: int, text: str) -> Paper:
         return skipped(f"{path}:{lineno}", _TOO_DEEP)
     if may_hold_surrogates(text):
         record = without_surrogates(record)
-    return paper_from_record(record, f"{path}:{lineno}")
+    return paper_from_record(by_shape(record), f"{path}:{lineno}")
 
 
 def _reason(exc: ValueError) -> str:
