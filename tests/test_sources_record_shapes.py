@@ -129,3 +129,11 @@ def test_zotero_rdf_not_closed_is_refused_with_its_line(tmp_path):
     rdf.write_text((FIX / "library.rdf").read_text()[:1500])
     with pytest.raises(InputError, match=r"cut\.rdf:\d+: not valid XML"):
         list(sources.read(rdf))
+
+
+def test_json_programme_title_and_speakers_under_keys_of_its_own():
+    papers = _read("talks.json")
+    assert [(p.title, p.authors) for p in papers] == [
+        ("Typed Channels for Asynchronous Processes", ["Dana Park", "Eli Novak"]),
+        ("Weighted Barbed Congruence Revisited", ["Femi Ade"]),
+    ]  # the session's title is not the paper's

@@ -1,5 +1,5 @@
 """The fields of a JSON or YAML record whose keys are not the usual ones, found by what their
-values look like: persons under a key naming people (`talk-speakers`, a feed's `creator`),
+values look like: a title under a key of its own (`talk_title`), persons under a key naming people (`talk-speakers`, a feed's `creator`),
 persons written as mappings with no name key `records` knows (`{label: Ann Lee,
 series_ordinal: 1}`), and an abstract under another name (a feed's `description`): prose of
 an abstract's length. `by_shape(record)` gives the record with those fields under the names
@@ -17,6 +17,11 @@ from paperatlas.sources.records import ALIASES, canonical_key, split_list
 
 _PERSON_KEY = re.compile(r"author|creator|speaker|presenter|people|contributor|(?:^|_)by$")
 _AUTHOR_KEYS = frozenset(ALIASES["authors"])
+_TITLE_KEYS = frozenset(ALIASES["title"])
+# a key naming a paper's title in a programme's or a tool's own words, not a page's or a session's
+_TITLE_KEY = re.compile(
+    r"^(?!.*(?:sub|short|parent|page|site|session|track|section|day|series|journal|book)).*title"
+)
 _ABSTRACT_KEYS = frozenset(ALIASES["abstract"])
 _NOT_PROSE = frozenset(ALIASES["title"]) | frozenset(ALIASES["urls"]) | frozenset(ALIASES["venue"])
 _CITATION_KEY = re.compile(r"bib|cit|ref|html|markdown|json|note")  # a citation or markup of the paper
@@ -26,11 +31,14 @@ _NAME = re.compile(r"[^\W\d_][\w.'’\- ]{0,80}")
 
 
 @lru_cache(maxsize=512)
-def _plan(keys: tuple[Any, ...]) -> tuple[str | None, tuple[str, ...], tuple[str, ...]]:
-    """For one key set (rows of a file share it): the key naming people where no author key
-    is there, the keys that may hold the abstract where no abstract key is there, and the
-    author keys present (whose persons may be mappings)."""
+def _plan(keys: tuple[Any, ...]) -> tuple[str | None, str | None, tuple[str, ...], tuple[str, ...]]:
+    """For one key set (rows of a file share it): the key naming the title where no title key
+    is there (`talk_title`), the key naming people where no author key is there, the keys
+    that may hold the abstract where no abstract key is there, and the author keys present
+    (whose persons may be mappings)."""
     named = [(k, canonical_key(k)) for k in keys if isinstance(k, str)]
+    has_title = any(c in _TITLE_KEYS for _, c in named)
+    title = None if has_title else next((k for k, c in named if _TITLE_KEY.search(c)), None)
     authors = tuple(k for k, c in named if c in _AUTHOR_KEYS)
     person = None if authors else next((k for k, c in named if _PERSON_KEY.search(c)), None)
     has_abstract = any(c in _ABSTRACT_KEYS for _, c in named)
@@ -39,13 +47,16 @@ def _plan(keys: tuple[Any, ...]) -> tuple[str | None, tuple[str, ...], tuple[str
         if has_abstract
         else tuple(k for k, c in named if c not in _NOT_PROSE and k != person and not _CITATION_KEY.search(c))
     )
-    return person, prose, authors
+    return title, person, prose, authors
 
 
 def by_shape(record: Mapping[str, Any]) -> Mapping[str, Any]:
     """The record with its persons and abstract where `paper_from_record` reads them."""
-    person, prose, authors = _plan(tuple(record))
+    title, person, prose, authors = _plan(tuple(record))
     out: dict[str, Any] | None = None
+    if title is not None and isinstance(record.get(title), str):
+        out = dict(record)
+        out["title"] = out.pop(title)
     for key in authors:
         value = record[key]
         if isinstance(value, list) and value and isinstance(value[0], Mapping):
