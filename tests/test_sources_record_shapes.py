@@ -137,3 +137,14 @@ def test_json_programme_title_and_speakers_under_keys_of_its_own():
         ("Typed Channels for Asynchronous Processes", ["Dana Park", "Eli Novak"]),
         ("Weighted Barbed Congruence Revisited", ["Femi Ade"]),
     ]  # the session's title is not the paper's
+
+
+def test_yaml_programme_with_prefixed_keys_is_sniffed_as_yaml():
+    report = ReadReport()
+    papers = _read("talks.yml", report)
+    assert report.format == "yaml"  # `- talk_title:` items (was plain text, titles `talk_title: ...`)
+    assert [(p.title, p.authors) for p in papers] == [
+        ("Typed Channels for Asynchronous Processes", ["Dana Park", "Eli Novak"]),
+        ("Weighted Barbed Congruence Revisited", ["Femi Ade"]),
+        ("Bounded Games on Weighted Graphs", ["Lea Brandt"]),
+    ]

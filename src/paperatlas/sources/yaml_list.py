@@ -20,7 +20,7 @@ from paperatlas.sources.names import ET_AL, split_authors
 from paperatlas.sources.record_shape import by_shape
 from paperatlas.sources.records import paper_from_record
 
-_KEYS = r"(?:title|name|paper|abstract|authors?|url|link|year|venue|doi|arxiv)"
+_KEYS = r"(?:\w+[_-])?(?:title|name|paper|abstract|authors?|url|link|year|venue|doi|arxiv)"  # `talk_title`
 
 
 _KEY_LINE = re.compile(r"^(\s*)(?:-\s+)?[\w\"'][\w\"' .-]*:(?:\s|$)")
