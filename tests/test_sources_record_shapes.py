@@ -148,3 +148,16 @@ def test_yaml_programme_with_prefixed_keys_is_sniffed_as_yaml():
         ("Weighted Barbed Congruence Revisited", ["Femi Ade"]),
         ("Bounded Games on Weighted Graphs", ["Lea Brandt"]),
     ]
+
+
+def test_json_records_with_no_title_key_are_refused_naming_their_keys(tmp_path):
+    path = tmp_path / "survey.json"
+    path.write_text(
+        '[{"reference": "Lee et al. (1987)", "TRAITS": {"Openness": "no"}}, {"reference": "Chen (2000)"}]'
+    )
+    with pytest.raises(InputError) as refused:
+        list(sources.read(path))
+    assert str(refused.value).endswith(
+        "survey.json:1: no paper in it: no title and no abstract: none of its keys (reference, TRAITS) "
+        "names one (name them title, abstract)"
+    )

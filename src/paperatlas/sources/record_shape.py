@@ -102,3 +102,13 @@ def _is_prose(text: str) -> bool:
         and not text.lstrip().startswith(("@", "{", "<", "[", "http"))
         and text.count(" ") * 12 >= len(text)
     )
+
+
+def unnamed_keys(record: Mapping[str, Any]) -> str | None:
+    """A record with no key naming a title or an abstract: its first keys, for a message
+    (`reference, TRAITS, VIS`); None when it has such a key (an empty title is another fault)."""
+    keys = [str(k) for k in record]
+    if any(canonical_key(k) in _TITLE_KEYS or canonical_key(k) in _ABSTRACT_KEYS for k in keys):
+        return None
+    shown = ", ".join(k if len(k) <= 30 else k[:30] + "…" for k in keys[:6])
+    return shown + (", …" if len(keys) > 6 else "") if keys else None
