@@ -161,3 +161,12 @@ def test_json_records_with_no_title_key_are_refused_naming_their_keys(tmp_path):
         "survey.json:1: no paper in it: no title and no abstract: none of its keys (reference, TRAITS) "
         "names one (name them title, abstract)"
     )
+
+
+def test_ris_doi_is_a_link_beside_a_database_record_page():
+    papers = _read("numbered_medline.ris")
+    # `UR` is the database's record page; the DOI (written as an address) is the paper's
+    assert papers[0].urls == [
+        "http://ovidsp.example.com/ovidweb.cgi?T=JS&AN=32274665",
+        "https://dx.doi.org/10.1007/s10549-020-05622-5",
+    ]

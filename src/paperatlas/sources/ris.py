@@ -2,7 +2,7 @@
 
 Tags read: TI/T1 title, AU/A1 authors (`Last, First` -> `First Last`, as for BibTeX), AB/N2
 abstract, PY/Y1/DA year and date, T2/JO/JF/JA/BT/J2 venue, UR/L1/L2/LK links (paper and code
-links apart), DO DOI, KW keywords, ID id. A value continued on the next lines (indented, or
+links apart), DO DOI (its page a link too, after the record's own), KW keywords, ID id. A value continued on the next lines (indented, or
 any line without a tag) is joined. LaTeX escapes are decoded. Records that are not papers
 (software, data, blog posts, books; generic types without a paper signal) are skipped and
 counted, as is a record with neither title nor abstract.
@@ -110,8 +110,9 @@ def ris_paper(path: Path, start: int, record: dict[str, list[str]], type_tag: st
         return skipped(source, reason, title)
     ids = find_identifiers(doi_text, *links)
     urls, code = split_links(links)
-    if not urls and ids.get("doi"):
-        urls = [f"https://doi.org/{doi_text}"]
+    if doi_text and (doi := ids.get("doi")) and not any(doi in u.lower() for u in urls):
+        # the DOI's page is the paper's link too, after the record's own (a database's record page)
+        urls.append(doi_text if doi_text.startswith("http") else f"https://doi.org/{doi_text}")
     date_text = _first(record, _DATE)
     date = iso_date(date_text)
     year_match = re.search(r"\b(1[89]\d\d|20\d\d)\b", date_text or "")
