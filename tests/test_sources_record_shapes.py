@@ -98,9 +98,10 @@ def test_zotero_rdf_items_with_their_venue_and_links():
     assert [p.title for p in papers] == [
         "Place Attachment and Flood Risk in Coastal Towns",
         "Sensing Dune Erosion with Cheap Cameras",
+        "Coastal Monitoring Methods Report",
     ]
     assert report.skipped == {"not a paper (type book)": 1}
-    first, second = papers
+    first, second, third = papers
     assert first.authors == ["Ngozi Okafor", "Per Lindqvist"]
     assert first.venue == "Journal of Environmental Psychology"  # by `rdf:resource`
     assert first.identifiers == {"doi": "10.1016/j.jenvp.2021.101600"}
@@ -109,6 +110,7 @@ def test_zotero_rdf_items_with_their_venue_and_links():
     assert first.abstract == "We surveyed residents of four coastal towns."
     assert second.venue == "Proceedings of the Coastal Systems Conference"  # nested
     assert second.authors == ["Rami Haddad"] and second.source.endswith("library.rdf:49")
+    assert third.authors == []  # its series editor is no author
 
 
 def test_zotero_rdf_declaring_entities_is_refused_with_its_line(tmp_path):

@@ -30,6 +30,7 @@ from paperatlas.sources.records import paper_from_record
 
 _RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
 _NOT_ITEMS = frozenset(("attachment", "note"))
+_NOT_AUTHORS = re.compile(r"editor|translator|contributor|reviewed", re.IGNORECASE)  # (`seriesEditors`)
 _DOI = re.compile(r"\b(10\.\d{4,9}/\S+)")
 
 
@@ -136,8 +137,8 @@ def _record(item: _Node, kind: str, titles: dict[str | None, str | None]) -> dic
     if (part := item.child("isPartOf")) is not None:
         nested = next(part.all("title"), None)
         venue = _text(nested) if nested is not None else titles.get(part.attrs.get(_RDF + " resource"))
-    authors = item.child("authors") or next(
-        (c for c in item.children if c.child("Seq") is not None and c.local() != "editors"), None
+    authors = item.child("authors") or next(  # else its creators of another role: a talk's presenters
+        (c for c in item.children if c.child("Seq") is not None and not _NOT_AUTHORS.search(c.local())), None
     )
     return {
         "type": kind,
