@@ -98,3 +98,13 @@ def test_lines_beyond_the_run_that_link_no_paper_leave_the_run_its_list():
     assert len(papers) == 10
     assert papers[0].title == "Scaling Graph Training Across Many Machines"
     assert not any("github.com" in url for paper in papers for url in paper.urls)
+
+
+def test_a_badge_image_inside_a_link_keeps_the_link_in_an_html_page():
+    text = (FIX / "badge_links.html").read_text(encoding="utf-8")
+    entries = find(doctree.from_html(text)).entries
+    assert [e.urls for e in entries] == [
+        ["https://arxiv.org/abs/2404.00061"],
+        ["https://arxiv.org/abs/2404.00062"],
+        ["https://arxiv.org/abs/2404.00063"],
+    ]
