@@ -119,6 +119,9 @@ class _HtmlTree(HTMLParser):
         node = self.stack[-1][1]
         if tag == "br":
             node.children.append(Span("", br=True))
+        elif tag == "img" and (href := next((h for h in reversed(self.href) if h), None)):
+            # a badge that is a link (`<a href=arxiv><img src=badge.svg></a>`): its address names it
+            node.children.append(Span("link", href=href))
         elif tag in _BOLD:
             self.bold += 1
         elif tag in _ITALIC:
@@ -150,6 +153,8 @@ class _HtmlTree(HTMLParser):
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag == "br" and not self.skip:
             self.stack[-1][1].children.append(Span("", br=True))
+        elif tag == "img" and not self.skip:
+            self.handle_starttag(tag, attrs)
 
     def handle_endtag(self, tag: str) -> None:
         if tag in _SKIP:
@@ -297,6 +302,8 @@ def _md_inline(tokens: list) -> list[Span]:
             # Abstract</summary>...</details>` in a table cell): each starts a line of its own
             if tag == "br" or tag in _BLOCKS or tag in _KIND:
                 out.append(Span("", br=True))
+            elif tag == "img" and href and href[-1]:  # a badge inside `<a href>`: the link is kept
+                out.append(Span("link", href=href[-1]))
             elif tag in _BOLD:
                 bold = max(0, bold + step)
             elif tag in _ITALIC:

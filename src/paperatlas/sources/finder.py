@@ -20,6 +20,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple
+from urllib.parse import unquote
 
 from paperatlas.sources.doctree import Node, Span
 from paperatlas.sources.entry import YEAR, Entry, is_prose
@@ -108,7 +109,7 @@ def find(doc: Node, only: str | None = None, kinds: frozenset[str] | None = None
     `kinds`: the record kinds to consider, all when None)."""
     patterns: dict[tuple, Pattern] = {}
     select = _selector(only) if only and not _NAMED.fullmatch(only.strip().lower()) else None
-    _collect(doc, patterns, depth=0, heading=None, table=None, select=select)
+    _collect(doc, patterns, depth=0, heading=None, table=None, select=select, headings=_headings(doc))
     for pattern in patterns.values():
         _without_labels(pattern)
         _without_repeated_titles(pattern)
@@ -291,17 +292,22 @@ class _Taken:
     def __init__(self) -> None:
         self.ids: set[int] = set()
         self._covered: set[int] = set()
+        # a pair is made by the finder, not found in the tree: a block holding one holds its parts
+        self._held: set[int] = set()
 
     def add(self, nodes: Iterable[Node]) -> None:
         for node in nodes:
             self.ids.add(id(node))
+            self._held.add(id(node))
+            if node.kind == "pair":
+                self._held.update(map(id, node.blocks()))
             self._covered.add(id(node))
             self._covered.update(map(id, _descendants(node)))
 
     def overlaps(self, node: Node) -> bool:
         if not self.ids:
             return False
-        return id(node) in self._covered or any(id(inner) in self.ids for inner in _descendants(node))
+        return id(node) in self._covered or any(id(inner) in self._held for inner in _descendants(node))
 
 
 def _descendants(outer: Node) -> Iterator[Node]:
@@ -320,6 +326,7 @@ def _collect(
     heading: str | None,
     table: _Table | None,
     select: Callable[[Node], bool] | None = None,
+    headings: frozenset[str] = frozenset(),  # the page's heading anchors: what its contents link to
 ) -> None:
     if select is not None:  # the user named the records: each element that matches
         for child in node.blocks():
@@ -349,7 +356,7 @@ def _collect(
         # a list is a run of items even when a section's list holds one paper
         repeated = counts[_shape(child)] >= 2 or child.kind in ("section", "pair", "item")
         is_header = child.kind == "row" and bool(columns) and child is header
-        if child.kind in _RECORD_KINDS and repeated and not is_header:
+        if child.kind in _RECORD_KINDS and repeated and not is_header and not _navigation(child, headings):
             record = _labelled_row(child, columns) if child.kind == "row" and columns else child
             entry, roles = read_record(record)
             entry.section = heading
@@ -360,7 +367,32 @@ def _collect(
                 pattern.records.append((child, entry, roles, q))
                 pattern.read_from[id(child)] = record
         if child.kind != "pair":
-            _collect(child, patterns, depth + 1, here, table)
+            _collect(child, patterns, depth + 1, here, table, headings=headings)
+
+
+_NAV_WORDS = 3  # words outside the links a line of a table of contents may hold (a count, "•")
+
+
+def _navigation(node: Node, headings: frozenset[str]) -> bool:
+    """A table of contents' entry: every link in it points into the page itself (`#topic`),
+    and it holds next to nothing else or one of its links names a heading of the page (its
+    anchor is the heading's). It names a part of the list, never a paper, so it is no
+    candidate record (and no sibling of the papers it sits beside)."""
+    spans = [s for s in node.spans() if s.text.strip()]
+    anchors = [s.href[1:] for s in spans if s.href is not None]
+    if not anchors or not all(s.href is None or s.href.startswith("#") for s in spans):
+        return False
+    words = sum(len(s.text.split()) for s in spans if s.href is None)
+    return words <= _NAV_WORDS * len(anchors) or any(_slug(a) in headings for a in anchors)
+
+
+def _slug(text: str) -> str:
+    """A heading's anchor as Markdown hosts write it: lower case, words joined by hyphens."""
+    return re.sub(r"[^\w\s-]", "", unquote(text).lower()).strip().replace(" ", "-")
+
+
+def _headings(doc: Node) -> frozenset[str]:
+    return frozenset(_slug(node.text()) for node in _descendants(doc) if node.kind == "heading")
 
 
 def _shape(node: Node) -> tuple:
@@ -381,7 +413,10 @@ def _paired(children: list[Node]) -> list[Node]:
         kind == "para" and _short(child) and not _names(child) and not _lead_in(child)
         for kind, child in zip(kinds, children)
     ]
-    with_block = [titled[i] and kinds[i + 1] in ("list", "quote", "block") for i in range(len(kinds) - 1)]
+    with_block = [
+        titled[i] and kinds[i + 1] in ("list", "quote", "block") and not _holds_papers(children[i + 1])
+        for i in range(len(kinds) - 1)
+    ]
     # a one-line title with its names is a record even alone (the last paper of a section)
     with_names = [
         titled[i] and _one_line(children[i]) and _names(children[i + 1]) for i in range(len(kinds) - 1)
@@ -403,6 +438,19 @@ def _paired(children: list[Node]) -> list[Node]:
             out.append(children[i])
             i += 1
     return out
+
+
+def _holds_papers(node: Node) -> bool:
+    """A list of which two items or more open a linked title of their own: records of their
+    own (the papers under a bold `**2021**` or topic line), never one paper's links."""
+    items = node.blocks() if node.kind == "list" else []
+    titled = 0
+    for item in items:
+        link = next((s for s in item.spans() if s.href and s.href.startswith("http")), None)
+        titled += link is not None and titleish(link.text)
+        if titled >= 2:
+            return True
+    return False
 
 
 def _field_list(node: Node) -> bool:

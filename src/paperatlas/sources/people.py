@@ -21,7 +21,7 @@ from paperatlas.sources.entry import merge_duplicates, to_paper
 from paperatlas.sources.finder import MARKED, find
 from paperatlas.sources.limits import PEOPLE_GZIP_LIMIT, size
 from paperatlas.sources.names import authorish
-from paperatlas.sources.quality import Quality, estimate
+from paperatlas.sources.quality import Quality, estimate, paper_ids
 from paperatlas.sources.report import ReadReport
 from paperatlas.sources.text import read_text
 from paperatlas.sources.title_dress import names_as_titles, undress
@@ -200,7 +200,7 @@ def _best(
     if line_reader is not None and not records:
         old_papers = list(line_reader())
         old = estimate([p for p in old_papers if not p.skip], text)
-        if not _clearly_better(new, old):
+        if not _clearly_better(new, old) and not _only_loose_lines(found, old_papers, new, old):
             chosen, quality, pattern = old_papers, old, "entries read line by line"
     filled = _names_from(chosen, found) if chosen is not found else 0
     if undress(chosen) + _without_shared_names(chosen) or filled:  # judged again, dress and labels off
@@ -264,6 +264,28 @@ def _without_shared_names(papers: list[Paper]) -> int:
         if tuple(paper.authors) == shared:
             paper.authors = []
     return count
+
+
+_LOOSE_SHARE = 0.35  # the line reading's papers beyond the finder's: at most this share of them
+_LOOSE_LINKED = 0.1  # ... and of those, at most this share linking to a paper the finder missed
+
+
+def _only_loose_lines(found: list[Paper], lines: list[Paper], new: Quality, old: Quality) -> bool:
+    """What the line reading holds beyond the finder's reading links to (next to) no paper:
+    lines outside the list's repeated records (an introduction, a project's code, "Star this
+    repo") read as papers by their words alone. The finder's reading is the list's then, when
+    it shows no more signs of a bad read (and the line reading's extras are a few, unless the
+    line reading shows more problems)."""
+    if new.papers < 2 or len(lines) <= len(found) or len(new.problems) > len(old.problems):
+        return False
+    if len(new.problems) + len(new.notes) > len(old.problems) + len(old.notes):
+        return False
+    linked = set().union(*(paper_ids(p) for p in found if not p.skip))
+    titles = {normalise_text(p.title or "") for p in found if not p.skip}
+    beyond = [p for p in lines if not p.skip and normalise_text(p.title or "") not in titles]
+    missed = sum(bool(paper_ids(p) - linked) for p in lines if not p.skip)
+    few = len(beyond) <= _LOOSE_SHARE * new.papers or len(old.problems) > len(new.problems)
+    return few and missed <= _LOOSE_LINKED * len(beyond)
 
 
 def _clearly_better(new: Quality, old: Quality) -> bool:
