@@ -12,6 +12,9 @@ the facts. What is derived from them and saved beside the store (the ANN graph, 
 table of paper names) records the count it was made at; an equal count later says the
 vectors (facts) are the same without reading them.
 
+`filtered_changes(store)` is the pair a filter's ids are kept by (the facts', and one
+count of the papers, members, tags, states and marks together).
+
 `table_mark(store, table, since)` says more: whether a table only grew since a mark taken
 earlier (`TableMark.only_added`), so that what is derived from its rows (search's names,
 the titles' words) is extended by the new rows instead of read again whole.
@@ -61,6 +64,22 @@ def model_changes(store: _Connected, name: str) -> int | None:
     migration 19); None when the store keeps no such count: no model of that name was
     ever stored since, or the schema is older (`titles_changes` None: an older store)."""
     return _count(store, "model " + name)
+
+
+def filtered_changes(store: _Connected) -> tuple[int, int] | None:
+    """The change counts of what a filter reads (`Filters`, store/papers.py): the facts, and
+    the papers, lists' members, tags, triage states and marks (migration 20); equal while
+    every filter allows the same ids. None when the store keeps no such count."""
+    try:
+        row = store.conn.execute(
+            "SELECT (SELECT changes FROM change_counts WHERE name = 'facts'), "
+            "(SELECT changes FROM change_counts WHERE name = 'filtered')"
+        ).fetchone()
+    except sqlite3.OperationalError:  # no such table: schema 9 or older, read-only
+        return None
+    if row[0] is None or row[1] is None:
+        return None
+    return int(row[0]), int(row[1])
 
 
 # table -> the count its triggers move on every insert, update and delete of a row

@@ -521,6 +521,70 @@ MIGRATIONS: list[str] = [
         UPDATE change_counts SET changes = changes + 1 WHERE name = 'titles';
     END;
     """,
+    # 20 (store) a change count of everything a filter reads besides the facts (the papers'
+    # ids, areas and decisions, the lists' members, tags, triage states and marks;
+    # store/papers.py `_papers_query`): with the facts' count it says the ids every filter
+    # allows are unchanged, in every thread of a server (search/filters.py), where a
+    # thread's own change counter says nothing to another's. Only a change of what a filter
+    # reads moves it: an update leaving those columns as they were does not, nor a like or
+    # state written again as it is (INSERT OR REPLACE: the insert is counted before it is
+    # made, when no row holds those values yet; a replaced row's delete fires no trigger).
+    # IF NOT EXISTS / OR IGNORE throughout.
+    """
+    INSERT OR IGNORE INTO change_counts(name, changes) VALUES ('filtered', random() & 4503599627370495);
+    CREATE TRIGGER IF NOT EXISTS change_counts_filtered_papers_ai AFTER INSERT ON papers BEGIN
+        UPDATE change_counts SET changes = changes + 1 WHERE name = 'filtered';
+    END;
+    CREATE TRIGGER IF NOT EXISTS change_counts_filtered_papers_ad AFTER DELETE ON papers BEGIN
+        UPDATE change_counts SET changes = changes + 1 WHERE name = 'filtered';
+    END;
+    CREATE TRIGGER IF NOT EXISTS change_counts_filtered_papers_au AFTER UPDATE OF id, area, decision ON papers
+    WHEN old.id IS NOT new.id OR old.area IS NOT new.area OR old.decision IS NOT new.decision BEGIN
+        UPDATE change_counts SET changes = changes + 1 WHERE name = 'filtered';
+    END;
+    CREATE TRIGGER IF NOT EXISTS change_counts_filtered_list_members_ai AFTER INSERT ON list_members BEGIN
+        UPDATE change_counts SET changes = changes + 1 WHERE name = 'filtered';
+    END;
+    CREATE TRIGGER IF NOT EXISTS change_counts_filtered_list_members_ad AFTER DELETE ON list_members BEGIN
+        UPDATE change_counts SET changes = changes + 1 WHERE name = 'filtered';
+    END;
+    CREATE TRIGGER IF NOT EXISTS change_counts_filtered_list_members_au AFTER UPDATE OF list_name, paper_id ON list_members
+    WHEN old.list_name IS NOT new.list_name OR old.paper_id IS NOT new.paper_id BEGIN
+        UPDATE change_counts SET changes = changes + 1 WHERE name = 'filtered';
+    END;
+    CREATE TRIGGER IF NOT EXISTS change_counts_filtered_paper_tags_ai AFTER INSERT ON paper_tags BEGIN
+        UPDATE change_counts SET changes = changes + 1 WHERE name = 'filtered';
+    END;
+    CREATE TRIGGER IF NOT EXISTS change_counts_filtered_paper_tags_ad AFTER DELETE ON paper_tags BEGIN
+        UPDATE change_counts SET changes = changes + 1 WHERE name = 'filtered';
+    END;
+    CREATE TRIGGER IF NOT EXISTS change_counts_filtered_paper_tags_au AFTER UPDATE OF paper_id, tag ON paper_tags
+    WHEN old.paper_id IS NOT new.paper_id OR old.tag IS NOT new.tag BEGIN
+        UPDATE change_counts SET changes = changes + 1 WHERE name = 'filtered';
+    END;
+    CREATE TRIGGER IF NOT EXISTS change_counts_filtered_paper_state_bi BEFORE INSERT ON paper_state
+    WHEN NOT EXISTS (SELECT 1 FROM paper_state WHERE paper_id = new.paper_id AND state = new.state) BEGIN
+        UPDATE change_counts SET changes = changes + 1 WHERE name = 'filtered';
+    END;
+    CREATE TRIGGER IF NOT EXISTS change_counts_filtered_paper_state_ad AFTER DELETE ON paper_state BEGIN
+        UPDATE change_counts SET changes = changes + 1 WHERE name = 'filtered';
+    END;
+    CREATE TRIGGER IF NOT EXISTS change_counts_filtered_paper_state_au AFTER UPDATE OF paper_id, state ON paper_state
+    WHEN old.paper_id IS NOT new.paper_id OR old.state IS NOT new.state BEGIN
+        UPDATE change_counts SET changes = changes + 1 WHERE name = 'filtered';
+    END;
+    CREATE TRIGGER IF NOT EXISTS change_counts_filtered_marks_bi BEFORE INSERT ON marks
+    WHEN NOT EXISTS (SELECT 1 FROM marks WHERE collection = new.collection AND paper_id = new.paper_id AND value = new.value) BEGIN
+        UPDATE change_counts SET changes = changes + 1 WHERE name = 'filtered';
+    END;
+    CREATE TRIGGER IF NOT EXISTS change_counts_filtered_marks_ad AFTER DELETE ON marks BEGIN
+        UPDATE change_counts SET changes = changes + 1 WHERE name = 'filtered';
+    END;
+    CREATE TRIGGER IF NOT EXISTS change_counts_filtered_marks_au AFTER UPDATE OF collection, paper_id, value ON marks
+    WHEN old.collection IS NOT new.collection OR old.paper_id IS NOT new.paper_id OR old.value IS NOT new.value BEGIN
+        UPDATE change_counts SET changes = changes + 1 WHERE name = 'filtered';
+    END;
+    """,
 ]
 
 # The oldest schema a read-only open uses as it is: the migrations after it only add
