@@ -27,14 +27,16 @@ from dataclasses import dataclass
 from paperatlas.identifiers import link_kind
 from paperatlas.paper import Paper
 
-# a person's name: given names or initials, then a surname (`J. Smith`, `Hans-Jörg Schurr`)
+# a person's name: given names or initials, then a surname (`J. Smith`, `Hans-Jörg Schurr`).
+# Each given name ends at a dot or a space, and a match starts at a word: a run of capitals
+# (`AAAA…`) could otherwise be split into names every way there is (300 letters took 44 s).
 _CAP = r"[A-ZÀ-ÖØ-ÞĀ-ſ]"
-_NAME = rf"(?:{_CAP}[\w'’-]*\.?\s?){{1,3}}{_CAP}[\w'’-]+"
+_NAME = rf"(?:{_CAP}[\w'’-]*(?:\.\s?|\s)){{1,3}}{_CAP}[\w'’-]+"
 _JOIN = r"\s*(?:,|;|&|\band\b)\s*(?:and\s+)?"
 _SURNAME_FIRST = rf"{_CAP}[\w'’-]+,\s(?:{_CAP}\.\s?-?){{1,3}}"
 # three names or more: two capitalised words joined by "and" are as often a title's
 _NAME_RUN = re.compile(
-    rf"(?<![\w-]){_NAME}(?:{_JOIN}{_NAME}){{2,}}|{_SURNAME_FIRST}(?:,?\s*&?\s*{_SURNAME_FIRST}){{2,}}"
+    rf"(?<![\w-]){_NAME}(?:{_JOIN}{_NAME}){{2,}}|(?<![\w'’-]){_SURNAME_FIRST}(?:,?\s*&?\s*{_SURNAME_FIRST}){{2,}}"
 )
 _SHORTEST_NAME_LINE = 20  # characters: three names take more
 # a list item, numbered line or table row (what follows its marker), holding a web link
