@@ -6,7 +6,8 @@ For every file: papers stored by the real `Atlas.add(..., enrich=False)` into a 
 store, against the true count; papers the readers yield (`sources.read`); and of the 8 sample
 papers of truth.jsonl how many are found (by normalised title, else by the start of the
 abstract) with their link (same arXiv id / DOI / OpenReview id, else the same URL) and their
-first author (same name words, in any order: "He, Kaiming" = "Kaiming He"). The same is
+first author (same name words, in any order: "He, Kaiming" = "Kaiming He"; an "et al." after
+it left out on either side). The same is
 measured with the starting code (`--base`, run in a subprocess with its PYTHONPATH) as the
 baseline column. Target per file: count within 2% or 2 papers, >= 7/8 samples whole. A file
 not read whole for which `add` gave neither a warning nor an error is a silent failure; a file
@@ -61,7 +62,13 @@ def ids_of(url: str | None) -> set[str]:
     return out
 
 
+# "et al." after a first author is the list's shorthand for the others, not part of the name
+# (a truth line may keep it where a reader drops it, or the reverse).
+_ET_AL = re.compile(r"[,\s]*\bet\.?\s*al\b\.?\s*$", re.IGNORECASE)
+
+
 def same_author(truth: str, name: str) -> bool:
+    truth, name = _ET_AL.sub("", truth), _ET_AL.sub("", name)
     return sorted(norm(truth).split()) == sorted(norm(name).split())
 
 

@@ -17,6 +17,11 @@ drifts on a shared machine weighs on both. The stages:
   query: wall and CPU milliseconds per query, p50/p95;
 - map: `map --list iclr --model static`.
 
+Each tree runs from a copy of its src under the work folder, its modules compiled once
+beforehand (untimed), as an installed package runs: from a shell that sets
+PYTHONDONTWRITEBYTECODE every process would otherwise compile every module it imports, a cost
+no installed copy pays and one that grows with the number of modules, not with the work.
+
 Per stage and tree: wall seconds, CPU seconds (user + sys of the process and of the workers
 it waited for) and peak memory (the largest resident set of the process or of any one worker),
 then the ratios this / other. Run `uptime` beside it: the load before and after each stage is
@@ -29,6 +34,7 @@ import argparse
 import gzip
 import json
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -79,6 +85,13 @@ def first_papers(data: Path, n: int | None, work: Path) -> tuple[Path, int]:
 def percentile(values: list[float], p: float) -> float:
     values = sorted(values)
     return values[min(len(values) - 1, round(p / 100 * (len(values) - 1)))]
+
+
+def compiled_copy(src: Path, dest: Path) -> Path:
+    """A copy of a tree's src with its bytecode written beside it, as `pip install` leaves it."""
+    shutil.copytree(src, dest, ignore=shutil.ignore_patterns("__pycache__"), dirs_exist_ok=True)
+    run_popen_wait4([sys.executable, "-m", "compileall", "-q", str(dest)])
+    return dest
 
 
 def run_stage(stage: str, src: Path, db: Path, papers: Path, queries: list[str]) -> dict:
@@ -144,9 +157,12 @@ def main() -> None:
     work.mkdir(parents=True, exist_ok=True)
     papers, n = first_papers(args.data, args.n, work)
     queries = [q["query"] for q in load_queries()]
-    trees = {"this": (REPO / "src", work / "this.db"), "base": (args.base_src.resolve(), work / "base.db")}
     print(f"{n:,} papers from {args.data}; {len(queries)} queries; work {work}; cores {os.cpu_count()}")
-    print(f"this: {trees['this'][0]}\nbase: {trees['base'][0]}", flush=True)
+    print(f"this: {REPO / 'src'}\nbase: {args.base_src.resolve()}", flush=True)
+    trees = {
+        "this": (compiled_copy(REPO / "src", work / "src-this"), work / "this.db"),
+        "base": (compiled_copy(args.base_src.resolve(), work / "src-base"), work / "base.db"),
+    }
     results: dict[str, dict[str, dict]] = {"this": {}, "base": {}}
     for i, stage in enumerate(stages):
         for name in ("this", "base") if i % 2 == 0 else ("base", "this"):

@@ -8,8 +8,10 @@ done) runs there with the venv given (the same for both) and the copy's src firs
 PYTHONPATH; the trees run one after the other, never beside each other. Printed for each:
 wall seconds, CPU seconds (user + sys of pytest and of every process it waited for: xdist's
 workers, the tests' child processes), the exit status and pytest's last line; then the
-ratios. Arguments after `--` are added to both pytest commands (a selection, for a quick
-check). Run `uptime` beside it: the load before and after each tree is printed too.
+ratios. Both run as on a machine whose Python writes its bytecode (PYTHONDONTWRITEBYTECODE
+emptied: a shell that sets it makes every child process and worker compile every module it
+imports, a cost that grows with the number of modules and that no usual setup pays).
+Arguments after `--` are added to both pytest commands (a selection, for a quick check). Run `uptime` beside it: the load before and after each tree is printed too.
 """
 
 from __future__ import annotations
@@ -66,7 +68,10 @@ def run_tests(copy: Path, venv: Path, extra: list[str]) -> dict:
     command = " ".join([recipe, *(f"'{a}'" for a in extra)])
     load_before = os.getloadavg()[0]
     result = run_popen_wait4(
-        ["bash", "-c", command], env={"PYTHONPATH": str(copy / "src")}, cwd=copy, check=False
+        ["bash", "-c", command],
+        env={"PYTHONPATH": str(copy / "src"), "PYTHONDONTWRITEBYTECODE": ""},
+        cwd=copy,
+        check=False,
     )
     result["load"] = (load_before, os.getloadavg()[0])
     result["command"] = command

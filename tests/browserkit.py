@@ -103,12 +103,17 @@ def use_viewport(driver, name: str) -> None:
     set_screen(driver, width, height, phone=name == "phone")
 
 
+# How often `wait` looks again. WebDriverWait's own 0.5 s left a test idle for up to half a
+# second after each page had done what it waited for; a look is one WebDriver round trip.
+POLL_SECONDS = 0.05
+
+
 def wait(driver, condition, timeout: float = 15.0):
-    """WebDriverWait(...).until(condition), looking again when an element it found was replaced
-    by a page reload in between (stale)."""
+    """WebDriverWait(...).until(condition), looking every POLL_SECONDS and again when an
+    element it found was replaced by a page reload in between (stale)."""
     from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(driver, timeout, ignored_exceptions=(StaleElementReferenceException,)).until(
-        condition
-    )
+    return WebDriverWait(
+        driver, timeout, poll_frequency=POLL_SECONDS, ignored_exceptions=(StaleElementReferenceException,)
+    ).until(condition)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import select
 import shutil
 import signal
 import socket
@@ -40,6 +41,7 @@ MODEL = "static"
 # The cluster below listens on loopback only: no token (a token left in ~/.ray by another
 # Ray run would otherwise be demanded by one side and not sent by the other).
 LOOPBACK_ENV = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "disabled"}
+STARTED = b"Ray runtime started."  # what `ray start` prints once its node is up
 
 
 def make_store(path: Path) -> Store:
@@ -201,11 +203,24 @@ class Node:
                 "--disable-usage-stats",
                 *args,
             ],
-            stdout=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             start_new_session=True,
             env=LOOPBACK_ENV,
         )
+
+    def wait_started(self, timeout: float = 60) -> None:
+        """Until `ray start` says STARTED: it says so once the cluster's GCS lists this node
+        (ray._private.node.Node waits for that), so a job started after it can use the node."""
+        out, deadline = b"", time.monotonic() + timeout
+        while STARTED not in out:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self.proc.stdout], [], [], left)[0]:
+                raise AssertionError(f"ray start {self.proc.args[-1]} did not start: {out[-500:]!r}")
+            chunk = os.read(self.proc.stdout.fileno(), 65536)
+            if not chunk:
+                raise AssertionError(f"ray start exited {self.proc.wait()}: {out[-500:]!r}")
+            out += chunk
 
     def stop(self) -> None:
         for sig in (signal.SIGTERM, signal.SIGKILL):
@@ -218,22 +233,7 @@ class Node:
                 break
             except subprocess.TimeoutExpired:
                 continue
-
-
-def wait_for_nodes(address: str, count: int, env: dict, timeout: float = 60) -> None:
-    script = (
-        "import ray, sys; ray.init(address=sys.argv[1], logging_level='ERROR'); "
-        "print(sum(1 for n in ray.nodes() if n['Alive']))"
-    )
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        out = subprocess.run(
-            [sys.executable, "-c", script, address], capture_output=True, text=True, env=env, timeout=60
-        )
-        if out.returncode == 0 and out.stdout.strip().splitlines()[-1:] == [str(count)]:
-            return
-        time.sleep(1)
-    raise AssertionError(f"the {count}-node cluster did not come up")
+        self.proc.stdout.close()
 
 
 def test_two_node_cluster_gives_the_local_vectors(tmp_path, local):
@@ -242,13 +242,12 @@ def test_two_node_cluster_gives_the_local_vectors(tmp_path, local):
     temp = tempfile.mkdtemp(prefix="pa-ray2-", dir="/tmp")
     port = free_port()
     address = f"127.0.0.1:{port}"
-    env = LOOPBACK_ENV
     nodes = []
     try:
         nodes.append(Node(["--head", "--port", str(port), "--include-dashboard", "false"], temp))
-        wait_for_nodes(address, 1, env)
+        nodes[-1].wait_started()  # the head's GCS is up: the second node can join it
         nodes.append(Node(["--address", address], temp))
-        wait_for_nodes(address, 2, env)
+        nodes[-1].wait_started()
         db = tmp_path / "atlas.db"
         make_store(db).close()
         # two actors of one CPU each on two one-CPU nodes: one runs on each node
@@ -270,7 +269,7 @@ def test_two_node_cluster_gives_the_local_vectors(tmp_path, local):
             ],
             capture_output=True,
             text=True,
-            env=env,
+            env=LOOPBACK_ENV,
             timeout=180,
         )
         assert out.returncode == 0, out.stderr

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from atlas_fixture import SAMPLE
-from browserkit import skip_without_chromium
+from browserkit import skip_without_chromium, wait
 from test_reference import synthetic_list
 
 pytestmark = pytest.mark.browser
@@ -45,10 +45,8 @@ def _grey_pixels(driver) -> int:
 
 
 def test_short_list_is_drawn_over_the_field(tmp_path, browser):
-    from selenium.webdriver.support.ui import WebDriverWait
-
     browser.get(_html(tmp_path, SAMPLE, "sample").resolve().as_uri())
-    WebDriverWait(browser, 15).until(_ready)
+    wait(browser, _ready)
     assert browser.execute_script("return window.atlasMap.field.points.length") > 1000
     note = browser.find_element("css selector", ".atlas-field-note").text
     assert "ICLR 2026" in note
@@ -59,11 +57,11 @@ def test_short_list_is_drawn_over_the_field(tmp_path, browser):
 
 
 def test_long_list_switches_to_the_field_topics(tmp_path, browser):
-    from selenium.webdriver.support.ui import Select, WebDriverWait
+    from selenium.webdriver.support.ui import Select
 
     big = synthetic_list(tmp_path / "long.txt", n_per_topic=55)
     browser.get(_html(tmp_path, big, "long").resolve().as_uri())
-    WebDriverWait(browser, 15).until(_ready)
+    wait(browser, _ready)
     assert browser.execute_script("return window.atlasMap.field") is None
     own = [e.text for e in browser.find_elements("css selector", ".atlas-legend-label")]
     Select(browser.find_element("css selector", ".atlas-layer-select")).select_by_value("field")

@@ -216,3 +216,68 @@ def test_italic_names_after_each_title_kept_whichever_reading_wins():
     ]
     assert papers[3].authors == ["Mira Osei", "Tomas Berg"]
     assert papers[3].urls == ["https://arxiv.org/abs/2405.01002"]
+
+
+def test_names_emphasised_before_each_title_are_its_authors():
+    # most records' emphasis is person names, a plain title on the line after: names, not titles
+    report = ReadReport()
+    papers = _read("names_emphasised_first.md", report)
+    assert [p.title for p in papers] == [
+        "Typed Effects for Streaming Queries",
+        "Linear Resources in Session Calculi",
+        "Certified Parsing of Layout-Sensitive Grammars",
+        "A Gradual Verifier for Concurrent Separation Logic",
+        "Incremental Type Checking at Scale",
+    ]
+    assert papers[0].authors == ["Ann Okafor", "Bruno Lindqvist", "Chen Wu"]
+    assert papers[2].authors == ["Farah Tanaka"]
+    assert report.pattern == "list items: authors = bold names, title = the text after them"
+
+
+def test_names_with_a_serial_comma_and_their_affiliation_after_a_bar():
+    papers = _read("names_bar_affiliation.md")
+    assert [p.title for p in papers] == [
+        "Adaptive Assistance Profiles for Hip Exoskeletons",
+        "Soft Actuators Printed in One Piece",
+        "Learning Joint Torques from Surface Signals",
+    ]
+    assert papers[0].authors == ["Ana Ruiz", "Tomas Berg", "Lina Park"]
+    assert papers[1].authors == ["Omar Haddad"]  # the lab after the bar is no author
+    assert papers[2].authors == ["Mei Tanaka", "Jonas Novak", "Ines Ferreira"]
+
+
+def test_tab_separated_names_and_title_are_two_fields():
+    papers = _read("names_tab_title.md")
+    assert [p.title for p in papers] == [
+        "Typed Effects for Streaming Queries",
+        "Linear Resources in Session Calculi",
+        "Certified Parsing of Layout-Sensitive Grammars",
+        "A Gradual Verifier for Concurrent Separation Logic",
+    ]
+    assert [p.authors[0] for p in papers] == ["Ann Okafor", "Chen Wu", "Farah Tanaka", "Greta Novak"]
+    assert papers[1].authors == ["Chen Wu", "Dana Haddad", "Emil Moreau"]
+
+
+def test_a_label_every_record_repeats_is_no_author():
+    # `** Short Summary` under each paper's heading: the same "name" in every record, never
+    # beside another name
+    papers = _read("shared_label_names.org")
+    assert len(papers) == 4
+    assert papers[0].title == "Exact Solvers for the Rooted Tree Problem"
+    assert all(p.authors == [] for p in papers)
+
+
+def test_a_page_owner_signing_most_papers_alone_keeps_her_name():
+    papers = _read("owner_alone.md")
+    assert [p.authors for p in papers] == [["Ana Ruiz"]] * 3 + [["Ana Ruiz", "Tomas Berg"]]
+
+
+def test_a_tab_after_a_linked_title_is_spacing_not_a_cell():
+    papers = _read("tab_after_linked_title.md")
+    assert [p.title for p in papers] == [
+        "Switching Systems for Q-Learning Analysis",
+        "Near-Optimal Sampling in Two-Player Games",
+        "Mean-Field Games Found by Actor-Critic",
+    ]
+    assert papers[0].urls == ["papers/27.pdf"]
+    assert papers[0].authors == ["Ann Okafor", "Bruno Lindqvist"]

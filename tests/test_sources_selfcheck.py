@@ -15,7 +15,17 @@ from paperatlas.errors import InputError
 from paperatlas.filters import Filters
 from paperatlas.paper import Paper
 from paperatlas.sources import ReadReport
-from paperatlas.sources.selfcheck import FEATURES, Model, Reading, file_text, judge, refusal, shipped_model
+from paperatlas.sources.quality import names_institution
+from paperatlas.sources.selfcheck import (
+    FEATURES,
+    Model,
+    Reading,
+    file_text,
+    judge,
+    person_names,
+    refusal,
+    shipped_model,
+)
 
 FIX = Path(__file__).parent / "fixtures"
 ONE_BLOCK = FIX / "selfcheck" / "publications_one_block.md"  # 24 entries of a publications page
@@ -130,3 +140,52 @@ def test_a_page_read_as_its_heading_alone_is_warned_about(cli):
     code, _, err = cli("add", BOLD_BR)
     assert code == 0
     assert f"warning: {BOLD_BR}: this reading looks incomplete (self-check: " in " ".join(err.split())
+
+
+@pytest.mark.parametrize("name", ["dress/group_authors.md", "dress/group_authors_below.md"])
+def test_a_group_that_signs_as_author_is_no_institution(name):
+    """`Northfield University Research Team` is the author the reader keeps (a group that signs
+    the paper): the self-check takes it so too, and the list, read whole, gets no warning."""
+    report = ReadReport()
+    papers = list(sources.read(FIX / name, report))
+    assert any("Research Team" in p.authors[0] for p in papers if p.authors)
+    assert report.warnings == []
+    assert report.judgement is not None and report.judgement.features["institution_authors"] == 0
+
+
+@pytest.mark.parametrize(
+    ("author", "institution"),
+    [
+        ("Northfield University Research Team", False),
+        ("The Open Grasp Consortium", False),
+        ("Department of Computer Science, Northfield University", True),
+        ("Lake Institute of Technology", True),
+        ("Mira Osei", False),
+    ],
+)
+def test_one_judge_says_which_authors_name_an_institution(author, institution):
+    assert names_institution(author) is institution
+
+
+@pytest.mark.parametrize("name", ["lists/nested.json", "lists/copilot_rating.json"])
+def test_a_short_title_in_title_case_is_no_list_of_person_names(name):
+    """`Nested One`, `Rated Paper`: titles, read whole, that the self-check once took for
+    author lists and warned about."""
+    report = ReadReport()
+    papers = list(sources.read(FIX / name, report))
+    assert papers and report.judgement is not None
+    assert report.judgement.features["author_titles"] == 0
+    assert not _self_warnings(report)
+
+
+@pytest.mark.parametrize(
+    ("title", "names"),
+    [
+        ("A Good Record", False),
+        ("Reading Wide Files", False),
+        ("Ann Lee, Bo Chen", True),
+        ("Lee, A. and Chen, B.", True),
+    ],
+)
+def test_a_title_is_person_names_when_it_lists_two_or_more(title, names):
+    assert person_names(title) is names

@@ -840,13 +840,10 @@ Promise.allSettled([
 def test_a_page_on_another_origin_cannot_change_marks(live, tmp_path):
     import http.server
 
-    chromium = shutil.which("chromium") or "/usr/bin/chromium"
-    chromedriver = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-    if not (Path(chromium).exists() and Path(chromedriver).exists()):
+    from browserkit import CHROMEDRIVER, CHROMIUM, headless_chrome, wait
+
+    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
         pytest.skip("chromium and chromedriver are not installed (run `make browser-deps`)")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.support.ui import WebDriverWait
 
     target = f"http://127.0.0.1:{live}"
     (tmp_path / "attack.html").write_text(ATTACK_PAGE.format(target=target), encoding="utf-8")
@@ -855,30 +852,20 @@ def test_a_page_on_another_origin_cannot_change_marks(live, tmp_path):
     )
     evil = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=evil.serve_forever, daemon=True).start()
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for flag in (
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--disable-background-networking",
-        "--no-first-run",
-    ):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(chromedriver), options=options)
+    driver = headless_chrome()
     marks = lambda: json.loads(request(live, "GET", "/api/marks")[1])["liked"]  # noqa: E731
     before = marks()
     try:
-        driver.set_page_load_timeout(30)
         driver.get(f"http://127.0.0.1:{evil.server_address[1]}/attack.html")
         # the fetches settle, then the form is posted and the browser shows the refusal
         # (the page posts its form only once its four fetches have settled)
-        WebDriverWait(driver, 20).until(
+        wait(
+            driver,
             lambda d: (
                 d.current_url.startswith(target)
                 and d.execute_script("return document.readyState") == "complete"
-            )
+            ),
+            timeout=20,
         )
         assert "robots-01" not in marks() and marks() == before
         assert "application/json only" in driver.page_source  # the form met the guard
@@ -886,14 +873,15 @@ def test_a_page_on_another_origin_cannot_change_marks(live, tmp_path):
         driver.get(f"{target}/papers/robots-01")
         star = driver.find_element("css selector", ".paper-head .star")
         star.click()
-        WebDriverWait(driver, 15).until(
+        wait(
+            driver,
             lambda d: (
                 d.find_element("css selector", ".paper-head .star").get_attribute("aria-pressed") == "true"
-            )
+            ),
         )
         assert "robots-01" in marks()
         driver.find_element("css selector", ".paper-head .star").click()
-        WebDriverWait(driver, 15).until(lambda d: "robots-01" not in marks())
+        wait(driver, lambda d: "robots-01" not in marks())
     finally:
         driver.quit()
         evil.shutdown()

@@ -4,6 +4,7 @@ longest modules are handed out first."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -76,3 +77,19 @@ def test_the_measured_seconds_name_only_modules_that_exist():
     # (benchmarks/module_seconds.py) rather than let it go stale
     missing = [module for module in measured_seconds() if not (REPO / module).is_file()]
     assert missing == []
+
+
+def test_openmp_threads_sleep_while_they_wait():
+    """Two workers share two cores: an OpenMP thread (t-SNE, torch) spinning while it waits
+    for work takes the core another thread needs. conftest asks OpenMP to let them sleep,
+    before any library loads it, and the processes the tests start inherit that."""
+    assert os.environ.get("OMP_WAIT_POLICY") == "PASSIVE"
+    shown = subprocess.run(
+        [sys.executable, "-c", "from sklearn.manifold import _barnes_hut_tsne"],
+        env={**os.environ, "OMP_DISPLAY_ENV": "VERBOSE"},  # libgomp lists its settings
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    # (unset, libgomp shows the policy as PASSIVE too, but spins 300,000 times a wait)
+    assert "GOMP_SPINCOUNT = '0'" in shown.stderr, shown.stderr[-800:]

@@ -14,6 +14,9 @@ the database may have changed:
 - `version`, when given, is a cheaper check than rebuilding (e.g. the count and last rowid
   of a model's vectors): on a counter miss the value is kept when its version is unchanged.
   This is what lets the threads of a web server share one large index.
+- `extend`, when given, makes the new value from the kept one on a change (the names or
+  titles of the papers a commit added, joined to the table of the rest), instead of `build`;
+  it decides itself when the kept value cannot be extended and builds anew.
 - One eviction rule: at most `max_entries` values per cache, the least recently used go.
 - Thread-safe; while one thread builds a value, others asking for the same key wait for it
   instead of building their own copy.
@@ -67,9 +70,11 @@ class StoreCache:
         key: Hashable,
         build: Callable[[], T],
         version: Callable[[], Hashable] | None = None,
+        extend: Callable[[T], T] | None = None,
     ) -> T:
         """The value of `key` for `store`: the kept one while it is current, else
-        `build()` (kept for the next call)."""
+        `extend(kept)` when there is a kept one to extend, else `build()` (kept for the
+        next call)."""
         full: Key = (_database(store.path), key)
         stamp = store.change_counter()
         found, value = self._current(full, stamp, version)
@@ -83,7 +88,9 @@ class StoreCache:
                 return cast(T, value)
             # both read before building: a change during the build makes the next call rebuild
             seen = version() if version is not None else None
-            value = build()
+            with self._lock:
+                stale = self._entries.get(full)
+            value = build() if extend is None or stale is None else extend(stale.value)
             with self._lock:
                 self._entries[full] = _Entry(stamp, seen, value)
                 self._entries.move_to_end(full)

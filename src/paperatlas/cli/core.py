@@ -65,8 +65,8 @@ def add(
     files: Annotated[
         list[Path],
         typer.Argument(
-            help="Paper lists: JSON/JSONL, CSV/TSV, BibTeX, RIS, CSL-JSON, YAML, Markdown, HTML, "
-            "org-mode, reST or text lists, folders of them (gzip ok).",
+            help="Paper lists: JSON/JSONL, CSV/TSV, BibTeX, RIS, EndNote, Zotero RDF, CSL-JSON, YAML, "
+            "Markdown, HTML, org-mode, reST or text lists, folders of them (gzip ok).",
             show_default=False,
             parser=input_path,
         ),

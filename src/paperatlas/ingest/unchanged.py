@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from functools import cache
-from importlib import metadata
 from pathlib import Path
 
 from paperatlas.printable import file_name
@@ -24,7 +23,11 @@ _CHUNK = 1 << 20
 
 @cache
 def _code_version() -> str:
-    # an upgrade may read a file differently: its papers are read again
+    # an upgrade may read a file differently: its papers are read again. (importlib.metadata
+    # and what it imports, ~10 ms, are loaded here: the reading child of `add` imports this
+    # module with its package and never fingerprints a file.)
+    from importlib import metadata
+
     try:
         return metadata.version("paperatlas")
     except metadata.PackageNotFoundError:

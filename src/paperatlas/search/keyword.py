@@ -321,7 +321,7 @@ def ceiling(store, terms: list[str], weights: dict[str, float] | None = None) ->
     if not terms:
         return 0.0
     index = _index(store)
-    freq = doc_freq(store, terms)
+    freq = known_doc_freq(store, terms)
     weights = weights or {}
     return sum(weights.get(t, 1.0) * idf(index.n_rows, freq[t]) for t in terms if freq.get(t, 0) > 0) * (
         K1 + 1
@@ -417,8 +417,29 @@ def _best(docs: np.ndarray, scores: np.ndarray, limit: int) -> np.ndarray:
 
 COMMON_TERM_SHARE = 0.25  # a term in more than this share of papers is dropped
 MAX_KEYWORD_TERMS = 8  # FTS5 scores every paper any term matches: keep the rarest
-# (papers, word -> papers holding it), kept while the number of papers is unchanged
+# (papers, word -> papers holding it), kept while the indexed text is unchanged
 _DOC_FREQ = StoreCache(max_entries=8)
+
+
+def _doc_freqs(store, words: list[str]) -> tuple[int, dict[str, int]]:
+    """(papers, word -> papers holding it) with every one of `words` in it, each word
+    looked up once per version of the index: one query's typo check, common-term cut and
+    ceiling ask about the same words, and a word's count is only read from FTS5 until its
+    postings are loaded."""
+    total, cache = _DOC_FREQ.get(
+        store, "doc_freq", lambda: (store.papers.count(), {}), version=store.fts.version
+    )
+    missing = [w for w in dict.fromkeys(words) if w not in cache]
+    if missing:
+        cache.update(doc_freq(store, missing))
+    return total, cache
+
+
+def known_doc_freq(store, words: list[str]) -> dict[str, int]:
+    """word -> papers holding it, as `doc_freq` counts them, asked of the index once per
+    word and version of the indexed text."""
+    cache = _doc_freqs(store, words)[1]
+    return {w: cache.get(w, 0) for w in words}
 
 
 def informative_terms(store, terms: list[str]) -> list[str]:
@@ -427,12 +448,7 @@ def informative_terms(store, terms: list[str]) -> list[str]:
     makes FTS5 score most of the index."""
     if len(terms) < 2:
         return terms
-    total, cache = _DOC_FREQ.get(
-        store, "doc_freq", lambda: (store.papers.count(), {}), version=store.papers.count
-    )
-    missing = [t for t in terms if t not in cache]
-    if missing:
-        cache.update(doc_freq(store, missing))
+    total, cache = _doc_freqs(store, terms)
     kept = [t for t in terms if cache.get(t, 0) <= COMMON_TERM_SHARE * total]
     if len(kept) > MAX_KEYWORD_TERMS:  # long text: its rarest terms, in its own order
         rarest = set(sorted(kept, key=lambda t: cache.get(t, 0))[:MAX_KEYWORD_TERMS])
@@ -481,13 +497,8 @@ def key_terms(store, text: str, n: int = KEY_TERMS) -> dict[str, float]:
             by_token.setdefault(tokens[word][0], []).append(word)
     if not by_token:
         return {}
-    total, cache = _DOC_FREQ.get(
-        store, "doc_freq", lambda: (store.papers.count(), {}), version=store.papers.count
-    )
     words = [spellings[0] for spellings in by_token.values()]
-    missing = [w for w in words if w not in cache]
-    if missing:
-        cache.update(doc_freq(store, missing))
+    total, cache = _doc_freqs(store, words)
     count = {spellings[0]: sum(counts[w] for w in spellings) for spellings in by_token.values()}
     usable = [w for w in words if 0 < cache.get(w, 0) <= COMMON_TERM_SHARE * total]
 

@@ -8,6 +8,11 @@ also written beside the store (`<db>.names`, the layout of search/postings_file.
 keyed by the store's facts change count (store/generation.py): a process finds a name
 by a binary search of the mapped file, reading a few pages. Without a count (an older
 store opened read-only) or a file (a read-only folder) the names are read into memory.
+
+The file records the facts table it was read from (store/generation.py `TableMark`). When
+the facts have only grown since (a `paperatlas add` while the app serves: new papers, an
+old paper's names never change), a process reads the names of the new rows alone and
+looks in both; the file is written again once they are a quarter as many as its rows.
 """
 
 from __future__ import annotations
@@ -21,11 +26,12 @@ import numpy as np
 
 from paperatlas.cache import StoreCache
 from paperatlas.search import postings_file
-from paperatlas.store.generation import facts_changes
+from paperatlas.store.generation import TableMark, facts_changes, table_mark
 
 _NAME_TABLES = StoreCache(max_entries=4)
 MAX_NAME_WORDS = 4  # longest name looked for inside a query ("Relational Execution Tracker")
 SUFFIX = ".names"
+REWRITE_AT = 4  # the file is written again once the rows added after it are 1/4 of its own
 
 
 class _Tables:
@@ -54,13 +60,19 @@ class NamesFile:
         self._n = len(arrays["key_at"]) - 1
 
     @classmethod
-    def open(cls, db_path, count: int) -> NamesFile | None:
+    def open(cls, db_path) -> tuple[NamesFile, TableMark] | None:
+        """The file beside the store and the facts table it was read from; None when
+        there is none or it is unreadable. A file written before marks holds the facts'
+        change count alone: its mark's rows and last rowid are -1 (it answers at that
+        count only; a read-only atlas may have nothing newer)."""
         path = file_path(db_path)
-        found = postings_file._read_header(path, _version(count))
+        found = postings_file._read_header(path, None)
         if found is None:
             return None
         try:
-            return cls(postings_file._map_arrays(path, *found))
+            numbers = [int(n) for n in bytes.fromhex(found[0]["version"]).split(b" ")]
+            changes, rows, last = numbers if len(numbers) == 3 else (numbers[0], -1, -1)
+            return cls(postings_file._map_arrays(path, *found)), TableMark(changes, rows, last)
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
@@ -94,21 +106,35 @@ class NamesFile:
         return [pid for written, pid in self._entries(name.lower()) if written == name]
 
 
+class _Joined:
+    """The names of a file and of the facts rows written after it, in that order (the
+    order one read of every row gives)."""
+
+    def __init__(self, base: NamesFile, added: _Tables) -> None:
+        self.base, self.added = base, added
+
+    def by_lower(self, key: str) -> list[str]:
+        return self.base.by_lower(key) + self.added.by_lower(key)
+
+    def by_exact(self, name: str) -> list[str]:
+        return self.base.by_exact(name) + self.added.by_exact(name)
+
+
 def file_path(db_path) -> Path:
     db_path = Path(db_path)
     return db_path.with_name(db_path.name + SUFFIX)
 
 
-def _version(count: int) -> bytes:
-    return str(count).encode("ascii")
+def _version(mark: TableMark) -> bytes:
+    return f"{mark.changes} {mark.rows} {mark.last}".encode("ascii")
 
 
 def _normal(name: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", name).split())
 
 
-def _pairs(store) -> list[tuple[str, str]]:
-    return [(pid, _normal(name)) for pid, name in store.facts.paper_names()]
+def _pairs(store, after: int = 0) -> list[tuple[str, str]]:
+    return [(pid, _normal(name)) for pid, name in store.facts.paper_names(after=after)]
 
 
 def _blob(texts: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
@@ -117,8 +143,8 @@ def _blob(texts: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
     return np.frombuffer(b"".join(texts), dtype=np.uint8), at
 
 
-def write_names(store, pairs: list[tuple[str, str]], count: int) -> None:
-    """Write the names file for the facts at `count` (pairs read after the count)."""
+def write_names(store, pairs: list[tuple[str, str]], mark: TableMark) -> None:
+    """Write the names file of the facts as `mark` says they were when `pairs` were read."""
     keyed = sorted(
         ((name.lower().encode("utf-8"), n) for n, (_, name) in enumerate(pairs)),
         key=lambda kn: kn[0],  # stable: a key's entries stay in the order they were read
@@ -143,23 +169,33 @@ def write_names(store, pairs: list[tuple[str, str]], count: int) -> None:
         "pids": pid_blob,
         "pid_at": pid_at,
     }
-    postings_file._write(file_path(store.path), _version(count), arrays)
+    postings_file._write(file_path(store.path), _version(mark), arrays)
 
 
-def _open_tables(store) -> _Tables | NamesFile:
-    count = facts_changes(store)  # first: a change while the names are read moves it again
-    if count is not None:
-        found = NamesFile.open(store.path, count)
-        if found is not None:
-            return found
+def _open_tables(store) -> _Tables | NamesFile | _Joined:
+    if facts_changes(store) is None:  # an older store opened read-only
+        return _Tables(_pairs(store))
+    found = NamesFile.open(store.path)
+    if found is not None:
+        kept, since = found
+        if since.rows < 0:  # written before marks: it answers at its own count only
+            if facts_changes(store) == since.changes:
+                return kept
+        else:
+            now = table_mark(store, "facts", since=since.last)
+            if now is not None and now.only_added(since) and now.added * REWRITE_AT <= since.rows:
+                return kept if now.added == 0 else _Joined(kept, _Tables(_pairs(store, after=since.last)))
+    mark = table_mark(store, "facts")
     pairs = _pairs(store)
-    if count is not None and not store.read_only:
+    # written only when no commit came between the mark and the read: the file must hold
+    # exactly the rows up to the mark's last rowid, those after it are read beside it
+    if mark is not None and not store.read_only and facts_changes(store) == mark.changes:
         with contextlib.suppress(OSError):  # a read-only folder: read them again next time
-            write_names(store, pairs, count)
+            write_names(store, pairs, mark)
     return _Tables(pairs)
 
 
-def _name_tables(store) -> _Tables | NamesFile:
+def _name_tables(store) -> _Tables | NamesFile | _Joined:
     """The names papers introduce (enrich facts), kept while the facts are unchanged."""
 
     def version() -> object:

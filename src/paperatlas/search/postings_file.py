@@ -49,13 +49,16 @@ def file_path(db_path: str | os.PathLike[str], suffix: str = SUFFIX) -> Path:
     return db_path.with_name(db_path.name + suffix)
 
 
-def _read_header(path: Path, version: bytes) -> tuple[dict, int] | None:
-    """(header, where the arrays start) of a file of this layout built at `version`."""
+def _read_header(path: Path, version: bytes | None) -> tuple[dict, int] | None:
+    """(header, where the arrays start) of a file of this layout built at `version` (None:
+    at any version, which the caller reads from the header)."""
     try:
         with open(path, "rb") as fh:
             size = int.from_bytes(fh.read(8), "little")
             header = json.loads(fh.read(size))
-        if header.get("format") != FORMAT or bytes.fromhex(header["version"]) != version:
+        if header.get("format") != FORMAT or (
+            version is not None and bytes.fromhex(header["version"]) != version
+        ):
             return None
         return header, _aligned(8 + size)
     except (OSError, ValueError, KeyError, TypeError, AttributeError):

@@ -17,7 +17,7 @@ import re
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-from paperatlas.search.keyword import doc_freq
+from paperatlas.search.keyword import known_doc_freq
 from paperatlas.search.query import query_terms
 from paperatlas.search.titles import titles
 
@@ -38,7 +38,7 @@ def corrections(store, query: str) -> dict[str, tuple[str, bool]]:
     words = [w for w in query_terms(query) if MIN_LENGTH <= len(w) <= MAX_LENGTH and LETTERS.fullmatch(w)]
     if not words:
         return {}
-    freq = doc_freq(store, words)
+    freq = known_doc_freq(store, words)
     rare = [w for w in words if freq.get(w, 0) < KNOWN_PAPERS]
     if not rare:  # most queries: the titles' words (one pass over every title) are not needed
         return {}
@@ -69,7 +69,7 @@ def _slip_of(word: str, best: str, dist: int, known: int, store) -> bool:
     came/game, a method's name CELF/self), and `best` far more common."""
     if dist > 1 or (len(best) == len(word) and sorted(best) != sorted(word)):
         return False
-    return doc_freq(store, [best]).get(best, 0) >= MORE_COMMON * known
+    return known_doc_freq(store, [best]).get(best, 0) >= MORE_COMMON * known
 
 
 def corrected_query(query: str, fixed: dict[str, tuple[str, bool]]) -> str:

@@ -14,7 +14,7 @@ import itertools
 import json
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +24,7 @@ from paperatlas.cache import StoreCache
 from paperatlas.paper import embedding_text
 from paperatlas.search.snippets import stem
 from paperatlas.search.vectors import MULTILINGUAL_MODEL, one_blas_thread
+from paperatlas.store.generation import model_changes, titles_changes
 from paperatlas.text import STOPWORDS
 
 VOCAB_NAME = "zh-vocab-v1"
@@ -296,10 +297,23 @@ def build_vocabulary(
 _VOCABULARY = StoreCache(max_entries=3)
 
 
+def _stored_version(store) -> Hashable:
+    """Equal while the stored vocabulary is (its model's change count, migration 19); on
+    an older store a new object each time (read it again after every change)."""
+    if titles_changes(store) is None:
+        return object()
+    return model_changes(store, VOCAB_NAME)  # None: never stored, a state like any other
+
+
 def load_vocabulary(store, cached: bool = True) -> Vocabulary | None:
-    """The stored vocabulary (None before `build_vocabulary`), read once per store change."""
+    """The stored vocabulary (None before `build_vocabulary`), read once per change of it."""
     if cached:
-        return _VOCABULARY.get(store, VOCAB_NAME, lambda: load_vocabulary(store, cached=False))
+        return _VOCABULARY.get(
+            store,
+            VOCAB_NAME,
+            lambda: load_vocabulary(store, cached=False),
+            version=lambda: _stored_version(store),
+        )
     blob = store.vectors.get_model(VOCAB_NAME)
     return Vocabulary.from_bytes(blob) if blob else None
 
@@ -319,7 +333,14 @@ def query_vocabulary(store, embed: Callable[[list[str]], np.ndarray]) -> Vocabul
     """The vocabulary a Chinese query looks up (None: none usable): the stored one, built
     first in a small atlas (ON_DEMAND_PAPERS) when it is missing or out of date, and kept
     in memory only when the store is read-only."""
-    return _VOCABULARY.get(store, (VOCAB_NAME, "query"), lambda: _ready_vocabulary(store, embed))
+    return _VOCABULARY.get(
+        store,
+        (VOCAB_NAME, "query"),
+        lambda: _ready_vocabulary(store, embed),
+        # the papers decide too (their count, ON_DEMAND_PAPERS; their text, read-only): the
+        # indexed text's version moves with both
+        version=lambda: (_stored_version(store), store.fts.version()),
+    )
 
 
 def _ready_vocabulary(store, embed: Callable[[list[str]], np.ndarray]) -> Vocabulary | None:

@@ -1,8 +1,8 @@
 """Readers: one module per input format, each a generator of `Paper`s.
 
 `read(path)` picks the reader from the file's content (not only its name) by the one
-reader table (`sources.table`): JSON Lines, JSON, CSL-JSON, RIS, BibTeX, CSV/TSV, the arXiv
-e-mail, a YAML list, and lists written by people (HTML, org-mode, Markdown, plain text),
+reader table (`sources.table`): JSON Lines, JSON, CSL-JSON, RIS, EndNote, Zotero RDF, BibTeX,
+CSV/TSV, the arXiv e-mail, a YAML list, and lists written by people (HTML, org-mode, Markdown, plain text),
 whose records the record finder (`sources.finder`) finds. Gzip is read transparently.
 Readers never touch the store.
 """
@@ -35,7 +35,7 @@ READERS: dict[str, Callable[..., Iterator[Paper]]] = {r.name: r.read for r in TA
 
 def detect(path: str | os.PathLike[str]) -> str:
     """The format of a file, from its first 64 KB: the first reader of `sources.table` that
-    recognises it (jsonl | json | csv | csl | ris | bibtex | arxiv-mail | yaml | org |
+    recognises it (zotero-rdf | jsonl | json | csv | csl | ris | endnote | bibtex | arxiv-mail | yaml | org |
     markdown | html | text); `folder` for a directory."""
     path = Path(path)
     if path.is_dir():

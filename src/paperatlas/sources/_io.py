@@ -359,3 +359,11 @@ def _page_ahead(fh: BinaryIO, raw: bytes, ahead: list[bytes], limit: int) -> str
         ahead.append(more)
         size += len(more)
     return code_page(b"".join([raw, *ahead])[:PEEK_BYTES])
+
+
+def line_of(source: str | None) -> int | None:
+    """The line number in a `path:line` source, or None."""
+    if not source:
+        return None
+    tail = source.rsplit(":", 1)[-1]
+    return int(tail) if tail.isdigit() else None

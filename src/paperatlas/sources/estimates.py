@@ -9,13 +9,15 @@ Counted in the text (`count`):
   such as `- **Code**: [repo](...)` is no entry, but a paper's own link on such a line, on
   no entry line, counts its paper);
 - lines naming three or more people (`Ann Lee, Bo Chen and Cy Dee`, or surname first
-  `Lee, A., Chen, B., Dee, C.`): the author lines of the list.
+  `Lee, A., Chen, B., Dee, C.`), each name judged by the readers' own name judge
+  (`sources.names`): the author lines of the list;
+- in a YAML/JSON file (`count_fields`), the field whose values are mostly person names.
 Each is held against the papers read (`disagreements`) and a disagreement is said in one
 line, in the file's own numbers ("the file has 28 list lines or table rows with a link; 6
 papers were read"); so is one author list on most papers (a label such as "Short Summary"
 read as the authors of every entry). Each threshold lies between the values of the lists
 read whole and those not, over 264 real lists (docs/benchmarks.md: silent failures on 296
-lists).
+lists); the field count reuses the name lines' shares.
 """
 
 from __future__ import annotations
@@ -26,18 +28,17 @@ from dataclasses import dataclass
 
 from paperatlas.identifiers import link_kind
 from paperatlas.paper import Paper
+from paperatlas.sources.names import STOP, authorish, names_in, split_authors
 
-# a person's name: given names or initials, then a surname (`J. Smith`, `Hans-Jörg Schurr`).
-# Each given name ends at a dot or a space, and a match starts at a word: a run of capitals
-# (`AAAA…`) could otherwise be split into names every way there is (300 letters took 44 s).
-_CAP = r"[A-ZÀ-ÖØ-ÞĀ-ſ]"
-_NAME = rf"(?:{_CAP}[\w'’-]*(?:\.\s?|\s)){{1,3}}{_CAP}[\w'’-]+"
-_JOIN = r"\s*(?:,|;|&|\band\b)\s*(?:and\s+)?"
-_SURNAME_FIRST = rf"{_CAP}[\w'’-]+,\s(?:{_CAP}\.\s?-?){{1,3}}"
-# three names or more: two capitalised words joined by "and" are as often a title's
-_NAME_RUN = re.compile(
-    rf"(?<![\w-]){_NAME}(?:{_JOIN}{_NAME}){{2,}}|(?<![\w'’-]){_SURNAME_FIRST}(?:,?\s*&?\s*{_SURNAME_FIRST}){{2,}}"
-)
+# where one field of an entry line ends: a sentence's end (not an initial's), a dash, a bar,
+# a colon, brackets; what lies between two of them is judged by the readers' name judge
+_FIELD_BREAK = re.compile(rf"{STOP.pattern}|\s[-–—|]\s|[:：()（）\[\]{{}}=“”\"\t]")
+# a line break or a block's edge in HTML ends a field too
+_BLOCK_TAG = re.compile(r"<(?:br|/?(?:p|div|li|td|th|tr|h[1-6]))\b[^>]{0,200}>", re.IGNORECASE)
+_LOOSE_MARK = re.compile(r"\s+([,.;])")  # `**Lee, C**., Chen, B.`: the markup gone, its space too
+_LEADING_WORD = re.compile(r"^(?:with|by|and)\s+")  # `(with Ann Lee, Bo Chen and Cy Dee)`
+_SEPARATOR = re.compile(r"[,;&]|\band\b")
+_MIN_NAMES = 3  # two capitalised words joined by "and" are as often a title's
 _SHORTEST_NAME_LINE = 20  # characters: three names take more
 # a list item, numbered line or table row (what follows its marker), holding a web link
 _ENTRY_LINE = re.compile(
@@ -64,10 +65,13 @@ _NUMBER = re.compile(r"\b\d+(?:\.\d+)*\b")
 
 @dataclass
 class FileCounts:
-    """What a list written by people holds, counted without a reader."""
+    """What a list holds, counted without a reader: a list written by people, or the fields
+    of a YAML/JSON file (`written` False: only `name_field` is counted)."""
 
     entry_lines: int = 0
     name_lines: int = 0
+    name_field: tuple[str, int] | None = None  # the field naming people, and how many times
+    written: bool = True
 
 
 def count(text: str) -> FileCounts:
@@ -84,10 +88,50 @@ def count(text: str) -> FileCounts:
             else:
                 entries.add(entry.group(1).strip())
                 on_entries.update(links)
-        if len(line) >= _SHORTEST_NAME_LINE and _NAME_RUN.search(_MARKUP.sub(" ", line)):
+        if len(line) >= _SHORTEST_NAME_LINE and names_run(line):
             names += 1
     # a list whose entries give their paper's link on a field line of their own counts those
     return FileCounts(len(entries) + len(in_fields - on_entries), names)
+
+
+# `key: value` in YAML, `"key": "value"` in JSON
+_KEY_VALUE = re.compile(r'"?([\w-]{2,40})"?[ \t]*:[ \t]*"?([^"\n]{3,300})')
+
+
+def count_fields(text: str) -> FileCounts:
+    """The field of a YAML/JSON file whose values are most often person names (`talk-speakers:
+    Ann Lee, Bo Chen`, `"creator": "Ann Lee"`, `- label: Ann Lee` under `authors:`), by the
+    readers' own name judge, and how many values it names people in."""
+    named: Counter[str] = Counter()
+    values: Counter[str] = Counter()
+    for match in _KEY_VALUE.finditer(text):
+        key, value = match.group(1).lower(), match.group(2).strip().rstrip(",")
+        values[key] += 1
+        if authorish(value):
+            named[key] += 1
+    fields = [(c, key) for key, c in named.items() if c >= _MIN_GAP and c >= 0.5 * values[key]]
+    best = max(fields, default=None)
+    return FileCounts(name_field=(best[1], best[0]) if best else None, written=False)
+
+
+def names_run(line: str, least: int = _MIN_NAMES) -> bool:
+    """Does one field of the line hold `least` or more person names in a row (`Title, Ann Lee, Bo
+    Chen and Cy Dee`, `Lee, A., Chen, B., Dee, C.`), each judged a name by the readers' own
+    judge (`sources.names`)? A title in Title Case breaks the run: it is no one name."""
+    bare = _LOOSE_MARK.sub(r"\1", _MARKUP.sub(" ", _BLOCK_TAG.sub("\t", line)))
+    for part in _FIELD_BREAK.split(bare):
+        part = part.strip(" ,.;-*+#>\\0123456789\n")
+        if len(part) < 4 * least or len(_SEPARATOR.findall(part)) < least - 1:
+            continue
+        run = longest = 0
+        for name in split_authors(part):
+            run = run + 1 if authorish(_LEADING_WORD.sub("", name)) else 0
+            longest = max(longest, run)
+        # a reference's opening names, surname first and given names mixed (`Swati, Z. N.,
+        # Q. Zhao, Kabir, M., & Lu, J. Title`): the readers' reference judge
+        if longest >= least or len(names_in(part) or ()) >= least:
+            return True
+    return False
 
 
 class PaperCounts:
@@ -120,10 +164,23 @@ class PaperCounts:
 def disagreements(papers: PaperCounts, counts: FileCounts) -> list[str]:
     """One line for each count of the file the reading disagrees with."""
     n, out = papers.papers, []
+    authored = papers.with_authors
+    if counts.name_field:
+        key, named = counts.name_field
+        if (
+            named >= _NAME_LINES * n
+            and authored < _NAME_SHARE * min(named, n)
+            and named - authored >= _MIN_GAP
+        ):
+            out.append(
+                f"the file's {key!r} fields name people {named} times; {authored} of the {n} papers read have authors"
+            )
+    if not counts.written:
+        return out
     entries = counts.entry_lines
     if entries - n >= _MIN_GAP and n < _ENTRY_SHARE * entries:
         out.append(f"the file has {entries} list lines or table rows with a link; {n} papers were read")
-    lines, authored = counts.name_lines, papers.with_authors
+    lines = counts.name_lines
     if lines - authored >= _MIN_GAP and lines >= _NAME_LINES * n and authored < _NAME_SHARE * min(lines, n):
         out.append(
             f"{lines} lines of the file name three or more people; {authored} of the {n} papers read "

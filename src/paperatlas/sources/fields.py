@@ -28,6 +28,7 @@ from paperatlas.sources.names import (
     names_field,
     names_in,
     split_authors,
+    without_affiliation,
 )
 from paperatlas.sources.text import looks_like_authors
 from paperatlas.sources.titles import clean_title, is_title_like
@@ -226,6 +227,9 @@ def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
         # `**Presentation:** Poster`: a field the list names, though not one of a paper's
         entry.fields.setdefault(label_match.group(1).strip().lower(), label_match.group(2).strip())
         return
+    plain = all(p.dress == "plain" for p in line)  # a pasted sheet's line: no emphasis, no link
+    if not entry.title and plain and _read_cells(entry, "".join(p.text for p in line), roles):
+        return
     for doi in _DOI.findall(text):
         if not any(doi.lower() in u.lower() for u in entry.urls):
             entry.urls.append(f"https://doi.org/{doi}")
@@ -272,6 +276,22 @@ def _read_line(entry: Entry, line: list[Piece], roles: dict[str, str]) -> None:
     if not remaining:
         return
     _read_rest(entry, rest, remaining, roles)
+
+
+def _read_cells(entry: Entry, raw: str, roles: dict[str, str]) -> bool:
+    """`Ann Lee and Bo Chen<TAB>Title`: a line of tab-separated cells (a sheet pasted into a
+    list), read by what each cell is: the person names, the title, the rest."""
+    cells = [c.strip() for c in raw.split("\t") if c.strip()]
+    if len(cells) < 2:
+        return False
+    names = next((c for c in cells if authorish(c.rstrip(" ."))), None)
+    title = next((c for c in cells if c is not names and titleish(c) and not authorish(c)), None)
+    if names is None or title is None:
+        return False
+    entry.title, entry.authors = title_text(title), split_authors(names.rstrip(" ."))
+    roles["title"], roles["authors"] = "a cell of the line", "a cell of the line"
+    entry.body.extend(c for c in cells if c is not names and c is not title)
+    return True
 
 
 def _within_sentence(line: list[Piece], i: int) -> bool:
@@ -403,7 +423,7 @@ def _read_rest(entry: Entry, rest: list[Piece], remaining: str, roles: dict[str,
             roles["authors"] = "text after the title"
         return
     bare = _BY.sub("", NUMBERING.sub("", remaining)).strip(" .")
-    named = ET_AL.sub("", bare).strip(" .,")  # "Tiago Pimentel et. al.": the first author
+    named = without_affiliation(ET_AL.sub("", bare)).strip(" .,")  # "Tiago Pimentel et. al."
     if not entry.authors and named and authorish(named) and not YEAR.search(bare):
         entry.authors = split_authors(SEPARATORS.sub(", ", named))
         roles["authors"] = rest[0].dress if len({p.dress for p in rest}) == 1 else "text"

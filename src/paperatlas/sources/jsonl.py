@@ -22,6 +22,7 @@ from paperatlas.sources.limits import (
     too_deep,
     without_surrogates,
 )
+from paperatlas.sources.record_shape import by_shape, unnamed_keys
 from paperatlas.sources.records import paper_from_record
 
 # Keys under which a JSON document may hold its list of papers ({"notes": [...]}).
@@ -199,7 +200,12 @@ def _paper(path: Path, record: Any, lineno: int, text: str) -> Paper:
         return skipped(f"{path}:{lineno}", _TOO_DEEP)
     if may_hold_surrogates(text):
         record = without_surrogates(record)
-    return paper_from_record(record, f"{path}:{lineno}")
+    paper = paper_from_record(by_shape(record), f"{path}:{lineno}")
+    if not paper.skip and paper.title is None and not paper.abstract and (keys := unnamed_keys(record)):
+        paper.skip = (
+            f"no title and no abstract: none of its keys ({keys}) names one (name them title, abstract)"
+        )
+    return paper
 
 
 def _reason(exc: ValueError) -> str:

@@ -137,7 +137,8 @@ def authorish(text: str) -> bool:
     more often than a person."""
     if group_author(text):
         return True
-    text = SEPARATORS.sub(", ", text)
+    text = without_affiliation(text)
+    text = _SERIAL_AND.sub(", ", SEPARATORS.sub(", ", text))  # "Ann Lee, Bo Chen, and C. Wu"
     bare = re.sub(r"\s*[(（][^()（）]*[)）]", "", text)  # "Ann Lee (ICMC - USP - Brazil)": one name
     # ... unless an affiliation follows it: "Paulo Augusto de Lima Medeiros (UFRN - Brazil)"
     if not re.search(r",|;|\band\b|&", text) and len(bare.split()) > 3 and not _affiliated_name(text, bare):
@@ -146,7 +147,17 @@ def authorish(text: str) -> bool:
 
 
 SEPARATORS = re.compile(r"\s+[·•|]\s+")
+# `Ann Lee and Bo Chen | Seoul National University`: the names' affiliation after a bar
+_AFFILIATION_AFTER = re.compile(
+    r"\s+[|｜]\s+(?=[^|｜]*\b(?:Universit|Institut|College|School|Laborator|Lab\b|Cent(?:er|re)|Academ|"
+    r"Research|Hospital|Foundation|Technolog|Tecnolog))[^|｜]*$"
+)
+_SERIAL_AND = re.compile(r",\s+(?:and|&)\s+")
 _PARTICLES = frozenset("de da do dos das di del della van von der den la le du".split())
+
+
+def without_affiliation(text: str) -> str:
+    return _AFFILIATION_AFTER.sub("", text)
 
 
 def _affiliated_name(text: str, bare: str) -> bool:

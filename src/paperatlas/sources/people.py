@@ -8,6 +8,7 @@ found by and what looked wrong.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -23,7 +24,7 @@ from paperatlas.sources.names import authorish
 from paperatlas.sources.quality import Quality, estimate
 from paperatlas.sources.report import ReadReport
 from paperatlas.sources.text import read_text
-from paperatlas.sources.title_dress import undress
+from paperatlas.sources.title_dress import names_as_titles, undress
 
 # The finder's reading replaces the line reader's only when it holds clearly more: a fifth
 # more, and more than one whole paper more (small lists differ by noise).
@@ -185,18 +186,24 @@ def _best(
             report.warnings.append(f"{why} for the record finder: read line by line")
         yield from line_reader()
         return
+    pattern = finding.pattern
+    if names_as_titles(finding.entries):
+        # `title = bold` read the names: the dress is the authors', the title the text after them
+        pattern = re.sub(
+            r"title = ([^,]+)", r"authors = \1 names, title = the text after them", pattern, count=1
+        )
     merged = merge_duplicates(finding.entries)
     found = [to_paper(path, e) for e in merged]
     new = estimate([p for p in found if not p.skip], text)
 
-    chosen, quality, pattern = found, new, finding.pattern
+    chosen, quality = found, new
     if line_reader is not None and not records:
         old_papers = list(line_reader())
         old = estimate([p for p in old_papers if not p.skip], text)
         if not _clearly_better(new, old):
             chosen, quality, pattern = old_papers, old, "entries read line by line"
     filled = _names_from(chosen, found) if chosen is not found else 0
-    if undress(chosen) or filled:  # the titles' shared dress off, the reading is judged again
+    if undress(chosen) + _without_shared_names(chosen) or filled:  # judged again, dress and labels off
         quality = estimate([p for p in chosen if not p.skip], text)
     if report is not None:
         report.pattern = pattern or None
@@ -233,6 +240,30 @@ def _names_from(chosen: list[Paper], found: list[Paper]) -> int:
             paper.authors = list(twins[0].authors)
             filled += 1
     return filled
+
+
+_SHARED_MIN = 3  # "names" this many papers of a list share whole ...
+_SHARED_SHARE = 0.5  # ... and this share of its named papers
+
+
+def _without_shared_names(papers: list[Paper]) -> int:
+    """ "Names" that most of a list's papers share whole and that never sign a paper beside
+    other names (`Short Summary`, `Research Highlights`: a heading every record repeats) are
+    the list's label, no paper's authors: taken off. A page owner who signs most papers alone
+    signs some with others too. How many papers lost them."""
+    named = [p for p in papers if p.authors and not p.skip]
+    counts = Counter(tuple(p.authors) for p in named)
+    if not counts:
+        return 0
+    shared, count = counts.most_common(1)[0]
+    if len(shared) != 1 or count < max(_SHARED_MIN, _SHARED_SHARE * len(named)):
+        return 0
+    if any(shared[0] in p.authors for p in named if len(p.authors) > 1):
+        return 0
+    for paper in named:
+        if tuple(paper.authors) == shared:
+            paper.authors = []
+    return count
 
 
 def _clearly_better(new: Quality, old: Quality) -> bool:

@@ -13,7 +13,9 @@ The signs, each measured on the papers a reading gave and the file's own text:
 - first authors that name an institution (affiliations read as authors);
 - titles of three words or fewer with nothing else (headings or navigation read as papers);
 - links to papers (arXiv, PDF, a publisher, ...) in the file that no paper read holds;
-- a field most papers have and some lack (a link, authors): those were likely misread.
+- a field most papers have and some lack: authors (likely misread), or a link the file gives
+  on the paper's own lines (misread); papers with neither a link (none on their lines) nor
+  authors, unlike most, are the page's own text read as papers.
 
 `FileTally` watches the papers of a file of any format as `sources.read` yields them: a
 record that repeats an earlier one whole (a reference manager's duplicate: same title,
@@ -25,12 +27,15 @@ delimiters (`Title,Ann Lee,2024`: a CSV/TSV whose columns were not recognised), 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
 
 from paperatlas.identifiers import link_kind
 from paperatlas.paper import Paper
+from paperatlas.sources._io import line_of
 from paperatlas.sources.fields import NUMBERING, titleish
+from paperatlas.sources.names import group_author
 from paperatlas.sources.text import looks_like_authors
 
 _ID = re.compile(
@@ -41,11 +46,20 @@ _ID = re.compile(
 _MIN = 3  # never name a problem seen fewer times than this
 _SHARE = 0.2  # ... nor one most papers read well do not show
 _URL = re.compile(r"https?://[^\s<>\"'`)\]|]+")
-INSTITUTION = re.compile(
+_INSTITUTION = re.compile(
     r"\b(universit\w*|institut\w*|laborator\w*|lab|labs|department|school|college|academy|"
     r"centre|center|inc|corp|corporation|ltd|gmbh|research)\b",
     re.IGNORECASE,
 )
+
+
+def names_institution(author: str) -> bool:
+    """An author that names an institution: an affiliation read as an author. A group that
+    signs a paper (`Northfield University Research Team`) is an author: the readers keep it
+    as one (`names.group_author`), and so does this judge."""
+    return bool(_INSTITUTION.search(author)) and not group_author(author)
+
+
 # A record of a paper list takes a few hundred bytes besides its abstract (a BibTeX entry
 # with file paths and keywords about 700, a JSON program record about 2,400): far more per
 # record read means records were missed or read as one.
@@ -129,10 +143,7 @@ def estimate(papers: list[Paper], text: str) -> Quality:
         words, count = openings.most_common(1)[0]
         if count >= 2 * _MIN and count > 0.3 * n:
             problems.append(f"{count} of {n} titles begin with the same words {words!r}")
-    for what, has in (("links", lambda p: p.urls or p.code_urls), ("authors", lambda p: p.authors)):
-        missing = sum(not has(p) for p in papers)
-        if n >= 10 and 0.1 * n < missing < 0.6 * n:  # most have it: those without were misread?
-            quality.notes.append(f"{missing} of {n} papers have no {what} (the others have)")
+    quality.notes.extend(_fields_missed(papers, text))
     lists = [p for p in papers if p.abstract and len(p.abstract) > 3000 and p.abstract.count("\n") > 20]
     if lists:
         problems.append(f"{len(lists)} abstracts are longer than an abstract (a list read as one paper?)")
@@ -140,6 +151,50 @@ def estimate(papers: list[Paper], text: str) -> Quality:
     if missed_links := _paper_links_missed(papers, text):
         problems.append(missed_links)
     return quality
+
+
+def _fields_missed(papers: list[Paper], text: str) -> list[str]:
+    """A field most papers have that some lack: authors (those were likely misread), or a
+    link the file gives on the paper's own lines (misread). A paper whose lines in the file
+    hold no link has none to read (a talk with no preprint): no sign of a bad read."""
+    n = len(papers)
+    out: list[str] = []
+    if n < 10:
+        return out
+    unlinked = [p for p in papers if not (p.urls or p.code_urls)]
+    if 0.1 * n < len(unlinked) < 0.6 * n:  # most have one: those without were misread?
+        spans = _record_lines(unlinked, papers, text.splitlines())
+        given = [p for p in unlinked if any(_URL.search(line) for line in spans.get(id(p), ()))]
+        if len(given) > 0.1 * n:
+            out.append(f"{len(given)} of {n} papers have no link, though their lines in the file give one")
+        # no link in the file and no authors either, unlike most: the page's own text
+        seen = {id(p) for p in given}
+        bare = [p for p in unlinked if not p.authors and id(p) in spans and id(p) not in seen]
+        if len(bare) >= _MIN and len(bare) > 0.1 * n:
+            out.append(
+                f"{len(bare)} of {n} papers have neither a link (none on their lines in the file) "
+                f"nor authors, unlike most (e.g. {bare[0].title!r}): the page's own text read as papers?"
+            )
+    unauthored = sum(not p.authors for p in papers)
+    if 0.1 * n < unauthored < 0.6 * n:
+        out.append(f"{unauthored} of {n} papers have no authors (the others have)")
+    return out
+
+
+_RECORD_LINES = 12  # a record's lines at most: past them, a paper's span is a section's prose
+
+
+def _record_lines(these: list[Paper], papers: list[Paper], lines: list[str]) -> dict[int, list[str]]:
+    """The lines in the file of each of `these` papers: from its first line to the next paper's."""
+    starts = sorted({line for p in papers if (line := line_of(p.source))})
+    spans = {}
+    for paper in these:
+        if (start := line_of(paper.source)) is None:
+            continue
+        later = bisect_right(starts, start)
+        end = starts[later] if later < len(starts) else len(lines) + 1
+        spans[id(paper)] = lines[start - 1 : min(end - 1, start - 1 + _RECORD_LINES)]
+    return spans
 
 
 def _many(count: int, n: int) -> bool:
@@ -155,7 +210,7 @@ def _misread_fields(papers: list[Paper]) -> list[str]:
     ]
     if _many(len(names), n):
         out.append(f"{len(names)} of {n} abstracts are only person names (e.g. {names[0][:60]!r}): authors?")
-    places = [p.authors[0] for p in papers if p.authors and INSTITUTION.search(p.authors[0])]
+    places = [p.authors[0] for p in papers if p.authors and names_institution(p.authors[0])]
     if _many(len(places), n):
         out.append(f"{len(places)} of {n} first authors name an institution (e.g. {places[0][:60]!r})")
     bare = [

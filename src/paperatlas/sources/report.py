@@ -12,10 +12,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from paperatlas.sources._io import line_of
+
 if TYPE_CHECKING:
     from paperatlas.sources.selfcheck import Judgement
 
 _EXAMPLES = 5
+__all__ = ["ReadReport", "line_of"]
 
 
 @dataclass
@@ -56,11 +59,3 @@ class ReadReport:
             )
             parts.append(f"{count} {reason}{where}")
         return f"{self.skipped_total} skipped: " + "; ".join(parts)
-
-
-def line_of(source: str | None) -> int | None:
-    """The line number in a `path:line` source, or None."""
-    if not source:
-        return None
-    tail = source.rsplit(":", 1)[-1]
-    return int(tail) if tail.isdigit() else None

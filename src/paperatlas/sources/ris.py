@@ -2,7 +2,7 @@
 
 Tags read: TI/T1 title, AU/A1 authors (`Last, First` -> `First Last`, as for BibTeX), AB/N2
 abstract, PY/Y1/DA year and date, T2/JO/JF/JA/BT/J2 venue, UR/L1/L2/LK links (paper and code
-links apart), DO DOI, KW keywords, ID id. A value continued on the next lines (indented, or
+links apart), DO DOI (its page a link too, after the record's own), KW keywords, ID id. A value continued on the next lines (indented, or
 any line without a tag) is joined. LaTeX escapes are decoded. Records that are not papers
 (software, data, blog posts, books; generic types without a paper signal) are skipped and
 counted, as is a record with neither title nor abstract.
@@ -33,8 +33,11 @@ _DATE = ("DA", "PY", "Y1", "Y2")
 
 
 def looks_like_ris(head: str) -> bool:
-    """A `TY  - ` line first (after blank lines), and an `ER  -` or more tags after it."""
+    """A `TY  - ` line first (after blank lines and a record number: `1.`), and an `ER  -`
+    or more tags after it."""
     lines = [line for line in head.splitlines() if line.strip()]
+    if lines and re.fullmatch(r"\s*\d{1,6}\.?\s*", lines[0]):
+        lines = lines[1:]  # (a search engine's export numbers its records)
     return (
         bool(lines)
         and bool(re.match(r"^TY  ?- \S", lines[0]))
@@ -51,11 +54,11 @@ def read_ris(path: Path) -> Iterator[Paper]:
             tag, value = match.group(1), (match.group(2) or "").strip()
             if tag == "TY":
                 if record:  # a record never closed with ER: still a record
-                    yield _paper(path, start, record)
+                    yield ris_paper(path, start, record)
                 record, start = {}, lineno
             if tag == "ER":
                 if record:
-                    yield _paper(path, start, record)
+                    yield ris_paper(path, start, record)
                 record, last = {}, None
                 continue
             record.setdefault(tag, []).append(value)
@@ -64,7 +67,7 @@ def read_ris(path: Path) -> Iterator[Paper]:
             values = record[last]
             values[-1] = f"{values[-1]} {line.strip()}".strip()
     if record:
-        yield _paper(path, start, record)
+        yield ris_paper(path, start, record)
 
 
 def _first(record: dict[str, list[str]], tags: tuple[str, ...]) -> str | None:
@@ -91,7 +94,8 @@ def _first_last(name: str) -> str:
     return name
 
 
-def _paper(path: Path, start: int, record: dict[str, list[str]]) -> Paper:
+def ris_paper(path: Path, start: int, record: dict[str, list[str]], type_tag: str = "TY") -> Paper:
+    """One record (tag -> its values) as a Paper; `type_tag` names the type's tag in messages."""
     source = f"{path}:{start}"
     kind = (record.get("TY") or [""])[0]
     title = _first(record, _TITLE)
@@ -100,12 +104,15 @@ def _paper(path: Path, start: int, record: dict[str, list[str]]) -> Paper:
     links += [f for f in files if re.match(r"https?://\S+$", f)]
     doi_text = _first(record, ("DO",))
     venue = _first(record, _VENUE)
-    if reason := not_a_paper(kind, links, [doi_text], [venue, _first(record, ("PB",))], label=f"TY {kind}"):
+    if reason := not_a_paper(
+        kind, links, [doi_text], [venue, _first(record, ("PB",))], label=f"{type_tag} {kind}"
+    ):
         return skipped(source, reason, title)
     ids = find_identifiers(doi_text, *links)
     urls, code = split_links(links)
-    if not urls and ids.get("doi"):
-        urls = [f"https://doi.org/{doi_text}"]
+    if doi_text and (doi := ids.get("doi")) and not any(doi in u.lower() for u in urls):
+        # the DOI's page is the paper's link too, after the record's own (a database's record page)
+        urls.append(doi_text if doi_text.startswith("http") else f"https://doi.org/{doi_text}")
     date_text = _first(record, _DATE)
     date = iso_date(date_text)
     year_match = re.search(r"\b(1[89]\d\d|20\d\d)\b", date_text or "")

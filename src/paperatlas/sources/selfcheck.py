@@ -37,15 +37,16 @@ from pathlib import Path
 from paperatlas.identifiers import link_kind
 from paperatlas.paper import Paper
 from paperatlas.sources._io import iter_lines
-from paperatlas.sources.estimates import FileCounts, PaperCounts, count, disagreements
+from paperatlas.sources.estimates import FileCounts, PaperCounts, count, count_fields, disagreements
 from paperatlas.sources.fields import NUMBERING
-from paperatlas.sources.quality import INSTITUTION, linked_ids, paper_ids
-from paperatlas.sources.text import looks_like_authors
+from paperatlas.sources.names import authorish, split_authors
+from paperatlas.sources.quality import linked_ids, names_institution, paper_ids
 
 MODEL_FILE = "selfcheck-v1.json"
 _TEXT_CAP = 8_000_000  # bytes on disk (a gzip: a tenth of it)
 _PEOPLE = frozenset({"markdown", "html", "org", "rst", "text"})
 _CITATION = frozenset({"bibtex", "ris", "csl"})
+_FIELDED = frozenset({"yaml", "json"})  # records of named fields: the field naming people is counted
 _URL = re.compile(r"https?://[^\s<>\"'`)\]|}]+")
 _SENTENCE_BREAK = re.compile(r"\w{3,}[.!?]\s+[A-Z]")
 # the shapes a list repeats, one per record: (name, pattern), counted in the file's text
@@ -160,7 +161,7 @@ class Reading:
             self._count("numbered_titles", title)
         if _SENTENCE_BREAK.search(title):
             self._count("sentence_titles", title)
-        if words >= 2 and looks_like_authors(title):
+        if words >= 2 and person_names(title):
             self._count("author_titles", title)
         links = (*paper.urls, *paper.code_urls)
         if not links:
@@ -168,7 +169,7 @@ class Reading:
         if not paper.authors:
             self._count("no_authors")
         else:
-            if INSTITUTION.search(paper.authors[0]):
+            if names_institution(paper.authors[0]):
                 self._count("institution_authors", paper.authors[0])
             self.text_chars += sum(len(a) for a in paper.authors)
         if paper.abstract:
@@ -182,6 +183,12 @@ class Reading:
         if len(ids) >= 3:
             self._count("pooled_links", title)
         self.ids |= ids
+
+
+def person_names(title: str) -> bool:
+    """Is a title a list of person names (`Ann Lee, Bo Chen`), as the readers judge names? One
+    capitalised phrase (`A Good Record`) is a title in Title Case, no list."""
+    return authorish(title) and len(split_authors(title)) >= 2
 
 
 @dataclass
@@ -221,7 +228,7 @@ def file_text(path: Path, fmt: str) -> FileText:
         links=links,
         structure=max(counts, key=lambda c: c[1]),
         structures=dict(counts),
-        counts=count(text) if fmt in _PEOPLE else None,
+        counts=count(text) if fmt in _PEOPLE else count_fields(text) if fmt in _FIELDED else None,
     )
 
 

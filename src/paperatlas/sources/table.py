@@ -18,6 +18,7 @@ from paperatlas.sources.arxiv_mail import looks_like_arxiv_mail, read_arxiv_mail
 from paperatlas.sources.bibtex import read_bibtex
 from paperatlas.sources.csl import is_csl_item
 from paperatlas.sources.csv import delimiter_of, header_columns, is_header, read_csv
+from paperatlas.sources.endnote import looks_like_endnote, read_endnote
 from paperatlas.sources.html import looks_like_html
 from paperatlas.sources.jsonl import read_json, read_jsonl
 from paperatlas.sources.people import (
@@ -34,6 +35,7 @@ from paperatlas.sources.records import ALIASES, canonical_key
 from paperatlas.sources.ris import looks_like_ris, read_ris
 from paperatlas.sources.sheet import is_sheet, rows_of
 from paperatlas.sources.yaml_list import looks_like_yaml_list, read_yaml_list
+from paperatlas.sources.zotero_rdf import looks_like_zotero_rdf, read_zotero_rdf
 
 _TITLE_COLUMNS = set(ALIASES["title"])
 _BIBTEX_ENTRY = re.compile(r"^\s*@\s*[A-Za-z]+\s*[({]", re.MULTILINE)
@@ -135,11 +137,13 @@ def _rows_as_wide_as(head: str, first: str) -> bool:
 
 
 TABLE: tuple[Reader, ...] = (
+    Reader("zotero-rdf", "Zotero RDF", (".rdf",), looks_like_zotero_rdf, read_zotero_rdf),
     Reader("html", "HTML page", (".html", ".htm"), looks_like_html, read_html_page, finder=True),
     Reader("csl", "CSL-JSON", (), _csl, read_json),
     Reader("jsonl", "JSON Lines", (".jsonl", ".ndjson"), _jsonl, read_jsonl),
     Reader("json", "JSON", (".json",), _json, read_json),
     Reader("ris", "RIS", (".ris",), looks_like_ris, read_ris),
+    Reader("endnote", "EndNote tagged", (".enw",), looks_like_endnote, read_endnote),
     Reader("arxiv-mail", "arXiv listing e-mail", (), looks_like_arxiv_mail, read_arxiv_mail),
     Reader("bibtex", "BibTeX", (".bib", ".bibtex"), _bibtex, read_bibtex),
     Reader("csv", "CSV/TSV", (".csv", ".tsv"), _csv, read_csv, finder=True),

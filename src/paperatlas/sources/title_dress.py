@@ -16,12 +16,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from paperatlas.paper import Paper
-from paperatlas.sources.entry import YEAR
-from paperatlas.sources.fields import names_then_title
-from paperatlas.sources.names import ET_AL, authorish, split_authors
+from paperatlas.sources.entry import YEAR, Entry
+from paperatlas.sources.fields import names_then_title, title_text, titleish
+from paperatlas.sources.names import ET_AL, authorish, group_author, split_authors
 
 _MIN_DRESSED = 3  # a dress is the list's when at least this many titles wear it ...
 _DRESSED_SHARE = 0.5  # ... and at least this share of its titles
+_NAMED_SHARE = 0.6  # names are a list's titles' place when this share of its titles are names
 
 
 @dataclass
@@ -203,3 +204,33 @@ def undress(papers: list[Paper]) -> int:
             paper.year = paper.year or off.year
             changed.add(id(paper))
     return len(changed)
+
+
+def _person_names(text: str) -> bool:
+    names = ET_AL.sub("", text).strip(" .,;")
+    return bool(names) and authorish(names) and not group_author(names)
+
+
+def _title_after(entry: Entry) -> int | None:
+    """Where in the record's other text its title is: the first title-like text that is no
+    list of names."""
+    for i, text in enumerate(entry.body):
+        if titleish(text) and not _person_names(text):
+            return i
+    return None
+
+
+def names_as_titles(entries: list[Entry]) -> int:
+    """`- **Ann Lee and Bo Chen**.` then `Title` on the next line: when most of a list's records
+    took person names for their title (emphasised names before a plain title) and hold a
+    title-like text besides, the names are the authors and that text the title. Any one title
+    might read as names; most titles of a list do not. How many records changed."""
+    titled = [e for e in entries if e.title]
+    named = [(e, i) for e in titled if _person_names(e.title or "") and (i := _title_after(e)) is not None]
+    if len(named) < max(_MIN_DRESSED, _NAMED_SHARE * len(titled)):
+        return 0
+    for entry, i in named:
+        names = ET_AL.sub("", entry.title or "").strip(" .,;")
+        entry.title = title_text(entry.body.pop(i))
+        entry.authors = split_authors(names)
+    return len(named)

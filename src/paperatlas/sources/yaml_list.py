@@ -4,7 +4,9 @@ like a JSON record (`sources.records`), with the line it starts on."""
 
 from __future__ import annotations
 
+import html
 import re
+from collections import Counter
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -15,9 +17,10 @@ from paperatlas.sources._io import iter_lines
 from paperatlas.sources.frontmatter import ALIASES_NOT_READ, loader_without_aliases
 from paperatlas.sources.limits import DEPTH_LIMIT, too_deep
 from paperatlas.sources.names import ET_AL, split_authors
+from paperatlas.sources.record_shape import by_shape
 from paperatlas.sources.records import paper_from_record
 
-_KEYS = r"(?:title|name|paper|abstract|authors?|url|link|year|venue|doi|arxiv)"
+_KEYS = r"(?:\w+[_-])?(?:title|name|paper|abstract|authors?|url|link|year|venue|doi|arxiv)"  # `talk_title`
 
 
 _KEY_LINE = re.compile(r"^(\s*)(?:-\s+)?[\w\"'][\w\"' .-]*:(?:\s|$)")
@@ -73,10 +76,11 @@ def read_yaml_list(path: Path) -> Iterator[Paper]:
     except RecursionError:  # `[[[[...` thousands deep: past the parser's own depth
         raise InputError(path, _TOO_DEEP_TO_READ, 1) from None
     try:
-        nodes = _paper_nodes(root)
+        nodes = _paper_nodes(root, _shared_links(root))
     except RecursionError:
         raise InputError(path, _TOO_DEEP_TO_READ, 1) from None
     loader = yaml.SafeLoader("")
+    shared = _shared_links(root)
     found = 0
     for node in nodes:
         found += 1
@@ -88,7 +92,7 @@ def read_yaml_list(path: Path) -> Iterator[Paper]:
         if value is None or too_deep(value):
             yield skipped(source, f"YAML nested deeper than {DEPTH_LIMIT} levels (not a paper)")
             continue
-        yield paper_from_record(_cleaned(value), source)
+        yield paper_from_record(by_shape(_cleaned(value, shared)), source)
     if not found:
         yield skipped(f"{path}:1", "no mapping with a title in it")
 
@@ -103,7 +107,25 @@ def _tabs_as_spaces(line: str) -> str:
     return line[: len(line) - len(body)] + body.replace("\t", " ")
 
 
-def _paper_nodes(node: Any) -> list[Any]:
+def _shared_links(root: Any) -> frozenset[str]:
+    """Links that three records or more carry (a programme's room or stream, given on every
+    talk of a session): no one paper's link."""
+    import yaml
+
+    seen: Counter[str] = Counter()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+        elif isinstance(node, yaml.MappingNode):
+            stack.extend(value for _, value in node.value)
+        elif isinstance(node, yaml.ScalarNode) and str(node.value).startswith(("http://", "https://")):
+            seen[node.value] += 1
+    return frozenset(link for link, count in seen.items() if count >= 3)
+
+
+def _paper_nodes(node: Any, shared: frozenset[str] = frozenset()) -> list[Any]:
     """The mappings that hold a paper, in document order, however deep (`- year: 2024`
     groups, `featured:` lists, a programme's `days: rooms: talks:`): each a mapping with a
     title-like text and a second field of a paper (person names, a link, a year). A mapping
@@ -111,7 +133,7 @@ def _paper_nodes(node: Any) -> list[Any]:
     import yaml
 
     if isinstance(node, yaml.SequenceNode):
-        return [found for value in node.value for found in _paper_nodes(value)]
+        return [found for value in node.value for found in _paper_nodes(value, shared)]
     if not isinstance(node, yaml.MappingNode):
         return []
     inner: list[Any] = []
@@ -119,15 +141,15 @@ def _paper_nodes(node: Any) -> list[Any]:
     for key, value in node.value:
         if _PERSON_KEYS.search(str(key.value).lower()):
             continue  # `authors: [{name: Ann Lee, link: ...}]`: persons, not papers
-        found = _paper_nodes(value)
+        found = _paper_nodes(value, shared)
         inner.extend(found)
         listed |= bool(found) and isinstance(value, yaml.SequenceNode)
     if listed or len(inner) >= 2:
         return inner
-    return [node] if _is_paper(node) else inner
+    return [node] if _is_paper(node, shared) else inner
 
 
-def _is_paper(node: Any) -> bool:
+def _is_paper(node: Any, shared: frozenset[str] = frozenset()) -> bool:
     """A mapping with a title (a text of two words or more, no address, under a key naming a
     title or a name) and a field that a paper has beside it."""
     keys = {str(k.value).lower(): v for k, v in node.value}
@@ -135,7 +157,13 @@ def _is_paper(node: Any) -> bool:
     if title is None:
         return False
     others = [(k, v) for k, v in keys.items() if v is not title]
-    return any(_paper_field(k, v) for k, v in others)
+    return any(_paper_field(k, v) for k, v in others if not _shared(v, shared))
+
+
+def _shared(value: Any, shared: frozenset[str]) -> bool:
+    import yaml
+
+    return isinstance(value, yaml.ScalarNode) and value.value in shared
 
 
 def _title_keys(keys: Mapping[str, Any]) -> list[str]:
@@ -175,17 +203,37 @@ _LINK_KEYS = re.compile(r"arxiv|pdf|paper|doi|html|openreview|project|code|websi
 _TAG = re.compile(r"</?[A-Za-z][^<>]*>")
 
 
-def _cleaned(value: Mapping[str, Any]) -> dict[str, Any]:
+_PAPER_LINK = re.compile(r"^(?:url|href|link|pdf|paper|arxiv|doi|publisher|html|official|value)$")
+_ADDRESS = re.compile(r"(?:https?://|/|(?!10\.\d{4,9}/)[\w.-]+/)\S*$")  # (a bare DOI is no address)
+
+
+def _addresses(field: Mapping[str, Any]) -> list[str]:
+    """The addresses a mapping of links holds (`{url: ..., display: Here!}`, `{doi: ...,
+    arxiv: ..., github: ...}`), the paper's own first: its address, PDF, DOI or arXiv page."""
+    found = [
+        (str(k).lower(), v.strip())
+        for k, v in field.items()
+        if isinstance(v, str) and _ADDRESS.match(v.strip()) and " " not in v.strip()
+    ]
+    return [u for k, u in found if _PAPER_LINK.match(k)] + [u for k, u in found if not _PAPER_LINK.match(k)]
+
+
+def _cleaned(value: Mapping[str, Any], shared: frozenset[str] = frozenset()) -> dict[str, Any]:
     """HTML markup (`<strong>Me</strong>`) out of text values; the key that names the title
     (`name`, `talk_title`) read as the title; names in one text split into persons (`Olson,
     M. L., Hinck, M.`: surname first); a link or DOI one level down (Hayagriva's `url: {value:
     ...}`, `serial-number: {doi: ...}`) taken up."""
-    out = {str(k): (_TAG.sub("", v).strip() if isinstance(v, str) else v) for k, v in value.items()}
+    out = {
+        str(k): (html.unescape(_TAG.sub("", v)).strip() if isinstance(v, str) else v)
+        for k, v in value.items()
+        if not (isinstance(v, str) and v in shared)
+    }
     if "title" not in out:
         lowered = {k.lower(): k for k in out}
         titled = [lowered[k] for k in _title_keys(lowered) if isinstance(out[lowered[k]], str)]
         if titled:
             out["title"] = out.pop(titled[0])
+    nested: list[str] = []
     for key, field in list(out.items()):
         if _PERSON_KEYS.search(key.lower()) and isinstance(field, str):
             out[key] = split_authors(ET_AL.sub("", field).strip())
@@ -201,13 +249,16 @@ def _cleaned(value: Mapping[str, Any]) -> dict[str, Any]:
                 and "url" not in out
             ):
                 out["url"] = f"https://arxiv.org/abs/{arxiv}"
+            if addresses := _addresses(field):  # `links: {doi: ..., github: ...}`
+                out[key] = addresses
+                nested.extend(addresses)
     named = [
         v
         for k, v in out.items()
         if _LINK_KEYS.fullmatch(k.lower()) and isinstance(v, str) and v.startswith(("http", "/"))
     ]  # (a bare DOI is the record's DOI, made a link where the record has none)
-    if named and "url" not in out and "urls" not in out:  # `arXiv: https://...`, `pdf: ...`
-        out["urls"] = named
+    if (named or nested) and "url" not in out and "urls" not in out:  # `arXiv: https://...`, `pdf: ...`
+        out["urls"] = named + nested
     links = out.get("links")
     if isinstance(links, list) and "url" not in out and "urls" not in out:
         # [{type: pdf, url: ...}, {type: code, url: ...}]: the paper's own links first

@@ -70,11 +70,14 @@ class FactRows(StorePart):
             )
         }
 
-    def paper_names(self) -> Iterator[tuple[str, str]]:
+    def paper_names(self, after: int = 0) -> Iterator[tuple[str, str]]:
         """(paper id, name) for every name a paper's facts say it introduces (the
-        headline `name` and the rest of `names`): search finds a paper by its name."""
+        headline `name` and the rest of `names`): search finds a paper by its name. In
+        the order the rows were written; `after`: only the rows after that rowid."""
         for pid, name, names in self.conn.execute(
-            "SELECT paper_id, name, json_extract(data, '$.names') FROM facts WHERE name IS NOT NULL"
+            "SELECT paper_id, name, json_extract(data, '$.names') FROM facts "
+            "WHERE name IS NOT NULL AND rowid > ? ORDER BY rowid",
+            (after,),
         ):
             yield pid, name
             for other in json.loads(names) if names else []:

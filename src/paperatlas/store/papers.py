@@ -529,9 +529,13 @@ class PaperRows(StorePart):
             )
         ]
 
-    def titles(self) -> Iterator[tuple[str, str]]:
-        """(id, title) of every paper with a title."""
-        yield from self.conn.execute("SELECT id, title FROM papers WHERE coalesce(title, '') != ''")
+    def titles(self, after: int = 0) -> Iterator[tuple[str, str]]:
+        """(id, title) of every paper with a title, in the order they were added; `after`:
+        only the papers after that rowid."""
+        yield from self.conn.execute(
+            "SELECT id, title FROM papers WHERE coalesce(title, '') != '' AND rowid > ? ORDER BY rowid",
+            (after,),
+        )
 
     def has_title_index(self) -> bool:
         """Whether `titled` can answer (schema 17 on; not a read-only older store)."""

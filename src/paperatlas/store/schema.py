@@ -484,6 +484,43 @@ MIGRATIONS: list[str] = [
         DELETE FROM embed_model_meta WHERE name = old.name;
     END;
     """,
+    # 19 (store) a change count of the papers' ids and titles, as migration 10's of the facts:
+    # with the rows and largest rowid it says when a commit only added papers
+    # (store/generation.py `TableMark`), so search's table of title words takes in the new
+    # titles instead of reading every title again after each commit. Triggers of their own:
+    # a bulk import drops `papers_ai` for its duration, never these. And a change count per
+    # stored model (`model NAME`): what is read out of a model's blob (the Chinese query
+    # vocabulary, ~30 MB) is kept while one row says the blob is the same, in every thread
+    # (a thread's own change counter says nothing to another's). IF NOT EXISTS / OR IGNORE
+    # throughout.
+    """
+    INSERT OR IGNORE INTO change_counts(name, changes) VALUES ('titles', random() & 4503599627370495);
+    INSERT OR IGNORE INTO change_counts(name, changes)
+        SELECT 'model ' || name, random() & 4503599627370495 FROM embed_models;
+    CREATE TRIGGER IF NOT EXISTS change_counts_model_ai AFTER INSERT ON embed_models BEGIN
+        INSERT INTO change_counts(name, changes) VALUES ('model ' || new.name, random() & 4503599627370495)
+        ON CONFLICT(name) DO UPDATE SET changes = changes + 1;
+    END;
+    CREATE TRIGGER IF NOT EXISTS change_counts_model_ad AFTER DELETE ON embed_models BEGIN
+        INSERT INTO change_counts(name, changes) VALUES ('model ' || old.name, random() & 4503599627370495)
+        ON CONFLICT(name) DO UPDATE SET changes = changes + 1;
+    END;
+    CREATE TRIGGER IF NOT EXISTS change_counts_model_au AFTER UPDATE ON embed_models BEGIN
+        INSERT INTO change_counts(name, changes) VALUES ('model ' || old.name, random() & 4503599627370495)
+        ON CONFLICT(name) DO UPDATE SET changes = changes + 1;
+        INSERT INTO change_counts(name, changes) VALUES ('model ' || new.name, random() & 4503599627370495)
+        ON CONFLICT(name) DO UPDATE SET changes = changes + 1;
+    END;
+    CREATE TRIGGER IF NOT EXISTS change_counts_titles_ai AFTER INSERT ON papers BEGIN
+        UPDATE change_counts SET changes = changes + 1 WHERE name = 'titles';
+    END;
+    CREATE TRIGGER IF NOT EXISTS change_counts_titles_ad AFTER DELETE ON papers BEGIN
+        UPDATE change_counts SET changes = changes + 1 WHERE name = 'titles';
+    END;
+    CREATE TRIGGER IF NOT EXISTS change_counts_titles_au AFTER UPDATE OF id, title ON papers BEGIN
+        UPDATE change_counts SET changes = changes + 1 WHERE name = 'titles';
+    END;
+    """,
 ]
 
 # The oldest schema a read-only open uses as it is: the migrations after it only add
