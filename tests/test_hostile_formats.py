@@ -96,3 +96,16 @@ def test_a_line_of_capitals_is_counted_in_one_pass_and_names_still_are():
     names = "J. Smith, Ann Lee and Hans-Jörg Schurr"
     text = "\n".join(["A" * 200_000, "Ab " * 50_000, names, "Smith, J., Jones, A. B., Brown, C."])
     assert count(text).name_lines == 2
+
+
+def test_a_bold_opening_before_a_long_run_of_spaces_is_matched_at_once():
+    """A label could start or end with any space of the run after `**`, so `_FIELD` tried
+    every split of it (4,000 spaces: 7 s a line; five such lines kept `inspect` past 300 s)."""
+    from paperatlas.sources.mdlines import _FIELD, _LABEL_ALONE
+
+    run = "**" + " " * 200_000 + "x"
+    assert _FIELD.match(run) is None and _LABEL_ALONE.match(run) is None
+    # labels read as before
+    assert _FIELD.match("**  Code  :** http://x").group("label", "value") == ("Code", "http://x")
+    assert _FIELD.match("<b>Venue</b>: ICLR").group("label", "value") == ("Venue", "ICLR")
+    assert _LABEL_ALONE.match("** Abstract ** :").group("label") == "Abstract"
