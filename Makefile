@@ -71,7 +71,7 @@ test-fast: test-install
 # disks, bad ids and numbers, repeated headers, read-only writes, bounded workers.
 faults: test-install
 	mkdir -p test-artifacts
-	PAPERATLAS_FAULTS=full PAPERATLAS_FAULTS_TABLE=test-artifacts/faults-table.txt $(BIN)/python -m pytest -q tests/test_faults.py tests/test_hostile_input.py tests/test_hostile_serve.py
+	PAPERATLAS_FAULTS=full PAPERATLAS_FAULTS_TABLE=test-artifacts/faults-table.txt $(BIN)/python -m pytest -q tests/test_faults.py tests/test_hostile_input.py tests/test_hostile_formats.py tests/test_hostile_serve.py
 	@cat test-artifacts/faults-table.txt
 
 clean:

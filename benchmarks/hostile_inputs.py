@@ -10,7 +10,7 @@ records and of deep nesting; giant CSV cells, lines, BibTeX and RIS fields; Mark
 100,000 links; deep nesting in JSON, HTML and Markdown; HTML openings never closed; reST of short lines; a Markdown table 160,000 columns wide; a YAML alias bomb, in front matter and
 in a YAML list; records sharing a label, 500,000 short lines, quotes and lists nested in turn,
 21,000 small tables, 21,000 org headings, CSV fields spanning 2,000 lines, a line of
-250,000 links never closed, 500,000 one-digit CSV cells; a gzip of a list of each format as big as
+250,000 links never closed, 500,000 one-digit CSV cells, a line of 980,000 capitals; a gzip of a list of each format as big as
 1 MB and gzip's limit allow; long runs of the characters the readers' patterns repeat), then runs `paperatlas add` (facts included) and
 `paperatlas inspect` on each in a fresh process, and prints per file and
 command: exit code, wall seconds and peak RSS, for this tree and, with --base (the src/ of the
@@ -276,6 +276,13 @@ def csv_tiny_cells(path: Path) -> None:
     path.write_text("".join(",".join(str(i % 10) for _ in range(10)) + "\n" for i in range(50_000)))
 
 
+def md_capital_run(path: Path) -> None:
+    """A short list, then one line of 980,000 capitals (to a person-name pattern, given names
+    and a surname split every way there is)."""
+    items = "".join(f"- Graph networks part {i}, Ada Lovelace, ICLR 2024\n" for i in range(20))
+    path.write_text("# Papers\n\n" + items + "\n" + "A" * 980_000 + "\n")
+
+
 def _runs(piece: str) -> Callable[[Path], None]:
     """A file of one line: `piece` repeated to about 1 MB (catastrophic backtracking probes)."""
 
@@ -322,6 +329,7 @@ CASES: dict[str, tuple[str, Callable[[Path], None]]] = {
     "md-short-lines": ("md", md_short_lines),
     "md-open-links": ("md", md_open_links),
     "csv-tiny-cells": ("csv", csv_tiny_cells),
+    "md-capital-run": ("md", md_capital_run),
     "md-quoted-lists": ("md", md_quoted_lists),
     "md-many-tables": ("md", md_many_tables),
     "org-many-headings": ("org", org_many_headings),

@@ -42,6 +42,14 @@ def detect(path: str | os.PathLike[str]) -> str:
         return "folder"
     head = peek(path)
     fmt = sniff(head)
+    if fmt != "html" and BY_NAME[fmt].finder and _XML_DOCUMENT.match(head) and "<html" not in head.lower():
+        # XML no reader took: as text it was one paper of markup (its entities never expanded)
+        raise InputError(
+            path,
+            "is an XML document of a kind paperatlas does not read: export the list as "
+            "BibTeX, RIS or CSL-JSON",
+            1,
+        )
     if fmt == "text" and _named_json(path) and _JSON_VALUE.match(head):
         # a bare string, number or array of them: JSON that holds no paper, which the JSON
         # reader refuses with one line (as text it read as an empty list)
@@ -59,6 +67,8 @@ def detect(path: str | os.PathLike[str]) -> str:
     return fmt
 
 
+# an XML declaration, or the root of a Zotero RDF or EndNote XML export
+_XML_DOCUMENT = re.compile(r"\s*<(?:\?xml\b|rdf:RDF\b|xml>)")
 _JSON_VALUE = re.compile(r'\s*(?:[\["\d-]|true\b|false\b|null\b)')
 
 

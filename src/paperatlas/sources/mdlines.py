@@ -189,14 +189,16 @@ _MD_LINK = re.compile(
 _BARE_URL = re.compile(r"(?<![(\[<\"'=])\bhttps?://[^\s<>\"'`）)\]，。]+")
 _EMPHASIS = re.compile(r"(\*\*|__|(?<!\w)\*(?=\S)|(?<=\S)\*(?!\w)|(?<!\w)_(?=\S)|(?<=\S)_(?!\w)|`)")
 _LEADING_SYMBOLS = re.compile(r"^[\s\W_]*?(?=[\w\[(\"'“‘「《$*])", re.UNICODE)
+# A label starts at a letter, not a space, and one run of spaces is matched one way only: each
+# space a label could start or end with made a run of 4,000 spaces 7 s of backtracking.
 _FIELD = re.compile(
-    r"^(?P<open>\*\*|__|\*|<b>|<strong>)?\s*(?P<label>[^:：*_<>\[\]()|`]{1,40}?)\s*"
+    r"^(?P<open>\*\*|__|\*|<b>|<strong>)?\s*(?P<label>[^:：*_<>\[\]()|`\s][^:：*_<>\[\]()|`]{0,39}?)\s*"
     r"(?:(?P<close1>\*\*|__|\*|</b>|</strong>)\s*[:：]|[:：]\s*(?P<close2>\*\*|__|\*|</b>|</strong>)?)"
     r"\s*(?P<value>.*)$"
 )
 _LABEL_ALONE = re.compile(
-    r"^(?:\*\*|__|<b>|<strong>)\s*(?P<label>[^:：*_<>]{1,40}?)\s*[:：]?\s*"
-    r"(?:\*\*|__|</b>|</strong>)\s*[:：]?\s*$"
+    r"^(?:\*\*|__|<b>|<strong>)\s*(?P<label>[^:：*_<>\s][^:：*_<>]{0,39}?)\s*(?:[:：]\s*)?"
+    r"(?:\*\*|__|</b>|</strong>)\s*(?:[:：]\s*)?$"
 )
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 _EMOJI = re.compile(

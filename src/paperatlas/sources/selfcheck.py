@@ -55,7 +55,8 @@ _STRUCTURES = (
     ("numbered lines", re.compile(r"^[ \t]*(?:\d{1,4}[.)]|\[\d{1,4}\])[ \t]+\S", re.M)),
     ("table rows", re.compile(r"^[ \t]*\|.*\|[ \t]*$|<tr\b", re.M | re.I)),
     ("headings", re.compile(r"^#{1,6}[ \t]+\S|<h[1-6]\b", re.M | re.I)),
-    ("BibTeX entries", re.compile(r"^[ \t]*@\w+[ \t]*[{(]", re.M)),
+    # @string, @preamble and @comment are no records (a file may define 100 journal macros)
+    ("BibTeX entries", re.compile(r"^[ \t]*@(?!(?i:string|preamble|comment)\b)\w+[ \t]*[{(]", re.M)),
     ("RIS records", re.compile(r"^TY  - ", re.M)),
 )
 # org-mode: `* ` at the start of a line is a heading, and only `-`/`+` or an indented `*` an item
