@@ -11,7 +11,7 @@ import pytest
 
 from paperatlas.filters import Filters
 from paperatlas.store import MIGRATIONS, Store
-from paperatlas.store.schema import split_sql
+from paperatlas.store.statements import split_sql
 
 # ratings with many ties, unrated (None, 0) among them
 RATINGS = [5.5, None, 0, 7.25, 5.5, 3, None, 7.25, 1, None, None, 2]

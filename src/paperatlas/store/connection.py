@@ -22,7 +22,8 @@ from paperatlas.errors import StoreError
 from paperatlas.store import sortkeys
 from paperatlas.store.file import APPLICATION_ID, can_write, connect_read_only, inspect_file, wal_path
 from paperatlas.store.generation import StoreGeneration
-from paperatlas.store.schema import MIGRATIONS, READABLE_FROM, split_sql
+from paperatlas.store.schema import MIGRATIONS, READABLE_FROM
+from paperatlas.store.statements import split_sql
 
 _CONNECTIONS_OPENED = itertools.count(1)  # names each connection for change_counter
 

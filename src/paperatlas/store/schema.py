@@ -7,8 +7,6 @@ MIGRATIONS (never edit one that has shipped: existing atlases have run it alread
 
 from __future__ import annotations
 
-import sqlite3
-
 MIGRATIONS: list[str] = [
     # 1: papers, lists, membership, full-text index, dedup fingerprints
     """
@@ -592,20 +590,3 @@ MIGRATIONS: list[str] = [
 # paper_sort a sorted page sorts by the expression), so an atlas the user may not write to
 # needs no upgrade for them.
 READABLE_FROM = 6
-
-
-def split_sql(script: str) -> list[str]:
-    """Split a migration into statements, keeping trigger bodies (BEGIN ... END;) whole."""
-    statements: list[str] = []
-    current: list[str] = []
-    for line in script.splitlines():
-        if not line.strip() or line.strip().startswith("--"):
-            continue
-        current.append(line)
-        text = "\n".join(current).strip()
-        if sqlite3.complete_statement(text):
-            statements.append(text)
-            current = []
-    if current and "\n".join(current).strip():
-        statements.append("\n".join(current).strip())
-    return statements
