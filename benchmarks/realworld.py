@@ -1,6 +1,6 @@
 """Benchmark: the real-world paper lists in ../shared/realworld against their truth.jsonl.
 
-    .venv/bin/python benchmarks/realworld.py [--realworld DIR] [--base /tmp/paperatlas-base/src]
+    .venv/bin/python benchmarks/realworld.py [--realworld DIR] [--base /tmp/paperatlas-base/src] [--src SRC]
 
 For every file: papers stored by the real `Atlas.add(..., enrich=False)` into a fresh temporary
 store, against the true count; papers the readers yield (`sources.read`); and of the 8 sample
@@ -200,6 +200,12 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--realworld", type=Path, default=DEFAULT_DIR)
     parser.add_argument("--base", type=Path, default=DEFAULT_BASE)
+    parser.add_argument(
+        "--src",
+        type=Path,
+        default=REPO / "src",
+        help="the code measured as new (default: the src beside this script, whatever PYTHONPATH says)",
+    )
     parser.add_argument("--measure", type=Path)
     parser.add_argument("--only", nargs="*")
     parser.add_argument("--no-base", action="store_true", help="measure the new code alone")
@@ -222,7 +228,7 @@ def main() -> None:
     rows = []
     for t in truth:
         path = args.realworld / t["file"]
-        new = run_side(REPO / "src", path, t["samples"])
+        new = run_side(args.src, path, t["samples"])
         base = {} if args.no_base else run_side(args.base, path, t["samples"])
         rows.append((t, new, base))
         print(f"  measured {t['file']}", file=sys.stderr)
