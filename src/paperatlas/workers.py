@@ -115,16 +115,23 @@ def stop_subprocess(process: subprocess.Popen[bytes], grace: float = 10.0) -> No
         process.wait()
 
 
+# Held back from the fork until a worker has set its own handlers: a Ctrl-C as the workers
+# start reaches the parent alone, and a stop (SIGTERM) sent before then does not run a
+# handler the worker inherited from its host (Ray's, in a process that started Ray, raises
+# SystemExit wherever the worker happens to be, even before it has left the fork).
+_HELD = {signal.SIGINT, signal.SIGTERM}
+
+
 def init_worker(parent: int) -> None:
     """Runs first in every worker (the pool's initializer)."""
     global _started
     _started = False  # forked from a process that may have run `_timed` itself
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if hasattr(signal, "pthread_sigmask"):  # held back since the fork (process_pool): now ignored
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if hasattr(signal, "SIGHUP"):
         signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):  # held back since the fork (process_pool): now handled
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
     tie_to_parent(parent)
 
 
@@ -133,8 +140,8 @@ def process_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
     """A ProcessPoolExecutor of `workers` processes that die with this one (see above).
     A worker killed from outside (the OOM killer) breaks the pool with BrokenProcessPool
     instead of leaving the parent waiting. Start it before any progress bar or other
-    thread: the workers are forked here, with Ctrl-C held back (blocked) from the fork until
-    each has set it to be ignored, so a Ctrl-C as they start reaches the parent alone."""
+    thread: the workers are forked here, with Ctrl-C and SIGTERM held back (blocked) from the
+    fork until each has set its own handlers (`_HELD`)."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
@@ -143,9 +150,9 @@ def process_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
         max_workers=workers, mp_context=context, initializer=init_worker, initargs=(os.getpid(),)
     )
     hold = hasattr(signal, "pthread_sigmask")
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if hold else set()
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD) if hold else set()
     try:
-        pool.submit(int)  # the first submit forks the workers; they inherit the blocked SIGINT
+        pool.submit(int)  # the first submit forks the workers; they inherit the blocked signals
     finally:
         if hold:
             signal.pthread_sigmask(signal.SIG_SETMASK, held)
