@@ -18,12 +18,10 @@ are those `benchmarks/web_load.py --add-while-loading N` writes.
 from __future__ import annotations
 
 import argparse
-import json
-import sqlite3
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
+
+from child_json import backup_copy, child_json
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 
@@ -71,19 +69,8 @@ print(json.dumps({"quiet_ms": 1000 * quiet / pages, "after_ms": 1000 * (end - pa
 
 def run(src: Path, db: Path, held: Path, pages: int, settle: float) -> dict:
     with tempfile.TemporaryDirectory() as scratch:
-        copy = Path(scratch) / "atlas.db"
-        source, target = sqlite3.connect(f"file:{db}?mode=ro", uri=True), sqlite3.connect(copy)
-        source.backup(target)
-        source.close()
-        target.close()
-        out = subprocess.run(
-            [sys.executable, "-c", _RUN, str(src), str(copy), str(held), str(pages), str(settle)],
-            capture_output=True,
-            text=True,
-        )
-    if out.returncode != 0:
-        sys.exit(f"{src}: the pages could not be rendered:\n{out.stderr[-2000:]}")
-    return json.loads(out.stdout.strip().splitlines()[-1])
+        copy = backup_copy(db, Path(scratch))
+        return child_json(_RUN, str(src), str(copy), str(held), str(pages), str(settle), src=src)
 
 
 def main() -> None:

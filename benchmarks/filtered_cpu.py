@@ -15,12 +15,10 @@ Each run reads its own copy (sqlite backup) of the atlas.
 from __future__ import annotations
 
 import argparse
-import json
-import sqlite3
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
+
+from child_json import backup_copy, child_json
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 
@@ -64,19 +62,8 @@ print(json.dumps({"page_ms": 1000 * cpu / pages}))
 
 def run(src: Path, db: Path, pages: int, threads: int, every: int, commit: str) -> dict:
     with tempfile.TemporaryDirectory() as scratch:
-        copy = Path(scratch) / "atlas.db"
-        source, target = sqlite3.connect(f"file:{db}?mode=ro", uri=True), sqlite3.connect(copy)
-        source.backup(target)
-        source.close()
-        target.close()
-        out = subprocess.run(
-            [sys.executable, "-c", _RUN, str(src), str(copy), str(pages), str(threads), str(every), commit],
-            capture_output=True,
-            text=True,
-        )
-    if out.returncode != 0:
-        sys.exit(f"{src}: the pages could not be rendered:\n{out.stderr[-2000:]}")
-    return json.loads(out.stdout.strip().splitlines()[-1])
+        copy = backup_copy(db, Path(scratch))
+        return child_json(_RUN, str(src), str(copy), str(pages), str(threads), str(every), commit, src=src)
 
 
 def main() -> None:

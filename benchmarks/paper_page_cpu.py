@@ -26,10 +26,10 @@ import json
 import random
 import shutil
 import sqlite3
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
+
+from child_json import child_json
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 
@@ -82,14 +82,7 @@ def measure(src: Path, db: Path, urls: list[str], warm: int, commit: bool) -> di
     with tempfile.TemporaryDirectory() as scratch:
         if commit:  # its writes go to a copy
             db = Path(shutil.copy2(db, Path(scratch) / db.name))
-        out = subprocess.run(
-            [sys.executable, "-c", _RENDER, str(src), str(db), json.dumps(urls), str(warm), str(int(commit))],
-            capture_output=True,
-            text=True,
-        )
-    if out.returncode != 0:
-        sys.exit(f"{src}: the pages could not be rendered:\n{out.stderr[-2000:]}")
-    return json.loads(out.stdout.strip().splitlines()[-1])
+        return child_json(_RENDER, str(src), str(db), json.dumps(urls), str(warm), str(int(commit)), src=src)
 
 
 def main() -> None:
